@@ -1,0 +1,55 @@
+#include "cli/command.h"
+
+#include <iomanip>
+#include <iostream>
+
+namespace strata::cli {
+
+const std::vector<CommandGroup>& CommandGroups() {
+  static const std::vector<CommandGroup> groups = {
+      {"inspect", "read InnoDB tablespaces offline (ours, MySQL 5.7/8.0, MariaDB 10.x)",
+       "summary, regions, pages, page N, index, extents, lsn, undo, check, schema", {}},
+      {"render", "draw extent, LSN, page-type and index maps as PNG or SVG",
+       "extents, lsn, types, index", {}},
+      {"sql", "an interactive SQL shell on a Strata data directory", "the shell itself", {}},
+      {"import", "load a mysqldump file, optionally with redo logging disabled",
+       "import DUMP --datadir D [--disable-redo]", {}},
+      {"bench", "benchmarks against peers measured in the same run", "inspect, import, hot-row", {}},
+      {"gen", "generate keys and dump files", "keys, dump", {}},
+      {"experiment", "reproducible layout experiments", "keys (UUID vs ULID vs auto-increment)", {}},
+  };
+  return groups;
+}
+
+void PrintGroupUsage(std::ostream& out, const CommandGroup& group) {
+  out << "Usage: strata " << group.name << " <command> [options]\n\n" << group.summary << "\n\n";
+  if (group.commands.empty()) {
+    out << "No commands are available in this build yet. Planned: " << group.planned << ".\n";
+    return;
+  }
+  out << "Commands:\n";
+  for (const Command& c : group.commands) {
+    out << "  " << std::left << std::setw(12) << c.name << c.summary << "\n";
+  }
+  out << "\nRun 'strata " << group.name << " <command> --help' for a command's options.\n";
+}
+
+int RunGroup(const CommandGroup& group, const std::vector<std::string>& args) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
+    PrintGroupUsage(std::cout, group);
+    return kExitOk;
+  }
+  if (args.empty()) {
+    std::cerr << "strata " << group.name << ": missing command\n";
+    PrintGroupUsage(std::cerr, group);
+    return kExitUsage;
+  }
+  for (const Command& c : group.commands) {
+    if (c.name == args[0]) return c.run({args.begin() + 1, args.end()});
+  }
+  std::cerr << "strata " << group.name << ": unknown command '" << args[0] << "'\n";
+  PrintGroupUsage(std::cerr, group);
+  return kExitUsage;
+}
+
+}  // namespace strata::cli

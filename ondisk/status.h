@@ -1,0 +1,85 @@
+// Status and Result<T>: how ondisk (and every module above it) reports failure.
+//
+// Bytes read from disk are data, not invariants: a decoder that meets an impossible value
+// returns Status::Corruption naming the offset, never asserts and never reads out of bounds.
+// Broken internal invariants (an encoder handed a bad argument) are bugs and assert instead.
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace strata::ondisk {
+
+class [[nodiscard]] Status {
+ public:
+  enum class Code { kOk = 0, kCorruption = 1, kInvalidArgument = 2, kNotSupported = 3, kIoError = 4 };
+
+  Status() = default;
+  static Status Ok() { return Status(); }
+  static Status Corruption(std::string msg) { return Status(Code::kCorruption, std::move(msg)); }
+  // The usual form: what is wrong and where, as "offset N: what".
+  static Status CorruptionAt(std::size_t offset, const std::string& what) {
+    return Corruption("offset " + std::to_string(offset) + ": " + what);
+  }
+  static Status InvalidArgument(std::string msg) { return Status(Code::kInvalidArgument, std::move(msg)); }
+  static Status NotSupported(std::string msg) { return Status(Code::kNotSupported, std::move(msg)); }
+  static Status IoError(std::string msg) { return Status(Code::kIoError, std::move(msg)); }
+
+  bool ok() const { return code_ == Code::kOk; }
+  bool IsCorruption() const { return code_ == Code::kCorruption; }
+  bool IsNotSupported() const { return code_ == Code::kNotSupported; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+  // "Corruption: offset 120: ..." — ready for a user-facing line.
+  std::string ToString() const;
+
+  // Returns a copy whose message starts with `context` (e.g. "page 7") for callers that
+  // know more about where the bytes came from than the decoder did.
+  Status WithContext(const std::string& context) const {
+    return ok() ? *this : Status(code_, context + ": " + message_);
+  }
+
+ private:
+  Status(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+// A value or the Status explaining why there is none.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : v_(std::move(status)) {  // NOLINT: implicit by design
+    assert(!std::get<Status>(v_).ok() && "a Result built from a Status must carry an error");
+  }
+
+  bool ok() const { return std::holds_alternative<T>(v_); }
+  const Status& status() const {
+    static const Status kOk;
+    return ok() ? kOk : std::get<Status>(v_);
+  }
+  T& value() & { assert(ok()); return std::get<T>(v_); }
+  const T& value() const& { assert(ok()); return std::get<T>(v_); }
+  T&& value() && { assert(ok()); return std::get<T>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace strata::ondisk
+
+// Early return on error, LevelDB style.
+#define STRATA_RETURN_IF_ERROR(expr)              \
+  do {                                            \
+    ::strata::ondisk::Status _st = (expr);        \
+    if (!_st.ok()) return _st;                    \
+  } while (0)

@@ -1,0 +1,41 @@
+#include "tests/util/fixtures.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+namespace strata::testing {
+
+std::filesystem::path SharedFixturesDir() {
+  if (const char* env = std::getenv("STRATA_FIXTURES")) return env;
+  return STRATA_SHARED_FIXTURES_DIR;
+}
+
+std::filesystem::path TestDataDir() { return STRATA_TEST_DATA_DIR; }
+
+std::vector<std::filesystem::path> IbdFilesUnder(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  if (!std::filesystem::is_directory(dir)) {
+    throw std::runtime_error("fixture directory missing: " + dir.string());
+  }
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file() && e.path().extension() == ".ibd") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  if (out.empty()) throw std::runtime_error("no .ibd files under " + dir.string());
+  return out;
+}
+
+std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path.string());
+  in.seekg(0, std::ios::end);
+  std::vector<std::byte> data(static_cast<std::size_t>(in.tellg()));
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return data;
+}
+
+}  // namespace strata::testing

@@ -1,0 +1,23 @@
+// Locating and loading test data: the MySQL fixtures in ../shared/fixtures (never written
+// to) and small golden files under tests/data.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace strata::testing {
+
+// ../shared/fixtures beside the checkout, or $STRATA_FIXTURES when set.
+std::filesystem::path SharedFixturesDir();
+// tests/data in the source tree.
+std::filesystem::path TestDataDir();
+
+// Every *.ibd under `dir` (recursive), sorted; fails the calling test when there are none.
+std::vector<std::filesystem::path> IbdFilesUnder(const std::filesystem::path& dir);
+
+// Whole file contents; throws std::runtime_error naming the file on failure.
+std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path);
+
+}  // namespace strata::testing
