@@ -79,6 +79,8 @@ class PageSize {
   // An XDES (or page-0) page every this many pages; each describes that many pages.
   constexpr std::uint32_t xdes_period() const { return static_cast<std::uint32_t>(bytes_); }
   constexpr std::uint32_t xdes_entries_per_page() const { return xdes_period() / pages_per_extent(); }
+  // An XDES entry: id, list node, state, then 2 bits per page of the extent.
+  constexpr std::size_t xdes_entry_size() const { return 24 + pages_per_extent() * 2 / 8; }
   // Fragment slots in an inode entry: half an extent.
   constexpr std::uint32_t frag_slots() const { return pages_per_extent() / 2; }
   constexpr std::size_t inode_entry_size() const { return 64 + 4 * frag_slots(); }
