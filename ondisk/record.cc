@@ -1,0 +1,280 @@
+#include "ondisk/record.h"
+
+#include <cassert>
+#include <cstring>
+
+#include "ondisk/fil_header.h"
+
+namespace strata::ondisk {
+
+std::size_t RecordLayout::n_nullable() const {
+  std::size_t n = 0;
+  for (const auto& f : fields) n += f.nullable;
+  return n;
+}
+
+RecordLayout RecordLayout::NodePointer(std::size_t n_unique) const {
+  assert(n_unique <= fields.size());
+  RecordLayout np;
+  np.fields.assign(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(n_unique));
+  np.fields.push_back(FieldDef::Fixed("child_page", 4));
+  return np;
+}
+
+namespace {
+
+// Bounds for the bytes of one record: extra bytes never below the FIL header, data never
+// into the trailer.
+struct Bounds {
+  std::size_t lo, hi;
+  bool Has(std::size_t at) const { return at >= lo && at < hi; }
+};
+
+Bounds PageBounds(ConstBytes page) { return {kFilHeaderSize, page.size() - kFilTrailerSize}; }
+
+}  // namespace
+
+Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin,
+                                                    const RecordLayout& layout) {
+  const Bounds b = PageBounds(page);
+  if (origin < b.lo + kCompactExtraBytes || origin > b.hi) {
+    return Status::CorruptionAt(origin, "record origin outside the page body");
+  }
+  auto header = RecordHeader::Decode(page, origin, true);
+  if (!header.ok()) return header.status();
+  if (header->status == RecordStatus::kInstant) {
+    return Status::NotSupported("offset " + std::to_string(origin) +
+                                ": MariaDB instant record (status 4) needs the table's core field count");
+  }
+  if (header->status == RecordStatus::kInfimum || header->status == RecordStatus::kSupremum) {
+    return Status::CorruptionAt(origin, "system record has no user fields");
+  }
+  std::size_t at = origin - kCompactExtraBytes;  // one past the next byte to read, downward
+  auto read_down = [&](std::uint8_t& out) -> bool {
+    if (at == 0 || !b.Has(at - 1)) return false;
+    out = Load8(page, --at);
+    return true;
+  };
+  const auto truncated = [&] {
+    return Status::CorruptionAt(at, "record at " + std::to_string(origin) + ": extra bytes run below the page body");
+  };
+
+  std::size_t n_present = layout.fields.size();
+  if (header->info_bits & kInfoVersion) {
+    std::uint8_t version = 0;
+    if (!read_down(version)) return truncated();
+    if (version != 0) {
+      return Status::NotSupported("offset " + std::to_string(origin) + ": row version " + std::to_string(version) +
+                                  " needs the dictionary's column versions");
+    }
+  } else if (header->info_bits & kInfoInstant) {
+    std::uint8_t b0 = 0, b1 = 0;
+    if (!read_down(b0)) return truncated();
+    n_present = b0;
+    if (b0 & 0x80) {
+      if (!read_down(b1)) return truncated();
+      n_present = (std::size_t{b0 & 0x7Fu} << 8) | b1;
+    }
+    if (n_present > layout.fields.size()) {
+      return Status::CorruptionAt(origin - kCompactExtraBytes - 1,
+                                  "record stores " + std::to_string(n_present) + " fields, layout has " +
+                                      std::to_string(layout.fields.size()));
+    }
+  }
+
+  std::size_t n_nullable = 0;
+  for (std::size_t i = 0; i < n_present; ++i) n_nullable += layout.fields[i].nullable;
+  const std::size_t null_bytes = (n_nullable + 7) / 8;
+  if (at < null_bytes || !b.Has(at - null_bytes)) return truncated();
+  const std::size_t nulls_top = at;  // bitmap byte k is at nulls_top - 1 - k
+  at -= null_bytes;
+
+  std::vector<FieldSlice> out(layout.fields.size());
+  std::size_t data = origin;
+  std::size_t nullable_index = 0;
+  for (std::size_t i = 0; i < layout.fields.size(); ++i) {
+    const FieldDef& f = layout.fields[i];
+    FieldSlice& s = out[i];
+    s.offset = data;
+    if (i >= n_present) {
+      s.missing = true;
+      continue;
+    }
+    if (f.nullable) {
+      std::size_t k = nullable_index++;
+      if ((Load8(page, nulls_top - 1 - k / 8) >> (k % 8)) & 1) {
+        s.is_null = true;
+        continue;
+      }
+    }
+    if (!f.is_variable()) {
+      s.length = f.fixed_length;
+    } else {
+      std::uint8_t l0 = 0;
+      if (!read_down(l0)) return truncated();
+      if (f.big() && (l0 & 0x80)) {
+        std::uint8_t l1 = 0;
+        if (!read_down(l1)) return truncated();
+        s.length = (std::size_t{l0 & 0x3Fu} << 8) | l1;
+        s.external = l0 & 0x40;
+      } else {
+        s.length = l0;
+      }
+      if (s.external && s.length < kExternRefSize) {
+        return Status::CorruptionAt(at, "external field " + f.name + " is " + std::to_string(s.length) +
+                                            " bytes, shorter than its 20-byte reference");
+      }
+    }
+    if (!Fits(b.hi, data, s.length)) {
+      return Status::CorruptionAt(data, "field " + f.name + " of record at " + std::to_string(origin) +
+                                            " (" + std::to_string(s.length) + " bytes) runs past the page body");
+    }
+    data += s.length;
+  }
+  return out;
+}
+
+Result<std::vector<FieldSlice>> DecodeRedundantFields(ConstBytes page, std::size_t origin) {
+  const Bounds b = PageBounds(page);
+  if (origin < b.lo + kRedundantExtraBytes || origin > b.hi) {
+    return Status::CorruptionAt(origin, "record origin outside the page body");
+  }
+  auto header = RecordHeader::Decode(page, origin, false);
+  if (!header.ok()) return header.status();
+  const std::size_t n = header->n_fields;
+  const std::size_t width = header->short_offsets ? 1 : 2;
+  const std::size_t table_bottom = origin - kRedundantExtraBytes;
+  if (n == 0 || table_bottom < b.lo + n * width) {
+    return Status::CorruptionAt(origin - kRedundantExtraBytes + 1,
+                                "record at " + std::to_string(origin) + " claims " + std::to_string(n) +
+                                    " fields, whose offsets would run below the page body");
+  }
+  std::vector<FieldSlice> out(n);
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t at = table_bottom - (i + 1) * width;
+    std::size_t end;
+    FieldSlice& s = out[i];
+    if (width == 1) {
+      std::uint8_t v = Load8(page, at);
+      end = v & 0x7F;
+      s.is_null = v & 0x80;
+    } else {
+      std::uint16_t v = Load16(page, at);
+      end = v & 0x3FFF;
+      s.is_null = v & 0x8000;
+      s.external = v & 0x4000;
+    }
+    if (end < start || !Fits(b.hi, origin, end)) {
+      return Status::CorruptionAt(at, "field " + std::to_string(i) + " of record at " + std::to_string(origin) +
+                                          " ends at +" + std::to_string(end) + " (previous end +" +
+                                          std::to_string(start) + ")");
+    }
+    s.offset = origin + start;
+    s.length = end - start;
+    if (s.external && s.length < kExternRefSize) {
+      return Status::CorruptionAt(at, "external field shorter than its 20-byte reference");
+    }
+    start = end;
+  }
+  return out;
+}
+
+EncodedRecord EncodeCompactRecord(const RecordLayout& layout, const std::vector<FieldValue>& values) {
+  assert(values.size() == layout.fields.size());
+  std::vector<std::uint8_t> nulls((layout.n_nullable() + 7) / 8, 0);
+  std::vector<std::byte> data;
+  std::size_t nullable_index = 0;
+  std::vector<std::byte> len_stack;  // entries in field order, each already in address order
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const FieldDef& f = layout.fields[i];
+    const FieldValue& v = values[i];
+    if (f.nullable) {
+      std::size_t k = nullable_index++;
+      if (!v.bytes) {
+        nulls[k / 8] |= static_cast<std::uint8_t>(1u << (k % 8));
+        continue;
+      }
+    }
+    assert(v.bytes && "NULL in a NOT NULL field");
+    const std::size_t len = v.bytes->size();
+    if (!f.is_variable()) {
+      assert(len == f.fixed_length && !v.external);
+    } else {
+      assert(len <= 16383 && (!v.external || (f.big() && len >= kExternRefSize)));
+      std::vector<std::byte> entry;
+      if (f.big() && (len >= 128 || v.external)) {
+        // Two bytes: the high one (bit 7 set, bit 6 external) sits at the higher address.
+        entry = {std::byte(len & 0xFF), std::byte(0x80 | (v.external ? 0x40 : 0) | (len >> 8))};
+      } else {
+        entry = {std::byte(len)};
+      }
+      // Field 0's entry is nearest the header: later entries go at lower addresses.
+      len_stack.insert(len_stack.begin(), entry.begin(), entry.end());
+    }
+    data.insert(data.end(), v.bytes->begin(), v.bytes->end());
+  }
+  EncodedRecord r;
+  r.bytes = len_stack;
+  for (std::size_t k = nulls.size(); k-- > 0;) r.bytes.push_back(std::byte(nulls[k]));
+  r.bytes.resize(r.bytes.size() + kCompactExtraBytes);
+  r.extra_size = r.bytes.size();
+  r.bytes.insert(r.bytes.end(), data.begin(), data.end());
+  r.n_fields = static_cast<std::uint16_t>(values.size());
+  return r;
+}
+
+EncodedRecord EncodeRedundantRecord(const std::vector<FieldValue>& values) {
+  assert(!values.empty() && values.size() < 1024);
+  std::vector<std::byte> data;
+  std::vector<std::pair<std::size_t, bool>> ends;  // end offset, null
+  for (const FieldValue& v : values) {
+    if (v.bytes) data.insert(data.end(), v.bytes->begin(), v.bytes->end());
+    ends.emplace_back(data.size(), !v.bytes);
+  }
+  bool any_external = false;
+  for (const FieldValue& v : values) any_external |= v.external;
+  EncodedRecord r;
+  r.short_offsets = data.size() <= 127 && !any_external;
+  assert(data.size() <= 0x3FFF);
+  // Offsets: field 0 nearest the header, so emit from the last field down.
+  for (std::size_t i = values.size(); i-- > 0;) {
+    auto [end, null] = ends[i];
+    if (r.short_offsets) {
+      r.bytes.push_back(std::byte((null ? 0x80 : 0) | end));
+    } else {
+      std::uint16_t v = static_cast<std::uint16_t>(end | (null ? 0x8000 : 0) | (values[i].external ? 0x4000 : 0));
+      r.bytes.push_back(std::byte(v >> 8));
+      r.bytes.push_back(std::byte(v & 0xFF));
+    }
+  }
+  r.bytes.resize(r.bytes.size() + kRedundantExtraBytes);
+  r.extra_size = r.bytes.size();
+  r.bytes.insert(r.bytes.end(), data.begin(), data.end());
+  r.n_fields = static_cast<std::uint16_t>(values.size());
+  return r;
+}
+
+ExternRef ExternRef::Decode(ConstBytes b, std::size_t at) {
+  ExternRef r;
+  r.space_id = Load32(b, at);
+  r.page_no = Load32(b, at + 4);
+  r.offset_or_version = Load32(b, at + 8);
+  std::uint64_t len = Load64(b, at + 12);
+  r.not_owner = len >> 63;
+  r.inherited = (len >> 62) & 1;
+  r.being_modified = (len >> 61) & 1;
+  r.length = len & ((std::uint64_t{1} << 61) - 1);
+  return r;
+}
+
+void ExternRef::EncodeTo(MutableBytes b, std::size_t at) const {
+  assert(length < (std::uint64_t{1} << 61));
+  Store32(b, at, space_id);
+  Store32(b, at + 4, page_no);
+  Store32(b, at + 8, offset_or_version);
+  Store64(b, at + 12, length | (std::uint64_t{not_owner} << 63) | (std::uint64_t{inherited} << 62) |
+                          (std::uint64_t{being_modified} << 61));
+}
+
+}  // namespace strata::ondisk
