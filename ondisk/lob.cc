@@ -1,0 +1,103 @@
+#include "ondisk/lob.h"
+
+#include <cassert>
+#include <string>
+
+#include "ondisk/fil_header.h"
+
+namespace strata::ondisk {
+
+namespace {
+Status Overrun(std::size_t at, std::uint64_t len, std::size_t capacity) {
+  return Status::CorruptionAt(at, "data length " + std::to_string(len) + " exceeds the page's " +
+                                      std::to_string(capacity) + " bytes");
+}
+}  // namespace
+
+Result<BlobPage> BlobPage::Decode(ConstBytes page) {
+  STRATA_RETURN_IF_ERROR(CheckPageSpan(page));
+  BlobPage b{Load32(page, kPartLen), PageNo(Load32(page, kNextPage))};
+  if (b.part_len > Capacity(page.size())) return Overrun(kPartLen, b.part_len, Capacity(page.size()));
+  return b;
+}
+
+void BlobPage::EncodeTo(MutableBytes page) const {
+  assert(part_len <= Capacity(page.size()));
+  Store32(page, kPartLen, part_len);
+  Store32(page, kNextPage, next_page.value());
+}
+
+LobIndexEntry LobIndexEntry::Decode(ConstBytes page, std::size_t at) {
+  assert(Fits(page.size(), at, kSize));
+  LobIndexEntry e;
+  e.node = ListNode::Decode(page, at);
+  e.versions = ListBase::Decode(page, at + 12);
+  e.creator_trx = Load48(page, at + 28);
+  e.modifier_trx = Load48(page, at + 34);
+  e.undo_no = Load32(page, at + 40);
+  e.modifier_undo_no = Load32(page, at + 44);
+  e.data_page = PageNo(Load32(page, at + 48));
+  e.data_len = Load16(page, at + 52);
+  e.lob_version = Load32(page, at + 56);
+  return e;
+}
+
+void LobIndexEntry::EncodeTo(MutableBytes page, std::size_t at) const {
+  node.EncodeTo(page, at);
+  versions.EncodeTo(page, at + 12);
+  Store48(page, at + 28, creator_trx);
+  Store48(page, at + 34, modifier_trx);
+  Store32(page, at + 40, undo_no);
+  Store32(page, at + 44, modifier_undo_no);
+  Store32(page, at + 48, data_page.value());
+  Store16(page, at + 52, data_len);
+  Store16(page, at + 54, 0);
+  Store32(page, at + 56, lob_version);
+}
+
+Result<LobFirstPage> LobFirstPage::Decode(ConstBytes page) {
+  STRATA_RETURN_IF_ERROR(CheckPageSpan(page));
+  LobFirstPage f;
+  f.version = Load8(page, kVersion);
+  f.flags = Load8(page, kFlags);
+  f.lob_version = Load32(page, kLobVersion);
+  f.last_trx = Load48(page, kLastTrx);
+  f.last_undo = Load32(page, kLastUndo);
+  f.data_len = Load32(page, kDataLen);
+  f.creator_trx = Load48(page, kCreatorTrx);
+  f.index_list = ListBase::Decode(page, kIndexList);
+  f.free_list = ListBase::Decode(page, kFreeList);
+  if (f.data_len > Capacity(page.size())) return Overrun(kDataLen, f.data_len, Capacity(page.size()));
+  STRATA_RETURN_IF_ERROR(f.index_list.Check(page.size(), LobIndexEntry::kSize, kIndexList));
+  STRATA_RETURN_IF_ERROR(f.free_list.Check(page.size(), LobIndexEntry::kSize, kFreeList));
+  return f;
+}
+
+void LobFirstPage::EncodeTo(MutableBytes page) const {
+  assert(data_len <= Capacity(page.size()));
+  Store8(page, kVersion, version);
+  Store8(page, kFlags, flags);
+  Store32(page, kLobVersion, lob_version);
+  Store48(page, kLastTrx, last_trx);
+  Store32(page, kLastUndo, last_undo);
+  Store32(page, kDataLen, data_len);
+  Store48(page, kCreatorTrx, creator_trx);
+  index_list.EncodeTo(page, kIndexList);
+  free_list.EncodeTo(page, kFreeList);
+}
+
+Result<LobDataPage> LobDataPage::Decode(ConstBytes page) {
+  STRATA_RETURN_IF_ERROR(CheckPageSpan(page));
+  LobDataPage d{Load8(page, kVersion), Load32(page, kDataLen), Load48(page, kTrx)};
+  if (d.data_len > Capacity(page.size())) return Overrun(kDataLen, d.data_len, Capacity(page.size()));
+  return d;
+}
+
+void LobDataPage::EncodeTo(MutableBytes page) const {
+  assert(data_len <= Capacity(page.size()));
+  Store8(page, kVersion, version);
+  Store32(page, kDataLen, data_len);
+  Store48(page, kTrx, trx);
+}
+
+}  // namespace strata::ondisk

@@ -1,0 +1,117 @@
+// Redo log framing (innodb-format.md §11): the file header, the two checkpoint blocks and
+// 512-byte log blocks of MySQL 5.7/8.0 (formats 1-6) and MariaDB up to 10.7; the header and
+// checkpoints of MariaDB 10.8+ ("Phys", no block framing). Record payloads are not decoded
+// here: their formats are product-internal (Strata's own are documented in ondisk/redo.md
+// when the engine writes them).
+//
+// Log block (512 bytes):                     File header block (offset 0 of the file):
+//   0   4  block number (bit 31: flush bit)     0  4  format (MariaDB: bit 31 = encrypted)
+//   4   2  data length incl. header (bit 15:    4  4  subformat / log UUID (MySQL 8.0.30+)
+//          encrypted, MySQL 8.0)                8  8  start LSN
+//   6   2  first record group offset (0: none) 16 32 creator string ("MySQL 8.0.40", ...)
+//   8   4  checkpoint number / epoch           48  4  flags (MySQL 8.0+)
+//   12 496 payload                             508 4  CRC-32C of bytes 0..507
+//   508 4  CRC-32C of bytes 0..507 (0xDEADBEEF: checksums off; legacy fold in 5.6)
+//
+// Checkpoint block (file offsets 512 and 1536):   MariaDB 10.8+ checkpoint (4096 and 8192):
+//   0 8 checkpoint number   8 8 checkpoint LSN      0 8 checkpoint LSN  8 8 end LSN
+//   16 8 group offset  24 8 log buffer size         60 4 CRC-32C of bytes 0..59
+//   496 8 MariaDB end LSN   508 4 CRC-32C
+//
+// LSNs count every byte of the block stream, headers and trailers included; the first is
+// 8192 (LOG_START_LSN). A block's number is ((lsn / 512) mod 2^30) + 1.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ondisk/endian.h"
+#include "ondisk/status.h"
+#include "ondisk/types.h"
+
+namespace strata::ondisk {
+
+inline constexpr std::size_t kLogBlockSize = 512;
+inline constexpr std::size_t kLogBlockHeaderSize = 12;
+inline constexpr std::size_t kLogBlockTrailerSize = 4;
+inline constexpr std::size_t kLogBlockPayload = kLogBlockSize - kLogBlockHeaderSize - kLogBlockTrailerSize;
+inline constexpr std::size_t kLogFileHeaderSize = 2048;
+inline constexpr std::size_t kLogCheckpoint1 = 512;
+inline constexpr std::size_t kLogCheckpoint2 = 1536;
+inline constexpr std::uint64_t kLogStartLsn = 8192;
+inline constexpr std::size_t kMariaPhysCheckpoint1 = 4096;
+inline constexpr std::size_t kMariaPhysCheckpoint2 = 8192;
+inline constexpr std::size_t kMariaPhysStart = 12288;
+
+// Log format values (LOG_HEADER_FORMAT). Frozen on disk.
+enum class LogFormat : std::uint32_t {
+  kLegacy = 0,        // MySQL <= 5.7.8, MariaDB <= 10.1
+  kMySql57 = 1,       // 5.7.9, MariaDB 10.2
+  kMySql801 = 2,
+  kMySql803 = 3,
+  kMySql8019 = 4,
+  kMySql8028 = 5,
+  kMySql8030 = 6,     // #innodb_redo/#ib_redoN files
+  kMaria103 = 103,
+  kMaria104 = 104,
+  kMariaPhys = 0x50485953,   // "PHYS", 10.5-10.7
+  kMariaPhys108 = 0x50687973,  // "Phys", 10.8+
+};
+std::string ToString(LogFormat f);
+
+// Which checksum a block (or header) carries.
+enum class LogChecksum : std::uint8_t { kBad = 0, kCrc32c = 1, kNone = 2, kLegacy = 3 };
+
+std::uint32_t LogBlockNumber(Lsn lsn);
+std::uint32_t LogLegacyBlockChecksum(ConstBytes block);  // MySQL 5.6 "innodb" log checksum
+// Checks bytes 508..511 of a 512-byte block (or header/checkpoint block).
+LogChecksum CheckLogBlockChecksum(ConstBytes block);
+
+struct LogBlockHeader {
+  std::uint32_t number = 0;  // without the flush bit
+  bool flush_bit = false;
+  std::uint16_t data_len = 0;  // without the encrypted bit
+  bool encrypted = false;
+  std::uint16_t first_rec_group = 0;
+  std::uint32_t checkpoint_no = 0;
+
+  // Corruption unless the block is 512 bytes with a data length of 12..512 and a first
+  // record group inside the data.
+  static Result<LogBlockHeader> Decode(ConstBytes block);
+  // Writes the header and stamps the CRC-32C trailer over the whole block.
+  void EncodeTo(MutableBytes block) const;
+};
+
+struct LogFileHeader {
+  std::uint32_t format = 0;  // LogFormat, plus MariaDB's encryption bit 31
+  std::uint32_t subformat_or_uuid = 0;
+  std::uint64_t start_lsn = 0;
+  std::string creator;
+  std::uint32_t flags = 0;  // MySQL 8.0: bit 1 NO_LOGGING, 2 CRASH_UNSAFE, 3 NOT_INITIALIZED, 4 FILE_FULL
+  bool checksum_ok = false;
+
+  static Result<LogFileHeader> Decode(ConstBytes block);  // first 512 bytes of the file
+  void EncodeTo(MutableBytes block) const;                 // stamps the CRC
+};
+
+struct LogCheckpoint {
+  std::uint64_t number = 0;
+  std::uint64_t lsn = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t log_buf_size = 0;
+  std::uint64_t maria_end_lsn = 0;
+  bool checksum_ok = false;
+
+  static Result<LogCheckpoint> Decode(ConstBytes block);  // 512 bytes
+  void EncodeTo(MutableBytes block) const;
+
+  // MariaDB 10.8+ checkpoint: LSN, end LSN, CRC over bytes 0..59.
+  static Result<LogCheckpoint> DecodeMariaPhys(ConstBytes block);
+};
+
+// Formats 0-5: where `lsn` lives in a group of `n_files` files of `file_size` bytes, given a
+// checkpoint at (checkpoint_lsn, checkpoint_group_offset). Returns the group offset.
+std::uint64_t LogGroupOffset(std::uint64_t lsn, std::uint64_t checkpoint_lsn, std::uint64_t checkpoint_group_offset,
+                             std::uint64_t file_size, std::uint32_t n_files);
+
+}  // namespace strata::ondisk

@@ -1,0 +1,73 @@
+#include "ondisk/sdi.h"
+
+#include <zlib.h>
+
+#include <cassert>
+
+namespace strata::ondisk {
+
+const RecordLayout& SdiLayout() {
+  static const RecordLayout layout{{FieldDef::Fixed("type", 4), FieldDef::Fixed("id", 8),
+                                    FieldDef::Fixed("DB_TRX_ID", 6), FieldDef::Fixed("DB_ROLL_PTR", 7),
+                                    FieldDef::Fixed("uncompressed_len", 4), FieldDef::Fixed("compressed_len", 4),
+                                    FieldDef::Variable("data", 0xFFFFFFFF, false, true)}};
+  return layout;
+}
+
+Result<SdiRecord> DecodeSdiRecord(ConstBytes page, std::size_t origin) {
+  auto fields = DecodeCompactFields(page, origin, SdiLayout());
+  if (!fields.ok()) return fields.status();
+  const auto& f = *fields;
+  SdiRecord r;
+  r.type = Load32(page, f[0].offset);
+  r.id = Load64(page, f[1].offset);
+  r.uncompressed_len = Load32(page, f[4].offset);
+  r.compressed_len = Load32(page, f[5].offset);
+  if (f[6].external) {
+    r.external = ExternRef::Decode(page, f[6].offset + f[6].length - kExternRefSize);
+    if (r.external->length + f[6].length - kExternRefSize != r.compressed_len) {
+      return Status::CorruptionAt(f[5].offset, "SDI compressed length " + std::to_string(r.compressed_len) +
+                                                   " disagrees with the stored " +
+                                                   std::to_string(r.external->length + f[6].length - kExternRefSize));
+    }
+  } else {
+    if (f[6].length != r.compressed_len) {
+      return Status::CorruptionAt(f[5].offset, "SDI compressed length " + std::to_string(r.compressed_len) +
+                                                   " but the record holds " + std::to_string(f[6].length) + " bytes");
+    }
+    r.compressed = page.subspan(f[6].offset, f[6].length);
+  }
+  return r;
+}
+
+Result<std::string> InflateSdi(ConstBytes compressed, std::uint32_t uncompressed_len) {
+  std::string out(uncompressed_len, '\0');
+  uLongf out_len = uncompressed_len;
+  int rc = uncompress(reinterpret_cast<Bytef*>(out.data()), &out_len,
+                      reinterpret_cast<const Bytef*>(compressed.data()), compressed.size());
+  if (rc != Z_OK) {
+    return Status::Corruption("SDI zlib stream does not inflate (zlib error " + std::to_string(rc) + ")");
+  }
+  if (out_len != uncompressed_len) {
+    return Status::Corruption("SDI inflates to " + std::to_string(out_len) + " bytes, record says " +
+                              std::to_string(uncompressed_len));
+  }
+  return out;
+}
+
+Result<std::string> SdiJson(const SdiRecord& record) {
+  if (record.external) return Status::NotSupported("SDI stored off-page: read its BLOB pages first");
+  return InflateSdi(record.compressed, record.uncompressed_len);
+}
+
+std::vector<std::byte> DeflateSdi(const std::string& json) {
+  uLongf len = compressBound(json.size());
+  std::vector<std::byte> out(len);
+  [[maybe_unused]] int rc = compress(reinterpret_cast<Bytef*>(out.data()), &len,
+                                     reinterpret_cast<const Bytef*>(json.data()), json.size());
+  assert(rc == Z_OK && "compressBound() leaves room for any input");
+  out.resize(len);
+  return out;
+}
+
+}  // namespace strata::ondisk
