@@ -30,7 +30,7 @@ asan: deps
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from the seed corpus.
 fuzz: deps
-	@CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTRATA_FUZZ=ON -DSTRATA_TESTS=ON >/dev/null
+	@CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_FUZZ=ON -DSTRATA_TESTS=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_targets
 	@tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 

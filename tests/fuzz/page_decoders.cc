@@ -1,0 +1,162 @@
+#include "tests/fuzz/page_decoders.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "ondisk/checksum.h"
+#include "ondisk/fil_header.h"
+#include "ondisk/fsp_header.h"
+#include "ondisk/index_page.h"
+#include "ondisk/inode.h"
+#include "ondisk/lob.h"
+#include "ondisk/mach.h"
+#include "ondisk/record.h"
+#include "ondisk/redo.h"
+#include "ondisk/sdi.h"
+#include "ondisk/undo.h"
+#include "ondisk/xdes.h"
+
+namespace strata::fuzz {
+
+using namespace strata::ondisk;
+
+namespace {
+
+// A few layouts, so COMPACT decoding meets fixed, variable, nullable and BLOB fields.
+const std::vector<RecordLayout>& Layouts() {
+  static const std::vector<RecordLayout> layouts = {
+      {{FieldDef::Fixed("id", 4), FieldDef::Fixed("trx", 6), FieldDef::Fixed("roll", 7),
+        FieldDef::Variable("v", 400, true), FieldDef::Fixed("n", 4, true), FieldDef::Variable("b", 65535, true, true)}},
+      {{FieldDef::Variable("k", 1000), FieldDef::Fixed("child", 4)}},
+      SdiLayout(),
+  };
+  return layouts;
+}
+
+std::size_t Touch(ConstBytes b) {
+  std::size_t sum = 0;
+  for (std::byte x : b) sum += static_cast<std::uint8_t>(x);
+  return sum;
+}
+
+void DecodeIndexPage(ConstBytes page) {
+  auto ip = IndexPage::Open(page);
+  if (!ip.ok()) return;
+  (void)ip->Space();
+  (void)ip->CheckStructure();
+  for (bool free_list : {false, true}) {
+    RecordWalker w(*ip, free_list);
+    while (w.Next()) {
+      for (const auto& layout : Layouts()) {
+        auto f = DecodeCompactFields(page, w.origin(), layout);
+        if (!f.ok()) continue;
+        for (const auto& s : *f) {
+          if (s.is_null || s.missing) continue;
+          Touch(page.subspan(s.offset, s.length));  // ASan proves the slices are in bounds
+          if (s.external) (void)ExternRef::Decode(page, s.offset + s.length - kExternRefSize);
+        }
+      }
+      auto r = DecodeRedundantFields(page, w.origin());
+      if (r.ok()) {
+        for (const auto& s : *r) Touch(page.subspan(s.offset, s.length));
+      }
+      auto sdi = DecodeSdiRecord(page, w.origin());
+      if (sdi.ok() && !sdi->external && sdi->uncompressed_len < (1u << 20)) (void)SdiJson(*sdi);
+    }
+  }
+}
+
+void DecodeSpaceManagement(ConstBytes page) {
+  PageSize ps(page.size());
+  auto fsp = FspHeader::Open(page);
+  if (fsp.ok()) {
+    (void)fsp->CheckLists();
+    (void)fsp->sdi_root();
+  }
+  for (std::uint32_t i = 0; i < ps.xdes_entries_per_page(); ++i) {
+    XdesEntry e(page, i);
+    (void)e.Check();
+    (void)e.used_pages();
+  }
+  for (std::uint32_t i = 0; i < ps.inodes_per_page(); ++i) {
+    InodeEntry e(page, i);
+    (void)e.Check();
+    (void)e.Usage();
+  }
+  (void)FsegHeader::Decode(page, IndexPage::kSegLeaf).Check(ps, IndexPage::kSegLeaf);
+}
+
+void DecodeUndoAndLob(ConstBytes page) {
+  TrxSysPage trx(page);
+  (void)trx.binlog();
+  (void)trx.doublewrite();
+  for (std::uint32_t i = 0; i < kTrxSysRsegSlots; ++i) (void)trx.rseg_slot(i);
+  (void)RsegHeader(page).Check();
+  if (auto a = RsegArrayPage::Open(page); a.ok()) (void)a->rseg_pages();
+  auto ph = UndoPageHeader::Decode(page);
+  auto sh = UndoSegmentHeader::Decode(page);
+  if (sh.ok() && sh->last_log != 0) (void)UndoLogHeader::Decode(page, sh->last_log);
+  (void)UndoLogHeader::Decode(page, UndoSegmentHeader::kFirstLog);
+  if (ph.ok()) {
+    // Walk undo records the way a reader would, bounded by the page's free offset.
+    std::size_t at = ph->start, steps = 0;
+    while (at != 0 && at < ph->free && steps++ < page.size()) {
+      auto r = UndoRecordHeader::Decode(page, at);
+      if (!r.ok()) break;
+      at = r->next;
+    }
+  }
+  (void)BlobPage::Decode(page);
+  if (auto f = LobFirstPage::Decode(page); f.ok()) {
+    for (std::size_t i = 0; i < LobFirstPage::kEntryCount; ++i) {
+      (void)LobIndexEntry::Decode(page, LobFirstPage::kEntries + i * LobIndexEntry::kSize);
+    }
+  }
+  (void)LobDataPage::Decode(page);
+}
+
+void DecodeLog(ConstBytes bytes) {
+  for (std::size_t at = 0; at + kLogBlockSize <= bytes.size() && at < 8 * kLogBlockSize; at += kLogBlockSize) {
+    ConstBytes block = bytes.subspan(at, kLogBlockSize);
+    (void)LogBlockHeader::Decode(block);
+    (void)CheckLogBlockChecksum(block);
+    (void)LogFileHeader::Decode(block);
+    (void)LogCheckpoint::Decode(block);
+    (void)LogCheckpoint::DecodeMariaPhys(block);
+  }
+  for (std::size_t at = 0; at < std::min<std::size_t>(bytes.size(), 64); ++at) {
+    (void)ReadCompressed32(bytes, at);
+    (void)ReadMuchCompressed64(bytes, at);
+    (void)ReadCompressed64(bytes, at);
+  }
+}
+
+}  // namespace
+
+void DecodeEverything(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  static constexpr std::size_t kSizes[] = {4096, 8192, 16384, 32768, 65536, 16384, 16384, 16384};
+  const std::size_t page_size = kSizes[data[0] & 7];
+  const bool full_crc32 = data[0] & 8;
+  ConstBytes raw(reinterpret_cast<const std::byte*>(data + 1), size - 1);
+
+  // Truncated or oversized input must be refused by every entry point that takes a page.
+  (void)FilHeader::Open(raw);
+  (void)IndexPage::Open(raw);
+  (void)FspHeader::Open(raw);
+  (void)UndoPageHeader::Decode(raw);
+  DecodeLog(raw);
+
+  std::vector<std::byte> page(page_size);
+  std::memcpy(page.data(), raw.data(), std::min(raw.size(), page_size));
+  ConstBytes p(page);
+  (void)ValidatePage(p, full_crc32);
+  (void)CheckPlacement(p, PageNo(0), SpaceId(0));
+  (void)FspFlags::Decode(Load32(p, FspHeader::kFlags));
+  DecodeIndexPage(p);
+  DecodeSpaceManagement(p);
+  DecodeUndoAndLob(p);
+}
+
+}  // namespace strata::fuzz
