@@ -111,7 +111,8 @@ void StampChecksum(MutableBytes page, ChecksumAlgorithm algorithm) {
     case ChecksumAlgorithm::kFullCrc32: {
       auto stored = FullCrc32StoredSize(page);
       assert(stored && "full_crc32 page type claims an impossible compressed size");
-      Store32(page, *stored - 8, static_cast<std::uint32_t>(Load64(page, FilHeader::kLsn)));
+      // Only uncompressed pages keep an LSN copy before the CRC; compressed ones hold data there.
+      if (*stored == size) Store32(page, size - 8, static_cast<std::uint32_t>(Load64(page, FilHeader::kLsn)));
       Store32(page, *stored - 4, PageFullCrc32(page, *stored));
       return;
     }

@@ -42,11 +42,14 @@ Result<FspFlags> FspFlags::Decode(std::uint32_t raw) {
   f.encryption = (raw >> 13) & 1;
   f.sdi = (raw >> 14) & 1;
   f.page_compression = (raw >> 16) & 1;
-  if (ssize != 0 && (ssize < 3 || ssize > 7)) return bad("page size code " + std::to_string(ssize));
-  if (f.zip_ssize > 5) return bad("compressed page size code " + std::to_string(f.zip_ssize));
-  if ((f.zip_ssize || f.atomic_blobs) && !f.post_antelope) {
-    return bad("COMPRESSED/ATOMIC_BLOBS without POST_ANTELOPE");
+  // 16 KiB is always stored as 0, never as code 5.
+  if (ssize != 0 && (ssize < 3 || ssize > 7 || ssize == 5)) return bad("page size code " + std::to_string(ssize));
+  if (f.zip_ssize > (ssize ? ssize : 5)) {
+    return bad("compressed page size code " + std::to_string(f.zip_ssize) + " exceeds the page size");
   }
+  // Barracuda (DYNAMIC, COMPRESSED) sets both bits; REDUNDANT and COMPACT neither.
+  if (f.post_antelope != f.atomic_blobs) return bad("POST_ANTELOPE and ATOMIC_BLOBS disagree");
+  if (f.zip_ssize && !f.post_antelope) return bad("ROW_FORMAT=COMPRESSED without POST_ANTELOPE");
   if ((raw >> 15) & 1 || raw >> 17) return bad("reserved bits are set");
   f.page_size = ssize == 0 ? kDefaultPageSize : std::size_t{512} << ssize;
   f.physical_page_size = f.zip_ssize ? std::size_t{512} << f.zip_ssize : f.page_size;
@@ -93,6 +96,10 @@ Result<FspHeader> FspHeader::Open(ConstBytes page0) {
   STRATA_RETURN_IF_ERROR(CheckPageSpan(page0));
   auto flags = FspFlags::Decode(Load32(page0, kFlags));
   if (!flags.ok()) return flags.status();
+  if (flags->physical_page_size != flags->page_size) {
+    return Status::NotSupported("ROW_FORMAT=COMPRESSED tablespace (" + std::to_string(flags->physical_page_size) +
+                                "-byte physical pages): compressed page bodies are not decoded");
+  }
   if (flags->page_size != page0.size()) {
     return Status::CorruptionAt(kFlags, "flags name a " + std::to_string(flags->page_size) +
                                             "-byte page but the page read is " +

@@ -143,6 +143,10 @@ Status IndexPage::CheckStructure() const {
                                                               std::to_string(h->n_owned) + ", group has " +
                                                               std::to_string(group));
     }
+    if (i > 0 && i + 1 < slots && group < kDirSlotMinOwned) {
+      return Status::CorruptionAt(slot_at, "slot " + std::to_string(i) + " owns " + std::to_string(group) +
+                                               " records, fewer than 4");
+    }
     if (group > kDirSlotMaxOwned) {
       return Status::CorruptionAt(slot_at, "slot " + std::to_string(i) + " owns " + std::to_string(group) +
                                                " records, more than 8");

@@ -28,9 +28,9 @@ InodeEntry::InodeEntry(ConstBytes page, std::uint32_t index)
 SegmentUsage InodeEntry::Usage() const {
   SegmentUsage u;
   for (std::uint32_t s = 0; s < frag_slots(); ++s) u.fragment_pages += frag_page(s) != kNullPage;
-  const std::uint32_t e = PageSize(p_.size()).pages_per_extent();
+  const std::uint64_t e = PageSize(p_.size()).pages_per_extent();
   u.used_pages = u.fragment_pages + not_full_n_used() + e * full().length;
-  u.reserved_pages = u.fragment_pages + e * (free().length + not_full().length + full().length);
+  u.reserved_pages = u.fragment_pages + e * (std::uint64_t{free().length} + not_full().length + full().length);
   return u;
 }
 
@@ -43,7 +43,7 @@ Status InodeEntry::Check() const {
   STRATA_RETURN_IF_ERROR(free().Check(p_.size(), kListNodeSize, at_ + kFree));
   STRATA_RETURN_IF_ERROR(not_full().Check(p_.size(), kListNodeSize, at_ + kNotFull));
   STRATA_RETURN_IF_ERROR(full().Check(p_.size(), kListNodeSize, at_ + kFull));
-  const std::uint32_t e = PageSize(p_.size()).pages_per_extent();
+  const std::uint64_t e = PageSize(p_.size()).pages_per_extent();
   if (not_full_n_used() > e * not_full().length) {
     return Status::CorruptionAt(at_ + kNotFullNUsed,
                                 std::to_string(not_full_n_used()) + " pages used in " +

@@ -27,8 +27,10 @@ void BlobPage::EncodeTo(MutableBytes page) const {
   Store32(page, kNextPage, next_page.value());
 }
 
-LobIndexEntry LobIndexEntry::Decode(ConstBytes page, std::size_t at) {
-  assert(Fits(page.size(), at, kSize));
+Result<LobIndexEntry> LobIndexEntry::Decode(ConstBytes page, std::size_t at) {
+  if (at < kFilHeaderSize || !Fits(page.size() - kFilTrailerSize, at, kSize)) {
+    return Status::CorruptionAt(at, "LOB index entry does not fit in the page body");
+  }
   LobIndexEntry e;
   e.node = ListNode::Decode(page, at);
   e.versions = ListBase::Decode(page, at + 12);

@@ -51,7 +51,8 @@ struct LobIndexEntry {
   std::uint16_t data_len = 0;
   std::uint32_t lob_version = 0;
 
-  static LobIndexEntry Decode(ConstBytes page, std::size_t at);  // asserts the entry fits
+  // `at` usually comes from a list address on disk: Corruption unless the entry fits the body.
+  static Result<LobIndexEntry> Decode(ConstBytes page, std::size_t at);
   void EncodeTo(MutableBytes page, std::size_t at) const;
 };
 

@@ -1,5 +1,6 @@
 #include "ondisk/record.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -18,6 +19,7 @@ RecordLayout RecordLayout::NodePointer(std::size_t n_unique) const {
   RecordLayout np;
   np.fields.assign(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(n_unique));
   np.fields.push_back(FieldDef::Fixed("child_page", 4));
+  np.null_bitmap_bits = null_bitmap_bits.value_or(n_nullable());
   return np;
 }
 
@@ -59,7 +61,7 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
     return Status::CorruptionAt(at, "record at " + std::to_string(origin) + ": extra bytes run below the page body");
   };
 
-  std::size_t n_present = layout.fields.size();
+  std::size_t n_present = layout.core_fields ? std::min(layout.core_fields, layout.fields.size()) : layout.fields.size();
   if (header->info_bits & kInfoVersion) {
     std::uint8_t version = 0;
     if (!read_down(version)) return truncated();
@@ -84,6 +86,7 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
 
   std::size_t n_nullable = 0;
   for (std::size_t i = 0; i < n_present; ++i) n_nullable += layout.fields[i].nullable;
+  if (layout.null_bitmap_bits) n_nullable = *layout.null_bitmap_bits;
   const std::size_t null_bytes = (n_nullable + 7) / 8;
   if (at < null_bytes || !b.Has(at - null_bytes)) return truncated();
   const std::size_t nulls_top = at;  // bitmap byte k is at nulls_top - 1 - k
@@ -182,7 +185,7 @@ Result<std::vector<FieldSlice>> DecodeRedundantFields(ConstBytes page, std::size
 
 EncodedRecord EncodeCompactRecord(const RecordLayout& layout, const std::vector<FieldValue>& values) {
   assert(values.size() == layout.fields.size());
-  std::vector<std::uint8_t> nulls((layout.n_nullable() + 7) / 8, 0);
+  std::vector<std::uint8_t> nulls((layout.null_bitmap_bits.value_or(layout.n_nullable()) + 7) / 8, 0);
   std::vector<std::byte> data;
   std::size_t nullable_index = 0;
   std::vector<std::byte> len_stack;  // entries in field order, each already in address order
@@ -201,7 +204,8 @@ EncodedRecord EncodeCompactRecord(const RecordLayout& layout, const std::vector<
     if (!f.is_variable()) {
       assert(len == f.fixed_length && !v.external);
     } else {
-      assert(len <= 16383 && (!v.external || (f.big() && len >= kExternRefSize)));
+      assert(len <= 16383 && len <= f.max_length && (f.big() || len <= 255));
+      assert(!v.external || (f.big() && len >= kExternRefSize));
       std::vector<std::byte> entry;
       if (f.big() && (len >= 128 || v.external)) {
         // Two bytes: the high one (bit 7 set, bit 6 external) sits at the higher address.

@@ -54,7 +54,18 @@ struct FieldDef {
 };
 
 struct RecordLayout {
+  RecordLayout() = default;
+  RecordLayout(std::vector<FieldDef> f) : fields(std::move(f)) {}  // NOLINT: {{...}} reads well
+
   std::vector<FieldDef> fields;
+  // Bits in the NULL bitmap when it is not simply the nullable fields listed: node pointers
+  // keep the whole index's bitmap width although they hold only the key (InnoDB sizes the
+  // bitmap from index->n_nullable for every record of the index).
+  std::optional<std::size_t> null_bitmap_bits;
+  // Fields stored by records without the instant flag, in a table that gained columns by
+  // MySQL's instant ADD COLUMN (the dictionary's instant_col); 0 means all of them.
+  std::size_t core_fields = 0;
+
   std::size_t n_nullable() const;
   // The node-pointer form of this (leaf) layout: the first `n_unique` fields, then the child.
   RecordLayout NodePointer(std::size_t n_unique) const;

@@ -144,9 +144,13 @@ Result<LogCheckpoint> LogCheckpoint::DecodeMariaPhys(ConstBytes block) {
   return c;
 }
 
-std::uint64_t LogGroupOffset(std::uint64_t lsn, std::uint64_t cp_lsn, std::uint64_t cp_offset, std::uint64_t file_size,
-                             std::uint32_t n_files) {
+Result<std::uint64_t> LogGroupOffset(std::uint64_t lsn, std::uint64_t cp_lsn, std::uint64_t cp_offset,
+                                     std::uint64_t file_size, std::uint32_t n_files) {
   assert(file_size > kLogFileHeaderSize && n_files > 0);
+  if (cp_offset >= n_files * file_size || cp_offset % file_size < kLogFileHeaderSize) {
+    return Status::CorruptionAt(kLogCheckpoint1 + 16, "checkpoint offset " + std::to_string(cp_offset) +
+                                                          " is not in the log files' payload");
+  }
   const std::uint64_t payload = file_size - kLogFileHeaderSize;
   const std::uint64_t capacity = n_files * payload;
   // Group offset -> payload offset and back, skipping each file's header.

@@ -110,8 +110,11 @@ struct LogCheckpoint {
 };
 
 // Formats 0-5: where `lsn` lives in a group of `n_files` files of `file_size` bytes, given a
-// checkpoint at (checkpoint_lsn, checkpoint_group_offset). Returns the group offset.
-std::uint64_t LogGroupOffset(std::uint64_t lsn, std::uint64_t checkpoint_lsn, std::uint64_t checkpoint_group_offset,
+// checkpoint at (checkpoint_lsn, checkpoint_group_offset). Returns the group offset, or
+// Corruption when the checkpoint's offset (read from disk) is not a payload byte of the group.
+// (Format 0 checkpoints keep that offset split over bytes 16 and 304; LogCheckpoint decodes
+// formats 1 and later.)
+Result<std::uint64_t> LogGroupOffset(std::uint64_t lsn, std::uint64_t checkpoint_lsn, std::uint64_t checkpoint_group_offset,
                              std::uint64_t file_size, std::uint32_t n_files);
 
 }  // namespace strata::ondisk

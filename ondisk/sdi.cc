@@ -15,6 +15,11 @@ const RecordLayout& SdiLayout() {
 }
 
 Result<SdiRecord> DecodeSdiRecord(ConstBytes page, std::size_t origin) {
+  auto header = RecordHeader::Decode(page, origin, true);
+  if (!header.ok()) return header.status();
+  if (header->status != RecordStatus::kOrdinary) {
+    return Status::CorruptionAt(origin, "SDI record has status " + ToString(header->status) + ", not a leaf record");
+  }
   auto fields = DecodeCompactFields(page, origin, SdiLayout());
   if (!fields.ok()) return fields.status();
   const auto& f = *fields;
@@ -41,6 +46,12 @@ Result<SdiRecord> DecodeSdiRecord(ConstBytes page, std::size_t origin) {
 }
 
 Result<std::string> InflateSdi(ConstBytes compressed, std::uint32_t uncompressed_len) {
+  // zlib cannot expand data more than about 1032:1; a larger claim is corrupt, and checking
+  // it first keeps a damaged length from allocating gigabytes.
+  if (uncompressed_len > compressed.size() * std::uint64_t{1032} + 64) {
+    return Status::Corruption("SDI claims " + std::to_string(uncompressed_len) + " bytes from a " +
+                              std::to_string(compressed.size()) + "-byte zlib stream");
+  }
   std::string out(uncompressed_len, '\0');
   uLongf out_len = uncompressed_len;
   int rc = uncompress(reinterpret_cast<Bytef*>(out.data()), &out_len,

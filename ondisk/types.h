@@ -13,6 +13,7 @@
 // describes page_size pages, one 40-byte entry per extent.
 #pragma once
 
+#include <cassert>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -66,7 +67,7 @@ std::string ToString(Flavor f);
 class PageSize {
  public:
   // Asserts `bytes` is one of 4, 8, 16, 32, 64 KiB; use FromBytes for untrusted values.
-  constexpr explicit PageSize(std::size_t bytes = kDefaultPageSize) : bytes_(bytes) {}
+  constexpr explicit PageSize(std::size_t bytes = kDefaultPageSize) : bytes_(bytes) { assert(IsValid(bytes)); }
   static constexpr bool IsValid(std::size_t bytes) {
     return bytes == 4096 || bytes == 8192 || bytes == 16384 || bytes == 32768 || bytes == 65536;
   }

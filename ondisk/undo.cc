@@ -122,6 +122,8 @@ std::string ToString(UndoState s) {
     case UndoState::kToFree: return "TO_FREE";
     case UndoState::kToPurge: return "TO_PURGE";
     case UndoState::kPrepared: return "PREPARED";
+    case UndoState::kPrepared80: return "PREPARED (8.0.29+)";
+    case UndoState::kPreparedInTc: return "PREPARED_IN_TC";
   }
   return "UNDO_STATE(" + std::to_string(static_cast<int>(s)) + ")";
 }
@@ -171,7 +173,7 @@ Result<UndoSegmentHeader> UndoSegmentHeader::Decode(ConstBytes page) {
   h.last_log = Load16(page, kOffset + 2);
   h.fseg = FsegHeader::Decode(page, kOffset + 4);
   h.page_list = ListBase::Decode(page, kOffset + 14);
-  if (h.state < 1 || h.state > 5) {
+  if (h.state < 1 || h.state > 7) {
     return Status::CorruptionAt(kOffset, "undo segment state " + std::to_string(h.state));
   }
   if (h.last_log != 0 && (h.last_log < kFirstLog || !Fits(page.size() - 8, h.last_log, UndoLogHeader::kSizeWithoutXid))) {
@@ -253,7 +255,8 @@ Result<UndoRecordHeader> UndoRecordHeader::Decode(ConstBytes page, std::size_t s
   UndoRecordHeader h;
   h.start = start;
   h.next = Load16(page, start);
-  if (h.next <= start + 3 || h.next > body_end) {
+  // The smallest record: next (2), type (1), undo_no (1), table_id (1), own offset (2).
+  if (h.next < start + 7 || h.next > body_end) {
     return Status::CorruptionAt(start, "undo record's next offset " + std::to_string(h.next) + " is not after it");
   }
   // Decode only within this record: [start, next - 2) excludes the trailing own-offset.

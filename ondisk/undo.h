@@ -162,7 +162,10 @@ void WriteRsegArray(MutableBytes page, const FsegHeader& fseg, const std::vector
 
 // Frozen on disk.
 enum class UndoPageType : std::uint16_t { kUnused = 0, kInsert = 1, kUpdate = 2 };
-enum class UndoState : std::uint16_t { kActive = 1, kCached = 2, kToFree = 3, kToPurge = 4, kPrepared = 5 };
+// 5 is PREPARED up to MySQL 8.0.28; 8.0.29+ writes 6 (PREPARED) and 7 (PREPARED_IN_TC).
+enum class UndoState : std::uint16_t {
+  kActive = 1, kCached = 2, kToFree = 3, kToPurge = 4, kPrepared = 5, kPrepared80 = 6, kPreparedInTc = 7,
+};
 std::string ToString(UndoPageType t);
 std::string ToString(UndoState s);
 

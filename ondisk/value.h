@@ -5,19 +5,34 @@
 
 #include <cassert>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ondisk/endian.h"
+#include "ondisk/status.h"
 
 namespace strata::ondisk {
 
-inline std::uint64_t DecodeUnsigned(ConstBytes v) { return LoadBe(v, 0, v.size()); }
+// Field lengths come from disk (REDUNDANT records store them): anything but 1..8 bytes is
+// Corruption rather than an assertion.
+inline Status CheckIntegerWidth(ConstBytes v) {
+  if (v.empty() || v.size() > 8) {
+    return Status::Corruption("integer field of " + std::to_string(v.size()) + " bytes (expected 1 to 8)");
+  }
+  return Status::Ok();
+}
 
-inline std::int64_t DecodeSigned(ConstBytes v) {
+inline Result<std::uint64_t> DecodeUnsigned(ConstBytes v) {
+  STRATA_RETURN_IF_ERROR(CheckIntegerWidth(v));
+  return LoadBe(v, 0, v.size());
+}
+
+inline Result<std::int64_t> DecodeSigned(ConstBytes v) {
+  STRATA_RETURN_IF_ERROR(CheckIntegerWidth(v));
   const unsigned bits = static_cast<unsigned>(8 * v.size());
   std::uint64_t u = LoadBe(v, 0, v.size()) ^ (std::uint64_t{1} << (bits - 1));
   if (bits < 64 && (u >> (bits - 1)) & 1) u |= ~std::uint64_t{0} << bits;  // sign-extend
-  return static_cast<std::int64_t>(u);
+  return static_cast<std::int64_t>(u);  // converts through Result's implicit constructor
 }
 
 // `width` bytes (1..8); asserts the value fits.

@@ -104,6 +104,7 @@ TEST(ChecksumTest, FullCrc32CompressedPageUsesStoredSize) {
   auto page = SamplePage();
   Store16(page, FilHeader::kType, 0x8000 | (4096 >> 8));  // stored size 4096
   StampChecksum(page, ChecksumAlgorithm::kFullCrc32);
+  EXPECT_EQ(Load32(page, 4096 - 8), Load32(SamplePage(), 4096 - 8));  // no LSN copy in compressed data
   page[10000] ^= std::byte{0xFF};  // beyond the stored size: not covered
   PageCheck c = ValidatePage(page, true);
   EXPECT_TRUE(c.valid);

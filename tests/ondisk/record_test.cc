@@ -36,15 +36,15 @@ TEST(ValueTest, SignedIntegersFlipTheSignBit) {
   EXPECT_EQ(EncodeSigned(0, 4), (std::vector<std::byte>{std::byte{0x80}, {}, {}, {}}));
   EXPECT_EQ(EncodeSigned(-1, 1), std::vector<std::byte>{std::byte{0x7F}});
   for (std::int64_t v : {0LL, 1LL, -1LL, 127LL, -128LL, 123456789LL, -987654321LL}) {
-    EXPECT_EQ(DecodeSigned(EncodeSigned(v, 8)), v);
+    EXPECT_EQ(*DecodeSigned(EncodeSigned(v, 8)), v);
     if (v >= -128 && v <= 127) {
-      EXPECT_EQ(DecodeSigned(EncodeSigned(v, 1)), v);
+      EXPECT_EQ(*DecodeSigned(EncodeSigned(v, 1)), v);
     }
     if (v >= -(1LL << 31) && v < (1LL << 31)) {
-      EXPECT_EQ(DecodeSigned(EncodeSigned(v, 4)), v);
+      EXPECT_EQ(*DecodeSigned(EncodeSigned(v, 4)), v);
     }
   }
-  EXPECT_EQ(DecodeUnsigned(EncodeUnsigned(0xABCDEF, 3)), 0xABCDEFu);
+  EXPECT_EQ(*DecodeUnsigned(EncodeUnsigned(0xABCDEF, 3)), 0xABCDEFu);
 }
 
 // Builds a page of records with IndexPageWriter and decodes it back.
@@ -82,7 +82,7 @@ TEST(RecordTest, CompactRecordsRoundTripThroughAPage) {
   while (walker.Next()) {
     auto fields = DecodeCompactFields(page, walker.origin(), layout);
     ASSERT_TRUE(fields.ok()) << fields.status().ToString();
-    EXPECT_EQ(DecodeSigned(ConstBytes(page).subspan((*fields)[0].offset, 4)), i);
+    EXPECT_EQ(*DecodeSigned(ConstBytes(page).subspan((*fields)[0].offset, 4)), i);
     for (std::size_t f = 0; f < layout.fields.size(); ++f) {
       const FieldValue& want = rows[i][f];
       const FieldSlice& got = (*fields)[f];
@@ -103,6 +103,25 @@ TEST(RecordTest, CompactRecordsRoundTripThroughAPage) {
   }
   EXPECT_TRUE(walker.status().ok());
   EXPECT_EQ(i, 50);
+}
+
+// A node pointer keeps the whole index's NULL bitmap width although it stores only the key.
+TEST(RecordTest, NodePointersKeepTheIndexNullBitmapWidth) {
+  RecordLayout leaf{{FieldDef::Fixed("k", 4), FieldDef::Fixed("trx", 6), FieldDef::Fixed("roll", 7),
+                     FieldDef::Variable("v", 100, true)}};
+  RecordLayout np = leaf.NodePointer(1);
+  ASSERT_EQ(np.fields.size(), 2u);
+  EXPECT_EQ(np.null_bitmap_bits, 1u);
+  auto key = EncodeSigned(5, 4), child = EncodeUnsigned(77, 4);
+  EncodedRecord r = EncodeCompactRecord(np, {{key}, {child}});
+  EXPECT_EQ(r.extra_size, kCompactExtraBytes + 1);  // one bitmap byte, no length bytes
+  std::vector<std::byte> page(16384);
+  IndexPageWriter w(page);
+  w.InitEmpty(true, 9, 1);
+  std::size_t origin = w.Append(r.bytes, r.extra_size, kInfoMinRec);
+  auto f = DecodeCompactFields(page, origin, np);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(*DecodeUnsigned(ConstBytes(page).subspan((*f)[1].offset, 4)), 77u);
 }
 
 TEST(RecordTest, RedundantRecordsRoundTripThroughAPage) {
@@ -162,12 +181,12 @@ void ExpectSakilaActors(const std::filesystem::path& path, std::size_t root) {
     auto f = DecodeCompactFields(file.page(root), w.origin(), ActorLayout());
     ASSERT_TRUE(f.ok()) << f.status().ToString();
     ConstBytes page = file.page(root);
-    EXPECT_EQ(DecodeUnsigned(page.subspan((*f)[0].offset, 2)), static_cast<std::uint64_t>(expected_id));
+    EXPECT_EQ(*DecodeUnsigned(page.subspan((*f)[0].offset, 2)), static_cast<std::uint64_t>(expected_id));
     if (expected_id == 1) {
       EXPECT_EQ(w.origin(), 127u);
       EXPECT_EQ(AsString(page, (*f)[3]), "PENELOPE");
       EXPECT_EQ(AsString(page, (*f)[4]), "GUINESS");
-      EXPECT_EQ(DecodeUnsigned(page.subspan((*f)[5].offset, 4)), 0x43F2AF59u);
+      EXPECT_EQ(*DecodeUnsigned(page.subspan((*f)[5].offset, 4)), 0x43F2AF59u);
     }
     // Every record's data ends before the next begins: the walk and the layout agree.
     EXPECT_LE((*f)[5].offset + 4, ip->heap_top());
@@ -243,8 +262,8 @@ void ExpectMariaDbRows(const std::string& table, bool compact) {
       ASSERT_LT(row, truth.size());
       const auto& want = truth[row];
       auto value = [&](int i) { return page.subspan((*f)[i].offset, (*f)[i].length); };
-      EXPECT_EQ(std::to_string(DecodeSigned(value(0))), want[0]);
-      EXPECT_EQ(std::to_string(DecodeSigned(value(3))), want[1]);
+      EXPECT_EQ(std::to_string(*DecodeSigned(value(0))), want[0]);
+      EXPECT_EQ(std::to_string(*DecodeSigned(value(3))), want[1]);
       if (want[2] == "NULL") {
         EXPECT_TRUE((*f)[4].is_null);
       } else {
@@ -256,7 +275,7 @@ void ExpectMariaDbRows(const std::string& table, bool compact) {
       if (want[5] == "NULL") {
         EXPECT_TRUE((*f)[7].is_null);
       } else {
-        EXPECT_EQ(std::to_string(DecodeSigned(value(7))), want[5]);
+        EXPECT_EQ(std::to_string(*DecodeSigned(value(7))), want[5]);
       }
       ++row;
     }

@@ -128,7 +128,9 @@ TEST(LobFixtureTest, MySql80LobIndexCoversTheWholePicture) {
   for (FileAddr a = first->index_list.first; !a.is_null(); ++entries) {
     ASSERT_EQ(a.page, PageNo(ref.page_no));  // three entries fit on the first page
     ASSERT_LT(entries, 10u);
-    LobIndexEntry e = LobIndexEntry::Decode(file.page(ref.page_no), a.offset);
+    auto decoded = LobIndexEntry::Decode(file.page(ref.page_no), a.offset);
+    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+    const LobIndexEntry& e = *decoded;
     if (e.data_page == PageNo(ref.page_no)) {
       EXPECT_EQ(e.data_len, first->data_len);
     } else {

@@ -76,6 +76,8 @@ TEST(FspHeaderTest, FlagsRoundTripInBothLayouts) {
 
 TEST(FspHeaderTest, ImpossibleFlagsAreCorruption) {
   for (std::uint32_t bad : {0x0000'0040u /* ssize 1 */, 0x0000'0020u /* atomic without antelope */,
+                            0x0000'0001u /* antelope without atomic */, 0x0000'0161u /* ssize 5 */,
+                            0x0000'00EBu /* zip 16K on a 4K page */,
                             0x0000'8000u /* reserved */, 0x0002'0000u, 0x0000'0111u /* fcrc32 bit 8 */,
                             0x0000'0012u /* fcrc32 ssize 2 */}) {
     auto f = FspFlags::Decode(bad);
@@ -111,6 +113,13 @@ TEST(FspHeaderTest, RoundTrip) {
   EXPECT_EQ(h->sdi_root(), PageNo(3));
   EXPECT_EQ(FspHeader::SdiHeaderOffset(PageSize()), 10505u);
   EXPECT_TRUE(h->CheckLists().ok());
+}
+
+TEST(FspHeaderTest, CompressedTablespacesAreRefusedAsNotSupported) {
+  auto page = Page();
+  FspHeaderWriter(page).set_flags(0x21 | (4 << 1));  // DYNAMIC flags plus 8 KiB compressed pages
+  auto h = FspHeader::Open(page);
+  EXPECT_TRUE(h.status().IsNotSupported()) << h.status().ToString();
 }
 
 TEST(FspHeaderTest, FlagsNamingAnotherPageSizeAreCorruption) {
@@ -192,6 +201,15 @@ TEST(MachTest, CompressedNumbersRoundTripAtEveryBoundary) {
     EXPECT_EQ(ReadMuchCompressed64(much, 0)->size, much.size());
     EXPECT_EQ(ReadCompressed64(plain, 0)->value, v);
     EXPECT_EQ(ReadCompressed64(plain, 0)->size, plain.size());
+  }
+}
+
+TEST(UndoTest, RecordTooShortForItsHeaderIsCorruption) {
+  auto page = Page();
+  for (std::uint16_t next : {301, 303, 304, 306}) {
+    Store16(page, 300, next);
+    Store8(page, 302, 11);
+    EXPECT_TRUE(UndoRecordHeader::Decode(page, 300).status().IsCorruption()) << next;
   }
 }
 
@@ -328,12 +346,14 @@ TEST(RedoTest, BlockHeaderFileHeaderAndCheckpointRoundTrip) {
 TEST(RedoTest, GroupOffsetSkipsFileHeadersAndWraps) {
   const std::uint64_t file = 1 << 20;
   // Checkpoint at the first payload byte of file 0.
-  EXPECT_EQ(LogGroupOffset(8192, 8192, 2048, file, 2), 2048u);
-  EXPECT_EQ(LogGroupOffset(8192 + 100, 8192, 2048, file, 2), 2148u);
+  EXPECT_EQ(*LogGroupOffset(8192, 8192, 2048, file, 2), 2048u);
+  EXPECT_EQ(*LogGroupOffset(8192 + 100, 8192, 2048, file, 2), 2148u);
   // One byte past file 0's payload lands after file 1's header.
-  EXPECT_EQ(LogGroupOffset(8192 + (file - 2048), 8192, 2048, file, 2), file + 2048);
+  EXPECT_EQ(*LogGroupOffset(8192 + (file - 2048), 8192, 2048, file, 2), file + 2048);
   // A whole lap later: back where we started.
-  EXPECT_EQ(LogGroupOffset(8192 + 2 * (file - 2048), 8192, 2048, file, 2), 2048u);
+  EXPECT_EQ(*LogGroupOffset(8192 + 2 * (file - 2048), 8192, 2048, file, 2), 2048u);
+  EXPECT_TRUE(LogGroupOffset(8192, 8192, 100, file, 2).status().IsCorruption());  // inside a header
+  EXPECT_TRUE(LogGroupOffset(8192, 8192, 3 * file, file, 2).status().IsCorruption());
 }
 
 TEST(LobTest, PageHeadersRoundTrip) {
@@ -355,7 +375,8 @@ TEST(LobTest, PageHeadersRoundTrip) {
   ASSERT_TRUE(fd.ok()) << fd.status().ToString();
   EXPECT_EQ(fd->data_len, 15680u);
   EXPECT_EQ(fd->index_list.length, 2u);
-  LobIndexEntry ed = LobIndexEntry::Decode(first, 96);
+  LobIndexEntry ed = *LobIndexEntry::Decode(first, 96);
+  EXPECT_TRUE(LobIndexEntry::Decode(first, 16340).status().IsCorruption());
   EXPECT_EQ(ed.data_page, PageNo(7));
   EXPECT_EQ(ed.data_len, 15680);
   EXPECT_EQ(ed.node.next, (FileAddr{PageNo(7), 156}));
@@ -365,6 +386,11 @@ TEST(LobTest, PageHeadersRoundTrip) {
   LobDataPage{.version = 0, .data_len = 16327, .trx = 5}.EncodeTo(data);
   EXPECT_EQ(LobDataPage::Decode(data)->data_len, 16327u);
   EXPECT_EQ(LobDataPage::Capacity(16384), 16327u);
+}
+
+TEST(SdiTest, ImpossibleUncompressedLengthIsRefusedBeforeAllocating) {
+  auto z = DeflateSdi("{}");
+  EXPECT_TRUE(InflateSdi(z, 0xFFFFFFF0u).status().IsCorruption());
 }
 
 TEST(SdiTest, DeflateInflateRoundTrip) {
