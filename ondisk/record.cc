@@ -23,6 +23,16 @@ RecordLayout RecordLayout::NodePointer(std::size_t n_unique) const {
   return np;
 }
 
+RecordLayout ClusteredLeafLayout(std::vector<FieldDef> key, std::vector<FieldDef> others) {
+  RecordLayout l;
+  if (key.empty()) key.push_back(FieldDef::Fixed("DB_ROW_ID", kDbRowIdSize));
+  l.fields = std::move(key);
+  l.fields.push_back(FieldDef::Fixed("DB_TRX_ID", kDbTrxIdSize));
+  l.fields.push_back(FieldDef::Fixed("DB_ROLL_PTR", kDbRollPtrSize));
+  for (auto& f : others) l.fields.push_back(std::move(f));
+  return l;
+}
+
 namespace {
 
 // Bounds for the bytes of one record: extra bytes never below the FIL header, data never

@@ -71,6 +71,15 @@ struct RecordLayout {
   RecordLayout NodePointer(std::size_t n_unique) const;
 };
 
+// Hidden system columns (innodb-format.md §9.2), by their InnoDB names.
+inline constexpr std::uint32_t kDbRowIdSize = 6;    // DB_ROW_ID: clustered key when there is no PK
+inline constexpr std::uint32_t kDbTrxIdSize = 6;    // DB_TRX_ID: last transaction to change the row
+inline constexpr std::uint32_t kDbRollPtrSize = 7;  // DB_ROLL_PTR: where the previous version is
+
+// The leaf layout of a clustered index: the key fields, DB_TRX_ID, DB_ROLL_PTR, then the
+// other columns. An empty key means the table has no primary key: DB_ROW_ID leads instead.
+RecordLayout ClusteredLeafLayout(std::vector<FieldDef> key, std::vector<FieldDef> others);
+
 // Where one field's bytes are on the page.
 struct FieldSlice {
   std::size_t offset = 0;  // page offset of the first data byte

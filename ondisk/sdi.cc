@@ -6,11 +6,19 @@
 
 namespace strata::ondisk {
 
+std::string ToString(SdiType t) {
+  switch (t) {
+    case SdiType::kTable: return "Table";
+    case SdiType::kTablespace: return "Tablespace";
+  }
+  return "SdiType(" + std::to_string(static_cast<std::uint32_t>(t)) + ")";
+}
+
 const RecordLayout& SdiLayout() {
-  static const RecordLayout layout{{FieldDef::Fixed("type", 4), FieldDef::Fixed("id", 8),
-                                    FieldDef::Fixed("DB_TRX_ID", 6), FieldDef::Fixed("DB_ROLL_PTR", 7),
-                                    FieldDef::Fixed("uncompressed_len", 4), FieldDef::Fixed("compressed_len", 4),
-                                    FieldDef::Variable("data", 0xFFFFFFFF, false, true)}};
+  static const RecordLayout layout = ClusteredLeafLayout(
+      {FieldDef::Fixed("type", 4), FieldDef::Fixed("id", 8)},
+      {FieldDef::Fixed("uncompressed_len", 4), FieldDef::Fixed("compressed_len", 4),
+       FieldDef::Variable("data", 0xFFFFFFFF, false, true)});
   return layout;
 }
 

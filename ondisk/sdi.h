@@ -26,6 +26,7 @@ namespace strata::ondisk {
 
 // Frozen on disk.
 enum class SdiType : std::uint32_t { kTable = 1, kTablespace = 2 };
+std::string ToString(SdiType t);
 
 struct SdiRecord {
   std::uint32_t type = 0;

@@ -10,9 +10,12 @@
 #include "ondisk/lob.h"
 #include "ondisk/mach.h"
 #include "ondisk/page_type.h"
+#include "ondisk/index_page.h"
+#include "ondisk/record.h"
 #include "ondisk/redo.h"
 #include "ondisk/sdi.h"
 #include "ondisk/undo.h"
+#include "ondisk/value.h"
 #include "ondisk/xdes.h"
 
 namespace strata::ondisk {
@@ -391,6 +394,24 @@ TEST(LobTest, PageHeadersRoundTrip) {
 TEST(SdiTest, ImpossibleUncompressedLengthIsRefusedBeforeAllocating) {
   auto z = DeflateSdi("{}");
   EXPECT_TRUE(InflateSdi(z, 0xFFFFFFF0u).status().IsCorruption());
+}
+
+TEST(SdiTest, RecordRoundTripsThroughAnSdiPage) {
+  std::string json = R"({"dd_object_type":"Table","dd_object":{"name":"orders","columns":[]}})";
+  auto z = DeflateSdi(json);
+  auto type = EncodeUnsigned(1, 4), id = EncodeUnsigned(1066, 8), trx = EncodeUnsigned(0, 6),
+       roll = EncodeUnsigned(1ull << 55, 7), ulen = EncodeUnsigned(json.size(), 4), clen = EncodeUnsigned(z.size(), 4);
+  EncodedRecord r = EncodeCompactRecord(SdiLayout(), {{type}, {id}, {trx}, {roll}, {ulen}, {clen}, {z}});
+  std::vector<std::byte> page(16384);
+  IndexPageWriter w(page);
+  w.InitEmpty(true, kSdiIndexId, 0, PageType::kSdi);
+  std::size_t origin = w.Append(r.bytes, r.extra_size);
+  auto rec = DecodeSdiRecord(page, origin);
+  ASSERT_TRUE(rec.ok()) << rec.status().ToString();
+  EXPECT_EQ(rec->type, 1u);
+  EXPECT_EQ(rec->id, 1066u);
+  EXPECT_EQ(ToString(static_cast<SdiType>(rec->type)), "Table");
+  EXPECT_EQ(*SdiJson(*rec), json);
 }
 
 TEST(SdiTest, DeflateInflateRoundTrip) {
