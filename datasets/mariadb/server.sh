@@ -14,6 +14,11 @@
 #   server.sh status DIR
 #       Exit 0 if the instance is running and answers.
 #
+# Env: SERVER_EXTRA_CNF  extra my.cnf lines appended to the [mysqld] section
+#      (later lines win, so they can override the defaults below). They are also
+#      seen by mariadb-install-db, which matters for settings that only take
+#      effect when the datadir is created, e.g. innodb_undo_tablespaces=2.
+#
 # The instance only ever uses files under DIR; it reads no system option files
 # (--defaults-file=DIR/my.cnf) and never touches /var/lib/mysql or /run/mysqld.
 # Works as root (mariadbd then needs --user=root) and as an ordinary user.
@@ -21,7 +26,7 @@ set -euo pipefail
 
 prog=$(basename "$0")
 die() { echo "$prog: error: $*" >&2; exit 1; }
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 START_TIMEOUT=${START_TIMEOUT:-120}   # seconds
 STOP_TIMEOUT=${STOP_TIMEOUT:-600}     # seconds (slow shutdown may take a while)
@@ -128,6 +133,9 @@ innodb_buffer_pool_dump_at_shutdown=OFF
 innodb_buffer_pool_load_at_startup=OFF
 innodb_stats_persistent=ON
 CNF
+    if [[ -n ${SERVER_EXTRA_CNF:-} ]]; then
+        printf '# From SERVER_EXTRA_CNF:\n%s\n' "$SERVER_EXTRA_CNF" >>"$CNF"
+    fi
 }
 
 do_start() {
