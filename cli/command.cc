@@ -1,5 +1,7 @@
 #include "cli/command.h"
 
+#include "cli/inspect_command.h"
+
 #include <iomanip>
 #include <iostream>
 
@@ -8,7 +10,7 @@ namespace strata::cli {
 const std::vector<CommandGroup>& CommandGroups() {
   static const std::vector<CommandGroup> groups = {
       {"inspect", "read InnoDB tablespaces offline (ours, MySQL 5.7/8.0, MariaDB 10.x)",
-       "summary, regions, pages, page N, index, extents, lsn, undo, check, schema", {}},
+       "summary, regions, pages, page N, index, extents, lsn, undo, check, schema", InspectCommands()},
       {"render", "draw extent, LSN, page-type and index maps as PNG or SVG",
        "extents, lsn, types, index", {}},
       {"sql", "an interactive SQL shell on a Strata data directory", "the shell itself", {}},

@@ -1,0 +1,203 @@
+#include "cli/inspect_command.h"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <optional>
+
+#include "inspect/page_info.h"
+#include "inspect/page_view.h"
+#include "inspect/pages.h"
+#include "inspect/regions.h"
+#include "inspect/schema.h"
+#include "inspect/space_file.h"
+#include "inspect/summary.h"
+
+namespace strata::cli {
+
+namespace po = boost::program_options;
+using namespace strata::inspect;
+
+namespace {
+
+constexpr int kJsonSchemaVersion = 1;
+
+// What every inspect command shares: PATH... and --json, one pass per tablespace.
+struct InspectRun {
+  std::string command;
+  std::string usage;  // the line after "Usage: strata inspect <command>"
+  po::options_description options{"Options"};
+  po::options_description hidden;  // positional arguments, not listed in --help
+  po::positional_options_description positional;
+  po::variables_map vm;
+  std::vector<std::filesystem::path> paths;
+  bool json = false;
+
+  InspectRun(std::string cmd, std::string use) : command(std::move(cmd)), usage(std::move(use)) {
+    options.add_options()("json", "print JSON (schema: inspect/README.md)")("help,h", "show this help");
+  }
+
+  void PrintHelp(std::ostream& out) const {
+    out << "Usage: strata inspect " << command << " " << usage << "\n\n" << options << "\n";
+  }
+
+  // Returns an exit code when parsing ends the run (help or a usage error).
+  std::optional<int> Parse(const std::vector<std::string>& args) {
+    po::options_description all;
+    all.add(options).add(hidden).add_options()("path", po::value<std::vector<std::string>>(), "");
+    po::positional_options_description pos = positional;
+    if (pos.max_total_count() == 0) pos.add("path", -1);
+    try {
+      po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+      po::notify(vm);
+    } catch (const po::error& e) {
+      std::cerr << "strata inspect " << command << ": " << e.what() << "\n";
+      PrintHelp(std::cerr);
+      return kExitUsage;
+    }
+    if (vm.count("help")) {
+      PrintHelp(std::cout);
+      return kExitOk;
+    }
+    json = vm.count("json") > 0;
+    if (!vm.count("path")) {
+      std::cerr << "strata inspect " << command << ": missing PATH\n";
+      PrintHelp(std::cerr);
+      return kExitUsage;
+    }
+    for (const auto& p : vm["path"].as<std::vector<std::string>>()) paths.emplace_back(p);
+    return std::nullopt;
+  }
+
+  // Opens each tablespace and hands it to `each`, which returns its JSON and text and may
+  // mark the run as failed. Prints as it goes (text) or once at the end (JSON).
+  int ForEachFile(const std::function<void(const SpaceFile&, nlohmann::json&, std::string&, bool& failed)>& each) {
+    std::vector<Finding> findings;
+    auto files = ExpandPaths(paths, &findings);
+    bool failed = !findings.empty();
+    nlohmann::json out = {{"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
+    for (const auto& path : files) {
+      auto f = SpaceFile::Open(path);
+      if (!f.ok()) {
+        findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open",
+                            f.status().ToString()});
+        failed = true;
+        continue;
+      }
+      nlohmann::json j;
+      std::string text;
+      each(*f, j, text, failed);
+      if (json) {
+        out["files"].push_back(j);
+      } else {
+        std::cout << text << (files.size() > 1 ? "\n" : "") << std::flush;
+      }
+    }
+    if (json) {
+      nlohmann::json fj = nlohmann::json::array();
+      for (const auto& f : findings) fj.push_back(ToJson(f));
+      out["findings"] = fj;
+      std::cout << out.dump(2) << "\n";
+    } else {
+      for (const auto& f : findings) std::cerr << "strata inspect " << command << ": " << f.ToString() << "\n";
+    }
+    return failed ? kExitFailure : kExitOk;
+  }
+};
+
+int Summary(const std::vector<std::string>& args) {
+  InspectRun run("summary", "PATH...\n\nWhat each tablespace is: flavour, page size, space id, flags, page types,\n"
+                            "indexes (root, levels, pages, records, fill) and checksum failures.");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+    SpaceSummary s = Summarize(f);
+    j = ToJson(s);
+    text = ToText(s);
+  });
+}
+
+int Regions(const std::vector<std::string>& args) {
+  InspectRun run("regions", "PATH...\n\nRuns of consecutive pages of the same type (and index).");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+    auto regions = FindRegions(f);
+    j = RegionsToJson(f, regions);
+    text = RegionsToText(f, regions);
+  });
+}
+
+int Pages(const std::vector<std::string>& args) {
+  InspectRun run("pages", "PATH...\n\nOne row per page: page_no, type, lsn, prev, next, index_id, level, n_recs,\n"
+                          "data_size, used_bytes, free_bytes, garbage_bytes, checksum.");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+    // Text streams straight to stdout, so huge files print in bounded memory.
+    if (!run.json) std::cout << PagesHeaderText(f);
+    nlohmann::json rows = nlohmann::json::array();
+    ScanPages(f, [&](std::span<const PageInfo> batch) {
+      for (const PageInfo& p : batch) {
+        if (run.json) {
+          rows.push_back(PageRowJson(f, p));
+        } else {
+          std::cout << PageRowText(f, p);
+        }
+      }
+    });
+    j = {{"file", f.path().string()}, {"page_size", f.page_size()}, {"pages", rows}};
+    text.clear();
+  });
+}
+
+int Page(const std::vector<std::string>& args) {
+  InspectRun run("page", "PATH N [--records]\n\nEvery header field of page N, decoded by page type; with --records,\n"
+                         "each record (fields by name when the file carries its schema).");
+  run.options.add_options()("records", "list the page's records");
+  run.hidden.add_options()("page", po::value<std::uint32_t>(), "");
+  run.positional.add("path", 1).add("page", 1);
+  if (auto rc = run.Parse(args)) return *rc;
+  if (!run.vm.count("page")) {
+    std::cerr << "strata inspect page: missing the page number N\n";
+    run.PrintHelp(std::cerr);
+    return kExitUsage;
+  }
+  const std::uint32_t n = run.vm["page"].as<std::uint32_t>();
+  const bool records = run.vm.count("records") > 0;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
+    if (n >= f.n_pages()) {
+      std::cerr << "strata inspect page: " << f.path().string() << " has " << f.n_pages() << " pages; no page " << n
+                << "\n";
+      failed = true;
+      j = nullptr;
+      return;
+    }
+    PageView v = ViewPage(f, n, records);
+    j = ToJson(v);
+    text = ToText(v);
+  });
+}
+
+int Schema(const std::vector<std::string>& args) {
+  InspectRun run("schema", "PATH...\n\nTable and index definitions the file carries (MySQL 8.0 SDI).");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+    Dictionary d = ReadDictionary(f);
+    j = ToJson(d);
+    j["file"] = f.path().string();
+    text = f.path().string() + "\n" + ToText(d);
+  });
+}
+
+}  // namespace
+
+std::vector<Command> InspectCommands() {
+  return {
+      {"summary", "flavour, page size, page types, indexes, checksum failures", Summary},
+      {"regions", "runs of consecutive pages of the same type", Regions},
+      {"pages", "one row per page with LSN, index, records, space and checksum", Pages},
+      {"page", "every header field of one page; --records lists its records", Page},
+      {"schema", "table and index definitions carried in the file (SDI)", Schema},
+  };
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,82 @@
+#include "inspect/page_info.h"
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+#include "ondisk/fil_header.h"
+#include "ondisk/index_page.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n) {
+  ConstBytes page = file.page(n);
+  FilHeader fil(page);
+  PageInfo p;
+  p.page_no = n;
+  p.type = fil.type_code();
+  p.lsn = fil.lsn().value();
+  p.prev = fil.prev().value();
+  p.next = fil.next().value();
+  PageCheck c = ValidatePage(page, file.full_crc32());
+  p.all_zero = c.all_zero;
+  p.checksum_ok = c.valid || c.all_zero;
+  p.algorithm = c.algorithm;
+  p.torn = c.lsn_mismatch;
+  p.misplaced = CheckPlacement(page, PageNo(n), file.space_id()).any();
+  if (!p.all_zero && IsBtreePage(fil.type(), file.flavor() == Flavor::kUnknown ? Flavor::kMySql : file.flavor())) {
+    auto ip = IndexPage::Open(page);
+    if (ip.ok()) {
+      p.is_btree = true;
+      p.index_id = ip->index_id();
+      p.level = ip->level();
+      p.n_recs = ip->n_recs();
+      p.is_root = ip->is_root();
+      PageSpace s = ip->Space();
+      p.data_size = static_cast<std::uint32_t>(s.data_size);
+      p.used_bytes = static_cast<std::uint32_t>(s.used_bytes);
+      p.free_bytes = static_cast<std::uint32_t>(s.free_bytes);
+      p.garbage_bytes = static_cast<std::uint32_t>(s.garbage_bytes);
+    } else {
+      p.header_error = ip.status().message();
+    }
+  }
+  return p;
+}
+
+double PageFill(const PageInfo& p, std::size_t page_size) {
+  // 120 bytes of headers and system records, 8 of trailer, two directory slots.
+  const double capacity = static_cast<double>(page_size - 120 - 8 - 4);
+  return p.data_size / capacity;
+}
+
+void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume) {
+  constexpr std::uint32_t kBatch = 8192;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<PageInfo> batch;
+  for (std::uint32_t first = 0; first < file.n_pages(); first += kBatch) {
+    const std::uint32_t count = std::min(kBatch, file.n_pages() - first);
+    batch.assign(count, PageInfo{});
+    auto work = [&](unsigned t) {
+      // Contiguous slices per thread keep each one reading sequentially.
+      const std::uint32_t per = (count + threads - 1) / threads;
+      for (std::uint32_t i = t * per; i < std::min(count, (t + 1) * per); ++i) batch[i] = AnalyzePage(file, first + i);
+    };
+    if (threads == 1 || count < 256) {
+      for (std::uint32_t i = 0; i < count; ++i) batch[i] = AnalyzePage(file, first + i);
+    } else {
+      std::vector<std::jthread> pool;
+      for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+      work(0);
+    }
+    consume(batch);
+  }
+}
+
+std::string PageTypeName(std::uint16_t type, Flavor flavor) {
+  return ToString(static_cast<PageType>(type), flavor);
+}
+
+}  // namespace strata::inspect

@@ -1,0 +1,57 @@
+#include "inspect/regions.h"
+
+#include <fmt/format.h>
+
+#include "inspect/page_info.h"
+
+namespace strata::inspect {
+
+std::vector<Region> FindRegions(const SpaceFile& f) {
+  std::vector<Region> out;
+  ScanPages(f, [&](std::span<const PageInfo> batch) {
+    for (const PageInfo& p : batch) {
+      Region r{p.page_no, p.page_no, p.type, p.all_zero, std::nullopt, std::nullopt};
+      if (p.is_btree) r.index_id = p.index_id, r.level = p.level;
+      if (!out.empty()) {
+        Region& last = out.back();
+        if (last.last + 1 == p.page_no && last.type == r.type && last.never_written == r.never_written &&
+            last.index_id == r.index_id && last.level == r.level) {
+          last.last = p.page_no;
+          continue;
+        }
+      }
+      out.push_back(r);
+    }
+  });
+  return out;
+}
+
+namespace {
+std::string Describe(const SpaceFile& f, const Region& r) {
+  if (r.never_written) return "never written";
+  std::string s = PageTypeName(r.type, f.flavor());
+  if (r.index_id) s += fmt::format(" index {} level {}", *r.index_id, *r.level);
+  return s;
+}
+}  // namespace
+
+nlohmann::json RegionsToJson(const SpaceFile& f, const std::vector<Region>& regions) {
+  nlohmann::json rs = nlohmann::json::array();
+  for (const auto& r : regions) {
+    rs.push_back({{"first_page", r.first},
+                  {"last_page", r.last},
+                  {"pages", r.pages()},
+                  {"type", r.never_written ? "NEVER_WRITTEN" : PageTypeName(r.type, f.flavor())},
+                  {"index_id", r.index_id ? nlohmann::json(*r.index_id) : nlohmann::json(nullptr)},
+                  {"level", r.level ? nlohmann::json(*r.level) : nlohmann::json(nullptr)}});
+  }
+  return {{"file", f.path().string()}, {"regions", rs}};
+}
+
+std::string RegionsToText(const SpaceFile& f, const std::vector<Region>& regions) {
+  std::string out = fmt::format("{}\n{:>9} {:>9} {:>7}  {}\n", f.path().string(), "first", "last", "pages", "contents");
+  for (const auto& r : regions) out += fmt::format("{:>9} {:>9} {:>7}  {}\n", r.first, r.last, r.pages(), Describe(f, r));
+  return out;
+}
+
+}  // namespace strata::inspect

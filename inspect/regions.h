@@ -1,0 +1,29 @@
+// `strata inspect regions`: runs of consecutive pages of one type (and, for B-tree pages,
+// one index and level), the coarse map of a file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "inspect/space_file.h"
+
+namespace strata::inspect {
+
+struct Region {
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;  // inclusive
+  std::uint16_t type = 0;
+  bool never_written = false;
+  std::optional<std::uint64_t> index_id;
+  std::optional<std::uint16_t> level;
+  std::uint32_t pages() const { return last - first + 1; }
+};
+
+std::vector<Region> FindRegions(const SpaceFile& f);
+nlohmann::json RegionsToJson(const SpaceFile& f, const std::vector<Region>& regions);
+std::string RegionsToText(const SpaceFile& f, const std::vector<Region>& regions);
+
+}  // namespace strata::inspect

@@ -1,0 +1,73 @@
+// Table and index definitions a file carries about itself: MySQL 8.0's SDI. They give index
+// names to index ids and the record layouts that `page N --records` decodes fields with.
+// Files without a dictionary (MySQL 5.7, MariaDB .ibd) give an empty Dictionary.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "inspect/finding.h"
+#include "inspect/space_file.h"
+#include "ondisk/record.h"
+
+namespace strata::inspect {
+
+// How to show a stored value.
+enum class ValueKind { kBytes, kText, kSignedInt, kUnsignedInt, kTimestamp };
+
+struct ColumnDef {
+  std::string name;
+  std::string sql_type;  // as the server prints it ("varchar(45)"), empty for hidden columns
+  int dd_type = 0;       // the data dictionary's column type code
+  bool nullable = false;
+  bool is_unsigned = false;
+  bool hidden = false;   // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR
+  ondisk::FieldDef field;  // how the full column is stored
+  ValueKind kind = ValueKind::kBytes;
+};
+
+struct IndexDef {
+  std::uint64_t id = 0;
+  std::string name;
+  std::string table;  // "schema.table"
+  std::uint32_t root_page = ondisk::kFilNull;
+  bool clustered = false;
+  bool unique = false;
+  std::vector<std::string> fields;  // physical field order of leaf records
+  ondisk::RecordLayout leaf;        // leaf record layout
+  std::vector<ValueKind> kinds;     // per leaf field
+  std::size_t n_unique_in_tree = 0;  // key fields of node pointers
+
+  ondisk::RecordLayout NodePointerLayout() const { return leaf.NodePointer(n_unique_in_tree); }
+};
+
+struct TableDef {
+  std::string schema;
+  std::string name;
+  std::vector<ColumnDef> columns;
+  std::vector<IndexDef> indexes;
+};
+
+struct Dictionary {
+  std::string source;  // "SDI" or empty
+  std::vector<TableDef> tables;
+  std::vector<Finding> findings;
+
+  const IndexDef* FindIndex(std::uint64_t id) const;
+  bool empty() const { return tables.empty(); }
+};
+
+// Reads the SDI records of a MySQL 8.0 tablespace (following SDI BLOB pages when a record
+// is stored off-page). Damage is reported in `findings`, never thrown.
+Dictionary ReadDictionary(const SpaceFile& file);
+
+// Builds a table definition from one SDI JSON document of type "Table".
+TableDef TableFromSdi(const nlohmann::json& doc);
+
+nlohmann::json ToJson(const Dictionary& d);
+std::string ToText(const Dictionary& d);
+
+}  // namespace strata::inspect

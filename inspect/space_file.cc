@@ -1,0 +1,227 @@
+#include "inspect/space_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <regex>
+
+#include "ondisk/fil_header.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+std::string ToString(SpaceKind k) {
+  switch (k) {
+    case SpaceKind::kFilePerTable: return "file-per-table";
+    case SpaceKind::kSystem: return "system";
+    case SpaceKind::kUndo: return "undo";
+    case SpaceKind::kDictionary: return "dictionary";
+    case SpaceKind::kOther: return "other";
+  }
+  return "?";
+}
+
+namespace {
+
+SpaceKind KindFromName(const std::filesystem::path& p) {
+  const std::string name = p.filename().string();
+  static const std::regex system_re("ibdata[0-9]+");
+  static const std::regex undo_re("undo_?[0-9]+|.*\\.ibu");
+  if (std::regex_match(name, system_re)) return SpaceKind::kSystem;
+  if (std::regex_match(name, undo_re)) return SpaceKind::kUndo;
+  if (name == "mysql.ibd") return SpaceKind::kDictionary;
+  if (p.extension() == ".ibd") return SpaceKind::kFilePerTable;
+  return SpaceKind::kOther;
+}
+
+int KindOrder(SpaceKind k) {
+  switch (k) {
+    case SpaceKind::kSystem: return 0;
+    case SpaceKind::kUndo: return 1;
+    case SpaceKind::kDictionary: return 2;
+    default: return 3;
+  }
+}
+
+}  // namespace
+
+ondisk::Result<SpaceFile> SpaceFile::Open(const std::filesystem::path& path) {
+  SpaceFile f;
+  f.path_ = path;
+  f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd_ < 0) return Status::IoError(path.string() + ": " + std::strerror(errno));
+  struct stat st;
+  if (::fstat(f.fd_, &st) != 0) return Status::IoError(path.string() + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return Status::InvalidArgument(path.string() + ": not a regular file");
+  f.size_ = static_cast<std::uint64_t>(st.st_size);
+  if (f.size_ < kMinPageSize) {
+    return Status::Corruption(path.string() + ": " + std::to_string(f.size_) +
+                              " bytes, shorter than the smallest page (4096); not a tablespace or truncated");
+  }
+  void* m = ::mmap(nullptr, f.size_, PROT_READ, MAP_SHARED, f.fd_, 0);
+  if (m == MAP_FAILED) return Status::IoError(path.string() + ": mmap: " + std::strerror(errno));
+  ::madvise(m, f.size_, MADV_SEQUENTIAL);
+  f.data_ = static_cast<const std::byte*>(m);
+  f.kind_ = KindFromName(path);
+  f.DetectPageSize();
+  f.DetectFlavor();
+  return f;
+}
+
+SpaceFile::SpaceFile(SpaceFile&& o) noexcept { *this = std::move(o); }
+
+SpaceFile& SpaceFile::operator=(SpaceFile&& o) noexcept {
+  if (this == &o) return *this;
+  Release();
+  path_ = std::move(o.path_);
+  fd_ = std::exchange(o.fd_, -1);
+  data_ = std::exchange(o.data_, nullptr);
+  size_ = std::exchange(o.size_, 0);
+  page_size_ = o.page_size_;
+  n_pages_ = o.n_pages_;
+  flavor_ = o.flavor_;
+  full_crc32_ = o.full_crc32_;
+  space_id_ = o.space_id_;
+  flags_ = o.flags_;
+  fsp_size_ = o.fsp_size_;
+  server_version_ = o.server_version_;
+  kind_ = o.kind_;
+  findings_ = std::move(o.findings_);
+  return *this;
+}
+
+SpaceFile::~SpaceFile() { Release(); }
+
+void SpaceFile::Release() {
+  if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
+  data_ = nullptr;
+  fd_ = -1;
+}
+
+void SpaceFile::DetectPageSize() {
+  const std::string file = path_.filename().string();
+  ConstBytes head(data_, std::min<std::uint64_t>(size_, kMaxPageSize));
+  auto flags = FspFlags::Decode(Load32(head, FspHeader::kFlags));
+  if (flags.ok() && flags->physical_page_size != flags->page_size) {
+    findings_.push_back({Severity::kError, file, 0, FspHeader::kFlags, "unsupported format",
+                         "ROW_FORMAT=COMPRESSED (" + std::to_string(flags->physical_page_size) +
+                             "-byte pages); page bodies are not decoded"});
+    flags = Status::NotSupported("compressed");
+  }
+  if (flags.ok() && flags->page_size <= size_) {
+    page_size_ = flags->page_size;
+    flags_ = *flags;
+  } else {
+    // Page 0 is unreadable: pick the page size under which the next pages carry their own
+    // page numbers.
+    std::size_t best = kDefaultPageSize;
+    int best_hits = -1;
+    for (std::size_t s : {16384u, 4096u, 8192u, 32768u, 65536u}) {
+      int hits = 0;
+      for (std::uint32_t n = 1; n <= 8 && (n + 1) * s <= size_; ++n) {
+        hits += Load32(ConstBytes(data_ + n * s, s), FilHeader::kPageNo) == n;
+      }
+      if (hits > best_hits) best = s, best_hits = hits;
+    }
+    page_size_ = best;
+    findings_.push_back({Severity::kError, file, 0, FspHeader::kFlags, "page 0 unreadable",
+                         (flags.ok() ? std::string("flags name a page larger than the file")
+                                     : flags.status().message()) +
+                             "; page size " + std::to_string(best) + " inferred from page numbers"});
+  }
+  n_pages_ = static_cast<std::uint32_t>(size_ / page_size_);
+  if (size_ % page_size_) {
+    findings_.push_back({Severity::kError, file, std::nullopt, std::size_t{n_pages_} * page_size_,
+                         "truncated file", "ends with " + std::to_string(size_ % page_size_) +
+                                                " bytes of a partial page"});
+  }
+  ConstBytes p0 = page(0);
+  space_id_ = FilHeader(p0).space_id();
+  if (flags_) {
+    full_crc32_ = flags_->full_crc32;
+    fsp_size_ = Load32(p0, FspHeader::kSize);
+    if (Load32(p0, FspHeader::kSpaceId) != space_id_.value()) {
+      findings_.push_back({Severity::kError, file, 0, FspHeader::kSpaceId, "space id mismatch",
+                           "FSP header says " + std::to_string(Load32(p0, FspHeader::kSpaceId)) +
+                               ", FIL header says " + std::to_string(space_id_.value())});
+    }
+    // The system tablespace may span several files; its size covers them all.
+    if (fsp_size_ != n_pages_ && !(kind_ == SpaceKind::kSystem && fsp_size_ > n_pages_)) {
+      findings_.push_back({fsp_size_ > n_pages_ ? Severity::kError : Severity::kWarning, file, 0,
+                           FspHeader::kSize, "size mismatch",
+                           "FSP header says " + std::to_string(fsp_size_) + " pages, the file holds " +
+                               std::to_string(n_pages_)});
+    }
+  }
+}
+
+void SpaceFile::DetectFlavor() {
+  if (!flags_) return;
+  if (flags_->full_crc32) {
+    flavor_ = Flavor::kMariaDb;
+    return;
+  }
+  // MySQL 8.0 stamps page 0's FIL prev field with the server version that made the file.
+  const std::uint32_t v = Load32(page(0), FilHeader::kPrev);
+  if (v >= 80000 && v < 1000000) {
+    server_version_ = v;
+    flavor_ = Flavor::kMySql;
+  } else if (flags_->sdi) {
+    flavor_ = Flavor::kMySql;
+  }
+}
+
+std::string SpaceFile::flavor_name() const {
+  switch (flavor_) {
+    case Flavor::kMariaDb: return "MariaDB (full_crc32)";
+    case Flavor::kStrata: return "Strata";
+    case Flavor::kMySql:
+      if (server_version_) {
+        return "MySQL " + std::to_string(server_version_ / 10000) + "." + std::to_string(server_version_ / 100 % 100) +
+               "." + std::to_string(server_version_ % 100);
+      }
+      return "MySQL 8.0";
+    case Flavor::kUnknown: break;
+  }
+  return flags_ ? "MySQL 5.x or MariaDB (not full_crc32)" : "unknown";
+}
+
+std::vector<std::filesystem::path> ExpandPaths(const std::vector<std::filesystem::path>& paths,
+                                               std::vector<Finding>* findings) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) {
+      std::vector<std::filesystem::path> found;
+      for (auto it = std::filesystem::recursive_directory_iterator(p, ec);
+           !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        if (it.depth() > 1) it.disable_recursion_pending();
+        if (it->is_regular_file() && KindFromName(it->path()) != SpaceKind::kOther) found.push_back(it->path());
+      }
+      std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+        int ka = KindOrder(KindFromName(a)), kb = KindOrder(KindFromName(b));
+        return ka != kb ? ka < kb : a < b;
+      });
+      if (found.empty() && findings) {
+        findings->push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "no tablespaces",
+                             "the directory holds no ibdata, undo or .ibd files"});
+      }
+      out.insert(out.end(), found.begin(), found.end());
+    } else if (std::filesystem::exists(p, ec)) {
+      out.push_back(p);
+    } else if (findings) {
+      findings->push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "not found",
+                           "no such file or directory"});
+    }
+  }
+  return out;
+}
+
+}  // namespace strata::inspect

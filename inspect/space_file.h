@@ -1,0 +1,82 @@
+// A tablespace file opened read-only for inspection: memory-mapped, page size and flavour
+// detected, damage noted instead of refused. The inspector opens files the engine would
+// refuse (truncated, zeroed page 0, foreign flavours), so opening fails only when not a single
+// page can be read.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inspect/finding.h"
+#include "ondisk/endian.h"
+#include "ondisk/fsp_header.h"
+#include "ondisk/status.h"
+#include "ondisk/types.h"
+
+namespace strata::inspect {
+
+// What kind of tablespace a file is, by name and page 0.
+enum class SpaceKind { kFilePerTable, kSystem, kUndo, kDictionary, kOther };
+std::string ToString(SpaceKind k);
+
+class SpaceFile {
+ public:
+  static ondisk::Result<SpaceFile> Open(const std::filesystem::path& path);
+  SpaceFile(SpaceFile&& other) noexcept;
+  SpaceFile& operator=(SpaceFile&& other) noexcept;
+  SpaceFile(const SpaceFile&) = delete;
+  SpaceFile& operator=(const SpaceFile&) = delete;
+  ~SpaceFile();
+
+  const std::filesystem::path& path() const { return path_; }
+  std::uint64_t file_bytes() const { return size_; }
+  std::size_t page_size() const { return page_size_; }
+  std::uint32_t n_pages() const { return n_pages_; }  // whole pages in the file
+  ondisk::ConstBytes page(std::uint32_t n) const {
+    return {data_ + std::size_t{n} * page_size_, page_size_};
+  }
+
+  ondisk::Flavor flavor() const { return flavor_; }
+  std::string flavor_name() const;  // "MySQL 8.0", "MariaDB (full_crc32)", ...
+  bool full_crc32() const { return full_crc32_; }
+  ondisk::SpaceId space_id() const { return space_id_; }
+  // Decoded page-0 flags, when page 0 is readable.
+  const std::optional<ondisk::FspFlags>& flags() const { return flags_; }
+  std::uint32_t fsp_size() const { return fsp_size_; }  // pages, as page 0 says (0 if unreadable)
+  std::uint32_t server_version() const { return server_version_; }  // MySQL 8.0 page 0; 0 otherwise
+  SpaceKind kind() const { return kind_; }
+
+  // Problems met while opening (truncated tail, unreadable page 0, size mismatch, ...).
+  const std::vector<Finding>& findings() const { return findings_; }
+
+ private:
+  SpaceFile() = default;
+  void Release();
+  void DetectPageSize();
+  void DetectFlavor();
+
+  std::filesystem::path path_;
+  int fd_ = -1;
+  const std::byte* data_ = nullptr;
+  std::uint64_t size_ = 0;
+  std::size_t page_size_ = ondisk::kDefaultPageSize;
+  std::uint32_t n_pages_ = 0;
+  ondisk::Flavor flavor_ = ondisk::Flavor::kUnknown;
+  bool full_crc32_ = false;
+  ondisk::SpaceId space_id_;
+  std::optional<ondisk::FspFlags> flags_;
+  std::uint32_t fsp_size_ = 0;
+  std::uint32_t server_version_ = 0;
+  SpaceKind kind_ = SpaceKind::kOther;
+  std::vector<Finding> findings_;
+};
+
+// Every tablespace under a data directory (ibdata*, undo tablespaces, mysql.ibd, */*.ibd),
+// or the path itself when it is a file. Sorted, system and undo files first.
+std::vector<std::filesystem::path> ExpandPaths(const std::vector<std::filesystem::path>& paths,
+                                               std::vector<Finding>* findings);
+
+}  // namespace strata::inspect
