@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "inspect/check.h"
 #include "inspect/page_info.h"
 #include "inspect/page_view.h"
 #include "inspect/pages.h"
@@ -13,6 +14,7 @@
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
+#include "inspect/undo.h"
 
 namespace strata::cli {
 
@@ -188,6 +190,53 @@ int Schema(const std::vector<std::string>& args) {
   });
 }
 
+int Check(const std::vector<std::string>& args) {
+  InspectRun run("check", "PATH...\n\nChecks every page (checksum, torn, misplaced, B-tree structure) and the links\n"
+                          "between pages (B-tree siblings, extent and inode lists).\n"
+                          "Exit status: 0 nothing found, 1 damage found (each finding names file, page, offset).");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
+    CheckReport r = CheckSpace(f);
+    failed |= !r.clean();
+    j = ToJson(r);
+    text = ToText(r);
+  });
+}
+
+// Undo needs every tablespace at once: TRX_SYS in ibdata1 points into the undo tablespaces.
+int Undo(const std::vector<std::string>& args) {
+  InspectRun run("undo", "PATH...\n\nRollback segments and the history list: ibdata1 (TRX_SYS), MySQL 8.0 undo\n"
+                         "tablespaces (RSEG_ARRAY) and MariaDB/5.7 undo tablespaces. Give a data directory,\n"
+                         "or ibdata1 with the undo files.");
+  run.options.add_options()("logs", "list every undo log in the history (trx id, trx no, type, records)");
+  if (auto rc = run.Parse(args)) return *rc;
+  std::vector<Finding> findings;
+  std::vector<SpaceFile> files;
+  for (const auto& path : ExpandPaths(run.paths, &findings)) {
+    auto f = SpaceFile::Open(path);
+    if (f.ok()) {
+      if (f->kind() == SpaceKind::kSystem || f->kind() == SpaceKind::kUndo) files.push_back(std::move(*f));
+    } else {
+      findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
+    }
+  }
+  std::vector<const SpaceFile*> ptrs;
+  for (const auto& f : files) ptrs.push_back(&f);
+  UndoReport r = AnalyzeUndo(ptrs, run.vm.count("logs") > 0);
+  bool failed = !findings.empty();
+  for (const auto& f : r.findings) failed |= f.severity == Severity::kError;
+  r.findings.insert(r.findings.begin(), findings.begin(), findings.end());
+  if (run.json) {
+    nlohmann::json j = ToJson(r);
+    j["command"] = "undo";
+    j["schema_version"] = kJsonSchemaVersion;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << ToText(r);
+  }
+  return failed ? kExitFailure : kExitOk;
+}
+
 }  // namespace
 
 std::vector<Command> InspectCommands() {
@@ -196,6 +245,8 @@ std::vector<Command> InspectCommands() {
       {"regions", "runs of consecutive pages of the same type", Regions},
       {"pages", "one row per page with LSN, index, records, space and checksum", Pages},
       {"page", "every header field of one page; --records lists its records", Page},
+      {"undo", "rollback segments, history list length, undo logs in the history", Undo},
+      {"check", "verify checksums, page structure and the links between pages", Check},
       {"schema", "table and index definitions carried in the file (SDI)", Schema},
   };
 }

@@ -11,7 +11,7 @@ namespace strata::inspect {
 
 using namespace strata::ondisk;
 
-PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n) {
+PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, bool deep) {
   ConstBytes page = file.page(n);
   FilHeader fil(page);
   PageInfo p;
@@ -25,8 +25,10 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n) {
   p.checksum_ok = c.valid || c.all_zero;
   p.algorithm = c.algorithm;
   p.torn = c.lsn_mismatch;
-  p.misplaced = CheckPlacement(page, PageNo(n), file.space_id()).any();
-  if (!p.all_zero && IsBtreePage(fil.type(), file.flavor() == Flavor::kUnknown ? Flavor::kMySql : file.flavor())) {
+  p.free = file.IsFree(n);
+  p.doublewrite = file.InDoublewrite(n);
+  p.misplaced = !p.doublewrite && CheckPlacement(page, PageNo(n), file.space_id()).any();
+  if (!p.all_zero && !p.free && !p.doublewrite && IsBtreePage(fil.type(), file.flavor() == Flavor::kUnknown ? Flavor::kMySql : file.flavor())) {
     auto ip = IndexPage::Open(page);
     if (ip.ok()) {
       p.is_btree = true;
@@ -39,6 +41,9 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n) {
       p.used_bytes = static_cast<std::uint32_t>(s.used_bytes);
       p.free_bytes = static_cast<std::uint32_t>(s.free_bytes);
       p.garbage_bytes = static_cast<std::uint32_t>(s.garbage_bytes);
+      if (deep) {
+        if (Status st = ip->CheckStructure(); !st.ok()) p.structure_error = st.message();
+      }
     } else {
       p.header_error = ip.status().message();
     }
@@ -52,7 +57,7 @@ double PageFill(const PageInfo& p, std::size_t page_size) {
   return p.data_size / capacity;
 }
 
-void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume) {
+void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume, bool deep) {
   constexpr std::uint32_t kBatch = 8192;
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<PageInfo> batch;
@@ -62,10 +67,10 @@ void ScanPages(const SpaceFile& file, const std::function<void(std::span<const P
     auto work = [&](unsigned t) {
       // Contiguous slices per thread keep each one reading sequentially.
       const std::uint32_t per = (count + threads - 1) / threads;
-      for (std::uint32_t i = t * per; i < std::min(count, (t + 1) * per); ++i) batch[i] = AnalyzePage(file, first + i);
+      for (std::uint32_t i = t * per; i < std::min(count, (t + 1) * per); ++i) batch[i] = AnalyzePage(file, first + i, deep);
     };
     if (threads == 1 || count < 256) {
-      for (std::uint32_t i = 0; i < count; ++i) batch[i] = AnalyzePage(file, first + i);
+      for (std::uint32_t i = 0; i < count; ++i) batch[i] = AnalyzePage(file, first + i, deep);
     } else {
       std::vector<std::jthread> pool;
       for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
@@ -73,6 +78,13 @@ void ScanPages(const SpaceFile& file, const std::function<void(std::span<const P
     }
     consume(batch);
   }
+}
+
+std::string PageTypeName(const PageInfo& p, Flavor flavor) {
+  if (p.doublewrite) return "DOUBLEWRITE";
+  if (p.free && !p.all_zero) return "FREE (was " + PageTypeName(p.type, flavor) + ")";
+  if (p.free) return "FREE";
+  return PageTypeName(p.type, flavor);
 }
 
 std::string PageTypeName(std::uint16_t type, Flavor flavor) {

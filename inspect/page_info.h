@@ -26,6 +26,8 @@ struct PageInfo {
   std::optional<ondisk::ChecksumAlgorithm> algorithm;
   bool torn = false;       // header and trailer LSN differ
   bool misplaced = false;  // FIL page number or space id differ from the page's place
+  bool free = false;        // the extent descriptor marks the page free: old bytes, no tree
+  bool doublewrite = false; // a doublewrite-buffer copy of another page (system tablespace)
 
   // B-tree pages whose header decodes (is_btree false otherwise; fields below then 0).
   bool is_btree = false;
@@ -38,21 +40,26 @@ struct PageInfo {
   std::uint32_t free_bytes = 0;     // innodb_ruby: GARBAGE + gap between heap top and directory
   std::uint32_t garbage_bytes = 0;  // PAGE_GARBAGE
   std::string header_error;         // why a B-tree page's header did not decode
+  std::string structure_error;      // deep scans: first problem in the record chain or directory
 
   bool checksum_failed() const { return !all_zero && (!checksum_ok || torn); }
 };
 
 // Decodes the FIL header, checksum and (for B-tree pages) the page header of page n.
-PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n);
+// `deep` also walks the records and directory of B-tree pages (IndexPage::CheckStructure).
+PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, bool deep = false);
 
 // Record space of an empty page: what a page's data_size is measured against as "fill".
 double PageFill(const PageInfo& p, std::size_t page_size);
 
 // Analyzes every page on all cores, in batches of pages; `consume` sees each batch in page
 // order, on the calling thread. Memory stays bounded whatever the file size.
-void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume);
+void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume,
+               bool deep = false);
 
 // The type name as the file's flavour spells it.
 std::string PageTypeName(std::uint16_t type, ondisk::Flavor flavor);
+// What the page is now: its type, or FREE / DOUBLEWRITE when its bytes are not what they say.
+std::string PageTypeName(const PageInfo& p, ondisk::Flavor flavor);
 
 }  // namespace strata::inspect

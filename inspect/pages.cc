@@ -25,17 +25,17 @@ std::string PagesHeaderText(const SpaceFile& f) {
 std::string PageRowText(const SpaceFile& f, const PageInfo& p) {
   if (!p.is_btree) {
     return fmt::format("{:>8} {:<16} {:>14} {:>8} {:>8} {:>10} {:>5} {:>6} {:>9} {:>6} {:>6} {:>7}  {}\n", p.page_no,
-                       PageTypeName(p.type, f.flavor()), p.lsn, PageRef(p.prev), PageRef(p.next), "-", "-", "-", "-",
+                       PageTypeName(p, f.flavor()), p.lsn, PageRef(p.prev), PageRef(p.next), "-", "-", "-", "-",
                        "-", "-", "-", ChecksumText(p));
   }
   return fmt::format("{:>8} {:<16} {:>14} {:>8} {:>8} {:>10} {:>5} {:>6} {:>9} {:>6} {:>6} {:>7}  {}\n", p.page_no,
-                     PageTypeName(p.type, f.flavor()), p.lsn, PageRef(p.prev), PageRef(p.next), p.index_id, p.level,
+                     PageTypeName(p, f.flavor()), p.lsn, PageRef(p.prev), PageRef(p.next), p.index_id, p.level,
                      p.n_recs, p.data_size, p.used_bytes, p.free_bytes, p.garbage_bytes, ChecksumText(p));
 }
 
 nlohmann::json PageRowJson(const SpaceFile& f, const PageInfo& p) {
   nlohmann::json j = {{"page_no", p.page_no},
-                      {"type", PageTypeName(p.type, f.flavor())},
+                      {"type", PageTypeName(p, f.flavor())},
                       {"type_code", p.type},
                       {"lsn", p.lsn},
                       {"prev", PageRefJson(p.prev)},

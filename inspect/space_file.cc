@@ -11,6 +11,8 @@
 #include <regex>
 
 #include "ondisk/fil_header.h"
+#include "ondisk/undo.h"
+#include "ondisk/xdes.h"
 
 namespace strata::inspect {
 
@@ -71,6 +73,7 @@ ondisk::Result<SpaceFile> SpaceFile::Open(const std::filesystem::path& path) {
   f.kind_ = KindFromName(path);
   f.DetectPageSize();
   f.DetectFlavor();
+  f.DetectDoublewrite();
   return f;
 }
 
@@ -92,6 +95,8 @@ SpaceFile& SpaceFile::operator=(SpaceFile&& o) noexcept {
   fsp_size_ = o.fsp_size_;
   server_version_ = o.server_version_;
   kind_ = o.kind_;
+  free_limit_ = o.free_limit_;
+  doublewrite_blocks_ = std::move(o.doublewrite_blocks_);
   findings_ = std::move(o.findings_);
   return *this;
 }
@@ -147,6 +152,7 @@ void SpaceFile::DetectPageSize() {
   if (flags_) {
     full_crc32_ = flags_->full_crc32;
     fsp_size_ = Load32(p0, FspHeader::kSize);
+    free_limit_ = Load32(p0, FspHeader::kFreeLimit);
     if (Load32(p0, FspHeader::kSpaceId) != space_id_.value()) {
       findings_.push_back({Severity::kError, file, 0, FspHeader::kSpaceId, "space id mismatch",
                            "FSP header says " + std::to_string(Load32(p0, FspHeader::kSpaceId)) +
@@ -176,6 +182,28 @@ void SpaceFile::DetectFlavor() {
   } else if (flags_->sdi) {
     flavor_ = Flavor::kMySql;
   }
+}
+
+void SpaceFile::DetectDoublewrite() {
+  if (space_id_.value() != kSystemSpaceId || n_pages_ <= 5) return;
+  ConstBytes trx = page(5);
+  if (FilHeader(trx).type() != PageType::kTrxSys) return;
+  DoublewriteInfo d = TrxSysPage(trx).doublewrite();
+  if (!d.present) return;
+  for (PageNo b : {d.block1, d.block2}) {
+    if (b.value() < n_pages_) doublewrite_blocks_.push_back(b.value());
+  }
+}
+
+bool SpaceFile::IsFree(std::uint32_t n) const {
+  if (!flags_ || n >= n_pages_) return false;
+  if (n >= free_limit_) return true;
+  XdesLocation loc = LocateXdes(PageNo(n), PageSize(page_size_));
+  ConstBytes desc = page(loc.descriptor_page.value());
+  if (loc.descriptor_page.value() != 0 && FilHeader(desc).type() != PageType::kXdes) return false;
+  XdesEntry e(desc, loc.entry);
+  // Entries outside the free lists' reach (never initialised) describe free pages too.
+  return e.state() == XdesState::kFree || e.state() == XdesState::kNotInited || e.is_free(loc.bit);
 }
 
 std::string SpaceFile::flavor_name() const {

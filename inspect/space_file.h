@@ -49,6 +49,19 @@ class SpaceFile {
   std::uint32_t server_version() const { return server_version_; }  // MySQL 8.0 page 0; 0 otherwise
   SpaceKind kind() const { return kind_; }
 
+  // Whether the extent descriptors mark page n free (or it lies at or past the free limit).
+  // Freed pages keep their old bytes, so a freed INDEX page still looks like one; analyzers
+  // must not count it in its old tree. False when the descriptor page is unreadable.
+  bool IsFree(std::uint32_t n) const;
+  // System tablespace pages that hold the doublewrite buffer: copies of other pages.
+  bool InDoublewrite(std::uint32_t n) const {
+    for (auto b : doublewrite_blocks_) {
+      if (n >= b && n < b + kDoublewriteBlockPages) return true;
+    }
+    return false;
+  }
+  static constexpr std::uint32_t kDoublewriteBlockPages = 64;
+
   // Problems met while opening (truncated tail, unreadable page 0, size mismatch, ...).
   const std::vector<Finding>& findings() const { return findings_; }
 
@@ -57,6 +70,7 @@ class SpaceFile {
   void Release();
   void DetectPageSize();
   void DetectFlavor();
+  void DetectDoublewrite();
 
   std::filesystem::path path_;
   int fd_ = -1;
@@ -71,6 +85,8 @@ class SpaceFile {
   std::uint32_t fsp_size_ = 0;
   std::uint32_t server_version_ = 0;
   SpaceKind kind_ = SpaceKind::kOther;
+  std::uint32_t free_limit_ = 0;
+  std::vector<std::uint32_t> doublewrite_blocks_;
   std::vector<Finding> findings_;
 };
 

@@ -25,7 +25,7 @@ SpaceSummary Summarize(const SpaceFile& file) {
   const std::string name = file.path().filename().string();
   ScanPages(file, [&](std::span<const PageInfo> batch) {
     for (const PageInfo& p : batch) {
-      s.type_counts[PageTypeName(p.type, file.flavor())]++;
+      s.type_counts[PageTypeName(p, file.flavor())]++;
       if (p.all_zero) ++s.never_written;
       if (p.algorithm) s.checksum_algorithms[ondisk::ToString(*p.algorithm)]++;
       if (p.checksum_failed()) {
