@@ -10,6 +10,7 @@
 #include <cstring>
 #include <regex>
 
+#include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/undo.h"
 #include "ondisk/xdes.h"
@@ -120,7 +121,19 @@ void SpaceFile::DetectPageSize() {
                              "-byte pages); page bodies are not decoded"});
     flags = Status::NotSupported("compressed");
   }
-  if (flags.ok() && flags->page_size <= size_) {
+  // Page 0 is trusted only when it passes its own checksum: zeroed or damaged, its flags
+  // would mislead every later step.
+  std::string why;
+  if (!flags.ok()) {
+    why = flags.status().message();
+  } else if (flags->page_size > size_) {
+    why = "flags name a page larger than the file";
+  } else {
+    PageCheck c = ValidatePage(ConstBytes(data_, flags->page_size), flags->full_crc32);
+    if (c.all_zero) why = "page 0 is all zeros";
+    else if (!c.valid) why = c.lsn_mismatch ? "page 0 is torn" : "page 0 fails its checksum";
+  }
+  if (why.empty()) {
     page_size_ = flags->page_size;
     flags_ = *flags;
   } else {
@@ -136,10 +149,17 @@ void SpaceFile::DetectPageSize() {
       if (hits > best_hits) best = s, best_hits = hits;
     }
     page_size_ = best;
-    findings_.push_back({Severity::kError, file, 0, FspHeader::kFlags, "page 0 unreadable",
-                         (flags.ok() ? std::string("flags name a page larger than the file")
-                                     : flags.status().message()) +
-                             "; page size " + std::to_string(best) + " inferred from page numbers"});
+    // Which checksum format the other pages use tells full_crc32 apart.
+    int full = 0, normal = 0;
+    for (std::uint32_t n = 1; n <= 8 && (n + 1) * best <= size_; ++n) {
+      ConstBytes p(data_ + n * best, best);
+      full += ValidatePage(p, true).valid && !ValidatePage(p, true).all_zero;
+      normal += ValidatePage(p, false).valid && !ValidatePage(p, false).all_zero;
+    }
+    full_crc32_ = full > normal;
+    findings_.push_back({Severity::kError, file, 0, std::size_t{0}, "page 0 unreadable",
+                         why + "; page size " + std::to_string(best) + " inferred from page numbers" +
+                             (full_crc32_ ? ", full_crc32 from the other pages' checksums" : "")});
   }
   n_pages_ = static_cast<std::uint32_t>(size_ / page_size_);
   if (size_ % page_size_) {
@@ -169,7 +189,10 @@ void SpaceFile::DetectPageSize() {
 }
 
 void SpaceFile::DetectFlavor() {
-  if (!flags_) return;
+  if (!flags_) {
+    if (full_crc32_) flavor_ = Flavor::kMariaDb;  // inferred from the other pages' checksums
+    return;
+  }
   if (flags_->full_crc32) {
     flavor_ = Flavor::kMariaDb;
     return;
