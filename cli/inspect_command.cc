@@ -7,6 +7,9 @@
 #include <optional>
 
 #include "inspect/check.h"
+#include "inspect/extents.h"
+#include "inspect/index_report.h"
+#include "inspect/lsn_report.h"
 #include "inspect/page_info.h"
 #include "inspect/page_view.h"
 #include "inspect/pages.h"
@@ -179,6 +182,40 @@ int Page(const std::vector<std::string>& args) {
   });
 }
 
+int Index(const std::vector<std::string>& args) {
+  InspectRun run("index", "PATH...\n\nEach B+tree by level (pages, records, fill min/avg/max and a histogram), its\n"
+                          "leaf chain in key order with the steps that are not to the next page on disk,\n"
+                          "and its segments (pages used vs allocated).");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+    IndexesReport r = AnalyzeIndexes(f);
+    j = ToJson(r);
+    text = ToText(r);
+  });
+}
+
+int Extents(const std::vector<std::string>& args) {
+  InspectRun run("extents", "PATH...\n\nEvery 1 MiB extent: state (free, free_frag, full_frag, segment-owned), owner,\n"
+                            "and per page used/free (from the extent descriptor) and fill.");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+    ExtentsReport r = AnalyzeExtents(f, BuildSpaceMap(f));
+    j = ToJson(r);
+    text = ToText(r);
+  });
+}
+
+int Lsn(const std::vector<std::string>& args) {
+  InspectRun run("lsn", "PATH...\n\nThe LSN of every page: range, histogram and each page's age rank\n"
+                        "(never-written and free pages are marked, not counted as oldest).");
+  if (auto rc = run.Parse(args)) return *rc;
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+    LsnReport r = AnalyzeLsn(f, BuildSpaceMap(f));
+    j = ToJson(r);
+    text = ToText(r);
+  });
+}
+
 int Schema(const std::vector<std::string>& args) {
   InspectRun run("schema", "PATH...\n\nTable and index definitions the file carries (MySQL 8.0 SDI).");
   if (auto rc = run.Parse(args)) return *rc;
@@ -244,6 +281,9 @@ std::vector<Command> InspectCommands() {
       {"summary", "flavour, page size, page types, indexes, checksum failures", Summary},
       {"regions", "runs of consecutive pages of the same type", Regions},
       {"pages", "one row per page with LSN, index, records, space and checksum", Pages},
+      {"index", "B+trees by level, leaf-chain order and fragmentation, segments", Index},
+      {"extents", "every extent: state, owner, per-page use and fill", Extents},
+      {"lsn", "page LSNs: range, histogram, age rank", Lsn},
       {"page", "every header field of one page; --records lists its records", Page},
       {"undo", "rollback segments, history list length, undo logs in the history", Undo},
       {"check", "verify checksums, page structure and the links between pages", Check},
