@@ -16,8 +16,14 @@ build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DSTRATA_WERROR=$(WERROR) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# The inspector on real MariaDB files bundled in tests/data: a random-UUID key against an
+# auto-increment one, same rows.
+DEMO_UUID = tests/data/mariadb-history/hist/t_uuid.ibd
+DEMO_AUTOINC = tests/data/mariadb-history/hist/t_autoinc.ibd
 demo: build
-	@$(BUILD)/cli/strata --help
+	@$(BUILD)/cli/strata inspect summary $(DEMO_UUID) $(DEMO_AUTOINC)
+	@$(BUILD)/cli/strata inspect extents --illustrate $(DEMO_UUID) $(DEMO_AUTOINC)
+	@$(BUILD)/cli/strata inspect index $(DEMO_UUID) $(DEMO_AUTOINC)
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow

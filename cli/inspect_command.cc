@@ -3,11 +3,15 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
 #include "inspect/check.h"
 #include "inspect/extents.h"
+#include "inspect/illustrate.h"
 #include "inspect/index_report.h"
 #include "inspect/lsn_report.h"
 #include "inspect/page_info.h"
@@ -194,25 +198,45 @@ int Index(const std::vector<std::string>& args) {
   });
 }
 
+// --illustrate and --color for the picture commands.
+void AddIllustrateOptions(InspectRun& run) {
+  run.options.add_options()("illustrate", "draw a picture: one extent per row, Unicode blocks and colour")(
+      "color", po::value<std::string>()->default_value("auto"), "auto, always or never");
+}
+
+IllustrateOptions IllustrateOptionsFrom(const InspectRun& run) {
+  IllustrateOptions o;
+  const std::string c = run.vm["color"].as<std::string>();
+  o.color = c == "always" || (c == "auto" && ::isatty(STDOUT_FILENO));
+  const char* ct = std::getenv("COLORTERM");
+  o.truecolor = ct && (std::string(ct) == "truecolor" || std::string(ct) == "24bit");
+  return o;
+}
+
 int Extents(const std::vector<std::string>& args) {
   InspectRun run("extents", "PATH...\n\nEvery 1 MiB extent: state (free, free_frag, full_frag, segment-owned), owner,\n"
                             "and per page used/free (from the extent descriptor) and fill.");
+  AddIllustrateOptions(run);
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
-    ExtentsReport r = AnalyzeExtents(f, BuildSpaceMap(f));
+    SpaceMap m = BuildSpaceMap(f);
+    ExtentsReport r = AnalyzeExtents(f, m);
     j = ToJson(r);
-    text = ToText(r);
+    text = run.vm.count("illustrate") ? IllustrateExtents(r, m, ReadDictionary(f), IllustrateOptionsFrom(run)) : ToText(r);
   });
 }
 
 int Lsn(const std::vector<std::string>& args) {
   InspectRun run("lsn", "PATH...\n\nThe LSN of every page: range, histogram and each page's age rank\n"
                         "(never-written and free pages are marked, not counted as oldest).");
+  AddIllustrateOptions(run);
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     LsnReport r = AnalyzeLsn(f, BuildSpaceMap(f));
     j = ToJson(r);
-    text = ToText(r);
+    text = run.vm.count("illustrate")
+               ? IllustrateLsn(r, ondisk::PageSize(f.page_size()).pages_per_extent(), IllustrateOptionsFrom(run))
+               : ToText(r);
   });
 }
 
