@@ -1,31 +1,25 @@
 // Runs the real `strata` binary and checks what users see: help, version, exit codes.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
+
+#include "tests/util/run_command.h"
 
 namespace {
 
+// What a user sees on the terminal: both streams.
 struct CliRun {
   int exit_code;
-  std::string output;  // stdout and stderr together
+  std::string output;
 };
 
-CliRun Strata(const std::string& args) {
-  std::string cmd = std::string(STRATA_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  EXPECT_NE(p, nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+CliRun StrataBoth(const std::string& args) {
+  auto r = strata::testing::Strata(args);
+  return {r.exit_code, r.out + r.err};
 }
 
 TEST(CliTest, HelpListsEveryGroup) {
-  CliRun r = Strata("--help");
+  CliRun r = StrataBoth("--help");
   EXPECT_EQ(r.exit_code, 0);
   for (const char* g : {"inspect", "render", "sql", "import", "bench", "gen", "experiment"}) {
     EXPECT_NE(r.output.find(g), std::string::npos) << g;
@@ -33,36 +27,36 @@ TEST(CliTest, HelpListsEveryGroup) {
 }
 
 TEST(CliTest, VersionPrintsTheProjectVersion) {
-  CliRun r = Strata("--version");
+  CliRun r = StrataBoth("--version");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.output.rfind("strata ", 0), 0u) << r.output;
 }
 
 TEST(CliTest, UnknownOptionExitsTwoWithOneLineErrorAndUsage) {
-  CliRun r = Strata("--no-such-option");
+  CliRun r = StrataBoth("--no-such-option");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.output.rfind("strata: unrecognised option '--no-such-option'\nUsage: strata", 0), 0u)
       << r.output;
 }
 
 TEST(CliTest, UnknownGroupExitsTwo) {
-  CliRun r = Strata("frobnicate");
+  CliRun r = StrataBoth("frobnicate");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.output.rfind("strata: unknown command 'frobnicate'\nUsage:", 0), 0u) << r.output;
 }
 
-TEST(CliTest, MissingGroupExitsTwo) { EXPECT_EQ(Strata("").exit_code, 2); }
+TEST(CliTest, MissingGroupExitsTwo) { EXPECT_EQ(StrataBoth("").exit_code, 2); }
 
 TEST(CliTest, EveryGroupHasHelp) {
   for (const char* g : {"inspect", "render", "sql", "import", "bench", "gen", "experiment"}) {
-    CliRun r = Strata(std::string(g) + " --help");
+    CliRun r = StrataBoth(std::string(g) + " --help");
     EXPECT_EQ(r.exit_code, 0) << g;
     EXPECT_NE(r.output.find(std::string("Usage: strata ") + g), std::string::npos) << g;
   }
 }
 
 TEST(CliTest, UnknownCommandInGroupExitsTwo) {
-  CliRun r = Strata("inspect no-such-command");
+  CliRun r = StrataBoth("inspect no-such-command");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("unknown command 'no-such-command'"), std::string::npos) << r.output;
 }

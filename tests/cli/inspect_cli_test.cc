@@ -1,0 +1,125 @@
+// `strata inspect` as users run it: real files, JSON that parses, exit codes that mean something.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "tests/util/fixtures.h"
+#include "tests/util/run_command.h"
+#include "tests/util/tsv.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using strata::testing::CommandResult;
+using strata::testing::Strata;
+using strata::testing::TestDataDir;
+
+std::string Data(const std::string& rel) { return (TestDataDir() / rel).string(); }
+
+TEST(InspectCliTest, EveryCommandHasHelp) {
+  for (const char* c : {"summary", "regions", "pages", "page", "index", "extents", "lsn", "undo", "check", "schema"}) {
+    CommandResult r = Strata(std::string("inspect ") + c + " --help");
+    EXPECT_EQ(r.exit_code, 0) << c;
+    EXPECT_NE(r.out.find(std::string("Usage: strata inspect ") + c), std::string::npos) << c;
+    EXPECT_NE(r.out.find("--json"), std::string::npos) << c;
+  }
+}
+
+TEST(InspectCliTest, EveryCommandPrintsJsonThatParses) {
+  const std::string file = Data("mariadb/t_int.ibd");
+  for (const char* c : {"summary", "regions", "pages", "page", "index", "extents", "lsn", "check", "schema"}) {
+    std::string args = std::string("inspect ") + c + " --json " + file + (std::string(c) == "page" ? " 3 --records" : "");
+    CommandResult r = Strata(args);
+    EXPECT_EQ(r.exit_code, 0) << c << ": " << r.err;
+    auto j = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << c << ": " << r.out.substr(0, 200);
+    EXPECT_EQ(j["command"], c);
+    EXPECT_EQ(j["schema_version"], 1);
+    ASSERT_EQ(j["files"].size(), 1u) << c;
+  }
+}
+
+TEST(InspectCliTest, SummaryJsonDescribesAMariaDbFile) {
+  CommandResult r = Strata("inspect summary --json " + Data("mariadb/t_int.ibd"));
+  ASSERT_EQ(r.exit_code, 0);
+  auto f = nlohmann::json::parse(r.out)["files"][0];
+  EXPECT_EQ(f["flavor"], "MariaDB (full_crc32)");
+  EXPECT_EQ(f["page_size"], 16384);
+  EXPECT_EQ(f["pages"], 18);
+  EXPECT_EQ(f["checksum_failures"], 0);
+  EXPECT_EQ(f["indexes"][0]["records"], 2000);
+  EXPECT_EQ(f["indexes"][0]["levels"], 2);
+}
+
+TEST(InspectCliTest, PagesJsonHasOneRowPerPage) {
+  CommandResult r = Strata("inspect pages --json " + Data("mariadb/t_uuid.ibd"));
+  ASSERT_EQ(r.exit_code, 0);
+  auto rows = nlohmann::json::parse(r.out)["files"][0]["pages"];
+  ASSERT_EQ(rows.size(), 14u);
+  EXPECT_EQ(rows[0]["type"], "FSP_HDR");
+  EXPECT_EQ(rows[3]["type"], "INDEX");
+  EXPECT_FALSE(rows[3]["data_size"].is_null());
+}
+
+TEST(InspectCliTest, CheckExitsOneOnDamageAndNamesPageAndOffset) {
+  EXPECT_EQ(Strata("inspect check " + Data("mariadb")).exit_code, 0);
+  strata::testing::TempDir tmp;
+  auto bytes = strata::testing::ReadWholeFile(TestDataDir() / "mariadb/t_int.ibd");
+  bytes[5 * 16384 + 1000] ^= std::byte{0x40};
+  const fs::path bad = tmp.path() / "t_int.ibd";
+  std::ofstream(bad, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  CommandResult r = Strata("inspect check " + bad.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("t_int.ibd page 5 offset 16380: checksum mismatch"), std::string::npos) << r.out;
+}
+
+TEST(InspectCliTest, MissingFileAndBadArgumentsHaveDistinctExitCodes) {
+  CommandResult missing = Strata("inspect summary /no/such/file.ibd");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("/no/such/file.ibd: not found"), std::string::npos) << missing.err;
+  EXPECT_EQ(Strata("inspect summary").exit_code, 2);
+  EXPECT_EQ(Strata("inspect summary --bogus " + Data("mariadb/t_int.ibd")).exit_code, 2);
+  EXPECT_EQ(Strata("inspect page " + Data("mariadb/t_int.ibd")).exit_code, 2);
+  CommandResult far = Strata("inspect page " + Data("mariadb/t_int.ibd") + " 9999");
+  EXPECT_EQ(far.exit_code, 1);
+  EXPECT_NE(far.err.find("has 18 pages"), std::string::npos) << far.err;
+}
+
+TEST(InspectCliTest, UndoOnADataDirectoryPrintsTheServersHistoryLength) {
+  strata::testing::TempDir tmp;
+  for (const char* f : {"ibdata1", "undo001", "undo002"}) {
+    strata::testing::Gunzip(TestDataDir() / "mariadb-history" / (std::string(f) + ".gz"), tmp.path() / f);
+  }
+  CommandResult r = Strata("inspect undo " + tmp.path().string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("History list length 530\n", 0), 0u) << r.out.substr(0, 200);
+  CommandResult j = Strata("inspect undo --json --logs " + tmp.path().string());
+  auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["history_list_length"], 530);
+  EXPECT_EQ(doc["rollback_segments"].size(), 128u);
+}
+
+TEST(InspectCliTest, PageRecordsDecodeFieldsByNameFromSdi) {
+  CommandResult r = Strata("inspect page " + (strata::testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/actor.ibd").string() +
+                 " 4 --records");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("layout: SDI index PRIMARY of sakila.actor"), std::string::npos);
+  EXPECT_NE(r.out.find("first_name           \"PENELOPE\""), std::string::npos);
+  EXPECT_NE(r.out.find("last_update          2006-02-15 04:34:33 UTC"), std::string::npos);
+}
+
+TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {
+  CommandResult r = Strata("inspect extents --illustrate --color=never " + Data("mariadb/t_uuid.ibd"));
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("legend"), std::string::npos);
+  EXPECT_NE(r.out.find("free"), std::string::npos);
+  EXPECT_EQ(r.out.find("\x1b["), std::string::npos);  // --color=never means no escapes
+  CommandResult c = Strata("inspect lsn --illustrate --color=always " + Data("mariadb/t_uuid.ibd"));
+  EXPECT_NE(c.out.find("\x1b[38;"), std::string::npos);
+  EXPECT_NE(c.out.find("LSN histogram"), std::string::npos);
+}
+
+}  // namespace

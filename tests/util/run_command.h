@@ -1,0 +1,20 @@
+// Running a program as a user would, for tests of the `strata` binary.
+#pragma once
+
+#include <string>
+
+namespace strata::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs `command` through the shell and collects both streams and the exit code.
+CommandResult RunCommand(const std::string& command);
+
+// Runs the `strata` binary this build made with `args`.
+inline CommandResult Strata(const std::string& args) { return RunCommand(std::string(STRATA_BINARY) + " " + args); }
+
+}  // namespace strata::testing
