@@ -121,8 +121,8 @@ int Summary(const std::vector<std::string>& args) {
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     SpaceSummary s = Summarize(f);
-    j = ToJson(s);
-    text = ToText(s);
+    if (run.json) j = ToJson(s);
+    else text = ToText(s);
   });
 }
 
@@ -131,8 +131,8 @@ int Regions(const std::vector<std::string>& args) {
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     auto regions = FindRegions(f);
-    j = RegionsToJson(f, regions);
-    text = RegionsToText(f, regions);
+    if (run.json) j = RegionsToJson(f, regions);
+    else text = RegionsToText(f, regions);
   });
 }
 
@@ -181,8 +181,8 @@ int Page(const std::vector<std::string>& args) {
       return;
     }
     PageView v = ViewPage(f, n, records);
-    j = ToJson(v);
-    text = ToText(v);
+    if (run.json) j = ToJson(v);
+    else text = ToText(v);
   });
 }
 
@@ -193,8 +193,8 @@ int Index(const std::vector<std::string>& args) {
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     IndexesReport r = AnalyzeIndexes(f);
-    j = ToJson(r);
-    text = ToText(r);
+    if (run.json) j = ToJson(r);
+    else text = ToText(r);
   });
 }
 
@@ -221,8 +221,8 @@ int Extents(const std::vector<std::string>& args) {
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     SpaceMap m = BuildSpaceMap(f);
     ExtentsReport r = AnalyzeExtents(f, m);
-    j = ToJson(r);
-    text = run.vm.count("illustrate") ? IllustrateExtents(r, m, ReadDictionary(f), IllustrateOptionsFrom(run)) : ToText(r);
+    if (run.json) j = ToJson(r);
+    else text = run.vm.count("illustrate") ? IllustrateExtents(r, m, ReadDictionary(f), IllustrateOptionsFrom(run)) : ToText(r);
   });
 }
 
@@ -233,8 +233,8 @@ int Lsn(const std::vector<std::string>& args) {
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     LsnReport r = AnalyzeLsn(f, BuildSpaceMap(f));
-    j = ToJson(r);
-    text = run.vm.count("illustrate")
+    if (run.json) j = ToJson(r);
+    else text = run.vm.count("illustrate")
                ? IllustrateLsn(r, ondisk::PageSize(f.page_size()).pages_per_extent(), IllustrateOptionsFrom(run))
                : ToText(r);
   });
@@ -259,8 +259,8 @@ int Check(const std::vector<std::string>& args) {
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
     CheckReport r = CheckSpace(f);
     failed |= !r.clean();
-    j = ToJson(r);
-    text = ToText(r);
+    if (run.json) j = ToJson(r);
+    else text = ToText(r);
   });
 }
 

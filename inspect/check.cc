@@ -95,7 +95,7 @@ class Checker {
         type == PageType::kMariaPageCompressed || type == PageType::kMariaPageCompressedEncrypted) {
       return;
     }
-    const std::uint64_t v = Load64(f_.page(p.page_no), FilHeader::kFlushLsn);
+    const std::uint64_t v = p.flush_lsn_field;
     if (v != 0) {
       Add(p.page_no, FilHeader::kFlushLsn, "unexpected bytes",
           fmt::format("FIL_PAGE_FILE_FLUSH_LSN is {:#x} on a page that does not use it", v));

@@ -114,8 +114,8 @@ std::string IllustrateLsn(const LsnReport& r, std::uint32_t pages_per_extent, co
   for (std::size_t i = 0; i < r.pages.size(); ++i) {
     if (i % pages_per_extent == 0) out += fmt::format("{}  {:>8} │", i ? "│\n" : "", i);
     const LsnPage& p = r.pages[i];
-    if (p.state == "never_written") out += paint.Cell("░", kGrey);
-    else if (p.state == "free") out += paint.Cell("·", kGrey);
+    if (p.state == LsnState::kNeverWritten) out += paint.Cell("░", kGrey);
+    else if (p.state == LsnState::kFree) out += paint.Cell("·", kGrey);
     else out += paint.Cell("█", Viridis(p.age_rank));
   }
   if (!r.pages.empty()) out += "│\n";

@@ -7,6 +7,15 @@
 
 namespace strata::inspect {
 
+const char* ToString(LsnState s) {
+  switch (s) {
+    case LsnState::kWritten: return "written";
+    case LsnState::kNeverWritten: return "never_written";
+    case LsnState::kFree: return "free";
+  }
+  return "?";
+}
+
 LsnReport AnalyzeLsn(const SpaceFile& f, const SpaceMap& m, std::size_t buckets) {
   LsnReport r;
   r.file = f.path().string();
@@ -14,12 +23,12 @@ LsnReport AnalyzeLsn(const SpaceFile& f, const SpaceMap& m, std::size_t buckets)
   std::vector<std::uint32_t> written;
   for (std::uint32_t n = 0; n < m.pages.size(); ++n) {
     const PageCell& c = m.pages[n];
-    LsnPage p{n, c.lsn, "written", 0};
+    LsnPage p{n, c.lsn, LsnState::kWritten, 0};
     if (c.never_written()) {
-      p.state = "never_written";
+      p.state = LsnState::kNeverWritten;
       ++r.never_written;
     } else if (c.free()) {
-      p.state = "free";
+      p.state = LsnState::kFree;
       ++r.free;
     } else {
       ++r.written;
@@ -31,9 +40,9 @@ LsnReport AnalyzeLsn(const SpaceFile& f, const SpaceMap& m, std::size_t buckets)
   }
   // Rank by LSN: ties share the rank of their first member.
   std::stable_sort(written.begin(), written.end(), [&](auto a, auto b) { return m.pages[a].lsn < m.pages[b].lsn; });
+  std::size_t first = 0;
   for (std::size_t i = 0; i < written.size(); ++i) {
-    std::size_t first = i;
-    while (first > 0 && m.pages[written[first - 1]].lsn == m.pages[written[i]].lsn) --first;
+    if (i > 0 && m.pages[written[i - 1]].lsn != m.pages[written[i]].lsn) first = i;
     r.pages[written[i]].age_rank = written.size() > 1 ? static_cast<double>(first) / (written.size() - 1) : 1.0;
     const double span = static_cast<double>(r.max_lsn - r.min_lsn);
     std::size_t b = span > 0 ? static_cast<std::size_t>((m.pages[written[i]].lsn - r.min_lsn) / span * buckets) : buckets - 1;
@@ -45,8 +54,8 @@ LsnReport AnalyzeLsn(const SpaceFile& f, const SpaceMap& m, std::size_t buckets)
 nlohmann::json ToJson(const LsnReport& r) {
   nlohmann::json pages = nlohmann::json::array();
   for (const auto& p : r.pages) {
-    pages.push_back({{"page", p.page}, {"lsn", p.lsn}, {"state", p.state},
-                     {"age_rank", p.state == "written" ? nlohmann::json(p.age_rank) : nlohmann::json(nullptr)}});
+    pages.push_back({{"page", p.page}, {"lsn", p.lsn}, {"state", ToString(p.state)},
+                     {"age_rank", p.state == LsnState::kWritten ? nlohmann::json(p.age_rank) : nlohmann::json(nullptr)}});
   }
   return {{"file", r.file}, {"min_lsn", r.min_lsn}, {"max_lsn", r.max_lsn}, {"written_pages", r.written},
           {"never_written_pages", r.never_written}, {"free_pages", r.free}, {"histogram", r.histogram},

@@ -13,10 +13,13 @@
 
 namespace strata::inspect {
 
+enum class LsnState : std::uint8_t { kWritten, kNeverWritten, kFree };
+const char* ToString(LsnState s);  // "written", "never_written", "free"
+
 struct LsnPage {
   std::uint32_t page = 0;
   std::uint64_t lsn = 0;
-  std::string state;  // "written", "never_written", "free"
+  LsnState state = LsnState::kWritten;
   double age_rank = 0;  // written pages: 0 = oldest LSN, 1 = newest
 };
 

@@ -12,12 +12,16 @@ namespace strata::inspect {
 using namespace strata::ondisk;
 
 PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, bool deep) {
-  ConstBytes page = file.page(n);
+  return AnalyzePage(file, n, file.page(n), deep);
+}
+
+PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bool deep) {
   FilHeader fil(page);
   PageInfo p;
   p.page_no = n;
   p.type = fil.type_code();
   p.lsn = fil.lsn().value();
+  p.flush_lsn_field = fil.flush_lsn();
   p.prev = fil.prev().value();
   p.next = fil.next().value();
   PageCheck c = ValidatePage(page, file.full_crc32());
@@ -64,13 +68,28 @@ void ScanPages(const SpaceFile& file, const std::function<void(std::span<const P
   for (std::uint32_t first = 0; first < file.n_pages(); first += kBatch) {
     const std::uint32_t count = std::min(kBatch, file.n_pages() - first);
     batch.assign(count, PageInfo{});
+    auto slice = [&](std::uint32_t from, std::uint32_t to) {
+      // Large preads into a small buffer: bounded memory and no page fault per page, which
+      // on a mapping costs more than the copy.
+      constexpr std::uint32_t kChunk = 64;
+      std::vector<std::byte> buf(std::size_t{kChunk} * file.page_size());
+      for (std::uint32_t c = from; c < to; c += kChunk) {
+        const std::uint32_t n = std::min(kChunk, to - c);
+        const bool copied = file.ReadPages(first + c, n, buf.data());
+        for (std::uint32_t i = c; i < c + n; ++i) {
+          ConstBytes page = copied ? ConstBytes(buf.data() + std::size_t{i - c} * file.page_size(), file.page_size())
+                                   : file.page(first + i);
+          batch[i] = AnalyzePage(file, first + i, page, deep);
+        }
+      }
+    };
     auto work = [&](unsigned t) {
       // Contiguous slices per thread keep each one reading sequentially.
       const std::uint32_t per = (count + threads - 1) / threads;
-      for (std::uint32_t i = t * per; i < std::min(count, (t + 1) * per); ++i) batch[i] = AnalyzePage(file, first + i, deep);
+      slice(std::min(count, t * per), std::min(count, (t + 1) * per));
     };
     if (threads == 1 || count < 256) {
-      for (std::uint32_t i = 0; i < count; ++i) batch[i] = AnalyzePage(file, first + i, deep);
+      slice(0, count);
     } else {
       std::vector<std::jthread> pool;
       for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);

@@ -17,6 +17,7 @@ struct PageInfo {
   std::uint32_t page_no = 0;
   std::uint16_t type = 0;  // FIL_PAGE_TYPE code
   std::uint64_t lsn = 0;
+  std::uint64_t flush_lsn_field = 0;  // FIL bytes 26..33
   std::uint32_t prev = ondisk::kFilNull;
   std::uint32_t next = ondisk::kFilNull;
 
@@ -48,6 +49,8 @@ struct PageInfo {
 // Decodes the FIL header, checksum and (for B-tree pages) the page header of page n.
 // `deep` also walks the records and directory of B-tree pages (IndexPage::CheckStructure).
 PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, bool deep = false);
+// The same over a copy of page n's bytes (what ScanPages reads with pread).
+PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ondisk::ConstBytes page, bool deep);
 
 // Record space of an empty page: what a page's data_size is measured against as "fill".
 double PageFill(const PageInfo& p, std::size_t page_size);

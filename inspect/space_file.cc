@@ -218,6 +218,20 @@ void SpaceFile::DetectDoublewrite() {
   }
 }
 
+bool SpaceFile::ReadPages(std::uint32_t first, std::uint32_t count, std::byte* out) const {
+  const std::size_t want = std::size_t{count} * page_size_;
+  std::size_t done = 0;
+  while (done < want) {
+    const ssize_t n = ::pread(fd_, out + done, want - done, static_cast<off_t>(std::size_t{first} * page_size_ + done));
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 bool SpaceFile::IsFree(std::uint32_t n) const {
   if (!flags_ || n >= n_pages_) return false;
   if (n >= free_limit_) return true;

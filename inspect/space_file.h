@@ -49,6 +49,10 @@ class SpaceFile {
   std::uint32_t server_version() const { return server_version_; }  // MySQL 8.0 page 0; 0 otherwise
   SpaceKind kind() const { return kind_; }
 
+  // Copies pages [first, first + count) into `out` with one pread: the fast path for
+  // sequential passes. False if the read fell short (callers then use page()).
+  bool ReadPages(std::uint32_t first, std::uint32_t count, std::byte* out) const;
+
   // Whether the extent descriptors mark page n free (or it lies at or past the free limit).
   // Freed pages keep their old bytes, so a freed INDEX page still looks like one; analyzers
   // must not count it in its old tree. False when the descriptor page is unreadable.

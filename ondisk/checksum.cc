@@ -176,9 +176,9 @@ PageCheck ValidatePage(ConstBytes page, bool full_crc32) {
 Misplacement CheckPlacement(ConstBytes page, PageNo expected_page, SpaceId expected_space) {
   FilHeader h(page);
   Misplacement m;
-  if (AllZero(page)) return m;
   m.page_no_differs = h.page_no() != expected_page;
   m.space_id_differs = h.space_id() != expected_space;
+  if (m.any() && AllZero(page)) return {};  // never written: nothing to misplace
   return m;
 }
 

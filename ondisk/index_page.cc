@@ -1,6 +1,7 @@
 #include "ondisk/index_page.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cassert>
 #include <cstring>
 #include <vector>
@@ -76,9 +77,13 @@ PageSpace IndexPage::Space() const {
 }
 
 Status IndexPage::CheckStructure() const {
-  // The chain, in order, with the infimum first and the supremum last.
-  std::vector<std::size_t> chain{infimum()};
-  std::vector<bool> heap_seen(n_heap() + 2, false);
+  // The chain, in order, with the infimum first and the supremum last, and each record's
+  // n_owned. Buffers are per thread: this runs once per page on every core during a check.
+  thread_local std::vector<std::size_t> chain;
+  thread_local std::vector<std::uint8_t> owned;
+  std::bitset<8192> heap_seen;  // heap numbers have 13 bits
+  chain.assign(1, infimum());
+  owned.assign(1, 1);
   RecordWalker w(*this);
   while (w.Next()) {
     const RecordHeader& h = w.header();
@@ -100,6 +105,7 @@ Status IndexPage::CheckStructure() const {
       }
     }
     chain.push_back(w.origin());
+    owned.push_back(h.n_owned);
   }
   STRATA_RETURN_IF_ERROR(w.status());
   if (chain.size() - 1 != n_recs()) {
@@ -107,6 +113,11 @@ Status IndexPage::CheckStructure() const {
                                             std::to_string(chain.size() - 1));
   }
   chain.push_back(supremum());
+  {
+    auto sup = HeaderAt(supremum());
+    STRATA_RETURN_IF_ERROR(sup.status());
+    owned.push_back(sup->n_owned);
+  }
 
   // Directory: slots point at chain members in order; each owner's n_owned counts its group.
   const std::size_t slots = n_dir_slots();
@@ -123,8 +134,7 @@ Status IndexPage::CheckStructure() const {
     const std::size_t slot_at = DirSlotOffset(p_.size(), i);
     std::size_t j = i == 0 ? 0 : pos + 1;
     while (j < chain.size() && chain[j] != target) {
-      auto h = HeaderAt(chain[j]);
-      if (h.ok() && h->n_owned != 0) {
+      if (owned[j] != 0) {
         return Status::CorruptionAt(chain[j] - extra_bytes(), "record at " + std::to_string(chain[j]) +
                                                                   " owns records but no slot points at it");
       }
@@ -135,12 +145,10 @@ Status IndexPage::CheckStructure() const {
                                                std::to_string(target) + ", not a record in chain order");
     }
     const std::size_t group = i == 0 ? 1 : j - pos;
-    auto h = HeaderAt(target);
-    STRATA_RETURN_IF_ERROR(h.status());
-    if (h->n_owned != group) {
+    if (owned[j] != group) {
       return Status::CorruptionAt(target - extra_bytes(), "slot " + std::to_string(i) + " owner at " +
                                                               std::to_string(target) + " says it owns " +
-                                                              std::to_string(h->n_owned) + ", group has " +
+                                                              std::to_string(owned[j]) + ", group has " +
                                                               std::to_string(group));
     }
     if (i > 0 && i + 1 < slots && group < kDirSlotMinOwned) {
@@ -203,14 +211,12 @@ bool RecordWalker::Next() {
     return Fail(pointer_at, "record chain has more records than the heap's " + std::to_string(page_.n_heap()) +
                                 " (a loop?)");
   }
-  auto h = page_.HeaderAt(next);
-  if (!h.ok()) {
-    status_ = h.status();
+  if (!RecordHeader::TryDecode(page_.page(), next, compact, &header_)) {
+    status_ = page_.HeaderAt(next).status();
     done_ = true;
     return false;
   }
   origin_ = next;
-  header_ = *h;
   return true;
 }
 

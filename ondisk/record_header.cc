@@ -15,32 +15,6 @@ std::string ToString(RecordStatus s) {
   return "status(" + std::to_string(static_cast<int>(s)) + ")";
 }
 
-Result<RecordHeader> RecordHeader::Decode(ConstBytes page, std::size_t origin, bool compact) {
-  const std::size_t extra = compact ? kCompactExtraBytes : kRedundantExtraBytes;
-  if (origin < extra || origin > page.size()) {
-    return Status::CorruptionAt(origin, "record header would start before the page or past its end");
-  }
-  RecordHeader h;
-  const std::size_t at = origin - extra;
-  std::uint8_t b0 = Load8(page, at);
-  h.info_bits = b0 & 0xF0;
-  h.n_owned = b0 & 0x0F;
-  if (compact) {
-    std::uint16_t v = Load16(page, at + 1);
-    h.heap_no = v >> 3;
-    h.status = static_cast<RecordStatus>(v & 7);
-    if ((v & 7) > 4) return Status::CorruptionAt(at + 2, "record status " + std::to_string(v & 7));
-    h.next = Load16(page, at + 3);
-  } else {
-    std::uint32_t v = Load24(page, at + 1);
-    h.heap_no = static_cast<std::uint16_t>(v >> 11);
-    h.n_fields = static_cast<std::uint16_t>((v >> 1) & 0x3FF);
-    h.short_offsets = v & 1;
-    h.next = Load16(page, at + 4);
-  }
-  return h;
-}
-
 void RecordHeader::EncodeTo(MutableBytes page, std::size_t origin, bool compact) const {
   const std::size_t extra = compact ? kCompactExtraBytes : kRedundantExtraBytes;
   assert(origin >= extra && origin <= page.size());
@@ -55,12 +29,6 @@ void RecordHeader::EncodeTo(MutableBytes page, std::size_t origin, bool compact)
     Store24(page, at + 1, (std::uint32_t{heap_no} << 11) | (std::uint32_t{n_fields} << 1) | (short_offsets ? 1 : 0));
     Store16(page, at + 4, next);
   }
-}
-
-std::size_t RecordHeader::NextOrigin(std::size_t origin, bool compact, std::size_t page_size) const {
-  if (next == 0) return 0;
-  if (!compact) return next;
-  return ((origin + next) & 0xFFFF) % page_size;
 }
 
 std::uint16_t RecordHeader::NextField(std::size_t origin, std::size_t next_origin, bool compact) {

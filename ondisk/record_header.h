@@ -56,6 +56,9 @@ struct RecordHeader {
 
   // Corruption when the header does not fit before `origin` in the page.
   static Result<RecordHeader> Decode(ConstBytes page, std::size_t origin, bool compact);
+  // The same without building a Status: false where Decode would fail. For hot loops, which
+  // call Decode only to explain a failure.
+  static bool TryDecode(ConstBytes page, std::size_t origin, bool compact, RecordHeader* out);
   // Asserts the header fits and every field is in range.
   void EncodeTo(MutableBytes page, std::size_t origin, bool compact) const;
 
@@ -64,5 +67,60 @@ struct RecordHeader {
   // The `next` field value that links `origin` to `next_origin` (0 to end the chain).
   static std::uint16_t NextField(std::size_t origin, std::size_t next_origin, bool compact);
 };
+
+// Inline: the record walk calls these once per record of every page it checks.
+inline bool RecordHeader::TryDecode(ConstBytes page, std::size_t origin, bool compact, RecordHeader* h) {
+  const std::size_t extra = compact ? kCompactExtraBytes : kRedundantExtraBytes;
+  if (origin < extra || origin > page.size()) return false;
+  const auto* b = reinterpret_cast<const std::uint8_t*>(page.data()) + origin - extra;
+  h->info_bits = b[0] & 0xF0;
+  h->n_owned = b[0] & 0x0F;
+  if (compact) {
+    const unsigned v = (unsigned{b[1]} << 8) | b[2];
+    if ((v & 7) > 4) return false;
+    h->heap_no = static_cast<std::uint16_t>(v >> 3);
+    h->status = static_cast<RecordStatus>(v & 7);
+    h->next = static_cast<std::uint16_t>((b[3] << 8) | b[4]);
+  } else {
+    const std::uint32_t v = (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) | b[3];
+    h->heap_no = static_cast<std::uint16_t>(v >> 11);
+    h->n_fields = static_cast<std::uint16_t>((v >> 1) & 0x3FF);
+    h->short_offsets = v & 1;
+    h->next = static_cast<std::uint16_t>((b[4] << 8) | b[5]);
+  }
+  return true;
+}
+
+inline Result<RecordHeader> RecordHeader::Decode(ConstBytes page, std::size_t origin, bool compact) {
+  const std::size_t extra = compact ? kCompactExtraBytes : kRedundantExtraBytes;
+  if (origin < extra || origin > page.size()) {
+    return Status::CorruptionAt(origin, "record header would start before the page or past its end");
+  }
+  RecordHeader h;
+  const std::size_t at = origin - extra;
+  std::uint8_t b0 = Load8(page, at);
+  h.info_bits = b0 & 0xF0;
+  h.n_owned = b0 & 0x0F;
+  if (compact) {
+    std::uint16_t v = Load16(page, at + 1);
+    h.heap_no = v >> 3;
+    h.status = static_cast<RecordStatus>(v & 7);
+    if ((v & 7) > 4) return Status::CorruptionAt(at + 2, "record status " + std::to_string(v & 7));
+    h.next = Load16(page, at + 3);
+  } else {
+    std::uint32_t v = Load24(page, at + 1);
+    h.heap_no = static_cast<std::uint16_t>(v >> 11);
+    h.n_fields = static_cast<std::uint16_t>((v >> 1) & 0x3FF);
+    h.short_offsets = v & 1;
+    h.next = Load16(page, at + 4);
+  }
+  return h;
+}
+
+inline std::size_t RecordHeader::NextOrigin(std::size_t origin, bool compact, std::size_t page_size) const {
+  if (next == 0) return 0;
+  if (!compact) return next;
+  return ((origin + next) & 0xFFFF) % page_size;
+}
 
 }  // namespace strata::ondisk

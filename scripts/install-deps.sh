@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Strata builds and tests with.
 # Installs only what is missing; uses sudo when not root. Safe to run repeatedly.
+#   scripts/install-deps.sh          build and test
+#   scripts/install-deps.sh bench    also the peers benchmarks compare with
+#   scripts/install-deps.sh mariadb  also a MariaDB server for regenerating fixtures
 set -euo pipefail
 
 packages=(
@@ -10,6 +13,13 @@ packages=(
   zlib1g-dev libpng-dev
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for the fuzz targets
 )
+for group in "$@"; do
+  case "$group" in
+    bench) packages+=(mariadb-server-core time) ;;  # innochecksum, GNU time for peak memory
+    mariadb) packages+=(mariadb-server mariadb-client python3) ;;
+    *) echo "install-deps: unknown group '$group' (bench, mariadb)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

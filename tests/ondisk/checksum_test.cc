@@ -34,6 +34,17 @@ TEST(Crc32cTest, HardwareAndPortableAgreeOnEveryLengthAndAlignment) {
   }
 }
 
+TEST(Crc32cTest, ParallelLanesAgreeWithTheTableOnLongInputs) {
+  std::vector<std::byte> data(70000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = std::byte((i * 2654435761u) >> 13);
+  for (std::size_t len = 700; len < data.size(); len = len * 5 / 4 + 13) {
+    for (std::size_t start : {0ul, 3ul}) {
+      ConstBytes s(data.data() + start, len);
+      ASSERT_EQ(Crc32cPortable(0x12345678, s), Crc32cHardware(0x12345678, s)) << start << "+" << len;
+    }
+  }
+}
+
 TEST(Crc32cTest, ExtendEqualsWhole) {
   auto all = Text("The quick brown fox jumps over the lazy dog");
   EXPECT_EQ(Crc32cExtend(Crc32c(all.first(10)), all.subspan(10)), Crc32c(all));

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Inspector throughput against peers on the same file, in the same run, from the page cache.
+#
+#   tests/bench/inspect_bench.sh [SIZE_MIB] [--full-crc32]
+#
+# Generates a SIZE_MIB tablespace (default 2048) of real leaf pages, warms the page cache, then
+# times (best of 3) `cat FILE > /dev/null`, MariaDB's `innochecksum FILE`, and `strata inspect`
+# summary, pages, lsn and check, with peak memory. Prints a Markdown table.
+set -euo pipefail
+size=${1:-2048}
+format=${2:-}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD:-$top/build}
+strata=$build/cli/strata
+gen=$build/tests/bench/bench_make_tablespace
+for tool in innochecksum /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "inspect_bench: $tool is missing: scripts/install-deps.sh bench" >&2; exit 1; }
+done
+[ -x "$strata" ] && [ -x "$gen" ] || { echo "inspect_bench: build first (make build)" >&2; exit 1; }
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+file=$dir/bench.ibd
+echo "generating a ${size} MiB tablespace${format:+ ($format)}..." >&2
+"$gen" "$file" "$size" "$top/tests/data/mariadb-history/hist/t_autoinc.ibd" 5 $format
+bytes=$(stat -c %s "$file")
+cat "$file" > /dev/null; cat "$file" > /dev/null  # into the page cache
+
+# best-of-3 wall time in seconds and peak RSS in KiB of a command (output discarded)
+measure() {
+  local best="" rss=0 t m
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$@" > /dev/null 2>"$dir/stderr" || {
+      echo "inspect_bench: failed: $* ($(tail -n 1 "$dir/stderr"))" >&2; exit 1; }
+    read -r t m < <(tail -n 1 "$dir/time")
+    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    [ "$m" -gt "$rss" ] && rss=$m
+  done
+  echo "$best $rss"
+}
+
+declare -A secs mem
+run() {
+  local name=$1 r
+  shift
+  r=$(measure "$@")
+  secs[$name]=${r% *}
+  mem[$name]=${r#* }
+}
+run "cat FILE > /dev/null" cat "$file"
+run "innochecksum FILE" innochecksum "$file"
+run "strata inspect summary" "$strata" inspect summary "$file"
+run "strata inspect pages" "$strata" inspect pages "$file"
+run "strata inspect lsn" "$strata" inspect lsn "$file"
+run "strata inspect check" "$strata" inspect check "$file"
+
+echo
+echo "File: $((bytes / 1048576)) MiB, $((bytes / 16384)) pages${format:+, $format}; $(nproc) cores; best of 3, page cache warm."
+echo
+echo "| command | seconds | GB/s | vs innochecksum | peak RSS MiB |"
+echo "|---|---:|---:|---:|---:|"
+ic=${secs["innochecksum FILE"]}
+for name in "cat FILE > /dev/null" "innochecksum FILE" "strata inspect summary" "strata inspect pages" \
+            "strata inspect lsn" "strata inspect check"; do
+  s=${secs[$name]}
+  awk -v n="$name" -v s="$s" -v b="$bytes" -v ic="$ic" -v m="${mem[$name]}" 'BEGIN {
+    gbs = (s > 0) ? b / s / 1e9 : 0; ratio = (s > 0) ? ic / s : 0;
+    printf "| `%s` | %.2f | %.2f | %.2fx | %.0f |\n", n, s, gbs, ratio, m / 1024 }'
+done
