@@ -10,12 +10,13 @@ std::vector<Region> FindRegions(const SpaceFile& f) {
   std::vector<Region> out;
   ScanPages(f, [&](std::span<const PageInfo> batch) {
     for (const PageInfo& p : batch) {
-      Region r{p.page_no, p.page_no, p.type, p.all_zero, std::nullopt, std::nullopt};
+      Region r{p.page_no, p.page_no, p.all_zero && !p.free ? "NEVER_WRITTEN" : PageTypeName(p, f.flavor()),
+               std::nullopt, std::nullopt};
       if (p.is_btree) r.index_id = p.index_id, r.level = p.level;
       if (!out.empty()) {
         Region& last = out.back();
-        if (last.last + 1 == p.page_no && last.type == r.type && last.never_written == r.never_written &&
-            last.index_id == r.index_id && last.level == r.level) {
+        if (last.last + 1 == p.page_no && last.type == r.type && last.index_id == r.index_id &&
+            last.level == r.level) {
           last.last = p.page_no;
           continue;
         }
@@ -27,9 +28,8 @@ std::vector<Region> FindRegions(const SpaceFile& f) {
 }
 
 namespace {
-std::string Describe(const SpaceFile& f, const Region& r) {
-  if (r.never_written) return "never written";
-  std::string s = PageTypeName(r.type, f.flavor());
+std::string Describe(const Region& r) {
+  std::string s = r.type;
   if (r.index_id) s += fmt::format(" index {} level {}", *r.index_id, *r.level);
   return s;
 }
@@ -41,7 +41,7 @@ nlohmann::json RegionsToJson(const SpaceFile& f, const std::vector<Region>& regi
     rs.push_back({{"first_page", r.first},
                   {"last_page", r.last},
                   {"pages", r.pages()},
-                  {"type", r.never_written ? "NEVER_WRITTEN" : PageTypeName(r.type, f.flavor())},
+                  {"type", r.type},
                   {"index_id", r.index_id ? nlohmann::json(*r.index_id) : nlohmann::json(nullptr)},
                   {"level", r.level ? nlohmann::json(*r.level) : nlohmann::json(nullptr)}});
   }
@@ -50,7 +50,7 @@ nlohmann::json RegionsToJson(const SpaceFile& f, const std::vector<Region>& regi
 
 std::string RegionsToText(const SpaceFile& f, const std::vector<Region>& regions) {
   std::string out = fmt::format("{}\n{:>9} {:>9} {:>7}  {}\n", f.path().string(), "first", "last", "pages", "contents");
-  for (const auto& r : regions) out += fmt::format("{:>9} {:>9} {:>7}  {}\n", r.first, r.last, r.pages(), Describe(f, r));
+  for (const auto& r : regions) out += fmt::format("{:>9} {:>9} {:>7}  {}\n", r.first, r.last, r.pages(), Describe(r));
   return out;
 }
 

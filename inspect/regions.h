@@ -15,8 +15,7 @@ namespace strata::inspect {
 struct Region {
   std::uint32_t first = 0;
   std::uint32_t last = 0;  // inclusive
-  std::uint16_t type = 0;
-  bool never_written = false;
+  std::string type;        // PageTypeName: the type, or FREE / DOUBLEWRITE / NEVER_WRITTEN
   std::optional<std::uint64_t> index_id;
   std::optional<std::uint16_t> level;
   std::uint32_t pages() const { return last - first + 1; }

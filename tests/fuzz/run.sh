@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target for a bounded time, seeded with real pages.
+# Runs each libFuzzer target for a bounded time (SECONDS each), seeded with real pages and files.
 # Usage: tests/fuzz/run.sh BUILD_DIR SECONDS
 set -euo pipefail
 build=$1
@@ -30,3 +30,11 @@ fi
 echo "fuzz: page_fuzzer for ${seconds}s"
 "$build/tests/fuzz/page_fuzzer" -max_total_time="$seconds" -max_len=65537 -timeout=10 \
   -print_final_stats=1 "$corpus"
+
+# Whole files for the inspector's readers: the small real tablespaces as seeds.
+files="$build/fuzz-corpus/inspect"
+mkdir -p "$files"
+cp -n "$top"/tests/data/mariadb/*.ibd "$files"/ 2>/dev/null || true
+echo "fuzz: inspect_fuzzer for ${seconds}s"
+"$build/tests/fuzz/inspect_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 20)) -timeout=30 \
+  -rss_limit_mb=4096 -print_final_stats=1 "$files"

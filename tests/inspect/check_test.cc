@@ -10,6 +10,7 @@
 #include "inspect/summary.h"
 #include "ondisk/checksum.h"
 #include "ondisk/file_list.h"
+#include "ondisk/fsp_header.h"
 #include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
 
@@ -110,6 +111,22 @@ TEST(CheckTest, ZeroedPageZeroStillReadsTheRest) {
   EXPECT_NE(f->findings()[0].detail.find("all zeros"), std::string::npos);
   SpaceSummary s = Summarize(*f);
   EXPECT_GT(s.type_counts["INDEX"], 10u);  // every B-tree page is still found
+}
+
+TEST(CheckTest, FlagsNamingTheWrongPageSizeAreOverruled) {
+  testing::TempDir tmp;
+  auto bytes = testing::ReadWholeFile(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd");
+  ondisk::MutableBytes page0(bytes.data(), 16384);
+  ondisk::Store32(page0, ondisk::FspHeader::kFlags, 0x4021 | (4 << 6));  // claims 8 KiB pages
+  WriteFile(tmp.path() / "film.ibd", bytes);
+  auto f = SpaceFile::Open(tmp.path() / "film.ibd");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->page_size(), 16384u);
+  ASSERT_FALSE(f->findings().empty());
+  EXPECT_EQ(f->findings()[0].what, "page 0 unreadable");
+  CheckReport r = CheckSpace(*f);
+  EXPECT_FALSE(r.clean());
+  EXPECT_GT(r.btree_pages, 10u);  // the rest of the file is still checked
 }
 
 TEST(CheckTest, RandomBytesGiveFindingsNotCrashes) {
