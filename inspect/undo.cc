@@ -123,7 +123,8 @@ class UndoReader {
         Add(name, a.page.value(), "undo log header", lh.status().message());
         return;
       }
-      UndoLogInfo log{a.page.value(), static_cast<std::uint16_t>(at), lh->trx_id, lh->trx_no, "", 0, lh->del_marks != 0};
+      UndoLogInfo log{a.page.value(), static_cast<std::uint16_t>(at), lh->trx_id, lh->trx_no, "", 0, 0, lh->del_marks != 0};
+      if (auto seg = UndoSegmentHeader::Decode(page); seg.ok()) log.segment_pages = seg->page_list.length;
       if (auto ph = UndoPageHeader::Decode(page); ph.ok()) {
         log.type = ph->type ? ToString(static_cast<UndoPageType>(ph->type)) : "";
         // This log's records run from its start to the next log's header, or the page's free end.
@@ -163,7 +164,8 @@ nlohmann::json ToJson(const UndoReport& r) {
       for (const auto& l : s.logs) {
         logs.push_back({{"trx_id", l.trx_id}, {"trx_no", l.trx_no}, {"page", l.page}, {"offset", l.offset},
                         {"type", l.type.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.type)},
-                        {"records_on_first_page", l.records}, {"del_marks", l.del_marks}});
+                        {"records_on_first_page", l.records}, {"segment_pages", l.segment_pages},
+                        {"del_marks", l.del_marks}});
       }
       j["logs"] = logs;
     }
@@ -184,8 +186,9 @@ std::string ToText(const UndoReport& r) {
     out += fmt::format("  {:<22} {:>6} {:>6} {:>8} {:>8} {:>6}  {}\n", s.source, s.space_id, s.page, s.history_length,
                        s.history_size, s.undo_slots_used, s.file);
     for (const auto& l : s.logs) {
-      out += fmt::format("      trx {:>8} no {:>8}  page {:>5} @{:<5} {:<7} {} records{}\n", l.trx_id, l.trx_no, l.page,
-                         l.offset, l.type.empty() ? "-" : l.type, l.records, l.del_marks ? ", del marks" : "");
+      out += fmt::format("      trx {:>8} no {:>8}  page {:>5} @{:<5} {:<7} {} records, segment of {} pages{}\n", l.trx_id,
+                         l.trx_no, l.page, l.offset, l.type.empty() ? "-" : l.type, l.records, l.segment_pages,
+                         l.del_marks ? ", del marks" : "");
     }
   }
   for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";

@@ -25,6 +25,7 @@ struct UndoLogInfo {
   std::uint64_t trx_no = 0;
   std::string type;          // INSERT / UPDATE (from the undo page header; MariaDB 10.3+ writes none)
   std::uint32_t records = 0; // undo records of this log on its first page
+  std::uint32_t segment_pages = 0;  // pages of the undo segment holding the log (its page list)
   bool del_marks = false;
 };
 
