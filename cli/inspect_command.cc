@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "inspect/check.h"
@@ -21,6 +22,7 @@
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
+#include "inspect/sys_dictionary.h"
 #include "inspect/undo.h"
 
 namespace strata::cli {
@@ -79,6 +81,22 @@ struct InspectRun {
     return std::nullopt;
   }
 
+  // Index names for MySQL 5.7 and MariaDB files live in their server's ibdata1 (SYS_TABLES,
+  // SYS_INDEXES): read it once per data directory, when it is there.
+  std::map<std::filesystem::path, Dictionary> server_dictionaries;
+  const Dictionary* ServerDictionaryFor(const SpaceFile& f) {
+    if (f.flavor() == ondisk::Flavor::kMySql && f.server_version()) return nullptr;  // 8.0 carries SDI
+    auto system = f.kind() == SpaceKind::kSystem ? std::optional(f.path()) : FindSystemTablespace(f.path());
+    if (!system) return nullptr;
+    auto it = server_dictionaries.find(*system);
+    if (it == server_dictionaries.end()) {
+      Dictionary d;
+      if (auto sys = SpaceFile::Open(*system); sys.ok()) d = ReadSysDictionary(*sys);
+      it = server_dictionaries.emplace(*system, std::move(d)).first;
+    }
+    return it->second.empty() ? nullptr : &it->second;
+  }
+
   // Opens each tablespace and hands it to `each`, which returns its JSON and text and may
   // mark the run as failed. Prints as it goes (text) or once at the end (JSON).
   int ForEachFile(const std::function<void(const SpaceFile&, nlohmann::json&, std::string&, bool& failed)>& each) {
@@ -120,7 +138,7 @@ int Summary(const std::vector<std::string>& args) {
                             "indexes (root, levels, pages, records, fill) and checksum failures.");
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
-    SpaceSummary s = Summarize(f);
+    SpaceSummary s = Summarize(f, run.ServerDictionaryFor(f));
     if (run.json) j = ToJson(s);
     else text = ToText(s);
   });
@@ -180,7 +198,7 @@ int Page(const std::vector<std::string>& args) {
       j = nullptr;
       return;
     }
-    PageView v = ViewPage(f, n, records);
+    PageView v = ViewPage(f, n, records, run.ServerDictionaryFor(f));
     if (run.json) j = ToJson(v);
     else text = ToText(v);
   });
@@ -192,7 +210,7 @@ int Index(const std::vector<std::string>& args) {
                           "and its segments (pages used vs allocated).");
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
-    IndexesReport r = AnalyzeIndexes(f);
+    IndexesReport r = AnalyzeIndexes(f, run.ServerDictionaryFor(f));
     if (run.json) j = ToJson(r);
     else text = ToText(r);
   });
@@ -222,7 +240,7 @@ int Extents(const std::vector<std::string>& args) {
     SpaceMap m = BuildSpaceMap(f);
     ExtentsReport r = AnalyzeExtents(f, m);
     if (run.json) j = ToJson(r);
-    else text = run.vm.count("illustrate") ? IllustrateExtents(r, m, ReadDictionary(f), IllustrateOptionsFrom(run)) : ToText(r);
+    else text = run.vm.count("illustrate") ? IllustrateExtents(r, m, DictionaryFor(f, run.ServerDictionaryFor(f)), IllustrateOptionsFrom(run)) : ToText(r);
   });
 }
 
@@ -241,10 +259,11 @@ int Lsn(const std::vector<std::string>& args) {
 }
 
 int Schema(const std::vector<std::string>& args) {
-  InspectRun run("schema", "PATH...\n\nTable and index definitions the file carries (MySQL 8.0 SDI).");
+  InspectRun run("schema", "PATH...\n\nTable and index definitions the file carries (MySQL 8.0 SDI); for ibdata1\n"
+                           "of MySQL 5.7 and MariaDB, the tables and indexes of SYS_TABLES and SYS_INDEXES.");
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
-    Dictionary d = ReadDictionary(f);
+    Dictionary d = f.kind() == SpaceKind::kSystem ? ReadSysDictionary(f) : ReadDictionary(f);
     j = ToJson(d);
     j["file"] = f.path().string();
     text = f.path().string() + "\n" + ToText(d);

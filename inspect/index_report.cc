@@ -29,12 +29,12 @@ SegmentStats Segment(const SpaceFile& f, const FsegHeader& h) {
 
 }  // namespace
 
-IndexesReport AnalyzeIndexes(const SpaceFile& file) {
+IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
   IndexesReport r;
   r.file = file.path().string();
   const std::string name = file.path().filename().string();
   SpaceMap m = BuildSpaceMap(file);
-  Dictionary dict = ReadDictionary(file);
+  Dictionary dict = DictionaryFor(file, server);
 
   std::map<std::uint64_t, std::map<std::uint16_t, LevelStats>> levels;
   std::map<std::uint64_t, std::vector<std::uint32_t>> leftmost;  // leaves with no prev

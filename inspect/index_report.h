@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inspect/finding.h"
+#include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "ondisk/inode.h"
 
@@ -53,7 +54,7 @@ struct IndexesReport {
   std::vector<Finding> findings;
 };
 
-IndexesReport AnalyzeIndexes(const SpaceFile& file);
+IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server = nullptr);
 
 nlohmann::json ToJson(const IndexesReport& r);
 std::string ToText(const IndexesReport& r);

@@ -154,7 +154,7 @@ const char* DirectionName(std::uint16_t d) {
   return d <= 5 ? names[d] : "?";
 }
 
-void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records) {
+void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records, const Dictionary* server) {
   auto ip = IndexPage::Open(page);
   if (!ip.ok()) {
     v.problems.push_back(ip.status().ToString());
@@ -189,8 +189,10 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
   if (!with_records) return;
 
   // Which layout decodes the records.
-  Dictionary dict = ReadDictionary(f);
+  Dictionary dict = DictionaryFor(f, server);
   const IndexDef* def = dict.FindIndex(ip->index_id());
+  if (def) v.sections[v.sections.size() - 2].fields.push_back({"index", 66, 8, def->name, def->table});
+  if (def && def->leaf.fields.empty()) def = nullptr;  // names only (SYS_* tables): no layout
   const RecordLayout* layout = nullptr;
   RecordLayout np;
   static const RecordLayout sdi_layout = SdiLayout();
@@ -384,7 +386,7 @@ void LobSections(ConstBytes page, PageView& v) {
 
 }  // namespace
 
-PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records) {
+PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const Dictionary* server) {
   ConstBytes page = f.page(n);
   PageView v;
   v.file = f.path().string();
@@ -396,7 +398,7 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records) {
   if (n == 0 || type == PageType::kFspHdr) FspSections(page, v);
   if (type == PageType::kFspHdr || type == PageType::kXdes) XdesSection(page, v);
   if (type == PageType::kInode) InodeSection(page, v);
-  if (IsBtreePage(type, f.flavor())) IndexSections(f, page, v, with_records);
+  if (IsBtreePage(type, f.flavor())) IndexSections(f, page, v, with_records, server);
   if (type == PageType::kUndoLog) UndoSections(page, v, with_records);
   SystemSections(f, page, v);
   LobSections(page, v);

@@ -12,6 +12,8 @@
 
 namespace strata::inspect {
 
+struct Dictionary;
+
 struct ViewField {
   std::string name;
   std::size_t offset = 0;  // where the field sits on the page
@@ -57,7 +59,8 @@ struct PageView {
   std::vector<std::string> problems;  // decode errors, with offsets
 };
 
-PageView ViewPage(const SpaceFile& file, std::uint32_t page_no, bool with_records);
+PageView ViewPage(const SpaceFile& file, std::uint32_t page_no, bool with_records,
+                  const Dictionary* server = nullptr);
 
 nlohmann::json ToJson(const PageView& v);
 std::string ToText(const PageView& v);

@@ -23,6 +23,18 @@ const IndexDef* Dictionary::FindIndex(std::uint64_t id) const {
   return nullptr;
 }
 
+void Dictionary::Append(const Dictionary& other) {
+  if (other.tables.empty()) return;
+  source = source.empty() ? other.source : source + " + " + other.source;
+  tables.insert(tables.end(), other.tables.begin(), other.tables.end());
+}
+
+Dictionary DictionaryFor(const SpaceFile& file, const Dictionary* server) {
+  Dictionary d = ReadDictionary(file);
+  if (server) d.Append(*server);
+  return d;
+}
+
 namespace {
 
 // Bytes of a DECIMAL(precision, scale) in MySQL's binary format: 4 bytes per 9 digits.
@@ -252,7 +264,7 @@ std::string ToText(const Dictionary& d) {
   if (d.tables.empty()) return "  no dictionary in this file (MySQL 8.0 files carry one; 5.7 and MariaDB keep it in ibdata1)\n";
   std::string out;
   for (const auto& t : d.tables) {
-    out += fmt::format("  table {}.{} (from {})\n", t.schema, t.name, d.source);
+    out += fmt::format("  table {}{} (from {})\n", t.schema.empty() ? "" : t.schema + ".", t.name, d.source);
     for (const auto& c : t.columns) {
       out += fmt::format("    {:<20} {:<24} {}{}\n", c.name, c.hidden ? "(hidden)" : c.sql_type,
                          c.field.is_variable() ? fmt::format("variable, up to {} bytes", c.field.max_length)
@@ -262,9 +274,9 @@ std::string ToText(const Dictionary& d) {
     for (const auto& ix : t.indexes) {
       std::string fields;
       for (const auto& f : ix.fields) fields += (fields.empty() ? "" : ", ") + f;
-      out += fmt::format("    index {} (id {}, root page {}){}: {}\n", ix.name, ix.id,
+      out += fmt::format("    index {} (id {}, root page {}){}{}\n", ix.name, ix.id,
                          ix.root_page == kFilNull ? std::string("?") : std::to_string(ix.root_page),
-                         ix.clustered ? " clustered" : ix.unique ? " unique" : "", fields);
+                         ix.clustered ? " clustered" : ix.unique ? " unique" : "", fields.empty() ? "" : ": " + fields);
     }
   }
   for (const auto& f : d.findings) out += "  - " + f.ToString() + "\n";

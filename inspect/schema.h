@@ -58,11 +58,15 @@ struct Dictionary {
 
   const IndexDef* FindIndex(std::uint64_t id) const;
   bool empty() const { return tables.empty(); }
+  // Adds another source's tables (a file's SDI plus its server's SYS_* tables, say).
+  void Append(const Dictionary& other);
 };
 
 // Reads the SDI records of a MySQL 8.0 tablespace (following SDI BLOB pages when a record
 // is stored off-page). Damage is reported in `findings`, never thrown.
 Dictionary ReadDictionary(const SpaceFile& file);
+// The file's own dictionary, plus `server` (SYS_* tables of its ibdata1) when given.
+Dictionary DictionaryFor(const SpaceFile& file, const Dictionary* server);
 
 // Builds a table definition from one SDI JSON document of type "Table".
 TableDef TableFromSdi(const nlohmann::json& doc);

@@ -8,7 +8,7 @@
 
 namespace strata::inspect {
 
-SpaceSummary Summarize(const SpaceFile& file) {
+SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
   SpaceSummary s;
   s.file = file.path().string();
   s.flavor = file.flavor_name();
@@ -58,7 +58,7 @@ SpaceSummary Summarize(const SpaceFile& file) {
     s.findings.push_back({Severity::kError, name, std::nullopt, std::nullopt, "misplaced pages",
                           std::to_string(s.misplaced_pages) + " pages carry another page number or space id"});
   }
-  Dictionary dict = ReadDictionary(file);
+  Dictionary dict = DictionaryFor(file, server);
   for (auto& [id, ix] : indexes) {
     if (ix.leaf_pages) ix.avg_leaf_fill = fill_sums[id] / static_cast<double>(ix.leaf_pages);
     if (id == ondisk::kSdiIndexId) ix.name = "SDI";

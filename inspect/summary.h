@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inspect/finding.h"
+#include "inspect/schema.h"
 #include "inspect/space_file.h"
 
 namespace strata::inspect {
@@ -48,7 +49,8 @@ struct SpaceSummary {
   std::vector<Finding> findings;
 };
 
-SpaceSummary Summarize(const SpaceFile& file);
+// `server`: names from the server's SYS_* tables (MySQL 5.7, MariaDB), when known.
+SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server = nullptr);
 
 nlohmann::json ToJson(const SpaceSummary& s);
 std::string ToText(const SpaceSummary& s);

@@ -8,6 +8,7 @@
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
+#include "inspect/sys_dictionary.h"
 #include "inspect/undo.h"
 #include "ondisk/index_page.h"
 #include "tests/util/fixtures.h"
@@ -139,6 +140,43 @@ TEST(ServerTruthTest, MySql80SummaryNamesIndexesFromTheFilesOwnDictionary) {
   EXPECT_EQ(by_name["PRIMARY"].root_page, 4u);
   EXPECT_EQ(by_name["PRIMARY"].table, "sakila.film_actor");
   EXPECT_EQ(s.checksum_failures, 0u);
+}
+
+}  // namespace
+}  // namespace strata::inspect
+
+namespace strata::inspect {
+namespace {
+
+// MariaDB keeps index names in ibdata1's SYS_INDEXES: every index the server listed in
+// INNODB_SYS_INDEXES is found with its name, table id's table, and root page.
+TEST(ServerTruthTest, SysIndexesOfIbdata1MatchInnodbSysIndexes) {
+  const fs::path hist = testing::TestDataDir() / "mariadb-history";
+  testing::TempDir tmp;
+  testing::Gunzip(hist / "ibdata1.gz", tmp.path() / "ibdata1");
+  auto sys = SpaceFile::Open(tmp.path() / "ibdata1");
+  ASSERT_TRUE(sys.ok());
+  Dictionary d = ReadSysDictionary(*sys);
+  EXPECT_TRUE(d.findings.empty()) << d.findings.front().ToString();
+  std::size_t compared = 0;
+  for (const auto& row : ReadTsv(hist / "truth/sys_indexes.tsv")) {
+    const IndexDef* ix = d.FindIndex(std::stoull(row.at("INDEX_ID")));
+    ASSERT_NE(ix, nullptr) << row.at("NAME");
+    EXPECT_EQ(ix->name, row.at("NAME"));
+    EXPECT_EQ(std::to_string(ix->root_page), row.at("PAGE_NO")) << ix->name;
+    ++compared;
+  }
+  EXPECT_GE(compared, 7u);
+  // And a .ibd beside that ibdata1 gets its names through it.
+  fs::create_directories(tmp.path() / "hist");
+  fs::copy_file(hist / "hist/t_sec.ibd", tmp.path() / "hist/t_sec.ibd");
+  ASSERT_EQ(FindSystemTablespace(tmp.path() / "hist/t_sec.ibd"), tmp.path() / "ibdata1");
+  auto t = SpaceFile::Open(tmp.path() / "hist/t_sec.ibd");
+  SpaceSummary s = Summarize(*t, &d);
+  ASSERT_EQ(s.indexes.size(), 3u);
+  EXPECT_EQ(s.indexes[0].name, "PRIMARY");
+  EXPECT_EQ(s.indexes[1].name, "uk_email");
+  EXPECT_EQ(s.indexes[0].table, "hist.t_sec");
 }
 
 }  // namespace
