@@ -116,7 +116,7 @@ struct InspectRun {
       std::string text;
       each(*f, j, text, failed);
       if (json) {
-        out["files"].push_back(j);
+        if (!j.is_null()) out["files"].push_back(j);
       } else {
         std::cout << text << (files.size() > 1 ? "\n" : "") << std::flush;
       }
@@ -125,7 +125,8 @@ struct InspectRun {
       nlohmann::json fj = nlohmann::json::array();
       for (const auto& f : findings) fj.push_back(ToJson(f));
       out["findings"] = fj;
-      std::cout << out.dump(2) << "\n";
+      // Names and messages come from disk: replace invalid UTF-8 rather than abort.
+      std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       for (const auto& f : findings) std::cerr << "strata inspect " << command << ": " << f.ToString() << "\n";
     }
@@ -240,7 +241,7 @@ int Extents(const std::vector<std::string>& args) {
     SpaceMap m = BuildSpaceMap(f);
     ExtentsReport r = AnalyzeExtents(f, m);
     if (run.json) j = ToJson(r);
-    else text = run.vm.count("illustrate") ? IllustrateExtents(r, m, DictionaryFor(f, run.ServerDictionaryFor(f)), IllustrateOptionsFrom(run)) : ToText(r);
+    else text = run.vm.count("illustrate") ? IllustrateExtents(r, DictionaryFor(f, run.ServerDictionaryFor(f)), IllustrateOptionsFrom(run)) : ToText(r);
   });
 }
 
@@ -310,7 +311,7 @@ int Undo(const std::vector<std::string>& args) {
     nlohmann::json j = ToJson(r);
     j["command"] = "undo";
     j["schema_version"] = kJsonSchemaVersion;
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << ToText(r);
   }

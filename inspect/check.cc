@@ -195,10 +195,11 @@ class Checker {
                               std::pair{fsp->seg_inodes_free(), "FSP_SEG_INODES_FREE"}}) {
       ++lists_checked_;
       std::uint32_t count = 0;
+      std::unordered_set<std::uint32_t> seen;
       for (FileAddr a = base.first; !a.is_null(); ++count) {
         const std::uint32_t page = a.page.value();
         if (count > base.length || page >= f_.n_pages() || a.offset != kInodePageListNode ||
-            FilHeader(f_.page(page)).type() != PageType::kInode) {
+            FilHeader(f_.page(page)).type() != PageType::kInode || !seen.insert(page).second) {
           Add(0, std::nullopt, "broken inode page list", fmt::format("{}: node {} at page {}", name, count, page));
           break;
         }

@@ -27,7 +27,13 @@ struct CheckReport {
   std::uint32_t btree_pages = 0;
   std::uint32_t lists_checked = 0;
   std::vector<Finding> findings;
-  bool clean() const { return findings.empty(); }
+  // Warnings (a file longer than its FSP size, say) are reported but are not damage.
+  bool clean() const {
+    for (const auto& f : findings) {
+      if (f.severity == Severity::kError) return false;
+    }
+    return true;
+  }
 };
 
 CheckReport CheckSpace(const SpaceFile& file);

@@ -22,7 +22,7 @@ std::string Finding::ToString() const {
 
 nlohmann::json ToJson(const Finding& f) {
   return {{"severity", ToString(f.severity)},
-          {"file", f.file},
+          {"file", f.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.file)},
           {"page", f.page ? nlohmann::json(*f.page) : nlohmann::json(nullptr)},
           {"offset", f.offset ? nlohmann::json(*f.offset) : nlohmann::json(nullptr)},
           {"what", f.what},

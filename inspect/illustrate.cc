@@ -58,11 +58,12 @@ std::string Pct(std::uint64_t n, std::uint64_t total) {
 
 }  // namespace
 
-std::string IllustrateExtents(const ExtentsReport& r, const SpaceMap& m, const Dictionary& names,
+std::string IllustrateExtents(const ExtentsReport& r, const Dictionary& names,
                               const IllustrateOptions& opt) {
   Painter paint(opt);
   std::map<std::uint64_t, std::size_t> color_of;  // index id -> palette slot
   std::map<std::uint64_t, std::uint64_t> index_pages;
+  std::map<std::uint64_t, double> index_fill;
   std::uint64_t free = 0, unwritten = 0, other = 0, total = 0;
   std::string rows;
   for (const auto& e : r.extents) {
@@ -78,6 +79,7 @@ std::string IllustrateExtents(const ExtentsReport& r, const SpaceMap& m, const D
       } else if (p.index_id) {
         auto [it, added] = color_of.emplace(*p.index_id, color_of.size());
         ++index_pages[*p.index_id];
+        index_fill[*p.index_id] += p.fill;
         rows += paint.Cell(FillGlyph(p.fill), kIndexColors[it->second % kIndexColors.size()]);
       } else {
         ++other;
@@ -92,10 +94,7 @@ std::string IllustrateExtents(const ExtentsReport& r, const SpaceMap& m, const D
   for (const auto& [id, slot] : color_of) {
     std::string name = id == ondisk::kSdiIndexId ? "SDI" : fmt::format("index {}", id);
     if (const IndexDef* def = names.FindIndex(id)) name = def->name + " (" + def->table + ")";
-    double fill = 0;
-    for (const auto& c : m.pages) {
-      if (c.btree() && c.index_id == id) fill += m.Fill(c);
-    }
+    const double fill = index_fill[id];
     out += fmt::format("    {} {:<36} {:>8} pages {}  avg fill {:>5.1f}%\n",
                        paint.Cell("█", kIndexColors[slot % kIndexColors.size()]), name, index_pages[id],
                        Pct(index_pages[id], total), index_pages[id] ? 100 * fill / index_pages[id] : 0.0);

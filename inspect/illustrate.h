@@ -22,7 +22,7 @@ struct IllustrateOptions {
   bool truecolor = true;   // 24-bit colours (else the 256-colour palette)
 };
 
-std::string IllustrateExtents(const ExtentsReport& extents, const SpaceMap& map, const Dictionary& names,
+std::string IllustrateExtents(const ExtentsReport& extents, const Dictionary& names,
                               const IllustrateOptions& opt);
 std::string IllustrateLsn(const LsnReport& lsn, std::uint32_t pages_per_extent, const IllustrateOptions& opt);
 

@@ -57,6 +57,7 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
     }
   }
 
+  std::vector<bool> seen(m.pages.size(), false);  // reset after each index's walk
   for (auto& [id, by_level] : levels) {
     IndexReport ix;
     ix.index_id = id;
@@ -77,8 +78,9 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
                                         starts.size())});
     }
     if (!starts.empty()) {
-      std::vector<bool> seen(m.pages.size(), false);
+      std::vector<std::uint32_t> visited;
       std::uint32_t cur = starts[0];
+      visited.push_back(cur);
       seen[cur] = true;
       ix.leaf_chain_pages = 1;
       while (true) {
@@ -96,10 +98,12 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
         if (next != cur + 1) ++ix.discontiguous_steps;
         if (next < cur) ++ix.backward_steps;
         seen[next] = true;
+        visited.push_back(next);
         ++ix.leaf_chain_pages;
         cur = next;
       }
       ix.chain_complete = ix.leaf_chain_pages == leaf_count[id];
+      for (std::uint32_t v : visited) seen[v] = false;
     }
     if (ix.root_page != kFilNull) {
       auto ip = IndexPage::Open(file.page(ix.root_page));

@@ -32,7 +32,7 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.free = file.IsFree(n);
   p.doublewrite = file.InDoublewrite(n);
   p.misplaced = !p.doublewrite && CheckPlacement(page, PageNo(n), file.space_id()).any();
-  if (!p.all_zero && !p.free && !p.doublewrite && IsBtreePage(fil.type(), file.flavor() == Flavor::kUnknown ? Flavor::kMySql : file.flavor())) {
+  if (!p.all_zero && !p.free && !p.doublewrite && IsBtreePage(fil.type(), file.flavor())) {
     auto ip = IndexPage::Open(page);
     if (ip.ok()) {
       p.is_btree = true;

@@ -50,14 +50,21 @@ std::string RenderValue(ConstBytes v, const FieldDef* def, ValueKind kind = Valu
     std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&t));
     return buf;
   }
-  bool printable = !v.empty();
-  for (std::byte b : v) {
-    auto c = static_cast<unsigned char>(b);
-    printable &= (c >= 0x20 && c < 0x7F) || c >= 0x80;
+  // Text only when it is valid UTF-8 without control characters (JSON output must be UTF-8);
+  // cut at a character boundary.
+  std::size_t i = 0, cut = 0;
+  bool text = !v.empty();
+  while (text && i < v.size()) {
+    const auto c = static_cast<unsigned char>(v[i]);
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    text = len != 0 && (len > 1 || c >= 0x20) && c != 0x7F && i + len <= v.size();
+    for (std::size_t k = 1; text && k < len; ++k) text = (static_cast<unsigned char>(v[i + k]) & 0xC0) == 0x80;
+    i += len;
+    if (i <= 200) cut = i;
   }
-  if (printable && (!def || def->is_variable() || def->fixed_length > 8)) {
-    std::string s(reinterpret_cast<const char*>(v.data()), std::min<std::size_t>(v.size(), 200));
-    return "\"" + s + (v.size() > 200 ? "...\"" : "\"");
+  if (text && (!def || def->is_variable() || def->fixed_length > 8)) {
+    std::string s(reinterpret_cast<const char*>(v.data()), cut);
+    return "\"" + s + (cut < v.size() ? "...\"" : "\"");
   }
   std::string hex = "0x";
   for (std::size_t i = 0; i < std::min<std::size_t>(v.size(), 64); ++i) hex += fmt::format("{:02x}", static_cast<unsigned>(v[i]));
@@ -439,7 +446,8 @@ std::string ToText(const PageView& v) {
   for (const auto& s : v.sections) {
     out += fmt::format("\n  {}\n", s.name);
     for (const auto& f : s.fields) {
-      std::string value = f.value.is_null() ? (f.size ? "-" : "") : f.value.is_string() ? f.value.get<std::string>() : f.value.dump();
+      std::string value = f.value.is_null() ? (f.size ? "-" : "") : f.value.is_string() ? f.value.get<std::string>()
+                                                                           : f.value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       std::string where = f.size ? fmt::format("@{:<5}", f.offset) : "      ";
       out += fmt::format("    {} {:<26} {:<12} {}\n", where, f.name, value, f.note);
     }

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
 #include "ondisk/fil_header.h"
+#include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/lob.h"
 #include "ondisk/sdi.h"
@@ -40,8 +42,18 @@ namespace {
 // Bytes of a DECIMAL(precision, scale) in MySQL's binary format: 4 bytes per 9 digits.
 std::uint32_t DecimalBytes(int precision, int scale) {
   static constexpr int kLeftover[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+  precision = std::clamp(precision, 1, 65);  // MySQL's limits; values from disk may be anything
+  scale = std::clamp(scale, 0, std::min(precision, 30));
   auto part = [](int digits) { return digits / 9 * 4 + kLeftover[digits % 9]; };
   return static_cast<std::uint32_t>(part(precision - scale) + part(scale));
+}
+
+// ucs2, utf16 and utf32 collations: every character has the same width, so InnoDB stores
+// CHAR in them as a fixed-length field (MySQL's collation id ranges).
+bool FixedWidthCharset(int collation) {
+  return collation == 35 || collation == 90 || (collation >= 128 && collation <= 159) ||  // ucs2
+         collation == 60 || collation == 61 || (collation >= 160 && collation <= 183) ||  // utf32
+         collation == 54 || collation == 55 || (collation >= 101 && collation <= 124);    // utf16
 }
 
 // Declared length in characters from "char(10)" / "varchar(45)".
@@ -88,11 +100,11 @@ FieldDef StorageOf(const nlohmann::json& c) {
     case 23: {  // SET
       auto n = c.contains("elements") ? c["elements"].size() : 0;
       std::uint32_t bytes = static_cast<std::uint32_t>((n + 7) / 8);
-      return FieldDef::Fixed(name, bytes > 4 ? 8 : bytes == 3 ? 4 : std::max(bytes, 1u), nullable);
+      return FieldDef::Fixed(name, bytes > 4 ? 8 : std::max(bytes, 1u), nullable);
     }
-    case 29: {  // STRING (CHAR/BINARY): variable when the character set is multi-byte
+    case 29: {  // STRING (CHAR/BINARY): variable when characters vary in width (utf8mb3/4, ...)
       int chars = DeclaredChars(c.value("column_type_utf8", ""));
-      if (chars > 0 && char_length > static_cast<std::uint32_t>(chars)) {
+      if (chars > 0 && char_length > static_cast<std::uint32_t>(chars) && !FixedWidthCharset(c.value("collation_id", 0))) {
         return FieldDef::Variable(name, char_length, nullable);
       }
       return FieldDef::Fixed(name, char_length, nullable);
@@ -154,7 +166,7 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
     ix.id = PrivateNumber(priv, "id");
     if (priv.find("root=") != std::string::npos) ix.root_page = static_cast<std::uint32_t>(PrivateNumber(priv, "root"));
     const int type = i.value("type", 0);
-    ix.clustered = type == 1;
+    const bool spatial = type == 5;
     ix.unique = type == 1 || type == 2;
     std::size_t visible = 0;
     for (const auto& e : i.at("elements")) {
@@ -162,61 +174,126 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
       if (opx >= t.columns.size()) continue;
       FieldDef f = t.columns[opx].field;
       const auto len = e.value("length", 0xFFFFFFFFu);
-      // A column prefix is stored as a variable-length field of at most `len` bytes.
-      if (len != 0xFFFFFFFFu && !t.columns[opx].hidden && f.is_variable()) f.max_length = len;
-      if (len != 0xFFFFFFFFu && !f.is_variable() && len < f.fixed_length) f = FieldDef::Variable(f.name, len, f.nullable);
+      // The clustered index is the one that carries DB_TRX_ID (a PRIMARY KEY, or the first
+      // UNIQUE NOT NULL key when there is none).
+      if (f.name == "DB_TRX_ID" && t.columns[opx].hidden) ix.clustered = true;
+      if (spatial && !e.value("hidden", false)) {
+        f = FieldDef::Fixed(f.name, 32, false);  // an R-tree key is the MBR: four doubles
+      } else if (len != 0xFFFFFFFFu && !t.columns[opx].hidden) {
+        // A column prefix: a fixed column stays fixed at the prefix length; a variable one holds
+        // at most `len` bytes but keeps the full column's 1-or-2-byte length rule.
+        if (!f.is_variable()) {
+          if (len < f.fixed_length) f = FieldDef::Fixed(f.name, len, f.nullable);
+        } else {
+          f.blob = f.big();
+          f.max_length = std::min<std::uint32_t>(f.max_length, len);
+        }
+      }
       ix.fields.push_back(f.name);
       ix.leaf.fields.push_back(f);
       ix.kinds.push_back(t.columns[opx].kind);
       if (!e.value("hidden", false)) ++visible;
     }
     // InnoDB appends the primary key to secondary indexes, and the whole record is the key of
-    // a secondary node pointer; clustered node pointers carry only the primary key.
-    ix.n_unique_in_tree = ix.clustered ? visible : ix.leaf.fields.size();
+    // a secondary node pointer; clustered node pointers carry only the primary key, R-tree
+    // node pointers only the MBR.
+    ix.n_unique_in_tree = ix.clustered ? visible : spatial ? 1 : ix.leaf.fields.size();
     if (ix.clustered && visible == 0 && !ix.leaf.fields.empty()) ix.n_unique_in_tree = 1;  // DB_ROW_ID
     t.indexes.push_back(ix);
   }
   return t;
 }
 
+namespace {
+
+// An SDI record's compressed stream when it continues on SDI BLOB pages: the local part, then
+// each page's part, no further than the reference's length and never round a loop.
+Result<std::vector<std::byte>> ReadSdiBlob(const SpaceFile& file, const SdiRecord& rec) {
+  std::vector<std::byte> bytes(rec.compressed.begin(), rec.compressed.end());
+  const std::uint64_t want = bytes.size() + rec.external->length;
+  std::vector<bool> seen(file.n_pages(), false);
+  for (std::uint32_t p = rec.external->page_no; p != kFilNull && bytes.size() < want;) {
+    if (p >= file.n_pages() || seen[p]) return Status::Corruption("SDI BLOB chain leaves the file or loops at page " + std::to_string(p));
+    seen[p] = true;
+    const auto type = FilHeader(file.page(p)).type();
+    if (type != PageType::kSdiBlobOrInstant && type != PageType::kBlob) {
+      return Status::Corruption("SDI BLOB chain reaches page " + std::to_string(p) + " of type " + ToString(type));
+    }
+    auto blob = BlobPage::Decode(file.page(p));
+    if (!blob.ok()) return blob.status().WithContext("page " + std::to_string(p));
+    auto part = file.page(p).subspan(BlobPage::kData, std::min<std::uint64_t>(blob->part_len, want - bytes.size()));
+    bytes.insert(bytes.end(), part.begin(), part.end());
+    p = blob->next_page.value();
+  }
+  if (bytes.size() != want) return Status::Corruption("SDI BLOB chain ends early");
+  return bytes;
+}
+
+}  // namespace
+
+// Walks the SDI B-tree from its root (page 0 names it): down the leftmost node pointers, then
+// along the leaf level. Only the tree's own pages are read.
 Dictionary ReadDictionary(const SpaceFile& file) {
   Dictionary d;
   if (!file.flags() || !file.flags()->sdi) return d;
   const std::string name = file.path().filename().string();
-  for (std::uint32_t n = 0; n < file.n_pages(); ++n) {
+  auto fail = [&](std::uint32_t page, std::optional<std::size_t> offset, const std::string& what, const std::string& why) {
+    d.findings.push_back({Severity::kError, name, page, offset, what, why});
+  };
+  auto fsp = FspHeader::Open(file.page(0));
+  if (!fsp.ok()) return d;
+  static const RecordLayout node_layout = SdiLayout().NodePointer(2);
+  std::uint32_t n = fsp->sdi_root().value();
+  for (int depth = 0;; ++depth) {
+    if (n >= file.n_pages() || depth > 32 || FilHeader(file.page(n)).type() != PageType::kSdi) {
+      fail(n, std::nullopt, "SDI page", "the SDI tree leads to a page that is not an SDI page");
+      return d;
+    }
+    auto ip = IndexPage::Open(file.page(n));
+    if (!ip.ok()) {
+      fail(n, std::nullopt, "SDI page", ip.status().message());
+      return d;
+    }
+    if (ip->is_leaf()) break;
+    RecordWalker w(*ip);
+    auto f = w.Next() ? DecodeCompactFields(file.page(n), w.origin(), node_layout)
+                      : Result<std::vector<FieldSlice>>(Status::Corruption("node page without records"));
+    if (!f.ok()) {
+      fail(n, std::nullopt, "SDI page", f.status().message());
+      return d;
+    }
+    n = Load32(file.page(n), f->back().offset);
+  }
+  std::vector<bool> seen(file.n_pages(), false);
+  for (; n != kFilNull; n = FilHeader(file.page(n)).next().value()) {
+    if (n >= file.n_pages() || seen[n]) {
+      fail(n, std::nullopt, "SDI page", "the SDI leaf chain leaves the file or loops");
+      break;
+    }
+    seen[n] = true;
     ConstBytes page = file.page(n);
-    if (FilHeader(page).type() != PageType::kSdi) continue;
     auto ip = IndexPage::Open(page);
     if (!ip.ok()) {
-      d.findings.push_back({Severity::kError, name, n, std::nullopt, "SDI page", ip.status().message()});
-      continue;
+      fail(n, std::nullopt, "SDI page", ip.status().message());
+      break;
     }
-    if (!ip->is_leaf()) continue;
     RecordWalker w(*ip);
     while (w.Next()) {
       if (w.header().deleted()) continue;
       auto rec = DecodeSdiRecord(page, w.origin());
       if (!rec.ok()) {
-        d.findings.push_back({Severity::kError, name, n, w.origin(), "SDI record", rec.status().message()});
+        fail(n, w.origin(), "SDI record", rec.status().message());
         continue;
       }
       Result<std::string> json = Status::Corruption("unread");
       if (rec->external) {
-        std::vector<std::byte> bytes(rec->compressed.begin(), rec->compressed.end());
-        std::uint32_t p = rec->external->page_no, steps = 0;
-        for (; p != kFilNull && p < file.n_pages() && steps < file.n_pages(); ++steps) {
-          auto blob = BlobPage::Decode(file.page(p));
-          if (!blob.ok()) break;
-          auto part = file.page(p).subspan(BlobPage::kData, blob->part_len);
-          bytes.insert(bytes.end(), part.begin(), part.end());
-          p = blob->next_page.value();
-        }
-        json = InflateSdi(bytes, rec->uncompressed_len);
+        auto bytes = ReadSdiBlob(file, *rec);
+        json = bytes.ok() ? InflateSdi(*bytes, rec->uncompressed_len) : Result<std::string>(bytes.status());
       } else {
         json = SdiJson(*rec);
       }
       if (!json.ok()) {
-        d.findings.push_back({Severity::kError, name, n, w.origin(), "SDI record", json.status().message()});
+        fail(n, w.origin(), "SDI record", json.status().message());
         continue;
       }
       try {
@@ -226,12 +303,10 @@ Dictionary ReadDictionary(const SpaceFile& file) {
           d.source = "SDI";
         }
       } catch (const std::exception& e) {
-        d.findings.push_back({Severity::kError, name, n, w.origin(), "SDI JSON", e.what()});
+        fail(n, w.origin(), "SDI JSON", e.what());
       }
     }
-    if (!w.status().ok()) {
-      d.findings.push_back({Severity::kError, name, n, std::nullopt, "SDI page", w.status().message()});
-    }
+    if (!w.status().ok()) fail(n, std::nullopt, "SDI page", w.status().message());
   }
   return d;
 }

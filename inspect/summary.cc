@@ -21,11 +21,17 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
   s.kind = ToString(file.kind());
   s.findings = file.findings();
   std::map<std::uint64_t, IndexSummary> indexes;
+  // Pages per kind, keyed by type code and the flags that rename a type (names are made once
+  // at the end, not per page).
+  std::map<std::uint32_t, std::uint64_t> kinds;
+  auto kind_of = [](const PageInfo& p) {
+    return std::uint32_t{p.type} | (p.free ? 1u << 16 : 0) | (p.all_zero ? 1u << 17 : 0) | (p.doublewrite ? 1u << 18 : 0);
+  };
   std::map<std::uint64_t, double> fill_sums;
   const std::string name = file.path().filename().string();
   ScanPages(file, [&](std::span<const PageInfo> batch) {
     for (const PageInfo& p : batch) {
-      s.type_counts[PageTypeName(p, file.flavor())]++;
+      kinds[kind_of(p)]++;
       if (p.all_zero) ++s.never_written;
       if (p.algorithm) s.checksum_algorithms[ondisk::ToString(*p.algorithm)]++;
       if (p.checksum_failed()) {
@@ -54,6 +60,14 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
       }
     }
   });
+  for (const auto& [kind, n] : kinds) {
+    PageInfo p;
+    p.type = static_cast<std::uint16_t>(kind & 0xFFFF);
+    p.free = kind & (1u << 16);
+    p.all_zero = kind & (1u << 17);
+    p.doublewrite = kind & (1u << 18);
+    s.type_counts[PageTypeName(p, file.flavor())] += n;
+  }
   if (s.misplaced_pages) {
     s.findings.push_back({Severity::kError, name, std::nullopt, std::nullopt, "misplaced pages",
                           std::to_string(s.misplaced_pages) + " pages carry another page number or space id"});

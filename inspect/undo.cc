@@ -17,7 +17,11 @@ namespace {
 class UndoReader {
  public:
   UndoReader(const std::vector<const SpaceFile*>& files, bool logs) : logs_(logs) {
-    for (const SpaceFile* f : files) by_space_[f->space_id().value()] = f;
+    for (const SpaceFile* f : files) {
+      // ibdata2.. share space id 0 with ibdata1; TRX_SYS is in the file that starts the space.
+      if (f->space_id().value() == kSystemSpaceId && FilHeader(f->page(0)).type() != PageType::kFspHdr) continue;
+      by_space_[f->space_id().value()] = f;
+    }
     report_.logs = logs;
   }
 

@@ -52,7 +52,10 @@ bool IsKnownPageType(std::uint16_t code) {
 
 std::string ToString(PageType type, Flavor flavor) {
   auto code = static_cast<std::uint16_t>(type);
-  if (type == PageType::kSdiBlobOrInstant) return flavor == Flavor::kMariaDb ? "INSTANT" : "SDI_BLOB";
+  // MySQL writes 18 only in 8.0 files (SDI BLOBs); anything else that has it is MariaDB's.
+  if (type == PageType::kSdiBlobOrInstant) {
+    return flavor == Flavor::kMySql || flavor == Flavor::kStrata ? "SDI_BLOB" : "INSTANT";
+  }
   if (IsFullCrc32Compressed(code)) {
     return "FULL_CRC32_COMPRESSED(" + std::to_string((code & 0x7FFF) << 8) + ")";
   }
@@ -63,7 +66,7 @@ std::string ToString(PageType type, Flavor flavor) {
 
 bool IsBtreePage(PageType type, Flavor flavor) {
   return type == PageType::kIndex || type == PageType::kRtree || type == PageType::kSdi ||
-         (type == PageType::kSdiBlobOrInstant && flavor == Flavor::kMariaDb);
+         (type == PageType::kSdiBlobOrInstant && flavor != Flavor::kMySql && flavor != Flavor::kStrata);
 }
 
 }  // namespace strata::ondisk

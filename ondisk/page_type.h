@@ -56,7 +56,8 @@ std::string ToString(PageType type, Flavor flavor = Flavor::kMySql);
 // True for the codes InnoDB defines (in either product).
 bool IsKnownPageType(std::uint16_t code);
 
-// A page whose body is a B-tree node: INDEX, RTREE, SDI, and MariaDB's instant root (18).
+// A page whose body is a B-tree node: INDEX, RTREE, SDI, and MariaDB's instant root (18; in
+// files of unknown flavour too, since MySQL writes 18 only in 8.0 files, as SDI BLOBs).
 bool IsBtreePage(PageType type, Flavor flavor);
 
 // MariaDB full_crc32 page_compressed marker: bit 15 set, stored size = (low 15 bits) << 8.

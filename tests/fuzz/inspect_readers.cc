@@ -29,7 +29,7 @@ void InspectFile(const std::filesystem::path& path) {
   (void)FindRegions(*f);
   SpaceMap m = BuildSpaceMap(*f);
   ExtentsReport x = AnalyzeExtents(*f, m);
-  (void)IllustrateExtents(x, m, ReadDictionary(*f), {});
+  (void)IllustrateExtents(x, ReadDictionary(*f), {});
   (void)IllustrateLsn(AnalyzeLsn(*f, m), 64, {});
   for (std::uint32_t n = 0; n < f->n_pages() && n < 16; ++n) (void)ToText(ViewPage(*f, n, true));
   (void)ToText(AnalyzeUndo({&*f}, true));
