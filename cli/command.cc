@@ -1,6 +1,7 @@
 #include "cli/command.h"
 
 #include "cli/inspect_command.h"
+#include "cli/render_command.h"
 
 #include <iomanip>
 #include <iostream>
@@ -12,7 +13,7 @@ const std::vector<CommandGroup>& CommandGroups() {
       {"inspect", "read InnoDB tablespaces offline (ours, MySQL 5.7/8.0, MariaDB 10.x)",
        "summary, regions, pages, page N, index, extents, lsn, undo, check, schema", InspectCommands()},
       {"render", "draw extent, LSN, page-type and index maps as PNG or SVG",
-       "extents, lsn, types, index", {}},
+       "extents, lsn, types, index", RenderCommands()},
       {"sql", "an interactive SQL shell on a Strata data directory", "the shell itself", {}},
       {"import", "load a mysqldump file, optionally with redo logging disabled",
        "import DUMP --datadir D [--disable-redo]", {}},

@@ -81,21 +81,9 @@ struct InspectRun {
     return std::nullopt;
   }
 
-  // Index names for MySQL 5.7 and MariaDB files live in their server's ibdata1 (SYS_TABLES,
-  // SYS_INDEXES): read it once per data directory, when it is there.
-  std::map<std::filesystem::path, Dictionary> server_dictionaries;
-  const Dictionary* ServerDictionaryFor(const SpaceFile& f) {
-    if (f.flavor() == ondisk::Flavor::kMySql && f.server_version()) return nullptr;  // 8.0 carries SDI
-    auto system = f.kind() == SpaceKind::kSystem ? std::optional(f.path()) : FindSystemTablespace(f.path());
-    if (!system) return nullptr;
-    auto it = server_dictionaries.find(*system);
-    if (it == server_dictionaries.end()) {
-      Dictionary d;
-      if (auto sys = SpaceFile::Open(*system); sys.ok()) d = ReadSysDictionary(*sys);
-      it = server_dictionaries.emplace(*system, std::move(d)).first;
-    }
-    return it->second.empty() ? nullptr : &it->second;
-  }
+  // Index names for MySQL 5.7 and MariaDB files live in their server's ibdata1.
+  ServerDictionaries servers;
+  const Dictionary* ServerDictionaryFor(const SpaceFile& f) { return servers.For(f); }
 
   // Opens each tablespace and hands it to `each`, which returns its JSON and text and may
   // mark the run as failed. Prints as it goes (text) or once at the end (JSON).

@@ -7,31 +7,15 @@
 #include <map>
 
 #include "ondisk/index_page.h"
+#include "inspect/colors.h"
 #include "ondisk/page_type.h"
 
 namespace strata::inspect {
 
 namespace {
 
-struct Rgb {
-  int r, g, b;
-};
-
-// Distinct colours for indexes, in the order indexes appear.
-constexpr std::array<Rgb, 8> kIndexColors = {{{66, 135, 245}, {245, 130, 48}, {60, 180, 75}, {220, 60, 180},
-                                              {240, 200, 40}, {70, 220, 220}, {230, 60, 60}, {150, 110, 240}}};
 constexpr Rgb kGrey{110, 110, 110};
 constexpr Rgb kOther{190, 190, 190};
-
-// A perceptual dark-to-bright scale (after matplotlib's viridis).
-Rgb Viridis(double t) {
-  static constexpr std::array<Rgb, 5> stops = {{{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
-  t = std::clamp(t, 0.0, 1.0) * (stops.size() - 1);
-  const std::size_t i = std::min<std::size_t>(static_cast<std::size_t>(t), stops.size() - 2);
-  const double f = t - i;
-  auto mix = [&](int a, int b) { return static_cast<int>(a + (b - a) * f + 0.5); };
-  return {mix(stops[i].r, stops[i + 1].r), mix(stops[i].g, stops[i + 1].g), mix(stops[i].b, stops[i + 1].b)};
-}
 
 class Painter {
  public:
@@ -80,7 +64,7 @@ std::string IllustrateExtents(const ExtentsReport& r, const Dictionary& names,
         auto [it, added] = color_of.emplace(*p.index_id, color_of.size());
         ++index_pages[*p.index_id];
         index_fill[*p.index_id] += p.fill;
-        rows += paint.Cell(FillGlyph(p.fill), kIndexColors[it->second % kIndexColors.size()]);
+        rows += paint.Cell(FillGlyph(p.fill), CategoryColor(it->second));
       } else {
         ++other;
         rows += paint.Cell("▒", kOther);
@@ -96,7 +80,7 @@ std::string IllustrateExtents(const ExtentsReport& r, const Dictionary& names,
     if (const IndexDef* def = names.FindIndex(id)) name = def->name + " (" + def->table + ")";
     const double fill = index_fill[id];
     out += fmt::format("    {} {:<36} {:>8} pages {}  avg fill {:>5.1f}%\n",
-                       paint.Cell("█", kIndexColors[slot % kIndexColors.size()]), name, index_pages[id],
+                       paint.Cell("█", CategoryColor(slot)), name, index_pages[id],
                        Pct(index_pages[id], total), index_pages[id] ? 100 * fill / index_pages[id] : 0.0);
   }
   out += fmt::format("    {} {:<36} {:>8} pages {}\n", paint.Cell("▒", kOther), "other page types", other, Pct(other, total));

@@ -108,6 +108,19 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
   return d;
 }
 
+const Dictionary* ServerDictionaries::For(const SpaceFile& f) {
+  if (f.flavor() == Flavor::kMySql && f.server_version()) return nullptr;  // 8.0 files carry SDI
+  auto system = f.kind() == SpaceKind::kSystem ? std::optional(f.path()) : FindSystemTablespace(f.path());
+  if (!system) return nullptr;
+  auto it = by_system_.find(*system);
+  if (it == by_system_.end()) {
+    Dictionary d;
+    if (auto sys = SpaceFile::Open(*system); sys.ok()) d = ReadSysDictionary(*sys);
+    it = by_system_.emplace(*system, std::move(d)).first;
+  }
+  return it->second.empty() ? nullptr : &it->second;
+}
+
 std::optional<std::filesystem::path> FindSystemTablespace(const std::filesystem::path& file) {
   std::error_code ec;
   const auto dir = std::filesystem::absolute(file, ec).parent_path();

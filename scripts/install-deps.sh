@@ -10,7 +10,7 @@ packages=(
   g++ cmake ninja-build make pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libboost-program-options-dev libfmt-dev nlohmann-json3-dev
-  zlib1g-dev libpng-dev
+  zlib1g-dev libpng-dev libstb-dev fonts-dejavu-core
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for the fuzz targets
 )
 for group in "$@"; do

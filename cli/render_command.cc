@@ -1,0 +1,116 @@
+#include "cli/render_command.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+#include "inspect/schema.h"
+#include "inspect/space_file.h"
+#include "inspect/sys_dictionary.h"
+#include "viz/map_model.h"
+#include "viz/render.h"
+
+namespace strata::cli {
+
+namespace po = boost::program_options;
+using namespace strata::inspect;
+
+namespace {
+
+int Render(viz::MapKind kind, const std::vector<std::string>& args) {
+  const std::string name = viz::ToString(kind);
+  po::options_description options("Options");
+  options.add_options()("output,o", po::value<std::string>(), "the image to write: OUT.png or OUT.svg")(
+      "title", po::value<std::string>()->default_value(""), "a title above the maps")(
+      "width", po::value<int>()->default_value(1200), "image width in pixels")(
+      "shared-scale", "lsn: colour every file on one LSN range (default: rank within each file)")(
+      "max-rows", po::value<std::uint32_t>()->default_value(1024), "merge pages into cells beyond this many rows")(
+      "help,h", "show this help");
+  po::options_description all;
+  all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add("path", -1);
+  auto usage = [&](std::ostream& out) {
+    out << "Usage: strata render " << name << " PATH... -o OUT.png|OUT.svg [options]\n\n"
+        << "Draws the " << name << " map of each tablespace (a file or every file of a data directory),\n"
+        << "side by side on one scale, with a legend of pages and percent per colour.\n\n"
+        << options << "\n";
+  };
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "strata render " << name << ": " << e.what() << "\n";
+    usage(std::cerr);
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    usage(std::cout);
+    return kExitOk;
+  }
+  if (!vm.count("path") || !vm.count("output")) {
+    std::cerr << "strata render " << name << ": " << (vm.count("path") ? "missing -o OUT" : "missing PATH") << "\n";
+    usage(std::cerr);
+    return kExitUsage;
+  }
+  const std::filesystem::path out = vm["output"].as<std::string>();
+  if (out.extension() != ".png" && out.extension() != ".svg") {
+    std::cerr << "strata render " << name << ": " << out.string() << ": the output must end in .png or .svg\n";
+    return kExitUsage;
+  }
+
+  std::vector<std::filesystem::path> wanted;
+  for (const auto& p : vm["path"].as<std::vector<std::string>>()) wanted.emplace_back(p);
+  std::vector<Finding> findings;
+  std::vector<SpaceFile> files;
+  for (const auto& path : ExpandPaths(wanted, &findings)) {
+    auto f = SpaceFile::Open(path);
+    if (f.ok()) {
+      files.push_back(std::move(*f));
+    } else {
+      findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
+    }
+  }
+  for (const auto& f : findings) std::cerr << "strata render " << name << ": " << f.ToString() << "\n";
+  if (files.empty()) return kExitFailure;
+
+  ServerDictionaries servers;
+  std::vector<Dictionary> names;
+  names.reserve(files.size());
+  for (const auto& f : files) names.push_back(DictionaryFor(f, servers.For(f)));
+  std::vector<viz::MapInput> inputs;
+  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({&files[i], &names[i]});
+  viz::ModelOptions mo;
+  mo.kind = kind;
+  mo.shared_scale = vm.count("shared-scale") > 0;
+  mo.max_rows = std::max<std::uint32_t>(1, vm["max-rows"].as<std::uint32_t>());
+  mo.title = vm["title"].as<std::string>();
+  viz::MapModel model = viz::BuildModel(inputs, mo);
+  viz::RenderOptions ro;
+  ro.width = std::clamp(vm["width"].as<int>(), 200, 20000);
+  if (auto s = viz::WriteMap(model, ro, out); !s.ok()) {
+    std::cerr << "strata render " << name << ": " << s.ToString() << "\n";
+    return kExitFailure;
+  }
+  viz::Layout l = viz::ComputeLayout(model, ro);
+  std::cout << "wrote " << out.string() << " (" << l.width << "x" << l.height << ", " << model.panels.size() << " file"
+            << (model.panels.size() == 1 ? "" : "s") << ", " << model.pages_per_cell << " page"
+            << (model.pages_per_cell == 1 ? "" : "s") << " per cell)\n";
+  return findings.empty() ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+std::vector<Command> RenderCommands() {
+  std::vector<Command> out;
+  for (auto [kind, summary] : {std::pair{viz::MapKind::kExtents, "page fill per extent, coloured by index"},
+                               std::pair{viz::MapKind::kLsn, "page LSN age on a perceptual scale, with a histogram"},
+                               std::pair{viz::MapKind::kTypes, "page type of every page"},
+                               std::pair{viz::MapKind::kIndex, "which index owns every page"}}) {
+    out.push_back({viz::ToString(kind), summary, [kind](const std::vector<std::string>& args) { return Render(kind, args); }});
+  }
+  return out;
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,147 @@
+// Maps: colour scales, layout, legend numbers, and the pixels of rendered images counted back
+// against the pages they stand for.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+
+#include "inspect/colors.h"
+#include "inspect/summary.h"
+#include "viz/map_model.h"
+#include "viz/render.h"
+#include "tests/util/fixtures.h"
+#include "tests/util/tsv.h"
+
+namespace strata::viz {
+namespace {
+
+using inspect::Rgb;
+using inspect::SpaceFile;
+
+SpaceFile Open(const std::filesystem::path& p) {
+  auto f = SpaceFile::Open(p);
+  EXPECT_TRUE(f.ok()) << p;
+  return std::move(*f);
+}
+
+TEST(ColorTest, ViridisRunsDarkToBrightThroughItsStops) {
+  EXPECT_EQ(inspect::Viridis(0), (Rgb{68, 1, 84}));
+  EXPECT_EQ(inspect::Viridis(1), (Rgb{253, 231, 37}));
+  EXPECT_EQ(inspect::Viridis(-3), inspect::Viridis(0));  // clamped
+  // Perceived brightness rises monotonically along the scale.
+  double last = -1;
+  for (int i = 0; i <= 100; ++i) {
+    Rgb c = inspect::Viridis(i / 100.0);
+    const double luma = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+    EXPECT_GE(luma, last - 0.5) << i;
+    last = luma;
+  }
+}
+
+TEST(ColorTest, CategoryColorsAreDistinctAndLightenGoesToWhite) {
+  for (std::size_t a = 0; a < 8; ++a) {
+    for (std::size_t b = a + 1; b < 8; ++b) EXPECT_NE(inspect::CategoryColor(a), inspect::CategoryColor(b));
+  }
+  EXPECT_EQ(inspect::CategoryColor(8), inspect::CategoryColor(0));
+  EXPECT_EQ(inspect::Lighten({10, 20, 30}, 1), (Rgb{255, 255, 255}));
+  EXPECT_EQ(inspect::Lighten({10, 20, 30}, 0), (Rgb{10, 20, 30}));
+}
+
+TEST(ModelTest, LegendCountsEqualTheSummarysPageCounts) {
+  auto f = Open(testing::TestDataDir() / "mariadb/t_int.ibd");
+  MapModel m = BuildModel({{&f, nullptr}}, {MapKind::kIndex, false, 1024, ""});
+  inspect::SpaceSummary s = inspect::Summarize(f);
+  ASSERT_EQ(m.panels.size(), 1u);
+  std::map<std::string, std::uint64_t> legend;
+  std::uint64_t total = 0;
+  for (const auto& e : m.panels[0].legend) legend[e.label] = e.pages, total += e.pages;
+  EXPECT_EQ(total, f.n_pages());
+  for (const auto& ix : s.indexes) {
+    EXPECT_EQ(legend["index " + std::to_string(ix.index_id)], ix.leaf_pages + ix.nonleaf_pages);
+  }
+}
+
+TEST(ModelTest, PanelsShareOneLayoutAndBigFilesAreDownsampled) {
+  auto small = Open(testing::TestDataDir() / "mariadb/t_int.ibd");
+  auto film = Open(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd");
+  MapModel m = BuildModel({{&small, nullptr}, {&film, nullptr}}, {MapKind::kTypes, false, 1024, ""});
+  EXPECT_EQ(m.pages_per_row, 64u);
+  EXPECT_EQ(m.pages_per_cell, 1u);
+  EXPECT_EQ(m.panels[0].cells.size(), small.n_pages());
+  // Forced to at most 1 row: every cell stands for several pages, and the legend still counts pages.
+  MapModel tight = BuildModel({{&small, nullptr}, {&film, nullptr}}, {MapKind::kTypes, false, 1, ""});
+  EXPECT_EQ(tight.pages_per_cell, 1u);  // 22 pages fit one 64-page row
+  MapModel squeezed = BuildModel({{&film, nullptr}}, {MapKind::kTypes, false, 1, ""});
+  EXPECT_EQ(squeezed.rows, 1u);
+  std::uint64_t total = 0;
+  for (const auto& e : squeezed.panels[0].legend) total += e.pages;
+  EXPECT_EQ(total, film.n_pages());
+}
+
+TEST(ModelTest, SharedScaleUsesOneLsnRangeForAllFiles) {
+  auto a = Open(testing::TestDataDir() / "mariadb-history/hist/t_uuid.ibd");
+  auto b = Open(testing::TestDataDir() / "mariadb-history/hist/t_autoinc.ibd");
+  MapModel shared = BuildModel({{&a, nullptr}, {&b, nullptr}}, {MapKind::kLsn, true, 1024, ""});
+  EXPECT_EQ(shared.panels[0].lsn_min, shared.panels[1].lsn_min);
+  EXPECT_EQ(shared.panels[0].lsn_max, shared.panels[1].lsn_max);
+  MapModel own = BuildModel({{&a, nullptr}, {&b, nullptr}}, {MapKind::kLsn, false, 1024, ""});
+  EXPECT_NE(own.panels[0].lsn_min, own.panels[1].lsn_min);
+}
+
+// Golden statistics: in the rendered PNG, each legend colour covers exactly its page count of
+// cells inside the map (index and types maps draw one flat colour per page).
+void ExpectPixelsMatchLegend(const std::filesystem::path& file, MapKind kind) {
+  auto f = Open(file);
+  MapModel m = BuildModel({{&f, nullptr}}, {kind, false, 1024, ""});
+  testing::TempDir tmp;
+  ASSERT_TRUE(WriteMap(m, {}, tmp.path() / "map.png").ok());
+  auto png = ReadPng(tmp.path() / "map.png");
+  ASSERT_TRUE(png.ok()) << png.status().ToString();
+  const Layout l = ComputeLayout(m, {});
+  ASSERT_EQ(png->width(), l.width);
+  ASSERT_EQ(png->height(), l.height);
+  const PanelBox& b = l.panels[0];
+  std::map<std::tuple<int, int, int>, std::uint64_t> pixels;
+  for (int y = b.map_y; y < b.map_y + static_cast<int>(b.rows) * b.cell; ++y) {
+    for (int x = b.map_x; x < b.map_x + static_cast<int>(m.cells_per_row) * b.cell; ++x) {
+      Rgb c = png->At(x, y);
+      pixels[std::make_tuple(c.r, c.g, c.b)]++;
+    }
+  }
+  for (const auto& e : m.panels[0].legend) {
+    const std::uint64_t covered = pixels[std::make_tuple(e.color.r, e.color.g, e.color.b)];
+    EXPECT_EQ(covered, e.pages * b.cell * b.cell) << file << ": " << e.label;
+  }
+}
+
+TEST(RenderTest, PngPixelsMatchTheLegendOnAMariaDbFile) {
+  ExpectPixelsMatchLegend(testing::TestDataDir() / "mariadb-history/hist/t_sec.ibd", MapKind::kIndex);
+  ExpectPixelsMatchLegend(testing::TestDataDir() / "mariadb-history/hist/t_sec.ibd", MapKind::kTypes);
+}
+
+TEST(RenderTest, PngPixelsMatchTheLegendOnASakilaFile) {
+  ExpectPixelsMatchLegend(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd", MapKind::kIndex);
+  ExpectPixelsMatchLegend(testing::SharedFixturesDir() / "mysql-sakila/5.7/sakila/inventory.ibd", MapKind::kTypes);
+}
+
+TEST(RenderTest, SvgHasACellForEveryPageAndTheLegendNumbers) {
+  auto f = Open(testing::TestDataDir() / "mariadb/t_uuid.ibd");
+  MapModel m = BuildModel({{&f, nullptr}}, {MapKind::kLsn, false, 1024, "t"});
+  const std::string svg = RenderSvg(m, {});
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  for (const auto& e : m.panels[0].legend) {
+    EXPECT_NE(svg.find(std::to_string(e.pages) + " pages"), std::string::npos) << e.label;
+  }
+  EXPECT_NE(svg.find("LSN "), std::string::npos);  // the histogram's axis
+}
+
+TEST(RenderTest, OutputMustBePngOrSvg) {
+  auto f = Open(testing::TestDataDir() / "mariadb/t_uuid.ibd");
+  MapModel m = BuildModel({{&f, nullptr}}, {MapKind::kTypes, false, 1024, ""});
+  EXPECT_FALSE(WriteMap(m, {}, "/tmp/map.jpg").ok());
+  EXPECT_FALSE(WriteMap(m, {}, "/no/such/dir/map.png").ok());
+}
+
+}  // namespace
+}  // namespace strata::viz

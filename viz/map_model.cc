@@ -1,0 +1,235 @@
+#include "viz/map_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "inspect/page_info.h"
+#include "ondisk/index_page.h"
+#include "ondisk/page_type.h"
+
+namespace strata::viz {
+
+using namespace strata::inspect;
+using ondisk::PageType;
+
+ondisk::Result<MapKind> ParseMapKind(const std::string& name) {
+  if (name == "extents") return MapKind::kExtents;
+  if (name == "lsn") return MapKind::kLsn;
+  if (name == "types") return MapKind::kTypes;
+  if (name == "index") return MapKind::kIndex;
+  return ondisk::Status::InvalidArgument("unknown map '" + name + "' (extents, lsn, types, index)");
+}
+
+std::string ToString(MapKind k) {
+  switch (k) {
+    case MapKind::kExtents: return "extents";
+    case MapKind::kLsn: return "lsn";
+    case MapKind::kTypes: return "types";
+    case MapKind::kIndex: return "index";
+  }
+  return "?";
+}
+
+namespace {
+
+// Categories of the types map, each with a colour and a name.
+struct TypeClass {
+  const char* name;
+  Rgb color;
+};
+const TypeClass kTypeClasses[] = {
+    {"INDEX (B-tree)", {66, 135, 245}}, {"SDI", {150, 110, 240}},         {"space management", {120, 130, 150}},
+    {"undo", {245, 130, 48}},           {"BLOB / LOB", {60, 180, 75}},    {"system", {150, 90, 60}},
+    {"other", {90, 90, 110}},           {"allocated, never written", inspect::kUnwrittenColor},
+    {"free", inspect::kFreeColor},
+};
+
+std::size_t TypeClassOf(const PageCell& c) {
+  if (c.free()) return 8;
+  if (c.never_written()) return 7;
+  switch (static_cast<PageType>(c.type)) {
+    case PageType::kIndex: case PageType::kRtree: return 0;
+    case PageType::kSdi: return 1;
+    case PageType::kFspHdr: case PageType::kXdes: case PageType::kInode: case PageType::kIbufBitmap:
+    case PageType::kIbufFreeList: return 2;
+    case PageType::kUndoLog: case PageType::kRsegArray: return 3;
+    case PageType::kBlob: case PageType::kZBlob: case PageType::kZBlob2: case PageType::kLobFirst:
+    case PageType::kLobData: case PageType::kLobIndex: case PageType::kSdiBlobOrInstant: case PageType::kSdiZBlob:
+      return c.btree() ? 0 : 4;
+    case PageType::kSys: case PageType::kTrxSys: return 5;
+    default: return c.btree() ? 0 : 6;
+  }
+}
+
+std::string IndexLabel(std::uint64_t id, const Dictionary* names) {
+  if (id == ondisk::kSdiIndexId) return "SDI";
+  if (names) {
+    if (const IndexDef* d = names->FindIndex(id)) return d->name;
+  }
+  return fmt::format("index {}", id);
+}
+
+// The category of a page in the index/extents maps: an index slot, or one of the fixed ones.
+enum Fixed : std::size_t { kFree = 0, kUnwritten = 1, kOther = 2, kFirstIndex = 3 };
+
+std::string Thousands(std::uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string s;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
+}
+
+}  // namespace
+
+MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt) {
+  MapModel m;
+  m.kind = opt.kind;
+  m.title = opt.title;
+  m.shared_scale = opt.shared_scale;
+  std::vector<SpaceMap> maps;
+  std::uint32_t max_pages = 0;
+  for (const auto& in : inputs) {
+    maps.push_back(BuildSpaceMap(*in.file));
+    max_pages = std::max(max_pages, in.file->n_pages());
+  }
+  // One layout for all: pages per row = an extent of the first file; merge pages into cells
+  // when the tallest file would need more than max_rows rows.
+  m.pages_per_row = inputs.empty() ? 64 : ondisk::PageSize(inputs[0].file->page_size()).pages_per_extent();
+  const std::uint64_t rows_needed = (max_pages + m.pages_per_row - 1) / m.pages_per_row;
+  m.pages_per_cell = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (rows_needed + opt.max_rows - 1) / opt.max_rows));
+  m.cells_per_row = m.pages_per_row;  // a row covers pages_per_row * pages_per_cell pages
+
+  std::uint64_t gmin = ~0ull, gmax = 0;
+  for (const auto& sm : maps) {
+    for (const auto& c : sm.pages) {
+      if (c.never_written() || c.free()) continue;
+      gmin = std::min(gmin, c.lsn);
+      gmax = std::max(gmax, c.lsn);
+    }
+  }
+
+  for (std::size_t f = 0; f < inputs.size(); ++f) {
+    const SpaceFile& file = *inputs[f].file;
+    const SpaceMap& sm = maps[f];
+    Panel p;
+    p.title = file.path().filename().string();
+    p.pages = file.n_pages();
+
+    // The clustered index: the lowest index id with leaf pages (SDI aside).
+    std::map<std::uint64_t, std::pair<std::uint64_t, double>> leaf;  // id -> records, fill sum
+    std::map<std::uint64_t, std::uint64_t> leaf_pages;
+    for (const auto& c : sm.pages) {
+      if (!c.btree() || c.level != 0 || c.index_id == ondisk::kSdiIndexId) continue;
+      leaf[c.index_id].first += c.n_recs;
+      leaf[c.index_id].second += sm.Fill(c);
+      ++leaf_pages[c.index_id];
+    }
+    std::string records = "no index";
+    if (!leaf.empty()) {
+      const auto& [id, rf] = *leaf.begin();
+      records = fmt::format("{} records, leaf fill {:.0f}%", Thousands(rf.first), 100 * rf.second / leaf_pages[id]);
+    }
+    p.subtitle = fmt::format("{:.1f} MiB, {} pages, {}", file.file_bytes() / 1048576.0, Thousands(p.pages), records);
+
+    // Per-page category and colour.
+    std::vector<std::size_t> category(sm.pages.size());
+    std::vector<Rgb> colors;
+    std::vector<std::string> labels;
+    std::map<std::uint64_t, std::size_t> index_slot;
+    double lsn_lo = 0, lsn_hi = 1;
+    std::vector<double> rank;
+    if (m.kind == MapKind::kTypes) {
+      for (const auto& t : kTypeClasses) colors.push_back(t.color), labels.push_back(t.name);
+      for (std::size_t n = 0; n < sm.pages.size(); ++n) category[n] = TypeClassOf(sm.pages[n]);
+    } else if (m.kind == MapKind::kLsn) {
+      colors = {inspect::kFreeColor, inspect::kUnwrittenColor, Viridis(0.5)};
+      labels = {"free", "allocated, never written", "written (colour: LSN age)"};
+      std::vector<std::uint32_t> written;
+      for (std::uint32_t n = 0; n < sm.pages.size(); ++n) {
+        const auto& c = sm.pages[n];
+        category[n] = c.free() ? 0 : c.never_written() ? 1 : 2;
+        if (category[n] == 2) written.push_back(n);
+      }
+      rank.assign(sm.pages.size(), 0);
+      if (opt.shared_scale) {
+        lsn_lo = static_cast<double>(gmin), lsn_hi = static_cast<double>(gmax);
+        for (auto n : written) rank[n] = gmax > gmin ? (sm.pages[n].lsn - lsn_lo) / (lsn_hi - lsn_lo) : 1.0;
+      } else {
+        std::stable_sort(written.begin(), written.end(), [&](auto a, auto b) { return sm.pages[a].lsn < sm.pages[b].lsn; });
+        for (std::size_t i = 0; i < written.size(); ++i) rank[written[i]] = written.size() > 1 ? double(i) / (written.size() - 1) : 1.0;
+      }
+      // The histogram under the map.
+      std::uint64_t lo = ~0ull, hi = 0;
+      for (auto n : written) lo = std::min(lo, sm.pages[n].lsn), hi = std::max(hi, sm.pages[n].lsn);
+      if (opt.shared_scale) lo = gmin, hi = gmax;
+      p.lsn_min = written.empty() ? 0 : lo;
+      p.lsn_max = written.empty() ? 0 : hi;
+      p.histogram.assign(40, 0);
+      for (auto n : written) {
+        const double t = hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
+        p.histogram[std::min<std::size_t>(39, static_cast<std::size_t>(t * 40))]++;
+      }
+    } else {  // index and extents
+      colors = {inspect::kFreeColor, inspect::kUnwrittenColor, inspect::kOtherTypeColor};
+      labels = {"free", "allocated, never written", "other page types"};
+      for (std::size_t n = 0; n < sm.pages.size(); ++n) {
+        const auto& c = sm.pages[n];
+        if (c.free()) category[n] = kFree;
+        else if (c.never_written()) category[n] = kUnwritten;
+        else if (!c.btree()) category[n] = kOther;
+        else {
+          auto [it, added] = index_slot.emplace(c.index_id, colors.size());
+          if (added) {
+            colors.push_back(CategoryColor(index_slot.size() - 1));
+            labels.push_back(IndexLabel(c.index_id, inputs[f].names));
+          }
+          category[n] = it->second;
+        }
+      }
+    }
+
+    // Legend: exact page counts per category, in category order, empty ones left out.
+    std::vector<std::uint64_t> counts(colors.size(), 0);
+    for (std::size_t n = 0; n < sm.pages.size(); ++n) counts[category[n]]++;
+    for (std::size_t k = 0; k < colors.size(); ++k) {
+      if (counts[k] == 0) continue;
+      p.legend.push_back({colors[k], labels[k], counts[k], p.pages ? 100.0 * counts[k] / p.pages : 0.0});
+    }
+
+    // Cells: each the most common category of its pages; fill and age averaged.
+    const std::uint32_t k = m.pages_per_cell;
+    const std::size_t n_cells = (sm.pages.size() + k - 1) / k;
+    p.cells.resize(n_cells);
+    if (m.kind == MapKind::kExtents) p.bar_height.resize(n_cells), p.bar_background.resize(n_cells);
+    std::vector<std::uint32_t> votes(colors.size());
+    for (std::size_t cell = 0; cell < n_cells; ++cell) {
+      std::fill(votes.begin(), votes.end(), 0);
+      double fill = 0, age = 0;
+      std::uint32_t btree = 0, written = 0;
+      for (std::size_t n = cell * k; n < std::min<std::size_t>(sm.pages.size(), (cell + 1) * k); ++n) {
+        votes[category[n]]++;
+        if (sm.pages[n].btree()) fill += sm.Fill(sm.pages[n]), ++btree;
+        if (m.kind == MapKind::kLsn && category[n] == 2) age += rank[n], ++written;
+      }
+      const std::size_t best = static_cast<std::size_t>(std::max_element(votes.begin(), votes.end()) - votes.begin());
+      Rgb color = colors[best];
+      if (m.kind == MapKind::kLsn && best == 2) color = Viridis(age / written);
+      p.cells[cell] = color;
+      if (m.kind == MapKind::kExtents) {
+        const bool index = best >= kFirstIndex;
+        p.bar_height[cell] = index && btree ? static_cast<float>(std::clamp(fill / btree, 0.0, 1.0)) : 1.0f;
+        p.bar_background[cell] = index ? Lighten(color, 0.8) : color;
+      }
+    }
+    m.rows = std::max(m.rows, m.RowsOf(p));
+    m.panels.push_back(std::move(p));
+  }
+  return m;
+}
+
+}  // namespace strata::viz

@@ -1,0 +1,43 @@
+// Draws a MapModel as PNG or SVG: a title, the tablespaces side by side on one scale (same
+// pages per row and per cell, and with shared_scale the same LSN range), each with its file
+// name, size, records and leaf fill, page numbers down the left of each map, an LSN histogram
+// under LSN maps, and a legend with pages and percent per colour.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ondisk/status.h"
+#include "viz/map_model.h"
+#include "viz/raster.h"
+
+namespace strata::viz {
+
+struct RenderOptions {
+  int width = 1200;  // pixels; cells shrink (1..16 px) to fit the panels in it
+};
+
+// Where things were drawn, for tests and the viewer.
+struct PanelBox {
+  int map_x = 0, map_y = 0;  // top-left of the cell grid
+  int cell = 0;              // cell size in pixels
+  std::uint32_t rows = 0;
+};
+
+struct Layout {
+  int width = 0, height = 0;
+  int cell = 0;
+  std::vector<PanelBox> panels;
+};
+
+Layout ComputeLayout(const MapModel& m, const RenderOptions& opt);
+
+// PNG needs the font (fonts-dejavu-core); SVG leaves text to the viewer.
+ondisk::Result<Raster> RenderRaster(const MapModel& m, const RenderOptions& opt, Layout* layout = nullptr);
+std::string RenderSvg(const MapModel& m, const RenderOptions& opt);
+
+// By extension: .png or .svg.
+ondisk::Status WriteMap(const MapModel& m, const RenderOptions& opt, const std::filesystem::path& out);
+
+}  // namespace strata::viz
