@@ -11,6 +11,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libboost-program-options-dev libfmt-dev nlohmann-json3-dev
   zlib1g-dev libpng-dev libstb-dev fonts-dejavu-core
+  libimgui-dev libglfw3-dev libgl-dev   # strata-viz
+  xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for the fuzz targets
 )
 for group in "$@"; do

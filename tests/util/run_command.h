@@ -14,7 +14,9 @@ struct CommandResult {
 // Runs `command` through the shell and collects both streams and the exit code.
 CommandResult RunCommand(const std::string& command);
 
-// Runs the `strata` binary this build made with `args`.
+#ifdef STRATA_BINARY
+// Runs the `strata` binary this build made with `args` (tests that link it define STRATA_BINARY).
 inline CommandResult Strata(const std::string& args) { return RunCommand(std::string(STRATA_BINARY) + " " + args); }
+#endif
 
 }  // namespace strata::testing

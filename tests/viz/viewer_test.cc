@@ -1,0 +1,50 @@
+// strata-viz under Xvfb with Mesa's software OpenGL: it opens real files and draws their maps.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "inspect/colors.h"
+#include "tests/util/fixtures.h"
+#include "tests/util/run_command.h"
+#include "tests/util/tsv.h"
+#include "viz/raster.h"
+
+namespace strata::viz {
+namespace {
+
+TEST(ViewerTest, ScreenshotUnderXvfbShowsTheMapColours) {
+  testing::TempDir tmp;
+  const auto shot = tmp.path() / "shot.png";
+  const auto hist = testing::TestDataDir() / "mariadb-history/hist";
+  // LeakSanitizer would report Mesa's own allocations in the sanitizer build.
+  auto r = testing::RunCommand("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " +
+                               std::string(STRATA_VIZ_BINARY) + " " + (hist / "t_sec.ibd").string() + " " +
+                               (hist / "t_uuid.ibd").string() + " --map index --frames 3 --screenshot " + shot.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto png = ReadPng(shot);
+  ASSERT_TRUE(png.ok()) << png.status().ToString();
+  EXPECT_EQ(png->width(), 1280);
+  EXPECT_EQ(png->height(), 800);
+  std::map<std::tuple<int, int, int>, std::uint64_t> colors;
+  for (int y = 0; y < png->height(); ++y) {
+    for (int x = 0; x < png->width(); ++x) {
+      Rgb c = png->At(x, y);
+      colors[std::make_tuple(c.r, c.g, c.b)]++;
+    }
+  }
+  EXPECT_GT(colors.size(), 20u) << "the screenshot is blank";
+  // The index map: the first index's colour and the free-page colour cover cells of the map.
+  const Rgb first = inspect::CategoryColor(0);
+  EXPECT_GT((colors[std::make_tuple(first.r, first.g, first.b)]), 6u * 6u * 10u);
+  const Rgb second = inspect::CategoryColor(1);
+  EXPECT_GT((colors[std::make_tuple(second.r, second.g, second.b)]), 6u * 6u * 5u);  // t_sec's second index
+}
+
+TEST(ViewerTest, BadArgumentsExitTwo) {
+  EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY)).exit_code, 2);
+  EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " --map nope x.ibd").exit_code, 2);
+  EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " --help").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace strata::viz

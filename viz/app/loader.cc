@@ -1,0 +1,39 @@
+#include "viz/app/app_state.h"
+
+#include "inspect/sys_dictionary.h"
+
+namespace strata::viz {
+
+void StartLoading(AppState& app, const std::vector<std::filesystem::path>& paths) {
+  std::vector<inspect::Finding> findings;
+  for (const auto& p : inspect::ExpandPaths(paths, &findings)) {
+    auto f = std::make_unique<LoadedFile>();
+    f->path = p;
+    app.files.push_back(std::move(f));
+  }
+  // The UI keeps drawing while the files are scanned; each becomes visible when ready.
+  app.loader = std::thread([&app] {
+    inspect::ServerDictionaries servers;
+    std::vector<const inspect::SpaceFile*> system_files;
+    for (auto& lf : app.files) {
+      auto f = inspect::SpaceFile::Open(lf->path);
+      if (!f.ok()) {
+        lf->error = f.status().ToString();
+      } else {
+        lf->file = std::make_unique<inspect::SpaceFile>(std::move(*f));
+        lf->names = inspect::DictionaryFor(*lf->file, servers.For(*lf->file));
+        lf->summary = inspect::Summarize(*lf->file, &lf->names);
+        lf->indexes = inspect::AnalyzeIndexes(*lf->file, &lf->names);
+        if (lf->file->kind() == inspect::SpaceKind::kSystem || lf->file->kind() == inspect::SpaceKind::kUndo) {
+          system_files.push_back(lf->file.get());
+        }
+      }
+      lf->ready = true;
+      app.loaded++;
+    }
+    if (!system_files.empty()) app.undo = inspect::AnalyzeUndo(system_files, false);
+    app.finished = true;
+  });
+}
+
+}  // namespace strata::viz

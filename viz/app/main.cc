@@ -1,0 +1,163 @@
+// strata-viz: an interactive viewer of tablespaces (Dear ImGui + GLFW + OpenGL 3).
+//
+//   strata-viz PATH... [--map extents|lsn|types|index] [--screenshot OUT.png --frames N]
+//
+// The main loop follows Dear ImGui's example_glfw_opengl3 and shuts down in reverse order.
+#include <GL/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "viz/app/app_state.h"
+#include "viz/app/panels.h"
+#include "viz/raster.h"
+
+namespace {
+
+void Usage(std::ostream& out) {
+  out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--screenshot OUT.png --frames N]\n\n"
+         "Opens tablespaces (.ibd, ibdata1, undo files) or data directories. Hover a page for its header,\n"
+         "click it for the page panel; Ctrl+wheel zooms. --screenshot renders N frames (default 3), writes\n"
+         "the window as PNG and exits.\n";
+}
+
+// Reads the back buffer into a PNG (rows come bottom-up from OpenGL).
+bool Screenshot(GLFWwindow* window, const std::string& path) {
+  int w, h;
+  glfwGetFramebufferSize(window, &w, &h);
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, px.data());
+  strata::viz::Raster r(w, h, {});
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      const std::uint8_t* p = px.data() + (static_cast<std::size_t>(h - 1 - y) * w + x) * 3;
+      r.Fill(x, y, 1, 1, {p[0], p[1], p[2]});
+    }
+  }
+  auto s = strata::viz::WritePng(r, path);
+  if (!s.ok()) std::cerr << "strata-viz: " << s.ToString() << "\n";
+  return s.ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::filesystem::path> paths;
+  std::string screenshot, map = "extents";
+  int frames = 3;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "strata-viz: " << a << " needs a value\n";
+        Usage(std::cerr);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      Usage(std::cout);
+      return 0;
+    } else if (a == "--screenshot") {
+      screenshot = value();
+    } else if (a == "--frames") {
+      frames = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--map") {
+      map = value();
+    } else if (a.rfind("-", 0) == 0) {
+      std::cerr << "strata-viz: unknown option " << a << "\n";
+      Usage(std::cerr);
+      return 2;
+    } else {
+      paths.emplace_back(a);
+    }
+  }
+  auto kind = strata::viz::ParseMapKind(map);
+  if (paths.empty() || !kind.ok()) {
+    std::cerr << "strata-viz: " << (paths.empty() ? "missing PATH" : kind.status().message()) << "\n";
+    Usage(std::cerr);
+    return 2;
+  }
+
+  glfwSetErrorCallback([](int code, const char* what) { std::fprintf(stderr, "strata-viz: GLFW error %d: %s\n", code, what); });
+  if (!glfwInit()) return 1;
+  const char* glsl_version = "#version 130";
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  GLFWwindow* window = glfwCreateWindow(1280, 800, "strata-viz", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // a viewer: no layout file next to the user's data
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init(glsl_version);
+
+  strata::viz::AppState app;
+  app.map = *kind;
+  strata::viz::StartLoading(app, paths);
+  if (!screenshot.empty()) app.loader.join();  // a screenshot shows the loaded files
+
+  int frame = 0;
+  bool ok = true;
+  while (!glfwWindowShouldClose(window)) {
+    glfwPollEvents();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+
+    // Layout: the map on the left two thirds, panels stacked on the right.
+    const ImVec2 size = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(size.x * 0.62f, size.y), ImGuiCond_FirstUseEver);
+    strata::viz::DrawMapWindow(app);
+    const float x = size.x * 0.62f, w = size.x - x;
+    ImGui::SetNextWindowPos(ImVec2(x, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.34f), ImGuiCond_FirstUseEver);
+    if (app.show_summary) strata::viz::DrawSummaryPanel(app, &app.show_summary);
+    ImGui::SetNextWindowPos(ImVec2(x, size.y * 0.34f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.33f), ImGuiCond_FirstUseEver);
+    if (app.show_btree) strata::viz::DrawBtreePanel(app, &app.show_btree);
+    ImGui::SetNextWindowPos(ImVec2(x, size.y * 0.67f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.33f), ImGuiCond_FirstUseEver);
+    if (app.show_undo) strata::viz::DrawUndoPanel(app, &app.show_undo);
+    ImGui::SetNextWindowPos(ImVec2(size.x * 0.1f, size.y * 0.5f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(size.x * 0.5f, size.y * 0.45f), ImGuiCond_FirstUseEver);
+    if (app.show_page) strata::viz::DrawPagePanel(app, &app.show_page);
+
+    ImGui::Render();
+    int fw, fh;
+    glfwGetFramebufferSize(window, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    glClearColor(0.12f, 0.12f, 0.14f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!screenshot.empty() && ++frame >= frames) {
+      ok = Screenshot(window, screenshot);
+      break;
+    }
+    glfwSwapBuffers(window);
+  }
+
+  if (app.loader.joinable()) app.loader.join();
+  if (!app.textures.empty()) glDeleteTextures(static_cast<GLsizei>(app.textures.size()), app.textures.data());
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return ok ? 0 : 1;
+}
