@@ -107,6 +107,11 @@ int main(int argc, char** argv) {
   ImGui_ImplOpenGL3_Init(glsl_version);
 
   strata::viz::AppState app;
+  strata::viz::MapPanel map_panel;
+  strata::viz::SummaryPanel summary_panel;
+  strata::viz::BtreePanel btree_panel;
+  strata::viz::UndoPanel undo_panel;
+  strata::viz::PagePanel page_panel;
   app.map = *kind;
   strata::viz::StartLoading(app, paths);
   if (!screenshot.empty()) app.loader.join();  // a screenshot shows the loaded files
@@ -123,20 +128,20 @@ int main(int argc, char** argv) {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(size.x * 0.62f, size.y), ImGuiCond_FirstUseEver);
-    strata::viz::DrawMapWindow(app);
+    map_panel.Draw(app);
     const float x = size.x * 0.62f, w = size.x - x;
     ImGui::SetNextWindowPos(ImVec2(x, 0), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.34f), ImGuiCond_FirstUseEver);
-    if (app.show_summary) strata::viz::DrawSummaryPanel(app, &app.show_summary);
+    if (app.show_summary) summary_panel.Draw(app, &app.show_summary);
     ImGui::SetNextWindowPos(ImVec2(x, size.y * 0.34f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.33f), ImGuiCond_FirstUseEver);
-    if (app.show_btree) strata::viz::DrawBtreePanel(app, &app.show_btree);
+    if (app.show_btree) btree_panel.Draw(app, &app.show_btree);
     ImGui::SetNextWindowPos(ImVec2(x, size.y * 0.67f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.33f), ImGuiCond_FirstUseEver);
-    if (app.show_undo) strata::viz::DrawUndoPanel(app, &app.show_undo);
+    if (app.show_undo) undo_panel.Draw(app, &app.show_undo);
     ImGui::SetNextWindowPos(ImVec2(size.x * 0.1f, size.y * 0.5f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(size.x * 0.5f, size.y * 0.45f), ImGuiCond_FirstUseEver);
-    if (app.show_page) strata::viz::DrawPagePanel(app, &app.show_page);
+    if (app.show_page) page_panel.Draw(app, &app.show_page);
 
     ImGui::Render();
     int fw, fh;

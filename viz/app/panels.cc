@@ -20,7 +20,6 @@ ImU32 Col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
 // One RGBA texture per panel: a texel per cell.
 void RebuildTextures(AppState& app) {
-  std::vector<const LoadedFile*> ready;
   std::vector<MapInput> inputs;
   for (const auto& f : app.files) {
     if (f->file) inputs.push_back({f->file.get(), &f->names});
@@ -67,7 +66,7 @@ void PageTooltip(const LoadedFile& f, std::uint32_t n) {
 
 }  // namespace
 
-void DrawMapWindow(AppState& app) {
+void MapPanel::Draw(AppState& app) {
   ImGui::Begin("Page map");
   if (!app.all_loaded()) {
     const float done = app.files.empty() ? 1.0f : static_cast<float>(app.loaded.load()) / app.files.size();
@@ -125,7 +124,7 @@ void DrawMapWindow(AppState& app) {
   ImGui::End();
 }
 
-void DrawSummaryPanel(AppState& app, bool* open) {
+void SummaryPanel::Draw(AppState& app, bool* open) {
   if (!ImGui::Begin("Summary", open)) return ImGui::End();
   for (const auto& f : app.files) {
     if (!f->ready) continue;
@@ -151,7 +150,7 @@ void DrawSummaryPanel(AppState& app, bool* open) {
   ImGui::End();
 }
 
-void DrawBtreePanel(AppState& app, bool* open) {
+void BtreePanel::Draw(AppState& app, bool* open) {
   if (!ImGui::Begin("B+trees", open)) return ImGui::End();
   for (const auto& f : app.files) {
     if (!f->ready || !f->file) continue;
@@ -179,7 +178,7 @@ void DrawBtreePanel(AppState& app, bool* open) {
   ImGui::End();
 }
 
-void DrawUndoPanel(AppState& app, bool* open) {
+void UndoPanel::Draw(AppState& app, bool* open) {
   if (!app.all_loaded() || !app.undo) return;
   if (!ImGui::Begin("Undo", open)) return ImGui::End();
   ImGui::Text("History list length %llu", static_cast<unsigned long long>(app.undo->history_list_length));
@@ -200,7 +199,7 @@ void DrawUndoPanel(AppState& app, bool* open) {
   ImGui::End();
 }
 
-void DrawPagePanel(AppState& app, bool* open) {
+void PagePanel::Draw(AppState& app, bool* open) {
   if (!app.selected) return;
   const auto [fi, n] = *app.selected;
   const LoadedFile& f = *app.files[fi];
@@ -237,9 +236,12 @@ void DrawPagePanel(AppState& app, bool* open) {
     ImGui::Text("%s: bytes %zu..%zu (%zu)", b.name, b.from, b.to, b.to - b.from);
   }
   ImGui::Separator();
-  const std::string text = inspect::ToText(inspect::ViewPage(*f.file, n, true, &f.names));
+  if (shown_ != *app.selected) {
+    text_ = inspect::ToText(inspect::ViewPage(*f.file, n, true, &f.names));
+    shown_ = *app.selected;
+  }
   ImGui::BeginChild("fields");
-  ImGui::TextUnformatted(text.c_str());
+  ImGui::TextUnformatted(text_.c_str());
   ImGui::EndChild();
   ImGui::End();
 }
