@@ -280,17 +280,11 @@ int Undo(const std::vector<std::string>& args) {
   run.options.add_options()("logs", "list every undo log in the history (trx id, trx no, type, records)");
   if (auto rc = run.Parse(args)) return *rc;
   std::vector<Finding> findings;
-  std::vector<SpaceFile> files;
-  for (const auto& path : ExpandPaths(run.paths, &findings)) {
-    auto f = SpaceFile::Open(path);
-    if (f.ok()) {
-      if (f->kind() == SpaceKind::kSystem || f->kind() == SpaceKind::kUndo) files.push_back(std::move(*f));
-    } else {
-      findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
-    }
-  }
+  std::vector<SpaceFile> files = OpenSpaces(run.paths, &findings);
   std::vector<const SpaceFile*> ptrs;
-  for (const auto& f : files) ptrs.push_back(&f);
+  for (const auto& f : files) {
+    if (f.kind() == SpaceKind::kSystem || f.kind() == SpaceKind::kUndo) ptrs.push_back(&f);
+  }
   UndoReport r = AnalyzeUndo(ptrs, run.vm.count("logs") > 0);
   bool failed = !findings.empty();
   for (const auto& f : r.findings) failed |= f.severity == Severity::kError;

@@ -63,15 +63,7 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   std::vector<std::filesystem::path> wanted;
   for (const auto& p : vm["path"].as<std::vector<std::string>>()) wanted.emplace_back(p);
   std::vector<Finding> findings;
-  std::vector<SpaceFile> files;
-  for (const auto& path : ExpandPaths(wanted, &findings)) {
-    auto f = SpaceFile::Open(path);
-    if (f.ok()) {
-      files.push_back(std::move(*f));
-    } else {
-      findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
-    }
-  }
+  std::vector<SpaceFile> files = OpenSpaces(wanted, &findings);
   for (const auto& f : findings) std::cerr << "strata render " << name << ": " << f.ToString() << "\n";
   if (files.empty()) return kExitFailure;
 

@@ -258,6 +258,19 @@ std::string SpaceFile::flavor_name() const {
   return flags_ ? "MySQL 5.x or MariaDB (not full_crc32)" : "unknown";
 }
 
+std::vector<SpaceFile> OpenSpaces(const std::vector<std::filesystem::path>& paths, std::vector<Finding>* findings) {
+  std::vector<SpaceFile> files;
+  for (const auto& path : ExpandPaths(paths, findings)) {
+    auto f = SpaceFile::Open(path);
+    if (f.ok()) {
+      files.push_back(std::move(*f));
+    } else if (findings) {
+      findings->push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
+    }
+  }
+  return files;
+}
+
 std::vector<std::filesystem::path> ExpandPaths(const std::vector<std::filesystem::path>& paths,
                                                std::vector<Finding>* findings) {
   std::vector<std::filesystem::path> out;

@@ -94,6 +94,9 @@ class SpaceFile {
   std::vector<Finding> findings_;
 };
 
+// Opens every tablespace ExpandPaths finds; the ones that cannot be opened become findings.
+std::vector<SpaceFile> OpenSpaces(const std::vector<std::filesystem::path>& paths, std::vector<Finding>* findings);
+
 // Every tablespace under a data directory (ibdata*, undo tablespaces, mysql.ibd, */*.ibd),
 // or the path itself when it is a file. Sorted, system and undo files first.
 std::vector<std::filesystem::path> ExpandPaths(const std::vector<std::filesystem::path>& paths,

@@ -23,7 +23,7 @@ namespace {
 void Usage(std::ostream& out) {
   out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--screenshot OUT.png --frames N]\n\n"
          "Opens tablespaces (.ibd, ibdata1, undo files) or data directories. Hover a page for its header,\n"
-         "click it for the page panel; Ctrl+wheel zooms. --screenshot renders N frames (default 3), writes\n"
+         "click it for the page panel; Ctrl+wheel zooms, right-drag pans. --screenshot renders N frames (default 3), writes\n"
          "the window as PNG and exits.\n";
 }
 

@@ -90,6 +90,12 @@ void MapPanel::Draw(AppState& app) {
   if (ImGui::IsWindowHovered() && ImGui::GetIO().KeyCtrl && ImGui::GetIO().MouseWheel != 0) {
     app.zoom = std::clamp(app.zoom * (ImGui::GetIO().MouseWheel > 0 ? 1.25f : 0.8f), 1.0f, 40.0f);
   }
+  // Drag with the right button to pan.
+  if (ImGui::IsWindowHovered() && ImGui::IsMouseDragging(ImGuiMouseButton_Right)) {
+    const ImVec2 d = ImGui::GetIO().MouseDelta;
+    ImGui::SetScrollX(ImGui::GetScrollX() - d.x);
+    ImGui::SetScrollY(ImGui::GetScrollY() - d.y);
+  }
   std::size_t panel = 0;
   for (std::size_t i = 0; i < app.files.size(); ++i) {
     const LoadedFile& f = *app.files[i];
