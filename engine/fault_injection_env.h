@@ -1,0 +1,72 @@
+// An Env for crash and fault tests, wrapping a real one (RocksDB's fault_injection_fs in
+// spirit). It remembers what every write overwrote until the file is synced, so a simulated
+// crash can put each file back to its last synced state; and it can fail fsync, fill the disk,
+// or tear the next write after a given number of bytes.
+//
+//   FaultInjectionEnv env(Env::Default());
+//   ... run the engine on &env ...
+//   env.Crash();   // unsynced writes are lost, as after a power cut
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "engine/env.h"
+
+namespace strata::engine {
+
+class FaultInjectionEnv final : public Env {
+ public:
+  explicit FaultInjectionEnv(Env* base) : base_(base) {}
+
+  // Puts every file back to its contents and size at its last Sync() (or its creation),
+  // as a crash would. Files created since their directory was last synced are not removed:
+  // the engine always syncs directories after creating files.
+  Status Crash();
+
+  // Faults. Each applies until cleared.
+  void SetSyncFails(bool fails) { sync_fails_ = fails; }
+  void SetDiskFull(bool full) { disk_full_ = full; }
+  // The next write keeps only its first `keep` bytes (a torn write), then every later write
+  // fails as if the machine had stopped; Crash() clears that state.
+  void TearNextWrite(std::size_t keep) { tear_next_ = keep; }
+
+  std::uint64_t syncs() const { return syncs_; }
+
+  Result<std::unique_ptr<File>> OpenFile(const std::filesystem::path& path, OpenMode mode) override;
+  Status CreateDir(const std::filesystem::path& path) override { return base_->CreateDir(path); }
+  bool Exists(const std::filesystem::path& path) override { return base_->Exists(path); }
+  Status Remove(const std::filesystem::path& path) override;
+  Status Rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
+  Status SyncDir(const std::filesystem::path& dir) override { return base_->SyncDir(dir); }
+  Result<std::vector<std::string>> ListDir(const std::filesystem::path& dir) override { return base_->ListDir(dir); }
+  Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) override { return base_->LockFile(path); }
+
+ private:
+  friend class FaultInjectionFile;
+  // What a file looked like before its unsynced writes, newest last.
+  struct Undo {
+    std::uint64_t offset;
+    std::vector<std::byte> old_bytes;  // the bytes the write replaced (within the old size)
+    std::uint64_t old_size;
+  };
+  struct FileState {
+    std::vector<Undo> undo;
+  };
+  Status CheckWritable(const std::filesystem::path& path) const;
+
+  Env* base_;
+  std::mutex mu_;
+  std::map<std::filesystem::path, FileState> files_;  // guarded by mu_
+  bool sync_fails_ = false;
+  bool disk_full_ = false;
+  std::optional<std::size_t> tear_next_;
+  bool stopped_ = false;  // after a torn write, until Crash()
+  std::uint64_t syncs_ = 0;
+};
+
+}  // namespace strata::engine
