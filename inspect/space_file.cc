@@ -199,7 +199,9 @@ void SpaceFile::DetectFlavor() {
   }
   // MySQL 8.0 stamps page 0's FIL prev field with the server version that made the file.
   const std::uint32_t v = Load32(page(0), FilHeader::kPrev);
-  if (v >= 80000 && v < 1000000) {
+  if (v == kStrataServerVersion) {
+    flavor_ = Flavor::kStrata;
+  } else if (v >= 80000 && v < 1000000) {
     server_version_ = v;
     flavor_ = Flavor::kMySql;
   } else if (flags_->sdi) {

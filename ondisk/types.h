@@ -54,6 +54,10 @@ inline constexpr std::uint32_t kRedoPseudoSpaceId = 0xFFFFFFF0;
 inline constexpr std::uint32_t kMySqlDictionarySpaceId = 0xFFFFFFFE;  // MariaDB: temporary
 inline constexpr std::uint32_t kMySqlTemporarySpaceId = 0xFFFFFFFD;
 
+// FIL_PAGE_SRV_VERSION on page 0 of files Strata writes ("STRA"): how inspectors tell our
+// files from MySQL 8.0's, which store a server version such as 80040 there. Frozen on disk.
+inline constexpr std::uint32_t kStrataServerVersion = 0x53545241;
+
 // Which product wrote a file; decides the few fields whose meaning differs by product.
 enum class Flavor : std::uint8_t {
   kUnknown = 0,
