@@ -1,5 +1,7 @@
 #include "cli/inspect_command.h"
 
+#include "cli/progress.h"
+
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
@@ -91,6 +93,7 @@ struct InspectRun {
     std::vector<Finding> findings;
     auto files = ExpandPaths(paths, &findings);
     bool failed = !findings.empty();
+    ScanProgress progress(TerminalProgressBar());
     nlohmann::json out = {{"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
     for (const auto& path : files) {
       auto f = SpaceFile::Open(path);

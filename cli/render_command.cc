@@ -1,9 +1,12 @@
 #include "cli/render_command.h"
 
+#include "cli/progress.h"
+
 #include <boost/program_options.hpp>
 
 #include <iostream>
 
+#include "inspect/page_info.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/sys_dictionary.h"
@@ -78,6 +81,7 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   mo.shared_scale = vm.count("shared-scale") > 0;
   mo.max_rows = std::max<std::uint32_t>(1, vm["max-rows"].as<std::uint32_t>());
   mo.title = vm["title"].as<std::string>();
+  ScanProgress progress(TerminalProgressBar());
   viz::MapModel model = viz::BuildModel(inputs, mo);
   viz::RenderOptions ro;
   ro.width = std::clamp(vm["width"].as<int>(), 200, 20000);

@@ -61,6 +61,19 @@ double PageFill(const PageInfo& p, std::size_t page_size) {
   return p.data_size / capacity;
 }
 
+namespace {
+ScanProgress::Callback& CurrentProgress() {
+  static ScanProgress::Callback cb;
+  return cb;
+}
+}  // namespace
+
+ScanProgress::ScanProgress(Callback cb) : previous_(std::move(CurrentProgress())) { CurrentProgress() = std::move(cb); }
+ScanProgress::~ScanProgress() { CurrentProgress() = std::move(previous_); }
+void ScanProgress::Report(std::uint64_t done, std::uint64_t total, const std::filesystem::path& file) {
+  if (CurrentProgress()) CurrentProgress()(done, total, file);
+}
+
 void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume, bool deep) {
   constexpr std::uint32_t kBatch = 8192;
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -96,6 +109,7 @@ void ScanPages(const SpaceFile& file, const std::function<void(std::span<const P
       work(0);
     }
     consume(batch);
+    ScanProgress::Report(first + count, file.n_pages(), file.path());
   }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <span>
@@ -59,6 +60,21 @@ double PageFill(const PageInfo& p, std::size_t page_size);
 // order, on the calling thread. Memory stays bounded whatever the file size.
 void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume,
                bool deep = false);
+
+// Progress of long scans, for front ends: while a ScanProgress lives, every ScanPages call
+// reports (pages done, pages in the file, file) after each batch, on the calling thread.
+class ScanProgress {
+ public:
+  using Callback = std::function<void(std::uint64_t done, std::uint64_t total, const std::filesystem::path& file)>;
+  explicit ScanProgress(Callback cb);
+  ~ScanProgress();
+  ScanProgress(const ScanProgress&) = delete;
+  ScanProgress& operator=(const ScanProgress&) = delete;
+  static void Report(std::uint64_t done, std::uint64_t total, const std::filesystem::path& file);
+
+ private:
+  Callback previous_;
+};
 
 // The type name as the file's flavour spells it.
 std::string PageTypeName(std::uint16_t type, ondisk::Flavor flavor);
