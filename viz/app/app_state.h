@@ -36,6 +36,7 @@ struct AppState {
   std::optional<inspect::UndoReport> undo;  // when a system tablespace is among the files
   std::atomic<std::size_t> loaded{0};       // files done, for the progress bar
   std::atomic<bool> finished{false};        // everything (undo included) is loaded
+  std::atomic<float> file_progress{0};      // share of the current file's pages scanned
   std::thread loader;
 
   MapKind map = MapKind::kExtents;

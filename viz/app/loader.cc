@@ -1,5 +1,6 @@
 #include "viz/app/app_state.h"
 
+#include "inspect/page_info.h"
 #include "inspect/sys_dictionary.h"
 
 namespace strata::viz {
@@ -13,6 +14,10 @@ void StartLoading(AppState& app, const std::vector<std::filesystem::path>& paths
   }
   // The UI keeps drawing while the files are scanned; each becomes visible when ready.
   app.loader = std::thread([&app] {
+    // Page-level progress of every scan this thread runs.
+    inspect::ScanProgress progress([&app](std::uint64_t done, std::uint64_t total, const std::filesystem::path&) {
+      app.file_progress = total ? static_cast<float>(done) / static_cast<float>(total) : 1.0f;
+    });
     inspect::ServerDictionaries servers;
     std::vector<const inspect::SpaceFile*> system_files;
     for (auto& lf : app.files) {

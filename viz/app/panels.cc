@@ -69,7 +69,9 @@ void PageTooltip(const LoadedFile& f, std::uint32_t n) {
 void MapPanel::Draw(AppState& app) {
   ImGui::Begin("Page map");
   if (!app.all_loaded()) {
-    const float done = app.files.empty() ? 1.0f : static_cast<float>(app.loaded.load()) / app.files.size();
+    // Each file is scanned a few times (summary, indexes); the bar follows files and the scan in hand.
+    const float done = app.files.empty() ? 1.0f
+                                         : (static_cast<float>(app.loaded.load()) + app.file_progress.load()) / app.files.size();
     ImGui::Text("Reading %zu tablespace%s...", app.files.size(), app.files.size() == 1 ? "" : "s");
     ImGui::ProgressBar(done);
     ImGui::End();
