@@ -8,6 +8,7 @@
 //   env.Crash();   // unsynced writes are lost, as after a power cut
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -33,7 +34,10 @@ class FaultInjectionEnv final : public Env {
   void SetDiskFull(bool full) { disk_full_ = full; }
   // The next write keeps only its first `keep` bytes (a torn write), then every later write
   // fails as if the machine had stopped; Crash() clears that state.
-  void TearNextWrite(std::size_t keep) { tear_next_ = keep; }
+  void TearNextWrite(std::size_t keep) {
+    std::lock_guard<std::mutex> l(mu_);
+    tear_next_ = keep;
+  }
 
   std::uint64_t syncs() const { return syncs_; }
 
@@ -62,11 +66,12 @@ class FaultInjectionEnv final : public Env {
   Env* base_;
   std::mutex mu_;
   std::map<std::filesystem::path, FileState> files_;  // guarded by mu_
-  bool sync_fails_ = false;
-  bool disk_full_ = false;
-  std::optional<std::size_t> tear_next_;
-  bool stopped_ = false;  // after a torn write, until Crash()
-  std::uint64_t syncs_ = 0;
+  // Faults may be set from a test thread while engine threads write.
+  std::atomic<bool> sync_fails_{false};
+  std::atomic<bool> disk_full_{false};
+  std::optional<std::size_t> tear_next_;  // guarded by mu_
+  std::atomic<bool> stopped_{false};      // after a torn write, until Crash()
+  std::atomic<std::uint64_t> syncs_{0};
 };
 
 }  // namespace strata::engine

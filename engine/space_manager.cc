@@ -129,11 +129,13 @@ Status SpaceManager::GrowForExtent() {
 Result<std::uint32_t> SpaceManager::AllocateFreeExtent() {
   auto free = ListGet(store_, FspList(FspHeader::kFree));
   if (!free.ok()) return free.status();
-  if (free->length == 0) {
+  // An extent that starts with a descriptor page joins FREE_FRAG when described, so one
+  // growth step may add nothing to FREE (with 4 KiB pages, every 16th extent): grow again.
+  for (int step = 0; free->length == 0; ++step) {
+    if (step == 8) return Status::Corruption("no free extent after growing the tablespace");
     STRATA_RETURN_IF_ERROR(GrowForExtent());
     free = ListGet(store_, FspList(FspHeader::kFree));
     if (!free.ok()) return free.status();
-    if (free->length == 0) return Status::Corruption("no free extent after growing the tablespace");
   }
   const std::uint32_t first = ExtentOf(free->first);
   STRATA_RETURN_IF_ERROR(ListRemove(store_, FspList(FspHeader::kFree), free->first));
@@ -246,6 +248,7 @@ Result<FsegHeader> SpaceManager::CreateSegment() {
     const FileAddr node{*n, static_cast<std::uint16_t>(kInodePageListNode)};
     STRATA_RETURN_IF_ERROR(ListAddLast(store_, FspList(FspHeader::kSegInodesFree), node));
     free_pages = ListGet(store_, FspList(FspHeader::kSegInodesFree));
+    if (!free_pages.ok()) return free_pages.status();
   }
   const PageNo ipage = free_pages->first.page;
   auto ip = store_.Page(ipage);

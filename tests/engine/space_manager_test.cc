@@ -167,3 +167,31 @@ TEST(SpaceManagerTest, InnochecksumAcceptsOurFiles) {
 
 }  // namespace
 }  // namespace strata::engine
+
+namespace strata::engine {
+namespace {
+
+// With 4 KiB pages every 16th extent starts with a descriptor page; growing past one must
+// still find free extents (a regression: growth stopped at 16 MiB).
+TEST(SpaceManagerTest, FourKilobytePagesGrowPastTheSecondDescriptorPage) {
+  testing::TempDir tmp;
+  const auto path = tmp.path() / "t4k.ibd";
+  auto f = Env::Default()->OpenFile(path, OpenMode::kCreateNew);
+  ASSERT_TRUE((*f)->Resize(4 * 4096).ok());
+  SimplePageStore store(std::move(*f), SpaceId(5), PageSize(4096), 4);
+  SpaceManager sm(store);
+  ASSERT_TRUE(sm.Init(FspFlags::EncodeMySql(PageSize(4096), true, true, true)).ok());
+  auto seg = sm.CreateSegment();
+  ASSERT_TRUE(seg.ok());
+  for (int i = 0; i < 9000; ++i) {
+    auto p = sm.AllocatePage(*seg);
+    ASSERT_TRUE(p.ok()) << i << ": " << p.status().ToString();
+  }
+  EXPECT_GT(store.size(), 8192u);  // two descriptor pages behind
+  ASSERT_TRUE(store.Flush(Lsn(3)).ok());
+  inspect::CheckReport r = Check(path);
+  EXPECT_TRUE(r.clean()) << inspect::ToText(r);
+}
+
+}  // namespace
+}  // namespace strata::engine

@@ -221,6 +221,7 @@ void PagePanel::Draw(AppState& app, bool* open) {
   bands.push_back({"FIL header", 0, 38, {120, 130, 150}});
   auto ip = ondisk::IndexPage::Open(page);
   if (ip.ok() && ondisk::IsBtreePage(ondisk::FilHeader(page).type(), f.file->flavor())) {
+    // IndexPage::Open guarantees supremum end <= heap top <= directory start < size - 8.
     const std::size_t dir = size - 8 - 2 * ip->n_dir_slots();
     bands.push_back({"page header", 38, 94, {150, 110, 240}});
     bands.push_back({"infimum/supremum", 94, ip->supremum_end(), {220, 60, 180}});
