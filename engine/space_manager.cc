@@ -1,6 +1,7 @@
 #include "engine/space_manager.h"
 
 #include <optional>
+#include <string>
 
 #include "engine/file_list_ops.h"
 #include "ondisk/fil_header.h"
@@ -156,6 +157,22 @@ Result<std::uint32_t> SpaceManager::UsedInExtent(std::uint32_t first) {
   return XdesEntry(*desc, LocateXdes(PageNo(first), store_.page_size()).entry).used_pages();
 }
 
+Result<std::uint32_t> SpaceManager::TakeFirstFreePage(std::uint32_t first, const char* list) {
+  const PageSize ps = store_.page_size();
+  auto desc = DescriptorPage(first);
+  if (!desc.ok()) return desc.status();
+  XdesEntry entry(*desc, LocateXdes(PageNo(first), ps).entry);
+  std::uint32_t j = 0;
+  while (j < ps.pages_per_extent() && !entry.is_free(j)) ++j;
+  if (j == ps.pages_per_extent()) {
+    return Status::Corruption(std::string("extent on ") + list + " list has no free page");
+  }
+  const std::uint32_t page = first + j;
+  STRATA_RETURN_IF_ERROR(EnsureSize(page + 1));
+  STRATA_RETURN_IF_ERROR(SetFree(page, false));
+  return page;
+}
+
 Result<PageNo> SpaceManager::AllocateFragmentPage() {
   const PageSize ps = store_.page_size();
   auto frag = ListGet(store_, FspList(FspHeader::kFreeFrag));
@@ -172,15 +189,9 @@ Result<PageNo> SpaceManager::AllocateFragmentPage() {
   } else {
     first = ExtentOf(frag->first);
   }
-  auto desc = DescriptorPage(first);
-  if (!desc.ok()) return desc.status();
-  XdesEntry entry(*desc, LocateXdes(PageNo(first), ps).entry);
-  std::uint32_t j = 0;
-  while (j < ps.pages_per_extent() && !entry.is_free(j)) ++j;
-  if (j == ps.pages_per_extent()) return Status::Corruption("extent on FREE_FRAG has no free page");
-  const std::uint32_t page = first + j;
-  STRATA_RETURN_IF_ERROR(EnsureSize(page + 1));
-  STRATA_RETURN_IF_ERROR(SetFree(page, false));
+  auto taken = TakeFirstFreePage(first, "FREE_FRAG");
+  if (!taken.ok()) return taken.status();
+  const std::uint32_t page = *taken;
   auto p0 = Page0();
   if (!p0.ok()) return p0.status();
   std::uint32_t n_used = Load32(*p0, FspHeader::kFragNUsed) + 1;
@@ -190,7 +201,8 @@ Result<PageNo> SpaceManager::AllocateFragmentPage() {
     // Full: FREE_FRAG -> FULL_FRAG, and its pages leave the FREE_FRAG count.
     STRATA_RETURN_IF_ERROR(ListRemove(store_, FspList(FspHeader::kFreeFrag), NodeOf(first)));
     STRATA_RETURN_IF_ERROR(ListAddLast(store_, FspList(FspHeader::kFullFrag), NodeOf(first)));
-    desc = DescriptorPage(first);
+    auto desc = DescriptorPage(first);
+    if (!desc.ok()) return desc.status();
     XdesEntryWriter(*desc, LocateXdes(PageNo(first), ps).entry).set_state(XdesState::kFullFrag);
     n_used -= ps.pages_per_extent();
   }
@@ -319,15 +331,9 @@ Result<PageNo> SpaceManager::AllocatePage(const FsegHeader& seg) {
     }
     STRATA_RETURN_IF_ERROR(ListAddLast(store_, not_full_ref, NodeOf(first)));
   }
-  auto desc = DescriptorPage(first);
-  if (!desc.ok()) return desc.status();
-  XdesEntry entry(*desc, LocateXdes(PageNo(first), ps).entry);
-  std::uint32_t j = 0;
-  while (j < ps.pages_per_extent() && !entry.is_free(j)) ++j;
-  if (j == ps.pages_per_extent()) return Status::Corruption("segment's NOT_FULL extent has no free page");
-  const std::uint32_t page = first + j;
-  STRATA_RETURN_IF_ERROR(EnsureSize(page + 1));
-  STRATA_RETURN_IF_ERROR(SetFree(page, false));
+  auto taken = TakeFirstFreePage(first, "the segment's NOT_FULL");
+  if (!taken.ok()) return taken.status();
+  const std::uint32_t page = *taken;
   auto used = UsedInExtent(first);
   if (!used.ok()) return used.status();
   ip = store_.Page(seg.page);

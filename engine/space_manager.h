@@ -50,6 +50,8 @@ class SpaceManager {
   std::uint32_t ExtentOf(ondisk::FileAddr node) const;
   Status SetFree(std::uint32_t page, bool free);
   Result<std::uint32_t> UsedInExtent(std::uint32_t extent_first);
+  // Marks the first free page of the extent used (growing the file to hold it) and returns it.
+  Result<std::uint32_t> TakeFirstFreePage(std::uint32_t extent_first, const char* list);
 
   PageStore& store_;
 };
