@@ -9,6 +9,9 @@ std::string Status::ToString() const {
     case Code::kInvalidArgument: return "Invalid argument: " + message_;
     case Code::kNotSupported: return "Not supported: " + message_;
     case Code::kIoError: return "I/O error: " + message_;
+    case Code::kNotFound: return "Not found: " + message_;
+    case Code::kAlreadyExists: return "Already exists: " + message_;
+    case Code::kBusy: return "Busy: " + message_;
   }
   return "Unknown status: " + message_;
 }

@@ -15,7 +15,8 @@ namespace strata::ondisk {
 
 class [[nodiscard]] Status {
  public:
-  enum class Code { kOk = 0, kCorruption = 1, kInvalidArgument = 2, kNotSupported = 3, kIoError = 4 };
+  enum class Code { kOk = 0, kCorruption = 1, kInvalidArgument = 2, kNotSupported = 3, kIoError = 4,
+                    kNotFound = 5, kAlreadyExists = 6, kBusy = 7 };
 
   Status() = default;
   static Status Ok() { return Status(); }
@@ -27,10 +28,16 @@ class [[nodiscard]] Status {
   static Status InvalidArgument(std::string msg) { return Status(Code::kInvalidArgument, std::move(msg)); }
   static Status NotSupported(std::string msg) { return Status(Code::kNotSupported, std::move(msg)); }
   static Status IoError(std::string msg) { return Status(Code::kIoError, std::move(msg)); }
+  static Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
+  static Status AlreadyExists(std::string msg) { return Status(Code::kAlreadyExists, std::move(msg)); }
+  // A resource is in use or exhausted (a locked data directory, a buffer pool with every frame pinned).
+  static Status Busy(std::string msg) { return Status(Code::kBusy, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   bool IsCorruption() const { return code_ == Code::kCorruption; }
   bool IsNotSupported() const { return code_ == Code::kNotSupported; }
+  bool IsNotFound() const { return code_ == Code::kNotFound; }
+  bool IsAlreadyExists() const { return code_ == Code::kAlreadyExists; }
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
 

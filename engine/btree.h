@@ -1,0 +1,108 @@
+// A B+tree index in InnoDB's page format (architecture layer 6).
+//
+// The root page never moves: it is allocated first, in the non-leaf ("top") segment whose
+// header it carries next to the leaf segment's. Leaf pages come from the leaf segment,
+// non-leaf pages from the top segment.
+//
+// Insert follows btr_cur_optimistic_insert and btr_page_split_and_insert:
+//   - a record goes into its leaf if it fits, reorganising the page first when only its
+//     garbage is in the way; a clustered leaf keeps 1/16 of the page free for updates while
+//     inserts run in one direction (the split then happens early);
+//   - a full page splits at the insertion point when PAGE_LAST_INSERT shows an ascending
+//     (or descending) run, otherwise at its middle record; the new page becomes the right
+//     sibling (the left one for a descending run), and a node pointer to the upper half goes
+//     into the parent, which may split in turn; a full root moves its records to a new page
+//     and becomes that page's parent, one level higher.
+// Delete removes the record; a page left below half full merges into a sibling under the same
+// parent when the sibling has room, an empty page leaves the tree, and a root left with one
+// child takes that child's records.
+//
+// Node pointers hold the child's lowest key as it was when the pointer was made: every key
+// in a subtree is >= its pointer's key and < the next pointer's. The first pointer of the
+// leftmost page of each non-leaf level carries the MIN_REC flag and compares below every key.
+//
+// Concurrency: one writer at a time (the caller serialises writes; readers may run beside the
+// page cleaner). Changes to pages happen inside a mini-transaction.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "engine/btr_page.h"
+#include "engine/buffer_pool.h"
+#include "engine/key.h"
+#include "engine/mtr.h"
+
+namespace strata::engine {
+
+struct BtreeStats {
+  std::uint64_t splits = 0, root_raises = 0, merges = 0, discards = 0, lifts = 0, reorganizations = 0;
+};
+
+class Btree {
+ public:
+  Btree(BufferPool& pool, Tablespace& space, const IndexShape& shape, ondisk::PageNo root)
+      : pool_(pool), space_(space), shape_(shape), root_(root) {}
+
+  // Creates the index's segments and its root (an empty leaf); returns the root page.
+  static Result<ondisk::PageNo> Create(Mtr& mtr, Tablespace& space, const IndexShape& shape);
+
+  // AlreadyExists when a record with the same unique fields is present.
+  Status Insert(const Tuple& record);
+  // Removes the record whose first n_key fields equal `key`; NotFound when there is none.
+  Status Delete(const Tuple& key);
+  // Replaces the record with the same key: in place when the new record has the same size,
+  // else by delete and insert.
+  Status Update(const Tuple& record);
+  // The record whose first key.size() fields equal `key` (the first such one).
+  Result<std::optional<Tuple>> Get(const Tuple& key);
+  // Visits records from the first >= `from` upwards (forward), or from the last <= `from`
+  // downwards, comparing on from.size() fields (an empty tuple starts at an end), while `fn`
+  // returns true.
+  Status Scan(const Tuple& from, bool forward, const std::function<bool(const Tuple&)>& fn);
+
+  // Checks the whole tree (see btree_check.cc); the first problem found.
+  Status Check();
+
+  ondisk::PageNo root() const { return root_; }
+  const IndexShape& shape() const { return shape_; }
+  const BtreeStats& stats() const { return stats_; }
+  Tuple DecodeRecord(const BtrPage& page, std::size_t origin) const;
+
+ private:
+  struct Step {
+    ondisk::PageNo page;
+    std::size_t cursor;  // record the search stopped at
+  };
+  using Path = std::vector<Step>;  // root first
+
+  const ondisk::RecordLayout& LayoutAt(std::uint16_t level) const { return level == 0 ? shape_.leaf : shape_.node; }
+  Result<BtrPage> WritePage(Mtr& mtr, ondisk::PageNo n);
+  // Descends to `level`, latching each page for writing; the last step is on that level.
+  Result<Path> Descend(Mtr& mtr, const Tuple& key, std::size_t n_fields, std::uint16_t level, bool strict);
+  Status InsertAtLevel(Mtr& mtr, const Tuple& key, const RawRecord& record, std::uint16_t level);
+  Status SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_t record_size, bool by_size);
+  Result<ondisk::PageNo> RaiseRoot(Mtr& mtr);
+  Result<ondisk::PageNo> NewPage(Mtr& mtr, std::uint16_t level);
+  Status FreePage(Mtr& mtr, ondisk::PageNo page, std::uint16_t level);
+  Result<std::optional<Tuple>> UniqueConflict(const Tuple& record);
+  RawRecord NodePointer(const BtrPage& child, std::size_t first, ondisk::PageNo child_no, std::uint8_t info) const;
+  Status Compress(Mtr& mtr, const Path& path, std::size_t depth);
+  Status RemovePointer(Mtr& mtr, const Path& path, std::size_t depth);
+  Status Unlink(Mtr& mtr, BtrPage& page);
+  Status LiftRoot(Mtr& mtr);
+  Status DeleteAt(Mtr& mtr, const Path& path);
+
+  BufferPool& pool_;
+  Tablespace& space_;
+  IndexShape shape_;
+  ondisk::PageNo root_;
+  BtreeStats stats_;
+};
+
+// The child page a node pointer leads to (its last 4 bytes).
+ondisk::PageNo ChildOf(const BtrPage& page, std::size_t origin);
+void SetChild(BtrPage& page, std::size_t origin, ondisk::PageNo child);
+
+}  // namespace strata::engine

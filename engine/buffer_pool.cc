@@ -1,0 +1,415 @@
+#include "engine/buffer_pool.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "ondisk/checksum.h"
+#include "ondisk/fil_header.h"
+
+namespace strata::engine {
+
+using namespace strata::ondisk;
+using Clock = std::chrono::steady_clock;
+
+struct Frame {
+  PageId id{};
+  std::byte* data = nullptr;
+  std::shared_mutex latch;
+  // Everything below is guarded by the pool mutex.
+  int pins = 0;
+  bool valid = false;   // holds id's page; false while being read in or after a failed read
+  bool in_hash = false;
+  bool dirty = false;
+  std::uint64_t oldest = 0, newest = 0;  // LSNs of the first and last unflushed change
+  std::uint64_t version = 0;             // bumped by every change, so a flush knows what it wrote
+  bool old = true;
+  bool in_lru = false;
+  Clock::time_point first_access;
+  std::list<Frame*>::iterator lru_it, flush_it;
+  Status read_status;
+};
+
+PageGuard& PageGuard::operator=(PageGuard&& o) noexcept {
+  if (this != &o) {
+    Release();
+    pool_ = std::exchange(o.pool_, nullptr);
+    frame_ = std::exchange(o.frame_, nullptr);
+    exclusive_ = o.exclusive_;
+    lsn_ = o.lsn_;
+  }
+  return *this;
+}
+
+PageId PageGuard::id() const { return frame_->id; }
+ConstBytes PageGuard::page() const { return {frame_->data, pool_->opt_.page_size.bytes()}; }
+MutableBytes WriteGuard::page() { return {frame_->data, pool_->opt_.page_size.bytes()}; }
+
+void PageGuard::Release() {
+  if (!frame_) return;
+  if (exclusive_ && frame_->valid) {
+    // The page changed: it gets its LSN in the header before the latch goes.
+    if (lsn_ == 0) lsn_ = pool_->NextLsn().value();
+    FilHeaderWriter(MutableBytes(frame_->data, pool_->opt_.page_size.bytes())).set_lsn(Lsn(lsn_));
+  }
+  exclusive_ ? frame_->latch.unlock() : frame_->latch.unlock_shared();
+  pool_->Unfix(frame_, exclusive_, lsn_);
+  frame_ = nullptr;
+}
+
+BufferPool::BufferPool(BufferPoolOptions options) : opt_(options) {
+  const std::size_t ps = opt_.page_size.bytes();
+  const std::size_t n = std::max<std::size_t>(opt_.bytes / ps, 16);
+  memory_ = std::make_unique<std::byte[]>(n * ps);
+  frames_.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    frames_.push_back(std::make_unique<Frame>());
+    frames_.back()->data = memory_.get() + i * ps;
+    free_.push_back(frames_.back().get());
+  }
+  std::reverse(free_.begin(), free_.end());
+  stats_.frames = n;
+  if (opt_.page_cleaner) cleaner_ = std::thread([this] { CleanerLoop(); });
+}
+
+BufferPool::~BufferPool() {
+  {
+    std::lock_guard lock(cleaner_mu_);
+    stop_ = true;
+  }
+  cleaner_cv_.notify_all();
+  if (cleaner_.joinable()) cleaner_.join();
+}
+
+void BufferPool::Register(Tablespace* space) {
+  std::lock_guard lock(mu_);
+  spaces_[space->id().value()] = space;
+}
+
+Tablespace* BufferPool::space(SpaceId id) {
+  std::lock_guard lock(mu_);
+  auto it = spaces_.find(id.value());
+  return it == spaces_.end() ? nullptr : it->second;
+}
+
+Status BufferPool::Unregister(SpaceId space) {
+  STRATA_RETURN_IF_ERROR(FlushSpace(space));
+  Discard(space);
+  return Status::Ok();
+}
+
+void BufferPool::Discard(SpaceId space) {
+  std::lock_guard lock(mu_);
+  for (auto& fp : frames_) {
+    Frame* f = fp.get();
+    if (!f->in_hash || f->id.space != space) continue;
+    assert(f->pins == 0 && "discarding a space whose pages are still in use");
+    hash_.erase(f->id.key());
+    f->in_hash = false;
+    if (f->in_lru) (f->old ? old_ : young_).erase(f->lru_it);
+    f->in_lru = false;
+    if (f->dirty) flush_list_.erase(f->flush_it);
+    f->dirty = false;
+    f->valid = false;
+    free_.push_back(f);
+  }
+  spaces_.erase(space.value());
+}
+
+void BufferPool::Touch(Frame* f) {
+  const auto now = Clock::now();
+  if (!f->old) {
+    young_.splice(young_.begin(), young_, f->lru_it);
+  } else if (now - f->first_access >= opt_.old_blocks_time) {
+    young_.splice(young_.begin(), old_, f->lru_it);
+    f->old = false;
+    ++stats_.young_moves;
+    BalanceLru();
+  }
+}
+
+// Keeps the old sublist at its share of the LRU by demoting the young tail.
+void BufferPool::BalanceLru() {
+  const std::size_t total = young_.size() + old_.size();
+  const auto want_old = static_cast<std::size_t>(static_cast<double>(total) * opt_.old_fraction);
+  while (old_.size() < want_old && !young_.empty()) {
+    Frame* f = young_.back();
+    old_.splice(old_.begin(), young_, std::prev(young_.end()));
+    f->old = true;
+  }
+}
+
+Result<Frame*> BufferPool::TakeFreeFrame(std::unique_lock<std::mutex>& lock) {
+  constexpr std::size_t kScanDepth = 128;
+  constexpr std::size_t kFlushBatch = 16;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    if (!free_.empty()) {
+      Frame* f = free_.back();
+      free_.pop_back();
+      return f;
+    }
+    // The least recently used unpinned clean frame near the tail.
+    std::vector<Frame*> dirty;
+    for (auto* list : {&old_, &young_}) {
+      std::size_t seen = 0;
+      for (auto it = list->rbegin(); it != list->rend() && seen < kScanDepth; ++it, ++seen) {
+        Frame* f = *it;
+        if (f->pins > 0) continue;
+        if (!f->dirty) {
+          list->erase(std::next(it).base());
+          f->in_lru = false;
+          hash_.erase(f->id.key());
+          f->in_hash = false;
+          f->valid = false;
+          ++stats_.evictions;
+          return f;
+        }
+        if (dirty.size() < kFlushBatch) dirty.push_back(f);
+      }
+    }
+    if (dirty.empty()) {
+      return Status::Busy(fmt::format("buffer pool of {} pages has every page in use; give it more memory",
+                                      frames_.size()));
+    }
+    // Only dirty pages near the tail: write a batch of them, then look again.
+    for (Frame* f : dirty) ++f->pins;
+    lock.unlock();
+    Status s;
+    for (Frame* f : dirty) {
+      if (s.ok()) s = FlushFrame(f);
+    }
+    lock.lock();
+    for (Frame* f : dirty) --f->pins;
+    if (!s.ok()) return s;
+  }
+  return Status::Busy("buffer pool: no frame became free");
+}
+
+Result<Frame*> BufferPool::Fix(PageId id, bool create) {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    if (auto it = hash_.find(id.key()); it != hash_.end()) {
+      Frame* f = it->second;
+      ++f->pins;
+      Touch(f);
+      ++stats_.hits;
+      return f;
+    }
+    auto sit = spaces_.find(id.space.value());
+    if (sit == spaces_.end()) {
+      return Status::InvalidArgument(fmt::format("buffer pool: tablespace {} is not open", id.space.value()));
+    }
+    Tablespace* ts = sit->second;
+    if (id.page.value() >= ts->size()) {
+      return Status::Corruption(fmt::format("{}: page {} is past the end of the tablespace ({} pages)",
+                                            ts->path().string(), id.page.value(), ts->size()));
+    }
+    auto taken = TakeFreeFrame(lock);
+    if (!taken.ok()) return taken.status();
+    Frame* f = *taken;
+    if (hash_.count(id.key())) {  // another thread read it in while we looked for a frame
+      free_.push_back(f);
+      continue;
+    }
+    f->id = id;
+    f->pins = 1;
+    f->in_hash = true;
+    hash_[id.key()] = f;
+    f->old = true;
+    old_.push_front(f);
+    f->lru_it = old_.begin();
+    f->in_lru = true;
+    f->first_access = Clock::now();
+    f->dirty = false;
+    BalanceLru();
+    if (create) {
+      std::memset(f->data, 0, opt_.page_size.bytes());
+      f->valid = true;
+      return f;
+    }
+    // Read with the frame latched so that others who find it in the hash wait for the data.
+    f->valid = false;
+    std::unique_lock latch(f->latch);
+    lock.unlock();
+    Status s = ts->Read(id.page, MutableBytes(f->data, opt_.page_size.bytes()));
+    lock.lock();
+    ++stats_.reads;
+    f->valid = s.ok();
+    f->read_status = s;
+    latch.unlock();
+    if (!s.ok()) {
+      lock.unlock();
+      Unfix(f, false, 0);
+      return s;
+    }
+    return f;
+  }
+}
+
+// Unpins a frame whose latch the caller has released; a write guard's frame becomes dirty.
+void BufferPool::Unfix(Frame* f, bool exclusive, std::uint64_t lsn) {
+  std::lock_guard lock(mu_);
+  if (exclusive && f->valid) {
+    if (!f->dirty) {
+      f->dirty = true;
+      f->oldest = lsn;
+      flush_list_.push_back(f);
+      f->flush_it = std::prev(flush_list_.end());
+    }
+    f->newest = std::max(f->newest, lsn);
+    ++f->version;
+  }
+  if (--f->pins == 0 && !f->valid && f->in_hash) {  // a failed read nobody waits for any more
+    hash_.erase(f->id.key());
+    f->in_hash = false;
+    if (f->in_lru) old_.erase(f->lru_it);
+    f->in_lru = false;
+    free_.push_back(f);
+  }
+}
+
+Result<ReadGuard> BufferPool::Read(PageId id) {
+  auto f = Fix(id, false);
+  if (!f.ok()) return f.status();
+  (*f)->latch.lock_shared();
+  if (!(*f)->valid) {
+    Status s = (*f)->read_status;
+    (*f)->latch.unlock_shared();
+    Unfix(*f, false, 0);
+    return s.ok() ? Status::IoError("page read failed") : s;
+  }
+  return ReadGuard(this, *f, false);
+}
+
+Result<WriteGuard> BufferPool::Write(PageId id) {
+  auto f = Fix(id, false);
+  if (!f.ok()) return f.status();
+  (*f)->latch.lock();
+  if (!(*f)->valid) {
+    Status s = (*f)->read_status;
+    (*f)->latch.unlock();
+    Unfix(*f, false, 0);
+    return s.ok() ? Status::IoError("page read failed") : s;
+  }
+  return WriteGuard(this, *f, true);
+}
+
+Result<WriteGuard> BufferPool::Create(PageId id) {
+  auto f = Fix(id, true);
+  if (!f.ok()) return f.status();
+  (*f)->latch.lock();
+  std::memset((*f)->data, 0, opt_.page_size.bytes());
+  FilHeaderWriter fil(MutableBytes((*f)->data, opt_.page_size.bytes()));
+  fil.set_page_no(id.page);
+  fil.set_space_id(id.space);
+  fil.set_prev(kNullPage);
+  fil.set_next(kNullPage);
+  return WriteGuard(this, *f, true);
+}
+
+Status BufferPool::FlushFrame(Frame* f) {
+  std::vector<std::byte> copy(opt_.page_size.bytes());
+  std::uint64_t version, newest;
+  Tablespace* ts;
+  {
+    std::shared_lock latch(f->latch);
+    std::lock_guard lock(mu_);
+    if (!f->dirty || !f->valid) return Status::Ok();
+    version = f->version;
+    newest = f->newest;
+    auto it = spaces_.find(f->id.space.value());
+    if (it == spaces_.end()) return Status::Ok();
+    ts = it->second;
+    std::memcpy(copy.data(), f->data, copy.size());
+  }
+  if (before_write) STRATA_RETURN_IF_ERROR(before_write(Lsn(newest)));  // INV-1
+  StampChecksum(copy, ChecksumAlgorithm::kCrc32);                          // INV-4
+  STRATA_RETURN_IF_ERROR(ts->Write(f->id.page, copy));
+  std::lock_guard lock(mu_);
+  ++stats_.writes;
+  if (f->dirty && f->version == version) {
+    f->dirty = false;
+    flush_list_.erase(f->flush_it);
+  }
+  return Status::Ok();
+}
+
+Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
+  std::vector<Frame*> batch;
+  std::vector<Tablespace*> touched;
+  {
+    std::lock_guard lock(mu_);
+    for (Frame* f : flush_list_) {
+      if (!pick(*f)) continue;
+      ++f->pins;
+      batch.push_back(f);
+      Tablespace* ts = spaces_[f->id.space.value()];
+      if (std::find(touched.begin(), touched.end(), ts) == touched.end()) touched.push_back(ts);
+    }
+  }
+  // Page order within a file turns the batch into mostly sequential writes.
+  std::sort(batch.begin(), batch.end(), [](const Frame* a, const Frame* b) { return a->id.key() < b->id.key(); });
+  Status s;
+  for (Frame* f : batch) {
+    if (s.ok()) s = FlushFrame(f);
+  }
+  {
+    std::lock_guard lock(mu_);
+    for (Frame* f : batch) --f->pins;
+  }
+  STRATA_RETURN_IF_ERROR(s);
+  for (Tablespace* ts : touched) STRATA_RETURN_IF_ERROR(ts->Sync());
+  return Status::Ok();
+}
+
+Status BufferPool::FlushAll() {
+  return FlushWhere([](const Frame&) { return true; });
+}
+
+Status BufferPool::FlushSpace(SpaceId space) {
+  STRATA_RETURN_IF_ERROR(FlushWhere([space](const Frame& f) { return f.id.space == space; }));
+  if (Tablespace* ts = this->space(space)) return ts->Sync();
+  return Status::Ok();
+}
+
+// Wakes every interval and writes the oldest dirty pages until at most `dirty_low_water` of
+// the pool is dirty.
+void BufferPool::CleanerLoop() {
+  std::unique_lock wait(cleaner_mu_);
+  while (!stop_) {
+    cleaner_cv_.wait_for(wait, opt_.cleaner_interval, [this] { return stop_; });
+    if (stop_) break;
+    wait.unlock();
+    std::size_t excess = 0;
+    {
+      std::lock_guard lock(mu_);
+      const auto limit = static_cast<std::size_t>(opt_.dirty_low_water * static_cast<double>(frames_.size()));
+      excess = flush_list_.size() > limit ? flush_list_.size() - limit : 0;
+    }
+    if (excess > 0) {
+      std::size_t n = 0;
+      Status s = FlushWhere([&n, excess](const Frame&) { return n++ < excess; });
+      if (!s.ok()) {
+        std::lock_guard lock(cleaner_mu_);
+        if (cleaner_status_.ok()) cleaner_status_ = s;
+      }
+    }
+    wait.lock();
+  }
+}
+
+Status BufferPool::cleaner_status() {
+  std::lock_guard lock(cleaner_mu_);
+  return cleaner_status_;
+}
+
+BufferPoolStats BufferPool::stats() {
+  std::lock_guard lock(mu_);
+  BufferPoolStats s = stats_;
+  s.used = hash_.size();
+  s.dirty = flush_list_.size();
+  return s;
+}
+
+}  // namespace strata::engine

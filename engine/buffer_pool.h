@@ -1,0 +1,166 @@
+// The buffer pool (architecture layer 3): a fixed set of page frames shared by every
+// tablespace of a database.
+//
+//   - a page hash finds the frame holding (space, page);
+//   - an LRU list with InnoDB's midpoint insertion: a page read in joins the "old" sublist
+//     (the last 3/8), and moves to the young head only when touched again more than
+//     `old_blocks_time` after its first access, so one scan cannot flush the working set;
+//   - a flush list of dirty frames in the order they were first modified;
+//   - page latches behind RAII guards: ReadGuard (shared) and WriteGuard (exclusive). Only a
+//     WriteGuard dirties a page; when it is released the page gets a new LSN;
+//   - eviction takes the least recently used unpinned frame, writing it first if dirty;
+//   - a background page cleaner writes the oldest dirty pages so eviction rarely has to.
+// Every write stamps the page with its LSN and a CRC-32C checksum (INV-4). The hook
+// `before_write` lets the redo log enforce the WAL rule (INV-1) once it exists.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/tablespace.h"
+
+namespace strata::engine {
+
+struct PageId {
+  ondisk::SpaceId space;
+  ondisk::PageNo page;
+  std::uint64_t key() const { return (std::uint64_t{space.value()} << 32) | page.value(); }
+};
+
+struct BufferPoolOptions {
+  std::size_t bytes = 128u << 20;  // innodb_buffer_pool_size
+  ondisk::PageSize page_size{};
+  double old_fraction = 3.0 / 8;   // innodb_old_blocks_pct = 37
+  std::chrono::milliseconds old_blocks_time{1000};
+  bool page_cleaner = true;
+  std::chrono::milliseconds cleaner_interval{1000};
+  double dirty_low_water = 0.10;   // the cleaner keeps dirty pages below this fraction
+};
+
+struct BufferPoolStats {
+  std::uint64_t reads = 0, writes = 0, hits = 0, evictions = 0, young_moves = 0;
+  std::size_t frames = 0, used = 0, dirty = 0;
+};
+
+class BufferPool;
+struct Frame;
+
+class PageGuard {
+ public:
+  PageGuard() = default;
+  PageGuard(PageGuard&& o) noexcept { *this = std::move(o); }
+  PageGuard& operator=(PageGuard&& o) noexcept;
+  ~PageGuard() { Release(); }
+  explicit operator bool() const { return frame_ != nullptr; }
+  PageId id() const;
+  ondisk::ConstBytes page() const;
+  void Release();
+
+ protected:
+  friend class BufferPool;
+  PageGuard(BufferPool* pool, Frame* frame, bool exclusive) : pool_(pool), frame_(frame), exclusive_(exclusive) {}
+  BufferPool* pool_ = nullptr;
+  Frame* frame_ = nullptr;
+  bool exclusive_ = false;
+  std::uint64_t lsn_ = 0;  // write guards: the LSN the change gets (0: the next one)
+};
+
+class ReadGuard : public PageGuard {
+ public:
+  ReadGuard() = default;
+
+ private:
+  friend class BufferPool;
+  using PageGuard::PageGuard;
+};
+
+class WriteGuard : public PageGuard {
+ public:
+  WriteGuard() = default;
+  ondisk::MutableBytes page();
+  // The LSN this change will carry (a mini-transaction gives all its pages one).
+  void set_lsn(ondisk::Lsn lsn) { lsn_ = lsn.value(); }
+
+ private:
+  friend class BufferPool;
+  using PageGuard::PageGuard;
+};
+
+class BufferPool {
+ public:
+  explicit BufferPool(BufferPoolOptions options);
+  ~BufferPool();
+  BufferPool(const BufferPool&) = delete;
+  BufferPool& operator=(const BufferPool&) = delete;
+
+  // Tablespaces must be registered before their pages are used. Unregister writes the
+  // space's dirty pages (Discard drops them: the file is being deleted).
+  void Register(Tablespace* space);
+  Status Unregister(ondisk::SpaceId space);
+  void Discard(ondisk::SpaceId space);
+  Tablespace* space(ondisk::SpaceId id);
+
+  Result<ReadGuard> Read(PageId id);
+  Result<WriteGuard> Write(PageId id);
+  // A page being initialised from scratch: no read; the frame starts zeroed.
+  Result<WriteGuard> Create(PageId id);
+
+  // Writes every dirty page (of one space, or all) and syncs the files.
+  Status FlushAll();
+  Status FlushSpace(ondisk::SpaceId space);
+
+  ondisk::Lsn NextLsn() { return ondisk::Lsn(lsn_.fetch_add(1) + 1); }
+  ondisk::Lsn current_lsn() const { return ondisk::Lsn(lsn_.load()); }
+  void set_lsn(ondisk::Lsn lsn) { lsn_.store(lsn.value()); }
+
+  // Called with a page's LSN before the page is written (the WAL rule's hook).
+  std::function<Status(ondisk::Lsn)> before_write;
+
+  BufferPoolStats stats();
+  const BufferPoolOptions& options() const { return opt_; }
+  // The first error the page cleaner met (it keeps running and retries).
+  Status cleaner_status();
+
+ private:
+  friend class PageGuard;
+  friend class WriteGuard;
+
+  Result<Frame*> Fix(PageId id, bool create);
+  Result<Frame*> TakeFreeFrame(std::unique_lock<std::mutex>& lock);
+  void Unfix(Frame* f, bool exclusive, std::uint64_t lsn);
+  void Touch(Frame* f);  // LRU bookkeeping on access (pool mutex held)
+  void BalanceLru();
+  // Writes one frame if dirty. The frame must be pinned by the caller; the pool mutex is not held.
+  Status FlushFrame(Frame* f);
+  Status FlushWhere(const std::function<bool(const Frame&)>& pick);
+  void CleanerLoop();
+
+  BufferPoolOptions opt_;
+  std::unique_ptr<std::byte[]> memory_;
+  std::vector<std::unique_ptr<Frame>> frames_;
+  std::mutex mu_;
+  std::unordered_map<std::uint64_t, Frame*> hash_;
+  std::unordered_map<std::uint32_t, Tablespace*> spaces_;
+  std::vector<Frame*> free_;
+  std::list<Frame*> young_, old_;  // front = most recently used
+  std::list<Frame*> flush_list_;   // front = oldest modification
+  std::atomic<std::uint64_t> lsn_{8192};
+  BufferPoolStats stats_;
+
+  std::mutex cleaner_mu_;
+  std::condition_variable cleaner_cv_;
+  bool stop_ = false;
+  Status cleaner_status_;
+  std::thread cleaner_;
+};
+
+}  // namespace strata::engine

@@ -1,0 +1,73 @@
+#include "engine/key.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace strata::engine {
+
+using namespace strata::ondisk;
+
+namespace {
+
+ConstBytes TrimSpaces(ConstBytes b) {
+  std::size_t n = b.size();
+  while (n > 0 && b[n - 1] == std::byte{' '}) --n;
+  return b.first(n);
+}
+
+int CompareBytes(ConstBytes a, ConstBytes b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  if (n > 0) {
+    if (int c = std::memcmp(a.data(), b.data(), n)) return c < 0 ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+}
+
+int CompareFolded(ConstBytes a, ConstBytes b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    auto fold = [](std::byte x) {
+      auto c = static_cast<unsigned char>(x);
+      return c >= 'a' && c <= 'z' ? c - 32 : c;
+    };
+    const int x = fold(a[i]), y = fold(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+}
+
+template <typename T>
+T LoadLittle(ConstBytes b) {
+  T v{};
+  if (b.size() == sizeof(T)) std::memcpy(&v, b.data(), sizeof(T));  // host is little-endian (x86-64, arm64)
+  return v;
+}
+
+}  // namespace
+
+int CompareField(CompareKind kind, bool a_null, ConstBytes a, bool b_null, ConstBytes b) {
+  if (a_null || b_null) return a_null == b_null ? 0 : a_null ? -1 : 1;
+  switch (kind) {
+    case CompareKind::kBinary: return CompareBytes(a, b);
+    case CompareKind::kPadSpace: return CompareBytes(TrimSpaces(a), TrimSpaces(b));
+    case CompareKind::kCaseFold: return CompareFolded(TrimSpaces(a), TrimSpaces(b));
+    case CompareKind::kFloat: {
+      float x = LoadLittle<float>(a), y = LoadLittle<float>(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case CompareKind::kDouble: {
+      double x = LoadLittle<double>(a), y = LoadLittle<double>(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  }
+  return 0;
+}
+
+EncodedRecord EncodeTuple(const RecordLayout& layout, const Tuple& t) {
+  std::vector<FieldValue> values;
+  values.reserve(t.size());
+  for (const auto& d : t) values.push_back({d.null ? std::nullopt : std::optional<ConstBytes>(d.span()), d.external});
+  return EncodeCompactRecord(layout, values);
+}
+
+}  // namespace strata::engine

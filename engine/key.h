@@ -1,0 +1,59 @@
+// Index keys: stored field values (a Tuple) and how an index orders them. Most stored forms
+// compare as bytes (integers, dates and DECIMAL are kept memcmp-able, as InnoDB keeps them);
+// strings compare under their collation and FLOAT/DOUBLE as numbers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ondisk/endian.h"
+#include "ondisk/page_type.h"
+#include "ondisk/record.h"
+#include "ondisk/types.h"
+
+namespace strata::engine {
+
+enum class CompareKind : std::uint8_t {
+  kBinary,    // memcmp, shorter first on a tie (integers, dates, DECIMAL, BINARY/VARBINARY, BLOB)
+  kPadSpace,  // binary collations of CHAR/VARCHAR: trailing spaces do not count
+  kCaseFold,  // *_ci collations: ASCII letters fold to upper case, trailing spaces do not count
+  kFloat,     // 4-byte little-endian IEEE
+  kDouble,    // 8-byte little-endian IEEE
+};
+
+// One stored field: its bytes as they sit in the record (or the 20-byte reference ending
+// the local prefix when `external`).
+struct Datum {
+  bool null = false;
+  bool external = false;
+  std::string bytes;
+
+  static Datum Null() { return {true, false, {}}; }
+  static Datum Of(std::string b) { return {false, false, std::move(b)}; }
+  ondisk::ConstBytes span() const { return {reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}; }
+  bool operator==(const Datum&) const = default;
+};
+using Tuple = std::vector<Datum>;
+
+// NULL sorts first, as in InnoDB.
+int CompareField(CompareKind kind, bool a_null, ondisk::ConstBytes a, bool b_null, ondisk::ConstBytes b);
+
+// What a B-tree needs to know about its index.
+struct IndexShape {
+  std::uint64_t id = 0;
+  ondisk::RecordLayout leaf;          // leaf record layout
+  std::vector<CompareKind> compare;   // per leaf field
+  std::size_t n_key = 0;              // leading fields that order records; node pointers carry them
+  std::size_t n_unique = 0;           // leading fields that must be unique (0: none)
+  bool clustered = false;
+  ondisk::PageType page_type = ondisk::PageType::kIndex;
+  ondisk::RecordLayout node;          // leaf.NodePointer(n_key)
+
+  void Finish() { node = leaf.NodePointer(n_key); }
+};
+
+// The record of `shape` as encoded bytes ready for a page (COMPACT).
+ondisk::EncodedRecord EncodeTuple(const ondisk::RecordLayout& layout, const Tuple& t);
+
+}  // namespace strata::engine
