@@ -1,0 +1,209 @@
+#include "engine/catalog.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "engine/row_codec.h"
+
+namespace strata::engine {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kMysqlVersion = 80036;
+
+// The data dictionary's column type codes (dd::enum_column_types).
+int DdType(const Column& c) {
+  switch (c.type) {
+    case ColumnType::kTinyInt: return 2;
+    case ColumnType::kSmallInt: return 3;
+    case ColumnType::kMediumInt: return 10;
+    case ColumnType::kInt: return 4;
+    case ColumnType::kBigInt: return 9;
+    case ColumnType::kDecimal: return 21;
+    case ColumnType::kFloat: return 5;
+    case ColumnType::kDouble: return 6;
+    case ColumnType::kChar: case ColumnType::kBinary: return 29;
+    case ColumnType::kVarchar: case ColumnType::kVarbinary: return 16;
+    case ColumnType::kDate: return 15;
+    case ColumnType::kDatetime: return 19;
+    case ColumnType::kTimestamp: return 18;
+    case ColumnType::kTinyText: case ColumnType::kTinyBlob: return 24;
+    case ColumnType::kMediumText: case ColumnType::kMediumBlob: return 25;
+    case ColumnType::kLongText: case ColumnType::kLongBlob: return 26;
+    case ColumnType::kText: case ColumnType::kBlob: return 27;
+  }
+  return 0;
+}
+
+std::string ClusteredName(const TableSpec& spec) { return spec.primary_key.empty() ? "GEN_CLUST_INDEX" : "PRIMARY"; }
+
+json ColumnJson(const Column& c, std::size_t position) {
+  const ondisk::FieldDef f = StorageOf(c);
+  json j = {{"name", c.name}, {"type", DdType(c)}, {"is_nullable", c.nullable}, {"is_zerofill", false},
+            {"is_unsigned", c.is_unsigned}, {"is_auto_increment", c.auto_increment}, {"is_virtual", false},
+            {"hidden", 1}, {"ordinal_position", position}, {"char_length", f.max_length},
+            {"numeric_precision", c.type == ColumnType::kDecimal ? c.length : 0},
+            {"numeric_scale", c.type == ColumnType::kDecimal ? c.scale : 0},
+            {"datetime_precision", c.scale}, {"has_no_default", !c.default_value.has_value() && !c.nullable},
+            {"default_value_null", !c.default_value.has_value() || c.default_value->is_null()},
+            {"default_value_utf8", c.default_value && !c.default_value->is_null() ? c.default_value->ToString() : ""},
+            {"column_type_utf8", c.SqlType()}, {"collation_id", CollationOf(c)}, {"elements", json::array()},
+            {"comment", ""}, {"se_private_data", ""},
+            // What the engine needs back that MySQL keeps elsewhere.
+            {"strata_length", c.length}, {"strata_charset", static_cast<int>(c.charset)},
+            {"strata_type", static_cast<int>(c.type)}};
+  if (c.default_value && !c.default_value->is_null()) {
+    const Value& v = *c.default_value;
+    j["strata_default"] = v.is_int() ? json(v.as_int()) : v.is_uint() ? json(v.as_uint()) : v.is_double() ? json(v.as_double()) : json(v.as_string());
+  }
+  return j;
+}
+
+json HiddenColumnJson(const char* name, int type, int bytes, std::size_t position) {
+  return {{"name", name}, {"type", type}, {"is_nullable", false}, {"is_unsigned", false}, {"is_auto_increment", false},
+          {"hidden", 2}, {"ordinal_position", position}, {"char_length", bytes}, {"column_type_utf8", ""},
+          {"collation_id", 63}, {"elements", json::array()}, {"se_private_data", ""}};
+}
+
+}  // namespace
+
+std::vector<IndexField> IndexFields(const TableSpec& spec, std::size_t index) {
+  std::vector<IndexField> out;
+  std::vector<int> pk;
+  for (const auto& k : spec.primary_key) pk.push_back(static_cast<int>(*spec.ColumnIndex(k)));
+  if (index == 0) {
+    if (pk.empty()) out.push_back({kRowIdColumn, true});
+    for (int c : pk) out.push_back({c, true});
+    out.push_back({kTrxIdColumn, false});
+    out.push_back({kRollPtrColumn, false});
+    for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+      if (std::find(pk.begin(), pk.end(), static_cast<int>(c)) == pk.end()) out.push_back({static_cast<int>(c), false});
+    }
+    return out;
+  }
+  for (const auto& name : spec.indexes[index - 1].columns) out.push_back({static_cast<int>(*spec.ColumnIndex(name)), true});
+  if (pk.empty()) out.push_back({kRowIdColumn, false});
+  for (int c : pk) {
+    bool have = false;
+    for (const auto& f : out) have = have || f.column == c;
+    if (!have) out.push_back({c, false});
+  }
+  return out;
+}
+
+std::string TableSdi(const TableMeta& m) {
+  const TableSpec& s = m.spec;
+  json columns = json::array();
+  for (std::size_t i = 0; i < s.columns.size(); ++i) columns.push_back(ColumnJson(s.columns[i], i + 1));
+  const std::size_t n = s.columns.size();
+  std::size_t hidden = 0;
+  auto opx = [&](int column) -> std::size_t {  // position of a field's column in the list above
+    if (column >= 0) return static_cast<std::size_t>(column);
+    const std::size_t base = n;
+    if (column == kRowIdColumn) return base;
+    return base + (s.primary_key.empty() ? 1 : 0) + (column == kTrxIdColumn ? 0 : 1);
+  };
+  if (s.primary_key.empty()) columns.push_back(HiddenColumnJson("DB_ROW_ID", 10, 6, n + 1 + hidden++));
+  columns.push_back(HiddenColumnJson("DB_TRX_ID", 10, 6, n + 1 + hidden++));
+  columns.push_back(HiddenColumnJson("DB_ROLL_PTR", 9, 7, n + 1 + hidden++));
+  json indexes = json::array();
+  for (std::size_t i = 0; i < m.indexes.size(); ++i) {
+    json elements = json::array();
+    std::size_t pos = 1;
+    for (const auto& f : IndexFields(s, i)) {
+      elements.push_back({{"ordinal_position", pos++}, {"length", 4294967295u}, {"order", 2},
+                          {"hidden", !f.key || f.column == kRowIdColumn}, {"column_opx", opx(f.column)}});
+    }
+    const bool clustered = i == 0;
+    const int type = clustered ? 1 : s.indexes[i - 1].unique ? 2 : 3;
+    indexes.push_back({{"name", clustered ? ClusteredName(s) : s.indexes[i - 1].name}, {"hidden", clustered && s.primary_key.empty()},
+                       {"is_generated", false}, {"ordinal_position", i + 1}, {"comment", ""}, {"options", "flags=0;"},
+                       {"se_private_data", fmt::format("id={};root={};space_id={};table_id={};trx_id=0;", m.indexes[i].id,
+                                                       m.indexes[i].root.value(), m.space_id, m.table_id)},
+                       {"type", type}, {"algorithm", 2}, {"is_algorithm_explicit", false}, {"is_visible", true},
+                       {"engine", "InnoDB"}, {"elements", elements}, {"tablespace_ref", s.database + "/" + s.name}});
+  }
+  json doc = {{"mysqld_version_id", kMysqlVersion}, {"dd_version", 80023}, {"sdi_version", 80019},
+              {"dd_object_type", "Table"},
+              {"dd_object", {{"name", s.name}, {"mysql_version_id", kMysqlVersion}, {"hidden", 1}, {"options", "avg_row_length=0;"},
+                             {"columns", columns}, {"schema_ref", s.database}, {"se_private_id", m.table_id},
+                             {"engine", "InnoDB"}, {"comment", ""}, {"se_private_data", ""}, {"row_format", 2},
+                             {"partition_type", 0}, {"collation_id", 45}, {"indexes", indexes},
+                             {"foreign_keys", json::array()}, {"partitions", json::array()}}}};
+  return doc.dump();
+}
+
+std::string TablespaceSdi(const TableMeta& m) {
+  const std::string name = m.spec.database + "/" + m.spec.name;
+  json doc = {{"mysqld_version_id", kMysqlVersion}, {"dd_version", 80023}, {"sdi_version", 80019},
+              {"dd_object_type", "Tablespace"},
+              {"dd_object", {{"name", name}, {"comment", ""}, {"options", "autoextend_size=0;encryption=N;"},
+                             {"se_private_data", fmt::format("flags={};id={};server_version={};space_version=1;state=normal;",
+                                                             m.space_flags, m.space_id, kMysqlVersion)},
+                             {"engine", "InnoDB"},
+                             {"files", json::array({{{"ordinal_position", 1}, {"filename", "./" + name + ".ibd"},
+                                                     {"se_private_data", fmt::format("id={};", m.space_id)}}})}}}};
+  return doc.dump();
+}
+
+Result<TableMeta> TableMetaFromSdi(const std::string& text) {
+  try {
+    const json doc = json::parse(text);
+    const json& o = doc.at("dd_object");
+    TableMeta m;
+    m.spec.name = o.at("name").get<std::string>();
+    m.spec.database = o.at("schema_ref").get<std::string>();
+    m.table_id = o.at("se_private_id").get<std::uint64_t>();
+    for (const auto& c : o.at("columns")) {
+      if (c.at("hidden").get<int>() == 2) continue;
+      Column col;
+      col.name = c.at("name").get<std::string>();
+      col.type = static_cast<ColumnType>(c.at("strata_type").get<int>());
+      col.length = c.at("strata_length").get<std::uint32_t>();
+      col.charset = static_cast<Charset>(c.at("strata_charset").get<int>());
+      col.nullable = c.at("is_nullable").get<bool>();
+      col.is_unsigned = c.at("is_unsigned").get<bool>();
+      col.auto_increment = c.at("is_auto_increment").get<bool>();
+      col.scale = col.type == ColumnType::kDecimal ? c.at("numeric_scale").get<std::uint32_t>() : c.at("datetime_precision").get<std::uint32_t>();
+      if (c.contains("strata_default")) {
+        const json& d = c["strata_default"];
+        col.default_value = d.is_number_unsigned() ? Value::UInt(d.get<std::uint64_t>())
+                            : d.is_number_integer() ? Value::Int(d.get<std::int64_t>())
+                            : d.is_number_float() ? Value::Double(d.get<double>())
+                                                  : Value::String(d.get<std::string>());
+      }
+      m.spec.columns.push_back(std::move(col));
+    }
+    static const std::regex id_re("id=([0-9]+);"), root_re("root=([0-9]+);"), space_re("space_id=([0-9]+);");
+    for (const auto& ix : o.at("indexes")) {
+      const std::string priv = ix.at("se_private_data").get<std::string>();
+      std::smatch id, root, space;
+      if (!std::regex_search(priv, id, id_re) || !std::regex_search(priv, root, root_re)) {
+        return Status::Corruption("SDI index without id= and root=: " + priv);
+      }
+      if (std::regex_search(priv, space, space_re)) m.space_id = static_cast<std::uint32_t>(std::stoul(space[1]));
+      m.indexes.push_back({std::stoull(id[1]), ondisk::PageNo(static_cast<std::uint32_t>(std::stoul(root[1])))});
+      const std::string name = ix.at("name").get<std::string>();
+      std::vector<std::string> cols;
+      for (const auto& e : ix.at("elements")) {
+        const auto opx = e.at("column_opx").get<std::size_t>();
+        if (!e.at("hidden").get<bool>() && opx < m.spec.columns.size()) cols.push_back(m.spec.columns[opx].name);
+      }
+      if (ix.at("type").get<int>() == 1) {
+        m.spec.primary_key = name == "GEN_CLUST_INDEX" ? std::vector<std::string>{} : cols;
+      } else {
+        m.spec.indexes.push_back({name, cols, ix.at("type").get<int>() == 2});
+      }
+    }
+    if (m.indexes.empty()) return Status::Corruption("SDI table without indexes");
+    return m;
+  } catch (const std::exception& e) {
+    return Status::Corruption(std::string("SDI document is not one Strata wrote: ") + e.what());
+  }
+}
+
+}  // namespace strata::engine

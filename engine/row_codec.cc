@@ -1,0 +1,392 @@
+#include "engine/row_codec.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+
+#include "ondisk/value.h"
+
+namespace strata::engine {
+
+using namespace strata::ondisk;
+
+namespace {
+
+std::uint32_t IntWidth(ColumnType t) {
+  switch (t) {
+    case ColumnType::kTinyInt: return 1;
+    case ColumnType::kSmallInt: return 2;
+    case ColumnType::kMediumInt: return 3;
+    case ColumnType::kInt: return 4;
+    default: return 8;
+  }
+}
+
+std::uint32_t LobMax(ColumnType t) {
+  switch (t) {
+    case ColumnType::kTinyText: case ColumnType::kTinyBlob: return 255;
+    case ColumnType::kText: case ColumnType::kBlob: return 65535;
+    case ColumnType::kMediumText: case ColumnType::kMediumBlob: return 16777215;
+    default: return 0xFFFFFFFF;
+  }
+}
+
+std::uint32_t DecimalBytes(std::uint32_t digits) {
+  static constexpr std::uint32_t kLeft[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+  return digits / 9 * 4 + kLeft[digits % 9];
+}
+
+std::size_t Utf8Chars(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+Status Bad(const Column& c, const std::string& what, const Value& v) {
+  return Status::InvalidArgument(fmt::format("{} '{}' for column '{}'", what, v.ToString(), c.name));
+}
+
+Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
+  if (v.is_int()) return v.as_int();
+  if (v.is_uint()) {
+    if (v.as_uint() > static_cast<std::uint64_t>(INT64_MAX)) return Bad(c, "Out of range value", v);
+    return static_cast<std::int64_t>(v.as_uint());
+  }
+  if (v.is_double()) return static_cast<std::int64_t>(std::llround(v.as_double()));
+  const std::string& s = v.as_string();
+  std::int64_t out = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, "Incorrect integer value", v);
+  return out;
+}
+
+Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
+  if (v.is_uint()) return v.as_uint();
+  if (v.is_int()) {
+    if (v.as_int() < 0) return Bad(c, "Out of range value", v);
+    return static_cast<std::uint64_t>(v.as_int());
+  }
+  if (v.is_double()) {
+    if (v.as_double() < 0) return Bad(c, "Out of range value", v);
+    return static_cast<std::uint64_t>(std::llround(v.as_double()));
+  }
+  const std::string& s = v.as_string();
+  std::uint64_t out = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, "Incorrect integer value", v);
+  return out;
+}
+
+std::string Str(const std::vector<std::byte>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+
+// "[-]digits[.digits]" into MySQL's binary DECIMAL(p, s).
+Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
+  std::string text = v.is_string() ? v.as_string() : v.is_double() ? fmt::format("{:.{}f}", v.as_double(), c.scale) : v.ToString();
+  bool negative = !text.empty() && text[0] == '-';
+  if (negative || (!text.empty() && text[0] == '+')) text.erase(0, 1);
+  const auto dot = text.find('.');
+  std::string ip = text.substr(0, dot), fp = dot == std::string::npos ? "" : text.substr(dot + 1);
+  auto digits = [](const std::string& s) { return s.find_first_not_of("0123456789") == std::string::npos; };
+  if ((ip.empty() && fp.empty()) || !digits(ip) || !digits(fp)) return Bad(c, "Incorrect decimal value", v);
+  ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
+  const std::uint32_t intg = c.length - c.scale, frac = c.scale;
+  if (ip.size() > intg) return Bad(c, "Out of range value", v);
+  if (fp.size() > frac) {  // round half up on the dropped digits, as MySQL does
+    const bool up = fp[frac] >= '5';
+    fp.resize(frac);
+    if (up) {
+      std::string all = ip + fp;
+      int i = static_cast<int>(all.size()) - 1;
+      for (; i >= 0 && all[static_cast<std::size_t>(i)] == '9'; --i) all[static_cast<std::size_t>(i)] = '0';
+      if (i < 0) all.insert(all.begin(), '1');
+      else ++all[static_cast<std::size_t>(i)];
+      ip = all.substr(0, all.size() - frac);
+      fp = all.substr(all.size() - frac);
+      if (ip.size() > intg) return Bad(c, "Out of range value", v);
+    }
+  }
+  fp.resize(frac, '0');
+  ip.insert(0, intg - ip.size(), '0');
+  if (ip.find_first_not_of('0') == std::string::npos && fp.find_first_not_of('0') == std::string::npos) negative = false;
+  std::string out;
+  auto put = [&out](std::uint32_t value, std::uint32_t bytes) {
+    for (std::uint32_t i = bytes; i-- > 0;) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+  };
+  const std::uint32_t lead = intg % 9;  // the integer part's leftover digits come first
+  if (lead) put(static_cast<std::uint32_t>(std::stoul(ip.substr(0, lead))), DecimalBytes(lead));
+  for (std::uint32_t i = lead; i < intg; i += 9) put(static_cast<std::uint32_t>(std::stoul(ip.substr(i, 9))), 4);
+  for (std::uint32_t i = 0; i + 9 <= frac; i += 9) put(static_cast<std::uint32_t>(std::stoul(fp.substr(i, 9))), 4);
+  if (frac % 9) put(static_cast<std::uint32_t>(std::stoul(fp.substr(frac - frac % 9))), DecimalBytes(frac % 9));
+  if (negative) {
+    for (auto& ch : out) ch = static_cast<char>(~ch);
+  }
+  out[0] = static_cast<char>(out[0] ^ 0x80);
+  return out;
+}
+
+std::string DecodeDecimal(const Column& c, std::string b) {
+  const bool negative = !(static_cast<unsigned char>(b[0]) & 0x80);
+  b[0] = static_cast<char>(b[0] ^ 0x80);
+  if (negative) {
+    for (auto& ch : b) ch = static_cast<char>(~ch);
+  }
+  std::size_t at = 0;
+  auto take = [&](std::uint32_t bytes) {
+    std::uint32_t v = 0;
+    for (std::uint32_t i = 0; i < bytes; ++i) v = (v << 8) | static_cast<unsigned char>(b[at++]);
+    return v;
+  };
+  const std::uint32_t intg = c.length - c.scale, frac = c.scale;
+  std::string ip, fp;
+  if (intg % 9) ip += fmt::format("{:0{}}", take(DecimalBytes(intg % 9)), intg % 9);
+  for (std::uint32_t i = intg % 9; i < intg; i += 9) ip += fmt::format("{:09}", take(4));
+  for (std::uint32_t i = 0; i + 9 <= frac; i += 9) fp += fmt::format("{:09}", take(4));
+  if (frac % 9) fp += fmt::format("{:0{}}", take(DecimalBytes(frac % 9)), frac % 9);
+  ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
+  if (ip.empty()) ip = "0";
+  return (negative ? "-" : "") + ip + (frac ? "." + fp : "");
+}
+
+struct DateTime {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  std::uint32_t micro = 0;
+};
+
+// "YYYY-MM-DD[ HH:MM:SS[.ffffff]]" (also with 'T'), validated.
+std::optional<DateTime> ParseDateTime(const std::string& s) {
+  DateTime t;
+  char sep = ' ';
+  int n = 0;
+  char frac[8] = {};
+  const int got = std::sscanf(s.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d%n", &t.year, &t.month, &t.day, &sep, &t.hour,
+                              &t.minute, &t.second, &n);
+  if (got == 3) {
+    if (s.size() != 10) return std::nullopt;
+  } else if (got == 7 && (sep == ' ' || sep == 'T')) {
+    std::string rest = s.substr(static_cast<std::size_t>(n));
+    if (!rest.empty()) {
+      if (rest[0] != '.' || rest.size() > 7 || rest.size() < 2 ||
+          rest.find_first_not_of("0123456789", 1) != std::string::npos) {
+        return std::nullopt;
+      }
+      std::snprintf(frac, sizeof frac, "%-6s", rest.c_str() + 1);
+      for (char& ch : frac) ch = ch == ' ' ? '0' : ch;
+      t.micro = static_cast<std::uint32_t>(std::stoul(std::string(frac, 6)));
+    }
+  } else {
+    return std::nullopt;
+  }
+  static constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool zero_date = t.year == 0 && t.month == 0 && t.day == 0;
+  if (!zero_date && (t.month < 1 || t.month > 12 || t.day < 1 || t.day > kDays[t.month - 1])) return std::nullopt;
+  if (t.hour > 23 || t.minute > 59 || t.second > 59) return std::nullopt;
+  return t;
+}
+
+void PutFraction(std::string& out, std::uint32_t micro, std::uint32_t fsp) {
+  const std::uint32_t bytes = (fsp + 1) / 2;
+  std::uint32_t v = bytes == 1 ? micro / 10000 : bytes == 2 ? micro / 100 : micro;
+  for (std::uint32_t i = bytes; i-- > 0;) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+std::uint32_t GetFraction(const std::string& b, std::size_t at, std::uint32_t fsp) {
+  const std::uint32_t bytes = (fsp + 1) / 2;
+  std::uint32_t v = 0;
+  for (std::uint32_t i = 0; i < bytes; ++i) v = (v << 8) | static_cast<unsigned char>(b[at + i]);
+  return bytes == 1 ? v * 10000 : bytes == 2 ? v * 100 : v;
+}
+
+std::string FormatDateTime(const DateTime& t, std::uint32_t fsp, bool with_time) {
+  std::string s = fmt::format("{:04}-{:02}-{:02}", t.year, t.month, t.day);
+  if (!with_time) return s;
+  s += fmt::format(" {:02}:{:02}:{:02}", t.hour, t.minute, t.second);
+  if (fsp) s += "." + fmt::format("{:06}", t.micro).substr(0, fsp);
+  return s;
+}
+
+}  // namespace
+
+FieldDef StorageOf(const Column& c) {
+  const bool n = c.nullable;
+  switch (c.type) {
+    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
+    case ColumnType::kInt: case ColumnType::kBigInt:
+      return FieldDef::Fixed(c.name, IntWidth(c.type), n);
+    case ColumnType::kDecimal: return FieldDef::Fixed(c.name, DecimalBytes(c.length - c.scale) + DecimalBytes(c.scale), n);
+    case ColumnType::kFloat: return FieldDef::Fixed(c.name, 4, n);
+    case ColumnType::kDouble: return FieldDef::Fixed(c.name, 8, n);
+    case ColumnType::kChar:
+      if (c.charset == Charset::kUtf8mb4) return FieldDef::Variable(c.name, 4 * c.length, n);
+      return FieldDef::Fixed(c.name, c.length, n);
+    case ColumnType::kBinary: return FieldDef::Fixed(c.name, c.length, n);
+    case ColumnType::kVarchar: return FieldDef::Variable(c.name, c.charset == Charset::kUtf8mb4 ? 4 * c.length : c.length, n);
+    case ColumnType::kVarbinary: return FieldDef::Variable(c.name, c.length, n);
+    case ColumnType::kDate: return FieldDef::Fixed(c.name, 3, n);
+    case ColumnType::kDatetime: return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
+    case ColumnType::kTimestamp: return FieldDef::Fixed(c.name, 4 + (c.scale + 1) / 2, n);
+    default: return FieldDef::Variable(c.name, LobMax(c.type), n, true);
+  }
+}
+
+int CollationOf(const Column& c) {
+  if (!c.is_string()) return 63;
+  return c.charset == Charset::kUtf8mb4 ? 45 : c.charset == Charset::kLatin1 ? 8 : 63;
+}
+
+CompareKind CompareKindOf(const Column& c) {
+  if (c.type == ColumnType::kFloat) return CompareKind::kFloat;
+  if (c.type == ColumnType::kDouble) return CompareKind::kDouble;
+  if (c.is_string()) return c.charset == Charset::kBinary ? CompareKind::kPadSpace : CompareKind::kCaseFold;
+  return CompareKind::kBinary;
+}
+
+Result<Datum> EncodeValue(const Column& c, const Value& v) {
+  if (v.is_null()) {
+    if (!c.nullable) return Status::InvalidArgument(fmt::format("Column '{}' cannot be null", c.name));
+    return Datum::Null();
+  }
+  switch (c.type) {
+    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
+    case ColumnType::kInt: case ColumnType::kBigInt: {
+      const std::uint32_t w = IntWidth(c.type);
+      if (c.is_unsigned) {
+        auto u = ToUnsigned(c, v);
+        if (!u.ok()) return u.status();
+        if (w < 8 && *u >> (8 * w)) return Bad(c, "Out of range value", v);
+        return Datum::Of(Str(EncodeUnsigned(*u, w)));
+      }
+      auto s = ToSigned(c, v);
+      if (!s.ok()) return s.status();
+      if (w < 8 && (*s < -(std::int64_t{1} << (8 * w - 1)) || *s >= (std::int64_t{1} << (8 * w - 1)))) {
+        return Bad(c, "Out of range value", v);
+      }
+      return Datum::Of(Str(EncodeSigned(*s, w)));
+    }
+    case ColumnType::kDecimal: {
+      auto d = EncodeDecimal(c, v);
+      if (!d.ok()) return d.status();
+      return Datum::Of(std::move(*d));
+    }
+    case ColumnType::kFloat: case ColumnType::kDouble: {
+      double d = 0;
+      if (v.is_double()) d = v.as_double();
+      else if (v.is_int()) d = static_cast<double>(v.as_int());
+      else if (v.is_uint()) d = static_cast<double>(v.as_uint());
+      else {
+        const std::string& s = v.as_string();
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+        if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, "Incorrect double value", v);
+      }
+      std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
+      if (c.type == ColumnType::kFloat) {
+        const float f = static_cast<float>(d);
+        std::memcpy(out.data(), &f, 4);
+      } else {
+        std::memcpy(out.data(), &d, 8);
+      }
+      return Datum::Of(std::move(out));
+    }
+    case ColumnType::kDate: case ColumnType::kDatetime: case ColumnType::kTimestamp: {
+      auto t = v.is_string() ? ParseDateTime(v.as_string()) : std::nullopt;
+      if (!t) return Bad(c, c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
+      if (c.type == ColumnType::kDate) return Datum::Of(Str(EncodeSigned(t->day + 32 * t->month + 512 * t->year, 3)));
+      std::string out;
+      if (c.type == ColumnType::kDatetime) {
+        const std::uint64_t ym = static_cast<std::uint64_t>(t->year) * 13 + static_cast<std::uint64_t>(t->month);
+        const std::uint64_t packed = (ym << 22) | (std::uint64_t(t->day) << 17) | (std::uint64_t(t->hour) << 12) |
+                                     (std::uint64_t(t->minute) << 6) | std::uint64_t(t->second);
+        out = Str(EncodeUnsigned(packed + 0x8000000000ull, 5));
+      } else {
+        std::tm tm{};
+        tm.tm_year = t->year - 1900;
+        tm.tm_mon = t->month - 1;
+        tm.tm_mday = t->day;
+        tm.tm_hour = t->hour;
+        tm.tm_min = t->minute;
+        tm.tm_sec = t->second;
+        const std::int64_t secs = timegm(&tm);
+        if (secs < 1 || secs > 2147483647) return Bad(c, "Incorrect datetime value", v);
+        out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
+      }
+      PutFraction(out, t->micro, c.scale);
+      return Datum::Of(std::move(out));
+    }
+    default: break;
+  }
+  // Strings and binary strings.
+  std::string s = v.is_string() ? v.as_string() : v.ToString();
+  const bool binary = c.charset == Charset::kBinary || c.type == ColumnType::kBinary || c.type == ColumnType::kVarbinary ||
+                      (c.is_lob() && !c.is_string());
+  const std::size_t len = binary ? s.size() : Utf8Chars(s);
+  std::size_t limit = c.is_lob() ? LobMax(c.type) : c.length;
+  if (c.is_lob() && !binary) limit = LobMax(c.type);  // TEXT limits are in bytes
+  if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, "Data too long", Value::String(s.substr(0, 40)));
+  if (c.type == ColumnType::kChar) {
+    const std::size_t min_bytes = c.length;
+    if (s.size() < min_bytes) s.append(min_bytes - s.size(), ' ');
+  } else if (c.type == ColumnType::kBinary) {
+    s.append(c.length - s.size(), '\0');
+  }
+  return Datum::Of(std::move(s));
+}
+
+Result<Value> DecodeValue(const Column& c, const Datum& d) {
+  if (d.null) return Value::Null();
+  const ConstBytes b = d.span();
+  switch (c.type) {
+    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
+    case ColumnType::kInt: case ColumnType::kBigInt: {
+      if (c.is_unsigned) {
+        auto u = DecodeUnsigned(b);
+        if (!u.ok()) return u.status();
+        return Value::UInt(*u);
+      }
+      auto s = DecodeSigned(b);
+      if (!s.ok()) return s.status();
+      return Value::Int(*s);
+    }
+    case ColumnType::kDecimal: return Value::String(DecodeDecimal(c, d.bytes));
+    case ColumnType::kFloat: {
+      float f = 0;
+      std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(4, d.bytes.size()));
+      return Value::Double(f);
+    }
+    case ColumnType::kDouble: {
+      double f = 0;
+      std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(8, d.bytes.size()));
+      return Value::Double(f);
+    }
+    case ColumnType::kDate: {
+      auto v = DecodeSigned(b);
+      if (!v.ok()) return v.status();
+      DateTime t{static_cast<int>(*v / 512), static_cast<int>(*v / 32 % 16), static_cast<int>(*v % 32)};
+      return Value::String(FormatDateTime(t, 0, false));
+    }
+    case ColumnType::kDatetime: {
+      const std::uint64_t packed = LoadBe(b, 0, 5) - 0x8000000000ull;
+      const std::uint64_t ym = packed >> 22;
+      DateTime t{static_cast<int>(ym / 13), static_cast<int>(ym % 13), static_cast<int>((packed >> 17) & 31),
+                 static_cast<int>((packed >> 12) & 31), static_cast<int>((packed >> 6) & 63), static_cast<int>(packed & 63),
+                 GetFraction(d.bytes, 5, c.scale)};
+      return Value::String(FormatDateTime(t, c.scale, true));
+    }
+    case ColumnType::kTimestamp: {
+      const std::time_t secs = static_cast<std::time_t>(LoadBe(b, 0, 4));
+      std::tm tm{};
+      gmtime_r(&secs, &tm);
+      DateTime t{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, GetFraction(d.bytes, 4, c.scale)};
+      return Value::String(FormatDateTime(t, c.scale, true));
+    }
+    case ColumnType::kChar: {  // MySQL strips CHAR's padding on read
+      std::string s = d.bytes;
+      while (!s.empty() && s.back() == ' ') s.pop_back();
+      return Value::String(std::move(s));
+    }
+    default: return Value::String(d.bytes);
+  }
+}
+
+}  // namespace strata::engine

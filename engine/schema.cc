@@ -1,0 +1,121 @@
+#include "engine/schema.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace strata::engine {
+
+bool Column::is_string() const {
+  switch (type) {
+    case ColumnType::kChar: case ColumnType::kVarchar:
+    case ColumnType::kTinyText: case ColumnType::kText: case ColumnType::kMediumText: case ColumnType::kLongText:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string Column::SqlType() const {
+  const std::string u = is_unsigned ? " unsigned" : "";
+  switch (type) {
+    case ColumnType::kTinyInt: return "tinyint" + u;
+    case ColumnType::kSmallInt: return "smallint" + u;
+    case ColumnType::kMediumInt: return "mediumint" + u;
+    case ColumnType::kInt: return "int" + u;
+    case ColumnType::kBigInt: return "bigint" + u;
+    case ColumnType::kDecimal: return fmt::format("decimal({},{}){}", length, scale, u);
+    case ColumnType::kFloat: return "float" + u;
+    case ColumnType::kDouble: return "double" + u;
+    case ColumnType::kChar: return fmt::format("char({})", length);
+    case ColumnType::kVarchar: return fmt::format("varchar({})", length);
+    case ColumnType::kBinary: return fmt::format("binary({})", length);
+    case ColumnType::kVarbinary: return fmt::format("varbinary({})", length);
+    case ColumnType::kDate: return "date";
+    case ColumnType::kDatetime: return scale ? fmt::format("datetime({})", scale) : "datetime";
+    case ColumnType::kTimestamp: return scale ? fmt::format("timestamp({})", scale) : "timestamp";
+    case ColumnType::kTinyText: return "tinytext";
+    case ColumnType::kText: return "text";
+    case ColumnType::kMediumText: return "mediumtext";
+    case ColumnType::kLongText: return "longtext";
+    case ColumnType::kTinyBlob: return "tinyblob";
+    case ColumnType::kBlob: return "blob";
+    case ColumnType::kMediumBlob: return "mediumblob";
+    case ColumnType::kLongBlob: return "longblob";
+  }
+  return "?";
+}
+
+std::optional<std::size_t> TableSpec::ColumnIndex(const std::string& column) const {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == column) return i;
+  }
+  return std::nullopt;
+}
+
+Status TableSpec::Validate() const {
+  auto bad = [&](const std::string& what) { return Status::InvalidArgument(fmt::format("table {}.{}: {}", database, name, what)); };
+  if (name.empty() || database.empty()) return bad("database and table names must not be empty");
+  for (const std::string* n : {&name, &database}) {
+    if (n->find_first_of("/\\.") != std::string::npos || n->size() > 64) return bad(fmt::format("name '{}' is not allowed", *n));
+  }
+  if (columns.empty()) return bad("a table must have at least one column");
+  if (columns.size() > 1000) return bad("too many columns (at most 1000)");
+  std::set<std::string> names;
+  int autoinc = 0;
+  for (const auto& c : columns) {
+    if (c.name.empty() || !names.insert(c.name).second) return bad(fmt::format("duplicate or empty column name '{}'", c.name));
+    if (c.name.rfind("DB_", 0) == 0 && (c.name == "DB_ROW_ID" || c.name == "DB_TRX_ID" || c.name == "DB_ROLL_PTR")) {
+      return bad(fmt::format("column name '{}' is reserved for InnoDB's hidden columns", c.name));
+    }
+    switch (c.type) {
+      case ColumnType::kChar: case ColumnType::kBinary:
+        if (c.length > 255) return bad(fmt::format("column '{}': length {} is over 255", c.name, c.length));
+        break;
+      case ColumnType::kVarchar: case ColumnType::kVarbinary:
+        if (c.length == 0 || c.length > 65535) return bad(fmt::format("column '{}': length {} is out of range", c.name, c.length));
+        break;
+      case ColumnType::kDecimal:
+        if (c.length < 1 || c.length > 65 || c.scale > 30 || c.scale > c.length) {
+          return bad(fmt::format("column '{}': decimal({},{}) is out of range", c.name, c.length, c.scale));
+        }
+        break;
+      case ColumnType::kDatetime: case ColumnType::kTimestamp:
+        if (c.scale > 6) return bad(fmt::format("column '{}': at most 6 fractional digits", c.name));
+        break;
+      default: break;
+    }
+    if (c.auto_increment) {
+      ++autoinc;
+      if (!c.is_integer()) return bad(fmt::format("AUTO_INCREMENT column '{}' must be an integer", c.name));
+    }
+  }
+  if (autoinc > 1) return bad("there can be only one AUTO_INCREMENT column");
+  std::set<std::string> pk;
+  for (const auto& k : primary_key) {
+    auto i = ColumnIndex(k);
+    if (!i) return bad(fmt::format("primary key column '{}' does not exist", k));
+    if (!pk.insert(k).second) return bad(fmt::format("primary key names '{}' twice", k));
+    if (columns[*i].nullable) return bad(fmt::format("primary key column '{}' must be NOT NULL", k));
+    if (columns[*i].is_lob()) return bad(fmt::format("BLOB/TEXT column '{}' cannot be in a key", k));
+  }
+  std::set<std::string> index_names{"PRIMARY"};
+  for (const auto& ix : indexes) {
+    if (!index_names.insert(ix.name).second) return bad(fmt::format("duplicate index name '{}'", ix.name));
+    if (ix.columns.empty()) return bad(fmt::format("index '{}' has no columns", ix.name));
+    for (const auto& k : ix.columns) {
+      auto i = ColumnIndex(k);
+      if (!i) return bad(fmt::format("index '{}': column '{}' does not exist", ix.name, k));
+      if (columns[*i].is_lob()) return bad(fmt::format("index '{}': BLOB/TEXT column '{}' cannot be in a key", ix.name, k));
+    }
+  }
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (!columns[i].auto_increment) continue;
+    bool leads = !primary_key.empty() && primary_key[0] == columns[i].name;
+    for (const auto& ix : indexes) leads = leads || ix.columns[0] == columns[i].name;
+    if (!leads) return bad(fmt::format("AUTO_INCREMENT column '{}' must lead a key", columns[i].name));
+  }
+  return Status::Ok();
+}
+
+}  // namespace strata::engine

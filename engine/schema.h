@@ -1,0 +1,64 @@
+// Table definitions as users give them: columns with MySQL types, a primary key, secondary
+// indexes. The catalog (catalog.h) stores them as MySQL 8.0 SDI JSON in each .ibd file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/value.h"
+
+namespace strata::engine {
+
+enum class ColumnType : std::uint8_t {
+  kTinyInt, kSmallInt, kMediumInt, kInt, kBigInt,
+  kDecimal, kFloat, kDouble,
+  kChar, kVarchar, kBinary, kVarbinary,
+  kDate, kDatetime, kTimestamp,
+  kTinyText, kText, kMediumText, kLongText,
+  kTinyBlob, kBlob, kMediumBlob, kLongBlob,
+};
+
+enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
+
+struct Column {
+  std::string name;
+  ColumnType type = ColumnType::kInt;
+  // CHAR/VARCHAR/TEXT: characters; BINARY/VARBINARY: bytes; DECIMAL: precision (digits).
+  std::uint32_t length = 0;
+  std::uint32_t scale = 0;  // DECIMAL: digits after the point; DATETIME/TIMESTAMP: fractional digits
+  bool is_unsigned = false;
+  bool nullable = true;
+  bool auto_increment = false;
+  Charset charset = Charset::kUtf8mb4;
+  std::optional<Value> default_value;
+
+  bool is_integer() const { return type <= ColumnType::kBigInt; }
+  bool is_string() const;  // CHAR, VARCHAR, TEXT family (not binary types)
+  bool is_lob() const { return type >= ColumnType::kTinyText; }
+  // "int unsigned", "varchar(45)", "decimal(10,2)", ... as SHOW CREATE TABLE prints them.
+  std::string SqlType() const;
+};
+
+struct IndexSpec {
+  std::string name;
+  std::vector<std::string> columns;
+  bool unique = false;
+};
+
+struct TableSpec {
+  std::string database;
+  std::string name;
+  std::vector<Column> columns;
+  std::vector<std::string> primary_key;  // empty: a hidden 6-byte DB_ROW_ID orders the rows
+  std::vector<IndexSpec> indexes;        // secondary indexes
+
+  // InvalidArgument naming the problem: unknown or duplicate columns, a nullable primary key
+  // column, more than one AUTO_INCREMENT column or one that is not an integer leading a key,
+  // lengths out of MySQL's ranges.
+  Status Validate() const;
+  std::optional<std::size_t> ColumnIndex(const std::string& name) const;
+};
+
+}  // namespace strata::engine

@@ -1,0 +1,138 @@
+#include "engine/system_space.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "engine/btr_page.h"
+#include "engine/mtr.h"
+#include "engine/space_manager.h"
+#include "ondisk/fil_header.h"
+#include "ondisk/fsp_header.h"
+#include "ondisk/sdi.h"
+#include "ondisk/undo.h"
+
+namespace strata::engine {
+
+using namespace strata::ondisk;
+
+namespace {
+
+constexpr std::size_t kDictHdr = kFilHeaderSize;  // DICT_HDR fields start at FIL_PAGE_DATA
+constexpr std::size_t kDictRowId = kDictHdr + 0;
+constexpr std::size_t kDictTableId = kDictHdr + 8;
+constexpr std::size_t kDictIndexId = kDictHdr + 16;
+constexpr std::size_t kDictMaxSpaceId = kDictHdr + 24;
+constexpr std::size_t kDictFseg = kDictHdr + 56;
+constexpr std::size_t kCatalog = 256;
+constexpr char kMagic[8] = {'S', 'T', 'R', 'A', 'T', 'C', 'A', 'T'};
+constexpr std::uint64_t kIbufIndexId = 0xFFFFFFFF00000000ull;  // DICT_IBUF_ID_MIN + space 0
+
+}  // namespace
+
+Status CreateSystemSpace(BufferPool& pool, Tablespace& space) {
+  Mtr mtr(pool);
+  MtrPageStore store(mtr, space);
+  SpaceManager sm(store);
+  STRATA_RETURN_IF_ERROR(sm.Init(FspFlags::EncodeMySql(space.page_size(), true, true, false)));
+  // Pages 3..7 in InnoDB's order, each segment's first pages taken as fragment pages.
+  auto take = [&](const FsegHeader& seg, PageNo want, PageType type) -> Result<MutableBytes> {
+    auto n = sm.AllocatePage(seg);
+    if (!n.ok()) return n.status();
+    if (*n != want) return Status::Corruption(fmt::format("system tablespace: got page {} for page {}", n->value(), want.value()));
+    auto page = mtr.Create({space.id(), *n});
+    if (!page.ok()) return page.status();
+    FilHeaderWriter(*page).set_type(type);
+    return page;
+  };
+  auto ibuf = sm.CreateSegment();
+  if (!ibuf.ok()) return ibuf.status();
+  auto ibuf_header = take(*ibuf, PageNo(3), PageType::kSys);
+  if (!ibuf_header.ok()) return ibuf_header.status();
+  ibuf->EncodeTo(*ibuf_header, kFilHeaderSize);
+  auto ibuf_root = take(*ibuf, PageNo(4), PageType::kIndex);
+  if (!ibuf_root.ok()) return ibuf_root.status();
+  BtrPage::Init(*ibuf_root, kIbufIndexId, 0, PageType::kIndex);
+
+  auto trx_seg = sm.CreateSegment();
+  if (!trx_seg.ok()) return trx_seg.status();
+  auto trx = take(*trx_seg, PageNo(5), PageType::kTrxSys);
+  if (!trx.ok()) return trx.status();
+  TrxSysPageWriter tw(*trx);
+  tw.set_fseg(*trx_seg);
+  auto rseg_seg = sm.CreateSegment();
+  if (!rseg_seg.ok()) return rseg_seg.status();
+  auto rseg = take(*rseg_seg, PageNo(6), PageType::kSys);
+  if (!rseg.ok()) return rseg.status();
+  RsegHeaderWriter(*rseg).Init(0xFFFFFFFE, *rseg_seg);
+  for (std::uint32_t i = 0; i < kTrxSysRsegSlots; ++i) {
+    tw.set_rseg_slot(i, i == 0 ? RsegSlot{SpaceId(0), PageNo(6)} : RsegSlot{SpaceId(kFilNull), kNullPage});
+  }
+
+  auto dict_seg = sm.CreateSegment();
+  if (!dict_seg.ok()) return dict_seg.status();
+  auto dict = take(*dict_seg, kDictHeaderPage, PageType::kSys);
+  if (!dict.ok()) return dict.status();
+  dict_seg->EncodeTo(*dict, kDictFseg);
+  mtr.Commit();
+  return WriteCatalog(pool, space, {});
+}
+
+Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& c) {
+  nlohmann::json tables = nlohmann::json::array();
+  for (const auto& t : c.tables) tables.push_back({{"database", t.database}, {"name", t.name}, {"space_id", t.space_id}});
+  const std::string text = nlohmann::json{{"databases", c.databases}, {"tables", tables}}.dump();
+  const std::vector<std::byte> z = DeflateSdi(text);
+  const std::size_t room = space.page_size().bytes() - kFilTrailerSize - kCatalog - 20;
+  if (z.size() > room) {
+    return Status::NotSupported(fmt::format("the catalog of {} tables takes {} bytes compressed; one page holds {}",
+                                            c.tables.size(), z.size(), room));
+  }
+  Mtr mtr(pool);
+  auto page = mtr.Write({space.id(), kDictHeaderPage});
+  if (!page.ok()) return page.status();
+  MutableBytes p = *page;
+  Store64(p, kDictRowId, 0);
+  Store64(p, kDictTableId, c.next_table_id);
+  Store64(p, kDictIndexId, c.next_index_id);
+  Store32(p, kDictMaxSpaceId, c.next_space_id);
+  std::fill(p.begin() + kCatalog, p.end() - kFilTrailerSize, std::byte{0});
+  std::memcpy(p.data() + kCatalog, kMagic, 8);
+  Store32(p, kCatalog + 8, 1);
+  Store32(p, kCatalog + 12, static_cast<std::uint32_t>(z.size()));
+  Store32(p, kCatalog + 16, static_cast<std::uint32_t>(text.size()));
+  std::memcpy(p.data() + kCatalog + 20, z.data(), z.size());
+  return Status::Ok();
+}
+
+Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space) {
+  auto g = pool.Read({space.id(), kDictHeaderPage});
+  if (!g.ok()) return g.status();
+  ConstBytes p = g->page();
+  const std::string where = fmt::format("{}: page {}", space.path().string(), kDictHeaderPage.value());
+  if (std::memcmp(p.data() + kCatalog, kMagic, 8) != 0) {
+    return Status::Corruption(where + ": no Strata catalog (is this a MySQL or MariaDB data directory?)");
+  }
+  if (Load32(p, kCatalog + 8) != 1) return Status::NotSupported(where + ": catalog format version " + std::to_string(Load32(p, kCatalog + 8)));
+  const std::uint32_t zlen = Load32(p, kCatalog + 12), tlen = Load32(p, kCatalog + 16);
+  if (zlen > p.size() - kCatalog - 20 - kFilTrailerSize) return Status::Corruption(where + ": catalog length overruns the page");
+  auto text = InflateSdi(p.subspan(kCatalog + 20, zlen), tlen);
+  if (!text.ok()) return text.status().WithContext(where);
+  Catalog c;
+  c.next_table_id = Load64(p, kDictTableId);
+  c.next_index_id = Load64(p, kDictIndexId);
+  c.next_space_id = Load32(p, kDictMaxSpaceId);
+  try {
+    auto j = nlohmann::json::parse(*text);
+    c.databases = j.at("databases").get<std::vector<std::string>>();
+    for (const auto& t : j.at("tables")) {
+      c.tables.push_back({t.at("database").get<std::string>(), t.at("name").get<std::string>(), t.at("space_id").get<std::uint32_t>()});
+    }
+  } catch (const std::exception& e) {
+    return Status::Corruption(where + ": catalog JSON: " + e.what());
+  }
+  return c;
+}
+
+}  // namespace strata::engine

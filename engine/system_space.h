@@ -1,0 +1,43 @@
+// ibdata1, the system tablespace (space 0), with InnoDB's fixed page roles:
+//   0 FSP_HDR   1 IBUF_BITMAP   2 INODE   3 SYS (change buffer header)
+//   4 INDEX (change buffer root, empty)   5 TRX_SYS (rollback segment slots)
+//   6 SYS (first rollback segment header)   7 SYS (data dictionary header)
+// The dictionary header page keeps InnoDB's counters (DICT_HDR_ROW_ID, TABLE_ID, INDEX_ID,
+// MAX_SPACE_ID) and, from byte 256, the engine's catalog: which tables exist and in which
+// tablespace. Its format (version 1):
+//   256  8  magic "STRATCAT"
+//   264  4  format version (1)
+//   268  4  length of the zlib stream below
+//   272  4  length of the JSON text it inflates to
+//   276  .. zlib stream of the JSON {"databases": [...], "tables": [{"database","name","space_id"}]}
+// Table definitions themselves live in each table's SDI, not here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/buffer_pool.h"
+
+namespace strata::engine {
+
+inline constexpr std::uint32_t kSystemSpaceInitialPages = 768;  // 12 MiB, as innodb_data_file_path's default
+inline constexpr ondisk::PageNo kDictHeaderPage{7};
+
+struct CatalogEntry {
+  std::string database, name;
+  std::uint32_t space_id = 0;
+};
+
+struct Catalog {
+  std::uint64_t next_table_id = 1, next_index_id = 1;
+  std::uint32_t next_space_id = 1;
+  std::vector<std::string> databases;
+  std::vector<CatalogEntry> tables;
+};
+
+// Lays out a new system tablespace in `space` (already registered with the pool).
+Status CreateSystemSpace(BufferPool& pool, Tablespace& space);
+Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& catalog);
+Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space);
+
+}  // namespace strata::engine

@@ -1,0 +1,550 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <mutex>
+
+#include "engine/row_codec.h"
+#include "engine/space_manager.h"
+#include "engine/table_impl.h"
+#include "ondisk/fsp_header.h"
+#include "ondisk/index_page.h"
+#include "ondisk/sdi.h"
+#include "ondisk/value.h"
+
+namespace strata::engine {
+
+using namespace strata::ondisk;
+
+namespace {
+
+constexpr std::uint64_t kInsertRollPtr = std::uint64_t{1} << 55;  // the insert flag of DB_ROLL_PTR
+constexpr std::size_t kExternMinLength = 2 * kExternRefSize;       // BTR_EXTERN_LOCAL_STORED_MAX_SIZE
+
+std::string Be(std::uint64_t v, std::size_t width) {
+  auto b = EncodeUnsigned(v, width);
+  return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+IndexShape SdiShape() {
+  IndexShape s;
+  s.id = kSdiIndexId;
+  s.leaf = SdiLayout();
+  s.compare.assign(s.leaf.fields.size(), CompareKind::kBinary);
+  s.n_key = 2;
+  s.n_unique = 2;
+  s.clustered = true;
+  s.page_type = PageType::kSdi;
+  s.Finish();
+  return s;
+}
+
+}  // namespace
+
+TableImpl::TableImpl(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta)
+    : pool_(pool), mu_(mu), space_(std::move(space)), meta_(std::move(meta)) {}
+
+void TableImpl::BuildShapes() {
+  fields_.clear();
+  shapes_.clear();
+  trees_.clear();
+  for (std::size_t i = 0; i < meta_.indexes.size(); ++i) {
+    fields_.push_back(IndexFields(meta_.spec, i));
+    IndexShape s;
+    s.id = meta_.indexes[i].id;
+    s.clustered = i == 0;
+    std::size_t keys = 0;
+    for (const auto& f : fields_.back()) {
+      if (f.column >= 0) {
+        s.leaf.fields.push_back(StorageOf(meta_.spec.columns[static_cast<std::size_t>(f.column)]));
+        s.compare.push_back(CompareKindOf(meta_.spec.columns[static_cast<std::size_t>(f.column)]));
+      } else {
+        const bool row_id = f.column == kRowIdColumn;
+        s.leaf.fields.push_back(FieldDef::Fixed(row_id ? "DB_ROW_ID" : f.column == kTrxIdColumn ? "DB_TRX_ID" : "DB_ROLL_PTR",
+                                                row_id ? kDbRowIdSize : f.column == kTrxIdColumn ? kDbTrxIdSize : kDbRollPtrSize));
+        s.compare.push_back(CompareKind::kBinary);
+      }
+      keys += f.key;
+    }
+    // Clustered records are ordered by the key alone; secondary records by every field (the
+    // appended primary key makes them unique), and node pointers carry all of them.
+    s.n_key = s.clustered ? keys : s.leaf.fields.size();
+    s.n_unique = s.clustered ? keys : meta_.spec.indexes[i - 1].unique ? keys : 0;
+    s.Finish();
+    shapes_.push_back(std::move(s));
+    trees_.push_back(std::make_unique<Btree>(pool_, *space_, shapes_.back(), meta_.indexes[i].root));
+  }
+  // Btree keeps its own copy of the shape, so shapes_ may move.
+  lobs_ = std::make_unique<LobStore>(pool_, *space_, meta_.indexes[0].root);
+}
+
+Result<std::unique_ptr<TableImpl>> TableImpl::Create(BufferPool& pool, std::shared_mutex& mu,
+                                                     std::unique_ptr<Tablespace> space, TableMeta meta,
+                                                     std::uint64_t* next_index_id) {
+  meta.space_id = space->id().value();
+  meta.space_flags = FspFlags::EncodeMySql(space->page_size(), true, true, true);
+  {
+    Mtr mtr(pool);
+    MtrPageStore store(mtr, *space);
+    STRATA_RETURN_IF_ERROR(SpaceManager(store).Init(meta.space_flags));
+    auto sdi_root = Btree::Create(mtr, *space, SdiShape());
+    if (!sdi_root.ok()) return sdi_root.status();
+    if (sdi_root->value() != 3) return Status::Corruption("new tablespace: the SDI root is not page 3");
+    auto t = std::unique_ptr<TableImpl>(new TableImpl(pool, mu, std::move(space), std::move(meta)));
+    const std::size_t n = 1 + t->meta_.spec.indexes.size();
+    t->meta_.indexes.clear();
+    for (std::size_t i = 0; i < n; ++i) t->meta_.indexes.push_back({(*next_index_id)++, kNullPage});
+    t->BuildShapes();
+    for (std::size_t i = 0; i < n; ++i) {
+      auto root = Btree::Create(mtr, *t->space_, t->shapes_[i]);
+      if (!root.ok()) return root.status();
+      t->meta_.indexes[i].root = *root;
+    }
+    mtr.Commit();
+    t->BuildShapes();
+    t->sdi_ = std::make_unique<Btree>(pool, *t->space_, SdiShape(), PageNo(3));
+    STRATA_RETURN_IF_ERROR(t->WriteSdi());
+    return t;
+  }
+}
+
+Result<std::unique_ptr<TableImpl>> TableImpl::Open(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space) {
+  Btree sdi(pool, *space, SdiShape(), PageNo(3));
+  std::optional<std::string> json;
+  Status error;
+  STRATA_RETURN_IF_ERROR(sdi.Scan({}, true, [&](const Tuple& t) {
+    if (LoadBe(t[0].span(), 0, 4) != static_cast<std::uint32_t>(SdiType::kTable)) return true;
+    auto text = InflateSdi(t[6].span(), static_cast<std::uint32_t>(LoadBe(t[4].span(), 0, 4)));
+    if (!text.ok()) error = text.status();
+    else json = *text;
+    return false;
+  }));
+  STRATA_RETURN_IF_ERROR(error.WithContext(space->path().string() + ": SDI"));
+  if (!json) return Status::Corruption(space->path().string() + ": no table definition in the SDI");
+  auto meta = TableMetaFromSdi(*json);
+  if (!meta.ok()) return meta.status().WithContext(space->path().string());
+  meta->space_id = space->id().value();
+  meta->space_flags = FspFlags::EncodeMySql(space->page_size(), true, true, true);
+  auto t = std::unique_ptr<TableImpl>(new TableImpl(pool, mu, std::move(space), std::move(*meta)));
+  t->BuildShapes();
+  t->sdi_ = std::make_unique<Btree>(pool, *t->space_, SdiShape(), PageNo(3));
+  STRATA_RETURN_IF_ERROR(t->LoadCounters());
+  return t;
+}
+
+// The SDI records: the table (type 1, keyed by table id) and the tablespace (type 2).
+Status TableImpl::WriteSdi() {
+  const std::pair<SdiType, std::pair<std::uint64_t, std::string>> docs[] = {
+      {SdiType::kTable, {meta_.table_id, TableSdi(meta_)}},
+      {SdiType::kTablespace, {meta_.space_id, TablespaceSdi(meta_)}}};
+  for (const auto& [type, doc] : docs) {
+    const auto z = DeflateSdi(doc.second);
+    Tuple t{Datum::Of(Be(static_cast<std::uint32_t>(type), 4)), Datum::Of(Be(doc.first, 8)), Datum::Of(Be(0, 6)),
+            Datum::Of(Be(kInsertRollPtr, 7)), Datum::Of(Be(doc.second.size(), 4)), Datum::Of(Be(z.size(), 4)),
+            Datum::Of(std::string(reinterpret_cast<const char*>(z.data()), z.size()))};
+    Status s = sdi_->Insert(t);
+    if (s.IsAlreadyExists()) s = sdi_->Update(t);
+    if (!s.ok()) return s.WithContext("writing the table definition (SDI)");
+  }
+  return Status::Ok();
+}
+
+// AUTO_INCREMENT lives where MariaDB keeps it, in PAGE_ROOT_AUTO_INC (the clustered root's
+// PAGE_MAX_TRX_ID field); the next hidden row id follows the largest one in the table.
+Status TableImpl::LoadCounters() {
+  {
+    auto root = pool_.Read({space_->id(), meta_.indexes[0].root});
+    if (!root.ok()) return root.status();
+    autoinc_ = persisted_autoinc_ = Load64(root->page(), IndexPage::kMaxTrxId);
+  }
+  if (meta_.spec.primary_key.empty()) {
+    STRATA_RETURN_IF_ERROR(trees_[0]->Scan({}, false, [&](const Tuple& t) {
+      next_row_id_ = LoadBe(t[0].span(), 0, 6) + 1;
+      return false;
+    }));
+  }
+  return Status::Ok();
+}
+
+Status TableImpl::PersistAutoinc() {
+  if (autoinc_ == persisted_autoinc_) return Status::Ok();
+  Mtr mtr(pool_);
+  auto root = mtr.Write({space_->id(), meta_.indexes[0].root});
+  if (!root.ok()) return root.status();
+  Store64(*root, IndexPage::kMaxTrxId, autoinc_);
+  persisted_autoinc_ = autoinc_;
+  return Status::Ok();
+}
+
+std::size_t TableImpl::FieldOfColumn(std::size_t index, int column) const {
+  const auto& f = fields_[index];
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i].column == column) return i;
+  }
+  return f.size();
+}
+
+std::size_t TableImpl::IndexByName(const std::string& name) const {
+  if (name == "PRIMARY" || name == "GEN_CLUST_INDEX") return 0;
+  for (std::size_t i = 0; i < meta_.spec.indexes.size(); ++i) {
+    if (meta_.spec.indexes[i].name == name) return i + 1;
+  }
+  return meta_.indexes.size();
+}
+
+Result<Tuple> TableImpl::ClusteredRecord(const Row& row, std::uint64_t row_id) {
+  Tuple t;
+  for (const auto& f : fields_[0]) {
+    if (f.column == kRowIdColumn) {
+      t.push_back(Datum::Of(Be(row_id, 6)));
+    } else if (f.column == kTrxIdColumn) {
+      t.push_back(Datum::Of(Be(trx_counter_++, 6)));
+    } else if (f.column == kRollPtrColumn) {
+      t.push_back(Datum::Of(Be(kInsertRollPtr, 7)));
+    } else {
+      auto d = EncodeValue(meta_.spec.columns[static_cast<std::size_t>(f.column)], row[static_cast<std::size_t>(f.column)]);
+      if (!d.ok()) return d.status();
+      t.push_back(std::move(*d));
+    }
+  }
+  return t;
+}
+
+Tuple TableImpl::SecondaryRecord(std::size_t index, const Tuple& clustered) const {
+  Tuple t;
+  for (const auto& f : fields_[index]) t.push_back(clustered[FieldOfColumn(0, f.column)]);
+  return t;
+}
+
+Result<Tuple> TableImpl::PrimaryKey(const std::vector<Value>& values) const {
+  Tuple key;
+  const auto& spec = meta_.spec;
+  if (spec.primary_key.empty()) {
+    if (values.size() != 1) return Status::InvalidArgument("a table without a primary key is looked up by its row id");
+    const Value& v = values[0];
+    const std::uint64_t id = v.is_uint() ? v.as_uint() : v.is_int() ? static_cast<std::uint64_t>(v.as_int()) : 0;
+    key.push_back(Datum::Of(Be(id, 6)));
+    return key;
+  }
+  if (values.size() != spec.primary_key.size()) {
+    return Status::InvalidArgument(fmt::format("the primary key has {} columns, {} values given", spec.primary_key.size(), values.size()));
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    auto d = EncodeValue(spec.columns[*spec.ColumnIndex(spec.primary_key[i])], values[i]);
+    if (!d.ok()) return d.status();
+    key.push_back(std::move(*d));
+  }
+  return key;
+}
+
+Result<Row> TableImpl::RowOf(const Tuple& clustered) {
+  Row row(meta_.spec.columns.size());
+  for (std::size_t i = 0; i < fields_[0].size(); ++i) {
+    const int c = fields_[0][i].column;
+    if (c < 0) continue;
+    const Column& col = meta_.spec.columns[static_cast<std::size_t>(c)];
+    Datum d = clustered[i];
+    if (d.external) {
+      auto ref = ExternRef::Decode(d.span(), d.bytes.size() - kExternRefSize);
+      auto bytes = lobs_->Read(ref);
+      if (!bytes.ok()) return bytes.status();
+      d = Datum::Of(std::move(*bytes));
+    }
+    auto v = DecodeValue(col, d);
+    if (!v.ok()) return v.status().WithContext("column " + col.name);
+    row[static_cast<std::size_t>(c)] = std::move(*v);
+  }
+  return row;
+}
+
+Status TableImpl::Externalize(Tuple& t) {
+  const std::size_t limit = BtrPage::FreeSpaceOfEmpty(space_->page_size().bytes()) / 2;
+  for (;;) {
+    const std::size_t size = EncodeTuple(shapes_[0].leaf, t).bytes.size();
+    if (size <= limit) return Status::Ok();
+    std::size_t best = t.size();
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const FieldDef& f = shapes_[0].leaf.fields[i];
+      if (!f.is_variable() || !f.big() || t[i].null || t[i].external || t[i].bytes.size() <= kExternMinLength) continue;
+      if (best == t.size() || t[i].bytes.size() > t[best].bytes.size()) best = i;
+    }
+    if (best == t.size()) {
+      return Status::InvalidArgument(fmt::format("Row size too large: the record takes {} bytes and at most {} fit in a page "
+                                                 "once long columns move off-page", size, limit));
+    }
+    auto ref = lobs_->Write(t[best].bytes);
+    if (!ref.ok()) return ref.status();
+    std::string local(kExternRefSize, '\0');
+    ref->EncodeTo(MutableBytes(reinterpret_cast<std::byte*>(local.data()), local.size()), 0);
+    t[best] = Datum{false, true, std::move(local)};
+  }
+}
+
+Status TableImpl::FreeExternal(const Tuple& t) {
+  for (const auto& d : t) {
+    if (d.external) STRATA_RETURN_IF_ERROR(lobs_->Free(ExternRef::Decode(d.span(), d.bytes.size() - kExternRefSize)));
+  }
+  return Status::Ok();
+}
+
+std::string TableImpl::DuplicateMessage(std::size_t index, const Tuple& record) const {
+  std::string shown;
+  const std::size_t n = shapes_[index].n_unique;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int c = fields_[index][i].column;
+    std::string v = record[i].bytes;
+    if (c >= 0) {
+      auto value = DecodeValue(meta_.spec.columns[static_cast<std::size_t>(c)], record[i]);
+      if (value.ok()) v = value->ToString();
+    }
+    shown += (i ? "-" : "") + v;
+  }
+  const std::string name = index == 0 ? "PRIMARY" : meta_.spec.indexes[index - 1].name;
+  return fmt::format("Duplicate entry '{}' for key '{}.{}'", shown, meta_.spec.name, name);
+}
+
+// AlreadyExists when another row holds the unique part of this secondary record.
+Status TableImpl::CheckUnique(std::size_t index, const Tuple& secondary, const Tuple* own_key) {
+  const std::size_t n = shapes_[index].n_unique;
+  if (n == 0) return Status::Ok();
+  Tuple prefix(secondary.begin(), secondary.begin() + static_cast<std::ptrdiff_t>(n));
+  for (const auto& d : prefix) {
+    if (d.null) return Status::Ok();
+  }
+  bool conflict = false;
+  STRATA_RETURN_IF_ERROR(trees_[index]->Scan(prefix, true, [&](const Tuple& t) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (CompareField(shapes_[index].compare[i], t[i].null, t[i].span(), prefix[i].null, prefix[i].span()) != 0) return false;
+    }
+    // The same unique value: a conflict unless it is this very row (an update).
+    bool same = own_key != nullptr;
+    for (std::size_t i = n; same && i < t.size(); ++i) same = t[i] == secondary[i];
+    conflict = !same;
+    return same;
+  }));
+  if (conflict) return Status::AlreadyExists(DuplicateMessage(index, secondary));
+  return Status::Ok();
+}
+
+Status TableImpl::Insert(const Row& input) {
+  std::unique_lock lock(mu_);
+  const auto& spec = meta_.spec;
+  if (input.size() != spec.columns.size()) {
+    return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
+                                               spec.columns.size(), input.size()));
+  }
+  Row row = input;
+  std::optional<std::uint64_t> generated;
+  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+    const Column& col = spec.columns[c];
+    if (!col.auto_increment) continue;
+    const Value& v = row[c];
+    const bool zero = v.is_null() || (v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0);
+    if (zero) {
+      generated = autoinc_ + 1;
+      row[c] = col.is_unsigned ? Value::UInt(*generated) : Value::Int(static_cast<std::int64_t>(*generated));
+    }
+  }
+  const std::uint64_t row_id = next_row_id_;
+  auto record = ClusteredRecord(row, row_id);
+  if (!record.ok()) return record.status();
+  // Constraints first, so that a failing insert changes nothing: unique secondary keys, then
+  // the primary key (the clustered insert refuses a duplicate before changing a page).
+  std::vector<Tuple> secondary;
+  for (std::size_t i = 1; i < trees_.size(); ++i) {
+    secondary.push_back(SecondaryRecord(i, *record));
+    STRATA_RETURN_IF_ERROR(CheckUnique(i, secondary.back(), nullptr));
+  }
+  STRATA_RETURN_IF_ERROR(Externalize(*record));
+  if (Status s = trees_[0]->Insert(*record); !s.ok()) {
+    STRATA_RETURN_IF_ERROR(FreeExternal(*record));
+    return s.IsAlreadyExists() ? Status::AlreadyExists(DuplicateMessage(0, *record)) : s;
+  }
+  for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(trees_[i]->Insert(secondary[i - 1]));
+  if (spec.primary_key.empty()) ++next_row_id_;
+  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+    if (!spec.columns[c].auto_increment) continue;
+    const Value& v = row[c];
+    const std::uint64_t used = v.is_uint() ? v.as_uint() : v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int()) : 0;
+    autoinc_ = std::max(autoinc_, used);
+  }
+  if (generated) last_insert_id_ = *generated;
+  ++stats_.rows_inserted;
+  return PersistAutoinc();
+}
+
+Result<std::optional<Row>> TableImpl::Get(const std::vector<Value>& primary_key) {
+  std::shared_lock lock(mu_);
+  auto key = PrimaryKey(primary_key);
+  if (!key.ok()) return key.status();
+  auto t = trees_[0]->Get(*key);
+  if (!t.ok()) return t.status();
+  if (!t->has_value()) return std::optional<Row>();
+  auto row = RowOf(**t);
+  if (!row.ok()) return row.status();
+  return std::optional<Row>(std::move(*row));
+}
+
+Status TableImpl::Update(const Row& row) {
+  std::unique_lock lock(mu_);
+  const auto& spec = meta_.spec;
+  if (row.size() != spec.columns.size()) {
+    return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
+                                               spec.columns.size(), row.size()));
+  }
+  auto record = ClusteredRecord(row, 0);
+  if (!record.ok()) return record.status();
+  Tuple key(record->begin(), record->begin() + static_cast<std::ptrdiff_t>(shapes_[0].n_key));
+  if (spec.primary_key.empty()) return Status::NotSupported("update of a table without a primary key: use Delete and Insert");
+  auto old = trees_[0]->Get(key);
+  if (!old.ok()) return old.status();
+  if (!old->has_value()) return Status::NotFound("no row with this primary key");
+  std::vector<std::pair<Tuple, Tuple>> changed;  // per secondary index: old and new record
+  for (std::size_t i = 1; i < trees_.size(); ++i) {
+    Tuple before = SecondaryRecord(i, **old), after = SecondaryRecord(i, *record);
+    if (before == after) {
+      changed.emplace_back();
+      continue;
+    }
+    STRATA_RETURN_IF_ERROR(CheckUnique(i, after, &after));
+    changed.emplace_back(std::move(before), std::move(after));
+  }
+  STRATA_RETURN_IF_ERROR(Externalize(*record));
+  STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record));
+  for (std::size_t i = 1; i < trees_.size(); ++i) {
+    auto& [before, after] = changed[i - 1];
+    if (before.empty()) continue;
+    STRATA_RETURN_IF_ERROR(trees_[i]->Delete(before));
+    STRATA_RETURN_IF_ERROR(trees_[i]->Insert(after));
+  }
+  ++stats_.rows_updated;
+  return FreeExternal(**old);
+}
+
+Status TableImpl::Delete(const std::vector<Value>& primary_key) {
+  std::unique_lock lock(mu_);
+  auto key = PrimaryKey(primary_key);
+  if (!key.ok()) return key.status();
+  auto old = trees_[0]->Get(*key);
+  if (!old.ok()) return old.status();
+  if (!old->has_value()) return Status::NotFound("no row with this primary key");
+  for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(trees_[i]->Delete(SecondaryRecord(i, **old)));
+  STRATA_RETURN_IF_ERROR(trees_[0]->Delete(*key));
+  ++stats_.rows_deleted;
+  return FreeExternal(**old);
+}
+
+Status TableImpl::Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn) {
+  std::shared_lock lock(mu_);
+  const std::size_t index = IndexByName(options.index);
+  if (index >= trees_.size()) return Status::NotFound(fmt::format("no index '{}' on {}.{}", options.index, meta_.spec.database, meta_.spec.name));
+  Tuple from;
+  for (std::size_t i = 0; i < options.from.size(); ++i) {
+    if (i >= fields_[index].size() || !fields_[index][i].key) return Status::InvalidArgument("more start values than key columns");
+    const int c = fields_[index][i].column;
+    if (c < 0) {
+      from.push_back(Datum::Of(Be(options.from[i].is_uint() ? options.from[i].as_uint() : static_cast<std::uint64_t>(options.from[i].as_int()), 6)));
+      continue;
+    }
+    auto d = EncodeValue(meta_.spec.columns[static_cast<std::size_t>(c)], options.from[i]);
+    if (!d.ok()) return d.status();
+    from.push_back(std::move(*d));
+  }
+  Status inner;
+  STRATA_RETURN_IF_ERROR(trees_[index]->Scan(from, options.forward, [&](const Tuple& t) {
+    Tuple clustered = t;
+    if (index != 0) {  // fetch the row through its primary key
+      Tuple key;
+      for (std::size_t i = 0; i < shapes_[0].n_key; ++i) key.push_back(t[FieldOfColumn(index, fields_[0][i].column)]);
+      auto r = trees_[0]->Get(key);
+      if (!r.ok() || !r->has_value()) {
+        inner = r.ok() ? Status::Corruption(fmt::format("index '{}' has an entry without its row", options.index)) : r.status();
+        return false;
+      }
+      clustered = std::move(**r);
+    }
+    auto row = RowOf(clustered);
+    if (!row.ok()) {
+      inner = row.status();
+      return false;
+    }
+    return fn(*row);
+  }));
+  return inner;
+}
+
+Status TableImpl::Check() {
+  std::shared_lock lock(mu_);
+  STRATA_RETURN_IF_ERROR(sdi_->Check());
+  std::uint64_t rows = 0;
+  for (std::size_t i = 0; i < trees_.size(); ++i) {
+    STRATA_RETURN_IF_ERROR(trees_[i]->Check());
+    std::uint64_t n = 0;
+    STRATA_RETURN_IF_ERROR(trees_[i]->Scan({}, true, [&](const Tuple&) { return ++n, true; }));
+    if (i == 0) rows = n;
+    else if (n != rows) return Status::Corruption(fmt::format("index '{}' has {} entries for {} rows", meta_.spec.indexes[i - 1].name, n, rows));
+  }
+  return Status::Ok();
+}
+
+Status TableImpl::AddIndex(const IndexSpec& index, std::uint64_t index_id) {
+  TableMeta next = meta_;
+  next.spec.indexes.push_back(index);
+  STRATA_RETURN_IF_ERROR(next.spec.Validate());
+  // Every row's entry, sorted, then inserted in order (the pages fill as a sorted build's).
+  std::vector<Tuple> records;
+  const std::size_t i = next.spec.indexes.size();
+  auto fields = IndexFields(next.spec, i);
+  STRATA_RETURN_IF_ERROR(trees_[0]->Scan({}, true, [&](const Tuple& t) {
+    Tuple s;
+    for (const auto& f : fields) s.push_back(t[FieldOfColumn(0, f.column)]);
+    records.push_back(std::move(s));
+    return true;
+  }));
+  const TableMeta before = meta_;
+  meta_ = std::move(next);
+  meta_.indexes.push_back({index_id, kNullPage});
+  BuildShapes();
+  {
+    Mtr mtr(pool_);
+    auto root = Btree::Create(mtr, *space_, shapes_[i]);
+    if (!root.ok()) return root.status();
+    meta_.indexes[i].root = *root;
+  }
+  BuildShapes();
+  const auto& shape = shapes_[i];
+  std::sort(records.begin(), records.end(), [&](const Tuple& a, const Tuple& b) {
+    for (std::size_t f = 0; f < shape.n_key; ++f) {
+      if (int c = CompareField(shape.compare[f], a[f].null, a[f].span(), b[f].null, b[f].span())) return c < 0;
+    }
+    return false;
+  });
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (r > 0 && shape.n_unique > 0) {
+      bool same = true;
+      for (std::size_t f = 0; f < shape.n_unique && same; ++f) {
+        same = !records[r][f].null && CompareField(shape.compare[f], false, records[r][f].span(), records[r - 1][f].null, records[r - 1][f].span()) == 0;
+      }
+      if (same) {
+        // The new index's root stays allocated but unused; the table is as it was.
+        const std::string message = DuplicateMessage(i, records[r]);
+        meta_ = before;
+        BuildShapes();
+        return Status::AlreadyExists(message);
+      }
+    }
+  }
+  for (const auto& r : records) STRATA_RETURN_IF_ERROR(trees_[i]->Insert(r));
+  return WriteSdi();
+}
+
+TableStats TableImpl::stats() const {
+  std::shared_lock lock(mu_);
+  TableStats s = stats_;
+  for (const auto& t : trees_) {
+    s.page_splits += t->stats().splits;
+    s.page_merges += t->stats().merges;
+  }
+  return s;
+}
+
+}  // namespace strata::engine
