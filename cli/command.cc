@@ -1,5 +1,6 @@
 #include "cli/command.h"
 
+#include "cli/bench_command.h"
 #include "cli/inspect_command.h"
 #include "cli/render_command.h"
 
@@ -17,7 +18,7 @@ const std::vector<CommandGroup>& CommandGroups() {
       {"sql", "an interactive SQL shell on a Strata data directory", "the shell itself", {}},
       {"import", "load a mysqldump file, optionally with redo logging disabled",
        "import DUMP --datadir D [--disable-redo]", {}},
-      {"bench", "benchmarks against peers measured in the same run", "inspect, import, hot-row", {}},
+      {"bench", "workloads run in-process on a Strata data directory", "insert, import, hot-row", BenchCommands()},
       {"gen", "generate keys and dump files", "keys, dump", {}},
       {"experiment", "reproducible layout experiments", "keys (UUID vs ULID vs auto-increment)", {}},
   };

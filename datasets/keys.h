@@ -1,0 +1,60 @@
+// Primary-key generators for the key-strategy experiments: the orders in which applications
+// produce keys, which decide how InnoDB's B-tree pages split and fill.
+//   seq       1, 2, 3, ... given explicitly (INT)
+//   autoinc   left to AUTO_INCREMENT (the generator yields nothing)
+//   uuid      UUIDv4 as char(36) text, lowercase: random order
+//   uuid-bin  UUIDv4 as binary(16): random order, 16 bytes instead of 36
+//   ulid      ULID as char(26) Crockford base32: 48-bit millisecond time, then 80 random bits,
+//             incremented within one millisecond (monotonic), so nearly sequential
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace strata::datasets {
+
+enum class KeyStrategy { kSeq, kAutoinc, kUuid, kUuidBin, kUlid };
+
+std::optional<KeyStrategy> ParseKeyStrategy(const std::string& name);
+std::string ToString(KeyStrategy s);
+const std::vector<KeyStrategy>& AllKeyStrategies();
+
+class KeyGenerator {
+ public:
+  explicit KeyGenerator(KeyStrategy s, std::uint64_t seed = 1) : strategy_(s), rng_(seed) {}
+  // The next key: decimal text (seq), 36 or 26 characters (uuid, ulid), 16 raw bytes
+  // (uuid-bin), or empty (autoinc).
+  std::string Next();
+
+  static std::string FormatUuid(const std::uint8_t (&b)[16]);
+  static std::string Ulid(std::uint64_t millis, std::uint64_t hi16, std::uint64_t lo64);
+
+ private:
+  KeyStrategy strategy_;
+  std::mt19937_64 rng_;
+  std::uint64_t seq_ = 0;
+  std::uint64_t ulid_ms_ = 0, ulid_hi_ = 0, ulid_lo_ = 0;  // the random part: 16 + 64 bits
+};
+
+// A row of sysbench's sbtest table without its key: k random in [1, rows], c and pad made of
+// groups of 11 digits joined by '-' (120 and 60 characters), as sysbench fills them.
+struct SbtestRow {
+  std::uint32_t k = 0;
+  std::string c, pad;
+};
+
+class SbtestRowGenerator {
+ public:
+  SbtestRowGenerator(std::uint64_t rows, std::uint64_t seed = 2) : rows_(rows), rng_(seed) {}
+  SbtestRow Next();
+
+ private:
+  std::string Digits(int groups, int tail);
+  std::uint64_t rows_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace strata::datasets
