@@ -6,7 +6,7 @@ WERROR ?= $(if $(CI),ON,OFF)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build demo test asan fuzz format clean
+.PHONY: all deps build demo test test-slow asan fuzz format clean
 all: build
 
 deps:
@@ -27,6 +27,10 @@ demo: build
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
+
+# The long suites (millions of model operations); CI runs them too.
+test-slow: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
 
 # Unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan: deps

@@ -66,10 +66,49 @@ std::size_t BtrPage::Nth(std::size_t n) const {
   return r;
 }
 
+BtrPage::BtrPage(MutableBytes page, const RecordLayout& layout) : p_(page), layout_(&layout) {
+  std::size_t nullable = 0;
+  for (const auto& f : layout.fields) nullable += f.nullable;
+  null_bytes_ = (layout.null_bitmap_bits.value_or(nullable) + 7) / 8;
+}
+
+void BtrPage::DecodePrefix(std::size_t origin, std::size_t n, FieldSlice* out) const {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());
+  const std::size_t nulls_top = origin - kExtra;  // bitmap byte k is at nulls_top - 1 - k
+  std::size_t at = nulls_top - null_bytes_;        // lengths grow down from here
+  std::size_t data = origin;
+  std::size_t nullable = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const FieldDef& f = layout_->fields[i];
+    FieldSlice& s = out[i];
+    s = FieldSlice{};
+    s.offset = data;
+    if (f.nullable) {
+      const std::size_t k = nullable++;
+      if ((p[nulls_top - 1 - k / 8] >> (k % 8)) & 1) {
+        s.is_null = true;
+        continue;
+      }
+    }
+    if (!f.is_variable()) {
+      s.length = f.fixed_length;
+    } else {
+      const std::uint8_t b0 = p[--at];
+      if (f.big() && (b0 & 0x80)) {
+        s.length = (std::size_t{b0 & 0x3Fu} << 8) | p[--at];
+        s.external = b0 & 0x40;
+      } else {
+        s.length = b0;
+      }
+    }
+    data += s.length;
+  }
+}
+
 std::vector<FieldSlice> BtrPage::Fields(std::size_t origin) const {
-  auto f = DecodeCompactFields(p_, origin, *layout_);
-  assert(f.ok() && "record the page's layout cannot decode");
-  return std::move(*f);
+  std::vector<FieldSlice> out(layout_->fields.size());
+  DecodePrefix(origin, out.size(), out.data());
+  return out;
 }
 
 std::pair<std::size_t, std::size_t> BtrPage::Bounds(std::size_t origin) const {
@@ -106,8 +145,10 @@ std::vector<RawRecord> BtrPage::Records() const {
 int BtrPage::Compare(std::size_t origin, const Tuple& key, std::size_t n_fields,
                      const std::vector<CompareKind>& kinds) const {
   if (info_bits(origin) & kInfoMinRec) return -1;
-  const auto fields = Fields(origin);
-  const std::size_t n = std::min({n_fields, key.size(), fields.size()});
+  const std::size_t n = std::min({n_fields, key.size(), layout_->fields.size()});
+  thread_local std::vector<FieldSlice> fields;
+  if (fields.size() < n) fields.resize(n);
+  DecodePrefix(origin, n, fields.data());
   for (std::size_t i = 0; i < n; ++i) {
     const FieldSlice& f = fields[i];
     int c = CompareField(kinds[i], f.is_null, FieldBytes(f), key[i].null, key[i].span());

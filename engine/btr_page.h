@@ -31,7 +31,7 @@ class BtrPage {
   static constexpr std::size_t kSupremum = ondisk::kCompactSupremum;
 
   // `layout` is the leaf layout on level 0 and the node-pointer layout above.
-  BtrPage(ondisk::MutableBytes page, const ondisk::RecordLayout& layout) : p_(page), layout_(&layout) {}
+  BtrPage(ondisk::MutableBytes page, const ondisk::RecordLayout& layout);
 
   // An empty page of the index at `level`; FIL page number, space, siblings are kept.
   static void Init(ondisk::MutableBytes page, std::uint64_t index_id, std::uint16_t level, ondisk::PageType type);
@@ -59,9 +59,12 @@ class BtrPage {
   void set_info_bits(std::size_t origin, std::uint8_t bits);
   std::uint8_t n_owned(std::size_t origin) const { return std::to_integer<std::uint8_t>(p_[origin - 5]) & 0x0F; }
 
-  // Field slices of a user record (asserts on a record this page's layout cannot decode:
-  // the engine only reads pages it verified or wrote).
+  // Field slices of a user record. The engine decodes only pages it wrote or whose checksum
+  // it verified, so this walks the record's extra bytes without bounds checks; the
+  // inspector's DecodeCompactFields is the checked reader for untrusted pages.
   std::vector<ondisk::FieldSlice> Fields(std::size_t origin) const;
+  // The first n fields into out[0..n) (no allocation: the comparison's hot path).
+  void DecodePrefix(std::size_t origin, std::size_t n, ondisk::FieldSlice* out) const;
   ondisk::ConstBytes FieldBytes(const ondisk::FieldSlice& s) const { return ondisk::ConstBytes(p_).subspan(s.offset, s.length); }
   // [start, end) of a record's bytes, extra bytes included.
   std::pair<std::size_t, std::size_t> Bounds(std::size_t origin) const;
@@ -108,6 +111,7 @@ class BtrPage {
 
   ondisk::MutableBytes p_;
   const ondisk::RecordLayout* layout_;
+  std::size_t null_bytes_;  // the NULL bitmap's size in every record of this layout
 };
 
 }  // namespace strata::engine

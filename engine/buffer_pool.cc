@@ -61,7 +61,7 @@ void PageGuard::Release() {
 BufferPool::BufferPool(BufferPoolOptions options) : opt_(options) {
   const std::size_t ps = opt_.page_size.bytes();
   const std::size_t n = std::max<std::size_t>(opt_.bytes / ps, 16);
-  memory_ = std::make_unique<std::byte[]>(n * ps);
+  memory_ = std::make_unique_for_overwrite<std::byte[]>(n * ps);  // untouched until used: a large pool opens fast
   frames_.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     frames_.push_back(std::make_unique<Frame>());
@@ -143,7 +143,8 @@ void BufferPool::BalanceLru() {
 Result<Frame*> BufferPool::TakeFreeFrame(std::unique_lock<std::mutex>& lock) {
   constexpr std::size_t kScanDepth = 128;
   constexpr std::size_t kFlushBatch = 16;
-  for (int attempt = 0; attempt < 64; ++attempt) {
+  constexpr int kPinnedAttempts = 1000;
+  for (int attempt = 0; attempt < kPinnedAttempts; ++attempt) {
     if (!free_.empty()) {
       Frame* f = free_.back();
       free_.pop_back();
@@ -169,8 +170,16 @@ Result<Frame*> BufferPool::TakeFreeFrame(std::unique_lock<std::mutex>& lock) {
       }
     }
     if (dirty.empty()) {
-      return Status::Busy(fmt::format("buffer pool of {} pages has every page in use; give it more memory",
-                                      frames_.size()));
+      // Every frame near the tail is pinned: by this operation's own pages, or briefly by a
+      // flush. Wait a little for the latter before giving up.
+      if (attempt == kPinnedAttempts - 1) {
+        return Status::Busy(fmt::format("buffer pool of {} pages has every page in use; give it more memory",
+                                        frames_.size()));
+      }
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      lock.lock();
+      continue;
     }
     // Only dirty pages near the tail: write a batch of them, then look again.
     for (Frame* f : dirty) ++f->pins;
@@ -335,30 +344,34 @@ Status BufferPool::FlushFrame(Frame* f) {
   return Status::Ok();
 }
 
+// Writes the dirty frames `pick` chooses, in page order (mostly sequential writes), pinning
+// one frame at a time so that eviction never finds the pool pinned by a flush.
 Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
-  std::vector<Frame*> batch;
+  std::vector<std::pair<std::uint64_t, Frame*>> batch;
   std::vector<Tablespace*> touched;
   {
     std::lock_guard lock(mu_);
     for (Frame* f : flush_list_) {
       if (!pick(*f)) continue;
-      ++f->pins;
-      batch.push_back(f);
+      batch.emplace_back(f->id.key(), f);
       Tablespace* ts = spaces_[f->id.space.value()];
       if (std::find(touched.begin(), touched.end(), ts) == touched.end()) touched.push_back(ts);
     }
   }
-  // Page order within a file turns the batch into mostly sequential writes.
-  std::sort(batch.begin(), batch.end(), [](const Frame* a, const Frame* b) { return a->id.key() < b->id.key(); });
-  Status s;
-  for (Frame* f : batch) {
-    if (s.ok()) s = FlushFrame(f);
+  std::sort(batch.begin(), batch.end());
+  for (auto [key, f] : batch) {
+    {
+      std::lock_guard lock(mu_);
+      if (!f->in_hash || f->id.key() != key || !f->dirty) continue;  // written or evicted meanwhile
+      ++f->pins;
+    }
+    Status s = FlushFrame(f);
+    {
+      std::lock_guard lock(mu_);
+      --f->pins;
+    }
+    STRATA_RETURN_IF_ERROR(s);
   }
-  {
-    std::lock_guard lock(mu_);
-    for (Frame* f : batch) --f->pins;
-  }
-  STRATA_RETURN_IF_ERROR(s);
   for (Tablespace* ts : touched) STRATA_RETURN_IF_ERROR(ts->Sync());
   return Status::Ok();
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <random>
 
@@ -156,10 +157,11 @@ void RunModel(TreeFixture& fx, int ops, std::uint32_t seed, std::size_t max_payl
     } else {  // a short range scan in either direction
       const bool forward = rng() % 2;
       std::vector<std::int32_t> got, want;
-      ASSERT_TRUE(tree.Scan({Key(k)}, forward, [&](const Tuple& t) {
-                        got.push_back(static_cast<std::int32_t>(*DecodeSigned(t[0].span())));
-                        return got.size() < 20;
-                      }).ok());
+      Status s = tree.Scan({Key(k)}, forward, [&](const Tuple& t) {
+        got.push_back(static_cast<std::int32_t>(*DecodeSigned(t[0].span())));
+        return got.size() < 20;
+      });
+      ASSERT_TRUE(s.ok()) << s.ToString();
       if (forward) {
         for (auto it = model.lower_bound(k); it != model.end() && want.size() < 20; ++it) want.push_back(it->first);
       } else {
@@ -167,7 +169,7 @@ void RunModel(TreeFixture& fx, int ops, std::uint32_t seed, std::size_t max_payl
       }
       ASSERT_EQ(got, want);
     }
-    if (op % 2000 == 0) {
+    if (op % std::max(2000, ops / 100) == 0) {  // the check walks the whole tree: 100 of them at most
       Status c = tree.Check();
       ASSERT_TRUE(c.ok()) << "after op " << op << ": " << c.ToString();
       ExpectSameAsModel(tree, model);
@@ -177,9 +179,12 @@ void RunModel(TreeFixture& fx, int ops, std::uint32_t seed, std::size_t max_payl
   ExpectSameAsModel(tree, model);
 }
 
+// STRATA_MODEL_OPS raises the operation count: the `slow` label runs millions (make test-slow).
 TEST(BtreeTest, RandomOperationsMatchAModel) {
-  TreeFixture fx;
-  RunModel(fx, 60000, 1, 300, 20000);
+  const char* env = std::getenv("STRATA_MODEL_OPS");
+  const int ops = env ? std::atoi(env) : 60000;
+  TreeFixture fx(ops > 100000 ? 8u << 20 : 64u << 20);  // long runs also churn a small pool
+  RunModel(fx, ops, 1, 300, ops > 100000 ? 200000 : 20000);
   EXPECT_GT(fx.tree().stats().splits, 50u);
   EXPECT_GT(fx.tree().stats().merges + fx.tree().stats().discards, 5u);
 }
