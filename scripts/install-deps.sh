@@ -9,6 +9,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build make pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
+  libsqlite3-dev                        # the peer engine_bench measures against (built in CI)
   libboost-program-options-dev libfmt-dev nlohmann-json3-dev
   zlib1g-dev libpng-dev libstb-dev fonts-dejavu-core
   libimgui-dev libglfw3-dev libgl-dev   # strata-viz

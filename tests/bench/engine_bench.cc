@@ -1,0 +1,548 @@
+// Strata's engine against SQLite, in one binary on one machine: point inserts (sequential and
+// shuffled keys), point lookups and full scans of a sysbench-style table
+//
+//   sbtest1(id BIGINT PRIMARY KEY, k INT UNSIGNED, c CHAR(120), pad CHAR(60))
+//
+// in two settings: "in_memory" (Strata buffer pool 256 MiB, SQLite page cache 256 MiB) and
+// "small_pool" (8 MiB each), where the table (N = 200,000 rows, about 50 MB) does not fit in
+// the cache. Both read and write through the OS page cache; nothing here drops it.
+//
+// Fairness notes:
+//   - Strata has no redo or undo yet, so SQLite runs without its journal and without syncs
+//     (PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF). SQLite commits one transaction per
+//     1000 rows through a prepared statement; Strata inserts one row per Table::Insert call.
+//   - SQLite runs with PRAGMA locking_mode=EXCLUSIVE: Strata holds its data directory
+//     (strata.lock) for as long as it is open, and without it SQLite takes and drops a file
+//     lock and rereads the file header around every statement (a lookup costs ~10x more).
+//   - An insert run ends with Database::Flush() for Strata (writes every dirty page and syncs
+//     the files) and with the last COMMIT plus one fsync of the database file for SQLite, so
+//     both have their pages in the files, synced, when the clock stops.
+//   - Lookups and scans read every column of the row (Strata materializes a Row; SQLite reads
+//     each column of the current row).
+//
+// N is STRATA_BENCH_ROWS (default 200000). Run through tests/bench/engine_bench.sh for a table.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/db.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using strata::engine::Charset;
+using strata::engine::Column;
+using strata::engine::ColumnType;
+using strata::engine::Database;
+using strata::engine::DatabaseOptions;
+using strata::engine::Row;
+using strata::engine::ScanOptions;
+using strata::engine::Table;
+using strata::engine::TableSpec;
+using strata::engine::Value;
+
+// ---------------------------------------------------------------------------------------------
+// The data set, generated once: the same rows for both engines.
+
+struct Dataset {
+  std::size_t n = 0;
+  std::vector<std::int64_t> shuffled;  // the keys 1..n in a fixed pseudo-random order
+  std::vector<std::uint32_t> k;        // k of row id, at k[id - 1]
+  std::vector<std::string> c, pad;     // likewise
+};
+
+std::size_t RowCount() {
+  const char* s = std::getenv("STRATA_BENCH_ROWS");
+  if (s == nullptr || *s == '\0') return 200000;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(s, &end, 10);
+  if (*end != '\0' || v == 0) {
+    std::fprintf(stderr, "engine_bench: STRATA_BENCH_ROWS must be a positive integer, not '%s'\n", s);
+    std::exit(2);
+  }
+  return static_cast<std::size_t>(v);
+}
+
+// sysbench's c and pad: groups of 11 random digits joined by '-' (119 and 59 characters).
+std::string DigitGroups(std::mt19937_64& rng, int groups) {
+  std::string s;
+  for (int g = 0; g < groups; ++g) {
+    if (g > 0) s += '-';
+    for (int i = 0; i < 11; ++i) s += static_cast<char>('0' + rng() % 10);
+  }
+  return s;
+}
+
+const Dataset& Data() {
+  static const Dataset data = [] {
+    Dataset d;
+    d.n = RowCount();
+    std::mt19937_64 rng(20240131);  // fixed seed; mt19937_64 is the same everywhere
+    d.k.reserve(d.n);
+    d.c.reserve(d.n);
+    d.pad.reserve(d.n);
+    for (std::size_t i = 0; i < d.n; ++i) {
+      d.k.push_back(static_cast<std::uint32_t>(1 + rng() % d.n));
+      d.c.push_back(DigitGroups(rng, 10));
+      d.pad.push_back(DigitGroups(rng, 5));
+    }
+    // Fisher-Yates by hand: std::shuffle's order differs between standard libraries.
+    d.shuffled.resize(d.n);
+    for (std::size_t i = 0; i < d.n; ++i) d.shuffled[i] = static_cast<std::int64_t>(i + 1);
+    for (std::size_t i = d.n - 1; i > 0; --i) std::swap(d.shuffled[i], d.shuffled[rng() % (i + 1)]);
+    return d;
+  }();
+  return data;
+}
+
+// A fresh directory under the system's temporary directory, removed by the destructor.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag) {
+    static int counter = 0;
+    path_ = fs::temp_directory_path() /
+            ("strata-engine-bench-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" + tag);
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::uintmax_t DirBytes(const fs::path& dir) {
+  std::uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec))
+    if (e.is_regular_file(ec)) total += e.file_size(ec);
+  return total;
+}
+
+enum class Setting { kInMemory, kSmallPool };
+constexpr std::size_t kBigCacheBytes = 256u << 20;
+constexpr std::size_t kSmallCacheBytes = 8u << 20;
+std::size_t CacheBytes(Setting s) { return s == Setting::kInMemory ? kBigCacheBytes : kSmallCacheBytes; }
+const char* SettingName(Setting s) { return s == Setting::kInMemory ? "in_memory" : "small_pool"; }
+
+enum class Order { kSequential, kRandom };
+std::int64_t KeyAt(const Dataset& d, Order o, std::size_t i) {
+  return o == Order::kSequential ? static_cast<std::int64_t>(i + 1) : d.shuffled[i];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Strata
+
+TableSpec SbtestSpec() {
+  TableSpec spec;
+  spec.database = "bench";
+  spec.name = "sbtest1";
+  auto column = [](std::string name, ColumnType type, std::uint32_t length, bool is_unsigned) {
+    Column col;
+    col.name = std::move(name);
+    col.type = type;
+    col.length = length;
+    col.is_unsigned = is_unsigned;
+    col.nullable = false;
+    col.charset = Charset::kUtf8mb4;
+    return col;
+  };
+  Column id = column("id", ColumnType::kBigInt, 0, false);
+  Column k = column("k", ColumnType::kInt, 0, true);
+  Column c = column("c", ColumnType::kChar, 120, false);
+  Column pad = column("pad", ColumnType::kChar, 60, false);
+  spec.columns = {id, k, c, pad};
+  spec.primary_key = {"id"};
+  return spec;
+}
+
+struct StrataDb {
+  std::unique_ptr<TempDir> dir;
+  std::unique_ptr<Database> db;
+  Table* table = nullptr;
+};
+
+// Opens a fresh database with the table; an error message on failure.
+std::string OpenStrata(Setting setting, const std::string& tag, StrataDb& out) {
+  out.dir = std::make_unique<TempDir>(tag);
+  DatabaseOptions opts;
+  opts.buffer_pool_bytes = CacheBytes(setting);
+  auto db = Database::Open(out.dir->path(), opts);
+  if (!db.ok()) return "Database::Open: " + db.status().ToString();
+  out.db = std::move(*db);
+  if (auto st = out.db->CreateDatabase("bench"); !st.ok()) return "CreateDatabase: " + st.ToString();
+  auto t = out.db->CreateTable(SbtestSpec());
+  if (!t.ok()) return "CreateTable: " + t.status().ToString();
+  out.table = *t;
+  return {};
+}
+
+void FillRow(const Dataset& d, std::int64_t id, Row& row) {
+  const std::size_t i = static_cast<std::size_t>(id - 1);
+  row[0] = Value::Int(id);
+  row[1] = Value::UInt(d.k[i]);
+  row[2] = Value::String(d.c[i]);
+  row[3] = Value::String(d.pad[i]);
+}
+
+// Inserts every row in `order` and flushes; an error message on failure.
+std::string StrataInsertAll(const Dataset& d, Order order, StrataDb& s) {
+  Row row(4);
+  for (std::size_t i = 0; i < d.n; ++i) {
+    FillRow(d, KeyAt(d, order, i), row);
+    auto st = s.table->Insert(row);
+    if (!st.ok()) return "Insert row " + std::to_string(i) + ": " + st.ToString();
+  }
+  auto st = s.db->Flush();
+  if (!st.ok()) return "Flush: " + st.ToString();
+  return {};
+}
+
+void AddPoolCounters(benchmark::State& state, Database& db) {
+  auto ps = db.buffer_pool_stats();
+  state.counters["pool_reads"] = static_cast<double>(ps.reads);
+  state.counters["pool_writes"] = static_cast<double>(ps.writes);
+  state.counters["pool_evictions"] = static_cast<double>(ps.evictions);
+}
+
+void StrataInsert(benchmark::State& state, Setting setting, Order order) {
+  const Dataset& d = Data();
+  std::uintmax_t bytes = 0;
+  for (auto _ : state) {
+    StrataDb s;
+    if (auto err = OpenStrata(setting, "strata-insert", s); !err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto err = StrataInsertAll(d, order, s);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+    AddPoolCounters(state, *s.db);
+    auto ts = s.table->stats();
+    state.counters["page_splits"] = static_cast<double>(ts.page_splits);
+    s.db.reset();  // closes (nothing dirty after Flush)
+    bytes = DirBytes(s.dir->path());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * d.n));
+  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
+}
+
+// One database per setting, built once (sequential inserts) for the lookup and scan runs.
+StrataDb* SharedStrata(Setting setting, std::string& err) {
+  static std::unique_ptr<StrataDb> dbs[2];
+  static std::string errors[2];
+  const int i = static_cast<int>(setting);
+  if (!dbs[i] && errors[i].empty()) {
+    auto s = std::make_unique<StrataDb>();
+    errors[i] = OpenStrata(setting, std::string("strata-shared-") + SettingName(setting), *s);
+    if (errors[i].empty()) errors[i] = StrataInsertAll(Data(), Order::kSequential, *s);
+    if (errors[i].empty()) dbs[i] = std::move(s);
+  }
+  err = errors[i];
+  return dbs[i].get();
+}
+
+void StrataLookup(benchmark::State& state, Setting setting) {
+  const Dataset& d = Data();
+  std::string err;
+  StrataDb* s = SharedStrata(setting, err);
+  if (s == nullptr) {
+    state.SkipWithError(err.c_str());
+    for (auto _ : state) {}
+    return;
+  }
+  auto before = s->db->buffer_pool_stats();
+  std::vector<Value> key(1);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    key[0] = Value::Int(d.shuffled[i]);
+    if (++i == d.n) i = 0;
+    auto r = s->table->Get(key);
+    if (!r.ok() || !r->has_value()) {
+      state.SkipWithError(r.ok() ? "Get: a key that was inserted is missing" : r.status().ToString().c_str());
+      break;
+    }
+    benchmark::DoNotOptimize((**r)[1].as_uint());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+  auto after = s->db->buffer_pool_stats();
+  state.counters["pool_reads"] = static_cast<double>(after.reads - before.reads);
+  state.counters["pool_evictions"] = static_cast<double>(after.evictions - before.evictions);
+}
+
+void StrataScan(benchmark::State& state, Setting setting) {
+  const Dataset& d = Data();
+  std::string err;
+  StrataDb* s = SharedStrata(setting, err);
+  if (s == nullptr) {
+    state.SkipWithError(err.c_str());
+    for (auto _ : state) {}
+    return;
+  }
+  for (auto _ : state) {
+    std::size_t rows = 0;
+    std::uint64_t sum = 0;
+    auto st = s->table->Scan(ScanOptions{}, [&](const Row& row) {
+      ++rows;
+      sum += row[1].as_uint() + row[2].as_string().size() + row[3].as_string().size();
+      return true;
+    });
+    benchmark::DoNotOptimize(sum);
+    if (!st.ok() || rows != d.n) {
+      state.SkipWithError(!st.ok() ? st.ToString().c_str() : "Scan: wrong row count");
+      break;
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * d.n));
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQLite
+
+struct SqliteDb {
+  std::unique_ptr<TempDir> dir;
+  sqlite3* db = nullptr;
+  ~SqliteDb() {
+    if (db != nullptr) sqlite3_close_v2(db);
+  }
+  fs::path file() const { return dir->path() / "bench.db"; }
+};
+
+std::string SqlExec(sqlite3* db, const std::string& sql) {
+  char* msg = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
+    std::string e = sql + ": " + (msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return e;
+  }
+  return {};
+}
+
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  bool ok() const { return rc_ == SQLITE_OK; }
+  sqlite3_stmt* get() const { return s_; }
+
+ private:
+  sqlite3_stmt* s_ = nullptr;
+  int rc_ = SQLITE_OK;
+};
+
+std::string OpenSqlite(Setting setting, const std::string& tag, SqliteDb& out) {
+  out.dir = std::make_unique<TempDir>(tag);
+  if (sqlite3_open(out.file().c_str(), &out.db) != SQLITE_OK) return std::string("sqlite3_open: ") + sqlite3_errmsg(out.db);
+  const long cache_kib = static_cast<long>(CacheBytes(setting) / 1024);
+  // No journal and no syncs: Strata has no redo or undo yet (see the top of this file).
+  for (const std::string& sql :
+       {std::string("PRAGMA journal_mode=OFF"), std::string("PRAGMA synchronous=OFF"),
+        std::string("PRAGMA locking_mode=EXCLUSIVE"),
+        "PRAGMA cache_size=-" + std::to_string(cache_kib),
+        std::string("CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, c TEXT, pad TEXT)")}) {
+    if (auto err = SqlExec(out.db, sql); !err.empty()) return err;
+  }
+  return {};
+}
+
+std::string SqliteInsertAll(const Dataset& d, Order order, SqliteDb& s) {
+  Stmt ins(s.db, "INSERT INTO t(id, k, c, pad) VALUES (?, ?, ?, ?)");
+  if (!ins.ok()) return std::string("prepare INSERT: ") + sqlite3_errmsg(s.db);
+  constexpr std::size_t kRowsPerTransaction = 1000;
+  for (std::size_t i = 0; i < d.n; ++i) {
+    if (i % kRowsPerTransaction == 0) {
+      if (i > 0)
+        if (auto err = SqlExec(s.db, "COMMIT"); !err.empty()) return err;
+      if (auto err = SqlExec(s.db, "BEGIN"); !err.empty()) return err;
+    }
+    const std::int64_t id = KeyAt(d, order, i);
+    const std::size_t r = static_cast<std::size_t>(id - 1);
+    sqlite3_stmt* st = ins.get();
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, d.k[r]);
+    sqlite3_bind_text(st, 3, d.c[r].data(), static_cast<int>(d.c[r].size()), SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, d.pad[r].data(), static_cast<int>(d.pad[r].size()), SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) return "INSERT row " + std::to_string(i) + ": " + sqlite3_errmsg(s.db);
+    sqlite3_reset(st);
+  }
+  if (auto err = SqlExec(s.db, "COMMIT"); !err.empty()) return err;
+  // One sync at the end, as Strata's Flush() syncs its files.
+  int fd = ::open(s.file().c_str(), O_RDONLY);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    if (fd >= 0) ::close(fd);
+    return "fsync " + s.file().string();
+  }
+  ::close(fd);
+  return {};
+}
+
+void SqliteInsert(benchmark::State& state, Setting setting, Order order) {
+  const Dataset& d = Data();
+  std::uintmax_t bytes = 0;
+  for (auto _ : state) {
+    SqliteDb s;
+    if (auto err = OpenSqlite(setting, "sqlite-insert", s); !err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto err = SqliteInsertAll(d, order, s);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+    bytes = DirBytes(s.dir->path());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * d.n));
+  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
+}
+
+SqliteDb* SharedSqlite(Setting setting, std::string& err) {
+  static std::unique_ptr<SqliteDb> dbs[2];
+  static std::string errors[2];
+  const int i = static_cast<int>(setting);
+  if (!dbs[i] && errors[i].empty()) {
+    auto s = std::make_unique<SqliteDb>();
+    errors[i] = OpenSqlite(setting, std::string("sqlite-shared-") + SettingName(setting), *s);
+    if (errors[i].empty()) errors[i] = SqliteInsertAll(Data(), Order::kSequential, *s);
+    if (errors[i].empty()) dbs[i] = std::move(s);
+  }
+  err = errors[i];
+  return dbs[i].get();
+}
+
+// Reads every column of the current row, as Strata's Row holds them all.
+std::uint64_t ReadColumns(sqlite3_stmt* st) {
+  std::uint64_t sum = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
+  sum += static_cast<std::uint64_t>(sqlite3_column_int64(st, 1));
+  for (int col = 2; col < 4; ++col) {
+    const unsigned char* text = sqlite3_column_text(st, col);
+    benchmark::DoNotOptimize(text);
+    sum += static_cast<std::uint64_t>(sqlite3_column_bytes(st, col));
+  }
+  return sum;
+}
+
+void SqliteLookup(benchmark::State& state, Setting setting) {
+  const Dataset& d = Data();
+  std::string err;
+  SqliteDb* s = SharedSqlite(setting, err);
+  if (s == nullptr) {
+    state.SkipWithError(err.c_str());
+    for (auto _ : state) {}
+    return;
+  }
+  Stmt sel(s->db, "SELECT id, k, c, pad FROM t WHERE id = ?");
+  if (!sel.ok()) {
+    state.SkipWithError(sqlite3_errmsg(s->db));
+    for (auto _ : state) {}
+    return;
+  }
+  sqlite3_stmt* st = sel.get();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    sqlite3_bind_int64(st, 1, d.shuffled[i]);
+    if (++i == d.n) i = 0;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+      state.SkipWithError("SELECT: a key that was inserted is missing");
+      break;
+    }
+    benchmark::DoNotOptimize(ReadColumns(st));
+    sqlite3_reset(st);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
+void SqliteScan(benchmark::State& state, Setting setting) {
+  const Dataset& d = Data();
+  std::string err;
+  SqliteDb* s = SharedSqlite(setting, err);
+  if (s == nullptr) {
+    state.SkipWithError(err.c_str());
+    for (auto _ : state) {}
+    return;
+  }
+  Stmt sel(s->db, "SELECT * FROM t");
+  if (!sel.ok()) {
+    state.SkipWithError(sqlite3_errmsg(s->db));
+    for (auto _ : state) {}
+    return;
+  }
+  sqlite3_stmt* st = sel.get();
+  for (auto _ : state) {
+    std::size_t rows = 0;
+    std::uint64_t sum = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      ++rows;
+      sum += ReadColumns(st);
+    }
+    sqlite3_reset(st);
+    benchmark::DoNotOptimize(sum);
+    if (rc != SQLITE_DONE || rows != d.n) {
+      state.SkipWithError(rc != SQLITE_DONE ? sqlite3_errmsg(s->db) : "SELECT *: wrong row count");
+      break;
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * d.n));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void RegisterAll() {
+  // Names are engine/operation/setting; engine_bench.sh pairs them up by operation/setting.
+  for (Setting setting : {Setting::kInMemory, Setting::kSmallPool}) {
+    const std::string suffix = std::string("/") + SettingName(setting);
+    for (Order order : {Order::kSequential, Order::kRandom}) {
+      const std::string op = order == Order::kSequential ? "insert_seq" : "insert_random";
+      benchmark::RegisterBenchmark(("strata/" + op + suffix).c_str(), StrataInsert, setting, order)
+          ->UseManualTime()->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("sqlite/" + op + suffix).c_str(), SqliteInsert, setting, order)
+          ->UseManualTime()->Unit(benchmark::kMillisecond);
+    }
+    benchmark::RegisterBenchmark(("strata/lookup" + suffix).c_str(), StrataLookup, setting);
+    benchmark::RegisterBenchmark(("sqlite/lookup" + suffix).c_str(), SqliteLookup, setting);
+    benchmark::RegisterBenchmark(("strata/scan" + suffix).c_str(), StrataScan, setting)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("sqlite/scan" + suffix).c_str(), SqliteScan, setting)->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("rows", std::to_string(RowCount()));
+  benchmark::AddCustomContext("sqlite", sqlite3_libversion());
+  RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  // The shared databases close and their directories go when the statics are destroyed.
+  return 0;
+}
