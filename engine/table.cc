@@ -325,8 +325,28 @@ Status TableImpl::CheckUnique(std::size_t index, const Tuple& secondary, const T
   return Status::Ok();
 }
 
+Status TableImpl::CheckWritable() const {
+  if (failed_.ok()) return Status::Ok();
+  return Status::IoError(fmt::format("table {}.{} stopped accepting writes after an earlier failure ({}); reopen the "
+                                     "database once the cause is fixed",
+                                     meta_.spec.database, meta_.spec.name, failed_.ToString()));
+}
+
+Status TableImpl::Guard(Status s) {
+  if (!s.ok() && failed_.ok() &&
+      (s.code() == Status::Code::kIoError || s.IsCorruption() || s.code() == Status::Code::kBusy)) {
+    failed_ = s;
+  }
+  return s;
+}
+
 Status TableImpl::Insert(const Row& input) {
   std::unique_lock lock(mu_);
+  STRATA_RETURN_IF_ERROR(CheckWritable());
+  return Guard(InsertLocked(input));
+}
+
+Status TableImpl::InsertLocked(const Row& input) {
   const auto& spec = meta_.spec;
   if (input.size() != spec.columns.size()) {
     return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
@@ -386,6 +406,11 @@ Result<std::optional<Row>> TableImpl::Get(const std::vector<Value>& primary_key)
 
 Status TableImpl::Update(const Row& row) {
   std::unique_lock lock(mu_);
+  STRATA_RETURN_IF_ERROR(CheckWritable());
+  return Guard(UpdateLocked(row));
+}
+
+Status TableImpl::UpdateLocked(const Row& row) {
   const auto& spec = meta_.spec;
   if (row.size() != spec.columns.size()) {
     return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
@@ -422,6 +447,11 @@ Status TableImpl::Update(const Row& row) {
 
 Status TableImpl::Delete(const std::vector<Value>& primary_key) {
   std::unique_lock lock(mu_);
+  STRATA_RETURN_IF_ERROR(CheckWritable());
+  return Guard(DeleteLocked(primary_key));
+}
+
+Status TableImpl::DeleteLocked(const std::vector<Value>& primary_key) {
   auto key = PrimaryKey(primary_key);
   if (!key.ok()) return key.status();
   auto old = trees_[0]->Get(*key);
@@ -487,6 +517,7 @@ Status TableImpl::Check() {
 }
 
 Status TableImpl::AddIndex(const IndexSpec& index, std::uint64_t index_id) {
+  STRATA_RETURN_IF_ERROR(CheckWritable());
   TableMeta next = meta_;
   next.spec.indexes.push_back(index);
   STRATA_RETURN_IF_ERROR(next.spec.Validate());

@@ -42,6 +42,9 @@ class TableImpl {
   TableImpl(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta);
   void BuildShapes();
   Status WriteSdi();
+  Status InsertLocked(const Row& row);
+  Status UpdateLocked(const Row& row);
+  Status DeleteLocked(const std::vector<Value>& primary_key);
   Status LoadCounters();
   // Encodes a row into the clustered record (DB_ROW_ID/DB_TRX_ID/DB_ROLL_PTR included).
   Result<Tuple> ClusteredRecord(const Row& row, std::uint64_t row_id);
@@ -54,6 +57,10 @@ class TableImpl {
   Status CheckUnique(std::size_t index, const Tuple& secondary, const Tuple* own_key);
   std::string DuplicateMessage(std::size_t index, const Tuple& record) const;
   Status PersistAutoinc();
+  // A write that failed on I/O or found damage part-way may have left an index half changed;
+  // until redo exists (the durability issue) the table then refuses further writes.
+  Status Guard(Status s);
+  Status CheckWritable() const;
   std::size_t FieldOfColumn(std::size_t index, int column) const;
   std::size_t IndexByName(const std::string& name) const;  // indexes.size() when unknown
 
@@ -72,6 +79,7 @@ class TableImpl {
   std::uint64_t last_insert_id_ = 0;
   std::uint64_t trx_counter_ = 1;
   TableStats stats_;
+  Status failed_;
 };
 
 }  // namespace strata::engine

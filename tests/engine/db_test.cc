@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "engine/fault_injection_env.h"
 #include "inspect/check.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
@@ -302,6 +303,49 @@ TEST(DatabaseTest, FilesAreInnodbFilesToTheInspectorAndInnochecksum) {
   EXPECT_TRUE(d.tables[0].indexes[0].clustered);
   EXPECT_EQ(d.tables[0].indexes[0].leaf.fields.size(), 20u);  // 18 columns + DB_TRX_ID + DB_ROLL_PTR
   EXPECT_EQ(d.tables[0].columns[10].field.max_length, 1200u);  // varchar(300) utf8mb4
+}
+
+TEST(DatabaseTest, TruncatedTableFileIsAClearErrorAtOpen) {
+  testing::TempDir tmp;
+  const auto dir = tmp.path() / "d";
+  {
+    auto db = OpenDb(dir);
+    ASSERT_TRUE(db->CreateDatabase("shop").ok());
+    ASSERT_TRUE(db->CreateTable(AllTypes()).ok());
+  }
+  const auto file = dir / "shop" / "everything.ibd";
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) - 1000);
+  auto db = Database::Open(dir, {});
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.status().message().find("everything.ibd"), std::string::npos) << db.status().message();
+  EXPECT_NE(db.status().message().find("not a whole number of 16384-byte pages"), std::string::npos);
+}
+
+// A full disk fails the write that needed space with a clear I/O error; the table then refuses
+// writes (an index may be half changed until redo exists) and reads keep working.
+TEST(DatabaseTest, FullDiskFailsCleanlyAndStopsWrites) {
+  testing::TempDir tmp;
+  FaultInjectionEnv env(Env::Default());
+  DatabaseOptions o;
+  o.env = &env;
+  o.page_cleaner = false;
+  auto db = Database::Open(tmp.path() / "d", o);
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->CreateDatabase("shop").ok());
+  auto t = (*db)->CreateTable(AllTypes());
+  ASSERT_TRUE(t.ok());
+  env.SetDiskFull(true);
+  Status s;
+  int inserted = 0;
+  for (; inserted < 100000 && s.ok(); ++inserted) s = (*t)->Insert(AllTypesRow(inserted, 10));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Status::Code::kIoError) << s.ToString();
+  EXPECT_NE(s.message().find("everything.ibd"), std::string::npos) << s.message();
+  Status next = (*t)->Insert(AllTypesRow(1000000, 10));
+  EXPECT_NE(next.message().find("stopped accepting writes"), std::string::npos) << next.ToString();
+  auto got = (*t)->Get({Value::Int(0)});
+  ASSERT_TRUE(got.ok() && got->has_value());
+  env.SetDiskFull(false);
 }
 
 }  // namespace
