@@ -93,8 +93,12 @@ Result<Btree::Path> Btree::Descend(Mtr& mtr, const Tuple& key, std::size_t n_fie
 }
 
 Tuple Btree::DecodeRecord(const BtrPage& page, std::size_t origin) const {
+  thread_local std::vector<FieldSlice> fields;
+  fields.resize(page.level() == 0 ? shape_.leaf.fields.size() : shape_.node.fields.size());
+  page.DecodePrefix(origin, fields.size(), fields.data());
   Tuple t;
-  for (const auto& f : page.Fields(origin)) {
+  t.reserve(fields.size());
+  for (const auto& f : fields) {
     Datum d;
     d.null = f.is_null;
     d.external = f.external;
