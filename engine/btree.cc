@@ -149,11 +149,12 @@ Result<std::optional<Tuple>> Btree::UniqueConflict(const Tuple& record) {
 }
 
 Status Btree::Insert(const Tuple& record) {
-  auto enc = EncodeTuple(shape_.leaf, record);
-  if (enc.bytes.size() > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
+  const std::size_t size = EncodedSize(shape_.leaf, record);
+  if (size > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
     return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page (at most half a page)",
-                                               enc.bytes.size(), space_.page_size().bytes()));
+                                               size, space_.page_size().bytes()));
   }
+  auto enc = EncodeTuple(shape_.leaf, record);
   if (shape_.n_unique > 0 && shape_.n_unique < shape_.n_key) {
     auto conflict = UniqueConflict(record);
     if (!conflict.ok()) return conflict.status();
@@ -491,6 +492,11 @@ Status Btree::LiftRoot(Mtr& mtr) {
 }
 
 Status Btree::Update(const Tuple& record) {
+  const std::size_t size = EncodedSize(shape_.leaf, record);
+  if (size > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
+    return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page", size,
+                                               space_.page_size().bytes()));
+  }
   auto enc = EncodeTuple(shape_.leaf, record);
   Mtr mtr(pool_);
   auto path = Descend(mtr, record, shape_.n_key, 0, false);
@@ -508,10 +514,6 @@ Status Btree::Update(const Tuple& record) {
     std::memcpy(p + start, enc.bytes.data(), enc.extra_size - kCompactExtraBytes);
     std::memcpy(p + c, enc.bytes.data() + enc.extra_size, end - c);
     return Status::Ok();
-  }
-  if (enc.bytes.size() > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
-    return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page", enc.bytes.size(),
-                                               space_.page_size().bytes()));
   }
   page->Delete(c);
   return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, 0}, 0);

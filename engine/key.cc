@@ -70,4 +70,16 @@ EncodedRecord EncodeTuple(const RecordLayout& layout, const Tuple& t) {
   return EncodeCompactRecord(layout, values);
 }
 
+std::size_t EncodedSize(const RecordLayout& layout, const Tuple& t) {
+  std::size_t nullable = 0, size = kCompactExtraBytes;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const FieldDef& f = layout.fields[i];
+    nullable += f.nullable;
+    if (t[i].null) continue;
+    size += t[i].bytes.size();
+    if (f.is_variable()) size += f.big() && (t[i].bytes.size() >= 128 || t[i].external) ? 2 : 1;
+  }
+  return size + (layout.null_bitmap_bits.value_or(nullable) + 7) / 8;
+}
+
 }  // namespace strata::engine

@@ -259,7 +259,7 @@ Result<Row> TableImpl::RowOf(const Tuple& clustered) {
 Status TableImpl::Externalize(Tuple& t) {
   const std::size_t limit = BtrPage::FreeSpaceOfEmpty(space_->page_size().bytes()) / 2;
   for (;;) {
-    const std::size_t size = EncodeTuple(shapes_[0].leaf, t).bytes.size();
+    const std::size_t size = EncodedSize(shapes_[0].leaf, t);
     if (size <= limit) return Status::Ok();
     std::size_t best = t.size();
     for (std::size_t i = 0; i < t.size(); ++i) {

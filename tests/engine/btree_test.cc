@@ -25,7 +25,7 @@ constexpr std::uint32_t kFlags = 0x21 | (1u << 14);  // DYNAMIC with SDI, 16 KiB
 IndexShape Shape() {
   IndexShape s;
   s.id = 42;
-  s.leaf = ClusteredLeafLayout({FieldDef::Fixed("id", 4)}, {FieldDef::Variable("payload", 2000, true)});
+  s.leaf = ClusteredLeafLayout({FieldDef::Fixed("id", 4)}, {FieldDef::Variable("payload", 8000, true)});
   s.compare.assign(s.leaf.fields.size(), CompareKind::kBinary);
   s.n_key = 1;
   s.n_unique = 1;
