@@ -92,6 +92,11 @@ int BenchInsert(const std::vector<std::string>& args) {
       "database", po::value<std::string>()->default_value("bench"), "database to create the table in")(
       "table", po::value<std::string>()->default_value("sbtest1"), "table to create (must not exist)")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the key and row generators")(
+      "flush-log-at-trx-commit", po::value<int>()->default_value(1),
+      "1: each insert durable before the next (an fsync each); 2: log written at commit, synced each second; "
+      "0: both each second")(
+      "disable-redo", "insert with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), "
+                      "enabled again at the end")(
       "rows-out", po::value<std::string>(), "also write the rows as TSV (id, k, c, pad; uuid-bin ids in hex), "
                                             "e.g. for datasets/mariadb/insert-fidelity.sh")(
       "json", "print the result as JSON")("help,h", "show this help");
@@ -129,8 +134,11 @@ int BenchInsert(const std::vector<std::string>& args) {
   const std::uint64_t batch = std::max<std::uint64_t>(1, vm["batch"].as<std::uint64_t>());
   const std::string database = vm["database"].as<std::string>(), table = vm["table"].as<std::string>();
 
+  const int flush_mode = vm["flush-log-at-trx-commit"].as<int>();
+  if (flush_mode < 0 || flush_mode > 2) return fail_usage("--flush-log-at-trx-commit must be 0, 1 or 2");
   DatabaseOptions o;
   o.buffer_pool_bytes = *pool;
+  o.flush_log_at_trx_commit = flush_mode;
   auto db = Database::Open(vm["datadir"].as<std::string>(), o);
   if (!db.ok()) {
     std::cerr << "strata bench insert: " << db.status().ToString() << "\n";
@@ -145,6 +153,13 @@ int BenchInsert(const std::vector<std::string>& args) {
     std::cerr << "strata bench insert: " << t.status().ToString()
               << (t.status().IsAlreadyExists() ? " (use a fresh --datadir or another --table)" : "") << "\n";
     return kExitFailure;
+  }
+  const bool unlogged = vm.count("disable-redo") > 0;
+  if (unlogged) {
+    if (Status s = (*db)->SetRedoLogging(false); !s.ok()) {
+      std::cerr << "strata bench insert: " << s.ToString() << "\n";
+      return kExitFailure;
+    }
   }
   std::ofstream tsv;
   if (vm.count("rows-out")) {
@@ -178,23 +193,25 @@ int BenchInsert(const std::vector<std::string>& args) {
     }
   }
   const double insert_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (Status s = (*db)->Flush(); !s.ok()) {
+  if (Status s = unlogged ? (*db)->SetRedoLogging(true) : (*db)->Flush(); !s.ok()) {
     std::cerr << "strata bench insert: " << s.ToString() << "\n";
     return kExitFailure;
   }
-  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();  // with the flush
   progress.Finish();
   const TableStats st = (*t)->stats();
   const auto file_bytes = std::filesystem::file_size((*t)->path());
   const double rate = static_cast<double>(rows) / insert_s;
   if (vm.count("json")) {
     nlohmann::json j = {{"keys", datasets::ToString(*keys)}, {"rows", rows}, {"batch", batch},
+                        {"flush_log_at_trx_commit", flush_mode}, {"redo", !unlogged},
                         {"insert_seconds", insert_s}, {"seconds_with_flush", total_s}, {"rows_per_second", rate},
                         {"page_splits", st.page_splits}, {"file", (*t)->path().string()}, {"file_bytes", file_bytes}};
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
-  std::cout << fmt::format("inserted {} rows ({} keys, {} per call) into {}.{}\n", rows, datasets::ToString(*keys), batch,
+  std::cout << fmt::format("inserted {} rows ({} keys, {} per call, {}) into {}.{}\n", rows, datasets::ToString(*keys),
+                           batch, unlogged ? "redo disabled" : fmt::format("flush_log_at_trx_commit={}", flush_mode),
                            database, table)
             << fmt::format("  {:.2f} s, {:.0f} rows/s ({:.2f} s with the final flush)\n", insert_s, rate, total_s)
             << fmt::format("  {} page splits; {} is {:.1f} MiB\n", st.page_splits, (*t)->path().string(),

@@ -66,29 +66,47 @@ Result<BtrPage> Btree::WritePage(Mtr& mtr, PageNo n) {
   return BtrPage(*page, LayoutAt(Load16(*page, IndexPage::kLevel)));
 }
 
+// Upper levels are only read (shared latches, released level by level, or the mtr's own
+// copy when it already holds the page); only the target page is latched for writing. With
+// one writer per tree the path stays valid until the caller changes it.
 Result<Btree::Path> Btree::Descend(Mtr& mtr, const Tuple& key, std::size_t n_fields, std::uint16_t level, bool strict) {
   Path path;
   PageNo n = root_;
+  const std::size_t ps = space_.page_size().bytes();
   for (int depth = 0;; ++depth) {
-    auto page = WritePage(mtr, n);
-    if (!page.ok()) return page.status();
-    if (depth > 32 || page->level() < level) {
-      return Status::Corruption(fmt::format("{}: index {} descends to page {} at level {} looking for level {}",
-                                            space_.path().string(), shape_.id, n.value(), page->level(), level));
+    ReadGuard guard;
+    const std::byte* bytes = mtr.Held({space_.id(), n});
+    if (!bytes) {
+      auto g = pool_.Read({space_.id(), n});
+      if (!g.ok()) return g.status();
+      guard = std::move(*g);
+      bytes = guard.page().data();
     }
-    const bool target = page->level() == level;
-    std::size_t c = page->Search(key, target && level == 0 ? n_fields : std::min(n_fields, shape_.n_key),
-                                 shape_.compare, strict);
+    ConstBytes page(bytes, ps);
+    if (Load64(page, IndexPage::kIndexId) != shape_.id || Load16(page, FilHeader::kType) != static_cast<std::uint16_t>(shape_.page_type)) {
+      return Status::Corruption(fmt::format("{}: page {} does not belong to index {}", space_.path().string(), n.value(), shape_.id));
+    }
+    const std::uint16_t page_level = Load16(page, IndexPage::kLevel);
+    if (depth > 32 || page_level < level) {
+      return Status::Corruption(fmt::format("{}: index {} descends to page {} at level {} looking for level {}",
+                                            space_.path().string(), shape_.id, n.value(), page_level, level));
+    }
+    const BtrPage view = ViewOf(page, LayoutAt(page_level));
+    const bool target = page_level == level;
+    std::size_t c = view.Search(key, target && level == 0 ? n_fields : std::min(n_fields, shape_.n_key), shape_.compare, strict);
     if (target) {
+      guard.Release();
+      auto w = WritePage(mtr, n);
+      if (!w.ok()) return w.status();
       path.push_back({n, c});
       return path;
     }
-    if (c == BtrPage::kInfimum) c = page->First();
+    if (c == BtrPage::kInfimum) c = view.First();
     if (c == BtrPage::kSupremum) {
       return Status::Corruption(fmt::format("{}: empty non-leaf page {}", space_.path().string(), n.value()));
     }
     path.push_back({n, c});
-    n = ChildOf(*page, c);
+    n = ChildOf(view, c);
   }
 }
 

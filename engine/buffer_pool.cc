@@ -37,7 +37,9 @@ PageGuard& PageGuard::operator=(PageGuard&& o) noexcept {
     pool_ = std::exchange(o.pool_, nullptr);
     frame_ = std::exchange(o.frame_, nullptr);
     exclusive_ = o.exclusive_;
+    changed_ = o.changed_;
     lsn_ = o.lsn_;
+    start_lsn_ = o.start_lsn_;
   }
   return *this;
 }
@@ -48,13 +50,14 @@ MutableBytes WriteGuard::page() { return {frame_->data, pool_->opt_.page_size.by
 
 void PageGuard::Release() {
   if (!frame_) return;
-  if (exclusive_ && frame_->valid) {
+  const bool dirtied = exclusive_ && changed_ && frame_->valid;
+  if (dirtied) {
     // The page changed: it gets its LSN in the header before the latch goes.
-    if (lsn_ == 0) lsn_ = pool_->NextLsn().value();
+    if (lsn_ == 0) lsn_ = start_lsn_ = pool_->NextLsn().value();
     FilHeaderWriter(MutableBytes(frame_->data, pool_->opt_.page_size.bytes())).set_lsn(Lsn(lsn_));
   }
   exclusive_ ? frame_->latch.unlock() : frame_->latch.unlock_shared();
-  pool_->Unfix(frame_, exclusive_, lsn_);
+  pool_->Unfix(frame_, dirtied, lsn_, start_lsn_);
   frame_ = nullptr;
 }
 
@@ -249,7 +252,7 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
     latch.unlock();
     if (!s.ok()) {
       lock.unlock();
-      Unfix(f, false, 0);
+      Unfix(f, false, 0, 0);
       return s;
     }
     return f;
@@ -257,12 +260,12 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
 }
 
 // Unpins a frame whose latch the caller has released; a write guard's frame becomes dirty.
-void BufferPool::Unfix(Frame* f, bool exclusive, std::uint64_t lsn) {
+void BufferPool::Unfix(Frame* f, bool dirtied, std::uint64_t lsn, std::uint64_t start_lsn) {
   std::lock_guard lock(mu_);
-  if (exclusive && f->valid) {
+  if (dirtied) {
     if (!f->dirty) {
       f->dirty = true;
-      f->oldest = lsn;
+      f->oldest = start_lsn ? start_lsn : lsn;
       flush_list_.push_back(f);
       f->flush_it = std::prev(flush_list_.end());
     }
@@ -285,7 +288,7 @@ Result<ReadGuard> BufferPool::Read(PageId id) {
   if (!(*f)->valid) {
     Status s = (*f)->read_status;
     (*f)->latch.unlock_shared();
-    Unfix(*f, false, 0);
+    Unfix(*f, false, 0, 0);
     return s.ok() ? Status::IoError("page read failed") : s;
   }
   return ReadGuard(this, *f, false);
@@ -298,7 +301,7 @@ Result<WriteGuard> BufferPool::Write(PageId id) {
   if (!(*f)->valid) {
     Status s = (*f)->read_status;
     (*f)->latch.unlock();
-    Unfix(*f, false, 0);
+    Unfix(*f, false, 0, 0);
     return s.ok() ? Status::IoError("page read failed") : s;
   }
   return WriteGuard(this, *f, true);
@@ -410,6 +413,23 @@ void BufferPool::CleanerLoop() {
     }
     wait.lock();
   }
+}
+
+Status BufferPool::SyncAll() {
+  std::vector<Tablespace*> all;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, ts] : spaces_) all.push_back(ts);
+  }
+  for (Tablespace* ts : all) STRATA_RETURN_IF_ERROR(ts->Sync());
+  return Status::Ok();
+}
+
+std::uint64_t BufferPool::OldestModification() {
+  std::lock_guard lock(mu_);
+  std::uint64_t oldest = 0;
+  for (const Frame* f : flush_list_) oldest = oldest == 0 ? f->oldest : std::min(oldest, f->oldest);
+  return oldest;
 }
 
 Status BufferPool::cleaner_status() {

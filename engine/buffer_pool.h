@@ -71,7 +71,9 @@ class PageGuard {
   BufferPool* pool_ = nullptr;
   Frame* frame_ = nullptr;
   bool exclusive_ = false;
-  std::uint64_t lsn_ = 0;  // write guards: the LSN the change gets (0: the next one)
+  bool changed_ = true;          // write guards: whether the page changed
+  std::uint64_t lsn_ = 0;        // write guards: the LSN the change gets (0: the next one)
+  std::uint64_t start_lsn_ = 0;  // and where its redo starts (the page's oldest modification)
 };
 
 class ReadGuard : public PageGuard {
@@ -87,8 +89,15 @@ class WriteGuard : public PageGuard {
  public:
   WriteGuard() = default;
   ondisk::MutableBytes page();
-  // The LSN this change will carry (a mini-transaction gives all its pages one).
-  void set_lsn(ondisk::Lsn lsn) { lsn_ = lsn.value(); }
+  // The LSN this change will carry (a mini-transaction gives all its pages one: the end of
+  // its redo), and where its redo starts (recovery must begin there while the page is dirty).
+  void set_lsn(ondisk::Lsn end, ondisk::Lsn start) {
+    lsn_ = end.value();
+    start_lsn_ = start.value();
+  }
+  void set_lsn(ondisk::Lsn lsn) { set_lsn(lsn, lsn); }
+  // Releases without dirtying: the holder looked but changed nothing.
+  void set_unchanged() { changed_ = false; }
 
  private:
   friend class BufferPool;
@@ -117,6 +126,9 @@ class BufferPool {
   // Writes every dirty page (of one space, or all) and syncs the files.
   Status FlushAll();
   Status FlushSpace(ondisk::SpaceId space);
+  // Syncs every registered tablespace (page writes by eviction are not synced on their own):
+  // before a checkpoint moves past them.
+  Status SyncAll();
 
   ondisk::Lsn NextLsn() { return ondisk::Lsn(lsn_.fetch_add(1) + 1); }
   ondisk::Lsn current_lsn() const { return ondisk::Lsn(lsn_.load()); }
@@ -124,6 +136,14 @@ class BufferPool {
 
   // Called with a page's LSN before the page is written (the WAL rule's hook).
   std::function<Status(ondisk::Lsn)> before_write;
+  // The redo log mini-transactions append to (null: none, as in tests of the lower layers),
+  // and whether it is enabled (ALTER INSTANCE DISABLE INNODB REDO_LOG turns it off).
+  class RedoLog* redo() const { return redo_; }
+  void set_redo(class RedoLog* log) { redo_ = log; }
+  bool redo_enabled() const { return redo_enabled_.load(); }
+  void set_redo_enabled(bool on) { redo_enabled_.store(on); }
+  // The smallest start LSN among dirty pages (0 when none): a checkpoint may not pass it.
+  std::uint64_t OldestModification();
 
   BufferPoolStats stats();
   const BufferPoolOptions& options() const { return opt_; }
@@ -136,7 +156,7 @@ class BufferPool {
 
   Result<Frame*> Fix(PageId id, bool create);
   Result<Frame*> TakeFreeFrame(std::unique_lock<std::mutex>& lock);
-  void Unfix(Frame* f, bool exclusive, std::uint64_t lsn);
+  void Unfix(Frame* f, bool dirtied, std::uint64_t lsn, std::uint64_t start_lsn);
   void Touch(Frame* f);  // LRU bookkeeping on access (pool mutex held)
   void BalanceLru();
   // Writes one frame if dirty. The frame must be pinned by the caller; the pool mutex is not held.
@@ -154,6 +174,8 @@ class BufferPool {
   std::list<Frame*> young_, old_;  // front = most recently used
   std::list<Frame*> flush_list_;   // front = oldest modification
   std::atomic<std::uint64_t> lsn_{8192};
+  class RedoLog* redo_ = nullptr;
+  std::atomic<bool> redo_enabled_{true};
   BufferPoolStats stats_;
 
   std::mutex cleaner_mu_;

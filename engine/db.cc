@@ -8,6 +8,7 @@
 #include "engine/system_space.h"
 #include "engine/table_impl.h"
 #include "ondisk/fsp_header.h"
+#include "ondisk/redo_record.h"
 
 namespace strata::engine {
 
@@ -48,6 +49,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   db->env_ = options.env ? options.env : Env::Default();
   Env& env = *db->env_;
   const auto ibdata = dir / "ibdata1";
+  const auto logfile = dir / "ib_logfile0";
   const bool exists = env.Exists(ibdata);
   if (!exists && !options.create_if_missing) return Status::NotFound(fmt::format("{}: no Strata data directory here", dir.string()));
   STRATA_RETURN_IF_ERROR(env.CreateDir(dir));
@@ -59,32 +61,77 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   bp.page_cleaner = options.page_cleaner;
   db->pool_ = std::make_unique<BufferPool>(bp);
   if (!exists) {
+    if (env.Exists(logfile)) STRATA_RETURN_IF_ERROR(env.Remove(logfile));  // left by a creation that never finished
+    auto log = RedoLog::Create(env, logfile, options.redo_log_bytes);
+    if (!log.ok()) return log.status();
+    db->log_ = std::move(*log);
+    db->pool_->set_redo(db->log_.get());
     auto f = env.OpenFile(ibdata, OpenMode::kCreateNew);
     if (!f.ok()) return f.status();
     STRATA_RETURN_IF_ERROR((*f)->Resize(std::uint64_t{kSystemSpaceInitialPages} * bp.page_size.bytes()));
     db->system_ = std::make_unique<Tablespace>(std::move(*f), SpaceId(0), bp.page_size, kSystemSpaceInitialPages);
     db->pool_->Register(db->system_.get());
+    db->pool_->before_write = [log = db->log_.get()](Lsn lsn) { return log->FlushUpTo(lsn); };
     STRATA_RETURN_IF_ERROR(CreateSystemSpace(*db->pool_, *db->system_));
-    STRATA_RETURN_IF_ERROR(db->pool_->FlushSpace(SpaceId(0)));
+    STRATA_RETURN_IF_ERROR(db->Flush());
     STRATA_RETURN_IF_ERROR(env.SyncDir(dir));
   } else {
+    if (!env.Exists(logfile)) {
+      return Status::Corruption(fmt::format("{}: ib_logfile0 is missing; without it committed changes that were not yet "
+                                            "written to the tables cannot be recovered", dir.string()));
+    }
+    auto log = RedoLog::Open(env, logfile);
+    if (!log.ok()) return log.status();
+    db->log_ = std::move(*log);
+    if (db->log_->flags() & kLogFlagCrashUnsafe) {
+      if (!options.read_only_salvage) {
+        return Status::Corruption(fmt::format(
+            "{} stopped without a clean shutdown while redo logging was disabled (ALTER INSTANCE DISABLE INNODB "
+            "REDO_LOG). Changes made since then were never logged: a crash may have lost some of them or left pages "
+            "half-written, so no table here can be trusted. Restore a backup, or open with read_only_salvage to copy "
+            "out what is readable.",
+            dir.string()));
+      }
+      db->salvage_ = true;
+    }
     auto f = env.OpenFile(ibdata, OpenMode::kExisting);
     if (!f.ok()) return f.status();
     auto ts = Tablespace::Open(std::move(*f), SpaceId(0), bp.page_size);
     if (!ts.ok()) return ts.status();
     db->system_ = std::move(*ts);
     db->pool_->Register(db->system_.get());
+    db->pool_->set_redo(db->log_.get());
+    db->pool_->before_write = [log = db->log_.get()](Lsn lsn) { return log->FlushUpTo(lsn); };
   }
   STRATA_RETURN_IF_ERROR(db->Load());
+  if (db->log_->flags() & kLogFlagNoLogging) {
+    // Reopened after a clean shutdown with logging still disabled: it stays disabled, and a
+    // crash from here on is unsafe again.
+    db->pool_->set_redo_enabled(false);
+    if (!db->salvage_) STRATA_RETURN_IF_ERROR(db->log_->SetFlags(kLogFlagNoLogging | kLogFlagCrashUnsafe));
+  }
+  if (!db->salvage_) db->background_ = std::thread([d = db.get()] { d->BackgroundLoop(); });
   return db;
 }
 
 Database::~Database() {
   if (!pool_) return;
-  (void)Flush();  // nothing to report to: the caller wanting the status calls Flush() first
+  {
+    std::lock_guard l(bg_mu_);
+    bg_stop_ = true;
+  }
+  bg_cv_.notify_all();
+  if (background_.joinable()) background_.join();
+  if (!salvage_ && log_) {
+    // A clean shutdown: every page written and the checkpoint at the end of the log, so the
+    // next open has nothing to replay (and with logging disabled, nothing to fear).
+    if (Flush().ok() && !pool_->redo_enabled()) (void)log_->SetFlags(kLogFlagNoLogging);
+  }
   tables_.clear();
 }
 
+// Opens every table of the catalog: first their files (recovery may touch any of them), then
+// the log's replay, then the tables' definitions from their (now recovered) SDI.
 Status Database::Load() {
   auto catalog = ReadCatalog(*pool_, *system_);
   if (!catalog.ok()) return catalog.status();
@@ -92,25 +139,115 @@ Status Database::Load() {
   next_space_id_ = catalog->next_space_id;
   next_index_id_ = catalog->next_index_id;
   next_table_id_ = catalog->next_table_id;
+  std::vector<std::unique_ptr<Tablespace>> spaces;
   for (const auto& t : catalog->tables) {
-    auto table = OpenTableFile(t.database, t.name, t.space_id);
-    if (!table.ok()) return table.status();
-    tables_[Key(t.database, t.name)] = std::move(*table);
+    auto ts = OpenTablespace(t.database, t.name, t.space_id);
+    if (!ts.ok()) return ts.status();
+    pool_->Register(ts->get());
+    spaces.push_back(std::move(*ts));
+  }
+  if (!salvage_) {
+    auto groups = log_->Recover(pool_->options().page_size.bytes());
+    if (!groups.ok()) return groups.status();
+    auto st = ApplyRedo(*pool_, *groups);
+    if (!st.ok()) return st.status();
+    recovery_ = *st;
+    if (!groups->empty()) STRATA_RETURN_IF_ERROR(Flush());
+  }
+  for (std::size_t i = 0; i < catalog->tables.size(); ++i) {
+    const auto& t = catalog->tables[i];
+    auto impl = TableImpl::Open(*pool_, mu_, std::move(spaces[i]));
+    if (!impl.ok()) return impl.status().WithContext(fmt::format("table {}.{}", t.database, t.name));
+    AttachTable(**impl);
+    tables_[Key(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl)));
   }
   return Status::Ok();
 }
 
-Result<std::unique_ptr<Table>> Database::OpenTableFile(const std::string& database, const std::string& name, std::uint32_t space_id) {
+Result<std::unique_ptr<Tablespace>> Database::OpenTablespace(const std::string& database, const std::string& name,
+                                                             std::uint32_t space_id) {
   const auto path = dir_ / database / (name + ".ibd");
   auto f = env_->OpenFile(path, OpenMode::kExisting);
   if (!f.ok()) return f.status().WithContext(fmt::format("table {}.{} is in the catalog but its file cannot be opened", database, name));
-  auto ts = Tablespace::Open(std::move(*f), SpaceId(space_id), pool_->options().page_size);
-  if (!ts.ok()) return ts.status();
-  pool_->Register(ts->get());
-  auto impl = TableImpl::Open(*pool_, mu_, std::move(*ts));
-  if (!impl.ok()) return impl.status();
-  return std::unique_ptr<Table>(new Table(std::move(*impl)));
+  return Tablespace::Open(std::move(*f), SpaceId(space_id), pool_->options().page_size);
 }
+
+void Database::AttachTable(TableImpl& t) {
+  t.set_hooks({[this] { return BeforeWrite(); }, [this] { return AfterWrite(); }});
+}
+
+Status Database::BeforeWrite() {
+  if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
+  return FreeCheck();
+}
+
+// The commit's durability, as innodb_flush_log_at_trx_commit asks.
+Status Database::AfterWrite() {
+  if (!pool_->redo_enabled()) return Status::Ok();
+  switch (options_.flush_log_at_trx_commit) {
+    case 0: return Status::Ok();
+    case 2: return log_->WriteUpTo(log_->lsn());
+    default: return log_->FlushUpTo(log_->lsn());
+  }
+}
+
+Status Database::FreeCheck() {
+  if (log_->used() < log_->capacity() / 2) return Status::Ok();
+  STRATA_RETURN_IF_ERROR(pool_->FlushAll());
+  return Checkpoint();
+}
+
+// The checkpoint LSN: the oldest change not yet written to its page, or the end of the log.
+Status Database::Checkpoint() {
+  Lsn cp;
+  {
+    std::unique_lock gate(log_->commit_gate());
+    const std::uint64_t oldest = pool_->OldestModification();
+    cp = oldest ? Lsn(oldest) : log_->lsn();
+  }
+  if (cp <= log_->checkpoint_lsn()) return Status::Ok();
+  STRATA_RETURN_IF_ERROR(log_->FlushUpTo(cp));
+  // Pages written since the last sync (by eviction, say) must be on disk before the log
+  // forgets how to redo them.
+  STRATA_RETURN_IF_ERROR(pool_->SyncAll());
+  return log_->Checkpoint(cp);
+}
+
+void Database::BackgroundLoop() {
+  std::unique_lock l(bg_mu_);
+  while (!bg_stop_) {
+    bg_cv_.wait_for(l, std::chrono::seconds(1), [this] { return bg_stop_; });
+    if (bg_stop_) break;
+    l.unlock();
+    if (pool_->redo_enabled()) {
+      (void)log_->FlushUpTo(log_->lsn());  // modes 0 and 2: durable within a second
+      (void)Checkpoint();
+    }
+    l.lock();
+  }
+}
+
+Status Database::SetRedoLogging(bool enabled) {
+  std::unique_lock lock(mu_);
+  if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
+  if (enabled == pool_->redo_enabled()) return Status::Ok();
+  if (!enabled) {
+    STRATA_RETURN_IF_ERROR(log_->FlushUpTo(log_->lsn()));
+    STRATA_RETURN_IF_ERROR(log_->SetFlags(kLogFlagNoLogging | kLogFlagCrashUnsafe));
+    pool_->set_redo_enabled(false);
+    return Status::Ok();
+  }
+  // Everything changed while unlogged reaches its page, and recovery will start after it.
+  STRATA_RETURN_IF_ERROR(pool_->FlushAll());
+  STRATA_RETURN_IF_ERROR(log_->FlushUpTo(log_->lsn()));
+  STRATA_RETURN_IF_ERROR(log_->Checkpoint(log_->lsn()));
+  STRATA_RETURN_IF_ERROR(log_->SetFlags(0));
+  pool_->set_redo_enabled(true);
+  return Status::Ok();
+}
+
+bool Database::redo_logging() const { return pool_->redo_enabled(); }
+RedoStats Database::redo_stats() const { return log_->stats(); }
 
 Status Database::SaveCatalog() {
   Catalog c;
@@ -150,7 +287,10 @@ Result<Table*> Database::CreateTable(const TableSpec& spec) {
   }
   const std::string key = Key(spec.database, spec.name);
   if (tables_.count(key)) return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name));
+  if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
   const auto path = dir_ / spec.database / (spec.name + ".ibd");
+  // A file the catalog does not know was left by a CREATE that crashed before it finished.
+  if (env_->Exists(path)) STRATA_RETURN_IF_ERROR(env_->Remove(path));
   auto f = env_->OpenFile(path, OpenMode::kCreateNew);
   if (!f.ok()) return f.status();
   const PageSize ps = pool_->options().page_size;
@@ -167,6 +307,7 @@ Result<Table*> Database::CreateTable(const TableSpec& spec) {
     (void)env_->Remove(path);
     return impl.status();
   }
+  AttachTable(**impl);
   auto table = std::unique_ptr<Table>(new Table(std::move(*impl)));
   Table* out = table.get();
   tables_[key] = std::move(table);
@@ -217,7 +358,9 @@ Status Database::CreateIndex(const std::string& database, const std::string& tab
 
 Status Database::Flush() {
   STRATA_RETURN_IF_ERROR(pool_->FlushAll());
-  return pool_->cleaner_status();
+  STRATA_RETURN_IF_ERROR(pool_->cleaner_status());
+  if (salvage_ || !pool_->redo_enabled()) return Status::Ok();
+  return Checkpoint();
 }
 
 BufferPoolStats Database::buffer_pool_stats() { return pool_->stats(); }

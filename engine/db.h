@@ -10,8 +10,9 @@
 // engine's catalog of tables), `<database>/<table>.ibd` per table, and `strata.lock`, held
 // while the directory is open so that a second process gets a clear error.
 //
-// Each operation runs on its own, without undo or redo: the durability and transaction
-// issues add those beneath this API. Operations on one Database are safe from many threads
+// Each operation is its own transaction: it changes pages in mini-transactions whose redo is
+// durable (flush_log_at_trx_commit=1) before the operation returns; after a crash, Open
+// replays the log. Undo and multi-statement transactions come with the transactions issue. Operations on one Database are safe from many threads
 // (writes run one at a time). Pages reach the files when the page cleaner or eviction writes
 // them, on Flush(), and when the database closes.
 #pragma once
@@ -21,12 +22,16 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <condition_variable>
 #include <shared_mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "engine/buffer_pool.h"
 #include "engine/env.h"
+#include "engine/recovery.h"
+#include "engine/redo_log.h"
 #include "engine/schema.h"
 
 namespace strata::engine {
@@ -35,6 +40,13 @@ using Row = std::vector<Value>;  // one value per column, in the table's column 
 
 struct DatabaseOptions {
   std::size_t buffer_pool_bytes = 128u << 20;  // innodb_buffer_pool_size
+  std::uint64_t redo_log_bytes = 96u << 20;    // the circular log's capacity (a new log only)
+  // innodb_flush_log_at_trx_commit: 1 durable at each commit; 2 written at commit, synced
+  // every second; 0 written and synced every second.
+  int flush_log_at_trx_commit = 1;
+  // Opens a directory that stopped uncleanly with redo logging disabled, without recovery and
+  // refusing every write, so that what is readable can be copied out.
+  bool read_only_salvage = false;
   bool create_if_missing = true;
   bool page_cleaner = true;
   Env* env = nullptr;  // Env::Default() when null
@@ -102,17 +114,32 @@ class Database {
   // Adds a secondary index and fills it from the table's rows.
   Status CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index);
 
-  // Writes every dirty page and syncs the files.
+  // Writes every dirty page, syncs the files and moves the checkpoint to the end of the log.
   Status Flush();
+  // ALTER INSTANCE DISABLE|ENABLE INNODB REDO_LOG. Disabling makes later changes unlogged
+  // (fast, and lost or half-written by a crash: the directory then refuses to open, see
+  // Open). Enabling writes every dirty page and a checkpoint before it returns, so a later
+  // crash recovers everything.
+  Status SetRedoLogging(bool enabled);
+  bool redo_logging() const;  // Innodb_redo_log_enabled
+  RedoStats redo_stats() const;
   BufferPoolStats buffer_pool_stats();
+  // The recovery that ran at Open (zeros when the log was clean).
+  const RecoveryStats& recovery() const { return recovery_; }
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
   Database() = default;
   Status Load();
   Status SaveCatalog();
-  Result<std::unique_ptr<Table>> OpenTableFile(const std::string& database, const std::string& name,
-                                               std::uint32_t space_id);
+  Result<std::unique_ptr<Tablespace>> OpenTablespace(const std::string& database, const std::string& name,
+                                                     std::uint32_t space_id);
+  Status Checkpoint();
+  Status FreeCheck();  // keeps the log from filling: flushes pages and checkpoints past half
+  Status BeforeWrite();
+  Status AfterWrite();
+  void AttachTable(TableImpl& t);
+  void BackgroundLoop();
 
   std::filesystem::path dir_;
   DatabaseOptions options_;
@@ -120,6 +147,13 @@ class Database {
   std::unique_ptr<FileLock> lock_;
   std::unique_ptr<BufferPool> pool_;
   std::unique_ptr<Tablespace> system_;
+  std::unique_ptr<RedoLog> log_;
+  RecoveryStats recovery_;
+  bool salvage_ = false;
+  std::mutex bg_mu_;
+  std::condition_variable bg_cv_;
+  bool bg_stop_ = false;
+  std::thread background_;
   mutable std::shared_mutex mu_;  // writers exclusive, readers shared
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
   std::vector<std::string> databases_;

@@ -29,6 +29,10 @@ class FaultInjectionEnv final : public Env {
   // the engine always syncs directories after creating files.
   Status Crash();
 
+  // Every later write and sync fails, as if the machine had lost power, until Crash(): lets a
+  // test drop a Database (whose shutdown would otherwise flush) and then crash.
+  void PowerOff() { stopped_ = true; }
+
   // Faults. Each applies until cleared.
   void SetSyncFails(bool fails) { sync_fails_ = fails; }
   void SetDiskFull(bool full) { disk_full_ = full; }

@@ -341,9 +341,13 @@ Status TableImpl::Guard(Status s) {
 }
 
 Status TableImpl::Insert(const Row& input) {
-  std::unique_lock lock(mu_);
-  STRATA_RETURN_IF_ERROR(CheckWritable());
-  return Guard(InsertLocked(input));
+  {
+    std::unique_lock lock(mu_);
+    STRATA_RETURN_IF_ERROR(CheckWritable());
+    if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
+    STRATA_RETURN_IF_ERROR(Guard(InsertLocked(input)));
+  }
+  return hooks_.after_write ? hooks_.after_write() : Status::Ok();
 }
 
 Status TableImpl::InsertLocked(const Row& input) {
@@ -405,9 +409,13 @@ Result<std::optional<Row>> TableImpl::Get(const std::vector<Value>& primary_key)
 }
 
 Status TableImpl::Update(const Row& row) {
-  std::unique_lock lock(mu_);
-  STRATA_RETURN_IF_ERROR(CheckWritable());
-  return Guard(UpdateLocked(row));
+  {
+    std::unique_lock lock(mu_);
+    STRATA_RETURN_IF_ERROR(CheckWritable());
+    if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
+    STRATA_RETURN_IF_ERROR(Guard(UpdateLocked(row)));
+  }
+  return hooks_.after_write ? hooks_.after_write() : Status::Ok();
 }
 
 Status TableImpl::UpdateLocked(const Row& row) {
@@ -446,9 +454,13 @@ Status TableImpl::UpdateLocked(const Row& row) {
 }
 
 Status TableImpl::Delete(const std::vector<Value>& primary_key) {
-  std::unique_lock lock(mu_);
-  STRATA_RETURN_IF_ERROR(CheckWritable());
-  return Guard(DeleteLocked(primary_key));
+  {
+    std::unique_lock lock(mu_);
+    STRATA_RETURN_IF_ERROR(CheckWritable());
+    if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
+    STRATA_RETURN_IF_ERROR(Guard(DeleteLocked(primary_key)));
+  }
+  return hooks_.after_write ? hooks_.after_write() : Status::Ok();
 }
 
 Status TableImpl::DeleteLocked(const std::vector<Value>& primary_key) {

@@ -33,6 +33,13 @@ class TableImpl {
   // Adds a secondary index (the caller holds the database's write lock).
   Status AddIndex(const IndexSpec& index, std::uint64_t index_id);
 
+  // Called before each write (no page latched) and after it (the table lock released, so that
+  // commits from many threads share one log flush).
+  struct Hooks {
+    std::function<Status()> before_write, after_write;
+  };
+  void set_hooks(Hooks h) { hooks_ = std::move(h); }
+
   const TableMeta& meta() const { return meta_; }
   Tablespace& space() { return *space_; }
   std::uint64_t last_insert_id() const { return last_insert_id_; }
@@ -80,6 +87,7 @@ class TableImpl {
   std::uint64_t trx_counter_ = 1;
   TableStats stats_;
   Status failed_;
+  Hooks hooks_;
 };
 
 }  // namespace strata::engine

@@ -21,7 +21,7 @@ mkdir -p "$work"
 for s in "${strategies[@]}"; do
   echo "== $s: $rows rows" >&2
   rm -rf "$work/$s"
-  "$strata" bench insert --datadir "$work/$s" --keys "$s" --rows "$rows" --rows-out "$work/$s.tsv" --json > "$work/$s.strata-insert.json"
+  "$strata" bench insert --datadir "$work/$s" --keys "$s" --rows "$rows" --flush-log-at-trx-commit 0 --rows-out "$work/$s.tsv" --json > "$work/$s.strata-insert.json"
   "$strata" inspect index "$work/$s/bench/sbtest1.ibd" --json > "$work/$s.strata-index.json"
   "$here/datasets/mariadb/insert-fidelity.sh" "$s" "$work/$s.tsv" "$work/$s.mariadb.json" > "$work/$s.mariadb.log" 2>&1 ||
     { echo "insert_fidelity: MariaDB run failed, see $work/$s.mariadb.log" >&2; exit 1; }

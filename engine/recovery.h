@@ -1,0 +1,22 @@
+// Crash recovery (INV-5): replays the complete mini-transactions found after the checkpoint
+// onto the pages they changed. A group applies to a page only when the page's LSN is older
+// than the group's end; a page that cannot be read (torn) is rebuilt when the group starts it
+// from INIT, and is Corruption naming the page otherwise.
+#pragma once
+
+#include <vector>
+
+#include "engine/buffer_pool.h"
+#include "engine/redo_log.h"
+
+namespace strata::engine {
+
+struct RecoveryStats {
+  std::uint64_t groups = 0, records = 0, applied = 0, skipped = 0, pages = 0;
+};
+
+// Every tablespace the log may name must be registered with the pool; records for others
+// (dropped tables) are skipped.
+Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups);
+
+}  // namespace strata::engine

@@ -1,0 +1,316 @@
+#include "engine/redo_log.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "ondisk/redo.h"
+#include "ondisk/redo_record.h"
+
+namespace strata::engine {
+
+using namespace strata::ondisk;
+
+namespace {
+constexpr std::size_t kPayloadEnd = kLogBlockSize - kLogBlockTrailerSize;  // 508
+constexpr std::uint64_t kFirstLsn = kLogStartLsn + kLogBlockHeaderSize;     // the first record byte
+}  // namespace
+
+Result<std::unique_ptr<RedoLog>> RedoLog::Create(Env& env, const std::filesystem::path& path, std::uint64_t capacity) {
+  capacity = std::max<std::uint64_t>(capacity / kLogBlockSize * kLogBlockSize, 64 * kLogBlockSize);
+  auto f = env.OpenFile(path, OpenMode::kCreateNew);
+  if (!f.ok()) return f.status();
+  STRATA_RETURN_IF_ERROR((*f)->Resize(kLogFileHeaderSize + capacity));
+  auto log = std::unique_ptr<RedoLog>(new RedoLog(std::move(*f), capacity));
+  log->written_lsn_ = log->flushed_lsn_ = kFirstLsn;
+  log->checkpoint_lsn_ = kFirstLsn;
+  STRATA_RETURN_IF_ERROR(log->WriteHeader());
+  // Both checkpoint slots valid from the start, so that Open always finds one.
+  STRATA_RETURN_IF_ERROR(log->Checkpoint(Lsn(kFirstLsn)));
+  STRATA_RETURN_IF_ERROR(log->Checkpoint(Lsn(kFirstLsn)));
+  log->buf_.assign(kLogBlockSize, std::byte{0});
+  return log;
+}
+
+Status RedoLog::WriteHeader() {
+  std::vector<std::byte> block(kLogBlockSize);
+  LogFileHeader h;
+  h.format = kStrataLogFormat;
+  h.start_lsn = kLogStartLsn;
+  h.creator = "Strata";
+  h.flags = flags_;
+  h.EncodeTo(block);
+  STRATA_RETURN_IF_ERROR(file_->Write(0, block));
+  return file_->Sync();
+}
+
+Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::path& path) {
+  auto f = env.OpenFile(path, OpenMode::kExisting);
+  if (!f.ok()) return f.status();
+  auto size = (*f)->Size();
+  if (!size.ok()) return size.status();
+  if (*size < kLogFileHeaderSize + 64 * kLogBlockSize || (*size - kLogFileHeaderSize) % kLogBlockSize != 0) {
+    return Status::Corruption(fmt::format("{}: {} bytes is not a redo log's size (truncated?)", path.string(), *size));
+  }
+  std::vector<std::byte> block(kLogBlockSize);
+  STRATA_RETURN_IF_ERROR((*f)->Read(0, block));
+  auto header = LogFileHeader::Decode(block);
+  if (!header.ok()) return header.status().WithContext(path.string());
+  if (!header->checksum_ok) return Status::Corruption(path.string() + ": the log file header has a bad checksum");
+  if (header->format != kStrataLogFormat) {
+    return Status::NotSupported(fmt::format("{}: not a Strata redo log (format {:#x}, creator '{}')", path.string(),
+                                            header->format, header->creator));
+  }
+  auto log = std::unique_ptr<RedoLog>(new RedoLog(std::move(*f), *size - kLogFileHeaderSize));
+  log->flags_ = header->flags;
+  bool found = false;
+  for (std::size_t at : {kLogCheckpoint1, kLogCheckpoint2}) {
+    STRATA_RETURN_IF_ERROR(log->file_->Read(at, block));
+    auto cp = LogCheckpoint::Decode(block);
+    if (!cp.ok() || !cp->checksum_ok || cp->lsn < kFirstLsn) continue;
+    if (!found || cp->number > log->checkpoint_no_) {
+      log->checkpoint_no_ = cp->number;
+      log->checkpoint_lsn_ = cp->lsn;
+      found = true;
+    }
+  }
+  if (!found) return Status::Corruption(path.string() + ": neither checkpoint block is valid");
+  return log;
+}
+
+std::uint64_t RedoLog::FileOffset(std::uint64_t block_lsn) const {
+  return kLogFileHeaderSize + (block_lsn - kLogStartLsn) % capacity_;
+}
+
+Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
+  std::lock_guard lock(mu_);
+  const std::uint64_t first_block = checkpoint_lsn_ - checkpoint_lsn_ % kLogBlockSize;
+  constexpr std::size_t kPayload = kLogBlockPayload;
+  // Each block's payload at a fixed stride in `stream`, so that position i is at a known LSN.
+  std::vector<std::byte> stream, block(kLogBlockSize), last_block(kLogBlockSize, std::byte{0});
+  std::uint64_t last_block_lsn = first_block;
+  std::size_t valid = 0;  // stream bytes that are log data
+  for (std::uint64_t b = first_block; b - first_block < capacity_; b += kLogBlockSize) {
+    STRATA_RETURN_IF_ERROR(file_->Read(FileOffset(b), block));
+    auto h = LogBlockHeader::Decode(block);
+    if (!h.ok() || CheckLogBlockChecksum(block) != LogChecksum::kCrc32c || h->number != LogBlockNumber(Lsn(b))) break;
+    if (b == first_block && h->data_len < checkpoint_lsn_ % kLogBlockSize) break;
+    const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
+    const std::size_t base = stream.size();
+    stream.resize(base + kPayload, std::byte{0});
+    std::memcpy(stream.data() + base, block.data() + kLogBlockHeaderSize, end - kLogBlockHeaderSize);
+    valid = base + end - kLogBlockHeaderSize;
+    last_block = block;
+    last_block_lsn = b;
+    if (h->data_len < kLogBlockSize) break;
+  }
+  auto lsn_at = [&](std::size_t i) { return first_block + i / kPayload * kLogBlockSize + kLogBlockHeaderSize + i % kPayload; };
+  ConstBytes s(stream.data(), valid);
+
+  std::vector<RedoGroup> groups;
+  std::size_t i = checkpoint_lsn_ % kLogBlockSize - kLogBlockHeaderSize;
+  std::size_t group_start = i;
+  while (i < s.size()) {
+    std::size_t next = 0;
+    auto r = ParseRedoRecord(s, i, page_size, &next);
+    if (!r.ok()) return r.status().WithContext(fmt::format("{}: recovery at LSN {}", path().string(), lsn_at(i)));
+    if (!r->has_value()) break;  // the last group was cut short: it never committed
+    i = next;
+    if ((*r)->type == RedoType::kMtrEnd) {
+      RedoGroup g{Lsn(lsn_at(group_start)), Lsn(lsn_at(i)), {stream.begin() + static_cast<std::ptrdiff_t>(group_start),
+                                                              stream.begin() + static_cast<std::ptrdiff_t>(i)}};
+      groups.push_back(std::move(g));
+      group_start = i;
+    }
+  }
+  // Appends continue right after the last complete group, in its block.
+  lsn_ = lsn_at(group_start);
+  buf_lsn_ = lsn_ - lsn_ % kLogBlockSize;
+  buf_.assign(kLogBlockSize, std::byte{0});
+  const std::size_t block_start = (buf_lsn_ - first_block) / kLogBlockSize * kPayload;
+  const std::size_t keep = lsn_ % kLogBlockSize - kLogBlockHeaderSize;
+  if (stream.size() < block_start + keep) {
+    return Status::Corruption(fmt::format("{}: the log block at the checkpoint (LSN {}) is damaged", path().string(),
+                                          checkpoint_lsn_));
+  }
+  if (keep > 0) std::memcpy(buf_.data() + kLogBlockHeaderSize, stream.data() + block_start, keep);
+  if (buf_lsn_ == last_block_lsn) {
+    const std::uint16_t first_group = Load16(last_block, 6);
+    if (first_group != 0 && first_group < lsn_ % kLogBlockSize) Store16(buf_, 6, first_group);
+  } else if (keep > 0 && buf_lsn_ >= first_block) {
+    // A full block from the middle of the scan: its header is not at hand, but any group
+    // start before lsn_ in it was recorded there; find it from the groups themselves.
+    for (const auto& g : groups) {
+      if (g.start.value() >= buf_lsn_ && g.start.value() < lsn_) {
+        Store16(buf_, 6, static_cast<std::uint16_t>(g.start.value() % kLogBlockSize));
+        break;
+      }
+    }
+  }
+  written_lsn_ = flushed_lsn_ = lsn_;
+  return groups;
+}
+
+void RedoLog::AppendBytes(ConstBytes bytes) {
+  while (!bytes.empty()) {
+    const std::size_t off = lsn_ % kLogBlockSize;
+    const std::size_t at = (lsn_ - off - buf_lsn_);
+    if (buf_.size() < at + kLogBlockSize) buf_.resize(at + kLogBlockSize, std::byte{0});
+    const std::size_t n = std::min(bytes.size(), kPayloadEnd - off);
+    std::memcpy(buf_.data() + at + off, bytes.data(), n);
+    lsn_ += n;
+    bytes = bytes.subspan(n);
+    if (lsn_ % kLogBlockSize == kPayloadEnd) {
+      lsn_ += kLogBlockTrailerSize + kLogBlockHeaderSize;
+      if (buf_.size() < at + 2 * kLogBlockSize) buf_.resize(at + 2 * kLogBlockSize, std::byte{0});
+    }
+  }
+}
+
+std::pair<Lsn, Lsn> RedoLog::Append(ConstBytes records) {
+  std::lock_guard lock(mu_);
+  const std::uint64_t start = lsn_;
+  const std::size_t at = start - start % kLogBlockSize - buf_lsn_;
+  if (buf_.size() < at + kLogBlockSize) buf_.resize(at + kLogBlockSize, std::byte{0});
+  if (Load16(buf_, at + 6) == 0) Store16(buf_, at + 6, static_cast<std::uint16_t>(start % kLogBlockSize));
+  AppendBytes(records);
+  ++stats_.appends;
+  stats_.bytes += records.size();
+  if (lsn_ - checkpoint_lsn_ > capacity_ - 4 * kLogBlockSize && error_.ok()) {
+    // The log would overwrite what recovery still needs: nothing from here on may be
+    // reported durable. (Database checks free space before each operation so this stays
+    // an alarm, not a path.)
+    error_ = Status::IoError(fmt::format("{}: redo log full: {} bytes since the checkpoint, capacity {}", path().string(),
+                                         lsn_ - checkpoint_lsn_, capacity_));
+  }
+  return {Lsn(start), Lsn(lsn_)};
+}
+
+std::pair<Lsn, Lsn> RedoLog::Advance(std::uint64_t bytes) {
+  std::lock_guard lock(mu_);
+  const std::uint64_t start = lsn_;
+  lsn_ += std::max<std::uint64_t>(bytes, 1);
+  // Stay on a payload position, as appends would.
+  if (lsn_ % kLogBlockSize >= kPayloadEnd || lsn_ % kLogBlockSize < kLogBlockHeaderSize) {
+    lsn_ = lsn_ - lsn_ % kLogBlockSize + kLogBlockSize + kLogBlockHeaderSize;
+  }
+  buf_lsn_ = lsn_ - lsn_ % kLogBlockSize;
+  buf_.assign(kLogBlockSize, std::byte{0});
+  written_lsn_ = flushed_lsn_ = lsn_;  // nothing is logged: nothing to wait for
+  return {Lsn(start), Lsn(lsn_)};
+}
+
+Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool sync) {
+  for (;;) {
+    if (!error_.ok()) return error_;
+    if ((sync ? flushed_lsn_ : written_lsn_) >= target.value()) return Status::Ok();
+    if (io_in_flight_) {
+      cv_.wait(lock);
+      continue;
+    }
+    io_in_flight_ = true;
+    const std::uint64_t end = lsn_;
+    const std::uint64_t first = buf_lsn_;
+    const std::size_t n_blocks = (end - first) / kLogBlockSize + 1;
+    if (buf_.size() < n_blocks * kLogBlockSize) buf_.resize(n_blocks * kLogBlockSize, std::byte{0});
+    // Take the buffer whole (no copy); appends carry on in a new one that starts with the
+    // partial last block, which the next write rewrites.
+    std::vector<std::byte> out;
+    out.swap(buf_);
+    out.resize(n_blocks * kLogBlockSize);
+    buf_.reserve(1u << 20);
+    buf_.assign(out.end() - kLogBlockSize, out.end());
+    buf_lsn_ = end - end % kLogBlockSize;
+    for (std::size_t k = 0; k < n_blocks; ++k) {
+      const std::uint64_t b = first + k * kLogBlockSize;
+      LogBlockHeader h;
+      h.number = LogBlockNumber(Lsn(b));
+      h.flush_bit = k == 0;
+      h.data_len = static_cast<std::uint16_t>(k + 1 == n_blocks ? end % kLogBlockSize : kLogBlockSize);
+      h.first_rec_group = Load16(out, k * kLogBlockSize + 6);
+      h.checkpoint_no = static_cast<std::uint32_t>(checkpoint_no_);
+      h.EncodeTo(MutableBytes(out).subspan(k * kLogBlockSize, kLogBlockSize));
+    }
+    lock.unlock();
+    Status s;
+    for (std::size_t k = 0; k < n_blocks && s.ok();) {  // contiguous runs, split where the circle wraps
+      const std::uint64_t off = FileOffset(first + k * kLogBlockSize);
+      const std::size_t room = static_cast<std::size_t>((kLogFileHeaderSize + capacity_ - off) / kLogBlockSize);
+      const std::size_t run = std::min(room, n_blocks - k);
+      s = file_->Write(off, ConstBytes(out).subspan(k * kLogBlockSize, run * kLogBlockSize));
+      k += run;
+    }
+    if (s.ok() && sync) s = file_->Sync();
+    lock.lock();
+    io_in_flight_ = false;
+    if (!s.ok()) {
+      error_ = s.WithContext("redo log write failed; nothing after LSN " + std::to_string(flushed_lsn_) + " is durable");
+      cv_.notify_all();
+      return error_;
+    }
+    ++stats_.writes;
+    if (sync) ++stats_.fsyncs;
+    written_lsn_ = std::max(written_lsn_, end);
+    if (sync) flushed_lsn_ = std::max(flushed_lsn_, end);
+    cv_.notify_all();
+  }
+}
+
+Status RedoLog::FlushUpTo(Lsn lsn) {
+  std::unique_lock lock(mu_);
+  return WriteBlocks(lock, lsn, true);
+}
+
+Status RedoLog::WriteUpTo(Lsn lsn) {
+  std::unique_lock lock(mu_);
+  return WriteBlocks(lock, lsn, false);
+}
+
+Status RedoLog::Checkpoint(Lsn lsn) {
+  std::vector<std::byte> block(kLogBlockSize);
+  LogCheckpoint cp;
+  {
+    std::lock_guard lock(mu_);
+    if (lsn.value() > flushed_lsn_) return Status::InvalidArgument("checkpoint past the durable end of the log");
+    cp.number = checkpoint_no_ + 1;
+    cp.lsn = lsn.value();
+    cp.offset = FileOffset(lsn.value() - lsn.value() % kLogBlockSize) + lsn.value() % kLogBlockSize;
+    cp.log_buf_size = buf_.capacity();
+  }
+  cp.EncodeTo(block);
+  STRATA_RETURN_IF_ERROR(file_->Write(cp.number % 2 ? kLogCheckpoint1 : kLogCheckpoint2, block));
+  STRATA_RETURN_IF_ERROR(file_->Sync());
+  std::lock_guard lock(mu_);
+  checkpoint_no_ = cp.number;
+  checkpoint_lsn_ = std::max(checkpoint_lsn_, lsn.value());
+  ++stats_.checkpoints;
+  return Status::Ok();
+}
+
+Status RedoLog::SetFlags(std::uint32_t flags) {
+  flags_ = flags;
+  return WriteHeader();
+}
+
+Lsn RedoLog::lsn() const {
+  std::lock_guard lock(mu_);
+  return Lsn(lsn_);
+}
+Lsn RedoLog::flushed_lsn() const {
+  std::lock_guard lock(mu_);
+  return Lsn(flushed_lsn_);
+}
+Lsn RedoLog::checkpoint_lsn() const {
+  std::lock_guard lock(mu_);
+  return Lsn(checkpoint_lsn_);
+}
+std::uint64_t RedoLog::used() const {
+  std::lock_guard lock(mu_);
+  return lsn_ - checkpoint_lsn_;
+}
+RedoStats RedoLog::stats() const {
+  std::lock_guard lock(mu_);
+  return stats_;
+}
+
+}  // namespace strata::engine

@@ -1,0 +1,109 @@
+// The redo log (architecture layer 4): ib_logfile0 with InnoDB's file header, two alternating
+// checkpoint blocks and a circular area of 512-byte blocks (ondisk/redo.h), carrying Strata's
+// redo records (ondisk/redo_record.h). LSN = position in the block stream, headers and
+// trailers included, starting at 8192 as InnoDB's does.
+//
+// Mini-transactions append their records to the log buffer (Append), which hands back the
+// LSN range they occupy. FlushUpTo makes the log durable up to an LSN with group commit: the
+// first caller to find nothing in flight writes and syncs everything appended so far, and
+// every commit waiting behind it is covered by that one write and one fsync.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <vector>
+
+#include "engine/env.h"
+#include "ondisk/redo.h"
+#include "ondisk/types.h"
+
+namespace strata::engine {
+
+struct RedoStats {
+  std::uint64_t appends = 0;    // mini-transactions
+  std::uint64_t writes = 0;     // file writes
+  std::uint64_t fsyncs = 0;
+  std::uint64_t bytes = 0;      // record bytes appended
+  std::uint64_t checkpoints = 0;
+};
+
+// One complete mini-transaction found by the recovery scan.
+struct RedoGroup {
+  ondisk::Lsn start, end;         // end: the LSN its pages carry
+  std::vector<std::byte> records;  // its records, MTR_END included
+};
+
+class RedoLog {
+ public:
+  static constexpr std::uint64_t kDefaultCapacity = 96u << 20;
+
+  // A new log: header (creator "Strata"), both checkpoints at the start LSN, synced.
+  static Result<std::unique_ptr<RedoLog>> Create(Env& env, const std::filesystem::path& path, std::uint64_t capacity);
+  // An existing log: validates the header and picks the newer valid checkpoint. Recover()
+  // must run before anything is appended.
+  static Result<std::unique_ptr<RedoLog>> Open(Env& env, const std::filesystem::path& path);
+
+  // Scans from the checkpoint to the end of the log and returns every complete
+  // mini-transaction in order; positions the log to append after the last one. A damaged
+  // block ends the scan (what follows was never acknowledged).
+  Result<std::vector<RedoGroup>> Recover(std::size_t page_size);
+
+  // Appends one mini-transaction's records; returns its [start, end) LSNs.
+  std::pair<ondisk::Lsn, ondisk::Lsn> Append(ondisk::ConstBytes records);
+  // Advances the LSN without logging (redo disabled): page LSNs keep growing.
+  std::pair<ondisk::Lsn, ondisk::Lsn> Advance(std::uint64_t bytes);
+  // Durable up to `lsn` (no-op when already). The first error sticks: the log then refuses
+  // to pretend anything later is durable.
+  Status FlushUpTo(ondisk::Lsn lsn);
+  // Written to the file (not synced) up to `lsn`: flush_log_at_trx_commit=2.
+  Status WriteUpTo(ondisk::Lsn lsn);
+  // Records `lsn` as the checkpoint: recovery starts there. The log must be durable to it.
+  Status Checkpoint(ondisk::Lsn lsn);
+  // Sets LOG_HEADER_FLAGS (kLogFlagNoLogging, kLogFlagCrashUnsafe) and syncs the header.
+  Status SetFlags(std::uint32_t flags);
+
+  ondisk::Lsn lsn() const;
+  ondisk::Lsn flushed_lsn() const;
+  ondisk::Lsn checkpoint_lsn() const;
+  std::uint32_t flags() const { return flags_; }
+  std::uint64_t capacity() const { return capacity_; }
+  // Bytes of log between the checkpoint and the end: what recovery would have to read.
+  std::uint64_t used() const;
+  RedoStats stats() const;
+  const std::filesystem::path& path() const { return file_->path(); }
+
+  // Held shared by a mini-transaction from Append until its pages are marked dirty, and
+  // exclusively by whoever computes a checkpoint LSN, so that no change can fall between the
+  // oldest dirty page and the log's end.
+  std::shared_mutex& commit_gate() { return commit_gate_; }
+
+ private:
+  RedoLog(std::unique_ptr<File> file, std::uint64_t capacity) : file_(std::move(file)), capacity_(capacity) {}
+  Status WriteHeader();
+  Status WriteBlocks(std::unique_lock<std::mutex>& lock, ondisk::Lsn target, bool sync);
+  std::uint64_t FileOffset(std::uint64_t block_lsn) const;
+  void AppendBytes(ondisk::ConstBytes bytes);
+
+  std::unique_ptr<File> file_;
+  std::uint64_t capacity_;  // bytes of the circular block area
+  std::uint32_t flags_ = 0;
+  std::uint64_t checkpoint_no_ = 0;
+  std::uint64_t checkpoint_lsn_ = ondisk::kLogStartLsn;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  // The log buffer: whole blocks from buf_lsn_ (block aligned) up to lsn_ (a payload position).
+  std::vector<std::byte> buf_;
+  std::uint64_t buf_lsn_ = ondisk::kLogStartLsn;
+  std::uint64_t lsn_ = ondisk::kLogStartLsn + ondisk::kLogBlockHeaderSize;
+  std::uint64_t written_lsn_ = 0, flushed_lsn_ = 0;
+  bool io_in_flight_ = false;
+  Status error_;
+  RedoStats stats_;
+  std::shared_mutex commit_gate_;
+};
+
+}  // namespace strata::engine
