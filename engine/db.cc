@@ -178,17 +178,24 @@ void Database::AttachTable(TableImpl& t) {
 
 Status Database::BeforeWrite() {
   if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
-  return FreeCheck();
+  if (!options_.group_commit) serial_commit_mu_.lock();  // released by AfterWrite
+  Status s = FreeCheck();
+  if (!s.ok() && !options_.group_commit) serial_commit_mu_.unlock();
+  return s;
 }
 
 // The commit's durability, as innodb_flush_log_at_trx_commit asks.
 Status Database::AfterWrite() {
-  if (!pool_->redo_enabled()) return Status::Ok();
-  switch (options_.flush_log_at_trx_commit) {
-    case 0: return Status::Ok();
-    case 2: return log_->WriteUpTo(log_->lsn());
-    default: return log_->FlushUpTo(log_->lsn());
+  Status s;
+  if (pool_->redo_enabled()) {
+    switch (options_.flush_log_at_trx_commit) {
+      case 0: break;
+      case 2: s = log_->WriteUpTo(log_->lsn()); break;
+      default: s = log_->FlushUpTo(log_->lsn());
+    }
   }
+  if (!options_.group_commit) serial_commit_mu_.unlock();
+  return s;
 }
 
 Status Database::FreeCheck() {

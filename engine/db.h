@@ -44,6 +44,9 @@ struct DatabaseOptions {
   // innodb_flush_log_at_trx_commit: 1 durable at each commit; 2 written at commit, synced
   // every second; 0 written and synced every second.
   int flush_log_at_trx_commit = 1;
+  // Commits from many threads share log writes and fsyncs. Off (for measuring what it buys):
+  // each commit's change and its fsync run alone, one commit after another.
+  bool group_commit = true;
   // Opens a directory that stopped uncleanly with redo logging disabled, without recovery and
   // refusing every write, so that what is readable can be copied out.
   bool read_only_salvage = false;
@@ -154,6 +157,7 @@ class Database {
   std::condition_variable bg_cv_;
   bool bg_stop_ = false;
   std::thread background_;
+  std::mutex serial_commit_mu_;  // group_commit off: held from a write's start to its fsync
   mutable std::shared_mutex mu_;  // writers exclusive, readers shared
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
   std::vector<std::string> databases_;

@@ -341,13 +341,16 @@ Status TableImpl::Guard(Status s) {
 }
 
 Status TableImpl::Insert(const Row& input) {
+  Status op;
   {
     std::unique_lock lock(mu_);
     STRATA_RETURN_IF_ERROR(CheckWritable());
     if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
-    STRATA_RETURN_IF_ERROR(Guard(InsertLocked(input)));
+    op = Guard(InsertLocked(input));
   }
-  return hooks_.after_write ? hooks_.after_write() : Status::Ok();
+  // Once before_write succeeded, after_write runs whatever happened (it ends the commit).
+  Status commit = hooks_.after_write ? hooks_.after_write() : Status::Ok();
+  return op.ok() ? commit : op;
 }
 
 Status TableImpl::InsertLocked(const Row& input) {
@@ -409,13 +412,16 @@ Result<std::optional<Row>> TableImpl::Get(const std::vector<Value>& primary_key)
 }
 
 Status TableImpl::Update(const Row& row) {
+  Status op;
   {
     std::unique_lock lock(mu_);
     STRATA_RETURN_IF_ERROR(CheckWritable());
     if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
-    STRATA_RETURN_IF_ERROR(Guard(UpdateLocked(row)));
+    op = Guard(UpdateLocked(row));
   }
-  return hooks_.after_write ? hooks_.after_write() : Status::Ok();
+  // Once before_write succeeded, after_write runs whatever happened (it ends the commit).
+  Status commit = hooks_.after_write ? hooks_.after_write() : Status::Ok();
+  return op.ok() ? commit : op;
 }
 
 Status TableImpl::UpdateLocked(const Row& row) {
@@ -454,13 +460,16 @@ Status TableImpl::UpdateLocked(const Row& row) {
 }
 
 Status TableImpl::Delete(const std::vector<Value>& primary_key) {
+  Status op;
   {
     std::unique_lock lock(mu_);
     STRATA_RETURN_IF_ERROR(CheckWritable());
     if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
-    STRATA_RETURN_IF_ERROR(Guard(DeleteLocked(primary_key)));
+    op = Guard(DeleteLocked(primary_key));
   }
-  return hooks_.after_write ? hooks_.after_write() : Status::Ok();
+  // Once before_write succeeded, after_write runs whatever happened (it ends the commit).
+  Status commit = hooks_.after_write ? hooks_.after_write() : Status::Ok();
+  return op.ok() ? commit : op;
 }
 
 Status TableImpl::DeleteLocked(const std::vector<Value>& primary_key) {
