@@ -187,10 +187,7 @@ Result<Frame*> BufferPool::TakeFreeFrame(std::unique_lock<std::mutex>& lock) {
     // Only dirty pages near the tail: write a batch of them, then look again.
     for (Frame* f : dirty) ++f->pins;
     lock.unlock();
-    Status s;
-    for (Frame* f : dirty) {
-      if (s.ok()) s = FlushFrame(f);
-    }
+    Status s = WriteBatch(dirty);
     lock.lock();
     for (Frame* f : dirty) --f->pins;
     if (!s.ok()) return s;
@@ -320,29 +317,53 @@ Result<WriteGuard> BufferPool::Create(PageId id) {
   return WriteGuard(this, *f, true);
 }
 
-Status BufferPool::FlushFrame(Frame* f) {
-  std::vector<std::byte> copy(opt_.page_size.bytes());
-  std::uint64_t version, newest;
-  Tablespace* ts;
-  {
+Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {
+  struct Copy {
+    Frame* frame;
+    std::uint64_t version;
+    Tablespace* space;
+    std::vector<std::byte> bytes;
+  };
+  std::vector<Copy> copies;
+  std::uint64_t newest = 0;
+  for (Frame* f : frames) {
     std::shared_lock latch(f->latch);
     std::lock_guard lock(mu_);
-    if (!f->dirty || !f->valid) return Status::Ok();
-    version = f->version;
-    newest = f->newest;
+    if (!f->dirty || !f->valid) continue;
     auto it = spaces_.find(f->id.space.value());
-    if (it == spaces_.end()) return Status::Ok();
-    ts = it->second;
-    std::memcpy(copy.data(), f->data, copy.size());
+    if (it == spaces_.end()) continue;
+    newest = std::max(newest, f->newest);
+    copies.push_back({f, f->version, it->second, std::vector<std::byte>(f->data, f->data + opt_.page_size.bytes())});
   }
+  if (copies.empty()) return Status::Ok();
   if (before_write) STRATA_RETURN_IF_ERROR(before_write(Lsn(newest)));  // INV-1
-  StampChecksum(copy, ChecksumAlgorithm::kCrc32);                          // INV-4
-  STRATA_RETURN_IF_ERROR(ts->Write(f->id.page, copy));
+  for (auto& c : copies) StampChecksum(c.bytes, ChecksumAlgorithm::kCrc32);  // INV-4
+  auto in_place = [&]() -> Status {
+    std::vector<Tablespace*> touched;
+    for (const auto& c : copies) {
+      STRATA_RETURN_IF_ERROR(c.space->Write(c.frame->id.page, c.bytes));
+      if (std::find(touched.begin(), touched.end(), c.space) == touched.end()) touched.push_back(c.space);
+    }
+    // With a doublewrite area, the in-place writes are synced before its copies may go.
+    if (doublewrite) {
+      for (Tablespace* ts : touched) STRATA_RETURN_IF_ERROR(ts->Sync());
+    }
+    return Status::Ok();
+  };
+  if (doublewrite) {
+    std::vector<PageImage> images;
+    for (const auto& c : copies) images.push_back({c.frame->id, c.bytes});
+    STRATA_RETURN_IF_ERROR(doublewrite(images, in_place));  // INV-2
+  } else {
+    STRATA_RETURN_IF_ERROR(in_place());
+  }
   std::lock_guard lock(mu_);
-  ++stats_.writes;
-  if (f->dirty && f->version == version) {
-    f->dirty = false;
-    flush_list_.erase(f->flush_it);
+  for (const auto& c : copies) {
+    ++stats_.writes;
+    if (c.frame->dirty && c.frame->version == c.version) {
+      c.frame->dirty = false;
+      flush_list_.erase(c.frame->flush_it);
+    }
   }
   return Status::Ok();
 }
@@ -362,16 +383,22 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
     }
   }
   std::sort(batch.begin(), batch.end());
-  for (auto [key, f] : batch) {
+  constexpr std::size_t kBatch = 64;  // pinned at once: a small share of any pool
+  for (std::size_t at = 0; at < batch.size(); at += kBatch) {
+    std::vector<Frame*> pinned;
     {
       std::lock_guard lock(mu_);
-      if (!f->in_hash || f->id.key() != key || !f->dirty) continue;  // written or evicted meanwhile
-      ++f->pins;
+      for (std::size_t i = at; i < std::min(batch.size(), at + kBatch); ++i) {
+        auto [key, f] = batch[i];
+        if (!f->in_hash || f->id.key() != key || !f->dirty) continue;  // written or evicted meanwhile
+        ++f->pins;
+        pinned.push_back(f);
+      }
     }
-    Status s = FlushFrame(f);
+    Status s = WriteBatch(pinned);
     {
       std::lock_guard lock(mu_);
-      --f->pins;
+      for (Frame* f : pinned) --f->pins;
     }
     STRATA_RETURN_IF_ERROR(s);
   }

@@ -136,6 +136,13 @@ class BufferPool {
 
   // Called with a page's LSN before the page is written (the WAL rule's hook).
   std::function<Status(ondisk::Lsn)> before_write;
+  // A batch of page writes about to go in place (INV-2): the hook writes and syncs the
+  // images somewhere safe, calls `write_in_place`, and keeps the copies until that returns.
+  struct PageImage {
+    PageId id;
+    ondisk::ConstBytes bytes;
+  };
+  std::function<Status(const std::vector<PageImage>&, const std::function<Status()>& write_in_place)> doublewrite;
   // The redo log mini-transactions append to (null: none, as in tests of the lower layers),
   // and whether it is enabled (ALTER INSTANCE DISABLE INNODB REDO_LOG turns it off).
   class RedoLog* redo() const { return redo_; }
@@ -159,8 +166,10 @@ class BufferPool {
   void Unfix(Frame* f, bool dirtied, std::uint64_t lsn, std::uint64_t start_lsn);
   void Touch(Frame* f);  // LRU bookkeeping on access (pool mutex held)
   void BalanceLru();
-  // Writes one frame if dirty. The frame must be pinned by the caller; the pool mutex is not held.
-  Status FlushFrame(Frame* f);
+  // Writes the frames that are dirty, as one batch (copies stamped with their checksum, the
+  // WAL hook for the newest, the doublewrite hook, then in place). The frames must be pinned
+  // by the caller; the pool mutex is not held.
+  Status WriteBatch(const std::vector<Frame*>& frames);
   Status FlushWhere(const std::function<bool(const Frame&)>& pick);
   void CleanerLoop();
 

@@ -60,6 +60,15 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   bp.bytes = options.buffer_pool_bytes;
   bp.page_cleaner = options.page_cleaner;
   db->pool_ = std::make_unique<BufferPool>(bp);
+  auto dblwr = Doublewrite::Open(env, dir / "ib_doublewrite", bp.page_size);
+  if (!dblwr.ok()) return dblwr.status();
+  db->dblwr_ = std::move(*dblwr);
+  // Page writes go through the doublewrite area while redo is on (INV-2); with redo off a
+  // crash is unrecoverable anyway, and bulk loads skip the extra write.
+  db->pool_->doublewrite = [d = db.get()](const std::vector<BufferPool::PageImage>& pages,
+                                          const std::function<Status()>& in_place) {
+    return d->pool_->redo_enabled() ? d->dblwr_->Write(pages, in_place) : in_place();
+  };
   if (!exists) {
     if (env.Exists(logfile)) STRATA_RETURN_IF_ERROR(env.Remove(logfile));  // left by a creation that never finished
     auto log = RedoLog::Create(env, logfile, options.redo_log_bytes);
@@ -111,6 +120,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
     if (!db->salvage_) STRATA_RETURN_IF_ERROR(db->log_->SetFlags(kLogFlagNoLogging | kLogFlagCrashUnsafe));
   }
   if (!db->salvage_) db->background_ = std::thread([d = db.get()] { d->BackgroundLoop(); });
+  db->opened_ = true;
   return db;
 }
 
@@ -122,12 +132,15 @@ Database::~Database() {
   }
   bg_cv_.notify_all();
   if (background_.joinable()) background_.join();
-  if (!salvage_ && log_) {
+  if (opened_ && !salvage_ && log_) {
     // A clean shutdown: every page written and the checkpoint at the end of the log, so the
     // next open has nothing to replay (and with logging disabled, nothing to fear).
     if (Flush().ok() && !pool_->redo_enabled()) (void)log_->SetFlags(kLogFlagNoLogging);
   }
+  // The pool (and its page cleaner) goes first, before the files it could still write to.
+  for (auto& [key, t] : tables_) pool_->Discard(t->impl_->space().id());
   tables_.clear();
+  pool_.reset();
 }
 
 // Opens every table of the catalog: first their files (recovery may touch any of them), then
@@ -140,6 +153,18 @@ Status Database::Load() {
   next_index_id_ = catalog->next_index_id;
   next_table_id_ = catalog->next_table_id;
   std::vector<std::unique_ptr<Tablespace>> spaces;
+  // A failed open leaves no page of these files in the pool (nothing half-recovered is written).
+  struct Unregister {
+    BufferPool& pool;
+    std::vector<std::unique_ptr<Tablespace>>& spaces;
+    bool armed = true;
+    ~Unregister() {
+      if (!armed) return;
+      for (auto& ts : spaces) {
+        if (ts) pool.Discard(ts->id());
+      }
+    }
+  } unregister{*pool_, spaces};
   for (const auto& t : catalog->tables) {
     auto ts = OpenTablespace(t.database, t.name, t.space_id);
     if (!ts.ok()) return ts.status();
@@ -147,6 +172,8 @@ Status Database::Load() {
     spaces.push_back(std::move(*ts));
   }
   if (!salvage_) {
+    // Torn pages first (from their doublewrite copies), then the log replayed onto them.
+    STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return pool_->space(id); }));
     auto groups = log_->Recover(pool_->options().page_size.bytes());
     if (!groups.ok()) return groups.status();
     auto st = ApplyRedo(*pool_, *groups);
@@ -161,6 +188,7 @@ Status Database::Load() {
     AttachTable(**impl);
     tables_[Key(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl)));
   }
+  unregister.armed = false;
   return Status::Ok();
 }
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "engine/buffer_pool.h"
+#include "engine/doublewrite.h"
 #include "engine/env.h"
 #include "engine/recovery.h"
 #include "engine/redo_log.h"
@@ -129,6 +130,7 @@ class Database {
   BufferPoolStats buffer_pool_stats();
   // The recovery that ran at Open (zeros when the log was clean).
   const RecoveryStats& recovery() const { return recovery_; }
+  DoublewriteStats doublewrite_stats() const { return dblwr_->stats(); }
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
@@ -151,8 +153,10 @@ class Database {
   std::unique_ptr<BufferPool> pool_;
   std::unique_ptr<Tablespace> system_;
   std::unique_ptr<RedoLog> log_;
+  std::unique_ptr<Doublewrite> dblwr_;
   RecoveryStats recovery_;
   bool salvage_ = false;
+  bool opened_ = false;  // a database that failed to open is not flushed on destruction
   std::mutex bg_mu_;
   std::condition_variable bg_cv_;
   bool bg_stop_ = false;

@@ -23,7 +23,7 @@ class FaultInjectionFile final : public File {
     {
       std::lock_guard<std::mutex> l(env_->mu_);
       env_->files_[path()].undo.push_back(std::move(undo));
-      if (env_->tear_next_) {
+      if (env_->tear_next_ && (env_->tear_only_.empty() || path().filename() == env_->tear_only_)) {
         written = data.first(std::min(*env_->tear_next_, data.size()));
         env_->tear_next_.reset();
         env_->stopped_ = true;
@@ -101,6 +101,14 @@ Status FaultInjectionEnv::Rename(const std::filesystem::path& from, const std::f
     files_.erase(it);
   }
   return Status::Ok();
+}
+
+void FaultInjectionEnv::Restart() {
+  std::lock_guard<std::mutex> l(mu_);
+  files_.clear();
+  stopped_ = false;
+  tear_next_.reset();
+  tear_only_.clear();
 }
 
 Status FaultInjectionEnv::Crash() {

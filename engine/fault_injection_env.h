@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/env.h"
@@ -29,6 +30,10 @@ class FaultInjectionEnv final : public Env {
   // the engine always syncs directories after creating files.
   Status Crash();
 
+  // A crash after which everything written did reach the disk (a torn write only in part):
+  // clears the stopped state and forgets the unsynced writes instead of undoing them.
+  void Restart();
+
   // Every later write and sync fails, as if the machine had lost power, until Crash(): lets a
   // test drop a Database (whose shutdown would otherwise flush) and then crash.
   void PowerOff() { stopped_ = true; }
@@ -41,6 +46,14 @@ class FaultInjectionEnv final : public Env {
   void TearNextWrite(std::size_t keep) {
     std::lock_guard<std::mutex> l(mu_);
     tear_next_ = keep;
+    tear_only_.clear();
+  }
+  // The same for the next write to a file whose name is `file_name` (writes to other files
+  // go through untouched until then).
+  void TearNextWriteTo(const std::string& file_name, std::size_t keep) {
+    std::lock_guard<std::mutex> l(mu_);
+    tear_next_ = keep;
+    tear_only_ = file_name;
   }
 
   std::uint64_t syncs() const { return syncs_; }
@@ -74,6 +87,7 @@ class FaultInjectionEnv final : public Env {
   std::atomic<bool> sync_fails_{false};
   std::atomic<bool> disk_full_{false};
   std::optional<std::size_t> tear_next_;  // guarded by mu_
+  std::string tear_only_;                 // guarded by mu_; empty: any file
   std::atomic<bool> stopped_{false};      // after a torn write, until Crash()
   std::atomic<std::uint64_t> syncs_{0};
 };
