@@ -1,0 +1,274 @@
+#include "inspect/redo_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "ondisk/redo.h"
+#include "ondisk/redo_record.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+namespace {
+
+constexpr std::size_t kPayloadEnd = kLogBlockSize - kLogBlockTrailerSize;
+
+std::string FormatName(std::uint32_t format) {
+  if (format == kStrataLogFormat) return "Strata redo log, version 1";
+  return ToString(static_cast<LogFormat>(format & 0x7FFFFFFF));
+}
+
+bool BlockFramed(std::uint32_t format) {
+  const auto f = static_cast<LogFormat>(format & 0x7FFFFFFF);
+  return format == kStrataLogFormat || f != LogFormat::kMariaPhys108;
+}
+
+// The records of Strata's log from the checkpoint on, decoded; the first bad byte ends them.
+void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std::uint64_t first_block,
+                   const RedoOptions& opt, RedoReport& r) {
+  auto lsn_at = [&](std::size_t i) {
+    return first_block + i / kLogBlockPayload * kLogBlockSize + kLogBlockHeaderSize + i % kLogBlockPayload;
+  };
+  std::map<std::string, std::uint64_t> per_page;
+  std::vector<RedoRecordInfo> group;
+  std::size_t group_start = begin;
+  for (std::size_t i = begin; i < stream.size();) {
+    std::size_t next = 0;
+    auto rec = ParseRedoRecord(stream, i, 65536, &next);
+    if (!rec.ok()) {
+      r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
+                            fmt::format("at LSN {}: {}", lsn_at(i), rec.status().message())});
+      break;
+    }
+    if (!rec->has_value()) break;
+    const RedoRecord& x = **rec;
+    RedoRecordInfo info{lsn_at(i), r.mtr_groups, ToString(x.type), x.space, x.page, x.offset,
+                        std::vector<std::byte>(x.bytes.begin(), x.bytes.end())};
+    i = next;
+    group.push_back(std::move(info));
+    if (x.type != RedoType::kMtrEnd) continue;
+    // Only whole mini-transactions count: recovery replays nothing else.
+    for (auto& g : group) {
+      ++r.record_types[g.type];
+      if (g.type == "WRITE" || g.type == "INIT") ++per_page[fmt::format("{}:{}", g.space, g.page)];
+      const bool wanted = opt.page ? (g.type == "WRITE" || g.type == "INIT") && g.space == opt.page->first &&
+                                         g.page == opt.page->second
+                                   : opt.records;
+      if (wanted) r.records.push_back(std::move(g));
+    }
+    group.clear();
+    ++r.mtr_groups;
+    group_start = i;
+  }
+  r.incomplete_tail_bytes = stream.size() - group_start;
+  std::vector<std::pair<std::string, std::uint64_t>> pages(per_page.begin(), per_page.end());
+  std::sort(pages.begin(), pages.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (pages.size() > 10) pages.resize(10);
+  r.top_pages = std::move(pages);
+}
+
+}  // namespace
+
+RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt) {
+  RedoReport r;
+  const std::filesystem::path path = std::filesystem::is_directory(input) ? input / "ib_logfile0" : input;
+  r.file = path.string();
+  auto fail = [&](const std::string& what, const std::string& detail) {
+    r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, what, detail});
+    return r;
+  };
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail("cannot open", std::filesystem::is_directory(input) ? "no ib_logfile0 in this directory" : "cannot read the file");
+  in.seekg(0, std::ios::end);
+  r.file_size = static_cast<std::uint64_t>(in.tellg());
+  auto read = [&](std::uint64_t offset, std::vector<std::byte>& out) {
+    if (offset + out.size() > r.file_size) return false;
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    return static_cast<bool>(in);
+  };
+  std::vector<std::byte> block(kLogBlockSize);
+  if (!read(0, block)) return fail("truncated", fmt::format("{} bytes: shorter than a log file header", r.file_size));
+  auto header = LogFileHeader::Decode(block);
+  if (!header.ok()) return fail("file header", header.status().message());
+  r.format = header->format;
+  r.format_name = FormatName(header->format);
+  r.creator = header->creator;
+  r.start_lsn = header->start_lsn;
+  r.flags = header->flags;
+  r.header_checksum_ok = header->checksum_ok;
+  if (!r.header_checksum_ok) {
+    r.findings.push_back({Severity::kWarning, r.file, std::nullopt, 508, "file header", "checksum does not match"});
+  }
+  r.block_framed = BlockFramed(header->format);
+
+  // Checkpoints: the newer valid one is where recovery would start.
+  const bool phys = !r.block_framed;
+  for (std::size_t at : phys ? std::vector<std::size_t>{kMariaPhysCheckpoint1, kMariaPhysCheckpoint2}
+                             : std::vector<std::size_t>{kLogCheckpoint1, kLogCheckpoint2}) {
+    RedoCheckpointInfo c;
+    c.file_offset = at;
+    std::vector<std::byte> cb(phys ? 64 : kLogBlockSize);
+    if (read(at, cb)) {
+      auto cp = phys ? LogCheckpoint::DecodeMariaPhys(cb) : LogCheckpoint::Decode(cb);
+      if (cp.ok()) {
+        c.valid = cp->checksum_ok && cp->lsn != 0;
+        c.number = cp->number;
+        c.lsn = cp->lsn;
+        c.end_lsn = cp->maria_end_lsn;
+      }
+    }
+    r.checkpoints.push_back(c);
+  }
+  for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
+    const auto& c = r.checkpoints[i];
+    if (!c.valid) continue;
+    // MariaDB 10.8+ keeps no checkpoint number: the larger LSN is the newer.
+    const bool newer = !r.newest || (phys ? c.lsn > r.checkpoints[*r.newest].lsn : c.number > r.checkpoints[*r.newest].number);
+    if (newer) r.newest = i;
+  }
+  if (!r.newest) return fail("checkpoints", "neither checkpoint block is valid");
+  const RedoCheckpointInfo& cp = r.checkpoints[*r.newest];
+  r.lsn_begin = r.lsn_end = cp.lsn;
+  if (phys) {
+    r.lsn_end = std::max(cp.end_lsn, cp.lsn);
+    r.scan_end = "MariaDB 10.8+ logs have no block framing; records are not decoded";
+    return r;
+  }
+
+  // Blocks from the checkpoint's block on, through the circular area.
+  std::vector<std::byte> cpb(kLogBlockSize);
+  read(*r.newest == 0 ? kLogCheckpoint1 : kLogCheckpoint2, cpb);
+  const std::uint64_t cp_offset = Load64(cpb, 16);
+  if (r.file_size <= kLogFileHeaderSize + kLogBlockSize) return fail("truncated", "no room for log blocks");
+  const std::uint64_t first_block = cp.lsn - cp.lsn % kLogBlockSize;
+  const std::uint64_t capacity = r.file_size - kLogFileHeaderSize;
+  std::vector<std::byte> stream;
+  std::size_t valid = 0;
+  r.scan_end = "the whole circular area was read";
+  for (std::uint64_t b = first_block; b - first_block < capacity; b += kLogBlockSize) {
+    auto off = LogGroupOffset(b, first_block, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
+    if (!off.ok()) return fail("checkpoint", off.status().message());
+    ++r.blocks_read;
+    if (!read(*off, block)) {
+      r.scan_end = "the file ends";
+      break;
+    }
+    auto h = LogBlockHeader::Decode(block);
+    const LogChecksum sum = CheckLogBlockChecksum(block);
+    if (!h.ok() || h->number != LogBlockNumber(Lsn(b))) {
+      r.scan_end = fmt::format("block at LSN {} belongs elsewhere (an older pass over the file, or never written)", b);
+      break;
+    }
+    if (sum == LogChecksum::kBad) {
+      r.scan_end = fmt::format("block at LSN {} has a bad checksum", b);
+      r.findings.push_back({Severity::kWarning, r.file, std::nullopt, static_cast<std::size_t>(*off), "log block",
+                            fmt::format("LSN {}: checksum does not match (a torn last write is normal after a crash)", b)});
+      break;
+    }
+    ++r.blocks_valid;
+    const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
+    const std::size_t base = stream.size();
+    stream.resize(base + kLogBlockPayload, std::byte{0});
+    std::copy(block.begin() + kLogBlockHeaderSize, block.begin() + static_cast<std::ptrdiff_t>(end), stream.begin() + static_cast<std::ptrdiff_t>(base));
+    valid = base + end - kLogBlockHeaderSize;
+    r.lsn_end = b + std::min<std::size_t>(h->data_len, kLogBlockSize);
+    if (h->data_len < kLogBlockSize) {
+      r.scan_end = fmt::format("block at LSN {} is the last one written ({} bytes)", b, h->data_len);
+      break;
+    }
+  }
+  stream.resize(valid);
+  if (r.format == kStrataLogFormat) {
+    r.records_decoded = true;
+    DecodeRecords(stream, cp.lsn % kLogBlockSize - kLogBlockHeaderSize, first_block, opt, r);
+  }
+  return r;
+}
+
+nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
+  nlohmann::json cps = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
+    const auto& c = r.checkpoints[i];
+    cps.push_back({{"file_offset", c.file_offset}, {"valid", c.valid}, {"number", c.number}, {"lsn", c.lsn},
+                   {"end_lsn", c.end_lsn}, {"newest", r.newest == i}});
+  }
+  nlohmann::json recs = nlohmann::json::array();
+  for (const auto& x : r.records) {
+    nlohmann::json j = {{"lsn", x.lsn}, {"mtr", x.mtr}, {"type", x.type}, {"space", x.space}, {"page", x.page}};
+    if (x.type == "WRITE") {
+      j["offset"] = x.offset;
+      j["length"] = x.bytes.size();
+      if (with_bytes) {
+        std::string hex;
+        for (std::byte b : x.bytes) hex += fmt::format("{:02x}", std::to_integer<unsigned>(b));
+        j["bytes"] = hex;
+      }
+    }
+    recs.push_back(j);
+  }
+  nlohmann::json pages = nlohmann::json::array();
+  for (const auto& [p, n] : r.top_pages) pages.push_back({{"page", p}, {"records", n}});
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& f : r.findings) findings.push_back(ToJson(f));
+  return {{"file", r.file}, {"file_size", r.file_size}, {"format", r.format}, {"format_name", r.format_name},
+          {"creator", r.creator}, {"start_lsn", r.start_lsn}, {"flags", r.flags},
+          {"redo_disabled", (r.flags & kLogFlagNoLogging) != 0}, {"crash_unsafe", (r.flags & kLogFlagCrashUnsafe) != 0},
+          {"header_checksum_ok", r.header_checksum_ok}, {"checkpoints", cps},
+          {"checkpoint_lsn", r.newest ? nlohmann::json(r.checkpoints[*r.newest].lsn) : nlohmann::json(nullptr)},
+          {"lsn_begin", r.lsn_begin}, {"lsn_end", r.lsn_end}, {"blocks_read", r.blocks_read},
+          {"blocks_valid", r.blocks_valid}, {"scan_end", r.scan_end}, {"records_decoded", r.records_decoded},
+          {"mini_transactions", r.mtr_groups}, {"incomplete_tail_bytes", r.incomplete_tail_bytes},
+          {"record_types", r.record_types}, {"top_pages", pages}, {"records", recs}, {"findings", findings}};
+}
+
+std::string ToText(const RedoReport& r) {
+  std::string out = r.file + "\n";
+  out += fmt::format("  format         {} ({:#x}), creator \"{}\"\n", r.format_name, r.format, r.creator);
+  out += fmt::format("  start LSN      {}\n", r.start_lsn);
+  std::string flags;
+  if (r.flags & kLogFlagNoLogging) flags += " NO_LOGGING (redo disabled)";
+  if (r.flags & kLogFlagCrashUnsafe) flags += " CRASH_UNSAFE (not shut down cleanly while disabled)";
+  out += fmt::format("  flags          {:#x}{}\n", r.flags, flags.empty() ? " none" : flags);
+  for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
+    const auto& c = r.checkpoints[i];
+    out += fmt::format("  checkpoint {}   {}\n", i + 1,
+                       c.valid ? fmt::format("LSN {}{}{}", c.lsn, c.number ? fmt::format(" (number {})", c.number) : "",
+                                             r.newest == i ? ", the newer" : "")
+                               : "invalid");
+  }
+  if (r.block_framed) {
+    out += fmt::format("  log present    LSN {} .. {} ({} bytes after the checkpoint)\n", r.lsn_begin, r.lsn_end,
+                       r.lsn_end > r.lsn_begin ? r.lsn_end - r.lsn_begin : 0);
+    out += fmt::format("  blocks         {} read from the checkpoint, {} valid; {}\n", r.blocks_read, r.blocks_valid, r.scan_end);
+  } else {
+    out += fmt::format("  log end        LSN {} (from the checkpoint block); {}\n", r.lsn_end, r.scan_end);
+  }
+  if (r.records_decoded) {
+    std::string types;
+    for (const auto& [t, n] : r.record_types) types += fmt::format("{}{} {}", types.empty() ? "" : ", ", t, n);
+    out += fmt::format("  records        {} mini-transactions{}{}\n", r.mtr_groups, types.empty() ? "" : ": " + types,
+                       r.incomplete_tail_bytes ? fmt::format("; {} bytes of a last one cut short", r.incomplete_tail_bytes) : "");
+    if (!r.top_pages.empty()) {
+      out += "  pages touched most:";
+      for (const auto& [p, n] : r.top_pages) out += fmt::format(" {} ({})", p, n);
+      out += "\n";
+    }
+    for (const auto& x : r.records) {
+      out += fmt::format("    LSN {:>12}  mtr {:>6}  {:<8}", x.lsn, x.mtr, x.type);
+      if (x.type == "MTR_END") out += "\n";
+      else if (x.type == "EXTEND") out += fmt::format(" space {} to {} pages\n", x.space, x.page);
+      else if (x.type == "INIT") out += fmt::format(" space {} page {}\n", x.space, x.page);
+      else out += fmt::format(" space {} page {} offset {} length {}\n", x.space, x.page, x.offset, x.bytes.size());
+    }
+  } else if (r.block_framed) {
+    out += "  records        not decoded (their format is the server's own)\n";
+  }
+  for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
+  return out;
+}
+
+}  // namespace strata::inspect

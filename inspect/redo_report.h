@@ -1,0 +1,75 @@
+// `strata inspect redo`: a redo log read offline. Every log: the file header (format,
+// creator, start LSN, flags) and both checkpoints. Block-framed logs (Strata's, MySQL up to
+// 8.0.29, MariaDB up to 10.7): the blocks from the newest checkpoint on (checksum, block
+// number, data length, first record group) and the LSN range present. Strata's own log: its
+// records decoded, grouped into mini-transactions, summarised by type and by page.
+// MariaDB 10.8+ ("Phys", no block framing): header and checkpoints.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "inspect/finding.h"
+
+namespace strata::inspect {
+
+struct RedoCheckpointInfo {
+  std::size_t file_offset = 0;
+  bool valid = false;
+  std::uint64_t number = 0;
+  std::uint64_t lsn = 0;
+  std::uint64_t end_lsn = 0;  // MariaDB 10.8+
+};
+
+struct RedoRecordInfo {
+  std::uint64_t lsn = 0;  // of the record's first byte
+  std::uint64_t mtr = 0;  // which mini-transaction (counted from the checkpoint)
+  std::string type;
+  std::uint32_t space = 0, page = 0;  // EXTEND: page = the new size
+  std::uint16_t offset = 0;
+  std::vector<std::byte> bytes;      // WRITE: the bytes written
+};
+
+struct RedoOptions {
+  bool records = false;                                      // list every record
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> page;  // only this page's records
+};
+
+struct RedoReport {
+  std::string file;
+  std::uint64_t file_size = 0;
+  std::uint32_t format = 0;
+  std::string format_name;
+  std::string creator;
+  std::uint64_t start_lsn = 0;
+  std::uint32_t flags = 0;
+  bool header_checksum_ok = false;
+  std::vector<RedoCheckpointInfo> checkpoints;
+  std::optional<std::size_t> newest;  // index into checkpoints
+  bool block_framed = false;
+  bool records_decoded = false;       // Strata's own format
+  // From the newest checkpoint: blocks read and how they ended.
+  std::uint64_t blocks_read = 0, blocks_valid = 0;
+  std::string scan_end;               // why the scan stopped
+  std::uint64_t lsn_begin = 0, lsn_end = 0;  // the log present after the checkpoint
+  std::uint64_t mtr_groups = 0;
+  std::uint64_t incomplete_tail_bytes = 0;   // a last group cut short (never committed)
+  std::map<std::string, std::uint64_t> record_types;
+  std::vector<std::pair<std::string, std::uint64_t>> top_pages;  // "space:page", records
+  std::vector<RedoRecordInfo> records;  // with RedoOptions::records or ::page
+  std::vector<Finding> findings;
+};
+
+// `path`: a log file, or a data directory holding ib_logfile0.
+RedoReport AnalyzeRedo(const std::filesystem::path& path, const RedoOptions& options);
+
+nlohmann::json ToJson(const RedoReport& r, bool with_bytes = false);
+std::string ToText(const RedoReport& r);
+
+}  // namespace strata::inspect
