@@ -223,6 +223,7 @@ Status Database::AfterWrite() {
     }
   }
   if (!options_.group_commit) serial_commit_mu_.unlock();
+  if (s.ok()) ++commits_;
   return s;
 }
 
@@ -282,7 +283,11 @@ Status Database::SetRedoLogging(bool enabled) {
 }
 
 bool Database::redo_logging() const { return pool_->redo_enabled(); }
-RedoStats Database::redo_stats() const { return log_->stats(); }
+RedoStats Database::redo_stats() const {
+  RedoStats st = log_->stats();
+  st.commits = commits_.load();
+  return st;
+}
 
 Status Database::SaveCatalog() {
   Catalog c;

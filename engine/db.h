@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <atomic>
 #include <condition_variable>
 #include <shared_mutex>
 #include <thread>
@@ -162,6 +163,7 @@ class Database {
   bool bg_stop_ = false;
   std::thread background_;
   std::mutex serial_commit_mu_;  // group_commit off: held from a write's start to its fsync
+  std::atomic<std::uint64_t> commits_{0};
   mutable std::shared_mutex mu_;  // writers exclusive, readers shared
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
   std::vector<std::string> databases_;

@@ -23,6 +23,7 @@
 namespace strata::engine {
 
 struct RedoStats {
+  std::uint64_t commits = 0;    // write operations ended (counted by the database)
   std::uint64_t appends = 0;    // mini-transactions
   std::uint64_t writes = 0;     // file writes
   std::uint64_t fsyncs = 0;
