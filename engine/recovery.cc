@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
-#include <map>
-#include <set>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
 
 #include "ondisk/fil_header.h"
 #include "ondisk/redo_record.h"
@@ -13,14 +15,57 @@ namespace strata::engine {
 
 using namespace strata::ondisk;
 
+namespace {
+
+struct PageRecord {
+  std::size_t group;
+  RedoRecord record;
+};
+
+// Replays one page's records, oldest group first: a group applies when the page is older than
+// its end (INV-5); an unreadable page is rebuilt only by a group that starts it from INIT.
+Status ApplyPage(BufferPool& pool, PageId id, const std::vector<RedoGroup>& groups, const std::vector<PageRecord>& recs,
+                 RecoveryStats& st) {
+  std::size_t current = SIZE_MAX;
+  bool apply = false;
+  for (const auto& [gi, rec] : recs) {
+    const RedoGroup& g = groups[gi];
+    if (gi != current) {
+      current = gi;
+      auto page = pool.Read(id);
+      if (page.ok()) {
+        apply = FilHeader(page->page()).lsn().value() < g.end.value();
+      } else if (rec.type == RedoType::kInit) {
+        apply = true;
+      } else {
+        return page.status().WithContext(fmt::format("recovery of the group ending at LSN {}", g.end.value()));
+      }
+    }
+    if (!apply) {
+      ++st.skipped;
+      continue;
+    }
+    auto guard = rec.type == RedoType::kInit ? pool.Create(id) : pool.Write(id);
+    if (!guard.ok()) return guard.status();
+    if (rec.type == RedoType::kWrite) std::memcpy(guard->page().data() + rec.offset, rec.bytes.data(), rec.bytes.size());
+    guard->set_lsn(g.end, g.start);
+    ++st.applied;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+// One pass in log order extends the files and sorts the records by page; then the pages are
+// replayed independently, spread over threads when there are enough of them.
 Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups) {
   RecoveryStats st;
-  std::set<std::uint64_t> touched;
   const std::size_t page_size = pool.options().page_size.bytes();
-  for (const auto& g : groups) {
+  std::unordered_map<std::uint64_t, std::vector<PageRecord>> by_page;
+  std::vector<std::uint64_t> order;  // pages in order of first appearance
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
     ++st.groups;
-    std::map<std::uint64_t, bool> apply;  // per page of this group: is the page older?
-    ConstBytes recs(g.records);
+    ConstBytes recs(groups[gi].records);
     for (std::size_t at = 0, next = 0; at < recs.size(); at = next) {
       auto r = ParseRedoRecord(recs, at, page_size, &next);
       if (!r.ok()) return r.status();
@@ -30,41 +75,52 @@ Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& 
       if (rec.type == RedoType::kMtrEnd) continue;
       Tablespace* ts = pool.space(SpaceId(rec.space));
       if (!ts) {
-        ++st.skipped;
+        ++st.skipped;  // a dropped table's
         continue;
       }
       if (rec.type == RedoType::kExtend) {
         STRATA_RETURN_IF_ERROR(ts->Extend(rec.page));
         continue;
       }
-      const PageId id{SpaceId(rec.space), PageNo(rec.page)};
       if (rec.page >= ts->size()) STRATA_RETURN_IF_ERROR(ts->Extend(rec.page + 1));
-      auto decided = apply.find(id.key());
-      if (decided == apply.end()) {
-        auto page = pool.Read(id);
-        bool older;
-        if (page.ok()) {
-          older = FilHeader(page->page()).lsn().value() < g.end.value();
-        } else if (rec.type == RedoType::kInit) {
-          older = true;  // unreadable, and this group rebuilds it from nothing
-        } else {
-          return page.status().WithContext(fmt::format("recovery of the group ending at LSN {}", g.end.value()));
-        }
-        decided = apply.emplace(id.key(), older).first;
-      }
-      if (!decided->second) {
-        ++st.skipped;
-        continue;
-      }
-      auto guard = rec.type == RedoType::kInit ? pool.Create(id) : pool.Write(id);
-      if (!guard.ok()) return guard.status();
-      if (rec.type == RedoType::kWrite) std::memcpy(guard->page().data() + rec.offset, rec.bytes.data(), rec.bytes.size());
-      guard->set_lsn(g.end, g.start);
-      ++st.applied;
-      touched.insert(id.key());
+      const PageId id{SpaceId(rec.space), PageNo(rec.page)};
+      auto [it, fresh] = by_page.try_emplace(id.key());
+      if (fresh) order.push_back(id.key());
+      it->second.push_back({gi, rec});
     }
   }
-  st.pages = touched.size();
+  st.pages = order.size();
+  const std::size_t threads =
+      st.records < 20000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+  std::mutex mu;
+  Status first_error;
+  RecoveryStats applied;
+  auto work = [&](std::size_t t) {
+    RecoveryStats local;
+    for (std::size_t i = t; i < order.size(); i += threads) {
+      const std::uint64_t key = order[i];
+      const PageId id{SpaceId(static_cast<std::uint32_t>(key >> 32)), PageNo(static_cast<std::uint32_t>(key))};
+      Status s = ApplyPage(pool, id, groups, by_page.at(key), local);
+      if (!s.ok()) {
+        std::lock_guard lock(mu);
+        if (first_error.ok()) first_error = s;
+        return;
+      }
+    }
+    std::lock_guard lock(mu);
+    applied.applied += local.applied;
+    applied.skipped += local.skipped;
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool_threads;
+    for (std::size_t t = 0; t < threads; ++t) pool_threads.emplace_back(work, t);
+    for (auto& th : pool_threads) th.join();
+  }
+  STRATA_RETURN_IF_ERROR(first_error);
+  st.applied = applied.applied;
+  st.skipped += applied.skipped;
   return st;
 }
 

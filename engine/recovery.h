@@ -1,5 +1,5 @@
 // Crash recovery (INV-5): replays the complete mini-transactions found after the checkpoint
-// onto the pages they changed. A group applies to a page only when the page's LSN is older
+// onto the pages they changed, page by page (in parallel when the log is long). A group applies to a page only when the page's LSN is older
 // than the group's end; a page that cannot be read (torn) is rebuilt when the group starts it
 // from INIT, and is Corruption naming the page otherwise.
 #pragma once
