@@ -90,8 +90,8 @@ Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& 
     }
   }
   st.pages = order.size();
-  const std::size_t threads =
-      st.records < 20000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+  const std::size_t threads = order.size() < 32 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+  st.threads = threads;
   std::mutex mu;
   Status first_error;
   RecoveryStats applied;

@@ -13,6 +13,7 @@ namespace strata::engine {
 
 struct RecoveryStats {
   std::uint64_t groups = 0, records = 0, applied = 0, skipped = 0, pages = 0;
+  std::size_t threads = 0;  // that replayed the pages
 };
 
 // Every tablespace the log may name must be registered with the pool; records for others

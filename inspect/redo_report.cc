@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "ondisk/crc32c.h"
 #include "ondisk/redo.h"
 #include "ondisk/redo_record.h"
 
@@ -68,6 +69,67 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
   std::sort(pages.begin(), pages.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   if (pages.size() > 10) pages.resize(10);
   r.top_pages = std::move(pages);
+}
+
+// MariaDB 10.8+ ("Phys"): a ring from byte 12288 of the file; each mini-transaction is its
+// records (a first byte > 1 whose low nibble is the length that follows, 0 meaning a varint
+// length + 15), a termination byte (1 on even passes over the ring, 0 on odd ones) and the
+// CRC-32C of the records. Walking them from the checkpoint finds where the log ends.
+void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std::uint64_t cp_lsn, RedoReport& r) {
+  constexpr std::uint64_t kStart = kMariaPhysStart;
+  if (d.size() <= kStart + 16 || cp_lsn < first_lsn) return;
+  const std::uint64_t cap = d.size() - kStart;
+  auto byte = [&](std::uint64_t lsn) { return std::to_integer<unsigned>(d[kStart + (lsn - first_lsn) % cap]); };
+  auto seqbit = [&](std::uint64_t lsn) { return 1u - static_cast<unsigned>(((lsn - first_lsn) / cap) & 1); };
+  auto varint = [&](std::uint64_t l) -> std::optional<std::uint64_t> {
+    const unsigned b = byte(l);
+    if (b < 0x80) return b;
+    if (b < 0xC0) return ((std::uint64_t{b & 0x3Fu} << 8) | byte(l + 1)) + 0x80;
+    if (b < 0xE0) return ((std::uint64_t{b & 0x1Fu} << 16) | (std::uint64_t{byte(l + 1)} << 8) | byte(l + 2)) + 0x4080;
+    if (b < 0xF0) {
+      return ((std::uint64_t{b & 0x0Fu} << 24) | (std::uint64_t{byte(l + 1)} << 16) | (std::uint64_t{byte(l + 2)} << 8) |
+              byte(l + 3)) + 0x204080;
+    }
+    return std::nullopt;
+  };
+  std::uint64_t lsn = cp_lsn;
+  std::vector<std::byte> span;
+  for (;;) {
+    std::uint64_t l = lsn, records = 0, checkpoints = 0;
+    bool ok = true;
+    while (byte(l) > 1) {
+      const unsigned b = byte(l);
+      std::uint64_t n = b & 0x0F;
+      if (n == 0) {
+        auto v = varint(l + 1);
+        if (!v) {
+          ok = false;
+          break;
+        }
+        n = *v + 15;
+      }
+      if (b == 0xFA) ++checkpoints;  // FILE_CHECKPOINT
+      ++records;
+      l += 1 + n;
+      if (l - lsn > cap) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok || records == 0 || byte(l) != seqbit(l)) break;
+    span.clear();
+    for (std::uint64_t i = lsn; i < l; ++i) span.push_back(std::byte{static_cast<std::uint8_t>(byte(i))});
+    std::uint32_t stored = 0;
+    for (int i = 0; i < 4; ++i) stored = (stored << 8) | byte(l + 1 + static_cast<std::uint64_t>(i));
+    if (Crc32c(span) != stored) break;
+    ++r.mtr_groups;
+    r.record_types["records"] += records;
+    if (checkpoints) r.record_types["FILE_CHECKPOINT"] += checkpoints;
+    lsn = l + 5;
+  }
+  r.lsn_end = lsn;
+  r.scan_end = fmt::format("{} mini-transactions after the checkpoint; the next bytes do not form one (the end of "
+                           "the log); records are not decoded further", r.mtr_groups);
 }
 
 }  // namespace
@@ -134,8 +196,13 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   const RedoCheckpointInfo& cp = r.checkpoints[*r.newest];
   r.lsn_begin = r.lsn_end = cp.lsn;
   if (phys) {
-    r.lsn_end = std::max(cp.end_lsn, cp.lsn);
-    r.scan_end = "MariaDB 10.8+ logs have no block framing; records are not decoded";
+    r.lsn_end = cp.lsn;
+    if (r.file_size > (std::uint64_t{4} << 30)) {
+      r.scan_end = "MariaDB 10.8+ log over 4 GiB: the mini-transactions after the checkpoint were not walked";
+      return r;
+    }
+    std::vector<std::byte> all(r.file_size);
+    if (read(0, all)) WalkMariaPhys(all, r.start_lsn, cp.lsn, r);
     return r;
   }
 
@@ -245,7 +312,7 @@ std::string ToText(const RedoReport& r) {
                        r.lsn_end > r.lsn_begin ? r.lsn_end - r.lsn_begin : 0);
     out += fmt::format("  blocks         {} read from the checkpoint, {} valid; {}\n", r.blocks_read, r.blocks_valid, r.scan_end);
   } else {
-    out += fmt::format("  log end        LSN {} (from the checkpoint block); {}\n", r.lsn_end, r.scan_end);
+    out += fmt::format("  log end        LSN {}: {}\n", r.lsn_end, r.scan_end);
   }
   if (r.records_decoded) {
     std::string types;

@@ -3,7 +3,8 @@
 // 8.0.29, MariaDB up to 10.7): the blocks from the newest checkpoint on (checksum, block
 // number, data length, first record group) and the LSN range present. Strata's own log: its
 // records decoded, grouped into mini-transactions, summarised by type and by page.
-// MariaDB 10.8+ ("Phys", no block framing): header and checkpoints.
+// MariaDB 10.8+ ("Phys", no block framing): header, checkpoints, and the mini-transactions
+// after the checkpoint walked (by their termination bytes and CRC-32C) to where the log ends.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <thread>
 
 #include "engine/db.h"
 #include "engine/fault_injection_env.h"
@@ -61,10 +62,12 @@ void RunCrashes(int crashes, std::uint32_t seed) {
   std::mt19937 rng(seed);
   Model model;
   std::uint64_t recovered_groups = 0;
+  std::size_t most_threads = 0;
   for (int crash = 0; crash <= crashes; ++crash) {
     auto db = Database::Open(dir, o);
     ASSERT_TRUE(db.ok()) << "crash " << crash << ": " << db.status().ToString();
     recovered_groups += (*db)->recovery().groups;
+    most_threads = std::max(most_threads, (*db)->recovery().threads);
     Table* t = nullptr;
     if (crash == 0) {
       ASSERT_TRUE((*db)->CreateDatabase("crash").ok());
@@ -110,6 +113,7 @@ void RunCrashes(int crashes, std::uint32_t seed) {
     ASSERT_TRUE(env.Crash().ok());
   }
   EXPECT_GT(recovered_groups, 0u) << "no crash needed recovery: the test tests nothing";
+  if (std::thread::hardware_concurrency() > 1) EXPECT_GT(most_threads, 1u) << "recovery never ran in parallel";
   // The files themselves, as the inspector and innochecksum see them.
   for (const auto& file : {dir / "crash" / "kv.ibd", dir / "ibdata1"}) {
     auto f = inspect::SpaceFile::Open(file);
