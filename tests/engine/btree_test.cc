@@ -152,7 +152,9 @@ void RunModel(TreeFixture& fx, int ops, std::uint32_t seed, std::size_t max_payl
       if (it != model.end()) {
         const Datum& p = (**got)[3];
         ASSERT_EQ(p.null, !it->second.has_value());
-        if (it->second) ASSERT_EQ(p.bytes, *it->second);
+        if (it->second) {
+          ASSERT_EQ(p.bytes, *it->second);
+        }
       }
     } else {  // a short range scan in either direction
       const bool forward = rng() % 2;

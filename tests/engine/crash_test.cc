@@ -113,7 +113,9 @@ void RunCrashes(int crashes, std::uint32_t seed) {
     ASSERT_TRUE(env.Crash().ok());
   }
   EXPECT_GT(recovered_groups, 0u) << "no crash needed recovery: the test tests nothing";
-  if (std::thread::hardware_concurrency() > 1) EXPECT_GT(most_threads, 1u) << "recovery never ran in parallel";
+  if (std::thread::hardware_concurrency() > 1) {
+    EXPECT_GT(most_threads, 1u) << "recovery never ran in parallel";
+  }
   // The files themselves, as the inspector and innochecksum see them.
   for (const auto& file : {dir / "crash" / "kv.ibd", dir / "ibdata1"}) {
     auto f = inspect::SpaceFile::Open(file);

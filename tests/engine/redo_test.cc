@@ -37,7 +37,9 @@ TEST(RedoLogTest, GroupsRoundTripAcrossBlocksAndWrapAround) {
     // Keep what recovery needs within the capacity: checkpoint at the last group's end.
     for (int i = 0; i < 8; ++i) ranges.push_back((*log)->Append(Group(static_cast<std::uint32_t>(round * 8 + i), 1 + rng() % 1200, static_cast<std::uint8_t>(i))));
     ASSERT_TRUE((*log)->FlushUpTo((*log)->lsn()).ok());
-    if (round < 19) ASSERT_TRUE((*log)->Checkpoint(ranges.back().second).ok());
+    if (round < 19) {
+      ASSERT_TRUE((*log)->Checkpoint(ranges.back().second).ok());
+    }
   }
   const Lsn end = (*log)->lsn();
   log->reset();
@@ -246,7 +248,9 @@ TEST(RedoInspectTest, APagesRecordsReplayToItsImage) {
   // Equal but for the fields a page write stamps: checksum, LSN, trailer.
   for (std::size_t i = 0; i < 16384; ++i) {
     const bool stamped = i < 4 || (i >= 16 && i < 24) || i >= 16384 - 8;
-    if (!stamped) ASSERT_EQ(page[i], recovered[i]) << "byte " << i;
+    if (!stamped) {
+      ASSERT_EQ(page[i], recovered[i]) << "byte " << i;
+    }
   }
 }
 
