@@ -94,7 +94,7 @@ void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std
   };
   std::uint64_t lsn = cp_lsn;
   std::vector<std::byte> span;
-  for (;;) {
+  while (lsn - cp_lsn < cap) {  // at most once round the ring
     std::uint64_t l = lsn, records = 0, checkpoints = 0;
     bool ok = true;
     while (byte(l) > 1) {

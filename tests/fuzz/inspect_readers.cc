@@ -11,6 +11,7 @@
 #include "inspect/index_report.h"
 #include "inspect/lsn_report.h"
 #include "inspect/page_view.h"
+#include "inspect/redo_report.h"
 #include "inspect/regions.h"
 #include "inspect/schema.h"
 #include "inspect/summary.h"
@@ -21,6 +22,10 @@ namespace strata::fuzz {
 using namespace strata::inspect;
 
 void InspectFile(const std::filesystem::path& path) {
+  // Any file may be handed to `inspect redo` too.
+  RedoOptions redo;
+  redo.records = true;
+  (void)ToText(AnalyzeRedo(path, redo));
   auto f = SpaceFile::Open(path);
   if (!f.ok()) return;
   (void)ToText(Summarize(*f));

@@ -13,6 +13,7 @@
 #include "ondisk/mach.h"
 #include "ondisk/record.h"
 #include "ondisk/redo.h"
+#include "ondisk/redo_record.h"
 #include "ondisk/sdi.h"
 #include "ondisk/undo.h"
 #include "ondisk/xdes.h"
@@ -129,6 +130,13 @@ void DecodeLog(ConstBytes bytes) {
     (void)ReadCompressed32(bytes, at);
     (void)ReadMuchCompressed64(bytes, at);
     (void)ReadCompressed64(bytes, at);
+  }
+  // Strata's redo records, parsed from every offset as recovery parses a log stream.
+  for (std::size_t start = 0; start < std::min<std::size_t>(bytes.size(), 32); ++start) {
+    for (std::size_t at = start, next = 0; at < bytes.size(); at = next) {
+      auto r = ParseRedoRecord(bytes, at, 16384, &next);
+      if (!r.ok() || !r->has_value() || next <= at) break;
+    }
   }
 }
 
