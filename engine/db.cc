@@ -179,6 +179,7 @@ Status Database::Load() {
     auto st = ApplyRedo(*pool_, *groups);
     if (!st.ok()) return st.status();
     recovery_ = *st;
+    log_->ReleaseRecovery();
     if (!groups->empty()) STRATA_RETURN_IF_ERROR(Flush());
   }
   for (std::size_t i = 0; i < catalog->tables.size(); ++i) {

@@ -65,7 +65,7 @@ Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& 
   std::vector<std::uint64_t> order;  // pages in order of first appearance
   for (std::size_t gi = 0; gi < groups.size(); ++gi) {
     ++st.groups;
-    ConstBytes recs(groups[gi].records);
+    ConstBytes recs = groups[gi].records;
     for (std::size_t at = 0, next = 0; at < recs.size(); at = next) {
       auto r = ParseRedoRecord(recs, at, page_size, &next);
       if (!r.ok()) return r.status();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "ondisk/redo.h"
@@ -41,7 +42,10 @@ Status RedoLog::WriteHeader() {
   h.flags = flags_;
   h.EncodeTo(block);
   STRATA_RETURN_IF_ERROR(file_->Write(0, block));
-  return file_->Sync();
+  STRATA_RETURN_IF_ERROR(file_->Sync());
+  std::lock_guard lock(mu_);
+  ++stats_.fsyncs;
+  return Status::Ok();
 }
 
 Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::path& path) {
@@ -87,22 +91,41 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   const std::uint64_t first_block = checkpoint_lsn_ - checkpoint_lsn_ % kLogBlockSize;
   constexpr std::size_t kPayload = kLogBlockPayload;
   // Each block's payload at a fixed stride in `stream`, so that position i is at a known LSN.
-  std::vector<std::byte> stream, block(kLogBlockSize), last_block(kLogBlockSize, std::byte{0});
+  std::vector<std::byte>& stream = recovered_;
+  stream.clear();
+  stream.reserve(std::min<std::uint64_t>(capacity_, 64u << 20));
+  std::vector<std::byte> chunk, last_block(kLogBlockSize, std::byte{0});
   std::uint64_t last_block_lsn = first_block;
   std::size_t valid = 0;  // stream bytes that are log data
-  for (std::uint64_t b = first_block; b - first_block < capacity_; b += kLogBlockSize) {
-    STRATA_RETURN_IF_ERROR(file_->Read(FileOffset(b), block));
-    auto h = LogBlockHeader::Decode(block);
-    if (!h.ok() || CheckLogBlockChecksum(block) != LogChecksum::kCrc32c || h->number != LogBlockNumber(Lsn(b))) break;
-    if (b == first_block && h->data_len < checkpoint_lsn_ % kLogBlockSize) break;
-    const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
-    const std::size_t base = stream.size();
-    stream.resize(base + kPayload, std::byte{0});
-    std::memcpy(stream.data() + base, block.data() + kLogBlockHeaderSize, end - kLogBlockHeaderSize);
-    valid = base + end - kLogBlockHeaderSize;
-    last_block = block;
-    last_block_lsn = b;
-    if (h->data_len < kLogBlockSize) break;
+  constexpr std::uint64_t kChunkBlocks = 2048;  // 1 MiB reads
+  bool done = false;
+  for (std::uint64_t b = first_block; !done && b - first_block < capacity_;) {
+    // As many blocks as fit before the end of the circle (and of the capacity).
+    const std::uint64_t off = FileOffset(b);
+    const std::uint64_t n = std::min<std::uint64_t>({kChunkBlocks, (kLogFileHeaderSize + capacity_ - off) / kLogBlockSize,
+                                      (capacity_ - (b - first_block)) / kLogBlockSize});
+    chunk.resize(n * kLogBlockSize);
+    STRATA_RETURN_IF_ERROR(file_->Read(off, chunk));
+    for (std::uint64_t k = 0; k < n; ++k, b += kLogBlockSize) {
+      ConstBytes block = ConstBytes(chunk).subspan(k * kLogBlockSize, kLogBlockSize);
+      auto h = LogBlockHeader::Decode(block);
+      if (!h.ok() || CheckLogBlockChecksum(block) != LogChecksum::kCrc32c || h->number != LogBlockNumber(Lsn(b)) ||
+          (b == first_block && h->data_len < checkpoint_lsn_ % kLogBlockSize)) {
+        done = true;
+        break;
+      }
+      const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
+      const std::size_t base = stream.size();
+      stream.resize(base + kPayload, std::byte{0});
+      std::memcpy(stream.data() + base, block.data() + kLogBlockHeaderSize, end - kLogBlockHeaderSize);
+      valid = base + end - kLogBlockHeaderSize;
+      std::copy(block.begin(), block.end(), last_block.begin());
+      last_block_lsn = b;
+      if (h->data_len < kLogBlockSize) {
+        done = true;
+        break;
+      }
+    }
   }
   auto lsn_at = [&](std::size_t i) { return first_block + i / kPayload * kLogBlockSize + kLogBlockHeaderSize + i % kPayload; };
   ConstBytes s(stream.data(), valid);
@@ -117,9 +140,7 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
     if (!r->has_value()) break;  // the last group was cut short: it never committed
     i = next;
     if ((*r)->type == RedoType::kMtrEnd) {
-      RedoGroup g{Lsn(lsn_at(group_start)), Lsn(lsn_at(i)), {stream.begin() + static_cast<std::ptrdiff_t>(group_start),
-                                                              stream.begin() + static_cast<std::ptrdiff_t>(i)}};
-      groups.push_back(std::move(g));
+      groups.push_back({Lsn(lsn_at(group_start)), Lsn(lsn_at(i)), s.subspan(group_start, i - group_start)});
       group_start = i;
     }
   }
@@ -284,6 +305,7 @@ Status RedoLog::Checkpoint(Lsn lsn) {
   checkpoint_no_ = cp.number;
   checkpoint_lsn_ = std::max(checkpoint_lsn_, lsn.value());
   ++stats_.checkpoints;
+  ++stats_.fsyncs;
   return Status::Ok();
 }
 

@@ -26,15 +26,15 @@ struct RedoStats {
   std::uint64_t commits = 0;    // write operations ended (counted by the database)
   std::uint64_t appends = 0;    // mini-transactions
   std::uint64_t writes = 0;     // file writes
-  std::uint64_t fsyncs = 0;
+  std::uint64_t fsyncs = 0;     // of the log file (data writes, checkpoints, header)
   std::uint64_t bytes = 0;      // record bytes appended
   std::uint64_t checkpoints = 0;
 };
 
 // One complete mini-transaction found by the recovery scan.
 struct RedoGroup {
-  ondisk::Lsn start, end;         // end: the LSN its pages carry
-  std::vector<std::byte> records;  // its records, MTR_END included
+  ondisk::Lsn start, end;      // end: the LSN its pages carry
+  ondisk::ConstBytes records;  // its records, MTR_END included (in the log's recovery buffer)
 };
 
 class RedoLog {
@@ -49,8 +49,10 @@ class RedoLog {
 
   // Scans from the checkpoint to the end of the log and returns every complete
   // mini-transaction in order; positions the log to append after the last one. A damaged
-  // block ends the scan (what follows was never acknowledged).
+  // block ends the scan (what follows was never acknowledged). The groups' records stay
+  // valid until ReleaseRecovery().
   Result<std::vector<RedoGroup>> Recover(std::size_t page_size);
+  void ReleaseRecovery() { std::vector<std::byte>().swap(recovered_); }
 
   // Appends one mini-transaction's records; returns its [start, end) LSNs.
   std::pair<ondisk::Lsn, ondisk::Lsn> Append(ondisk::ConstBytes records);
@@ -105,6 +107,7 @@ class RedoLog {
   Status error_;
   RedoStats stats_;
   std::shared_mutex commit_gate_;
+  std::vector<std::byte> recovered_;  // the log read by Recover, which its groups point into
 };
 
 }  // namespace strata::engine
