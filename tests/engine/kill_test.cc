@@ -5,15 +5,16 @@
 // STRATA_KILLS sets the number of kills (the `slow` label runs more).
 #include <gtest/gtest.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <random>
 #include <set>
-#include <thread>
 
 #include "engine/db.h"
 #include "tests/util/tsv.h"
@@ -76,8 +77,8 @@ TEST(KillTest, AcknowledgedRowsSurviveSigkill) {
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
-      ::dup2(fds[1], kAckFd);
-      ::close(fds[0]);
+      ::close(fds[0]);  // first: the read end may itself be fd 3
+      if (fds[1] != kAckFd) ::dup2(fds[1], kAckFd);
       const int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, STDOUT_FILENO);
       ::setenv("STRATA_KILL_DIR", dir.c_str(), 1);
@@ -86,13 +87,23 @@ TEST(KillTest, AcknowledgedRowsSurviveSigkill) {
       ::_exit(127);
     }
     ::close(fds[1]);
-    // Let it run a while (its open includes recovery of the previous kill), then kill it.
-    std::this_thread::sleep_for(std::chrono::milliseconds(150 + rng() % 400));
+    // Kill it after a random number of acknowledged commits (counting them, not the clock: a
+    // slow machine or a sanitizer build only stretches the run), in the middle of the next ones.
+    const std::size_t want = 1 + rng() % 300;
+    std::string out;
+    char buf[4096];
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n')) < want &&
+           std::chrono::steady_clock::now() < deadline) {
+      pollfd p{fds[0], POLLIN, 0};
+      if (::poll(&p, 1, 1000) <= 0) continue;
+      const ssize_t n = ::read(fds[0], buf, sizeof buf);
+      if (n <= 0) break;  // the child ended
+      out.append(buf, static_cast<std::size_t>(n));
+    }
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    std::string out;
-    char buf[4096];
     for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
     ::close(fds[0]);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the child ended by itself (status " << status << "): " << out;
@@ -129,7 +140,7 @@ TEST(KillTest, AcknowledgedRowsSurviveSigkill) {
     }
     ASSERT_TRUE((*t)->Check().ok());
   }
-  EXPECT_GT(acked.size(), 20u * static_cast<std::size_t>(kills)) << "too few commits between kills to test anything";
+  EXPECT_GE(acked.size(), static_cast<std::size_t>(kills)) << "a child was killed before it committed anything";
   RecordProperty("acknowledged_rows", static_cast<int>(acked.size()));
 }
 
