@@ -158,12 +158,22 @@ Status Btree::FreePage(Mtr& mtr, PageNo page, std::uint16_t level) {
   return SpaceManager(store).FreePage(seg, page);
 }
 
+// A delete-marked record with the same unique fields is no conflict: its row is gone (or
+// going), and the caller has locked it before deciding so.
 Result<std::optional<Tuple>> Btree::UniqueConflict(const Tuple& record) {
   Tuple prefix(record.begin(), record.begin() + static_cast<std::ptrdiff_t>(shape_.n_unique));
+  std::optional<Tuple> found;
   for (const auto& d : prefix) {
-    if (d.null) return std::optional<Tuple>();  // NULLs never conflict in a unique index
+    if (d.null) return found;  // NULLs never conflict in a unique index
   }
-  return Get(prefix);
+  STRATA_RETURN_IF_ERROR(ScanMarked(prefix, true, [&](const Tuple& t, bool deleted) {
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+      if (CompareField(shape_.compare[i], t[i].null, t[i].span(), prefix[i].null, prefix[i].span()) != 0) return false;
+    }
+    if (!deleted) found = t;
+    return deleted;
+  }));
+  return found;
 }
 
 Status Btree::Insert(const Tuple& record) {
@@ -509,7 +519,22 @@ Status Btree::LiftRoot(Mtr& mtr) {
   }
 }
 
-Status Btree::Update(const Tuple& record) {
+Status Btree::SetDeleteMark(const Tuple& key, bool deleted) {
+  Mtr mtr(pool_);
+  auto path = Descend(mtr, key, shape_.n_key, 0, false);
+  if (!path.ok()) return path.status();
+  auto page = WritePage(mtr, path->back().page);
+  if (!page.ok()) return page.status();
+  const std::size_t c = path->back().cursor;
+  if (c == BtrPage::kInfimum || page->Compare(c, key, shape_.n_key, shape_.compare) != 0) {
+    return Status::NotFound("no record with this key");
+  }
+  const std::uint8_t bits = page->info_bits(c);
+  page->set_info_bits(c, deleted ? (bits | kInfoDeleted) : (bits & ~kInfoDeleted));
+  return Status::Ok();
+}
+
+Status Btree::Update(const Tuple& record, bool deleted) {
   const std::size_t size = EncodedSize(shape_.leaf, record);
   if (size > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
     return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page", size,
@@ -531,21 +556,30 @@ Status Btree::Update(const Tuple& record) {
     std::byte* p = page->bytes().data();
     std::memcpy(p + start, enc.bytes.data(), enc.extra_size - kCompactExtraBytes);
     std::memcpy(p + c, enc.bytes.data() + enc.extra_size, end - c);
+    const std::uint8_t bits = page->info_bits(c);
+    page->set_info_bits(c, deleted ? (bits | kInfoDeleted) : (bits & ~kInfoDeleted));
     return Status::Ok();
   }
   page->Delete(c);
-  return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, 0}, 0);
+  return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, deleted ? kInfoDeleted : std::uint8_t{0}}, 0);
 }
 
 Result<std::optional<Tuple>> Btree::Get(const Tuple& key) {
-  std::optional<Tuple> found;
-  auto s = Scan(key, true, [&](const Tuple& t) {
+  auto m = GetMarked(key);
+  if (!m.ok()) return m.status();
+  if (!m->has_value()) return std::optional<Tuple>();
+  return std::optional<Tuple>(std::move((*m)->record));
+}
+
+Result<std::optional<Btree::Marked>> Btree::GetMarked(const Tuple& key) {
+  std::optional<Marked> found;
+  auto s = ScanMarked(key, true, [&](const Tuple& t, bool deleted) {
     const std::size_t n = std::min(key.size(), t.size());
     bool equal = true;
     for (std::size_t i = 0; i < n && equal; ++i) {
       equal = CompareField(shape_.compare[i], t[i].null, t[i].span(), key[i].null, key[i].span()) == 0;
     }
-    if (equal) found = t;
+    if (equal) found = Marked{t, deleted};
     return false;
   });
   if (!s.ok()) return s;
@@ -553,6 +587,10 @@ Result<std::optional<Tuple>> Btree::Get(const Tuple& key) {
 }
 
 Status Btree::Scan(const Tuple& from, bool forward, const std::function<bool(const Tuple&)>& fn) {
+  return ScanMarked(from, forward, [&](const Tuple& t, bool) { return fn(t); });
+}
+
+Status Btree::ScanMarked(const Tuple& from, bool forward, const std::function<bool(const Tuple&, bool)>& fn) {
   ReadGuard guard;
   PageNo n = root_;
   std::size_t c = 0;
@@ -586,7 +624,7 @@ Status Btree::Scan(const Tuple& from, bool forward, const std::function<bool(con
       c = forward ? page->First() : page->Last();
       continue;
     }
-    if (!fn(DecodeRecord(*page, c))) return Status::Ok();
+    if (!fn(DecodeRecord(*page, c), (page->info_bits(c) & kInfoDeleted) != 0)) return Status::Ok();
     c = forward ? page->Next(c) : page->Prev(c);
   }
 }

@@ -53,14 +53,23 @@ class Btree {
   // Removes the record whose first n_key fields equal `key`; NotFound when there is none.
   Status Delete(const Tuple& key);
   // Replaces the record with the same key: in place when the new record has the same size,
-  // else by delete and insert.
-  Status Update(const Tuple& record);
-  // The record whose first key.size() fields equal `key` (the first such one).
+  // else by delete and insert. `deleted` sets or clears the record's delete mark.
+  Status Update(const Tuple& record, bool deleted = false);
+  // Sets or clears the delete mark of the record whose first n_key fields equal `key`.
+  Status SetDeleteMark(const Tuple& key, bool deleted);
+  // The record whose first key.size() fields equal `key` (the first such one), delete-marked
+  // or not.
   Result<std::optional<Tuple>> Get(const Tuple& key);
+  struct Marked {
+    Tuple record;
+    bool deleted = false;
+  };
+  Result<std::optional<Marked>> GetMarked(const Tuple& key);
   // Visits records from the first >= `from` upwards (forward), or from the last <= `from`
   // downwards, comparing on from.size() fields (an empty tuple starts at an end), while `fn`
-  // returns true.
+  // returns true. Delete-marked records are visited too; ScanMarked says which they are.
   Status Scan(const Tuple& from, bool forward, const std::function<bool(const Tuple&)>& fn);
+  Status ScanMarked(const Tuple& from, bool forward, const std::function<bool(const Tuple&, bool deleted)>& fn);
 
   // Checks the whole tree (see btree_check.cc); the first problem found.
   Status Check();

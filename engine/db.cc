@@ -21,20 +21,45 @@ std::string Key(const std::string& db, const std::string& table) { return db + "
 
 // ---- Table -------------------------------------------------------------------------------
 
-Table::Table(std::unique_ptr<TableImpl> impl) : impl_(std::move(impl)) {}
+Table::Table(std::unique_ptr<TableImpl> impl, Database* db) : impl_(std::move(impl)), db_(db) {}
 Table::~Table() = default;
 const TableSpec& Table::spec() const { return impl_->meta().spec; }
-Status Table::Insert(const Row& row) { return impl_->Insert(row); }
-Status Table::InsertBatch(const std::vector<Row>& rows) {
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    STRATA_RETURN_IF_ERROR(impl_->Insert(rows[i]).WithContext(fmt::format("row {} of the batch", i + 1)));
-  }
-  return Status::Ok();
+
+Status Table::Insert(const Row& row, Transaction* trx) {
+  return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead,
+                           [&](TrxImpl& t) { return impl_->Insert(t, row); });
 }
-Result<std::optional<Row>> Table::Get(const std::vector<Value>& primary_key) { return impl_->Get(primary_key); }
-Status Table::Update(const Row& row) { return impl_->Update(row); }
-Status Table::Delete(const std::vector<Value>& primary_key) { return impl_->Delete(primary_key); }
-Status Table::Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn) { return impl_->Scan(options, fn); }
+Status Table::InsertBatch(const std::vector<Row>& rows, Transaction* trx) {
+  return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead, [&](TrxImpl& t) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      STRATA_RETURN_IF_ERROR(impl_->Insert(t, rows[i]).WithContext(fmt::format("row {} of the batch", i + 1)));
+    }
+    return Status::Ok();
+  });
+}
+Result<std::optional<Row>> Table::Get(const std::vector<Value>& primary_key, Transaction* trx, RowLock lock) {
+  std::optional<Row> out;
+  Status s = db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead, [&](TrxImpl& t) {
+    auto r = impl_->Get(t, primary_key, lock);
+    if (!r.ok()) return r.status();
+    out = std::move(*r);
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+Status Table::Update(const Row& row, Transaction* trx) {
+  return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead,
+                           [&](TrxImpl& t) { return impl_->Update(t, row); });
+}
+Status Table::Delete(const std::vector<Value>& primary_key, Transaction* trx) {
+  return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead,
+                           [&](TrxImpl& t) { return impl_->Delete(t, primary_key); });
+}
+Status Table::Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn, Transaction* trx) {
+  return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead,
+                           [&](TrxImpl& t) { return impl_->Scan(t, options, fn); });
+}
 std::uint64_t Table::last_insert_id() const { return impl_->last_insert_id(); }
 TableStats Table::stats() const { return impl_->stats(); }
 Status Table::Check() { return impl_->Check(); }
@@ -119,19 +144,25 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
     db->pool_->set_redo_enabled(false);
     if (!db->salvage_) STRATA_RETURN_IF_ERROR(db->log_->SetFlags(kLogFlagNoLogging | kLogFlagCrashUnsafe));
   }
-  if (!db->salvage_) db->background_ = std::thread([d = db.get()] { d->BackgroundLoop(); });
+  if (!db->salvage_) {
+    db->background_ = std::thread([d = db.get()] { d->BackgroundLoop(); });
+    if (options.purge) db->purge_thread_ = std::thread([d = db.get()] { d->PurgeLoop(); });
+  }
   db->opened_ = true;
   return db;
 }
 
 Database::~Database() {
   if (!pool_) return;
+  // innodb_fast_shutdown=0: purge all the history no read view holds before stopping.
+  if (opened_ && !salvage_ && options_.fast_shutdown == 0 && trx_sys_) (void)Purge();
   {
     std::lock_guard l(bg_mu_);
     bg_stop_ = true;
   }
   bg_cv_.notify_all();
   if (background_.joinable()) background_.join();
+  if (purge_thread_.joinable()) purge_thread_.join();
   if (opened_ && !salvage_ && log_) {
     // A clean shutdown: every page written and the checkpoint at the end of the log, so the
     // next open has nothing to replay (and with logging disabled, nothing to fear).
@@ -182,15 +213,18 @@ Status Database::Load() {
     log_->ReleaseRecovery();
     if (!groups->empty()) STRATA_RETURN_IF_ERROR(Flush());
   }
+  rseg_ = std::make_unique<Rseg>(*pool_, *system_, PageNo(6));  // TRX_SYS slot 0
+  trx_sys_ = std::make_unique<TrxSys>(*pool_, *system_);
+  lock_sys_ = std::make_unique<LockSys>(LockSys::Options{options_.lock_wait_timeout, options_.deadlock_detect});
   for (std::size_t i = 0; i < catalog->tables.size(); ++i) {
     const auto& t = catalog->tables[i];
     auto impl = TableImpl::Open(*pool_, mu_, std::move(spaces[i]));
     if (!impl.ok()) return impl.status().WithContext(fmt::format("table {}.{}", t.database, t.name));
     AttachTable(**impl);
-    tables_[Key(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl)));
+    tables_[Key(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl), this));
   }
   unregister.armed = false;
-  return Status::Ok();
+  return LoadTransactions(!salvage_);
 }
 
 Result<std::unique_ptr<Tablespace>> Database::OpenTablespace(const std::string& database, const std::string& name,
@@ -202,30 +236,13 @@ Result<std::unique_ptr<Tablespace>> Database::OpenTablespace(const std::string& 
 }
 
 void Database::AttachTable(TableImpl& t) {
-  t.set_hooks({[this] { return BeforeWrite(); }, [this] { return AfterWrite(); }});
+  t.set_hooks({[this] { return BeforeWrite(); }});
+  t.set_services({trx_sys_.get(), lock_sys_.get(), rseg_.get(), [this](TrxImpl& trx) { return EnsureWritable(trx); }});
 }
 
 Status Database::BeforeWrite() {
   if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
-  if (!options_.group_commit) serial_commit_mu_.lock();  // released by AfterWrite
-  Status s = FreeCheck();
-  if (!s.ok() && !options_.group_commit) serial_commit_mu_.unlock();
-  return s;
-}
-
-// The commit's durability, as innodb_flush_log_at_trx_commit asks.
-Status Database::AfterWrite() {
-  Status s;
-  if (pool_->redo_enabled()) {
-    switch (options_.flush_log_at_trx_commit) {
-      case 0: break;
-      case 2: s = log_->WriteUpTo(log_->lsn()); break;
-      default: s = log_->FlushUpTo(log_->lsn());
-    }
-  }
-  if (!options_.group_commit) serial_commit_mu_.unlock();
-  if (s.ok()) ++commits_;
-  return s;
+  return FreeCheck();
 }
 
 Status Database::FreeCheck() {
@@ -349,7 +366,7 @@ Result<Table*> Database::CreateTable(const TableSpec& spec) {
     return impl.status();
   }
   AttachTable(**impl);
-  auto table = std::unique_ptr<Table>(new Table(std::move(*impl)));
+  auto table = std::unique_ptr<Table>(new Table(std::move(*impl), this));
   Table* out = table.get();
   tables_[key] = std::move(table);
   // DDL is made durable at once: the new file, its directory entry, then the catalog.

@@ -10,13 +10,21 @@
 // engine's catalog of tables), `<database>/<table>.ibd` per table, and `strata.lock`, held
 // while the directory is open so that a second process gets a clear error.
 //
-// Each operation is its own transaction: it changes pages in mini-transactions whose redo is
-// durable (flush_log_at_trx_commit=1) before the operation returns; after a crash, Open
-// replays the log. Undo and multi-statement transactions come with the transactions issue. Operations on one Database are safe from many threads
-// (writes run one at a time). Pages reach the files when the page cleaner or eviction writes
+// Transactions (architecture layers 8-10): Begin() starts one; each Table call given it is
+// a statement of it, and a statement that fails rolls back only itself. A call without a
+// transaction is an autocommit statement. Changes write undo records in ibdata1's rollback
+// segment; Commit makes the commit durable (flush_log_at_trx_commit=1) before it returns and
+// then releases the row locks; Rollback and a crash undo what the undo log holds. Reads are
+// consistent (MVCC, older versions built from undo) unless they ask for a row lock; purge
+// removes delete-marked rows and committed undo no read view needs any more. See
+// engine/README.md for the transaction model and where it departs from InnoDB.
+//
+// Operations on one Database are safe from many threads (page changes run one at a time,
+// commits share log flushes). Pages reach the files when the page cleaner or eviction writes
 // them, on Flush(), and when the database closes.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -35,6 +43,7 @@
 #include "engine/recovery.h"
 #include "engine/redo_log.h"
 #include "engine/schema.h"
+#include "engine/trx_sys.h"
 
 namespace strata::engine {
 
@@ -55,12 +64,63 @@ struct DatabaseOptions {
   bool create_if_missing = true;
   bool page_cleaner = true;
   Env* env = nullptr;  // Env::Default() when null
+  std::chrono::milliseconds lock_wait_timeout{50'000};  // innodb_lock_wait_timeout
+  bool deadlock_detect = true;                          // innodb_deadlock_detect
+  bool purge = true;  // the background purge thread (off: purge runs only through Purge())
+  // innodb_fast_shutdown: 1 closes without finishing purge (the history stays in the undo
+  // logs, as InnoDB's default leaves it); 0 (a slow shutdown) purges all it may first.
+  int fast_shutdown = 1;
+};
+
+class Database;
+
+// What a read locks: nothing (a consistent read), or the rows it returns (and, under
+// REPEATABLE READ and SERIALIZABLE, the gaps before them): FOR SHARE, FOR UPDATE.
+enum class RowLock : std::uint8_t { kNone, kShared, kExclusive };
+
+struct TransactionOptions {
+  Isolation isolation = Isolation::kRepeatableRead;
+  // START TRANSACTION WITH CONSISTENT SNAPSHOT: the read view opens now, not at the first read.
+  bool consistent_snapshot = false;
+};
+
+class Transaction {
+ public:
+  ~Transaction();  // rolls back a transaction still active
+  // Durable when it returns (as flush_log_at_trx_commit asks); then its locks are released.
+  Status Commit();
+  Status Rollback();
+  bool active() const;
+  std::uint64_t id() const;  // 0 until its first write
+  Isolation isolation() const;
+
+ private:
+  friend class Database;
+  friend class Table;
+  Transaction(Database* db, std::unique_ptr<TrxImpl> impl);
+  Database* db_;
+  std::unique_ptr<TrxImpl> impl_;
+};
+
+// SHOW ENGINE INNODB STATUS's TRANSACTIONS section, and the figures behind it.
+struct EngineStatus {
+  std::uint64_t max_trx_id = 0;           // "Trx id counter"
+  std::uint64_t purged_below_no = 0;      // "Purge done for trx's n:o < N"
+  std::uint64_t purged_below_undo_no = 0; // "undo n:o < M"
+  std::uint64_t history_list_length = 0;  // committed update-undo logs purge has not removed
+  std::uint64_t purged_logs = 0, purged_records = 0;
+  std::vector<TrxSummary> transactions;
+  LockStats locks;
+  std::string Render() const;  // the TRANSACTIONS section as InnoDB prints it
 };
 
 struct ScanOptions {
   std::string index = "PRIMARY";  // or a secondary index's name
   std::vector<Value> from;        // a key prefix to start at; empty: from an end
   bool forward = true;            // ascending from the first key >= from, or descending from the last <= from
+  // A locking read locks each row it visits (the one `fn` stops at too) with next-key locks
+  // under REPEATABLE READ and SERIALIZABLE, record locks under the others.
+  RowLock lock = RowLock::kNone;
 };
 
 struct TableStats {
@@ -76,18 +136,23 @@ class Table {
   ~Table();
   const TableSpec& spec() const;
 
-  // AlreadyExists for a duplicate primary or unique key (nothing is changed then).
-  // An AUTO_INCREMENT column given NULL or 0 gets the next value.
-  Status Insert(const Row& row);
-  // Inserts rows in order; stops at the first failure, which names the row's position.
-  Status InsertBatch(const std::vector<Row>& rows);
-  // The row with this primary key (values of the primary key columns, or the hidden row id).
-  Result<std::optional<Row>> Get(const std::vector<Value>& primary_key);
+  // Each call is a statement: of `trx` when given, else an autocommit transaction of its own.
+  // A failed statement changes nothing; Deadlock means the whole transaction was rolled back.
+  //
+  // AlreadyExists for a duplicate primary or unique key. An AUTO_INCREMENT column given NULL
+  // or 0 gets the next value.
+  Status Insert(const Row& row, Transaction* trx = nullptr);
+  // Inserts rows in order as one statement; the first failure names the row's position.
+  Status InsertBatch(const std::vector<Row>& rows, Transaction* trx = nullptr);
+  // The row with this primary key (values of the primary key columns, or the hidden row id):
+  // the version the transaction's read view sees, or with a lock the latest one.
+  Result<std::optional<Row>> Get(const std::vector<Value>& primary_key, Transaction* trx = nullptr,
+                                 RowLock lock = RowLock::kNone);
   // Replaces the row that has the same primary key; NotFound when there is none.
-  Status Update(const Row& row);
-  Status Delete(const std::vector<Value>& primary_key);
+  Status Update(const Row& row, Transaction* trx = nullptr);
+  Status Delete(const std::vector<Value>& primary_key, Transaction* trx = nullptr);
   // Visits rows in index order while `fn` returns true.
-  Status Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn);
+  Status Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn, Transaction* trx = nullptr);
 
   std::uint64_t last_insert_id() const;
   TableStats stats() const;
@@ -97,8 +162,9 @@ class Table {
 
  private:
   friend class Database;
-  explicit Table(std::unique_ptr<TableImpl> impl);
+  Table(std::unique_ptr<TableImpl> impl, Database* db);
   std::unique_ptr<TableImpl> impl_;
+  Database* db_;
 };
 
 class Database {
@@ -107,6 +173,14 @@ class Database {
   // holds it; Corruption naming the file when a file is damaged.
   static Result<std::unique_ptr<Database>> Open(const std::filesystem::path& dir, DatabaseOptions options);
   ~Database();  // writes every dirty page
+
+  Result<std::unique_ptr<Transaction>> Begin(TransactionOptions options = {});
+  // The transaction system's state: history list length, purge progress, transactions.
+  EngineStatus StatusReport();
+  std::uint64_t history_list_length() const;
+  // Runs purge now as far as the oldest read view allows; the undo logs it removed.
+  Result<std::uint64_t> Purge();
+  void set_lock_wait_timeout(std::chrono::milliseconds t);
 
   Status CreateDatabase(const std::string& name);
   std::vector<std::string> ListDatabases() const;
@@ -143,9 +217,18 @@ class Database {
   Status Checkpoint();
   Status FreeCheck();  // keeps the log from filling: flushes pages and checkpoints past half
   Status BeforeWrite();
-  Status AfterWrite();
   void AttachTable(TableImpl& t);
   void BackgroundLoop();
+  void PurgeLoop();
+  // Transactions (transaction.cc).
+  Status LoadTransactions(bool roll_back);  // the rollback segment, and rollback of what a crash left
+  Status RunStatement(TrxImpl* trx, Isolation autocommit_isolation, const std::function<Status(TrxImpl&)>& body);
+  Status CommitTrx(TrxImpl& trx);
+  Status RollbackTrx(TrxImpl& trx, std::uint64_t to_undo_no);  // undo records at or past to_undo_no
+  Status EndTrx(TrxImpl& trx, bool commit);
+  Status EnsureWritable(TrxImpl& trx);  // an id and undo logs (write lock held)
+  Result<std::uint64_t> PurgeOneLog(const ReadView& view);  // 1 when a log was purged
+  TableImpl* TableById(std::uint64_t table_id);
 
   std::filesystem::path dir_;
   DatabaseOptions options_;
@@ -167,10 +250,18 @@ class Database {
   mutable std::shared_mutex mu_;  // writers exclusive, readers shared
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
   std::vector<std::string> databases_;
+  std::unique_ptr<Rseg> rseg_;
+  std::unique_ptr<TrxSys> trx_sys_;
+  std::unique_ptr<LockSys> lock_sys_;
+  std::thread purge_thread_;
+  std::mutex purge_mu_;  // one purge at a time
+  std::atomic<std::uint64_t> purged_below_no_{0}, purged_logs_{0}, purged_records_{0};
   std::uint32_t next_space_id_ = 1;
   std::uint64_t next_index_id_ = 1;
   std::uint64_t next_table_id_ = 1;
   friend class TableImpl;
+  friend class Transaction;
+  friend class Table;
 };
 
 }  // namespace strata::engine

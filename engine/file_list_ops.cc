@@ -52,6 +52,23 @@ Status ListAddLast(PageStore& store, ListRef list, FileAddr node) {
   return WriteBase(store, list, *base);
 }
 
+Status ListAddFirst(PageStore& store, ListRef list, FileAddr node) {
+  auto base = ListGet(store, list);
+  if (!base.ok()) return base.status();
+  STRATA_RETURN_IF_ERROR(WriteNode(store, node, {FileAddr{}, base->first}));
+  if (base->length == 0) {
+    base->last = node;
+  } else {
+    auto first = ReadNode(store, base->first);
+    if (!first.ok()) return first.status();
+    first->prev = node;
+    STRATA_RETURN_IF_ERROR(WriteNode(store, base->first, *first));
+  }
+  base->first = node;
+  ++base->length;
+  return WriteBase(store, list, *base);
+}
+
 Status ListRemove(PageStore& store, ListRef list, FileAddr node) {
   auto base = ListGet(store, list);
   if (!base.ok()) return base.status();

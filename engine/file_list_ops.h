@@ -16,6 +16,7 @@ struct ListRef {
 
 Result<ondisk::ListBase> ListGet(PageStore& store, ListRef list);
 Status ListAddLast(PageStore& store, ListRef list, ondisk::FileAddr node);
+Status ListAddFirst(PageStore& store, ListRef list, ondisk::FileAddr node);
 Status ListRemove(PageStore& store, ListRef list, ondisk::FileAddr node);
 
 }  // namespace strata::engine

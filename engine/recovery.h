@@ -14,6 +14,7 @@ namespace strata::engine {
 struct RecoveryStats {
   std::uint64_t groups = 0, records = 0, applied = 0, skipped = 0, pages = 0;
   std::size_t threads = 0;  // that replayed the pages
+  std::uint64_t rolled_back_trx = 0;  // transactions left active by the crash, rolled back
 };
 
 // Every tablespace the log may name must be registered with the pool; records for others

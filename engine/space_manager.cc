@@ -396,4 +396,29 @@ Status SpaceManager::FreePage(const FsegHeader& seg, PageNo page) {
   return Status::Ok();
 }
 
+Status SpaceManager::DropSegment(const FsegHeader& seg) {
+  const PageSize ps = store_.page_size();
+  STRATA_RETURN_IF_ERROR(seg.Check(ps, 0));
+  const std::uint32_t slot = seg.slot(ps);
+  auto ip = store_.Page(seg.page);
+  if (!ip.ok()) return ip.status();
+  InodeEntry inode(*ip, slot);
+  for (std::uint32_t s = 0; s < inode.frag_slots(); ++s) {
+    if (inode.frag_page(s) != kNullPage) return Status::Corruption("dropping a segment that still owns page " + std::to_string(inode.frag_page(s).value()));
+  }
+  if (inode.free().length || inode.not_full().length || inode.full().length) {
+    return Status::Corruption("dropping a segment that still owns extents");
+  }
+  std::uint32_t in_use = 0;
+  for (std::uint32_t s = 0; s < ps.inodes_per_page(); ++s) in_use += InodeEntry(*ip, s).in_use();
+  InodeEntryWriter(*ip, slot).Clear();
+  if (in_use == ps.inodes_per_page()) {
+    // The inode page was full: it has a free slot again.
+    const FileAddr node{seg.page, static_cast<std::uint16_t>(kInodePageListNode)};
+    STRATA_RETURN_IF_ERROR(ListRemove(store_, FspList(FspHeader::kSegInodesFull), node));
+    STRATA_RETURN_IF_ERROR(ListAddLast(store_, FspList(FspHeader::kSegInodesFree), node));
+  }
+  return Status::Ok();
+}
+
 }  // namespace strata::engine

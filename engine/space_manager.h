@@ -36,6 +36,9 @@ class SpaceManager {
   Result<ondisk::PageNo> AllocatePage(const ondisk::FsegHeader& segment);
   // Gives a page of the segment back. Corruption if the segment does not own it.
   Status FreePage(const ondisk::FsegHeader& segment, ondisk::PageNo page);
+  // Releases the inode of a segment whose pages have all been freed. Corruption if it still
+  // owns a page.
+  Status DropSegment(const ondisk::FsegHeader& segment);
 
  private:
   Result<ondisk::MutableBytes> Page0();

@@ -20,10 +20,7 @@ namespace {
 constexpr std::uint64_t kInsertRollPtr = std::uint64_t{1} << 55;  // the insert flag of DB_ROLL_PTR
 constexpr std::size_t kExternMinLength = 2 * kExternRefSize;       // BTR_EXTERN_LOCAL_STORED_MAX_SIZE
 
-std::string Be(std::uint64_t v, std::size_t width) {
-  auto b = EncodeUnsigned(v, width);
-  return {reinterpret_cast<const char*>(b.data()), b.size()};
-}
+std::string Be(std::uint64_t v, std::size_t width) { return BigEndianField(v, width); }
 
 IndexShape SdiShape() {
   IndexShape s;
@@ -73,6 +70,8 @@ void TableImpl::BuildShapes() {
     shapes_.push_back(std::move(s));
     trees_.push_back(std::make_unique<Btree>(pool_, *space_, shapes_.back(), meta_.indexes[i].root));
   }
+  trx_pos_ = FieldOfColumn(0, kTrxIdColumn);
+  roll_pos_ = FieldOfColumn(0, kRollPtrColumn);
   // Btree keeps its own copy of the shape, so shapes_ may move.
   lobs_ = std::make_unique<LobStore>(pool_, *space_, meta_.indexes[0].root);
 }
@@ -197,7 +196,7 @@ Result<Tuple> TableImpl::ClusteredRecord(const Row& row, std::uint64_t row_id) {
     if (f.column == kRowIdColumn) {
       t.push_back(Datum::Of(Be(row_id, 6)));
     } else if (f.column == kTrxIdColumn) {
-      t.push_back(Datum::Of(Be(trx_counter_++, 6)));
+      t.push_back(Datum::Of(Be(0, 6)));  // set by the statement that writes the record
     } else if (f.column == kRollPtrColumn) {
       t.push_back(Datum::Of(Be(kInsertRollPtr, 7)));
     } else {
@@ -302,29 +301,6 @@ std::string TableImpl::DuplicateMessage(std::size_t index, const Tuple& record) 
   return fmt::format("Duplicate entry '{}' for key '{}.{}'", shown, meta_.spec.name, name);
 }
 
-// AlreadyExists when another row holds the unique part of this secondary record.
-Status TableImpl::CheckUnique(std::size_t index, const Tuple& secondary, const Tuple* own_key) {
-  const std::size_t n = shapes_[index].n_unique;
-  if (n == 0) return Status::Ok();
-  Tuple prefix(secondary.begin(), secondary.begin() + static_cast<std::ptrdiff_t>(n));
-  for (const auto& d : prefix) {
-    if (d.null) return Status::Ok();
-  }
-  bool conflict = false;
-  STRATA_RETURN_IF_ERROR(trees_[index]->Scan(prefix, true, [&](const Tuple& t) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (CompareField(shapes_[index].compare[i], t[i].null, t[i].span(), prefix[i].null, prefix[i].span()) != 0) return false;
-    }
-    // The same unique value: a conflict unless it is this very row (an update).
-    bool same = own_key != nullptr;
-    for (std::size_t i = n; same && i < t.size(); ++i) same = t[i] == secondary[i];
-    conflict = !same;
-    return same;
-  }));
-  if (conflict) return Status::AlreadyExists(DuplicateMessage(index, secondary));
-  return Status::Ok();
-}
-
 Status TableImpl::CheckWritable() const {
   if (failed_.ok()) return Status::Ok();
   return Status::IoError(fmt::format("table {}.{} stopped accepting writes after an earlier failure ({}); reopen the "
@@ -340,197 +316,14 @@ Status TableImpl::Guard(Status s) {
   return s;
 }
 
-Status TableImpl::Insert(const Row& input) {
-  Status op;
-  {
-    std::unique_lock lock(mu_);
-    STRATA_RETURN_IF_ERROR(CheckWritable());
-    if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
-    op = Guard(InsertLocked(input));
-  }
-  // Once before_write succeeded, after_write runs whatever happened (it ends the commit).
-  Status commit = hooks_.after_write ? hooks_.after_write() : Status::Ok();
-  return op.ok() ? commit : op;
-}
-
-Status TableImpl::InsertLocked(const Row& input) {
-  const auto& spec = meta_.spec;
-  if (input.size() != spec.columns.size()) {
-    return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
-                                               spec.columns.size(), input.size()));
-  }
-  Row row = input;
-  std::optional<std::uint64_t> generated;
-  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
-    const Column& col = spec.columns[c];
-    if (!col.auto_increment) continue;
-    const Value& v = row[c];
-    const bool zero = v.is_null() || (v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0);
-    if (zero) {
-      generated = autoinc_ + 1;
-      row[c] = col.is_unsigned ? Value::UInt(*generated) : Value::Int(static_cast<std::int64_t>(*generated));
-    }
-  }
-  const std::uint64_t row_id = next_row_id_;
-  auto record = ClusteredRecord(row, row_id);
-  if (!record.ok()) return record.status();
-  // Constraints first, so that a failing insert changes nothing: unique secondary keys, then
-  // the primary key (the clustered insert refuses a duplicate before changing a page).
-  std::vector<Tuple> secondary;
-  for (std::size_t i = 1; i < trees_.size(); ++i) {
-    secondary.push_back(SecondaryRecord(i, *record));
-    STRATA_RETURN_IF_ERROR(CheckUnique(i, secondary.back(), nullptr));
-  }
-  STRATA_RETURN_IF_ERROR(Externalize(*record));
-  if (Status s = trees_[0]->Insert(*record); !s.ok()) {
-    STRATA_RETURN_IF_ERROR(FreeExternal(*record));
-    return s.IsAlreadyExists() ? Status::AlreadyExists(DuplicateMessage(0, *record)) : s;
-  }
-  for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(trees_[i]->Insert(secondary[i - 1]));
-  if (spec.primary_key.empty()) ++next_row_id_;
-  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
-    if (!spec.columns[c].auto_increment) continue;
-    const Value& v = row[c];
-    const std::uint64_t used = v.is_uint() ? v.as_uint() : v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int()) : 0;
-    autoinc_ = std::max(autoinc_, used);
-  }
-  if (generated) last_insert_id_ = *generated;
-  ++stats_.rows_inserted;
-  return PersistAutoinc();
-}
-
-Result<std::optional<Row>> TableImpl::Get(const std::vector<Value>& primary_key) {
-  std::shared_lock lock(mu_);
-  auto key = PrimaryKey(primary_key);
-  if (!key.ok()) return key.status();
-  auto t = trees_[0]->Get(*key);
-  if (!t.ok()) return t.status();
-  if (!t->has_value()) return std::optional<Row>();
-  auto row = RowOf(**t);
-  if (!row.ok()) return row.status();
-  return std::optional<Row>(std::move(*row));
-}
-
-Status TableImpl::Update(const Row& row) {
-  Status op;
-  {
-    std::unique_lock lock(mu_);
-    STRATA_RETURN_IF_ERROR(CheckWritable());
-    if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
-    op = Guard(UpdateLocked(row));
-  }
-  // Once before_write succeeded, after_write runs whatever happened (it ends the commit).
-  Status commit = hooks_.after_write ? hooks_.after_write() : Status::Ok();
-  return op.ok() ? commit : op;
-}
-
-Status TableImpl::UpdateLocked(const Row& row) {
-  const auto& spec = meta_.spec;
-  if (row.size() != spec.columns.size()) {
-    return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
-                                               spec.columns.size(), row.size()));
-  }
-  auto record = ClusteredRecord(row, 0);
-  if (!record.ok()) return record.status();
-  Tuple key(record->begin(), record->begin() + static_cast<std::ptrdiff_t>(shapes_[0].n_key));
-  if (spec.primary_key.empty()) return Status::NotSupported("update of a table without a primary key: use Delete and Insert");
-  auto old = trees_[0]->Get(key);
-  if (!old.ok()) return old.status();
-  if (!old->has_value()) return Status::NotFound("no row with this primary key");
-  std::vector<std::pair<Tuple, Tuple>> changed;  // per secondary index: old and new record
-  for (std::size_t i = 1; i < trees_.size(); ++i) {
-    Tuple before = SecondaryRecord(i, **old), after = SecondaryRecord(i, *record);
-    if (before == after) {
-      changed.emplace_back();
-      continue;
-    }
-    STRATA_RETURN_IF_ERROR(CheckUnique(i, after, &after));
-    changed.emplace_back(std::move(before), std::move(after));
-  }
-  STRATA_RETURN_IF_ERROR(Externalize(*record));
-  STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record));
-  for (std::size_t i = 1; i < trees_.size(); ++i) {
-    auto& [before, after] = changed[i - 1];
-    if (before.empty()) continue;
-    STRATA_RETURN_IF_ERROR(trees_[i]->Delete(before));
-    STRATA_RETURN_IF_ERROR(trees_[i]->Insert(after));
-  }
-  ++stats_.rows_updated;
-  return FreeExternal(**old);
-}
-
-Status TableImpl::Delete(const std::vector<Value>& primary_key) {
-  Status op;
-  {
-    std::unique_lock lock(mu_);
-    STRATA_RETURN_IF_ERROR(CheckWritable());
-    if (hooks_.before_write) STRATA_RETURN_IF_ERROR(Guard(hooks_.before_write()));
-    op = Guard(DeleteLocked(primary_key));
-  }
-  // Once before_write succeeded, after_write runs whatever happened (it ends the commit).
-  Status commit = hooks_.after_write ? hooks_.after_write() : Status::Ok();
-  return op.ok() ? commit : op;
-}
-
-Status TableImpl::DeleteLocked(const std::vector<Value>& primary_key) {
-  auto key = PrimaryKey(primary_key);
-  if (!key.ok()) return key.status();
-  auto old = trees_[0]->Get(*key);
-  if (!old.ok()) return old.status();
-  if (!old->has_value()) return Status::NotFound("no row with this primary key");
-  for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(trees_[i]->Delete(SecondaryRecord(i, **old)));
-  STRATA_RETURN_IF_ERROR(trees_[0]->Delete(*key));
-  ++stats_.rows_deleted;
-  return FreeExternal(**old);
-}
-
-Status TableImpl::Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn) {
-  std::shared_lock lock(mu_);
-  const std::size_t index = IndexByName(options.index);
-  if (index >= trees_.size()) return Status::NotFound(fmt::format("no index '{}' on {}.{}", options.index, meta_.spec.database, meta_.spec.name));
-  Tuple from;
-  for (std::size_t i = 0; i < options.from.size(); ++i) {
-    if (i >= fields_[index].size() || !fields_[index][i].key) return Status::InvalidArgument("more start values than key columns");
-    const int c = fields_[index][i].column;
-    if (c < 0) {
-      from.push_back(Datum::Of(Be(options.from[i].is_uint() ? options.from[i].as_uint() : static_cast<std::uint64_t>(options.from[i].as_int()), 6)));
-      continue;
-    }
-    auto d = EncodeValue(meta_.spec.columns[static_cast<std::size_t>(c)], options.from[i]);
-    if (!d.ok()) return d.status();
-    from.push_back(std::move(*d));
-  }
-  Status inner;
-  STRATA_RETURN_IF_ERROR(trees_[index]->Scan(from, options.forward, [&](const Tuple& t) {
-    Tuple clustered = t;
-    if (index != 0) {  // fetch the row through its primary key
-      Tuple key;
-      for (std::size_t i = 0; i < shapes_[0].n_key; ++i) key.push_back(t[FieldOfColumn(index, fields_[0][i].column)]);
-      auto r = trees_[0]->Get(key);
-      if (!r.ok() || !r->has_value()) {
-        inner = r.ok() ? Status::Corruption(fmt::format("index '{}' has an entry without its row", options.index)) : r.status();
-        return false;
-      }
-      clustered = std::move(**r);
-    }
-    auto row = RowOf(clustered);
-    if (!row.ok()) {
-      inner = row.status();
-      return false;
-    }
-    return fn(*row);
-  }));
-  return inner;
-}
-
 Status TableImpl::Check() {
   std::shared_lock lock(mu_);
   STRATA_RETURN_IF_ERROR(sdi_->Check());
   std::uint64_t rows = 0;
   for (std::size_t i = 0; i < trees_.size(); ++i) {
     STRATA_RETURN_IF_ERROR(trees_[i]->Check());
-    std::uint64_t n = 0;
-    STRATA_RETURN_IF_ERROR(trees_[i]->Scan({}, true, [&](const Tuple&) { return ++n, true; }));
+    std::uint64_t n = 0;  // live entries: delete-marked ones wait for purge
+    STRATA_RETURN_IF_ERROR(trees_[i]->ScanMarked({}, true, [&](const Tuple&, bool deleted) { return n += !deleted, true; }));
     if (i == 0) rows = n;
     else if (n != rows) return Status::Corruption(fmt::format("index '{}' has {} entries for {} rows", meta_.spec.indexes[i - 1].name, n, rows));
   }
@@ -546,7 +339,8 @@ Status TableImpl::AddIndex(const IndexSpec& index, std::uint64_t index_id) {
   std::vector<Tuple> records;
   const std::size_t i = next.spec.indexes.size();
   auto fields = IndexFields(next.spec, i);
-  STRATA_RETURN_IF_ERROR(trees_[0]->Scan({}, true, [&](const Tuple& t) {
+  STRATA_RETURN_IF_ERROR(trees_[0]->ScanMarked({}, true, [&](const Tuple& t, bool deleted) {
+    if (deleted) return true;
     Tuple s;
     for (const auto& f : fields) s.push_back(t[FieldOfColumn(0, f.column)]);
     records.push_back(std::move(s));

@@ -10,8 +10,34 @@
 #include "engine/catalog.h"
 #include "engine/db.h"
 #include "engine/lob_store.h"
+#include "engine/undo_record.h"
+#include "ondisk/value.h"
 
 namespace strata::engine {
+
+// A number as the big-endian bytes of a stored field (DB_TRX_ID, DB_ROLL_PTR, row ids).
+inline std::string BigEndianField(std::uint64_t v, std::size_t width) {
+  auto b = ondisk::EncodeUnsigned(v, width);
+  return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+// What a table's statements need of the transaction system.
+struct TrxServices {
+  TrxSys* trx_sys = nullptr;
+  LockSys* locks = nullptr;
+  Rseg* rseg = nullptr;
+  // Gives the transaction an id and registers it as a writer (write lock held).
+  std::function<Status(TrxImpl&)> ensure_writable;
+};
+
+// A row lock a statement found it must wait for: the statement lets go of the table, waits,
+// and runs again from the start (the lock then held).
+struct LockWait {
+  bool needed = false;
+  std::string key;
+  LockMode mode = LockMode::kExclusive;
+  LockKind kind = LockKind::kRecord;
+};
 
 class TableImpl {
  public:
@@ -24,19 +50,27 @@ class TableImpl {
   static Result<std::unique_ptr<TableImpl>> Open(BufferPool& pool, std::shared_mutex& mu,
                                                  std::unique_ptr<Tablespace> space);
 
-  Status Insert(const Row& row);
-  Result<std::optional<Row>> Get(const std::vector<Value>& primary_key);
-  Status Update(const Row& row);
-  Status Delete(const std::vector<Value>& primary_key);
-  Status Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn);
+  void set_services(TrxServices s) { svc_ = std::move(s); }
+
+  // Statements of a transaction (Database::RunStatement rolls back a failed one).
+  Status Insert(TrxImpl& trx, const Row& row);
+  Result<std::optional<Row>> Get(TrxImpl& trx, const std::vector<Value>& primary_key, RowLock lock);
+  Status Update(TrxImpl& trx, const Row& row);
+  Status Delete(TrxImpl& trx, const std::vector<Value>& primary_key);
+  Status Scan(TrxImpl& trx, const ScanOptions& options, const std::function<bool(const Row&)>& fn);
   Status Check();
+
+  // Rollback of one undo record of this table, and purge of one (the database's write lock
+  // held). Both may run again after a crash: they check what the record still needs.
+  Status Undo(const UndoRecord& rec, std::uint64_t roll_ptr);
+  Status Purge(const UndoRecord& rec, std::uint64_t trx_id, const ReadView& purge_view);
+  std::size_t n_key() const { return shapes_[0].n_key; }
   // Adds a secondary index (the caller holds the database's write lock).
   Status AddIndex(const IndexSpec& index, std::uint64_t index_id);
 
-  // Called before each write (no page latched) and after it (the table lock released, so that
-  // commits from many threads share one log flush).
+  // Called before each write statement (no page latched): keeps the log from filling.
   struct Hooks {
-    std::function<Status()> before_write, after_write;
+    std::function<Status()> before_write;
   };
   void set_hooks(Hooks h) { hooks_ = std::move(h); }
 
@@ -49,9 +83,44 @@ class TableImpl {
   TableImpl(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta);
   void BuildShapes();
   Status WriteSdi();
-  Status InsertLocked(const Row& row);
-  Status UpdateLocked(const Row& row);
-  Status DeleteLocked(const std::vector<Value>& primary_key);
+  // Runs a write statement under the write lock, waiting for row locks between attempts.
+  Status Write(TrxImpl& trx, const std::function<Status(LockWait&)>& body);
+  Status InsertLocked(TrxImpl& trx, const Row& row, LockWait& wait);
+  Status UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait);
+  Status DeleteLocked(TrxImpl& trx, const std::vector<Value>& primary_key, LockWait& wait);
+  Status ScanConsistent(TrxImpl& trx, std::size_t index, const Tuple& from, const ScanOptions& options,
+                        const std::function<bool(const Row&)>& fn);
+  Status ScanLocking(TrxImpl& trx, std::size_t index, Tuple from, const ScanOptions& options,
+                     const std::function<bool(const Row&)>& fn);
+  // The view a consistent read of this statement uses (null: READ UNCOMMITTED, the latest).
+  const ReadView* ViewFor(TrxImpl& trx);
+  // Row locks (transaction.cc has the waits). `rec_trx` is the DB_TRX_ID of the record being
+  // locked, when it exists: an active writer's implicit lock is made explicit first.
+  Status LockRecord(TrxImpl& trx, const std::string& key, std::uint64_t rec_trx, LockMode mode, LockKind kind, LockWait& wait);
+  Status InsertIntention(TrxImpl& trx, std::size_t index, const Tuple& record, LockWait& wait);
+  // The lock name of the record after `record` in the index (its supremum at the end).
+  Result<std::string> NextKey(std::size_t index, const Tuple& record);
+  std::string RecordKey(std::size_t index, const Tuple& record) const;
+  // Undo.
+  Result<std::uint64_t> WriteUndo(TrxImpl& trx, UndoRecord& rec);
+  std::vector<std::pair<std::uint32_t, Datum>> IndexedValues(const Tuple& clustered) const;
+  // A clustered record with only the fields an undo record carries (key and indexed columns).
+  Tuple PartialRecord(const UndoRecord& rec) const;
+  // MVCC.
+  Result<std::optional<Tuple>> VisibleVersion(Tuple record, bool deleted, const ReadView& view);
+  // The version before this one (through its DB_ROLL_PTR); none when the record was inserted.
+  Result<bool> PreviousVersion(Tuple& record, bool& deleted);
+  // Whether the record or a version of it some read view may still see has this entry in
+  // secondary index `index`.
+  Result<bool> VersionsHaveEntry(Tuple record, bool deleted, std::size_t index, const Tuple& entry, const ReadView& view);
+  Status SecInsertOrUnmark(std::size_t index, const Tuple& entry);
+  Status SecMark(std::size_t index, const Tuple& entry, bool deleted);  // NotFound tolerated
+  Status SecRemove(std::size_t index, const Tuple& entry);              // NotFound tolerated
+  std::uint64_t TrxIdOf(const Tuple& clustered) const;
+  std::uint64_t RollPtrOf(const Tuple& clustered) const;
+  void SetSystemFields(Tuple& clustered, std::uint64_t trx_id, std::uint64_t roll_ptr) const;
+  Tuple KeyOf(const Tuple& clustered) const;
+  Tuple ClusteredKeyOfEntry(std::size_t index, const Tuple& entry) const;
   Status LoadCounters();
   // Encodes a row into the clustered record (DB_ROW_ID/DB_TRX_ID/DB_ROLL_PTR included).
   Result<Tuple> ClusteredRecord(const Row& row, std::uint64_t row_id);
@@ -61,7 +130,7 @@ class TableImpl {
   // Moves the longest columns off-page until the record fits half a page (DYNAMIC rules).
   Status Externalize(Tuple& clustered);
   Status FreeExternal(const Tuple& clustered);
-  Status CheckUnique(std::size_t index, const Tuple& secondary, const Tuple* own_key);
+  Status CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& secondary, const Tuple& own_key, LockWait& wait);
   std::string DuplicateMessage(std::size_t index, const Tuple& record) const;
   Status PersistAutoinc();
   // A write that failed on I/O or found damage part-way may have left an index half changed;
@@ -84,10 +153,11 @@ class TableImpl {
   std::uint64_t persisted_autoinc_ = 0;
   std::uint64_t next_row_id_ = 1;
   std::uint64_t last_insert_id_ = 0;
-  std::uint64_t trx_counter_ = 1;
+  std::size_t trx_pos_ = 0, roll_pos_ = 0;  // DB_TRX_ID and DB_ROLL_PTR in the clustered record
   TableStats stats_;
   Status failed_;
   Hooks hooks_;
+  TrxServices svc_;
 };
 
 }  // namespace strata::engine

@@ -12,6 +12,8 @@ std::string Status::ToString() const {
     case Code::kNotFound: return "Not found: " + message_;
     case Code::kAlreadyExists: return "Already exists: " + message_;
     case Code::kBusy: return "Busy: " + message_;
+    case Code::kDeadlock: return "Deadlock: " + message_;
+    case Code::kLockWaitTimeout: return "Lock wait timeout: " + message_;
   }
   return "Unknown status: " + message_;
 }

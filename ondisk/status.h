@@ -16,7 +16,7 @@ namespace strata::ondisk {
 class [[nodiscard]] Status {
  public:
   enum class Code { kOk = 0, kCorruption = 1, kInvalidArgument = 2, kNotSupported = 3, kIoError = 4,
-                    kNotFound = 5, kAlreadyExists = 6, kBusy = 7 };
+                    kNotFound = 5, kAlreadyExists = 6, kBusy = 7, kDeadlock = 8, kLockWaitTimeout = 9 };
 
   Status() = default;
   static Status Ok() { return Status(); }
@@ -32,12 +32,18 @@ class [[nodiscard]] Status {
   static Status AlreadyExists(std::string msg) { return Status(Code::kAlreadyExists, std::move(msg)); }
   // A resource is in use or exhausted (a locked data directory, a buffer pool with every frame pinned).
   static Status Busy(std::string msg) { return Status(Code::kBusy, std::move(msg)); }
+  // A transaction chosen as a deadlock's victim (and rolled back), or a row lock wait that ran
+  // out of time (only the statement is rolled back): MySQL's errors 1213 and 1205.
+  static Status Deadlock(std::string msg) { return Status(Code::kDeadlock, std::move(msg)); }
+  static Status LockWaitTimeout(std::string msg) { return Status(Code::kLockWaitTimeout, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   bool IsCorruption() const { return code_ == Code::kCorruption; }
   bool IsNotSupported() const { return code_ == Code::kNotSupported; }
   bool IsNotFound() const { return code_ == Code::kNotFound; }
   bool IsAlreadyExists() const { return code_ == Code::kAlreadyExists; }
+  bool IsDeadlock() const { return code_ == Code::kDeadlock; }
+  bool IsLockWaitTimeout() const { return code_ == Code::kLockWaitTimeout; }
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
 

@@ -1,0 +1,104 @@
+// The transaction system (architecture layer 8): transaction ids and serialisation numbers,
+// the active transactions, and the read views that decide what purge may remove.
+//
+// Ids and numbers come from one counter (trx_sys->max_trx_id): a transaction gets an id when
+// it first writes, and a serialisation number (trx_no) when it commits. The counter is kept
+// in the TRX_SYS page every 256 values (TRX_SYS_TRX_ID_WRITE_MARGIN); after a restart it
+// resumes 512 past the stored value and past every id found in the undo logs.
+//
+// Committing is atomic with respect to views: the number is taken, the undo logs are ended
+// and the transaction leaves the active set under one mutex, so a view sees a transaction as
+// committed exactly when its undo log carries a number below the view's low_limit_no.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/buffer_pool.h"
+#include "engine/lock_sys.h"
+#include "engine/read_view.h"
+#include "engine/rseg.h"
+#include "engine/tablespace.h"
+
+namespace strata::engine {
+
+enum class Isolation : std::uint8_t { kReadUncommitted, kReadCommitted, kRepeatableRead, kSerializable };
+std::string ToString(Isolation i);  // "REPEATABLE READ"
+
+// One transaction's state inside the engine (Transaction in db.h is its face).
+struct TrxImpl {
+  enum class State : std::uint8_t { kActive, kCommitted, kRolledBack };
+  Isolation isolation = Isolation::kRepeatableRead;
+  State state = State::kActive;
+  std::uint64_t id = 0;  // 0 until the first write
+  std::uint64_t no = 0;  // serialisation number, at commit
+  TrxLocks locks;
+  std::optional<ReadView> view;  // open while registered with TrxSys
+  std::optional<UndoLog> insert_undo, update_undo;
+  std::uint64_t undo_no = 0;     // undo records written (the next record's undo_no)
+  std::uint64_t rows_modified = 0;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  std::string doing;             // what it is doing, for the status report
+};
+
+struct TrxSummary {
+  std::uint64_t id = 0;
+  std::uint64_t seq = 0;
+  Isolation isolation = Isolation::kRepeatableRead;
+  double seconds = 0;
+  std::uint64_t undo_records = 0, rows_modified = 0, locks = 0;
+  bool has_view = false;
+  bool waiting = false;
+  std::uint64_t view_low_limit_id = 0, view_up_limit_id = 0;
+};
+
+class TrxSys {
+ public:
+  TrxSys(BufferPool& pool, Tablespace& system) : pool_(pool), system_(system) {}
+
+  // Reads the stored counter; `seen_id`/`seen_no` are the largest found in undo logs.
+  Status Load(std::uint64_t seen_id, std::uint64_t seen_no);
+  void Begin(TrxImpl& trx);    // registers it (status report, begin order)
+  void Finish(TrxImpl& trx);   // unregisters a committed or rolled-back transaction
+  // Gives the transaction its id (callers hold the database's write lock: it may write the
+  // TRX_SYS page).
+  Status AssignId(TrxImpl& trx);
+  // Registers a recovered active transaction with its old id.
+  void AdoptRecovered(TrxImpl& trx);
+  void OpenView(TrxImpl& trx);
+  void CloseView(TrxImpl& trx);
+  // Numbers the commit, runs `end_undo(no)` and removes the transaction from the active set,
+  // atomically for views.
+  Status Commit(TrxImpl& trx, const std::function<Status(std::uint64_t no)>& end_undo);
+  // The view purge works behind: the oldest open view, or one opened now.
+  ReadView PurgeView();
+  // A view for a one-statement reader that is not a transaction of its own.
+  ReadView ViewNow();
+
+  std::uint64_t max_trx_id();
+  std::vector<TrxSummary> Transactions();
+  std::size_t open_views();
+
+ private:
+  Status Persist(std::uint64_t value);  // TRX_SYS_TRX_ID_STORE, under the write lock
+  ReadView MakeView(std::uint64_t creator);
+  std::uint64_t Take();                 // the counter's next value (mu_ held)
+
+  BufferPool& pool_;
+  Tablespace& system_;
+  std::mutex mu_;
+  std::uint64_t next_ = 1;
+  std::uint64_t seq_ = 0;
+  bool persist_due_ = false;
+  std::map<std::uint64_t, TrxImpl*> active_;  // read-write transactions by id
+  std::map<std::uint64_t, TrxImpl*> all_;     // every transaction by begin order
+  std::vector<TrxImpl*> views_;               // transactions with an open view
+};
+
+}  // namespace strata::engine
