@@ -163,6 +163,7 @@ Database::~Database() {
   bg_cv_.notify_all();
   if (background_.joinable()) background_.join();
   if (purge_thread_.joinable()) purge_thread_.join();
+  if (trx_sys_) trx_sys_->AbandonAll();
   if (opened_ && !salvage_ && log_) {
     // A clean shutdown: every page written and the checkpoint at the end of the log, so the
     // next open has nothing to replay (and with logging disabled, nothing to fear).

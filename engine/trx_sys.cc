@@ -140,8 +140,23 @@ ReadView TrxSys::PurgeView() {
   for (const TrxImpl* t : views_) {
     if (!oldest || t->view->low_limit_no < oldest->view->low_limit_no) oldest = t;
   }
-  if (oldest) return *oldest->view;
-  return MakeView(0);
+  if (!oldest) return MakeView(0);
+  // Purge sees only what is committed: the creator's own changes are not, for it.
+  ReadView v = *oldest->view;
+  if (v.creator != 0) {
+    v.ids.insert(std::lower_bound(v.ids.begin(), v.ids.end(), v.creator), v.creator);
+    v.up_limit_id = std::min(v.up_limit_id, v.creator);
+    v.creator = 0;
+  }
+  return v;
+}
+
+void TrxSys::AbandonAll() {
+  std::lock_guard l(mu_);
+  for (auto& [seq, t] : all_) t->state = TrxImpl::State::kRolledBack;
+  all_.clear();
+  active_.clear();
+  views_.clear();
 }
 
 std::uint64_t TrxSys::max_trx_id() {

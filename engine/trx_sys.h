@@ -81,6 +81,9 @@ class TrxSys {
   // A view for a one-statement reader that is not a transaction of its own.
   ReadView ViewNow();
 
+  // The database is closing: transactions still open are left as they are (their undo logs
+  // stay ACTIVE, and the next open rolls them back) and their handles no longer touch it.
+  void AbandonAll();
   std::uint64_t max_trx_id();
   std::vector<TrxSummary> Transactions();
   std::size_t open_views();

@@ -61,12 +61,13 @@ void RunCrashes(int crashes, std::uint32_t seed) {
   o.redo_log_bytes = 1u << 20;     // a small log: it wraps, and checkpoints must keep up
   std::mt19937 rng(seed);
   Model model;
-  std::uint64_t recovered_groups = 0;
+  std::uint64_t recovered_groups = 0, rolled_back = 0;
   std::size_t most_threads = 0;
   for (int crash = 0; crash <= crashes; ++crash) {
     auto db = Database::Open(dir, o);
     ASSERT_TRUE(db.ok()) << "crash " << crash << ": " << db.status().ToString();
     recovered_groups += (*db)->recovery().groups;
+    rolled_back += (*db)->recovery().rolled_back_trx;
     most_threads = std::max(most_threads, (*db)->recovery().threads);
     Table* t = nullptr;
     if (crash == 0) {
@@ -83,36 +84,59 @@ void RunCrashes(int crashes, std::uint32_t seed) {
       ASSERT_TRUE(check.ok()) << "after crash " << crash << ": " << check.ToString();
     }
     if (crash == crashes) break;
+    // Statements run alone (autocommit) or in multi-statement transactions that commit or
+    // roll back; the last transaction may still be open when the machine stops. Only what a
+    // commit acknowledged is in the model.
     const int ops = 1 + static_cast<int>(rng() % 400);
+    std::unique_ptr<Transaction> trx;
+    Model staged = model;
     for (int op = 0; op < ops; ++op) {
+      if (!trx && rng() % 4 == 0) {
+        auto begun = (*db)->Begin({Isolation::kRepeatableRead});
+        ASSERT_TRUE(begun.ok());
+        trx = std::move(*begun);
+        staged = model;
+      }
       const int k = static_cast<int>(rng() % 3000);
       const std::string v(rng() % 500, static_cast<char>('a' + rng() % 26));
       const int g = static_cast<int>(rng() % 50);
+      Model& m = trx ? staged : model;
       Status s;
       switch (rng() % 4) {
         case 0:
         case 1:
-          s = t->Insert({Value::Int(k), Value::String(v), Value::Int(g)});
-          if (s.ok()) model[k] = {v, g};
+          s = t->Insert({Value::Int(k), Value::String(v), Value::Int(g)}, trx.get());
+          if (s.ok()) m[k] = {v, g};
           else ASSERT_TRUE(s.IsAlreadyExists()) << s.ToString();
           break;
         case 2:
-          s = t->Update({Value::Int(k), Value::String(v), Value::Int(g)});
-          if (s.ok()) model[k] = {v, g};
+          s = t->Update({Value::Int(k), Value::String(v), Value::Int(g)}, trx.get());
+          if (s.ok()) m[k] = {v, g};
           else ASSERT_TRUE(s.IsNotFound()) << s.ToString();
           break;
         default:
-          s = t->Delete({Value::Int(k)});
-          if (s.ok()) model.erase(k);
+          s = t->Delete({Value::Int(k)}, trx.get());
+          if (s.ok()) m.erase(k);
           else ASSERT_TRUE(s.IsNotFound()) << s.ToString();
       }
+      if (trx && rng() % 8 == 0 && op + 1 < ops) {
+        if (rng() % 4 == 0) {
+          ASSERT_TRUE(trx->Rollback().ok());
+        } else {
+          ASSERT_TRUE(trx->Commit().ok());
+          model = staged;
+        }
+        trx.reset();
+      }
     }
+    std::unique_ptr<Transaction> open_at_crash = std::move(trx);  // outlives the database
     // The machine stops: nothing more reaches the disk, and what was not synced is gone.
     env.PowerOff();
     db->reset();
     ASSERT_TRUE(env.Crash().ok());
   }
   EXPECT_GT(recovered_groups, 0u) << "no crash needed recovery: the test tests nothing";
+  if (crashes >= 20) EXPECT_GT(rolled_back, 0u) << "no crash left a transaction to roll back";
   if (std::thread::hardware_concurrency() > 1) {
     EXPECT_GT(most_threads, 1u) << "recovery never ran in parallel";
   }
