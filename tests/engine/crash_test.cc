@@ -136,7 +136,9 @@ void RunCrashes(int crashes, std::uint32_t seed) {
     ASSERT_TRUE(env.Crash().ok());
   }
   EXPECT_GT(recovered_groups, 0u) << "no crash needed recovery: the test tests nothing";
-  if (crashes >= 20) EXPECT_GT(rolled_back, 0u) << "no crash left a transaction to roll back";
+  if (crashes >= 20) {
+    EXPECT_GT(rolled_back, 0u) << "no crash left a transaction to roll back";
+  }
   if (std::thread::hardware_concurrency() > 1) {
     EXPECT_GT(most_threads, 1u) << "recovery never ran in parallel";
   }
