@@ -130,6 +130,13 @@ void RunCrashes(int crashes, std::uint32_t seed) {
       }
     }
     std::unique_ptr<Transaction> open_at_crash = std::move(trx);  // outlives the database
+    if (open_at_crash && rng() % 2) {
+      // Another session commits: the log is durable past the open transaction's changes,
+      // which recovery must then roll back.
+      const int k = 3000 + crash;
+      ASSERT_TRUE(t->Insert({Value::Int(k), Value::String("other session"), Value::Int(0)}).ok());
+      model[k] = {"other session", 0};
+    }
     // The machine stops: nothing more reaches the disk, and what was not synced is gone.
     env.PowerOff();
     db->reset();
