@@ -1,8 +1,10 @@
 #include "cli/command.h"
 
 #include "cli/bench_command.h"
+#include "cli/experiment_command.h"
 #include "cli/inspect_command.h"
 #include "cli/render_command.h"
+#include "cli/status_command.h"
 
 #include <iomanip>
 #include <iostream>
@@ -20,7 +22,9 @@ const std::vector<CommandGroup>& CommandGroups() {
        "import DUMP --datadir D [--disable-redo]", {}},
       {"bench", "workloads run in-process on a Strata data directory", "insert, import, hot-row", BenchCommands()},
       {"gen", "generate keys and dump files", "keys, dump", {}},
-      {"experiment", "reproducible layout experiments", "keys (UUID vs ULID vs auto-increment)", {}},
+      {"status", "the transaction system of a data directory (SHOW ENGINE INNODB STATUS's TRANSACTIONS)", "", {},
+       Status},
+      {"experiment", "reproducible experiments", "keys (UUID vs ULID vs auto-increment)", ExperimentCommands()},
   };
   return groups;
 }
@@ -39,6 +43,7 @@ void PrintGroupUsage(std::ostream& out, const CommandGroup& group) {
 }
 
 int RunGroup(const CommandGroup& group, const std::vector<std::string>& args) {
+  if (group.run) return group.run(args);
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
     PrintGroupUsage(std::cout, group);
     return kExitOk;

@@ -28,6 +28,8 @@ struct CommandGroup {
   std::string summary;
   std::string planned;  // what the group will hold, shown while it has no commands yet
   std::vector<Command> commands;
+  // A command of its own (`strata status --datadir D`): gets every argument after the name.
+  std::function<int(const std::vector<std::string>& args)> run = nullptr;
 };
 
 // Every group, in the order `strata --help` lists them.

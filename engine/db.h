@@ -255,7 +255,7 @@ class Database {
   std::unique_ptr<LockSys> lock_sys_;
   std::thread purge_thread_;
   std::mutex purge_mu_;  // one purge at a time
-  std::atomic<std::uint64_t> purged_below_no_{0}, purged_logs_{0}, purged_records_{0};
+  std::atomic<std::uint64_t> purged_logs_{0}, purged_records_{0};
   std::uint32_t next_space_id_ = 1;
   std::uint64_t next_index_id_ = 1;
   std::uint64_t next_table_id_ = 1;

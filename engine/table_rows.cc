@@ -117,7 +117,7 @@ Result<std::uint64_t> TableImpl::WriteUndo(TrxImpl& trx, UndoRecord& rec) {
   auto roll = svc_.rseg->Append(*log, [&](std::uint16_t start) { return rec.Encode(start); });
   if (!roll.ok()) return roll.status();
   ++trx.undo_no;
-  if (!insert) log->del_marks = true;
+  if (rec.type == UndoRecordType::kDeleteMark || rec.indexed) log->del_marks = true;  // purge has entries to remove
   return roll;
 }
 

@@ -223,7 +223,6 @@ Result<std::uint64_t> Database::PurgeOneLog(const ReadView& view) {
   }));
   for (const auto& [t, r] : records) STRATA_RETURN_IF_ERROR(t->Purge(r, log.trx_id, view));
   STRATA_RETURN_IF_ERROR(rseg_->RemoveFromHistory(log));
-  purged_below_no_ = log.trx_no + 1;
   ++purged_logs_;
   purged_records_ += records.size();
   return std::uint64_t{1};
@@ -272,7 +271,9 @@ void Database::set_lock_wait_timeout(std::chrono::milliseconds t) { lock_sys_->s
 EngineStatus Database::StatusReport() {
   EngineStatus s;
   s.max_trx_id = trx_sys_->max_trx_id();
-  s.purged_below_no = purged_below_no_.load();
+  // Purge is done below the oldest log still in the history (or everything, when it is empty).
+  auto oldest = rseg_->Oldest();
+  s.purged_below_no = oldest.ok() && oldest->has_value() ? (*oldest)->trx_no : s.max_trx_id;
   s.history_list_length = history_list_length();
   s.purged_logs = purged_logs_.load();
   s.purged_records = purged_records_.load();

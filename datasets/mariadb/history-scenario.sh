@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Real-MariaDB reference run of the "undo history list grows behind an open
+# read view" scenario: how the history list length moves while a REPEATABLE
+# READ view is held open over N single-row updates, and how fast purge
+# drains it once the view is closed.
+#
+#   history-scenario.sh [--updates N] [--out FILE.tsv]
+#
+#   --updates N   number of autocommit UPDATEs run while the view is open
+#                 (default 10000)
+#   --out FILE    write the TSV there instead of stdout
+#
+# Output (TSV, header line first):
+#   phase  updates  history_list_length  seconds
+#   view_open    one line before the first update and one every N/20 updates;
+#                seconds = time since the first update started
+#   view_closed  updates = N; one line right after the view's COMMIT, then one
+#                every 0.5 s until the length is 0 or 120 s have passed;
+#                seconds = time since the COMMIT was sent
+# Progress and server messages go to stderr.
+#
+# Env: PORT (default: first free port from 33062), KEEP_WORK=1 keeps the
+#      instance directory, SERVER_EXTRA_CNF (appended after this script's lines).
+# Needs mariadb-server + mariadb-client (Debian 12: 10.11). Uses server.sh for
+# the private instance (own datadir/socket under a mktemp dir, 127.0.0.1).
+set -euo pipefail
+
+prog=$(basename "$0")
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+SERVER=$HERE/server.sh
+die() { echo "$prog: error: $*" >&2; exit 1; }
+say() { echo "$prog: $*" >&2; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+
+N=10000 OUTFILE=
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --updates) [[ $# -ge 2 ]] || die "--updates needs a value"; N=$2; shift 2;;
+        --updates=*) N=${1#*=}; shift;;
+        --out) [[ $# -ge 2 ]] || die "--out needs a value"; OUTFILE=$2; shift 2;;
+        --out=*) OUTFILE=${1#*=}; shift;;
+        -h|--help) usage; exit 0;;
+        *) die "unknown argument '$1' (see --help)";;
+    esac
+done
+[[ $N =~ ^[1-9][0-9]*$ ]] || die "--updates must be a positive integer, got '$N'"
+[[ -x $SERVER ]] || die "helper not found or not executable: $SERVER"
+# server.sh would also catch these, but only after creating the work directory.
+for b in mariadbd:mysqld mariadb:mysql; do
+    found=0
+    for n in ${b/:/ }; do
+        if command -v "$n" >/dev/null || [[ -x /usr/sbin/$n || -x /usr/local/sbin/$n ]]; then found=1; fi
+    done
+    (( found )) || die "${b%%:*} not found; install it with: apt-get install -y mariadb-server mariadb-client"
+done
+
+# fd 3 carries the TSV; everything else (server.sh chatter included) goes to
+# stderr so stdout stays clean when the TSV goes there.
+if [[ -n $OUTFILE ]]; then
+    exec 3>"$OUTFILE" || die "cannot write $OUTFILE"
+else
+    exec 3>&1
+fi
+exec 1>&2
+emit() { local IFS=$'\t'; echo "$*" >&3; }
+
+port_in_use() { (exec 4<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+if [[ -n ${PORT:-} ]]; then
+    [[ $PORT =~ ^[0-9]+$ ]] || die "PORT must be a number, got '$PORT'"
+else
+    PORT=33062
+    while port_in_use "$PORT"; do
+        (( ++PORT < 33200 )) || die "no free port in 33062..33199; set PORT"
+    done
+fi
+
+WORK=$(mktemp -d /tmp/strata-histscen.XXXXXX)
+running=0 v_pid=
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    if [[ -n $v_pid ]]; then
+        exec 7>&- 2>/dev/null || true          # EOF on the FIFO ends the view session
+        sleep 0.2
+        kill "$v_pid" 2>/dev/null || true      # only our own client, by pid
+        wait "$v_pid" 2>/dev/null || true
+    fi
+    if (( running )); then "$SERVER" stop "$WORK" || true; fi
+    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then
+        say "instance directory kept: $WORK"
+    else
+        rm -rf "$WORK"
+    fi
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# stats_auto_recalc=OFF: otherwise the stats thread rewrites
+# mysql.innodb_*_stats after the updates, adding its own history entries.
+# flush_log_at_trx_commit=0 only removes the per-commit fsync (speed); it does
+# not change undo logging or purge.
+export SERVER_EXTRA_CNF="innodb_stats_auto_recalc=OFF
+innodb_flush_log_at_trx_commit=0
+${SERVER_EXTRA_CNF:-}"
+
+sql() { "$SERVER" sql "$WORK" "$@"; }
+val() { sql --batch --skip-column-names -e "$1"; }
+# History list length from INNODB_METRICS 'trx_rseg_history_len': on 10.11 the
+# counter exists, is enabled by default and equals "History list length" of
+# SHOW ENGINE INNODB STATUS (and GLOBAL_STATUS Innodb_history_list_length), but
+# is one cheap query instead of parsing the status text.
+hll() { val "SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME='trx_rseg_history_len'"; }
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $(( t / 1000 )); }
+secs() { local d=$(( $(now_ms) - $1 )); printf '%d.%03d' $(( d / 1000 )) $(( d % 1000 )); }
+
+t_start=$(now_ms)
+running=1
+"$SERVER" start "$WORK" "$PORT"
+say "server $(val 'SELECT VERSION()'), work directory $WORK"
+
+sql <<'SQL'
+CREATE DATABASE bank;
+CREATE TABLE bank.acct (id BIGINT NOT NULL PRIMARY KEY, k BIGINT, note VARCHAR(40),
+                        KEY k_1 (k)) ENGINE=InnoDB;
+INSERT INTO bank.acct (id, k) VALUES (1, 0);
+SQL
+
+[[ $(val "SELECT ENABLED FROM information_schema.INNODB_METRICS WHERE NAME='trx_rseg_history_len'") == 1 ]] ||
+    val "SET GLOBAL innodb_monitor_enable='trx_rseg_history_len'" >/dev/null
+# The DDL and the INSERT leave history entries; start from an empty list so the
+# growth seen below is only the updates'.
+for ((i = 0; i < 240; i++)); do
+    h=$(hll)
+    [[ $h == 0 ]] && break
+    sleep 0.5
+done
+[[ $h == 0 ]] || die "history list did not drain before the test (still $h after 120 s)"
+
+# ---- the read view: a client that reads statements from a FIFO stays
+# connected (and its transaction open) until we send COMMIT.
+mkfifo "$WORK/view.fifo"
+CLIENT=$(command -v mariadb || command -v mysql || echo /usr/bin/mariadb)
+"$CLIENT" --defaults-file="$WORK/my.cnf" --batch --skip-column-names --unbuffered \
+    <"$WORK/view.fifo" >"$WORK/view.out" 2>"$WORK/view.err" &
+v_pid=$!
+exec 7>"$WORK/view.fifo"
+v_send() { printf '%s\n' "$@" >&7; }
+v_wait() { # v_wait MARKER: wait until the view session has printed "@@@ MARKER"
+    local i
+    for ((i = 0; i < 6000; i++)); do
+        grep -qx "@@@ $1" "$WORK/view.out" && return 0
+        kill -0 "$v_pid" 2>/dev/null || { cat "$WORK/view.err" >&2; die "view session exited"; }
+        sleep 0.02
+    done
+    die "view session did not reach '$1'"
+}
+v_send "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ;" \
+       "START TRANSACTION WITH CONSISTENT SNAPSHOT;" \
+       "SELECT CONCAT('k=', k) FROM bank.acct WHERE id=1;" \
+       "SELECT '@@@ open';"
+v_wait open
+grep -qx 'k=0' "$WORK/view.out" || die "view session did not see k=0: $(cat "$WORK/view.out")"
+say "read view open (session $v_pid); running $N autocommit UPDATEs"
+
+# ---- the updates: one client invocation per batch (cheap), but every
+# statement is its own autocommit transaction, i.e. one history entry each.
+step=$(( N / 20 )); (( step > 0 )) || step=1
+upd() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) print "UPDATE bank.acct SET k=k+1 WHERE id=1;" }'; }
+emit phase updates history_list_length seconds
+t_upd=$(now_ms)
+emit view_open 0 "$(hll)" 0.000
+done_n=0
+while (( done_n < N )); do
+    b=$(( N - done_n < step ? N - done_n : step ))
+    upd "$b" >"$WORK/batch.sql"
+    sql --batch <"$WORK/batch.sql"
+    done_n=$(( done_n + b ))
+    emit view_open "$done_n" "$(hll)" "$(secs "$t_upd")"
+done
+say "updates done in $(secs "$t_upd") s"
+[[ $(val "SELECT k FROM bank.acct WHERE id=1") == "$N" ]] || die "k is not $N after the updates"
+
+# ---- close the view (after checking it still sees the old version) and
+# watch purge drain the list.
+v_send "SELECT CONCAT('k=', k, ' still') FROM bank.acct WHERE id=1;"
+t_close=$(now_ms)
+v_send "COMMIT;" "SELECT '@@@ closed';"
+v_wait closed
+grep -qx 'k=0 still' "$WORK/view.out" || die "the read view did not keep seeing k=0"
+while :; do
+    h=$(hll) s=$(secs "$t_close")
+    emit view_closed "$N" "$h" "$s"
+    [[ $h == 0 ]] && break
+    (( $(now_ms) - t_close < 120000 )) || { say "history still $h after 120 s"; break; }
+    sleep 0.5
+done
+exec 7>&-
+wait "$v_pid" || true
+v_pid=
+
+"$SERVER" stop "$WORK"
+running=0
+say "total run time $(secs "$t_start") s"
