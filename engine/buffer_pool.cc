@@ -76,7 +76,9 @@ BufferPool::BufferPool(BufferPoolOptions options) : opt_(options) {
   if (opt_.page_cleaner) cleaner_ = std::thread([this] { CleanerLoop(); });
 }
 
-BufferPool::~BufferPool() {
+BufferPool::~BufferPool() { StopCleaner(); }
+
+void BufferPool::StopCleaner() {
   {
     std::lock_guard lock(cleaner_mu_);
     stop_ = true;

@@ -156,6 +156,8 @@ class BufferPool {
   const BufferPoolOptions& options() const { return opt_; }
   // The first error the page cleaner met (it keeps running and retries).
   Status cleaner_status();
+  // Stops the page cleaner for good (before spaces are discarded: it pins their pages).
+  void StopCleaner();
 
  private:
   friend class PageGuard;

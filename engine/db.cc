@@ -170,6 +170,7 @@ Database::~Database() {
     if (Flush().ok() && !pool_->redo_enabled()) (void)log_->SetFlags(kLogFlagNoLogging);
   }
   // The pool (and its page cleaner) goes first, before the files it could still write to.
+  pool_->StopCleaner();
   for (auto& [key, t] : tables_) pool_->Discard(t->impl_->space().id());
   tables_.clear();
   pool_.reset();

@@ -275,6 +275,8 @@ Result<std::optional<HistoryLog>> Rseg::Oldest() {
   HistoryLog log;
   log.page = h.last.page;
   log.header = static_cast<std::uint16_t>(h.last.offset - UndoLogHeader::kHistoryNode);
+  // One latch at a time: a commit holds an undo page and then wants the header.
+  g = ReadGuard();
   auto p = pool_.Read({system_.id(), log.page});
   if (!p.ok()) return p.status();
   auto lh = UndoLogHeader::Decode(p->page(), log.header);
