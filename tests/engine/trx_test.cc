@@ -78,9 +78,6 @@ struct Fixture {
   }
 };
 
-const Isolation kAll[] = {Isolation::kReadUncommitted, Isolation::kReadCommitted, Isolation::kRepeatableRead,
-                          Isolation::kSerializable};
-
 TEST(IsolationTest, NoDirtyReadExceptUnderReadUncommitted) {
   for (Isolation iso : {Isolation::kReadUncommitted, Isolation::kReadCommitted, Isolation::kRepeatableRead}) {
     Fixture f;
@@ -142,6 +139,20 @@ TEST(IsolationTest, DeletesAndInsertsOfOthersAreInvisibleToAnOpenView) {
   ASSERT_TRUE(f.db->Purge().ok());
   EXPECT_EQ(f.db->history_list_length(), 0u);
   EXPECT_TRUE(f.t->Check().ok());
+}
+
+TEST(IsolationTest, SerializableTurnsPlainReadsIntoSharedLocks) {
+  DatabaseOptions o;
+  o.lock_wait_timeout = 200ms;
+  Fixture f(o);
+  auto reader = f.Begin(Isolation::kSerializable);
+  EXPECT_EQ(f.K(10, reader.get()), 0);  // a plain SELECT, locking under SERIALIZABLE
+  EXPECT_TRUE(f.t->Update(R(10, 1)).IsLockWaitTimeout());
+  auto other = f.Begin(Isolation::kSerializable);
+  EXPECT_EQ(f.K(10, other.get()), 0) << "shared locks do not block each other";
+  ASSERT_TRUE(reader->Commit().ok());
+  ASSERT_TRUE(other->Commit().ok());
+  EXPECT_TRUE(f.t->Update(R(10, 1)).ok());
 }
 
 TEST(LockTest, PhantomInsertIsBlockedByAGapLock) {
@@ -227,6 +238,25 @@ TEST(LockTest, TwoRowDeadlockRollsBackTheYoungerAndTheOtherCommits) {
   EXPECT_EQ(f.K(10), 1);
   EXPECT_EQ(f.K(20), 11);
   EXPECT_GE(f.db->StatusReport().locks.deadlocks, 1u);
+}
+
+TEST(LockTest, WithDetectionOffADeadlockEndsInATimeout) {
+  DatabaseOptions o;
+  o.deadlock_detect = false;  // innodb_deadlock_detect=OFF: the wait timeout breaks the cycle
+  o.lock_wait_timeout = 300ms;
+  Fixture f(o);
+  auto a = f.Begin(Isolation::kRepeatableRead);
+  auto b = f.Begin(Isolation::kRepeatableRead);
+  ASSERT_TRUE(f.t->Update(R(10, 1), a.get()).ok());
+  ASSERT_TRUE(f.t->Update(R(20, 2), b.get()).ok());
+  auto a_next = std::async(std::launch::async, [&] { return f.t->Update(R(20, 11), a.get()); });
+  std::this_thread::sleep_for(50ms);
+  Status s = f.t->Update(R(10, 22), b.get());
+  EXPECT_TRUE(s.IsLockWaitTimeout()) << s.ToString();
+  EXPECT_TRUE(b->active());
+  ASSERT_TRUE(b->Rollback().ok());
+  (void)a_next.get();  // a may have timed out too, or got the row once b rolled back
+  EXPECT_EQ(f.db->StatusReport().locks.deadlocks, 0u);
 }
 
 TEST(LockTest, WaitTimesOutWithMySqlsMessageAndOnlyTheStatementIsUndone) {
