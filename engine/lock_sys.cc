@@ -110,7 +110,7 @@ void LockSys::Grant(TrxLocks& trx, const std::string& key, Queue& q, Entry e) {
   q.push_back(e);
   ++entries_;
   if (IsGapKind(e.kind)) ++gap_entries_;
-  if (std::find(trx.keys.begin(), trx.keys.end(), key) == trx.keys.end()) trx.keys.push_back(key);
+  trx.keys.push_back(key);  // a repeat is harmless: ReleaseAll finds nothing more there
 }
 
 Status LockSys::TryAcquire(TrxLocks& trx, const std::string& key, LockMode mode, LockKind kind) {
@@ -139,7 +139,7 @@ Status LockSys::Acquire(TrxLocks& trx, const std::string& key, LockMode mode, Lo
   q->push_back(e);
   ++entries_;
   if (IsGapKind(kind)) ++gap_entries_;
-  if (std::find(trx.keys.begin(), trx.keys.end(), key) == trx.keys.end()) trx.keys.push_back(key);
+  trx.keys.push_back(key);  // a repeat is harmless: ReleaseAll finds nothing more there
   ++waits_;
   const std::string* name = &queues_.find(key)->first;  // node-stable in an unordered_map
   trx.waiting_on = name;
@@ -212,7 +212,7 @@ void LockSys::ConvertImplicit(std::uint64_t owner_id, const std::string& key) {
   // The owner's lock is older than any request queued since: it goes first.
   q.insert(q.begin(), Entry{&owner, LockMode::kExclusive, LockKind::kRecord, true});
   ++entries_;
-  if (std::find(owner.keys.begin(), owner.keys.end(), key) == owner.keys.end()) owner.keys.push_back(key);
+  owner.keys.push_back(key);
 }
 
 void LockSys::Register(TrxLocks& trx) {
@@ -281,8 +281,9 @@ LockStats LockSys::stats() {
   std::uint64_t bytes = queues_.bucket_count() * sizeof(void*);
   for (const auto& [key, q] : queues_) {
     bytes += sizeof(std::pair<const std::string, Queue>) + 2 * sizeof(void*);  // node
-    if (key.capacity() > 15) bytes += key.capacity() + 1;                     // beyond SSO
-    bytes += q.capacity() * sizeof(Entry);
+    const std::size_t heap = key.capacity() > 15 ? key.capacity() + 1 : 0;    // beyond SSO
+    bytes += heap + q.capacity() * sizeof(Entry);
+    bytes += q.size() * (sizeof(std::string) + heap);  // each owner's copy in TrxLocks::keys
   }
   s.memory_bytes = bytes;
   return s;

@@ -362,25 +362,41 @@ void CopyDir(const fs::path& from, const fs::path& to) {
   if (ec) Die("copying " + from.string() + " to " + to.string() + ": " + ec.message());
 }
 
-// Waits for `done` to reach `n`, and says so when it takes far longer than it should: prints
-// the engine's status and aborts (a core for gdb) after STRATA_BENCH_HANG_SECONDS (300).
+// Waits for `done` to reach `n`, and says so when it takes far longer than it should: every
+// 30 s it prints a note and, from a thread of its own (the engine may be stuck in a way that
+// blocks StatusReport too), the engine's TRANSACTIONS status; after STRATA_BENCH_HANG_SECONDS
+// (300) it aborts, leaving the window before that for gdb -p.
 void WaitOrReportHang(const std::atomic<int>& done, int n, Database* db, const std::string& what) {
   const auto start = Clock::now();
   const double hang_s = static_cast<double>(EnvU64("STRATA_BENCH_HANG_SECONDS", 300));
   double next_report = 30;
+  std::thread reporter;
+  std::atomic<bool> reporting{false};
   while (done.load() < n) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const double waited = Seconds(Clock::now() - start);
     if (waited >= next_report) {
       Progress(what + ": " + std::to_string(n - done.load()) + " of " + std::to_string(n) + " threads still running " + Fixed(waited, 0) +
-               " s after the stop; engine status:\n" + db->StatusReport().Render());
+               " s after the stop: a hang? (pid " + std::to_string(::getpid()) + ", gdb -p it); aborting at " + Fixed(hang_s, 0) + " s");
+      if (!reporting.load()) {
+        if (reporter.joinable()) reporter.join();
+        reporting = true;
+        reporter = std::thread([db, &reporting] {
+          const std::string status = db->StatusReport().Render();
+          Progress("engine status:\n" + status);
+          reporting = false;
+        });
+      } else {
+        Progress("(the engine status asked for before has not come back: StatusReport() is blocked too)");
+      }
       next_report += 30;
     }
     if (waited >= hang_s) {
-      Progress(what + ": giving up: a hang (pid " + std::to_string(::getpid()) + "); aborting");
+      Progress(what + ": giving up on the hang; aborting");
       std::abort();
     }
   }
+  if (reporter.joinable()) reporter.join();
 }
 
 // ---------------------------------------------------------------------------------------------
