@@ -181,10 +181,7 @@ Status TableImpl::Write(TrxImpl& trx, const std::function<Status(LockWait&)>& bo
       s = Guard(body(wait));
     }
     if (!wait.needed) return s;
-    trx.doing = "lock wait";
-    Status w = svc_.locks->Acquire(trx.locks, wait.key, wait.mode, wait.kind);
-    trx.doing.clear();
-    STRATA_RETURN_IF_ERROR(w);
+    STRATA_RETURN_IF_ERROR(svc_.locks->Acquire(trx.locks, wait.key, wait.mode, wait.kind));
   }
 }
 
@@ -432,10 +429,7 @@ Result<std::optional<Row>> TableImpl::Get(TrxImpl& trx, const std::vector<Value>
       }
     }
     if (!wait.needed) return out;
-    trx.doing = "lock wait";
-    Status w = svc_.locks->Acquire(trx.locks, wait.key, wait.mode, wait.kind);
-    trx.doing.clear();
-    STRATA_RETURN_IF_ERROR(w);
+    STRATA_RETURN_IF_ERROR(svc_.locks->Acquire(trx.locks, wait.key, wait.mode, wait.kind));
   }
 }
 
@@ -549,10 +543,7 @@ Status TableImpl::ScanLocking(TrxImpl& trx, std::size_t index, Tuple from, const
       }
     }
     if (wait.needed) {
-      trx.doing = "lock wait";
-      Status w = svc_.locks->Acquire(trx.locks, wait.key, wait.mode, wait.kind);
-      trx.doing.clear();
-      STRATA_RETURN_IF_ERROR(w);
+      STRATA_RETURN_IF_ERROR(svc_.locks->Acquire(trx.locks, wait.key, wait.mode, wait.kind));
       continue;
     }
     from = Tuple(found->begin(), found->begin() + static_cast<std::ptrdiff_t>(shape.n_key));

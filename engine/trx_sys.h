@@ -44,7 +44,6 @@ struct TrxImpl {
   std::uint64_t undo_no = 0;     // undo records written (the next record's undo_no)
   std::uint64_t rows_modified = 0;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-  std::string doing;             // what it is doing, for the status report
 };
 
 struct TrxSummary {
