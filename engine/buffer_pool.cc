@@ -385,7 +385,9 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
     }
   }
   std::sort(batch.begin(), batch.end());
-  constexpr std::size_t kBatch = 64;  // pinned at once: a small share of any pool
+  // Pinned at once: a quarter of the pool at most (64 pages), so that a slow write never leaves
+  // eviction with every frame of a small pool pinned.
+  const std::size_t kBatch = std::clamp<std::size_t>(frames_.size() / 4, 1, 64);
   for (std::size_t at = 0; at < batch.size(); at += kBatch) {
     std::vector<Frame*> pinned;
     {
