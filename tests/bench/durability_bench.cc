@@ -73,7 +73,11 @@
 
 #include "engine/db.h"
 
+#include "bench_util.h"
+
 namespace {
+
+using namespace strata::bench;  // NOLINT: the shared helpers read as this file's own
 
 namespace fs = std::filesystem;
 using strata::engine::Charset;
@@ -94,121 +98,6 @@ constexpr std::uint64_t kGiB = 1u << 30;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-[[noreturn]] void Die(const std::string& what) {
-  std::fprintf(stderr, "durability_bench: %s\n", what.c_str());
-  std::fflush(stderr);
-  std::_Exit(1);
-}
-
-std::uint64_t EnvU64(const char* name, std::uint64_t fallback) {
-  const char* s = std::getenv(name);
-  if (s == nullptr || *s == '\0') return fallback;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s, &end, 10);
-  if (*end != '\0') Die(std::string(name) + " must be a non-negative integer, not '" + s + "'");
-  return v;
-}
-
-double EnvDouble(const char* name, double fallback) {
-  const char* s = std::getenv(name);
-  if (s == nullptr || *s == '\0') return fallback;
-  char* end = nullptr;
-  const double v = std::strtod(s, &end);
-  if (*end != '\0' || !(v > 0)) Die(std::string(name) + " must be a positive number, not '" + s + "'");
-  return v;
-}
-
-// STRATA_BENCH_ONLY: a comma-separated subset of fsync,commits,bulk,recovery (default: all).
-bool Wanted(const char* section) {
-  const char* s = std::getenv("STRATA_BENCH_ONLY");
-  if (s == nullptr || *s == '\0') return true;
-  const std::string list = std::string(",") + s + ",";
-  return list.find(std::string(",") + section + ",") != std::string::npos;
-}
-
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-// Nearest-rank percentile of a sorted sample.
-double Percentile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0;
-  std::size_t rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-  rank = std::clamp<std::size_t>(rank, 1, sorted.size());
-  return sorted[rank - 1];
-}
-
-// 1234567.8 -> "1,234,568"
-std::string Thousands(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.0f", v);
-  std::string s = buf, out;
-  const bool neg = !s.empty() && s[0] == '-';
-  if (neg) s.erase(0, 1);
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i > 0 && (s.size() - i) % 3 == 0) out += ',';
-    out += s[i];
-  }
-  return neg ? "-" + out : out;
-}
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-void Progress(const std::string& s) {
-  std::fprintf(stderr, "[durability_bench] %s\n", s.c_str());
-  std::fflush(stderr);
-}
-
-fs::path BaseDir() {
-  const char* s = std::getenv("STRATA_BENCH_DIR");
-  return (s && *s) ? fs::path(s) : fs::temp_directory_path();
-}
-
-// A fresh directory under BaseDir(), removed by the destructor.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    static int counter = 0;
-    path_ = BaseDir() / ("strata-durability-bench-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" + tag);
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string FsName(const fs::path& p) {
-  struct statfs st {};
-  if (::statfs(p.c_str(), &st) != 0) return "?";
-  switch (static_cast<unsigned long>(st.f_type)) {
-    case 0xEF53: return "ext4";
-    case 0x58465342: return "xfs";
-    case 0x9123683E: return "btrfs";
-    case 0x01021994: return "tmpfs (fsync does nothing: results below are not durable)";
-    case 0x794c7630: return "overlayfs";
-    case 0x2FC12FC1: return "zfs";
-    default: {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "fs type 0x%lx", static_cast<unsigned long>(st.f_type));
-      return buf;
-    }
-  }
-}
-
-std::uint64_t PhysicalMemory() {
-  return static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
-}
 
 std::uint64_t AvailableMemory() {
   std::ifstream in("/proc/meminfo");
@@ -953,6 +842,7 @@ RecoveryResult MeasureRecovery() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  strata::bench::ProgramName() = "durability_bench";
   if (argc == 7 && std::strcmp(argv[1], "--recover") == 0) return RecoverMain(argv);
   if (argc > 1) {
     std::fprintf(stderr, "usage: durability_bench (settings through STRATA_BENCH_* variables; see the source)\n");
