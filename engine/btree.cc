@@ -29,6 +29,11 @@ BtrPage ViewOf(ConstBytes page, const RecordLayout& layout) {
   return BtrPage(MutableBytes(const_cast<std::byte*>(page.data()), page.size()), layout);
 }
 
+void MarkDeleted(BtrPage& page, std::size_t origin, bool deleted) {
+  const std::uint8_t bits = page.info_bits(origin);
+  page.set_info_bits(origin, deleted ? (bits | kInfoDeleted) : (bits & ~kInfoDeleted));
+}
+
 void SetMinRec(std::vector<RawRecord>& records, bool on) {
   if (records.empty()) return;
   auto& bits = records.front().info_bits;
@@ -389,8 +394,7 @@ Status Btree::Unlink(Mtr& mtr, BtrPage& page) {
   return Status::Ok();
 }
 
-Status Btree::Delete(const Tuple& key) {
-  Mtr mtr(pool_);
+Result<Btree::Path> Btree::FindRecord(Mtr& mtr, const Tuple& key) {
   auto path = Descend(mtr, key, shape_.n_key, 0, false);
   if (!path.ok()) return path.status();
   auto page = WritePage(mtr, path->back().page);
@@ -399,6 +403,13 @@ Status Btree::Delete(const Tuple& key) {
   if (c == BtrPage::kInfimum || page->Compare(c, key, shape_.n_key, shape_.compare) != 0) {
     return Status::NotFound("no record with this key");
   }
+  return path;
+}
+
+Status Btree::Delete(const Tuple& key) {
+  Mtr mtr(pool_);
+  auto path = FindRecord(mtr, key);
+  if (!path.ok()) return path.status();
   return DeleteAt(mtr, *path);
 }
 
@@ -521,16 +532,11 @@ Status Btree::LiftRoot(Mtr& mtr) {
 
 Status Btree::SetDeleteMark(const Tuple& key, bool deleted) {
   Mtr mtr(pool_);
-  auto path = Descend(mtr, key, shape_.n_key, 0, false);
+  auto path = FindRecord(mtr, key);
   if (!path.ok()) return path.status();
   auto page = WritePage(mtr, path->back().page);
   if (!page.ok()) return page.status();
-  const std::size_t c = path->back().cursor;
-  if (c == BtrPage::kInfimum || page->Compare(c, key, shape_.n_key, shape_.compare) != 0) {
-    return Status::NotFound("no record with this key");
-  }
-  const std::uint8_t bits = page->info_bits(c);
-  page->set_info_bits(c, deleted ? (bits | kInfoDeleted) : (bits & ~kInfoDeleted));
+  MarkDeleted(*page, path->back().cursor, deleted);
   return Status::Ok();
 }
 
@@ -542,22 +548,18 @@ Status Btree::Update(const Tuple& record, bool deleted) {
   }
   auto enc = EncodeTuple(shape_.leaf, record);
   Mtr mtr(pool_);
-  auto path = Descend(mtr, record, shape_.n_key, 0, false);
+  auto path = FindRecord(mtr, record);
   if (!path.ok()) return path.status();
   auto page = WritePage(mtr, path->back().page);
   if (!page.ok()) return page.status();
   const std::size_t c = path->back().cursor;
-  if (c == BtrPage::kInfimum || page->Compare(c, record, shape_.n_key, shape_.compare) != 0) {
-    return Status::NotFound("no record with this key");
-  }
   auto [start, end] = page->Bounds(c);
   if (enc.bytes.size() == end - start && enc.extra_size == c - start) {
     // Same size and shape: overwrite all but the 5-byte header (chain, heap number, owner).
     std::byte* p = page->bytes().data();
     std::memcpy(p + start, enc.bytes.data(), enc.extra_size - kCompactExtraBytes);
     std::memcpy(p + c, enc.bytes.data() + enc.extra_size, end - c);
-    const std::uint8_t bits = page->info_bits(c);
-    page->set_info_bits(c, deleted ? (bits | kInfoDeleted) : (bits & ~kInfoDeleted));
+    MarkDeleted(*page, c, deleted);
     return Status::Ok();
   }
   page->Delete(c);

@@ -90,6 +90,9 @@ class Btree {
   Result<BtrPage> WritePage(Mtr& mtr, ondisk::PageNo n);
   // Descends to `level`, latching each page for writing; the last step is on that level.
   Result<Path> Descend(Mtr& mtr, const Tuple& key, std::size_t n_fields, std::uint16_t level, bool strict);
+  // Descends to the leaf record whose first n_key fields equal `key`, latched for writing;
+  // NotFound when there is none.
+  Result<Path> FindRecord(Mtr& mtr, const Tuple& key);
   Status InsertAtLevel(Mtr& mtr, const Tuple& key, const RawRecord& record, std::uint16_t level);
   Status SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_t record_size, bool by_size);
   Result<ondisk::PageNo> RaiseRoot(Mtr& mtr);
