@@ -9,6 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "datasets/keys.h"
 #include "engine/db.h"
@@ -108,18 +109,7 @@ int BenchInsert(const std::vector<std::string>& args) {
         << options << "\n";
   };
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "strata bench insert: " << e.what() << "\n";
-    usage(std::cerr);
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    usage(std::cout);
-    return kExitOk;
-  }
+  if (auto done = ParseOptions("bench insert", args, options, {}, usage, vm)) return *done;
   auto fail_usage = [&](const std::string& what) {
     std::cerr << "strata bench insert: " << what << "\n";
     usage(std::cerr);

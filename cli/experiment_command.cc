@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "cli/options.h"
 #include "cli/progress.h"
 #include "datasets/history_experiment.h"
 
@@ -32,23 +33,7 @@ int History(const std::vector<std::string>& args) {
         << options << "\n";
   };
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "strata experiment history: " << e.what() << "\n";
-    usage(std::cerr);
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    usage(std::cout);
-    return kExitOk;
-  }
-  if (!vm.count("datadir")) {
-    std::cerr << "strata experiment history: missing --datadir\n";
-    usage(std::cerr);
-    return kExitUsage;
-  }
+  if (auto done = ParseOptions("experiment history", args, options, {}, usage, vm, {"datadir"})) return *done;
   const bool json = vm.count("json") > 0;
   datasets::HistoryExperimentOptions o;
   o.updates = vm["updates"].as<std::uint64_t>();

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/options.h"
 #include "engine/db.h"
 
 namespace po = boost::program_options;
@@ -27,23 +28,7 @@ int Status(const std::vector<std::string>& args) {
         << options << "\n";
   };
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "strata status: " << e.what() << "\n";
-    usage(std::cerr);
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
-    usage(std::cout);
-    return kExitOk;
-  }
-  if (!vm.count("datadir")) {
-    std::cerr << "strata status: missing --datadir\n";
-    usage(std::cerr);
-    return kExitUsage;
-  }
+  if (auto done = ParseOptions("status", args, options, positional, usage, vm, {"datadir"})) return *done;
   engine::DatabaseOptions o;
   o.create_if_missing = false;
   o.purge = false;       // report the history as it is, not as purge leaves it

@@ -1,0 +1,23 @@
+// The option-parsing preamble every `strata` command shares.
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strata::cli {
+
+// Parses `args` into `vm`. A parse error or a missing `required` option prints
+// "strata <command>: what" and the usage on stderr (kExitUsage); --help prints the usage on
+// stdout (kExitOk). nullopt: the command goes on.
+std::optional<int> ParseOptions(const std::string& command, const std::vector<std::string>& args,
+                                const boost::program_options::options_description& options,
+                                const boost::program_options::positional_options_description& positional,
+                                const std::function<void(std::ostream&)>& usage, boost::program_options::variables_map& vm,
+                                const std::vector<std::string>& required = {});
+
+}  // namespace strata::cli
