@@ -4,6 +4,7 @@
 #include "cli/experiment_command.h"
 #include "cli/inspect_command.h"
 #include "cli/render_command.h"
+#include "cli/sql_command.h"
 #include "cli/status_command.h"
 
 #include <iomanip>
@@ -17,7 +18,7 @@ const std::vector<CommandGroup>& CommandGroups() {
        "summary, regions, pages, page N, index, extents, lsn, undo, check, schema", InspectCommands()},
       {"render", "draw extent, LSN, page-type and index maps as PNG or SVG",
        "extents, lsn, types, index", RenderCommands()},
-      {"sql", "an interactive SQL shell on a Strata data directory", "the shell itself", {}},
+      {"sql", "an interactive SQL shell on a Strata data directory, and a script runner", "", {}, Sql},
       {"import", "load a mysqldump file, optionally with redo logging disabled",
        "import DUMP --datadir D [--disable-redo]", {}},
       {"bench", "workloads run in-process on a Strata data directory", "insert, import, hot-row", BenchCommands()},

@@ -64,6 +64,7 @@ std::uint64_t Table::last_insert_id() const { return impl_->last_insert_id(); }
 TableStats Table::stats() const { return impl_->stats(); }
 Status Table::Check() { return impl_->Check(); }
 const std::filesystem::path& Table::path() const { return impl_->space().path(); }
+std::uint64_t Table::file_bytes() const { return std::uint64_t{impl_->space().size()} * impl_->space().page_size().bytes(); }
 
 // ---- Database ----------------------------------------------------------------------------
 
@@ -71,6 +72,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   auto db = std::unique_ptr<Database>(new Database());
   db->dir_ = dir;
   db->options_ = options;
+  db->flush_log_at_trx_commit_ = options.flush_log_at_trx_commit;
   db->env_ = options.env ? options.env : Env::Default();
   Env& env = *db->env_;
   const auto ibdata = dir / "ibdata1";
@@ -396,6 +398,17 @@ Status Database::DropTable(const std::string& database, const std::string& name)
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   STRATA_RETURN_IF_ERROR(env_->Remove(path));
   return env_->SyncDir(path.parent_path());
+}
+
+Status Database::DropDatabase(const std::string& name) {
+  for (const std::string& table : ListTables(name)) STRATA_RETURN_IF_ERROR(DropTable(name, table));
+  std::unique_lock lock(mu_);
+  auto it = std::find(databases_.begin(), databases_.end(), name);
+  if (it == databases_.end()) return Status::NotFound(fmt::format("Can't drop database '{}'; database doesn't exist", name));
+  databases_.erase(it);
+  STRATA_RETURN_IF_ERROR(SaveCatalog());
+  (void)env_->Remove(dir_ / name);  // stays when something else put files there
+  return env_->SyncDir(dir_);
 }
 
 std::vector<std::string> Database::ListTables(const std::string& database) const {

@@ -91,6 +91,10 @@ class Transaction {
   Status Commit();
   Status Rollback();
   bool active() const;
+  // A statement made of several calls (an UPDATE of many rows) marks where it began and, when
+  // one of its calls fails, undoes back to the mark: the transaction goes on without it.
+  std::uint64_t Savepoint() const;
+  Status RollbackToSavepoint(std::uint64_t savepoint);
   std::uint64_t id() const;  // 0 until its first write
   Isolation isolation() const;
 
@@ -159,6 +163,7 @@ class Table {
   // Structural check of every index of the table (see Btree::Check).
   Status Check();
   const std::filesystem::path& path() const;
+  std::uint64_t file_bytes() const;  // the tablespace's size (pages × page size)
 
  private:
   friend class Database;
@@ -181,9 +186,14 @@ class Database {
   // Runs purge now as far as the oldest read view allows; the undo logs it removed.
   Result<std::uint64_t> Purge();
   void set_lock_wait_timeout(std::chrono::milliseconds t);
+  // SET GLOBAL innodb_flush_log_at_trx_commit: 0, 1 or 2, for commits from now on.
+  Status set_flush_log_at_trx_commit(int value);
+  int flush_log_at_trx_commit() const { return flush_log_at_trx_commit_; }
 
   Status CreateDatabase(const std::string& name);
   std::vector<std::string> ListDatabases() const;
+  // Drops its tables, then the database; NotFound when there is none.
+  Status DropDatabase(const std::string& name);
   // AlreadyExists when the table exists.
   Result<Table*> CreateTable(const TableSpec& spec);
   // NotFound when there is no such table.
@@ -247,6 +257,7 @@ class Database {
   std::thread background_;
   std::mutex serial_commit_mu_;  // group_commit off: held from a write's start to its fsync
   std::atomic<std::uint64_t> commits_{0};
+  std::atomic<int> flush_log_at_trx_commit_{1};
   mutable std::shared_mutex mu_;  // writers exclusive, readers shared
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
   std::vector<std::string> databases_;

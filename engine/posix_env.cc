@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "engine/env.h"
@@ -115,7 +116,7 @@ class PosixEnv final : public Env {
   }
 
   Status Remove(const std::filesystem::path& path) override {
-    if (::unlink(path.c_str()) != 0) return Errno(path, "remove", errno);
+    if (::remove(path.c_str()) != 0) return Errno(path, "remove", errno);  // a file or an empty directory
     return Status::Ok();
   }
 

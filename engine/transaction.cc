@@ -34,6 +34,12 @@ Status Transaction::Rollback() {
 }
 
 bool Transaction::active() const { return impl_->state == TrxImpl::State::kActive; }
+std::uint64_t Transaction::Savepoint() const { return impl_->undo_no; }
+
+Status Transaction::RollbackToSavepoint(std::uint64_t savepoint) {
+  if (impl_->state != TrxImpl::State::kActive) return Status::Ok();
+  return impl_->undo_no > savepoint ? db_->RollbackTrx(*impl_, savepoint) : Status::Ok();
+}
 std::uint64_t Transaction::id() const { return impl_->id; }
 Isolation Transaction::isolation() const { return impl_->isolation; }
 
@@ -99,7 +105,7 @@ Status Database::CommitTrx(TrxImpl& trx) {
   // The commit's durability, as innodb_flush_log_at_trx_commit asks; only then do the row
   // locks go (without early lock release nobody reads an undurable commit through a lock).
   if (s.ok() && pool_->redo_enabled()) {
-    switch (options_.flush_log_at_trx_commit) {
+    switch (flush_log_at_trx_commit_.load()) {
       case 0: break;
       case 2: s = log_->WriteUpTo(log_->lsn()); break;
       default: s = log_->FlushUpTo(log_->lsn());
@@ -265,6 +271,12 @@ void Database::PurgeLoop() {
 std::uint64_t Database::history_list_length() const { return rseg_ ? rseg_->history_length() : 0; }
 
 void Database::set_lock_wait_timeout(std::chrono::milliseconds t) { lock_sys_->set_wait_timeout(t); }
+
+Status Database::set_flush_log_at_trx_commit(int value) {
+  if (value < 0 || value > 2) return Status::InvalidArgument(fmt::format("innodb_flush_log_at_trx_commit must be 0, 1 or 2, not {}", value));
+  flush_log_at_trx_commit_ = value;
+  return Status::Ok();
+}
 
 // ---- status --------------------------------------------------------------------------------
 

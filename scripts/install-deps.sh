@@ -12,6 +12,7 @@ packages=(
   libsqlite3-dev                        # the peer engine_bench measures against (built in CI)
   libboost-program-options-dev libfmt-dev nlohmann-json3-dev
   zlib1g-dev libpng-dev libstb-dev fonts-dejavu-core
+  libedit-dev                           # line editing and history in `strata sql`
   libimgui-dev libglfw3-dev libgl-dev   # strata-viz
   xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
   mariadb-server-core                   # innochecksum, run on the engine's files by the tests
@@ -19,7 +20,7 @@ packages=(
 )
 for group in "$@"; do
   case "$group" in
-    bench) packages+=(time) ;;  # GNU time for peak memory
+    bench) packages+=(time sqlite3 python3) ;;  # GNU time for peak memory; the SQLite CLI and python3 for import_bench
     mariadb) packages+=(mariadb-server mariadb-client python3) ;;
     *) echo "install-deps: unknown group '$group' (bench, mariadb)" >&2; exit 2 ;;
   esac

@@ -1,0 +1,204 @@
+#include "cli/sql_command.h"
+
+#include <editline/readline.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/input_file.h"
+#include "cli/options.h"
+#include "cli/sql_output.h"
+#include "engine/db.h"
+#include "engine/sql/script.h"
+#include "engine/sql/session.h"
+
+namespace po = boost::program_options;
+
+namespace strata::cli {
+
+namespace {
+
+using engine::sql::ScriptStatement;
+using engine::sql::Session;
+using engine::sql::StatementSplitter;
+
+struct ShellOptions {
+  OutputMode mode = OutputMode::kBatch;
+  OutputOptions output;
+  bool force = false;        // go on after an error
+  bool interactive = false;  // errors without line numbers, summaries after each statement
+};
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// Runs statements as the splitter completes them. `failed` is set by the first error.
+class Runner {
+ public:
+  Runner(Session& session, const ShellOptions& options) : session_(session), options_(options) {}
+
+  bool Run(ScriptStatement& st) {
+    const std::string_view text = Trim(st.text);
+    if (text == "quit" || text == "exit" || text == "\\q") {
+      quit_ = true;
+      return false;
+    }
+    ResultPrinter printer(std::cout, st.vertical ? OutputMode::kVertical : options_.mode, options_.output);
+    const auto start = std::chrono::steady_clock::now();
+    const engine::sql::StatementOutcome o = session_.Execute(st.text, printer);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    printer.Done(o, seconds);
+    std::cout.flush();  // a program reading our output sees each result as it completes
+    if (o.error) {
+      failed_ = true;
+      std::cerr << FormatError(*o.error, options_.interactive ? std::nullopt : std::optional(st.line)) << "\n";
+      return options_.force || options_.interactive;
+    }
+    return true;
+  }
+
+  bool failed() const { return failed_; }
+  bool quit() const { return quit_; }
+
+ private:
+  Session& session_;
+  const ShellOptions& options_;
+  bool failed_ = false;
+  bool quit_ = false;
+};
+
+int RunStream(InputFile& in, Runner& runner) {
+  StatementSplitter splitter;
+  auto sink = [&](ScriptStatement& st) { return runner.Run(st); };
+  std::string buf(1u << 20, '\0');
+  while (true) {
+    auto n = in.Read(buf.data(), buf.size());
+    if (!n.ok()) {
+      std::cerr << "strata sql: " << n.status().ToString() << "\n";
+      return kExitFailure;
+    }
+    if (*n == 0) break;
+    if (!splitter.Feed({buf.data(), *n}, sink)) return runner.failed() && !runner.quit() ? kExitFailure : kExitOk;
+  }
+  splitter.Finish(sink);
+  return runner.failed() ? kExitFailure : kExitOk;
+}
+
+int RunInteractive(Session& session, Runner& runner) {
+  std::cout << "Welcome to the Strata SQL shell. Commands end with ; or \\g; \\G prints one column per line.\n"
+            << "Data directory: " << session.db().dir().string() << "    Type 'quit' or 'exit' to leave.\n\n";
+  const char* home = std::getenv("HOME");
+  const std::string history = home ? std::string(home) + "/.strata_history" : "";
+  using_history();
+  if (!history.empty()) read_history(history.c_str());
+  StatementSplitter splitter;
+  auto sink = [&](ScriptStatement& st) { return runner.Run(st); };
+  while (!runner.quit()) {
+    const std::string prompt = splitter.pending() ? "    -> " : "strata> ";
+    char* raw = readline(prompt.c_str());
+    if (!raw) {  // Ctrl-D
+      std::cout << "Bye\n";
+      break;
+    }
+    std::string line(raw);
+    std::free(raw);
+    const std::string_view t = Trim(line);
+    if (!t.empty()) add_history(line.c_str());
+    if (!splitter.pending() && (t == "quit" || t == "exit" || t == "\\q" || t == "quit;" || t == "exit;")) {
+      std::cout << "Bye\n";
+      break;
+    }
+    if (t == "\\c" || (t.size() >= 2 && t.substr(t.size() - 2) == "\\c")) {
+      splitter.Clear();
+      continue;
+    }
+    line.push_back('\n');
+    splitter.Feed(line, sink);
+  }
+  if (!history.empty()) write_history(history.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+int Sql(const std::vector<std::string>& args) {
+  po::options_description options("Options");
+  options.add_options()("datadir", po::value<std::string>(), "the Strata data directory (created when missing)")(
+      "database,D", po::value<std::string>(), "the database to USE first")(
+      "execute,e", po::value<std::string>(), "run these statements and exit")(
+      "batch,B", "tab-separated output, no summaries (the default when input or output is not a terminal)")(
+      "table,t", "boxed tables even when the output is not a terminal")(
+      "vertical,E", "one column per line for every result")(
+      "skip-column-names,N", "no header line")("raw,r", "batch values without escaping")(
+      "force,f", "go on after a failed statement (exit status 1 at the end)")(
+      "buffer-pool", po::value<std::size_t>()->default_value(128), "buffer pool size in MiB")(
+      "help,h", "show this help");
+  po::positional_options_description positional;
+  positional.add("database", 1);
+  auto usage = [&](std::ostream& out) {
+    out << "Usage: strata sql --datadir D [DATABASE] [-e \"STATEMENTS\"] [options] [< script.sql]\n\n"
+        << "A SQL shell on a Strata data directory, in the mysql client's manner: typed statements at a\n"
+        << "terminal (line editing, history in ~/.strata_history, boxed results, \\G for vertical\n"
+        << "output), or a script or dump from stdin, run statement by statement with tab-separated\n"
+        << "results flushed as each statement completes. The first failed statement stops a script\n"
+        << "with \"ERROR <code> (<state>) at line L: <message>\" and exit status 1 (--force goes on).\n\n"
+        << options << "\n";
+  };
+  po::variables_map vm;
+  if (auto done = ParseOptions("sql", args, options, positional, usage, vm, {"datadir"})) return *done;
+
+  engine::DatabaseOptions dbo;
+  dbo.buffer_pool_bytes = vm["buffer-pool"].as<std::size_t>() << 20;
+  auto db = engine::Database::Open(vm["datadir"].as<std::string>(), dbo);
+  if (!db.ok()) {
+    std::cerr << "strata sql: " << db.status().ToString() << "\n";
+    return kExitFailure;
+  }
+  Session session(**db);
+  const bool stdin_tty = ::isatty(STDIN_FILENO), stdout_tty = ::isatty(STDOUT_FILENO);
+  const bool execute = vm.count("execute") > 0;
+  ShellOptions so;
+  so.interactive = !execute && stdin_tty;
+  const bool table = vm.count("table") || (!vm.count("batch") && stdout_tty && (execute || stdin_tty));
+  so.mode = vm.count("vertical") ? OutputMode::kVertical : table ? OutputMode::kTable : OutputMode::kBatch;
+  so.output.column_names = !vm.count("skip-column-names");
+  so.output.raw = vm.count("raw") > 0;
+  so.output.summaries = so.interactive;
+  so.force = vm.count("force") > 0;
+  Runner runner(session, so);
+
+  if (vm.count("database")) {
+    ScriptStatement use{"USE `" + vm["database"].as<std::string>() + "`", 0, false};
+    engine::sql::StatementOutcome o;
+    ResultPrinter quiet(std::cout, OutputMode::kBatch, {});
+    o = session.Execute(use.text, quiet);
+    if (o.error) {
+      std::cerr << FormatError(*o.error, std::nullopt) << "\n";
+      return kExitFailure;
+    }
+  }
+  if (execute) {
+    StatementSplitter splitter;
+    auto sink = [&](ScriptStatement& st) { return runner.Run(st); };
+    if (splitter.Feed(vm["execute"].as<std::string>(), sink)) splitter.Finish(sink);
+    return runner.failed() ? kExitFailure : kExitOk;
+  }
+  if (so.interactive) return RunInteractive(session, runner);
+  auto in = InputFile::Open("-");
+  if (!in.ok()) {
+    std::cerr << "strata sql: " << in.status().ToString() << "\n";
+    return kExitFailure;
+  }
+  return RunStream(**in, runner);
+}
+
+}  // namespace strata::cli

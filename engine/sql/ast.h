@@ -1,0 +1,152 @@
+// The statements the SQL front end understands, as the parser builds them.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/db.h"
+#include "engine/schema.h"
+#include "engine/value.h"
+
+namespace strata::engine::sql {
+
+// How a literal was written, which decides how it compares and converts: a hex string or
+// `_binary '...'` compares as bytes; a decimal literal keeps its exact digits.
+enum class LiteralKind : std::uint8_t { kPlain, kBinary, kDecimal };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  enum class Kind : std::uint8_t {
+    kLiteral,    // value, literal_kind
+    kColumn,     // name (table: the qualifier, when given)
+    kUserVar,    // name
+    kSystemVar,  // name (lower case, without session./global.)
+    kUnary,      // op: "NOT", "-", "~"; args[0]
+    kBinary,     // op: "OR" "AND" "XOR" "=" "<=>" "<>" "<" "<=" ">" ">=" "+" "-" "*" "/" "DIV" "%"; args[0], args[1]
+    kFunction,   // name (upper case); args; star for COUNT(*)
+    kIn,         // args[0] IN (args[1..]); negated
+    kBetween,    // args[0] BETWEEN args[1] AND args[2]; negated
+    kIsNull,     // args[0] IS [NOT] NULL
+    kLike,       // args[0] LIKE args[1]; negated
+    kDefault,    // DEFAULT in INSERT/UPDATE
+  };
+  Kind kind = Kind::kLiteral;
+  Value value;
+  LiteralKind literal_kind = LiteralKind::kPlain;
+  std::string name, table, op;
+  std::vector<ExprPtr> args;
+  bool negated = false;
+  bool star = false;
+  std::size_t offset = 0;  // where it starts in the statement text
+};
+
+struct TableName {
+  std::string database;  // empty: the session's current database
+  std::string name;
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+};
+
+// ---- statements ----------------------------------------------------------------------------
+
+struct CreateDatabase { std::string name; bool if_not_exists = false; };
+struct DropDatabase { std::string name; bool if_exists = false; };
+struct Use { std::string name; };
+
+struct ColumnDefault {
+  std::optional<Value> value;    // the literal default (NULL included: Value::Null())
+  bool current_timestamp = false;
+};
+
+struct CreateTable {
+  TableName table;
+  bool if_not_exists = false;
+  TableSpec spec;  // database left empty when not given
+  std::vector<bool> default_now;  // per column: DEFAULT CURRENT_TIMESTAMP
+  std::optional<std::uint64_t> auto_increment;  // table option AUTO_INCREMENT=N
+  std::vector<std::string> ignored;  // clauses accepted without effect (shown as warnings)
+};
+
+struct DropTable { std::vector<TableName> tables; bool if_exists = false; };
+struct CreateIndex { TableName table; IndexSpec index; };
+
+struct Insert {
+  TableName table;
+  std::vector<std::string> columns;  // empty: every column in order
+  std::vector<std::vector<ExprPtr>> rows;
+  bool ignore = false;
+  bool replace = false;
+};
+
+struct Assignment { std::string column; ExprPtr value; };
+
+struct Update {
+  TableName table;
+  std::vector<Assignment> set;
+  ExprPtr where;
+  std::vector<OrderItem> order_by;
+  std::optional<std::uint64_t> limit;
+};
+
+struct Delete {
+  TableName table;
+  ExprPtr where;
+  std::vector<OrderItem> order_by;
+  std::optional<std::uint64_t> limit;
+};
+
+struct SelectItem {
+  ExprPtr expr;       // null for `*`
+  std::string alias;  // as written after AS, else empty
+  std::string text;   // the expression as written (the column heading without an alias)
+};
+
+struct Select {
+  std::vector<SelectItem> items;
+  std::optional<TableName> from;
+  ExprPtr where;
+  std::vector<OrderItem> order_by;
+  std::optional<std::uint64_t> limit;
+  std::uint64_t offset = 0;
+  RowLock lock = RowLock::kNone;
+};
+
+struct Begin { bool consistent_snapshot = false; };
+struct Commit {};
+struct Rollback {};
+
+struct SetVariable {
+  enum class Scope : std::uint8_t { kSession, kGlobal, kUser };
+  Scope scope = Scope::kSession;
+  std::string name;  // lower case for system variables
+  ExprPtr value;
+};
+struct Set { std::vector<SetVariable> items; };
+struct SetTransaction { Isolation isolation = Isolation::kRepeatableRead; bool global = false; };
+
+struct AlterInstanceRedo { bool enable = true; };
+// Statements a dump carries that change nothing here: LOCK/UNLOCK TABLES, ALTER TABLE ...
+// DISABLE/ENABLE KEYS, SET NAMES. `what` names it for the shell.
+struct NoOp { std::string what; };
+
+struct Show {
+  enum class What : std::uint8_t { kDatabases, kTables, kCreateTable, kTableStatus, kEngineStatus, kStatus, kVariables, kColumns };
+  What what = What::kTables;
+  TableName table;            // SHOW CREATE TABLE / COLUMNS
+  std::string database;       // FROM db
+  std::optional<std::string> like;
+  bool global = false;
+};
+
+using Statement = std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update,
+                               Delete, Select, Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show>;
+
+}  // namespace strata::engine::sql

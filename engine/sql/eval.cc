@@ -1,0 +1,588 @@
+#include "engine/sql/eval.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+#include <random>
+
+namespace strata::engine::sql {
+
+namespace {
+
+SqlValue Null() { return {}; }
+SqlValue Int(std::int64_t v) { return {Value::Int(v), LiteralKind::kPlain}; }
+SqlValue Str(std::string s, LiteralKind k = LiteralKind::kPlain) { return {Value::String(std::move(s)), k}; }
+
+bool Integral(const SqlValue& v) { return v.value.is_int() || v.value.is_uint(); }
+
+double ToDouble(const Value& v) {
+  if (v.is_int()) return static_cast<double>(v.as_int());
+  if (v.is_uint()) return static_cast<double>(v.as_uint());
+  if (v.is_double()) return v.as_double();
+  if (!v.is_string()) return 0;
+  // MySQL converts the longest numeric prefix ('12abc' is 12, 'abc' is 0).
+  const std::string& s = v.as_string();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  double d = 0;
+  const char* b = s.data() + i;
+  if (i < s.size() && s[i] == '+') ++b;
+  std::from_chars(b, s.data() + s.size(), d);
+  return d;
+}
+
+int Scale(const SqlValue& v) {
+  if (v.kind != LiteralKind::kDecimal || !v.value.is_string()) return 0;
+  const std::string& s = v.value.as_string();
+  const auto dot = s.find('.');
+  return dot == std::string::npos ? 0 : static_cast<int>(s.size() - dot - 1);
+}
+
+SqlValue Decimal(long double v, int scale) {
+  std::string s = fmt::format("{:.{}f}", static_cast<double>(v), scale);
+  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);  // no "-0.00"
+  return Str(std::move(s), LiteralKind::kDecimal);
+}
+
+int CompareText(const std::string& a, const std::string& b, bool binary) {
+  if (binary) {
+    const int c = a.compare(b);
+    return c < 0 ? -1 : c > 0;
+  }
+  // utf8mb4_general_ci-like: ASCII case folded, trailing spaces ignored (PAD SPACE).
+  std::size_t la = a.size(), lb = b.size();
+  while (la && a[la - 1] == ' ') --la;
+  while (lb && b[lb - 1] == ' ') --lb;
+  const std::size_t n = std::min(la, lb);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int x = std::toupper(static_cast<unsigned char>(a[i])), y = std::toupper(static_cast<unsigned char>(b[i]));
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return la == lb ? 0 : la < lb ? -1 : 1;
+}
+
+bool LikeMatch(std::string_view s, std::string_view p, bool binary) {
+  auto eq = [binary](char a, char b) {
+    return binary ? a == b : std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
+  };
+  std::size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
+  while (si < s.size()) {
+    if (pi < p.size() && p[pi] == '%') {
+      star_p = ++pi;
+      star_s = si;
+    } else if (pi < p.size() && p[pi] == '\\' && pi + 1 < p.size() && eq(s[si], p[pi + 1])) {
+      pi += 2;
+      ++si;
+    } else if (pi < p.size() && p[pi] != '\\' && (p[pi] == '_' || eq(s[si], p[pi]))) {
+      ++pi;
+      ++si;
+    } else if (star_p != std::string_view::npos) {
+      pi = star_p;
+      si = ++star_s;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.size() && p[pi] == '%') ++pi;
+  return pi == p.size();
+}
+
+SqlError OutOfRange(const std::string& what) {
+  return {1690, "22003", fmt::format("BIGINT value is out of range in '{}'", what)};
+}
+
+SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const SqlValue& b) {
+  if (a.value.is_null() || b.value.is_null()) return Null();
+  const bool doubles = a.value.is_double() || b.value.is_double() ||
+                       (a.value.is_string() && a.kind != LiteralKind::kDecimal) ||
+                       (b.value.is_string() && b.kind != LiteralKind::kDecimal);
+  if (Integral(a) && Integral(b) && op != "/") {
+    const __int128 x = a.value.is_int() ? __int128(a.value.as_int()) : __int128(a.value.as_uint());
+    const __int128 y = b.value.is_int() ? __int128(b.value.as_int()) : __int128(b.value.as_uint());
+    __int128 r = 0;
+    if (op == "+") r = x + y;
+    else if (op == "-") r = x - y;
+    else if (op == "*") r = x * y;
+    else {  // DIV and %
+      if (y == 0) return Null();
+      r = op == "DIV" ? x / y : x % y;
+    }
+    if (r >= INT64_MIN && r <= INT64_MAX) return Int(static_cast<std::int64_t>(r));
+    if (r >= 0 && r <= static_cast<__int128>(UINT64_MAX)) return SqlValue{Value::UInt(static_cast<std::uint64_t>(r))};
+    return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()));
+  }
+  const long double x = ToDouble(a.value), y = ToDouble(b.value);
+  if ((op == "/" || op == "DIV" || op == "%") && y == 0) return Null();
+  long double r = 0;
+  if (op == "+") r = x + y;
+  else if (op == "-") r = x - y;
+  else if (op == "*") r = x * y;
+  else if (op == "/") r = x / y;
+  else if (op == "DIV") return Int(static_cast<std::int64_t>(std::trunc(x / y)));
+  else r = std::fmod(x, y);
+  if (doubles) return SqlValue{Value::Double(static_cast<double>(r))};
+  // Exact numbers (integers and DECIMAL): a DECIMAL result with MySQL's scale.
+  const int sa = Scale(a), sb = Scale(b);
+  const int scale = op == "*" ? sa + sb : op == "/" ? sa + 4 : std::max(sa, sb);
+  return Decimal(r, std::min(scale, 30));
+}
+
+std::string Hex(const std::string& s) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(s.size() * 2);
+  for (unsigned char c : s) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
+std::optional<std::string> Unhex(std::string_view s) {
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  std::size_t i = 0;
+  if (s.size() % 2) {
+    if (digit(s[0]) < 0) return std::nullopt;
+    out.push_back(static_cast<char>(digit(s[0])));
+    i = 1;
+  }
+  for (; i < s.size(); i += 2) {
+    const int hi = digit(s[i]), lo = digit(s[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return out;
+}
+
+std::string NowText(bool date_only) {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, date_only ? "%Y-%m-%d" : "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+// UUID_TO_BIN's "swap" moves the time-high and time-mid groups first, so v1 UUIDs made
+// one after another sort (and insert) in time order.
+std::string SwapTimeFields(const std::string& b, bool to_bin) {
+  std::string out(16, '\0');
+  if (to_bin) {
+    std::memcpy(&out[0], &b[6], 2);
+    std::memcpy(&out[2], &b[4], 2);
+    std::memcpy(&out[4], &b[0], 4);
+  } else {
+    std::memcpy(&out[0], &b[4], 4);
+    std::memcpy(&out[4], &b[2], 2);
+    std::memcpy(&out[6], &b[0], 2);
+  }
+  std::memcpy(&out[8], &b[8], 8);
+  return out;
+}
+
+std::optional<std::string> UuidBytes(const std::string& text) {
+  std::string digits;
+  for (char c : text) {
+    if (c == '-' || c == '{' || c == '}') continue;
+    digits.push_back(c);
+  }
+  if (digits.size() != 32) return std::nullopt;
+  return Unhex(digits);
+}
+
+std::string UuidText(const std::string& b) {
+  std::string h = Hex(b);
+  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
+}
+
+SqlError WrongArguments(const std::string& fn) {
+  return {1582, "42000", fmt::format("Incorrect parameter count in the call to native function '{}'", fn)};
+}
+
+SqlError BadValue(const std::string& what, const std::string& value, const std::string& fn) {
+  return {1411, "HY000", fmt::format("Incorrect {} value: '{}' for function {}", what, value, fn)};
+}
+
+SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
+  const std::string& f = e.name;
+  if (IsAggregate(e)) {
+    if (const SqlValue* v = ctx.Aggregate(e)) return *v;
+    return SqlError{1111, "HY000", "Invalid use of group function"};
+  }
+  if (auto v = ctx.SessionFunction(f)) {
+    if (!e.args.empty()) return WrongArguments(f);
+    return *v;
+  }
+  std::vector<SqlValue> args;
+  for (const auto& a : e.args) {
+    auto v = Eval(*a, ctx);
+    if (!v.ok()) return v;
+    args.push_back(std::move(*v));
+  }
+  auto arity = [&](std::size_t lo, std::size_t hi) { return args.size() >= lo && args.size() <= hi; };
+  auto any_null = [&] { return std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); }); };
+  auto text = [](const SqlValue& v) { return v.value.is_string() ? v.value.as_string() : *Format(v.value); };
+  if (f == "NOW" || f == "CURRENT_TIMESTAMP" || f == "SYSDATE" || f == "LOCALTIME" || f == "LOCALTIMESTAMP") {
+    return Str(NowText(false));
+  }
+  if (f == "CURDATE" || f == "CURRENT_DATE") return Str(NowText(true));
+  if (f == "UUID") {
+    if (!args.empty()) return WrongArguments(f);
+    return Str(NewUuid());
+  }
+  if (f == "UUID_TO_BIN" || f == "BIN_TO_UUID") {
+    if (!arity(1, 2)) return WrongArguments(f);
+    if (any_null()) return Null();
+    const bool swap = args.size() == 2 && Truth(args[1]).value_or(false);
+    const std::string s = text(args[0]);
+    if (f == "UUID_TO_BIN") {
+      auto b = UuidBytes(s);
+      if (!b) return BadValue("string", s, "uuid_to_bin");
+      return Str(swap ? SwapTimeFields(*b, true) : *b, LiteralKind::kBinary);
+    }
+    if (s.size() != 16) return BadValue("string", Hex(s), "bin_to_uuid");
+    return Str(UuidText(swap ? SwapTimeFields(s, false) : s));
+  }
+  if (f == "CONCAT") {
+    if (args.empty()) return WrongArguments(f);
+    if (any_null()) return Null();
+    std::string out;
+    bool binary = false;
+    for (const SqlValue& a : args) {
+      out += text(a);
+      binary |= a.kind == LiteralKind::kBinary;
+    }
+    return Str(std::move(out), binary ? LiteralKind::kBinary : LiteralKind::kPlain);
+  }
+  if (f == "LENGTH" || f == "OCTET_LENGTH" || f == "CHAR_LENGTH" || f == "CHARACTER_LENGTH") {
+    if (!arity(1, 1)) return WrongArguments(f);
+    if (any_null()) return Null();
+    const std::string s = text(args[0]);
+    if (f[0] == 'C') return Int(static_cast<std::int64_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; })));
+    return Int(static_cast<std::int64_t>(s.size()));
+  }
+  if (f == "HEX") {
+    if (!arity(1, 1)) return WrongArguments(f);
+    if (any_null()) return Null();
+    if (Integral(args[0])) {
+      return Str(fmt::format("{:X}", args[0].value.is_int() ? static_cast<std::uint64_t>(args[0].value.as_int()) : args[0].value.as_uint()));
+    }
+    return Str(Hex(text(args[0])));
+  }
+  if (f == "UNHEX") {
+    if (!arity(1, 1)) return WrongArguments(f);
+    if (any_null()) return Null();
+    auto b = Unhex(text(args[0]));
+    if (!b) return Null();
+    return Str(std::move(*b), LiteralKind::kBinary);
+  }
+  if (f == "LOWER" || f == "LCASE" || f == "UPPER" || f == "UCASE") {
+    if (!arity(1, 1)) return WrongArguments(f);
+    if (any_null()) return Null();
+    std::string s = text(args[0]);
+    for (char& c : s) c = static_cast<char>(f[0] == 'L' ? std::tolower(static_cast<unsigned char>(c)) : std::toupper(static_cast<unsigned char>(c)));
+    return Str(std::move(s), args[0].kind);
+  }
+  if (f == "IFNULL" || f == "COALESCE") {
+    if (f == "IFNULL" ? !arity(2, 2) : args.empty()) return WrongArguments(f);
+    for (SqlValue& a : args) {
+      if (!a.value.is_null()) return std::move(a);
+    }
+    return Null();
+  }
+  if (f == "IF") {
+    if (!arity(3, 3)) return WrongArguments(f);
+    return Truth(args[0]).value_or(false) ? args[1] : args[2];
+  }
+  if (f == "ABS" || f == "FLOOR" || f == "CEIL" || f == "CEILING" || f == "ROUND") {
+    if (f == "ROUND" ? !arity(1, 2) : !arity(1, 1)) return WrongArguments(f);
+    if (any_null()) return Null();
+    if (Integral(args[0]) && (f != "ABS" || args[0].value.is_uint() || args[0].value.as_int() != INT64_MIN)) {
+      if (f == "ABS" && args[0].value.is_int()) return Int(std::llabs(args[0].value.as_int()));
+      return args[0];
+    }
+    const double d = ToDouble(args[0].value);
+    if (f == "ABS") return args[0].kind == LiteralKind::kDecimal ? Decimal(std::fabs(d), Scale(args[0])) : SqlValue{Value::Double(std::fabs(d))};
+    if (f == "ROUND") {
+      const int places = args.size() == 2 ? static_cast<int>(ToDouble(args[1].value)) : 0;
+      const double m = std::pow(10.0, places);
+      const double r = std::round(d * m) / m;
+      if (args[0].kind == LiteralKind::kDecimal) return Decimal(r, std::max(places, 0));
+      return SqlValue{Value::Double(r)};
+    }
+    const double r = f == "FLOOR" ? std::floor(d) : std::ceil(d);
+    return Int(static_cast<std::int64_t>(r));
+  }
+  if (f == "SUBSTRING" || f == "SUBSTR" || f == "LEFT" || f == "RIGHT" || f == "REPEAT") {
+    if (f == "SUBSTRING" || f == "SUBSTR" ? !arity(2, 3) : !arity(2, 2)) return WrongArguments(f);
+    if (any_null()) return Null();
+    const std::string s = text(args[0]);
+    const auto n = static_cast<std::int64_t>(ToDouble(args[1].value));
+    if (f == "REPEAT") {
+      std::string out;
+      for (std::int64_t k = 0; k < n && out.size() < (64u << 20); ++k) out += s;
+      return Str(std::move(out), args[0].kind);
+    }
+    const auto len = static_cast<std::int64_t>(s.size());
+    if (f == "LEFT") return Str(s.substr(0, static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, len))), args[0].kind);
+    if (f == "RIGHT") {
+      const auto k = std::clamp<std::int64_t>(n, 0, len);
+      return Str(s.substr(static_cast<std::size_t>(len - k)), args[0].kind);
+    }
+    std::int64_t start = n > 0 ? n - 1 : len + n;  // 1-based; negative counts from the end
+    if (n == 0 || start < 0 || start >= len) return Str("", args[0].kind);
+    std::int64_t count = args.size() == 3 ? static_cast<std::int64_t>(ToDouble(args[2].value)) : len;
+    if (count <= 0) return Str("", args[0].kind);
+    return Str(s.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(count)), args[0].kind);
+  }
+  if (f == "RAND") {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    return SqlValue{Value::Double(std::uniform_real_distribution<double>(0, 1)(rng))};
+  }
+  return SqlError{1305, "42000", fmt::format("FUNCTION {} does not exist", f)};
+}
+
+}  // namespace
+
+SqlResult<SqlValue> EvalContext::Column(const Expr& column) const {
+  return SqlError{1054, "42S22", fmt::format("Unknown column '{}' in 'field list'", column.name)};
+}
+SqlResult<SqlValue> EvalContext::UserVariable(const std::string&) const { return Null(); }
+SqlResult<SqlValue> EvalContext::SystemVariable(const std::string& name) const {
+  return SqlError{1193, "HY000", fmt::format("Unknown system variable '{}'", name)};
+}
+std::optional<SqlValue> EvalContext::SessionFunction(const std::string&) const { return std::nullopt; }
+const SqlValue* EvalContext::Aggregate(const Expr&) const { return nullptr; }
+
+bool IsAggregate(const Expr& e) {
+  return e.kind == Expr::Kind::kFunction &&
+         (e.name == "COUNT" || e.name == "SUM" || e.name == "MIN" || e.name == "MAX" || e.name == "AVG");
+}
+
+bool HasAggregate(const Expr& e) {
+  if (IsAggregate(e)) return true;
+  return std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return HasAggregate(*a); });
+}
+
+std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
+  if (a.value.is_null() || b.value.is_null()) return std::nullopt;
+  const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
+  const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
+  if (text_a && text_b) {
+    return CompareText(a.value.as_string(), b.value.as_string(),
+                       a.kind == LiteralKind::kBinary || b.kind == LiteralKind::kBinary);
+  }
+  if (Integral(a) && Integral(b)) {
+    const __int128 x = a.value.is_int() ? __int128(a.value.as_int()) : __int128(a.value.as_uint());
+    const __int128 y = b.value.is_int() ? __int128(b.value.as_int()) : __int128(b.value.as_uint());
+    return x < y ? -1 : x > y;
+  }
+  const double x = ToDouble(a.value), y = ToDouble(b.value);
+  return x < y ? -1 : x > y;
+}
+
+std::optional<bool> Truth(const SqlValue& v) {
+  if (v.value.is_null()) return std::nullopt;
+  if (v.value.is_int()) return v.value.as_int() != 0;
+  if (v.value.is_uint()) return v.value.as_uint() != 0;
+  return ToDouble(v.value) != 0;
+}
+
+SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
+  switch (e.kind) {
+    case Expr::Kind::kLiteral: return SqlValue{e.value, e.literal_kind};
+    case Expr::Kind::kColumn: return ctx.Column(e);
+    case Expr::Kind::kUserVar: return ctx.UserVariable(e.name);
+    case Expr::Kind::kSystemVar: return ctx.SystemVariable(e.name);
+    case Expr::Kind::kDefault: return SqlError{1064, "42000", "DEFAULT is allowed only as a value to insert or set"};
+    case Expr::Kind::kFunction: return CallFunction(e, ctx);
+    case Expr::Kind::kUnary: {
+      auto v = Eval(*e.args[0], ctx);
+      if (!v.ok() || v->value.is_null()) return v;
+      if (e.op == "NOT") return Int(Truth(*v).value() ? 0 : 1);
+      if (e.op == "-") return Arithmetic("-", Int(0), *v);
+      return SqlValue{Value::UInt(~static_cast<std::uint64_t>(ToDouble(v->value)))};
+    }
+    case Expr::Kind::kBinary: {
+      auto a = Eval(*e.args[0], ctx);
+      if (!a.ok()) return a;
+      if (e.op == "AND" || e.op == "OR") {
+        const auto x = Truth(*a);
+        if (e.op == "AND" && x == false) return Int(0);
+        if (e.op == "OR" && x == true) return Int(1);
+        auto b = Eval(*e.args[1], ctx);
+        if (!b.ok()) return b;
+        const auto y = Truth(*b);
+        if (e.op == "AND") {
+          if (y == false) return Int(0);
+          if (!x || !y) return Null();
+          return Int(1);
+        }
+        if (y == true) return Int(1);
+        if (!x || !y) return Null();
+        return Int(0);
+      }
+      auto b = Eval(*e.args[1], ctx);
+      if (!b.ok()) return b;
+      if (e.op == "XOR") {
+        const auto x = Truth(*a), y = Truth(*b);
+        if (!x || !y) return Null();
+        return Int(*x != *y);
+      }
+      if (e.op == "<=>") {
+        if (a->value.is_null() || b->value.is_null()) return Int(a->value.is_null() && b->value.is_null());
+        return Int(*Compare(*a, *b) == 0);
+      }
+      const auto c = Compare(*a, *b);
+      if (e.op == "=") return c ? Int(*c == 0) : Null();
+      if (e.op == "<>") return c ? Int(*c != 0) : Null();
+      if (e.op == "<") return c ? Int(*c < 0) : Null();
+      if (e.op == "<=") return c ? Int(*c <= 0) : Null();
+      if (e.op == ">") return c ? Int(*c > 0) : Null();
+      if (e.op == ">=") return c ? Int(*c >= 0) : Null();
+      return Arithmetic(e.op, *a, *b);
+    }
+    case Expr::Kind::kIn: {
+      auto x = Eval(*e.args[0], ctx);
+      if (!x.ok() || x->value.is_null()) return x;
+      bool saw_null = false;
+      for (std::size_t k = 1; k < e.args.size(); ++k) {
+        auto y = Eval(*e.args[k], ctx);
+        if (!y.ok()) return y;
+        const auto c = Compare(*x, *y);
+        if (!c) saw_null = true;
+        else if (*c == 0) return Int(e.negated ? 0 : 1);
+      }
+      if (saw_null) return Null();
+      return Int(e.negated ? 1 : 0);
+    }
+    case Expr::Kind::kBetween: {
+      auto x = Eval(*e.args[0], ctx);
+      if (!x.ok()) return x;
+      auto lo = Eval(*e.args[1], ctx);
+      if (!lo.ok()) return lo;
+      auto hi = Eval(*e.args[2], ctx);
+      if (!hi.ok()) return hi;
+      const auto a = Compare(*x, *lo), b = Compare(*x, *hi);
+      if (!a || !b) return Null();
+      const bool in = *a >= 0 && *b <= 0;
+      return Int(in != e.negated);
+    }
+    case Expr::Kind::kIsNull: {
+      auto x = Eval(*e.args[0], ctx);
+      if (!x.ok()) return x;
+      return Int(x->value.is_null() != e.negated);
+    }
+    case Expr::Kind::kLike: {
+      auto x = Eval(*e.args[0], ctx);
+      if (!x.ok()) return x;
+      auto p = Eval(*e.args[1], ctx);
+      if (!p.ok()) return p;
+      if (x->value.is_null() || p->value.is_null()) return Null();
+      const std::string s = x->value.is_string() ? x->value.as_string() : *Format(x->value);
+      const std::string pat = p->value.is_string() ? p->value.as_string() : *Format(p->value);
+      const bool m = LikeMatch(s, pat, x->kind == LiteralKind::kBinary || p->kind == LiteralKind::kBinary);
+      return Int(m != e.negated);
+    }
+  }
+  return Null();
+}
+
+namespace {
+
+// Shortest digits that read back as the same number, laid out as MySQL prints doubles:
+// plain notation while the exponent is between -5 and 14, else "1.5e20" / "1e-7".
+std::string MysqlFloat(std::string shortest) {
+  const auto e = shortest.find('e');
+  if (e == std::string::npos) return shortest;
+  std::string mant = shortest.substr(0, e), exp = shortest.substr(e + 1);
+  if (!exp.empty() && exp[0] == '+') exp.erase(0, 1);
+  const bool neg = !exp.empty() && exp[0] == '-';
+  if (neg) exp.erase(0, 1);
+  exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+  return mant + "e" + (neg ? "-" : "") + exp;
+}
+
+template <typename F>
+std::string FormatFloating(F v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  const F a = std::fabs(v);
+  if (a != 0 && (a >= F(1e15) || a < F(1e-5))) {
+    // fmt's "{:e}" with the shortest precision: the shortest general form and reformat.
+    return MysqlFloat(fmt::format("{}", v).find('e') != std::string::npos ? fmt::format("{}", v)
+                                                                           : fmt::format("{:e}", v));
+  }
+  std::string s = fmt::format("{}", v);
+  if (s.find('e') != std::string::npos) s = fmt::format("{:f}", v);
+  // "{:f}" pads zeros: trim them back (and a lone point).
+  if (s.find('.') != std::string::npos && s.find('e') == std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::string> Format(const Value& v, const Column* column) {
+  if (v.is_null()) return std::nullopt;
+  if (v.is_double()) {
+    if (column && column->type == ColumnType::kFloat) return FormatFloating(static_cast<float>(v.as_double()));
+    return FormatFloating(v.as_double());
+  }
+  return v.ToString();
+}
+
+Value ToColumn(const SqlValue& v, const Column& c) {
+  if (v.value.is_null()) return v.value;
+  if (c.is_integer() && v.value.is_string() && v.kind == LiteralKind::kDecimal) {
+    return Value::Double(ToDouble(v.value));  // the codec rounds to the nearest integer
+  }
+  if (c.is_integer() && v.value.is_double()) return v.value;
+  if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat && c.type != ColumnType::kDouble &&
+      v.value.is_double()) {
+    return Value::String(*Format(v.value));
+  }
+  return v.value;
+}
+
+std::string NewUuid() {
+  // Version 1: 60-bit time in 100 ns units since 1582-10-15, a clock sequence, and a node
+  // chosen at random once per process (MySQL uses a MAC address when it has one).
+  static std::mutex mu;
+  static std::uint64_t last = 0;
+  static std::uint16_t clock_seq = 0;
+  static std::uint64_t node = 0;
+  std::lock_guard lock(mu);
+  if (node == 0) {
+    std::random_device rd;
+    node = ((std::uint64_t{rd()} << 32) | rd()) & 0xFFFFFFFFFFFFull;
+    node |= 0x010000000000ull;  // the multicast bit marks a random node
+    clock_seq = static_cast<std::uint16_t>(rd() & 0x3FFF);
+  }
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  std::uint64_t t = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / 100) +
+                    0x01B21DD213814000ull;
+  if (t <= last) t = last + 1;  // unique within the process even at the same instant
+  last = t;
+  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", static_cast<std::uint32_t>(t & 0xFFFFFFFF),
+                     static_cast<std::uint32_t>((t >> 32) & 0xFFFF), static_cast<std::uint32_t>(((t >> 48) & 0x0FFF) | 0x1000),
+                     static_cast<std::uint32_t>(clock_seq | 0x8000), node);
+}
+
+}  // namespace strata::engine::sql

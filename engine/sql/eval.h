@@ -1,0 +1,69 @@
+// Expression evaluation with MySQL's rules: NULL propagation and three-valued logic, numbers
+// against strings compared as numbers, strings compared by collation (case-insensitively,
+// trailing spaces ignored) unless one side is binary, and the functions users reach for.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "engine/schema.h"
+#include "engine/sql/ast.h"
+#include "engine/sql/parser.h"
+
+namespace strata::engine::sql {
+
+// A value in flight: how it compares and converts depends on where it came from.
+struct SqlValue {
+  Value value;
+  LiteralKind kind = LiteralKind::kPlain;  // kBinary: bytes; kDecimal: exact digits in text
+};
+
+template <typename T>
+class SqlResult {
+ public:
+  SqlResult(T v) : v_(std::move(v)) {}           // NOLINT: implicit, as Result<T> is
+  SqlResult(SqlError e) : v_(std::move(e)) {}    // NOLINT
+  bool ok() const { return v_.index() == 0; }
+  T& operator*() { return std::get<0>(v_); }
+  T* operator->() { return &std::get<0>(v_); }
+  const SqlError& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, SqlError> v_;
+};
+
+// What an expression can refer to besides literals.
+class EvalContext {
+ public:
+  virtual ~EvalContext() = default;
+  virtual SqlResult<SqlValue> Column(const Expr& column) const;  // ER_BAD_FIELD_ERROR by default
+  virtual SqlResult<SqlValue> UserVariable(const std::string& name) const;
+  virtual SqlResult<SqlValue> SystemVariable(const std::string& name) const;
+  // DATABASE(), LAST_INSERT_ID(), CONNECTION_ID(), VERSION(): nullopt when unknown here.
+  virtual std::optional<SqlValue> SessionFunction(const std::string& name) const;
+  // The value of an aggregate (COUNT, SUM, ...) computed over the rows already.
+  virtual const SqlValue* Aggregate(const Expr& call) const;
+};
+
+SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx);
+
+// <0, 0, >0; nullopt when either side is NULL.
+std::optional<int> Compare(const SqlValue& a, const SqlValue& b);
+// A WHERE condition's value: nullopt for NULL (which does not match).
+std::optional<bool> Truth(const SqlValue& v);
+
+bool IsAggregate(const Expr& e);
+bool HasAggregate(const Expr& e);
+
+// As the mysql client shows a value: NULL as nullopt, a float column's value in float
+// precision, doubles in MySQL's shortest form ("1e20", "0.1").
+std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
+
+// The value a column stores for `v` (a DECIMAL literal into an integer column is rounded).
+Value ToColumn(const SqlValue& v, const Column& c);
+
+// MySQL's UUID(): a version-1 UUID, as text.
+std::string NewUuid();
+
+}  // namespace strata::engine::sql

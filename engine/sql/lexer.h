@@ -1,0 +1,62 @@
+// Tokens of MySQL's SQL, as dump files and the mysql client write it.
+//
+// The lexer works on one statement's text. Comments (`-- `, `#`, `/* */`) vanish; a versioned
+// comment (`/*!40101 ... */`) is code when kServerVersion is at least its number, as MySQL
+// treats it; MariaDB's `/*M!100101 ... */` is a comment, as it is to MySQL;
+// an optimizer hint (`/*+ ... */`) is kept aside for the statement. Strings come out with
+// their escapes decoded; hex literals (`0x4142`, `X'4142'`) come out as the bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata::engine::sql {
+
+enum class TokenKind : std::uint8_t {
+  kWord,         // a keyword or unquoted identifier (the text as written)
+  kQuotedName,   // `name` (text without the backticks)
+  kString,       // '...' or "..." (text decoded)
+  kHex,          // 0x.. or X'..' (text: the bytes)
+  kInteger,      // digits
+  kDecimal,      // digits with a point, no exponent
+  kFloat,        // with an exponent
+  kUserVar,      // @name (text: name)
+  kSystemVar,    // @@name, @@session.name, @@global.name (text: as written after @@)
+  kPunct,        // ( ) , ; . = < > <= >= <> != <=> + - * / % ! ~ & | ^ := && ||
+  kEnd,
+};
+
+struct Token {
+  TokenKind kind = TokenKind::kEnd;
+  std::string text;
+  std::size_t offset = 0;  // where it starts in the statement's text
+
+  bool Is(TokenKind k) const { return kind == k; }
+  bool IsPunct(std::string_view p) const { return kind == TokenKind::kPunct && text == p; }
+  // A keyword, compared case-insensitively (quoted names never match).
+  bool IsWord(std::string_view w) const;
+};
+
+struct LexError {
+  std::size_t offset = 0;
+  std::string message;
+};
+
+struct Lexed {
+  std::vector<Token> tokens;      // ends with kEnd
+  std::vector<std::string> hints; // the text of each /*+ ... */ hint
+  bool ok = true;
+  LexError error;
+};
+
+Lexed Lex(std::string_view text);
+
+// The version versioned comments are compared with: MySQL 8.0.40.
+inline constexpr unsigned long long kServerVersion = 80040;
+
+// Case-insensitive ASCII equality.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+}  // namespace strata::engine::sql

@@ -1,0 +1,37 @@
+// A recursive-descent parser for the MySQL statements dumps and everyday inspection use
+// (the list is in ast.h). One call parses one statement's text.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/sql/ast.h"
+
+namespace strata::engine::sql {
+
+// An error as MySQL reports it: number, SQLSTATE and message.
+struct SqlError {
+  unsigned code = 0;
+  std::string sqlstate;
+  std::string message;
+};
+
+struct Parsed {
+  std::optional<Statement> statement;  // nullopt: the text held only comments
+  std::vector<std::string> hints;      // optimizer hints /*+ ... */
+  std::optional<SqlError> error;
+  // The text started with a versioned comment (/*!50001 CREATE ... VIEW */): a dump's way of
+  // saying "only if you support it", so an unsupported one may be skipped.
+  bool versioned = false;
+};
+
+Parsed Parse(std::string_view text);
+
+// ER_PARSE_ERROR (1064) for `text` at `offset`, in MySQL's words.
+SqlError SyntaxError(std::string_view text, std::size_t offset);
+// ER_NOT_SUPPORTED_YET (1235).
+SqlError NotSupported(std::string_view what);
+
+}  // namespace strata::engine::sql

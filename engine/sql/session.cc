@@ -1,0 +1,599 @@
+// The session: dispatch, transactions, DDL, SET and SHOW. Row statements are in
+// session_rows.cc.
+#include "engine/sql/session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <charconv>
+
+#include "engine/sql/lexer.h"
+#include "engine/sql/session_context.h"
+
+namespace strata::engine::sql {
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+const char* IsolationName(Isolation i) {
+  switch (i) {
+    case Isolation::kReadUncommitted: return "READ-UNCOMMITTED";
+    case Isolation::kReadCommitted: return "READ-COMMITTED";
+    case Isolation::kRepeatableRead: return "REPEATABLE-READ";
+    case Isolation::kSerializable: return "SERIALIZABLE";
+  }
+  return "REPEATABLE-READ";
+}
+
+std::optional<Isolation> IsolationFromName(std::string name) {
+  for (char& c : name) c = c == ' ' ? '-' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (Isolation i : {Isolation::kReadUncommitted, Isolation::kReadCommitted, Isolation::kRepeatableRead, Isolation::kSerializable}) {
+    if (name == IsolationName(i)) return i;
+  }
+  return std::nullopt;
+}
+
+// System variables a session answers for, with the values a fresh MySQL 8.0 session shows.
+// Those the engine acts on are read from its state instead (SystemVariable below).
+struct KnownVariable {
+  std::string_view name, value;
+};
+constexpr KnownVariable kVariables[] = {
+    {"autocommit", "1"},
+    {"character_set_client", "utf8mb4"},
+    {"character_set_connection", "utf8mb4"},
+    {"character_set_results", "utf8mb4"},
+    {"character_set_server", "utf8mb4"},
+    {"collation_connection", "utf8mb4_general_ci"},
+    {"collation_server", "utf8mb4_general_ci"},
+    {"foreign_key_checks", "1"},
+    {"innodb_deadlock_detect", "ON"},
+    {"innodb_flush_log_at_trx_commit", "1"},
+    {"innodb_lock_wait_timeout", "50"},
+    {"innodb_page_size", "16384"},
+    {"lower_case_table_names", "0"},
+    {"max_allowed_packet", "67108864"},
+    {"net_buffer_length", "16384"},
+    {"sql_mode", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"},
+    {"sql_notes", "1"},
+    {"time_zone", "SYSTEM"},
+    {"transaction_isolation", "REPEATABLE-READ"},
+    {"tx_isolation", "REPEATABLE-READ"},
+    {"unique_checks", "1"},
+    {"version", "8.0.40-strata"},
+    {"version_comment", "Strata (InnoDB layout)"},
+};
+
+bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern) {
+  if (!pattern) return true;
+  Expr like;
+  like.kind = Expr::Kind::kLike;
+  auto a = std::make_unique<Expr>();
+  a->value = Value::String(s);
+  auto b = std::make_unique<Expr>();
+  b->value = Value::String(*pattern);
+  like.args.push_back(std::move(a));
+  like.args.push_back(std::move(b));
+  auto r = Eval(like, EvalContext());
+  return r.ok() && Truth(*r).value_or(false);
+}
+
+StatementOutcome Error(SqlError e) {
+  StatementOutcome o;
+  o.error = std::move(e);
+  return o;
+}
+
+StatementOutcome Affected(std::uint64_t rows) {
+  StatementOutcome o;
+  o.rows = rows;
+  return o;
+}
+
+SqlError NoDatabase() { return {1046, "3D000", "No database selected"}; }
+
+std::atomic<std::uint64_t> next_session_id{1};
+
+}  // namespace
+
+SqlError FromStatus(const Status& s) {
+  const std::string& m = s.message();
+  if (s.IsDeadlock()) return {1213, "40001", "Deadlock found when trying to get lock; try restarting transaction"};
+  if (s.IsLockWaitTimeout()) return {1205, "HY000", "Lock wait timeout exceeded; try restarting transaction"};
+  if (s.IsAlreadyExists()) {
+    if (Contains(m, "Duplicate entry")) return {1062, "23000", m};
+    if (Contains(m, "database exists")) return {1007, "HY000", m};
+    return {1050, "42S01", m};
+  }
+  if (s.IsNotFound()) {
+    if (Contains(m, "Unknown database")) return {1049, "42000", m};
+    if (Contains(m, "Can't drop database")) return {1008, "HY000", m};
+    if (Contains(m, "Unknown table")) return {1051, "42S02", m};
+    return {1146, "42S02", m};
+  }
+  if (s.code() == Status::Code::kInvalidArgument) {
+    if (Contains(m, "cannot be null")) return {1048, "23000", m};
+    if (Contains(m, "Out of range")) return {1264, "22003", m};
+    if (Contains(m, "Data too long")) return {1406, "22001", m};
+    if (Contains(m, "Incorrect")) return {1366, "HY000", m};
+    return {1105, "HY000", m};
+  }
+  if (s.IsNotSupported()) return {1235, "42000", m};
+  return {1105, "HY000", s.ToString()};
+}
+
+// ---- contexts ------------------------------------------------------------------------------
+
+SqlResult<SqlValue> SessionContext::UserVariable(const std::string& name) const {
+  auto it = s_.user_vars_.find(Lower(name));
+  if (it == s_.user_vars_.end()) return SqlValue{};
+  return it->second;
+}
+
+SqlResult<SqlValue> SessionContext::SystemVariable(const std::string& name) const {
+  auto v = s_.SystemVariable(name);
+  if (!v) return SqlError{1193, "HY000", fmt::format("Unknown system variable '{}'", name)};
+  // Numbers read back as numbers, as @@autocommit does.
+  std::int64_t n = 0;
+  auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (ec == std::errc() && p == v->data() + v->size()) return SqlValue{Value::Int(n)};
+  return SqlValue{Value::String(*v)};
+}
+
+std::optional<SqlValue> SessionContext::SessionFunction(const std::string& name) const {
+  if (name == "DATABASE" || name == "SCHEMA") return s_.database_.empty() ? SqlValue{} : SqlValue{Value::String(s_.database_)};
+  if (name == "LAST_INSERT_ID") return SqlValue{Value::UInt(s_.last_insert_id_)};
+  if (name == "CONNECTION_ID") return SqlValue{Value::UInt(s_.id_)};
+  if (name == "VERSION") return SqlValue{Value::String(*s_.SystemVariable("version"))};
+  return std::nullopt;
+}
+
+// ---- session -------------------------------------------------------------------------------
+
+Session::Session(Database& db) : db_(db), context_(std::make_unique<SessionContext>(*this)), id_(next_session_id++) {}
+
+Session::~Session() {
+  if (trx_) (void)trx_->Rollback();
+}
+
+const EvalContext& Session::context() const { return *context_; }
+
+std::optional<std::string> Session::SystemVariable(const std::string& name) const {
+  if (name == "autocommit") return autocommit_ ? "1" : "0";
+  if (name == "transaction_isolation" || name == "tx_isolation") {
+    return std::string(IsolationName(trx_ ? trx_->isolation() : isolation_));
+  }
+  if (name == "innodb_flush_log_at_trx_commit") return std::to_string(db_.flush_log_at_trx_commit());
+  if (name == "innodb_redo_log_enabled") return db_.redo_logging() ? "ON" : "OFF";
+  auto it = session_vars_.find(name);
+  if (it != session_vars_.end()) return it->second;
+  for (const KnownVariable& k : kVariables) {
+    if (k.name == name) return std::string(k.value);
+  }
+  return std::nullopt;
+}
+
+SqlResult<Table*> Session::FindTable(const TableName& name) {
+  const std::string& dbname = name.database.empty() ? database_ : name.database;
+  if (dbname.empty()) return NoDatabase();
+  auto t = db_.GetTable(dbname, name.name);
+  if (!t.ok()) return SqlError{1146, "42S02", fmt::format("Table '{}.{}' doesn't exist", dbname, name.name)};
+  return *t;
+}
+
+StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
+  Parsed p = Parse(text);
+  if (p.error) {
+    StatementOutcome o = Error(*p.error);
+    // "/*!50001 CREATE ... VIEW */": the dump asks only servers that support it.
+    if (p.versioned && (p.error->code == 1235 || p.error->code == 1064)) {
+      o.error.reset();
+      o.skipped = true;
+    }
+    return o;
+  }
+  if (!p.statement) return {};
+  return Run(*p.statement, sink);
+}
+
+StatementOutcome Session::Run(const Statement& statement, ResultSink& sink) { return Dispatch(statement, sink); }
+
+SqlResult<Transaction*> Session::StatementTransaction() {
+  if (trx_ && !trx_->active()) trx_.reset();  // a deadlock victim was rolled back whole
+  if (trx_) return trx_.get();
+  if (autocommit_) return static_cast<Transaction*>(nullptr);
+  auto t = db_.Begin({isolation_, false});
+  if (!t.ok()) return FromStatus(t.status());
+  trx_ = std::move(*t);
+  return trx_.get();
+}
+
+// Runs a statement of several engine calls as one: in the open transaction, undone back to
+// its start when it fails; without one, in a transaction of its own that commits at its end.
+StatementOutcome Session::InTransaction(const std::function<StatementOutcome(Transaction*)>& body) {
+  auto trx = StatementTransaction();
+  if (!trx.ok()) return Error(trx.error());
+  if (*trx) {
+    const std::uint64_t savepoint = (*trx)->Savepoint();
+    StatementOutcome o = body(*trx);
+    if (o.error) {
+      if (!(*trx)->active()) trx_.reset();  // a deadlock took the whole transaction
+      else (void)(*trx)->RollbackToSavepoint(savepoint);
+    }
+    return o;
+  }
+  auto own = db_.Begin({isolation_, false});
+  if (!own.ok()) return Error(FromStatus(own.status()));
+  StatementOutcome o = body(own->get());
+  if (o.error) {
+    (void)(*own)->Rollback();
+    return o;
+  }
+  Status c = (*own)->Commit();
+  if (!c.ok()) return Error(FromStatus(c));
+  return o;
+}
+
+std::optional<SqlError> Session::EndTransaction(bool commit) {
+  if (!trx_) return std::nullopt;
+  std::unique_ptr<Transaction> t = std::move(trx_);
+  if (!t->active()) return std::nullopt;
+  Status s = commit ? t->Commit() : t->Rollback();
+  if (!s.ok()) return FromStatus(s);
+  return std::nullopt;
+}
+
+StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink) {
+  // Statements that end the open transaction first, as MySQL's implicit commit does.
+  const bool implicit_commit = std::holds_alternative<CreateDatabase>(statement) ||
+                               std::holds_alternative<DropDatabase>(statement) ||
+                               std::holds_alternative<CreateTable>(statement) ||
+                               std::holds_alternative<DropTable>(statement) ||
+                               std::holds_alternative<CreateIndex>(statement) ||
+                               std::holds_alternative<AlterInstanceRedo>(statement) ||
+                               std::holds_alternative<Begin>(statement);
+  if (implicit_commit) {
+    if (auto e = EndTransaction(true)) return Error(*e);
+  }
+  return std::visit(
+      [&](const auto& s) -> StatementOutcome {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, CreateDatabase>) {
+          Status st = db_.CreateDatabase(s.name);
+          if (st.IsAlreadyExists() && s.if_not_exists) {
+            StatementOutcome o = Affected(0);
+            o.warnings.push_back(fmt::format("Can't create database '{}'; database exists", s.name));
+            return o;
+          }
+          if (!st.ok()) return Error(FromStatus(st));
+          return Affected(1);
+        } else if constexpr (std::is_same_v<T, DropDatabase>) {
+          const auto tables = db_.ListTables(s.name);
+          Status st = db_.DropDatabase(s.name);
+          if (st.IsNotFound() && s.if_exists) {
+            StatementOutcome o = Affected(0);
+            o.warnings.push_back(fmt::format("Can't drop database '{}'; database doesn't exist", s.name));
+            return o;
+          }
+          if (!st.ok()) return Error(FromStatus(st));
+          if (database_ == s.name) database_.clear();
+          return Affected(tables.size());
+        } else if constexpr (std::is_same_v<T, Use>) {
+          const auto dbs = db_.ListDatabases();
+          if (std::find(dbs.begin(), dbs.end(), s.name) == dbs.end()) {
+            return Error({1049, "42000", fmt::format("Unknown database '{}'", s.name)});
+          }
+          database_ = s.name;
+          StatementOutcome o;
+          o.info = "Database changed";
+          return o;
+        } else if constexpr (std::is_same_v<T, CreateTable>) {
+          return DoCreateTable(s);
+        } else if constexpr (std::is_same_v<T, DropTable>) {
+          StatementOutcome o;
+          std::vector<std::string> missing;
+          for (const TableName& n : s.tables) {
+            const std::string& dbname = n.database.empty() ? database_ : n.database;
+            if (dbname.empty()) return Error(NoDatabase());
+            Status st = db_.DropTable(dbname, n.name);
+            if (st.IsNotFound()) {
+              missing.push_back(dbname + "." + n.name);
+              if (s.if_exists) o.warnings.push_back(fmt::format("Unknown table '{}.{}'", dbname, n.name));
+            } else if (!st.ok()) {
+              return Error(FromStatus(st));
+            }
+          }
+          if (!missing.empty() && !s.if_exists) {
+            std::string list;
+            for (const auto& m : missing) list += (list.empty() ? "" : ",") + m;
+            return Error({1051, "42S02", fmt::format("Unknown table '{}'", list)});
+          }
+          return o;
+        } else if constexpr (std::is_same_v<T, CreateIndex>) {
+          const std::string& dbname = s.table.database.empty() ? database_ : s.table.database;
+          if (dbname.empty()) return Error(NoDatabase());
+          Status st = db_.CreateIndex(dbname, s.table.name, s.index);
+          if (!st.ok()) return Error(FromStatus(st));
+          StatementOutcome o;
+          o.info = "Records: 0  Duplicates: 0  Warnings: 0";
+          return o;
+        } else if constexpr (std::is_same_v<T, Insert>) {
+          return InTransaction([&](Transaction* t) { return DoInsert(s, t); });
+        } else if constexpr (std::is_same_v<T, Update>) {
+          return InTransaction([&](Transaction* t) { return DoUpdate(s, t); });
+        } else if constexpr (std::is_same_v<T, Delete>) {
+          return InTransaction([&](Transaction* t) { return DoDelete(s, t); });
+        } else if constexpr (std::is_same_v<T, Select>) {
+          if (!s.from) return DoSelect(s, sink, nullptr);
+          return InTransaction([&](Transaction* t) { return DoSelect(s, sink, t); });
+        } else if constexpr (std::is_same_v<T, Begin>) {
+          auto t = db_.Begin({isolation_, s.consistent_snapshot});
+          if (!t.ok()) return Error(FromStatus(t.status()));
+          trx_ = std::move(*t);
+          return {};
+        } else if constexpr (std::is_same_v<T, Commit>) {
+          if (auto e = EndTransaction(true)) return Error(*e);
+          return {};
+        } else if constexpr (std::is_same_v<T, Rollback>) {
+          if (auto e = EndTransaction(false)) return Error(*e);
+          return {};
+        } else if constexpr (std::is_same_v<T, Set>) {
+          return DoSet(s);
+        } else if constexpr (std::is_same_v<T, SetTransaction>) {
+          // Without SESSION or GLOBAL it names the next transaction only; here, like SESSION.
+          isolation_ = s.isolation;
+          return {};
+        } else if constexpr (std::is_same_v<T, AlterInstanceRedo>) {
+          Status st = db_.SetRedoLogging(s.enable);
+          if (!st.ok()) return Error(FromStatus(st));
+          return {};
+        } else if constexpr (std::is_same_v<T, NoOp>) {
+          return {};
+        } else if constexpr (std::is_same_v<T, Show>) {
+          return DoShow(s, sink);
+        }
+      },
+      statement);
+}
+
+StatementOutcome Session::DoCreateTable(const CreateTable& c) {
+  TableSpec spec = c.spec;
+  if (spec.database.empty()) spec.database = database_;
+  if (spec.database.empty()) return Error(NoDatabase());
+  for (std::size_t k = 0; k < spec.columns.size(); ++k) {
+    if (c.default_now[k]) spec.columns[k].default_value = Value::String("CURRENT_TIMESTAMP");
+  }
+  if (db_.GetTable(spec.database, spec.name).ok()) {
+    if (c.if_not_exists) {
+      StatementOutcome o;
+      o.warnings.push_back(fmt::format("Table '{}' already exists", spec.name));
+      return o;
+    }
+    return Error({1050, "42S01", fmt::format("Table '{}' already exists", spec.name)});
+  }
+  auto t = db_.CreateTable(spec);
+  if (!t.ok()) {
+    const Status& st = t.status();
+    if (st.code() == Status::Code::kInvalidArgument) return Error({1064, "42000", st.message()});
+    return Error(FromStatus(st));
+  }
+  StatementOutcome o;
+  for (const std::string& w : c.ignored) o.warnings.push_back("ignored: " + w);
+  return o;
+}
+
+StatementOutcome Session::DoSet(const Set& set) {
+  StatementOutcome o;
+  for (const SetVariable& v : set.items) {
+    auto value = Eval(*v.value, *context_);
+    if (!value.ok()) return Error(value.error());
+    if (v.scope == SetVariable::Scope::kUser) {
+      user_vars_[Lower(v.name)] = *value;
+      continue;
+    }
+    const std::string text = value->value.is_null() ? "" : *Format(value->value);
+    const std::string& name = v.name;
+    auto on = [&]() -> std::optional<bool> {
+      const std::string t = Lower(text);
+      if (t == "1" || t == "on" || t == "true") return true;
+      if (t == "0" || t == "off" || t == "false") return false;
+      return std::nullopt;
+    };
+    if (name == "autocommit") {
+      auto b = on();
+      if (!b) return Error({1231, "42000", fmt::format("Variable 'autocommit' can't be set to the value of '{}'", text)});
+      if (*b && !autocommit_) {
+        if (auto e = EndTransaction(true)) return Error(*e);
+      }
+      autocommit_ = *b;
+    } else if (name == "transaction_isolation" || name == "tx_isolation") {
+      auto iso = IsolationFromName(text);
+      if (!iso) return Error({1231, "42000", fmt::format("Variable '{}' can't be set to the value of '{}'", name, text)});
+      isolation_ = *iso;
+    } else if (name == "innodb_flush_log_at_trx_commit") {
+      if (v.scope != SetVariable::Scope::kGlobal) {
+        return Error({1229, "HY000", "Variable 'innodb_flush_log_at_trx_commit' is a GLOBAL variable and should be set with SET GLOBAL"});
+      }
+      Status st = db_.set_flush_log_at_trx_commit(std::atoi(text.c_str()));
+      if (!st.ok() || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
+        return Error({1231, "42000", fmt::format("Variable 'innodb_flush_log_at_trx_commit' can't be set to the value of '{}'", text)});
+      }
+    } else if (name == "innodb_lock_wait_timeout") {
+      const long secs = std::atol(text.c_str());
+      if (secs < 1) return Error({1231, "42000", fmt::format("Variable 'innodb_lock_wait_timeout' can't be set to the value of '{}'", text)});
+      db_.set_lock_wait_timeout(std::chrono::seconds(secs));
+      session_vars_[name] = std::to_string(secs);
+    } else {
+      const bool known = std::any_of(std::begin(kVariables), std::end(kVariables), [&](const KnownVariable& k) { return k.name == name; });
+      if (!known) o.warnings.push_back(fmt::format("Unknown system variable '{}': set here, used by nothing", name));
+      session_vars_[name] = text;
+    }
+  }
+  return o;
+}
+
+std::string Session::ShowCreateTable(const TableSpec& spec) const {
+  auto quote = [](const std::string& n) { return "`" + n + "`"; };
+  auto list = [&](const std::vector<std::string>& cols) {
+    std::string out;
+    for (const auto& c : cols) out += (out.empty() ? "" : ",") + quote(c);
+    return out;
+  };
+  std::string out = "CREATE TABLE " + quote(spec.name) + " (\n";
+  std::vector<std::string> lines;
+  for (const engine::Column& c : spec.columns) {
+    std::string l = "  " + quote(c.name) + " " + c.SqlType();
+    if (c.is_string() && c.charset == Charset::kLatin1) l += " CHARACTER SET latin1";
+    if (!c.nullable) l += " NOT NULL";
+    if (c.auto_increment) l += " AUTO_INCREMENT";
+    if (c.default_value) {
+      const Value& d = *c.default_value;
+      if (d.is_null()) l += " DEFAULT NULL";
+      else if (d.is_string() && d.as_string() == "CURRENT_TIMESTAMP" && !c.is_string()) l += " DEFAULT CURRENT_TIMESTAMP";
+      else l += " DEFAULT '" + *Format(d, &c) + "'";
+    } else if (c.nullable && !c.is_lob()) {
+      l += " DEFAULT NULL";
+    }
+    lines.push_back(std::move(l));
+  }
+  if (!spec.primary_key.empty()) lines.push_back("  PRIMARY KEY (" + list(spec.primary_key) + ")");
+  for (const IndexSpec& ix : spec.indexes) {
+    lines.push_back(std::string("  ") + (ix.unique ? "UNIQUE KEY " : "KEY ") + quote(ix.name) + " (" + list(ix.columns) + ")");
+  }
+  for (std::size_t k = 0; k < lines.size(); ++k) out += lines[k] + (k + 1 < lines.size() ? ",\n" : "\n");
+  out += ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+  return out;
+}
+
+StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
+  StatementOutcome o;
+  o.result_set = true;
+  auto emit = [&](std::vector<std::optional<std::string>> row) {
+    sink.Row(row);
+    ++o.rows;
+  };
+  switch (s.what) {
+    case Show::What::kDatabases: {
+      sink.Header({{"Database"}});
+      auto dbs = db_.ListDatabases();
+      std::sort(dbs.begin(), dbs.end());
+      for (const auto& d : dbs) {
+        if (LikeMatches(d, s.like)) emit({d});
+      }
+      return o;
+    }
+    case Show::What::kTables: {
+      const std::string dbname = s.database.empty() ? database_ : s.database;
+      if (dbname.empty()) return Error(NoDatabase());
+      sink.Header({{"Tables_in_" + dbname}});
+      auto tables = db_.ListTables(dbname);
+      std::sort(tables.begin(), tables.end());
+      for (const auto& t : tables) {
+        if (LikeMatches(t, s.like)) emit({t});
+      }
+      return o;
+    }
+    case Show::What::kCreateTable: {
+      auto t = FindTable(s.table);
+      if (!t.ok()) return Error(t.error());
+      sink.Header({{"Table"}, {"Create Table"}});
+      emit({(*t)->spec().name, ShowCreateTable((*t)->spec())});
+      return o;
+    }
+    case Show::What::kColumns: {
+      auto t = FindTable(s.table);
+      if (!t.ok()) return Error(t.error());
+      const TableSpec& spec = (*t)->spec();
+      sink.Header({{"Field"}, {"Type"}, {"Null"}, {"Key"}, {"Default"}, {"Extra"}});
+      for (const engine::Column& c : spec.columns) {
+        if (!LikeMatches(c.name, s.like)) continue;
+        std::string key;
+        if (std::find(spec.primary_key.begin(), spec.primary_key.end(), c.name) != spec.primary_key.end()) key = "PRI";
+        for (const IndexSpec& ix : spec.indexes) {
+          if (key.empty() && ix.columns.front() == c.name) key = ix.unique ? "UNI" : "MUL";
+        }
+        std::optional<std::string> def;
+        if (c.default_value) def = Format(*c.default_value, &c);
+        emit({c.name, c.SqlType(), c.nullable ? "YES" : "NO", key, def, c.auto_increment ? "auto_increment" : ""});
+      }
+      return o;
+    }
+    case Show::What::kTableStatus: {
+      const std::string dbname = s.database.empty() ? database_ : s.database;
+      if (dbname.empty()) return Error(NoDatabase());
+      sink.Header({{"Name"}, {"Engine"}, {"Version", true}, {"Row_format"}, {"Rows", true}, {"Avg_row_length", true},
+                   {"Data_length", true}, {"Max_data_length", true}, {"Index_length", true}, {"Data_free", true},
+                   {"Auto_increment", true}, {"Create_time"}, {"Update_time"}, {"Check_time"}, {"Collation"},
+                   {"Checksum", true}, {"Create_options"}, {"Comment"}});
+      auto tables = db_.ListTables(dbname);
+      std::sort(tables.begin(), tables.end());
+      for (const auto& name : tables) {
+        if (!LikeMatches(name, s.like)) continue;
+        auto t = db_.GetTable(dbname, name);
+        if (!t.ok()) continue;
+        // Exact row count (InnoDB estimates it); the file's size stands for the data.
+        std::uint64_t rows = 0;
+        Status st = (*t)->Scan({}, [&](const engine::Row&) { ++rows; return true; });
+        if (!st.ok()) return Error(FromStatus(st));
+        const std::uint64_t bytes = (*t)->file_bytes();
+        std::optional<std::string> auto_inc;
+        for (const engine::Column& c : (*t)->spec().columns) {
+          if (c.auto_increment) auto_inc = std::to_string((*t)->last_insert_id() + 1);
+        }
+        emit({name, "InnoDB", "10", "Dynamic", std::to_string(rows), std::to_string(rows ? bytes / rows : 0),
+              std::to_string(bytes), "0", "0", "0", auto_inc, std::nullopt, std::nullopt, std::nullopt,
+              "utf8mb4_general_ci", std::nullopt, "", ""});
+      }
+      return o;
+    }
+    case Show::What::kEngineStatus: {
+      sink.Header({{"Type"}, {"Name"}, {"Status"}});
+      const std::string text = "\n=====================================\nINNODB MONITOR OUTPUT (Strata)\n"
+                               "=====================================\n------------\nTRANSACTIONS\n------------\n" +
+                               db_.StatusReport().Render() + "----------------------------\nEND OF INNODB MONITOR OUTPUT\n"
+                               "============================\n";
+      emit({"InnoDB", "", text});
+      return o;
+    }
+    case Show::What::kStatus: {
+      sink.Header({{"Variable_name"}, {"Value"}});
+      const RedoStats redo = db_.redo_stats();
+      const BufferPoolStats pool = db_.buffer_pool_stats();
+      const std::vector<std::pair<std::string, std::string>> status = {
+          {"Innodb_buffer_pool_pages_data", std::to_string(pool.used)},
+          {"Innodb_buffer_pool_pages_dirty", std::to_string(pool.dirty)},
+          {"Innodb_buffer_pool_pages_total", std::to_string(pool.frames)},
+          {"Innodb_buffer_pool_reads", std::to_string(pool.reads)},
+          {"Innodb_history_list_length", std::to_string(db_.history_list_length())},
+          {"Innodb_os_log_fsyncs", std::to_string(redo.fsyncs)},
+          {"Innodb_os_log_written", std::to_string(redo.bytes)},
+          {"Innodb_pages_written", std::to_string(pool.writes)},
+          {"Innodb_redo_log_enabled", db_.redo_logging() ? "ON" : "OFF"},
+      };
+      for (const auto& [name, value] : status) {
+        if (LikeMatches(name, s.like)) emit({name, value});
+      }
+      return o;
+    }
+    case Show::What::kVariables: {
+      sink.Header({{"Variable_name"}, {"Value"}});
+      for (const KnownVariable& k : kVariables) {
+        const std::string name(k.name);
+        if (LikeMatches(name, s.like)) emit({name, *SystemVariable(name)});
+      }
+      return o;
+    }
+  }
+  return o;
+}
+
+}  // namespace strata::engine::sql

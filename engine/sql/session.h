@@ -1,0 +1,99 @@
+// A client session on a Database: runs statements as the MySQL server would for one
+// connection (current database, autocommit, the open transaction, session variables), and
+// hands result rows to a sink as the mysql client would print them.
+//
+//   Session s(*db);
+//   BoxedPrinter out(std::cout);          // any ResultSink
+//   auto r = s.Execute("SELECT * FROM shop.orders WHERE id < 10", out);
+//   if (r.error) ...                       // "ERROR 1146 (42S02): Table 'shop.x' doesn't exist"
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/db.h"
+#include "engine/sql/ast.h"
+#include "engine/sql/eval.h"
+#include "engine/sql/parser.h"
+
+namespace strata::engine::sql {
+
+struct ColumnHeader {
+  std::string name;
+  bool numeric = false;  // the mysql client right-aligns numbers
+};
+
+// Where a statement's result rows go, as they are produced.
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  virtual void Header(const std::vector<ColumnHeader>& columns) = 0;
+  virtual void Row(const std::vector<std::optional<std::string>>& values) = 0;  // nullopt: NULL
+};
+
+struct StatementOutcome {
+  std::optional<SqlError> error;
+  bool result_set = false;  // rows went to the sink (a SELECT or SHOW)
+  std::uint64_t rows = 0;   // rows sent, or rows affected
+  std::string info;         // "Records: 3  Duplicates: 0  Warnings: 0", "Rows matched: ..."
+  std::vector<std::string> warnings;
+  bool skipped = false;     // a versioned-comment statement this server does not support
+};
+
+class Session {
+ public:
+  explicit Session(Database& db);
+  ~Session();  // rolls back a transaction still open, as a disconnect does
+
+  // Parses and runs one statement (the text without its delimiter).
+  StatementOutcome Execute(std::string_view text, ResultSink& sink);
+  StatementOutcome Run(const Statement& statement, ResultSink& sink);
+
+  const std::string& database() const { return database_; }
+  bool in_transaction() const { return trx_ != nullptr; }
+  Database& db() { return db_; }
+
+  // What expressions of this session see (variables, DATABASE(), LAST_INSERT_ID()).
+  const EvalContext& context() const;
+  // Resolves a table name against the current database.
+  SqlResult<Table*> FindTable(const TableName& name);
+
+ private:
+  friend class SessionContext;
+  StatementOutcome Dispatch(const Statement& statement, ResultSink& sink);
+  // The transaction a statement runs in: the open one, one begun because autocommit is off,
+  // or (nullptr) none, and the statement commits on its own.
+  SqlResult<Transaction*> StatementTransaction();
+  StatementOutcome InTransaction(const std::function<StatementOutcome(Transaction*)>& body);
+  std::optional<SqlError> EndTransaction(bool commit);
+
+  StatementOutcome DoCreateTable(const CreateTable& c);
+  StatementOutcome DoInsert(const Insert& ins, Transaction* trx);
+  StatementOutcome DoUpdate(const Update& u, Transaction* trx);
+  StatementOutcome DoDelete(const Delete& d, Transaction* trx);
+  StatementOutcome DoSelect(const Select& s, ResultSink& sink, Transaction* trx);
+  StatementOutcome DoSet(const Set& s);
+  StatementOutcome DoShow(const Show& s, ResultSink& sink);
+  std::optional<std::string> SystemVariable(const std::string& name) const;
+  std::string ShowCreateTable(const TableSpec& spec) const;
+
+  Database& db_;
+  std::unique_ptr<EvalContext> context_;
+  std::string database_;
+  std::unique_ptr<Transaction> trx_;
+  bool autocommit_ = true;
+  Isolation isolation_ = Isolation::kRepeatableRead;
+  std::map<std::string, SqlValue> user_vars_;
+  std::map<std::string, std::string> session_vars_;  // values SET in this session
+  std::uint64_t last_insert_id_ = 0;
+  std::uint64_t id_ = 0;
+};
+
+// The error a failed engine call becomes, with MySQL's number and SQLSTATE.
+SqlError FromStatus(const Status& s);
+
+}  // namespace strata::engine::sql

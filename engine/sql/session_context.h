@@ -1,0 +1,39 @@
+// Internal to the SQL front end: what expressions see inside a session, and inside a row.
+#pragma once
+
+#include "engine/sql/session.h"
+
+namespace strata::engine::sql {
+
+class SessionContext : public EvalContext {
+ public:
+  explicit SessionContext(const Session& s) : s_(s) {}
+  SqlResult<SqlValue> UserVariable(const std::string& name) const override;
+  SqlResult<SqlValue> SystemVariable(const std::string& name) const override;
+  std::optional<SqlValue> SessionFunction(const std::string& name) const override;
+
+ protected:
+  const Session& s_;
+};
+
+// A table's row: columns by name (case-insensitively), values typed by the column.
+class RowContext : public SessionContext {
+ public:
+  RowContext(const Session& s, const TableSpec& spec, const Row* row = nullptr) : SessionContext(s), spec_(spec), row_(row) {}
+  void set_row(const Row* row) { row_ = row; }
+  SqlResult<SqlValue> Column(const Expr& column) const override;
+  const SqlValue* Aggregate(const Expr& call) const override;
+  // Aggregates computed over the rows (COUNT, SUM, ...), looked up by their node.
+  std::vector<std::pair<const Expr*, SqlValue>> aggregates;
+
+ private:
+  const TableSpec& spec_;
+  const Row* row_;
+};
+
+// The column's position in the spec, compared as MySQL compares column names.
+std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& name);
+// A stored value as an expression sees it (binary columns compare as bytes, DECIMAL exactly).
+SqlValue FromColumn(const Value& v, const engine::Column& c);
+
+}  // namespace strata::engine::sql
