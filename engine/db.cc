@@ -25,14 +25,14 @@ Table::Table(std::unique_ptr<TableImpl> impl, Database* db) : impl_(std::move(im
 Table::~Table() = default;
 const TableSpec& Table::spec() const { return impl_->meta().spec; }
 
-Status Table::Insert(const Row& row, Transaction* trx) {
+Status Table::Insert(const Row& row, Transaction* trx, InsertOptions options) {
   return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead,
-                           [&](TrxImpl& t) { return impl_->Insert(t, row); });
+                           [&](TrxImpl& t) { return impl_->Insert(t, row, options); });
 }
-Status Table::InsertBatch(const std::vector<Row>& rows, Transaction* trx) {
+Status Table::InsertBatch(const std::vector<Row>& rows, Transaction* trx, InsertOptions options) {
   return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead, [&](TrxImpl& t) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      STRATA_RETURN_IF_ERROR(impl_->Insert(t, rows[i]).WithContext(fmt::format("row {} of the batch", i + 1)));
+      STRATA_RETURN_IF_ERROR(impl_->Insert(t, rows[i], options).WithContext(fmt::format("row {} of the batch", i + 1)));
     }
     return Status::Ok();
   });

@@ -132,6 +132,13 @@ struct TableStats {
   std::uint64_t page_splits = 0, page_merges = 0;
 };
 
+// How an INSERT treats its values (the session's sql_mode, for the flags that matter here).
+struct InsertOptions {
+  // An AUTO_INCREMENT column given 0 gets the next value, as NULL does; with
+  // sql_mode=NO_AUTO_VALUE_ON_ZERO (which mysqldump files set) 0 is stored as 0.
+  bool zero_generates_auto_increment = true;
+};
+
 class Database;
 class TableImpl;
 
@@ -145,9 +152,9 @@ class Table {
   //
   // AlreadyExists for a duplicate primary or unique key. An AUTO_INCREMENT column given NULL
   // or 0 gets the next value.
-  Status Insert(const Row& row, Transaction* trx = nullptr);
+  Status Insert(const Row& row, Transaction* trx = nullptr, InsertOptions options = {});
   // Inserts rows in order as one statement; the first failure names the row's position.
-  Status InsertBatch(const std::vector<Row>& rows, Transaction* trx = nullptr);
+  Status InsertBatch(const std::vector<Row>& rows, Transaction* trx = nullptr, InsertOptions options = {});
   // The row with this primary key (values of the primary key columns, or the hidden row id):
   // the version the transaction's read view sees, or with a lock the latest one.
   Result<std::optional<Row>> Get(const std::vector<Value>& primary_key, Transaction* trx = nullptr,

@@ -307,8 +307,10 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
         tm.tm_hour = t->hour;
         tm.tm_min = t->minute;
         tm.tm_sec = t->second;
-        const std::int64_t secs = timegm(&tm);
-        if (secs < 1 || secs > 2147483647) return Bad(c, "Incorrect datetime value", v);
+        // The zero date is TIMESTAMP 0, as in MySQL; every other value must be in its range.
+        const bool zero = t->year == 0 && t->month == 0 && t->day == 0 && t->hour == 0 && t->minute == 0 && t->second == 0;
+        const std::int64_t secs = zero ? 0 : timegm(&tm);
+        if ((!zero && secs < 1) || secs > 2147483647) return Bad(c, "Incorrect datetime value", v);
         out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
       }
       PutFraction(out, t->micro, c.scale);
@@ -378,6 +380,7 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       std::tm tm{};
       gmtime_r(&secs, &tm);
       DateTime t{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, GetFraction(d.bytes, 4, c.scale)};
+      if (secs == 0) t = DateTime{0, 0, 0, 0, 0, 0, t.micro};
       return Value::String(FormatDateTime(t, c.scale, true));
     }
     case ColumnType::kChar: {  // MySQL strips CHAR's padding on read

@@ -53,7 +53,7 @@ class TableImpl {
   void set_services(TrxServices s) { svc_ = std::move(s); }
 
   // Statements of a transaction (Database::RunStatement rolls back a failed one).
-  Status Insert(TrxImpl& trx, const Row& row);
+  Status Insert(TrxImpl& trx, const Row& row, InsertOptions options = {});
   Result<std::optional<Row>> Get(TrxImpl& trx, const std::vector<Value>& primary_key, RowLock lock);
   Status Update(TrxImpl& trx, const Row& row);
   Status Delete(TrxImpl& trx, const std::vector<Value>& primary_key);
@@ -85,7 +85,7 @@ class TableImpl {
   Status WriteSdi();
   // Runs a write statement under the write lock, waiting for row locks between attempts.
   Status Write(TrxImpl& trx, const std::function<Status(LockWait&)>& body);
-  Status InsertLocked(TrxImpl& trx, const Row& row, LockWait& wait);
+  Status InsertLocked(TrxImpl& trx, const Row& row, InsertOptions options, LockWait& wait);
   Status UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait);
   Status DeleteLocked(TrxImpl& trx, const std::vector<Value>& primary_key, LockWait& wait);
   Status ScanConsistent(TrxImpl& trx, std::size_t index, const Tuple& from, const ScanOptions& options,

@@ -185,8 +185,8 @@ Status TableImpl::Write(TrxImpl& trx, const std::function<Status(LockWait&)>& bo
   }
 }
 
-Status TableImpl::Insert(TrxImpl& trx, const Row& row) {
-  return Write(trx, [&](LockWait& wait) { return InsertLocked(trx, row, wait); });
+Status TableImpl::Insert(TrxImpl& trx, const Row& row, InsertOptions options) {
+  return Write(trx, [&](LockWait& wait) { return InsertLocked(trx, row, options, wait); });
 }
 
 Status TableImpl::Update(TrxImpl& trx, const Row& row) {
@@ -197,7 +197,7 @@ Status TableImpl::Delete(TrxImpl& trx, const std::vector<Value>& primary_key) {
   return Write(trx, [&](LockWait& wait) { return DeleteLocked(trx, primary_key, wait); });
 }
 
-Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, LockWait& wait) {
+Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions options, LockWait& wait) {
   const auto& spec = meta_.spec;
   if (input.size() != spec.columns.size()) {
     return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
@@ -209,7 +209,8 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, LockWait& wait) {
     const Column& col = spec.columns[c];
     if (!col.auto_increment) continue;
     const Value& v = row[c];
-    const bool zero = v.is_null() || (v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0);
+    const bool zero = v.is_null() || (options.zero_generates_auto_increment &&
+                                      ((v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0)));
     if (zero) {
       generated = autoinc_ + 1;
       row[c] = col.is_unsigned ? Value::UInt(*generated) : Value::Int(static_cast<std::int64_t>(*generated));

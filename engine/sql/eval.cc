@@ -504,37 +504,45 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
 
 namespace {
 
-// Shortest digits that read back as the same number, laid out as MySQL prints doubles:
-// plain notation while the exponent is between -5 and 14, else "1.5e20" / "1e-7".
-std::string MysqlFloat(std::string shortest) {
-  const auto e = shortest.find('e');
-  if (e == std::string::npos) return shortest;
-  std::string mant = shortest.substr(0, e), exp = shortest.substr(e + 1);
-  if (!exp.empty() && exp[0] == '+') exp.erase(0, 1);
-  const bool neg = !exp.empty() && exp[0] == '-';
-  if (neg) exp.erase(0, 1);
-  exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
-  return mant + "e" + (neg ? "-" : "") + exp;
-}
-
+// A floating-point value as the MySQL server writes it (my_gcvt): the shortest digits that
+// read back as the same number (FLOAT: at most 6 significant digits), in plain notation when
+// that fits `width` characters or is no longer than the exponent form, else as "1.5e20".
+// The widths (15 for DOUBLE, 11 for FLOAT) reproduce MariaDB 10.11's output of 1e14
+// ("100000000000000"), 1e15 ("1e15"), 2.5e-7 ("0.00000025"), and of FLOAT 1e-5 ("0.00001").
 template <typename F>
-std::string FormatFloating(F v) {
+std::string FormatFloating(F v, int width, int max_digits) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-  const F a = std::fabs(v);
-  if (a != 0 && (a >= F(1e15) || a < F(1e-5))) {
-    // fmt's "{:e}" with the shortest precision: the shortest general form and reformat.
-    return MysqlFloat(fmt::format("{}", v).find('e') != std::string::npos ? fmt::format("{}", v)
-                                                                           : fmt::format("{:e}", v));
+  if (v == 0) return "0";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string sci(buf, r.ptr);
+  if (std::count_if(sci.begin(), sci.begin() + static_cast<std::ptrdiff_t>(sci.find('e')), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) > max_digits) {
+    r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, max_digits - 1);
+    sci.assign(buf, r.ptr);
   }
-  std::string s = fmt::format("{}", v);
-  if (s.find('e') != std::string::npos) s = fmt::format("{:f}", v);
-  // "{:f}" pads zeros: trim them back (and a lone point).
-  if (s.find('.') != std::string::npos && s.find('e') == std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
+  const bool negative = sci[0] == '-';
+  const auto e = sci.find('e');
+  std::string digits;
+  for (std::size_t i = negative ? 1 : 0; i < e; ++i) {
+    if (sci[i] != '.') digits.push_back(sci[i]);
   }
-  return s;
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const int decpt = std::stoi(sci.substr(e + 1)) + 1;  // value = 0.DIGITS x 10^decpt
+  const int len = static_cast<int>(digits.size());
+  const int exp_len = 1 + (decpt >= 101 || decpt <= -99) + (decpt >= 11 || decpt <= -9);
+  const int fixed_len = decpt <= 0 ? len - decpt + 2 : decpt < len ? len + 1 : decpt;
+  const int exp_form_len = len + (len > 1) + 1 + (decpt <= 0 ? 1 : 0) + exp_len;
+  std::string out = negative ? "-" : "";
+  if (fixed_len <= width || (decpt > 0 && decpt < len) || fixed_len <= exp_form_len) {
+    if (decpt <= 0) out += "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
+    else if (decpt < len) out += digits.substr(0, static_cast<std::size_t>(decpt)) + "." + digits.substr(static_cast<std::size_t>(decpt));
+    else out += digits + std::string(static_cast<std::size_t>(decpt - len), '0');
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (len > 1) out += "." + digits.substr(1);
+  return out + "e" + std::to_string(decpt - 1);
 }
 
 }  // namespace
@@ -542,8 +550,8 @@ std::string FormatFloating(F v) {
 std::optional<std::string> Format(const Value& v, const Column* column) {
   if (v.is_null()) return std::nullopt;
   if (v.is_double()) {
-    if (column && column->type == ColumnType::kFloat) return FormatFloating(static_cast<float>(v.as_double()));
-    return FormatFloating(v.as_double());
+    if (column && column->type == ColumnType::kFloat) return FormatFloating(static_cast<float>(v.as_double()), 11, 6);
+    return FormatFloating(v.as_double(), 15, 17);
   }
   return v.ToString();
 }

@@ -275,7 +275,8 @@ class Parser {
       if (AcceptWord("USING")) Name();
       ExpectWord("ON");
       c.table = QualifiedName();
-      c.index.columns = KeyColumns();
+      bool prefixed = false;
+      c.index.columns = KeyColumns(unique ? nullptr : &prefixed);
       while (AcceptWord("USING") || AcceptWord("COMMENT") || AcceptWord("ALGORITHM") || AcceptWord("LOCK")) {
         AcceptPunct("=");
         OptionValue();
@@ -288,12 +289,19 @@ class Parser {
     return ParseCreateTable();
   }
 
-  std::vector<std::string> KeyColumns() {
+  // A key's columns. `prefixed` (when given) learns whether one was a prefix, col(16): the
+  // engine indexes whole columns, which orders and finds the same rows for a non-unique key.
+  std::vector<std::string> KeyColumns(bool* prefixed = nullptr) {
     std::vector<std::string> cols;
     ExpectPunct("(");
     do {
       cols.push_back(Name());
-      if (AcceptPunct("(")) Unsupported("prefix indexes (column(length) in a key)");
+      if (AcceptPunct("(")) {
+        if (!prefixed) Unsupported("prefix indexes (column(length)) in a unique or primary key");
+        *prefixed = true;
+        Unsigned();
+        ExpectPunct(")");
+      }
       AcceptWord("ASC") || AcceptWord("DESC");
     } while (AcceptPunct(","));
     ExpectPunct(")");
@@ -358,7 +366,9 @@ class Parser {
         AcceptWord("KEY") || AcceptWord("INDEX");
         if (!Peek().IsPunct("(") && !Peek().IsWord("USING")) ix.name = Name();
         if (AcceptWord("USING")) Name();
-        ix.columns = KeyColumns();
+        bool prefixed = false;
+        ix.columns = KeyColumns(ix.unique ? nullptr : &prefixed);
+        if (prefixed) c.ignored.push_back("the prefix length in KEY `" + ix.name + "` (whole columns are indexed)");
         IndexOptions();
         c.spec.indexes.push_back(std::move(ix));
       } else if (Peek().IsWord("FULLTEXT") || Peek().IsWord("SPATIAL")) {

@@ -441,14 +441,16 @@ StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   }
   StatementOutcome o;
   std::uint64_t duplicates = 0;
+  InsertOptions options;
+  options.zero_generates_auto_increment = SystemVariable("sql_mode")->find("NO_AUTO_VALUE_ON_ZERO") == std::string::npos;
   const bool has_auto_inc = std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
   if (!ins.ignore && !ins.replace) {
-    Status st = t.InsertBatch(rows, trx);
+    Status st = t.InsertBatch(rows, trx, options);
     if (!st.ok()) return Error(FromStatus(st));
     o.rows = rows.size();
   } else {
     for (const Row& row : rows) {
-      Status st = t.Insert(row, trx);
+      Status st = t.Insert(row, trx, options);
       if (st.IsAlreadyExists() && ins.ignore) {
         ++duplicates;
         o.warnings.push_back(st.message());
@@ -488,7 +490,7 @@ StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
           if (!ds.ok()) return Error(FromStatus(ds));
         }
         o.rows += victims.size();
-        st = t.Insert(row, trx);
+        st = t.Insert(row, trx, options);
       }
       if (!st.ok()) return Error(FromStatus(st));
       ++o.rows;
