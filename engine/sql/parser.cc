@@ -422,6 +422,12 @@ class Parser {
     }
     c.spec.database = c.table.database;
     c.spec.name = c.table.name;
+    // Primary key columns are NOT NULL whether or not the definition says so, as in MySQL.
+    for (const std::string& k : c.spec.primary_key) {
+      for (Column& col : c.spec.columns) {
+        if (EqualsIgnoreCase(col.name, k)) col.nullable = false;
+      }
+    }
     // Keys without a name are named after their first column, as MySQL does.
     for (std::size_t k = 0; k < c.spec.indexes.size(); ++k) {
       IndexSpec& ix = c.spec.indexes[k];

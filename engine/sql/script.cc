@@ -55,15 +55,11 @@ bool StatementSplitter::Finish(const Sink& sink) {
 
 void StatementSplitter::Append(std::string_view s) {
   if (s.empty()) return;
-  if (!started_) {
-    for (char c : s) {
-      if (!std::isspace(static_cast<unsigned char>(c))) {
-        started_ = true;
-        start_line_ = line_;
-        break;
-      }
-    }
-    if (!started_) return;  // leading space is not kept
+  if (!started_) {  // leading space is not kept
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    if (s.empty()) return;
+    started_ = true;
+    start_line_ = line_;
   }
   current_.append(s);
 }

@@ -1,0 +1,242 @@
+// The SQL parser: every statement form the front end takes, and its errors.
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "engine/sql/lexer.h"
+#include "engine/sql/parser.h"
+
+namespace strata::engine::sql {
+namespace {
+
+// The statement parsed, kept alive for the whole test run so that references to it stay valid.
+template <typename T>
+const T& As(Parsed parsed) {
+  static std::deque<Parsed> kept;
+  const Parsed& p = kept.emplace_back(std::move(parsed));
+  EXPECT_FALSE(p.error) << p.error->message;
+  EXPECT_TRUE(p.statement.has_value());
+  EXPECT_TRUE(std::holds_alternative<T>(*p.statement));
+  return std::get<T>(*p.statement);
+}
+
+TEST(SqlLexerTest, DecodesStringEscapesHexAndIntroducers) {
+  Lexed l = Lex(R"(SELECT 'it''s \'a\'\n\t\0\\\Z\%', "dq", 0x4142, X'4344', `we``ird`, @v, @@global.autocommit)");
+  ASSERT_TRUE(l.ok);
+  EXPECT_EQ(l.tokens[1].text, std::string("it's 'a'\n\t\0\\\x1a\\%", 15));
+  EXPECT_EQ(l.tokens[3].text, "dq");
+  EXPECT_EQ(l.tokens[5].kind, TokenKind::kHex);
+  EXPECT_EQ(l.tokens[5].text, "AB");
+  EXPECT_EQ(l.tokens[7].text, "CD");
+  EXPECT_EQ(l.tokens[9].kind, TokenKind::kQuotedName);
+  EXPECT_EQ(l.tokens[9].text, "we`ird");
+  EXPECT_EQ(l.tokens[11].kind, TokenKind::kUserVar);
+  EXPECT_EQ(l.tokens[13].kind, TokenKind::kSystemVar);
+}
+
+TEST(SqlLexerTest, VersionedCommentsAreCodeUpToOurVersionAndMariadbOnesAreComments) {
+  Lexed l = Lex("/*!40101 SET x=1 */ /*!90000 SET y=2 */ /*M!100616 SET z=3 */ /* plain */ -- line\n# hash\n");
+  ASSERT_TRUE(l.ok);
+  ASSERT_EQ(l.tokens.size(), 5u);  // SET x = 1 <end>
+  EXPECT_TRUE(l.tokens[1].IsWord("x"));
+}
+
+TEST(SqlLexerTest, KeepsOptimizerHintsAside) {
+  Lexed l = Lex("UPDATE /*+ GROUP_COMMIT(TRUE) */ t SET k=k+1");
+  ASSERT_TRUE(l.ok);
+  ASSERT_EQ(l.hints.size(), 1u);
+  EXPECT_EQ(l.hints[0], " GROUP_COMMIT(TRUE) ");
+}
+
+TEST(SqlLexerTest, UnterminatedStringIsAnError) {
+  Lexed l = Lex("SELECT 'abc");
+  EXPECT_FALSE(l.ok);
+  EXPECT_EQ(l.error.offset, 7u);
+}
+
+TEST(SqlParserTest, CreateTableWithTypesKeysAndOptions) {
+  Parsed p = Parse(
+      "CREATE TABLE IF NOT EXISTS `shop`.`orders` (\n"
+      "  `id` bigint(20) unsigned NOT NULL AUTO_INCREMENT,\n"
+      "  `k` int(11) NOT NULL DEFAULT '0',\n"
+      "  `price` decimal(10,2) DEFAULT -1.50,\n"
+      "  `name` varchar(45) CHARACTER SET latin1 COLLATE latin1_swedish_ci DEFAULT NULL,\n"
+      "  `code` char(4) NOT NULL,\n"
+      "  `uuid` binary(16) NOT NULL,\n"
+      "  `f` float, `d` double precision, `day` date, `at` datetime(6), `ts` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
+      "  `body` mediumtext, `blob` longblob, `flag` boolean,\n"
+      "  PRIMARY KEY (`id`),\n"
+      "  UNIQUE KEY `uk_code` (`code`),\n"
+      "  KEY `k_k` (`k`,`name`) USING BTREE,\n"
+      "  INDEX (`day`)\n"
+      ") ENGINE=InnoDB AUTO_INCREMENT=42 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci ROW_FORMAT=DYNAMIC COMMENT='x'");
+  const auto& c = As<CreateTable>(std::move(p));
+  EXPECT_TRUE(c.if_not_exists);
+  EXPECT_EQ(c.table.database, "shop");
+  EXPECT_EQ(c.table.name, "orders");
+  ASSERT_EQ(c.spec.columns.size(), 14u);
+  const Column& id = c.spec.columns[0];
+  EXPECT_EQ(id.type, ColumnType::kBigInt);
+  EXPECT_TRUE(id.is_unsigned);
+  EXPECT_FALSE(id.nullable);
+  EXPECT_TRUE(id.auto_increment);
+  EXPECT_EQ(c.spec.columns[1].default_value, Value::String("0"));
+  EXPECT_EQ(c.spec.columns[2].type, ColumnType::kDecimal);
+  EXPECT_EQ(c.spec.columns[2].length, 10u);
+  EXPECT_EQ(c.spec.columns[2].scale, 2u);
+  EXPECT_EQ(c.spec.columns[2].default_value, Value::String("-1.50"));
+  EXPECT_EQ(c.spec.columns[3].charset, Charset::kLatin1);
+  EXPECT_EQ(c.spec.columns[4].type, ColumnType::kChar);
+  EXPECT_EQ(c.spec.columns[4].charset, Charset::kUtf8mb4);  // the table's default
+  EXPECT_EQ(c.spec.columns[5].charset, Charset::kBinary);
+  EXPECT_EQ(c.spec.columns[8].type, ColumnType::kDate);
+  EXPECT_EQ(c.spec.columns[9].scale, 6u);
+  EXPECT_TRUE(c.default_now[10]);
+  EXPECT_EQ(c.spec.columns[12].type, ColumnType::kLongBlob);
+  EXPECT_EQ(c.spec.columns[13].type, ColumnType::kTinyInt);
+  EXPECT_EQ(c.spec.primary_key, std::vector<std::string>{"id"});
+  ASSERT_EQ(c.spec.indexes.size(), 3u);
+  EXPECT_TRUE(c.spec.indexes[0].unique);
+  EXPECT_EQ(c.spec.indexes[1].columns, (std::vector<std::string>{"k", "name"}));
+  EXPECT_EQ(c.spec.indexes[2].name, "day");  // unnamed keys are named after their first column
+  EXPECT_EQ(c.auto_increment, 42u);
+}
+
+TEST(SqlParserTest, InlinePrimaryKeyAndUnsupportedTypesAndKeys) {
+  const auto& c = As<CreateTable>(Parse("CREATE TABLE t (id char(36) NOT NULL PRIMARY KEY, v varchar(300), KEY k_v (v(16)))"));
+  EXPECT_EQ(c.spec.primary_key, std::vector<std::string>{"id"});
+  EXPECT_EQ(c.spec.indexes[0].columns, std::vector<std::string>{"v"});  // prefix indexed whole
+  EXPECT_FALSE(c.ignored.empty());
+  Parsed e = Parse("CREATE TABLE t (id int, j json)");
+  ASSERT_TRUE(e.error);
+  EXPECT_EQ(e.error->code, 1235u);
+  EXPECT_NE(e.error->message.find("JSON"), std::string::npos);
+  Parsed u = Parse("CREATE TABLE t (v varchar(30), UNIQUE KEY (v(4)))");
+  ASSERT_TRUE(u.error);
+  EXPECT_EQ(u.error->code, 1235u);
+}
+
+TEST(SqlParserTest, DatabasesUseDropAndIndexes) {
+  EXPECT_EQ(As<CreateDatabase>(Parse("CREATE DATABASE /*!32312 IF NOT EXISTS*/ `db` /*!40100 DEFAULT CHARACTER SET utf8mb4 */")).name, "db");
+  EXPECT_TRUE(As<CreateDatabase>(Parse("CREATE SCHEMA IF NOT EXISTS db")).if_not_exists);
+  EXPECT_TRUE(As<DropDatabase>(Parse("DROP DATABASE IF EXISTS db")).if_exists);
+  EXPECT_EQ(As<Use>(Parse("USE `db`;")).name, "db");
+  const auto& d = As<DropTable>(Parse("DROP TABLE IF EXISTS a, db.b"));
+  EXPECT_TRUE(d.if_exists);
+  ASSERT_EQ(d.tables.size(), 2u);
+  EXPECT_EQ(d.tables[1].database, "db");
+  const auto& ci = As<CreateIndex>(Parse("CREATE UNIQUE INDEX uk ON t (a, b)"));
+  EXPECT_TRUE(ci.index.unique);
+  EXPECT_EQ(ci.index.columns.size(), 2u);
+}
+
+TEST(SqlParserTest, InsertFormsKeepLiteralsAsWritten) {
+  const auto& i = As<Insert>(Parse(
+      "INSERT IGNORE INTO `t` (`a`,`b`,`c`,`d`) VALUES (1,'x',NULL,-5),(18446744073709551615,_binary 'b\\0',0xFF,12.50),"
+      "(DEFAULT,1.5e3,-0.25,X'00')"));
+  EXPECT_TRUE(i.ignore);
+  EXPECT_EQ(i.columns.size(), 4u);
+  ASSERT_EQ(i.rows.size(), 3u);
+  EXPECT_EQ(i.rows[0][3]->value, Value::Int(-5));
+  EXPECT_EQ(i.rows[1][0]->value, Value::UInt(18446744073709551615ull));
+  EXPECT_EQ(i.rows[1][1]->literal_kind, LiteralKind::kBinary);
+  EXPECT_EQ(i.rows[1][1]->value, Value::String(std::string("b\0", 2)));
+  EXPECT_EQ(i.rows[1][3]->literal_kind, LiteralKind::kDecimal);
+  EXPECT_EQ(i.rows[1][3]->value, Value::String("12.50"));
+  EXPECT_EQ(i.rows[2][0]->kind, Expr::Kind::kDefault);
+  EXPECT_EQ(i.rows[2][1]->value, Value::Double(1500));
+  EXPECT_EQ(i.rows[2][2]->value, Value::String("-0.25"));
+  EXPECT_TRUE(As<Insert>(Parse("REPLACE INTO t VALUES (1)")).replace);
+  const auto& set = As<Insert>(Parse("INSERT INTO t SET a = 1, b = UUID()"));
+  EXPECT_EQ(set.columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(Parse("INSERT INTO t SELECT * FROM u").error->code, 1235u);
+  EXPECT_EQ(Parse("INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a=2").error->code, 1235u);
+}
+
+TEST(SqlParserTest, UpdateDeleteAndSelectClauses) {
+  const auto& u = As<Update>(Parse("UPDATE sbtest1 SET k=k+1, c=CONCAT(c,'x') WHERE id=1 ORDER BY id DESC LIMIT 5"));
+  EXPECT_EQ(u.set.size(), 2u);
+  EXPECT_EQ(u.set[0].value->op, "+");
+  EXPECT_EQ(u.where->op, "=");
+  EXPECT_TRUE(u.order_by[0].descending);
+  EXPECT_EQ(u.limit, 5u);
+  const auto& d = As<Delete>(Parse("DELETE FROM t WHERE a BETWEEN 1 AND 5 OR b IN ('x','y') AND c IS NOT NULL"));
+  EXPECT_EQ(d.where->op, "OR");  // AND binds tighter
+  const auto& s = As<Select>(Parse(
+      "SELECT a, b AS bee, COUNT(*), HEX(c) h FROM db.t WHERE NOT a <> 3 AND b LIKE 'x%' ORDER BY 1, b DESC LIMIT 10, 20 FOR UPDATE"));
+  ASSERT_EQ(s.items.size(), 4u);
+  EXPECT_EQ(s.items[1].alias, "bee");
+  EXPECT_TRUE(s.items[2].expr->star);
+  EXPECT_EQ(s.items[2].text, "COUNT(*)");
+  EXPECT_EQ(s.items[3].alias, "h");
+  EXPECT_EQ(s.from->database, "db");
+  EXPECT_EQ(s.offset, 10u);
+  EXPECT_EQ(s.limit, 20u);
+  EXPECT_EQ(s.lock, RowLock::kExclusive);
+  EXPECT_EQ(As<Select>(Parse("SELECT * FROM t LIMIT 3 OFFSET 4 LOCK IN SHARE MODE")).lock, RowLock::kShared);
+  EXPECT_EQ(As<Select>(Parse("SELECT * FROM t FOR SHARE")).lock, RowLock::kShared);
+  EXPECT_FALSE(As<Select>(Parse("SELECT 1 + 2 * 3, @@autocommit, @x")).from);
+  EXPECT_EQ(Parse("SELECT a FROM t GROUP BY a").error->code, 1235u);
+  EXPECT_EQ(Parse("SELECT * FROM t JOIN u").error->code, 1235u);
+}
+
+TEST(SqlParserTest, TransactionsSetAndAlterInstance) {
+  EXPECT_FALSE(As<Begin>(Parse("BEGIN")).consistent_snapshot);
+  EXPECT_TRUE(As<Begin>(Parse("START TRANSACTION WITH CONSISTENT SNAPSHOT")).consistent_snapshot);
+  As<Commit>(Parse("COMMIT WORK"));
+  As<Rollback>(Parse("ROLLBACK"));
+  EXPECT_EQ(As<SetTransaction>(Parse("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")).isolation, Isolation::kReadCommitted);
+  const auto& set = As<Set>(Parse("SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO', GLOBAL innodb_flush_log_at_trx_commit = 0, autocommit=OFF"));
+  ASSERT_EQ(set.items.size(), 4u);
+  EXPECT_EQ(set.items[0].scope, SetVariable::Scope::kUser);
+  EXPECT_EQ(set.items[0].value->kind, Expr::Kind::kSystemVar);
+  EXPECT_EQ(set.items[1].name, "sql_mode");
+  EXPECT_EQ(set.items[2].scope, SetVariable::Scope::kGlobal);
+  EXPECT_EQ(set.items[3].value->value, Value::String("OFF"));
+  EXPECT_EQ(As<Set>(Parse("SET @@GLOBAL.innodb_flush_log_at_trx_commit=2")).items[0].scope, SetVariable::Scope::kGlobal);
+  As<NoOp>(Parse("SET NAMES utf8mb4"));
+  EXPECT_FALSE(As<AlterInstanceRedo>(Parse("ALTER INSTANCE DISABLE INNODB REDO_LOG")).enable);
+  EXPECT_TRUE(As<AlterInstanceRedo>(Parse("ALTER INSTANCE ENABLE INNODB REDO_LOG")).enable);
+}
+
+TEST(SqlParserTest, DumpStatementsThatChangeNothingHere) {
+  As<NoOp>(Parse("LOCK TABLES `t` WRITE, `u` READ"));
+  As<NoOp>(Parse("UNLOCK TABLES"));
+  As<NoOp>(Parse("/*!40000 ALTER TABLE `t` DISABLE KEYS */"));
+  As<NoOp>(Parse("/*!40000 ALTER TABLE `t` ENABLE KEYS */"));
+  EXPECT_FALSE(Parse("/*!40101 SET character_set_client = @saved_cs_client */").error);
+  EXPECT_FALSE(Parse("-- just a comment\n").statement);
+  EXPECT_FALSE(Parse("/*M!999999\\- enable the sandbox mode */").statement);
+  Parsed view = Parse("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50001 VIEW `v` AS select 1 */");
+  EXPECT_TRUE(view.error);
+  EXPECT_TRUE(view.versioned);  // the session skips it
+}
+
+TEST(SqlParserTest, ShowStatements) {
+  EXPECT_EQ(As<Show>(Parse("SHOW TABLES FROM db LIKE 's%'")).like, "s%");
+  EXPECT_EQ(As<Show>(Parse("SHOW CREATE TABLE db.t")).what, Show::What::kCreateTable);
+  EXPECT_EQ(As<Show>(Parse("SHOW TABLE STATUS")).what, Show::What::kTableStatus);
+  EXPECT_EQ(As<Show>(Parse("SHOW ENGINE INNODB STATUS")).what, Show::What::kEngineStatus);
+  const auto& st = As<Show>(Parse("SHOW GLOBAL STATUS LIKE 'Innodb_redo_log_enabled'"));
+  EXPECT_TRUE(st.global);
+  EXPECT_EQ(st.what, Show::What::kStatus);
+  EXPECT_EQ(As<Show>(Parse("SHOW VARIABLES LIKE 'auto%'")).what, Show::What::kVariables);
+  EXPECT_EQ(As<Show>(Parse("DESCRIBE t")).what, Show::What::kColumns);
+}
+
+TEST(SqlParserTest, SyntaxErrorsQuoteTheTextAndLineLikeMysql) {
+  Parsed p = Parse("SELECT *\nFROM t\nWHERE a = = 3");
+  ASSERT_TRUE(p.error);
+  EXPECT_EQ(p.error->code, 1064u);
+  EXPECT_EQ(p.error->sqlstate, "42000");
+  EXPECT_EQ(p.error->message,
+            "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for "
+            "the right syntax to use near '= 3' at line 3");
+  EXPECT_EQ(Parse("SELEC 1").error->code, 1064u);
+  EXPECT_EQ(Parse("INSERT INTO t VALUES (1,2").error->code, 1064u);
+  EXPECT_EQ(Parse("CREATE TABLE t (id int) garbage(").error->code, 1064u);
+  EXPECT_EQ(Parse("GRANT ALL ON *.* TO x").error->code, 1235u);
+}
+
+}  // namespace
+}  // namespace strata::engine::sql

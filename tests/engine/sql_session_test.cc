@@ -1,0 +1,288 @@
+// Statements run through a Session against a real data directory.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <random>
+
+#include "engine/db.h"
+#include "engine/sql/session.h"
+#include "tests/util/tsv.h"
+
+namespace strata::engine::sql {
+namespace {
+
+using strata::testing::TempDir;
+
+// Collects a result as text rows ("NULL" for NULL), the header first.
+struct Collect : ResultSink {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header;
+  void Header(const std::vector<ColumnHeader>& columns) override {
+    header.clear();
+    for (const auto& c : columns) header.push_back(c.name);
+    rows.clear();
+  }
+  void Row(const std::vector<std::optional<std::string>>& values) override {
+    std::vector<std::string> r;
+    for (const auto& v : values) r.push_back(v.value_or("NULL"));
+    rows.push_back(std::move(r));
+  }
+};
+
+class SqlSessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = Database::Open(dir_.path(), {});
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(*db);
+    session_ = std::make_unique<Session>(*db_);
+    Ok("CREATE DATABASE shop");
+    Ok("USE shop");
+  }
+
+  StatementOutcome Run(const std::string& sql, Session* s = nullptr) { return (s ? *s : *session_).Execute(sql, out_); }
+  StatementOutcome Ok(const std::string& sql, Session* s = nullptr) {
+    auto o = Run(sql, s);
+    EXPECT_FALSE(o.error) << sql << ": " << o.error->message;
+    return o;
+  }
+  unsigned ErrorCode(const std::string& sql) {
+    auto o = Run(sql);
+    return o.error ? o.error->code : 0;
+  }
+  std::vector<std::vector<std::string>> Rows(const std::string& sql, Session* s = nullptr) {
+    Ok(sql, s);
+    return out_.rows;
+  }
+  std::string One(const std::string& sql) {
+    auto r = Rows(sql);
+    return r.size() == 1 && r[0].size() == 1 ? r[0][0] : "<not one value>";
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<Session> session_;
+  Collect out_;
+};
+
+using R = std::vector<std::vector<std::string>>;
+
+TEST_F(SqlSessionTest, InsertFillsDefaultsAndAutoIncrement) {
+  Ok("CREATE TABLE t (id int NOT NULL AUTO_INCREMENT, name varchar(20) NOT NULL DEFAULT 'anon', note text, PRIMARY KEY (id))");
+  auto o = Ok("INSERT INTO t (note) VALUES ('a'), ('b')");
+  EXPECT_EQ(o.rows, 2u);
+  EXPECT_EQ(o.info, "Records: 2  Duplicates: 0  Warnings: 0");
+  Ok("INSERT INTO t VALUES (10, DEFAULT, NULL)");
+  Ok("INSERT INTO t SET note = 'c'");
+  EXPECT_EQ(Rows("SELECT * FROM t"), (R{{"1", "anon", "a"}, {"2", "anon", "b"}, {"10", "anon", "NULL"}, {"11", "anon", "c"}}));
+  EXPECT_EQ(One("SELECT LAST_INSERT_ID()"), "11");
+  EXPECT_EQ(ErrorCode("INSERT INTO t VALUES (1, 'x', 'y')"), 1062u);
+  EXPECT_EQ(ErrorCode("INSERT INTO t VALUES (1, 'x')"), 1136u);
+  EXPECT_EQ(ErrorCode("INSERT INTO t (nope) VALUES (1)"), 1054u);
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, name) VALUES (20, NULL)"), 1048u);
+  EXPECT_EQ(ErrorCode("INSERT INTO missing VALUES (1)"), 1146u);
+  EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "4");  // the failed statements changed nothing
+}
+
+TEST_F(SqlSessionTest, ZeroIsAValueUnderNoAutoValueOnZero) {
+  Ok("CREATE TABLE t (id int NOT NULL AUTO_INCREMENT PRIMARY KEY)");
+  Ok("SET SQL_MODE='NO_AUTO_VALUE_ON_ZERO'");
+  Ok("INSERT INTO t VALUES (0), (5)");
+  Ok("SET SQL_MODE=''");
+  Ok("INSERT INTO t VALUES (0)");
+  EXPECT_EQ(Rows("SELECT id FROM t"), (R{{"0"}, {"5"}, {"6"}}));
+}
+
+TEST_F(SqlSessionTest, InsertIgnoreAndReplace) {
+  Ok("CREATE TABLE t (id int PRIMARY KEY, code char(3) NOT NULL, v int, UNIQUE KEY uk (code))");
+  Ok("INSERT INTO t VALUES (1,'a',1),(2,'b',2)");
+  auto o = Ok("INSERT IGNORE INTO t VALUES (1,'z',9),(3,'c',3)");
+  EXPECT_EQ(o.rows, 1u);
+  EXPECT_EQ(o.warnings.size(), 1u);
+  // REPLACE removes both the row with id 2 and the one holding code 'a'.
+  o = Ok("REPLACE INTO t VALUES (2,'a',7)");
+  EXPECT_EQ(o.rows, 3u);
+  EXPECT_EQ(Rows("SELECT * FROM t"), (R{{"2", "a", "7"}, {"3", "c", "3"}}));
+}
+
+TEST_F(SqlSessionTest, UpdateReportsMatchedAndChangedAndSeesEarlierAssignments) {
+  Ok("CREATE TABLE t (id int PRIMARY KEY, a int, b int)");
+  Ok("INSERT INTO t VALUES (1,1,0),(2,2,0),(3,3,0)");
+  auto o = Ok("UPDATE t SET a = a + 1, b = a * 10 WHERE id >= 2");
+  EXPECT_EQ(o.info, "Rows matched: 2  Changed: 2  Warnings: 0");
+  EXPECT_EQ(Rows("SELECT a, b FROM t ORDER BY id"), (R{{"1", "0"}, {"3", "30"}, {"4", "40"}}));
+  o = Ok("UPDATE t SET b = 0 WHERE id = 1");
+  EXPECT_EQ(o.info, "Rows matched: 1  Changed: 0  Warnings: 0");
+  Ok("UPDATE t SET id = id + 10 WHERE id = 3");  // a new primary key moves the row
+  EXPECT_EQ(Rows("SELECT id FROM t"), (R{{"1"}, {"2"}, {"13"}}));
+  o = Ok("DELETE FROM t WHERE id IN (1, 13) OR a = 99");
+  EXPECT_EQ(o.rows, 2u);
+  Ok("INSERT INTO t VALUES (5,0,0),(6,0,0),(7,0,0)");
+  Ok("DELETE FROM t ORDER BY id DESC LIMIT 2");
+  EXPECT_EQ(Rows("SELECT id FROM t"), (R{{"2"}, {"5"}}));
+}
+
+TEST_F(SqlSessionTest, FailedStatementInsideATransactionUndoesOnlyItself) {
+  Ok("CREATE TABLE t (id int PRIMARY KEY, u int, UNIQUE KEY uk (u))");
+  Ok("INSERT INTO t VALUES (1,1),(2,2),(3,3)");
+  Ok("BEGIN");
+  Ok("UPDATE t SET u = u + 100 WHERE id = 1");
+  // Row 1 becomes 5 (free), row 2 collides with... u=5 again: the statement fails half-way.
+  EXPECT_EQ(ErrorCode("UPDATE t SET u = 5 WHERE id IN (2, 3)"), 1062u);
+  Ok("COMMIT");
+  EXPECT_EQ(Rows("SELECT u FROM t ORDER BY id"), (R{{"101"}, {"2"}, {"3"}}));
+}
+
+TEST_F(SqlSessionTest, TransactionsRollbackAutocommitAndIsolation) {
+  Ok("CREATE TABLE t (id int PRIMARY KEY, v int)");
+  Ok("INSERT INTO t VALUES (1, 10)");
+  Ok("START TRANSACTION");
+  Ok("UPDATE t SET v = 11");
+  Ok("ROLLBACK");
+  EXPECT_EQ(One("SELECT v FROM t"), "10");
+  Ok("SET autocommit = 0");
+  Ok("UPDATE t SET v = 12");
+  Session other(*db_);
+  Ok("USE shop", &other);
+  EXPECT_EQ(Rows("SELECT v FROM t", &other), (R{{"10"}}));  // not committed yet
+  Ok("COMMIT");
+  EXPECT_EQ(Rows("SELECT v FROM t", &other), (R{{"12"}}));
+  // A REPEATABLE READ snapshot in `other` keeps its view; READ COMMITTED sees new commits.
+  Ok("START TRANSACTION WITH CONSISTENT SNAPSHOT", &other);
+  Ok("UPDATE t SET v = 13");
+  Ok("COMMIT");
+  EXPECT_EQ(Rows("SELECT v FROM t", &other), (R{{"12"}}));
+  Ok("COMMIT", &other);
+  Ok("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", &other);
+  EXPECT_EQ(Rows("SELECT @@transaction_isolation", &other), (R{{"READ-COMMITTED"}}));
+  EXPECT_EQ(Rows("SELECT v FROM t", &other), (R{{"13"}}));
+  EXPECT_EQ(One("SELECT @@autocommit"), "0");
+}
+
+TEST_F(SqlSessionTest, LockingReadsBlockWriters) {
+  Ok("CREATE TABLE t (id int PRIMARY KEY, v int)");
+  Ok("INSERT INTO t VALUES (1, 10)");
+  db_->set_lock_wait_timeout(std::chrono::milliseconds(200));
+  Ok("BEGIN");
+  EXPECT_EQ(Rows("SELECT v FROM t WHERE id = 1 FOR UPDATE"), (R{{"10"}}));
+  Session other(*db_);
+  Ok("USE shop", &other);
+  auto o = Run("UPDATE t SET v = 0 WHERE id = 1", &other);
+  ASSERT_TRUE(o.error);
+  EXPECT_EQ(o.error->code, 1205u);
+  Ok("COMMIT");
+  Ok("UPDATE t SET v = 0 WHERE id = 1", &other);
+}
+
+TEST_F(SqlSessionTest, IndexedWhereClausesAgreeWithFullScans) {
+  Ok("CREATE TABLE t (id int PRIMARY KEY, k int NOT NULL, c varchar(10), d decimal(6,2), KEY k_k (k), KEY k_ck (c, k))");
+  std::mt19937 rng(7);
+  std::string insert = "INSERT INTO t VALUES ";
+  for (int i = 1; i <= 400; ++i) {
+    insert += fmt::format("{}({}, {}, '{}', {}.{:02})", i > 1 ? "," : "", i * 3, rng() % 50, static_cast<char>('a' + rng() % 6),
+                          rng() % 100, rng() % 100);
+  }
+  Ok(insert);
+  // Each WHERE runs as written (index lookups and ranges) and with its columns wrapped in
+  // `+ 0` / CONCAT (a scan with a filter); the rows must be the same.
+  const std::vector<std::pair<std::string, std::string>> queries = {
+      {"id = 30", "id + 0 = 30"},
+      {"id IN (3, 33, 333, 1000)", "id + 0 IN (3, 33, 333, 1000)"},
+      {"id BETWEEN 100 AND 200", "id + 0 BETWEEN 100 AND 200"},
+      {"id > 1150", "id + 0 > 1150"},
+      {"k = 7", "k + 0 = 7"},
+      {"k >= 45 AND id < 600", "k + 0 >= 45 AND id + 0 < 600"},
+      {"c = 'b' AND k < 10", "CONCAT(c) = 'b' AND k + 0 < 10"},
+      {"c = 'B'", "CONCAT(c) = 'b'"},  // case-insensitive, as utf8mb4_general_ci
+      {"d > 50.5", "d + 0 > 50.5"},
+      {"k = 3 OR id = 9", "k + 0 = 3 OR id + 0 = 9"},
+  };
+  for (const auto& [indexed, scanned] : queries) {
+    const auto a = Rows("SELECT * FROM t WHERE " + indexed + " ORDER BY id");
+    const auto b = Rows("SELECT * FROM t WHERE " + scanned + " ORDER BY id");
+    EXPECT_EQ(a, b) << indexed;
+    EXPECT_FALSE(a.empty()) << indexed;
+  }
+  // ORDER BY on an index with LIMIT, ascending and descending, and by a select position.
+  EXPECT_EQ(Rows("SELECT k, id FROM t ORDER BY k, id LIMIT 5"), Rows("SELECT k + 0, id FROM t ORDER BY 1, 2 LIMIT 5"));
+  EXPECT_EQ(Rows("SELECT id FROM t ORDER BY id DESC LIMIT 3"), (R{{"1200"}, {"1197"}, {"1194"}}));
+  EXPECT_EQ(Rows("SELECT id FROM t ORDER BY id LIMIT 2 OFFSET 1"), (R{{"6"}, {"9"}}));
+  EXPECT_EQ(One("SELECT COUNT(*) FROM t WHERE k < 25"), One("SELECT COUNT(*) FROM t WHERE k + 0 < 25"));
+}
+
+TEST_F(SqlSessionTest, ExpressionsAndFunctions) {
+  EXPECT_EQ(One("SELECT 1 + 2 * 3"), "7");
+  EXPECT_EQ(One("SELECT 7 / 2"), "3.5000");
+  EXPECT_EQ(One("SELECT 1.50 * 2"), "3.00");
+  EXPECT_EQ(One("SELECT 10 DIV 3"), "3");
+  EXPECT_EQ(One("SELECT 10 % 3"), "1");
+  EXPECT_EQ(One("SELECT 1 / 0"), "NULL");
+  EXPECT_EQ(One("SELECT NULL = NULL"), "NULL");
+  EXPECT_EQ(One("SELECT NULL <=> NULL"), "1");
+  EXPECT_EQ(One("SELECT 'abc' = 'ABC '"), "1");
+  EXPECT_EQ(One("SELECT _binary 'abc' = 'ABC'"), "0");
+  EXPECT_EQ(One("SELECT '10' = 10"), "1");
+  EXPECT_EQ(One("SELECT 3 BETWEEN 1 AND 5 AND 'x' IN ('a', 'x')"), "1");
+  EXPECT_EQ(One("SELECT 'hello' LIKE 'h_l%'"), "1");
+  EXPECT_EQ(One("SELECT CONCAT('a', 1, 'b')"), "a1b");
+  EXPECT_EQ(One("SELECT LENGTH('héllo')"), "6");
+  EXPECT_EQ(One("SELECT CHAR_LENGTH('héllo')"), "5");
+  EXPECT_EQ(One("SELECT HEX('AB')"), "4142");
+  EXPECT_EQ(One("SELECT HEX(255)"), "FF");
+  EXPECT_EQ(One("SELECT HEX(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db'))"), "6CCD780CBABA102695645B8C656024DB");
+  EXPECT_EQ(One("SELECT HEX(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db', 1))"), "1026BABA6CCD780C95645B8C656024DB");
+  EXPECT_EQ(One("SELECT BIN_TO_UUID(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db', 1), 1)"), "6ccd780c-baba-1026-9564-5b8c656024db");
+  const std::string u = One("SELECT UUID()");
+  EXPECT_EQ(u.size(), 36u);
+  EXPECT_EQ(u[14], '1');  // version 1, as MySQL's
+  EXPECT_NE(u, One("SELECT UUID()"));
+  EXPECT_EQ(One("SELECT LENGTH(NOW())"), "19");
+  Ok("SET @x = 41");
+  EXPECT_EQ(One("SELECT @x + 1"), "42");
+  EXPECT_EQ(One("SELECT 1e15"), "1e15");
+  EXPECT_EQ(One("SELECT 100000000000000e0"), "100000000000000");
+  EXPECT_EQ(ErrorCode("SELECT NOSUCH(1)"), 1305u);
+  EXPECT_EQ(ErrorCode("SELECT @@no_such_variable"), 1193u);
+}
+
+TEST_F(SqlSessionTest, ShowStatementsAndRedoSwitch) {
+  Ok("CREATE TABLE t (id int NOT NULL AUTO_INCREMENT, v varchar(8) DEFAULT 'x', PRIMARY KEY (id), KEY k_v (v))");
+  Ok("INSERT INTO t (v) VALUES ('a'), ('b')");
+  EXPECT_EQ(Rows("SHOW TABLES"), (R{{"t"}}));
+  EXPECT_EQ(out_.header, std::vector<std::string>{"Tables_in_shop"});
+  const auto create = Rows("SHOW CREATE TABLE t");
+  EXPECT_EQ(create[0][1],
+            "CREATE TABLE `t` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `v` varchar(8) DEFAULT 'x',\n  PRIMARY KEY (`id`),\n"
+            "  KEY `k_v` (`v`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+  const auto status = Rows("SHOW TABLE STATUS LIKE 't'");
+  ASSERT_EQ(status.size(), 1u);
+  EXPECT_EQ(status[0][4], "2");   // Rows
+  EXPECT_EQ(status[0][10], "3");  // Auto_increment
+  EXPECT_NE(Rows("SHOW ENGINE INNODB STATUS")[0][2].find("History list length"), std::string::npos);
+  EXPECT_EQ(Rows("SHOW GLOBAL STATUS LIKE 'Innodb_redo_log_enabled'"), (R{{"Innodb_redo_log_enabled", "ON"}}));
+  Ok("ALTER INSTANCE DISABLE INNODB REDO_LOG");
+  EXPECT_FALSE(db_->redo_logging());
+  EXPECT_EQ(Rows("SHOW GLOBAL STATUS LIKE 'Innodb_redo_log_enabled'"), (R{{"Innodb_redo_log_enabled", "OFF"}}));
+  Ok("ALTER INSTANCE ENABLE INNODB REDO_LOG");
+  EXPECT_TRUE(db_->redo_logging());
+  Ok("SET GLOBAL innodb_flush_log_at_trx_commit = 2");
+  EXPECT_EQ(db_->flush_log_at_trx_commit(), 2);
+  EXPECT_EQ(ErrorCode("SET innodb_flush_log_at_trx_commit = 0"), 1229u);
+  EXPECT_EQ(ErrorCode("SET GLOBAL innodb_flush_log_at_trx_commit = 7"), 1231u);
+  Ok("DROP TABLE t");
+  EXPECT_EQ(ErrorCode("DROP TABLE t"), 1051u);
+  Ok("DROP TABLE IF EXISTS t");
+  Ok("DROP DATABASE shop");
+  EXPECT_EQ(ErrorCode("SHOW TABLES"), 1046u);
+}
+
+TEST_F(SqlSessionTest, UnsupportedVersionedStatementsAreSkipped) {
+  auto o = Run("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 DEFINER=`root`@`localhost` SQL SECURITY DEFINER */ /*!50001 VIEW `v` AS SELECT 1 */");
+  EXPECT_FALSE(o.error);
+  EXPECT_TRUE(o.skipped);
+  EXPECT_EQ(ErrorCode("CREATE VIEW v AS SELECT 1"), 1235u);
+}
+
+}  // namespace
+}  // namespace strata::engine::sql
