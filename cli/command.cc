@@ -2,6 +2,7 @@
 
 #include "cli/bench_command.h"
 #include "cli/experiment_command.h"
+#include "cli/import_command.h"
 #include "cli/inspect_command.h"
 #include "cli/render_command.h"
 #include "cli/sql_command.h"
@@ -19,8 +20,7 @@ const std::vector<CommandGroup>& CommandGroups() {
       {"render", "draw extent, LSN, page-type and index maps as PNG or SVG",
        "extents, lsn, types, index", RenderCommands()},
       {"sql", "an interactive SQL shell on a Strata data directory, and a script runner", "", {}, Sql},
-      {"import", "load a mysqldump file, optionally with redo logging disabled",
-       "import DUMP --datadir D [--disable-redo]", {}},
+      {"import", "load mysqldump files fast, optionally with redo logging disabled", "", {}, Import},
       {"bench", "workloads run in-process on a Strata data directory", "insert, import, hot-row", BenchCommands()},
       {"gen", "generate keys and dump files", "keys, dump", {}},
       {"status", "the transaction system of a data directory (SHOW ENGINE INNODB STATUS's TRANSACTIONS)", "", {},

@@ -16,7 +16,7 @@ inspect::ScanProgress::Callback TerminalProgressBar();
 class ProgressBar {
  public:
   ProgressBar(std::string label, std::uint64_t total);
-  void Update(std::uint64_t done);
+  void Update(std::uint64_t done, const std::string& detail = "");  // detail: shown after the percentage
   void Finish();  // clears the line
 
  private:

@@ -40,6 +40,50 @@ char Unescape(char c, bool* keep_backslash) {
   }
 }
 
+}  // namespace
+
+std::size_t ScanString(std::string_view s, std::size_t start, std::string* out) {
+  const char quote = s[start];
+  std::size_t i = start + 1;
+  while (true) {
+    // Copy the run up to the next quote or backslash at once: dump strings are long.
+    std::size_t j = i;
+    while (j < s.size() && s[j] != quote && s[j] != '\\') ++j;
+    out->append(s.data() + i, j - i);
+    i = j;
+    if (i >= s.size()) return std::string_view::npos;
+    if (s[i] == '\\') {
+      if (i + 1 >= s.size()) return std::string_view::npos;
+      bool keep = false;
+      const char u = Unescape(s[i + 1], &keep);
+      if (keep) out->push_back('\\');
+      out->push_back(u);
+      i += 2;
+    } else if (i + 1 < s.size() && s[i + 1] == quote) {  // '' inside '...'
+      out->push_back(quote);
+      i += 2;
+    } else {
+      return i + 1;
+    }
+  }
+}
+
+bool DecodeHex(std::string_view digits, std::string* out) {
+  std::size_t k = 0;
+  if (digits.size() % 2) {  // 0xABC is 0x0ABC
+    if (HexDigit(digits[0]) < 0) return false;
+    out->push_back(static_cast<char>(HexDigit(digits[k++])));
+  }
+  for (; k + 1 < digits.size(); k += 2) {
+    const int hi = HexDigit(digits[k]), lo = HexDigit(digits[k + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out->push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return true;
+}
+
+namespace {
+
 class Lexer {
  public:
   explicit Lexer(std::string_view s) : s_(s) {}
@@ -105,12 +149,12 @@ class Lexer {
     const std::size_t start = i_;
     const char c = s_[i_];
     const auto uc = static_cast<unsigned char>(c);
-    if (c == '\'' || c == '"') return String(out, c, TokenKind::kString);
+    if (c == '\'' || c == '"') return String(out, TokenKind::kString);
     if (c == '`') return QuotedName(out);
     if ((c == 'x' || c == 'X') && At(1) == '\'') {
       ++i_;
       const std::size_t q = i_;
-      if (!String(out, '\'', TokenKind::kHex)) return false;
+      if (!String(out, TokenKind::kHex)) return false;
       return HexBytes(out, q, out.tokens.back().text, true);
     }
     if (c == '0' && (At(1) == 'x' || At(1) == 'X') && HexDigit(At(2)) >= 0) {
@@ -150,31 +194,12 @@ class Lexer {
     return true;
   }
 
-  bool String(Lexed& out, char quote, TokenKind kind) {
-    const std::size_t start = i_++;
+  bool String(Lexed& out, TokenKind kind) {
+    const std::size_t start = i_;
     std::string text;
-    while (true) {
-      // Copy the run up to the next quote or backslash at once: dump strings are long.
-      std::size_t j = i_;
-      while (j < s_.size() && s_[j] != quote && s_[j] != '\\') ++j;
-      text.append(s_.data() + i_, j - i_);
-      i_ = j;
-      if (i_ >= s_.size()) return Fail(out, start, "unterminated string");
-      if (s_[i_] == '\\') {
-        if (i_ + 1 >= s_.size()) return Fail(out, start, "unterminated string");
-        bool keep = false;
-        const char u = Unescape(s_[i_ + 1], &keep);
-        if (keep) text.push_back('\\');
-        text.push_back(u);
-        i_ += 2;
-      } else if (At(1) == quote) {  // '' inside '...'
-        text.push_back(quote);
-        i_ += 2;
-      } else {
-        ++i_;
-        break;
-      }
-    }
+    const std::size_t end = ScanString(s_, start, &text);
+    if (end == std::string_view::npos) return Fail(out, start, "unterminated string");
+    i_ = end;
     out.tokens.push_back({kind, std::move(text), start});
     return true;
   }
@@ -182,13 +207,7 @@ class Lexer {
   bool HexBytes(Lexed& out, std::size_t at, const std::string& digits, bool quoted) {
     if (quoted && digits.size() % 2) return Fail(out, at, "a hex string needs an even number of digits");
     std::string bytes;
-    std::size_t k = 0;
-    if (digits.size() % 2) bytes.push_back(static_cast<char>(HexDigit(digits[k++])));  // 0xABC = 0x0ABC
-    for (; k + 1 < digits.size(); k += 2) {
-      const int hi = HexDigit(digits[k]), lo = HexDigit(digits[k + 1]);
-      if (hi < 0 || lo < 0) return Fail(out, at, "not a hex digit in a hex string");
-      bytes.push_back(static_cast<char>(hi * 16 + lo));
-    }
+    if (!DecodeHex(digits, &bytes)) return Fail(out, at, "not a hex digit in a hex string");
     out.tokens.back().text = std::move(bytes);
     out.tokens.back().offset = at;
     return true;
@@ -245,7 +264,7 @@ class Lexer {
     i_ += system ? 2 : 1;
     if (!system && (At(0) == '\'' || At(0) == '"' || At(0) == '`')) {  // @'name'
       const char q = At(0);
-      if (q == '`' ? !QuotedName(out) : !String(out, q, TokenKind::kString)) return false;
+      if (q == '`' ? !QuotedName(out) : !String(out, TokenKind::kString)) return false;
       out.tokens.back().kind = TokenKind::kUserVar;
       out.tokens.back().offset = start;
       return true;

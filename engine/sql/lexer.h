@@ -56,6 +56,13 @@ Lexed Lex(std::string_view text);
 // The version versioned comments are compared with: MySQL 8.0.40.
 inline constexpr unsigned long long kServerVersion = 80040;
 
+// Decodes the quoted string starting at s[start] (its quote character) into `out`, with
+// MySQL's backslash escapes and doubled quotes; the offset just past the closing quote, or
+// npos when it does not close.
+std::size_t ScanString(std::string_view s, std::size_t start, std::string* out);
+// Hex digits to bytes (an odd count gets a leading zero); false on a non-hex character.
+bool DecodeHex(std::string_view digits, std::string* out);
+
 // Case-insensitive ASCII equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 

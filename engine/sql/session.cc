@@ -167,6 +167,12 @@ Session::~Session() {
 
 const EvalContext& Session::context() const { return *context_; }
 
+InsertOptions Session::insert_options() const {
+  InsertOptions o;
+  o.zero_generates_auto_increment = SystemVariable("sql_mode")->find("NO_AUTO_VALUE_ON_ZERO") == std::string::npos;
+  return o;
+}
+
 std::optional<std::string> Session::SystemVariable(const std::string& name) const {
   if (name == "autocommit") return autocommit_ ? "1" : "0";
   if (name == "transaction_isolation" || name == "tx_isolation") {
@@ -190,8 +196,9 @@ SqlResult<Table*> Session::FindTable(const TableName& name) {
   return *t;
 }
 
-StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
-  Parsed p = Parse(text);
+StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) { return Run(Parse(text), sink); }
+
+StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
   if (p.error) {
     StatementOutcome o = Error(*p.error);
     // "/*!50001 CREATE ... VIEW */": the dump asks only servers that support it.
@@ -202,10 +209,8 @@ StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
     return o;
   }
   if (!p.statement) return {};
-  return Run(*p.statement, sink);
+  return Dispatch(*p.statement, sink);
 }
-
-StatementOutcome Session::Run(const Statement& statement, ResultSink& sink) { return Dispatch(statement, sink); }
 
 SqlResult<Transaction*> Session::StatementTransaction() {
   if (trx_ && !trx_->active()) trx_.reset();  // a deadlock victim was rolled back whole

@@ -51,9 +51,12 @@ class Session {
 
   // Parses and runs one statement (the text without its delimiter).
   StatementOutcome Execute(std::string_view text, ResultSink& sink);
-  StatementOutcome Run(const Statement& statement, ResultSink& sink);
+  // Runs what Parse made of a statement: its error, nothing for a comment, or the statement.
+  StatementOutcome Run(const Parsed& parsed, ResultSink& sink);
 
   const std::string& database() const { return database_; }
+  // How this session's INSERTs treat values (sql_mode NO_AUTO_VALUE_ON_ZERO).
+  InsertOptions insert_options() const;
   bool in_transaction() const { return trx_ != nullptr; }
   Database& db() { return db_; }
 

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "engine/sql/lexer.h"
+#include "engine/sql/row_builder.h"
 #include "engine/sql/session.h"
 #include "engine/sql/session_context.h"
 
@@ -378,71 +379,29 @@ StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   if (!table.ok()) return Error(table.error());
   Table& t = **table;
   const TableSpec& spec = t.spec();
-  std::vector<std::size_t> positions;
-  if (ins.columns.empty()) {
-    for (std::size_t i = 0; i < spec.columns.size(); ++i) positions.push_back(i);
-  } else {
-    for (const std::string& name : ins.columns) {
-      auto i = FindColumn(spec, name);
-      if (!i) return Error(UnknownColumn(name, "field list"));
-      if (std::find(positions.begin(), positions.end(), *i) != positions.end()) {
-        return Error({1110, "42000", fmt::format("Column '{}' specified twice", name)});
-      }
-      positions.push_back(*i);
-    }
-  }
-  auto default_of = [&](const engine::Column& c) -> std::optional<Value> {
-    if (c.default_value) {
-      if (c.default_value->is_string() && c.default_value->as_string() == "CURRENT_TIMESTAMP" && !c.is_string()) {
-        return Value::String(*Format(Eval(*[] {
-          auto e = std::make_unique<Expr>();
-          e->kind = Expr::Kind::kFunction;
-          e->name = "NOW";
-          return e;
-        }(), EvalContext())->value));
-      }
-      return *c.default_value;
-    }
-    if (c.nullable || c.auto_increment) return Value::Null();
-    return std::nullopt;
-  };
+  auto builder = RowBuilder::For(spec, ins.columns);
+  if (!builder.ok()) return Error(builder.error());
   std::vector<Row> rows;
   rows.reserve(ins.rows.size());
+  std::vector<std::optional<SqlValue>> values;
   for (std::size_t r = 0; r < ins.rows.size(); ++r) {
-    const auto& values = ins.rows[r];
-    if (values.size() != positions.size()) {
-      return Error({1136, "21S01", fmt::format("Column count doesn't match value count at row {}", r + 1)});
-    }
-    Row row(spec.columns.size());
-    std::vector<bool> given(spec.columns.size(), false);
-    for (std::size_t k = 0; k < values.size(); ++k) {
-      const std::size_t i = positions[k];
-      given[i] = true;
-      const Expr& e = *values[k];
-      if (e.kind == Expr::Kind::kLiteral) {
-        row[i] = ToColumn({e.value, e.literal_kind}, spec.columns[i]);
-      } else if (e.kind == Expr::Kind::kDefault) {
-        auto d = default_of(spec.columns[i]);
-        if (!d) return Error({1364, "HY000", fmt::format("Field '{}' doesn't have a default value", spec.columns[i].name)});
-        row[i] = *d;
-      } else {
-        auto v = Eval(e, *context_);
-        if (!v.ok()) return Error(v.error());
-        row[i] = ToColumn(*v, spec.columns[i]);
+    values.clear();
+    for (const ExprPtr& e : ins.rows[r]) {
+      if (e->kind == Expr::Kind::kDefault) {
+        values.emplace_back();
+        continue;
       }
+      auto v = Eval(*e, *context_);
+      if (!v.ok()) return Error(v.error());
+      values.emplace_back(std::move(*v));
     }
-    for (std::size_t i = 0; i < spec.columns.size(); ++i) {
-      if (given[i]) continue;
-      auto d = default_of(spec.columns[i]);
-      if (!d) return Error({1364, "HY000", fmt::format("Field '{}' doesn't have a default value", spec.columns[i].name)});
-      row[i] = *d;
-    }
-    rows.push_back(std::move(row));
+    auto row = builder->Build(values, r + 1);
+    if (!row.ok()) return Error(row.error());
+    rows.push_back(std::move(*row));
   }
   StatementOutcome o;
   std::uint64_t duplicates = 0;
-  InsertOptions options;
-  options.zero_generates_auto_increment = SystemVariable("sql_mode")->find("NO_AUTO_VALUE_ON_ZERO") == std::string::npos;
+  const InsertOptions options = insert_options();
   const bool has_auto_inc = std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
   if (!ins.ignore && !ins.replace) {
     Status st = t.InsertBatch(rows, trx, options);

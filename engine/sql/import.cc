@@ -1,0 +1,267 @@
+#include "engine/sql/import.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "engine/sql/lexer.h"
+#include "engine/sql/parser.h"
+#include "engine/sql/row_builder.h"
+#include "engine/sql/values_reader.h"
+
+namespace strata::engine::sql {
+
+namespace {
+
+// Results of statements in a dump (a SELECT, a SHOW) go nowhere, as `mysql < dump` run
+// with its output discarded.
+struct Discard : ResultSink {
+  void Header(const std::vector<ColumnHeader>&) override {}
+  void Row(const std::vector<std::optional<std::string>>&) override {}
+};
+
+bool StartsWithInsert(std::string_view s) {
+  return s.size() > 7 && EqualsIgnoreCase(s.substr(0, 6), "INSERT") && std::isspace(static_cast<unsigned char>(s[6]));
+}
+
+}  // namespace
+
+// One INSERT on its way: read by a parser thread, applied by its table's loader.
+struct Importer::Job {
+  std::uint64_t seq = 0;
+  TableLoad* table = nullptr;
+  std::string text;
+  std::size_t values_at = 0;
+  std::vector<std::string> columns;
+  std::uint64_t line = 0;
+  std::string file;
+  InsertOptions insert_options;  // the session's sql_mode when the INSERT was read
+  std::vector<Row> rows;
+  bool fallback = false;  // not only literals: the loader runs it through a session
+  std::optional<SqlError> error;
+};
+
+struct Importer::TableLoad {
+  Table* table = nullptr;
+  std::string database, name;
+  std::uint64_t assigned = 0;  // jobs numbered so far (the reader's side)
+  std::uint64_t applied = 0;   // jobs applied, in number order
+  std::map<std::uint64_t, std::unique_ptr<Job>> ready;
+  std::thread loader;
+  std::unique_ptr<Session> session;  // for INSERTs that are more than literals
+  bool retire = false;               // the loader ends once everything assigned is applied
+};
+
+Importer::Importer(Database& db, ImportOptions options) : db_(db), options_(std::move(options)), session_(db) {
+  if (!options_.database.empty()) {
+    Discard none;
+    auto o = session_.Execute("USE `" + options_.database + "`", none);
+    if (o.error) Fail({*o.error, 0, ""});
+  }
+  unsigned n = options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) parsers_.emplace_back([this] { ParseLoop(); });
+}
+
+Importer::~Importer() { (void)Finish(); }
+
+std::string Importer::current_table() const {
+  std::lock_guard lock(mu_);
+  return current_table_;
+}
+
+void Importer::StartFile(std::string file) {
+  file_ = std::move(file);
+  splitter_ = StatementSplitter();
+}
+
+void Importer::Fail(ImportError e) {
+  std::lock_guard lock(mu_);
+  result_.errors.push_back(std::move(e));
+  if (!options_.force) stopped_ = true;
+}
+
+bool Importer::Feed(std::string_view text) {
+  if (Stopped()) return false;
+  splitter_.Feed(text, [this](ScriptStatement& st) { return OnStatement(st); });
+  return !Stopped();
+}
+
+bool Importer::FinishFile() {
+  if (!Stopped()) splitter_.Finish([this](ScriptStatement& st) { return OnStatement(st); });
+  return !Stopped();
+}
+
+bool Importer::OnStatement(ScriptStatement& st) {
+  if (Stopped()) return false;
+  ++result_.statements;
+  if (FastInsert(st)) return !Stopped();
+  const Parsed parsed = Parse(st.text);
+  if (parsed.statement) {
+    // Statements that only define or set things run at once; the others wait until the
+    // rows queued before them are in (DROP TABLE only for the tables it drops).
+    const Statement& s = *parsed.statement;
+    const bool independent = std::holds_alternative<NoOp>(s) || std::holds_alternative<Set>(s) ||
+                             std::holds_alternative<SetTransaction>(s) || std::holds_alternative<Use>(s) ||
+                             std::holds_alternative<CreateDatabase>(s) || std::holds_alternative<CreateTable>(s);
+    if (!independent) Drain();
+    // Tables may go (and a new one take the same address): their loaders end first.
+    if (std::holds_alternative<DropTable>(s) || std::holds_alternative<DropDatabase>(s)) RetireLoaders();
+  }
+  Discard none;
+  const StatementOutcome o = session_.Run(parsed, none);
+  if (o.skipped) ++result_.skipped;
+  if (o.error) Fail({*o.error, st.line, file_});
+  return !Stopped();
+}
+
+bool Importer::FastInsert(ScriptStatement& st) {
+  if (!StartsWithInsert(st.text)) return false;
+  const std::size_t values_at = FindValuesKeyword(st.text);
+  if (values_at == std::string_view::npos) return false;
+  // The head alone ("INSERT INTO `t` (`a`,`b`) VALUES") names the table and the columns.
+  const Parsed head = Parse(st.text.substr(0, values_at) + " ()");
+  if (!head.statement || !std::holds_alternative<Insert>(*head.statement)) return false;
+  const Insert& ins = std::get<Insert>(*head.statement);
+  if (ins.ignore || ins.replace) return false;
+  auto table = session_.FindTable(ins.table);
+  if (!table.ok()) return false;  // the full path reports it
+  std::unique_lock lock(mu_);
+  auto& load = tables_[*table];
+  if (!load) {
+    load = std::make_unique<TableLoad>();
+    load->table = *table;
+    load->database = ins.table.database.empty() ? session_.database() : ins.table.database;
+    load->name = ins.table.name;
+    load->session = std::make_unique<Session>(db_);
+    Discard none;
+    (void)load->session->Execute("USE `" + load->database + "`", none);
+    TableLoad* raw = load.get();
+    load->loader = std::thread([this, raw] { LoadLoop(raw); });
+    result_.tables.insert(load->database + "." + load->name);
+  }
+  auto job = std::make_unique<Job>();
+  job->seq = load->assigned++;
+  job->table = load.get();
+  job->text = std::move(st.text);
+  job->values_at = values_at;
+  job->columns = ins.columns;
+  job->line = st.line;
+  job->file = file_;
+  job->insert_options = session_.insert_options();
+  current_table_ = load->database + "." + load->name;
+  // Bounded: a few statements per reader thread (each up to a packet, 16 MiB by default).
+  const std::size_t limit = 2 * parsers_.size() + 2;
+  cv_.wait(lock, [&] { return in_flight_ < limit || stopped_; });
+  ++in_flight_;
+  parse_queue_.push_back(std::move(job));
+  cv_.notify_all();
+  return true;
+}
+
+void Importer::ParseLoop() {
+  for (;;) {
+    std::unique_ptr<Job> job;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return closing_ || !parse_queue_.empty(); });
+      if (parse_queue_.empty()) return;
+      job = std::move(parse_queue_.front());
+      parse_queue_.erase(parse_queue_.begin());
+    }
+    auto builder = RowBuilder::For(job->table->table->spec(), job->columns);
+    if (!builder.ok()) {
+      job->error = builder.error();
+    } else {
+      std::size_t n = 0;
+      const ValuesRead r = ReadValues(job->text, job->values_at, [&](std::vector<std::optional<SqlValue>>& values) {
+        auto row = builder->Build(values, ++n);
+        if (!row.ok()) {
+          job->error = row.error();
+          return false;
+        }
+        job->rows.push_back(std::move(*row));
+        return true;
+      });
+      if (r.outcome == ValuesRead::Outcome::kNotLiteral) {
+        job->fallback = true;
+        job->rows.clear();
+        job->error.reset();
+      } else if (r.outcome == ValuesRead::Outcome::kSyntax) {
+        job->error = SyntaxError(job->text, r.offset);
+      }
+    }
+    std::lock_guard lock(mu_);
+    TableLoad* t = job->table;
+    t->ready[job->seq] = std::move(job);
+    cv_.notify_all();
+  }
+}
+
+void Importer::LoadLoop(TableLoad* t) {
+  for (;;) {
+    std::unique_ptr<Job> job;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return t->ready.count(t->applied) || (t->retire && t->applied == t->assigned); });
+      auto it = t->ready.find(t->applied);
+      if (it == t->ready.end()) return;
+      job = std::move(it->second);
+      t->ready.erase(it);
+    }
+    if (!Stopped()) {
+      if (job->error) {
+        Fail({*job->error, job->line, job->file});
+      } else if (job->fallback) {
+        Discard none;
+        const StatementOutcome o = t->session->Execute(job->text, none);
+        if (o.error) Fail({*o.error, job->line, job->file});
+        else rows_ += o.rows;
+      } else {
+        Status s = t->table->InsertBatch(job->rows, nullptr, job->insert_options);
+        if (!s.ok()) Fail({FromStatus(s), job->line, job->file});
+        else rows_ += job->rows.size();
+      }
+    }
+    std::lock_guard lock(mu_);
+    ++t->applied;
+    --in_flight_;
+    cv_.notify_all();
+  }
+}
+
+void Importer::Drain(TableLoad* only) {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] {
+    if (only) return only->applied == only->assigned;
+    return in_flight_ == 0;
+  });
+}
+
+ImportResult Importer::Finish() {
+  if (closed_) return result_;
+  closed_ = true;
+  Drain();
+  RetireLoaders();
+  {
+    std::lock_guard lock(mu_);
+    closing_ = true;
+    cv_.notify_all();
+  }
+  for (auto& p : parsers_) p.join();
+  result_.rows = rows_.load();
+  return result_;
+}
+
+void Importer::RetireLoaders() {
+  std::map<Table*, std::unique_ptr<TableLoad>> loads;
+  {
+    std::lock_guard lock(mu_);
+    loads.swap(tables_);
+    for (auto& [t, load] : loads) load->retire = true;
+    cv_.notify_all();
+  }
+  for (auto& [t, load] : loads) load->loader.join();
+}
+
+}  // namespace strata::engine::sql

@@ -1,0 +1,101 @@
+// Loading mysqldump files fast: the statements of a dump run as `strata sql` would run them,
+// except its INSERTs, whose rows are read straight from the text (values_reader.h) by a pool
+// of threads and applied by one loader per table, so that tables load side by side and
+// reading overlaps writing. Rows of one table are applied in the dump's order, each INSERT
+// as one statement (it succeeds or changes nothing).
+//
+//   Importer im(*db, {.database = "shop", .threads = 4});
+//   im.Feed(text_block) ... im.FinishFile();   // per file
+//   ImportResult r = im.Finish();
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/db.h"
+#include "engine/sql/script.h"
+#include "engine/sql/session.h"
+
+namespace strata::engine::sql {
+
+struct ImportOptions {
+  std::string database;  // USE'd before the first statement (a dump without CREATE DATABASE/USE)
+  unsigned threads = 0;  // row readers; 0: one per core
+  bool force = false;    // go on after a failed statement, as `mysql --force`
+};
+
+struct ImportError {
+  SqlError error;
+  std::uint64_t line = 0;  // where the statement starts in its file
+  std::string file;
+};
+
+struct ImportResult {
+  std::uint64_t rows = 0;        // rows inserted
+  std::uint64_t statements = 0;  // statements run
+  std::uint64_t skipped = 0;     // versioned statements this server does not support
+  std::set<std::string> tables;  // "db.table" that received rows
+  std::vector<ImportError> errors;  // the first stops the import unless `force`
+};
+
+class Importer {
+ public:
+  Importer(Database& db, ImportOptions options);
+  ~Importer();
+
+  // The statements of one file, in pieces of any size; false once an error stopped it.
+  bool Feed(std::string_view text);
+  // The end of the current file (a last statement without a delimiter runs); the next Feed
+  // starts a new file, counting lines from 1, named `file` in errors.
+  bool FinishFile();
+  void StartFile(std::string file);
+  // Waits for every table's rows to be applied.
+  ImportResult Finish();
+
+  // For progress: rows applied so far, and the table the reader is on.
+  std::uint64_t rows() const { return rows_.load(); }
+  std::string current_table() const;
+
+ private:
+  struct Job;
+  struct TableLoad;
+  bool OnStatement(ScriptStatement& st);
+  bool FastInsert(ScriptStatement& st);
+  void Fail(ImportError e);
+  bool Stopped() const { return stopped_.load(); }
+  void Drain(TableLoad* only = nullptr);  // waits until the table (or every table) is idle
+  void RetireLoaders();                   // ends every table's loader (after Drain)
+  void ParseLoop();
+  void LoadLoop(TableLoad* t);
+
+  Database& db_;
+  ImportOptions options_;
+  Session session_;
+  StatementSplitter splitter_;
+  std::string file_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<Job>> parse_queue_;  // FIFO (front at index 0)
+  std::map<Table*, std::unique_ptr<TableLoad>> tables_;
+  std::size_t in_flight_ = 0;  // jobs queued or being parsed or applied
+  bool closing_ = false;  // the parser threads end
+  bool closed_ = false;   // Finish ran
+  std::vector<std::thread> parsers_;
+  std::string current_table_;
+
+  std::atomic<bool> stopped_{false};
+  std::atomic<std::uint64_t> rows_{0};
+  ImportResult result_;
+};
+
+}  // namespace strata::engine::sql

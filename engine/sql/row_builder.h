@@ -1,0 +1,31 @@
+// Turns the values of an INSERT (in its column list's order) into a full row of the table:
+// defaults for the columns not named, DEFAULT for those that ask for it, values converted
+// to the column's type.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/db.h"
+#include "engine/sql/eval.h"
+
+namespace strata::engine::sql {
+
+class RowBuilder {
+ public:
+  // UnknownColumn (1054) or a column named twice (1110).
+  static SqlResult<RowBuilder> For(const TableSpec& spec, const std::vector<std::string>& columns);
+
+  std::size_t width() const { return positions_.size(); }
+  // `values[k]` for the k-th column listed; nullopt is DEFAULT. `row_number` counts from 1,
+  // for messages ("Column count doesn't match value count at row 3").
+  SqlResult<Row> Build(std::vector<std::optional<SqlValue>>& values, std::size_t row_number) const;
+
+ private:
+  explicit RowBuilder(const TableSpec& spec) : spec_(&spec) {}
+  std::optional<Value> DefaultOf(const Column& c) const;
+  const TableSpec* spec_;
+  std::vector<std::size_t> positions_;
+};
+
+}  // namespace strata::engine::sql
