@@ -12,7 +12,9 @@ namespace strata::cli {
 
 class InputFile {
  public:
-  static ondisk::Result<std::unique_ptr<InputFile>> Open(const std::string& path);
+  // `gzip_allowed` false reads the bytes as they are, returning whatever a pipe has ready
+  // (zlib would wait to fill its buffer): for statements typed or piped in one at a time.
+  static ondisk::Result<std::unique_ptr<InputFile>> Open(const std::string& path, bool gzip_allowed = true);
   ~InputFile();
   // Up to `n` bytes of (uncompressed) text; 0 at the end.
   ondisk::Result<std::size_t> Read(char* buf, std::size_t n);
@@ -24,6 +26,8 @@ class InputFile {
  private:
   InputFile() = default;
   void* gz_ = nullptr;  // gzFile: zlib reads plain files through the same calls
+  int fd_ = -1;         // without zlib
+  std::uint64_t offset_ = 0;
   std::string path_;
   std::uint64_t size_ = 0;
 };

@@ -193,7 +193,7 @@ int Sql(const std::vector<std::string>& args) {
     return runner.failed() ? kExitFailure : kExitOk;
   }
   if (so.interactive) return RunInteractive(session, runner);
-  auto in = InputFile::Open("-");
+  auto in = InputFile::Open("-", /*gzip_allowed=*/false);
   if (!in.ok()) {
     std::cerr << "strata sql: " << in.status().ToString() << "\n";
     return kExitFailure;

@@ -32,7 +32,8 @@ Status Table::Insert(const Row& row, Transaction* trx, InsertOptions options) {
 Status Table::InsertBatch(const std::vector<Row>& rows, Transaction* trx, InsertOptions options) {
   return db_->RunStatement(trx ? trx->impl_.get() : nullptr, Isolation::kRepeatableRead, [&](TrxImpl& t) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      STRATA_RETURN_IF_ERROR(impl_->Insert(t, rows[i], options).WithContext(fmt::format("row {} of the batch", i + 1)));
+      Status s = impl_->Insert(t, rows[i], options);
+      if (!s.ok()) return rows.size() > 1 ? s.WithContext(fmt::format("row {} of the batch", i + 1)) : s;
     }
     return Status::Ok();
   });
@@ -297,7 +298,7 @@ Status Database::SetRedoLogging(bool enabled) {
   }
   // Everything changed while unlogged reaches its page, and recovery will start after it.
   STRATA_RETURN_IF_ERROR(pool_->FlushAll());
-  STRATA_RETURN_IF_ERROR(log_->FlushUpTo(log_->lsn()));
+  STRATA_RETURN_IF_ERROR(log_->WriteCurrentBlock());
   STRATA_RETURN_IF_ERROR(log_->Checkpoint(log_->lsn()));
   STRATA_RETURN_IF_ERROR(log_->SetFlags(0));
   pool_->set_redo_enabled(true);

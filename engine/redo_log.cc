@@ -282,6 +282,12 @@ Status RedoLog::FlushUpTo(Lsn lsn) {
   return WriteBlocks(lock, lsn, true);
 }
 
+Status RedoLog::WriteCurrentBlock() {
+  std::unique_lock lock(mu_);
+  written_lsn_ = flushed_lsn_ = std::min(flushed_lsn_, buf_lsn_);
+  return WriteBlocks(lock, Lsn(lsn_), true);
+}
+
 Status RedoLog::WriteUpTo(Lsn lsn) {
   std::unique_lock lock(mu_);
   return WriteBlocks(lock, lsn, false);

@@ -56,6 +56,9 @@ class RedoLog {
 
   // Appends one mini-transaction's records; returns its [start, end) LSNs.
   std::pair<ondisk::Lsn, ondisk::Lsn> Append(ondisk::ConstBytes records);
+  // Writes and syncs the block holding the current LSN. Logging that resumes after Advance
+  // needs it: that block was never written, and a checkpoint there must find it on disk.
+  Status WriteCurrentBlock();
   // Advances the LSN without logging (redo disabled): page LSNs keep growing.
   std::pair<ondisk::Lsn, ondisk::Lsn> Advance(std::uint64_t bytes);
   // Durable up to `lsn` (no-op when already). The first error sticks: the log then refuses

@@ -195,6 +195,20 @@ TEST_F(DisableRedoTest, EnableAfterABulkLoadMakesALaterCrashRecoverEverything) {
   EXPECT_TRUE((*db->GetTable("bulk", "t"))->Check().ok());
 }
 
+TEST_F(DisableRedoTest, EnableThenCloseWithNothingLoggedOpensAgain) {
+  {
+    auto db = Open();
+    ASSERT_TRUE(db->CreateDatabase("bulk").ok());
+    ASSERT_TRUE(db->SetRedoLogging(false).ok());
+    auto t = db->CreateTable(Spec());  // DDL too, unlogged
+    for (int i = 0; i < 300; ++i) ASSERT_TRUE((*t)->Insert(R(i)).ok());
+    ASSERT_TRUE(db->SetRedoLogging(true).ok());
+  }  // the checkpoint lands in a log block no record was ever written to
+  auto db = Open();
+  ASSERT_NE(db, nullptr);
+  EXPECT_EQ(Count(*db), 300);
+}
+
 }  // namespace
 }  // namespace strata::engine
 

@@ -1,0 +1,174 @@
+// `strata sql` and `strata import` as users run them: a real mariadb-dump file, scripts with
+// errors, the interactive shell on a terminal, and output read while statements still come.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "tests/util/fixtures.h"
+#include "tests/util/run_command.h"
+#include "tests/util/tsv.h"
+
+namespace {
+
+using strata::testing::RunCommand;
+using strata::testing::Strata;
+using strata::testing::TempDir;
+
+const std::filesystem::path kDump = strata::testing::TestDataDir() / "mariadb-dump";
+
+struct Truth {
+  std::string table, rows, sha256, order_by;
+};
+
+// truth/checksums.tsv: the server's own sha256 of `SELECT * ... ORDER BY pk` (batch output).
+std::vector<Truth> ServerChecksums() {
+  std::ifstream in(kDump / "truth" / "checksums.tsv");
+  std::vector<Truth> out;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    Truth t;
+    std::getline(f, t.table, '\t');
+    std::getline(f, t.rows, '\t');
+    std::getline(f, t.sha256, '\t');
+    std::getline(f, t.order_by, '\t');
+    out.push_back(t);
+  }
+  return out;
+}
+
+// The same query through `strata sql` in batch mode, hashed the same way.
+void ExpectServerChecksums(const std::string& datadir) {
+  const auto truth = ServerChecksums();
+  ASSERT_EQ(truth.size(), 7u);
+  for (const Truth& t : truth) {
+    std::string order;
+    std::istringstream cols(t.order_by);
+    for (std::string c; std::getline(cols, c, ',');) order += (order.empty() ? "`" : ", `") + c + "`";
+    const auto r = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + datadir + " dumptest -e 'SELECT * FROM `" + t.table +
+                              "` ORDER BY " + order + "' | sha256sum");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.substr(0, 64), t.sha256) << "table " << t.table;
+    const auto count = Strata("sql --datadir " + datadir + " dumptest -N -e 'SELECT COUNT(*) FROM `" + t.table + "`'");
+    EXPECT_EQ(count.out, t.rows + "\n") << t.table;
+  }
+}
+
+TEST(SqlCliTest, RealMariadbDumpThroughSqlMatchesTheServer) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  auto r = RunCommand("zcat " + (kDump / "dump.sql.gz").string() + " | " + STRATA_BINARY + " sql --datadir " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectServerChecksums(dir);
+}
+
+TEST(SqlCliTest, RealMariadbDumpThroughImportMatchesTheServer) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  auto r = Strata("import " + (kDump / "dump.sql.gz").string() + " --datadir " + dir + " --threads 2");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Imported 100187 rows into 7 tables"), std::string::npos) << r.out;
+  ExpectServerChecksums(dir);
+  auto check = Strata("inspect check " + dir + "/dumptest/big.ibd");
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+}
+
+TEST(SqlCliTest, ImportWithRedoDisabledSaysSoAndEnablesItAgain) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  auto r = Strata("import " + (kDump / "dump.sql.gz").string() + " --datadir " + dir + " --disable-redo");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("redo logging disabled"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("redo logging enabled again"), std::string::npos) << r.err;
+  auto s = Strata("sql --datadir " + dir + " -N -e \"SHOW GLOBAL STATUS LIKE 'Innodb_redo_log_enabled'\"");
+  EXPECT_EQ(s.out, "Innodb_redo_log_enabled\tON\n") << s.err;
+  ExpectServerChecksums(dir);
+}
+
+TEST(SqlCliTest, ScriptErrorsNameTheLineAndForceGoesOn) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  const auto script = tmp.path() / "s.sql";
+  std::ofstream(script) << "CREATE DATABASE d;\nUSE d;\nCREATE TABLE t (id int PRIMARY KEY);\n"
+                           "INSERT INTO t VALUES (1);\n\nINSERT INTO t\n VALUES (1);\nSELECT COUNT(*) FROM t;\n";
+  auto r = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + dir + " < " + script.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "ERROR 1062 (23000) at line 6: Duplicate entry '1' for key 't.PRIMARY'\n");
+  EXPECT_EQ(r.out, "");  // stopped before the SELECT
+  std::ofstream(script) << "SELEC 1;\nSELECT COUNT(*) AS n FROM t;\n";
+  r = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + dir + " -D d --force < " + script.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("ERROR 1064 (42000) at line 1: You have an error in your SQL syntax"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "n\n1\n");
+}
+
+TEST(SqlCliTest, ImportNamesTheLineAndFileOfABadRow) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  const auto dump = tmp.path() / "bad.sql";
+  std::ofstream(dump) << "CREATE DATABASE d;\nUSE d;\nCREATE TABLE t (id int PRIMARY KEY, v varchar(5));\n"
+                         "INSERT INTO t VALUES (1,'a'),(2,'b');\nINSERT INTO t VALUES\n(3,'c'),\n(4,'d' 5);\n";
+  auto r = Strata("import " + dump.string() + " --datadir " + dir);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("ERROR 1064 (42000) at line 5: You have an error in your SQL syntax; check the manual that "
+                       "corresponds to your MySQL server version for the right syntax to use near '5)' at line 3"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(dump.string()), std::string::npos) << r.err;
+  // The statement before it is in; the broken one changed nothing.
+  auto n = Strata("sql --datadir " + dir + " -D d -N -e 'SELECT COUNT(*) FROM t'");
+  EXPECT_EQ(n.out, "2\n");
+  // A truncated gzip file is named, not taken for a short dump.
+  const auto gz = tmp.path() / "cut.sql.gz";
+  RunCommand("head -c 100000 " + (kDump / "dump.sql.gz").string() + " > " + gz.string());
+  r = Strata("import " + gz.string() + " --datadir " + (tmp.path() / "e").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(gz.string()), std::string::npos) << r.err;
+}
+
+TEST(SqlCliTest, BatchResultsArriveAsEachStatementCompletes) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  const std::string fifo = (tmp.path() / "in").string(), out = (tmp.path() / "out").string();
+  // The second statement is written only after the first one's result was read back: were
+  // results held until the input ends, the wait for "42" would time out.
+  const auto script = tmp.path() / "drive.sh";
+  std::ofstream(script) << "mkfifo " << fifo << "\n"
+                        << STRATA_BINARY << " sql --datadir " << dir << " < " << fifo << " > " << out << " &\n"
+                        << "exec 3>" << fifo << "\n"
+                        << "echo 'SELECT 41 + 1 AS answer;' >&3\n"
+                        << "for i in $(seq 100); do grep -q 42 " << out << " && break; sleep 0.1; done\n"
+                        << "grep -q 42 " << out << " || exit 3\n"
+                        << "echo 'SELECT 7 AS seven;' >&3\n"
+                        << "exec 3>&-\n"
+                        << "wait\n"
+                        << "cat " << out << "\n";
+  auto r = RunCommand("bash " + script.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "answer\n42\nseven\n7\n");
+}
+
+TEST(SqlCliTest, InteractiveShellOnATerminalPrintsBoxedTables) {
+  if (RunCommand("command -v script").exit_code != 0) GTEST_SKIP() << "util-linux `script` is not installed";
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  const std::string typed =
+      "CREATE DATABASE x;\\nUSE x;\\nCREATE TABLE t (id int PRIMARY KEY, name varchar(10));\\n"
+      "INSERT INTO t VALUES (1,'apple'),(22,NULL);\\nSELECT * FROM t;\\nSELECT name\\n FROM t WHERE id = 1\\\\G\\nquit\\n";
+  auto r = RunCommand("printf \"" + typed + "\" | HOME=" + tmp.path().string() + " timeout 60 script -qfec '" + STRATA_BINARY +
+                      " sql --datadir " + dir + "' /dev/null | tr -d '\\r'");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("strata> "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Query OK, 2 rows affected"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("+----+-------+\n| id | name  |\n+----+-------+\n|  1 | apple |\n| 22 | NULL  |\n+----+-------+\n"
+                       "2 rows in set"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("    -> "), std::string::npos) << r.out;  // the continuation prompt
+  EXPECT_NE(r.out.find("*************************** 1. row ***************************\nname: apple\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Bye"), std::string::npos) << r.out;
+}
+
+}  // namespace
