@@ -142,6 +142,7 @@ int Import(const std::vector<std::string>& args) {
                            "{:.1f} MiB/s of dump text\n",
                            r.rows, r.tables.size(), files.size(), total_secs, secs, disable_redo ? ", then enabling redo" : "",
                            r.rows / std::max(total_secs, 1e-3), text_bytes / std::max(total_secs, 1e-3) / (1 << 20));
+  if (r.bulk_rows) std::cout << fmt::format("{} rows went into empty tables in key order: indexes built bottom-up\n", r.bulk_rows);
   std::cout << fmt::format("Dump text {} ({} on disk); table files {}; {} statements", Bytes(static_cast<double>(text_bytes)),
                            Bytes(static_cast<double>(total_bytes)), Bytes(static_cast<double>(data_bytes)), r.statements)
             << (r.skipped ? fmt::format(" ({} skipped: versioned statements this server does not support)", r.skipped) : "")

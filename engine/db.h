@@ -142,6 +142,30 @@ struct InsertOptions {
 class Database;
 class TableImpl;
 
+// Rows loaded into an empty table without inserting them one by one: they must come in
+// ascending primary key order; the clustered index is built bottom-up as they arrive
+// (InnoDB's sorted index build) and each secondary index from its entries, sorted, at
+// Finish. The table's readers see it empty until Finish publishes the rows. No undo is
+// written: the load is not a transaction, and a crash before Finish leaves the table empty
+// (with redo on) or the directory refusing to open (with redo off, as any unlogged change).
+class BulkLoad {
+ public:
+  ~BulkLoad();
+  // Adds one statement's rows, all or none of them. InvalidArgument: a value its column
+  // cannot hold. NotSupported: a row whose key is not above the previous one; the load is
+  // as before the call and may be finished, the rest inserted the ordinary way.
+  Status Add(const std::vector<Row>& rows, InsertOptions options = {});
+  Status Finish();
+  std::uint64_t rows() const;
+
+ private:
+  friend class Table;
+  struct State;
+  explicit BulkLoad(std::unique_ptr<State> state);
+  static Result<std::unique_ptr<BulkLoad>> Begin(TableImpl& table);
+  std::unique_ptr<State> s_;
+};
+
 class Table {
  public:
   ~Table();
@@ -164,6 +188,11 @@ class Table {
   Status Delete(const std::vector<Value>& primary_key, Transaction* trx = nullptr);
   // Visits rows in index order while `fn` returns true.
   Status Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn, Transaction* trx = nullptr);
+
+  // A bulk load into this table (see BulkLoad): NotSupported unless the table is empty and
+  // has a primary key and no unique secondary index (whose duplicates could only be found
+  // at the end, after rows were in).
+  Result<std::unique_ptr<BulkLoad>> BeginBulkLoad();
 
   std::uint64_t last_insert_id() const;
   TableStats stats() const;

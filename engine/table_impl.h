@@ -41,6 +41,7 @@ struct LockWait {
 
 class TableImpl {
  public:
+  friend class BulkLoad;
   // A new table in a new, empty tablespace registered with the pool: SDI tree at page 3,
   // clustered root at page 4, secondary roots after it.
   static Result<std::unique_ptr<TableImpl>> Create(BufferPool& pool, std::shared_mutex& mu,
@@ -133,6 +134,9 @@ class TableImpl {
   Status CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& secondary, const Tuple& own_key, LockWait& wait);
   std::string DuplicateMessage(std::size_t index, const Tuple& record) const;
   Status PersistAutoinc();
+  // AUTO_INCREMENT: a NULL (or 0) gets the next value, which is returned; values used raise the counter.
+  std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const;
+  void NoteAutoinc(const Row& row);
   // A write that failed on I/O or found damage part-way may have left an index half changed;
   // until redo exists (the durability issue) the table then refuses further writes.
   Status Guard(Status s);

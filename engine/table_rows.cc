@@ -197,16 +197,10 @@ Status TableImpl::Delete(TrxImpl& trx, const std::vector<Value>& primary_key) {
   return Write(trx, [&](LockWait& wait) { return DeleteLocked(trx, primary_key, wait); });
 }
 
-Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions options, LockWait& wait) {
-  const auto& spec = meta_.spec;
-  if (input.size() != spec.columns.size()) {
-    return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
-                                               spec.columns.size(), input.size()));
-  }
-  Row row = input;
+std::optional<std::uint64_t> TableImpl::AssignAutoinc(Row& row, InsertOptions options) const {
   std::optional<std::uint64_t> generated;
-  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
-    const Column& col = spec.columns[c];
+  for (std::size_t c = 0; c < meta_.spec.columns.size(); ++c) {
+    const Column& col = meta_.spec.columns[c];
     if (!col.auto_increment) continue;
     const Value& v = row[c];
     const bool zero = v.is_null() || (options.zero_generates_auto_increment &&
@@ -216,6 +210,26 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
       row[c] = col.is_unsigned ? Value::UInt(*generated) : Value::Int(static_cast<std::int64_t>(*generated));
     }
   }
+  return generated;
+}
+
+void TableImpl::NoteAutoinc(const Row& row) {
+  for (std::size_t c = 0; c < meta_.spec.columns.size(); ++c) {
+    if (!meta_.spec.columns[c].auto_increment) continue;
+    const Value& v = row[c];
+    const std::uint64_t used = v.is_uint() ? v.as_uint() : v.is_int() && v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int()) : 0;
+    autoinc_ = std::max(autoinc_, used);
+  }
+}
+
+Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions options, LockWait& wait) {
+  const auto& spec = meta_.spec;
+  if (input.size() != spec.columns.size()) {
+    return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
+                                               spec.columns.size(), input.size()));
+  }
+  Row row = input;
+  const std::optional<std::uint64_t> generated = AssignAutoinc(row, options);
   const std::uint64_t row_id = next_row_id_;
   auto record = ClusteredRecord(row, row_id);
   if (!record.ok()) return record.status();
@@ -268,12 +282,7 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
   }
   for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(SecInsertOrUnmark(i, secondary[i - 1]));
   if (spec.primary_key.empty()) ++next_row_id_;
-  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
-    if (!spec.columns[c].auto_increment) continue;
-    const Value& v = row[c];
-    const std::uint64_t used = v.is_uint() ? v.as_uint() : v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int()) : 0;
-    autoinc_ = std::max(autoinc_, used);
-  }
+  NoteAutoinc(row);
   if (generated) last_insert_id_ = *generated;
   ++stats_.rows_inserted;
   ++trx.rows_modified;

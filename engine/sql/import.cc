@@ -51,6 +51,9 @@ struct Importer::TableLoad {
   std::thread loader;
   std::unique_ptr<Session> session;  // for INSERTs that are more than literals
   bool retire = false;               // the loader ends once everything assigned is applied
+  bool publish = false;              // finish the bulk load once everything assigned is applied
+  std::unique_ptr<BulkLoad> bulk;    // while rows go in bottom-up (the loader's own)
+  bool bulk_tried = false;
 };
 
 Importer::Importer(Database& db, ImportOptions options) : db_(db), options_(std::move(options)), session_(db) {
@@ -98,15 +101,21 @@ bool Importer::OnStatement(ScriptStatement& st) {
   if (FastInsert(st)) return !Stopped();
   const Parsed parsed = Parse(st.text);
   if (parsed.statement) {
-    // Statements that only define or set things run at once; the others wait until the
-    // rows queued before them are in (DROP TABLE only for the tables it drops).
+    // Statements that only define or set things run at once, beside the loaders. DROP TABLE
+    // first lets the loaders of the tables it drops finish (and the tables be published);
+    // anything else that reads or changes data waits until every queued row is in.
     const Statement& s = *parsed.statement;
     const bool independent = std::holds_alternative<NoOp>(s) || std::holds_alternative<Set>(s) ||
                              std::holds_alternative<SetTransaction>(s) || std::holds_alternative<Use>(s) ||
                              std::holds_alternative<CreateDatabase>(s) || std::holds_alternative<CreateTable>(s);
-    if (!independent) Drain();
-    // Tables may go (and a new one take the same address): their loaders end first.
-    if (std::holds_alternative<DropTable>(s) || std::holds_alternative<DropDatabase>(s)) RetireLoaders();
+    if (const auto* drop = std::get_if<DropTable>(&s)) {
+      std::vector<std::string> names;
+      for (const TableName& n : drop->tables) names.push_back((n.database.empty() ? session_.database() : n.database) + "." + n.name);
+      RetireLoaders(&names);
+    } else if (!independent) {
+      Drain();
+      if (std::holds_alternative<DropDatabase>(s)) RetireLoaders();
+    }
   }
   Discard none;
   const StatementOutcome o = session_.Run(parsed, none);
@@ -198,31 +207,35 @@ void Importer::ParseLoop() {
   }
 }
 
+// Applies a table's INSERTs in the dump's order. The first goes into a bulk load when the
+// table is empty and allows one (rows in key order build the B-trees bottom-up); a row out of
+// order ends the bulk load and the rest go in as ordinary inserts.
 void Importer::LoadLoop(TableLoad* t) {
   for (;;) {
     std::unique_ptr<Job> job;
     {
       std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return t->ready.count(t->applied) || (t->retire && t->applied == t->assigned); });
+      const auto done = [&] { return t->applied == t->assigned; };
+      cv_.wait(lock, [&] { return t->ready.count(t->applied) || ((t->retire || t->publish) && done()); });
       auto it = t->ready.find(t->applied);
-      if (it == t->ready.end()) return;
-      job = std::move(it->second);
-      t->ready.erase(it);
-    }
-    if (!Stopped()) {
-      if (job->error) {
-        Fail({*job->error, job->line, job->file});
-      } else if (job->fallback) {
-        Discard none;
-        const StatementOutcome o = t->session->Execute(job->text, none);
-        if (o.error) Fail({*o.error, job->line, job->file});
-        else rows_ += o.rows;
-      } else {
-        Status s = t->table->InsertBatch(job->rows, nullptr, job->insert_options);
-        if (!s.ok()) Fail({FromStatus(s), job->line, job->file});
-        else rows_ += job->rows.size();
+      if (it != t->ready.end()) {
+        job = std::move(it->second);
+        t->ready.erase(it);
+      } else if (!t->bulk) {
+        t->publish = false;
+        cv_.notify_all();
+        if (t->retire) return;
+        continue;
       }
     }
+    if (!job) {  // publish: the rows of the bulk load become the table's
+      Status s = t->bulk->Finish();
+      if (!s.ok()) Fail({FromStatus(s), 0, ""});
+      std::lock_guard lock(mu_);
+      t->bulk.reset();
+      continue;
+    }
+    if (!Stopped()) Apply(*t, *job);
     std::lock_guard lock(mu_);
     ++t->applied;
     --in_flight_;
@@ -230,11 +243,54 @@ void Importer::LoadLoop(TableLoad* t) {
   }
 }
 
-void Importer::Drain(TableLoad* only) {
+void Importer::Apply(TableLoad& t, Job& job) {
+  if (job.error) return Fail({*job.error, job.line, job.file});
+  if (job.fallback) {
+    Discard none;
+    const StatementOutcome o = t.session->Execute(job.text, none);
+    if (o.error) return Fail({*o.error, job.line, job.file});
+    rows_ += o.rows;
+    return;
+  }
+  if (!t.bulk_tried) {
+    t.bulk_tried = true;
+    auto b = t.table->BeginBulkLoad();
+    if (b.ok()) {
+      std::lock_guard lock(mu_);
+      t.bulk = std::move(*b);
+    }
+  }
+  if (t.bulk) {
+    Status s = t.bulk->Add(job.rows, job.insert_options);
+    if (s.ok()) {
+      rows_ += job.rows.size();
+      bulk_rows_ += job.rows.size();
+      return;
+    }
+    if (!s.IsNotSupported()) return Fail({FromStatus(s), job.line, job.file});
+    // Out of key order: what is loaded is published, and inserts take over.
+    Status f = t.bulk->Finish();
+    {
+      std::lock_guard lock(mu_);
+      t.bulk.reset();
+    }
+    if (!f.ok()) return Fail({FromStatus(f), job.line, job.file});
+  }
+  Status s = t.table->InsertBatch(job.rows, nullptr, job.insert_options);
+  if (!s.ok()) return Fail({FromStatus(s), job.line, job.file});
+  rows_ += job.rows.size();
+}
+
+void Importer::Drain() {
   std::unique_lock lock(mu_);
+  for (auto& [table, load] : tables_) load->publish = true;
+  cv_.notify_all();
   cv_.wait(lock, [&] {
-    if (only) return only->applied == only->assigned;
-    return in_flight_ == 0;
+    if (in_flight_) return false;
+    for (auto& [table, load] : tables_) {
+      if (load->bulk || load->publish) return false;
+    }
+    return true;
   });
 }
 
@@ -243,6 +299,7 @@ ImportResult Importer::Finish() {
   closed_ = true;
   Drain();
   RetireLoaders();
+  result_.bulk_rows = bulk_rows_.load();
   {
     std::lock_guard lock(mu_);
     closing_ = true;
@@ -253,15 +310,23 @@ ImportResult Importer::Finish() {
   return result_;
 }
 
-void Importer::RetireLoaders() {
-  std::map<Table*, std::unique_ptr<TableLoad>> loads;
+void Importer::RetireLoaders(const std::vector<std::string>* only) {
+  std::vector<std::unique_ptr<TableLoad>> loads;
   {
     std::lock_guard lock(mu_);
-    loads.swap(tables_);
-    for (auto& [t, load] : loads) load->retire = true;
+    for (auto it = tables_.begin(); it != tables_.end();) {
+      const std::string name = it->second->database + "." + it->second->name;
+      if (only && std::find(only->begin(), only->end(), name) == only->end()) {
+        ++it;
+        continue;
+      }
+      it->second->retire = true;
+      loads.push_back(std::move(it->second));
+      it = tables_.erase(it);
+    }
     cv_.notify_all();
   }
-  for (auto& [t, load] : loads) load->loader.join();
+  for (auto& l : loads) l->loader.join();
 }
 
 }  // namespace strata::engine::sql

@@ -2,7 +2,10 @@
 // except its INSERTs, whose rows are read straight from the text (values_reader.h) by a pool
 // of threads and applied by one loader per table, so that tables load side by side and
 // reading overlaps writing. Rows of one table are applied in the dump's order, each INSERT
-// as one statement (it succeeds or changes nothing).
+// as one statement (it succeeds or changes nothing). Into an empty table whose rows come in
+// primary key order (a dump's usual case) they go through a BulkLoad: B-trees built
+// bottom-up, secondary indexes sorted at the end, the rows published when the table's
+// section ends (its DROP TABLE of the next load, a statement that reads data, or Finish).
 //
 //   Importer im(*db, {.database = "shop", .threads = 4});
 //   im.Feed(text_block) ... im.FinishFile();   // per file
@@ -41,6 +44,7 @@ struct ImportError {
 
 struct ImportResult {
   std::uint64_t rows = 0;        // rows inserted
+  std::uint64_t bulk_rows = 0;   // of which built bottom-up into empty tables (BulkLoad)
   std::uint64_t statements = 0;  // statements run
   std::uint64_t skipped = 0;     // versioned statements this server does not support
   std::set<std::string> tables;  // "db.table" that received rows
@@ -72,8 +76,11 @@ class Importer {
   bool FastInsert(ScriptStatement& st);
   void Fail(ImportError e);
   bool Stopped() const { return stopped_.load(); }
-  void Drain(TableLoad* only = nullptr);  // waits until the table (or every table) is idle
-  void RetireLoaders();                   // ends every table's loader (after Drain)
+  // Waits until every queued row is in and published (bulk loads finished).
+  void Drain();
+  // Ends the loaders of the named tables ("db.table"), or of all, once their rows are in.
+  void RetireLoaders(const std::vector<std::string>* only = nullptr);
+  void Apply(TableLoad& t, Job& job);
   void ParseLoop();
   void LoadLoop(TableLoad* t);
 
@@ -95,6 +102,7 @@ class Importer {
 
   std::atomic<bool> stopped_{false};
   std::atomic<std::uint64_t> rows_{0};
+  std::atomic<std::uint64_t> bulk_rows_{0};
   ImportResult result_;
 };
 
