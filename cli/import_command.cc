@@ -37,7 +37,7 @@ int Import(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the Strata data directory (created when missing)")(
       "dump", po::value<std::vector<std::string>>(), "mysqldump files, plain or .gz; - for stdin")(
-      "database", po::value<std::string>(), "USE this database first (for dumps of one database without USE)")(
+      "database", po::value<std::string>(), "load into this database (created when missing), for dumps without USE")(
       "disable-redo", "load with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), enabled again at the end")(
       "threads", po::value<unsigned>()->default_value(0), "threads reading rows (0: one per core)")(
       "buffer-pool", po::value<std::size_t>()->default_value(256), "buffer pool size in MiB")(

@@ -81,6 +81,7 @@ class Btree {
    public:
     explicit BulkBuilder(Btree& tree);
     Status Add(const Tuple& record);  // the caller guarantees ascending keys
+    Status Add(RawRecord record) { return Append(0, std::move(record)); }  // already encoded (leaf layout)
     Status Finish();
     std::uint64_t pages() const { return pages_; }
 

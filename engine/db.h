@@ -150,11 +150,21 @@ class TableImpl;
 // (with redo on) or the directory refusing to open (with redo off, as any unlogged change).
 class BulkLoad {
  public:
+  // A statement's rows encoded as index records, made on any thread without the database's
+  // lock (see Table::PrepareBulkRows); Add then only appends them.
+  struct Prepared;
+  struct PreparedDeleter {
+    void operator()(Prepared* p) const;
+  };
+  using PreparedRows = std::unique_ptr<Prepared, PreparedDeleter>;
+
   ~BulkLoad();
   // Adds one statement's rows, all or none of them. InvalidArgument: a value its column
-  // cannot hold. NotSupported: a row whose key is not above the previous one; the load is
-  // as before the call and may be finished, the rest inserted the ordinary way.
+  // cannot hold. NotSupported: a row whose key is not above the previous one (or a key this
+  // load cannot sort); the load is as before the call and may be finished, the rest
+  // inserted the ordinary way.
   Status Add(const std::vector<Row>& rows, InsertOptions options = {});
+  Status Add(Prepared& rows);
   Status Finish();
   std::uint64_t rows() const;
 
@@ -163,6 +173,7 @@ class BulkLoad {
   struct State;
   explicit BulkLoad(std::unique_ptr<State> state);
   static Result<std::unique_ptr<BulkLoad>> Begin(TableImpl& table);
+  static Result<PreparedRows> Prepare(TableImpl& table, const std::vector<Row>& rows, InsertOptions options);
   std::unique_ptr<State> s_;
 };
 
@@ -193,6 +204,9 @@ class Table {
   // has a primary key and no unique secondary index (whose duplicates could only be found
   // at the end, after rows were in).
   Result<std::unique_ptr<BulkLoad>> BeginBulkLoad();
+  // Encodes rows for BulkLoad::Add from any thread. NotSupported when a row needs what only
+  // the load itself may do (an AUTO_INCREMENT value to assign, a column to move off-page).
+  Result<BulkLoad::PreparedRows> PrepareBulkRows(const std::vector<Row>& rows, InsertOptions options = {});
 
   std::uint64_t last_insert_id() const;
   TableStats stats() const;

@@ -9,10 +9,20 @@
 
 namespace strata::engine {
 
+// A secondary index entry: its normalised key (memcmp order = index order) and its record.
+using SortableEntry = std::pair<std::string, RawRecord>;
+
+struct BulkLoad::Prepared {
+  std::vector<RawRecord> clustered;  // in key order
+  Tuple first_key, last_key;
+  std::vector<std::vector<SortableEntry>> secondary;  // per secondary index
+  std::uint64_t max_autoinc = 0;
+};
+
 struct BulkLoad::State {
   TableImpl* t = nullptr;
   std::optional<Btree::BulkBuilder> clustered;
-  std::vector<std::vector<Tuple>> secondary;  // per secondary index, in arrival order
+  std::vector<std::vector<SortableEntry>> secondary;
   std::optional<Tuple> last_key;
   std::uint64_t rows = 0;
   bool finished = false;
@@ -23,6 +33,11 @@ BulkLoad::~BulkLoad() { (void)Finish(); }
 std::uint64_t BulkLoad::rows() const { return s_->rows; }
 
 Result<std::unique_ptr<BulkLoad>> Table::BeginBulkLoad() { return BulkLoad::Begin(*impl_); }
+void BulkLoad::PreparedDeleter::operator()(Prepared* p) const { delete p; }
+
+Result<BulkLoad::PreparedRows> Table::PrepareBulkRows(const std::vector<Row>& rows, InsertOptions options) {
+  return BulkLoad::Prepare(*impl_, rows, options);
+}
 
 Result<std::unique_ptr<BulkLoad>> BulkLoad::Begin(TableImpl& t) {
   std::unique_lock lock(t.mu_);
@@ -54,53 +69,160 @@ int CompareKeys(const Tuple& a, const Tuple& b, const std::vector<CompareKind>& 
   return 0;
 }
 
+// A byte string whose memcmp order is the entries' index order, so that sorting a million
+// entries compares bytes instead of decoding fields. Each field: 0x00 for NULL, else 0x01 and
+// its bytes normalised as the collation compares them (PAD SPACE: trailing spaces dropped;
+// _ci: ASCII upper-cased; floats: sign-flipped big-endian), with 0x00 escaped as 0x00 0xFF
+// and a 0x00 0x00 terminator so that a shorter value sorts first. False when a padded
+// string ends in a byte below the space, where dropping spaces would change the order.
+bool NormalizedKey(const Tuple& t, const std::vector<CompareKind>& kinds, std::string* out) {
+  out->clear();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].null) {
+      out->push_back('\0');
+      continue;
+    }
+    out->push_back('\1');
+    std::string_view b = t[i].bytes;
+    std::string folded;
+    switch (kinds[i]) {
+      case CompareKind::kFloat: case CompareKind::kDouble: {
+        std::uint64_t bits = 0;
+        const std::size_t n = kinds[i] == CompareKind::kFloat ? 4 : 8;
+        for (std::size_t k = 0; k < n && k < b.size(); ++k) bits |= std::uint64_t(static_cast<unsigned char>(b[k])) << (8 * k);
+        const std::uint64_t sign = std::uint64_t{1} << (8 * n - 1);
+        bits = (bits & sign) ? ~bits & (n == 8 ? ~std::uint64_t{0} : 0xFFFFFFFFull) : bits | sign;
+        for (std::size_t k = n; k-- > 0;) out->push_back(static_cast<char>((bits >> (8 * k)) & 0xFF));
+        continue;
+      }
+      case CompareKind::kPadSpace: case CompareKind::kCaseFold: {
+        while (!b.empty() && b.back() == ' ') b.remove_suffix(1);
+        for (char c : b) {
+          if (static_cast<unsigned char>(c) < 0x20) return false;
+        }
+        if (kinds[i] == CompareKind::kCaseFold) {
+          folded.assign(b);
+          for (char& c : folded) {
+            if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+          }
+          b = folded;
+        }
+        break;
+      }
+      case CompareKind::kBinary: break;
+    }
+    for (char c : b) {
+      out->push_back(c);
+      if (c == '\0') out->push_back('\xff');
+    }
+    out->push_back('\0');
+    out->push_back('\0');
+  }
+  return true;
+}
+
+bool NeedsAutoinc(const TableSpec& spec, const Row& row, InsertOptions options) {
+  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+    if (!spec.columns[c].auto_increment) continue;
+    const Value& v = row[c];
+    if (v.is_null() || (options.zero_generates_auto_increment && ((v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0)))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
+// Touches only the table's definition and shapes, which do not change while it is loaded.
+Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector<Row>& rows, InsertOptions options) {
+  const TableSpec& spec = t.meta_.spec;
+  const auto& kinds = t.shapes_[0].compare;
+  const std::size_t limit = BtrPage::FreeSpaceOfEmpty(t.space_->page_size().bytes()) / 2;
+  PreparedRows p(new Prepared());
+  p->clustered.reserve(rows.size());
+  p->secondary.resize(t.trees_.size() - 1);
+  for (auto& s : p->secondary) s.reserve(rows.size());
+  std::string norm;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    if (row.size() != spec.columns.size()) {
+      return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
+                                                 spec.columns.size(), row.size()));
+    }
+    if (NeedsAutoinc(spec, row, options)) return Status::NotSupported("an AUTO_INCREMENT value to assign");
+    auto record = t.ClusteredRecord(row, 0);
+    if (!record.ok()) return rows.size() > 1 ? record.status().WithContext(fmt::format("row {} of the batch", i + 1)) : record.status();
+    if (EncodedSize(t.shapes_[0].leaf, *record) > limit) return Status::NotSupported("a row with columns to move off-page");
+    Tuple key = t.KeyOf(*record);
+    if (i > 0 && CompareKeys(key, p->last_key, kinds) <= 0) {
+      return Status::NotSupported(fmt::format("row {} of the batch is not above the previous primary key", i + 1));
+    }
+    for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+      if (!spec.columns[c].auto_increment) continue;
+      const Value& v = row[c];
+      p->max_autoinc = std::max<std::uint64_t>(p->max_autoinc, v.is_uint() ? v.as_uint() : v.is_int() && v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int()) : 0);
+    }
+    for (std::size_t x = 1; x < t.trees_.size(); ++x) {
+      Tuple entry = t.SecondaryRecord(x, *record);
+      if (!NormalizedKey(entry, t.shapes_[x].compare, &norm)) return Status::NotSupported("a key that sorts only by comparison");
+      auto enc = EncodeTuple(t.shapes_[x].leaf, entry);
+      p->secondary[x - 1].emplace_back(norm, RawRecord{std::move(enc.bytes), enc.extra_size, 0});
+    }
+    auto enc = EncodeTuple(t.shapes_[0].leaf, *record);
+    p->clustered.push_back({std::move(enc.bytes), enc.extra_size, 0});
+    if (i == 0) p->first_key = key;
+    p->last_key = std::move(key);
+  }
+  return p;
+}
+
 Status BulkLoad::Add(const std::vector<Row>& rows, InsertOptions options) {
+  TableImpl& t = *s_->t;
+  std::vector<Row> assigned;
+  {
+    // AUTO_INCREMENT values are handed out in order, under the lock; the rest is Prepare's.
+    std::unique_lock lock(t.mu_);
+    const std::uint64_t before = t.autoinc_;
+    assigned = rows;
+    for (Row& r : assigned) {
+      if (r.size() != t.meta_.spec.columns.size()) break;  // Prepare says so
+      if (auto g = t.AssignAutoinc(r, options)) {
+        t.last_insert_id_ = *g;
+        t.autoinc_ = *g;
+      }
+    }
+    auto p = Prepare(t, assigned, options);
+    if (!p.ok()) {
+      t.autoinc_ = before;
+      return p.status();
+    }
+    lock.unlock();
+    return Add(**p);
+  }
+}
+
+Status BulkLoad::Add(Prepared& p) {
   State& s = *s_;
   TableImpl& t = *s.t;
   if (s.finished) return Status::InvalidArgument("the bulk load has finished");
-  const auto& kinds = t.shapes_[0].compare;
-  // Encode and check the whole statement before anything of it goes in.
-  std::vector<Tuple> records;
-  records.reserve(rows.size());
-  std::optional<Tuple> last = s.last_key;
-  std::unique_lock lock(t.mu_);  // AUTO_INCREMENT, off-page columns and pages are shared state
+  if (p.clustered.empty()) return Status::Ok();
+  std::unique_lock lock(t.mu_);  // pages and the AUTO_INCREMENT counter are shared
   STRATA_RETURN_IF_ERROR(t.CheckWritable());
+  if (s.last_key && CompareKeys(p.first_key, *s.last_key, t.shapes_[0].compare) <= 0) {
+    return Status::NotSupported("a row not above the previous primary key");
+  }
   if (t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));  // room in the log
-  const std::uint64_t autoinc_before = t.autoinc_;
-  auto undo_autoinc = [&] { t.autoinc_ = autoinc_before; };
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    Row row = rows[i];
-    if (row.size() != t.meta_.spec.columns.size()) {
-      undo_autoinc();
-      return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
-                                                 t.meta_.spec.columns.size(), row.size()));
-    }
-    const auto generated = t.AssignAutoinc(row, options);
-    auto record = t.ClusteredRecord(row, 0);
-    if (!record.ok()) {
-      undo_autoinc();
-      return rows.size() > 1 ? record.status().WithContext(fmt::format("row {} of the batch", i + 1)) : record.status();
-    }
-    Tuple key = t.KeyOf(*record);
-    if (last && CompareKeys(key, *last, kinds) <= 0) {
-      undo_autoinc();
-      return Status::NotSupported(fmt::format("row {} of the batch is not above the previous primary key", i + 1));
-    }
-    t.NoteAutoinc(row);
-    if (generated) t.last_insert_id_ = *generated;
-    last = std::move(key);
-    records.push_back(std::move(*record));
+  t.autoinc_ = std::max(t.autoinc_, p.max_autoinc);
+  const std::size_t n = p.clustered.size();
+  for (RawRecord& r : p.clustered) STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Add(std::move(r))));
+  for (std::size_t x = 0; x < p.secondary.size(); ++x) {
+    auto& into = s.secondary[x];
+    into.insert(into.end(), std::make_move_iterator(p.secondary[x].begin()), std::make_move_iterator(p.secondary[x].end()));
   }
-  for (Tuple& r : records) {
-    STRATA_RETURN_IF_ERROR(t.Guard(t.Externalize(r)));
-    for (std::size_t i = 1; i < t.trees_.size(); ++i) s.secondary[i - 1].push_back(t.SecondaryRecord(i, r));
-    STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Add(r)));
-  }
-  s.last_key = std::move(last);
-  s.rows += records.size();
-  t.stats_.rows_inserted += records.size();
+  s.last_key = std::move(p.last_key);
+  s.rows += n;
+  t.stats_.rows_inserted += n;
   return Status::Ok();
 }
 
@@ -111,14 +233,13 @@ Status BulkLoad::Finish() {
   TableImpl& t = *s.t;
   std::unique_lock lock(t.mu_);
   STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Finish()));
-  for (std::size_t i = 1; i < t.trees_.size(); ++i) {
-    auto& entries = s.secondary[i - 1];
-    const auto& kinds = t.shapes_[i].compare;
-    std::sort(entries.begin(), entries.end(), [&](const Tuple& a, const Tuple& b) { return CompareKeys(a, b, kinds) < 0; });
-    Btree::BulkBuilder build(*t.trees_[i]);
+  for (std::size_t x = 1; x < t.trees_.size(); ++x) {
+    auto& entries = s.secondary[x - 1];
+    std::sort(entries.begin(), entries.end(), [](const SortableEntry& a, const SortableEntry& b) { return a.first < b.first; });
+    Btree::BulkBuilder build(*t.trees_[x]);
     for (std::size_t k = 0; k < entries.size(); ++k) {
       if (k % 4096 == 0 && t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));
-      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(entries[k])));
+      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(std::move(entries[k].second))));
     }
     STRATA_RETURN_IF_ERROR(t.Guard(build.Finish()));
     entries = {};

@@ -38,6 +38,7 @@ struct Importer::Job {
   std::string file;
   InsertOptions insert_options;  // the session's sql_mode when the INSERT was read
   std::vector<Row> rows;
+  BulkLoad::PreparedRows prepared;  // the rows encoded, while the table may bulk load
   bool fallback = false;  // not only literals: the loader runs it through a session
   std::optional<SqlError> error;
 };
@@ -54,11 +55,13 @@ struct Importer::TableLoad {
   bool publish = false;              // finish the bulk load once everything assigned is applied
   std::unique_ptr<BulkLoad> bulk;    // while rows go in bottom-up (the loader's own)
   bool bulk_tried = false;
+  std::atomic<bool> bulk_possible{true};  // readers encode rows for the bulk load meanwhile
 };
 
 Importer::Importer(Database& db, ImportOptions options) : db_(db), options_(std::move(options)), session_(db) {
   if (!options_.database.empty()) {
     Discard none;
+    (void)session_.Execute("CREATE DATABASE IF NOT EXISTS `" + options_.database + "`", none);
     auto o = session_.Execute("USE `" + options_.database + "`", none);
     if (o.error) Fail({*o.error, 0, ""});
   }
@@ -192,6 +195,12 @@ void Importer::ParseLoop() {
         job->rows.push_back(std::move(*row));
         return true;
       });
+      if (r.outcome == ValuesRead::Outcome::kOk && !job->error && job->table->bulk_possible) {
+        // The encoding a bulk load needs is done here, beside the other readers, rather
+        // than by the table's one loader.
+        auto prepared = job->table->table->PrepareBulkRows(job->rows, job->insert_options);
+        if (prepared.ok()) job->prepared = std::move(*prepared);
+      }
       if (r.outcome == ValuesRead::Outcome::kNotLiteral) {
         job->fallback = true;
         job->rows.clear();
@@ -258,10 +267,12 @@ void Importer::Apply(TableLoad& t, Job& job) {
     if (b.ok()) {
       std::lock_guard lock(mu_);
       t.bulk = std::move(*b);
+    } else {
+      t.bulk_possible = false;
     }
   }
   if (t.bulk) {
-    Status s = t.bulk->Add(job.rows, job.insert_options);
+    Status s = job.prepared ? t.bulk->Add(*job.prepared) : t.bulk->Add(job.rows, job.insert_options);
     if (s.ok()) {
       rows_ += job.rows.size();
       bulk_rows_ += job.rows.size();
@@ -269,6 +280,7 @@ void Importer::Apply(TableLoad& t, Job& job) {
     }
     if (!s.IsNotSupported()) return Fail({FromStatus(s), job.line, job.file});
     // Out of key order: what is loaded is published, and inserts take over.
+    t.bulk_possible = false;
     Status f = t.bulk->Finish();
     {
       std::lock_guard lock(mu_);

@@ -31,7 +31,7 @@
 namespace strata::engine::sql {
 
 struct ImportOptions {
-  std::string database;  // USE'd before the first statement (a dump without CREATE DATABASE/USE)
+  std::string database;  // created when missing and USE'd first (a dump without CREATE DATABASE/USE)
   unsigned threads = 0;  // row readers; 0: one per core
   bool force = false;    // go on after a failed statement, as `mysql --force`
 };
