@@ -277,9 +277,11 @@ strata_load() { # strata_load KEY: one load into a fresh data directory
   case $key in
     strata_import) cmd=("$strata" import "$dump" --datadir "$datadir" --database sbtest "${threads_opt[@]}") ;;
     strata_noredo) cmd=("$strata" import "$dump" --datadir "$datadir" --database sbtest --disable-redo "${threads_opt[@]}") ;;
-    strata_sql) cmd=("$strata" sql --datadir "$datadir") ;;
+    strata_sql) cmd=("$strata" sql --datadir "$datadir" sbtest) ;;
   esac
   rm -rf "$datadir"
+  # As `mysql sbtest < dump.sql`: the dump (made without --databases) names no database.
+  if [ "$key" = strata_sql ]; then "$strata" sql --datadir "$datadir" -e 'CREATE DATABASE sbtest' > /dev/null; fi
   prepare "$dump"
   progress "${label[$key]} ..."
   local t

@@ -38,3 +38,16 @@ cp -n "$top"/tests/data/mariadb/*.ibd "$files"/ 2>/dev/null || true
 echo "fuzz: inspect_fuzzer for ${seconds}s"
 "$build/tests/fuzz/inspect_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 20)) -timeout=30 \
   -rss_limit_mb=4096 -print_final_stats=1 "$files"
+
+# SQL text: the dump fixture's scripts (and a dump's first statements) as seeds.
+sql="$build/fuzz-corpus/sql"
+mkdir -p "$sql"
+if [ -z "$(ls -A "$sql")" ]; then
+  for f in "$top"/tests/data/mariadb-dump/create.sql "$top"/tests/data/mariadb/create.sql; do
+    { printf '\x05'; cat "$f"; } > "$sql/seed-$(basename "$(dirname "$f")")"
+  done
+  { printf '\x40'; zcat "$top"/tests/data/mariadb-dump/dump.sql.gz | head -c 200000 || true; } > "$sql/seed-dump-head"
+fi
+echo "fuzz: sql_fuzzer for ${seconds}s"
+"$build/tests/fuzz/sql_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 18)) -timeout=10 \
+  -print_final_stats=1 "$sql"

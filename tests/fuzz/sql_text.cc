@@ -1,0 +1,36 @@
+#include "tests/fuzz/sql_text.h"
+
+#include <string_view>
+
+#include "engine/sql/lexer.h"
+#include "engine/sql/parser.h"
+#include "engine/sql/script.h"
+#include "engine/sql/values_reader.h"
+
+namespace strata::fuzz {
+
+using namespace strata::engine::sql;
+
+void ReadSqlText(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return;
+  const std::size_t piece = 1 + data[0] * 7u;
+  std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  StatementSplitter splitter;
+  auto sink = [](ScriptStatement& st) {
+    const Parsed p = Parse(st.text);
+    if (p.error) (void)p.error->message.size();
+    const std::size_t values = FindValuesKeyword(st.text);
+    if (values != std::string_view::npos) {
+      std::size_t rows = 0;
+      (void)ReadValues(st.text, values, [&](std::vector<std::optional<SqlValue>>& v) {
+        rows += v.size();
+        return rows < 100000;
+      });
+    }
+    return true;
+  };
+  for (std::size_t at = 0; at < text.size(); at += piece) splitter.Feed(text.substr(at, piece), sink);
+  splitter.Finish(sink);
+}
+
+}  // namespace strata::fuzz
