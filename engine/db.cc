@@ -149,6 +149,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   }
   if (!db->salvage_) {
     db->background_ = std::thread([d = db.get()] { d->BackgroundLoop(); });
+    db->recovery_.history_at_open = db->history_list_length();
     if (options.purge) db->purge_thread_ = std::thread([d = db.get()] { d->PurgeLoop(); });
   }
   db->opened_ = true;
