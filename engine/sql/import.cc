@@ -21,10 +21,6 @@ struct Discard : ResultSink {
   void Row(const std::vector<std::optional<std::string>>&) override {}
 };
 
-bool StartsWithInsert(std::string_view s) {
-  return s.size() > 7 && EqualsIgnoreCase(s.substr(0, 6), "INSERT") && std::isspace(static_cast<unsigned char>(s[6]));
-}
-
 }  // namespace
 
 // One INSERT on its way: read by a parser thread, applied by its table's loader.
@@ -128,14 +124,10 @@ bool Importer::OnStatement(ScriptStatement& st) {
 }
 
 bool Importer::FastInsert(ScriptStatement& st) {
-  if (!StartsWithInsert(st.text)) return false;
-  const std::size_t values_at = FindValuesKeyword(st.text);
-  if (values_at == std::string_view::npos) return false;
-  // The head alone ("INSERT INTO `t` (`a`,`b`) VALUES") names the table and the columns.
-  const Parsed head = Parse(st.text.substr(0, values_at) + " ()");
-  if (!head.statement || !std::holds_alternative<Insert>(*head.statement)) return false;
-  const Insert& ins = std::get<Insert>(*head.statement);
-  if (ins.ignore || ins.replace) return false;
+  auto head = ReadInsertHead(st.text);
+  if (!head || head->statement.ignore || head->statement.replace) return false;
+  const Insert& ins = head->statement;
+  const std::size_t values_at = head->values_at;
   auto table = session_.FindTable(ins.table);
   if (!table.ok()) return false;  // the full path reports it
   std::unique_lock lock(mu_);
@@ -184,29 +176,17 @@ void Importer::ParseLoop() {
     auto builder = RowBuilder::For(job->table->table->spec(), job->columns);
     if (!builder.ok()) {
       job->error = builder.error();
+    } else if (auto rows = ReadRows(job->text, job->values_at, *builder); !rows) {
+      job->fallback = true;  // not only literals
+    } else if (!rows->ok()) {
+      job->error = rows->error();
     } else {
-      std::size_t n = 0;
-      const ValuesRead r = ReadValues(job->text, job->values_at, [&](std::vector<std::optional<SqlValue>>& values) {
-        auto row = builder->Build(values, ++n);
-        if (!row.ok()) {
-          job->error = row.error();
-          return false;
-        }
-        job->rows.push_back(std::move(*row));
-        return true;
-      });
-      if (r.outcome == ValuesRead::Outcome::kOk && !job->error && job->table->bulk_possible) {
+      job->rows = std::move(**rows);
+      if (job->table->bulk_possible) {
         // The encoding a bulk load needs is done here, beside the other readers, rather
         // than by the table's one loader.
         auto prepared = job->table->table->PrepareBulkRows(job->rows, job->insert_options);
         if (prepared.ok()) job->prepared = std::move(*prepared);
-      }
-      if (r.outcome == ValuesRead::Outcome::kNotLiteral) {
-        job->fallback = true;
-        job->rows.clear();
-        job->error.reset();
-      } else if (r.outcome == ValuesRead::Outcome::kSyntax) {
-        job->error = SyntaxError(job->text, r.offset);
       }
     }
     std::lock_guard lock(mu_);

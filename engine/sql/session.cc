@@ -196,7 +196,10 @@ SqlResult<Table*> Session::FindTable(const TableName& name) {
   return *t;
 }
 
-StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) { return Run(Parse(text), sink); }
+StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
+  if (auto fast = FastInsert(text)) return *fast;
+  return Run(Parse(text), sink);
+}
 
 StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
   if (p.error) {

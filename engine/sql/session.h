@@ -76,6 +76,8 @@ class Session {
 
   StatementOutcome DoCreateTable(const CreateTable& c);
   StatementOutcome DoInsert(const Insert& ins, Transaction* trx);
+  std::optional<StatementOutcome> FastInsert(std::string_view text);
+  StatementOutcome ApplyInsert(const Insert& ins, Table& t, const std::vector<Row>& rows, Transaction* trx);
   StatementOutcome DoUpdate(const Update& u, Transaction* trx);
   StatementOutcome DoDelete(const Delete& d, Transaction* trx);
   StatementOutcome DoSelect(const Select& s, ResultSink& sink, Transaction* trx);

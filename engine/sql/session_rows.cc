@@ -7,6 +7,7 @@
 
 #include "engine/sql/lexer.h"
 #include "engine/sql/row_builder.h"
+#include "engine/sql/values_reader.h"
 #include "engine/sql/session.h"
 #include "engine/sql/session_context.h"
 
@@ -377,9 +378,7 @@ void CollectAggregates(const Expr& e, std::vector<Accumulator>& out) {
 StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   auto table = FindTable(ins.table);
   if (!table.ok()) return Error(table.error());
-  Table& t = **table;
-  const TableSpec& spec = t.spec();
-  auto builder = RowBuilder::For(spec, ins.columns);
+  auto builder = RowBuilder::For((*table)->spec(), ins.columns);
   if (!builder.ok()) return Error(builder.error());
   std::vector<Row> rows;
   rows.reserve(ins.rows.size());
@@ -399,6 +398,25 @@ StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
     if (!row.ok()) return Error(row.error());
     rows.push_back(std::move(*row));
   }
+  return ApplyInsert(ins, **table, rows, trx);
+}
+
+// An INSERT of literals only (a dump's) read straight from its text: no expression trees.
+std::optional<StatementOutcome> Session::FastInsert(std::string_view text) {
+  auto head = ReadInsertHead(text);
+  if (!head) return std::nullopt;
+  auto table = FindTable(head->statement.table);
+  if (!table.ok()) return std::nullopt;  // the full path says what is wrong
+  auto builder = RowBuilder::For((*table)->spec(), head->statement.columns);
+  if (!builder.ok()) return std::nullopt;
+  auto rows = ReadRows(text, head->values_at, *builder);
+  if (!rows) return std::nullopt;
+  if (!rows->ok()) return Error(rows->error());
+  return InTransaction([&](Transaction* t) { return ApplyInsert(head->statement, **table, **rows, t); });
+}
+
+StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::vector<Row>& rows, Transaction* trx) {
+  const TableSpec& spec = t.spec();
   StatementOutcome o;
   std::uint64_t duplicates = 0;
   const InsertOptions options = insert_options();

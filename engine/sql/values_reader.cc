@@ -217,4 +217,38 @@ std::size_t FindValuesKeyword(std::string_view s) {
   return std::string_view::npos;
 }
 
+std::optional<InsertHead> ReadInsertHead(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  const std::string_view rest = text.substr(i);
+  const bool insert = rest.size() > 7 && EqualsIgnoreCase(rest.substr(0, 6), "INSERT");
+  const bool replace = rest.size() > 8 && EqualsIgnoreCase(rest.substr(0, 7), "REPLACE");
+  if (!insert && !replace) return std::nullopt;
+  const std::size_t values_at = FindValuesKeyword(text);
+  if (values_at == std::string_view::npos) return std::nullopt;
+  Parsed head = Parse(std::string(text.substr(0, values_at)) + " ()");
+  if (!head.statement || !std::holds_alternative<Insert>(*head.statement)) return std::nullopt;
+  InsertHead out{std::move(std::get<Insert>(*head.statement)), values_at};
+  out.statement.rows.clear();
+  return out;
+}
+
+std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::size_t values_at, const RowBuilder& builder) {
+  std::vector<Row> rows;
+  std::optional<SqlError> error;
+  const ValuesRead r = ReadValues(text, values_at, [&](std::vector<std::optional<SqlValue>>& values) {
+    auto row = builder.Build(values, rows.size() + 1);
+    if (!row.ok()) {
+      error = row.error();
+      return false;
+    }
+    rows.push_back(std::move(*row));
+    return true;
+  });
+  if (r.outcome == ValuesRead::Outcome::kNotLiteral) return std::nullopt;
+  if (r.outcome == ValuesRead::Outcome::kSyntax) return SqlResult<std::vector<Row>>(SyntaxError(text, r.offset));
+  if (error) return SqlResult<std::vector<Row>>(*error);
+  return SqlResult<std::vector<Row>>(std::move(rows));
+}
+
 }  // namespace strata::engine::sql

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "engine/sql/eval.h"
+#include "engine/sql/parser.h"
+#include "engine/sql/row_builder.h"
 
 namespace strata::engine::sql {
 
@@ -28,5 +30,18 @@ ValuesRead ReadValues(std::string_view text, std::size_t at, const ValuesRow& ro
 // The offset just past the VALUES (or VALUE) keyword of an INSERT/REPLACE, found without
 // reading the rows; npos when there is none before the first quote or parenthesis of a row.
 std::size_t FindValuesKeyword(std::string_view text);
+
+// The head of an INSERT or REPLACE ("INSERT INTO `t` (`a`,`b`) VALUES"), parsed on its own,
+// and where its rows start; nullopt when the text is something else (INSERT ... SELECT, a
+// syntax error: the full parser's business).
+struct InsertHead {
+  Insert statement;  // without rows
+  std::size_t values_at = 0;
+};
+std::optional<InsertHead> ReadInsertHead(std::string_view text);
+
+// The INSERT's rows as the table stores them; nullopt when a value is not a literal. A
+// malformed list is MySQL's 1064 for the statement text.
+std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::size_t values_at, const RowBuilder& builder);
 
 }  // namespace strata::engine::sql
