@@ -308,7 +308,8 @@ void BtrPage::Delete(std::size_t origin) {
   BalanceSlot(s);
 }
 
-void BtrPage::Rebuild(const std::vector<RawRecord>& records) {
+template <typename List>
+void BtrPage::RebuildFrom(const List& records) {
   std::byte keep[IndexPage::kSegTop + kFsegHeaderSize - IndexPage::kNDirSlots];
   std::memcpy(keep, p_.data() + IndexPage::kNDirSlots, sizeof keep);
   const std::uint16_t level = this->level();
@@ -316,7 +317,7 @@ void BtrPage::Rebuild(const std::vector<RawRecord>& records) {
   Init(p_, Load64(p_, IndexPage::kIndexId), level, type);
   std::size_t last = kInfimum;
   for (const auto& r : records) {
-    last = Place(last, r.bytes, r.extra_size, r.info_bits);
+    last = Place(last, ondisk::ConstBytes(r.bytes), r.extra_size, r.info_bits);
     assert(last != 0 && "records do not fit the page");
   }
   // Kept: direction, its count, max trx id, level, index id, segment headers.
@@ -326,5 +327,8 @@ void BtrPage::Rebuild(const std::vector<RawRecord>& records) {
               sizeof keep - (IndexPage::kMaxTrxId - IndexPage::kNDirSlots));
   Store16(p_, IndexPage::kLastInsert, 0);
 }
+
+void BtrPage::Rebuild(const std::vector<RawRecord>& records) { RebuildFrom(records); }
+void BtrPage::Rebuild(const std::vector<RecordView>& records) { RebuildFrom(records); }
 
 }  // namespace strata::engine

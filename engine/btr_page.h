@@ -25,6 +25,13 @@ struct RawRecord {
   std::uint8_t info_bits = 0;
 };
 
+// A record's bytes held elsewhere (a bulk load's buffer), laid out as in RawRecord.
+struct RecordView {
+  ondisk::ConstBytes bytes;
+  std::size_t extra_size = 0;
+  std::uint8_t info_bits = 0;
+};
+
 class BtrPage {
  public:
   static constexpr std::size_t kInfimum = ondisk::kCompactInfimum;
@@ -95,6 +102,7 @@ class BtrPage {
   // Rewrites the page holding `records` in order, without garbage; header fields that are
   // not about the records (level, index id, segments, max trx id, direction) are kept.
   void Rebuild(const std::vector<RawRecord>& records);
+  void Rebuild(const std::vector<RecordView>& records);
   void Reorganize() { Rebuild(Records()); }
 
  private:
@@ -108,6 +116,8 @@ class BtrPage {
   void SplitSlot(std::size_t i);
   void BalanceSlot(std::size_t i);
   std::size_t Place(std::size_t after, ondisk::ConstBytes record, std::size_t extra_size, std::uint8_t info_bits);
+  template <typename List>
+  void RebuildFrom(const List& records);
 
   ondisk::MutableBytes p_;
   const ondisk::RecordLayout* layout_;

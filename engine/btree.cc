@@ -439,7 +439,7 @@ Status Btree::Compress(Mtr& mtr, const Path& path, std::size_t depth) {
       STRATA_RETURN_IF_ERROR(FreePage(mtr, pno, level));
       MutableBytes rb = parent->bytes();
       Store16(rb, IndexPage::kLevel, 0);
-      BtrPage(rb, shape_.leaf).Rebuild({});
+      BtrPage(rb, shape_.leaf).Rebuild(std::vector<RawRecord>{});
       ++stats_.discards;
       return Status::Ok();
     }

@@ -81,19 +81,26 @@ class Btree {
    public:
     explicit BulkBuilder(Btree& tree);
     Status Add(const Tuple& record);  // the caller guarantees ascending keys
-    Status Add(RawRecord record) { return Append(0, std::move(record)); }  // already encoded (leaf layout)
+    // A record already encoded in the leaf layout (extra bytes, then data); copied.
+    Status Add(ondisk::ConstBytes record, std::size_t extra_size) { return Append(0, record, extra_size, 0); }
     Status Finish();
     std::uint64_t pages() const { return pages_; }
 
    private:
+    struct Pending {
+      std::size_t offset = 0, size = 0, extra_size = 0;
+      std::uint8_t info_bits = 0;
+    };
     struct Level {
-      std::vector<RawRecord> records;  // waiting for the level's next page
+      std::vector<std::byte> arena;    // the bytes of the records waiting for the next page
+      std::vector<Pending> records;
       std::size_t bytes = 0;
       std::uint64_t pages = 0;         // written so far
       ondisk::PageNo last{0};          // the last one, whose FIL_PAGE_NEXT the next one sets
     };
-    Status Append(std::size_t level, RawRecord record);
+    Status Append(std::size_t level, ondisk::ConstBytes record, std::size_t extra_size, std::uint8_t info_bits);
     Status WriteLevelPage(std::size_t level);
+    std::vector<RecordView> Views(const Level& l) const;
     Btree& t_;
     std::vector<Level> levels_;
     std::size_t budget_;

@@ -19,22 +19,31 @@ Status Btree::BulkBuilder::Add(const Tuple& record) {
     return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page (at most half a page)",
                                                enc.bytes.size(), t_.space_.page_size().bytes()));
   }
-  return Append(0, {std::move(enc.bytes), enc.extra_size, 0});
+  return Append(0, enc.bytes, enc.extra_size, 0);
 }
 
 // A record takes its bytes and, on average, under one byte of page directory (a 2-byte slot
-// per 4 to 8 records): counting one keeps every page within its space.
-Status Btree::BulkBuilder::Append(std::size_t level, RawRecord record) {
+// per 4 to 8 records): counting one keeps every page within its space. Records wait in one
+// buffer per level, reused page after page: a load of millions allocates nothing per record.
+Status Btree::BulkBuilder::Append(std::size_t level, ConstBytes record, std::size_t extra_size, std::uint8_t info_bits) {
   if (levels_.size() <= level) levels_.resize(level + 1);
-  if (!levels_[level].records.empty() && levels_[level].bytes + record.bytes.size() + 1 > budget_) {
+  if (!levels_[level].records.empty() && levels_[level].bytes + record.size() + 1 > budget_) {
     STRATA_RETURN_IF_ERROR(WriteLevelPage(level));
   }
   Level& l = levels_[level];
   // The leftmost node pointer of every level above the leaves carries MIN_REC.
-  if (level > 0 && l.pages == 0 && l.records.empty()) record.info_bits = kInfoMinRec;
-  l.bytes += record.bytes.size() + 1;
-  l.records.push_back(std::move(record));
+  if (level > 0 && l.pages == 0 && l.records.empty()) info_bits = kInfoMinRec;
+  l.records.push_back({l.arena.size(), record.size(), extra_size, info_bits});
+  l.arena.insert(l.arena.end(), record.begin(), record.end());
+  l.bytes += record.size() + 1;
   return Status::Ok();
+}
+
+std::vector<RecordView> Btree::BulkBuilder::Views(const Level& l) const {
+  std::vector<RecordView> v;
+  v.reserve(l.records.size());
+  for (const Pending& r : l.records) v.push_back({ConstBytes(l.arena).subspan(r.offset, r.size), r.extra_size, r.info_bits});
+  return v;
 }
 
 Status Btree::BulkBuilder::WriteLevelPage(std::size_t level) {
@@ -46,7 +55,7 @@ Status Btree::BulkBuilder::WriteLevelPage(std::size_t level) {
     auto page = t_.WritePage(mtr, *n);
     if (!page.ok()) return page.status();
     Level& l = levels_[level];
-    page->Rebuild(l.records);
+    page->Rebuild(Views(l));
     FilHeaderWriter f(page->bytes());
     f.set_prev(l.pages > 0 ? l.last : kNullPage);
     f.set_next(kNullPage);
@@ -57,12 +66,13 @@ Status Btree::BulkBuilder::WriteLevelPage(std::size_t level) {
     }
     pointer = t_.NodePointer(*page, page->First(), *n, 0);
     l.records.clear();
+    l.arena.clear();
     l.bytes = 0;
     ++l.pages;
     l.last = *n;
     ++pages_;
   }
-  return Append(level + 1, std::move(pointer));
+  return Append(level + 1, pointer.bytes, pointer.extra_size, 0);
 }
 
 Status Btree::BulkBuilder::Finish() {
@@ -73,7 +83,7 @@ Status Btree::BulkBuilder::Finish() {
       auto root = mtr.Write({t_.space_.id(), t_.root_});
       if (!root.ok()) return root.status();
       Store16(*root, IndexPage::kLevel, static_cast<std::uint16_t>(level));
-      BtrPage(*root, t_.LayoutAt(static_cast<std::uint16_t>(level))).Rebuild(levels_[level].records);
+      BtrPage(*root, t_.LayoutAt(static_cast<std::uint16_t>(level))).Rebuild(Views(levels_[level]));
       levels_.clear();
       return Status::Ok();
     }

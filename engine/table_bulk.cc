@@ -9,19 +9,45 @@
 
 namespace strata::engine {
 
-// A secondary index entry: its normalised key (memcmp order = index order) and its record.
-using SortableEntry = std::pair<std::string, RawRecord>;
+// An encoded record in a buffer of records (extra bytes, then data).
+struct EncodedRef {
+  std::uint32_t offset = 0, size = 0, extra_size = 0;
+};
+
+// Records encoded one after another in one buffer: a statement's thousands of records cost
+// one allocation, made and later freed by whichever thread holds the buffer.
+struct RecordBuffer {
+  std::vector<std::byte> bytes;
+  EncodedRef Append(const ondisk::EncodedRecord& r) {
+    EncodedRef ref{static_cast<std::uint32_t>(bytes.size()), static_cast<std::uint32_t>(r.bytes.size()),
+                   static_cast<std::uint32_t>(r.extra_size)};
+    bytes.insert(bytes.end(), r.bytes.begin(), r.bytes.end());
+    return ref;
+  }
+  ondisk::ConstBytes View(const EncodedRef& r) const { return ondisk::ConstBytes(bytes).subspan(r.offset, r.size); }
+};
+
+// A secondary index entry: its normalised key (memcmp order = index order) and where its
+// record is (which statement's buffer, and where in it).
+struct SortableEntry {
+  std::string key;
+  std::uint32_t buffer = 0;
+  EncodedRef record;
+};
 
 struct BulkLoad::Prepared {
-  std::vector<RawRecord> clustered;  // in key order
+  RecordBuffer clustered_bytes;
+  std::vector<EncodedRef> clustered;  // in key order
   Tuple first_key, last_key;
-  std::vector<std::vector<SortableEntry>> secondary;  // per secondary index
+  std::vector<RecordBuffer> secondary_bytes;                 // per secondary index
+  std::vector<std::vector<std::pair<std::string, EncodedRef>>> secondary;
   std::uint64_t max_autoinc = 0;
 };
 
 struct BulkLoad::State {
   TableImpl* t = nullptr;
   std::optional<Btree::BulkBuilder> clustered;
+  std::vector<std::vector<RecordBuffer>> secondary_bytes;  // per secondary index, per statement
   std::vector<std::vector<SortableEntry>> secondary;
   std::optional<Tuple> last_key;
   std::uint64_t rows = 0;
@@ -56,6 +82,7 @@ Result<std::unique_ptr<BulkLoad>> BulkLoad::Begin(TableImpl& t) {
   state->t = &t;
   state->clustered.emplace(*t.trees_[0]);
   state->secondary.resize(t.trees_.size() - 1);
+  state->secondary_bytes.resize(t.trees_.size() - 1);
   return std::unique_ptr<BulkLoad>(new BulkLoad(std::move(state)));
 }
 
@@ -142,6 +169,7 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
   PreparedRows p(new Prepared());
   p->clustered.reserve(rows.size());
   p->secondary.resize(t.trees_.size() - 1);
+  p->secondary_bytes.resize(t.trees_.size() - 1);
   for (auto& s : p->secondary) s.reserve(rows.size());
   std::string norm;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -166,11 +194,9 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
     for (std::size_t x = 1; x < t.trees_.size(); ++x) {
       Tuple entry = t.SecondaryRecord(x, *record);
       if (!NormalizedKey(entry, t.shapes_[x].compare, &norm)) return Status::NotSupported("a key that sorts only by comparison");
-      auto enc = EncodeTuple(t.shapes_[x].leaf, entry);
-      p->secondary[x - 1].emplace_back(norm, RawRecord{std::move(enc.bytes), enc.extra_size, 0});
+      p->secondary[x - 1].emplace_back(norm, p->secondary_bytes[x - 1].Append(EncodeTuple(t.shapes_[x].leaf, entry)));
     }
-    auto enc = EncodeTuple(t.shapes_[0].leaf, *record);
-    p->clustered.push_back({std::move(enc.bytes), enc.extra_size, 0});
+    p->clustered.push_back(p->clustered_bytes.Append(EncodeTuple(t.shapes_[0].leaf, *record)));
     if (i == 0) p->first_key = key;
     p->last_key = std::move(key);
   }
@@ -214,11 +240,15 @@ Status BulkLoad::Add(Prepared& p) {
   }
   if (t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));  // room in the log
   t.autoinc_ = std::max(t.autoinc_, p.max_autoinc);
-  const std::size_t n = p.clustered.size();
-  for (RawRecord& r : p.clustered) STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Add(std::move(r))));
+  const std::size_t n = p.clustered.size();  // counted before the records are consumed
+  for (const EncodedRef& r : p.clustered) {
+    STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Add(p.clustered_bytes.View(r), r.extra_size)));
+  }
   for (std::size_t x = 0; x < p.secondary.size(); ++x) {
+    const auto buffer = static_cast<std::uint32_t>(s.secondary_bytes[x].size());
+    s.secondary_bytes[x].push_back(std::move(p.secondary_bytes[x]));
     auto& into = s.secondary[x];
-    into.insert(into.end(), std::make_move_iterator(p.secondary[x].begin()), std::make_move_iterator(p.secondary[x].end()));
+    for (auto& [key, ref] : p.secondary[x]) into.push_back({std::move(key), buffer, ref});
   }
   s.last_key = std::move(p.last_key);
   s.rows += n;
@@ -235,14 +265,17 @@ Status BulkLoad::Finish() {
   STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Finish()));
   for (std::size_t x = 1; x < t.trees_.size(); ++x) {
     auto& entries = s.secondary[x - 1];
-    std::sort(entries.begin(), entries.end(), [](const SortableEntry& a, const SortableEntry& b) { return a.first < b.first; });
+    std::sort(entries.begin(), entries.end(), [](const SortableEntry& a, const SortableEntry& b) { return a.key < b.key; });
+    const auto& buffers = s.secondary_bytes[x - 1];
     Btree::BulkBuilder build(*t.trees_[x]);
     for (std::size_t k = 0; k < entries.size(); ++k) {
       if (k % 4096 == 0 && t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));
-      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(std::move(entries[k].second))));
+      const SortableEntry& e = entries[k];
+      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(buffers[e.buffer].View(e.record), e.record.extra_size)));
     }
     STRATA_RETURN_IF_ERROR(t.Guard(build.Finish()));
     entries = {};
+    s.secondary_bytes[x - 1] = {};
   }
   return t.PersistAutoinc();
 }

@@ -556,17 +556,15 @@ std::optional<std::string> Format(const Value& v, const Column* column) {
   return v.ToString();
 }
 
-Value ToColumn(const SqlValue& v, const Column& c) {
-  if (v.value.is_null()) return v.value;
+Value ToColumn(SqlValue v, const Column& c) {
   if (c.is_integer() && v.value.is_string() && v.kind == LiteralKind::kDecimal) {
     return Value::Double(ToDouble(v.value));  // the codec rounds to the nearest integer
   }
-  if (c.is_integer() && v.value.is_double()) return v.value;
   if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat && c.type != ColumnType::kDouble &&
       v.value.is_double()) {
     return Value::String(*Format(v.value));
   }
-  return v.value;
+  return std::move(v.value);
 }
 
 std::string NewUuid() {

@@ -61,7 +61,7 @@ bool HasAggregate(const Expr& e);
 std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
 
 // The value a column stores for `v` (a DECIMAL literal into an integer column is rounded).
-Value ToColumn(const SqlValue& v, const Column& c);
+Value ToColumn(SqlValue v, const Column& c);
 
 // MySQL's UUID(): a version-1 UUID, as text.
 std::string NewUuid();

@@ -34,6 +34,7 @@ struct Importer::Job {
   std::string file;
   InsertOptions insert_options;  // the session's sql_mode when the INSERT was read
   std::vector<Row> rows;
+  std::size_t row_count = 0;       // rows.size() before they were dropped for `prepared`
   BulkLoad::PreparedRows prepared;  // the rows encoded, while the table may bulk load
   bool fallback = false;  // not only literals: the loader runs it through a session
   std::optional<SqlError> error;
@@ -182,13 +183,24 @@ void Importer::ParseLoop() {
       job->error = rows->error();
     } else {
       job->rows = std::move(**rows);
+      job->row_count = job->rows.size();
       if (job->table->bulk_possible) {
         // The encoding a bulk load needs is done here, beside the other readers, rather
         // than by the table's one loader.
         auto prepared = job->table->table->PrepareBulkRows(job->rows, job->insert_options);
-        if (prepared.ok()) job->prepared = std::move(*prepared);
+        if (prepared.ok()) {
+          job->prepared = std::move(*prepared);
+          job->rows = {};  // freed here, not by the loader (read again from the text if needed)
+        }
       }
     }
+    // Jobs the loaders are done with are freed here too: a loader is one thread per table.
+    std::vector<std::unique_ptr<Job>> done;
+    {
+      std::lock_guard lock(mu_);
+      done.swap(graveyard_);
+    }
+    done.clear();
     std::lock_guard lock(mu_);
     TableLoad* t = job->table;
     t->ready[job->seq] = std::move(job);
@@ -228,6 +240,7 @@ void Importer::LoadLoop(TableLoad* t) {
     std::lock_guard lock(mu_);
     ++t->applied;
     --in_flight_;
+    graveyard_.push_back(std::move(job));
     cv_.notify_all();
   }
 }
@@ -254,8 +267,8 @@ void Importer::Apply(TableLoad& t, Job& job) {
   if (t.bulk) {
     Status s = job.prepared ? t.bulk->Add(*job.prepared) : t.bulk->Add(job.rows, job.insert_options);
     if (s.ok()) {
-      rows_ += job.rows.size();
-      bulk_rows_ += job.rows.size();
+      rows_ += job.row_count;
+      bulk_rows_ += job.row_count;
       return;
     }
     if (!s.IsNotSupported()) return Fail({FromStatus(s), job.line, job.file});
@@ -267,6 +280,12 @@ void Importer::Apply(TableLoad& t, Job& job) {
       t.bulk.reset();
     }
     if (!f.ok()) return Fail({FromStatus(f), job.line, job.file});
+  }
+  if (job.prepared) {  // its rows were dropped once encoded: read them again
+    auto builder = RowBuilder::For(t.table->spec(), job.columns);
+    auto rows = builder.ok() ? ReadRows(job.text, job.values_at, *builder) : std::nullopt;
+    if (!rows || !rows->ok()) return Fail({rows && !rows->ok() ? rows->error() : SqlError{1105, "HY000", "rows could not be read again"}, job.line, job.file});
+    job.rows = std::move(**rows);
   }
   Status s = t.table->InsertBatch(job.rows, nullptr, job.insert_options);
   if (!s.ok()) return Fail({FromStatus(s), job.line, job.file});

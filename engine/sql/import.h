@@ -93,6 +93,7 @@ class Importer {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::vector<std::unique_ptr<Job>> parse_queue_;  // FIFO (front at index 0)
+  std::vector<std::unique_ptr<Job>> graveyard_;    // applied jobs, for a reader thread to free
   std::map<Table*, std::unique_ptr<TableLoad>> tables_;
   std::size_t in_flight_ = 0;  // jobs queued or being parsed or applied
   bool closing_ = false;  // the parser threads end

@@ -46,16 +46,17 @@ SqlResult<Row> RowBuilder::Build(std::vector<std::optional<SqlValue>>& values, s
   }
   const TableSpec& spec = *spec_;
   Row row(spec.columns.size());
-  std::vector<bool> given(spec.columns.size(), false);
+  thread_local std::vector<char> given;  // one per row otherwise: rows come by the million
+  given.assign(spec.columns.size(), 0);
   auto no_default = [&](const Column& c) {
     return SqlError{1364, "HY000", fmt::format("Field '{}' doesn't have a default value", c.name)};
   };
   for (std::size_t k = 0; k < values.size(); ++k) {
     const std::size_t i = positions_[k];
     const Column& c = spec.columns[i];
-    given[i] = true;
+    given[i] = 1;
     if (values[k]) {
-      row[i] = ToColumn(*values[k], c);
+      row[i] = ToColumn(std::move(*values[k]), c);
       continue;
     }
     auto d = DefaultOf(c);
