@@ -61,14 +61,21 @@ void PageGuard::Release() {
   frame_ = nullptr;
 }
 
-BufferPool::BufferPool(BufferPoolOptions options) : opt_(options) {
+namespace {
+std::size_t FrameCount(const BufferPoolOptions& opt) {
+  return std::max<std::size_t>(opt.bytes / opt.page_size.bytes(), 16);
+}
+}  // namespace
+
+// The frames' memory is untouched until used: a large pool opens fast.
+BufferPool::BufferPool(BufferPoolOptions options)
+    : opt_(options), memory_(FrameCount(options) * options.page_size.bytes()) {
   const std::size_t ps = opt_.page_size.bytes();
-  const std::size_t n = std::max<std::size_t>(opt_.bytes / ps, 16);
-  memory_ = std::make_unique_for_overwrite<std::byte[]>(n * ps);  // untouched until used: a large pool opens fast
+  const std::size_t n = FrameCount(opt_);
   frames_.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     frames_.push_back(std::make_unique<Frame>());
-    frames_.back()->data = memory_.get() + i * ps;
+    frames_.back()->data = memory_.data() + i * ps;
     free_.push_back(frames_.back().get());
   }
   std::reverse(free_.begin(), free_.end());

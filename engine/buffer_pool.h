@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/frame_memory.h"
 #include "engine/tablespace.h"
 
 namespace strata::engine {
@@ -176,7 +177,7 @@ class BufferPool {
   void CleanerLoop();
 
   BufferPoolOptions opt_;
-  std::unique_ptr<std::byte[]> memory_;
+  FrameMemory memory_;
   std::vector<std::unique_ptr<Frame>> frames_;
   std::mutex mu_;
   std::unordered_map<std::uint64_t, Frame*> hash_;

@@ -1,6 +1,7 @@
 #include "engine/key.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace strata::engine {
@@ -63,11 +64,24 @@ int CompareField(CompareKind kind, bool a_null, ConstBytes a, bool b_null, Const
   return 0;
 }
 
+namespace {
+FieldValue ToFieldValue(const Datum& d) { return {d.null ? std::nullopt : std::optional<ConstBytes>(d.span()), d.external}; }
+}  // namespace
+
 EncodedRecord EncodeTuple(const RecordLayout& layout, const Tuple& t) {
   std::vector<FieldValue> values;
   values.reserve(t.size());
-  for (const auto& d : t) values.push_back({d.null ? std::nullopt : std::optional<ConstBytes>(d.span()), d.external});
+  for (const auto& d : t) values.push_back(ToFieldValue(d));
   return EncodeCompactRecord(layout, values);
+}
+
+std::size_t AppendTuple(const RecordLayout& layout, const Tuple& t, std::vector<std::byte>& out) {
+  constexpr std::size_t kOnStack = 32;  // fields of most indexes: no allocation per record
+  std::array<FieldValue, kOnStack> on_stack;
+  std::vector<FieldValue> on_heap(t.size() > kOnStack ? t.size() : 0);
+  const std::span<FieldValue> values = on_heap.empty() ? std::span<FieldValue>(on_stack.data(), t.size()) : on_heap;
+  for (std::size_t i = 0; i < t.size(); ++i) values[i] = ToFieldValue(t[i]);
+  return AppendCompactRecord(layout, values, out);
 }
 
 std::size_t EncodedSize(const RecordLayout& layout, const Tuple& t) {

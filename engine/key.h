@@ -55,6 +55,8 @@ struct IndexShape {
 
 // The record of `shape` as encoded bytes ready for a page (COMPACT).
 ondisk::EncodedRecord EncodeTuple(const ondisk::RecordLayout& layout, const Tuple& t);
+// The same record appended to `out`; returns its extra size.
+std::size_t AppendTuple(const ondisk::RecordLayout& layout, const Tuple& t, std::vector<std::byte>& out);
 // Its size in bytes (extra bytes included), without encoding: also for tuples too large to
 // encode, whose long fields are about to move off-page.
 std::size_t EncodedSize(const ondisk::RecordLayout& layout, const Tuple& t);

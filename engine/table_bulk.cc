@@ -18,36 +18,42 @@ struct EncodedRef {
 // one allocation, made and later freed by whichever thread holds the buffer.
 struct RecordBuffer {
   std::vector<std::byte> bytes;
-  EncodedRef Append(const ondisk::EncodedRecord& r) {
-    EncodedRef ref{static_cast<std::uint32_t>(bytes.size()), static_cast<std::uint32_t>(r.bytes.size()),
-                   static_cast<std::uint32_t>(r.extra_size)};
-    bytes.insert(bytes.end(), r.bytes.begin(), r.bytes.end());
-    return ref;
+  EncodedRef Append(const ondisk::RecordLayout& layout, const Tuple& record) {
+    const auto offset = static_cast<std::uint32_t>(bytes.size());
+    const std::size_t extra = AppendTuple(layout, record, bytes);
+    return {offset, static_cast<std::uint32_t>(bytes.size() - offset), static_cast<std::uint32_t>(extra)};
   }
   ondisk::ConstBytes View(const EncodedRef& r) const { return ondisk::ConstBytes(bytes).subspan(r.offset, r.size); }
 };
 
-// A secondary index entry: its normalised key (memcmp order = index order) and where its
-// record is (which statement's buffer, and where in it).
+// A secondary index entry, as sorted: the first 8 bytes of its normalised key (memcmp order
+// = index order) as a number, so most comparisons touch nothing else; where the whole key is;
+// and where its record is. Keys and records live in their statement's buffers.
 struct SortableEntry {
-  std::string key;
-  std::uint32_t buffer = 0;
+  std::uint64_t prefix = 0;
+  std::uint32_t buffer = 0;  // statement
+  std::uint32_t key_offset = 0, key_size = 0;
   EncodedRef record;
+};
+
+struct SecondaryBuffers {
+  std::string keys;  // normalised keys, one after another
+  RecordBuffer records;
 };
 
 struct BulkLoad::Prepared {
   RecordBuffer clustered_bytes;
   std::vector<EncodedRef> clustered;  // in key order
   Tuple first_key, last_key;
-  std::vector<RecordBuffer> secondary_bytes;                 // per secondary index
-  std::vector<std::vector<std::pair<std::string, EncodedRef>>> secondary;
+  std::vector<SecondaryBuffers> secondary_bytes;   // per secondary index
+  std::vector<std::vector<SortableEntry>> secondary;  // per secondary index, buffer left 0
   std::uint64_t max_autoinc = 0;
 };
 
 struct BulkLoad::State {
   TableImpl* t = nullptr;
   std::optional<Btree::BulkBuilder> clustered;
-  std::vector<std::vector<RecordBuffer>> secondary_bytes;  // per secondary index, per statement
+  std::vector<std::vector<SecondaryBuffers>> secondary_bytes;  // per secondary index, per statement
   std::vector<std::vector<SortableEntry>> secondary;
   std::optional<Tuple> last_key;
   std::uint64_t rows = 0;
@@ -102,8 +108,8 @@ int CompareKeys(const Tuple& a, const Tuple& b, const std::vector<CompareKind>& 
 // _ci: ASCII upper-cased; floats: sign-flipped big-endian), with 0x00 escaped as 0x00 0xFF
 // and a 0x00 0x00 terminator so that a shorter value sorts first. False when a padded
 // string ends in a byte below the space, where dropping spaces would change the order.
+// Appends to `out`.
 bool NormalizedKey(const Tuple& t, const std::vector<CompareKind>& kinds, std::string* out) {
-  out->clear();
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (t[i].null) {
       out->push_back('\0');
@@ -148,6 +154,19 @@ bool NormalizedKey(const Tuple& t, const std::vector<CompareKind>& kinds, std::s
   return true;
 }
 
+std::uint64_t KeyPrefix(std::string_view key) {
+  std::uint64_t p = 0;
+  for (std::size_t i = 0; i < 8; ++i) p = p << 8 | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0);
+  return p;
+}
+
+bool EntryLess(const SortableEntry& a, const SortableEntry& b, const std::vector<SecondaryBuffers>& buffers) {
+  if (a.prefix != b.prefix) return a.prefix < b.prefix;
+  const std::string_view x = std::string_view(buffers[a.buffer].keys).substr(a.key_offset, a.key_size);
+  const std::string_view y = std::string_view(buffers[b.buffer].keys).substr(b.key_offset, b.key_size);
+  return x < y;
+}
+
 bool NeedsAutoinc(const TableSpec& spec, const Row& row, InsertOptions options) {
   for (std::size_t c = 0; c < spec.columns.size(); ++c) {
     if (!spec.columns[c].auto_increment) continue;
@@ -171,7 +190,6 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
   p->secondary.resize(t.trees_.size() - 1);
   p->secondary_bytes.resize(t.trees_.size() - 1);
   for (auto& s : p->secondary) s.reserve(rows.size());
-  std::string norm;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     if (row.size() != spec.columns.size()) {
@@ -193,10 +211,14 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
     }
     for (std::size_t x = 1; x < t.trees_.size(); ++x) {
       Tuple entry = t.SecondaryRecord(x, *record);
-      if (!NormalizedKey(entry, t.shapes_[x].compare, &norm)) return Status::NotSupported("a key that sorts only by comparison");
-      p->secondary[x - 1].emplace_back(norm, p->secondary_bytes[x - 1].Append(EncodeTuple(t.shapes_[x].leaf, entry)));
+      SecondaryBuffers& into = p->secondary_bytes[x - 1];
+      const std::size_t key_offset = into.keys.size();
+      if (!NormalizedKey(entry, t.shapes_[x].compare, &into.keys)) return Status::NotSupported("a key that sorts only by comparison");
+      const std::string_view key = std::string_view(into.keys).substr(key_offset);
+      p->secondary[x - 1].push_back({KeyPrefix(key), 0, static_cast<std::uint32_t>(key_offset),
+                                     static_cast<std::uint32_t>(key.size()), into.records.Append(t.shapes_[x].leaf, entry)});
     }
-    p->clustered.push_back(p->clustered_bytes.Append(EncodeTuple(t.shapes_[0].leaf, *record)));
+    p->clustered.push_back(p->clustered_bytes.Append(t.shapes_[0].leaf, *record));
     if (i == 0) p->first_key = key;
     p->last_key = std::move(key);
   }
@@ -248,7 +270,10 @@ Status BulkLoad::Add(Prepared& p) {
     const auto buffer = static_cast<std::uint32_t>(s.secondary_bytes[x].size());
     s.secondary_bytes[x].push_back(std::move(p.secondary_bytes[x]));
     auto& into = s.secondary[x];
-    for (auto& [key, ref] : p.secondary[x]) into.push_back({std::move(key), buffer, ref});
+    for (SortableEntry e : p.secondary[x]) {
+      e.buffer = buffer;
+      into.push_back(e);
+    }
   }
   s.last_key = std::move(p.last_key);
   s.rows += n;
@@ -265,13 +290,13 @@ Status BulkLoad::Finish() {
   STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Finish()));
   for (std::size_t x = 1; x < t.trees_.size(); ++x) {
     auto& entries = s.secondary[x - 1];
-    std::sort(entries.begin(), entries.end(), [](const SortableEntry& a, const SortableEntry& b) { return a.key < b.key; });
     const auto& buffers = s.secondary_bytes[x - 1];
+    std::sort(entries.begin(), entries.end(), [&](const SortableEntry& a, const SortableEntry& b) { return EntryLess(a, b, buffers); });
     Btree::BulkBuilder build(*t.trees_[x]);
     for (std::size_t k = 0; k < entries.size(); ++k) {
       if (k % 4096 == 0 && t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));
       const SortableEntry& e = entries[k];
-      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(buffers[e.buffer].View(e.record), e.record.extra_size)));
+      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(buffers[e.buffer].records.View(e.record), e.record.extra_size)));
     }
     STRATA_RETURN_IF_ERROR(t.Guard(build.Finish()));
     entries = {};

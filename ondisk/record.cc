@@ -193,47 +193,70 @@ Result<std::vector<FieldSlice>> DecodeRedundantFields(ConstBytes page, std::size
   return out;
 }
 
-EncodedRecord EncodeCompactRecord(const RecordLayout& layout, const std::vector<FieldValue>& values) {
+std::size_t AppendCompactRecord(const RecordLayout& layout, std::span<const FieldValue> values,
+                                std::vector<std::byte>& out) {
   assert(values.size() == layout.fields.size());
-  std::vector<std::uint8_t> nulls((layout.null_bitmap_bits.value_or(layout.n_nullable()) + 7) / 8, 0);
-  std::vector<std::byte> data;
-  std::size_t nullable_index = 0;
-  std::vector<std::byte> len_stack;  // entries in field order, each already in address order
+  // Sizes first, so the record is written in place: lengths and the NULL bitmap grow down from
+  // the header, the data up from the origin.
+  std::size_t lengths = 0, data = 0;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const FieldDef& f = layout.fields[i];
     const FieldValue& v = values[i];
-    if (f.nullable) {
-      std::size_t k = nullable_index++;
-      if (!v.bytes) {
-        nulls[k / 8] |= static_cast<std::uint8_t>(1u << (k % 8));
-        continue;
-      }
+    if (!v.bytes) {
+      assert(f.nullable && "NULL in a NOT NULL field");
+      continue;
     }
-    assert(v.bytes && "NULL in a NOT NULL field");
     const std::size_t len = v.bytes->size();
     if (!f.is_variable()) {
       assert(len == f.fixed_length && !v.external);
     } else {
       assert(len <= 16383 && len <= f.max_length && (f.big() || len <= 255));
       assert(!v.external || (f.big() && len >= kExternRefSize));
-      std::vector<std::byte> entry;
+      lengths += f.big() && (len >= 128 || v.external) ? 2 : 1;
+    }
+    data += len;
+  }
+  const std::size_t null_bytes = (layout.null_bitmap_bits.value_or(layout.n_nullable()) + 7) / 8;
+  const std::size_t extra = lengths + null_bytes + kCompactExtraBytes;
+  const std::size_t start = out.size();
+  out.resize(start + extra + data);
+  std::byte* const origin = out.data() + start + extra;
+  std::fill(origin - kCompactExtraBytes - null_bytes, origin, std::byte{0});
+  std::byte* nulls_end = origin - kCompactExtraBytes;  // bitmap byte 0 is the highest
+  std::byte* len_pos = nulls_end - null_bytes;         // field 0's length entry is nearest
+  std::byte* d = origin;
+  std::size_t nullable_index = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const FieldDef& f = layout.fields[i];
+    const FieldValue& v = values[i];
+    if (f.nullable) {
+      const std::size_t k = nullable_index++;
+      if (!v.bytes) {
+        nulls_end[-1 - static_cast<std::ptrdiff_t>(k / 8)] |= std::byte(1u << (k % 8));
+        continue;
+      }
+    }
+    const std::size_t len = v.bytes->size();
+    if (f.is_variable()) {
       if (f.big() && (len >= 128 || v.external)) {
         // Two bytes: the high one (bit 7 set, bit 6 external) sits at the higher address.
-        entry = {std::byte(len & 0xFF), std::byte(0x80 | (v.external ? 0x40 : 0) | (len >> 8))};
+        len_pos -= 2;
+        len_pos[0] = std::byte(len & 0xFF);
+        len_pos[1] = std::byte(0x80 | (v.external ? 0x40 : 0) | (len >> 8));
       } else {
-        entry = {std::byte(len)};
+        *--len_pos = std::byte(len);
       }
-      // Field 0's entry is nearest the header: later entries go at lower addresses.
-      len_stack.insert(len_stack.begin(), entry.begin(), entry.end());
     }
-    data.insert(data.end(), v.bytes->begin(), v.bytes->end());
+    if (len) std::memcpy(d, v.bytes->data(), len);
+    d += len;
   }
+  assert(len_pos == out.data() + start);
+  return extra;
+}
+
+EncodedRecord EncodeCompactRecord(const RecordLayout& layout, const std::vector<FieldValue>& values) {
   EncodedRecord r;
-  r.bytes = len_stack;
-  for (std::size_t k = nulls.size(); k-- > 0;) r.bytes.push_back(std::byte(nulls[k]));
-  r.bytes.resize(r.bytes.size() + kCompactExtraBytes);
-  r.extra_size = r.bytes.size();
-  r.bytes.insert(r.bytes.end(), data.begin(), data.end());
+  r.extra_size = AppendCompactRecord(layout, values, r.bytes);
   r.n_fields = static_cast<std::uint16_t>(values.size());
   return r;
 }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <span>
 #include <vector>
 
 #include "ondisk/endian.h"
@@ -114,6 +115,10 @@ struct EncodedRecord {
 // Assert on values that do not fit the layout (wrong count, NULL in a NOT NULL field, a fixed
 // field of the wrong size, a value over 16383 local bytes).
 EncodedRecord EncodeCompactRecord(const RecordLayout& layout, const std::vector<FieldValue>& values);
+// The same record appended to `out` (no allocation of its own, for loaders that keep many
+// records in one buffer); returns its extra size.
+std::size_t AppendCompactRecord(const RecordLayout& layout, std::span<const FieldValue> values,
+                                std::vector<std::byte>& out);
 EncodedRecord EncodeRedundantRecord(const std::vector<FieldValue>& values);
 
 // The 20-byte reference to an off-page column (§9.6).
