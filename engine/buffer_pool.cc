@@ -331,8 +331,11 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {
     Frame* frame;
     std::uint64_t version;
     Tablespace* space;
-    std::vector<std::byte> bytes;
+    MutableBytes bytes;
   };
+  const std::size_t ps = opt_.page_size.bytes();
+  // The copies sit side by side, so that pages adjacent in a file go out in one write.
+  auto buffer = std::make_unique_for_overwrite<std::byte[]>(frames.size() * ps);
   std::vector<Copy> copies;
   std::uint64_t newest = 0;
   for (Frame* f : frames) {
@@ -342,19 +345,27 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {
     auto it = spaces_.find(f->id.space.value());
     if (it == spaces_.end()) continue;
     newest = std::max(newest, f->newest);
-    copies.push_back({f, f->version, it->second, std::vector<std::byte>(f->data, f->data + opt_.page_size.bytes())});
+    MutableBytes bytes(buffer.get() + copies.size() * ps, ps);
+    std::memcpy(bytes.data(), f->data, ps);
+    copies.push_back({f, f->version, it->second, bytes});
   }
   if (copies.empty()) return Status::Ok();
   if (before_write) STRATA_RETURN_IF_ERROR(before_write(Lsn(newest)));  // INV-1
   for (auto& c : copies) StampChecksum(c.bytes, ChecksumAlgorithm::kCrc32);  // INV-4
-  auto in_place = [&]() -> Status {
+  auto in_place = [&](bool sync) -> Status {
     std::vector<Tablespace*> touched;
-    for (const auto& c : copies) {
-      STRATA_RETURN_IF_ERROR(c.space->Write(c.frame->id.page, c.bytes));
-      if (std::find(touched.begin(), touched.end(), c.space) == touched.end()) touched.push_back(c.space);
+    for (std::size_t i = 0; i < copies.size();) {
+      // A run of copies of consecutive pages of one file, adjacent in the buffer.
+      std::size_t j = i + 1;
+      while (j < copies.size() && copies[j].space == copies[i].space &&
+             copies[j].frame->id.page.value() == copies[i].frame->id.page.value() + (j - i)) {
+        ++j;
+      }
+      STRATA_RETURN_IF_ERROR(copies[i].space->Write(copies[i].frame->id.page, ConstBytes(copies[i].bytes.data(), (j - i) * ps)));
+      if (std::find(touched.begin(), touched.end(), copies[i].space) == touched.end()) touched.push_back(copies[i].space);
+      i = j;
     }
-    // With a doublewrite area, the in-place writes are synced before its copies may go.
-    if (doublewrite) {
+    if (sync) {
       for (Tablespace* ts : touched) STRATA_RETURN_IF_ERROR(ts->Sync());
     }
     return Status::Ok();
@@ -364,7 +375,7 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {
     for (const auto& c : copies) images.push_back({c.frame->id, c.bytes});
     STRATA_RETURN_IF_ERROR(doublewrite(images, in_place));  // INV-2
   } else {
-    STRATA_RETURN_IF_ERROR(in_place());
+    STRATA_RETURN_IF_ERROR(in_place(false));
   }
   std::lock_guard lock(mu_);
   for (const auto& c : copies) {

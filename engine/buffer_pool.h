@@ -138,12 +138,15 @@ class BufferPool {
   // Called with a page's LSN before the page is written (the WAL rule's hook).
   std::function<Status(ondisk::Lsn)> before_write;
   // A batch of page writes about to go in place (INV-2): the hook writes and syncs the
-  // images somewhere safe, calls `write_in_place`, and keeps the copies until that returns.
+  // images somewhere safe, calls `write_in_place(true)` (which syncs the in-place writes before
+  // returning) and keeps the copies until that returns; or, keeping no copies, calls
+  // `write_in_place(false)` and leaves the sync to the next flush or checkpoint.
   struct PageImage {
     PageId id;
     ondisk::ConstBytes bytes;
   };
-  std::function<Status(const std::vector<PageImage>&, const std::function<Status()>& write_in_place)> doublewrite;
+  using WriteInPlace = std::function<Status(bool sync)>;
+  std::function<Status(const std::vector<PageImage>&, const WriteInPlace& write_in_place)> doublewrite;
   // The redo log mini-transactions append to (null: none, as in tests of the lower layers),
   // and whether it is enabled (ALTER INSTANCE DISABLE INNODB REDO_LOG turns it off).
   class RedoLog* redo() const { return redo_; }

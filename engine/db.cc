@@ -94,8 +94,9 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   // Page writes go through the doublewrite area while redo is on (INV-2); with redo off a
   // crash is unrecoverable anyway, and bulk loads skip the extra write.
   db->pool_->doublewrite = [d = db.get()](const std::vector<BufferPool::PageImage>& pages,
-                                          const std::function<Status()>& in_place) {
-    return d->pool_->redo_enabled() ? d->dblwr_->Write(pages, in_place) : in_place();
+                                          const BufferPool::WriteInPlace& in_place) {
+    if (!d->pool_->redo_enabled()) return in_place(false);  // synced by the flush that enables redo
+    return d->dblwr_->Write(pages, [&] { return in_place(true); });
   };
   if (!exists) {
     if (env.Exists(logfile)) STRATA_RETURN_IF_ERROR(env.Remove(logfile));  // left by a creation that never finished

@@ -36,25 +36,26 @@ struct SortableEntry {
   EncodedRef record;
 };
 
-struct SecondaryBuffers {
+// One statement's entries of one secondary index; `buffer` in its entries is set when all
+// statements' entries are gathered for sorting.
+struct SecondaryBatch {
   std::string keys;  // normalised keys, one after another
   RecordBuffer records;
+  std::vector<SortableEntry> entries;
 };
 
 struct BulkLoad::Prepared {
   RecordBuffer clustered_bytes;
   std::vector<EncodedRef> clustered;  // in key order
   Tuple first_key, last_key;
-  std::vector<SecondaryBuffers> secondary_bytes;   // per secondary index
-  std::vector<std::vector<SortableEntry>> secondary;  // per secondary index, buffer left 0
+  std::vector<SecondaryBatch> secondary;  // per secondary index
   std::uint64_t max_autoinc = 0;
 };
 
 struct BulkLoad::State {
   TableImpl* t = nullptr;
   std::optional<Btree::BulkBuilder> clustered;
-  std::vector<std::vector<SecondaryBuffers>> secondary_bytes;  // per secondary index, per statement
-  std::vector<std::vector<SortableEntry>> secondary;
+  std::vector<std::vector<SecondaryBatch>> secondary;  // per secondary index, per statement
   std::optional<Tuple> last_key;
   std::uint64_t rows = 0;
   bool finished = false;
@@ -88,7 +89,6 @@ Result<std::unique_ptr<BulkLoad>> BulkLoad::Begin(TableImpl& t) {
   state->t = &t;
   state->clustered.emplace(*t.trees_[0]);
   state->secondary.resize(t.trees_.size() - 1);
-  state->secondary_bytes.resize(t.trees_.size() - 1);
   return std::unique_ptr<BulkLoad>(new BulkLoad(std::move(state)));
 }
 
@@ -160,11 +160,18 @@ std::uint64_t KeyPrefix(std::string_view key) {
   return p;
 }
 
-bool EntryLess(const SortableEntry& a, const SortableEntry& b, const std::vector<SecondaryBuffers>& buffers) {
+bool EntryLess(const SortableEntry& a, const SortableEntry& b, const std::vector<SecondaryBatch>& buffers) {
   if (a.prefix != b.prefix) return a.prefix < b.prefix;
   const std::string_view x = std::string_view(buffers[a.buffer].keys).substr(a.key_offset, a.key_size);
   const std::string_view y = std::string_view(buffers[b.buffer].keys).substr(b.key_offset, b.key_size);
   return x < y;
+}
+
+// Room for `n` records the size of the first one already in `buffer`, and an eighth more:
+// buffers of a statement's records grow once, not by doubling.
+template <typename Buffer>
+void ReserveLike(Buffer& buffer, std::size_t n) {
+  buffer.reserve(buffer.size() * n + buffer.size() * n / 8);
 }
 
 bool NeedsAutoinc(const TableSpec& spec, const Row& row, InsertOptions options) {
@@ -188,8 +195,7 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
   PreparedRows p(new Prepared());
   p->clustered.reserve(rows.size());
   p->secondary.resize(t.trees_.size() - 1);
-  p->secondary_bytes.resize(t.trees_.size() - 1);
-  for (auto& s : p->secondary) s.reserve(rows.size());
+  for (auto& s : p->secondary) s.entries.reserve(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     if (row.size() != spec.columns.size()) {
@@ -211,14 +217,16 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
     }
     for (std::size_t x = 1; x < t.trees_.size(); ++x) {
       Tuple entry = t.SecondaryRecord(x, *record);
-      SecondaryBuffers& into = p->secondary_bytes[x - 1];
+      SecondaryBatch& into = p->secondary[x - 1];
       const std::size_t key_offset = into.keys.size();
       if (!NormalizedKey(entry, t.shapes_[x].compare, &into.keys)) return Status::NotSupported("a key that sorts only by comparison");
       const std::string_view key = std::string_view(into.keys).substr(key_offset);
-      p->secondary[x - 1].push_back({KeyPrefix(key), 0, static_cast<std::uint32_t>(key_offset),
-                                     static_cast<std::uint32_t>(key.size()), into.records.Append(t.shapes_[x].leaf, entry)});
+      into.entries.push_back({KeyPrefix(key), 0, static_cast<std::uint32_t>(key_offset),
+                              static_cast<std::uint32_t>(key.size()), into.records.Append(t.shapes_[x].leaf, entry)});
+      if (i == 0) ReserveLike(into.keys, rows.size()), ReserveLike(into.records.bytes, rows.size());
     }
     p->clustered.push_back(p->clustered_bytes.Append(t.shapes_[0].leaf, *record));
+    if (i == 0) ReserveLike(p->clustered_bytes.bytes, rows.size());
     if (i == 0) p->first_key = key;
     p->last_key = std::move(key);
   }
@@ -266,15 +274,7 @@ Status BulkLoad::Add(Prepared& p) {
   for (const EncodedRef& r : p.clustered) {
     STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Add(p.clustered_bytes.View(r), r.extra_size)));
   }
-  for (std::size_t x = 0; x < p.secondary.size(); ++x) {
-    const auto buffer = static_cast<std::uint32_t>(s.secondary_bytes[x].size());
-    s.secondary_bytes[x].push_back(std::move(p.secondary_bytes[x]));
-    auto& into = s.secondary[x];
-    for (SortableEntry e : p.secondary[x]) {
-      e.buffer = buffer;
-      into.push_back(e);
-    }
-  }
+  for (std::size_t x = 0; x < p.secondary.size(); ++x) s.secondary[x].push_back(std::move(p.secondary[x]));
   s.last_key = std::move(p.last_key);
   s.rows += n;
   t.stats_.rows_inserted += n;
@@ -289,18 +289,27 @@ Status BulkLoad::Finish() {
   std::unique_lock lock(t.mu_);
   STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Finish()));
   for (std::size_t x = 1; x < t.trees_.size(); ++x) {
-    auto& entries = s.secondary[x - 1];
-    const auto& buffers = s.secondary_bytes[x - 1];
-    std::sort(entries.begin(), entries.end(), [&](const SortableEntry& a, const SortableEntry& b) { return EntryLess(a, b, buffers); });
+    auto& batches = s.secondary[x - 1];
+    std::vector<SortableEntry> entries;
+    std::size_t total = 0;
+    for (const SecondaryBatch& b : batches) total += b.entries.size();
+    entries.reserve(total);
+    for (std::size_t b = 0; b < batches.size(); ++b) {
+      for (SortableEntry e : batches[b].entries) {
+        e.buffer = static_cast<std::uint32_t>(b);
+        entries.push_back(e);
+      }
+      batches[b].entries = {};
+    }
+    std::sort(entries.begin(), entries.end(), [&](const SortableEntry& a, const SortableEntry& b) { return EntryLess(a, b, batches); });
     Btree::BulkBuilder build(*t.trees_[x]);
     for (std::size_t k = 0; k < entries.size(); ++k) {
       if (k % 4096 == 0 && t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));
       const SortableEntry& e = entries[k];
-      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(buffers[e.buffer].records.View(e.record), e.record.extra_size)));
+      STRATA_RETURN_IF_ERROR(t.Guard(build.Add(batches[e.buffer].records.View(e.record), e.record.extra_size)));
     }
     STRATA_RETURN_IF_ERROR(t.Guard(build.Finish()));
-    entries = {};
-    s.secondary_bytes[x - 1] = {};
+    batches = {};
   }
   return t.PersistAutoinc();
 }
