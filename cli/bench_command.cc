@@ -9,6 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/bench_hotrow.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "datasets/keys.h"
@@ -213,7 +214,9 @@ int BenchInsert(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<Command> BenchCommands() {
-  return {{"insert", "insert generated sbtest rows keyed by a strategy; rows/s", BenchInsert}};
+  return {{"insert", "insert generated sbtest rows keyed by a strategy; rows/s", BenchInsert},
+          {"hotrow", "many sessions updating one row: default, early lock release, hot-row group commit", BenchHotRow},
+          {"async-commit", "a loop of INSERT + COMMIT with async_commit off and on", BenchAsyncCommit}};
 }
 
 }  // namespace strata::cli

@@ -186,19 +186,27 @@ int Sql(const std::vector<std::string>& args) {
       return kExitFailure;
     }
   }
+  // A script that committed asynchronously (async_commit) succeeds only once all it committed
+  // is durable.
+  auto durable = [&](int code) -> int {
+    engine::Status s = session.WaitDurable();
+    if (s.ok()) return code;
+    std::cerr << FormatError(engine::sql::FromStatus(s), std::nullopt) << "\n";
+    return kExitFailure;
+  };
   if (execute) {
     StatementSplitter splitter;
     auto sink = [&](ScriptStatement& st) { return runner.Run(st); };
     if (splitter.Feed(vm["execute"].as<std::string>(), sink)) splitter.Finish(sink);
-    return runner.failed() ? kExitFailure : kExitOk;
+    return durable(runner.failed() ? kExitFailure : kExitOk);
   }
-  if (so.interactive) return RunInteractive(session, runner);
+  if (so.interactive) return durable(RunInteractive(session, runner));
   auto in = InputFile::Open("-", /*gzip_allowed=*/false);
   if (!in.ok()) {
     std::cerr << "strata sql: " << in.status().ToString() << "\n";
     return kExitFailure;
   }
-  return RunStream(**in, runner);
+  return durable(RunStream(**in, runner));
 }
 
 }  // namespace strata::cli

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <mutex>
 
+#include "engine/async_commit.h"
+#include "engine/hot_row.h"
 #include "engine/system_space.h"
 #include "engine/table_impl.h"
 #include "ondisk/fsp_header.h"
@@ -74,6 +76,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   db->dir_ = dir;
   db->options_ = options;
   db->flush_log_at_trx_commit_ = options.flush_log_at_trx_commit;
+  db->elr_enabled_ = options.enable_early_lock_release;
+  db->elr_max_ = options.max_elr_dependent_trx_count;
   db->env_ = options.env ? options.env : Env::Default();
   Env& env = *db->env_;
   const auto ibdata = dir / "ibdata1";
@@ -149,6 +153,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
     if (!db->salvage_) STRATA_RETURN_IF_ERROR(db->log_->SetFlags(kLogFlagNoLogging | kLogFlagCrashUnsafe));
   }
   if (!db->salvage_) {
+    db->async_commits_ = std::make_unique<AsyncCommitQueue>([d = db.get()](Lsn lsn) { return d->MakeDurable(lsn); });
+    db->hot_rows_ = std::make_unique<HotRowGroups>();
     db->background_ = std::thread([d = db.get()] { d->BackgroundLoop(); });
     db->recovery_.history_at_open = db->history_list_length();
     if (options.purge) db->purge_thread_ = std::thread([d = db.get()] { d->PurgeLoop(); });
@@ -166,6 +172,7 @@ Database::~Database() {
     bg_stop_ = true;
   }
   bg_cv_.notify_all();
+  async_commits_.reset();  // what was committed asynchronously is durable (or failed) first
   if (background_.joinable()) background_.join();
   if (purge_thread_.joinable()) purge_thread_.join();
   if (trx_sys_) trx_sys_->AbandonAll();

@@ -32,6 +32,7 @@
 #include <optional>
 #include <atomic>
 #include <condition_variable>
+#include <future>
 #include <shared_mutex>
 #include <thread>
 #include <string>
@@ -67,6 +68,15 @@ struct DatabaseOptions {
   std::chrono::milliseconds lock_wait_timeout{50'000};  // innodb_lock_wait_timeout
   bool deadlock_detect = true;                          // innodb_deadlock_detect
   bool purge = true;  // the background purge thread (off: purge runs only through Purge())
+  // Early lock release (OceanBase's enable_early_lock_release): a committing transaction
+  // releases its row locks once its commit record is in the log buffer, not after the fsync,
+  // so the next transaction on a hot row need not wait for it. Nothing undurable is ever
+  // acknowledged (INV-3): a writer's own commit record follows the one it depends on, and a
+  // read-only transaction waits for the early-released commits it could have seen.
+  bool enable_early_lock_release = false;
+  // At most this many transactions wait for durability with their locks already released;
+  // beyond it commits keep their locks until durable (max_elr_dependent_trx_count).
+  std::size_t max_elr_dependent_trx_count = 1000;
   // innodb_fast_shutdown: 1 closes without finishing purge (the history stays in the undo
   // logs, as InnoDB's default leaves it); 0 (a slow shutdown) purges all it may first.
   int fast_shutdown = 1;
@@ -87,8 +97,13 @@ struct TransactionOptions {
 class Transaction {
  public:
   ~Transaction();  // rolls back a transaction still active
-  // Durable when it returns (as flush_log_at_trx_commit asks); then its locks are released.
+  // Durable when it returns (as flush_log_at_trx_commit asks); its locks are released then,
+  // or before the log write with early lock release.
   Status Commit();
+  // Asynchronous commit: returns once the commit record is in the log buffer, with the locks
+  // released (as early lock release does); the future turns ready when the commit is durable,
+  // or with the error that kept it from being so.
+  std::shared_future<Status> CommitAsync();
   Status Rollback();
   bool active() const;
   // A statement made of several calls (an UPDATE of many rows) marks where it began and, when
@@ -239,6 +254,25 @@ class Database {
   // SET GLOBAL innodb_flush_log_at_trx_commit: 0, 1 or 2, for commits from now on.
   Status set_flush_log_at_trx_commit(int value);
   int flush_log_at_trx_commit() const { return flush_log_at_trx_commit_; }
+  void set_early_lock_release(bool on) { elr_enabled_ = on; }
+  bool early_lock_release() const { return elr_enabled_; }
+  void set_max_elr_dependent_trx_count(std::size_t n) { elr_max_ = n; }
+  std::size_t max_elr_dependent_trx_count() const { return elr_max_; }
+  // Durable up to everything committed so far (the end of a script that committed
+  // asynchronously waits here before it reports success).
+  Status WaitDurable();
+
+  // Hot-row group commit: runs `body` (one statement) in a transaction shared with the other
+  // statements queued on the same `group` (a table and row) meanwhile. One leader runs them in
+  // queue order, each as a statement of its own (a failure undoes that statement alone),
+  // commits them as one, and each caller returns once that commit is durable: one lock
+  // acquisition, one commit record and one fsync for the lot.
+  Status RunGrouped(const std::string& group, const std::function<Status(Transaction&)>& body);
+  // SET GLOBAL hot_row_group_commit_tables = 'db.t1,db.t2': every autocommit single-row UPDATE
+  // of these tables goes through RunGrouped, hint or not.
+  void set_group_commit_tables(const std::string& list);
+  std::string group_commit_tables() const;
+  bool groups_commits_of(const std::string& database, const std::string& table) const;
 
   Status CreateDatabase(const std::string& name);
   std::vector<std::string> ListDatabases() const;
@@ -284,6 +318,19 @@ class Database {
   Status LoadTransactions(bool roll_back);  // the rollback segment, and rollback of what a crash left
   Status RunStatement(TrxImpl* trx, Isolation autocommit_isolation, const std::function<Status(TrxImpl&)>& body);
   Status CommitTrx(TrxImpl& trx);
+  // A commit in two halves: in memory (numbered, undo logs closed, and with `release_early`
+  // the locks released and the transaction ended), then durability (as
+  // flush_log_at_trx_commit asks) and the end of a transaction still holding its locks.
+  struct CommitTicket {
+    Status status;
+    ondisk::Lsn lsn;         // the log end at the commit: durable to here acknowledges it
+    bool released = false;   // locks released before durability
+  };
+  CommitTicket CommitInMemory(TrxImpl& trx, bool release_early);
+  Status CommitDurable(TrxImpl& trx, const CommitTicket& ticket);
+  Status MakeDurable(ondisk::Lsn lsn);  // as flush_log_at_trx_commit asks
+  void StopWrites(const Status& cause);  // after a failed log write: nothing more is accepted
+  Status WriteStopped() const;
   Status RollbackTrx(TrxImpl& trx, std::uint64_t to_undo_no);  // undo records at or past to_undo_no
   Status EndTrx(TrxImpl& trx, bool commit);
   Status EnsureWritable(TrxImpl& trx);  // an id and undo logs (write lock held)
@@ -308,6 +355,17 @@ class Database {
   std::mutex serial_commit_mu_;  // group_commit off: held from a write's start to its fsync
   std::atomic<std::uint64_t> commits_{0};
   std::atomic<int> flush_log_at_trx_commit_{1};
+  std::atomic<bool> elr_enabled_{false};
+  std::atomic<std::size_t> elr_max_{1000};
+  std::atomic<std::size_t> elr_waiting_{0};      // released early, not yet durable
+  std::atomic<std::uint64_t> elr_lsn_{0};        // newest early-released commit
+  mutable std::mutex stop_mu_;
+  Status write_stop_;                            // set by StopWrites
+  std::atomic<bool> writes_stopped_{false};
+  std::unique_ptr<class AsyncCommitQueue> async_commits_;
+  std::unique_ptr<struct HotRowGroups> hot_rows_;
+  mutable std::mutex group_tables_mu_;
+  std::vector<std::string> group_commit_tables_;  // "db.table"
   mutable std::shared_mutex mu_;  // writers exclusive, readers shared
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
   std::vector<std::string> databases_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "engine/async_commit.h"
 #include "engine/db.h"
 #include "engine/table_impl.h"
 #include "ondisk/undo.h"
@@ -54,6 +55,7 @@ Result<std::unique_ptr<Transaction>> Database::Begin(TransactionOptions options)
 }
 
 Status Database::EnsureWritable(TrxImpl& trx) {
+  if (writes_stopped_.load()) return WriteStopped();
   if (trx.id) return Status::Ok();
   STRATA_RETURN_IF_ERROR(trx_sys_->AssignId(trx));
   lock_sys_->Register(trx.locks);
@@ -91,32 +93,104 @@ Status Database::RunStatement(TrxImpl* trx, Isolation autocommit_isolation, cons
 }
 
 Status Database::CommitTrx(TrxImpl& trx) {
-  if (trx.id == 0) return EndTrx(trx, true);  // read-only: nothing to make durable
-  Status s;
+  if (trx.id == 0) {
+    // Read-only: nothing of its own to make durable, but what it read may have been released
+    // early by commits not yet durable; it reports success only once they are (INV-3).
+    Status s = EndTrx(trx, true);
+    const std::uint64_t seen = elr_lsn_.load();
+    if (s.ok() && seen > 0 && pool_->redo_enabled()) s = MakeDurable(ondisk::Lsn(seen));
+    return s;
+  }
+  const bool early = elr_enabled_.load() && elr_waiting_.load() < elr_max_.load();
+  CommitTicket ticket = CommitInMemory(trx, early);
+  if (ticket.released) ++elr_waiting_;
+  Status s = CommitDurable(trx, ticket);
+  if (ticket.released) --elr_waiting_;
+  return s;
+}
+
+Database::CommitTicket Database::CommitInMemory(TrxImpl& trx, bool release_early) {
+  CommitTicket t;
   {
     std::unique_lock lock(mu_);
     if (!options_.group_commit) serial_commit_mu_.lock();
-    s = trx_sys_->Commit(trx, [&](std::uint64_t no) {
+    t.status = trx_sys_->Commit(trx, [&](std::uint64_t no) {
       if (trx.insert_undo) STRATA_RETURN_IF_ERROR(rseg_->Commit(*trx.insert_undo, no));
       if (trx.update_undo) STRATA_RETURN_IF_ERROR(rseg_->Commit(*trx.update_undo, no));
       return Status::Ok();
     });
+    t.lsn = log_->lsn();
   }
-  // The commit's durability, as innodb_flush_log_at_trx_commit asks; only then do the row
-  // locks go (without early lock release nobody reads an undurable commit through a lock).
-  if (s.ok() && pool_->redo_enabled()) {
-    switch (flush_log_at_trx_commit_.load()) {
-      case 0: break;
-      case 2: s = log_->WriteUpTo(log_->lsn()); break;
-      default: s = log_->FlushUpTo(log_->lsn());
+  // Early release needs the commit record in the log buffer (it is: the commit's
+  // mini-transaction appended it) and a log that will be made durable (flush_log_at_trx_commit=1).
+  if (t.status.ok() && release_early && pool_->redo_enabled() && flush_log_at_trx_commit_.load() == 1) {
+    std::uint64_t seen = elr_lsn_.load();
+    while (seen < t.lsn.value() && !elr_lsn_.compare_exchange_weak(seen, t.lsn.value())) {
     }
+    trx.state = TrxImpl::State::kCommitted;
+    lock_sys_->ReleaseAll(trx.locks);
+    trx_sys_->Finish(trx);
+    t.released = true;
   }
+  return t;
+}
+
+Status Database::CommitDurable(TrxImpl& trx, const CommitTicket& ticket) {
+  Status s = ticket.status;
+  // Without early release nobody reads an undurable commit through a lock: the locks go
+  // only after the commit is durable.
+  if (s.ok()) s = MakeDurable(ticket.lsn);
   if (!options_.group_commit) serial_commit_mu_.unlock();
   if (s.ok()) ++commits_;
-  trx.state = TrxImpl::State::kCommitted;
-  lock_sys_->ReleaseAll(trx.locks);
-  trx_sys_->Finish(trx);
+  if (!ticket.released) {
+    trx.state = TrxImpl::State::kCommitted;
+    lock_sys_->ReleaseAll(trx.locks);
+    trx_sys_->Finish(trx);
+  }
   return s;
+}
+
+Status Database::MakeDurable(ondisk::Lsn lsn) {
+  if (!pool_->redo_enabled()) return Status::Ok();
+  Status s;
+  switch (flush_log_at_trx_commit_.load()) {
+    case 0: break;
+    case 2: s = log_->WriteUpTo(lsn); break;
+    default: s = log_->FlushUpTo(lsn);
+  }
+  if (!s.ok()) StopWrites(s);
+  return s;
+}
+
+Status Database::WaitDurable() { return pool_->redo_enabled() ? MakeDurable(log_->lsn()) : Status::Ok(); }
+
+void Database::StopWrites(const Status& cause) {
+  std::lock_guard lock(stop_mu_);
+  if (write_stop_.ok()) write_stop_ = cause;
+  writes_stopped_ = true;
+}
+
+Status Database::WriteStopped() const {
+  std::lock_guard lock(stop_mu_);
+  if (write_stop_.ok()) return Status::Ok();
+  return Status::IoError(fmt::format("the database stopped accepting writes after a redo log write failed ({}); no "
+                                     "commit after the last durable one was acknowledged; reopen it once the cause is fixed",
+                                     write_stop_.ToString()));
+}
+
+std::shared_future<Status> Transaction::CommitAsync() {
+  auto ready = [](Status s) {
+    std::promise<Status> p;
+    p.set_value(std::move(s));
+    return p.get_future().share();
+  };
+  if (impl_->state != TrxImpl::State::kActive) return ready(Status::InvalidArgument("the transaction has already ended"));
+  if (impl_->id == 0) return ready(db_->CommitTrx(*impl_));
+  Database::CommitTicket ticket = db_->CommitInMemory(*impl_, true);
+  if (!ticket.released) return ready(db_->CommitDurable(*impl_, ticket));  // nothing to wait for in the background
+  if (!db_->options_.group_commit) db_->serial_commit_mu_.unlock();
+  ++db_->commits_;
+  return db_->async_commits_->Add(ticket.lsn);
 }
 
 // Ends a transaction whose changes are all undone (or that made none).

@@ -48,6 +48,7 @@ struct KnownVariable {
   std::string_view name, value;
 };
 constexpr KnownVariable kVariables[] = {
+    {"async_commit", "0"},
     {"autocommit", "1"},
     {"character_set_client", "utf8mb4"},
     {"character_set_connection", "utf8mb4"},
@@ -55,13 +56,16 @@ constexpr KnownVariable kVariables[] = {
     {"character_set_server", "utf8mb4"},
     {"collation_connection", "utf8mb4_general_ci"},
     {"collation_server", "utf8mb4_general_ci"},
+    {"enable_early_lock_release", "0"},
     {"foreign_key_checks", "1"},
+    {"hot_row_group_commit_tables", ""},
     {"innodb_deadlock_detect", "ON"},
     {"innodb_flush_log_at_trx_commit", "1"},
     {"innodb_lock_wait_timeout", "50"},
     {"innodb_page_size", "16384"},
     {"lower_case_table_names", "0"},
     {"max_allowed_packet", "67108864"},
+    {"max_elr_dependent_trx_count", "1000"},
     {"net_buffer_length", "16384"},
     {"sql_mode", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"},
     {"sql_notes", "1"},
@@ -179,6 +183,10 @@ std::optional<std::string> Session::SystemVariable(const std::string& name) cons
     return std::string(IsolationName(trx_ ? trx_->isolation() : isolation_));
   }
   if (name == "innodb_flush_log_at_trx_commit") return std::to_string(db_.flush_log_at_trx_commit());
+  if (name == "async_commit") return async_commit_ ? "1" : "0";
+  if (name == "enable_early_lock_release") return db_.early_lock_release() ? "1" : "0";
+  if (name == "max_elr_dependent_trx_count") return std::to_string(db_.max_elr_dependent_trx_count());
+  if (name == "hot_row_group_commit_tables") return db_.group_commit_tables();
   if (name == "innodb_redo_log_enabled") return db_.redo_logging() ? "ON" : "OFF";
   auto it = session_vars_.find(name);
   if (it != session_vars_.end()) return it->second;
@@ -212,7 +220,10 @@ StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
     return o;
   }
   if (!p.statement) return {};
-  return Dispatch(*p.statement, sink);
+  hints_ = &p.hints;
+  StatementOutcome o = Dispatch(*p.statement, sink);
+  hints_ = nullptr;
+  return o;
 }
 
 SqlResult<Transaction*> Session::StatementTransaction() {
@@ -246,16 +257,58 @@ StatementOutcome Session::InTransaction(const std::function<StatementOutcome(Tra
     (void)(*own)->Rollback();
     return o;
   }
-  Status c = (*own)->Commit();
+  Status c = CommitNow(**own);
   if (!c.ok()) return Error(FromStatus(c));
   return o;
+}
+
+Status Session::CommitNow(Transaction& t) {
+  if (!async_commit_) return t.Commit();
+  last_async_commit_ = t.CommitAsync();
+  // An error known at once (the commit itself failed) is reported at once.
+  if (last_async_commit_->wait_for(std::chrono::seconds(0)) == std::future_status::ready) return last_async_commit_->get();
+  return Status::Ok();
+}
+
+std::optional<std::string> Session::HotRowGroup(const Update& u) {
+  if (!autocommit_ || trx_ || !u.where) return std::nullopt;
+  bool hinted = false;
+  for (const std::string& h : hints_ ? *hints_ : std::vector<std::string>{}) {
+    std::string flat;
+    for (char c : h) {
+      if (!std::isspace(static_cast<unsigned char>(c))) flat += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    hinted |= flat.find("GROUP_COMMIT(TRUE)") != std::string::npos;
+  }
+  auto table = FindTable(u.table);
+  if (!table.ok()) return std::nullopt;
+  const TableSpec& spec = (*table)->spec();
+  if (!hinted && !db_.groups_commits_of(spec.database, spec.name)) return std::nullopt;
+  // One row: WHERE pk = literal, on a one-column primary key.
+  const Expr& w = *u.where;
+  if (spec.primary_key.size() != 1 || w.kind != Expr::Kind::kBinary || w.op != "=") return std::nullopt;
+  const Expr* column = w.args[0].get();
+  const Expr* literal = w.args[1].get();
+  if (column->kind != Expr::Kind::kColumn) std::swap(column, literal);
+  if (column->kind != Expr::Kind::kColumn || literal->kind != Expr::Kind::kLiteral) return std::nullopt;
+  if (Lower(column->name) != Lower(spec.primary_key[0])) return std::nullopt;
+  auto key = Format(literal->value);
+  if (!key) return std::nullopt;
+  return spec.database + "/" + spec.name + "/" + *key;
+}
+
+Status Session::WaitDurable() {
+  if (!last_async_commit_) return Status::Ok();
+  Status s = last_async_commit_->get();  // the log is durable in order: the last covers the rest
+  last_async_commit_.reset();
+  return s;
 }
 
 std::optional<SqlError> Session::EndTransaction(bool commit) {
   if (!trx_) return std::nullopt;
   std::unique_ptr<Transaction> t = std::move(trx_);
   if (!t->active()) return std::nullopt;
-  Status s = commit ? t->Commit() : t->Rollback();
+  Status s = commit ? CommitNow(*t) : t->Rollback();
   if (!s.ok()) return FromStatus(s);
   return std::nullopt;
 }
@@ -337,6 +390,15 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
         } else if constexpr (std::is_same_v<T, Insert>) {
           return InTransaction([&](Transaction* t) { return DoInsert(s, t); });
         } else if constexpr (std::is_same_v<T, Update>) {
+          if (auto group = HotRowGroup(s)) {
+            StatementOutcome o;
+            Status st = db_.RunGrouped(*group, [&](Transaction& t) {
+              o = DoUpdate(s, &t);
+              return o.error ? Status::InvalidArgument(o.error->message) : Status::Ok();  // undone alone
+            });
+            if (!st.ok() && !o.error) return Error(FromStatus(st));  // the group's commit failed
+            return o;
+          }
           return InTransaction([&](Transaction* t) { return DoUpdate(s, t); });
         } else if constexpr (std::is_same_v<T, Delete>) {
           return InTransaction([&](Transaction* t) { return DoDelete(s, t); });
@@ -435,6 +497,21 @@ StatementOutcome Session::DoSet(const Set& set) {
       if (!st.ok() || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
         return Error({1231, "42000", fmt::format("Variable 'innodb_flush_log_at_trx_commit' can't be set to the value of '{}'", text)});
       }
+    } else if (name == "async_commit") {
+      auto b = on();
+      if (!b) return Error({1231, "42000", fmt::format("Variable 'async_commit' can't be set to the value of '{}'", text)});
+      async_commit_ = *b;
+    } else if (name == "enable_early_lock_release") {
+      auto b = on();
+      if (!b) return Error({1231, "42000", fmt::format("Variable 'enable_early_lock_release' can't be set to the value of '{}'", text)});
+      db_.set_early_lock_release(*b);
+    } else if (name == "max_elr_dependent_trx_count") {
+      if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
+        return Error({1231, "42000", fmt::format("Variable 'max_elr_dependent_trx_count' can't be set to the value of '{}'", text)});
+      }
+      db_.set_max_elr_dependent_trx_count(std::stoull(text));
+    } else if (name == "hot_row_group_commit_tables") {
+      db_.set_group_commit_tables(text);
     } else if (name == "innodb_lock_wait_timeout") {
       const long secs = std::atol(text.c_str());
       if (secs < 1) return Error({1231, "42000", fmt::format("Variable 'innodb_lock_wait_timeout' can't be set to the value of '{}'", text)});

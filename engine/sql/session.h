@@ -58,6 +58,9 @@ class Session {
   // How this session's INSERTs treat values (sql_mode NO_AUTO_VALUE_ON_ZERO).
   InsertOptions insert_options() const;
   bool in_transaction() const { return trx_ != nullptr; }
+  // With async_commit on, commits return before they are durable; this waits until every
+  // commit of this session is (the end of a script reports success only after it).
+  Status WaitDurable();
   Database& db() { return db_; }
 
   // What expressions of this session see (variables, DATABASE(), LAST_INSERT_ID()).
@@ -73,6 +76,11 @@ class Session {
   SqlResult<Transaction*> StatementTransaction();
   StatementOutcome InTransaction(const std::function<StatementOutcome(Transaction*)>& body);
   std::optional<SqlError> EndTransaction(bool commit);
+  // Commits as async_commit asks: durable now, or queued (and remembered for WaitDurable).
+  Status CommitNow(Transaction& t);
+  // The hot-row group an autocommit single-row UPDATE joins (hint GROUP_COMMIT(TRUE) or the
+  // table listed in hot_row_group_commit_tables): "db/table/key", or nullopt.
+  std::optional<std::string> HotRowGroup(const Update& u);
 
   StatementOutcome DoCreateTable(const CreateTable& c);
   StatementOutcome DoInsert(const Insert& ins, Transaction* trx);
@@ -95,6 +103,9 @@ class Session {
   std::map<std::string, SqlValue> user_vars_;
   std::map<std::string, std::string> session_vars_;  // values SET in this session
   std::uint64_t last_insert_id_ = 0;
+  bool async_commit_ = false;
+  std::optional<std::shared_future<Status>> last_async_commit_;
+  const std::vector<std::string>* hints_ = nullptr;  // of the statement running
   std::uint64_t id_ = 0;
 };
 

@@ -1,0 +1,35 @@
+// Hot-row group commit's queues (Database::RunGrouped): statements that update the same row
+// wait here while one of them, the leader, runs the lot in one transaction.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "engine/env.h"
+
+namespace strata::engine {
+
+class Transaction;
+
+struct HotRowGroups {
+  struct Request {
+    const std::function<Status(Transaction&)>* body = nullptr;
+    Status result;
+    bool taken = false;  // in a leader's batch
+    bool done = false;   // its result is final: durable, or failed
+  };
+  struct Group {
+    std::deque<Request*> queue;
+    bool leading = false;  // a leader is running statements (it hands over once committed in memory)
+    int users = 0;         // threads in RunGrouped for it: the last one out removes it
+  };
+  std::mutex mu;
+  std::condition_variable cv;
+  std::unordered_map<std::string, Group> groups;
+};
+
+}  // namespace strata::engine
