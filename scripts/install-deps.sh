@@ -20,7 +20,7 @@ packages=(
 )
 for group in "$@"; do
   case "$group" in
-    bench) packages+=(time sqlite3 python3) ;;  # GNU time for peak memory; the SQLite CLI and python3 for import_bench
+    bench) packages+=(time sqlite3 python3 jq) ;;  # GNU time for peak memory; the SQLite CLI and python3 for import_bench; jq for hotrow_bench
     mariadb) packages+=(mariadb-server mariadb-client python3) ;;
     *) echo "install-deps: unknown group '$group' (bench, mariadb)" >&2; exit 2 ;;
   esac

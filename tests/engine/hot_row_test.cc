@@ -1,0 +1,280 @@
+// Hot rows: early lock release, hot-row group commit and asynchronous commit never acknowledge
+// what a crash or a failed log write could take back (INV-3).
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+#include "engine/db.h"
+#include "engine/fault_injection_env.h"
+#include "engine/sql/session.h"
+#include "engine/sync_latency_env.h"
+#include "tests/util/tsv.h"
+
+namespace strata::engine {
+namespace {
+
+using strata::testing::TempDir;
+
+struct FirstValue : sql::ResultSink {
+  std::optional<std::string> value;
+  void Header(const std::vector<sql::ColumnHeader>&) override { value.reset(); }
+  void Row(const std::vector<std::optional<std::string>>& v) override {
+    if (!value) value = v.at(0).value_or("NULL");
+  }
+};
+
+// Runs one statement; its error message, or "" when it succeeded.
+std::string Sql(sql::Session& s, const std::string& text, FirstValue* out = nullptr) {
+  FirstValue ignore;
+  auto o = s.Execute(text, out ? *out : ignore);
+  return o.error ? o.error->message : "";
+}
+
+void CreateHotRow(Database& db) {
+  sql::Session s(db);
+  ASSERT_EQ(Sql(s, "CREATE DATABASE IF NOT EXISTS sbtest"), "");
+  ASSERT_EQ(Sql(s, "CREATE TABLE sbtest.sbtest1 (id int NOT NULL AUTO_INCREMENT, k int NOT NULL DEFAULT '0', "
+                   "c char(120) NOT NULL DEFAULT '', pad char(60) NOT NULL DEFAULT '', PRIMARY KEY (id))"),
+            "");
+  ASSERT_EQ(Sql(s, "INSERT INTO sbtest.sbtest1 VALUES (1, 0, 'aa', 'aa')"), "");
+}
+
+std::int64_t ReadK(Database& db) {
+  sql::Session s(db);
+  FirstValue v;
+  EXPECT_EQ(Sql(s, "SELECT k FROM sbtest.sbtest1 WHERE id = 1", &v), "");
+  return std::stoll(v.value.value_or("-1"));
+}
+
+// A failed log write under early lock release: the committer fails, and so does the
+// transaction that took its released lock and built on its change; nothing reaches the disk,
+// and the database refuses further writes with a message that says why.
+TEST(HotRowTest, FailedLogWriteTakesEarlyReleaseDependentsDown) {
+  TempDir dir;
+  FaultInjectionEnv faults(Env::Default());
+  SyncLatencyEnv slow(&faults, std::chrono::milliseconds(300));  // the failing fsync takes a while
+  DatabaseOptions o;
+  o.env = &slow;
+  o.enable_early_lock_release = true;
+  {
+    auto db = Database::Open(dir.path(), o);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    CreateHotRow(**db);
+    ASSERT_EQ(ReadK(**db), 0);
+    faults.SetSyncFails(true);
+    std::string first_error;
+    std::thread first([&] {
+      sql::Session s(**db);
+      first_error = Sql(s, "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1");
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the first is in its fsync now
+    sql::Session second(**db);
+    ASSERT_EQ(Sql(second, "BEGIN"), "");
+    FirstValue seen;
+    ASSERT_EQ(Sql(second, "SELECT k FROM sbtest.sbtest1 WHERE id = 1 FOR UPDATE", &seen), "");
+    EXPECT_EQ(seen.value, "1") << "the lock was not released early";
+    ASSERT_EQ(Sql(second, "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1"), "");
+    const std::string second_error = Sql(second, "COMMIT");
+    first.join();
+    EXPECT_NE(first_error, "") << "a commit whose log write failed was acknowledged";
+    EXPECT_NE(second_error, "") << "a commit that depended on a failed one was acknowledged";
+    sql::Session third(**db);
+    const std::string refused = Sql(third, "INSERT INTO sbtest.sbtest1 VALUES (2, 0, 'b', 'b')");
+    EXPECT_NE(refused.find("stopped accepting writes"), std::string::npos) << refused;
+    faults.PowerOff();
+  }
+  ASSERT_TRUE(faults.Crash().ok());
+  faults.SetSyncFails(false);
+  auto db = Database::Open(dir.path(), DatabaseOptions{});
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ(ReadK(**db), 0);
+}
+
+// Statements grouped on a hot row: one that fails (k = NULL on a NOT NULL column) fails alone,
+// the others commit, fewer commits than statements.
+TEST(HotRowTest, GroupCommitFailsAFailingStatementAlone) {
+  TempDir dir;
+  SyncLatencyEnv slow(Env::Default(), std::chrono::milliseconds(2));
+  DatabaseOptions o;
+  o.env = &slow;
+  auto db = Database::Open(dir.path(), o);
+  ASSERT_TRUE(db.ok());
+  CreateHotRow(**db);
+  constexpr int kThreads = 8, kEach = 40;
+  std::atomic<int> ok{0}, failed{0};
+  const std::uint64_t commits_before = (*db)->redo_stats().commits;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      sql::Session s(**db);
+      for (int i = 0; i < kEach; ++i) {
+        const bool bad = t == 0 && i % 4 == 0;
+        const std::string e = Sql(s, fmt::format("UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = {} WHERE id = 1",
+                                                 bad ? "NULL" : "k + 1"));
+        if (bad) {
+          EXPECT_NE(e.find("cannot be null"), std::string::npos) << e;
+          ++failed;
+        } else {
+          EXPECT_EQ(e, "");
+          ++ok;
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failed.load(), kEach / 4);
+  EXPECT_EQ(ReadK(**db), ok.load());
+  const std::uint64_t commits = (*db)->redo_stats().commits - commits_before;
+  EXPECT_LT(commits, static_cast<std::uint64_t>(ok.load())) << "no two updates shared a commit";
+}
+
+// Asynchronous commit returns before the fsync; once its future is ready a crash keeps it.
+TEST(HotRowTest, AsyncCommitIsDurableOnceItsFutureIsReady) {
+  TempDir dir;
+  FaultInjectionEnv faults(Env::Default());
+  DatabaseOptions o;
+  o.env = &faults;
+  {
+    auto db = Database::Open(dir.path(), o);
+    ASSERT_TRUE(db.ok());
+    CreateHotRow(**db);
+    sql::Session s(**db);
+    ASSERT_EQ(Sql(s, "SET autocommit = 0"), "");
+    ASSERT_EQ(Sql(s, "SET SESSION async_commit = ON"), "");
+    for (int i = 0; i < 20; ++i) {
+      ASSERT_EQ(Sql(s, "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1"), "");
+      ASSERT_EQ(Sql(s, "COMMIT"), "");
+    }
+    ASSERT_TRUE(s.WaitDurable().ok());
+    faults.PowerOff();  // nothing written after this point
+  }
+  ASSERT_TRUE(faults.Crash().ok());
+  auto db = Database::Open(dir.path(), DatabaseOptions{});
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ(ReadK(**db), 20);
+}
+
+// A failed log write reaches asynchronous commits through their futures.
+TEST(HotRowTest, AsyncCommitReportsAFailedLogWrite) {
+  TempDir dir;
+  FaultInjectionEnv faults(Env::Default());
+  DatabaseOptions o;
+  o.env = &faults;
+  auto db = Database::Open(dir.path(), o);
+  ASSERT_TRUE(db.ok());
+  CreateHotRow(**db);
+  auto t = (*db)->GetTable("sbtest", "sbtest1");
+  ASSERT_TRUE(t.ok());
+  auto trx = (*db)->Begin();
+  ASSERT_TRUE(trx.ok());
+  ASSERT_TRUE((*t)->Update({Value::Int(1), Value::Int(5), Value::String("aa"), Value::String("aa")}, trx->get()).ok());
+  faults.SetSyncFails(true);
+  std::shared_future<Status> done = (*trx)->CommitAsync();
+  EXPECT_FALSE(done.get().ok());
+  faults.PowerOff();
+}
+
+// kill -9 in the middle of the hot-row workload, in each mode: after recovery k counts every
+// acknowledged update and at most those in flight besides (STRATA_HOTROW_KILLS rounds per mode).
+constexpr int kAckFd = 3;
+constexpr int kChildThreads = 6;
+
+TEST(HotRowKillChild, UpdatesUntilKilled) {
+  const char* dir = std::getenv("STRATA_HOTROW_DIR");
+  if (!dir) GTEST_SKIP() << "run by HotRowKillTest as its child";
+  const std::string mode = std::getenv("STRATA_HOTROW_MODE");
+  DatabaseOptions o;
+  o.enable_early_lock_release = mode.find("elr") != std::string::npos;
+  auto db = Database::Open(dir, o);
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  if (!(*db)->GetTable("sbtest", "sbtest1").ok()) CreateHotRow(**db);
+  ::write(kAckFd, "R\n", 2);  // ready: the table exists
+  const std::string update = mode.find("group") != std::string::npos
+                                 ? "UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = k + 1 WHERE id = 1"
+                                 : "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1";
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kChildThreads; ++t) {
+    threads.emplace_back([&] {
+      sql::Session s(**db);
+      for (;;) {
+        if (Sql(s, update) != "") return;
+        if (::write(kAckFd, "1\n", 2) < 0) return;  // acknowledged (one write: atomic on a pipe)
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+}
+
+class HotRowKillTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HotRowKillTest, AcknowledgedUpdatesSurviveSigkill) {
+  const char* env_kills = std::getenv("STRATA_HOTROW_KILLS");
+  const int kills = env_kills ? std::atoi(env_kills) : 2;
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  std::mt19937 rng(11);
+  std::int64_t k = 0;  // after the last recovery
+  for (int round = 0; round < kills; ++round) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      ::close(fds[0]);
+      if (fds[1] != kAckFd) ::dup2(fds[1], kAckFd);
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, STDOUT_FILENO);
+      ::setenv("STRATA_HOTROW_DIR", dir.c_str(), 1);
+      ::setenv("STRATA_HOTROW_MODE", GetParam().c_str(), 1);
+      ::execl("/proc/self/exe", "engine_test", "--gtest_filter=HotRowKillChild.UpdatesUntilKilled", nullptr);
+      ::_exit(127);
+    }
+    ::close(fds[1]);
+    const std::size_t want = 20 + rng() % 400;  // acknowledged updates before the kill
+    std::size_t acked = 0;
+    char buf[4096];
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (acked < want && std::chrono::steady_clock::now() < deadline) {
+      pollfd p{fds[0], POLLIN, 0};
+      if (::poll(&p, 1, 1000) <= 0) continue;
+      const ssize_t n = ::read(fds[0], buf, sizeof buf);
+      if (n <= 0) break;
+      acked += static_cast<std::size_t>(std::count(buf, buf + n, '1'));
+    }
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) acked += static_cast<std::size_t>(std::count(buf, buf + n, '1'));
+    ::close(fds[0]);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the child ended by itself (status " << status << ")";
+    auto db = Database::Open(dir, DatabaseOptions{});
+    ASSERT_TRUE(db.ok()) << "round " << round << ": " << db.status().ToString();
+    const std::int64_t now = ReadK(**db);
+    const auto low = k + static_cast<std::int64_t>(acked);
+    EXPECT_GE(now, low) << GetParam() << " round " << round << ": acknowledged updates lost";
+    EXPECT_LE(now, low + kChildThreads) << GetParam() << " round " << round << ": more than the updates in flight";
+    k = now;
+  }
+  EXPECT_GE(k, 20 * kills) << "the children were killed before they updated anything";
+  RecordProperty("k", static_cast<int>(k));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, HotRowKillTest, ::testing::Values("default", "elr", "group-commit", "elr+group-commit"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::erase_if(n, [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); });
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace strata::engine
