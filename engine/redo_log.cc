@@ -225,11 +225,40 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
   for (;;) {
     if (!error_.ok()) return error_;
     if ((sync ? flushed_lsn_ : written_lsn_) >= target.value()) return Status::Ok();
-    if (io_in_flight_) {
+    if (sync && written_lsn_ >= target.value()) {
+      // Written: a sync must start after the write ended to cover it.
+      if (syncing_upto_ >= target.value() || syncs_in_flight_ >= kSyncsInFlight) {
+        cv_.wait(lock);
+        continue;
+      }
+      if (!writing_ && lsn_ > written_lsn_) {
+        // Take in what was appended meanwhile first: the same fsync then covers it too.
+      } else {
+        const std::uint64_t upto = written_lsn_;
+        ++syncs_in_flight_;
+        syncing_upto_ = std::max(syncing_upto_, upto);
+        lock.unlock();
+        Status s = file_->Sync();
+        lock.lock();
+        --syncs_in_flight_;
+        if (syncs_in_flight_ == 0) syncing_upto_ = 0;
+        if (!s.ok()) {
+          // Sticks: a later sync that succeeds proves nothing about what this one lost.
+          if (error_.ok()) error_ = s.WithContext("redo log sync failed; nothing after LSN " + std::to_string(flushed_lsn_) + " is durable");
+          cv_.notify_all();
+          return error_;
+        }
+        ++stats_.fsyncs;
+        flushed_lsn_ = std::max(flushed_lsn_, upto);
+        cv_.notify_all();
+        continue;
+      }
+    }
+    if (writing_) {
       cv_.wait(lock);
       continue;
     }
-    io_in_flight_ = true;
+    writing_ = true;
     const std::uint64_t end = lsn_;
     const std::uint64_t first = buf_lsn_;
     const std::size_t n_blocks = (end - first) / kLogBlockSize + 1;
@@ -261,18 +290,15 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
       s = file_->Write(off, ConstBytes(out).subspan(k * kLogBlockSize, run * kLogBlockSize));
       k += run;
     }
-    if (s.ok() && sync) s = file_->Sync();
     lock.lock();
-    io_in_flight_ = false;
+    writing_ = false;
     if (!s.ok()) {
-      error_ = s.WithContext("redo log write failed; nothing after LSN " + std::to_string(flushed_lsn_) + " is durable");
+      if (error_.ok()) error_ = s.WithContext("redo log write failed; nothing after LSN " + std::to_string(flushed_lsn_) + " is durable");
       cv_.notify_all();
       return error_;
     }
     ++stats_.writes;
-    if (sync) ++stats_.fsyncs;
     written_lsn_ = std::max(written_lsn_, end);
-    if (sync) flushed_lsn_ = std::max(flushed_lsn_, end);
     cv_.notify_all();
   }
 }

@@ -4,9 +4,12 @@
 // trailers included, starting at 8192 as InnoDB's does.
 //
 // Mini-transactions append their records to the log buffer (Append), which hands back the
-// LSN range they occupy. FlushUpTo makes the log durable up to an LSN with group commit: the
-// first caller to find nothing in flight writes and syncs everything appended so far, and
-// every commit waiting behind it is covered by that one write and one fsync.
+// LSN range they occupy. FlushUpTo makes the log durable up to an LSN with group commit: a
+// caller writes everything appended so far and syncs it, and every commit waiting behind it is
+// covered by that one write and one fsync. Writes are serialised, but a second sync may start
+// while the first is in flight (as a device with a queue depth of two allows): on a disk whose
+// fsync takes milliseconds, commits arriving during one sync need not wait for it to end before
+// their own begins.
 #pragma once
 
 #include <condition_variable>
@@ -106,7 +109,12 @@ class RedoLog {
   std::uint64_t buf_lsn_ = ondisk::kLogStartLsn;
   std::uint64_t lsn_ = ondisk::kLogStartLsn + ondisk::kLogBlockHeaderSize;
   std::uint64_t written_lsn_ = 0, flushed_lsn_ = 0;
-  bool io_in_flight_ = false;
+  // Block writes go one at a time (each rewrites the partial last block of the one before);
+  // syncs overlap, up to kSyncsInFlight, each covering what was written before it began.
+  static constexpr int kSyncsInFlight = 4;
+  bool writing_ = false;
+  int syncs_in_flight_ = 0;
+  std::uint64_t syncing_upto_ = 0;  // the furthest LSN a sync in flight will make durable
   Status error_;
   RedoStats stats_;
   std::shared_mutex commit_gate_;
