@@ -317,7 +317,8 @@ class Database {
   // Transactions (transaction.cc).
   Status LoadTransactions(bool roll_back);  // the rollback segment, and rollback of what a crash left
   Status RunStatement(TrxImpl* trx, Isolation autocommit_isolation, const std::function<Status(TrxImpl&)>& body);
-  Status CommitTrx(TrxImpl& trx);
+  // `in_memory`, when given, runs once the commit is in memory, before it is made durable.
+  Status CommitTrx(TrxImpl& trx, const std::function<void()>& in_memory = nullptr);
   // A commit in two halves: in memory (numbered, undo logs closed, and with `release_early`
   // the locks released and the transaction ended), then durability (as
   // flush_log_at_trx_commit asks) and the end of a transaction still holding its locks.

@@ -66,19 +66,8 @@ Status Database::RunGrouped(const std::string& name, const std::function<Status(
           if (r->result.ok()) r->result = gone;  // undone, or never run
         }
         hand_over();
-      } else if (t.impl_->id == 0) {
-        hand_over();  // nothing written (no row matched): a read-only commit
-        Status c = CommitTrx(*t.impl_);
-        for (auto* r : batch) {
-          if (r->result.ok()) r->result = c;
-        }
       } else {
-        const bool early = elr_enabled_.load() && elr_waiting_.load() < elr_max_.load();
-        CommitTicket ticket = CommitInMemory(*t.impl_, early);
-        if (ticket.released) ++elr_waiting_;
-        hand_over();
-        Status c = CommitDurable(*t.impl_, ticket);
-        if (ticket.released) --elr_waiting_;
+        const Status c = CommitTrx(*t.impl_, hand_over);
         for (auto* r : batch) {
           if (r->result.ok()) r->result = c;
         }

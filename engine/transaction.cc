@@ -92,11 +92,12 @@ Status Database::RunStatement(TrxImpl* trx, Isolation autocommit_isolation, cons
   return Status::Ok();
 }
 
-Status Database::CommitTrx(TrxImpl& trx) {
+Status Database::CommitTrx(TrxImpl& trx, const std::function<void()>& in_memory) {
   if (trx.id == 0) {
     // Read-only: nothing of its own to make durable, but what it read may have been released
     // early by commits not yet durable; it reports success only once they are (INV-3).
     Status s = EndTrx(trx, true);
+    if (in_memory) in_memory();
     const std::uint64_t seen = elr_lsn_.load();
     if (s.ok() && seen > 0 && pool_->redo_enabled()) s = MakeDurable(ondisk::Lsn(seen));
     return s;
@@ -104,6 +105,7 @@ Status Database::CommitTrx(TrxImpl& trx) {
   const bool early = elr_enabled_.load() && elr_waiting_.load() < elr_max_.load();
   CommitTicket ticket = CommitInMemory(trx, early);
   if (ticket.released) ++elr_waiting_;
+  if (in_memory) in_memory();
   Status s = CommitDurable(trx, ticket);
   if (ticket.released) --elr_waiting_;
   return s;
