@@ -30,7 +30,7 @@ Status Database::RunGrouped(const std::string& name, const std::function<Status(
   };
   while (!me.done) {
     if (g.leading || me.taken) {
-      h.cv.wait(lock);
+      me.cv.wait(lock);
       continue;
     }
     // Lead: take everything queued, this request included.
@@ -42,7 +42,7 @@ Status Database::RunGrouped(const std::string& name, const std::function<Status(
     auto hand_over = [&] {
       std::lock_guard l(h.mu);
       g.leading = false;
-      h.cv.notify_all();
+      if (!g.queue.empty()) g.queue.front()->cv.notify_one();  // the next leader
     };
     auto trx = Begin();
     if (!trx.ok()) {
@@ -74,8 +74,10 @@ Status Database::RunGrouped(const std::string& name, const std::function<Status(
       }
     }
     lock.lock();
-    for (auto* r : batch) r->done = true;
-    h.cv.notify_all();
+    for (auto* r : batch) {
+      r->done = true;
+      if (r != &me) r->cv.notify_one();
+    }
   }
   return leave();
 }

@@ -21,6 +21,9 @@ struct HotRowGroups {
     Status result;
     bool taken = false;  // in a leader's batch
     bool done = false;   // its result is final: durable, or failed
+    // Each waiter sleeps on its own: a hand-over wakes only the next leader, a batch's end only
+    // its members (one shared condition woke every session on the row at each).
+    std::condition_variable cv;
   };
   struct Group {
     std::deque<Request*> queue;
@@ -28,7 +31,6 @@ struct HotRowGroups {
     int users = 0;         // threads in RunGrouped for it: the last one out removes it
   };
   std::mutex mu;
-  std::condition_variable cv;
   std::unordered_map<std::string, Group> groups;
 };
 
