@@ -8,6 +8,7 @@
 #include "cli/sql_command.h"
 #include "cli/status_command.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -37,8 +38,10 @@ void PrintGroupUsage(std::ostream& out, const CommandGroup& group) {
     return;
   }
   out << "Commands:\n";
+  std::size_t width = 10;
+  for (const Command& c : group.commands) width = std::max(width, c.name.size() + 2);
   for (const Command& c : group.commands) {
-    out << "  " << std::left << std::setw(12) << c.name << c.summary << "\n";
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << c.name << c.summary << "\n";
   }
   out << "\nRun 'strata " << group.name << " <command> --help' for a command's options.\n";
 }
