@@ -45,7 +45,10 @@ TableSpec SbtestSpec(const std::string& database, const std::string& table, KeyS
       break;
     case KeyStrategy::kUuid: s.columns.push_back(col("id", ColumnType::kChar, 36)); break;
     case KeyStrategy::kUlid: s.columns.push_back(col("id", ColumnType::kChar, 26)); break;
-    case KeyStrategy::kUuidBin: s.columns.push_back(col("id", ColumnType::kBinary, 16)); break;
+    case KeyStrategy::kUuid7: s.columns.push_back(col("id", ColumnType::kChar, 36)); break;
+    case KeyStrategy::kUuidBin:
+    case KeyStrategy::kUuid7Bin:
+    case KeyStrategy::kUuid1SwapBin: s.columns.push_back(col("id", ColumnType::kBinary, 16)); break;
   }
   s.columns.push_back(col("k", ColumnType::kInt, 0));
   s.columns.back().is_unsigned = true;
@@ -87,7 +90,7 @@ std::optional<std::size_t> ParseSize(const std::string& text) {
 int BenchInsert(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
-      "keys", po::value<std::string>()->default_value("autoinc"), "key strategy: seq, autoinc, uuid, uuid-bin, ulid")(
+      "keys", po::value<std::string>()->default_value("autoinc"), "key strategy: seq, autoinc, uuid, uuid-bin, ulid, uuid7, uuid7-bin, uuid1-swap-bin")(
       "rows", po::value<std::uint64_t>()->default_value(100000), "rows to insert")(
       "batch", po::value<std::uint64_t>()->default_value(1), "rows per API call (Table::InsertBatch)")(
       "buffer-pool", po::value<std::string>()->default_value("128M"), "buffer pool size, e.g. 8M, 1G")(
@@ -103,7 +106,7 @@ int BenchInsert(const std::vector<std::string>& args) {
                                             "e.g. for datasets/mariadb/insert-fidelity.sh")(
       "json", "print the result as JSON")("help,h", "show this help");
   auto usage = [&](std::ostream& out) {
-    out << "Usage: strata bench insert --datadir D [--keys seq|autoinc|uuid|uuid-bin|ulid] [--rows N] [--batch B]\n\n"
+    out << "Usage: strata bench insert --datadir D [--keys STRATEGY] [--rows N] [--batch B]\n\n"
         << "Creates an sbtest-like table (id keyed by the strategy, k, c, pad, KEY k_1(k)) and inserts\n"
         << "generated rows through the engine API one by one (or B per call), then prints rows/s and\n"
         << "how the clustered index filled.\n\n"
@@ -172,7 +175,7 @@ int BenchInsert(const std::vector<std::string>& args) {
                : *keys == KeyStrategy::kSeq   ? Value::Int(static_cast<std::int64_t>(std::stoull(key)))
                                               : Value::String(key);
     pending.push_back({std::move(id), Value::UInt(r.k), Value::String(r.c), Value::String(r.pad)});
-    if (tsv.is_open()) tsv << (*keys == KeyStrategy::kUuidBin ? Hex(key) : key) << '\t' << r.k << '\t' << r.c << '\t' << r.pad << '\n';
+    if (tsv.is_open()) tsv << (datasets::KeyGenerator::IsBinary(*keys) ? Hex(key) : key) << '\t' << r.k << '\t' << r.c << '\t' << r.pad << '\n';
     if (pending.size() == batch || i + 1 == rows) {
       Status s = batch == 1 ? (*t)->Insert(pending[0]) : (*t)->InsertBatch(pending);
       if (!s.ok()) {
