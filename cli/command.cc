@@ -2,6 +2,7 @@
 
 #include "cli/bench_command.h"
 #include "cli/experiment_command.h"
+#include "cli/gen_command.h"
 #include "cli/import_command.h"
 #include "cli/inspect_command.h"
 #include "cli/render_command.h"
@@ -23,7 +24,7 @@ const std::vector<CommandGroup>& CommandGroups() {
       {"sql", "an interactive SQL shell on a Strata data directory, and a script runner", "", {}, Sql},
       {"import", "load mysqldump files fast, optionally with redo logging disabled", "", {}, Import},
       {"bench", "workloads run in-process on a Strata data directory", "insert, import, hot-row", BenchCommands()},
-      {"gen", "generate keys and dump files", "keys, dump", {}},
+      {"gen", "generate keys and dump files", "keys, dump", GenCommands()},
       {"status", "the transaction system of a data directory (SHOW ENGINE INNODB STATUS's TRANSACTIONS)", "", {},
        Status},
       {"experiment", "reproducible experiments", "keys (UUID vs ULID vs auto-increment)", ExperimentCommands()},

@@ -1,0 +1,145 @@
+#include "datasets/dump_writer.h"
+
+#include <fmt/format.h>
+
+namespace strata::datasets {
+
+std::optional<TableShape> ParseTableShape(const std::string& name) {
+  if (name == "key-only") return TableShape::kKeyOnly;
+  if (name == "sbtest") return TableShape::kSbtest;
+  return std::nullopt;
+}
+
+std::string DefaultTableName(KeyStrategy keys) {
+  std::string name = "innodb_" + ToString(keys);
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+namespace {
+
+std::string KeyColumnType(KeyStrategy keys) {
+  switch (keys) {
+    case KeyStrategy::kSeq: return "int(11) NOT NULL";
+    case KeyStrategy::kAutoinc: return "int(11) NOT NULL AUTO_INCREMENT";
+    case KeyStrategy::kUuid:
+    case KeyStrategy::kUuid7: return "char(36) NOT NULL";
+    case KeyStrategy::kUlid: return "char(26) NOT NULL";
+    case KeyStrategy::kUuidBin:
+    case KeyStrategy::kUuid7Bin:
+    case KeyStrategy::kUuid1SwapBin: return "binary(16) NOT NULL";
+  }
+  return {};
+}
+
+// A key as a literal: numbers bare, text quoted (the generators' alphabets need no escaping),
+// bytes in hex.
+std::string KeyLiteral(KeyStrategy keys, const std::string& key, std::uint64_t row) {
+  if (keys == KeyStrategy::kAutoinc) return std::to_string(row);  // the dump carries the values the server assigned
+  if (keys == KeyStrategy::kSeq) return key;
+  if (!KeyGenerator::IsBinary(keys)) return "'" + key + "'";
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "0x";
+  for (unsigned char c : key) {
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+constexpr std::string_view kSessionSave =
+    "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n"
+    "/*!40101 SET @OLD_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS */;\n"
+    "/*!40101 SET @OLD_COLLATION_CONNECTION=@@COLLATION_CONNECTION */;\n"
+    "/*!40101 SET NAMES utf8mb4 */;\n"
+    "/*!40103 SET @OLD_TIME_ZONE=@@TIME_ZONE */;\n"
+    "/*!40103 SET TIME_ZONE='+00:00' */;\n"
+    "/*!40014 SET @OLD_UNIQUE_CHECKS=@@UNIQUE_CHECKS, UNIQUE_CHECKS=0 */;\n"
+    "/*!40014 SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0 */;\n"
+    "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO' */;\n"
+    "/*!40111 SET @OLD_SQL_NOTES=@@SQL_NOTES, SQL_NOTES=0 */;\n\n";
+
+constexpr std::string_view kSessionRestore =
+    "/*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */;\n\n"
+    "/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;\n"
+    "/*!40014 SET FOREIGN_KEY_CHECKS=@OLD_FOREIGN_KEY_CHECKS */;\n"
+    "/*!40014 SET UNIQUE_CHECKS=@OLD_UNIQUE_CHECKS */;\n"
+    "/*!40101 SET CHARACTER_SET_CLIENT=@OLD_CHARACTER_SET_CLIENT */;\n"
+    "/*!40101 SET CHARACTER_SET_RESULTS=@OLD_CHARACTER_SET_RESULTS */;\n"
+    "/*!40101 SET COLLATION_CONNECTION=@OLD_COLLATION_CONNECTION */;\n"
+    "/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */;\n\n";
+
+}  // namespace
+
+std::string CreateTableStatement(const DumpOptions& o) {
+  const std::string table = o.table.empty() ? DefaultTableName(o.keys) : o.table;
+  std::string s = fmt::format("CREATE TABLE `{}` (\n  `id` {},\n", table, KeyColumnType(o.keys));
+  if (o.shape == TableShape::kSbtest) {
+    s += "  `k` int(10) unsigned NOT NULL DEFAULT 0,\n"
+         "  `c` char(120) NOT NULL DEFAULT '',\n"
+         "  `pad` char(60) NOT NULL DEFAULT '',\n"
+         "  PRIMARY KEY (`id`),\n"
+         "  KEY `k_1` (`k`)\n";
+  } else {
+    s += "  PRIMARY KEY (`id`)\n";
+  }
+  return s + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci";
+}
+
+bool WriteDump(const DumpOptions& o, const std::function<bool(std::string_view)>& write,
+               const std::function<void(std::uint64_t)>& progress) {
+  const std::string table = o.table.empty() ? DefaultTableName(o.keys) : o.table;
+  std::string head = fmt::format(
+      "-- Strata gen dump: {} rows, keys {}, shape {}, seed {} (mariadb-dump's layout)\n--\n"
+      "-- Host: localhost    Database: {}\n"
+      "-- ------------------------------------------------------\n\n",
+      o.rows, ToString(o.keys), o.shape == TableShape::kSbtest ? "sbtest" : "key-only", o.seed, o.database);
+  head += kSessionSave;
+  head += fmt::format(
+      "--\n-- Table structure for table `{0}`\n--\n\n"
+      "DROP TABLE IF EXISTS `{0}`;\n"
+      "/*!40101 SET @saved_cs_client     = @@character_set_client */;\n"
+      "/*!40101 SET character_set_client = utf8mb4 */;\n"
+      "{1};\n"
+      "/*!40101 SET character_set_client = @saved_cs_client */;\n\n"
+      "--\n-- Dumping data for table `{0}`\n--\n\n"
+      "LOCK TABLES `{0}` WRITE;\n"
+      "/*!40000 ALTER TABLE `{0}` DISABLE KEYS */;\n",
+      table, CreateTableStatement(o));
+  if (!write(head)) return false;
+
+  KeyGenerator keys(o.keys, o.seed);
+  SbtestRowGenerator rows(o.rows, o.seed + 1);
+  const std::string start = fmt::format("INSERT INTO `{}` VALUES ", table);
+  std::string statement;
+  for (std::uint64_t i = 1; i <= o.rows; ++i) {
+    std::string row = "(" + KeyLiteral(o.keys, keys.Next(), i);
+    if (o.shape == TableShape::kSbtest) {
+      const SbtestRow r = rows.Next();
+      row += fmt::format(",{},'{}','{}'", r.k, r.c, r.pad);
+    }
+    row += ")";
+    // As mariadb-dump: a statement grows until the next row would take it past net_buffer_length.
+    if (!statement.empty() && statement.size() + row.size() + 2 >= o.net_buffer_length) {
+      statement += ";\n";
+      if (!write(statement)) return false;
+      if (progress) progress(i - 1);
+      statement.clear();
+    }
+    statement += statement.empty() ? start : ",";
+    statement += row;
+  }
+  if (!statement.empty()) {
+    statement += ";\n";
+    if (!write(statement)) return false;
+  }
+  if (progress) progress(o.rows);
+  std::string tail = fmt::format("/*!40000 ALTER TABLE `{0}` ENABLE KEYS */;\nUNLOCK TABLES;\n", table);
+  tail += kSessionRestore;
+  tail += "-- Dump completed\n";
+  return write(tail);
+}
+
+}  // namespace strata::datasets

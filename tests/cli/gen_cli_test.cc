@@ -1,0 +1,76 @@
+// `strata gen dump`: the file loads into Strata for every key strategy, and a private MariaDB
+// (datasets/mariadb/server.sh) loads it to the same rows, in the same key order.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "tests/util/fixtures.h"
+#include "tests/util/run_command.h"
+#include "tests/util/tsv.h"
+
+namespace {
+
+using strata::testing::RunCommand;
+using strata::testing::Strata;
+using strata::testing::TempDir;
+namespace fs = std::filesystem;
+
+TEST(GenCliTest, EveryStrategysDumpImports) {
+  TempDir tmp;
+  for (const std::string keys : {"seq", "autoinc", "uuid", "uuid-bin", "ulid", "uuid7", "uuid7-bin", "uuid1-swap-bin"}) {
+    const std::string dump = (tmp.path() / (keys + ".sql.gz")).string();
+    const auto gen = Strata(fmt::format("gen dump --rows 3000 --keys {} --shape sbtest --net-buffer-length 20000 -o {}", keys, dump));
+    ASSERT_EQ(gen.exit_code, 0) << gen.err;
+    const std::string dir = (tmp.path() / keys).string();
+    const auto imp = Strata("import " + dump + " --datadir " + dir + " --database test");
+    ASSERT_EQ(imp.exit_code, 0) << keys << ": " << imp.err;
+    std::string table = "innodb_" + keys;
+    std::replace(table.begin(), table.end(), '-', '_');
+    const auto count = Strata("sql --datadir " + dir + " test -N -e 'SELECT COUNT(*) FROM " + table + "'");
+    EXPECT_EQ(count.out, "3000\n") << keys << ": " << count.err;
+  }
+}
+
+TEST(GenCliTest, BadArgumentsAreUsageErrors) {
+  EXPECT_EQ(Strata("gen dump --rows 10 --keys uuid9 -o /dev/null").exit_code, 2);
+  EXPECT_EQ(Strata("gen dump --rows 10 --keys uuid --shape wide -o /dev/null").exit_code, 2);
+  const auto r = Strata("gen dump --rows 10 --keys uuid -o /nonexistent/dir/x.sql");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/dir/x.sql"), std::string::npos) << r.err;
+}
+
+// The MariaDB client loads the dump, and every row (key in hex, k, c, pad, in key order) is
+// the same there as in Strata after `strata import`.
+TEST(GenCliTest, MariadbLoadsTheSameRows) {
+  if (RunCommand("command -v mariadb && command -v mariadb-install-db").exit_code != 0) {
+    GTEST_SKIP() << "needs mariadb-client-core and mariadb-server-core (scripts/install-deps.sh)";
+  }
+  TempDir tmp;
+  const fs::path server = fs::path(STRATA_SOURCE_DIR) / "datasets/mariadb/server.sh";
+  const std::string sdir = (tmp.path() / "server").string();
+  const auto start = RunCommand(fmt::format("{} start {} 33271 2>&1", server.string(), sdir));
+  ASSERT_EQ(start.exit_code, 0) << start.out;
+  for (const std::string keys : {"uuid", "uuid7-bin"}) {
+    const std::string dump = (tmp.path() / (keys + ".sql")).string();
+    ASSERT_EQ(Strata(fmt::format("gen dump --rows 2000 --keys {} --shape sbtest --net-buffer-length 30000 -o {}", keys, dump)).exit_code, 0);
+    std::string table = "innodb_" + keys;
+    std::replace(table.begin(), table.end(), '-', '_');
+    const std::string query = "SELECT HEX(id), k, c, pad FROM " + table + " ORDER BY id";
+    const auto load = RunCommand(fmt::format("echo 'CREATE DATABASE IF NOT EXISTS test' | {0} sql {1} && {0} sql {1} test < {2} 2>&1",
+                                             server.string(), sdir, dump));
+    ASSERT_EQ(load.exit_code, 0) << load.out;
+    const auto theirs = RunCommand(fmt::format("echo '{}' | {} sql {} test -B", query, server.string(), sdir));
+    ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+    const std::string dir = (tmp.path() / keys).string();
+    ASSERT_EQ(Strata("import " + dump + " --datadir " + dir + " --database test").exit_code, 0);
+    const auto ours = Strata("sql --datadir " + dir + " test -B -e '" + query + "'");
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_EQ(std::count(theirs.out.begin(), theirs.out.end(), '\n'), 2001) << keys;
+    EXPECT_TRUE(ours.out == theirs.out) << keys << ": Strata's rows differ from MariaDB's";
+  }
+  (void)RunCommand(fmt::format("{} stop {} 2>&1", server.string(), sdir));
+}
+
+}  // namespace
