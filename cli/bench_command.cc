@@ -60,16 +60,6 @@ TableSpec SbtestSpec(const std::string& database, const std::string& table, KeyS
   return s;
 }
 
-std::string Hex(const std::string& bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-  }
-  return out;
-}
-
 // "128M", "8m", "1G", "65536": bytes.
 std::optional<std::size_t> ParseSize(const std::string& text) {
   std::size_t end = 0;
@@ -175,7 +165,7 @@ int BenchInsert(const std::vector<std::string>& args) {
                : *keys == KeyStrategy::kSeq   ? Value::Int(static_cast<std::int64_t>(std::stoull(key)))
                                               : Value::String(key);
     pending.push_back({std::move(id), Value::UInt(r.k), Value::String(r.c), Value::String(r.pad)});
-    if (tsv.is_open()) tsv << (datasets::KeyGenerator::IsBinary(*keys) ? Hex(key) : key) << '\t' << r.k << '\t' << r.c << '\t' << r.pad << '\n';
+    if (tsv.is_open()) tsv << (datasets::KeyGenerator::IsBinary(*keys) ? datasets::ToHex(key) : key) << '\t' << r.k << '\t' << r.c << '\t' << r.pad << '\n';
     if (pending.size() == batch || i + 1 == rows) {
       Status s = batch == 1 ? (*t)->Insert(pending[0]) : (*t)->InsertBatch(pending);
       if (!s.ok()) {

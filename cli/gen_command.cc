@@ -148,11 +148,7 @@ int GenKeys(const std::vector<std::string>& args) {
   for (std::uint64_t i = 0; i < vm["count"].as<std::uint64_t>(); ++i) {
     std::string k = g.Next();
     if (*keys == KeyStrategy::kAutoinc) k = std::to_string(i + 1);
-    if (KeyGenerator::IsBinary(*keys)) {
-      std::string hex;
-      for (unsigned char c : k) hex += fmt::format("{:02x}", c);
-      k = hex;
-    }
+    if (KeyGenerator::IsBinary(*keys)) k = ToHex(k);
     std::cout << k << "\n";
   }
   return kExitOk;

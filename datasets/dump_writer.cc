@@ -40,13 +40,7 @@ std::string KeyLiteral(KeyStrategy keys, const std::string& key, std::uint64_t r
   if (keys == KeyStrategy::kAutoinc) return std::to_string(row);  // the dump carries the values the server assigned
   if (keys == KeyStrategy::kSeq) return key;
   if (!KeyGenerator::IsBinary(keys)) return "'" + key + "'";
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out = "0x";
-  for (unsigned char c : key) {
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-  }
-  return out;
+  return "0x" + ToHex(key);
 }
 
 constexpr std::string_view kSessionSave =

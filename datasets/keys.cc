@@ -54,6 +54,17 @@ std::string KeyGenerator::Ulid(std::uint64_t millis, std::uint64_t hi16, std::ui
   return s;
 }
 
+std::string ToHex(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (unsigned char c : bytes) {
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
 bool KeyGenerator::IsBinary(KeyStrategy s) {
   return s == KeyStrategy::kUuidBin || s == KeyStrategy::kUuid7Bin || s == KeyStrategy::kUuid1SwapBin;
 }

@@ -17,6 +17,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::datasets {
@@ -47,6 +48,9 @@ class KeyGenerator {
   std::uint64_t v7_ms_ = 0, v7_a_ = 0, v7_b_ = 0;         // rand_a (12 bits), rand_b (62 bits)
   std::uint64_t v1_ticks_ = 0, v1_clock_seq_ = 0, v1_node_ = 0;
 };
+
+// Bytes as lowercase hex ("0aff..."): binary keys where text is wanted.
+std::string ToHex(std::string_view bytes);
 
 // A row of sysbench's sbtest table without its key: k random in [1, rows], c and pad made of
 // groups of 11 digits joined by '-' (120 and 60 characters), as sysbench fills them.
