@@ -248,6 +248,9 @@ Status Database::RollbackTrx(TrxImpl& trx, std::uint64_t to) {
       }
     }
     if (!log || best < to) break;
+    // Each undo step logs its changes: a long rollback must leave the log room as any writer
+    // does (InnoDB's log_free_check in row_undo), or it could fill the log it runs on.
+    STRATA_RETURN_IF_ERROR(FreeCheck());
     if (TableImpl* t = TableById(rec->table_id)) STRATA_RETURN_IF_ERROR(t->Undo(*rec, roll));
     STRATA_RETURN_IF_ERROR(rseg_->PopTop(*log));
   }

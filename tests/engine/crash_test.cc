@@ -121,7 +121,8 @@ void RunCrashes(int crashes, std::uint32_t seed) {
       }
       if (trx && rng() % 8 == 0 && op + 1 < ops) {
         if (rng() % 4 == 0) {
-          ASSERT_TRUE(trx->Rollback().ok());
+          const Status rolled = trx->Rollback();
+          ASSERT_TRUE(rolled.ok()) << "crash " << crash << " op " << op << ": " << rolled.ToString();
         } else {
           ASSERT_TRUE(trx->Commit().ok());
           model = staged;
