@@ -60,23 +60,6 @@ TableSpec SbtestSpec(const std::string& database, const std::string& table, KeyS
   return s;
 }
 
-// "128M", "8m", "1G", "65536": bytes.
-std::optional<std::size_t> ParseSize(const std::string& text) {
-  std::size_t end = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &end);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  const std::string unit = text.substr(end);
-  if (unit.empty()) return v;
-  if (unit == "K" || unit == "k") return v << 10;
-  if (unit == "M" || unit == "m") return v << 20;
-  if (unit == "G" || unit == "g") return v << 30;
-  return std::nullopt;
-}
-
 int BenchInsert(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(

@@ -9,6 +9,8 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "datasets/history_experiment.h"
+#include "datasets/key_experiment.h"
+#include "datasets/key_report.h"
 
 namespace po = boost::program_options;
 
@@ -92,10 +94,118 @@ int History(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+std::optional<std::vector<datasets::KeyStrategy>> ParseStrategies(const std::string& text) {
+  if (text == "study") return datasets::StudyStrategies();
+  if (text == "all") return datasets::AllKeyStrategies();
+  std::vector<datasets::KeyStrategy> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    auto s = datasets::ParseKeyStrategy(text.substr(start, comma - start));
+    if (!s) return std::nullopt;
+    if (std::find(out.begin(), out.end(), *s) == out.end()) out.push_back(*s);
+    start = comma + 1;
+  }
+  return out;
+}
+
+int Keys(const std::vector<std::string>& args) {
+  po::options_description options("Options");
+  options.add_options()("out", po::value<std::string>(), "the report directory (created; its data/ is replaced)")(
+      "rows", po::value<std::uint64_t>()->default_value(100000), "rows per table")(
+      "strategies", po::value<std::string>()->default_value("study"),
+      "comma-separated key strategies (seq, autoinc, uuid, uuid-bin, ulid, uuid7, uuid7-bin, uuid1-swap-bin), "
+      "'study' (autoinc,seq,uuid,ulid) or 'all'")(
+      "batch", po::value<std::uint64_t>()->default_value(100), "rows per INSERT statement (each statement commits)")(
+      "buffer-pool", po::value<std::string>()->default_value("32M"), "buffer pool size, e.g. 16M, 1G")(
+      "shape", po::value<std::string>()->default_value("key-only"), "key-only (one key column) or sbtest (adds k, c, pad, KEY k_1)")(
+      "seed", po::value<std::uint64_t>()->default_value(1), "seed of the key and row generators")(
+      "flush-log-at-trx-commit", po::value<int>()->default_value(1), "innodb_flush_log_at_trx_commit: 1, 2 or 0")(
+      "json", "print results.json on stdout instead of the table")("help,h", "show this help");
+  auto usage = [&](std::ostream& out) {
+    out << "Usage: strata experiment keys --out DIR [--rows N] [--strategies LIST] [--batch B]\n"
+        << "                              [--buffer-pool SIZE] [--shape key-only|sbtest] [--json]\n\n"
+        << "Why do UUID primary keys make InnoDB tables bigger and slower? For each key strategy, a fresh\n"
+        << "data directory (DIR/data/strata-STRATEGY) gets one table keyed that way, and N rows are inserted\n"
+        << "as an application inserts them (autocommit INSERTs of B rows, keys in the order generated).\n"
+        << "Then: file size, data and index pages, leaf pages and fill, B-tree levels, page splits, and\n"
+        << "COUNT(*) from a cold and a warm cache. DIR gets report.md, report.html, results.json,\n"
+        << "insert_time.png, and extents.png, lsn.png and index.png with every table side by side.\n\n"
+        << options << "\n";
+  };
+  po::variables_map vm;
+  if (auto done = ParseOptions("experiment keys", args, options, {}, usage, vm, {"out"})) return *done;
+  auto fail_usage = [&](const std::string& what) {
+    std::cerr << "strata experiment keys: " << what << "\n";
+    usage(std::cerr);
+    return kExitUsage;
+  };
+  datasets::KeyReport report;
+  auto& o = report.options;
+  o.rows = vm["rows"].as<std::uint64_t>();
+  if (o.rows == 0) return fail_usage("--rows must be at least 1");
+  auto strategies = ParseStrategies(vm["strategies"].as<std::string>());
+  if (!strategies || strategies->empty()) return fail_usage("--strategies: not a list of key strategies: " + vm["strategies"].as<std::string>());
+  o.strategies = *strategies;
+  o.batch = std::max<std::uint64_t>(1, vm["batch"].as<std::uint64_t>());
+  auto pool = ParseSize(vm["buffer-pool"].as<std::string>());
+  if (!pool || *pool < (5u << 20)) return fail_usage("--buffer-pool must be a size of at least 5M, e.g. 32M");
+  o.buffer_pool_bytes = *pool;
+  auto shape = datasets::ParseTableShape(vm["shape"].as<std::string>());
+  if (!shape) return fail_usage("--shape must be key-only or sbtest");
+  o.shape = *shape;
+  o.seed = vm["seed"].as<std::uint64_t>();
+  o.flush_log_at_trx_commit = vm["flush-log-at-trx-commit"].as<int>();
+  if (o.flush_log_at_trx_commit < 0 || o.flush_log_at_trx_commit > 2) return fail_usage("--flush-log-at-trx-commit must be 0, 1 or 2");
+  report.command_line = "strata experiment keys";
+  for (const auto& a : args) report.command_line += " " + a;
+
+  const std::filesystem::path out = vm["out"].as<std::string>();
+  const std::filesystem::path data = out / "data";
+  std::error_code ec;
+  std::filesystem::remove_all(data, ec);
+  std::filesystem::create_directories(data, ec);
+  if (ec) {
+    std::cerr << "strata experiment keys: " << data.string() << ": " << ec.message() << "\n";
+    return kExitFailure;
+  }
+  const bool json = vm.count("json") > 0;
+  for (auto strategy : o.strategies) {
+    const std::string name = datasets::ToString(strategy);
+    ProgressBar progress("strata " + name, o.rows);
+    auto r = datasets::RunStrataKeys(data / ("strata-" + name), strategy, o, [&](const datasets::KeyExperimentProgress& p) {
+      progress.Update(p.rows_done, p.phase);
+    });
+    progress.Finish();
+    if (!r.ok()) {
+      std::cerr << "strata experiment keys: " << name << ": " << r.status().ToString() << "\n";
+      return kExitFailure;
+    }
+    if (!json) {
+      std::cerr << fmt::format("strata {:<15} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", name, r->insert_seconds,
+                               r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
+    }
+    report.results.push_back(std::move(*r));
+  }
+  std::vector<std::filesystem::path> written;
+  if (auto s = datasets::WriteKeyReport(out, report, &written); !s.ok()) {
+    std::cerr << "strata experiment keys: " << s.ToString() << "\n";
+    return kExitFailure;
+  }
+  if (json) {
+    std::cout << datasets::ToJson(report).dump(2) << "\n";
+    return kExitOk;
+  }
+  std::cout << datasets::SummaryTable(report) << "\nReport: " << (out / "report.html").string() << " (and report.md, results.json, "
+            << written.size() - 3 << " images)\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 std::vector<Command> ExperimentCommands() {
-  return {{"history", "undo history growing behind an open read view, live and on disk", History}};
+  return {{"history", "undo history growing behind an open read view, live and on disk", History},
+          {"keys", "the UUID-vs-ULID-vs-auto-increment primary key study, with maps and a report", Keys}};
 }
 
 }  // namespace strata::cli

@@ -33,4 +33,20 @@ std::optional<int> ParseOptions(const std::string& command, const std::vector<st
   return std::nullopt;
 }
 
+std::optional<std::size_t> ParseSize(const std::string& text) {
+  std::size_t end = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &end);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const std::string unit = text.substr(end);
+  if (unit.empty()) return v;
+  if (unit == "K" || unit == "k") return v << 10;
+  if (unit == "M" || unit == "m") return v << 20;
+  if (unit == "G" || unit == "g") return v << 30;
+  return std::nullopt;
+}
+
 }  // namespace strata::cli

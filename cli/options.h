@@ -20,4 +20,7 @@ std::optional<int> ParseOptions(const std::string& command, const std::vector<st
                                 const std::function<void(std::ostream&)>& usage, boost::program_options::variables_map& vm,
                                 const std::vector<std::string>& required = {});
 
+// "128M", "8m", "1G", "65536": bytes; nullopt when the text is not a size.
+std::optional<std::size_t> ParseSize(const std::string& text);
+
 }  // namespace strata::cli

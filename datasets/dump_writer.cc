@@ -34,15 +34,6 @@ std::string KeyColumnType(KeyStrategy keys) {
   return {};
 }
 
-// A key as a literal: numbers bare, text quoted (the generators' alphabets need no escaping),
-// bytes in hex.
-std::string KeyLiteral(KeyStrategy keys, const std::string& key, std::uint64_t row) {
-  if (keys == KeyStrategy::kAutoinc) return std::to_string(row);  // the dump carries the values the server assigned
-  if (keys == KeyStrategy::kSeq) return key;
-  if (!KeyGenerator::IsBinary(keys)) return "'" + key + "'";
-  return "0x" + ToHex(key);
-}
-
 constexpr std::string_view kSessionSave =
     "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n"
     "/*!40101 SET @OLD_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS */;\n"
@@ -66,6 +57,27 @@ constexpr std::string_view kSessionRestore =
     "/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */;\n\n";
 
 }  // namespace
+
+std::string RowTuples::Next(bool autoinc_as_null) {
+  ++row_;
+  // Numbers bare, text quoted (the generators' alphabets need no escaping), bytes in hex.
+  const std::string key = key_gen_.Next();
+  std::string tuple = "(";
+  if (keys_ == KeyStrategy::kAutoinc) {
+    tuple += autoinc_as_null ? "NULL" : std::to_string(row_);
+  } else if (keys_ == KeyStrategy::kSeq) {
+    tuple += key;
+  } else if (!KeyGenerator::IsBinary(keys_)) {
+    tuple += "'" + key + "'";
+  } else {
+    tuple += "0x" + ToHex(key);
+  }
+  if (shape_ == TableShape::kSbtest) {
+    const SbtestRow r = row_gen_.Next();
+    tuple += fmt::format(",{},'{}','{}'", r.k, r.c, r.pad);
+  }
+  return tuple + ")";
+}
 
 std::string CreateTableStatement(const DumpOptions& o) {
   const std::string table = o.table.empty() ? DefaultTableName(o.keys) : o.table;
@@ -104,17 +116,11 @@ bool WriteDump(const DumpOptions& o, const std::function<bool(std::string_view)>
       table, CreateTableStatement(o));
   if (!write(head)) return false;
 
-  KeyGenerator keys(o.keys, o.seed);
-  SbtestRowGenerator rows(o.rows, o.seed + 1);
+  RowTuples tuples(o.keys, o.shape, o.rows, o.seed);
   const std::string start = fmt::format("INSERT INTO `{}` VALUES ", table);
   std::string statement;
   for (std::uint64_t i = 1; i <= o.rows; ++i) {
-    std::string row = "(" + KeyLiteral(o.keys, keys.Next(), i);
-    if (o.shape == TableShape::kSbtest) {
-      const SbtestRow r = rows.Next();
-      row += fmt::format(",{},'{}','{}'", r.k, r.c, r.pad);
-    }
-    row += ")";
+    const std::string row = tuples.Next();
     // As mariadb-dump: a statement grows until the next row would take it past net_buffer_length.
     if (!statement.empty() && statement.size() + row.size() + 2 >= o.net_buffer_length) {
       statement += ";\n";

@@ -35,6 +35,23 @@ std::string DefaultTableName(KeyStrategy keys);
 // The CREATE TABLE the dump carries (SHOW CREATE TABLE's form).
 std::string CreateTableStatement(const DumpOptions& options);
 
+// The generated rows as VALUES tuples, in the order the application makes them: "('0f3c…')",
+// "(0x0185…,412,'…','…')". An autoinc key is the row's number (a dump carries the values the
+// server assigned) or, with `autoinc_as_null`, NULL (an application leaves it to the server).
+class RowTuples {
+ public:
+  RowTuples(KeyStrategy keys, TableShape shape, std::uint64_t rows, std::uint64_t seed)
+      : keys_(keys), shape_(shape), key_gen_(keys, seed), row_gen_(rows, seed + 1) {}
+  std::string Next(bool autoinc_as_null = false);
+
+ private:
+  KeyStrategy keys_;
+  TableShape shape_;
+  KeyGenerator key_gen_;
+  SbtestRowGenerator row_gen_;
+  std::uint64_t row_ = 0;
+};
+
 // Writes the dump through `write` (false: stop, the write failed); `progress(rows done)` is
 // called after each INSERT. False when a write failed.
 bool WriteDump(const DumpOptions& options, const std::function<bool(std::string_view)>& write,

@@ -1,0 +1,96 @@
+// `strata experiment keys` end to end at a small N: every page figure it reports agrees with
+// what `strata inspect summary` reads from the files it left, the row counts are right, the
+// report's files exist, and the shape of the study shows even at this size.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/util/fixtures.h"
+#include "tests/util/run_command.h"
+#include "tests/util/tsv.h"
+#include "viz/raster.h"
+
+namespace {
+
+using strata::testing::Strata;
+using strata::testing::TempDir;
+namespace fs = std::filesystem;
+
+TEST(ExperimentKeysCliTest, ReportedFiguresMatchInspect) {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "report";
+  const auto run = Strata("experiment keys --rows 20000 --batch 50 --strategies autoinc,uuid,ulid,uuid-bin --buffer-pool 8M --json --out " +
+                          out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto j = nlohmann::json::parse(run.out);
+  std::ifstream saved(out / "results.json");
+  ASSERT_TRUE(saved.good());
+  EXPECT_EQ(nlohmann::json::parse(saved), j);
+  ASSERT_EQ(j["results"].size(), 4u);
+
+  std::map<std::string, nlohmann::json> by_strategy;
+  for (const auto& r : j["results"]) {
+    const std::string strategy = r["strategy"];
+    by_strategy[strategy] = r;
+    EXPECT_EQ(r["count"], 20000) << strategy;
+    EXPECT_EQ(r["records"], 20000) << strategy;
+    EXPECT_EQ(r["samples"].size(), 20u) << strategy;
+    EXPECT_EQ(r["samples"].back()["rows"], 20000) << strategy;
+    const std::string file = r["file"];
+    EXPECT_EQ(r["file_bytes"], fs::file_size(file)) << strategy;
+
+    const auto inspected = Strata("inspect summary --json " + file);
+    ASSERT_EQ(inspected.exit_code, 0) << inspected.err;
+    const auto s = nlohmann::json::parse(inspected.out)["files"][0];
+    EXPECT_EQ(r["pages"], s["pages"]) << strategy;
+    nlohmann::json ix;  // key-only: the clustered index is the table's only index (beside the SDI's)
+    for (const auto& i : s["indexes"]) {
+      if (i["name"] != "SDI") {
+        EXPECT_TRUE(ix.is_null()) << strategy << ": a second index";
+        ix = i;
+      }
+    }
+    EXPECT_EQ(ix["name"], "PRIMARY");
+    EXPECT_EQ(r["leaf_pages"], ix["leaf_pages"]) << strategy;
+    EXPECT_EQ(r["data_pages"].get<std::uint64_t>(), ix["leaf_pages"].get<std::uint64_t>() + ix["nonleaf_pages"].get<std::uint64_t>()) << strategy;
+    EXPECT_EQ(r["index_pages"], 0) << strategy;
+    EXPECT_EQ(r["levels"], ix["levels"]) << strategy;
+    EXPECT_EQ(r["records"], ix["records"]) << strategy;
+    EXPECT_DOUBLE_EQ(r["avg_leaf_fill"].get<double>(), ix["avg_leaf_fill"].get<double>()) << strategy;
+
+    const auto check = Strata("inspect check " + file);
+    EXPECT_EQ(check.exit_code, 0) << strategy << ": " << check.out << check.err;
+  }
+  // The study's shape, already at 20,000 rows.
+  // (20,000 rows fill only ~30 leaves of autoinc; the half-full last one costs it a point or two.)
+  EXPECT_GT(by_strategy["autoinc"]["avg_leaf_fill"].get<double>(), 0.85);
+  EXPECT_LT(by_strategy["uuid"]["avg_leaf_fill"].get<double>(), 0.75);
+  EXPECT_GT(by_strategy["uuid"]["leaf_pages"].get<std::uint64_t>(), by_strategy["ulid"]["leaf_pages"].get<std::uint64_t>());
+  EXPECT_GT(by_strategy["uuid"]["page_splits"].get<std::uint64_t>(), by_strategy["autoinc"]["page_splits"].get<std::uint64_t>());
+
+  for (const char* name : {"report.md", "report.html", "insert_time.png", "extents.png", "lsn.png", "index.png"}) {
+    EXPECT_TRUE(fs::exists(out / name)) << name;
+  }
+  for (const char* image : {"insert_time.png", "extents.png", "lsn.png"}) {
+    auto png = strata::viz::ReadPng(out / image);
+    ASSERT_TRUE(png.ok()) << image << ": " << png.status().ToString();
+    EXPECT_GT(png->width(), 600) << image;
+  }
+  std::ifstream md(out / "report.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("![Cumulative seconds against rows inserted](insert_time.png)"), std::string::npos);
+  EXPECT_NE(text.find("| uuid | strata | char(36) |"), std::string::npos) << text;
+}
+
+TEST(ExperimentKeysCliTest, BadArgumentsAreUsageErrors) {
+  EXPECT_EQ(Strata("experiment keys --rows 10").exit_code, 2);  // no --out
+  EXPECT_EQ(Strata("experiment keys --rows 10 --strategies uuid,uuid9 --out /tmp/x").exit_code, 2);
+  EXPECT_EQ(Strata("experiment keys --rows 10 --shape wide --out /tmp/x").exit_code, 2);
+  EXPECT_EQ(Strata("experiment keys --rows 10 --buffer-pool 1k --out /tmp/x").exit_code, 2);
+  EXPECT_EQ(Strata("experiment keys --help").exit_code, 0);
+}
+
+}  // namespace
