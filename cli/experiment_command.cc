@@ -121,16 +121,23 @@ int Keys(const std::vector<std::string>& args) {
       "shape", po::value<std::string>()->default_value("key-only"), "key-only (one key column) or sbtest (adds k, c, pad, KEY k_1)")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the key and row generators")(
       "flush-log-at-trx-commit", po::value<int>()->default_value(1), "innodb_flush_log_at_trx_commit: 1, 2 or 0")(
+      "mariadb", "run the same on a private MariaDB server per strategy (needs mariadb-server) and compare")(
+      "mariadb-port", po::value<int>()->default_value(33281), "the TCP port of that server on 127.0.0.1")(
+      "mariadb-script", po::value<std::string>()->default_value(STRATA_SOURCE_DIR "/datasets/mariadb/server.sh"),
+      "the script that starts and stops it")(
       "json", "print results.json on stdout instead of the table")("help,h", "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata experiment keys --out DIR [--rows N] [--strategies LIST] [--batch B]\n"
-        << "                              [--buffer-pool SIZE] [--shape key-only|sbtest] [--json]\n\n"
+        << "                              [--buffer-pool SIZE] [--shape key-only|sbtest] [--mariadb] [--json]\n\n"
         << "Why do UUID primary keys make InnoDB tables bigger and slower? For each key strategy, a fresh\n"
         << "data directory (DIR/data/strata-STRATEGY) gets one table keyed that way, and N rows are inserted\n"
         << "as an application inserts them (autocommit INSERTs of B rows, keys in the order generated).\n"
         << "Then: file size, data and index pages, leaf pages and fill, B-tree levels, page splits, and\n"
         << "COUNT(*) from a cold and a warm cache. DIR gets report.md, report.html, results.json,\n"
-        << "insert_time.png, and extents.png, lsn.png and index.png with every table side by side.\n\n"
+        << "insert_time.png, and extents.png, lsn.png and index.png with every table side by side.\n"
+        << "With --mariadb the same statements also go to a private MariaDB (DIR/data/mariadb-STRATEGY,\n"
+        << "same buffer pool and flush setting); its figures and maps join Strata's, and its leaf pages\n"
+        << "(mysql.innodb_index_stats) are set against Strata's.\n\n"
         << options << "\n";
   };
   po::variables_map vm;
@@ -186,6 +193,32 @@ int Keys(const std::vector<std::string>& args) {
                                r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
     }
     report.results.push_back(std::move(*r));
+  }
+  if (vm.count("mariadb")) {
+    datasets::MariadbOptions server;
+    server.script = vm["mariadb-script"].as<std::string>();
+    server.port = vm["mariadb-port"].as<int>();
+    if (!std::filesystem::exists(server.script)) {
+      std::cerr << "strata experiment keys: " << server.script.string() << ": no such script (see --mariadb-script)\n";
+      return kExitFailure;
+    }
+    for (auto strategy : o.strategies) {
+      const std::string name = datasets::ToString(strategy);
+      ProgressBar progress("mariadb " + name, o.rows);
+      auto r = datasets::RunMariadbKeys(data / ("mariadb-" + name), strategy, o, server,
+                                        [&](const datasets::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); },
+                                        &report.mariadb_version);
+      progress.Finish();
+      if (!r.ok()) {
+        std::cerr << "strata experiment keys: mariadb " << name << ": " << r.status().ToString() << "\n";
+        return kExitFailure;
+      }
+      if (!json) {
+        std::cerr << fmt::format("mariadb {:<14} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", name, r->insert_seconds,
+                                 r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
+      }
+      report.results.push_back(std::move(*r));
+    }
   }
   std::vector<std::filesystem::path> written;
   if (auto s = datasets::WriteKeyReport(out, report, &written); !s.ok()) {

@@ -27,6 +27,7 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
       "title", po::value<std::string>()->default_value(""), "a title above the maps")(
       "width", po::value<int>()->default_value(1200), "image width in pixels")(
       "shared-scale", "lsn: colour every file on one LSN range (default: rank within each file)")(
+      "linear", "lsn: colour by LSN between each file's oldest and newest page (default: rank within each file)")(
       "max-rows", po::value<std::uint32_t>()->default_value(1024), "merge pages into cells beyond this many rows")(
       "help,h", "show this help");
   po::options_description all;
@@ -79,6 +80,7 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   viz::ModelOptions mo;
   mo.kind = kind;
   mo.shared_scale = vm.count("shared-scale") > 0;
+  mo.linear_within_file = vm.count("linear") > 0;
   mo.max_rows = std::max<std::uint32_t>(1, vm["max-rows"].as<std::uint32_t>());
   mo.title = vm["title"].as<std::string>();
   ScanProgress progress(TerminalProgressBar());

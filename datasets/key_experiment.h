@@ -60,6 +60,7 @@ struct KeyRunResult {
   std::uint64_t records = 0;
   double avg_leaf_fill = 0;        // of the clustered index's leaves, 0..1
   std::optional<std::uint64_t> page_splits;  // as counted by the engine while inserting
+  std::optional<std::uint64_t> server_leaf_pages;  // MariaDB: n_leaf_pages in mysql.innodb_index_stats
   std::uint64_t count = 0;         // what SELECT COUNT(*) returned
   double count_cold_seconds = 0;   // fresh buffer pool, file evicted from the OS cache
   double count_warm_seconds = 0;   // the same query again
@@ -76,6 +77,18 @@ using KeyProgressFn = std::function<void(const KeyExperimentProgress&)>;
 // Runs one strategy on Strata in `datadir` (which must not hold a database yet).
 ondisk::Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStrategy strategy,
                                            const KeyExperimentOptions& options, const KeyProgressFn& progress = {});
+
+struct MariadbOptions {
+  std::filesystem::path script;  // datasets/mariadb/server.sh
+  int port = 33281;
+};
+
+// Runs one strategy on a private MariaDB server in `workdir` (replaced): the statements
+// RunStrataKeys runs, timed by the server's clock; the file's figures read after its slow
+// shutdown. `version` receives "MariaDB 10.11.x-...".
+ondisk::Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStrategy strategy,
+                                            const KeyExperimentOptions& options, const MariadbOptions& server,
+                                            const KeyProgressFn& progress = {}, std::string* version = nullptr);
 
 // Reads the page figures of `r.file` into `r` (file size, pages, clustered-index leaves,
 // levels, records, fill, secondary-index pages). `server_dictionary`: index names come from

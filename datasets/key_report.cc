@@ -111,9 +111,13 @@ std::vector<std::string> Findings(const KeyReport& report) {
   for (const auto& r : report.results) {
     if (r.engine != "strata") continue;
     const KeyRunResult* m = Find(report.results, "mariadb", r.strategy);
-    if (!m || !m->leaf_pages) continue;
-    out.push_back(fmt::format("{}: Strata {} leaf pages, MariaDB {} ({:+.1f}%).", ToString(r.strategy), r.leaf_pages, m->leaf_pages,
-                              100.0 * (static_cast<double>(r.leaf_pages) - m->leaf_pages) / m->leaf_pages));
+    if (!m) continue;
+    const std::uint64_t theirs = m->server_leaf_pages.value_or(m->leaf_pages);
+    if (!theirs) continue;
+    out.push_back(fmt::format("{}: Strata's clustered index has {} leaf pages, MariaDB's {} (n_leaf_pages in "
+                              "mysql.innodb_index_stats; {} in its file): {:+.1f}%.",
+                              ToString(r.strategy), r.leaf_pages, theirs, m->leaf_pages,
+                              100.0 * (static_cast<double>(r.leaf_pages) - theirs) / theirs));
   }
   return out;
 }
@@ -247,12 +251,13 @@ Status WriteMaps(const std::filesystem::path& dir, const KeyReport& report, std:
                                    "Extents: every page of each file, a bar as high as the page is full, in its index's colour "
                                    "(one row = one 1 MiB extent, all files on one scale)"},
                            MapSpec{viz::MapKind::kLsn, "lsn.png",
-                                   "LSN age: dark pages were last written early in the load, bright ones late (ranked within each "
-                                   "file); a gradient means pages were filled once, in order; bright everywhere means every page "
-                                   "was still being rewritten at the end"},
+                                   "LSN age: dark pages were last written early in the load, bright ones late (each file on its own "
+                                   "LSN range); a gradient means pages were filled once, in order; bright everywhere means every "
+                                   "page was still being rewritten at the end"},
                            MapSpec{viz::MapKind::kIndex, "index.png", "Index: which index owns each page"}}) {
     viz::ModelOptions mo;
     mo.kind = m.kind;
+    mo.linear_within_file = true;
     mo.title = fmt::format("{} rows per table, {} map", report.options.rows, viz::ToString(m.kind));
     viz::MapModel model = viz::BuildModel(inputs, mo);
     for (std::size_t i = 0; i < model.panels.size() && i < report.results.size(); ++i) {
@@ -292,6 +297,7 @@ nlohmann::json ToJson(const KeyReport& report) {
                        {"records", r.records},
                        {"avg_leaf_fill", r.avg_leaf_fill},
                        {"page_splits", r.page_splits ? nlohmann::json(*r.page_splits) : nlohmann::json(nullptr)},
+                       {"server_leaf_pages", r.server_leaf_pages ? nlohmann::json(*r.server_leaf_pages) : nlohmann::json(nullptr)},
                        {"count", r.count},
                        {"count_cold_seconds", r.count_cold_seconds},
                        {"count_warm_seconds", r.count_warm_seconds}});

@@ -91,6 +91,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
   m.kind = opt.kind;
   m.title = opt.title;
   m.shared_scale = opt.shared_scale;
+  m.linear_within_file = opt.linear_within_file && !opt.shared_scale;
   std::vector<SpaceMap> maps;
   std::uint32_t max_pages = 0;
   for (const auto& in : inputs) {
@@ -159,6 +160,10 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       if (opt.shared_scale) {
         lsn_lo = static_cast<double>(gmin), lsn_hi = static_cast<double>(gmax);
         for (auto n : written) rank[n] = gmax > gmin ? (sm.pages[n].lsn - lsn_lo) / (lsn_hi - lsn_lo) : 1.0;
+      } else if (opt.linear_within_file) {
+        std::uint64_t lo = ~0ull, hi = 0;
+        for (auto n : written) lo = std::min(lo, sm.pages[n].lsn), hi = std::max(hi, sm.pages[n].lsn);
+        for (auto n : written) rank[n] = hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
       } else {
         std::stable_sort(written.begin(), written.end(), [&](auto a, auto b) { return sm.pages[a].lsn < sm.pages[b].lsn; });
         for (std::size_t i = 0; i < written.size(); ++i) rank[written[i]] = written.size() > 1 ? double(i) / (written.size() - 1) : 1.0;

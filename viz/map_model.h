@@ -3,8 +3,9 @@
 // and SVG writers and the viewer draw from this one model.
 //
 // Maps:  extents  B-tree pages as bars of their fill in their index's colour
-//        lsn      page age on a perceptual scale (rank in the file, or the LSN value on a range
-//                 shared by all files with shared_scale), never-written and free pages apart
+//        lsn      page age on a perceptual scale (rank in the file; the LSN value on the file's own
+//                 range with linear_within_file; on a range shared by all files with
+//                 shared_scale), never-written and free pages apart
 //        types    page type per page
 //        index    which index owns each page
 // Every panel uses the same pages per row (an extent) and the same pages per cell.
@@ -55,6 +56,7 @@ struct MapModel {
   std::uint32_t cells_per_row = 64;
   std::uint32_t rows = 0;            // of the tallest panel
   bool shared_scale = false;
+  bool linear_within_file = false;
   std::vector<Panel> panels;
 
   std::uint32_t RowsOf(const Panel& p) const {
@@ -67,6 +69,10 @@ struct ModelOptions {
   bool shared_scale = false;
   std::uint32_t max_rows = 1024;  // taller files merge pages into cells
   std::string title;
+  // Colour by LSN value between the file's oldest and newest page rather than by rank: a
+  // file whose pages were all rewritten at the end shows bright all over, as innodb_ruby's
+  // LSN-age picture does (rank would spread any file over the whole scale).
+  bool linear_within_file = false;
 };
 
 struct MapInput {

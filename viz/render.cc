@@ -39,7 +39,11 @@ std::string LegendText(const LegendEntry& e) {
 std::string Note(const MapModel& m) {
   std::string s = fmt::format("{} map; one row = {} pages", ToString(m.kind), m.pages_per_row * m.pages_per_cell);
   if (m.pages_per_cell > 1) s += fmt::format("; downsampled: each cell shows {} pages (the most common kind)", m.pages_per_cell);
-  if (m.kind == MapKind::kLsn) s += m.shared_scale ? "; colour = LSN on one range for all files" : "; colour = LSN rank within each file";
+  if (m.kind == MapKind::kLsn) {
+    s += m.shared_scale         ? "; colour = LSN on one range for all files"
+         : m.linear_within_file ? "; colour = LSN between each file's oldest and newest page"
+                                : "; colour = LSN rank within each file";
+  }
   if (m.kind == MapKind::kExtents) s += "; bar height = page fill";
   return s;
 }
