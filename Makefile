@@ -16,14 +16,14 @@ build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DSTRATA_WERROR=$(WERROR) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The inspector on real MariaDB files bundled in tests/data: a random-UUID key against an
-# auto-increment one, same rows.
-DEMO_UUID = tests/data/mariadb-history/hist/t_uuid.ibd
-DEMO_AUTOINC = tests/data/mariadb-history/hist/t_autoinc.ibd
+# The key-strategy study (issue 10) at a laptop's size: 500,000 rows per table keyed by
+# auto-increment, plain int, UUIDv4 char(36) and ULID, a 16 MiB buffer pool (smaller than the
+# UUID table), the report in $(DEMO_OUT). MARIADB=1 runs the same on a private MariaDB too
+# (scripts/install-deps.sh mariadb first).
+DEMO_OUT ?= $(BUILD)/demo-keys
+DEMO_ROWS ?= 500000
 demo: build
-	@$(BUILD)/cli/strata inspect summary $(DEMO_UUID) $(DEMO_AUTOINC)
-	@$(BUILD)/cli/strata inspect extents --illustrate $(DEMO_UUID) $(DEMO_AUTOINC)
-	@$(BUILD)/cli/strata inspect index $(DEMO_UUID) $(DEMO_AUTOINC)
+	@$(BUILD)/cli/strata experiment keys --rows $(DEMO_ROWS) --buffer-pool 16M --out $(DEMO_OUT) $(if $(MARIADB),--mariadb)
 
 test: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE slow
