@@ -25,15 +25,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// Results are not printed: a sink that keeps the first value of the first row.
-class FirstValue : public sql::ResultSink {
- public:
-  void Header(const std::vector<sql::ColumnHeader>&) override {}
-  void Row(const std::vector<std::optional<std::string>>& values) override {
-    if (!value && !values.empty()) value = values[0].value_or("NULL");
-  }
-  std::optional<std::string> value;
-};
+using FirstValue = sql::FirstValueSink;  // results are not printed
 
 // Runs statements, turning the first error into a message.
 std::optional<std::string> RunAll(sql::Session& s, const std::vector<std::string>& statements, FirstValue* out = nullptr) {

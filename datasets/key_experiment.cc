@@ -27,15 +27,7 @@ std::vector<KeyStrategy> StudyStrategies() {
 
 namespace {
 
-// Keeps the first value of the first row (COUNT(*)'s answer); drops the rest.
-class FirstValue : public engine::sql::ResultSink {
- public:
-  void Header(const std::vector<engine::sql::ColumnHeader>&) override {}
-  void Row(const std::vector<std::optional<std::string>>& values) override {
-    if (!value && !values.empty()) value = values[0].value_or("NULL");
-  }
-  std::optional<std::string> value;
-};
+using FirstValue = engine::sql::FirstValueSink;
 
 Status Run(engine::sql::Session& session, const std::string& text, FirstValue* out = nullptr) {
   FirstValue ignore;

@@ -221,6 +221,15 @@ std::pair<Lsn, Lsn> RedoLog::Advance(std::uint64_t bytes) {
   return {Lsn(start), Lsn(lsn_)};
 }
 
+Status RedoLog::Fail(const Status& s, const char* what) {
+  // Sticks: a later write or sync that succeeds proves nothing about what this one lost.
+  if (error_.ok()) {
+    error_ = s.WithContext(fmt::format("redo log {} failed; nothing after LSN {} is durable", what, flushed_lsn_));
+  }
+  cv_.notify_all();
+  return error_;
+}
+
 Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool sync) {
   for (;;) {
     if (!error_.ok()) return error_;
@@ -243,10 +252,7 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
         --syncs_in_flight_;
         if (syncs_in_flight_ == 0) syncing_upto_ = 0;
         if (!s.ok()) {
-          // Sticks: a later sync that succeeds proves nothing about what this one lost.
-          if (error_.ok()) error_ = s.WithContext("redo log sync failed; nothing after LSN " + std::to_string(flushed_lsn_) + " is durable");
-          cv_.notify_all();
-          return error_;
+          return Fail(s, "sync");
         }
         ++stats_.fsyncs;
         flushed_lsn_ = std::max(flushed_lsn_, upto);
@@ -293,9 +299,7 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
     lock.lock();
     writing_ = false;
     if (!s.ok()) {
-      if (error_.ok()) error_ = s.WithContext("redo log write failed; nothing after LSN " + std::to_string(flushed_lsn_) + " is durable");
-      cv_.notify_all();
-      return error_;
+      return Fail(s, "write");
     }
     ++stats_.writes;
     written_lsn_ = std::max(written_lsn_, end);

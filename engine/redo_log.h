@@ -93,6 +93,8 @@ class RedoLog {
   RedoLog(std::unique_ptr<File> file, std::uint64_t capacity) : file_(std::move(file)), capacity_(capacity) {}
   Status WriteHeader();
   Status WriteBlocks(std::unique_lock<std::mutex>& lock, ondisk::Lsn target, bool sync);
+  // Records a failed write or sync as the log's sticky error (mu_ held) and wakes the waiters.
+  Status Fail(const Status& s, const char* what);
   std::uint64_t FileOffset(std::uint64_t block_lsn) const;
   void AppendBytes(ondisk::ConstBytes bytes);
 

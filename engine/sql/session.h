@@ -35,6 +35,17 @@ class ResultSink {
   virtual void Row(const std::vector<std::optional<std::string>>& values) = 0;  // nullopt: NULL
 };
 
+// Keeps the first value of a statement's first row (NULL as "NULL") and drops the rest: a
+// COUNT(*), a counter to check, or the rows of statements nobody reads.
+class FirstValueSink : public ResultSink {
+ public:
+  void Header(const std::vector<ColumnHeader>&) override { value.reset(); }
+  void Row(const std::vector<std::optional<std::string>>& values) override {
+    if (!value && !values.empty()) value = values[0].value_or("NULL");
+  }
+  std::optional<std::string> value;
+};
+
 struct StatementOutcome {
   std::optional<SqlError> error;
   bool result_set = false;  // rows went to the sink (a SELECT or SHOW)

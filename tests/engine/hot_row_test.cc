@@ -25,13 +25,7 @@ namespace {
 
 using strata::testing::TempDir;
 
-struct FirstValue : sql::ResultSink {
-  std::optional<std::string> value;
-  void Header(const std::vector<sql::ColumnHeader>&) override { value.reset(); }
-  void Row(const std::vector<std::optional<std::string>>& v) override {
-    if (!value) value = v.at(0).value_or("NULL");
-  }
-};
+using FirstValue = sql::FirstValueSink;
 
 // Runs one statement; its error message, or "" when it succeeded.
 std::string Sql(sql::Session& s, const std::string& text, FirstValue* out = nullptr) {
