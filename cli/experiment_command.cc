@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <iostream>
 
 #include "cli/options.h"
@@ -93,6 +95,11 @@ int History(const std::vector<std::string>& args) {
   }
   return kExitOk;
 }
+
+// Ctrl-C during the MariaDB runs reaches the client and scripts too (one process group); the
+// run then fails, stops its private server on the way out, and the command exits 130.
+std::atomic<bool> interrupted{false};
+extern "C" void OnInterrupt(int) { interrupted = true; }
 
 std::optional<std::vector<datasets::KeyStrategy>> ParseStrategies(const std::string& text) {
   if (text == "study") return datasets::StudyStrategies();
@@ -202,6 +209,7 @@ int Keys(const std::vector<std::string>& args) {
       std::cerr << "strata experiment keys: " << server.script.string() << ": no such script (see --mariadb-script)\n";
       return kExitFailure;
     }
+    std::signal(SIGINT, OnInterrupt);
     for (auto strategy : o.strategies) {
       const std::string name = datasets::ToString(strategy);
       ProgressBar progress("mariadb " + name, o.rows);
@@ -209,6 +217,10 @@ int Keys(const std::vector<std::string>& args) {
                                         [&](const datasets::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); },
                                         &report.mariadb_version);
       progress.Finish();
+      if (interrupted) {
+        std::cerr << "strata experiment keys: interrupted; the private MariaDB server was stopped\n";
+        return 130;
+      }
       if (!r.ok()) {
         std::cerr << "strata experiment keys: mariadb " << name << ": " << r.status().ToString() << "\n";
         return kExitFailure;
@@ -219,6 +231,7 @@ int Keys(const std::vector<std::string>& args) {
       }
       report.results.push_back(std::move(*r));
     }
+    std::signal(SIGINT, SIG_DFL);
   }
   std::vector<std::filesystem::path> written;
   if (auto s = datasets::WriteKeyReport(out, report, &written); !s.ok()) {

@@ -32,18 +32,15 @@ std::string KeyType(KeyStrategy s) {
 
 double MiB(std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); }
 
-// The result of the same engine that serves as 1.0 for the size ratios: auto-increment,
-// else sequential int, else the first.
+// The result of the same engine that serves as 1.0 for the size ratios: auto-increment, else
+// sequential int, else none.
 const KeyRunResult* Baseline(const std::vector<KeyRunResult>& results, const std::string& engine) {
-  const KeyRunResult* first = nullptr;
   for (KeyStrategy s : {KeyStrategy::kAutoinc, KeyStrategy::kSeq}) {
     for (const auto& r : results) {
-      if (r.engine != engine) continue;
-      if (!first) first = &r;
-      if (r.strategy == s) return &r;
+      if (r.engine == engine && r.strategy == s) return &r;
     }
   }
-  return first;
+  return nullptr;
 }
 
 const KeyRunResult* Find(const std::vector<KeyRunResult>& results, const std::string& engine, KeyStrategy s) {
@@ -61,8 +58,12 @@ struct Block {
   std::vector<std::vector<std::string>> rows;  // table: the first row is the header
 };
 
-std::vector<std::string> Header() {
-  return {"strategy", "engine", "key", "insert s", "rows/s", "file MiB", "size vs autoinc", "data pages", "index pages",
+std::vector<std::string> Header(const KeyReport& report) {
+  std::string base = "size ratio";
+  for (const auto& r : report.results) {
+    if (const KeyRunResult* b = Baseline(report.results, r.engine)) base = "size vs " + ToString(b->strategy);
+  }
+  return {"strategy", "engine", "key", "insert s", "rows/s", "file MiB", base, "data pages", "index pages",
           "leaf pages", "leaf fill", "levels", "page splits", "COUNT(*) cold s", "warm s"};
 }
 
@@ -85,7 +86,7 @@ std::vector<std::string> Row(const KeyRunResult& r, const KeyRunResult* base) {
 }
 
 std::vector<std::vector<std::string>> FigureTable(const KeyReport& report) {
-  std::vector<std::vector<std::string>> rows = {Header()};
+  std::vector<std::vector<std::string>> rows = {Header(report)};
   for (const auto& r : report.results) rows.push_back(Row(r, Baseline(report.results, r.engine)));
   return rows;
 }
