@@ -12,8 +12,8 @@
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
-#include "ondisk/index_page.h"
 #include "inspect/sys_dictionary.h"
+#include "ondisk/index_page.h"
 
 namespace strata::datasets {
 
@@ -116,7 +116,11 @@ Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStra
       const auto start = Clock::now();
       if (Status s = Run(session, count, &answer); !s.ok()) return s;
       *seconds = Since(start);
-      r.count = answer.value ? std::stoull(*answer.value) : 0;
+      const std::string got = answer.value.value_or("");
+      if (got.empty() || got.find_first_not_of("0123456789") != std::string::npos) {
+        return Status::Corruption(count + " returned '" + got + "'");
+      }
+      r.count = std::stoull(got);
     }
   }
   if (Status s = ReadPageFigures(r); !s.ok()) return s;

@@ -161,7 +161,9 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
                                      options.database, r.table),
                      log);
   if (!stats.ok()) return stats.status();
-  r.server_leaf_pages = std::stoull(*stats);
+  const auto leaves = Numbers(*stats);
+  if (leaves.size() != 1 || leaves[0].size() != 1) return Status::Corruption("unexpected n_leaf_pages output: " + *stats);
+  r.server_leaf_pages = static_cast<std::uint64_t>(leaves[0][0]);
 
   // COUNT(*) after a restart (its buffer pool empty; the file out of the OS cache too).
   if (progress) progress({strategy, r.engine, "count", options.rows});
