@@ -184,22 +184,34 @@ int Keys(const std::vector<std::string>& args) {
     return kExitFailure;
   }
   const bool json = vm.count("json") > 0;
-  for (auto strategy : o.strategies) {
-    const std::string name = datasets::ToString(strategy);
-    ProgressBar progress("strata " + name, o.rows);
-    auto r = datasets::RunStrataKeys(data / ("strata-" + name), strategy, o, [&](const datasets::KeyExperimentProgress& p) {
-      progress.Update(p.rows_done, p.phase);
-    });
-    progress.Finish();
-    if (!r.ok()) {
-      std::cerr << "strata experiment keys: " << name << ": " << r.status().ToString() << "\n";
-      return kExitFailure;
+  // Every strategy on one engine, in order; an exit code when one fails or is interrupted.
+  auto run_engine = [&](const std::string& engine, auto run) -> std::optional<int> {
+    for (auto strategy : o.strategies) {
+      const std::string name = datasets::ToString(strategy);
+      ProgressBar progress(engine + " " + name, o.rows);
+      auto r = run(data / (engine + "-" + name), strategy,
+                   [&](const datasets::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); });
+      progress.Finish();
+      if (interrupted) {
+        std::cerr << "strata experiment keys: interrupted; the private MariaDB server was stopped\n";
+        return 130;
+      }
+      if (!r.ok()) {
+        std::cerr << "strata experiment keys: " << engine << " " << name << ": " << r.status().ToString() << "\n";
+        return kExitFailure;
+      }
+      if (!json) {
+        std::cerr << fmt::format("{:<7} {:<15} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", engine, name, r->insert_seconds,
+                                 r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
+      }
+      report.results.push_back(std::move(*r));
     }
-    if (!json) {
-      std::cerr << fmt::format("strata {:<15} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", name, r->insert_seconds,
-                               r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
-    }
-    report.results.push_back(std::move(*r));
+    return std::nullopt;
+  };
+  if (auto failed = run_engine("strata", [&](const auto& dir, auto strategy, const auto& progress) {
+        return datasets::RunStrataKeys(dir, strategy, o, progress);
+      })) {
+    return *failed;
   }
   if (vm.count("mariadb")) {
     datasets::MariadbOptions server;
@@ -210,26 +222,10 @@ int Keys(const std::vector<std::string>& args) {
       return kExitFailure;
     }
     std::signal(SIGINT, OnInterrupt);
-    for (auto strategy : o.strategies) {
-      const std::string name = datasets::ToString(strategy);
-      ProgressBar progress("mariadb " + name, o.rows);
-      auto r = datasets::RunMariadbKeys(data / ("mariadb-" + name), strategy, o, server,
-                                        [&](const datasets::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); },
-                                        &report.mariadb_version);
-      progress.Finish();
-      if (interrupted) {
-        std::cerr << "strata experiment keys: interrupted; the private MariaDB server was stopped\n";
-        return 130;
-      }
-      if (!r.ok()) {
-        std::cerr << "strata experiment keys: mariadb " << name << ": " << r.status().ToString() << "\n";
-        return kExitFailure;
-      }
-      if (!json) {
-        std::cerr << fmt::format("mariadb {:<14} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", name, r->insert_seconds,
-                                 r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
-      }
-      report.results.push_back(std::move(*r));
+    if (auto failed = run_engine("mariadb", [&](const auto& dir, auto strategy, const auto& progress) {
+          return datasets::RunMariadbKeys(dir, strategy, o, server, progress, &report.mariadb_version);
+        })) {
+      return *failed;
     }
     std::signal(SIGINT, SIG_DFL);
   }
