@@ -63,7 +63,7 @@ TableSpec SbtestSpec(const std::string& database, const std::string& table, KeyS
 int BenchInsert(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
-      "keys", po::value<std::string>()->default_value("autoinc"), "key strategy: seq, autoinc, uuid, uuid-bin, ulid, uuid7, uuid7-bin, uuid1-swap-bin")(
+      "keys", po::value<std::string>()->default_value("autoinc"), ("key strategy: " + datasets::KeyStrategyNames()).c_str())(
       "rows", po::value<std::uint64_t>()->default_value(100000), "rows to insert")(
       "batch", po::value<std::uint64_t>()->default_value(1), "rows per API call (Table::InsertBatch)")(
       "buffer-pool", po::value<std::string>()->default_value("128M"), "buffer pool size, e.g. 8M, 1G")(

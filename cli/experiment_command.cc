@@ -121,8 +121,7 @@ int Keys(const std::vector<std::string>& args) {
   options.add_options()("out", po::value<std::string>(), "the report directory (created; its data/ is replaced)")(
       "rows", po::value<std::uint64_t>()->default_value(100000), "rows per table")(
       "strategies", po::value<std::string>()->default_value("study"),
-      "comma-separated key strategies (seq, autoinc, uuid, uuid-bin, ulid, uuid7, uuid7-bin, uuid1-swap-bin), "
-      "'study' (autoinc,seq,uuid,ulid) or 'all'")(
+      ("comma-separated key strategies (" + datasets::KeyStrategyNames() + "), 'study' (autoinc,seq,uuid,ulid) or 'all'").c_str())(
       "batch", po::value<std::uint64_t>()->default_value(100), "rows per INSERT statement (each statement commits)")(
       "buffer-pool", po::value<std::string>()->default_value("32M"), "buffer pool size, e.g. 16M, 1G")(
       "shape", po::value<std::string>()->default_value("key-only"), "key-only (one key column) or sbtest (adds k, c, pad, KEY k_1)")(

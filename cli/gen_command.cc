@@ -19,12 +19,6 @@ using namespace strata::datasets;
 
 namespace {
 
-std::string KeyStrategyList() {
-  std::string out;
-  for (KeyStrategy s : AllKeyStrategies()) out += (out.empty() ? "" : ", ") + ToString(s);
-  return out;
-}
-
 // A file written plainly, or gzip-compressed when its name ends in ".gz"; "-" is stdout.
 class OutputFile {
  public:
@@ -70,7 +64,7 @@ class OutputFile {
 int GenDump(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("rows", po::value<std::uint64_t>(), "rows to write")(
-      "keys", po::value<std::string>(), ("key strategy: " + KeyStrategyList()).c_str())(
+      "keys", po::value<std::string>(), ("key strategy: " + KeyStrategyNames()).c_str())(
       "shape", po::value<std::string>()->default_value("key-only"),
       "key-only (the key column alone) or sbtest (the key, then sysbench's k, c, pad and KEY k_1)")(
       "table", po::value<std::string>(), "table name (default innodb_<strategy>)")(
@@ -96,7 +90,7 @@ int GenDump(const std::vector<std::string>& args) {
   DumpOptions o;
   o.rows = vm["rows"].as<std::uint64_t>();
   const auto keys = ParseKeyStrategy(vm["keys"].as<std::string>());
-  if (!keys) return fail_usage("unknown key strategy '" + vm["keys"].as<std::string>() + "' (" + KeyStrategyList() + ")");
+  if (!keys) return fail_usage("unknown key strategy '" + vm["keys"].as<std::string>() + "' (" + KeyStrategyNames() + ")");
   o.keys = *keys;
   const auto shape = ParseTableShape(vm["shape"].as<std::string>());
   if (!shape) return fail_usage("unknown --shape '" + vm["shape"].as<std::string>() + "' (key-only, sbtest)");
@@ -129,7 +123,7 @@ int GenDump(const std::vector<std::string>& args) {
 
 int GenKeys(const std::vector<std::string>& args) {
   po::options_description options("Options");
-  options.add_options()("keys", po::value<std::string>(), ("key strategy: " + KeyStrategyList()).c_str())(
+  options.add_options()("keys", po::value<std::string>(), ("key strategy: " + KeyStrategyNames()).c_str())(
       "count,n", po::value<std::uint64_t>()->default_value(10), "keys to print")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the random keys")("help,h", "show this help");
   auto usage = [&](std::ostream& out) {
@@ -141,7 +135,7 @@ int GenKeys(const std::vector<std::string>& args) {
   if (auto done = ParseOptions("gen keys", args, options, {}, usage, vm, {"keys"})) return *done;
   const auto keys = ParseKeyStrategy(vm["keys"].as<std::string>());
   if (!keys) {
-    std::cerr << "strata gen keys: unknown key strategy '" << vm["keys"].as<std::string>() << "' (" << KeyStrategyList() << ")\n";
+    std::cerr << "strata gen keys: unknown key strategy '" << vm["keys"].as<std::string>() << "' (" << KeyStrategyNames() << ")\n";
     return kExitUsage;
   }
   KeyGenerator g(*keys, vm["seed"].as<std::uint64_t>());

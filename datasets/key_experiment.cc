@@ -48,6 +48,35 @@ engine::DatabaseOptions EngineOptions(const KeyExperimentOptions& o) {
 
 }  // namespace
 
+std::string CreateTableFor(const KeyExperimentOptions& options, KeyStrategy strategy) {
+  DumpOptions shape;
+  shape.keys = strategy;
+  shape.shape = options.shape;
+  return CreateTableStatement(shape);
+}
+
+void ForEachInsert(const KeyExperimentOptions& options, KeyStrategy strategy, const std::string& table,
+                   const std::function<bool(const std::string&, std::uint64_t, bool)>& fn) {
+  RowTuples tuples(strategy, options.shape, options.rows, options.seed);
+  const std::uint64_t batch = std::max<std::uint64_t>(1, options.batch);
+  const std::uint64_t every = std::max<std::uint64_t>(1, options.rows / std::max<std::uint32_t>(1, options.samples));
+  const std::string head = fmt::format("INSERT INTO `{}` VALUES ", table);
+  std::uint64_t next_sample = every;
+  std::string statement;
+  for (std::uint64_t done = 0; done < options.rows;) {
+    const std::uint64_t n = std::min({batch, options.rows - done, next_sample - done});
+    statement = head;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      if (i) statement += ',';
+      statement += tuples.Next(/*autoinc_as_null=*/true);
+    }
+    done += n;
+    const bool sample = done == next_sample || done == options.rows;
+    if (sample) next_sample = std::min(options.rows, done + every);
+    if (!fn(statement, done, sample)) return;
+  }
+}
+
 void EvictFromPageCache(const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
@@ -63,41 +92,28 @@ Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStra
   r.strategy = strategy;
   r.table = DefaultTableName(strategy);
   r.file = datadir / options.database / (r.table + ".ibd");
-  DumpOptions shape;
-  shape.keys = strategy;
-  shape.shape = options.shape;
-  shape.table = r.table;
   {
     auto db = engine::Database::Open(datadir, EngineOptions(options));
     if (!db.ok()) return db.status();
     engine::sql::Session session(**db);
     for (const std::string& text : {fmt::format("CREATE DATABASE `{}`", options.database), fmt::format("USE `{}`", options.database),
-                                    CreateTableStatement(shape)}) {
+                                    CreateTableFor(options, strategy)}) {
       if (Status s = Run(session, text); !s.ok()) return s;
     }
-    RowTuples tuples(strategy, options.shape, options.rows, options.seed);
-    const std::uint64_t batch = std::max<std::uint64_t>(1, options.batch);
-    const std::uint64_t every = std::max<std::uint64_t>(1, options.rows / std::max<std::uint32_t>(1, options.samples));
-    const std::string head = fmt::format("INSERT INTO `{}` VALUES ", r.table);
-    std::uint64_t next_sample = every;
-    std::string statement;
+    Status failed;
     const auto start = Clock::now();
-    for (std::uint64_t done = 0; done < options.rows;) {
-      // A statement never straddles a sample point, so the samples fall on exact row counts.
-      const std::uint64_t n = std::min({batch, options.rows - done, next_sample - done});
-      statement = head;
-      for (std::uint64_t i = 0; i < n; ++i) {
-        if (i) statement += ',';
-        statement += tuples.Next(/*autoinc_as_null=*/true);
+    ForEachInsert(options, strategy, r.table, [&](const std::string& statement, std::uint64_t done, bool sample) {
+      if (failed = Run(session, statement); !failed.ok()) {
+        failed = failed.WithContext(fmt::format("{} rows in", done));
+        return false;
       }
-      if (Status s = Run(session, statement); !s.ok()) return s.WithContext(fmt::format("{} rows in", done));
-      done += n;
-      if (done == next_sample || done == options.rows) {
+      if (sample) {
         r.samples.push_back({done, Since(start)});
-        next_sample = std::min(options.rows, done + every);
         if (progress) progress({strategy, r.engine, "insert", done});
       }
-    }
+      return true;
+    });
+    if (!failed.ok()) return failed;
     r.insert_seconds = Since(start);
     auto table = (*db)->GetTable(options.database, r.table);
     if (!table.ok()) return table.status();

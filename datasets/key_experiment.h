@@ -74,6 +74,16 @@ struct KeyExperimentProgress {
 };
 using KeyProgressFn = std::function<void(const KeyExperimentProgress&)>;
 
+// The experiment's table for `strategy`: its CREATE TABLE, as the study created it.
+std::string CreateTableFor(const KeyExperimentOptions& options, KeyStrategy strategy);
+
+// The load, the same on every engine: autocommit INSERTs of up to `batch` rows of `table`, in
+// generation order, none straddling a sample point (every rows/samples rows), so samples fall
+// on exact row counts. `fn(statement, rows done after it, whether that is a sample point)`
+// returns false to stop.
+void ForEachInsert(const KeyExperimentOptions& options, KeyStrategy strategy, const std::string& table,
+                   const std::function<bool(const std::string& statement, std::uint64_t rows_done, bool sample)>& fn);
+
 // Runs one strategy on Strata in `datadir` (which must not hold a database yet).
 ondisk::Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStrategy strategy,
                                            const KeyExperimentOptions& options, const KeyProgressFn& progress = {});

@@ -96,10 +96,6 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
 
   if (auto s = Shell(start, log); !s.ok()) return s.status();
   stop.running = true;
-  DumpOptions shape;
-  shape.keys = strategy;
-  shape.shape = options.shape;
-  shape.table = r.table;
   auto v = Shell(client + " -e 'SELECT VERSION()'", log);
   if (!v.ok()) return v.status();
   if (version) *version = "MariaDB " + v->substr(0, v->find('\n'));
@@ -108,24 +104,14 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   const auto sql_path = workdir / "load.sql";
   {
     std::ofstream sql(sql_path, std::ios::binary);
-    sql << fmt::format("CREATE DATABASE `{0}`;\nUSE `{0}`;\n{1};\n", options.database, CreateTableStatement(shape))
+    sql << fmt::format("CREATE DATABASE `{0}`;\nUSE `{0}`;\n{1};\n", options.database, CreateTableFor(options, strategy))
         << "SET GLOBAL innodb_monitor_enable = 'index_page_splits';\nSET GLOBAL innodb_monitor_reset_all = 'index_page_splits';\n"
         << "SELECT 0, UNIX_TIMESTAMP(NOW(6));\n";
-    RowTuples tuples(strategy, options.shape, options.rows, options.seed);
-    const std::uint64_t batch = std::max<std::uint64_t>(1, options.batch);
-    const std::uint64_t every = std::max<std::uint64_t>(1, options.rows / std::max<std::uint32_t>(1, options.samples));
-    std::uint64_t next_sample = every;
-    for (std::uint64_t done = 0; done < options.rows;) {
-      const std::uint64_t n = std::min({batch, options.rows - done, next_sample - done});
-      sql << "INSERT INTO `" << r.table << "` VALUES ";
-      for (std::uint64_t i = 0; i < n; ++i) sql << (i ? "," : "") << tuples.Next(/*autoinc_as_null=*/true);
-      sql << ";\n";
-      done += n;
-      if (done == next_sample || done == options.rows) {
-        sql << "SELECT " << done << ", UNIX_TIMESTAMP(NOW(6));\n";
-        next_sample = std::min(options.rows, done + every);
-      }
-    }
+    ForEachInsert(options, strategy, r.table, [&](const std::string& statement, std::uint64_t done, bool sample) {
+      sql << statement << ";\n";
+      if (sample) sql << "SELECT " << done << ", UNIX_TIMESTAMP(NOW(6));\n";
+      return true;
+    });
     sql << "SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = 'index_page_splits';\n";
     if (!sql.flush()) return Status::IoError(sql_path.string() + ": cannot write");
   }

@@ -33,6 +33,12 @@ const std::vector<KeyStrategy>& AllKeyStrategies() {
   return all;
 }
 
+std::string KeyStrategyNames() {
+  std::string out;
+  for (KeyStrategy s : AllKeyStrategies()) out += (out.empty() ? "" : ", ") + ToString(s);
+  return out;
+}
+
 std::string KeyGenerator::FormatUuid(const std::uint8_t (&b)[16]) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string s;

@@ -27,6 +27,8 @@ enum class KeyStrategy { kSeq, kAutoinc, kUuid, kUuidBin, kUlid, kUuid7, kUuid7B
 std::optional<KeyStrategy> ParseKeyStrategy(const std::string& name);
 std::string ToString(KeyStrategy s);
 const std::vector<KeyStrategy>& AllKeyStrategies();
+// "seq, autoinc, uuid, ...": every strategy's name, for help texts and errors.
+std::string KeyStrategyNames();
 
 class KeyGenerator {
  public:
