@@ -75,9 +75,13 @@ int BenchHotRow(const std::vector<std::string>& args) {
       "GROUP_COMMIT(TRUE) on each update), elr+group-commit")(
       "fsync-latency-us", po::value<unsigned>()->default_value(0),
       "added to every sync of the redo log, as a slower disk would take")(
+      "max-elr-dependent-trx-count", po::value<std::size_t>()->default_value(DatabaseOptions{}.max_elr_dependent_trx_count),
+      "with early lock release: how many commits may wait for durability with their locks already released; "
+      "beyond that, commits keep their locks until durable")(
       "json", "print the result as JSON")("help,h", "show this help");
   auto usage = [&](std::ostream& out) {
-    out << "Usage: strata bench hotrow --datadir D [--threads 50] [--updates 2000] [--mode MODE] [--fsync-latency-us N]\n\n"
+    out << "Usage: strata bench hotrow --datadir D [--threads 50] [--updates 2000] [--mode MODE] [--fsync-latency-us N]\n"
+        << "                          [--max-elr-dependent-trx-count N] [--json]\n\n"
         << "OceanBase's hot-row experiment, in-process: creates sbtest.sbtest1 with one row, then every\n"
         << "session runs UPDATE sbtest1 SET k=k+1 WHERE id=1 as autocommit statements, each acknowledged\n"
         << "only once durable. Prints the experiment's four lines, commits per log fsync and commit latency,\n"
@@ -98,6 +102,7 @@ int BenchHotRow(const std::vector<std::string>& args) {
   DatabaseOptions o;
   o.env = &env;
   o.enable_early_lock_release = mode->elr;
+  o.max_elr_dependent_trx_count = vm["max-elr-dependent-trx-count"].as<std::size_t>();
   auto db = Database::Open(vm["datadir"].as<std::string>(), o);
   if (!db.ok()) {
     std::cerr << "strata bench hotrow: " << db.status().ToString() << "\n";
@@ -183,7 +188,8 @@ int BenchHotRow(const std::vector<std::string>& args) {
   if (vm.count("json")) {
     nlohmann::json j = {{"mode", vm["mode"].as<std::string>()}, {"threads", threads}, {"updates_per_thread", updates},
                         {"total_updates", total}, {"seconds", seconds}, {"tps", tps},
-                        {"fsync_latency_us", vm["fsync-latency-us"].as<unsigned>()}, {"log_fsyncs", fsyncs},
+                        {"fsync_latency_us", vm["fsync-latency-us"].as<unsigned>()},
+                        {"max_elr_dependent_trx_count", o.max_elr_dependent_trx_count}, {"log_fsyncs", fsyncs},
                         {"commits", commits}, {"commits_per_fsync", per_fsync}, {"p50_ms", p50}, {"p99_ms", p99},
                         {"k_grew", grew}, {"k_ok", grew == total}};
     std::cout << j.dump(2) << "\n";
@@ -193,8 +199,9 @@ int BenchHotRow(const std::vector<std::string>& args) {
               << "Total Updates: " << total << "\n"
               << "Elapse Time: " << PythonRound2(seconds) << " s\n"
               << "TPS on Hot Row: " << PythonRound2(tps) << " /s\n"
-              << fmt::format("Mode: {}, fsync latency added: {} us\n", vm["mode"].as<std::string>(),
-                             vm["fsync-latency-us"].as<unsigned>())
+              << fmt::format("Mode: {}, fsync latency added: {} us{}\n", vm["mode"].as<std::string>(),
+                             vm["fsync-latency-us"].as<unsigned>(),
+                             mode->elr ? fmt::format(", max_elr_dependent_trx_count {}", o.max_elr_dependent_trx_count) : "")
               << fmt::format("Commits per log fsync: {:.1f} ({} commits, {} fsyncs)\n", per_fsync, commits, fsyncs)
               << fmt::format("Commit latency: p50 {:.2f} ms, p99 {:.2f} ms\n", p50, p99)
               << fmt::format("k grew by {} (expected {}): {}\n", grew, total, grew == total ? "ok" : "MISMATCH");
@@ -208,6 +215,9 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
       "loops", po::value<unsigned>()->default_value(1000), "INSERT + COMMIT iterations per run")(
       "fsync-latency-us", po::value<unsigned>()->default_value(0),
       "added to every sync of the redo log, as a slower disk would take")(
+      "max-elr-dependent-trx-count", po::value<std::size_t>()->default_value(DatabaseOptions{}.max_elr_dependent_trx_count),
+      "with early lock release: how many commits may wait for durability with their locks already released; "
+      "beyond that, commits keep their locks until durable")(
       "json", "print the result as JSON")("help,h", "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench async-commit --datadir D [--loops 1000] [--fsync-latency-us N]\n\n"
