@@ -43,7 +43,6 @@ set -euo pipefail
 export LC_ALL=C
 prog=hotrow_mariadb
 top=$(cd "$(dirname "$0")/../.." && pwd)
-server=$top/datasets/mariadb/server.sh
 shim_src=$top/tests/bench/fsync_delay.c
 
 threads=50
@@ -58,6 +57,8 @@ keep=0
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
+# shellcheck source=tests/bench/private_mariadb.sh
+. "$top/tests/bench/private_mariadb.sh"
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -90,21 +91,11 @@ positive --rows "$rows"
 [[ $latency_us =~ ^[0-9]+$ ]] || die "--fsync-latency-us must be a number of microseconds, not '$latency_us'"
 total=$((threads * updates))
 
-find_tool() { # find_tool NAME: its path, in PATH or the sbin directories root's PATH may lack
-  command -v "$1" 2>/dev/null && return 0
-  local d
-  for d in /usr/sbin /usr/bin /usr/local/sbin /usr/local/bin; do
-    [ -x "$d/$1" ] && { echo "$d/$1"; return 0; }
-  done
-  return 1
-}
-for tool in mariadbd mariadb mariadb-install-db; do
-  find_tool "$tool" >/dev/null || die "$tool is missing: scripts/install-deps.sh mariadb"
-done
-slap=$(find_tool mariadb-slap) || die "mariadb-slap is missing (it comes with mariadb-client)"
+mariadb_require_server
+slap=$(mariadb_find_tool mariadb-slap) || die "mariadb-slap is missing (it comes with mariadb-client)"
 cc=""
 if [ "$latency_us" -gt 0 ]; then
-  cc=$(find_tool cc || find_tool gcc || find_tool clang) || die "--fsync-latency-us needs a C compiler (cc)"
+  cc=$(mariadb_find_tool cc || mariadb_find_tool gcc || mariadb_find_tool clang) || die "--fsync-latency-us needs a C compiler (cc)"
 fi
 
 # --- scratch directory and clean-up ------------------------------------------------------------
@@ -119,10 +110,7 @@ cleanup() {
     kill "$slap_pid" 2>/dev/null || true
     wait "$slap_pid" 2>/dev/null || true
   fi
-  if [ -f "$mdir/mariadbd.pid" ] && "$server" status "$mdir" 2>/dev/null; then
-    progress "stopping the private MariaDB"
-    "$server" stop "$mdir" >&2 || kill "$(cat "$mdir/mariadbd.pid")" 2>/dev/null || true
-  fi
+  mariadb_stop_if_running "$mdir"
   if [ "$keep" = 1 ]; then
     progress "kept $work"
   else
@@ -144,17 +132,13 @@ if [ "$latency_us" -gt 0 ]; then
 fi
 
 # --- the server --------------------------------------------------------------------------------
-port=${STRATA_BENCH_PORT:-33190}
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+port=$(mariadb_free_port "${STRATA_BENCH_PORT:-33190}")
 progress "starting a private MariaDB in $mdir on 127.0.0.1:$port"
-# Later my.cnf lines win over server.sh's small fixture defaults (a 4M redo log would checkpoint
-# all the time).
-SERVER_EXTRA_CNF="innodb_buffer_pool_size=${STRATA_BENCH_MARIADB_POOL:-128M}
+mariadb_start "$mdir" "$port" "$flush" "innodb_buffer_pool_size=${STRATA_BENCH_MARIADB_POOL:-128M}
 innodb_log_file_size=${STRATA_BENCH_MARIADB_LOG:-256M}
 innodb_log_buffer_size=16M
-max_connections=$((threads + 20))" \
-  "${preload[@]}" "$server" start "$mdir" "$port" --innodb-flush-log-at-trx-commit="$flush" >&2
-sql() { "$server" sql "$mdir" -N -B "$@"; }
+max_connections=$((threads + 20))" "${preload[@]}"
+sql() { "$mariadb_server" sql "$mdir" -N -B "$@"; }
 config=$(sql -e "SELECT CONCAT_WS(' ', @@version, @@innodb_flush_log_at_trx_commit,
   @@innodb_flush_method, @@log_bin, @@innodb_buffer_pool_size DIV 1048576,
   @@innodb_log_file_size DIV 1048576)")
@@ -214,7 +198,7 @@ per_flush=$(awk -v n="$total" -v w="$log_writes" 'BEGIN { if (w > 0) printf "%.1
 delay_note=""
 if [ "$latency_us" -gt 0 ]; then
   server_pid=$(cat "$mdir/mariadbd.pid")
-  "$server" stop "$mdir" >&2  # the library writes its count when mariadbd exits
+  mariadb_stop "$mdir"  # the library writes its count when mariadbd exits
   # "pid=P delayed=N slept_us=S", one line per process that delayed a flush (install-db's too).
   delayed=$(awk -v want="pid=$server_pid" '$1 == want {
       n = $2; sub(/^delayed=/, "", n); s = $3; sub(/^slept_us=/, "", s)

@@ -35,7 +35,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$top/build}
 strata=${STRATA:-$build/cli/strata}
 gen=$top/tests/bench/gen_sbtest_dump.py
-server=$top/datasets/mariadb/server.sh
 rows=1000000
 threads=""
 keep=0
@@ -44,6 +43,8 @@ out=${OUT:-$build/import_bench.md}
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
+# shellcheck source=tests/bench/private_mariadb.sh
+. "$top/tests/bench/private_mariadb.sh"
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -90,10 +91,7 @@ if wanted sqlite; then
   command -v sqlite3 >/dev/null || die "sqlite3 is missing: scripts/install-deps.sh bench"
 fi
 if wanted mariadb; then
-  for tool in mariadbd mariadb mariadb-install-db; do
-    command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || [ -x "/usr/bin/$tool" ] ||
-      die "$tool is missing: scripts/install-deps.sh mariadb"
-  done
+  mariadb_require_server
 fi
 
 # --- strata: is the interface there yet? -----------------------------------------------------
@@ -127,10 +125,7 @@ work=$(mktemp -d "$base/strata-import-bench.XXXXXX")
 mdir=$work/mariadb
 cleanup() {
   local rc=$?
-  if [ -f "$mdir/mariadbd.pid" ] && "$server" status "$mdir" 2>/dev/null; then
-    progress "stopping the private MariaDB"
-    "$server" stop "$mdir" >&2 || kill "$(cat "$mdir/mariadbd.pid")" 2>/dev/null || true
-  fi
+  mariadb_stop_if_running "$mdir"
   if [ "$keep" = 1 ]; then
     progress "kept $work"
   else
@@ -310,23 +305,19 @@ add mariadb1 "MariaDB \`mariadb < dump.sql\`, innodb_flush_log_at_trx_commit=1" 
 add mariadb0 "MariaDB \`mariadb < dump.sql\`, innodb_flush_log_at_trx_commit=0" "$dump_bytes" \
   "not selected (STRATA_BENCH_ONLY=${STRATA_BENCH_ONLY:-})"
 mariadb_config=""
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 mariadb_load() { # mariadb_load FLUSH: a fresh instance with that setting, one load, stopped again
   local flush=$1 key=mariadb$1 log=$work/mariadb$1.log port t
   t=$(now)
-  port=${STRATA_BENCH_PORT:-33170}
-  while ! port_free "$port"; do port=$((port + 1)); done
+  port=$(mariadb_free_port "${STRATA_BENCH_PORT:-33170}")
   rm -rf "$mdir/data"
-  # Later lines of my.cnf win over server.sh's small fixture defaults.
-  SERVER_EXTRA_CNF="innodb_buffer_pool_size=$pool
+  mariadb_start "$mdir" "$port" "$flush" "innodb_buffer_pool_size=$pool
 innodb_log_file_size=$redo
 innodb_log_buffer_size=16M
 innodb_autoextend_increment=64
-max_allowed_packet=64M" \
-    "$server" start "$mdir" "$port" --innodb-flush-log-at-trx-commit="$flush" >&2
-  "$server" sql "$mdir" -e 'CREATE DATABASE sbtest'
-  mariadb_config=$("$server" sql "$mdir" -N -B -e "SELECT CONCAT('MariaDB ', @@version,
+max_allowed_packet=64M"
+  "$mariadb_server" sql "$mdir" -e 'CREATE DATABASE sbtest'
+  mariadb_config=$("$mariadb_server" sql "$mdir" -N -B -e "SELECT CONCAT('MariaDB ', @@version,
     ': innodb_buffer_pool_size=', @@innodb_buffer_pool_size DIV 1048576, 'M',
     ', innodb_log_file_size=', @@innodb_log_file_size DIV 1048576, 'M',
     ', innodb_log_buffer_size=', @@innodb_log_buffer_size DIV 1048576, 'M',
@@ -336,19 +327,19 @@ max_allowed_packet=64M" \
   progress "$mariadb_config"
   prepare "$dump"
   progress "${label[$key]} ..."
-  if timed "$log" "$dump" "$server" sql "$mdir" sbtest; then
-    finish "$key" "$log" "$("$server" sql "$mdir" -N -B -e 'SELECT COUNT(*) FROM sbtest.sbtest1' 2>>"$log" | first_number)"
+  if timed "$log" "$dump" "$mariadb_server" sql "$mdir" sbtest; then
+    finish "$key" "$log" "$("$mariadb_server" sql "$mdir" -N -B -e 'SELECT COUNT(*) FROM sbtest.sbtest1' 2>>"$log" | first_number)"
   else
     status[$key]="failed: exit $? (see $log)"
     progress "${label[$key]}: ${status[$key]}"
   fi
   mariadb_bytes=$(du -sb "$mdir/data/sbtest" 2>/dev/null | cut -f1)
   if [ "$keep" = 1 ]; then
-    "$server" stop "$mdir" >&2
+    mariadb_stop "$mdir"
     mv "$mdir" "$work/mariadb-flush$flush"
   else
-    "$server" sql "$mdir" -e 'DROP DATABASE sbtest'  # then the slow shutdown has nothing to flush
-    "$server" stop "$mdir" >&2
+    "$mariadb_server" sql "$mdir" -e 'DROP DATABASE sbtest'  # then the slow shutdown has nothing to flush
+    mariadb_stop "$mdir"
     rm -rf "$mdir"
   fi
   parts+=("MariaDB flush=$flush (start, load, count, stop) $(took "$t")")
