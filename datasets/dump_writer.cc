@@ -20,20 +20,6 @@ std::string DefaultTableName(KeyStrategy keys) {
 
 namespace {
 
-std::string KeyColumnType(KeyStrategy keys) {
-  switch (keys) {
-    case KeyStrategy::kSeq: return "int(11) NOT NULL";
-    case KeyStrategy::kAutoinc: return "int(11) NOT NULL AUTO_INCREMENT";
-    case KeyStrategy::kUuid:
-    case KeyStrategy::kUuid7: return "char(36) NOT NULL";
-    case KeyStrategy::kUlid: return "char(26) NOT NULL";
-    case KeyStrategy::kUuidBin:
-    case KeyStrategy::kUuid7Bin:
-    case KeyStrategy::kUuid1SwapBin: return "binary(16) NOT NULL";
-  }
-  return {};
-}
-
 constexpr std::string_view kSessionSave =
     "/*!40101 SET @OLD_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT */;\n"
     "/*!40101 SET @OLD_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS */;\n"
@@ -81,7 +67,8 @@ std::string RowTuples::Next(bool autoinc_as_null) {
 
 std::string CreateTableStatement(const DumpOptions& o) {
   const std::string table = o.table.empty() ? DefaultTableName(o.keys) : o.table;
-  std::string s = fmt::format("CREATE TABLE `{}` (\n  `id` {},\n", table, KeyColumnType(o.keys));
+  std::string s = fmt::format("CREATE TABLE `{}` (\n  `id` {} NOT NULL{},\n", table, KeyColumnType(o.keys),
+                              o.keys == KeyStrategy::kAutoinc ? " AUTO_INCREMENT" : "");
   if (o.shape == TableShape::kSbtest) {
     s += "  `k` int(10) unsigned NOT NULL DEFAULT 0,\n"
          "  `c` char(120) NOT NULL DEFAULT '',\n"

@@ -20,14 +20,7 @@ using ondisk::Status;
 namespace {
 
 std::string KeyType(KeyStrategy s) {
-  switch (s) {
-    case KeyStrategy::kSeq: return "int";
-    case KeyStrategy::kAutoinc: return "int auto_increment";
-    case KeyStrategy::kUuid:
-    case KeyStrategy::kUuid7: return "char(36)";
-    case KeyStrategy::kUlid: return "char(26)";
-    default: return "binary(16)";
-  }
+  return std::string(KeyColumnType(s)) + (s == KeyStrategy::kAutoinc ? " auto_increment" : "");
 }
 
 double MiB(std::uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); }

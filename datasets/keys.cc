@@ -39,6 +39,20 @@ std::string KeyStrategyNames() {
   return out;
 }
 
+std::string_view KeyColumnType(KeyStrategy s) {
+  switch (s) {
+    case KeyStrategy::kSeq:
+    case KeyStrategy::kAutoinc: return "int(11)";
+    case KeyStrategy::kUuid:
+    case KeyStrategy::kUuid7: return "char(36)";
+    case KeyStrategy::kUlid: return "char(26)";
+    case KeyStrategy::kUuidBin:
+    case KeyStrategy::kUuid7Bin:
+    case KeyStrategy::kUuid1SwapBin: return "binary(16)";
+  }
+  return {};
+}
+
 std::string KeyGenerator::FormatUuid(const std::uint8_t (&b)[16]) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string s;

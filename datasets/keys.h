@@ -29,6 +29,9 @@ std::string ToString(KeyStrategy s);
 const std::vector<KeyStrategy>& AllKeyStrategies();
 // "seq, autoinc, uuid, ...": every strategy's name, for help texts and errors.
 std::string KeyStrategyNames();
+// The key column's SQL type as mariadb-dump writes it: int(11), char(36), char(26), binary(16).
+// (kAutoinc's column is also AUTO_INCREMENT.)
+std::string_view KeyColumnType(KeyStrategy s);
 
 class KeyGenerator {
  public:
