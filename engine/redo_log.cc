@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "ondisk/redo.h"
@@ -247,7 +248,9 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
         ++syncs_in_flight_;
         syncing_upto_ = std::max(syncing_upto_, upto);
         lock.unlock();
+        const auto began = std::chrono::steady_clock::now();
         Status s = file_->Sync();
+        const auto took = std::chrono::steady_clock::now() - began;
         lock.lock();
         --syncs_in_flight_;
         if (syncs_in_flight_ == 0) syncing_upto_ = 0;
@@ -255,6 +258,8 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
           return Fail(s, "sync");
         }
         ++stats_.fsyncs;
+        ++stats_.commit_syncs;
+        stats_.commit_sync_micros += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
         flushed_lsn_ = std::max(flushed_lsn_, upto);
         cv_.notify_all();
         continue;

@@ -32,6 +32,10 @@ struct RedoStats {
   std::uint64_t fsyncs = 0;     // of the log file (data writes, checkpoints, header)
   std::uint64_t bytes = 0;      // record bytes appended
   std::uint64_t checkpoints = 0;
+  // The syncs of written log blocks (fsyncs less checkpoints and header writes) and the time
+  // they took in all: a session that waits for each commit to be durable manages one per sync.
+  std::uint64_t commit_syncs = 0;
+  std::uint64_t commit_sync_micros = 0;
 };
 
 // One complete mini-transaction found by the recovery scan.
