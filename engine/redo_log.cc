@@ -228,7 +228,23 @@ Status RedoLog::Fail(const Status& s, const char* what) {
     error_ = s.WithContext(fmt::format("redo log {} failed; nothing after LSN {} is durable", what, flushed_lsn_));
   }
   cv_.notify_all();
+  WakeDurable();
   return error_;
+}
+
+void RedoLog::WaitForSyncInFlight(std::unique_lock<std::mutex>& lock, std::uint64_t target) {
+  DurableWaiter me;
+  durable_waiters_.emplace(target, &me);
+  me.cv.wait(lock, [&] { return me.woken; });
+}
+
+void RedoLog::WakeDurable() {
+  auto it = durable_waiters_.begin();
+  while (it != durable_waiters_.end() && (it->first <= flushed_lsn_ || !error_.ok())) {
+    it->second->woken = true;
+    it->second->cv.notify_one();
+    it = durable_waiters_.erase(it);
+  }
 }
 
 Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool sync) {
@@ -237,7 +253,11 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
     if ((sync ? flushed_lsn_ : written_lsn_) >= target.value()) return Status::Ok();
     if (sync && written_lsn_ >= target.value()) {
       // Written: a sync must start after the write ended to cover it.
-      if (syncing_upto_ >= target.value() || syncs_in_flight_ >= kSyncsInFlight) {
+      if (syncing_upto_ >= target.value()) {
+        WaitForSyncInFlight(lock, target.value());
+        continue;
+      }
+      if (syncs_in_flight_ >= kSyncsInFlight) {
         cv_.wait(lock);
         continue;
       }
@@ -261,7 +281,8 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
         ++stats_.commit_syncs;
         stats_.commit_sync_micros += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
         flushed_lsn_ = std::max(flushed_lsn_, upto);
-        cv_.notify_all();
+        WakeDurable();
+        if (syncs_in_flight_ == kSyncsInFlight - 1) cv_.notify_all();  // a slot came free
         continue;
       }
     }

@@ -14,6 +14,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -99,6 +100,12 @@ class RedoLog {
   Status WriteBlocks(std::unique_lock<std::mutex>& lock, ondisk::Lsn target, bool sync);
   // Records a failed write or sync as the log's sticky error (mu_ held) and wakes the waiters.
   Status Fail(const Status& s, const char* what);
+  // Sleeps (mu_ held) until flushed_lsn_ reaches `target` or the log fails: a sync in flight
+  // covers it. Each such waiter sleeps on its own, woken only by the sync that covers it
+  // (one shared condition woke every committer at every sync's end, and they crowded the
+  // mutex the syncing thread needed back).
+  void WaitForSyncInFlight(std::unique_lock<std::mutex>& lock, std::uint64_t target);
+  void WakeDurable();  // mu_ held: the waiters flushed_lsn_ now covers (all of them once failed)
   std::uint64_t FileOffset(std::uint64_t block_lsn) const;
   void AppendBytes(ondisk::ConstBytes bytes);
 
@@ -109,7 +116,12 @@ class RedoLog {
   std::uint64_t checkpoint_lsn_ = ondisk::kLogStartLsn;
 
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_;  // a write ended, or a sync slot came free
+  struct DurableWaiter {
+    std::condition_variable cv;
+    bool woken = false;
+  };
+  std::multimap<std::uint64_t, DurableWaiter*> durable_waiters_;  // by the LSN each waits for
   // The log buffer: whole blocks from buf_lsn_ (block aligned) up to lsn_ (a payload position).
   std::vector<std::byte> buf_;
   std::uint64_t buf_lsn_ = ondisk::kLogStartLsn;
