@@ -226,9 +226,6 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
       "loops", po::value<unsigned>()->default_value(1000), "INSERT + COMMIT iterations per run")(
       "fsync-latency-us", po::value<unsigned>()->default_value(0),
       "added to every sync of the redo log, as a slower disk would take")(
-      "max-elr-dependent-trx-count", po::value<std::size_t>()->default_value(DatabaseOptions{}.max_elr_dependent_trx_count),
-      "with early lock release: how many commits may wait for durability with their locks already released; "
-      "beyond that, commits keep their locks until durable")(
       "json", "print the result as JSON")("help,h", "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench async-commit --datadir D [--loops 1000] [--fsync-latency-us N]\n\n"

@@ -132,7 +132,7 @@ class RedoLog {
   // Devices that take 1-10 ms per flush keep several in flight: with fewer slots than the
   // commits that arrive within one flush, a commit waits for a slot as well as for its flush
   // (strata bench hotrow, elr+group-commit, +10 ms: 4 slots 3,300 TPS, 16 4,440, 64 4,750 of
-  // the 50 sessions' ceiling of 4,800). On this VM's own disk (0.2 ms) 64 cost nothing against
+  // the 50 sessions' ceiling of 4,880). On this VM's own disk (0.2 ms) 64 cost nothing against
   // 16 in elr and elr+group-commit; a slot is only ever taken by a commit waiting for it.
   static constexpr int kSyncsInFlight = 64;
   bool writing_ = false;
