@@ -18,39 +18,43 @@ namespace strata::engine {
 Status Database::RunGrouped(const std::string& name, const std::function<Status(Transaction&)>& body) {
   if (!hot_rows_) return Status::InvalidArgument("the database is read-only");
   HotRowGroups& h = *hot_rows_;
-  HotRowGroups::Request me;
-  me.body = &body;
+  auto me = std::make_shared<HotRowGroups::Request>();
+  me->body = &body;
   std::unique_lock lock(h.mu);
   HotRowGroups::Group& g = h.groups[name];
   ++g.users;
-  g.queue.push_back(&me);
+  g.queue.push_back(me);
   auto leave = [&] {  // with h.mu held
     if (--g.users == 0) h.groups.erase(name);
-    return me.result;
+    return me->result;
   };
-  while (!me.done) {
-    if (g.leading || me.taken) {
-      me.cv.wait(lock);
+  while (!me->done) {
+    if (g.leading || me->taken) {
+      me->cv.wait(lock);
       continue;
     }
     // Lead: take everything queued, this request included.
     g.leading = true;
-    std::vector<HotRowGroups::Request*> batch(g.queue.begin(), g.queue.end());
+    std::vector<std::shared_ptr<HotRowGroups::Request>> batch(g.queue.begin(), g.queue.end());
     g.queue.clear();
-    for (auto* r : batch) r->taken = true;
+    for (auto& r : batch) r->taken = true;
     lock.unlock();
     auto hand_over = [&] {
-      std::lock_guard l(h.mu);
-      g.leading = false;
-      if (!g.queue.empty()) g.queue.front()->cv.notify_one();  // the next leader
+      std::shared_ptr<HotRowGroups::Request> next;
+      {
+        std::lock_guard l(h.mu);
+        g.leading = false;
+        if (!g.queue.empty()) next = g.queue.front();
+      }
+      if (next) next->cv.notify_one();  // the next leader
     };
     auto trx = Begin();
     if (!trx.ok()) {
-      for (auto* r : batch) r->result = trx.status();
+      for (auto& r : batch) r->result = trx.status();
       hand_over();
     } else {
       Transaction& t = **trx;
-      for (auto* r : batch) {
+      for (auto& r : batch) {
         if (!t.active()) break;
         const std::uint64_t savepoint = t.Savepoint();
         r->result = (*r->body)(t);
@@ -62,22 +66,24 @@ Status Database::RunGrouped(const std::string& name, const std::function<Status(
       if (!t.active()) {
         // A deadlock rolled the shared transaction back: nobody's statement survived it.
         const Status gone = Status::Deadlock("Deadlock found when trying to get lock; the hot-row group's transaction was rolled back");
-        for (auto* r : batch) {
+        for (auto& r : batch) {
           if (r->result.ok()) r->result = gone;  // undone, or never run
         }
         hand_over();
       } else {
         const Status c = CommitTrx(*t.impl_, hand_over);
-        for (auto* r : batch) {
+        for (auto& r : batch) {
           if (r->result.ok()) r->result = c;
         }
       }
     }
     lock.lock();
-    for (auto* r : batch) {
-      r->done = true;
-      if (r != &me) r->cv.notify_one();
+    for (auto& r : batch) r->done = true;
+    lock.unlock();
+    for (auto& r : batch) {
+      if (r != me) r->cv.notify_one();
     }
+    lock.lock();
   }
   return leave();
 }
