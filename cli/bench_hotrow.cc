@@ -84,8 +84,9 @@ int BenchHotRow(const std::vector<std::string>& args) {
         << "                          [--max-elr-dependent-trx-count N] [--json]\n\n"
         << "OceanBase's hot-row experiment, in-process: creates sbtest.sbtest1 with one row, then every\n"
         << "session runs UPDATE sbtest1 SET k=k+1 WHERE id=1 as autocommit statements, each acknowledged\n"
-        << "only once durable. Prints the experiment's four lines, commits per log fsync and commit latency,\n"
-        << "and checks that k grew by exactly threads x updates.\n\n"
+        << "only once durable. Prints the experiment's four lines, commits per log fsync, commit latency,\n"
+        << "the mean log sync and the most TPS the sessions could reach at it (each waits for its own\n"
+        << "update's sync), and checks that k grew by exactly threads x updates.\n\n"
         << options << "\n";
   };
   po::variables_map vm;
