@@ -183,19 +183,30 @@ TEST(HotRowTest, AsyncCommitReportsAFailedLogWrite) {
 constexpr int kAckFd = 3;
 constexpr int kChildThreads = 6;
 
+// The four modes of `strata bench hotrow`, and what each means for a session's update.
+const auto kModes = ::testing::Values("default", "elr", "group-commit", "elr+group-commit");
+std::string ModeName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param;
+  std::erase_if(n, [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); });
+  return n;
+}
+bool UsesEarlyRelease(const std::string& mode) { return mode.find("elr") != std::string::npos; }
+std::string HotRowUpdate(const std::string& mode) {
+  return mode.find("group") != std::string::npos ? "UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = k + 1 WHERE id = 1"
+                                                 : "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1";
+}
+
 TEST(HotRowKillChild, UpdatesUntilKilled) {
   const char* dir = std::getenv("STRATA_HOTROW_DIR");
   if (!dir) GTEST_SKIP() << "run by HotRowKillTest as its child";
   const std::string mode = std::getenv("STRATA_HOTROW_MODE");
   DatabaseOptions o;
-  o.enable_early_lock_release = mode.find("elr") != std::string::npos;
+  o.enable_early_lock_release = UsesEarlyRelease(mode);
   auto db = Database::Open(dir, o);
   ASSERT_TRUE(db.ok()) << db.status().ToString();
   if (!(*db)->GetTable("sbtest", "sbtest1").ok()) CreateHotRow(**db);
   ::write(kAckFd, "R\n", 2);  // ready: the table exists
-  const std::string update = mode.find("group") != std::string::npos
-                                 ? "UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = k + 1 WHERE id = 1"
-                                 : "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1";
+  const std::string update = HotRowUpdate(mode);
   std::vector<std::thread> threads;
   for (int t = 0; t < kChildThreads; ++t) {
     threads.emplace_back([&] {
@@ -273,9 +284,7 @@ TEST_P(HotRowLogFailureTest, NothingAcknowledgedIsLost) {
   const char* env_rounds = std::getenv("STRATA_HOTROW_KILLS");
   const int rounds = env_rounds ? std::atoi(env_rounds) : 2;
   const std::string mode = GetParam();
-  const std::string update = mode.find("group") != std::string::npos
-                                 ? "UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = k + 1 WHERE id = 1"
-                                 : "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1";
+  const std::string update = HotRowUpdate(mode);
   std::mt19937 rng(23);
   for (int round = 0; round < rounds; ++round) {
     SCOPED_TRACE(mode + " round " + std::to_string(round));
@@ -283,7 +292,7 @@ TEST_P(HotRowLogFailureTest, NothingAcknowledgedIsLost) {
     FaultInjectionEnv faults(Env::Default());
     DatabaseOptions o;
     o.env = &faults;
-    o.enable_early_lock_release = mode.find("elr") != std::string::npos;
+    o.enable_early_lock_release = UsesEarlyRelease(mode);
     const bool disk_full = round % 2 == 1;
     const std::int64_t fail_after = 20 + static_cast<std::int64_t>(rng() % 300);
     std::atomic<std::int64_t> acked{0};
@@ -323,19 +332,9 @@ TEST_P(HotRowLogFailureTest, NothingAcknowledgedIsLost) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, HotRowLogFailureTest, ::testing::Values("default", "elr", "group-commit", "elr+group-commit"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           std::erase_if(n, [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); });
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Modes, HotRowLogFailureTest, kModes, ModeName);
 
-INSTANTIATE_TEST_SUITE_P(Modes, HotRowKillTest, ::testing::Values("default", "elr", "group-commit", "elr+group-commit"),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           std::erase_if(n, [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); });
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Modes, HotRowKillTest, kModes, ModeName);
 
 }  // namespace
 }  // namespace strata::engine
