@@ -331,8 +331,13 @@ class Database {
   Status CommitDurable(TrxImpl& trx, const CommitTicket& ticket);
   Status MakeDurable(ondisk::Lsn lsn);  // as flush_log_at_trx_commit asks
   void StopWrites(const Status& cause);  // after a failed log write: nothing more is accepted
+  void Halt(const Status& cause);        // after a failed rollback: no statement is accepted
   Status WriteStopped() const;
-  Status RollbackTrx(TrxImpl& trx, std::uint64_t to_undo_no);  // undo records at or past to_undo_no
+  // Undoes records at or past to_undo_no; a failure halts the database (see AbandonTrx).
+  Status RollbackTrx(TrxImpl& trx, std::uint64_t to_undo_no);
+  Status UndoDownTo(TrxImpl& trx, std::uint64_t to_undo_no);  // mu_ held
+  Status RollbackAndEnd(TrxImpl& trx);  // the whole transaction, then its end (or abandonment)
+  void AbandonTrx(TrxImpl& trx);
   Status EndTrx(TrxImpl& trx, bool commit);
   Status EnsureWritable(TrxImpl& trx);  // an id and undo logs (write lock held)
   Result<std::uint64_t> PurgeOneLog(const ReadView& view);  // 1 when a log was purged
@@ -363,6 +368,8 @@ class Database {
   mutable std::mutex stop_mu_;
   Status write_stop_;                            // set by StopWrites
   std::atomic<bool> writes_stopped_{false};
+  Status halt_;                                  // set by Halt
+  std::atomic<bool> halted_{false};
   std::unique_ptr<class AsyncCommitQueue> async_commits_;
   std::unique_ptr<struct HotRowGroups> hot_rows_;
   mutable std::mutex group_tables_mu_;

@@ -149,7 +149,10 @@ Result<std::uint64_t> Rseg::Append(UndoLog& log, const std::function<std::vector
     log.last_page = *n;
     ++log.pages;
     p = np;
-    ph = nh;
+    // Read back: the list insertion just wrote the header's page-list node, which rollback
+    // follows backwards (a copy of `nh` would write a null node over it).
+    ph = UndoPageHeader::Decode(*np);
+    if (!ph.ok()) return Damaged(*n, ph.status());
     start = kPageStart;
     rec = encode(start);
   }

@@ -29,9 +29,7 @@ Status Transaction::Commit() {
 
 Status Transaction::Rollback() {
   if (impl_->state != TrxImpl::State::kActive) return Status::Ok();
-  Status s = db_->RollbackTrx(*impl_, 0);
-  Status e = db_->EndTrx(*impl_, false);
-  return s.ok() ? e : s;
+  return db_->RollbackAndEnd(*impl_);
 }
 
 bool Transaction::active() const { return impl_->state == TrxImpl::State::kActive; }
@@ -55,7 +53,7 @@ Result<std::unique_ptr<Transaction>> Database::Begin(TransactionOptions options)
 }
 
 Status Database::EnsureWritable(TrxImpl& trx) {
-  if (writes_stopped_.load()) return WriteStopped();
+  if (writes_stopped_.load() || halted_.load()) return WriteStopped();
   if (trx.id) return Status::Ok();
   STRATA_RETURN_IF_ERROR(trx_sys_->AssignId(trx));
   lock_sys_->Register(trx.locks);
@@ -74,25 +72,31 @@ Status Database::RunStatement(TrxImpl* trx, Isolation autocommit_isolation, cons
   } else if (trx->state != TrxImpl::State::kActive) {
     return Status::InvalidArgument("the transaction is no longer active (rolled back after a deadlock, or ended)");
   }
+  if (halted_.load()) {
+    if (own) AbandonTrx(*own);
+    return WriteStopped();
+  }
   const std::uint64_t savepoint = trx->undo_no;
   Status s = body(*trx);
   if (!s.ok()) {
-    if (s.IsDeadlock()) {
-      (void)RollbackTrx(*trx, 0);
-      (void)EndTrx(*trx, false);
-      return s;
-    }
-    Status r = trx->undo_no > savepoint ? RollbackTrx(*trx, savepoint) : Status::Ok();
-    if (own) (void)EndTrx(*own, false);
+    // A deadlock takes the whole transaction, and an autocommit statement is all of its own.
+    Status r = s.IsDeadlock() || own ? RollbackAndEnd(*trx)
+               : trx->undo_no > savepoint ? RollbackTrx(*trx, savepoint)
+                                          : Status::Ok();
     if (!r.ok()) return r.WithContext("rolling back the failed statement (" + s.ToString() + ")");
     return s;
   }
-  if (own) return CommitTrx(*own);
+  if (own) {
+    Status c = CommitTrx(*own);
+    if (own->state == TrxImpl::State::kActive) (void)RollbackAndEnd(*own);  // refused: the database halted
+    return c;
+  }
   if (trx->isolation == Isolation::kReadCommitted && trx->view) trx_sys_->CloseView(*trx);
   return Status::Ok();
 }
 
 Status Database::CommitTrx(TrxImpl& trx, const std::function<void()>& in_memory) {
+  if (halted_.load()) return WriteStopped();  // the transaction stays active: its end rolls it back
   if (trx.id == 0) {
     // Read-only: nothing of its own to make durable, but what it read may have been released
     // early by commits not yet durable; it reports success only once they are (INV-3).
@@ -172,8 +176,19 @@ void Database::StopWrites(const Status& cause) {
   writes_stopped_ = true;
 }
 
+void Database::Halt(const Status& cause) {
+  std::lock_guard lock(stop_mu_);
+  if (halt_.ok()) halt_ = cause;
+  halted_ = true;
+}
+
 Status Database::WriteStopped() const {
   std::lock_guard lock(stop_mu_);
+  if (!halt_.ok()) {
+    return Status::IoError(fmt::format("the database stopped after a rollback failed ({}); it refuses every statement: "
+                                       "reopen it, and recovery rolls back what the rollback left undone",
+                                       halt_.ToString()));
+  }
   if (write_stop_.ok()) return Status::Ok();
   return Status::IoError(fmt::format("the database stopped accepting writes after a redo log write failed ({}); no "
                                      "commit after the last durable one was acknowledged; reopen it once the cause is fixed",
@@ -212,6 +227,24 @@ Status Database::EndTrx(TrxImpl& trx, bool commit) {
   return s;
 }
 
+// A transaction whose rollback failed part way: its locks go and it leaves the active set, but
+// its undo logs are not ended, so they stay ACTIVE on disk for the next open to roll back
+// (the database has halted: nothing can see its half-undone rows meanwhile).
+void Database::AbandonTrx(TrxImpl& trx) {
+  trx.state = TrxImpl::State::kRolledBack;
+  lock_sys_->ReleaseAll(trx.locks);
+  trx_sys_->Finish(trx);
+}
+
+Status Database::RollbackAndEnd(TrxImpl& trx) {
+  Status s = RollbackTrx(trx, 0);
+  if (!s.ok()) {
+    AbandonTrx(trx);
+    return s;
+  }
+  return EndTrx(trx, false);
+}
+
 TableImpl* Database::TableById(std::uint64_t table_id) {
   for (auto& [key, t] : tables_) {
     if (t->impl_->meta().table_id == table_id) return t->impl_.get();
@@ -222,7 +255,17 @@ TableImpl* Database::TableById(std::uint64_t table_id) {
 // Undoes the transaction's records from the newest down to undo_no `to` (the caller holds
 // nothing; each record is undone and then removed from its log).
 Status Database::RollbackTrx(TrxImpl& trx, std::uint64_t to) {
+  if (halted_.load()) return WriteStopped();
   std::unique_lock lock(mu_);
+  Status s = UndoDownTo(trx, to);
+  if (!s.ok()) {
+    s = s.WithContext(fmt::format("rolling back transaction {}", trx.id));
+    Halt(s);
+  }
+  return s;
+}
+
+Status Database::UndoDownTo(TrxImpl& trx, std::uint64_t to) {
   for (;;) {
     UndoLog* log = nullptr;
     std::uint64_t best = 0;
@@ -280,8 +323,7 @@ Status Database::LoadTransactions(bool roll_back) {
     trx_sys_->Begin(*t);
     trx_sys_->AdoptRecovered(*t);
     lock_sys_->Register(t->locks);
-    STRATA_RETURN_IF_ERROR(RollbackTrx(*t, 0).WithContext(fmt::format("rolling back transaction {} left active by a crash", id)));
-    STRATA_RETURN_IF_ERROR(EndTrx(*t, false));
+    STRATA_RETURN_IF_ERROR(RollbackAndEnd(*t).WithContext(fmt::format("rolling back transaction {} left active by a crash", id)));
     ++recovery_.rolled_back_trx;
   }
   return Status::Ok();

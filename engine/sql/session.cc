@@ -246,7 +246,7 @@ StatementOutcome Session::InTransaction(const std::function<StatementOutcome(Tra
     StatementOutcome o = body(*trx);
     if (o.error) {
       if (!(*trx)->active()) trx_.reset();  // a deadlock took the whole transaction
-      else (void)(*trx)->RollbackToSavepoint(savepoint);
+      else if (Status r = (*trx)->RollbackToSavepoint(savepoint); !r.ok()) return RollbackFailed(o, r);
     }
     return o;
   }
@@ -254,12 +254,19 @@ StatementOutcome Session::InTransaction(const std::function<StatementOutcome(Tra
   if (!own.ok()) return Error(FromStatus(own.status()));
   StatementOutcome o = body(own->get());
   if (o.error) {
-    (void)(*own)->Rollback();
+    if (Status r = (*own)->Rollback(); !r.ok()) return RollbackFailed(o, r);
     return o;
   }
   Status c = CommitNow(**own);
   if (!c.ok()) return Error(FromStatus(c));
   return o;
+}
+
+// The statement's own error is not the whole story when undoing it failed too: the rows it
+// changed may still be there, and the user must hear that first.
+StatementOutcome Session::RollbackFailed(const StatementOutcome& failed, const Status& rollback) {
+  return Error(FromStatus(rollback.WithContext("undoing a statement that failed with ERROR " +
+                                               std::to_string(failed.error->code) + ": " + failed.error->message)));
 }
 
 Status Session::CommitNow(Transaction& t) {

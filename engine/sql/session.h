@@ -86,6 +86,7 @@ class Session {
   // or (nullptr) none, and the statement commits on its own.
   SqlResult<Transaction*> StatementTransaction();
   StatementOutcome InTransaction(const std::function<StatementOutcome(Transaction*)>& body);
+  StatementOutcome RollbackFailed(const StatementOutcome& failed, const Status& rollback);
   std::optional<SqlError> EndTransaction(bool commit);
   // Commits as async_commit asks: durable now, or queued (and remembered for WaitDurable).
   Status CommitNow(Transaction& t);
