@@ -317,13 +317,17 @@ Result<WriteGuard> BufferPool::Create(PageId id) {
   auto f = Fix(id, true);
   if (!f.ok()) return f.status();
   (*f)->latch.lock();
-  std::memset((*f)->data, 0, opt_.page_size.bytes());
-  FilHeaderWriter fil(MutableBytes((*f)->data, opt_.page_size.bytes()));
+  InitPageImage(MutableBytes((*f)->data, opt_.page_size.bytes()), id);
+  return WriteGuard(this, *f, true);
+}
+
+void InitPageImage(MutableBytes page, PageId id) {
+  std::fill(page.begin(), page.end(), std::byte{0});
+  FilHeaderWriter fil(page);
   fil.set_page_no(id.page);
   fil.set_space_id(id.space);
   fil.set_prev(kNullPage);
   fil.set_next(kNullPage);
-  return WriteGuard(this, *f, true);
 }
 
 Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {

@@ -121,7 +121,7 @@ class BufferPool {
 
   Result<ReadGuard> Read(PageId id);
   Result<WriteGuard> Write(PageId id);
-  // A page being initialised from scratch: no read; the frame starts zeroed.
+  // A page being initialised from scratch: no read; the frame holds InitPageImage.
   Result<WriteGuard> Create(PageId id);
 
   // Writes every dirty page (of one space, or all) and syncs the files.
@@ -199,5 +199,8 @@ class BufferPool {
   Status cleaner_status_;
   std::thread cleaner_;
 };
+
+// A new page as Create leaves it: zeros, its number and space, and no siblings (FIL_NULL).
+void InitPageImage(ondisk::MutableBytes page, PageId id);
 
 }  // namespace strata::engine

@@ -80,12 +80,7 @@ Result<MutableBytes> Mtr::Write(PageId id) {
 Result<MutableBytes> Mtr::Create(PageId id) {
   if (Page* p = Find(id)) {
     MutableBytes page = p->guard.page();
-    std::fill(page.begin(), page.end(), std::byte{0});
-    FilHeaderWriter fil(page);
-    fil.set_page_no(id.page);
-    fil.set_space_id(id.space);
-    fil.set_prev(kNullPage);
-    fil.set_next(kNullPage);
+    InitPageImage(page, id);
     p->created = true;
     p->before.clear();
     return page;

@@ -47,6 +47,10 @@ Status ApplyPage(BufferPool& pool, PageId id, const std::vector<RedoGroup>& grou
     }
     auto guard = rec.type == RedoType::kInit ? pool.Create(id) : pool.Write(id);
     if (!guard.ok()) return guard.status();
+    // INIT makes the page all zeros (redo_record.h), which is what the mtr diffed a created
+    // page against; the buffer pool's new-page image (FIL_NULL siblings) would keep 0xFF in
+    // every byte the diff found zero, such as the low byte of a link to page 768.
+    if (rec.type == RedoType::kInit) std::fill(guard->page().begin(), guard->page().end(), std::byte{0});
     if (rec.type == RedoType::kWrite) std::memcpy(guard->page().data() + rec.offset, rec.bytes.data(), rec.bytes.size());
     guard->set_lsn(g.end, g.start);
     ++st.applied;
