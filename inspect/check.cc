@@ -254,9 +254,13 @@ nlohmann::json ToJson(const CheckReport& r) {
 std::string ToText(const CheckReport& r) {
   std::string out = fmt::format("{}: {} pages, {} B-tree pages, {} lists checked: ", r.file, r.pages_checked,
                                 r.btree_pages, r.lists_checked);
-  if (r.clean()) return out + "no problems found\n";
-  out += fmt::format("{} problem{}\n", r.findings.size(), r.findings.size() == 1 ? "" : "s");
-  for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
+  std::size_t problems = 0;
+  for (const auto& f : r.findings) problems += f.severity == Severity::kError;
+  out += problems ? fmt::format("{} problem{}\n", problems, problems == 1 ? "" : "s") : "no problems found\n";
+  // Warnings and notes are listed too, marked: they are not damage.
+  for (const auto& f : r.findings) {
+    out += "  - " + (f.severity == Severity::kError ? "" : ToString(f.severity) + ": ") + f.ToString() + "\n";
+  }
   return out;
 }
 

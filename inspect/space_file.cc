@@ -179,11 +179,17 @@ void SpaceFile::DetectPageSize() {
                                ", FIL header says " + std::to_string(space_id_.value())});
     }
     // The system tablespace may span several files; its size covers them all.
-    if (fsp_size_ != n_pages_ && !(kind_ == SpaceKind::kSystem && fsp_size_ > n_pages_)) {
-      findings_.push_back({fsp_size_ > n_pages_ ? Severity::kError : Severity::kWarning, file, 0,
-                           FspHeader::kSize, "size mismatch",
+    // A file longer than its FSP size is not damage: the file grows before the change to
+    // FSP_SIZE is durable, so a crash in between leaves unused pages at its end (InnoDB
+    // allocates within FSP_SIZE and grows over them later).
+    if (fsp_size_ > n_pages_ && kind_ != SpaceKind::kSystem) {
+      findings_.push_back({Severity::kError, file, 0, FspHeader::kSize, "size mismatch",
                            "FSP header says " + std::to_string(fsp_size_) + " pages, the file holds " +
                                std::to_string(n_pages_)});
+    } else if (fsp_size_ < n_pages_) {
+      findings_.push_back({Severity::kInfo, file, 0, FspHeader::kSize, "pages past the FSP size",
+                           "FSP header says " + std::to_string(fsp_size_) + " pages, the file holds " +
+                               std::to_string(n_pages_) + "; the rest are unused (a crash while the file grew leaves them)"});
     }
   }
 }
