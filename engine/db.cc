@@ -6,9 +6,12 @@
 #include <mutex>
 
 #include "engine/async_commit.h"
+#include "engine/data_dir.h"
 #include "engine/hot_row.h"
 #include "engine/system_space.h"
 #include "engine/table_impl.h"
+#include "ondisk/checksum.h"
+#include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/redo_record.h"
 
@@ -71,6 +74,48 @@ std::uint64_t Table::file_bytes() const { return std::uint64_t{impl_->space().si
 
 // ---- Database ----------------------------------------------------------------------------
 
+Status Database::OpenDoublewrite() {
+  auto dblwr = Doublewrite::Open(*env_, dir_ / "ib_doublewrite", pool_->options().page_size);
+  if (!dblwr.ok()) return dblwr.status();
+  dblwr_ = std::move(*dblwr);
+  // Page writes go through the doublewrite area while redo is on (INV-2); with redo off a
+  // crash is unrecoverable anyway, and bulk loads skip the extra write.
+  pool_->doublewrite = [this](const std::vector<BufferPool::PageImage>& pages, const BufferPool::WriteInPlace& in_place) {
+    if (!pool_->redo_enabled()) return in_place(false);  // synced by the flush that enables redo
+    return dblwr_->Write(pages, [&] { return in_place(true); });
+  };
+  return Status::Ok();
+}
+
+// A new data directory: the marker first, then the files, and the marker removed once every
+// file is complete and synced (a creation cut short is recognised and started over).
+Status Database::CreateFiles() {
+  Env& env = *env_;
+  {
+    auto marker = env.OpenFile(dir_ / kCreationMarker, OpenMode::kCreate);
+    if (!marker.ok()) return marker.status();
+    STRATA_RETURN_IF_ERROR((*marker)->Sync());
+  }
+  STRATA_RETURN_IF_ERROR(env.SyncDir(dir_));
+  STRATA_RETURN_IF_ERROR(OpenDoublewrite());
+  auto log = RedoLog::Create(env, dir_ / "ib_logfile0", options_.redo_log_bytes);
+  if (!log.ok()) return log.status();
+  log_ = std::move(*log);
+  pool_->set_redo(log_.get());
+  const PageSize ps = pool_->options().page_size;
+  auto f = env.OpenFile(dir_ / "ibdata1", OpenMode::kCreateNew);
+  if (!f.ok()) return f.status();
+  STRATA_RETURN_IF_ERROR((*f)->Resize(std::uint64_t{kSystemSpaceInitialPages} * ps.bytes()));
+  system_ = std::make_unique<Tablespace>(std::move(*f), SpaceId(0), ps, kSystemSpaceInitialPages);
+  pool_->Register(system_.get());
+  pool_->before_write = [log = log_.get()](Lsn lsn) { return log->FlushUpTo(lsn); };
+  STRATA_RETURN_IF_ERROR(CreateSystemSpace(*pool_, *system_));
+  STRATA_RETURN_IF_ERROR(Flush());
+  STRATA_RETURN_IF_ERROR(env.SyncDir(dir_));
+  STRATA_RETURN_IF_ERROR(env.Remove(dir_ / kCreationMarker));
+  return env.SyncDir(dir_);
+}
+
 Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& dir, DatabaseOptions options) {
   auto db = std::unique_ptr<Database>(new Database());
   db->dir_ = dir;
@@ -82,46 +127,41 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
   Env& env = *db->env_;
   const auto ibdata = dir / "ibdata1";
   const auto logfile = dir / "ib_logfile0";
-  const bool exists = env.Exists(ibdata);
+  auto kind = ClassifyDataDir(env, dir);  // reads only: nothing is written to a directory not known to be ours
+  if (!kind.ok()) return kind.status();
+  const bool exists = *kind == DataDirKind::kStrata;
   if (!exists && !options.create_if_missing) return Status::NotFound(fmt::format("{}: no Strata data directory here", dir.string()));
   STRATA_RETURN_IF_ERROR(env.CreateDir(dir));
   auto lock = env.LockFile(dir / "strata.lock");
-  if (!lock.ok()) return Status::Busy(fmt::format("data directory {} is in use: {}", dir.string(), lock.status().message()));
+  if (!lock.ok()) {
+    if (lock.status().code() == Status::Code::kBusy) return Status::Busy(fmt::format("data directory {} is in use: {}", dir.string(), lock.status().message()));
+    return lock.status().WithContext(fmt::format("data directory {} cannot be locked", dir.string()));
+  }
   db->lock_ = std::move(*lock);
+  if (*kind == DataDirKind::kUnfinishedCreation) {
+    // A creation that stopped part way (a crash, a full disk): nothing in it was ever used.
+    for (const char* name : kCreatedFiles) {
+      if (env.Exists(dir / name)) STRATA_RETURN_IF_ERROR(env.Remove(dir / name));
+    }
+  }
   BufferPoolOptions bp;
   bp.bytes = options.buffer_pool_bytes;
   bp.page_cleaner = options.page_cleaner;
   db->pool_ = std::make_unique<BufferPool>(bp);
-  auto dblwr = Doublewrite::Open(env, dir / "ib_doublewrite", bp.page_size);
-  if (!dblwr.ok()) return dblwr.status();
-  db->dblwr_ = std::move(*dblwr);
-  // Page writes go through the doublewrite area while redo is on (INV-2); with redo off a
-  // crash is unrecoverable anyway, and bulk loads skip the extra write.
-  db->pool_->doublewrite = [d = db.get()](const std::vector<BufferPool::PageImage>& pages,
-                                          const BufferPool::WriteInPlace& in_place) {
-    if (!d->pool_->redo_enabled()) return in_place(false);  // synced by the flush that enables redo
-    return d->dblwr_->Write(pages, [&] { return in_place(true); });
-  };
   if (!exists) {
-    if (env.Exists(logfile)) STRATA_RETURN_IF_ERROR(env.Remove(logfile));  // left by a creation that never finished
-    auto log = RedoLog::Create(env, logfile, options.redo_log_bytes);
-    if (!log.ok()) return log.status();
-    db->log_ = std::move(*log);
-    db->pool_->set_redo(db->log_.get());
-    auto f = env.OpenFile(ibdata, OpenMode::kCreateNew);
-    if (!f.ok()) return f.status();
-    STRATA_RETURN_IF_ERROR((*f)->Resize(std::uint64_t{kSystemSpaceInitialPages} * bp.page_size.bytes()));
-    db->system_ = std::make_unique<Tablespace>(std::move(*f), SpaceId(0), bp.page_size, kSystemSpaceInitialPages);
-    db->pool_->Register(db->system_.get());
-    db->pool_->before_write = [log = db->log_.get()](Lsn lsn) { return log->FlushUpTo(lsn); };
-    STRATA_RETURN_IF_ERROR(CreateSystemSpace(*db->pool_, *db->system_));
-    STRATA_RETURN_IF_ERROR(db->Flush());
-    STRATA_RETURN_IF_ERROR(env.SyncDir(dir));
-  } else {
-    if (!env.Exists(logfile)) {
-      return Status::Corruption(fmt::format("{}: ib_logfile0 is missing; without it committed changes that were not yet "
-                                            "written to the tables cannot be recovered", dir.string()));
+    Status created = db->CreateFiles();
+    if (!created.ok()) {
+      // Leave the directory as new again, so that the next open (with room on the disk, say)
+      // creates it rather than refusing it for ever.
+      db->pool_.reset();
+      db->dblwr_.reset();
+      db->log_.reset();
+      db->system_.reset();
+      for (const char* name : kCreatedFiles) (void)env.Remove(dir / name);
+      return created.WithContext(fmt::format("creating the data directory {}", dir.string()));
     }
+  } else {
+    STRATA_RETURN_IF_ERROR(db->OpenDoublewrite());
     auto log = RedoLog::Open(env, logfile);
     if (!log.ok()) return log.status();
     db->log_ = std::move(*log);
@@ -246,7 +286,22 @@ Result<std::unique_ptr<Tablespace>> Database::OpenTablespace(const std::string& 
   const auto path = dir_ / database / (name + ".ibd");
   auto f = env_->OpenFile(path, OpenMode::kExisting);
   if (!f.ok()) return f.status().WithContext(fmt::format("table {}.{} is in the catalog but its file cannot be opened", database, name));
-  return Tablespace::Open(std::move(*f), SpaceId(space_id), pool_->options().page_size);
+  auto ts = Tablespace::Open(std::move(*f), SpaceId(space_id), pool_->options().page_size);
+  if (!ts.ok()) return ts.status();
+  // A file that is another table's (copied over this one, say) must be refused before the
+  // doublewrite area or the log writes this table's pages into it. A torn page 0 is left to
+  // the doublewrite area, which holds a copy with the right id.
+  std::vector<std::byte> page0(pool_->options().page_size.bytes());
+  if ((*ts)->size() > 0 && !(*ts)->Read(PageNo(0), page0).ok()) {
+    const PageCheck check = ValidatePage(page0, false);
+    const std::uint32_t found = FilHeader(page0).space_id().value();
+    if (check.valid && !check.all_zero && !check.lsn_mismatch && found != space_id) {
+      return Status::Corruption(fmt::format("{}: page 0 offset {} says space id {}, but the catalog gives table {}.{} space "
+                                            "id {} (a file copied from another table?); nothing was changed",
+                                            path.string(), FilHeader::kSpaceId, found, database, name, space_id));
+    }
+  }
+  return ts;
 }
 
 void Database::AttachTable(TableImpl& t) {

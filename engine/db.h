@@ -304,6 +304,8 @@ class Database {
 
  private:
   Database() = default;
+  Status CreateFiles();      // a new data directory's files (Open)
+  Status OpenDoublewrite();  // and route page writes through it
   Status Load();
   Status SaveCatalog();
   Result<std::unique_ptr<Tablespace>> OpenTablespace(const std::string& database, const std::string& name,

@@ -153,7 +153,7 @@ class PosixEnv final : public Env {
       const int err = errno;
       ::close(fd);
       if (err == EWOULDBLOCK) {
-        return Status::IoError(path.string() + ": locked by another process (is another strata using this data directory?)");
+        return Status::Busy(path.string() + ": locked by another process (is another strata using this data directory?)");
       }
       return Errno(path, "lock", err);
     }

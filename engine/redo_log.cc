@@ -41,6 +41,7 @@ Status RedoLog::WriteHeader() {
   h.start_lsn = kLogStartLsn;
   h.creator = "Strata";
   h.flags = flags_;
+  h.strata_file_size = kLogFileHeaderSize + capacity_;
   h.EncodeTo(block);
   STRATA_RETURN_IF_ERROR(file_->Write(0, block));
   STRATA_RETURN_IF_ERROR(file_->Sync());
@@ -66,6 +67,12 @@ Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::
     return Status::NotSupported(fmt::format("{}: not a Strata redo log (format {:#x}, creator '{}')", path.string(),
                                             header->format, header->creator));
   }
+  if (header->strata_file_size != 0 && header->strata_file_size != *size) {
+    return Status::Corruption(fmt::format("{}: the file is {} bytes but its header (offset 52) says {}: the log was {}; "
+                                          "recovery would read its records at the wrong places, so nothing was opened",
+                                          path.string(), *size, header->strata_file_size,
+                                          *size < header->strata_file_size ? "truncated" : "extended"));
+  }
   auto log = std::unique_ptr<RedoLog>(new RedoLog(std::move(*f), *size - kLogFileHeaderSize));
   log->flags_ = header->flags;
   bool found = false;
@@ -85,6 +92,12 @@ Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::
 
 std::uint64_t RedoLog::FileOffset(std::uint64_t block_lsn) const {
   return kLogFileHeaderSize + (block_lsn - kLogStartLsn) % capacity_;
+}
+
+// A block of this lap at `lsn`, whole: its checksum verifies and its number is the LSN's.
+bool RedoLog::BlockFollows(ConstBytes block, std::uint64_t lsn) {
+  auto h = LogBlockHeader::Decode(block);
+  return h.ok() && CheckLogBlockChecksum(block) == LogChecksum::kCrc32c && h->number == LogBlockNumber(Lsn(lsn));
 }
 
 Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
@@ -109,12 +122,26 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
     STRATA_RETURN_IF_ERROR(file_->Read(off, chunk));
     for (std::uint64_t k = 0; k < n; ++k, b += kLogBlockSize) {
       ConstBytes block = ConstBytes(chunk).subspan(k * kLogBlockSize, kLogBlockSize);
-      auto h = LogBlockHeader::Decode(block);
-      if (!h.ok() || CheckLogBlockChecksum(block) != LogChecksum::kCrc32c || h->number != LogBlockNumber(Lsn(b)) ||
-          (b == first_block && h->data_len < checkpoint_lsn_ % kLogBlockSize)) {
+      if (!BlockFollows(block, b) || (b == first_block && Load16(block, 4) < checkpoint_lsn_ % kLogBlockSize)) {
+        // The end of the log: a block of an earlier lap, or one never written. Not when the
+        // block is this lap's with a bad checksum, or the log goes on after it: then it is
+        // damage in the middle, and the records after it (acknowledged commits among them)
+        // would be dropped without a word.
+        std::vector<std::byte> after(kLogBlockSize);
+        const bool has_after = b + kLogBlockSize - first_block < capacity_;
+        if (has_after) STRATA_RETURN_IF_ERROR(file_->Read(FileOffset(b + kLogBlockSize), after));
+        const bool this_lap = Load32(block, 0) % (1u << 31) == LogBlockNumber(Lsn(b)) &&
+                              CheckLogBlockChecksum(block) != LogChecksum::kCrc32c;
+        if (this_lap || (has_after && BlockFollows(after, b + kLogBlockSize))) {
+          return Status::Corruption(fmt::format(
+              "{}: the log block at LSN {} (file offset {}) is damaged ({}), and the log goes on after it: the records "
+              "past it cannot be replayed, so nothing was opened; restore the log from a backup",
+              path().string(), b, FileOffset(b), this_lap ? "its checksum does not match" : "its header is not this lap's"));
+        }
         done = true;
         break;
       }
+      auto h = LogBlockHeader::Decode(block);
       const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
       const std::size_t base = stream.size();
       stream.resize(base + kPayload, std::byte{0});

@@ -95,6 +95,7 @@ class RedoLog {
   std::shared_mutex& commit_gate() { return commit_gate_; }
 
  private:
+  static bool BlockFollows(ondisk::ConstBytes block, std::uint64_t lsn);
   RedoLog(std::unique_ptr<File> file, std::uint64_t capacity) : file_(std::move(file)), capacity_(capacity) {}
   Status WriteHeader();
   Status WriteBlocks(std::unique_lock<std::mutex>& lock, ondisk::Lsn target, bool sync);

@@ -97,6 +97,7 @@ Result<LogFileHeader> LogFileHeader::Decode(ConstBytes block) {
   const char* creator = reinterpret_cast<const char*>(block.data() + 16);
   h.creator.assign(creator, strnlen(creator, 32));
   h.flags = Load32(block, 48);
+  h.strata_file_size = Load64(block, 52);
   h.checksum_ok = CheckLogBlockChecksum(block) == LogChecksum::kCrc32c;
   return h;
 }
@@ -109,6 +110,7 @@ void LogFileHeader::EncodeTo(MutableBytes block) const {
   Store64(block, 8, start_lsn);
   std::memcpy(block.data() + 16, creator.data(), creator.size());
   Store32(block, 48, flags);
+  Store64(block, 52, strata_file_size);
   StampCrc(block);
 }
 

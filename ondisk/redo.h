@@ -10,7 +10,8 @@
 //          encrypted, MySQL 8.0)                8  8  start LSN
 //   6   2  first record group offset (0: none) 16 32 creator string ("MySQL 8.0.40", ...)
 //   8   4  checkpoint number / epoch           48  4  flags (MySQL 8.0+)
-//   12 496 payload                             508 4  CRC-32C of bytes 0..507
+//   12 496 payload                             52  8  Strata: the file's size (0: not recorded)
+//                                              508 4  CRC-32C of bytes 0..507
 //   508 4  CRC-32C of bytes 0..507 (0xDEADBEEF: checksums off; legacy fold in 5.6)
 //
 // Checkpoint block (file offsets 512 and 1536):   MariaDB 10.8+ checkpoint (4096 and 8192):
@@ -88,6 +89,9 @@ struct LogFileHeader {
   std::uint64_t start_lsn = 0;
   std::string creator;
   std::uint32_t flags = 0;  // MySQL 8.0: bit 1 NO_LOGGING, 2 CRASH_UNSAFE, 3 NOT_INITIALIZED, 4 FILE_FULL
+  // Strata logs (kStrataLogFormat) since this field: the file's size in bytes, so that a
+  // truncated log is known as one (its capacity decides where each LSN lives).
+  std::uint64_t strata_file_size = 0;
   bool checksum_ok = false;
 
   static Result<LogFileHeader> Decode(ConstBytes block);  // first 512 bytes of the file
