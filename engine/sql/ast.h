@@ -43,7 +43,12 @@ struct Expr {
   bool negated = false;
   bool star = false;
   std::size_t offset = 0;  // where it starts in the statement text
+  // Levels from here to the deepest leaf. The parser refuses trees taller than
+  // kMaxExpressionDepth, so evaluating (and destroying) one cannot run out of stack.
+  std::uint32_t height = 1;
 };
+
+inline constexpr std::uint32_t kMaxExpressionDepth = 1000;
 
 struct TableName {
   std::string database;  // empty: the session's current database

@@ -76,6 +76,32 @@ class Parser {
   const Token& Take() { return t_[std::min(i_++, t_.size() - 1)]; }
   [[noreturn]] void Syntax() { throw Failure{SyntaxError(text_, Peek().offset)}; }
   [[noreturn]] void Unsupported(std::string_view what) { throw Failure{NotSupported(what)}; }
+  // MySQL stops a statement whose expressions nest too deep for its thread stack (error 1436);
+  // here the limit is a number of levels, checked as the tree is built.
+  [[noreturn]] void TooDeep() {
+    SqlError e = SyntaxError(text_, Peek().offset);
+    const std::size_t near = e.message.find("near '");
+    throw Failure{{1436, "HY000",
+                   fmt::format("Thread stack overrun: expressions nest deeper than {} levels {}", kMaxExpressionDepth,
+                               near == std::string::npos ? "" : e.message.substr(near))}};
+  }
+  void Adopt(Expr& parent, ExprPtr child) {
+    parent.height = std::max(parent.height, child->height + 1);
+    parent.args.push_back(std::move(child));
+    if (parent.height > kMaxExpressionDepth) TooDeep();
+  }
+  // Counts the parser's own recursion (parentheses, unary operators, NOT): a limit on the
+  // tree alone would come too late, after the stack had overflowed while parsing.
+  struct Nesting {
+    explicit Nesting(Parser& p) : p_(p) {
+      if (++p_.nesting_ > kMaxExpressionDepth) {
+        --p_.nesting_;
+        p_.TooDeep();
+      }
+    }
+    ~Nesting() { --p_.nesting_; }
+    Parser& p_;
+  };
   bool AcceptWord(std::string_view w) {
     if (!Peek().IsWord(w)) return false;
     ++i_;
@@ -903,15 +929,18 @@ class Parser {
   }
 
   // ---- expressions, lowest precedence first ----
-  ExprPtr Expression() { return Or(); }
+  ExprPtr Expression() {
+    Nesting n(*this);
+    return Or();
+  }
 
   ExprPtr MakeBinary(std::string op, ExprPtr a, ExprPtr b) {
     auto e = std::make_unique<Expr>();
     e->kind = Expr::Kind::kBinary;
     e->offset = a->offset;
     e->op = std::move(op);
-    e->args.push_back(std::move(a));
-    e->args.push_back(std::move(b));
+    Adopt(*e, std::move(a));
+    Adopt(*e, std::move(b));
     return e;
   }
 
@@ -932,11 +961,12 @@ class Parser {
   }
   ExprPtr Not() {
     if (Peek().IsWord("NOT")) {
+      Nesting n(*this);
       auto e = std::make_unique<Expr>();
       e->kind = Expr::Kind::kUnary;
       e->offset = Take().offset;
       e->op = "NOT";
-      e->args.push_back(Not());
+      Adopt(*e, Not());
       return e;
     }
     return Predicate();
@@ -952,10 +982,10 @@ class Parser {
         in->kind = Expr::Kind::kIn;
         in->offset = e->offset;
         in->negated = negated;
-        in->args.push_back(std::move(e));
+        Adopt(*in, std::move(e));
         ExpectPunct("(");
         if (Peek().IsWord("SELECT")) Unsupported("subqueries");
-        do in->args.push_back(Expression());
+        do Adopt(*in, Expression());
         while (AcceptPunct(","));
         ExpectPunct(")");
         e = std::move(in);
@@ -964,18 +994,18 @@ class Parser {
         b->kind = Expr::Kind::kBetween;
         b->offset = e->offset;
         b->negated = negated;
-        b->args.push_back(std::move(e));
-        b->args.push_back(Additive());
+        Adopt(*b, std::move(e));
+        Adopt(*b, Additive());
         ExpectWord("AND");
-        b->args.push_back(Additive());
+        Adopt(*b, Additive());
         e = std::move(b);
       } else if (AcceptWord("LIKE")) {
         auto l = std::make_unique<Expr>();
         l->kind = Expr::Kind::kLike;
         l->offset = e->offset;
         l->negated = negated;
-        l->args.push_back(std::move(e));
-        l->args.push_back(Additive());
+        Adopt(*l, std::move(e));
+        Adopt(*l, Additive());
         e = std::move(l);
       } else if (negated) {
         i_ = at;
@@ -986,7 +1016,7 @@ class Parser {
         n->offset = e->offset;
         n->negated = AcceptWord("NOT");
         ExpectWord("NULL");
-        n->args.push_back(std::move(e));
+        Adopt(*n, std::move(e));
         e = std::move(n);
       } else {
         static constexpr std::string_view kCompare[] = {"=", "<=>", "<>", "!=", "<", "<=", ">", ">="};
@@ -1026,6 +1056,7 @@ class Parser {
   ExprPtr Unary() {
     if (Peek().IsPunct("-") || Peek().IsPunct("~") || Peek().IsPunct("!") || Peek().IsPunct("+")) {
       const Token& t = Take();
+      Nesting n(*this);
       ExprPtr operand = Unary();
       if (t.text == "+") return operand;
       // A negative number literal stays a literal (dumps write -5, and DEFAULT needs it).
@@ -1044,7 +1075,7 @@ class Parser {
       e->kind = Expr::Kind::kUnary;
       e->offset = t.offset;
       e->op = t.text == "!" ? "NOT" : t.text;
-      e->args.push_back(std::move(operand));
+      Adopt(*e, std::move(operand));
       return e;
     }
     return Primary();
@@ -1176,7 +1207,7 @@ class Parser {
       e->star = true;
     } else if (!Peek().IsPunct(")")) {
       if (Peek().IsWord("DISTINCT")) Unsupported("DISTINCT in aggregates");
-      do e->args.push_back(Expression());
+      do Adopt(*e, Expression());
       while (AcceptPunct(","));
     }
     ExpectPunct(")");
@@ -1186,6 +1217,7 @@ class Parser {
   std::string_view text_;
   std::vector<Token> t_;
   std::size_t i_ = 0;
+  std::uint32_t nesting_ = 0;  // Nesting levels open
 };
 
 bool StartsWithVersionedComment(std::string_view text) {

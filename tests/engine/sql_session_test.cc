@@ -284,5 +284,28 @@ TEST_F(SqlSessionTest, UnsupportedVersionedStatementsAreSkipped) {
   EXPECT_EQ(ErrorCode("CREATE VIEW v AS SELECT 1"), 1235u);
 }
 
+// Expressions nested past the parser's limit get MySQL's stack-overrun error instead of
+// overflowing the stack (deep parentheses, long sums, chains of unary minus and NOT, in a
+// SELECT and in an INSERT's values); just under the limit they evaluate.
+TEST_F(SqlSessionTest, ExpressionsTooDeepForTheStackAreRefusedWith1436) {
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  std::string sum = "1";
+  for (int i = 1; i < 30000; ++i) sum += "+1";
+  for (const std::string& e : {repeat("(", 7000) + "1" + repeat(")", 7000), sum, repeat("-", 100000) + "1",
+                               repeat("NOT ", 100000) + "1", repeat("ABS(", 5000) + "1" + repeat(")", 5000)}) {
+    EXPECT_EQ(ErrorCode("SELECT " + e), 1436u) << e.substr(0, 40);
+  }
+  Ok("CREATE TABLE deep (id INT PRIMARY KEY, v BIGINT)");
+  EXPECT_EQ(ErrorCode("INSERT INTO deep VALUES (1, " + repeat("(", 7000) + "1" + repeat(")", 7000) + ")"), 1436u);
+  EXPECT_EQ(One("SELECT " + repeat("(", 500) + "1" + repeat(")", 500) + " + " + repeat("-", 400) + "2"), "3");
+  std::string under = "1";
+  for (int i = 1; i < 900; ++i) under += "+1";
+  EXPECT_EQ(One("SELECT " + under), "900");
+}
+
 }  // namespace
 }  // namespace strata::engine::sql
