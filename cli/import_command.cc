@@ -143,6 +143,15 @@ int Import(const std::vector<std::string>& args) {
                            r.rows, r.tables.size(), files.size(), total_secs, secs, disable_redo ? ", then enabling redo" : "",
                            r.rows / std::max(total_secs, 1e-3), text_bytes / std::max(total_secs, 1e-3) / (1 << 20));
   if (r.bulk_rows) std::cout << fmt::format("{} rows went into empty tables in key order: indexes built bottom-up\n", r.bulk_rows);
+  if (!r.errors.empty() && !io.force) {
+    std::cout << fmt::format("Stopped at line {}{}: every statement before it was applied and stays", r.errors[0].line,
+                             r.errors[0].file.empty() ? "" : " of " + r.errors[0].file);
+    if (r.statements_after_error) {
+      std::cout << fmt::format("; {} rows of {} INSERTs after it were applied too (tables load side by side) and stay",
+                               r.rows_after_error, r.statements_after_error);
+    }
+    std::cout << "\n";
+  }
   std::cout << fmt::format("Dump text {} ({} on disk); table files {}; {} statements", Bytes(static_cast<double>(text_bytes)),
                            Bytes(static_cast<double>(total_bytes)), Bytes(static_cast<double>(data_bytes)), r.statements)
             << (r.skipped ? fmt::format(" ({} skipped: versioned statements this server does not support)", r.skipped) : "")

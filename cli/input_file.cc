@@ -1,5 +1,7 @@
 #include "cli/input_file.h"
 
+#include <fmt/format.h>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,10 +59,16 @@ Result<std::size_t> InputFile::Read(char* buf, std::size_t n) {
     return Status::Corruption(path_ + ": " + (code == Z_ERRNO ? std::strerror(errno) : what) +
                               " (after " + std::to_string(position()) + " bytes of the file)");
   }
-  if (got == 0 && !::gzeof(static_cast<gzFile>(gz_))) {
+  if (got == 0) {
+    // The end, or a stream that stopped early: zlib says which only through its error
+    // (Z_BUF_ERROR for a truncated file), whether or not it also reached the file's end.
     int code = 0;
     const char* what = ::gzerror(static_cast<gzFile>(gz_), &code);
-    if (code != Z_OK) return Status::Corruption(path_ + ": " + what);
+    if (code != Z_OK) {
+      return Status::Corruption(fmt::format("{}: the compressed stream is damaged or cut short at byte {} of {} ({}); "
+                                            "nothing after that point was read",
+                                            path_, position(), size_, what));
+    }
   }
   return static_cast<std::size_t>(got);
 }

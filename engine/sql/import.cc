@@ -26,6 +26,7 @@ struct Discard : ResultSink {
 // One INSERT on its way: read by a parser thread, applied by its table's loader.
 struct Importer::Job {
   std::uint64_t seq = 0;
+  std::uint64_t ordinal = 0;  // in the whole import (ImportError::ordinal)
   TableLoad* table = nullptr;
   std::string text;
   std::size_t values_at = 0;
@@ -80,8 +81,14 @@ void Importer::StartFile(std::string file) {
 
 void Importer::Fail(ImportError e) {
   std::lock_guard lock(mu_);
+  if (!options_.force) {
+    // Loaders find failures out of dump order: the earliest is the one that stops the import.
+    if (e.ordinal >= stop_ordinal_.load()) return;
+    stop_ordinal_ = e.ordinal;
+    result_.errors.clear();
+    stopped_ = true;
+  }
   result_.errors.push_back(std::move(e));
-  if (!options_.force) stopped_ = true;
 }
 
 bool Importer::Feed(std::string_view text) {
@@ -120,7 +127,7 @@ bool Importer::OnStatement(ScriptStatement& st) {
   Discard none;
   const StatementOutcome o = session_.Run(parsed, none);
   if (o.skipped) ++result_.skipped;
-  if (o.error) Fail({*o.error, st.line, file_});
+  if (o.error) Fail({*o.error, st.line, file_, result_.statements});
   return !Stopped();
 }
 
@@ -147,6 +154,7 @@ bool Importer::FastInsert(ScriptStatement& st) {
   }
   auto job = std::make_unique<Job>();
   job->seq = load->assigned++;
+  job->ordinal = result_.statements;
   job->table = load.get();
   job->text = std::move(st.text);
   job->values_at = values_at;
@@ -236,8 +244,11 @@ void Importer::LoadLoop(TableLoad* t) {
       t->bulk.reset();
       continue;
     }
-    if (!Stopped()) Apply(*t, *job);
+    // What comes before the failing statement is applied even after the failure is known.
+    const std::uint64_t rows = job->ordinal < stop_ordinal_.load() ? Apply(*t, *job) : 0;
+    rows_ += rows;
     std::lock_guard lock(mu_);
+    if (rows) applied_.emplace_back(job->ordinal, rows);
     ++t->applied;
     --in_flight_;
     graveyard_.push_back(std::move(job));
@@ -245,14 +256,17 @@ void Importer::LoadLoop(TableLoad* t) {
   }
 }
 
-void Importer::Apply(TableLoad& t, Job& job) {
-  if (job.error) return Fail({*job.error, job.line, job.file});
+std::uint64_t Importer::Apply(TableLoad& t, Job& job) {
+  auto fail = [&](SqlError e) {
+    Fail({std::move(e), job.line, job.file, job.ordinal});
+    return std::uint64_t{0};
+  };
+  if (job.error) return fail(*job.error);
   if (job.fallback) {
     Discard none;
     const StatementOutcome o = t.session->Execute(job.text, none);
-    if (o.error) return Fail({*o.error, job.line, job.file});
-    rows_ += o.rows;
-    return;
+    if (o.error) return fail(*o.error);
+    return o.rows;
   }
   if (!t.bulk_tried) {
     t.bulk_tried = true;
@@ -267,11 +281,10 @@ void Importer::Apply(TableLoad& t, Job& job) {
   if (t.bulk) {
     Status s = job.prepared ? t.bulk->Add(*job.prepared) : t.bulk->Add(job.rows, job.insert_options);
     if (s.ok()) {
-      rows_ += job.row_count;
       bulk_rows_ += job.row_count;
-      return;
+      return job.row_count;
     }
-    if (!s.IsNotSupported()) return Fail({FromStatus(s), job.line, job.file});
+    if (!s.IsNotSupported()) return fail(FromStatus(s));
     // Out of key order: what is loaded is published, and inserts take over.
     t.bulk_possible = false;
     Status f = t.bulk->Finish();
@@ -279,17 +292,17 @@ void Importer::Apply(TableLoad& t, Job& job) {
       std::lock_guard lock(mu_);
       t.bulk.reset();
     }
-    if (!f.ok()) return Fail({FromStatus(f), job.line, job.file});
+    if (!f.ok()) return fail(FromStatus(f));
   }
   if (job.prepared) {  // its rows were dropped once encoded: read them again
     auto builder = RowBuilder::For(t.table->spec(), job.columns);
     auto rows = builder.ok() ? ReadRows(job.text, job.values_at, *builder) : std::nullopt;
-    if (!rows || !rows->ok()) return Fail({rows && !rows->ok() ? rows->error() : SqlError{1105, "HY000", "rows could not be read again"}, job.line, job.file});
+    if (!rows || !rows->ok()) return fail(rows && !rows->ok() ? rows->error() : SqlError{1105, "HY000", "rows could not be read again"});
     job.rows = std::move(**rows);
   }
   Status s = t.table->InsertBatch(job.rows, nullptr, job.insert_options);
-  if (!s.ok()) return Fail({FromStatus(s), job.line, job.file});
-  rows_ += job.rows.size();
+  if (!s.ok()) return fail(FromStatus(s));
+  return job.rows.size();
 }
 
 void Importer::Drain() {
@@ -318,6 +331,12 @@ ImportResult Importer::Finish() {
   }
   for (auto& p : parsers_) p.join();
   result_.rows = rows_.load();
+  for (const auto& [ordinal, rows] : applied_) {
+    if (ordinal > stop_ordinal_.load() && rows > 0) {
+      ++result_.statements_after_error;
+      result_.rows_after_error += rows;
+    }
+  }
   return result_;
 }
 

@@ -40,6 +40,7 @@ struct ImportError {
   SqlError error;
   std::uint64_t line = 0;  // where the statement starts in its file
   std::string file;
+  std::uint64_t ordinal = 0;  // the statement's place in the whole import (1: the first)
 };
 
 struct ImportResult {
@@ -49,6 +50,9 @@ struct ImportResult {
   std::uint64_t skipped = 0;     // versioned statements this server does not support
   std::set<std::string> tables;  // "db.table" that received rows
   std::vector<ImportError> errors;  // the first stops the import unless `force`
+  // Tables load side by side, so when a statement fails, another table's loader may already
+  // have applied INSERTs that come after it in the dump (every one before it is applied).
+  std::uint64_t rows_after_error = 0, statements_after_error = 0;
 };
 
 class Importer {
@@ -80,7 +84,7 @@ class Importer {
   void Drain();
   // Ends the loaders of the named tables ("db.table"), or of all, once their rows are in.
   void RetireLoaders(const std::vector<std::string>* only = nullptr);
-  void Apply(TableLoad& t, Job& job);
+  std::uint64_t Apply(TableLoad& t, Job& job);  // the rows it inserted
   void ParseLoop();
   void LoadLoop(TableLoad* t);
 
@@ -102,6 +106,10 @@ class Importer {
   std::string current_table_;
 
   std::atomic<bool> stopped_{false};
+  // The first failed statement's ordinal: INSERTs before it are applied, those after it not
+  // (unless already applied when the failure became known).
+  std::atomic<std::uint64_t> stop_ordinal_{UINT64_MAX};
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> applied_;  // (ordinal, rows) of each applied INSERT
   std::atomic<std::uint64_t> rows_{0};
   std::atomic<std::uint64_t> bulk_rows_{0};
   ImportResult result_;
