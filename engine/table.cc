@@ -257,6 +257,20 @@ Result<Row> TableImpl::RowOf(const Tuple& clustered) {
 
 Status TableImpl::Externalize(Tuple& t) {
   const std::size_t limit = BtrPage::FreeSpaceOfEmpty(space_->page_size().bytes()) / 2;
+  // InnoDB refuses a row whose long columns exceed a tenth of the redo log: their pages are
+  // logged, and the log must keep room for the rest of the work (and its checkpoints).
+  if (const RedoLog* log = pool_.redo(); log && pool_.redo_enabled()) {
+    std::uint64_t long_bytes = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (shapes_[0].leaf.fields[i].big() && !t[i].null && !t[i].external) long_bytes += t[i].bytes.size();
+    }
+    if (long_bytes > log->capacity() / 10 && EncodedSize(shapes_[0].leaf, t) > limit) {
+      return Status::InvalidArgument(fmt::format(
+          "The size of BLOB/TEXT data inserted in one transaction is greater than 10% of redo log size ({} bytes of "
+          "{}). Increase the redo log size (a new data directory with a larger redo log).",
+          long_bytes, log->capacity()));
+    }
+  }
   for (;;) {
     const std::size_t size = EncodedSize(shapes_[0].leaf, t);
     if (size <= limit) return Status::Ok();

@@ -105,6 +105,10 @@ bool Importer::FinishFile() {
 bool Importer::OnStatement(ScriptStatement& st) {
   if (Stopped()) return false;
   ++result_.statements;
+  if (st.text.size() > kMaxAllowedPacket) {
+    Fail({PacketTooLarge(), st.line, file_, result_.statements});
+    return false;
+  }
   if (FastInsert(st)) return !Stopped();
   const Parsed parsed = Parse(st.text);
   if (parsed.statement) {

@@ -47,6 +47,7 @@ std::optional<Isolation> IsolationFromName(std::string name) {
 struct KnownVariable {
   std::string_view name, value;
 };
+static_assert(kMaxAllowedPacket == 67108864, "max_allowed_packet below says so");
 constexpr KnownVariable kVariables[] = {
     {"async_commit", "0"},
     {"autocommit", "1"},
@@ -64,7 +65,7 @@ constexpr KnownVariable kVariables[] = {
     {"innodb_lock_wait_timeout", "50"},
     {"innodb_page_size", "16384"},
     {"lower_case_table_names", "0"},
-    {"max_allowed_packet", "67108864"},
+    {"max_allowed_packet", "67108864"},  // kMaxAllowedPacket
     {"max_elr_dependent_trx_count", "1000"},
     {"net_buffer_length", "16384"},
     {"sql_mode", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"},
@@ -129,6 +130,7 @@ SqlError FromStatus(const Status& s) {
     if (Contains(m, "Out of range")) return {1264, "22003", m};
     if (Contains(m, "Data too long")) return {1406, "22001", m};
     if (Contains(m, "Incorrect")) return {1366, "HY000", m};
+    if (Contains(m, "greater than 10% of redo log size")) return {1118, "42000", m};
     return {1105, "HY000", m};
   }
   if (s.IsNotSupported()) return {1235, "42000", m};
@@ -204,7 +206,10 @@ SqlResult<Table*> Session::FindTable(const TableName& name) {
   return *t;
 }
 
+SqlError PacketTooLarge() { return {1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"}; }
+
 StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
+  if (text.size() > kMaxAllowedPacket) return Error(PacketTooLarge());
   if (auto fast = FastInsert(text)) return *fast;
   return Run(Parse(text), sink);
 }

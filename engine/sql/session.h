@@ -55,6 +55,11 @@ struct StatementOutcome {
   bool skipped = false;     // a versioned-comment statement this server does not support
 };
 
+// The largest statement a session takes (MySQL 8.0's default max_allowed_packet): a longer
+// one gets the server's error 1153, as the client sees it when the packet is refused.
+inline constexpr std::size_t kMaxAllowedPacket = 64u << 20;
+SqlError PacketTooLarge();
+
 class Session {
  public:
   explicit Session(Database& db);
