@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <map>
 
 #include "inspect/colors.h"
@@ -11,6 +10,7 @@
 #include "inspect/sys_dictionary.h"
 #include "viz/chart.h"
 #include "viz/map_model.h"
+#include "viz/output_file.h"
 #include "viz/render.h"
 
 namespace strata::datasets {
@@ -188,14 +188,6 @@ std::string ToHtml(const std::vector<Block>& blocks) {
     first = false;
   }
   return html + "</body></html>\n";
-}
-
-Status WriteText(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) return Status::IoError(path.string() + ": cannot write");
-  return Status::Ok();
 }
 
 Status WriteInsertPlot(const std::filesystem::path& path, const KeyReport& report) {
@@ -392,7 +384,7 @@ Status WriteKeyReport(const std::filesystem::path& dir, const KeyReport& report,
   const std::string md = ToMarkdown(blocks);
   for (const auto& [name, text] : {std::pair<std::string, std::string>{"report.md", md}, {"report.html", ToHtml(blocks)},
                                    {"results.json", ToJson(report).dump(2) + "\n"}}) {
-    if (Status s = WriteText(dir / name, text); !s.ok()) return s;
+    if (Status s = viz::WriteFileAtomically(dir / name, text); !s.ok()) return s;
     if (written) written->push_back(dir / name);
   }
   return Status::Ok();

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <memory>
 
+#include "viz/output_file.h"
+
 namespace strata::viz {
 
 Raster::Raster(int width, int height, Rgb bg) : w_(std::max(width, 1)), h_(std::max(height, 1)) {
@@ -33,9 +35,16 @@ Rgb Raster::At(int x, int y) const {
   return {p[0], p[1], p[2]};
 }
 
+namespace {
+ondisk::Status WritePngTo(const Raster& r, FILE* f, const std::filesystem::path& path);
+}  // namespace
+
 ondisk::Status WritePng(const Raster& r, const std::filesystem::path& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
-  if (!f) return ondisk::Status::IoError(path.string() + ": cannot create");
+  return WriteFileAtomically(path, [&](FILE* f) { return WritePngTo(r, f, path); });
+}
+
+namespace {
+ondisk::Status WritePngTo(const Raster& r, FILE* f, const std::filesystem::path& path) {
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   if (!info) {
@@ -46,7 +55,7 @@ ondisk::Status WritePng(const Raster& r, const std::filesystem::path& path) {
     png_destroy_write_struct(&png, &info);
     return ondisk::Status::IoError(path.string() + ": PNG write failed (disk full?)");
   }
-  png_init_io(png, f.get());
+  png_init_io(png, f);
   png_set_IHDR(png, info, r.width(), r.height(), 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
@@ -55,9 +64,9 @@ ondisk::Status WritePng(const Raster& r, const std::filesystem::path& path) {
   }
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
-  if (std::fflush(f.get()) != 0) return ondisk::Status::IoError(path.string() + ": write failed (disk full?)");
   return ondisk::Status::Ok();
 }
+}  // namespace
 
 ondisk::Result<Raster> ReadPng(const std::filesystem::path& path) {
   png_image image{};

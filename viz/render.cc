@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 
 #include "viz/font.h"
+#include "viz/output_file.h"
 
 namespace strata::viz {
 
@@ -204,11 +204,7 @@ std::string RenderSvg(const MapModel& m, const RenderOptions& opt) {
 ondisk::Status WriteMap(const MapModel& m, const RenderOptions& opt, const std::filesystem::path& out) {
   const std::string ext = out.extension().string();
   if (ext == ".svg") {
-    std::ofstream f(out);
-    f << RenderSvg(m, opt);
-    f.flush();
-    if (!f) return ondisk::Status::IoError(out.string() + ": write failed (disk full?)");
-    return ondisk::Status::Ok();
+    return WriteFileAtomically(out, RenderSvg(m, opt));
   }
   if (ext != ".png") return ondisk::Status::InvalidArgument(out.string() + ": the output must end in .png or .svg");
   auto r = RenderRaster(m, opt);

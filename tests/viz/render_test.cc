@@ -2,12 +2,14 @@
 // against the pages they stand for.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <tuple>
 
 #include "inspect/colors.h"
 #include "inspect/summary.h"
 #include "viz/map_model.h"
+#include "viz/output_file.h"
 #include "viz/render.h"
 #include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
@@ -16,6 +18,7 @@ namespace strata::viz {
 namespace {
 
 using inspect::Rgb;
+using ondisk::Status;
 using inspect::SpaceFile;
 
 SpaceFile Open(const std::filesystem::path& p) {
@@ -141,6 +144,31 @@ TEST(RenderTest, OutputMustBePngOrSvg) {
   MapModel m = BuildModel({{&f, nullptr}}, {MapKind::kTypes, false, 1024, ""});
   EXPECT_FALSE(WriteMap(m, {}, "/tmp/map.jpg").ok());
   EXPECT_FALSE(WriteMap(m, {}, "/no/such/dir/map.png").ok());
+}
+
+// A picture replaces the old one whole: a symlink at the destination is replaced, not written
+// through; a failed write leaves the old picture as it was, not truncated.
+TEST(RenderTest, OutputReplacesTheOldFileWholeOrNotAtAll) {
+  auto f = Open(testing::TestDataDir() / "mariadb/t_uuid.ibd");
+  MapModel m = BuildModel({{&f, nullptr}}, {MapKind::kTypes, false, 1024, ""});
+  testing::TempDir tmp;
+  const auto target = tmp.path() / "precious.txt";
+  std::ofstream(target) << "not a picture";
+  const auto link = tmp.path() / "map.png";
+  std::filesystem::create_symlink(target, link);
+  ASSERT_TRUE(WriteMap(m, {}, link).ok());
+  EXPECT_FALSE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(testing::ReadWholeFile(target).size(), 13u) << "written through the symlink";
+  EXPECT_TRUE(ReadPng(link).ok());
+  // A write that fails half way (as on a full disk) leaves the old picture and no temporary.
+  const auto before = testing::ReadWholeFile(link);
+  Status failed = WriteFileAtomically(link, [](std::FILE* out) {
+    std::fputs("half a picture", out);
+    return Status::IoError("No space left on device");
+  });
+  EXPECT_FALSE(failed.ok());
+  EXPECT_EQ(testing::ReadWholeFile(link), before);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tmp.path()), {}), 2) << "a temporary file was left";
 }
 
 }  // namespace
