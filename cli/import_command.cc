@@ -41,6 +41,7 @@ int Import(const std::vector<std::string>& args) {
       "disable-redo", "load with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), enabled again at the end")(
       "threads", po::value<unsigned>()->default_value(0), "threads reading rows (0: one per core)")(
       "buffer-pool", po::value<std::size_t>()->default_value(256), "buffer pool size in MiB")(
+      "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
       "force,f", "go on after a failed statement (exit status 1 at the end)")("help,h", "show this help");
   po::positional_options_description positional;
   positional.add("dump", -1);
@@ -71,6 +72,11 @@ int Import(const std::vector<std::string>& args) {
 
   engine::DatabaseOptions dbo;
   dbo.buffer_pool_bytes = vm["buffer-pool"].as<std::size_t>() << 20;
+  if (auto bad = CheckForceRecovery(vm)) {
+    std::cerr << "strata import: " << *bad << "\n";
+    return kExitUsage;
+  }
+  dbo.force_recovery = vm["force-recovery"].as<int>();
   auto db = engine::Database::Open(vm["datadir"].as<std::string>(), dbo);
   if (!db.ok()) {
     std::cerr << "strata import: " << db.status().ToString() << "\n";

@@ -49,4 +49,10 @@ std::optional<std::size_t> ParseSize(const std::string& text) {
   return std::nullopt;
 }
 
+std::optional<std::string> CheckForceRecovery(const boost::program_options::variables_map& vm) {
+  const int level = vm["force-recovery"].as<int>();
+  if (level < 0 || level > 6) return "--force-recovery takes a level from 0 to 6, not " + std::to_string(level);
+  return std::nullopt;
+}
+
 }  // namespace strata::cli

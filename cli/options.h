@@ -20,6 +20,14 @@ std::optional<int> ParseOptions(const std::string& command, const std::vector<st
                                 const std::function<void(std::ostream&)>& usage, boost::program_options::variables_map& vm,
                                 const std::vector<std::string>& required = {});
 
+// --force-recovery N (innodb_force_recovery's levels, engine/db.h DatabaseOptions) for the
+// commands that open a data directory.
+inline constexpr const char* kForceRecoveryHelp =
+    "innodb_force_recovery: 1-2 no purge; 3-5 no rollback of transactions a crash left active, every change "
+    "refused; 6 no redo replay either, nothing written (also opens a directory that crashed with redo disabled)";
+// Its value, or an error message for a level outside 0..6.
+std::optional<std::string> CheckForceRecovery(const boost::program_options::variables_map& vm);
+
 // "128M", "8m", "1G", "65536": bytes; nullopt when the text is not a size.
 std::optional<std::size_t> ParseSize(const std::string& text);
 

@@ -141,6 +141,7 @@ int Sql(const std::vector<std::string>& args) {
       "skip-column-names,N", "no header line")("raw,r", "batch values without escaping")(
       "force,f", "go on after a failed statement (exit status 1 at the end)")(
       "buffer-pool", po::value<std::size_t>()->default_value(128), "buffer pool size in MiB")(
+      "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
       "help,h", "show this help");
   po::positional_options_description positional;
   positional.add("database", 1);
@@ -158,6 +159,11 @@ int Sql(const std::vector<std::string>& args) {
 
   engine::DatabaseOptions dbo;
   dbo.buffer_pool_bytes = vm["buffer-pool"].as<std::size_t>() << 20;
+  if (auto bad = CheckForceRecovery(vm)) {
+    std::cerr << "strata sql: " << *bad << "\n";
+    return kExitUsage;
+  }
+  dbo.force_recovery = vm["force-recovery"].as<int>();
   auto db = engine::Database::Open(vm["datadir"].as<std::string>(), dbo);
   if (!db.ok()) {
     std::cerr << "strata sql: " << db.status().ToString() << "\n";

@@ -16,7 +16,8 @@ namespace strata::cli {
 int Status(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the Strata data directory")(
-      "json", "print the figures as JSON")("help,h", "show this help");
+      "json", "print the figures as JSON")("force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
+      "help,h", "show this help");
   po::positional_options_description positional;
   positional.add("datadir", 1);
   auto usage = [&](std::ostream& out) {
@@ -33,6 +34,11 @@ int Status(const std::vector<std::string>& args) {
   o.create_if_missing = false;
   o.purge = false;       // report the history as it is, not as purge leaves it
   o.page_cleaner = false;
+  if (auto bad = CheckForceRecovery(vm)) {
+    std::cerr << "strata status: " << *bad << "\n";
+    return kExitUsage;
+  }
+  o.force_recovery = vm["force-recovery"].as<int>();
   auto db = engine::Database::Open(vm["datadir"].as<std::string>(), o);
   if (!db.ok()) {
     std::cerr << "strata status: " << db.status().ToString() << "\n";

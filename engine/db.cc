@@ -166,15 +166,14 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
     if (!log.ok()) return log.status();
     db->log_ = std::move(*log);
     if (db->log_->flags() & kLogFlagCrashUnsafe) {
-      if (!options.read_only_salvage) {
+      if (options.force_recovery < 6) {
         return Status::Corruption(fmt::format(
             "{} stopped without a clean shutdown while redo logging was disabled (ALTER INSTANCE DISABLE INNODB "
             "REDO_LOG). Changes made since then were never logged: a crash may have lost some of them or left pages "
-            "half-written, so no table here can be trusted. Restore a backup, or open with read_only_salvage to copy "
-            "out what is readable.",
+            "half-written, so no table here can be trusted. Restore a backup, or open it with --force-recovery 6 "
+            "(read-only, nothing replayed) to copy out what is readable.",
             dir.string()));
       }
-      db->salvage_ = true;
     }
     auto f = env.OpenFile(ibdata, OpenMode::kExisting);
     if (!f.ok()) return f.status();
@@ -185,19 +184,21 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
     db->pool_->set_redo(db->log_.get());
     db->pool_->before_write = [log = db->log_.get()](Lsn lsn) { return log->FlushUpTo(lsn); };
   }
+  db->read_only_ = options.force_recovery >= 3;
+  db->skip_redo_ = options.force_recovery >= 6;
   STRATA_RETURN_IF_ERROR(db->Load());
   if (db->log_->flags() & kLogFlagNoLogging) {
     // Reopened after a clean shutdown with logging still disabled: it stays disabled, and a
     // crash from here on is unsafe again.
     db->pool_->set_redo_enabled(false);
-    if (!db->salvage_) STRATA_RETURN_IF_ERROR(db->log_->SetFlags(kLogFlagNoLogging | kLogFlagCrashUnsafe));
+    if (!db->read_only_) STRATA_RETURN_IF_ERROR(db->log_->SetFlags(kLogFlagNoLogging | kLogFlagCrashUnsafe));
   }
-  if (!db->salvage_) {
+  if (!db->read_only_) {
     db->async_commits_ = std::make_unique<AsyncCommitQueue>([d = db.get()](Lsn lsn) { return d->MakeDurable(lsn); });
     db->hot_rows_ = std::make_unique<HotRowGroups>();
     db->background_ = std::thread([d = db.get()] { d->BackgroundLoop(); });
     db->recovery_.history_at_open = db->history_list_length();
-    if (options.purge) db->purge_thread_ = std::thread([d = db.get()] { d->PurgeLoop(); });
+    if (options.purge && options.force_recovery < 2) db->purge_thread_ = std::thread([d = db.get()] { d->PurgeLoop(); });
   }
   db->opened_ = true;
   return db;
@@ -206,7 +207,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
 Database::~Database() {
   if (!pool_) return;
   // innodb_fast_shutdown=0: purge all the history no read view holds before stopping.
-  if (opened_ && !salvage_ && options_.fast_shutdown == 0 && trx_sys_) (void)Purge();
+  if (opened_ && !read_only_ && options_.fast_shutdown == 0 && trx_sys_) (void)Purge();
   {
     std::lock_guard l(bg_mu_);
     bg_stop_ = true;
@@ -216,7 +217,7 @@ Database::~Database() {
   if (background_.joinable()) background_.join();
   if (purge_thread_.joinable()) purge_thread_.join();
   if (trx_sys_) trx_sys_->AbandonAll();
-  if (opened_ && !salvage_ && log_) {
+  if (opened_ && !read_only_ && log_) {
     // A clean shutdown: every page written and the checkpoint at the end of the log, so the
     // next open has nothing to replay (and with logging disabled, nothing to fear).
     if (Flush().ok() && !pool_->redo_enabled()) (void)log_->SetFlags(kLogFlagNoLogging);
@@ -256,7 +257,7 @@ Status Database::Load() {
     pool_->Register(ts->get());
     spaces.push_back(std::move(*ts));
   }
-  if (!salvage_) {
+  if (!skip_redo_) {
     // Torn pages first (from their doublewrite copies), then the log replayed onto them.
     STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return pool_->space(id); }));
     auto groups = log_->Recover(pool_->options().page_size.bytes());
@@ -278,7 +279,7 @@ Status Database::Load() {
     tables_[Key(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl), this));
   }
   unregister.armed = false;
-  return LoadTransactions(!salvage_);
+  return LoadTransactions(options_.force_recovery < 3);
 }
 
 Result<std::unique_ptr<Tablespace>> Database::OpenTablespace(const std::string& database, const std::string& name,
@@ -309,8 +310,13 @@ void Database::AttachTable(TableImpl& t) {
   t.set_services({trx_sys_.get(), lock_sys_.get(), rseg_.get(), [this](TrxImpl& trx) { return EnsureWritable(trx); }});
 }
 
+Status Database::ReadOnly() const {
+  return Status::NotSupported(fmt::format("the database is open read-only (--force-recovery {}): changes are refused",
+                                          options_.force_recovery));
+}
+
 Status Database::BeforeWrite() {
-  if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
+  if (read_only_) return ReadOnly();
   return FreeCheck();
 }
 
@@ -352,7 +358,7 @@ void Database::BackgroundLoop() {
 
 Status Database::SetRedoLogging(bool enabled) {
   std::unique_lock lock(mu_);
-  if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
+  if (read_only_) return ReadOnly();
   if (enabled == pool_->redo_enabled()) return Status::Ok();
   if (!enabled) {
     STRATA_RETURN_IF_ERROR(log_->FlushUpTo(log_->lsn()));
@@ -391,6 +397,7 @@ Status Database::SaveCatalog() {
 
 Status Database::CreateDatabase(const std::string& name) {
   std::unique_lock lock(mu_);
+  if (read_only_) return ReadOnly();
   if (name.empty() || name.find_first_of("/\\.") != std::string::npos) return Status::InvalidArgument(fmt::format("database name '{}' is not allowed", name));
   if (std::find(databases_.begin(), databases_.end(), name) != databases_.end()) {
     return Status::AlreadyExists(fmt::format("Can't create database '{}'; database exists", name));
@@ -414,7 +421,7 @@ Result<Table*> Database::CreateTable(const TableSpec& spec) {
   }
   const std::string key = Key(spec.database, spec.name);
   if (tables_.count(key)) return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name));
-  if (salvage_) return Status::NotSupported("the database is open read-only for salvage");
+  if (read_only_) return ReadOnly();
   const auto path = dir_ / spec.database / (spec.name + ".ibd");
   // A file the catalog does not know was left by a CREATE that crashed before it finished.
   if (env_->Exists(path)) STRATA_RETURN_IF_ERROR(env_->Remove(path));
@@ -454,6 +461,7 @@ Result<Table*> Database::GetTable(const std::string& database, const std::string
 
 Status Database::DropTable(const std::string& database, const std::string& name) {
   std::unique_lock lock(mu_);
+  if (read_only_) return ReadOnly();
   auto it = tables_.find(Key(database, name));
   if (it == tables_.end()) return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name));
   const SpaceId space = it->second->impl_->space().id();
@@ -466,6 +474,7 @@ Status Database::DropTable(const std::string& database, const std::string& name)
 }
 
 Status Database::DropDatabase(const std::string& name) {
+  if (read_only_) return ReadOnly();
   for (const std::string& table : ListTables(name)) STRATA_RETURN_IF_ERROR(DropTable(name, table));
   std::unique_lock lock(mu_);
   auto it = std::find(databases_.begin(), databases_.end(), name);
@@ -487,6 +496,7 @@ std::vector<std::string> Database::ListTables(const std::string& database) const
 
 Status Database::CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) {
   std::unique_lock lock(mu_);
+  if (read_only_) return ReadOnly();
   auto it = tables_.find(Key(database, table));
   if (it == tables_.end()) return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table));
   STRATA_RETURN_IF_ERROR(it->second->impl_->AddIndex(index, next_index_id_++));
@@ -497,7 +507,7 @@ Status Database::CreateIndex(const std::string& database, const std::string& tab
 Status Database::Flush() {
   STRATA_RETURN_IF_ERROR(pool_->FlushAll());
   STRATA_RETURN_IF_ERROR(pool_->cleaner_status());
-  if (salvage_ || !pool_->redo_enabled()) return Status::Ok();
+  if (skip_redo_ || !pool_->redo_enabled()) return Status::Ok();
   return Checkpoint();
 }
 

@@ -59,9 +59,17 @@ struct DatabaseOptions {
   // Commits from many threads share log writes and fsyncs. Off (for measuring what it buys):
   // each commit's change and its fsync run alone, one commit after another.
   bool group_commit = true;
-  // Opens a directory that stopped uncleanly with redo logging disabled, without recovery and
-  // refusing every write, so that what is readable can be copied out.
-  bool read_only_salvage = false;
+  // innodb_force_recovery, for copying out what is readable from a directory that will not
+  // open otherwise (every level from 3 up refuses every change, so nothing is built on it):
+  //   0      normal;
+  //   1, 2   no background purge (InnoDB's 2; Strata has no level-1 behaviour of its own);
+  //   3      the log is replayed, but transactions a crash left active are not rolled back
+  //          (their undo logs stay ACTIVE: the next normal open rolls them back);
+  //   4, 5   as 3 (Strata has no change buffer, and always reads the undo logs);
+  //   6      no doublewrite restore and no redo replay: the files are read as they are, and
+  //          nothing is written; the only level that opens a directory that crashed while
+  //          redo logging was disabled.
+  int force_recovery = 0;
   bool create_if_missing = true;
   bool page_cleaner = true;
   Env* env = nullptr;  // Env::Default() when null
@@ -313,6 +321,7 @@ class Database {
   Status Checkpoint();
   Status FreeCheck();  // keeps the log from filling: flushes pages and checkpoints past half
   Status BeforeWrite();
+  Status ReadOnly() const;  // the refusal of a change under force_recovery >= 3
   void AttachTable(TableImpl& t);
   void BackgroundLoop();
   void PurgeLoop();
@@ -354,7 +363,8 @@ class Database {
   std::unique_ptr<RedoLog> log_;
   std::unique_ptr<Doublewrite> dblwr_;
   RecoveryStats recovery_;
-  bool salvage_ = false;
+  bool read_only_ = false;   // force_recovery >= 3: every change refused, nothing flushed at close
+  bool skip_redo_ = false;   // force_recovery 6: no doublewrite restore, no redo replay
   bool opened_ = false;  // a database that failed to open is not flushed on destruction
   std::mutex bg_mu_;
   std::condition_variable bg_cv_;
@@ -381,6 +391,7 @@ class Database {
   std::vector<std::string> databases_;
   std::unique_ptr<Rseg> rseg_;
   std::unique_ptr<TrxSys> trx_sys_;
+  std::vector<std::unique_ptr<TrxImpl>> unrolled_;  // left active by a crash, not rolled back (force_recovery >= 3)
   std::unique_ptr<LockSys> lock_sys_;
   std::thread purge_thread_;
   std::mutex purge_mu_;  // one purge at a time

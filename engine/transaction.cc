@@ -308,7 +308,6 @@ Status Database::LoadTransactions(bool roll_back) {
   auto active = rseg_->Load(&max_id, &max_no);
   if (!active.ok()) return active.status().WithContext("reading the rollback segment");
   STRATA_RETURN_IF_ERROR(trx_sys_->Load(max_id, max_no));
-  if (!roll_back) return Status::Ok();
   std::map<std::uint64_t, std::unique_ptr<TrxImpl>> recovered;
   for (const auto& log : *active) {
     auto& t = recovered[log.trx_id];
@@ -323,6 +322,12 @@ Status Database::LoadTransactions(bool roll_back) {
     trx_sys_->Begin(*t);
     trx_sys_->AdoptRecovered(*t);
     lock_sys_->Register(t->locks);
+    if (!roll_back) {
+      // force_recovery >= 3: left as they are, but still active to every read view, so a
+      // consistent read does not take their changes for committed ones.
+      unrolled_.push_back(std::move(t));
+      continue;
+    }
     STRATA_RETURN_IF_ERROR(RollbackAndEnd(*t).WithContext(fmt::format("rolling back transaction {} left active by a crash", id)));
     ++recovery_.rolled_back_trx;
   }
@@ -356,7 +361,7 @@ Result<std::uint64_t> Database::PurgeOneLog(const ReadView& view) {
 }
 
 Result<std::uint64_t> Database::Purge() {
-  if (salvage_) return std::uint64_t{0};
+  if (read_only_) return std::uint64_t{0};
   std::lock_guard p(purge_mu_);
   const ReadView view = trx_sys_->PurgeView();
   std::uint64_t n = 0;

@@ -194,5 +194,66 @@ TEST(OpenRefusalTest, ReadOnlyDirectoryIsNotCalledInUse) {
   EXPECT_EQ(db.status().ToString().find("in use"), std::string::npos) << db.status().ToString();
 }
 
+// innodb_force_recovery: 3 replays the log but leaves the transaction a crash left open, still
+// invisible to reads, and refuses every change; the next normal open rolls it back. 6 reads
+// the files as they are and writes nothing.
+TEST(ForceRecoveryTest, LevelThreeSkipsTheRollbackAndSixWritesNothing) {
+  testing::TempDir tmp;
+  const fs::path dir = tmp.path() / "d";
+  FaultInjectionEnv env(Env::Default());
+  DatabaseOptions o;
+  o.env = &env;
+  o.page_cleaner = false;
+  {
+    auto db = Database::Open(dir, o);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE((*db)->CreateDatabase("shop").ok());
+    auto t = (*db)->CreateTable(Spec("t"));
+    ASSERT_TRUE(t.ok());
+    for (int i = 0; i < 100; ++i) ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::String("committed")}).ok());
+    auto open = (*db)->Begin();
+    ASSERT_TRUE(open.ok());
+    for (int i = 100; i < 3000; ++i) ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::String("open")}, open->get()).ok());
+    ASSERT_TRUE((*t)->Insert({Value::Int(-1), Value::String("committed after")}).ok());  // the log is durable past them
+    env.PowerOff();
+    db->reset();
+    open->reset();
+  }
+  ASSERT_TRUE(env.Crash().ok());
+  auto count = [](Database& db) {
+    auto t = db.GetTable("shop", "t");
+    EXPECT_TRUE(t.ok());
+    int n = 0;
+    EXPECT_TRUE((*t)->Scan({}, [&](const Row&) { return ++n, true; }).ok());
+    return n;
+  };
+  const auto crashed = Snapshot(dir);
+  {
+    DatabaseOptions six;
+    six.force_recovery = 6;
+    auto db = Database::Open(dir, six);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    auto t = (*db)->GetTable("shop", "t");
+    ASSERT_TRUE(t.ok());
+    EXPECT_EQ((*t)->Insert({Value::Int(5000), Value::String("x")}).code(), Status::Code::kNotSupported);
+    EXPECT_EQ((*db)->CreateDatabase("other").code(), Status::Code::kNotSupported);
+  }
+  EXPECT_TRUE(Snapshot(dir) == crashed) << "force_recovery 6 wrote to the directory";
+  {
+    DatabaseOptions three;
+    three.force_recovery = 3;
+    auto db = Database::Open(dir, three);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    EXPECT_EQ((*db)->recovery().rolled_back_trx, 0u);
+    EXPECT_EQ(count(**db), 101) << "the open transaction's rows read as committed";
+    auto t = (*db)->GetTable("shop", "t");
+    EXPECT_EQ((*t)->Insert({Value::Int(5000), Value::String("x")}).code(), Status::Code::kNotSupported);
+  }
+  auto db = Database::Open(dir, {});
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  EXPECT_EQ((*db)->recovery().rolled_back_trx, 1u);
+  EXPECT_EQ(count(**db), 101);
+}
+
 }  // namespace
 }  // namespace strata::engine

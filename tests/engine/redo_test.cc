@@ -117,7 +117,7 @@ class DisableRedoTest : public ::testing::Test {
   }
   std::unique_ptr<Database> Open(bool salvage = false) {
     DatabaseOptions o = o_;
-    o.read_only_salvage = salvage;
+    o.force_recovery = salvage ? 6 : 0;
     auto db = Database::Open(dir_, o);
     EXPECT_TRUE(db.ok()) << db.status().ToString();
     return db.ok() ? std::move(*db) : nullptr;
@@ -153,7 +153,7 @@ TEST_F(DisableRedoTest, CrashWhileDisabledIsRefusedWithTheReasonAndSalvageOpensR
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("while redo logging was disabled"), std::string::npos)
       << refused.status().message();
-  EXPECT_NE(refused.status().message().find("read_only_salvage"), std::string::npos);
+  EXPECT_NE(refused.status().message().find("--force-recovery 6"), std::string::npos);
   auto salvage = Open(true);
   ASSERT_NE(salvage, nullptr);
   auto st = salvage->GetTable("bulk", "t");
