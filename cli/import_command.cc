@@ -37,7 +37,7 @@ int Import(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the Strata data directory (created when missing)")(
       "dump", po::value<std::vector<std::string>>(), "mysqldump files, plain or .gz; - for stdin")(
-      "database", po::value<std::string>(), "load into this database (created when missing), for dumps without USE")(
+      "database", po::value<std::string>(), "load into this database (created when missing); default: the one the dump's header names")(
       "disable-redo", "load with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), enabled again at the end")(
       "threads", po::value<unsigned>()->default_value(0), "threads reading rows (0: one per core)")(
       "buffer-pool", po::value<std::size_t>()->default_value(256), "buffer pool size in MiB")(
@@ -52,7 +52,9 @@ int Import(const std::vector<std::string>& args) {
         << "table) is drawn on stderr when it is a terminal; a summary follows. With --disable-redo the\n"
         << "load is not logged: a crash during it leaves a data directory that refuses to open (recover\n"
         << "by loading again); redo is enabled again, with every page written, before the command ends.\n"
-        << "The first failed statement stops the load with \"ERROR <code> (<state>) at line L in FILE\".\n\n"
+        << "The first failed statement stops the load with \"ERROR <code> (<state>) at line L in FILE\";\n"
+        << "every statement before it stays applied. A dump without USE (mysqldump of one database)\n"
+        << "loads into --database, else into the database its header names.\n\n"
         << options << "\n";
   };
   po::variables_map vm;
@@ -148,6 +150,11 @@ int Import(const std::vector<std::string>& args) {
                            "{:.1f} MiB/s of dump text\n",
                            r.rows, r.tables.size(), files.size(), total_secs, secs, disable_redo ? ", then enabling redo" : "",
                            r.rows / std::max(total_secs, 1e-3), text_bytes / std::max(total_secs, 1e-3) / (1 << 20));
+  if (!r.header_database.empty()) {
+    std::cout << fmt::format("Loaded into `{}`, the database the dump's header names (it has no USE; --database chooses "
+                             "another)\n",
+                             r.header_database);
+  }
   if (r.bulk_rows) std::cout << fmt::format("{} rows went into empty tables in key order: indexes built bottom-up\n", r.bulk_rows);
   if (!r.errors.empty() && !io.force) {
     std::cout << fmt::format("Stopped at line {}{}: every statement before it was applied and stays", r.errors[0].line,

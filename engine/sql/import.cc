@@ -77,6 +77,44 @@ std::string Importer::current_table() const {
 void Importer::StartFile(std::string file) {
   file_ = std::move(file);
   splitter_ = StatementSplitter();
+  header_database_.clear();
+  header_scanned_ = false;
+}
+
+// mysqldump and mariadb-dump open with "-- Host: localhost    Database: shop".
+void Importer::ScanHeader(std::string_view text) {
+  header_scanned_ = true;
+  text = text.substr(0, 4096);
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, nl - at);
+    at = nl + 1;
+    if (line.rfind("-- Host:", 0) != 0) continue;
+    const std::size_t db = line.find("Database: ");
+    if (db == std::string_view::npos) return;
+    std::string_view name = line.substr(db + 10);
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.remove_suffix(1);
+    header_database_ = std::string(name);
+    return;
+  }
+}
+
+void Importer::UseHeaderDatabase(const ScriptStatement& st) {
+  if (header_database_.empty() || !session_.database().empty()) return;
+  const Parsed parsed = Parse(st.text);
+  if (!parsed.statement) return;
+  const Statement& s = *parsed.statement;
+  if (std::holds_alternative<NoOp>(s) || std::holds_alternative<Set>(s) || std::holds_alternative<SetTransaction>(s) ||
+      std::holds_alternative<Use>(s) || std::holds_alternative<CreateDatabase>(s) ||
+      std::holds_alternative<DropDatabase>(s)) {
+    return;
+  }
+  Discard none;
+  const std::string quoted = "`" + header_database_ + "`";
+  (void)session_.Execute("CREATE DATABASE IF NOT EXISTS " + quoted, none);
+  auto o = session_.Execute("USE " + quoted, none);
+  if (o.error) return Fail({*o.error, st.line, file_, result_.statements});
+  result_.header_database = header_database_;
 }
 
 void Importer::Fail(ImportError e) {
@@ -93,6 +131,7 @@ void Importer::Fail(ImportError e) {
 
 bool Importer::Feed(std::string_view text) {
   if (Stopped()) return false;
+  if (!header_scanned_) ScanHeader(text);
   splitter_.Feed(text, [this](ScriptStatement& st) { return OnStatement(st); });
   return !Stopped();
 }
@@ -109,6 +148,7 @@ bool Importer::OnStatement(ScriptStatement& st) {
     Fail({PacketTooLarge(), st.line, file_, result_.statements});
     return false;
   }
+  UseHeaderDatabase(st);
   if (FastInsert(st)) return !Stopped();
   const Parsed parsed = Parse(st.text);
   if (parsed.statement) {

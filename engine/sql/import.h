@@ -31,7 +31,10 @@
 namespace strata::engine::sql {
 
 struct ImportOptions {
-  std::string database;  // created when missing and USE'd first (a dump without CREATE DATABASE/USE)
+  // Created when missing and USE'd first. Without it, a dump that uses a table before any USE
+  // (mysqldump of one database) loads into the database its header names
+  // ("-- Host: localhost    Database: shop"), created when missing.
+  std::string database;
   unsigned threads = 0;  // row readers; 0: one per core
   bool force = false;    // go on after a failed statement, as `mysql --force`
 };
@@ -49,6 +52,7 @@ struct ImportResult {
   std::uint64_t statements = 0;  // statements run
   std::uint64_t skipped = 0;     // versioned statements this server does not support
   std::set<std::string> tables;  // "db.table" that received rows
+  std::string header_database;    // the header's database, when the dump needed it (ImportOptions::database)
   std::vector<ImportError> errors;  // the first stops the import unless `force`
   // Tables load side by side, so when a statement fails, another table's loader may already
   // have applied INSERTs that come after it in the dump (every one before it is applied).
@@ -78,6 +82,9 @@ class Importer {
   struct TableLoad;
   bool OnStatement(ScriptStatement& st);
   bool FastInsert(ScriptStatement& st);
+  void ScanHeader(std::string_view text);
+  // Before a statement that needs a database when none is selected: the header's one.
+  void UseHeaderDatabase(const ScriptStatement& st);
   void Fail(ImportError e);
   bool Stopped() const { return stopped_.load(); }
   // Waits until every queued row is in and published (bulk loads finished).
@@ -93,6 +100,8 @@ class Importer {
   Session session_;
   StatementSplitter splitter_;
   std::string file_;
+  std::string header_database_;  // from the current file's header comment
+  bool header_scanned_ = false;
 
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -24,13 +24,28 @@ TEST(GenCliTest, EveryStrategysDumpImports) {
     const auto gen = Strata(fmt::format("gen dump --rows 3000 --keys {} --shape sbtest --net-buffer-length 20000 -o {}", keys, dump));
     ASSERT_EQ(gen.exit_code, 0) << gen.err;
     const std::string dir = (tmp.path() / keys).string();
-    const auto imp = Strata("import " + dump + " --datadir " + dir + " --database test");
+    // No --database: the dump has no USE (as mysqldump of one database), its header names `test`.
+    const auto imp = Strata("import " + dump + " --datadir " + dir);
     ASSERT_EQ(imp.exit_code, 0) << keys << ": " << imp.err;
+    EXPECT_NE(imp.out.find("Loaded into `test`, the database the dump's header names"), std::string::npos) << imp.out;
     std::string table = "innodb_" + keys;
     std::replace(table.begin(), table.end(), '-', '_');
     const auto count = Strata("sql --datadir " + dir + " test -N -e 'SELECT COUNT(*) FROM " + table + "'");
     EXPECT_EQ(count.out, "3000\n") << keys << ": " << count.err;
   }
+}
+
+TEST(GenCliTest, TheHeadersDatabaseOrTheOneGivenReceivesTheDump) {
+  TempDir tmp;
+  const std::string dump = (tmp.path() / "shop.sql").string();
+  ASSERT_EQ(Strata("gen dump --rows 100 --keys seq --database shop -o " + dump).exit_code, 0);
+  const std::string dir = (tmp.path() / "d").string();
+  ASSERT_EQ(Strata("import " + dump + " --datadir " + dir).exit_code, 0);
+  EXPECT_EQ(Strata("sql --datadir " + dir + " shop -N -e 'SELECT COUNT(*) FROM innodb_seq'").out, "100\n");
+  const auto given = Strata("import " + dump + " --datadir " + dir + " --database other");
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_EQ(given.out.find("the dump's header names"), std::string::npos) << given.out;
+  EXPECT_EQ(Strata("sql --datadir " + dir + " other -N -e 'SELECT COUNT(*) FROM innodb_seq'").out, "100\n");
 }
 
 TEST(GenCliTest, BadArgumentsAreUsageErrors) {
