@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "inspect/page_info.h"
+#include "inspect/schema.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
@@ -41,6 +42,7 @@ class Checker {
         /*deep=*/true);
     r.pages_checked = f_.n_pages();
     CheckSiblings();
+    CheckRoots();
     if (f_.flags()) {
       CheckFspLists();
       CheckSegments();
@@ -81,6 +83,31 @@ class Checker {
     if (p.is_btree) {
       ++btree_pages_;
       links_[p.page_no] = {p.prev, p.next, p.index_id, p.level, true};
+    }
+  }
+
+  // A page never written is all zeros, which real servers leave in allocated extents too; but
+  // the pages everything else hangs from (the SDI root, each index's root) are written when
+  // they are made, so an all-zero one was wiped or lost its writes: the table cannot be read.
+  void CheckRoots() {
+    if (!f_.flags() || f_.n_pages() == 0) return;
+    auto zero = [&](std::uint32_t n) { return n < f_.n_pages() && ValidatePage(f_.page(n), f_.full_crc32()).all_zero; };
+    if (f_.flags()->sdi) {
+      auto fsp = FspHeader::Open(f_.page(0));
+      if (fsp.ok() && zero(fsp->sdi_root().value())) {
+        Add(fsp->sdi_root().value(), std::nullopt, "root page is all zeros",
+            "the SDI root (the table's definition) was wiped or never written");
+        return;  // the dictionary below comes from it
+      }
+    }
+    const Dictionary d = ReadDictionary(f_);
+    for (const TableDef& t : d.tables) {
+      for (const IndexDef& ix : t.indexes) {
+        if (zero(ix.root_page)) {
+          Add(ix.root_page, std::nullopt, "root page is all zeros",
+              fmt::format("the root of index {} of {} was wiped or never written", ix.name, ix.table));
+        }
+      }
     }
   }
 

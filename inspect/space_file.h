@@ -45,7 +45,8 @@ class SpaceFile {
   ondisk::SpaceId space_id() const { return space_id_; }
   // Decoded page-0 flags, when page 0 is readable.
   const std::optional<ondisk::FspFlags>& flags() const { return flags_; }
-  std::uint32_t fsp_size() const { return fsp_size_; }  // pages, as page 0 says (0 if unreadable)
+  std::uint32_t fsp_size() const { return fsp_size_; }
+  std::uint32_t free_limit() const { return free_limit_; }  // FSP_FREE_LIMIT: pages past it were never initialised
   std::uint32_t server_version() const { return server_version_; }  // MySQL 8.0 page 0; 0 otherwise
   SpaceKind kind() const { return kind_; }
 

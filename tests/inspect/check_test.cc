@@ -79,6 +79,24 @@ TEST(CheckTest, FindsEveryInjectedByteFlip) {
   EXPECT_EQ(flips, 240);
 }
 
+// A zero-filled SDI root or index root is damage (the server cannot open the table), though
+// every page around it still verifies: all-zero pages pass the checksum check.
+TEST(CheckTest, ZeroFilledRootPagesAreDamage) {
+  for (const std::uint32_t root : {3u, 4u}) {
+    testing::TempDir tmp;
+    auto bytes = testing::ReadWholeFile(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd");
+    std::fill(bytes.begin() + root * 16384, bytes.begin() + (root + 1) * 16384, std::byte{0});
+    WriteFile(tmp.path() / "film.ibd", bytes);
+    auto f = SpaceFile::Open(tmp.path() / "film.ibd");
+    ASSERT_TRUE(f.ok());
+    CheckReport r = CheckSpace(*f);
+    EXPECT_FALSE(r.clean()) << ToText(r);
+    bool named = false;
+    for (const auto& x : r.findings) named |= x.what == "root page is all zeros" && x.page == root;
+    EXPECT_TRUE(named) << ToText(r);
+  }
+}
+
 TEST(CheckTest, TruncatedFileIsReportedAndTheRestStillChecked) {
   testing::TempDir tmp;
   auto bytes = testing::ReadWholeFile(testing::TestDataDir() / "mariadb/t_int.ibd");
