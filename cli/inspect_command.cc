@@ -90,7 +90,9 @@ struct InspectRun {
 
   // Opens each tablespace and hands it to `each`, which returns its JSON and text and may
   // mark the run as failed. Prints as it goes (text) or once at the end (JSON).
-  int ForEachFile(const std::function<void(const SpaceFile&, nlohmann::json&, std::string&, bool& failed)>& each) {
+  // `after`, when given, runs once the files are done: more findings for the same report.
+  int ForEachFile(const std::function<void(const SpaceFile&, nlohmann::json&, std::string&, bool& failed)>& each,
+                  const std::function<void(std::vector<Finding>&)>& after = nullptr) {
     std::vector<Finding> findings;
     auto files = ExpandPaths(paths, &findings);
     bool failed = !findings.empty();
@@ -113,6 +115,11 @@ struct InspectRun {
         std::cout << text << (files.size() > 1 ? "\n" : "") << std::flush;
       }
     }
+    if (after) {
+      const std::size_t before = findings.size();
+      after(findings);
+      for (std::size_t i = before; i < findings.size(); ++i) failed |= findings[i].severity == Severity::kError;
+    }
     if (json) {
       nlohmann::json fj = nlohmann::json::array();
       for (const auto& f : findings) fj.push_back(ToJson(f));
@@ -120,7 +127,10 @@ struct InspectRun {
       // Names and messages come from disk: replace invalid UTF-8 rather than abort.
       std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
-      for (const auto& f : findings) std::cerr << "strata inspect " << command << ": " << f.ToString() << "\n";
+      for (const auto& f : findings) {
+        std::cerr << "strata inspect " << command << ": "
+                  << (f.severity == Severity::kError ? "" : ToString(f.severity) + ": ") << f.ToString() << "\n";
+      }
     }
     return failed ? kExitFailure : kExitOk;
   }
@@ -263,17 +273,56 @@ int Schema(const std::vector<std::string>& args) {
   });
 }
 
+// What a data directory holds beyond its tablespaces' pages: the undo logs the rollback
+// segments reach (their page lists and record chains) and the redo log (header, checkpoints,
+// blocks). Given only files, it says these were not checked.
+void CheckDirectoryLogs(const std::vector<std::filesystem::path>& paths, std::vector<Finding>& findings) {
+  bool any_dir = false;
+  for (const auto& p : paths) {
+    if (!std::filesystem::is_directory(p)) continue;
+    any_dir = true;
+    std::vector<Finding> ignored;
+    std::vector<SpaceFile> files = OpenSpaces({p}, &ignored);
+    std::vector<const SpaceFile*> logs;
+    for (const auto& f : files) {
+      if (f.kind() == SpaceKind::kSystem || f.kind() == SpaceKind::kUndo) logs.push_back(&f);
+    }
+    if (!logs.empty()) {
+      for (const auto& f : AnalyzeUndo(logs, /*with_logs=*/true).findings) {
+        if (f.severity == Severity::kError) findings.push_back(f);
+      }
+    }
+    const bool has_log = std::filesystem::exists(p / "ib_logfile0");
+    if (has_log) {
+      for (const auto& f : AnalyzeRedo(p, {}).findings) {
+        if (f.severity == Severity::kError) findings.push_back(f);
+      }
+    } else {
+      findings.push_back({Severity::kInfo, p.string(), std::nullopt, std::nullopt, "redo not checked",
+                          "no ib_logfile0 here (MySQL 8.0.30+ #innodb_redo is not read yet)"});
+    }
+  }
+  if (!any_dir) {
+    findings.push_back({Severity::kInfo, paths.empty() ? "" : paths.front().string(), std::nullopt, std::nullopt, "undo and redo not checked",
+                        "only tablespace files were given; give the data directory to check its undo and redo logs too"});
+  }
+}
+
 int Check(const std::vector<std::string>& args) {
-  InspectRun run("check", "PATH...\n\nChecks every page (checksum, torn, misplaced, B-tree structure) and the links\n"
-                          "between pages (B-tree siblings, extent and inode lists).\n"
+  InspectRun run("check", "PATH...\n\nChecks every page (checksum, torn, misplaced, B-tree structure, zero-filled roots)\n"
+                          "and the links between pages (B-tree siblings, extent and inode lists); for a data\n"
+                          "directory, also the undo logs (page lists, record chains) and the redo log (header,\n"
+                          "checkpoints, blocks). Notes say what was not checked.\n"
                           "Exit status: 0 nothing found, 1 damage found (each finding names file, page, offset).");
   if (auto rc = run.Parse(args)) return *rc;
-  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
-    CheckReport r = CheckSpace(f);
-    failed |= !r.clean();
-    if (run.json) j = ToJson(r);
-    else text = ToText(r);
-  });
+  return run.ForEachFile(
+      [&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
+        CheckReport r = CheckSpace(f);
+        failed |= !r.clean();
+        if (run.json) j = ToJson(r);
+        else text = ToText(r);
+      },
+      [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run.paths, findings); });
 }
 
 // Undo needs every tablespace at once: TRX_SYS in ibdata1 points into the undo tablespaces.

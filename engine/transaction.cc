@@ -328,7 +328,8 @@ Status Database::LoadTransactions(bool roll_back) {
       unrolled_.push_back(std::move(t));
       continue;
     }
-    STRATA_RETURN_IF_ERROR(RollbackAndEnd(*t).WithContext(fmt::format("rolling back transaction {} left active by a crash", id)));
+    STRATA_RETURN_IF_ERROR(RollbackAndEnd(*t).WithContext(fmt::format(
+        "rolling back transaction {} left active by a crash (--force-recovery 3 opens the tables without it)", id)));
     ++recovery_.rolled_back_trx;
   }
   return Status::Ok();

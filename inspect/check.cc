@@ -94,7 +94,8 @@ class Checker {
     auto zero = [&](std::uint32_t n) { return n < f_.n_pages() && ValidatePage(f_.page(n), f_.full_crc32()).all_zero; };
     if (f_.flags()->sdi) {
       auto fsp = FspHeader::Open(f_.page(0));
-      if (fsp.ok() && zero(fsp->sdi_root().value())) {
+      // A tablespace whose tables are not made yet (no index page at all) has no SDI to check.
+      if (fsp.ok() && btree_pages_ > 0 && fsp->sdi_version() != 0 && zero(fsp->sdi_root().value())) {
         Add(fsp->sdi_root().value(), std::nullopt, "root page is all zeros",
             "the SDI root (the table's definition) was wiped or never written");
         return;  // the dictionary below comes from it

@@ -103,9 +103,55 @@ class UndoReader {
     r.file = f.path().string();
     r.history_length = h.history_length();
     r.history_size = h.history_size();
-    for (std::uint32_t i = 0; i < RsegHeader::NumUndoSlots(page.size()); ++i) r.undo_slots_used += h.undo_slot(i) != kNullPage;
+    for (std::uint32_t i = 0; i < RsegHeader::NumUndoSlots(page.size()); ++i) {
+      if (h.undo_slot(i) == kNullPage) continue;
+      ++r.undo_slots_used;
+      if (logs_) WalkUndoPages(f, h.undo_slot(i).value(), fmt::format("undo slot {} of the rollback segment on page {}", i, page_no));
+    }
     if (logs_) ReadHistory(f, h.history(), r);
     report_.rsegs.push_back(std::move(r));
+  }
+
+  // An undo segment's pages, from its first page's page-list base: every node an undo page,
+  // each pointing back to the one before (rollback walks backwards), as many as the base says.
+  void WalkUndoPages(const SpaceFile& f, std::uint32_t seg_page, const std::string& whose) {
+    if (!walked_.insert((std::uint64_t{f.space_id().value()} << 32) | seg_page).second) return;
+    const std::string name = f.path().filename().string();
+    if (seg_page >= f.n_pages()) {
+      Add(name, std::nullopt, "undo page list", fmt::format("{} names page {}, past the end of the file", whose, seg_page));
+      return;
+    }
+    auto seg = UndoSegmentHeader::Decode(f.page(seg_page));
+    if (!seg.ok()) {
+      Add(name, seg_page, "undo segment header", whose + ": " + seg.status().message());
+      return;
+    }
+    const ListBase& base = seg->page_list;
+    FileAddr prev;
+    std::uint32_t count = 0;
+    std::unordered_set<std::uint32_t> seen;
+    for (FileAddr a = base.first; !a.is_null(); ++count) {
+      const std::uint32_t p = a.page.value();
+      if (count >= base.length || p >= f.n_pages() || a.offset != UndoPageHeader::kNode || !seen.insert(p).second ||
+          FilHeader(f.page(p)).type() != PageType::kUndoLog) {
+        Add(name, seg_page, "undo page list",
+            fmt::format("{}: node {} (page {} offset {}) is not the next undo page of a list of {}", whose, count, p,
+                        a.offset, base.length));
+        return;
+      }
+      const ListNode node = ListNode::Decode(f.page(p), UndoPageHeader::kNode);
+      if (!(node.prev == prev)) {
+        Add(name, p, "undo page list",
+            fmt::format("{}: page {} points back to {} instead of {} (a rollback could not step back past it)", whose, p,
+                        node.prev.is_null() ? std::string("null") : std::to_string(node.prev.page.value()),
+                        prev.is_null() ? std::string("null") : std::to_string(prev.page.value())));
+      }
+      prev = a;
+      a = node.next;
+    }
+    if (count != base.length) {
+      Add(name, seg_page, "undo page list", fmt::format("{}: the base says {} pages, the chain has {}", whose, base.length, count));
+    }
   }
 
   // Walks the history list: each node is the history node inside an undo log header.
@@ -128,6 +174,7 @@ class UndoReader {
         return;
       }
       UndoLogInfo log{a.page.value(), static_cast<std::uint16_t>(at), lh->trx_id, lh->trx_no, "", 0, 0, lh->del_marks != 0};
+      WalkUndoPages(f, a.page.value(), fmt::format("the undo log of transaction {} in the history", lh->trx_id));
       if (auto seg = UndoSegmentHeader::Decode(page); seg.ok()) log.segment_pages = seg->page_list.length;
       if (auto ph = UndoPageHeader::Decode(page); ph.ok()) {
         log.type = ph->type ? ToString(static_cast<UndoPageType>(ph->type)) : "";
@@ -148,6 +195,7 @@ class UndoReader {
   bool logs_;
   std::map<std::uint32_t, const SpaceFile*> by_space_;
   std::unordered_set<std::uint64_t> seen_;
+  std::unordered_set<std::uint64_t> walked_;  // undo segments whose page lists were walked
   UndoReport report_;
 };
 

@@ -4,10 +4,17 @@
 // (and again after a reopen), and every index is checked for structure.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <random>
 
 #include "engine/db.h"
+#include "engine/fault_injection_env.h"
+#include "inspect/space_file.h"
+#include "inspect/undo.h"
+#include "ondisk/checksum.h"
+#include "ondisk/undo.h"
+#include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
 
 namespace strata::engine {
@@ -212,6 +219,63 @@ TEST(RollbackTest, FailingAutocommitBatchLeavesNothing) {
   Model expected = d.committed;
   expected[1] = {1, "kept"};
   d.Expect(expected, "after the failed statement in a transaction");
+}
+
+// An undo page whose list node lost its `prev` (what the bug fixed above wrote) is found by
+// the inspector's check of the data directory, and refused by the next open, which must roll
+// the open transaction back through it: nothing is half undone.
+TEST(RollbackTest, BrokenUndoPageListIsFoundByCheckAndRefusedAtOpen) {
+  testing::TempDir tmp;
+  const auto dir = tmp.path() / "d";
+  FaultInjectionEnv env(Env::Default());
+  DatabaseOptions o;
+  o.env = &env;
+  std::unique_ptr<Transaction> open;
+  {
+    auto db = Database::Open(dir, o);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE((*db)->CreateDatabase("rb").ok());
+    auto t = (*db)->CreateTable(Spec());
+    ASSERT_TRUE(t.ok());
+    auto begun = (*db)->Begin();
+    ASSERT_TRUE(begun.ok());
+    open = std::move(*begun);
+    for (int i = 0; i < 3000; ++i) ASSERT_TRUE((*t)->Insert(R(i, 1, std::string(40, 'o')), open.get()).ok());
+    ASSERT_TRUE((*db)->Flush().ok());  // the undo pages on disk, nothing left to replay
+    env.PowerOff();
+    db->reset();
+  }
+  open.reset();
+  ASSERT_TRUE(env.Crash().ok());
+  // The open transaction's insert-undo segment: a slot of the rollback segment on page 6.
+  auto ibdata = testing::ReadWholeFile(dir / "ibdata1");
+  auto page = [&](std::uint32_t n) { return ondisk::MutableBytes(ibdata.data() + std::size_t{n} * 16384, 16384); };
+  ondisk::RsegHeader rseg(page(6));
+  std::uint32_t seg = ondisk::kFilNull;
+  for (std::uint32_t i = 0; i < ondisk::RsegHeader::NumUndoSlots(16384) && seg == ondisk::kFilNull; ++i) {
+    if (rseg.undo_slot(i) != ondisk::kNullPage) seg = rseg.undo_slot(i).value();
+  }
+  ASSERT_NE(seg, ondisk::kFilNull);
+  auto sh = ondisk::UndoSegmentHeader::Decode(page(seg));
+  ASSERT_TRUE(sh.ok());
+  ASSERT_GE(sh->page_list.length, 3u) << "the test needs an undo log of several pages";
+  const std::uint32_t second = ondisk::ListNode::Decode(page(seg), ondisk::UndoPageHeader::kNode).next.page.value();
+  ondisk::ListNode node = ondisk::ListNode::Decode(page(second), ondisk::UndoPageHeader::kNode);
+  node.prev = ondisk::FileAddr{};
+  node.EncodeTo(page(second), ondisk::UndoPageHeader::kNode);
+  ondisk::StampChecksum(page(second), ondisk::ChecksumAlgorithm::kCrc32);
+  {
+    std::ofstream f(dir / "ibdata1", std::ios::binary);
+    f.write(reinterpret_cast<const char*>(ibdata.data()), static_cast<std::streamsize>(ibdata.size()));
+  }
+  auto sys = inspect::SpaceFile::Open(dir / "ibdata1");
+  ASSERT_TRUE(sys.ok());
+  bool found = false;
+  for (const auto& f : inspect::AnalyzeUndo({&*sys}, true).findings) found |= f.what == "undo page list" && f.page == second;
+  EXPECT_TRUE(found) << "inspect check did not see the broken undo page list";
+  auto db = Database::Open(dir, {});
+  ASSERT_FALSE(db.ok()) << "opened over a rollback that cannot finish";
+  EXPECT_NE(db.status().ToString().find("undo log page list is broken"), std::string::npos) << db.status().ToString();
 }
 
 }  // namespace
