@@ -11,7 +11,10 @@
 // must check clean, to the engine and to the inspector.
 //
 // STRATA_KILLS_PER_SHAPE sets the rounds per shape (the `slow` label runs more, and
-// tests/engine/kill_campaign.sh runs the long campaign).
+// tests/engine/kill_campaign.sh runs the long campaign). For chasing a failure without kills
+// (WithoutAKillTheTableFollowsTheModel): STRATA_SHAPE_TRANSACTIONS (how many), STRATA_SHAPE_EVERY
+// (check every N), STRATA_SHAPE_KEYS (key range, 20000), STRATA_SHAPE_POOL_MB, STRATA_SHAPE_NOPURGE.
+// A failed kill round copies the recovered directory to $TMPDIR/strata-kill-failure-SHAPE.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -100,7 +103,8 @@ Txn Generate(const Shape& shape, std::int64_t j) {
   for (int i = 0; i < n; ++i) {
     Change c;
     // Random keys over a range a few times the rows there are, so deletes and updates hit.
-    c.id = shape.random_keys ? static_cast<std::int64_t>(rng() % 20000) : j * shape.max_ops + i;
+    static const std::uint64_t range = std::getenv("STRATA_SHAPE_KEYS") ? std::atoll(std::getenv("STRATA_SHAPE_KEYS")) : 20000;
+    c.id = shape.random_keys ? static_cast<std::int64_t>(rng() % range) : j * shape.max_ops + i;
     const int r = pick(1, 100);
     if (r <= shape.failing_percent) c.kind = Change::kFailingBatch;
     else if (r <= shape.failing_percent + shape.delete_percent) c.kind = Change::kDelete;
@@ -258,6 +262,30 @@ Model ReadAll(Table& t) {
   return m;
 }
 
+// The first key where the table and the model differ, for a failure message a reader can use.
+std::string FirstDifference(const Model& table, const Model& model) {
+  auto show = [](const Model& m, std::int64_t id) {
+    auto it = m.find(id);
+    return it == m.end() ? std::string("absent")
+                         : "v of " + std::to_string(it->second.first.size()) + " bytes '" + it->second.first.substr(0, 1) +
+                               "...', g " + std::to_string(it->second.second);
+  };
+  std::size_t differ = 0;
+  std::int64_t first = 0;
+  for (const Model* m : {&table, &model}) {
+    for (const auto& [id, row] : *m) {
+      const Model& other = m == &table ? model : table;
+      auto it = other.find(id);
+      if ((it == other.end() || it->second != row) && (m == &table || !table.count(id))) {
+        if (!differ++ || id < first) first = id;
+      }
+    }
+  }
+  return std::to_string(differ) + " rows differ; first id " + std::to_string(first) + ": table has " + show(table, first) +
+         ", model has " + show(model, first) + " (" + std::to_string(table.size()) + " vs " +
+         std::to_string(model.size()) + " rows)";
+}
+
 void CheckFiles(const std::filesystem::path& dir, const std::string& when) {
   for (const auto& file : {dir / "kill" / "t.ibd", dir / "ibdata1"}) {
     auto f = inspect::SpaceFile::Open(file);
@@ -316,18 +344,54 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
     for (std::int64_t j = committed + 1; j <= std::min(marker, must_have); ++j) acked_commits += !Generate(shape, j).rollback;
     committed = marker;
     next = marker + 1;  // what the kill took (fil 0 may lose acknowledged ones) runs again
-    ASSERT_EQ(ReadAll(**t), model) << when << " (marker " << marker << ")";
+    const Model recovered = ReadAll(**t);
+    EXPECT_TRUE(recovered == model) << when << " (marker " << marker << "): " << FirstDifference(recovered, model);
     Status check = (*t)->Check();
-    ASSERT_TRUE(check.ok()) << when << ": " << check.ToString();
+    EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
     db->reset();
     CheckFiles(dir, when);
-    if (::testing::Test::HasFailure()) return;
+    if (::testing::Test::HasFailure()) {
+      const auto kept = std::filesystem::temp_directory_path() / (std::string("strata-kill-failure-") + shape.name);
+      std::filesystem::remove_all(kept);
+      std::filesystem::copy(dir, kept, std::filesystem::copy_options::recursive);
+      ADD_FAILURE() << "the directory as recovery left it: " << kept;
+      return;
+    }
   }
   RecordProperty("acknowledged_transactions", static_cast<int>(acked_total));
   RecordProperty("acknowledged_commits_verified", static_cast<int>(acked_commits));
   std::printf("[ kill ] %s: %d kills, %lld transactions acknowledged, %lld commits verified, %zu rows at the end\n",
               shape.name, kills, static_cast<long long>(acked_total), static_cast<long long>(acked_commits),
               model.size());
+}
+
+// The same transactions without a kill, with purge running beside them: what the kill test
+// finds must come from the crash, not from the shape itself.
+TEST_P(KillShapesTest, WithoutAKillTheTableFollowsTheModel) {
+  const Shape& shape = GetParam();
+  const char* env_n = std::getenv("STRATA_SHAPE_TRANSACTIONS");
+  const std::int64_t n = env_n ? std::atoll(env_n) : 60;
+  testing::TempDir tmp;
+  DatabaseOptions opts = Options(shape);
+  if (std::getenv("STRATA_SHAPE_NOPURGE")) opts.purge = false;
+  if (std::getenv("STRATA_SHAPE_POOL_MB")) opts.buffer_pool_bytes = std::size_t(std::atoi(std::getenv("STRATA_SHAPE_POOL_MB"))) << 20;
+  auto db = Database::Open(tmp.path() / "d", opts);
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  ASSERT_TRUE((*db)->CreateDatabase("kill").ok());
+  auto t = (*db)->CreateTable(Spec());
+  ASSERT_TRUE(t.ok());
+  Model model;
+  for (std::int64_t j = 0; j < n; ++j) {
+    Status s = RunTransaction(**db, **t, shape, j);
+    ASSERT_TRUE(s.ok()) << "transaction " << j << ": " << s.ToString();
+    ApplyToModel(Generate(shape, j), j, model);
+    if ((j + 1) % (std::getenv("STRATA_SHAPE_EVERY") ? std::atoi(std::getenv("STRATA_SHAPE_EVERY")) : 100) == 0 || j + 1 == n) {
+      const Model table = ReadAll(**t);
+      ASSERT_TRUE(table == model) << "after transaction " << j << ": " << FirstDifference(table, model);
+      Status check = (**t).Check();
+      ASSERT_TRUE(check.ok()) << "after transaction " << j << ": " << check.ToString();
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, KillShapesTest, ::testing::ValuesIn(kShapes),
