@@ -53,7 +53,9 @@ int Import(const std::vector<std::string>& args) {
         << "load is not logged: a crash during it leaves a data directory that refuses to open (recover\n"
         << "by loading again); redo is enabled again, with every page written, before the command ends.\n"
         << "The first failed statement stops the load with \"ERROR <code> (<state>) at line L in FILE\";\n"
-        << "every statement before it stays applied. A dump without USE (mysqldump of one database)\n"
+        << "every statement before it stays applied. Unlike the mysql client, INSERTs after it that\n"
+        << "other tables' loaders had already applied stay too; the summary says how many rows.\n"
+        << "A dump without USE (mysqldump of one database)\n"
         << "loads into --database, else into the database its header names.\n\n"
         << options << "\n";
   };

@@ -88,6 +88,7 @@ Result<DataDirKind> ClassifyDataDir(Env& env, const std::filesystem::path& dir) 
                                             "directories it made (strata inspect reads this one without writing)",
                                             dir.string(), Listing(names)));
   }
+  if (names.count("ib_logfile0")) STRATA_RETURN_IF_ERROR(CheckStrataLog(env, dir, names));  // another server's log?
   if (names.count("ib_logfile0") || names.count("ib_doublewrite")) {
     return Status::Corruption(fmt::format(
         "{}: ibdata1 is missing, but the directory holds {}: it was a data directory, and creating a new one here would "

@@ -123,16 +123,16 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
     for (std::uint64_t k = 0; k < n; ++k, b += kLogBlockSize) {
       ConstBytes block = ConstBytes(chunk).subspan(k * kLogBlockSize, kLogBlockSize);
       if (!BlockFollows(block, b) || (b == first_block && Load16(block, 4) < checkpoint_lsn_ % kLogBlockSize)) {
-        // The end of the log: a block of an earlier lap, or one never written. Not when the
-        // block is this lap's with a bad checksum, or the log goes on after it: then it is
-        // damage in the middle, and the records after it (acknowledged commits among them)
-        // would be dropped without a word.
+        // The end of the log: a block of an earlier lap, one never written, or the torn last
+        // write of a crash (the inspector says so too). Not when the log goes on after it:
+        // then it is damage in the middle, and the records after it (acknowledged commits
+        // among them) would be dropped without a word.
         std::vector<std::byte> after(kLogBlockSize);
         const bool has_after = b + kLogBlockSize - first_block < capacity_;
         if (has_after) STRATA_RETURN_IF_ERROR(file_->Read(FileOffset(b + kLogBlockSize), after));
         const bool this_lap = Load32(block, 0) % (1u << 31) == LogBlockNumber(Lsn(b)) &&
                               CheckLogBlockChecksum(block) != LogChecksum::kCrc32c;
-        if (this_lap || (has_after && BlockFollows(after, b + kLogBlockSize))) {
+        if (has_after && BlockFollows(after, b + kLogBlockSize)) {
           return Status::Corruption(fmt::format(
               "{}: the log block at LSN {} (file offset {}) is damaged ({}), and the log goes on after it: the records "
               "past it cannot be replayed, so nothing was opened; restore the log from a backup",

@@ -268,8 +268,8 @@ Status TableImpl::Externalize(Tuple& t) {
     }
     if (long_bytes > log->capacity() / 4 && EncodedSize(shapes_[0].leaf, t) > limit) {
       return Status::InvalidArgument(fmt::format(
-          "The size of BLOB/TEXT data inserted in one transaction is greater than 25% of redo log size ({} bytes of "
-          "{}). Increase the redo log size (a new data directory with a larger redo log).",
+          "The size of BLOB/TEXT data inserted in one row is greater than 25% of redo log size ({} bytes of {}); the "
+          "redo log's size is set when a data directory is created (DatabaseOptions::redo_log_bytes).",
           long_bytes, log->capacity()));
     }
   }

@@ -32,7 +32,17 @@ Status WriteFileAtomically(const std::filesystem::path& path, const std::functio
   if (std::fflush(f) != 0 || ::fsync(fd) != 0) {
     return fail(Status::IoError(path.string() + ": write failed (" + std::strerror(errno) + "); the old file is unchanged"));
   }
-  (void)::fchmod(fd, 0644);  // mkstemp makes it private; a picture is for others to see
+  // mkstemp makes the file 0600: give it the old file's mode, or what the umask allows.
+  struct stat old {};
+  mode_t mode = 0;
+  if (::stat(path.c_str(), &old) == 0) {
+    mode = old.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  (void)::fchmod(fd, mode);
   if (std::fclose(f) != 0) {
     ::unlink(tmp.c_str());
     return Status::IoError(path.string() + ": write failed (" + std::strerror(errno) + "); the old file is unchanged");

@@ -67,7 +67,9 @@ fs::path MakeDir(const fs::path& root, int rows, bool crash) {
     for (int i = 0; i < rows; ++i) EXPECT_TRUE((*t)->Insert({Value::Int(i), Value::String(std::string(100, 'x'))}).ok());
     if (crash) env.PowerOff();
   }
-  if (crash) EXPECT_TRUE(env.Crash().ok());
+  if (crash) {
+    EXPECT_TRUE(env.Crash().ok());
+  }
   return dir;
 }
 
@@ -104,6 +106,10 @@ TEST(OpenRefusalTest, MariaDbDataDirectoryIsRefusedBeforeAnythingIsWritten) {
   // Without its ibdata1 it is still another server's, not a place to create a new one.
   fs::remove(dir / "ibdata1");
   ExpectRefusedUnchanged(dir, "MySQL or MariaDB data directory");
+  // Its log alone is named as another server's, not as a Strata directory that lost ibdata1.
+  fs::remove_all(dir / "mysql");
+  fs::remove(dir / "aria_log_control");
+  ExpectRefusedUnchanged(dir, "not a Strata data directory");
 }
 
 TEST(OpenRefusalTest, NonEmptyDirectoryIsNotTurnedIntoADataDirectory) {

@@ -160,6 +160,11 @@ TEST(RenderTest, OutputReplacesTheOldFileWholeOrNotAtAll) {
   EXPECT_FALSE(std::filesystem::is_symlink(link));
   EXPECT_EQ(testing::ReadWholeFile(target).size(), 13u) << "written through the symlink";
   EXPECT_TRUE(ReadPng(link).ok());
+  // A private picture stays private when it is redrawn.
+  std::filesystem::permissions(link, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  ASSERT_TRUE(WriteMap(m, {}, link).ok());
+  EXPECT_EQ(std::filesystem::status(link).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   // A write that fails half way (as on a full disk) leaves the old picture and no temporary.
   const auto before = testing::ReadWholeFile(link);
   Status failed = WriteFileAtomically(link, [](std::FILE* out) {
