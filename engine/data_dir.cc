@@ -100,4 +100,13 @@ Result<DataDirKind> ClassifyDataDir(Env& env, const std::filesystem::path& dir) 
                                              dir.string(), Listing(names)));
 }
 
+Status RemoveCreatedFiles(Env& env, const std::filesystem::path& dir) {
+  Status first;
+  for (const char* name : kCreatedFiles) {
+    if (!env.Exists(dir / name)) continue;
+    if (Status s = env.Remove(dir / name); !s.ok() && first.ok()) first = s;
+  }
+  return first;
+}
+
 }  // namespace strata::engine

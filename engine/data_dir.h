@@ -26,4 +26,7 @@ inline constexpr const char* kCreatedFiles[] = {"ibdata1", "ib_logfile0", "ib_do
 // Reads only (directory entries and the log's header block).
 Result<DataDirKind> ClassifyDataDir(Env& env, const std::filesystem::path& dir);
 
+// Removes what a creation made (kCreatedFiles), leaving the directory new again.
+Status RemoveCreatedFiles(Env& env, const std::filesystem::path& dir);
+
 }  // namespace strata::engine

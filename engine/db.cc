@@ -138,12 +138,8 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
     return lock.status().WithContext(fmt::format("data directory {} cannot be locked", dir.string()));
   }
   db->lock_ = std::move(*lock);
-  if (*kind == DataDirKind::kUnfinishedCreation) {
-    // A creation that stopped part way (a crash, a full disk): nothing in it was ever used.
-    for (const char* name : kCreatedFiles) {
-      if (env.Exists(dir / name)) STRATA_RETURN_IF_ERROR(env.Remove(dir / name));
-    }
-  }
+  // A creation that stopped part way (a crash, a full disk): nothing in it was ever used.
+  if (*kind == DataDirKind::kUnfinishedCreation) STRATA_RETURN_IF_ERROR(RemoveCreatedFiles(env, dir));
   BufferPoolOptions bp;
   bp.bytes = options.buffer_pool_bytes;
   bp.page_cleaner = options.page_cleaner;
@@ -157,7 +153,7 @@ Result<std::unique_ptr<Database>> Database::Open(const std::filesystem::path& di
       db->dblwr_.reset();
       db->log_.reset();
       db->system_.reset();
-      for (const char* name : kCreatedFiles) (void)env.Remove(dir / name);
+      (void)RemoveCreatedFiles(env, dir);  // the creation's own error is the one to report
       return created.WithContext(fmt::format("creating the data directory {}", dir.string()));
     }
   } else {
@@ -295,11 +291,11 @@ Result<std::unique_ptr<Tablespace>> Database::OpenTablespace(const std::string& 
   std::vector<std::byte> page0(pool_->options().page_size.bytes());
   if ((*ts)->size() > 0 && !(*ts)->Read(PageNo(0), page0).ok()) {
     const PageCheck check = ValidatePage(page0, false);
-    const std::uint32_t found = FilHeader(page0).space_id().value();
-    if (check.valid && !check.all_zero && !check.lsn_mismatch && found != space_id) {
+    if (check.valid && !check.lsn_mismatch && CheckPlacement(page0, PageNo(0), SpaceId(space_id)).space_id_differs) {
       return Status::Corruption(fmt::format("{}: page 0 offset {} says space id {}, but the catalog gives table {}.{} space "
                                             "id {} (a file copied from another table?); nothing was changed",
-                                            path.string(), FilHeader::kSpaceId, found, database, name, space_id));
+                                            path.string(), FilHeader::kSpaceId, FilHeader(page0).space_id().value(),
+                                            database, name, space_id));
     }
   }
   return ts;
