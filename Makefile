@@ -6,7 +6,7 @@ WERROR ?= $(if $(CI),ON,OFF)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build demo test test-slow asan fuzz format clean
+.PHONY: all deps build demo test test-slow asan tsan fuzz format clean
 all: build
 
 deps:
@@ -38,6 +38,15 @@ asan: deps
 	@cmake --build build-asan -j $(JOBS)
 	@ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE slow
 
+# The concurrency suites (row locks, isolation, group commit, early lock release, hot rows,
+# purge, the buffer pool and its cleaner, the redo log) under ThreadSanitizer: only the engine's
+# test binary is built, and only the tests whose threads share the engine's state run.
+TSAN_FILTER ?= LockTest.*:IsolationTest.*:HistoryTest.*:HotRowTest.*:BufferPoolTest.*:RedoLogTest.*:Histories*
+tsan: deps
+	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_TSAN=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
+	@cmake --build build-tsan -j $(JOBS) --target engine_test
+	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build-tsan/tests/engine_test --gtest_filter='$(TSAN_FILTER)'
+
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from the seed corpus.
 fuzz: deps
 	@CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_FUZZ=ON -DSTRATA_TESTS=ON >/dev/null
@@ -48,4 +57,4 @@ format:
 	@git ls-files '*.h' '*.cc' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-tsan build-fuzz

@@ -24,6 +24,7 @@ struct Frame {
   bool dirty = false;
   std::uint64_t oldest = 0, newest = 0;  // LSNs of the first and last unflushed change
   std::uint64_t version = 0;             // bumped by every change, so a flush knows what it wrote
+  bool writing = false;                  // a WriteBatch is writing it (InnoDB's io_fix)
   bool old = true;
   bool in_lru = false;
   Clock::time_point first_access;
@@ -55,9 +56,13 @@ void PageGuard::Release() {
     // The page changed: it gets its LSN in the header before the latch goes.
     if (lsn_ == 0) lsn_ = start_lsn_ = pool_->NextLsn().value();
     FilHeaderWriter(MutableBytes(frame_->data, pool_->opt_.page_size.bytes())).set_lsn(Lsn(lsn_));
+    // Dirty before the latch goes: a flush that copies the page once the latch is free must
+    // find the change's LSN in `newest` (it makes the log durable that far first, INV-1) and a
+    // new version (so it does not take the frame for clean).
+    pool_->MarkDirty(frame_, lsn_, start_lsn_);
   }
   exclusive_ ? frame_->latch.unlock() : frame_->latch.unlock_shared();
-  pool_->Unfix(frame_, dirtied, lsn_, start_lsn_);
+  pool_->Unfix(frame_);
   frame_ = nullptr;
 }
 
@@ -258,26 +263,29 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
     latch.unlock();
     if (!s.ok()) {
       lock.unlock();
-      Unfix(f, false, 0, 0);
+      Unfix(f);
       return s;
     }
     return f;
   }
 }
 
-// Unpins a frame whose latch the caller has released; a write guard's frame becomes dirty.
-void BufferPool::Unfix(Frame* f, bool dirtied, std::uint64_t lsn, std::uint64_t start_lsn) {
+// A write guard's frame changed (its exclusive latch still held).
+void BufferPool::MarkDirty(Frame* f, std::uint64_t lsn, std::uint64_t start_lsn) {
   std::lock_guard lock(mu_);
-  if (dirtied) {
-    if (!f->dirty) {
-      f->dirty = true;
-      f->oldest = start_lsn ? start_lsn : lsn;
-      flush_list_.push_back(f);
-      f->flush_it = std::prev(flush_list_.end());
-    }
-    f->newest = std::max(f->newest, lsn);
-    ++f->version;
+  if (!f->dirty) {
+    f->dirty = true;
+    f->oldest = start_lsn ? start_lsn : lsn;
+    flush_list_.push_back(f);
+    f->flush_it = std::prev(flush_list_.end());
   }
+  f->newest = std::max(f->newest, lsn);
+  ++f->version;
+}
+
+// Unpins a frame whose latch the caller has released.
+void BufferPool::Unfix(Frame* f) {
+  std::lock_guard lock(mu_);
   if (--f->pins == 0 && !f->valid && f->in_hash) {  // a failed read nobody waits for any more
     hash_.erase(f->id.key());
     f->in_hash = false;
@@ -294,7 +302,7 @@ Result<ReadGuard> BufferPool::Read(PageId id) {
   if (!(*f)->valid) {
     Status s = (*f)->read_status;
     (*f)->latch.unlock_shared();
-    Unfix(*f, false, 0, 0);
+    Unfix(*f);
     return s.ok() ? Status::IoError("page read failed") : s;
   }
   return ReadGuard(this, *f, false);
@@ -307,7 +315,7 @@ Result<WriteGuard> BufferPool::Write(PageId id) {
   if (!(*f)->valid) {
     Status s = (*f)->read_status;
     (*f)->latch.unlock();
-    Unfix(*f, false, 0, 0);
+    Unfix(*f);
     return s.ok() ? Status::IoError("page read failed") : s;
   }
   return WriteGuard(this, *f, true);
@@ -330,7 +338,7 @@ void InitPageImage(MutableBytes page, PageId id) {
   fil.set_next(kNullPage);
 }
 
-Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {
+Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Frame*>* busy) {
   struct Copy {
     Frame* frame;
     std::uint64_t version;
@@ -346,15 +354,41 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {
     std::shared_lock latch(f->latch);
     std::lock_guard lock(mu_);
     if (!f->dirty || !f->valid) continue;
+    if (f->writing) {
+      if (busy) busy->push_back(f);
+      continue;
+    }
     auto it = spaces_.find(f->id.space.value());
     if (it == spaces_.end()) continue;
+    f->writing = true;
     newest = std::max(newest, f->newest);
     MutableBytes bytes(buffer.get() + copies.size() * ps, ps);
     std::memcpy(bytes.data(), f->data, ps);
     copies.push_back({f, f->version, it->second, bytes});
   }
   if (copies.empty()) return Status::Ok();
-  if (before_write) STRATA_RETURN_IF_ERROR(before_write(Lsn(newest)));  // INV-1
+  // However the batch ends, its frames may be written again (by it, or by the next batch).
+  auto done = [&](bool written) {
+    {
+      std::lock_guard lock(mu_);
+      for (const auto& c : copies) {
+        c.frame->writing = false;
+        if (!written) continue;
+        ++stats_.writes;
+        if (c.frame->dirty && c.frame->version == c.version) {
+          c.frame->dirty = false;
+          flush_list_.erase(c.frame->flush_it);
+        }
+      }
+    }
+    written_.notify_all();
+  };
+  if (before_write) {
+    if (Status s = before_write(Lsn(newest)); !s.ok()) {  // INV-1
+      done(false);
+      return s;
+    }
+  }
   for (auto& c : copies) StampChecksum(c.bytes, ChecksumAlgorithm::kCrc32);  // INV-4
   auto in_place = [&](bool sync) -> Status {
     std::vector<Tablespace*> touched;
@@ -374,22 +408,16 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames) {
     }
     return Status::Ok();
   };
+  Status s;
   if (doublewrite) {
     std::vector<PageImage> images;
     for (const auto& c : copies) images.push_back({c.frame->id, c.bytes});
-    STRATA_RETURN_IF_ERROR(doublewrite(images, in_place));  // INV-2
+    s = doublewrite(images, in_place);  // INV-2
   } else {
-    STRATA_RETURN_IF_ERROR(in_place(false));
+    s = in_place(false);
   }
-  std::lock_guard lock(mu_);
-  for (const auto& c : copies) {
-    ++stats_.writes;
-    if (c.frame->dirty && c.frame->version == c.version) {
-      c.frame->dirty = false;
-      flush_list_.erase(c.frame->flush_it);
-    }
-  }
-  return Status::Ok();
+  done(s.ok());
+  return s;
 }
 
 // Writes the dirty frames `pick` chooses, in page order (mostly sequential writes), pinning
@@ -421,7 +449,17 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
         pinned.push_back(f);
       }
     }
-    Status s = WriteBatch(pinned);
+    // A page another batch is writing is taken again once that batch ends: it may have
+    // changed since that batch copied it. Still pinned, the frames stay these pages meanwhile.
+    Status s;
+    for (std::vector<Frame*> todo = pinned; !todo.empty();) {
+      std::vector<Frame*> busy;
+      s = WriteBatch(todo, &busy);
+      if (!s.ok() || busy.empty()) break;
+      std::unique_lock lock(mu_);
+      written_.wait(lock, [&] { return std::none_of(busy.begin(), busy.end(), [](Frame* f) { return f->writing; }); });
+      todo = std::move(busy);
+    }
     {
       std::lock_guard lock(mu_);
       for (Frame* f : pinned) --f->pins;

@@ -10,6 +10,9 @@
 //     WriteGuard dirties a page; when it is released the page gets a new LSN;
 //   - eviction takes the least recently used unpinned frame, writing it first if dirty;
 //   - a background page cleaner writes the oldest dirty pages so eviction rarely has to.
+// Lock order: a frame's latch, then the pool mutex (a write guard marks its frame dirty before
+// its latch goes, and a flush copies a page under its latch). A frame with no pins is never
+// latched, so the pool mutex may be held while a free frame is latched for its first read.
 // Every write stamps the page with its LSN and a CRC-32C checksum (INV-4). The hook
 // `before_write` lets the redo log enforce the WAL rule (INV-1) once it exists.
 #pragma once
@@ -169,13 +172,16 @@ class BufferPool {
 
   Result<Frame*> Fix(PageId id, bool create);
   Result<Frame*> TakeFreeFrame(std::unique_lock<std::mutex>& lock);
-  void Unfix(Frame* f, bool dirtied, std::uint64_t lsn, std::uint64_t start_lsn);
+  void MarkDirty(Frame* f, std::uint64_t lsn, std::uint64_t start_lsn);
+  void Unfix(Frame* f);
   void Touch(Frame* f);  // LRU bookkeeping on access (pool mutex held)
   void BalanceLru();
   // Writes the frames that are dirty, as one batch (copies stamped with their checksum, the
   // WAL hook for the newest, the doublewrite hook, then in place). The frames must be pinned
-  // by the caller; the pool mutex is not held.
-  Status WriteBatch(const std::vector<Frame*>& frames);
+  // by the caller; the pool mutex is not held. A frame another batch is writing is left to it
+  // (added to `busy` when given): two writes of one page in flight could land in either order,
+  // and the older copy landing last would be taken for the page once the frame is clean.
+  Status WriteBatch(const std::vector<Frame*>& frames, std::vector<Frame*>* busy = nullptr);
   Status FlushWhere(const std::function<bool(const Frame&)>& pick);
   void CleanerLoop();
 
@@ -188,6 +194,7 @@ class BufferPool {
   std::vector<Frame*> free_;
   std::list<Frame*> young_, old_;  // front = most recently used
   std::list<Frame*> flush_list_;   // front = oldest modification
+  std::condition_variable written_;  // a batch's frames stopped being written
   std::atomic<std::uint64_t> lsn_{8192};
   class RedoLog* redo_ = nullptr;
   std::atomic<bool> redo_enabled_{true};

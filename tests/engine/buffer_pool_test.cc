@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <future>
+#include <thread>
+
 #include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
 #include "tests/util/tsv.h"
@@ -87,6 +91,40 @@ TEST(BufferPoolTest, WalHookSeesThePageLsnAndItsFailureStopsTheWrite) {
   EXPECT_EQ(seen, written);
   EXPECT_EQ(fx.pool().stats().dirty, 1u);  // still dirty: nothing was lost
   EXPECT_TRUE(ValidatePage(ReadFilePage(fx.path(), 2), false).all_zero);
+}
+
+// Two flushes of one page in flight at once (the cleaner's and an eviction's, say) could land
+// in either order: the first flush's older copy written last would leave the page's newer
+// change only in memory, in a frame taken for clean, and eviction then loses it. The second
+// flush waits for the first and writes the newer copy itself.
+TEST(BufferPoolTest, AFlushThatCopiedAnOlderPageNeverLandsLast) {
+  PoolFixture fx(32, 8);
+  auto write_byte = [&](std::uint8_t v) {
+    auto w = fx.pool().Write(fx.id(1));
+    ASSERT_TRUE(w.ok());
+    w->page()[200] = std::byte{v};
+  };
+  write_byte(1);
+  std::promise<void> first_in_hook, release_first;
+  std::shared_future<void> release = release_first.get_future().share();
+  std::atomic<int> calls{0};
+  fx.pool().before_write = [&](Lsn) {
+    if (calls++ == 0) {
+      first_in_hook.set_value();
+      release.wait();  // the first flush has copied the page with 1 and is slow to write it
+    }
+    return Status::Ok();
+  };
+  std::thread first([&] { EXPECT_TRUE(fx.pool().FlushAll().ok()); });
+  first_in_hook.get_future().wait();
+  write_byte(2);
+  std::thread second([&] { EXPECT_TRUE(fx.pool().FlushAll().ok()); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // unfixed, the second one finishes here
+  release_first.set_value();
+  first.join();
+  second.join();
+  EXPECT_EQ(ReadFilePage(fx.path(), 1)[200], std::byte{2});
+  EXPECT_EQ(fx.pool().stats().dirty, 0u);
 }
 
 // A page touched twice (after old_blocks_time) joins the young sublist; a one-time scan of
