@@ -4,6 +4,7 @@
 #include <shared_mutex>
 
 #include "engine/redo_log.h"
+#include "engine/sync_point.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/redo_record.h"
 
@@ -132,6 +133,8 @@ void Mtr::Commit() {
   for (auto& p : pages_) p.guard.set_lsn(range.second, range.first);
   pages_.clear();
   extends_.clear();
+  gate.unlock();
+  sync_point::Hit("mtr.committed");
 }
 
 }  // namespace strata::engine

@@ -372,9 +372,12 @@ Status TableImpl::DeleteLocked(TrxImpl& trx, const std::vector<Value>& primary_k
   undo.indexed = IndexedValues(record);
   auto roll = WriteUndo(trx, undo);
   if (!roll.ok()) return roll.status();
-  for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(SecMark(i, SecondaryRecord(i, record), true));
+  // The clustered record first, as for every change (row_upd_clust_step before the secondary
+  // indexes): its roll pointer is what tells a rollback after a crash that the change began,
+  // so secondary entries marked before it would stay marked for good.
   SetSystemFields(record, trx.id, *roll);
   STRATA_RETURN_IF_ERROR(trees_[0]->Update(record, true));
+  for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(SecMark(i, SecondaryRecord(i, record), true));
   ++stats_.rows_deleted;
   ++trx.rows_modified;
   return Status::Ok();

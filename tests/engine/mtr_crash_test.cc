@@ -1,0 +1,149 @@
+// A crash after every mini-transaction of one statement. A statement is several
+// mini-transactions (its undo record, the clustered record, each secondary index, off-page
+// values, page splits), each atomic on its own, and a crash may land between any two of
+// them. Recovery replays the log to that point and rolls the unfinished transaction back: the
+// table must then be as it was before the statement, with every index agreeing with it.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "engine/db.h"
+#include "engine/fault_injection_env.h"
+#include "engine/sync_point.h"
+#include "tests/util/tsv.h"
+
+namespace strata::engine {
+namespace {
+
+TableSpec Spec() {
+  TableSpec s;
+  s.database = "c";
+  s.name = "t";
+  Column id, v, g;
+  id.name = "id";
+  id.type = ColumnType::kBigInt;
+  id.nullable = false;
+  v.name = "v";
+  v.type = ColumnType::kLongText;
+  g.name = "g";
+  g.type = ColumnType::kInt;
+  s.columns = {id, v, g};
+  s.primary_key = {"id"};
+  s.indexes = {{"g", {"g"}, false}};
+  return s;
+}
+
+Row R(std::int64_t id, std::string v, int g) { return {Value::Int(id), Value::String(std::move(v)), Value::Int(g)}; }
+
+// 300 rows over a few leaf pages, row 17 with an off-page value.
+constexpr int kRows = 300;
+Row BaseRow(int i) { return R(i, std::string(i == 17 ? 12000 : 90, static_cast<char>('a' + i % 26)), i % 40); }
+
+struct Statement {
+  const char* name;
+  Status (*run)(Table&, Transaction*);
+};
+
+const Statement kStatements[] = {
+    {"Insert", [](Table& t, Transaction* x) { return t.Insert(R(5000, "new", 7), x); }},
+    {"InsertBatchSplittingPages", [](Table& t, Transaction* x) {
+       std::vector<Row> rows;
+       for (int i = 0; i < 40; ++i) rows.push_back(R(1000 + i, std::string(300, 'n'), i % 40));
+       return t.InsertBatch(rows, x);
+     }},
+    {"Delete", [](Table& t, Transaction* x) { return t.Delete({Value::Int(21)}, x); }},
+    {"DeleteOfAnOffPageRow", [](Table& t, Transaction* x) { return t.Delete({Value::Int(17)}, x); }},
+    {"UpdateMovingTheIndexEntry", [](Table& t, Transaction* x) { return t.Update(R(21, std::string(90, 'z'), 39), x); }},
+    {"UpdateGrowingTheRow", [](Table& t, Transaction* x) { return t.Update(R(22, std::string(4000, 'w'), 22 % 40), x); }},
+    {"UpdateToAnOffPageValue", [](Table& t, Transaction* x) { return t.Update(R(23, std::string(20000, 'y'), 5), x); }},
+};
+
+using Rows = std::map<std::int64_t, std::pair<std::string, std::int64_t>>;
+
+Rows ReadThrough(Table& t, const std::string& index) {
+  Rows out;
+  ScanOptions o;
+  o.index = index;
+  EXPECT_TRUE(t.Scan(o, [&](const Row& r) {
+                 out[r[0].as_int()] = {r[1].as_string(), r[2].as_int()};
+                 return true;
+               }).ok());
+  return out;
+}
+
+class MtrCrashTest : public ::testing::TestWithParam<Statement> {
+ protected:
+  struct Run {
+    testing::TempDir tmp;
+    FaultInjectionEnv env{Env::Default()};
+    DatabaseOptions options;
+    std::unique_ptr<Database> db;
+    Table* t = nullptr;
+    Run() {
+      options.env = &env;
+      options.purge = false;  // no mini-transactions but the statement's
+      options.buffer_pool_bytes = 8u << 20;
+      auto opened = Database::Open(tmp.path() / "d", options);
+      EXPECT_TRUE(opened.ok()) << opened.status().ToString();
+      db = std::move(*opened);
+      EXPECT_TRUE(db->CreateDatabase("c").ok());
+      auto created = db->CreateTable(Spec());
+      EXPECT_TRUE(created.ok());
+      t = *created;
+      for (int i = 0; i < kRows; ++i) EXPECT_TRUE(t->Insert(BaseRow(i)).ok());
+      EXPECT_TRUE(db->Flush().ok());
+    }
+  };
+  void TearDown() override { sync_point::Set(nullptr); }
+};
+
+TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
+  const Statement& statement = GetParam();
+  Rows before;
+  int mtrs = 0;
+  {
+    Run run;
+    before = ReadThrough(*run.t, "PRIMARY");
+    auto trx = run.db->Begin();
+    ASSERT_TRUE(trx.ok());
+    sync_point::Set([&](std::string_view point) { mtrs += point == "mtr.committed"; });
+    ASSERT_TRUE(statement.run(*run.t, trx->get()).ok());
+    sync_point::Set(nullptr);
+  }
+  ASSERT_GT(mtrs, 1) << "a statement of one mini-transaction has nothing to cut";
+  for (int cut = 1; cut <= mtrs; ++cut) {
+    const std::string when = std::string(statement.name) + " cut after mini-transaction " + std::to_string(cut) + " of " + std::to_string(mtrs);
+    Run run;
+    {
+      auto trx = run.db->Begin();
+      ASSERT_TRUE(trx.ok());
+      int seen = 0;
+      Database* db = run.db.get();
+      sync_point::Set([&](std::string_view point) {
+        if (point != "mtr.committed" || ++seen != cut) return;
+        EXPECT_TRUE(db->WaitDurable().ok());  // the log holds this mini-transaction and those before
+        run.env.PowerOff();                    // and nothing written after it reaches the disk
+      });
+      (void)statement.run(*run.t, trx->get());
+      sync_point::Set(nullptr);
+      trx->reset();
+    }
+    run.db.reset();
+    ASSERT_TRUE(run.env.Crash().ok());
+    auto reopened = Database::Open(run.tmp.path() / "d", run.options);
+    ASSERT_TRUE(reopened.ok()) << when << ": " << reopened.status().ToString();
+    auto t = (*reopened)->GetTable("c", "t");
+    ASSERT_TRUE(t.ok()) << when;
+    Status check = (*t)->Check();
+    EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
+    EXPECT_TRUE(ReadThrough(**t, "PRIMARY") == before) << when << ": the rows differ from those before the statement";
+    EXPECT_TRUE(ReadThrough(**t, "g") == before) << when << ": the rows read through index g differ";
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Statements, MtrCrashTest, ::testing::ValuesIn(kStatements),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace strata::engine
