@@ -41,7 +41,7 @@ asan: deps
 # The concurrency suites (row locks, isolation, group commit, early lock release, hot rows,
 # purge, the buffer pool and its cleaner, the redo log) under ThreadSanitizer: only the engine's
 # test binary is built, and only the tests whose threads share the engine's state run.
-TSAN_FILTER ?= LockTest.*:IsolationTest.*:HistoryTest.*:HotRowTest.*:BufferPoolTest.*:RedoLogTest.*:Histories*
+TSAN_FILTER ?= LockTest.*:IsolationTest.*:HistoryTest.*:HotRowTest.*:BufferPoolTest.*:RedoLogTest.*:Levels/HistoryAnomalyTest.*
 tsan: deps
 	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_TSAN=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target engine_test
