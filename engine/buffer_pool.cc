@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 #include "ondisk/checksum.h"
@@ -252,8 +253,11 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
       return f;
     }
     // Read with the frame latched so that others who find it in the hash wait for the data.
+    // The frame was free, so no one holds its latch and taking it under the pool mutex cannot
+    // wait (try_lock tells ThreadSanitizer's lock-order check so; the usual order is latch first).
     f->valid = false;
-    std::unique_lock latch(f->latch);
+    std::unique_lock latch(f->latch, std::try_to_lock);
+    assert(latch.owns_lock());
     lock.unlock();
     Status s = ts->Read(id.page, MutableBytes(f->data, opt_.page_size.bytes()));
     lock.lock();

@@ -341,7 +341,7 @@ Status Database::Checkpoint() {
 void Database::BackgroundLoop() {
   std::unique_lock l(bg_mu_);
   while (!bg_stop_) {
-    bg_cv_.wait_for(l, std::chrono::seconds(1), [this] { return bg_stop_; });
+    bg_cv_.wait_for(l, std::chrono::seconds(1), [this] { return bg_stop_.load(); });
     if (bg_stop_) break;
     l.unlock();
     if (pool_->redo_enabled()) {

@@ -368,7 +368,7 @@ class Database {
   bool opened_ = false;  // a database that failed to open is not flushed on destruction
   std::mutex bg_mu_;
   std::condition_variable bg_cv_;
-  bool bg_stop_ = false;
+  std::atomic<bool> bg_stop_{false};  // set under bg_mu_ (for the waits); purge also reads it between logs
   std::thread background_;
   std::mutex serial_commit_mu_;  // group_commit off: held from a write's start to its fsync
   std::atomic<std::uint64_t> commits_{0};

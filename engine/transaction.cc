@@ -391,7 +391,7 @@ void Database::PurgeLoop() {
       }
     }
     l.lock();
-    if (done == 0) bg_cv_.wait_for(l, std::chrono::milliseconds(100), [this] { return bg_stop_; });
+    if (done == 0) bg_cv_.wait_for(l, std::chrono::milliseconds(100), [this] { return bg_stop_.load(); });
   }
 }
 
