@@ -14,7 +14,10 @@
 // tests/engine/kill_campaign.sh runs the long campaign). For chasing a failure without kills
 // (WithoutAKillTheTableFollowsTheModel): STRATA_SHAPE_TRANSACTIONS (how many), STRATA_SHAPE_EVERY
 // (check every N), STRATA_SHAPE_KEYS (key range, 20000), STRATA_SHAPE_POOL_MB, STRATA_SHAPE_NOPURGE.
-// A failed kill round copies the recovered directory to $TMPDIR/strata-kill-failure-SHAPE.
+// A failed kill round copies the recovered directory to $TMPDIR/strata-kill-failure-SHAPE
+// (KillShapeFailure.Explain lists what differs there, and the transactions behind it), and
+// with STRATA_KILL_KEEP_CRASHED also the files as the kill left them, before recovery, to
+// SHAPE.crashed (each round copies them first: slower).
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -26,6 +29,7 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "engine/db.h"
@@ -302,6 +306,7 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
   const Shape& shape = GetParam();
   const char* env_kills = std::getenv("STRATA_KILLS_PER_SHAPE");
   const int kills = env_kills ? std::atoi(env_kills) : 3;
+  const bool keep_crashed = std::getenv("STRATA_KILL_KEEP_CRASHED") != nullptr;
   testing::TempDir tmp;
   const std::filesystem::path dir = tmp.path() / "d";
   std::mt19937 rng(static_cast<unsigned>(std::hash<std::string>{}(shape.name)));
@@ -314,6 +319,11 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
     const Round r = RunChild(dir.string(), shape, next, rng);
     ASSERT_TRUE(r.signalled) << when << ": the child ended by itself: " << r.output;
     acked_total += r.last_acked >= next ? r.last_acked - next + 1 : 0;
+    const std::filesystem::path crashed = tmp.path() / "crashed";  // the files as the kill left them
+    if (keep_crashed) {
+      std::filesystem::remove_all(crashed);
+      std::filesystem::copy(dir, crashed, std::filesystem::copy_options::recursive);
+    }
     auto db = Database::Open(dir, Options(shape));
     ASSERT_TRUE(db.ok()) << when << ": " << db.status().ToString();
     auto t = (*db)->GetTable("kill", "t");
@@ -355,6 +365,11 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
       std::filesystem::remove_all(kept);
       std::filesystem::copy(dir, kept, std::filesystem::copy_options::recursive);
       ADD_FAILURE() << "the directory as recovery left it: " << kept;
+      if (keep_crashed) {
+        std::filesystem::remove_all(kept.string() + ".crashed");
+        std::filesystem::copy(crashed, kept.string() + ".crashed", std::filesystem::copy_options::recursive);
+        ADD_FAILURE() << "and as the kill left it: " << kept.string() << ".crashed";
+      }
       return;
     }
   }
@@ -390,6 +405,51 @@ TEST_P(KillShapesTest, WithoutAKillTheTableFollowsTheModel) {
       ASSERT_TRUE(table == model) << "after transaction " << j << ": " << FirstDifference(table, model);
       Status check = (**t).Check();
       ASSERT_TRUE(check.ok()) << "after transaction " << j << ": " << check.ToString();
+    }
+  }
+}
+
+// Not a test: explains a failed round's kept directory (STRATA_EXPLAIN_DIR, a copy of
+// $TMPDIR/strata-kill-failure-SHAPE, opened and so recovered again; STRATA_EXPLAIN_SHAPE;
+// STRATA_EXPLAIN_FORCE_RECOVERY 3 to see what an unfinished transaction left): each row that
+// differs from the model at the marker, and the transactions near the marker that touched it.
+TEST(KillShapeFailure, Explain) {
+  const char* dir = std::getenv("STRATA_EXPLAIN_DIR");
+  if (!dir) GTEST_SKIP() << "set STRATA_EXPLAIN_DIR and STRATA_EXPLAIN_SHAPE";
+  const Shape* shape = FindShape(std::getenv("STRATA_EXPLAIN_SHAPE") ? std::getenv("STRATA_EXPLAIN_SHAPE") : "");
+  ASSERT_NE(shape, nullptr);
+  DatabaseOptions o = Options(*shape);
+  if (const char* fr = std::getenv("STRATA_EXPLAIN_FORCE_RECOVERY")) o.force_recovery = std::atoi(fr);
+  auto db = Database::Open(dir, o);
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  auto t = (*db)->GetTable("kill", "t");
+  ASSERT_TRUE(t.ok());
+  auto m = (*t)->Get({Value::Int(kMarker)});
+  ASSERT_TRUE(m.ok() && m->has_value());
+  const std::int64_t marker = std::stoll((**m)[1].as_string());
+  Model model;
+  for (std::int64_t j = 0; j <= marker; ++j) ApplyToModel(Generate(*shape, j), j, model);
+  const Model table = ReadAll(**t);
+  std::printf("marker %lld: %s\n", static_cast<long long>(marker), FirstDifference(table, model).c_str());
+  std::set<std::int64_t> ids;
+  for (const Model* a : {&table, static_cast<const Model*>(&model)}) {
+    const Model& b = a == &table ? model : table;
+    for (const auto& [id, row] : *a) {
+      auto it = b.find(id);
+      if (it == b.end() || it->second != row) ids.insert(id);
+    }
+  }
+  for (std::int64_t id : ids) {
+    std::printf("id %lld:\n", static_cast<long long>(id));
+    for (std::int64_t j = std::max<std::int64_t>(0, marker - 200); j <= marker + 2; ++j) {
+      const Txn txn = Generate(*shape, j);
+      for (std::size_t i = 0; i < txn.changes.size(); ++i) {
+        const Change& c = txn.changes[i];
+        if (c.id != id) continue;
+        std::printf("  transaction %lld%s, change %zu of %zu: %s, v of %zu bytes '%c', g %d\n", static_cast<long long>(j),
+                    txn.rollback ? " (rolled back)" : "", i + 1, txn.changes.size(),
+                    c.kind == Change::kDelete ? "delete" : c.kind == Change::kUpsert ? "upsert" : "failing batch", c.v.size(), c.v[0], c.g);
+      }
     }
   }
 }
