@@ -225,9 +225,18 @@ Status Rseg::FreeSegment(Mtr& mtr, PageNo seg_page, std::uint32_t slot) {
   return Status::Ok();
 }
 
-// trx_undo_set_state_at_finish and trx_purge_add_undo_to_history.
-Status Rseg::Commit(UndoLog& log, std::uint64_t trx_no) {
+// The commit is one mini-transaction (trx_commit_low's): a crash between ending the insert
+// log and the update log would leave the one ended and the other ACTIVE, and recovery would
+// roll back half a transaction (its updates undone, its inserts kept).
+Status Rseg::Commit(UndoLog* insert_log, UndoLog* update_log, std::uint64_t trx_no) {
   Mtr mtr(pool_);
+  if (insert_log) STRATA_RETURN_IF_ERROR(EndLog(mtr, *insert_log, trx_no));
+  if (update_log) STRATA_RETURN_IF_ERROR(EndLog(mtr, *update_log, trx_no));
+  return Status::Ok();
+}
+
+// trx_undo_set_state_at_finish and trx_purge_add_undo_to_history.
+Status Rseg::EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no) {
   auto p = mtr.Write({system_.id(), log.seg_page});
   if (!p.ok()) return p.status();
   auto ph = UndoPageHeader::Decode(*p);

@@ -68,9 +68,10 @@ class Rseg {
   // Appends a record (built by UndoRecord::Encode for the offset given to `encode`) and
   // returns its DB_ROLL_PTR.
   Result<std::uint64_t> Append(UndoLog& log, const std::function<std::vector<std::byte>(std::uint16_t start)>& encode);
-  // Ends the log at commit: an insert log is freed (or cached); an update log gets the
-  // serialisation number and joins the history list.
-  Status Commit(UndoLog& log, std::uint64_t trx_no);
+  // Ends a transaction's logs at its commit, in one mini-transaction: the insert log is freed
+  // (or cached); the update log gets the serialisation number and joins the history list.
+  // Either may be null.
+  Status Commit(UndoLog* insert_log, UndoLog* update_log, std::uint64_t trx_no);
   // Removes the newest record (after rollback has undone it); frees a page left empty.
   Status PopTop(UndoLog& log);
   // Frees (or caches) a log whose records have all been rolled back.
@@ -92,6 +93,7 @@ class Rseg {
  private:
   Result<UndoLog> NewSegment(ondisk::UndoPageType type);
   Status AddLogHeader(UndoLog& log, bool reuse_page);
+  Status EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no);
   Status FreeSegment(Mtr& mtr, ondisk::PageNo seg_page, std::uint32_t slot);
   Result<UndoLog> ReadActiveLog(std::uint32_t slot, ondisk::PageNo seg_page);
 

@@ -14,6 +14,15 @@ namespace strata::engine {
 
 using namespace strata::ondisk;
 
+namespace {
+
+// The commit of a transaction that wrote: its undo logs ended in one mini-transaction.
+Status EndUndoLogs(Rseg& rseg, TrxImpl& trx, std::uint64_t trx_no) {
+  return rseg.Commit(trx.insert_undo ? &*trx.insert_undo : nullptr, trx.update_undo ? &*trx.update_undo : nullptr, trx_no);
+}
+
+}  // namespace
+
 // ---- Transaction ---------------------------------------------------------------------------
 
 Transaction::Transaction(Database* db, std::unique_ptr<TrxImpl> impl) : db_(db), impl_(std::move(impl)) {}
@@ -121,9 +130,7 @@ Database::CommitTicket Database::CommitInMemory(TrxImpl& trx, bool release_early
     std::unique_lock lock(mu_);
     if (!options_.group_commit) serial_commit_mu_.lock();
     t.status = trx_sys_->Commit(trx, [&](std::uint64_t no) {
-      if (trx.insert_undo) STRATA_RETURN_IF_ERROR(rseg_->Commit(*trx.insert_undo, no));
-      if (trx.update_undo) STRATA_RETURN_IF_ERROR(rseg_->Commit(*trx.update_undo, no));
-      return Status::Ok();
+      return EndUndoLogs(*rseg_, trx, no);
     });
     t.lsn = log_->lsn();
   }
@@ -216,9 +223,7 @@ Status Database::EndTrx(TrxImpl& trx, bool commit) {
   if (trx.id && (trx.insert_undo || trx.update_undo)) {
     std::unique_lock lock(mu_);
     s = trx_sys_->Commit(trx, [&](std::uint64_t no) {
-      if (trx.insert_undo) STRATA_RETURN_IF_ERROR(rseg_->Commit(*trx.insert_undo, no));
-      if (trx.update_undo) STRATA_RETURN_IF_ERROR(rseg_->Commit(*trx.update_undo, no));
-      return Status::Ok();
+      return EndUndoLogs(*rseg_, trx, no);
     });
   }
   trx.state = commit ? TrxImpl::State::kCommitted : TrxImpl::State::kRolledBack;

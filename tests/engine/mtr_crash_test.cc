@@ -72,7 +72,8 @@ Rows ReadThrough(Table& t, const std::string& index) {
 }
 
 class MtrCrashTest : public ::testing::TestWithParam<Statement> {
- protected:
+ public:
+  // A database with the table's rows, flushed and checkpointed, on a fault-injecting Env.
   struct Run {
     testing::TempDir tmp;
     FaultInjectionEnv env{Env::Default()};
@@ -94,6 +95,8 @@ class MtrCrashTest : public ::testing::TestWithParam<Statement> {
       EXPECT_TRUE(db->Flush().ok());
     }
   };
+
+ protected:
   void TearDown() override { sync_point::Set(nullptr); }
 };
 
@@ -138,6 +141,62 @@ TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
     EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
     EXPECT_TRUE(ReadThrough(**t, "PRIMARY") == before) << when << ": the rows differ from those before the statement";
     EXPECT_TRUE(ReadThrough(**t, "g") == before) << when << ": the rows read through index g differ";
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// The commit of a transaction with both undo logs (an insert, an update and a delete) cut
+// after each of its mini-transactions: recovery finds it either committed, all of it, or not,
+// and then rolls all of it back; never its inserts kept and its updates undone.
+TEST(MtrCrashCommitTest, ACommitCutAnywhereIsAllOrNothing) {
+  auto change = [](Table& t, Transaction* x) {
+    EXPECT_TRUE(t.Insert(R(5000, "new", 7), x).ok());
+    EXPECT_TRUE(t.Update(R(21, std::string(90, 'z'), 39), x).ok());
+    EXPECT_TRUE(t.Delete({Value::Int(30)}, x).ok());
+  };
+  Rows before, after;
+  int mtrs = 0;
+  {
+    MtrCrashTest::Run run;
+    before = ReadThrough(*run.t, "PRIMARY");
+    auto trx = run.db->Begin();
+    ASSERT_TRUE(trx.ok());
+    change(*run.t, trx->get());
+    sync_point::Set([&](std::string_view point) { mtrs += point == "mtr.committed"; });
+    ASSERT_TRUE((*trx)->Commit().ok());
+    sync_point::Set(nullptr);
+    after = ReadThrough(*run.t, "PRIMARY");
+  }
+  ASSERT_GE(mtrs, 1);
+  for (int cut = 1; cut <= mtrs; ++cut) {
+    const std::string when = "commit cut after mini-transaction " + std::to_string(cut) + " of " + std::to_string(mtrs);
+    MtrCrashTest::Run run;
+    {
+      auto trx = run.db->Begin();
+      ASSERT_TRUE(trx.ok());
+      change(*run.t, trx->get());
+      int seen = 0;
+      Database* db = run.db.get();
+      sync_point::Set([&](std::string_view point) {
+        if (point != "mtr.committed" || ++seen != cut) return;
+        EXPECT_TRUE(db->WaitDurable().ok());
+        run.env.PowerOff();
+      });
+      (void)(*trx)->Commit();
+      sync_point::Set(nullptr);
+      trx->reset();
+    }
+    run.db.reset();
+    ASSERT_TRUE(run.env.Crash().ok());
+    auto reopened = Database::Open(run.tmp.path() / "d", run.options);
+    ASSERT_TRUE(reopened.ok()) << when << ": " << reopened.status().ToString();
+    auto t = (*reopened)->GetTable("c", "t");
+    ASSERT_TRUE(t.ok()) << when;
+    Status check = (*t)->Check();
+    EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
+    const Rows now = ReadThrough(**t, "PRIMARY");
+    EXPECT_TRUE(now == before || now == after) << when << ": part of the transaction survived (" << now.size() << " rows; "
+                                               << before.size() << " before it, " << after.size() << " after)";
     if (::testing::Test::HasFailure()) return;
   }
 }
