@@ -69,6 +69,9 @@ Status TrxSys::AssignId(TrxImpl& trx) {
     trx.id = Take();
     trx.locks.id = trx.id;
     active_[trx.id] = &trx;
+    // A view opened by an earlier read (REPEATABLE READ's snapshot, taken while the transaction
+    // had no id) must see this transaction's own changes from now on (trx_set_rw_mode).
+    if (trx.view) trx.view->creator = trx.id;
     if (persist_due_) {
       persist_due_ = false;
       persist = next_;

@@ -121,6 +121,20 @@ TEST(IsolationTest, SnapshotIsTakenAtTheFirstReadNotAtBegin) {
   EXPECT_EQ(f.K(30, late.get()), 7);
 }
 
+// The snapshot is taken by the first read, while the transaction has no id yet (it gets one at
+// its first write): its own later changes must still be visible to it.
+TEST(IsolationTest, ASnapshotTakenBeforeTheFirstWriteSeesTheTransactionsOwnChanges) {
+  Fixture f;
+  auto trx = f.Begin(Isolation::kRepeatableRead);
+  EXPECT_EQ(f.K(10, trx.get()), 0);
+  ASSERT_TRUE(f.t->Update(R(10, 5), trx.get()).ok());
+  ASSERT_TRUE(f.t->Insert(R(60, 6), trx.get()).ok());
+  EXPECT_EQ(f.K(10, trx.get()), 5);
+  EXPECT_EQ(f.K(60, trx.get()), 6);
+  EXPECT_EQ(f.Ids(trx.get()), (std::vector<std::int64_t>{10, 20, 30, 40, 50, 60}));
+  EXPECT_EQ(f.K(10), 0);  // others still read the committed row
+}
+
 TEST(IsolationTest, DeletesAndInsertsOfOthersAreInvisibleToAnOpenView) {
   Fixture f;
   auto reader = f.Begin(Isolation::kRepeatableRead);

@@ -1,6 +1,7 @@
 #include "tests/util/list_append.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <functional>
 #include <set>
@@ -152,10 +153,22 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history, const std:
   }
   for (const ListTxn* t : nodes) {
     std::map<int, std::vector<int>> last_read;  // key -> list, forgotten when t appends to the key
+    std::map<int, std::vector<int>> own;        // key -> t's appends so far
     for (const ListOp& op : t->ops) {
       if (op.kind == ListOp::kAppend) {
         last_read.erase(op.key);
+        own[op.key].push_back(op.element);
         continue;
+      }
+      // Every level lets a transaction read its own appends, the last of them last.
+      if (auto mine = own.find(op.key); mine != own.end()) {
+        const auto& elements = mine->second;
+        const bool all_there = std::all_of(elements.begin(), elements.end(), [&](int e) {
+          return std::find(op.read.begin(), op.read.end(), e) != op.read.end();
+        });
+        if (!all_there || op.read.empty() || op.read.back() != elements.back()) {
+          note("internal", name(*t) + " appended " + Show(elements) + " to key " + std::to_string(op.key) + " and then read " + Show(op.read));
+        }
       }
       const auto& list = final_of(op.key);
       std::set<int> seen;
@@ -225,37 +238,36 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history, const std:
   };
   cycles(kWw, kWw, "G0");
   cycles(kWw | kWr, kWr, "G1c");
-  // Cycles through rw edges: G-single when one rw edge closes a path of ww and wr edges.
+  // Cycles through rw edges, one finding per component and kind: from each rw edge a -> b,
+  // a way back from b to a through ww and wr edges alone closes a G-single; a way back that
+  // takes another rw edge closes a G2 (a walk over (transaction, rw edge taken yet) states).
   const std::vector<int> all = Components(graph, kWw | kWr | kRw);
-  std::set<int> single;
+  std::set<int> single, g2;
   for (std::size_t a = 0; a < graph.size(); ++a) {
     for (const Edge& e : graph[a]) {
-      if (e.kind != kRw || all[a] != all[e.to]) continue;
-      std::vector<bool> seen(graph.size(), false);
-      std::deque<int> queue{e.to};
-      seen[static_cast<std::size_t>(e.to)] = true;
-      bool closes = false;
-      while (!queue.empty() && !closes) {
-        const int v = queue.front();
+      const int c = all[a];
+      if (e.kind != kRw || c != all[static_cast<std::size_t>(e.to)] || (single.count(c) && g2.count(c))) continue;
+      std::vector<std::array<bool, 2>> seen(graph.size(), {false, false});
+      std::deque<std::pair<int, int>> queue{{e.to, 0}};
+      seen[static_cast<std::size_t>(e.to)][0] = true;
+      bool back[2] = {false, false};
+      while (!queue.empty()) {
+        const auto [v, rw] = queue.front();
         queue.pop_front();
         for (const Edge& f : graph[static_cast<std::size_t>(v)]) {
-          if (f.kind == kRw || seen[static_cast<std::size_t>(f.to)] || all[static_cast<std::size_t>(f.to)] != all[a]) continue;
-          if (f.to == static_cast<int>(a)) closes = true;
-          seen[static_cast<std::size_t>(f.to)] = true;
-          queue.push_back(f.to);
+          const auto to = static_cast<std::size_t>(f.to);
+          const int next = rw | (f.kind == kRw ? 1 : 0);
+          if (all[to] != c || seen[to][next]) continue;
+          seen[to][next] = true;
+          if (to == a) back[next] = true;
+          else queue.push_back({f.to, next});
         }
       }
-      if (closes) {
-        single.insert(all[a]);
+      if (back[0] && single.insert(c).second) {
         note("G-single", name(*nodes[a]) + " -rw-> " + name(*nodes[static_cast<std::size_t>(e.to)]) + " and back through ww/wr");
       }
-    }
-  }
-  std::set<int> g2;
-  for (std::size_t a = 0; a < graph.size(); ++a) {
-    for (const Edge& e : graph[a]) {
-      if (e.kind == kRw && all[a] == all[e.to] && !single.count(all[a]) && g2.insert(all[a]).second) {
-        note("G2", "a cycle with two or more rw edges among " + describe(all, all[a]));
+      if (back[1] && g2.insert(c).second) {
+        note("G2", name(*nodes[a]) + " -rw-> " + name(*nodes[static_cast<std::size_t>(e.to)]) + " and back through another rw edge");
       }
     }
   }

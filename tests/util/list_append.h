@@ -19,11 +19,14 @@
 // and, without cycles:
 //   lost-append            a committed append missing from its key's final list;
 //   aborted-append-kept    an aborted transaction's element in a final list;
-//   incompatible-order     two reads of a key neither of which extends the other;
+//   incompatible-order     a read that is not a prefix of its key's final list (two reads
+//                          that do not extend one another, or one holding a lost element);
 //   duplicate-element      an element twice in one list;
 //   unknown-element        an element nobody appended;
 //   non-repeatable-read    a transaction read a key twice, with no append of its own to it in
-//                          between, and saw two different lists.
+//                          between, and saw two different lists;
+//   internal               a transaction read a key it had appended to without its own
+//                          elements, the last of them last (forbidden at every level).
 #pragma once
 
 #include <map>
