@@ -41,10 +41,12 @@ asan: deps
 # The concurrency suites (row locks, isolation levels and their histories, group commit, early
 # lock release, hot rows, purge beside writers, the buffer pool and its cleaner, the redo log)
 # under ThreadSanitizer: only the engine's test binary is built, and only the tests whose
-# threads share the engine's state run (tests/tsan.supp says what is left out, and why).
+# threads share the engine's state run (tests/tsan.supp says what is left out, and why), with
+# asserts on.
 TSAN_FILTER ?= LockTest.*:IsolationTest.*:HistoryTest.*:HotRowTest.*:BufferPoolTest.*:RedoLogTest.*:Levels/HistoryAnomalyTest.*:Shapes/KillShapesTest.WithoutAKill*/RandomKeys*:Shapes/KillShapesTest.WithoutAKill*/GrowingUpdatesAndDeletes:Shapes/KillShapesTest.WithoutAKill*/OffPageValues
 tsan: deps
-	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_TSAN=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
+	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g" \
+	  -DSTRATA_TSAN=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target engine_test
 	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
 	  build-tsan/tests/engine_test --gtest_filter='$(TSAN_FILTER)'

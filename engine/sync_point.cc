@@ -13,6 +13,7 @@ Callback& Current() {
 }  // namespace
 
 void Set(Callback callback) {
+  armed.store(false, std::memory_order_release);
   Current() = std::move(callback);
   armed.store(static_cast<bool>(Current()), std::memory_order_release);
 }

@@ -1,13 +1,13 @@
 // Named places in the engine where a test can act at an exact moment: crash the process, make
 // the log durable, wait for another thread (RocksDB's test_util/sync_point.h in spirit). Off
-// unless a test sets a callback: a point costs one relaxed atomic load.
+// unless a test sets a callback: a point costs one atomic load.
 //
 //   sync_point::Set([&](std::string_view point) { if (point == "mtr.committed" && ++n == k) ...; });
 //   ... run the engine ...
 //   sync_point::Set(nullptr);
 //
-// Points: "mtr.committed" — a mini-transaction's redo is in the log buffer and its pages are
-// released (no latch or log mutex held).
+// Points: "mtr.committed" — a mini-transaction's redo is in the log buffer (with redo
+// disabled: its LSN is taken) and its pages are released (no latch or log mutex held).
 #pragma once
 
 #include <functional>

@@ -27,6 +27,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -324,6 +325,24 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
       std::filesystem::remove_all(crashed);
       std::filesystem::copy(dir, crashed, std::filesystem::copy_options::recursive);
     }
+    // A failed round, however it fails (an ASSERT returns at once), keeps its files; declared
+    // before the database so that it runs once the database is closed.
+    struct KeepOnFailure {
+      std::function<void()> keep;
+      ~KeepOnFailure() {
+        if (::testing::Test::HasFailure()) keep();
+      }
+    } keep_on_failure{[&] {
+      const auto kept = std::filesystem::temp_directory_path() / (std::string("strata-kill-failure-") + shape.name);
+      std::filesystem::remove_all(kept);
+      std::filesystem::copy(dir, kept, std::filesystem::copy_options::recursive);
+      ADD_FAILURE() << "the directory as recovery left it: " << kept;
+      if (keep_crashed) {
+        std::filesystem::remove_all(kept.string() + ".crashed");
+        std::filesystem::copy(crashed, kept.string() + ".crashed", std::filesystem::copy_options::recursive);
+        ADD_FAILURE() << "and as the kill left it: " << kept.string() << ".crashed";
+      }
+    }};
     auto db = Database::Open(dir, Options(shape));
     ASSERT_TRUE(db.ok()) << when << ": " << db.status().ToString();
     auto t = (*db)->GetTable("kill", "t");
@@ -360,18 +379,7 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
     EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
     db->reset();
     CheckFiles(dir, when);
-    if (::testing::Test::HasFailure()) {
-      const auto kept = std::filesystem::temp_directory_path() / (std::string("strata-kill-failure-") + shape.name);
-      std::filesystem::remove_all(kept);
-      std::filesystem::copy(dir, kept, std::filesystem::copy_options::recursive);
-      ADD_FAILURE() << "the directory as recovery left it: " << kept;
-      if (keep_crashed) {
-        std::filesystem::remove_all(kept.string() + ".crashed");
-        std::filesystem::copy(crashed, kept.string() + ".crashed", std::filesystem::copy_options::recursive);
-        ADD_FAILURE() << "and as the kill left it: " << kept.string() << ".crashed";
-      }
-      return;
-    }
+    if (::testing::Test::HasFailure()) return;
   }
   RecordProperty("acknowledged_transactions", static_cast<int>(acked_total));
   RecordProperty("acknowledged_commits_verified", static_cast<int>(acked_commits));
@@ -410,8 +418,9 @@ TEST_P(KillShapesTest, WithoutAKillTheTableFollowsTheModel) {
 }
 
 // Not a test: explains a failed round's kept directory (STRATA_EXPLAIN_DIR, a copy of
-// $TMPDIR/strata-kill-failure-SHAPE, opened and so recovered again; STRATA_EXPLAIN_SHAPE;
-// STRATA_EXPLAIN_FORCE_RECOVERY 3 to see what an unfinished transaction left): each row that
+// $TMPDIR/strata-kill-failure-SHAPE, or of SHAPE.crashed with STRATA_EXPLAIN_FORCE_RECOVERY 3
+// to see what an unfinished transaction left; it is opened, so recovered, again;
+// STRATA_EXPLAIN_SHAPE): each row that
 // differs from the model at the marker, and the transactions near the marker that touched it.
 TEST(KillShapeFailure, Explain) {
   const char* dir = std::getenv("STRATA_EXPLAIN_DIR");

@@ -129,6 +129,7 @@ TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
       });
       (void)statement.run(*run.t, trx->get());
       sync_point::Set(nullptr);
+      ASSERT_GE(seen, cut) << when << ": the statement ran fewer mini-transactions this time";
       trx->reset();
     }
     run.db.reset();
@@ -184,6 +185,7 @@ TEST(MtrCrashCommitTest, ACommitCutAnywhereIsAllOrNothing) {
       });
       (void)(*trx)->Commit();
       sync_point::Set(nullptr);
+      ASSERT_GE(seen, cut) << when << ": the commit ran fewer mini-transactions this time";
       trx->reset();
     }
     run.db.reset();
