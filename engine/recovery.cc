@@ -60,6 +60,26 @@ Status ApplyPage(BufferPool& pool, PageId id, const std::vector<RedoGroup>& grou
 
 }  // namespace
 
+namespace {
+
+// The engine grows a file by a few extents at a time (SpaceManager::GrowForExtent: four at most,
+// a few times in one mini-transaction); a record that would grow one by more than this is damage
+// (or not ours), refused before anything is allocated, not a reason to fill the disk.
+constexpr std::uint64_t kMaxGrowthExtents = 64;
+
+Status Grow(Tablespace& ts, std::uint64_t pages, const RedoGroup& g) {
+  if (pages <= ts.size()) return Status::Ok();
+  const std::uint64_t limit = std::uint64_t{ts.size()} + kMaxGrowthExtents * ts.page_size().pages_per_extent();
+  if (pages > limit || pages > kFilNull) {
+    return Status::Corruption(fmt::format("recovery: the mini-transaction at LSN {} grows {} from {} to {} pages, more than "
+                                          "the engine ever grows a file at once (a damaged log, or not this directory's)",
+                                          g.start.value(), ts.path().string(), ts.size(), pages));
+  }
+  return ts.Extend(static_cast<std::uint32_t>(pages));
+}
+
+}  // namespace
+
 // One pass in log order extends the files and sorts the records by page; then the pages are
 // replayed independently, spread over threads when there are enough of them.
 Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups) {
@@ -83,10 +103,10 @@ Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& 
         continue;
       }
       if (rec.type == RedoType::kExtend) {
-        STRATA_RETURN_IF_ERROR(ts->Extend(rec.page));
+        STRATA_RETURN_IF_ERROR(Grow(*ts, rec.page, groups[gi]));
         continue;
       }
-      if (rec.page >= ts->size()) STRATA_RETURN_IF_ERROR(ts->Extend(rec.page + 1));
+      STRATA_RETURN_IF_ERROR(Grow(*ts, std::uint64_t{rec.page} + 1, groups[gi]));
       const PageId id{SpaceId(rec.space), PageNo(rec.page)};
       auto [it, fresh] = by_page.try_emplace(id.key());
       if (fresh) order.push_back(id.key());

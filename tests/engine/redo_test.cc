@@ -9,6 +9,7 @@
 
 #include "engine/db.h"
 #include "engine/fault_injection_env.h"
+#include "engine/recovery.h"
 #include "inspect/redo_report.h"
 #include "ondisk/redo.h"
 #include "ondisk/redo_record.h"
@@ -84,6 +85,37 @@ TEST(RedoLogTest, AGroupCutShortByACrashIsNotReplayed) {
   auto groups = (*log)->Recover(16384);
   ASSERT_TRUE(groups.ok()) << groups.status().ToString();
   ASSERT_EQ(groups->size(), 1u);
+}
+
+// A damaged (or foreign) log must not make recovery allocate without bound: a record growing a
+// file far past any step the engine takes is refused, naming the file, before anything grows.
+TEST(RedoLogTest, ARecordGrowingAFileBeyondReasonIsRefusedBeforeItGrows) {
+  testing::TempDir tmp;
+  auto f = Env::Default()->OpenFile(tmp.path() / "t.ibd", OpenMode::kCreateNew);
+  ASSERT_TRUE(f.ok());
+  ASSERT_TRUE((*f)->Resize(8 * 16384).ok());
+  Tablespace space(std::move(*f), SpaceId(3), PageSize(), 8);
+  BufferPoolOptions o;
+  o.bytes = 1u << 20;
+  o.page_cleaner = false;
+  BufferPool pool(o);
+  pool.Register(&space);
+  for (const std::uint32_t pages : {1u << 30, 0xFFFFFFFFu}) {
+    std::vector<std::byte> g;
+    if (pages == 0xFFFFFFFFu) AppendRedoInit(g, 3, pages - 1);  // a page that far, not an EXTEND
+    else AppendRedoExtend(g, 3, pages);
+    AppendRedoMtrEnd(g);
+    auto r = ApplyRedo(pool, {{Lsn(500), Lsn(500 + g.size()), ConstBytes(g)}});
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("t.ibd from 8 to"), std::string::npos) << r.status().ToString();
+    EXPECT_EQ(space.size(), 8u);
+    EXPECT_EQ(std::filesystem::file_size(tmp.path() / "t.ibd"), 8u * 16384);
+  }
+  std::vector<std::byte> g;  // a step the engine does take still grows it
+  AppendRedoExtend(g, 3, 8 + 4 * 64);
+  AppendRedoMtrEnd(g);
+  EXPECT_TRUE(ApplyRedo(pool, {{Lsn(900), Lsn(900 + g.size()), ConstBytes(g)}}).ok());
+  EXPECT_EQ(space.size(), 8u + 4 * 64);
 }
 
 Column Int(std::string name) {

@@ -51,3 +51,11 @@ fi
 echo "fuzz: sql_fuzzer for ${seconds}s"
 "$build/tests/fuzz/sql_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 18)) -timeout=10 \
   -print_final_stats=1 "$sql"
+
+# Redo records for recovery: the harness's own seeds (groups as the engine logs them).
+redo="$build/fuzz-corpus/redo"
+mkdir -p "$redo"
+[ -n "$(ls -A "$redo")" ] || "$build/tests/fuzz/redo_replay" --seeds "$redo"
+echo "fuzz: redo_fuzzer for ${seconds}s"
+"$build/tests/fuzz/redo_fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+  -print_final_stats=1 "$redo"
