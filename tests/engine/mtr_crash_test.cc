@@ -48,7 +48,7 @@ const Statement kStatements[] = {
     {"Insert", [](Table& t, Transaction* x) { return t.Insert(R(5000, "new", 7), x); }},
     {"InsertBatchSplittingPages", [](Table& t, Transaction* x) {
        std::vector<Row> rows;
-       for (int i = 0; i < 40; ++i) rows.push_back(R(1000 + i, std::string(300, 'n'), i % 40));
+       for (int i = 0; i < 16; ++i) rows.push_back(R(1000 + i, std::string(700, 'n'), i % 40));
        return t.InsertBatch(rows, x);
      }},
     {"Delete", [](Table& t, Transaction* x) { return t.Delete({Value::Int(21)}, x); }},
@@ -109,9 +109,13 @@ TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
     before = ReadThrough(*run.t, "PRIMARY");
     auto trx = run.db->Begin();
     ASSERT_TRUE(trx.ok());
+    const std::uint64_t splits = run.t->stats().page_splits;
     sync_point::Set([&](std::string_view point) { mtrs += point == "mtr.committed"; });
     ASSERT_TRUE(statement.run(*run.t, trx->get()).ok());
     sync_point::Set(nullptr);
+    if (std::string_view(statement.name).find("Splitting") != std::string_view::npos) {
+      ASSERT_GT(run.t->stats().page_splits, splits) << "the batch was meant to split a page";
+    }
   }
   ASSERT_GT(mtrs, 1) << "a statement of one mini-transaction has nothing to cut";
   for (int cut = 1; cut <= mtrs; ++cut) {
