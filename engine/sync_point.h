@@ -2,7 +2,8 @@
 // the log durable, wait for another thread (RocksDB's test_util/sync_point.h in spirit). Off
 // unless a test sets a callback: a point costs one atomic load.
 //
-//   sync_point::Set([&](std::string_view point) { if (point == "mtr.committed" && ++n == k) ...; });
+//   sync_point::Set([&](std::string_view point) { if (point == "mtr.committed" && ++n == k) ...;
+//   });
 //   ... run the engine ...
 //   sync_point::Set(nullptr);
 //

@@ -32,11 +32,14 @@ using testing::ListTxn;
 
 ListOp Read(int key, std::vector<int> seen) { return {ListOp::kRead, key, 0, std::move(seen)}; }
 ListOp Append(int key, int element) { return {ListOp::kAppend, key, element, {}}; }
-ListTxn Txn(int id, std::vector<ListOp> ops, bool committed = true) { return {id, committed, std::move(ops)}; }
+ListTxn Txn(int id, std::vector<ListOp> ops, bool committed = true) {
+  return {id, committed, std::move(ops)};
+}
 
 TEST(ListAppendCheckerTest, ASerialHistoryHasNoAnomaly) {
   const auto r = testing::CheckListAppend(
-      {Txn(1, {Append(1, 1), Append(2, 2)}), Txn(2, {Read(1, {1}), Append(1, 3)}), Txn(3, {Read(1, {1, 3}), Read(2, {2})})},
+      {Txn(1, {Append(1, 1), Append(2, 2)}), Txn(2, {Read(1, {1}), Append(1, 3)}),
+       Txn(3, {Read(1, {1, 3}), Read(2, {2})})},
       {{1, {1, 3}}, {2, {2}}});
   EXPECT_TRUE(r.anomalies.empty()) << r.Summary();
   EXPECT_EQ(r.committed, 3u);
@@ -44,27 +47,43 @@ TEST(ListAppendCheckerTest, ASerialHistoryHasNoAnomaly) {
 
 TEST(ListAppendCheckerTest, FindsEachAnomalyItNames) {
   struct Case {
-    std::set<std::string> anomalies;  // what the history shows (a G1b or a non-repeatable read is also a cycle)
+    std::set<std::string>
+        anomalies;  // what the history shows (a G1b or a non-repeatable read is also a cycle)
     std::vector<ListTxn> history;
     std::map<int, std::vector<int>> final_lists;
   };
   const Case cases[] = {
       // Two writers interleaved on two keys: each overwrote the other first (dirty write).
-      {{"G0"}, {Txn(1, {Append(1, 1), Append(2, 2)}), Txn(2, {Append(1, 3), Append(2, 4)})}, {{1, {1, 3}}, {2, {4, 2}}}},
+      {{"G0"},
+       {Txn(1, {Append(1, 1), Append(2, 2)}), Txn(2, {Append(1, 3), Append(2, 4)})},
+       {{1, {1, 3}}, {2, {4, 2}}}},
       {{"G1a"}, {Txn(1, {Append(1, 1)}, false), Txn(2, {Read(1, {1})})}, {{1, {}}}},
-      {{"G1b", "G-single"}, {Txn(1, {Append(1, 1), Append(1, 2)}), Txn(2, {Read(1, {1})})}, {{1, {1, 2}}}},
+      {{"G1b", "G-single"},
+       {Txn(1, {Append(1, 1), Append(1, 2)}), Txn(2, {Read(1, {1})})},
+       {{1, {1, 2}}}},
       // Each read what the other wrote.
-      {{"G1c"}, {Txn(1, {Append(1, 1), Read(2, {2})}), Txn(2, {Append(2, 2), Read(1, {1})})}, {{1, {1}}, {2, {2}}}},
+      {{"G1c"},
+       {Txn(1, {Append(1, 1), Read(2, {2})}), Txn(2, {Append(2, 2), Read(1, {1})})},
+       {{1, {1}}, {2, {2}}}},
       // T1 read key 1 before T2's append, yet appended to key 2 after T2 (read skew).
-      {{"G-single"}, {Txn(1, {Read(1, {}), Append(2, 3)}), Txn(2, {Append(1, 1), Append(2, 2)})}, {{1, {1}}, {2, {2, 3}}}},
+      {{"G-single"},
+       {Txn(1, {Read(1, {}), Append(2, 3)}), Txn(2, {Append(1, 1), Append(2, 2)})},
+       {{1, {1}}, {2, {2, 3}}}},
       // Write skew: each read both keys empty and appended to one.
-      {{"G2"}, {Txn(1, {Read(1, {}), Read(2, {}), Append(1, 1)}), Txn(2, {Read(1, {}), Read(2, {}), Append(2, 2)})}, {{1, {1}}, {2, {2}}}},
+      {{"G2"},
+       {Txn(1, {Read(1, {}), Read(2, {}), Append(1, 1)}),
+        Txn(2, {Read(1, {}), Read(2, {}), Append(2, 2)})},
+       {{1, {1}}, {2, {2}}}},
       {{"lost-append"}, {Txn(1, {Append(1, 1)}), Txn(2, {Append(1, 2)})}, {{1, {2}}}},
       {{"aborted-append-kept"}, {Txn(1, {Append(1, 1)}, false)}, {{1, {1}}}},
-      {{"incompatible-order"}, {Txn(1, {Append(1, 1)}), Txn(2, {Append(1, 2)}), Txn(3, {Read(1, {2})})}, {{1, {1, 2}}}},
+      {{"incompatible-order"},
+       {Txn(1, {Append(1, 1)}), Txn(2, {Append(1, 2)}), Txn(3, {Read(1, {2})})},
+       {{1, {1, 2}}}},
       {{"duplicate-element"}, {Txn(1, {Append(1, 1)})}, {{1, {1, 1}}}},
       {{"unknown-element"}, {Txn(1, {Read(1, {9})})}, {{1, {9}}}},
-      {{"non-repeatable-read", "G-single"}, {Txn(1, {Read(1, {}), Read(1, {2})}), Txn(2, {Append(1, 2)})}, {{1, {2}}}},
+      {{"non-repeatable-read", "G-single"},
+       {Txn(1, {Read(1, {}), Read(1, {2})}), Txn(2, {Append(1, 2)})},
+       {{1, {2}}}},
       // A transaction that does not see its own append.
       {{"internal"}, {Txn(1, {Append(1, 1), Read(1, {})})}, {{1, {1}}}},
   };
@@ -79,9 +98,10 @@ TEST(ListAppendCheckerTest, FindsEachAnomalyItNames) {
 // A G-single in a component does not hide a G2 in it (T1 -rw-> T2 -rw-> T3 -rw-> T1, and
 // T2 -ww-> T1 closing one rw edge alone).
 TEST(ListAppendCheckerTest, FindsWriteSkewBesideReadSkew) {
-  const auto r = testing::CheckListAppend({Txn(1, {Read(1, {}), Append(2, 3), Append(4, 5)}), Txn(2, {Append(1, 1), Append(2, 2), Read(3, {})}),
-                                           Txn(3, {Append(3, 4), Read(4, {})})},
-                                          {{1, {1}}, {2, {2, 3}}, {3, {4}}, {4, {5}}});
+  const auto r = testing::CheckListAppend(
+      {Txn(1, {Read(1, {}), Append(2, 3), Append(4, 5)}),
+       Txn(2, {Append(1, 1), Append(2, 2), Read(3, {})}), Txn(3, {Append(3, 4), Read(4, {})})},
+      {{1, {1}}, {2, {2, 3}}, {3, {4}}, {4, {5}}});
   EXPECT_EQ(r.count("G-single"), 1) << r.Summary();
   EXPECT_EQ(r.count("G2"), 1) << r.Summary();
 }
@@ -163,8 +183,10 @@ TEST_P(HistoryAnomalyTest, ConcurrentListAppendsShowNoAnomalyTheLevelForbids) {
         if (rng() % 2) {
           op.kind = ListOp::kRead;
           auto row = t.Get({Value::Int(op.key)}, trx->get());
-          if (!row.ok()) s = row.status();
-          else if (row->has_value()) op.read = Parse((**row)[1].as_string());
+          if (!row.ok())
+            s = row.status();
+          else if (row->has_value())
+            op.read = Parse((**row)[1].as_string());
         } else {
           // UPDATE lists SET v = CONCAT(v, ',', x): the row's latest version, locked, then written.
           op.kind = ListOp::kAppend;
@@ -173,12 +195,14 @@ TEST_P(HistoryAnomalyTest, ConcurrentListAppendsShowNoAnomalyTheLevelForbids) {
           if (!row.ok()) {
             s = row.status();
           } else {
-            std::vector<int> list = row->has_value() ? Parse((**row)[1].as_string()) : std::vector<int>{};
+            std::vector<int> list =
+                row->has_value() ? Parse((**row)[1].as_string()) : std::vector<int>{};
             list.push_back(op.element);
             s = t.Update({Value::Int(op.key), Value::String(Join(list))}, trx->get());
           }
         }
-        txn.ops.push_back(std::move(op));  // an append that failed may still have happened: the rollback settles it
+        txn.ops.push_back(std::move(
+            op));  // an append that failed may still have happened: the rollback settles it
       }
       if (s.ok()) s = (*trx)->Commit();
       if (s.ok()) {
@@ -207,11 +231,19 @@ TEST_P(HistoryAnomalyTest, ConcurrentListAppendsShowNoAnomalyTheLevelForbids) {
   const ListAppendReport report = testing::CheckListAppend(history, final_lists);
   std::printf("[ history ] %s: %s\n", ToString(level).c_str(), report.Summary().c_str());
 
-  std::vector<std::string> forbidden = {"G0", "internal", "lost-append", "aborted-append-kept", "incompatible-order", "duplicate-element", "unknown-element"};
+  std::vector<std::string> forbidden = {"G0",
+                                        "internal",
+                                        "lost-append",
+                                        "aborted-append-kept",
+                                        "incompatible-order",
+                                        "duplicate-element",
+                                        "unknown-element"};
   if (level >= Isolation::kReadCommitted) forbidden.insert(forbidden.end(), {"G1a", "G1b", "G1c"});
   if (level >= Isolation::kRepeatableRead) forbidden.push_back("non-repeatable-read");
   if (level >= Isolation::kSerializable) forbidden.insert(forbidden.end(), {"G-single", "G2"});
-  for (const auto& anomaly : forbidden) EXPECT_EQ(report.count(anomaly), 0) << anomaly << " under " << ToString(level) << ": " << report.Summary();
+  for (const auto& anomaly : forbidden)
+    EXPECT_EQ(report.count(anomaly), 0)
+        << anomaly << " under " << ToString(level) << ": " << report.Summary();
   // The workload has to make the anomalies possible at all: conflicts on few keys.
   EXPECT_GT(report.committed, static_cast<std::size_t>(kClients * per_client / 2));
   EXPECT_GT(report.rw + report.wr, 0u);
@@ -219,14 +251,18 @@ TEST_P(HistoryAnomalyTest, ConcurrentListAppendsShowNoAnomalyTheLevelForbids) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, HistoryAnomalyTest,
-                         ::testing::Values(Isolation::kReadUncommitted, Isolation::kReadCommitted, Isolation::kRepeatableRead,
-                                           Isolation::kSerializable),
+                         ::testing::Values(Isolation::kReadUncommitted, Isolation::kReadCommitted,
+                                           Isolation::kRepeatableRead, Isolation::kSerializable),
                          [](const auto& info) {
                            switch (info.param) {
-                             case Isolation::kReadUncommitted: return std::string("ReadUncommitted");
-                             case Isolation::kReadCommitted: return std::string("ReadCommitted");
-                             case Isolation::kRepeatableRead: return std::string("RepeatableRead");
-                             default: return std::string("Serializable");
+                             case Isolation::kReadUncommitted:
+                               return std::string("ReadUncommitted");
+                             case Isolation::kReadCommitted:
+                               return std::string("ReadCommitted");
+                             case Isolation::kRepeatableRead:
+                               return std::string("RepeatableRead");
+                             default:
+                               return std::string("Serializable");
                            }
                          });
 

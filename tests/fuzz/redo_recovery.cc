@@ -20,7 +20,8 @@ constexpr std::uint32_t kPages = 8;
 
 const std::filesystem::path& Dir() {
   static const std::filesystem::path dir = [] {
-    std::string pattern = (std::filesystem::temp_directory_path() / "strata-redo-fuzz-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "strata-redo-fuzz-XXXXXX").string();
     const char* made = ::mkdtemp(pattern.data());
     return std::filesystem::path(made ? made : std::filesystem::temp_directory_path().string());
   }();
@@ -32,14 +33,17 @@ const std::filesystem::path& Dir() {
 void ReplayRedo(const std::uint8_t* data, std::size_t size) {
   const PageSize ps;
   auto file = Env::Default()->OpenFile(Dir() / "t.ibd", OpenMode::kCreate);
-  if (!file.ok() || !(*file)->Resize(0).ok() || !(*file)->Resize(std::uint64_t{kPages} * ps.bytes()).ok()) std::abort();
+  if (!file.ok() || !(*file)->Resize(0).ok() ||
+      !(*file)->Resize(std::uint64_t{kPages} * ps.bytes()).ok())
+    std::abort();
   Tablespace space(std::move(*file), SpaceId(kSpace), ps, kPages);
   BufferPoolOptions o;
   o.bytes = 64 * ps.bytes();
   o.page_cleaner = false;
   BufferPool pool(o);
   pool.Register(&space);
-  std::vector<RedoGroup> groups{{Lsn(1000), Lsn(1000 + size), ConstBytes(reinterpret_cast<const std::byte*>(data), size)}};
+  std::vector<RedoGroup> groups{
+      {Lsn(1000), Lsn(1000 + size), ConstBytes(reinterpret_cast<const std::byte*>(data), size)}};
   (void)ApplyRedo(pool, groups);
   // Nothing is flushed: the pool goes with its frames.
 }
@@ -51,7 +55,8 @@ std::vector<std::vector<std::uint8_t>> RedoSeeds() {
     return out;
   };
   std::vector<std::vector<std::uint8_t>> seeds;
-  const std::byte text[] = {std::byte{'r'}, std::byte{'o'}, std::byte{'w'}, std::byte{1}, std::byte{0xFF}};
+  const std::byte text[] = {std::byte{'r'}, std::byte{'o'}, std::byte{'w'}, std::byte{1},
+                            std::byte{0xFF}};
   std::vector<std::byte> g;
   AppendRedoInit(g, kSpace, 3);
   AppendRedoWrite(g, kSpace, 3, 38, ConstBytes(text, sizeof text));

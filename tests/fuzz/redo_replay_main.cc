@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     int n = 0;
     for (const auto& seed : strata::fuzz::RedoSeeds()) {
       std::ofstream out(std::string(argv[2]) + "/seed-" + std::to_string(n++), std::ios::binary);
-      out.write(reinterpret_cast<const char*>(seed.data()), static_cast<std::streamsize>(seed.size()));
+      out.write(reinterpret_cast<const char*>(seed.data()),
+                static_cast<std::streamsize>(seed.size()));
     }
     return 0;
   }
@@ -29,7 +30,8 @@ int main(int argc, char** argv) {
       std::vector<std::uint8_t> mutant = seed;
       switch (m % 3) {
         case 0:
-          for (int f = 1 + static_cast<int>(rng() % 6); f > 0; --f) mutant[rng() % mutant.size()] = static_cast<std::uint8_t>(rng());
+          for (int f = 1 + static_cast<int>(rng() % 6); f > 0; --f)
+            mutant[rng() % mutant.size()] = static_cast<std::uint8_t>(rng());
           break;
         case 1:
           mutant.resize(rng() % (mutant.size() + 1));

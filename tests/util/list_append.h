@@ -61,6 +61,7 @@ struct ListAppendReport {
 };
 
 // `final_lists` is each key's list read once every client has stopped.
-ListAppendReport CheckListAppend(const std::vector<ListTxn>& history, const std::map<int, std::vector<int>>& final_lists);
+ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
+                                 const std::map<int, std::vector<int>>& final_lists);
 
 }  // namespace strata::testing
