@@ -335,17 +335,14 @@ Status TableImpl::Guard(Status s) {
 Status TableImpl::Check() {
   std::shared_lock lock(mu_);
   STRATA_RETURN_IF_ERROR(sdi_->Check());
-  std::uint64_t rows = 0;
+  std::vector<std::uint64_t> live(trees_.size(), 0);  // delete-marked entries wait for purge
   for (std::size_t i = 0; i < trees_.size(); ++i) {
     STRATA_RETURN_IF_ERROR(trees_[i]->Check());
-    std::uint64_t n = 0;  // live entries: delete-marked ones wait for purge
-    STRATA_RETURN_IF_ERROR(trees_[i]->ScanMarked({}, true, [&](const Tuple&, bool deleted) { return n += !deleted, true; }));
-    if (i == 0) rows = n;
-    else if (n != rows) return Status::Corruption(fmt::format("index '{}' has {} entries for {} rows", meta_.spec.indexes[i - 1].name, n, rows));
+    STRATA_RETURN_IF_ERROR(trees_[i]->ScanMarked({}, true, [&](const Tuple&, bool deleted) { return live[i] += !deleted, true; }));
   }
-  // Equal counts can hide one entry missing and another extra: every live row must also have
-  // its own entry in each secondary index, and that entry must not be delete-marked (at every
-  // statement boundary, committed or not, the live entries are exactly the rows' current values).
+  // At every statement boundary, committed or not, the live entries of a secondary index are
+  // exactly the rows' current values: each live row has its own entry, not delete-marked (named
+  // when missing), and there are no more live entries than rows.
   Status inner;
   STRATA_RETURN_IF_ERROR(trees_[0]->ScanMarked({}, true, [&](const Tuple& row, bool deleted) {
     if (deleted) return true;
@@ -354,14 +351,28 @@ Status TableImpl::Check() {
       if (!m.ok()) {
         inner = m.status();
       } else if (!m->has_value() || (*m)->deleted) {
+        // The row named by its primary key (column = value), or by its hidden row id.
+        std::string key;
         auto r = RowOf(row);
-        inner = Status::Corruption(fmt::format("index '{}': the row {} has {} entry", meta_.spec.indexes[i - 1].name,
-                                               r.ok() ? r->front().ToString() : "?", m->has_value() ? "a delete-marked" : "no"));
+        for (std::size_t c = 0; r.ok() && c < meta_.spec.columns.size(); ++c) {
+          const auto& pk = meta_.spec.primary_key;
+          if (std::find(pk.begin(), pk.end(), meta_.spec.columns[c].name) == pk.end()) continue;
+          key += (key.empty() ? "" : ", ") + meta_.spec.columns[c].name + " = " + (*r)[c].ToString();
+        }
+        if (key.empty()) key = "DB_ROW_ID " + std::to_string(LoadBe(row[0].span(), 0, row[0].bytes.size()));
+        inner = Status::Corruption(fmt::format("index '{}': the row with {} has {} entry", meta_.spec.indexes[i - 1].name, key,
+                                               m->has_value() ? "a delete-marked" : "no"));
       }
     }
     return inner.ok();
   }));
-  return inner;
+  STRATA_RETURN_IF_ERROR(inner);
+  for (std::size_t i = 1; i < trees_.size(); ++i) {
+    if (live[i] != live[0]) {
+      return Status::Corruption(fmt::format("index '{}' has {} entries for {} rows", meta_.spec.indexes[i - 1].name, live[i], live[0]));
+    }
+  }
+  return Status::Ok();
 }
 
 Status TableImpl::AddIndex(const IndexSpec& index, std::uint64_t index_id) {
