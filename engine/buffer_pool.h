@@ -13,6 +13,8 @@
 // Lock order: a frame's latch, then the pool mutex (a write guard marks its frame dirty before
 // its latch goes, and a flush copies a page under its latch). A frame with no pins is never
 // latched, so the pool mutex may be held while a free frame is latched for its first read.
+// A flush that waits for another's write of a page holds no latch while it waits, and a batch
+// never waits for another batch: so FlushAll/FlushSpace must not be called with a page latched.
 // Every write stamps the page with its LSN and a CRC-32C checksum (INV-4). The hook
 // `before_write` lets the redo log enforce the WAL rule (INV-1) once it exists.
 #pragma once
