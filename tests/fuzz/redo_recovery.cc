@@ -28,6 +28,34 @@ const std::filesystem::path& Dir() {
   return dir;
 }
 
+// The file under the tablespace, grown at most to kCap pages in all: one input may hold
+// thousands of growth records each within recovery's per-record limit, which would otherwise
+// allocate gigabytes and turn every such input into a timeout.
+class CappedFile final : public File {
+ public:
+  static constexpr std::uint64_t kCap = 1024;
+  CappedFile(std::unique_ptr<File> base, std::uint64_t page)
+      : base_(std::move(base)), page_(page) {}
+  Status Read(std::uint64_t offset, std::span<std::byte> out) override {
+    return base_->Read(offset, out);
+  }
+  Status Write(std::uint64_t offset, std::span<const std::byte> data) override {
+    return base_->Write(offset, data);
+  }
+  Status Sync() override { return base_->Sync(); }
+  Result<std::uint64_t> Size() override { return base_->Size(); }
+  Status Resize(std::uint64_t size) override {
+    if (size > kCap * page_)
+      return Status::IoError("redo fuzz: the file may not grow past 1,024 pages");
+    return base_->Resize(size);
+  }
+  const std::filesystem::path& path() const override { return base_->path(); }
+
+ private:
+  std::unique_ptr<File> base_;
+  std::uint64_t page_;
+};
+
 }  // namespace
 
 void ReplayRedo(const std::uint8_t* data, std::size_t size) {
@@ -36,7 +64,8 @@ void ReplayRedo(const std::uint8_t* data, std::size_t size) {
   if (!file.ok() || !(*file)->Resize(0).ok() ||
       !(*file)->Resize(std::uint64_t{kPages} * ps.bytes()).ok())
     std::abort();
-  Tablespace space(std::move(*file), SpaceId(kSpace), ps, kPages);
+  Tablespace space(std::make_unique<CappedFile>(std::move(*file), ps.bytes()), SpaceId(kSpace), ps,
+                   kPages);
   BufferPoolOptions o;
   o.bytes = 64 * ps.bytes();
   o.page_cleaner = false;
