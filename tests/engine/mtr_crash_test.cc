@@ -5,6 +5,7 @@
 // table must then be as it was before the statement, with every index agreeing with it.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 
 #include "engine/db.h"
@@ -103,7 +104,46 @@ class MtrCrashTest : public ::testing::TestWithParam<Statement> {
       for (int i = 0; i < kRows; ++i) EXPECT_TRUE(t->Insert(BaseRow(i)).ok());
       EXPECT_TRUE(db->Flush().ok());
     }
+    // Runs `step` with the log made durable and the power cut right after its `cut`-th
+    // mini-transaction; false (with a failure) when it ran fewer.
+    bool CutAfter(int cut, const std::function<void()>& step, const std::string& when) {
+      int seen = 0;
+      sync_point::Set([&](std::string_view point) {
+        if (point != "mtr.committed" || ++seen != cut) return;
+        EXPECT_TRUE(
+            db->WaitDurable().ok());  // the log holds this mini-transaction and those before
+        env.PowerOff();               // and nothing written after it reaches the disk
+      });
+      step();
+      sync_point::Set(nullptr);
+      EXPECT_GE(seen, cut) << when << ": fewer mini-transactions ran this time";
+      return seen >= cut;
+    }
+    // The crash, then the open that recovers; the table, checked (null on a failure).
+    Table* Recover(const std::string& when) {
+      db.reset();
+      EXPECT_TRUE(env.Crash().ok());
+      auto reopened = Database::Open(tmp.path() / "d", options);
+      EXPECT_TRUE(reopened.ok()) << when << ": " << reopened.status().ToString();
+      if (!reopened.ok()) return nullptr;
+      db = std::move(*reopened);
+      auto table = db->GetTable("c", "t");
+      EXPECT_TRUE(table.ok()) << when;
+      if (!table.ok()) return nullptr;
+      Status check = (*table)->Check();
+      EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
+      return *table;
+    }
   };
+
+  // How many mini-transactions `step` runs.
+  static int CountMtrs(const std::function<void()>& step) {
+    int mtrs = 0;
+    sync_point::Set([&](std::string_view point) { mtrs += point == "mtr.committed"; });
+    step();
+    sync_point::Set(nullptr);
+    return mtrs;
+  }
 
  protected:
   void TearDown() override { sync_point::Set(nullptr); }
@@ -119,9 +159,7 @@ TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
     auto trx = run.db->Begin();
     ASSERT_TRUE(trx.ok());
     const std::uint64_t splits = run.t->stats().page_splits;
-    sync_point::Set([&](std::string_view point) { mtrs += point == "mtr.committed"; });
-    ASSERT_TRUE(statement.run(*run.t, trx->get()).ok());
-    sync_point::Set(nullptr);
+    mtrs = CountMtrs([&] { ASSERT_TRUE(statement.run(*run.t, trx->get()).ok()); });
     if (std::string_view(statement.name).find("Splitting") != std::string_view::npos) {
       ASSERT_GT(run.t->stats().page_splits, splits) << "the batch was meant to split a page";
     }
@@ -134,31 +172,15 @@ TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
     {
       auto trx = run.db->Begin();
       ASSERT_TRUE(trx.ok());
-      int seen = 0;
-      Database* db = run.db.get();
-      sync_point::Set([&](std::string_view point) {
-        if (point != "mtr.committed" || ++seen != cut) return;
-        EXPECT_TRUE(
-            db->WaitDurable().ok());  // the log holds this mini-transaction and those before
-        run.env.PowerOff();           // and nothing written after it reaches the disk
-      });
-      (void)statement.run(*run.t, trx->get());
-      sync_point::Set(nullptr);
-      ASSERT_GE(seen, cut) << when << ": the statement ran fewer mini-transactions this time";
+      ASSERT_TRUE(run.CutAfter(
+          cut, [&] { (void)statement.run(*run.t, trx->get()); }, when));
       trx->reset();
     }
-    run.db.reset();
-    ASSERT_TRUE(run.env.Crash().ok());
-    auto reopened = Database::Open(run.tmp.path() / "d", run.options);
-    ASSERT_TRUE(reopened.ok()) << when << ": " << reopened.status().ToString();
-    auto t = (*reopened)->GetTable("c", "t");
-    ASSERT_TRUE(t.ok()) << when;
-    Status check = (*t)->Check();
-    EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
-    EXPECT_TRUE(ReadThrough(**t, "PRIMARY") == before)
+    Table* t = run.Recover(when);
+    ASSERT_NE(t, nullptr);
+    EXPECT_TRUE(ReadThrough(*t, "PRIMARY") == before)
         << when << ": the rows differ from those before the statement";
-    EXPECT_TRUE(ReadThrough(**t, "g") == before)
-        << when << ": the rows read through index g differ";
+    EXPECT_TRUE(ReadThrough(*t, "g") == before) << when << ": the rows read through index g differ";
     if (::testing::Test::HasFailure()) return;
   }
 }
@@ -180,9 +202,7 @@ TEST(MtrCrashCommitTest, ACommitCutAnywhereIsAllOrNothing) {
     auto trx = run.db->Begin();
     ASSERT_TRUE(trx.ok());
     change(*run.t, trx->get());
-    sync_point::Set([&](std::string_view point) { mtrs += point == "mtr.committed"; });
-    ASSERT_TRUE((*trx)->Commit().ok());
-    sync_point::Set(nullptr);
+    mtrs = MtrCrashTest::CountMtrs([&] { ASSERT_TRUE((*trx)->Commit().ok()); });
     after = ReadThrough(*run.t, "PRIMARY");
   }
   ASSERT_GE(mtrs, 1);
@@ -194,27 +214,13 @@ TEST(MtrCrashCommitTest, ACommitCutAnywhereIsAllOrNothing) {
       auto trx = run.db->Begin();
       ASSERT_TRUE(trx.ok());
       change(*run.t, trx->get());
-      int seen = 0;
-      Database* db = run.db.get();
-      sync_point::Set([&](std::string_view point) {
-        if (point != "mtr.committed" || ++seen != cut) return;
-        EXPECT_TRUE(db->WaitDurable().ok());
-        run.env.PowerOff();
-      });
-      (void)(*trx)->Commit();
-      sync_point::Set(nullptr);
-      ASSERT_GE(seen, cut) << when << ": the commit ran fewer mini-transactions this time";
+      ASSERT_TRUE(run.CutAfter(
+          cut, [&] { (void)(*trx)->Commit(); }, when));
       trx->reset();
     }
-    run.db.reset();
-    ASSERT_TRUE(run.env.Crash().ok());
-    auto reopened = Database::Open(run.tmp.path() / "d", run.options);
-    ASSERT_TRUE(reopened.ok()) << when << ": " << reopened.status().ToString();
-    auto t = (*reopened)->GetTable("c", "t");
-    ASSERT_TRUE(t.ok()) << when;
-    Status check = (*t)->Check();
-    EXPECT_TRUE(check.ok()) << when << ": " << check.ToString();
-    const Rows now = ReadThrough(**t, "PRIMARY");
+    Table* t = run.Recover(when);
+    ASSERT_NE(t, nullptr);
+    const Rows now = ReadThrough(*t, "PRIMARY");
     EXPECT_TRUE(now == before || now == after)
         << when << ": part of the transaction survived (" << now.size() << " rows; "
         << before.size() << " before it, " << after.size() << " after)";
