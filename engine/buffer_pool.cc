@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cstring>
 
+#include "engine/sync_point.h"
 #include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
 
@@ -118,7 +119,14 @@ Status BufferPool::Unregister(SpaceId space) {
 }
 
 void BufferPool::Discard(SpaceId space) {
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
+  // A batch writing a page of this space holds its Tablespace, which the caller is about to
+  // close and delete: the batch ends first. No batch takes a page of it once the frames below
+  // are invalid, and they are made so under this same hold of mu_.
+  written_.wait(lock, [&] {
+    return std::none_of(frames_.begin(), frames_.end(),
+                        [&](const auto& f) { return f->writing && f->id.space == space; });
+  });
   for (auto& fp : frames_) {
     Frame* f = fp.get();
     if (!f->in_hash || f->id.space != space) continue;
@@ -372,6 +380,9 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Fra
     copies.push_back({f, f->version, it->second, bytes});
   }
   if (copies.empty()) return Status::Ok();
+  if (sync_point::Armed()) {
+    for (const auto& c : copies) sync_point::Hit(fmt::format("buffer_pool.writing space {}", c.frame->id.space.value()));
+  }
   // However the batch ends, its frames may be written again (by it, or by the next batch).
   auto done = [&](bool written) {
     {

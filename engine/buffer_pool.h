@@ -118,7 +118,8 @@ class BufferPool {
   BufferPool& operator=(const BufferPool&) = delete;
 
   // Tablespaces must be registered before their pages are used. Unregister writes the
-  // space's dirty pages (Discard drops them: the file is being deleted).
+  // space's dirty pages (Discard drops them: the file is being deleted). Both return once no
+  // write of the space's pages is in flight, so the Tablespace may be closed then.
   void Register(Tablespace* space);
   Status Unregister(ondisk::SpaceId space);
   void Discard(ondisk::SpaceId space);

@@ -462,8 +462,10 @@ Status Database::DropTable(const std::string& database, const std::string& name)
   if (it == tables_.end()) return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name));
   const SpaceId space = it->second->impl_->space().id();
   const auto path = it->second->path();
-  tables_.erase(it);
+  // The pool lets go of the space (waiting for a page write in flight) before the table's
+  // Tablespace, which that write uses, is closed with the table.
   pool_->Discard(space);
+  tables_.erase(it);
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   STRATA_RETURN_IF_ERROR(env_->Remove(path));
   return env_->SyncDir(path.parent_path());

@@ -23,4 +23,6 @@ void Hit(std::string_view point) {
   Current()(point);
 }
 
+bool Armed() { return armed.load(std::memory_order_acquire); }
+
 }  // namespace strata::engine::sync_point

@@ -8,8 +8,10 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "engine/fault_injection_env.h"
+#include "engine/sync_point.h"
 #include "inspect/check.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
@@ -128,6 +130,46 @@ TEST(DatabaseTest, SecondProcessIsRefused) {
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.status().code(), Status::Code::kBusy);
   EXPECT_NE(again.status().message().find("in use"), std::string::npos);
+}
+
+// A page write in flight when its table is dropped: the write used the table's file, which
+// DropTable closed and deleted while the write still had it (a use after free under ASan).
+// Now the drop waits for that write. The batch is held at its start, after it took its copy of
+// a page of the table, while the table is dropped.
+TEST(DatabaseTest, DropTableWaitsForAPageWriteOfTheTableInFlight) {
+  testing::TempDir tmp;
+  DatabaseOptions o;
+  o.page_cleaner = false;  // the only writer is the Flush below
+  auto opened = Database::Open(tmp.path() / "d", o);
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  auto& db = **opened;
+  ASSERT_TRUE(db.CreateDatabase("shop").ok());
+  TableSpec spec;
+  spec.database = "shop";
+  spec.name = "t";  // the first table: space 1
+  spec.columns = {Col("id", ColumnType::kInt, 0, false), Col("v", ColumnType::kVarchar, 100)};
+  spec.primary_key = {"id"};
+  auto t = db.CreateTable(spec);
+  ASSERT_TRUE(t.ok());
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::String(std::string(90, 'v'))}).ok());
+
+  std::atomic<bool> held{false};
+  std::atomic<bool> write_done{false};
+  sync_point::Set([&](std::string_view point) {
+    if (point == "buffer_pool.writing space 1" && !held.exchange(true)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      write_done = true;  // the batch goes on to write as soon as this returns
+    }
+  });
+  std::thread flusher([&] { (void)db.Flush(); });
+  while (!held) std::this_thread::yield();
+  const std::uint64_t writes = db.buffer_pool_stats().writes;
+  ASSERT_TRUE(db.DropTable("shop", "t").ok());
+  EXPECT_TRUE(write_done) << "the drop returned while a write of the table's page was held";
+  EXPECT_GT(db.buffer_pool_stats().writes, writes) << "the drop returned before the write in flight ended";
+  flusher.join();
+  sync_point::Set(nullptr);
+  EXPECT_FALSE(std::filesystem::exists(tmp.path() / "d" / "shop" / "t.ibd"));
 }
 
 TEST(DatabaseTest, AutoIncrementUniqueKeysAndSecondaryScans) {

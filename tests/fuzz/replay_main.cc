@@ -1,8 +1,9 @@
 // Runs the fuzz target's decoders without libFuzzer, so that they are a regression test in
 // every build (and under ASan/UBSan in CI):
 //   fuzz_replay INPUT...          each file (or every file under a directory) is one input
-//   fuzz_replay --ibd PATH...     every page of every .ibd under PATH, as found and with
-//                                 deterministic byte flips and truncations
+//   fuzz_replay --ibd PATH...     every page of every .ibd (or .ibd.gz) under PATH, at the
+//                                 page size and checksum format its FSP flags give, as found
+//                                 and with deterministic byte flips and truncations
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,10 @@
 #include <string>
 #include <vector>
 
+#include <zlib.h>
+
+#include "ondisk/fsp_header.h"
+#include "ondisk/mach.h"
 #include "tests/fuzz/page_decoders.h"
 
 namespace fs = std::filesystem;
@@ -19,15 +24,29 @@ namespace fs = std::filesystem;
 namespace {
 
 std::vector<std::uint8_t> ReadFile(const fs::path& p) {
+  if (p.extension() == ".gz") {
+    std::vector<std::uint8_t> out;
+    gzFile gz = gzopen(p.c_str(), "rb");
+    if (gz == nullptr) return out;
+    std::uint8_t buf[1 << 16];
+    for (int n; (n = gzread(gz, buf, sizeof buf)) > 0;) out.insert(out.end(), buf, buf + n);
+    gzclose(gz);
+    return out;
+  }
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::vector<fs::path> Files(const fs::path& p, const std::string& ext) {
+bool IsTablespace(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name.ends_with(".ibd") || name.ends_with(".ibd.gz");
+}
+
+std::vector<fs::path> Files(const fs::path& p, bool tablespaces) {
   std::vector<fs::path> out;
   if (fs::is_directory(p)) {
     for (const auto& e : fs::recursive_directory_iterator(p)) {
-      if (e.is_regular_file() && (ext.empty() || e.path().extension() == ext)) out.push_back(e.path());
+      if (e.is_regular_file() && (!tablespaces || IsTablespace(e.path()))) out.push_back(e.path());
     }
   } else if (fs::is_regular_file(p)) {
     out.push_back(p);
@@ -42,13 +61,33 @@ void Run(const std::vector<std::uint8_t>& input) {
   ++inputs;
 }
 
-// Each 16 KiB page, then 8 mutants: a burst of random byte writes (biased to the headers,
-// where the pointers live), and a truncation.
+// The fuzz input's first byte (see DecodeEverything) for a file's page size and checksum
+// format, read from page 0's FSP flags; 16 KiB and the normal format when they are unreadable.
+std::uint8_t Selector(const std::vector<std::uint8_t>& file, std::size_t* page_size) {
+  *page_size = 16384;
+  using namespace strata::ondisk;
+  if (file.size() < FspHeader::kFlags + 4) return 2;
+  auto flags = FspFlags::Decode(Load32(ConstBytes(reinterpret_cast<const std::byte*>(file.data()), file.size()),
+                                       FspHeader::kFlags));
+  if (!flags.ok()) return 2;
+  static constexpr std::size_t kSizes[] = {4096, 8192, 16384, 32768, 65536};
+  for (std::uint8_t k = 0; k < 5; ++k) {
+    if (kSizes[k] == flags->physical_page_size) {
+      *page_size = kSizes[k];
+      return static_cast<std::uint8_t>(k | (flags->full_crc32 ? 8 : 0));
+    }
+  }
+  return 2;
+}
+
+// Each page, then 8 mutants: a burst of random byte writes (biased to the headers, where the
+// pointers live), and a truncation.
 void RunPages(const std::vector<std::uint8_t>& file, std::mt19937& rng) {
-  constexpr std::size_t kPage = 16384;
+  std::size_t kPage = 0;
+  const std::uint8_t selector = Selector(file, &kPage);
   for (std::size_t off = 0; off + kPage <= file.size(); off += kPage) {
     std::vector<std::uint8_t> input(1 + kPage);
-    input[0] = 2;  // 16 KiB, normal format
+    input[0] = selector;
     std::memcpy(input.data() + 1, file.data() + off, kPage);
     Run(input);
     for (int m = 0; m < 8; ++m) {
@@ -74,7 +113,7 @@ int main(int argc, char** argv) {
       ibd = true;
       continue;
     }
-    for (const auto& f : Files(argv[i], ibd ? ".ibd" : "")) {
+    for (const auto& f : Files(argv[i], ibd)) {
       if (ibd) {
         RunPages(ReadFile(f), rng);
       } else {

@@ -8,8 +8,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 corpus="$build/fuzz-corpus/page"
 mkdir -p "$corpus"
 
-# Seeds: a selector byte (2 = 16 KiB, normal format; 10 = 16 KiB full_crc32) and one page,
-# from every fixture file, so the fuzzer starts from real INDEX, FSP, INODE, SDI and LOB pages.
+# Seeds: a selector byte (2 = 16 KiB, normal format; 10 = 16 KiB full_crc32; 11 and 12 = 32
+# and 64 KiB full_crc32) and one page, from every fixture file, so the fuzzer starts from real
+# INDEX, FSP, INODE, SDI and LOB pages of every size.
 if [ -z "$(ls -A "$corpus")" ]; then
   n=0
   for f in "$top"/../shared/fixtures/mysql-sakila/*/*/*.ibd "$top"/tests/data/mariadb/*.ibd; do
@@ -24,6 +25,18 @@ if [ -z "$(ls -A "$corpus")" ]; then
       n=$((n + 1))
     done
   done
+  ibd=$(mktemp)
+  for f in "$top"/tests/data/mariadb-large-pages/*/t_pages.ibd.gz; do
+    case "$f" in */32k/*) sel='\x0b' bytes=32768 ;; *) sel='\x0c' bytes=65536 ;; esac
+    zcat "$f" > "$ibd"
+    for ((p = 0; p < 8; p++)); do
+      out="$corpus/seed-$n"
+      printf "$sel" > "$out"
+      dd if="$ibd" bs="$bytes" skip="$p" count=1 status=none >> "$out"
+      n=$((n + 1))
+    done
+  done
+  rm -f "$ibd"
   echo "fuzz: $n seed pages"
 fi
 
@@ -51,6 +64,14 @@ fi
 echo "fuzz: sql_fuzzer for ${seconds}s"
 "$build/tests/fuzz/sql_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 18)) -timeout=10 \
   -print_final_stats=1 "$sql"
+
+# SQL that runs: the harness's seed scripts over its two tables, grown by its SQL-shaped mutator.
+statements="$build/fuzz-corpus/sql-exec"
+mkdir -p "$statements"
+[ -n "$(ls -A "$statements")" ] || "$build/tests/fuzz/sql_exec_replay" --seeds "$statements"
+echo "fuzz: sql_exec_fuzzer for ${seconds}s"
+"$build/tests/fuzz/sql_exec_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 16)) -timeout=20 \
+  -rss_limit_mb=4096 -print_final_stats=1 "$statements"
 
 # Redo records for recovery: the harness's own seeds (groups as the engine logs them).
 redo="$build/fuzz-corpus/redo"

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "inspect/check.h"
 #include "inspect/page_info.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
@@ -90,6 +91,32 @@ TEST(ServerTruthTest, SummaryRecordsMatchTheServersRowCounts) {
     EXPECT_EQ(clustered.records - delete_marked, latest.at(table)) << table;
     EXPECT_EQ(clustered.levels, 2) << table;
     EXPECT_EQ(s.checksum_failures, 0u) << table;
+  }
+}
+
+// 32 and 64 KiB pages (innodb_page_size, fixed per server): the page size the server ran with,
+// every checksum good and no damage, and the clustered index's leaf records COUNT(*) after the
+// server's slow shutdown (nothing delete-marked is left by then).
+TEST(ServerTruthTest, LargePageTablespacesReadAsTheServerWroteThem) {
+  const fs::path dir = testing::TestDataDir() / "mariadb-large-pages";
+  for (const std::string size : {"32k", "64k"}) {
+    const auto truth = ReadTsv(dir / size / "truth.tsv");
+    ASSERT_EQ(truth.size(), 1u) << size;
+    ASSERT_EQ(truth[0].at("innochecksum"), "ok") << size;
+    const fs::path ibd = fs::path(::testing::TempDir()) / ("t_pages_" + size + ".ibd");
+    testing::Gunzip(dir / size / "t_pages.ibd.gz", ibd);
+    auto file = SpaceFile::Open(ibd);
+    ASSERT_TRUE(file.ok()) << size << ": " << file.status().ToString();
+    const SpaceSummary s = Summarize(*file);
+    EXPECT_EQ(s.page_size, std::stoul(truth[0].at("page_size"))) << size;
+    EXPECT_EQ(s.checksum_failures, 0u) << size;
+    ASSERT_EQ(s.indexes.size(), 2u) << size;  // PRIMARY and k_k
+    EXPECT_EQ(s.indexes[0].records, std::stoull(truth[0].at("rows"))) << size;
+    EXPECT_EQ(s.indexes[1].records, std::stoull(truth[0].at("rows"))) << size;
+    const CheckReport check = CheckSpace(*file);
+    EXPECT_TRUE(check.clean()) << size << ": " << ToText(check);
+    EXPECT_EQ(check.pages_checked, file->n_pages()) << size;
+    fs::remove(ibd);
   }
 }
 

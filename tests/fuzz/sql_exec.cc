@@ -1,0 +1,143 @@
+#include "tests/fuzz/sql_exec.h"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string_view>
+
+#include "engine/db.h"
+#include "engine/sql/script.h"
+#include "engine/sql/session.h"
+
+namespace strata::fuzz {
+
+using namespace strata::engine;
+using namespace strata::engine::sql;
+
+namespace {
+
+constexpr std::size_t kMaxStatements = 64;
+
+// Two tables with a unique and a secondary index, an off-page column and a few rows, so a
+// mutant's first statement already has rows, duplicates and index entries to work on.
+constexpr std::array<std::string_view, 7> kPrelude{
+    "CREATE DATABASE fz",
+    "USE fz",
+    "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT, b VARCHAR(40), c TEXT, "
+    "UNIQUE KEY ub (b), KEY ka (a))",
+    "CREATE TABLE u (k CHAR(36) NOT NULL PRIMARY KEY, v BIGINT UNSIGNED, w VARBINARY(2000), KEY kv (v, w))",
+    "INSERT INTO t (a, b, c) VALUES (1, 'b1', 'c1'), (2, 'b2', NULL), (NULL, NULL, REPEAT('o', 9000)), "
+    "(3, 'b3', ''), (3, 'b4', 'c4')",
+    "INSERT INTO u VALUES ('k1', 1, X'00'), ('k2', NULL, NULL), ('k3', 18446744073709551615, 'w')",
+    "SET autocommit = 1",
+};
+
+constexpr std::array<std::string_view, 6> kSeeds{
+    "INSERT INTO t (a, b) VALUES (4, 'b5');\nUPDATE t SET a = (a + 1) * 2 WHERE id = 1;\n"
+    "DELETE FROM t WHERE b = 'b2';\nSELECT * FROM t WHERE a > 1 ORDER BY b;\n",
+    "BEGIN;\nUPDATE t SET c = REPEAT('x', 15000) WHERE id = 2;\nINSERT INTO t (b) VALUES ('b1');\n"
+    "UPDATE t SET b = 'n' WHERE id = 3;\nROLLBACK;\nSELECT COUNT(*) FROM t;\n",
+    "SET autocommit = 0;\nINSERT INTO u VALUES ('k4', 4, 'w4');\nDELETE FROM u WHERE k = 'k1';\n"
+    "UPDATE u SET v = v + 1;\nCOMMIT;\nSELECT k, v FROM u WHERE v IS NULL OR (v > 1 AND NOT (v < 3));\n",
+    "SELECT ABS(-(1 + (2 * (3 - (4 / (5 % 3)))))), COALESCE(NULL, IF(1, 'a', 'b')), "
+    "CASE WHEN 1 THEN CONCAT('x', HEX(255)) END;\nSELECT * FROM t WHERE id IN (1, (2), ((3)));\n",
+    "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE;\nBEGIN;\nSELECT * FROM t WHERE a = 3 FOR UPDATE;\n"
+    "UPDATE t SET id = id + 100 WHERE a = 3;\nCOMMIT;\nCREATE INDEX kab ON t (a, b);\n",
+    "SET GLOBAL hot_row_group_commit_tables = 'fz.t';\nUPDATE t SET a = a + 1 WHERE id = 1;\n"
+    "SET async_commit = ON;\nINSERT INTO t (a) VALUES (9);\nDROP TABLE u;\nALTER INSTANCE DISABLE INNODB REDO_LOG;\n"
+    "INSERT INTO t (a, b) VALUES (10, 'b10');\n",
+};
+
+std::filesystem::path MakeDir() {
+  const std::filesystem::path base =
+      std::filesystem::exists("/dev/shm") ? std::filesystem::path("/dev/shm") : std::filesystem::temp_directory_path();
+  std::string pattern = (base / "strata-sql-fuzz-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) std::abort();
+  return pattern;
+}
+
+Database& Db() {
+  static Database* db = [] {
+    DatabaseOptions o;
+    o.buffer_pool_bytes = 4u << 20;
+    o.redo_log_bytes = 8u << 20;
+    o.flush_log_at_trx_commit = 0;
+    o.purge = false;  // purge runs between inputs, so one input's run is one thread's
+    o.lock_wait_timeout = std::chrono::milliseconds(10);
+    auto opened = Database::Open(MakeDir(), o);
+    if (!opened.ok()) {
+      std::fprintf(stderr, "sql fuzz: cannot open a database: %s\n", opened.status().ToString().c_str());
+      std::abort();
+    }
+    return opened->release();  // lives as long as the process
+  }();
+  return *db;
+}
+
+class DiscardingSink final : public ResultSink {
+ public:
+  void Header(const std::vector<ColumnHeader>&) override {}
+  void Row(const std::vector<std::optional<std::string>>&) override {}
+};
+
+[[noreturn]] void Finding(const std::string& what) {
+  std::fprintf(stderr, "sql fuzz: %s\n", what.c_str());
+  std::abort();
+}
+
+// Every table's indexes must be whole after the statements, and then everything goes so the
+// next input starts as this one did.
+void CheckAndReset(Database& db) {
+  for (const std::string& name : db.ListDatabases()) {
+    for (const std::string& table : db.ListTables(name)) {
+      auto t = db.GetTable(name, table);
+      if (!t.ok()) Finding("table " + name + "." + table + " is listed but does not open: " + t.status().ToString());
+      const Status check = (*t)->Check();
+      if (!check.ok()) Finding("table " + name + "." + table + " fails its check: " + check.ToString());
+    }
+    const Status dropped = db.DropDatabase(name);
+    if (!dropped.ok()) Finding("DROP DATABASE " + name + " failed: " + dropped.ToString());
+  }
+  if (!db.redo_logging() && !db.SetRedoLogging(true).ok()) Finding("redo logging does not come back on");
+  if (!db.set_flush_log_at_trx_commit(0).ok()) Finding("innodb_flush_log_at_trx_commit does not reset");
+  db.set_early_lock_release(false);
+  db.set_group_commit_tables("");
+  db.set_lock_wait_timeout(std::chrono::milliseconds(10));
+  if (!db.Purge().ok()) Finding("purge failed");
+}
+
+}  // namespace
+
+void RunSqlStatements(const std::uint8_t* data, std::size_t size) {
+  Database& db = Db();
+  {
+    Session session(db);
+    DiscardingSink sink;
+    for (std::string_view p : kPrelude) {
+      const StatementOutcome o = session.Execute(p, sink);
+      if (o.error) Finding("the prelude failed at '" + std::string(p) + "': " + o.error->message);
+    }
+    StatementSplitter splitter;
+    std::size_t run = 0;
+    static const bool verbose = std::getenv("STRATA_FUZZ_VERBOSE") != nullptr;
+    auto execute = [&](ScriptStatement& st) {
+      const StatementOutcome o = session.Execute(st.text, sink);
+      if (verbose) {
+        std::fprintf(stderr, "%.120s\n  -> %s\n", st.text.c_str(),
+                     o.error ? o.error->message.c_str() : ("ok, " + std::to_string(o.rows) + " rows").c_str());
+      }
+      return ++run < kMaxStatements;
+    };
+    if (splitter.Feed(std::string_view(reinterpret_cast<const char*>(data), size), execute))
+      splitter.Finish(execute);
+    (void)session.WaitDurable();
+  }  // the session's open transaction rolls back here, as at a disconnect
+  CheckAndReset(db);
+}
+
+std::string SqlSeedScript(std::size_t k) { return std::string(kSeeds.at(k)); }
+std::size_t SqlSeedScripts() { return kSeeds.size(); }
+
+}  // namespace strata::fuzz
