@@ -120,17 +120,21 @@ Status BufferPool::Unregister(SpaceId space) {
 
 void BufferPool::Discard(SpaceId space) {
   std::unique_lock lock(mu_);
-  // A batch writing a page of this space holds its Tablespace, which the caller is about to
-  // close and delete: the batch ends first. No batch takes a page of it once the frames below
-  // are invalid, and they are made so under this same hold of mu_.
-  written_.wait(lock, [&] {
-    return std::none_of(frames_.begin(), frames_.end(),
-                        [&](const auto& f) { return f->writing && f->id.space == space; });
-  });
+  // The caller closes and deletes the file next, so what still uses it ends first: a batch
+  // writing a page of the space (it holds the Tablespace), a flush or an eviction holding a
+  // page pinned (a frame freed under a pin would be handed out twice), a flush syncing the
+  // file. Those pins are brief and not signalled, hence the polling. Nothing takes a page of
+  // the space again once its frames are invalid, and they are made so under this hold of mu_.
+  auto in_use = [&] {
+    return space_syncs_.count(space.value()) > 0 ||
+           std::any_of(frames_.begin(), frames_.end(), [&](const auto& f) {
+             return f->id.space == space && (f->writing || (f->in_hash && f->pins > 0));
+           });
+  };
+  while (in_use()) written_.wait_for(lock, std::chrono::milliseconds(1));
   for (auto& fp : frames_) {
     Frame* f = fp.get();
     if (!f->in_hash || f->id.space != space) continue;
-    assert(f->pins == 0 && "discarding a space whose pages are still in use");
     hash_.erase(f->id.key());
     f->in_hash = false;
     if (f->in_lru) (f->old ? old_ : young_).erase(f->lru_it);
@@ -440,14 +444,13 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Fra
 // one frame at a time so that eviction never finds the pool pinned by a flush.
 Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
   std::vector<std::pair<std::uint64_t, Frame*>> batch;
-  std::vector<Tablespace*> touched;
+  std::vector<SpaceId> touched;
   {
     std::lock_guard lock(mu_);
     for (Frame* f : flush_list_) {
       if (!pick(*f)) continue;
       batch.emplace_back(f->id.key(), f);
-      Tablespace* ts = spaces_[f->id.space.value()];
-      if (std::find(touched.begin(), touched.end(), ts) == touched.end()) touched.push_back(ts);
+      if (std::find(touched.begin(), touched.end(), f->id.space) == touched.end()) touched.push_back(f->id.space);
     }
   }
   std::sort(batch.begin(), batch.end());
@@ -482,8 +485,26 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
     }
     STRATA_RETURN_IF_ERROR(s);
   }
-  for (Tablespace* ts : touched) STRATA_RETURN_IF_ERROR(ts->Sync());
+  for (SpaceId id : touched) STRATA_RETURN_IF_ERROR(SyncSpace(id));
   return Status::Ok();
+}
+
+Status BufferPool::SyncSpace(SpaceId id) {
+  Tablespace* ts = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    auto it = spaces_.find(id.value());
+    if (it == spaces_.end()) return Status::Ok();  // discarded meanwhile: its file is going
+    ts = it->second;
+    ++space_syncs_[id.value()];
+  }
+  Status s = ts->Sync();
+  {
+    std::lock_guard lock(mu_);
+    if (--space_syncs_[id.value()] == 0) space_syncs_.erase(id.value());
+  }
+  written_.notify_all();
+  return s;
 }
 
 Status BufferPool::FlushAll() {
@@ -492,8 +513,7 @@ Status BufferPool::FlushAll() {
 
 Status BufferPool::FlushSpace(SpaceId space) {
   STRATA_RETURN_IF_ERROR(FlushWhere([space](const Frame& f) { return f.id.space == space; }));
-  if (Tablespace* ts = this->space(space)) return ts->Sync();
-  return Status::Ok();
+  return SyncSpace(space);
 }
 
 // Wakes every interval and writes the oldest dirty pages until at most `dirty_low_water` of

@@ -186,6 +186,9 @@ class BufferPool {
   // and the older copy landing last would be taken for the page once the frame is clean.
   Status WriteBatch(const std::vector<Frame*>& frames, std::vector<Frame*>* busy = nullptr);
   Status FlushWhere(const std::function<bool(const Frame&)>& pick);
+  // Syncs a registered space's file, holding it against Discard meanwhile; a space already
+  // discarded is skipped.
+  Status SyncSpace(ondisk::SpaceId id);
   void CleanerLoop();
 
   BufferPoolOptions opt_;
@@ -197,7 +200,8 @@ class BufferPool {
   std::vector<Frame*> free_;
   std::list<Frame*> young_, old_;  // front = most recently used
   std::list<Frame*> flush_list_;   // front = oldest modification
-  std::condition_variable written_;  // a batch's frames stopped being written
+  std::condition_variable written_;  // a batch's frames stopped being written, or a sync ended
+  std::unordered_map<std::uint32_t, std::size_t> space_syncs_;  // syncs in progress, by space
   std::atomic<std::uint64_t> lsn_{8192};
   class RedoLog* redo_ = nullptr;
   std::atomic<bool> redo_enabled_{true};
