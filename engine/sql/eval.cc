@@ -12,6 +12,8 @@
 #include <mutex>
 #include <random>
 
+#include "engine/sql/stack_guard.h"
+
 namespace strata::engine::sql {
 
 namespace {
@@ -217,6 +219,8 @@ SqlError BadValue(const std::string& what, const std::string& value, const std::
   return {1411, "HY000", fmt::format("Incorrect {} value: '{}' for function {}", what, value, fn)};
 }
 
+SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args, const EvalContext& ctx);
+
 SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   const std::string& f = e.name;
   if (IsAggregate(e)) {
@@ -233,6 +237,13 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     if (!v.ok()) return v;
     args.push_back(std::move(*v));
   }
+  return ApplyFunction(f, args, ctx);
+}
+
+// Kept out of line so that its many locals are not in the frame of every level of a nested
+// call (CallFunction and Eval recurse, this does not).
+[[gnu::noinline]] SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args,
+                                                    const EvalContext& ctx) {
   auto arity = [&](std::size_t lo, std::size_t hi) { return args.size() >= lo && args.size() <= hi; };
   auto any_null = [&] { return std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); }); };
   auto text = [](const SqlValue& v) { return v.value.is_string() ? v.value.as_string() : *Format(v.value); };
@@ -403,6 +414,9 @@ std::optional<bool> Truth(const SqlValue& v) {
 }
 
 SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
+  // Enough for the deepest call below one level: a function's own work, fmt, the allocator.
+  constexpr std::size_t kStackReserve = 256 * 1024;
+  if (auto overrun = CheckStack(kStackReserve)) return *overrun;
   switch (e.kind) {
     case Expr::Kind::kLiteral: return SqlValue{e.value, e.literal_kind};
     case Expr::Kind::kColumn: return ctx.Column(e);

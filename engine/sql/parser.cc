@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "engine/sql/lexer.h"
+#include "engine/sql/stack_guard.h"
 
 namespace strata::engine::sql {
 
@@ -26,6 +27,9 @@ SqlError NotSupported(std::string_view what) {
 }
 
 namespace {
+
+// Stack a level of the parser may not cut into: what one level and the error path below it need.
+constexpr std::size_t kParserStackReserve = 128 * 1024;
 
 std::string Upper(std::string_view s) {
   std::string out(s);
@@ -92,8 +96,10 @@ class Parser {
   }
   // Counts the parser's own recursion (parentheses, unary operators, NOT): a limit on the
   // tree alone would come too late, after the stack had overflowed while parsing.
+  // The stack is checked too, for a thread whose stack is small.
   struct Nesting {
     explicit Nesting(Parser& p) : p_(p) {
+      if (auto overrun = CheckStack(kParserStackReserve)) throw Failure{*overrun};
       if (++p_.nesting_ > kMaxExpressionDepth) {
         --p_.nesting_;
         p_.TooDeep();

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <pthread.h>
+
+#include <functional>
 #include <random>
 
 #include "engine/db.h"
@@ -305,6 +308,46 @@ TEST_F(SqlSessionTest, ExpressionsTooDeepForTheStackAreRefusedWith1436) {
   std::string under = "1";
   for (int i = 1; i < 900; ++i) under += "+1";
   EXPECT_EQ(One("SELECT " + under), "900");
+}
+
+// The depth limit bounds the levels, not the bytes a level takes: frames of a sanitizer build
+// are several times larger, and 527 nested ABS() overflowed the SQL fuzzer's 8 MiB stack. So
+// the parser and the evaluator also watch the stack itself: nested calls just under the limit
+// evaluate, or get 1436 when the stack is too small for them (here a 512 KiB thread), and
+// never overflow it.
+TEST_F(SqlSessionTest, NestedCallsJustUnderTheDepthLimitNeverOverflowTheStack) {
+  auto repeat = [](std::string_view s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  // Runs `body` on a thread with a stack of `bytes`.
+  auto on_stack = [](std::size_t bytes, const std::function<void()>& body) {
+    pthread_attr_t attr;
+    ASSERT_EQ(pthread_attr_init(&attr), 0);
+    ASSERT_EQ(pthread_attr_setstacksize(&attr, bytes), 0);
+    pthread_t thread;
+    auto run = [](void* f) -> void* {
+      (*static_cast<const std::function<void()>*>(f))();
+      return nullptr;
+    };
+    ASSERT_EQ(pthread_create(&thread, &attr, run, const_cast<std::function<void()>*>(&body)), 0);
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+  };
+  const std::pair<std::string_view, std::string_view> wrappers[] = {
+      {"ABS(", ")"}, {"COALESCE(NULL, ", ")"}, {"IF(1, ", ", 0)"}, {"CONCAT(", ", '')"},
+      {"IFNULL(", ", 2)"}, {"-(", ")"}, {"NOT (", ")"}};
+  for (const auto& [before, after] : wrappers) {
+    const std::string e = "SELECT " + repeat(before, 990) + "1" + repeat(after, 990);
+    const StatementOutcome here = Run(e);
+    EXPECT_TRUE(!here.error || here.error->code == 1436) << before << ": " << here.error->message;
+    StatementOutcome small;
+    on_stack(512 * 1024, [&] { small = Run(e); });
+    ASSERT_TRUE(small.error) << before << ": evaluated on a 512 KiB stack";
+    EXPECT_EQ(small.error->code, 1436u) << before << ": " << small.error->message;
+    EXPECT_NE(small.error->message.find("Thread stack overrun"), std::string::npos) << small.error->message;
+  }
 }
 
 // What the log cannot hold is refused as MySQL refuses it, and changes nothing: a statement

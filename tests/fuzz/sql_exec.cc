@@ -42,7 +42,7 @@ constexpr std::array<std::string_view, 6> kSeeds{
     "SET autocommit = 0;\nINSERT INTO u VALUES ('k4', 4, 'w4');\nDELETE FROM u WHERE k = 'k1';\n"
     "UPDATE u SET v = v + 1;\nCOMMIT;\nSELECT k, v FROM u WHERE v IS NULL OR (v > 1 AND NOT (v < 3));\n",
     "SELECT ABS(-(1 + (2 * (3 - (4 / (5 % 3)))))), COALESCE(NULL, IF(1, 'a', 'b')), "
-    "CASE WHEN 1 THEN CONCAT('x', HEX(255)) END;\nSELECT * FROM t WHERE id IN (1, (2), ((3)));\n",
+    "IFNULL(CONCAT('x', HEX(255)), 2);\nSELECT * FROM t WHERE id IN (1, (2), ((3)));\n",
     "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE;\nBEGIN;\nSELECT * FROM t WHERE a = 3 FOR UPDATE;\n"
     "UPDATE t SET id = id + 100 WHERE a = 3;\nCOMMIT;\nCREATE INDEX kab ON t (a, b);\n",
     "SET GLOBAL hot_row_group_commit_tables = 'fz.t';\nUPDATE t SET a = a + 1 WHERE id = 1;\n"
@@ -58,22 +58,35 @@ std::filesystem::path MakeDir() {
   return pattern;
 }
 
-Database& Db() {
-  static Database* db = [] {
+// The database every input runs in, closed (its threads joined) and its directory removed at
+// exit: left open, its page cleaner could still run while the process's statics are destroyed.
+struct SharedDatabase {
+  std::filesystem::path dir = MakeDir();
+  std::unique_ptr<Database> db;
+  SharedDatabase() {
     DatabaseOptions o;
     o.buffer_pool_bytes = 4u << 20;
     o.redo_log_bytes = 8u << 20;
     o.flush_log_at_trx_commit = 0;
     o.purge = false;  // purge runs between inputs, so one input's run is one thread's
     o.lock_wait_timeout = std::chrono::milliseconds(10);
-    auto opened = Database::Open(MakeDir(), o);
+    auto opened = Database::Open(dir, o);
     if (!opened.ok()) {
       std::fprintf(stderr, "sql fuzz: cannot open a database: %s\n", opened.status().ToString().c_str());
       std::abort();
     }
-    return opened->release();  // lives as long as the process
-  }();
-  return *db;
+    db = std::move(*opened);
+  }
+  ~SharedDatabase() {
+    db.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+};
+
+Database& Db() {
+  static SharedDatabase shared;
+  return *shared.db;
 }
 
 class DiscardingSink final : public ResultSink {

@@ -115,7 +115,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kWrapper
     {"ABS(", ")"},
     {"COALESCE(NULL, ", ")"},
     {"IF(1, ", ", 0)"},
-    {"CASE WHEN 1 THEN ", " END"},
+    {"IFNULL(", ", 2)"},
     {"(1 + ", ")"},
     {"CONCAT(", ", '')"},
     {"~", ""},

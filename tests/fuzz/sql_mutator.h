@@ -1,7 +1,7 @@
 // A mutator that knows SQL's shape. Byte flips rarely get past the lexer and never build the
 // 5,000-deep expression that once overflowed the parser's stack; these edits keep quotes
 // closed and brackets balanced, so the mutant still parses and its statements run:
-//   deepen   wrap an operand or a bracketed group in (…), -(…), NOT (…), ABS(…), CASE …, n times;
+//   deepen   wrap an operand or a bracketed group in (…), -(…), NOT (…), ABS(…), IF(1, …, 0), n times;
 //   swap     put one bracketed group or operand where another was;
 //   widen    x  ->  x op x;
 //   unwrap   (x)  ->  x;
