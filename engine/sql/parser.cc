@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <functional>
 
 #include "engine/sql/lexer.h"
 #include "engine/sql/stack_guard.h"
@@ -950,20 +951,30 @@ class Parser {
     return e;
   }
 
+  // A chain of one logical operator (a OR b OR c ...) as a balanced tree, not a left-deep one:
+  // generated queries OR together thousands of terms, which would pass the depth limit. AND,
+  // OR and XOR give the same result however their terms are grouped (NULLs included), and
+  // the terms are still evaluated left to right, stopping where AND and OR may.
+  ExprPtr Balanced(const std::string& op, std::vector<ExprPtr>& terms, std::size_t from, std::size_t to) {
+    if (to - from == 1) return std::move(terms[from]);
+    const std::size_t mid = from + (to - from) / 2;
+    ExprPtr left = Balanced(op, terms, from, mid);
+    return MakeBinary(op, std::move(left), Balanced(op, terms, mid, to));
+  }
+  ExprPtr Chain(const std::string& op, ExprPtr (Parser::*term)(), const std::function<bool()>& accept) {
+    std::vector<ExprPtr> terms;
+    terms.push_back((this->*term)());
+    while (accept()) terms.push_back((this->*term)());
+    return Balanced(op, terms, 0, terms.size());
+  }
   ExprPtr Or() {
-    ExprPtr e = Xor();
-    while (AcceptWord("OR") || AcceptPunct("||")) e = MakeBinary("OR", std::move(e), Xor());
-    return e;
+    return Chain("OR", &Parser::Xor, [this] { return AcceptWord("OR") || AcceptPunct("||"); });
   }
   ExprPtr Xor() {
-    ExprPtr e = And();
-    while (AcceptWord("XOR")) e = MakeBinary("XOR", std::move(e), And());
-    return e;
+    return Chain("XOR", &Parser::And, [this] { return AcceptWord("XOR"); });
   }
   ExprPtr And() {
-    ExprPtr e = Not();
-    while (AcceptWord("AND") || AcceptPunct("&&")) e = MakeBinary("AND", std::move(e), Not());
-    return e;
+    return Chain("AND", &Parser::Not, [this] { return AcceptWord("AND") || AcceptPunct("&&"); });
   }
   ExprPtr Not() {
     if (Peek().IsWord("NOT")) {

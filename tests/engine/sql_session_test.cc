@@ -310,6 +310,26 @@ TEST_F(SqlSessionTest, ExpressionsTooDeepForTheStackAreRefusedWith1436) {
   EXPECT_EQ(One("SELECT " + under), "900");
 }
 
+// Generated queries OR together thousands of terms (WHERE id = 1 OR id = 2 OR ...): such a
+// chain is not nesting, and runs, with MySQL's three-valued logic whatever the chain's length.
+TEST_F(SqlSessionTest, LongAndOrChainsRunAndKeepThreeValuedLogic) {
+  Ok("CREATE TABLE chain (id INT PRIMARY KEY, v INT)");
+  Ok("INSERT INTO chain VALUES (1, 10), (2, NULL), (4000, 40), (5001, 50)");
+  std::string any = "SELECT COUNT(*) FROM chain WHERE id = 0";
+  for (int i = 1; i <= 5000; ++i) any += " OR id = " + std::to_string(i);
+  EXPECT_EQ(One(any), "3");  // 1, 2 and 4000
+  std::string all = "SELECT COUNT(*) FROM chain WHERE id > 0";
+  for (int i = 1; i <= 5000; ++i) all += " AND id <> " + std::to_string(i * 2);
+  EXPECT_EQ(One(all), "2");  // 1 and 5001: 2 and 4000 are among the even numbers excluded
+  EXPECT_EQ(One("SELECT NULL OR 0 OR 1"), "1");
+  EXPECT_EQ(One("SELECT 0 OR NULL OR 0"), "NULL");
+  EXPECT_EQ(One("SELECT 1 AND NULL AND 1"), "NULL");
+  EXPECT_EQ(One("SELECT 1 AND NULL AND 0"), "0");
+  EXPECT_EQ(One("SELECT 1 XOR 1 XOR 1 XOR 0"), "1");
+  EXPECT_EQ(One("SELECT 1 XOR NULL XOR 1"), "NULL");
+  EXPECT_EQ(One("SELECT 1 OR 1 AND 0"), "1");  // AND binds tighter
+}
+
 // The depth limit bounds the levels, not the bytes a level takes: frames of a sanitizer build
 // are several times larger, and 527 nested ABS() overflowed the SQL fuzzer's 8 MiB stack. So
 // the parser and the evaluator also watch the stack itself: nested calls just under the limit
