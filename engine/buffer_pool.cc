@@ -244,7 +244,9 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
     auto taken = TakeFreeFrame(lock);
     if (!taken.ok()) return taken.status();
     Frame* f = *taken;
-    if (hash_.count(id.key())) {  // another thread read it in while we looked for a frame
+    // TakeFreeFrame may have let go of mu_: another thread may have read the page in, or
+    // discarded the space, meanwhile. Look again.
+    if (hash_.count(id.key()) || !spaces_.count(id.space.value())) {
       free_.push_back(f);
       continue;
     }
@@ -543,12 +545,12 @@ void BufferPool::CleanerLoop() {
 }
 
 Status BufferPool::SyncAll() {
-  std::vector<Tablespace*> all;
+  std::vector<SpaceId> all;
   {
     std::lock_guard lock(mu_);
-    for (auto& [id, ts] : spaces_) all.push_back(ts);
+    for (const auto& [id, ts] : spaces_) all.push_back(SpaceId(id));
   }
-  for (Tablespace* ts : all) STRATA_RETURN_IF_ERROR(ts->Sync());
+  for (SpaceId id : all) STRATA_RETURN_IF_ERROR(SyncSpace(id));
   return Status::Ok();
 }
 

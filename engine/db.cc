@@ -220,8 +220,7 @@ Database::~Database() {
   }
   // The pool (and its page cleaner) goes first, before the files it could still write to.
   pool_->StopCleaner();
-  for (auto& [key, t] : tables_) pool_->Discard(t->impl_->space().id());
-  tables_.clear();
+  tables_.clear();  // each table takes its space out of the pool first
   pool_.reset();
 }
 
@@ -269,7 +268,7 @@ Status Database::Load() {
   lock_sys_ = std::make_unique<LockSys>(LockSys::Options{options_.lock_wait_timeout, options_.deadlock_detect});
   for (std::size_t i = 0; i < catalog->tables.size(); ++i) {
     const auto& t = catalog->tables[i];
-    auto impl = TableImpl::Open(*pool_, mu_, std::move(spaces[i]));
+    auto impl = TableImpl::Open(*pool_, mu_, spaces[i]);  // on failure, the guard above discards
     if (!impl.ok()) return impl.status().WithContext(fmt::format("table {}.{}", t.database, t.name));
     AttachTable(**impl);
     tables_[Key(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl), this));
@@ -432,8 +431,7 @@ Result<Table*> Database::CreateTable(const TableSpec& spec) {
   meta.spec = spec;
   meta.table_id = next_table_id_++;
   auto impl = TableImpl::Create(*pool_, mu_, std::move(ts), std::move(meta), &next_index_id_);
-  if (!impl.ok()) {
-    pool_->Discard(space_id);
+  if (!impl.ok()) {  // the pool let go of the space as the half-built table went
     (void)env_->Remove(path);
     return impl.status();
   }
@@ -460,12 +458,8 @@ Status Database::DropTable(const std::string& database, const std::string& name)
   if (read_only_) return ReadOnly();
   auto it = tables_.find(Key(database, name));
   if (it == tables_.end()) return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name));
-  const SpaceId space = it->second->impl_->space().id();
   const auto path = it->second->path();
-  // The pool lets go of the space (waiting for a page write in flight) before the table's
-  // Tablespace, which that write uses, is closed with the table.
-  pool_->Discard(space);
-  tables_.erase(it);
+  tables_.erase(it);  // ~TableImpl: the pool lets go of the space before its file closes
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   STRATA_RETURN_IF_ERROR(env_->Remove(path));
   return env_->SyncDir(path.parent_path());

@@ -40,6 +40,12 @@ IndexShape SdiShape() {
 TableImpl::TableImpl(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta)
     : pool_(pool), mu_(mu), space_(std::move(space)), meta_(std::move(meta)) {}
 
+// The pool lets go of the space (waiting for a write of its pages in flight) before the
+// Tablespace member closes the file. No mini-transaction of this thread may hold its pages.
+TableImpl::~TableImpl() {
+  if (space_) pool_.Discard(space_->id());
+}
+
 void TableImpl::BuildShapes() {
   fields_.clear();
   shapes_.clear();
@@ -81,32 +87,36 @@ Result<std::unique_ptr<TableImpl>> TableImpl::Create(BufferPool& pool, std::shar
                                                      std::uint64_t* next_index_id) {
   meta.space_id = space->id().value();
   meta.space_flags = FspFlags::EncodeMySql(space->page_size(), true, true, true);
+  // The table owns the space from here, so a failure below gives the space back to the pool
+  // (~TableImpl) after the mini-transaction, declared later, has ended and released its pages.
+  auto t = std::unique_ptr<TableImpl>(new TableImpl(pool, mu, std::move(space), std::move(meta)));
+  Tablespace& ts = *t->space_;
   {
     Mtr mtr(pool);
-    MtrPageStore store(mtr, *space);
-    STRATA_RETURN_IF_ERROR(SpaceManager(store).Init(meta.space_flags));
-    auto sdi_root = Btree::Create(mtr, *space, SdiShape());
+    MtrPageStore store(mtr, ts);
+    STRATA_RETURN_IF_ERROR(SpaceManager(store).Init(t->meta_.space_flags));
+    auto sdi_root = Btree::Create(mtr, ts, SdiShape());
     if (!sdi_root.ok()) return sdi_root.status();
     if (sdi_root->value() != 3) return Status::Corruption("new tablespace: the SDI root is not page 3");
-    auto t = std::unique_ptr<TableImpl>(new TableImpl(pool, mu, std::move(space), std::move(meta)));
     const std::size_t n = 1 + t->meta_.spec.indexes.size();
     t->meta_.indexes.clear();
     for (std::size_t i = 0; i < n; ++i) t->meta_.indexes.push_back({(*next_index_id)++, kNullPage});
     t->BuildShapes();
     for (std::size_t i = 0; i < n; ++i) {
-      auto root = Btree::Create(mtr, *t->space_, t->shapes_[i]);
+      auto root = Btree::Create(mtr, ts, t->shapes_[i]);
       if (!root.ok()) return root.status();
       t->meta_.indexes[i].root = *root;
     }
     mtr.Commit();
-    t->BuildShapes();
-    t->sdi_ = std::make_unique<Btree>(pool, *t->space_, SdiShape(), PageNo(3));
-    STRATA_RETURN_IF_ERROR(t->WriteSdi());
-    return t;
   }
+  t->BuildShapes();
+  t->sdi_ = std::make_unique<Btree>(pool, ts, SdiShape(), PageNo(3));
+  STRATA_RETURN_IF_ERROR(t->WriteSdi());
+  return t;
 }
 
-Result<std::unique_ptr<TableImpl>> TableImpl::Open(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space) {
+Result<std::unique_ptr<TableImpl>> TableImpl::Open(BufferPool& pool, std::shared_mutex& mu,
+                                                   std::unique_ptr<Tablespace>& space) {
   Btree sdi(pool, *space, SdiShape(), PageNo(3));
   std::optional<std::string> json;
   Status error;

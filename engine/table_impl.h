@@ -47,9 +47,12 @@ class TableImpl {
   static Result<std::unique_ptr<TableImpl>> Create(BufferPool& pool, std::shared_mutex& mu,
                                                    std::unique_ptr<Tablespace> space, TableMeta meta,
                                                    std::uint64_t* next_index_id);
-  // An existing tablespace: the definition comes from its SDI.
+  // An existing tablespace: the definition comes from its SDI. The table takes `space` once it
+  // is built; when the SDI cannot be read, `space` stays with the caller.
   static Result<std::unique_ptr<TableImpl>> Open(BufferPool& pool, std::shared_mutex& mu,
-                                                 std::unique_ptr<Tablespace> space);
+                                                 std::unique_ptr<Tablespace>& space);
+  // Takes the space out of the buffer pool before its file closes.
+  ~TableImpl();
 
   void set_services(TrxServices s) { svc_ = std::move(s); }
 

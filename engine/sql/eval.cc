@@ -24,6 +24,15 @@ SqlValue Str(std::string s, LiteralKind k = LiteralKind::kPlain) { return {Value
 
 bool Integral(const SqlValue& v) { return v.value.is_int() || v.value.is_uint(); }
 
+// A double as an integer argument (a count, a length, a number of places): rounded toward
+// zero, and held within range, where a plain cast of 1e308 or NaN is undefined behaviour.
+std::int64_t ClampToInt64(double d) {
+  if (std::isnan(d)) return 0;
+  if (d >= 9.2233720368547758e18) return INT64_MAX;
+  if (d <= -9.2233720368547758e18) return INT64_MIN;
+  return static_cast<std::int64_t>(d);
+}
+
 double ToDouble(const Value& v) {
   if (v.is_int()) return static_cast<double>(v.as_int());
   if (v.is_uint()) return static_cast<double>(v.as_uint());
@@ -329,22 +338,29 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     const double d = ToDouble(args[0].value);
     if (f == "ABS") return args[0].kind == LiteralKind::kDecimal ? Decimal(std::fabs(d), Scale(args[0])) : SqlValue{Value::Double(std::fabs(d))};
     if (f == "ROUND") {
-      const int places = args.size() == 2 ? static_cast<int>(ToDouble(args[1].value)) : 0;
-      const double m = std::pow(10.0, places);
-      const double r = std::round(d * m) / m;
-      if (args[0].kind == LiteralKind::kDecimal) return Decimal(r, std::max(places, 0));
+      const int places = args.size() == 2 ? static_cast<int>(std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), -400, 400)) : 0;
+      double r = 0;  // rounded away entirely below -300 places
+      if (places > 300) {
+        r = d;  // past a double's digits: nothing to round (and 10^places would be infinite)
+      } else if (places >= -300) {
+        const double m = std::pow(10.0, places);
+        r = std::round(d * m) / m;
+      }
+      if (args[0].kind == LiteralKind::kDecimal) return Decimal(r, std::clamp(places, 0, 30));  // MySQL's largest scale
       return SqlValue{Value::Double(r)};
     }
     const double r = f == "FLOOR" ? std::floor(d) : std::ceil(d);
+    if (!(std::fabs(r) < 9.2233720368547758e18)) return SqlValue{Value::Double(r)};  // as MySQL, past BIGINT
     return Int(static_cast<std::int64_t>(r));
   }
   if (f == "SUBSTRING" || f == "SUBSTR" || f == "LEFT" || f == "RIGHT" || f == "REPEAT") {
     if (f == "SUBSTRING" || f == "SUBSTR" ? !arity(2, 3) : !arity(2, 2)) return WrongArguments(f);
     if (any_null()) return Null();
     const std::string s = text(args[0]);
-    const auto n = static_cast<std::int64_t>(ToDouble(args[1].value));
+    const std::int64_t n = ClampToInt64(ToDouble(args[1].value));
     if (f == "REPEAT") {
       std::string out;
+      if (s.empty()) return Str("", args[0].kind);  // else the size cap below never stops the loop
       for (std::int64_t k = 0; k < n && out.size() < (64u << 20); ++k) out += s;
       return Str(std::move(out), args[0].kind);
     }
@@ -356,7 +372,7 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     }
     std::int64_t start = n > 0 ? n - 1 : len + n;  // 1-based; negative counts from the end
     if (n == 0 || start < 0 || start >= len) return Str("", args[0].kind);
-    std::int64_t count = args.size() == 3 ? static_cast<std::int64_t>(ToDouble(args[2].value)) : len;
+    std::int64_t count = args.size() == 3 ? ClampToInt64(ToDouble(args[2].value)) : len;
     if (count <= 0) return Str("", args[0].kind);
     return Str(s.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(count)), args[0].kind);
   }
@@ -429,7 +445,13 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       if (!v.ok() || v->value.is_null()) return v;
       if (e.op == "NOT") return Int(Truth(*v).value() ? 0 : 1);
       if (e.op == "-") return Arithmetic("-", Int(0), *v);
-      return SqlValue{Value::UInt(~static_cast<std::uint64_t>(ToDouble(v->value)))};
+      if (v->value.is_uint()) return SqlValue{Value::UInt(~v->value.as_uint())};
+      // MySQL takes the operand as a BIGINT UNSIGNED: a negative one by its two's complement.
+      const double d = std::round(ToDouble(v->value));
+      const std::uint64_t bits = d >= 1.8446744073709552e19 ? UINT64_MAX
+                                 : d >= 0                   ? static_cast<std::uint64_t>(d)
+                                                            : static_cast<std::uint64_t>(ClampToInt64(d));
+      return SqlValue{Value::UInt(~bits)};
     }
     case Expr::Kind::kBinary: {
       auto a = Eval(*e.args[0], ctx);

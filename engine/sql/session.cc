@@ -518,10 +518,12 @@ StatementOutcome Session::DoSet(const Set& set) {
       if (!b) return Error({1231, "42000", fmt::format("Variable 'enable_early_lock_release' can't be set to the value of '{}'", text)});
       db_.set_early_lock_release(*b);
     } else if (name == "max_elr_dependent_trx_count") {
-      if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
+      std::uint64_t count = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
+      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
         return Error({1231, "42000", fmt::format("Variable 'max_elr_dependent_trx_count' can't be set to the value of '{}'", text)});
       }
-      db_.set_max_elr_dependent_trx_count(std::stoull(text));
+      db_.set_max_elr_dependent_trx_count(count);
     } else if (name == "hot_row_group_commit_tables") {
       db_.set_group_commit_tables(text);
     } else if (name == "innodb_lock_wait_timeout") {

@@ -330,6 +330,26 @@ TEST_F(SqlSessionTest, LongAndOrChainsRunAndKeepThreeValuedLogic) {
   EXPECT_EQ(One("SELECT 1 OR 1 AND 0"), "1");  // AND binds tighter
 }
 
+// Boundary values the SQL fuzzer's literals reach: no endless loop, no undefined conversion
+// (UBSan checks it in CI), no uncaught exception; MySQL's results where it has them.
+TEST_F(SqlSessionTest, BoundaryArgumentsGiveResultsOrErrorsNotHangsOrCrashes) {
+  EXPECT_EQ(One("SELECT REPEAT('', 9223372036854775807)"), "");
+  EXPECT_EQ(One("SELECT LENGTH(REPEAT('ab', 3))"), "6");
+  EXPECT_EQ(One("SELECT SUBSTRING('abc', 1e308)"), "");
+  EXPECT_EQ(One("SELECT LEFT('abc', -1e308)"), "");
+  EXPECT_EQ(One("SELECT SUBSTRING('abcdef', 2, 1e300)"), "bcdef");
+  EXPECT_EQ(One("SELECT FLOOR(-2.5)"), "-3");
+  EXPECT_EQ(One("SELECT FLOOR(1e308)"), "1e308");
+  EXPECT_EQ(One("SELECT ROUND(2.5, 1e308)"), "2.5" + std::string(29, '0'));  // a DECIMAL gets the places asked, 30 at most
+  EXPECT_EQ(One("SELECT ROUND(2.5e0, 1e308)"), "2.5");
+  EXPECT_EQ(One("SELECT ~0"), "18446744073709551615");
+  EXPECT_EQ(One("SELECT ~(-1)"), "0");
+  EXPECT_EQ(One("SELECT ~1e308"), "0");
+  EXPECT_EQ(ErrorCode("SET GLOBAL max_elr_dependent_trx_count = 99999999999999999999999"), 1231u);
+  EXPECT_EQ(ErrorCode("SET GLOBAL max_elr_dependent_trx_count = '12abc'"), 1231u);
+  Ok("SET GLOBAL max_elr_dependent_trx_count = 1000");
+}
+
 // The depth limit bounds the levels, not the bytes a level takes: frames of a sanitizer build
 // are several times larger, and 527 nested ABS() overflowed the SQL fuzzer's 8 MiB stack. So
 // the parser and the evaluator also watch the stack itself: nested calls just under the limit

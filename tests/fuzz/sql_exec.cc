@@ -116,6 +116,7 @@ void CheckAndReset(Database& db) {
   if (!db.redo_logging() && !db.SetRedoLogging(true).ok()) Finding("redo logging does not come back on");
   if (!db.set_flush_log_at_trx_commit(0).ok()) Finding("innodb_flush_log_at_trx_commit does not reset");
   db.set_early_lock_release(false);
+  db.set_max_elr_dependent_trx_count(DatabaseOptions{}.max_elr_dependent_trx_count);
   db.set_group_commit_tables("");
   db.set_lock_wait_timeout(std::chrono::milliseconds(10));
   if (!db.Purge().ok()) Finding("purge failed");
