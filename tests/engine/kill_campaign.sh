@@ -12,7 +12,7 @@ build=${2:-build}
 bin="$build/tests/engine_test"
 test -x "$bin" || { echo "no $bin: build first (make build)" >&2; exit 2; }
 failed=0
-for shape in $("$bin" --gtest_list_tests --gtest_filter='Shapes/KillShapesTest.*' | sed -n 's/^  [^/]*\/\([A-Za-z0-9]*\).*/\1/p'); do
+for shape in $("$bin" --gtest_list_tests --gtest_filter='Shapes/KillShapesTest.*' | sed -n 's/^  [^/]*\/\([A-Za-z0-9]*\).*/\1/p' | sort -u); do
   out=$(STRATA_KILLS_PER_SHAPE=$kills "$bin" --gtest_filter="Shapes/KillShapesTest.*/$shape" 2>&1)
   if grep -q '^\[  PASSED  \]' <<<"$out"; then
     grep '^\[ kill \]' <<<"$out"
