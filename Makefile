@@ -6,7 +6,7 @@ WERROR ?= $(if $(CI),ON,OFF)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build demo test test-slow asan tsan fuzz format clean
+.PHONY: all deps build demo test test-slow san-build asan tsan fuzz format clean
 all: build
 
 deps:
@@ -32,11 +32,17 @@ test: build
 test-slow: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L slow
 
-# Unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
-asan: deps
-	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
-	@cmake --build build-asan -j $(JOBS)
-	@ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE slow
+# Unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer, built by clang at -O1
+# with asserts on. The same build holds the libFuzzer targets (`make fuzz`), so that CI
+# compiles the sanitized tree once, not once for the tests and again for the fuzzers.
+SAN_BUILD ?= build-san
+san-build: deps
+	@CXX=clang++ cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
+	  -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+
+asan: san-build
+	@ctest --test-dir $(SAN_BUILD) --output-on-failure -j $(JOBS) -LE slow
 
 # The concurrency suites (row locks, isolation levels and their histories, group commit, early
 # lock release, hot rows, purge beside writers, the buffer pool and its cleaner, the redo log)
@@ -51,14 +57,12 @@ tsan: deps
 	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
 	  build-tsan/tests/engine_test --gtest_filter='$(TSAN_FILTER)'
 
-# libFuzzer targets (clang), each run for FUZZ_SECONDS from the seed corpus.
-fuzz: deps
-	@CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_FUZZ=ON -DSTRATA_TESTS=ON >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target fuzz_targets
-	@tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+# libFuzzer targets (clang, ASan+UBSan), each run for FUZZ_SECONDS from the seed corpus.
+fuzz: san-build
+	@tests/fuzz/run.sh $(SAN_BUILD) $(FUZZ_SECONDS)
 
 format:
 	@git ls-files '*.h' '*.cc' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan build-fuzz
+	rm -rf $(BUILD) $(SAN_BUILD) build-tsan

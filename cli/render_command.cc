@@ -102,11 +102,12 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
 
 std::vector<Command> RenderCommands() {
   std::vector<Command> out;
-  for (auto [kind, summary] : {std::pair{viz::MapKind::kExtents, "page fill per extent, coloured by index"},
-                               std::pair{viz::MapKind::kLsn, "page LSN age on a perceptual scale, with a histogram"},
-                               std::pair{viz::MapKind::kTypes, "page type of every page"},
-                               std::pair{viz::MapKind::kIndex, "which index owns every page"}}) {
-    out.push_back({viz::ToString(kind), summary, [kind](const std::vector<std::string>& args) { return Render(kind, args); }});
+  for (const auto& map : {std::pair{viz::MapKind::kExtents, "page fill per extent, coloured by index"},
+                          std::pair{viz::MapKind::kLsn, "page LSN age on a perceptual scale, with a histogram"},
+                          std::pair{viz::MapKind::kTypes, "page type of every page"},
+                          std::pair{viz::MapKind::kIndex, "which index owns every page"}}) {
+    const viz::MapKind kind = map.first;  // a variable, not a structured binding: clang 14 cannot capture those
+    out.push_back({viz::ToString(kind), map.second, [kind](const std::vector<std::string>& args) { return Render(kind, args); }});
   }
   return out;
 }

@@ -120,8 +120,9 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
     __int128 r = 0;
     if (op == "+") r = x + y;
     else if (op == "-") r = x - y;
-    else if (op == "*") r = x * y;
-    else {  // DIV and %
+    else if (op == "*") {
+      if (__builtin_mul_overflow(x, y, &r)) return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()));
+    } else {  // DIV and %
       if (y == 0) return Null();
       r = op == "DIV" ? x / y : x % y;
     }
@@ -136,7 +137,13 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
   else if (op == "-") r = x - y;
   else if (op == "*") r = x * y;
   else if (op == "/") r = x / y;
-  else if (op == "DIV") return Int(static_cast<std::int64_t>(std::trunc(x / y)));
+  else if (op == "DIV") {
+    const long double q = std::trunc(x / y);
+    if (!(q >= -9.2233720368547758e18L && q < 9.2233720368547758e18L)) {
+      return OutOfRange(fmt::format("{} DIV {}", a.value.ToString(), b.value.ToString()));
+    }
+    return Int(static_cast<std::int64_t>(q));
+  }
   else r = std::fmod(x, y);
   if (doubles) return SqlValue{Value::Double(static_cast<double>(r))};
   // Exact numbers (integers and DECIMAL): a DECIMAL result with MySQL's scale.
@@ -228,7 +235,7 @@ SqlError BadValue(const std::string& what, const std::string& value, const std::
   return {1411, "HY000", fmt::format("Incorrect {} value: '{}' for function {}", what, value, fn)};
 }
 
-SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args, const EvalContext& ctx);
+SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args);
 
 SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   const std::string& f = e.name;
@@ -246,13 +253,12 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     if (!v.ok()) return v;
     args.push_back(std::move(*v));
   }
-  return ApplyFunction(f, args, ctx);
+  return ApplyFunction(f, args);
 }
 
 // Kept out of line so that its many locals are not in the frame of every level of a nested
 // call (CallFunction and Eval recurse, this does not).
-[[gnu::noinline]] SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args,
-                                                    const EvalContext& ctx) {
+[[gnu::noinline]] SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args) {
   auto arity = [&](std::size_t lo, std::size_t hi) { return args.size() >= lo && args.size() <= hi; };
   auto any_null = [&] { return std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); }); };
   auto text = [](const SqlValue& v) { return v.value.is_string() ? v.value.as_string() : *Format(v.value); };
