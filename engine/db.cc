@@ -394,6 +394,7 @@ Status Database::CreateDatabase(const std::string& name) {
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
   if (name.empty() || name.find_first_of("/\\.") != std::string::npos) return Status::InvalidArgument(fmt::format("database name '{}' is not allowed", name));
+  STRATA_RETURN_IF_ERROR(CheckIdentifier(name));
   if (std::find(databases_.begin(), databases_.end(), name) != databases_.end()) {
     return Status::AlreadyExists(fmt::format("Can't create database '{}'; database exists", name));
   }

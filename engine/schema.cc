@@ -53,8 +53,35 @@ std::optional<std::size_t> TableSpec::ColumnIndex(const std::string& column) con
   return std::nullopt;
 }
 
+Status CheckIdentifier(const std::string& name) {
+  // Well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF), as
+  // MySQL requires of identifiers; the SDI and the catalog are JSON, which holds nothing else.
+  const auto* p = reinterpret_cast<const unsigned char*>(name.data());
+  const auto* end = p + name.size();
+  while (p < end) {
+    const unsigned char c = *p;
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = n != 0 && static_cast<std::size_t>(end - p) >= n;
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (p[k] & 0xC0) == 0x80;
+    if (ok && n == 2) ok = c >= 0xC2;
+    if (ok && n == 3) ok = !(c == 0xE0 && p[1] < 0xA0) && !(c == 0xED && p[1] >= 0xA0);
+    if (ok && n == 4) ok = c <= 0xF4 && !(c == 0xF0 && p[1] < 0x90) && !(c == 0xF4 && p[1] >= 0x90);
+    if (!ok) {
+      std::string hex;
+      for (const auto* q = p; q < end && hex.size() < 16; ++q) hex += fmt::format("{:02X}", *q);
+      return Status::InvalidArgument(fmt::format("Invalid utf8mb4 character string: '{}'", hex));
+    }
+    p += n;
+  }
+  return Status::Ok();
+}
+
 Status TableSpec::Validate() const {
   auto bad = [&](const std::string& what) { return Status::InvalidArgument(fmt::format("table {}.{}: {}", database, name, what)); };
+  STRATA_RETURN_IF_ERROR(CheckIdentifier(database));
+  STRATA_RETURN_IF_ERROR(CheckIdentifier(name));
+  for (const auto& c : columns) STRATA_RETURN_IF_ERROR(CheckIdentifier(c.name));
+  for (const auto& ix : indexes) STRATA_RETURN_IF_ERROR(CheckIdentifier(ix.name));
   if (name.empty() || database.empty()) return bad("database and table names must not be empty");
   for (const std::string* n : {&name, &database}) {
     if (n->find_first_of("/\\.") != std::string::npos || n->size() > 64) return bad(fmt::format("name '{}' is not allowed", *n));

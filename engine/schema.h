@@ -47,6 +47,10 @@ struct IndexSpec {
   bool unique = false;
 };
 
+// InvalidArgument ("Invalid utf8mb4 character string: 'FF'", MySQL's words) unless `name` is
+// well-formed UTF-8: a database, table, column or index name.
+Status CheckIdentifier(const std::string& name);
+
 struct TableSpec {
   std::string database;
   std::string name;
@@ -56,7 +60,7 @@ struct TableSpec {
 
   // InvalidArgument naming the problem: unknown or duplicate columns, a nullable primary key
   // column, more than one AUTO_INCREMENT column or one that is not an integer leading a key,
-  // lengths out of MySQL's ranges.
+  // lengths out of MySQL's ranges, names that are not UTF-8.
   Status Validate() const;
   std::optional<std::size_t> ColumnIndex(const std::string& name) const;
 };

@@ -131,6 +131,7 @@ SqlError FromStatus(const Status& s) {
     if (Contains(m, "Data too long")) return {1406, "22001", m};
     if (Contains(m, "Incorrect")) return {1366, "HY000", m};
     if (Contains(m, "% of redo log size")) return {1118, "42000", m};
+    if (Contains(m, "Invalid utf8mb4 character string")) return {1300, "HY000", m};
     return {1105, "HY000", m};
   }
   if (s.IsNotSupported()) return {1235, "42000", m};
