@@ -365,9 +365,13 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     const std::string s = text(args[0]);
     const std::int64_t n = ClampToInt64(ToDouble(args[1].value));
     if (f == "REPEAT") {
+      if (s.empty() || n <= 0) return Str("", args[0].kind);
+      // Longer than max_allowed_packet (64 MiB): NULL, as MySQL gives (with warning 1301),
+      // not a string cut short.
+      if (static_cast<std::uint64_t>(n) > (std::uint64_t{64} << 20) / s.size()) return Null();
       std::string out;
-      if (s.empty()) return Str("", args[0].kind);  // else the size cap below never stops the loop
-      for (std::int64_t k = 0; k < n && out.size() < (64u << 20); ++k) out += s;
+      out.reserve(s.size() * static_cast<std::size_t>(n));
+      for (std::int64_t k = 0; k < n; ++k) out += s;
       return Str(std::move(out), args[0].kind);
     }
     const auto len = static_cast<std::int64_t>(s.size());

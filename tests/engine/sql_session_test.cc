@@ -335,6 +335,8 @@ TEST_F(SqlSessionTest, LongAndOrChainsRunAndKeepThreeValuedLogic) {
 TEST_F(SqlSessionTest, BoundaryArgumentsGiveResultsOrErrorsNotHangsOrCrashes) {
   EXPECT_EQ(One("SELECT REPEAT('', 9223372036854775807)"), "");
   EXPECT_EQ(One("SELECT LENGTH(REPEAT('ab', 3))"), "6");
+  EXPECT_EQ(One("SELECT REPEAT('ab', 2147483648)"), "NULL");  // past max_allowed_packet, as MySQL
+  EXPECT_EQ(One("SELECT LENGTH(REPEAT('ab', 1048576))"), "2097152");
   EXPECT_EQ(One("SELECT SUBSTRING('abc', 1e308)"), "");
   EXPECT_EQ(One("SELECT LEFT('abc', -1e308)"), "");
   EXPECT_EQ(One("SELECT SUBSTRING('abcdef', 2, 1e300)"), "bcdef");
