@@ -24,12 +24,15 @@ SqlValue Str(std::string s, LiteralKind k = LiteralKind::kPlain) { return {Value
 
 bool Integral(const SqlValue& v) { return v.value.is_int() || v.value.is_uint(); }
 
+// 2^63: the first double past BIGINT's range (and -2^63 its lowest value).
+constexpr double kTwoTo63 = 9223372036854775808.0;
+
 // A double as an integer argument (a count, a length, a number of places): rounded toward
 // zero, and held within range, where a plain cast of 1e308 or NaN is undefined behaviour.
 std::int64_t ClampToInt64(double d) {
   if (std::isnan(d)) return 0;
-  if (d >= 9.2233720368547758e18) return INT64_MAX;
-  if (d <= -9.2233720368547758e18) return INT64_MIN;
+  if (d >= kTwoTo63) return INT64_MAX;
+  if (d <= -kTwoTo63) return INT64_MIN;
   return static_cast<std::int64_t>(d);
 }
 
@@ -139,7 +142,7 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
   else if (op == "/") r = x / y;
   else if (op == "DIV") {
     const long double q = std::trunc(x / y);
-    if (!(q >= -9.2233720368547758e18L && q < 9.2233720368547758e18L)) {
+    if (!(q >= -kTwoTo63 && q < kTwoTo63)) {
       return OutOfRange(fmt::format("{} DIV {}", a.value.ToString(), b.value.ToString()));
     }
     return Int(static_cast<std::int64_t>(q));
@@ -356,7 +359,7 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
       return SqlValue{Value::Double(r)};
     }
     const double r = f == "FLOOR" ? std::floor(d) : std::ceil(d);
-    if (!(std::fabs(r) < 9.2233720368547758e18)) return SqlValue{Value::Double(r)};  // as MySQL, past BIGINT
+    if (!(std::fabs(r) < kTwoTo63)) return SqlValue{Value::Double(r)};  // as MySQL, past BIGINT
     return Int(static_cast<std::int64_t>(r));
   }
   if (f == "SUBSTRING" || f == "SUBSTR" || f == "LEFT" || f == "RIGHT" || f == "REPEAT") {
