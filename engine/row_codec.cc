@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "ondisk/column_format.h"
 #include "ondisk/value.h"
 
 namespace strata::engine {
@@ -32,11 +33,6 @@ std::uint32_t LobMax(ColumnType t) {
     case ColumnType::kMediumText: case ColumnType::kMediumBlob: return 16777215;
     default: return 0xFFFFFFFF;
   }
-}
-
-std::uint32_t DecimalBytes(std::uint32_t digits) {
-  static constexpr std::uint32_t kLeft[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
-  return digits / 9 * 4 + kLeft[digits % 9];
 }
 
 std::size_t Utf8Chars(const std::string& s) {
@@ -108,52 +104,10 @@ Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
       if (ip.size() > intg) return Bad(c, "Out of range value", v);
     }
   }
-  fp.resize(frac, '0');
-  ip.insert(0, intg - ip.size(), '0');
-  if (ip.find_first_not_of('0') == std::string::npos && fp.find_first_not_of('0') == std::string::npos) negative = false;
-  std::string out;
-  auto put = [&out](std::uint32_t value, std::uint32_t bytes) {
-    for (std::uint32_t i = bytes; i-- > 0;) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
-  };
-  const std::uint32_t lead = intg % 9;  // the integer part's leftover digits come first
-  if (lead) put(static_cast<std::uint32_t>(std::stoul(ip.substr(0, lead))), DecimalBytes(lead));
-  for (std::uint32_t i = lead; i < intg; i += 9) put(static_cast<std::uint32_t>(std::stoul(ip.substr(i, 9))), 4);
-  for (std::uint32_t i = 0; i + 9 <= frac; i += 9) put(static_cast<std::uint32_t>(std::stoul(fp.substr(i, 9))), 4);
-  if (frac % 9) put(static_cast<std::uint32_t>(std::stoul(fp.substr(frac - frac % 9))), DecimalBytes(frac % 9));
-  if (negative) {
-    for (auto& ch : out) ch = static_cast<char>(~ch);
-  }
-  out[0] = static_cast<char>(out[0] ^ 0x80);
-  return out;
+  return ondisk::EncodeDecimal(negative, ip, fp, c.length, c.scale);
 }
 
-std::string DecodeDecimal(const Column& c, std::string b) {
-  const bool negative = !(static_cast<unsigned char>(b[0]) & 0x80);
-  b[0] = static_cast<char>(b[0] ^ 0x80);
-  if (negative) {
-    for (auto& ch : b) ch = static_cast<char>(~ch);
-  }
-  std::size_t at = 0;
-  auto take = [&](std::uint32_t bytes) {
-    std::uint32_t v = 0;
-    for (std::uint32_t i = 0; i < bytes; ++i) v = (v << 8) | static_cast<unsigned char>(b[at++]);
-    return v;
-  };
-  const std::uint32_t intg = c.length - c.scale, frac = c.scale;
-  std::string ip, fp;
-  if (intg % 9) ip += fmt::format("{:0{}}", take(DecimalBytes(intg % 9)), intg % 9);
-  for (std::uint32_t i = intg % 9; i < intg; i += 9) ip += fmt::format("{:09}", take(4));
-  for (std::uint32_t i = 0; i + 9 <= frac; i += 9) fp += fmt::format("{:09}", take(4));
-  if (frac % 9) fp += fmt::format("{:0{}}", take(DecimalBytes(frac % 9)), frac % 9);
-  ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
-  if (ip.empty()) ip = "0";
-  return (negative ? "-" : "") + ip + (frac ? "." + fp : "");
-}
-
-struct DateTime {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  std::uint32_t micro = 0;
-};
+using DateTime = ondisk::DateTimeParts;
 
 // "YYYY-MM-DD[ HH:MM:SS[.ffffff]]" (also with 'T'), validated.
 std::optional<DateTime> ParseDateTime(const std::string& s) {
@@ -186,27 +140,6 @@ std::optional<DateTime> ParseDateTime(const std::string& s) {
   return t;
 }
 
-void PutFraction(std::string& out, std::uint32_t micro, std::uint32_t fsp) {
-  const std::uint32_t bytes = (fsp + 1) / 2;
-  std::uint32_t v = bytes == 1 ? micro / 10000 : bytes == 2 ? micro / 100 : micro;
-  for (std::uint32_t i = bytes; i-- > 0;) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
-std::uint32_t GetFraction(const std::string& b, std::size_t at, std::uint32_t fsp) {
-  const std::uint32_t bytes = (fsp + 1) / 2;
-  std::uint32_t v = 0;
-  for (std::uint32_t i = 0; i < bytes; ++i) v = (v << 8) | static_cast<unsigned char>(b[at + i]);
-  return bytes == 1 ? v * 10000 : bytes == 2 ? v * 100 : v;
-}
-
-std::string FormatDateTime(const DateTime& t, std::uint32_t fsp, bool with_time) {
-  std::string s = fmt::format("{:04}-{:02}-{:02}", t.year, t.month, t.day);
-  if (!with_time) return s;
-  s += fmt::format(" {:02}:{:02}:{:02}", t.hour, t.minute, t.second);
-  if (fsp) s += "." + fmt::format("{:06}", t.micro).substr(0, fsp);
-  return s;
-}
-
 }  // namespace
 
 FieldDef StorageOf(const Column& c) {
@@ -215,7 +148,7 @@ FieldDef StorageOf(const Column& c) {
     case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
     case ColumnType::kInt: case ColumnType::kBigInt:
       return FieldDef::Fixed(c.name, IntWidth(c.type), n);
-    case ColumnType::kDecimal: return FieldDef::Fixed(c.name, DecimalBytes(c.length - c.scale) + DecimalBytes(c.scale), n);
+    case ColumnType::kDecimal: return FieldDef::Fixed(c.name, DecimalBytes(c.length, c.scale), n);
     case ColumnType::kFloat: return FieldDef::Fixed(c.name, 4, n);
     case ColumnType::kDouble: return FieldDef::Fixed(c.name, 8, n);
     case ColumnType::kChar:
@@ -229,6 +162,34 @@ FieldDef StorageOf(const Column& c) {
     case ColumnType::kTimestamp: return FieldDef::Fixed(c.name, 4 + (c.scale + 1) / 2, n);
     default: return FieldDef::Variable(c.name, LobMax(c.type), n, true);
   }
+}
+
+ColumnFormat FormatOf(const Column& c) {
+  ColumnFormat f;
+  f.name = c.SqlType();
+  f.is_unsigned = c.is_unsigned;
+  f.collation = CollationOf(c);
+  f.length = c.length;
+  switch (c.type) {
+    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
+    case ColumnType::kInt: case ColumnType::kBigInt:
+      f.type = ondisk::ColumnType::kInt;
+      f.length = IntWidth(c.type);
+      break;
+    case ColumnType::kDecimal:
+      f.type = ondisk::ColumnType::kDecimal;
+      f.precision = c.length;
+      f.scale = c.scale;
+      break;
+    case ColumnType::kFloat: f.type = ondisk::ColumnType::kFloat; break;
+    case ColumnType::kDouble: f.type = ondisk::ColumnType::kDouble; break;
+    case ColumnType::kDate: f.type = ondisk::ColumnType::kDate; break;
+    case ColumnType::kDatetime: f.type = ondisk::ColumnType::kDatetime; f.fsp = c.scale; break;
+    case ColumnType::kTimestamp: f.type = ondisk::ColumnType::kTimestamp; f.fsp = c.scale; break;
+    case ColumnType::kChar: case ColumnType::kBinary: f.type = ondisk::ColumnType::kChar; break;
+    default: f.type = ondisk::ColumnType::kVarchar; break;
+  }
+  return f;
 }
 
 int CollationOf(const Column& c) {
@@ -295,10 +256,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       if (c.type == ColumnType::kDate) return Datum::Of(Str(EncodeSigned(t->day + 32 * t->month + 512 * t->year, 3)));
       std::string out;
       if (c.type == ColumnType::kDatetime) {
-        const std::uint64_t ym = static_cast<std::uint64_t>(t->year) * 13 + static_cast<std::uint64_t>(t->month);
-        const std::uint64_t packed = (ym << 22) | (std::uint64_t(t->day) << 17) | (std::uint64_t(t->hour) << 12) |
-                                     (std::uint64_t(t->minute) << 6) | std::uint64_t(t->second);
-        out = Str(EncodeUnsigned(packed + 0x8000000000ull, 5));
+        out = Str(EncodeUnsigned(ondisk::PackDatetime(*t) + 0x8000000000ull, 5));
       } else {
         std::tm tm{};
         tm.tm_year = t->year - 1900;
@@ -313,7 +271,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
         if ((!zero && secs < 1) || secs > 2147483647) return Bad(c, "Incorrect datetime value", v);
         out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
       }
-      PutFraction(out, t->micro, c.scale);
+      ondisk::AppendFraction(out, t->micro, c.scale);
       return Datum::Of(std::move(out));
     }
     default: break;
@@ -326,9 +284,9 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
   std::size_t limit = c.is_lob() ? LobMax(c.type) : c.length;
   if (c.is_lob() && !binary) limit = LobMax(c.type);  // TEXT limits are in bytes
   if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, "Data too long", Value::String(s.substr(0, 40)));
-  if (c.type == ColumnType::kChar) {
+  if (c.type == ColumnType::kChar) {  // CHARACTER SET binary is BINARY: zero bytes pad it
     const std::size_t min_bytes = c.length;
-    if (s.size() < min_bytes) s.append(min_bytes - s.size(), ' ');
+    if (s.size() < min_bytes) s.append(min_bytes - s.size(), c.charset == Charset::kBinary ? '\0' : ' ');
   } else if (c.type == ColumnType::kBinary) {
     s.append(c.length - s.size(), '\0');
   }
@@ -350,7 +308,6 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       if (!s.ok()) return s.status();
       return Value::Int(*s);
     }
-    case ColumnType::kDecimal: return Value::String(DecodeDecimal(c, d.bytes));
     case ColumnType::kFloat: {
       float f = 0;
       std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(4, d.bytes.size()));
@@ -361,32 +318,11 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(8, d.bytes.size()));
       return Value::Double(f);
     }
-    case ColumnType::kDate: {
-      auto v = DecodeSigned(b);
-      if (!v.ok()) return v.status();
-      DateTime t{static_cast<int>(*v / 512), static_cast<int>(*v / 32 % 16), static_cast<int>(*v % 32)};
-      return Value::String(FormatDateTime(t, 0, false));
-    }
-    case ColumnType::kDatetime: {
-      const std::uint64_t packed = LoadBe(b, 0, 5) - 0x8000000000ull;
-      const std::uint64_t ym = packed >> 22;
-      DateTime t{static_cast<int>(ym / 13), static_cast<int>(ym % 13), static_cast<int>((packed >> 17) & 31),
-                 static_cast<int>((packed >> 12) & 31), static_cast<int>((packed >> 6) & 63), static_cast<int>(packed & 63),
-                 GetFraction(d.bytes, 5, c.scale)};
-      return Value::String(FormatDateTime(t, c.scale, true));
-    }
-    case ColumnType::kTimestamp: {
-      const std::time_t secs = static_cast<std::time_t>(LoadBe(b, 0, 4));
-      std::tm tm{};
-      gmtime_r(&secs, &tm);
-      DateTime t{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, GetFraction(d.bytes, 4, c.scale)};
-      if (secs == 0) t = DateTime{0, 0, 0, 0, 0, 0, t.micro};
-      return Value::String(FormatDateTime(t, c.scale, true));
-    }
-    case ColumnType::kChar: {  // MySQL strips CHAR's padding on read
-      std::string s = d.bytes;
-      while (!s.empty() && s.back() == ' ') s.pop_back();
-      return Value::String(std::move(s));
+    case ColumnType::kDecimal: case ColumnType::kDate: case ColumnType::kDatetime:
+    case ColumnType::kTimestamp: case ColumnType::kChar: {
+      auto text = ColumnText(FormatOf(c), b);
+      if (!text.ok()) return text.status().WithContext("column '" + c.name + "'");
+      return Value::String(std::move(*text));
     }
     default: return Value::String(d.bytes);
   }

@@ -1,0 +1,399 @@
+#include "ondisk/column_format.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "ondisk/json_binary.h"
+
+namespace strata::ondisk {
+
+namespace {
+
+std::uint64_t Unsigned(ConstBytes b) {
+  std::uint64_t v = 0;
+  for (std::byte x : b) v = (v << 8) | static_cast<std::uint8_t>(x);
+  return v;
+}
+
+// A stored integer of b.size() bytes, its sign bit flipped when signed.
+std::string IntText(ConstBytes b, bool is_unsigned) {
+  std::uint64_t v = Unsigned(b);
+  if (is_unsigned) return std::to_string(v);
+  const unsigned bits = static_cast<unsigned>(8 * b.size());
+  v ^= std::uint64_t{1} << (bits - 1);
+  if (bits < 64 && (v >> (bits - 1)) & 1) v |= ~std::uint64_t{0} << bits;  // sign-extend
+  return std::to_string(static_cast<std::int64_t>(v));
+}
+
+Status WrongLength(const ColumnFormat& f, std::size_t got, std::size_t want) {
+  return Status::Corruption("a " + f.name + " value takes " + std::to_string(want) + " bytes, not " +
+                            std::to_string(got));
+}
+
+// MySQL prints FLOAT with 6 significant digits and DOUBLE with the fewest that read back
+// exactly, both without trailing zeros, as fixed notation when the decimal exponent is
+// between -15 and 14 and as "1.5e30" / "1e-16" otherwise (measured on MariaDB 10.11).
+}  // namespace
+
+std::string DoubleText(double v, bool is_float) {
+  if (v == 0) return "0";
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  auto end = is_float ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 5).ptr
+                      : std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+  const std::string sci(buf, end);  // "-1.23450e+05"
+  const auto e_at = sci.find('e');
+  const bool negative = sci[0] == '-';
+  std::string digits;
+  for (std::size_t i = negative; i < e_at; ++i) {
+    if (sci[i] != '.') digits += sci[i];
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const int exp = std::stoi(sci.substr(e_at + 1));
+  std::string out = negative ? "-" : "";
+  if (exp >= 15 || exp < -15) {
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    return out + "e" + std::to_string(exp);
+  }
+  if (exp < 0) return out + "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+  const auto int_digits = static_cast<std::size_t>(exp) + 1;
+  if (digits.size() <= int_digits) return out + digits + std::string(int_digits - digits.size(), '0');
+  return out + digits.substr(0, int_digits) + "." + digits.substr(int_digits);
+}
+
+namespace {
+
+std::uint32_t FractionBytes(std::uint32_t fsp) { return (fsp + 1) / 2; }
+
+// The stored fraction as microseconds.
+std::uint32_t FractionMicros(ConstBytes b, std::uint32_t fsp) {
+  const std::uint32_t v = static_cast<std::uint32_t>(Unsigned(b));
+  switch (FractionBytes(fsp)) {
+    case 1: return v * 10000;
+    case 2: return v * 100;
+    default: return v;
+  }
+}
+
+bool ValidDate(const DateTimeParts& t) {
+  if (t.month > 12 || t.day > 31) return false;
+  return !(t.month == 0 && t.day != 0 && t.year != 0);  // MySQL allows 0 parts only as a whole
+}
+
+Status BadValue(const ColumnFormat& f, ConstBytes b) {
+  std::string hex;
+  for (std::byte x : b.first(std::min<std::size_t>(b.size(), 16))) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    hex += kHex[static_cast<std::uint8_t>(x) >> 4];
+    hex += kHex[static_cast<std::uint8_t>(x) & 15];
+  }
+  return Status::Corruption("0x" + hex + " is not a " + f.name + " value");
+}
+
+Result<std::string> TimeText(const ColumnFormat& f, ConstBytes b) {
+  // The whole value is one big-endian integer offset by half its range; the fraction's
+  // bytes are part of it, so a negative time borrows from the integer part.
+  const std::uint32_t frac_bytes = FractionBytes(f.fsp);
+  const std::int64_t offset = std::int64_t{0x800000} << (8 * frac_bytes);
+  std::int64_t v = static_cast<std::int64_t>(Unsigned(b)) - offset;
+  DateTimeParts t;
+  t.negative = v < 0;
+  if (t.negative) v = -v;
+  const std::int64_t scale = std::int64_t{1} << (8 * frac_bytes);
+  const std::int64_t hms = v / scale;
+  std::int64_t frac = v % scale;
+  if (frac_bytes == 1) frac *= 10000;
+  else if (frac_bytes == 2) frac *= 100;
+  t.hour = static_cast<int>(hms >> 12);
+  t.minute = static_cast<int>((hms >> 6) & 63);
+  t.second = static_cast<int>(hms & 63);
+  t.micro = static_cast<std::uint32_t>(frac);
+  if (t.minute > 59 || t.second > 59 || t.micro > 999999) return BadValue(f, b);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%s%02d:%02d:%02d", t.negative ? "-" : "", t.hour, t.minute, t.second);
+  std::string out = buf;
+  if (f.fsp) {
+    std::snprintf(buf, sizeof buf, "%06u", t.micro);
+    out += "." + std::string(buf, f.fsp);
+  }
+  return out;
+}
+
+// MySQL's latin1 is Windows-1252: 0x80-0x9F are the typographic characters, the rest is
+// ISO 8859-1 (the five bytes that 1252 leaves undefined map to themselves, as MySQL does).
+void AppendLatin1AsUtf8(std::string& out, ConstBytes b) {
+  static constexpr std::array<char16_t, 32> k80 = {
+      0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+      0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+      0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178};
+  for (std::byte x : b) {
+    const auto c = static_cast<std::uint8_t>(x);
+    const char16_t u = c >= 0x80 && c < 0xA0 ? k80[c - 0x80] : c;
+    if (u < 0x80) {
+      out += static_cast<char>(u);
+    } else if (u < 0x800) {
+      out += static_cast<char>(0xC0 | (u >> 6));
+      out += static_cast<char>(0x80 | (u & 63));
+    } else {
+      out += static_cast<char>(0xE0 | (u >> 12));
+      out += static_cast<char>(0x80 | ((u >> 6) & 63));
+      out += static_cast<char>(0x80 | (u & 63));
+    }
+  }
+}
+
+Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
+  if (f.type == ColumnType::kChar && !f.binary()) {
+    while (!b.empty() && b.back() == std::byte{' '}) b = b.first(b.size() - 1);
+  }
+  switch (CharsetOfCollation(f.collation)) {
+    case Charset::kBinary:
+    case Charset::kUtf8: return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+    case Charset::kLatin1: {
+      std::string out;
+      AppendLatin1AsUtf8(out, b);
+      return out;
+    }
+    case Charset::kOther: break;
+  }
+  return Status::NotSupported("the character set of collation " + std::to_string(f.collation) +
+                              " is not converted to UTF-8");
+}
+
+}  // namespace
+
+Charset CharsetOfCollation(int id) {
+  if (id == 63) return Charset::kBinary;
+  if (id == 5 || id == 8 || id == 15 || id == 31 || id == 47 || id == 48 || id == 49 || id == 94 ||
+      id == 1032 || id == 1039 || id == 1071 || id == 1079 || id == 1080 || id == 1118) {
+    return Charset::kLatin1;  // MariaDB's NOPAD collations are 1024 + the PAD one's id
+  }
+  if (id == 11 || id == 65) return Charset::kUtf8;  // ascii is a subset
+  const bool utf8mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
+  const bool utf8mb4 = id == 45 || id == 46 || (id >= 224 && id <= 247) || (id >= 255 && id <= 323);
+  const bool mariadb_nopad = id == 1057 || id == 1107 || id == 1069 || id == 1101 || id == 1125 ||
+                             id == 1092 || (id >= 2048 && id < 4096);  // *_nopad_*, uca1400
+  return utf8mb3 || utf8mb4 || mariadb_nopad ? Charset::kUtf8 : Charset::kOther;
+}
+
+std::optional<std::uint32_t> ColumnFormat::FixedBytes() const {
+  switch (type) {
+    case ColumnType::kInt: case ColumnType::kSystem: return length;
+    case ColumnType::kDecimal: return DecimalBytes(precision, scale);
+    case ColumnType::kFloat: return 4;
+    case ColumnType::kDouble: return 8;
+    case ColumnType::kBit: return (length + 7) / 8;
+    case ColumnType::kYear: return 1;
+    case ColumnType::kDate: return 3;
+    case ColumnType::kTime: return 3 + FractionBytes(fsp);
+    case ColumnType::kDatetime: return 5 + FractionBytes(fsp);
+    case ColumnType::kTimestamp: return 4 + FractionBytes(fsp);
+    case ColumnType::kEnum: return elements.size() > 255 ? 2 : 1;
+    case ColumnType::kSet: {
+      const auto bytes = static_cast<std::uint32_t>((elements.size() + 7) / 8);
+      return bytes > 4 ? 8 : std::max(bytes, 1u);
+    }
+    default: return std::nullopt;
+  }
+}
+
+Result<std::string> ColumnText(const ColumnFormat& f, ConstBytes b) {
+  if (auto fixed = f.FixedBytes(); fixed && b.size() != *fixed) return WrongLength(f, b.size(), *fixed);
+  switch (f.type) {
+    case ColumnType::kInt:
+      if (b.empty() || b.size() > 8) return WrongLength(f, b.size(), 8);
+      return IntText(b, f.is_unsigned);
+    case ColumnType::kSystem:
+      if (b.empty() || b.size() > 8) return WrongLength(f, b.size(), 8);
+      return std::to_string(Unsigned(b));
+    case ColumnType::kDecimal: return DecodeDecimal(b, f.precision, f.scale);
+    case ColumnType::kFloat: {
+      float v;
+      std::memcpy(&v, b.data(), 4);
+      return DoubleText(v, true);
+    }
+    case ColumnType::kDouble: {
+      double v;
+      std::memcpy(&v, b.data(), 8);
+      return DoubleText(v, false);
+    }
+    case ColumnType::kYear: {
+      const auto v = static_cast<std::uint8_t>(b[0]);
+      return v == 0 ? std::string("0000") : std::to_string(1900 + v);
+    }
+    case ColumnType::kDate: {
+      const std::uint32_t v = static_cast<std::uint32_t>(Unsigned(b)) ^ 0x800000;
+      const DateTimeParts t{static_cast<int>(v >> 9), static_cast<int>((v >> 5) & 15), static_cast<int>(v & 31)};
+      if (!ValidDate(t)) return BadValue(f, b);
+      return FormatDateTime(t, 0, false);
+    }
+    case ColumnType::kTime: return TimeText(f, b);
+    case ColumnType::kDatetime: {
+      const std::uint64_t packed = Unsigned(b.first(5)) - 0x8000000000ull;
+      const std::uint64_t ym = (packed >> 22) & 0x1FFFF;
+      DateTimeParts t{static_cast<int>(ym / 13), static_cast<int>(ym % 13), static_cast<int>((packed >> 17) & 31),
+                      static_cast<int>((packed >> 12) & 31), static_cast<int>((packed >> 6) & 63),
+                      static_cast<int>(packed & 63), FractionMicros(b.subspan(5), f.fsp)};
+      if ((packed >> 39) || !ValidDate(t) || t.hour > 23 || t.minute > 59 || t.second > 59 || t.micro > 999999) {
+        return BadValue(f, b);
+      }
+      return FormatDateTime(t, f.fsp, true);
+    }
+    case ColumnType::kTimestamp: {
+      const auto secs = static_cast<std::time_t>(Unsigned(b.first(4)));
+      DateTimeParts t;
+      if (secs != 0) {
+        std::tm tm{};
+        gmtime_r(&secs, &tm);
+        t = {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec};
+      }
+      t.micro = FractionMicros(b.subspan(4), f.fsp);
+      if (t.micro > 999999) return BadValue(f, b);
+      return FormatDateTime(t, f.fsp, true);
+    }
+    case ColumnType::kBit:
+    case ColumnType::kGeometry:
+    case ColumnType::kVector: return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+    case ColumnType::kChar:
+    case ColumnType::kVarchar: return StringText(f, b);
+    case ColumnType::kEnum: {
+      const std::uint64_t v = Unsigned(b);
+      if (v == 0) return std::string();  // the error value '' of a bad insert in non-strict mode
+      if (v > f.elements.size()) return BadValue(f, b);
+      return f.elements[v - 1];
+    }
+    case ColumnType::kSet: {
+      const std::uint64_t v = Unsigned(b);
+      if (f.elements.size() < 64 && (v >> f.elements.size())) return BadValue(f, b);
+      std::string out;
+      for (std::size_t i = 0; i < f.elements.size(); ++i) {
+        if (!((v >> i) & 1)) continue;
+        if (!out.empty()) out += ',';
+        out += f.elements[i];
+      }
+      return out;
+    }
+    case ColumnType::kJson: return JsonBinaryToText(b);
+    case ColumnType::kUnknown: break;
+  }
+  return Status::NotSupported("values of type " + (f.name.empty() ? std::string("?") : f.name) + " are not decoded");
+}
+
+void AppendBatchEscaped(std::string& out, std::string_view v) {
+  for (char c : v) {
+    switch (c) {
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\\': out += "\\\\"; break;
+      case '\0': out += "\\0"; break;
+      default: out += c;
+    }
+  }
+}
+
+std::uint32_t DecimalBytes(std::uint32_t precision, std::uint32_t scale) {
+  static constexpr std::uint32_t kLeftover[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+  auto part = [](std::uint32_t digits) { return digits / 9 * 4 + kLeftover[digits % 9]; };
+  return part(precision - std::min(scale, precision)) + part(scale);
+}
+
+std::string EncodeDecimal(bool negative, std::string_view ip, std::string_view fp, std::uint32_t precision,
+                          std::uint32_t scale) {
+  const std::uint32_t intg = precision - scale;
+  std::string i(intg - std::min<std::size_t>(ip.size(), intg), '0');
+  i += ip;
+  std::string fr(fp);
+  fr.resize(scale, '0');
+  std::string out;
+  auto put = [&out](std::string_view digits) {
+    static constexpr std::uint32_t kLeftover[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+    std::uint32_t value = 0;
+    for (char c : digits) value = value * 10 + static_cast<std::uint32_t>(c - '0');
+    const std::uint32_t bytes = digits.size() == 9 ? 4 : kLeftover[digits.size()];
+    for (std::uint32_t k = bytes; k-- > 0;) out.push_back(static_cast<char>((value >> (8 * k)) & 0xFF));
+  };
+  const std::uint32_t lead = intg % 9;  // the integer part's leftover digits come first
+  if (lead) put(std::string_view(i).substr(0, lead));
+  for (std::uint32_t k = lead; k < intg; k += 9) put(std::string_view(i).substr(k, 9));
+  for (std::uint32_t k = 0; k + 9 <= scale; k += 9) put(std::string_view(fr).substr(k, 9));
+  if (scale % 9) put(std::string_view(fr).substr(scale - scale % 9));
+  if (i.find_first_not_of('0') == std::string::npos && fr.find_first_not_of('0') == std::string::npos) negative = false;
+  if (negative) {
+    for (auto& ch : out) ch = static_cast<char>(~ch);
+  }
+  if (!out.empty()) out[0] = static_cast<char>(out[0] ^ 0x80);
+  return out;
+}
+
+Result<std::string> DecodeDecimal(ConstBytes stored, std::uint32_t precision, std::uint32_t scale) {
+  if (precision == 0 || precision > 65 || scale > 30 || scale > precision) {
+    return Status::Corruption("DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ") is not a type");
+  }
+  if (stored.size() != DecimalBytes(precision, scale)) {
+    return Status::Corruption("a DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ") takes " +
+                              std::to_string(DecimalBytes(precision, scale)) + " bytes, not " + std::to_string(stored.size()));
+  }
+  std::string b(reinterpret_cast<const char*>(stored.data()), stored.size());
+  const bool negative = !(static_cast<unsigned char>(b[0]) & 0x80);
+  b[0] = static_cast<char>(b[0] ^ 0x80);
+  if (negative) {
+    for (auto& ch : b) ch = static_cast<char>(~ch);
+  }
+  static constexpr std::uint32_t kLeftover[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+  static constexpr std::uint32_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+  std::size_t at = 0;
+  bool ok = true;
+  auto take = [&](std::uint32_t digits) {
+    const std::uint32_t bytes = digits == 9 ? 4 : kLeftover[digits];
+    std::uint32_t v = 0;
+    for (std::uint32_t k = 0; k < bytes; ++k) v = (v << 8) | static_cast<unsigned char>(b[at++]);
+    if (v >= kPow10[digits]) ok = false;
+    std::string s = std::to_string(v);
+    return std::string(digits - std::min<std::size_t>(s.size(), digits), '0') + s;
+  };
+  const std::uint32_t intg = precision - scale;
+  std::string ip, fp;
+  if (intg % 9) ip += take(intg % 9);
+  for (std::uint32_t k = intg % 9; k < intg; k += 9) ip += take(9);
+  for (std::uint32_t k = 0; k + 9 <= scale; k += 9) fp += take(9);
+  if (scale % 9) fp += take(scale % 9);
+  if (!ok) return Status::Corruption("a DECIMAL digit group is over its range");
+  ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
+  if (ip.empty()) ip = "0";
+  const bool zero = ip == "0" && fp.find_first_not_of('0') == std::string::npos;
+  return (negative && !zero ? "-" : "") + ip + (scale ? "." + fp : "");
+}
+
+std::uint64_t PackDatetime(const DateTimeParts& t) {
+  const std::uint64_t ym = static_cast<std::uint64_t>(t.year) * 13 + static_cast<std::uint64_t>(t.month);
+  return (ym << 22) | (std::uint64_t(t.day) << 17) | (std::uint64_t(t.hour) << 12) | (std::uint64_t(t.minute) << 6) |
+         std::uint64_t(t.second);
+}
+
+void AppendFraction(std::string& out, std::uint32_t micro, std::uint32_t fsp) {
+  const std::uint32_t bytes = FractionBytes(fsp);
+  const std::uint32_t v = bytes == 1 ? micro / 10000 : bytes == 2 ? micro / 100 : micro;
+  for (std::uint32_t i = bytes; i-- > 0;) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+std::string FormatDateTime(const DateTimeParts& t, std::uint32_t fsp, bool with_time) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", t.year, t.month, t.day);
+  std::string s = buf;
+  if (!with_time) return s;
+  std::snprintf(buf, sizeof buf, " %02d:%02d:%02d", t.hour, t.minute, t.second);
+  s += buf;
+  if (fsp) {
+    std::snprintf(buf, sizeof buf, "%06u", t.micro);
+    s += "." + std::string(buf, std::min<std::uint32_t>(fsp, 6));
+  }
+  return s;
+}
+
+}  // namespace strata::ondisk
