@@ -1,5 +1,6 @@
 #include "cli/inspect_command.h"
 
+#include "cli/inspect_rows_command.h"
 #include "cli/progress.h"
 
 #include <boost/program_options.hpp>
@@ -401,6 +402,7 @@ std::vector<Command> InspectCommands() {
       {"redo", "a redo log: header, checkpoints, blocks, and Strata's records", Redo},
       {"check", "verify checksums, page structure and the links between pages", Check},
       {"schema", "table and index definitions carried in the file (SDI)", Schema},
+      {"rows", "a table's rows in key order, as the mysql client prints them", InspectRows},
   };
 }
 

@@ -36,19 +36,19 @@ std::string Fseg(const FsegHeader& h) {
 nlohmann::json PageJson(std::uint32_t p) { return p == kFilNull ? nlohmann::json(nullptr) : nlohmann::json(p); }
 
 // Renders a field by what the schema says it is; without one, text when printable, else hex.
-std::string RenderValue(ConstBytes v, const FieldDef* def, ValueKind kind = ValueKind::kBytes) {
+// Numbers, dates, ENUM/SET labels and JSON print as the client shows them; strings as
+// quoted text when they are printable UTF-8, else hex.
+std::string RenderValue(ConstBytes v, const FieldDef* def, const ColumnFormat* format = nullptr) {
   if (def && def->name == "DB_ROLL_PTR" && v.size() == 7) {
     RollPtr r = RollPtr::Decode(*DecodeUnsigned(v));
     return fmt::format("{}rseg {} page {} offset {}", r.insert ? "insert, " : "", r.rseg_id, r.page_no, r.offset);
   }
-  if (def && def->name == "child_page") kind = ValueKind::kUnsignedInt;
-  if (kind == ValueKind::kUnsignedInt && DecodeUnsigned(v).ok()) return std::to_string(*DecodeUnsigned(v));
-  if (kind == ValueKind::kSignedInt && DecodeSigned(v).ok()) return std::to_string(*DecodeSigned(v));
-  if (kind == ValueKind::kTimestamp && v.size() >= 4) {
-    std::time_t t = Load32(v, 0);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&t));
-    return buf;
+  if (def && def->name == "child_page" && DecodeUnsigned(v).ok()) return std::to_string(*DecodeUnsigned(v));
+  const bool bytes_as_they_are = !format || format->type == ColumnType::kChar || format->type == ColumnType::kVarchar ||
+                                 format->type == ColumnType::kBit || format->type == ColumnType::kGeometry ||
+                                 format->type == ColumnType::kVector || format->type == ColumnType::kUnknown;
+  if (!bytes_as_they_are) {
+    if (auto text = ColumnText(*format, v); text.ok()) return *text;
   }
   // Text only when it is valid UTF-8 without control characters (JSON output must be UTF-8);
   // cut at a character boundary.
@@ -238,8 +238,7 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
         if (fs.missing) rf.value = "(instant default)";
         else if (fs.is_null) rf.value = "NULL";
         else if (fs.external) rf.value = "external: " + RenderValue(page.subspan(fs.offset, fs.length), nullptr);
-        else rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd,
-                                    def && i < def->kinds.size() ? def->kinds[i] : ValueKind::kBytes);
+        else rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd, def && fd && i < def->formats.size() && fd->name == def->fields[i] ? &def->formats[i] : nullptr);
         r.fields.push_back(rf);
       }
     } else if (layout || !ip->is_compact()) {

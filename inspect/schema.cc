@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "ondisk/column_format.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
@@ -63,6 +64,13 @@ int DeclaredChars(const std::string& sql_type) {
   return std::regex_match(sql_type, m, re) ? std::stoi(m[1]) : 0;
 }
 
+// DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR: InnoDB's own columns. (A column dropped by an instant
+// DROP COLUMN is hidden the same way but keeps its type: "!hidden!_dropped_v3_p4_name".)
+bool SystemColumn(const nlohmann::json& c) {
+  const std::string name = c.value("name", "");
+  return c.value("hidden", 1) == 2 && (name == "DB_ROW_ID" || name == "DB_TRX_ID" || name == "DB_ROLL_PTR");
+}
+
 // How a column is stored in a COMPACT/DYNAMIC record (innodb-format.md §9.1, §9.3, §12.1).
 FieldDef StorageOf(const nlohmann::json& c) {
   const std::string name = c.value("name", "");
@@ -71,7 +79,7 @@ FieldDef StorageOf(const nlohmann::json& c) {
   const auto char_length = c.value("char_length", 0u);
   const int precision = c.value("datetime_precision", 0);
   const int frac = (precision + 1) / 2;
-  if (c.value("hidden", 1) == 2) return FieldDef::Fixed(name, char_length, nullable);  // DB_* columns
+  if (SystemColumn(c)) return FieldDef::Fixed(name, char_length, nullable);
   switch (type) {
     case 2: return FieldDef::Fixed(name, 1, nullable);   // TINY
     case 3: return FieldDef::Fixed(name, 2, nullable);   // SHORT
@@ -116,6 +124,17 @@ FieldDef StorageOf(const nlohmann::json& c) {
   }
 }
 
+// One "key=value;" of a dictionary object's se_private_data.
+std::optional<std::string> PrivateValue(const std::string& se_private_data, const std::string& key) {
+  for (std::size_t at = 0; at < se_private_data.size();) {
+    const auto eq = se_private_data.find('=', at), end = se_private_data.find(';', at);
+    if (eq == std::string::npos || end == std::string::npos || eq > end) break;
+    if (se_private_data.compare(at, eq - at, key) == 0) return se_private_data.substr(eq + 1, end - eq - 1);
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
 std::uint64_t PrivateNumber(const std::string& se_private_data, const std::string& key) {
   static const std::regex re("([a-z_]+)=([0-9]+);");
   for (auto it = std::sregex_iterator(se_private_data.begin(), se_private_data.end(), re);
@@ -127,18 +146,125 @@ std::uint64_t PrivateNumber(const std::string& se_private_data, const std::strin
 
 }  // namespace
 
-ValueKind KindOf(const nlohmann::json& c) {
-  const int type = c.value("type", 0);
-  if (c.value("hidden", 1) == 2) return ValueKind::kUnsignedInt;  // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR
-  switch (type) {
-    case 2: case 3: case 4: case 9: case 10:
-      return c.value("is_unsigned", false) ? ValueKind::kUnsignedInt : ValueKind::kSignedInt;
-    case 14: return ValueKind::kUnsignedInt;  // YEAR: years since 1900
-    case 18: return ValueKind::kTimestamp;
-    case 16: case 28: case 29: return c.value("collation_id", 63) == 63 ? ValueKind::kBytes : ValueKind::kText;
-    case 24: case 25: case 26: case 27: return c.value("collation_id", 63) == 63 ? ValueKind::kBytes : ValueKind::kText;
-    default: return ValueKind::kBytes;
+namespace {
+
+std::string HexDecode(const std::string& hex) {
+  std::string out;
+  auto nibble = [](char ch) { return ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10; };
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
+  return out;
+}
+
+std::string Base64Decode(const std::string& in) {
+  std::string out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char ch : in) {
+    int v = ch >= 'A' && ch <= 'Z' ? ch - 'A' : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
+          : ch >= '0' && ch <= '9' ? ch - '0' + 52 : ch == '+' ? 62 : ch == '/' ? 63 : -1;
+    if (v < 0) continue;  // padding
+    acc = (acc << 6) | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xFF);
+    }
   }
+  return out;
+}
+
+// How a column's values read, from its SDI entry (the dictionary's type codes, §12.1).
+ColumnFormat FormatOf(const nlohmann::json& c) {
+  ColumnFormat f;
+  f.name = c.value("column_type_utf8", "");
+  f.is_unsigned = c.value("is_unsigned", false);
+  f.collation = c.value("collation_id", 63);
+  const auto char_length = c.value("char_length", 0u);
+  f.fsp = static_cast<std::uint32_t>(std::clamp(c.value("datetime_precision", 0), 0, 6));
+  if (SystemColumn(c)) {
+    f.type = ColumnType::kSystem;
+    f.length = char_length;
+    return f;
+  }
+  switch (c.value("type", 0)) {
+    case 2: f.type = ColumnType::kInt; f.length = 1; break;
+    case 3: f.type = ColumnType::kInt; f.length = 2; break;
+    case 10: f.type = ColumnType::kInt; f.length = 3; break;
+    case 4: f.type = ColumnType::kInt; f.length = 4; break;
+    case 9: f.type = ColumnType::kInt; f.length = 8; break;
+    case 5: f.type = ColumnType::kFloat; break;
+    case 6: f.type = ColumnType::kDouble; break;
+    case 21:
+      f.type = ColumnType::kDecimal;
+      f.precision = static_cast<std::uint32_t>(std::clamp(c.value("numeric_precision", 10), 1, 65));
+      f.scale = static_cast<std::uint32_t>(std::clamp(c.value("numeric_scale", 0), 0, std::min<int>(30, f.precision)));
+      break;
+    case 17: f.type = ColumnType::kBit; f.length = char_length; break;
+    case 14: f.type = ColumnType::kYear; break;
+    case 15: f.type = ColumnType::kDate; break;
+    case 20: f.type = ColumnType::kTime; break;
+    case 19: f.type = ColumnType::kDatetime; break;
+    case 18: f.type = ColumnType::kTimestamp; break;
+    case 29: f.type = ColumnType::kChar; f.length = static_cast<std::uint32_t>(DeclaredChars(f.name)); break;
+    case 16: case 28: case 24: case 25: case 26: case 27: f.type = ColumnType::kVarchar; break;
+    case 22: case 23:
+      f.type = c.value("type", 0) == 22 ? ColumnType::kEnum : ColumnType::kSet;
+      if (c.contains("elements") && c["elements"].is_array()) {
+        for (const auto& e : c["elements"]) f.elements.push_back(Base64Decode(e.value("name", "")));
+      }
+      break;
+    case 30: f.type = ColumnType::kGeometry; break;
+    case 31: f.type = ColumnType::kJson; break;
+    case 32: f.type = ColumnType::kVector; break;
+    default: f.type = ColumnType::kUnknown; break;  // pre-5.6 DATE, TIME, DATETIME, TIMESTAMP, DECIMAL
+  }
+  return f;
+}
+
+}  // namespace
+
+namespace {
+
+// A row of version v holds, in physical order, every column added at or before v and not yet
+// dropped by v (innodb-format.md §9.5). Rows without the version flag are version 0.
+void AddRowVersions(TableDef& t) {
+  std::uint32_t newest = 0;
+  for (const auto& c : t.columns) newest = std::max({newest, c.version_added, c.version_dropped});
+  IndexDef* clustered = nullptr;
+  for (auto& ix : t.indexes) {
+    if (ix.clustered) clustered = &ix;
+  }
+  if (newest == 0 || !clustered || newest > 255) return;
+  for (std::uint32_t v = 0; v <= newest; ++v) {
+    std::vector<std::pair<std::uint32_t, std::size_t>> present;
+    for (std::size_t i = 0; i < t.columns.size(); ++i) {
+      const ColumnDef& c = t.columns[i];
+      if (!c.physical_pos || c.is_virtual || c.version_added > v || (c.version_dropped && c.version_dropped <= v)) continue;
+      present.emplace_back(*c.physical_pos, i);
+    }
+    std::sort(present.begin(), present.end());
+    IndexDef::RowVersion rv;
+    rv.leaf.row_version = static_cast<std::uint8_t>(v);
+    for (const auto& [pos, i] : present) {
+      // A key column keeps the form the index gives it; the others their full column.
+      FieldDef f = t.columns[i].field;
+      for (std::size_t k = 0; k < clustered->columns.size(); ++k) {
+        if (clustered->columns[k] == i) f = clustered->leaf.fields[k];
+      }
+      rv.leaf.fields.push_back(f);
+      rv.columns.push_back(i);
+    }
+    clustered->row_versions.push_back(std::move(rv));
+  }
+}
+
+}  // namespace
+
+const IndexDef* TableDef::Clustered() const {
+  for (const auto& ix : indexes) {
+    if (ix.clustered) return &ix;
+  }
+  return nullptr;
 }
 
 TableDef TableFromSdi(const nlohmann::json& doc) {
@@ -154,8 +280,21 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
     col.nullable = c.value("is_nullable", false);
     col.is_unsigned = c.value("is_unsigned", false);
     col.hidden = c.value("hidden", 1) == 2;
+    col.is_virtual = c.value("is_virtual", false);
+    const std::string priv = c.value("se_private_data", "");
+    auto number = [&](const char* key) -> std::uint32_t {
+      auto v = PrivateValue(priv, key);
+      return v ? static_cast<std::uint32_t>(std::strtoul(v->c_str(), nullptr, 10)) : 0;
+    };
+    if (auto pos = PrivateValue(priv, "physical_pos")) col.physical_pos = static_cast<std::uint32_t>(std::strtoul(pos->c_str(), nullptr, 10));
+    col.version_added = number("version_added");
+    col.version_dropped = number("version_dropped");
+    col.dropped = col.hidden && col.version_dropped > 0;
+    if (col.dropped) col.hidden = false;  // a real column of the rows written before the DROP
+    col.instant_default_null = PrivateValue(priv, "default_null").has_value();
+    if (auto hex = PrivateValue(priv, "default")) col.instant_default = HexDecode(*hex);
     col.field = StorageOf(c);
-    col.kind = KindOf(c);
+    col.format = FormatOf(c);
     t.columns.push_back(col);
   }
   for (const auto& i : o.at("indexes")) {
@@ -191,7 +330,8 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
       }
       ix.fields.push_back(f.name);
       ix.leaf.fields.push_back(f);
-      ix.kinds.push_back(t.columns[opx].kind);
+      ix.columns.push_back(opx);
+      ix.formats.push_back(t.columns[opx].format);
       if (!e.value("hidden", false)) ++visible;
     }
     // InnoDB appends the primary key to secondary indexes, and the whole record is the key of
@@ -201,6 +341,7 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
     if (ix.clustered && visible == 0 && !ix.leaf.fields.empty()) ix.n_unique_in_tree = 1;  // DB_ROW_ID
     t.indexes.push_back(ix);
   }
+  AddRowVersions(t);
   return t;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,12 +12,10 @@
 
 #include "inspect/finding.h"
 #include "inspect/space_file.h"
+#include "ondisk/column_format.h"
 #include "ondisk/record.h"
 
 namespace strata::inspect {
-
-// How to show a stored value.
-enum class ValueKind { kBytes, kText, kSignedInt, kUnsignedInt, kTimestamp };
 
 struct ColumnDef {
   std::string name;
@@ -25,8 +24,18 @@ struct ColumnDef {
   bool nullable = false;
   bool is_unsigned = false;
   bool hidden = false;   // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR
+  bool is_virtual = false;  // computed by the server on read, not stored in the clustered index
+  // MySQL instant ADD/DROP COLUMN (se_private_data): where the column sits in a row of the
+  // clustered index, the row versions it was added and dropped in (0: never), and the value
+  // rows written before it was added read as.
+  std::optional<std::uint32_t> physical_pos;
+  std::uint32_t version_added = 0;
+  std::uint32_t version_dropped = 0;
+  bool dropped = false;  // gone from the table; still in rows of older versions
+  std::optional<std::string> instant_default;  // stored bytes
+  bool instant_default_null = false;
   ondisk::FieldDef field;  // how the full column is stored
-  ValueKind kind = ValueKind::kBytes;
+  ondisk::ColumnFormat format;  // how its values read
 };
 
 struct IndexDef {
@@ -38,8 +47,17 @@ struct IndexDef {
   bool unique = false;
   std::vector<std::string> fields;  // physical field order of leaf records
   ondisk::RecordLayout leaf;        // leaf record layout
-  std::vector<ValueKind> kinds;     // per leaf field
+  std::vector<std::size_t> columns; // per leaf field: its column in TableDef::columns
+  std::vector<ondisk::ColumnFormat> formats;  // per leaf field: how its values read
   std::size_t n_unique_in_tree = 0;  // key fields of node pointers
+  // Clustered index of a table with MySQL 8.0.29+ row versions: version v's leaf layout
+  // (fields in physical order, dropped columns included while they existed) and each field's
+  // column. Empty when rows have one layout.
+  struct RowVersion {
+    ondisk::RecordLayout leaf;
+    std::vector<std::size_t> columns;
+  };
+  std::vector<RowVersion> row_versions;
 
   ondisk::RecordLayout NodePointerLayout() const { return leaf.NodePointer(n_unique_in_tree); }
 };
@@ -49,6 +67,8 @@ struct TableDef {
   std::string name;
   std::vector<ColumnDef> columns;
   std::vector<IndexDef> indexes;
+
+  const IndexDef* Clustered() const;
 };
 
 struct Dictionary {

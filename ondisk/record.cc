@@ -75,7 +75,7 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
   if (header->info_bits & kInfoVersion) {
     std::uint8_t version = 0;
     if (!read_down(version)) return truncated();
-    if (version != 0) {
+    if (version != layout.row_version) {
       return Status::NotSupported("offset " + std::to_string(origin) + ": row version " + std::to_string(version) +
                                   " needs the dictionary's column versions");
     }
@@ -145,6 +145,17 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
     data += s.length;
   }
   return out;
+}
+
+Result<std::uint8_t> RecordRowVersion(ConstBytes page, std::size_t origin) {
+  const Bounds b = PageBounds(page);
+  if (origin < b.lo + kCompactExtraBytes + 1 || origin > b.hi) {
+    return Status::CorruptionAt(origin, "record origin outside the page body");
+  }
+  auto header = RecordHeader::Decode(page, origin, true);
+  if (!header.ok()) return header.status();
+  if (!(header->info_bits & kInfoVersion)) return std::uint8_t{0};
+  return Load8(page, origin - kCompactExtraBytes - 1);
 }
 
 Result<std::vector<FieldSlice>> DecodeRedundantFields(ConstBytes page, std::size_t origin) {

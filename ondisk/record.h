@@ -66,6 +66,9 @@ struct RecordLayout {
   // Fields stored by records without the instant flag, in a table that gained columns by
   // MySQL's instant ADD COLUMN (the dictionary's instant_col); 0 means all of them.
   std::size_t core_fields = 0;
+  // MySQL 8.0.29+ row versions: the version whose fields these are. A record that carries a
+  // version byte decodes only with the layout of that version (RecordRowVersion says which).
+  std::uint8_t row_version = 0;
 
   std::size_t n_nullable() const;
   // The node-pointer form of this (leaf) layout: the first `n_unique` fields, then the child.
@@ -95,6 +98,9 @@ struct FieldSlice {
 // instant records, whose layout depends on dictionary history.
 Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin,
                                                     const RecordLayout& layout);
+// The row version a COMPACT record was written in (MySQL 8.0.29+ instant ADD/DROP COLUMN):
+// the byte below its header when the version flag is set, else 0.
+Result<std::uint8_t> RecordRowVersion(ConstBytes page, std::size_t origin);
 // Splits a REDUNDANT record using its own field end offsets.
 Result<std::vector<FieldSlice>> DecodeRedundantFields(ConstBytes page, std::size_t origin);
 

@@ -108,7 +108,7 @@ TEST(InspectCliTest, PageRecordsDecodeFieldsByNameFromSdi) {
   ASSERT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("layout: SDI index PRIMARY of sakila.actor"), std::string::npos);
   EXPECT_NE(r.out.find("first_name           \"PENELOPE\""), std::string::npos);
-  EXPECT_NE(r.out.find("last_update          2006-02-15 04:34:33 UTC"), std::string::npos);
+  EXPECT_NE(r.out.find("last_update          2006-02-15 04:34:33"), std::string::npos);
 }
 
 TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {

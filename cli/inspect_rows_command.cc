@@ -1,0 +1,177 @@
+#include "cli/inspect_rows_command.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+#include <optional>
+
+#include "cli/command.h"
+#include "cli/progress.h"
+#include "inspect/row_output.h"
+#include "inspect/rows.h"
+#include "inspect/schema.h"
+#include "inspect/space_file.h"
+#include "inspect/sys_dictionary.h"
+
+namespace strata::cli {
+
+namespace po = boost::program_options;
+using namespace strata::inspect;
+
+namespace {
+
+constexpr const char* kUsage =
+    "PATH [--index NAME] [--deleted] [--format tsv|json|sql]\n\n"
+    "Every row of the table in PATH (a .ibd file), in primary key order, as `mysql -B` prints\n"
+    "SELECT * (virtual columns, which the server computes on read, are left out); with --index,\n"
+    "that secondary index's entries in its order. The definition comes from the file's own\n"
+    "dictionary (MySQL 8.0 and later). A value the definition cannot decode is printed as\n"
+    "\"(unknown: REASON)\", never guessed, and the exit status is then 1.";
+
+constexpr std::size_t kRowsPerInsert = 1000;
+
+int Fail(const std::string& message) {
+  std::cerr << "strata inspect rows: " << message << "\n";
+  return kExitFailure;
+}
+
+}  // namespace
+
+int InspectRows(const std::vector<std::string>& args) {
+  po::options_description options("Options");
+  options.add_options()("index", po::value<std::string>(), "read this index instead of the clustered one")(
+      "deleted", "also rows that are delete-marked but not purged (an extra column says which)")(
+      "format", po::value<std::string>()->default_value("tsv"),
+      "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")(
+      "json", "same as --format json")("help,h", "show this help");
+  po::options_description all;
+  all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add("path", -1);
+  po::variables_map vm;
+  auto help = [&](std::ostream& out) { out << "Usage: strata inspect rows " << kUsage << "\n\n" << options << "\n"; };
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "strata inspect rows: " << e.what() << "\n";
+    help(std::cerr);
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    help(std::cout);
+    return kExitOk;
+  }
+  if (!vm.count("path") || vm["path"].as<std::vector<std::string>>().size() != 1) {
+    std::cerr << "strata inspect rows: give one tablespace file\n";
+    help(std::cerr);
+    return kExitUsage;
+  }
+  const std::string fmt_name = vm.count("json") ? "json" : vm["format"].as<std::string>();
+  RowFormat format;
+  if (fmt_name == "tsv") format = RowFormat::kTsv;
+  else if (fmt_name == "json") format = RowFormat::kJson;
+  else if (fmt_name == "sql") format = RowFormat::kSql;
+  else {
+    std::cerr << "strata inspect rows: --format is tsv, json or sql, not '" << fmt_name << "'\n";
+    return kExitUsage;
+  }
+  const bool with_deleted = vm.count("deleted") > 0;
+  if (with_deleted && format == RowFormat::kSql) {
+    std::cerr << "strata inspect rows: --deleted and --format sql do not go together (a restore must not bring back deleted rows)\n";
+    return kExitUsage;
+  }
+
+  const std::string path = vm["path"].as<std::vector<std::string>>()[0];
+  auto file = SpaceFile::Open(path);
+  if (!file.ok()) return Fail(path + ": " + file.status().ToString());
+  ServerDictionaries servers;
+  const Dictionary dict = DictionaryFor(*file, servers.For(*file));
+  const TableDef* table = nullptr;
+  for (const auto& t : dict.tables) {
+    if (!t.columns.empty() && t.Clustered()) table = table ? table : &t;
+  }
+  if (!table) {
+    return Fail(path + ": no table definition with columns: MySQL 8.0 files carry one (SDI); for MySQL 5.7 and "
+                "MariaDB files the definition is not read yet");
+  }
+  const IndexDef* index = table->Clustered();
+  if (vm.count("index")) {
+    index = nullptr;
+    for (const auto& ix : table->indexes) {
+      if (ix.name == vm["index"].as<std::string>()) index = &ix;
+    }
+    if (!index) return Fail(path + ": table " + table->name + " has no index '" + vm["index"].as<std::string>() + "'");
+  }
+  if (index->root_page == ondisk::kFilNull) return Fail(path + ": the dictionary does not say where index " + index->name + " starts");
+
+  const std::vector<RowColumn> columns = RowColumns(*table, *index);
+  ProgressBar progress("rows", file->n_pages());
+  std::uint32_t last_page = ondisk::kFilNull;
+  std::uint64_t pages_seen = 0;
+  std::vector<Row> batch;
+  std::uint64_t rows_left_out = 0;
+  std::string out;
+  auto flush = [&](bool all) {
+    if (format == RowFormat::kSql && !batch.empty() && (all || batch.size() >= kRowsPerInsert)) {
+      out += SqlInsert(table->name, columns, batch);
+      batch.clear();
+    }
+    if (all || out.size() >= (1 << 20)) {
+      std::cout << out;
+      out.clear();
+    }
+  };
+
+  if (format == RowFormat::kTsv) out += TsvHeader(columns, with_deleted);
+  if (format == RowFormat::kJson) {
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& c : columns) names.push_back(c.name);
+    out += "{\"command\": \"rows\", \"schema_version\": 1, \"file\": " + nlohmann::json(path).dump() +
+           ", \"table\": " + nlohmann::json(table->schema.empty() ? table->name : table->schema + "." + table->name).dump() +
+           ", \"index\": " + nlohmann::json(index->name).dump() + ", \"columns\": " + names.dump() + ", \"rows\": [";
+  }
+  bool first = true;
+  RowScan scan = ScanRows(*file, *table, *index, with_deleted, [&](const Row& row) {
+    if (row.page != last_page) {
+      last_page = row.page;
+      progress.Update(++pages_seen);
+    }
+    switch (format) {
+      case RowFormat::kTsv: out += TsvLine(row, with_deleted); break;
+      case RowFormat::kJson:
+        out += (first ? "\n  " : ",\n  ") + RowJson(columns, row).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        break;
+      case RowFormat::kSql: {
+        bool complete = true;
+        for (const auto& c : row.cells) complete &= c.unknown.empty();
+        if (complete) {
+          batch.push_back(row);
+        } else {
+          ++rows_left_out;
+          out += "-- the row at page " + std::to_string(row.page) + " offset " + std::to_string(row.offset) +
+                 " is left out: a value in it cannot be decoded\n";
+        }
+        break;
+      }
+    }
+    first = false;
+    flush(false);
+  });
+  progress.Finish();
+  if (format == RowFormat::kJson) {
+    nlohmann::json findings = nlohmann::json::array();
+    for (const auto& f : scan.findings) findings.push_back(ToJson(f));
+    out += std::string(first ? "" : "\n") + "], \"findings\": " + findings.dump() + "}\n";
+  }
+  flush(true);
+  std::cout.flush();
+  for (const auto& f : scan.findings) std::cerr << "strata inspect rows: " << f.ToString() << "\n";
+  if (scan.unknown_cells) {
+    std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"
+              << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "") << "\n";
+  }
+  return scan.findings.empty() && scan.unknown_cells == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace strata::cli

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# What a real server prints for the tables of ibdNinja's MySQL fixtures
+# (../shared/fixtures/external/ibdNinja/8.0 and 8.4): the SQL scripts that made those files
+# (tests/data/ibdninja/sql, see SOURCES.md there) are run on a private MariaDB, and for every
+# table the `mariadb` client's batch output of `SELECT` (its stored columns) `... ORDER BY` its
+# primary key is kept:
+#
+#   OUTDIR/<table>.tsv      exactly what `mariadb -B -e 'SELECT ... FROM <table> ...'` printed
+#   OUTDIR/<table>.log      statements MariaDB refused (MySQL-only syntax), if any
+#
+#   make-ibdninja-truth.sh OUTDIR        (normally tests/data/ibdninja/truth)
+#
+# `strata inspect rows` on the MySQL-written .ibd must print the same bytes, except where the
+# two servers cannot agree (NOW() at different moments, JSON that MySQL normalises and MariaDB
+# keeps as written); tests/data/ibdninja/README.md lists those cells.
+#
+# Env: PORT (default 33066). Needs mariadb-server, mariadb-client (Debian 12: 10.11).
+set -euo pipefail
+
+prog=$(basename "$0")
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+SERVER=$HERE/server.sh
+SQL=$HERE/../../tests/data/ibdninja/sql
+[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
+mkdir -p "$1"
+OUT=$(cd "$1" && pwd -P)
+PORT=${PORT:-33066}
+WORK=$(mktemp -d /tmp/strata-ibdninja.XXXXXX)
+cleanup() {
+    local rc=$?
+    "$SERVER" stop "$WORK" >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+    exit $rc
+}
+trap cleanup EXIT
+
+# UTC, as the fixtures' TIMESTAMP columns are printed by the inspector.
+SERVER_EXTRA_CNF="default_time_zone='+00:00'
+character_set_server=utf8mb4" "$SERVER" start "$WORK" "$PORT" >&2
+
+run() { "$SERVER" sql "$WORK" --default-character-set=utf8mb4 "$@"; }
+
+# script -> tables it leaves, with the ORDER BY that lists them in primary key order
+# (nullable_no_pk has none: its rows are in insertion order, as its hidden row ids are).
+declare -A tables=(
+    [01_simple_table]="simple_table:id"
+    [02_multi_index]="multi_index:id"
+    [03_instant_add_column]="instant_add_col:id"
+    [04_data_types]="data_types:id"
+    [05_nullable_no_pk]="nullable_no_pk:"
+    [06_with_deletes]="with_deletes:id"
+    [07_multi_page]="multi_page:id"
+    [08_instant_add_drop]="instant_add_drop:col_uint"
+    [09_all_column_types]="type_test:col_int"
+    [10_upgrade_8016]=""
+    [11_upgrade_8040]="ddl_test:id"
+    [12_blob_external]="blob_external:id"
+)
+
+run -e 'CREATE DATABASE ibdninja_test'
+for script in $(printf '%s\n' "${!tables[@]}" | sort); do
+    # --force: MySQL-only statements fail one by one and the rest of the script still runs.
+    # MariaDB refuses CONCAT over a CHAR column in a generated column (its value would depend
+    # on sql_mode); RTRIM gives the value MySQL computes, which strips CHAR's padding on read.
+    # The scripts are sent as latin1, as the fixtures' own bytes show they were: the UTF-8 of
+    # '中文' in 09_all_column_types.sql is stored re-encoded from latin1 (c3 a4 c2 b8 ...).
+    sed "s/CONCAT(col_char_utf8, '_suffix')/CONCAT(RTRIM(col_char_utf8), '_suffix')/" "$SQL/$script.sql" |
+        "$SERVER" sql "$WORK" --default-character-set=latin1 --force ibdninja_test 2> "$WORK/$script.err" || true
+    for entry in ${tables[$script]}; do
+        table=${entry%%:*} key=${entry#*:}
+        order=${key:+ ORDER BY $key}
+        # The stored columns: a virtual column is computed by the server on read, not kept in
+        # the file, so the inspector leaves it out.
+        columns=$(run -N ibdninja_test -e "SELECT GROUP_CONCAT(CONCAT('\`', COLUMN_NAME, '\`')
+            ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()
+            AND TABLE_NAME = '$table' AND EXTRA NOT LIKE '%VIRTUAL%'")
+        run -B ibdninja_test -e "SELECT $columns FROM $table$order" > "$OUT/$table.tsv"
+        if [[ -s $WORK/$script.err ]]; then cp "$WORK/$script.err" "$OUT/$table.log"; else rm -f "$OUT/$table.log"; fi
+        echo "$prog: $table: $(($(wc -l < "$OUT/$table.tsv") - 1)) rows" >&2
+    done
+done

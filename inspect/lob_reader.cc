@@ -1,0 +1,86 @@
+#include "inspect/lob_reader.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "ondisk/fil_header.h"
+#include "ondisk/lob.h"
+#include "ondisk/page_type.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+namespace {
+
+Status Broken(std::uint32_t page, const std::string& what) {
+  return Status::Corruption(fmt::format("page {}: {}", page, what));
+}
+
+// Old format: each page holds a part and the next page's number.
+Result<std::string> ReadBlobChain(const SpaceFile& file, const ExternRef& ref) {
+  std::string out;
+  std::set<std::uint32_t> seen;
+  for (std::uint32_t p = ref.page_no; out.size() < ref.length;) {
+    if (p == kFilNull) return Broken(p, fmt::format("BLOB chain ends after {} of {} bytes", out.size(), ref.length));
+    if (p >= file.n_pages() || !seen.insert(p).second) return Broken(p, "BLOB chain leaves the file or loops");
+    ConstBytes page = file.page(p);
+    if (FilHeader(page).type() != PageType::kBlob) return Broken(p, "a BLOB chain reaches a page that is not a BLOB page");
+    auto blob = BlobPage::Decode(page);
+    if (!blob.ok()) return blob.status().WithContext(fmt::format("page {}", p));
+    const std::size_t part = std::min<std::uint64_t>(blob->part_len, ref.length - out.size());
+    out.append(reinterpret_cast<const char*>(page.data()) + BlobPage::kData, part);
+    p = blob->next_page.value();
+  }
+  return out;
+}
+
+// MySQL 8.0: the first page's list of index entries, each naming a data page and its length
+// (the first entry's data is on the first page itself).
+Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref) {
+  ConstBytes first = file.page(ref.page_no);
+  auto head = LobFirstPage::Decode(first);
+  if (!head.ok()) return head.status().WithContext(fmt::format("page {}", ref.page_no));
+  std::string out;
+  std::set<std::pair<std::uint32_t, std::uint16_t>> seen;
+  for (FileAddr at = head->index_list.first; !at.is_null() && out.size() < ref.length;) {
+    const std::uint32_t p = at.page.value();
+    if (p >= file.n_pages() || !seen.insert({p, at.offset}).second) return Broken(p, "LOB index list leaves the file or loops");
+    auto entry = LobIndexEntry::Decode(file.page(p), at.offset);
+    if (!entry.ok()) return entry.status().WithContext(fmt::format("page {}", p));
+    const std::uint32_t dp = entry->data_page.value();
+    if (dp >= file.n_pages()) return Broken(dp, "a LOB index entry points past the end of the file");
+    ConstBytes data_page = file.page(dp);
+    std::size_t from = 0, len = entry->data_len;
+    if (dp == ref.page_no) {
+      from = LobFirstPage::kData;
+      len = std::min<std::size_t>(len, LobFirstPage::Capacity(first.size()));
+    } else {
+      if (FilHeader(data_page).type() != PageType::kLobData) return Broken(dp, "a LOB index entry points at a page that is not LOB data");
+      auto d = LobDataPage::Decode(data_page);
+      if (!d.ok()) return d.status().WithContext(fmt::format("page {}", dp));
+      from = LobDataPage::kData;
+      len = std::min<std::size_t>(len, LobDataPage::Capacity(data_page.size()));
+    }
+    out.append(reinterpret_cast<const char*>(data_page.data()) + from, std::min<std::size_t>(len, ref.length - out.size()));
+    at = entry->node.next;
+  }
+  if (out.size() != ref.length) return Broken(ref.page_no, fmt::format("LOB holds {} of its {} bytes", out.size(), ref.length));
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> ReadExternal(const SpaceFile& file, const ExternRef& ref) {
+  if (ref.page_no >= file.n_pages()) return Broken(ref.page_no, "an off-page reference points past the end of the file");
+  switch (FilHeader(file.page(ref.page_no)).type()) {
+    case PageType::kBlob: return ReadBlobChain(file, ref);
+    case PageType::kLobFirst: return ReadLob(file, ref);
+    case PageType::kZBlob: case PageType::kZBlob2: case PageType::kZLobFirst:
+      return Status::NotSupported(fmt::format("page {}: compressed LOB pages are not read yet", ref.page_no));
+    default: return Broken(ref.page_no, "an off-page reference points at a page that is not a BLOB or LOB page");
+  }
+}
+
+}  // namespace strata::inspect

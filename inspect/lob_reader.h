@@ -1,0 +1,18 @@
+// Off-page column values read from a tablespace file: the old BLOB page chains (MySQL 5.x,
+// MariaDB, Strata) and MySQL 8.0's LOBs (a first page whose index entries list the data
+// pages in order; innodb-format.md §9.7-9.8).
+#pragma once
+
+#include <string>
+
+#include "inspect/space_file.h"
+#include "ondisk/record.h"
+
+namespace strata::inspect {
+
+// The `ref.length` bytes stored off-page. Corruption naming the page when a chain leaves the
+// file, loops, reaches a page of another type or ends short; NotSupported for compressed
+// (ROW_FORMAT=COMPRESSED) LOB pages.
+ondisk::Result<std::string> ReadExternal(const SpaceFile& file, const ondisk::ExternRef& ref);
+
+}  // namespace strata::inspect

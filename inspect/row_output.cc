@@ -1,0 +1,137 @@
+#include "inspect/row_output.h"
+
+#include <charconv>
+
+#include "ondisk/column_format.h"
+
+namespace strata::inspect {
+
+using ondisk::ColumnType;
+
+namespace {
+
+bool Numeric(const ondisk::ColumnFormat& f) {
+  switch (f.type) {
+    case ColumnType::kInt: case ColumnType::kSystem: case ColumnType::kDecimal: case ColumnType::kFloat:
+    case ColumnType::kDouble: case ColumnType::kYear:
+      return true;
+    default: return false;
+  }
+}
+
+// Bytes that are not text in any character set: printed by the client as they are, restored
+// from hex.
+bool BinaryBytes(const ondisk::ColumnFormat& f) {
+  switch (f.type) {
+    case ColumnType::kBit: case ColumnType::kGeometry: case ColumnType::kVector: return true;
+    case ColumnType::kChar: case ColumnType::kVarchar: return f.binary();
+    default: return false;
+  }
+}
+
+std::string Hex(const std::string& s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(2 * s.size());
+  for (unsigned char c : s) {
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+std::string UnknownText(const RowCell& c) { return "(unknown: " + c.unknown + ")"; }
+
+}  // namespace
+
+std::string TsvHeader(const std::vector<RowColumn>& columns, bool with_deleted) {
+  std::string out;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i) out += '\t';
+    out += columns[i].name;
+  }
+  if (with_deleted) out += "\t(deleted)";
+  return out + '\n';
+}
+
+std::string TsvLine(const Row& row, bool with_deleted) {
+  std::string out;
+  for (std::size_t i = 0; i < row.cells.size(); ++i) {
+    if (i) out += '\t';
+    const RowCell& c = row.cells[i];
+    if (c.text) ondisk::AppendBatchEscaped(out, *c.text);
+    else out += c.unknown.empty() ? "NULL" : UnknownText(c);
+  }
+  if (with_deleted) out += row.deleted ? "\t1" : "\t0";
+  return out + '\n';
+}
+
+std::string SqlInsert(const std::string& table, const std::vector<RowColumn>& columns, const std::vector<Row>& rows) {
+  auto quote_name = [](const std::string& n) {
+    std::string q = "`";
+    for (char c : n) q += c == '`' ? std::string("``") : std::string(1, c);
+    return q + "`";
+  };
+  std::string out = "INSERT INTO " + quote_name(table) + " (";
+  for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? "," : "") + quote_name(columns[i].name);
+  out += ") VALUES\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    out += r ? ",\n(" : "(";
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      if (i) out += ',';
+      const RowCell& c = rows[r].cells[i];
+      if (!c.text) {
+        out += "NULL";
+      } else if (Numeric(*columns[i].format)) {
+        out += *c.text;
+      } else if (BinaryBytes(*columns[i].format)) {
+        out += c.text->empty() ? "''" : "0x" + Hex(*c.text);
+      } else {
+        out += '\'';
+        for (char ch : *c.text) {
+          switch (ch) {
+            case '\0': out += "\\0"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\\': out += "\\\\"; break;
+            case '\'': out += "\\'"; break;
+            case '\x1a': out += "\\Z"; break;
+            default: out += ch;
+          }
+        }
+        out += '\'';
+      }
+    }
+    out += ')';
+  }
+  return out + ";\n";
+}
+
+nlohmann::json RowJson(const std::vector<RowColumn>& columns, const Row& row) {
+  nlohmann::json values = nlohmann::json::array();
+  nlohmann::json unknown = nlohmann::json::object();
+  for (std::size_t i = 0; i < row.cells.size(); ++i) {
+    const RowCell& c = row.cells[i];
+    const ondisk::ColumnFormat& f = *columns[i].format;
+    if (!c.text) {
+      values.push_back(nullptr);
+      if (!c.unknown.empty()) unknown[columns[i].name] = c.unknown;
+      continue;
+    }
+    const std::string& t = *c.text;
+    if (f.type == ColumnType::kInt || f.type == ColumnType::kSystem) {
+      std::int64_t s = 0;
+      std::uint64_t u = 0;
+      if (std::from_chars(t.data(), t.data() + t.size(), s).ec == std::errc()) values.push_back(s);
+      else if (std::from_chars(t.data(), t.data() + t.size(), u).ec == std::errc()) values.push_back(u);
+      else values.push_back(t);
+    } else if (BinaryBytes(f)) {
+      values.push_back({{"hex", Hex(t)}});
+    } else {
+      values.push_back(t);
+    }
+  }
+  return {{"values", values}, {"deleted", row.deleted}, {"page", row.page}, {"offset", row.offset}, {"unknown", unknown}};
+}
+
+}  // namespace strata::inspect

@@ -1,0 +1,29 @@
+// Rows as text: the `mysql -B` batch format (tab-separated, a header line, NULL, the client's
+// escapes), INSERT statements that restore them, and JSON.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "inspect/rows.h"
+
+namespace strata::inspect {
+
+enum class RowFormat { kTsv, kJson, kSql };
+
+// A cell the definition could not decode prints as "(unknown: REASON)" in the batch format
+// (it cannot look like a value) and stops its row from becoming an INSERT.
+std::string TsvHeader(const std::vector<RowColumn>& columns, bool with_deleted);
+std::string TsvLine(const Row& row, bool with_deleted);
+
+// One `INSERT INTO` for `rows` (each complete: no unknown cells). Numbers are bare, binary
+// strings 0x-hex, text quoted with the escapes mysqldump uses.
+std::string SqlInsert(const std::string& table, const std::vector<RowColumn>& columns, const std::vector<Row>& rows);
+
+// {"values": [...], "deleted", "page", "offset", "unknown": {column: reason}}: integers as
+// JSON numbers, binary strings as {"hex": "..."}, everything else as the client's text.
+nlohmann::json RowJson(const std::vector<RowColumn>& columns, const Row& row);
+
+}  // namespace strata::inspect

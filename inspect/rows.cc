@@ -1,0 +1,215 @@
+#include "inspect/rows.h"
+
+#include <fmt/format.h>
+
+#include "inspect/lob_reader.h"
+#include "ondisk/fil_header.h"
+#include "ondisk/index_page.h"
+#include "ondisk/page_type.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) {
+  std::vector<RowColumn> out;
+  if (index.clustered) {
+    // Table order, as SELECT * lists the columns; virtual columns are computed on read,
+    // DB_* are InnoDB's own, and dropped ones are gone.
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      const ColumnDef& col = table.columns[c];
+      if (!col.hidden && !col.is_virtual && !col.dropped) out.push_back({col.name, c, &col.format});
+    }
+  } else {
+    for (std::size_t c : index.columns) {
+      if (!table.columns[c].hidden) out.push_back({table.columns[c].name, c, &table.columns[c].format});
+    }
+  }
+  return out;
+}
+
+namespace {
+
+class Scanner {
+ public:
+  Scanner(const SpaceFile& file, const TableDef& table, const IndexDef& index)
+      : file_(file), table_(table), index_(index), columns_(RowColumns(table, index)),
+        name_(file.path().string()) {
+    field_of_.push_back(FieldsOf(index.columns));
+    for (const auto& v : index.row_versions) field_of_.push_back(FieldsOf(v.columns));
+  }
+
+  RowScan Run(bool with_deleted, const std::function<void(const Row&)>& each) {
+    std::uint32_t p = index_.root_page;
+    const RecordLayout node_layout = index_.NodePointerLayout();
+    for (int depth = 0;; ++depth) {
+      auto ip = OpenIndexPage(p, "descending from the root");
+      if (!ip) return std::move(scan_);
+      if (ip->is_leaf()) break;
+      if (depth > 64) {
+        Fail(p, std::nullopt, "the tree is deeper than 64 levels");
+        return std::move(scan_);
+      }
+      RecordWalker w(*ip);
+      if (!w.Next()) {
+        Fail(p, std::nullopt, w.status().ok() ? "a node page without records" : w.status().message());
+        return std::move(scan_);
+      }
+      auto fields = ip->is_compact() ? DecodeCompactFields(file_.page(p), w.origin(), node_layout)
+                                     : DecodeRedundantFields(file_.page(p), w.origin());
+      if (!fields.ok() || fields->empty() || fields->back().length != 4) {
+        Fail(p, w.origin(), fields.ok() ? "a node pointer without a child page" : fields.status().message());
+        return std::move(scan_);
+      }
+      p = Load32(file_.page(p), fields->back().offset);
+    }
+    std::vector<bool> seen(file_.n_pages(), false);
+    for (; p != kFilNull; p = FilHeader(file_.page(p)).next().value()) {
+      if (p < seen.size() && seen[p]) {
+        Fail(p, std::nullopt, "the leaf chain comes back to this page");
+        break;
+      }
+      auto ip = OpenIndexPage(p, "along the leaf chain");
+      if (!ip) break;
+      seen[p] = true;
+      if (!ip->is_leaf()) {
+        Fail(p, std::nullopt, "the leaf chain reaches a page of level " + std::to_string(ip->level()));
+        break;
+      }
+      ++scan_.leaf_pages;
+      LeafRecords(*ip, p, with_deleted, each);
+    }
+    return std::move(scan_);
+  }
+
+ private:
+  void Fail(std::uint32_t page, std::optional<std::size_t> offset, const std::string& detail) {
+    scan_.findings.push_back({Severity::kError, name_, page, offset, "rows of " + index_.table + " " + index_.name, detail});
+  }
+
+  std::optional<IndexPage> OpenIndexPage(std::uint32_t p, const std::string& where) {
+    if (p >= file_.n_pages()) {
+      Fail(p, std::nullopt, where + ": page " + std::to_string(p) + " is past the end of the file");
+      return std::nullopt;
+    }
+    if (FilHeader(file_.page(p)).type() != PageType::kIndex) {
+      Fail(p, std::nullopt, where + ": not an INDEX page");
+      return std::nullopt;
+    }
+    auto ip = IndexPage::Open(file_.page(p));
+    if (!ip.ok()) {
+      Fail(p, std::nullopt, ip.status().message());
+      return std::nullopt;
+    }
+    if (ip->index_id() != index_.id) {
+      Fail(p, std::nullopt, fmt::format("{}: the page belongs to index {}, not {}", where, ip->index_id(), index_.id));
+      return std::nullopt;
+    }
+    return *ip;
+  }
+
+  void LeafRecords(const IndexPage& ip, std::uint32_t p, bool with_deleted, const std::function<void(const Row&)>& each) {
+    ConstBytes page = file_.page(p);
+    RecordWalker w(ip);
+    while (w.Next()) {
+      const RecordHeader& h = w.header();
+      if (h.min_rec()) continue;  // MariaDB's instant-ALTER metadata record is not a row
+      if (h.deleted() && !with_deleted) {
+        ++scan_.deleted_skipped;
+        continue;
+      }
+      Row row;
+      row.deleted = h.deleted();
+      row.page = p;
+      row.offset = w.origin();
+      // Which layout: the row's version when the table has them, else the index's own.
+      const RecordLayout* layout = &index_.leaf;
+      const std::vector<int>* field_of = &field_of_[0];
+      Status version_error;
+      if (!index_.row_versions.empty() && ip.is_compact()) {
+        auto v = RecordRowVersion(page, w.origin());
+        if (v.ok() && *v < index_.row_versions.size()) {
+          layout = &index_.row_versions[*v].leaf;
+          field_of = &field_of_[1 + *v];
+        } else {
+          version_error = v.ok() ? Status::Corruption("row version " + std::to_string(*v) + " is newer than the dictionary's")
+                                 : v.status();
+        }
+      }
+      Result<std::vector<FieldSlice>> fields =
+          !version_error.ok() ? Result<std::vector<FieldSlice>>(version_error)
+          : ip.is_compact()   ? DecodeCompactFields(page, w.origin(), *layout)
+                              : DecodeRedundantFields(page, w.origin());
+      for (const RowColumn& c : columns_) {
+        const int f = (*field_of)[c.column];
+        if (!fields.ok()) {
+          row.cells.push_back({std::nullopt, fields.status().message()});
+        } else if (f < 0 || static_cast<std::size_t>(f) >= fields->size() || (*fields)[f].missing) {
+          row.cells.push_back(Default(table_.columns[c.column]));
+        } else {
+          row.cells.push_back(Cell(page, (*fields)[f], *c.format));
+        }
+        if (!row.cells.back().unknown.empty()) ++scan_.unknown_cells;
+      }
+      ++scan_.rows;
+      each(row);
+    }
+    if (!w.status().ok()) Fail(p, std::nullopt, w.status().message());
+  }
+
+  // Each table column's field in a layout whose fields are `columns`, or -1.
+  std::vector<int> FieldsOf(const std::vector<std::size_t>& columns) const {
+    std::vector<int> out(table_.columns.size(), -1);
+    for (std::size_t f = 0; f < columns.size(); ++f) out[columns[f]] = static_cast<int>(f);
+    return out;
+  }
+
+  // A column the row does not store: added by an instant ADD COLUMN after the row was
+  // written, so it reads as the default the ALTER gave it.
+  RowCell Default(const ColumnDef& c) {
+    if (c.instant_default_null) return {};
+    if (c.instant_default) {
+      auto text = ColumnText(c.format, AsBytes(*c.instant_default));
+      if (text.ok()) return {std::move(*text), ""};
+      return {std::nullopt, "the instant default: " + text.status().message()};
+    }
+    return {std::nullopt, "the row does not store this column and the dictionary gives no default for it"};
+  }
+
+  RowCell Cell(ConstBytes page, const FieldSlice& fs, const ColumnFormat& format) {
+    if (fs.is_null) return {};
+    ConstBytes local = page.subspan(fs.offset, fs.length);
+    Result<std::string> text = std::string();
+    if (fs.external) {
+      const ExternRef ref = ExternRef::Decode(page, fs.offset + fs.length - kExternRefSize);
+      auto rest = ReadExternal(file_, ref);
+      if (!rest.ok()) return {std::nullopt, "off-page part: " + rest.status().message()};
+      std::string whole(reinterpret_cast<const char*>(local.data()), local.size() - kExternRefSize);
+      whole += *rest;
+      text = ColumnText(format, AsBytes(whole));
+    } else {
+      text = ColumnText(format, local);
+    }
+    if (!text.ok()) return {std::nullopt, text.status().message()};
+    return {std::move(*text), ""};
+  }
+
+  static ConstBytes AsBytes(const std::string& s) { return {reinterpret_cast<const std::byte*>(s.data()), s.size()}; }
+
+  const SpaceFile& file_;
+  const TableDef& table_;
+  const IndexDef& index_;
+  std::vector<RowColumn> columns_;
+  std::vector<std::vector<int>> field_of_;  // [0]: the index's layout; [1 + v]: row version v
+  std::string name_;
+  RowScan scan_;
+};
+
+}  // namespace
+
+RowScan ScanRows(const SpaceFile& file, const TableDef& table, const IndexDef& index, bool with_deleted,
+                 const std::function<void(const Row&)>& each) {
+  return Scanner(file, table, index).Run(with_deleted, each);
+}
+
+}  // namespace strata::inspect
