@@ -21,8 +21,10 @@ std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) 
       if (!col.hidden && !col.is_virtual && !col.dropped) out.push_back({col.name, c, &col.format});
     }
   } else {
+    // Every key and primary key column, FTS_DOC_ID included; not DB_ROW_ID and the like.
     for (std::size_t c : index.columns) {
-      if (!table.columns[c].hidden) out.push_back({table.columns[c].name, c, &table.columns[c].format});
+      const ColumnDef& col = table.columns[c];
+      if (col.format.type != ondisk::ColumnType::kSystem) out.push_back({col.name, c, &col.format});
     }
   }
   return out;

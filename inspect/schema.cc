@@ -334,6 +334,18 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
       ix.formats.push_back(t.columns[opx].format);
       if (!e.value("hidden", false)) ++visible;
     }
+    // InnoDB's clustered index holds every stored column: those the dictionary leaves out of
+    // its elements (FTS_DOC_ID of a FULLTEXT table) follow in table order.
+    if (ix.clustered) {
+      for (std::size_t c = 0; c < t.columns.size(); ++c) {
+        const ColumnDef& col = t.columns[c];
+        if (col.is_virtual || col.dropped || std::find(ix.columns.begin(), ix.columns.end(), c) != ix.columns.end()) continue;
+        ix.fields.push_back(col.name);
+        ix.leaf.fields.push_back(col.field);
+        ix.columns.push_back(c);
+        ix.formats.push_back(col.format);
+      }
+    }
     // InnoDB appends the primary key to secondary indexes, and the whole record is the key of
     // a secondary node pointer; clustered node pointers carry only the primary key, R-tree
     // node pointers only the MBR.

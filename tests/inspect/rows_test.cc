@@ -63,7 +63,7 @@ std::string MysqlJson(const nlohmann::json& j) {
 }
 
 // The batch output of ScanRows, as `strata inspect rows` prints it.
-std::string RowsText(const fs::path& ibd, std::string* table_name = nullptr) {
+std::string RowsText(const fs::path& ibd, std::string* table_name = nullptr, const std::string& index = "") {
   auto file = SpaceFile::Open(ibd);
   EXPECT_TRUE(file.ok()) << file.status().ToString();
   if (!file.ok()) return "";
@@ -73,6 +73,9 @@ std::string RowsText(const fs::path& ibd, std::string* table_name = nullptr) {
   const TableDef& t = d.tables[0];
   if (table_name) *table_name = t.name;
   const IndexDef* ix = t.Clustered();
+  for (const auto& i : t.indexes) {
+    if (i.name == index) ix = &i;
+  }
   EXPECT_NE(ix, nullptr);
   std::string out = TsvHeader(RowColumns(t, *ix), false);
   RowScan scan = ScanRows(*file, t, *ix, false, [&](const Row& r) { out += TsvLine(r, false); });
@@ -154,6 +157,13 @@ TEST(SakilaRowsTest, WellKnownRowsAndCounts) {
   EXPECT_EQ(actor[0], "actor_id\tfirst_name\tlast_name\tlast_update");
   EXPECT_EQ(actor[1], "1\tPENELOPE\tGUINESS\t2006-02-15 04:34:33");
   EXPECT_EQ(actor[200], "200\tTHORA\tTEMPLE\t2006-02-15 04:34:33");
+  // FULLTEXT: the hidden FTS_DOC_ID is an 8-byte integer, last in the clustered record, and
+  // the key of FTS_DOC_ID_INDEX.
+  const auto fts = Split(RowsText(dir / "film_text.ibd", nullptr, "FTS_DOC_ID_INDEX"), '\n');
+  ASSERT_EQ(fts.size(), 1002u);
+  EXPECT_EQ(fts[0], "FTS_DOC_ID\tfilm_id");
+  EXPECT_EQ(fts[1], "2\t1");
+  EXPECT_EQ(fts[1000], "1001\t1000");
   const auto film = Split(RowsText(dir / "film.ibd"), '\n');
   EXPECT_EQ(film[1], "1\tACADEMY DINOSAUR\tA Epic Drama of a Feminist And a Mad Scientist who must Battle a Teacher "
                      "in The Canadian Rockies\t2006\t1\tNULL\t6\t0.99\t86\t20.99\tPG\tDeleted Scenes,Behind the "
