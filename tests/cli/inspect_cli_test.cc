@@ -20,7 +20,7 @@ using strata::testing::TestDataDir;
 std::string Data(const std::string& rel) { return (TestDataDir() / rel).string(); }
 
 TEST(InspectCliTest, EveryCommandHasHelp) {
-  for (const char* c : {"summary", "regions", "pages", "page", "index", "extents", "lsn", "undo", "check", "schema"}) {
+  for (const char* c : {"summary", "regions", "pages", "page", "index", "extents", "lsn", "undo", "check", "schema", "rows"}) {
     CommandResult r = Strata(std::string("inspect ") + c + " --help");
     EXPECT_EQ(r.exit_code, 0) << c;
     EXPECT_NE(r.out.find(std::string("Usage: strata inspect ") + c), std::string::npos) << c;
@@ -123,3 +123,37 @@ TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {
 }
 
 }  // namespace
+
+// `inspect rows` end to end: the bytes the server's client printed, the three formats, and
+// exit codes for what it cannot do.
+TEST(InspectCliTest, RowsPrintWhatTheClientPrintsAndRefuseWhatTheyCannotKnow) {
+  const fs::path ninja = strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0";
+  CommandResult r = Strata("inspect rows " + (ninja / "multi_page.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream truth(TestDataDir() / "ibdninja" / "truth" / "multi_page.tsv", std::ios::binary);
+  EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(truth), {}));
+
+  r = Strata("inspect rows --format sql " + (ninja / "data_types.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("INSERT INTO `data_types` (`id`,`tiny_col`"), std::string::npos);
+  EXPECT_NE(r.out.find("(2,-128,-32768,-8388608,-9223372036854775808,-1.5,-2.718281828,-99999.99,'ABC'"), std::string::npos);
+
+  r = Strata("inspect rows --json --index idx_name " + (ninja / "multi_index.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out.substr(0, 300);
+  EXPECT_EQ(j["columns"], nlohmann::json({"last_name", "first_name", "id"}));
+  ASSERT_EQ(j["rows"].size(), 5u);
+  EXPECT_EQ(j["rows"][0]["values"], nlohmann::json({"Brown", "Charlie", 5}));
+
+  // A MariaDB file has no dictionary of its own: refused with exit 1, nothing on stdout.
+  r = Strata("inspect rows " + Data("mariadb/t_int.ibd"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("no table definition"), std::string::npos) << r.err;
+  EXPECT_EQ(Strata("inspect rows --format csv " + (ninja / "simple_table.ibd").string()).exit_code, 2);
+  EXPECT_EQ(Strata("inspect rows --index nope " + (ninja / "simple_table.ibd").string()).exit_code, 1);
+  r = Strata("inspect rows --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("Usage: strata inspect rows"), std::string::npos);
+}

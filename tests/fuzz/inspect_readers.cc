@@ -13,6 +13,8 @@
 #include "inspect/page_view.h"
 #include "inspect/redo_report.h"
 #include "inspect/regions.h"
+#include "inspect/row_output.h"
+#include "inspect/rows.h"
 #include "inspect/schema.h"
 #include "inspect/summary.h"
 #include "inspect/undo.h"
@@ -38,6 +40,26 @@ void InspectFile(const std::filesystem::path& path) {
   (void)IllustrateLsn(AnalyzeLsn(*f, m), 64, {});
   for (std::uint32_t n = 0; n < f->n_pages() && n < 16; ++n) (void)ToText(ViewPage(*f, n, true));
   (void)ToText(AnalyzeUndo({&*f}, true));
+  // `inspect rows` on every index the file's dictionary describes: records, LOBs, row versions,
+  // every column type's decoder, and the three output forms.
+  const Dictionary d = ReadDictionary(*f);
+  for (const auto& t : d.tables) {
+    for (const auto& ix : t.indexes) {
+      if (ix.root_page == ondisk::kFilNull || t.columns.empty()) continue;
+      const auto columns = RowColumns(t, ix);
+      std::vector<Row> complete;
+      std::size_t rows = 0;
+      (void)ScanRows(*f, t, ix, true, [&](const Row& r) {
+        if (++rows > 2000) return;
+        (void)TsvLine(r, true);
+        (void)RowJson(columns, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        bool whole = true;
+        for (const auto& c : r.cells) whole &= c.unknown.empty();
+        if (whole) complete.push_back(r);
+      });
+      if (!complete.empty()) (void)SqlInsert(t.name, columns, complete);
+    }
+  }
 }
 
 void InspectEverything(const std::uint8_t* data, std::size_t size) {

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "ondisk/checksum.h"
+#include "ondisk/column_format.h"
+#include "ondisk/json_binary.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
@@ -140,6 +142,42 @@ void DecodeLog(ConstBytes bytes) {
   }
 }
 
+// Every column type's decoder on the input's bytes (cut to the type's width when it has one):
+// the values a damaged record or a hostile file would hand to `inspect rows`.
+void DecodeColumnValues(ConstBytes raw) {
+  static const std::vector<ColumnFormat> formats = [] {
+    std::vector<ColumnFormat> v;
+    auto add = [&v](ColumnType t, std::uint32_t length = 0, std::uint32_t precision = 0, std::uint32_t scale = 0,
+                    std::uint32_t fsp = 0, bool is_unsigned = false, int collation = 45) {
+      ColumnFormat f;
+      f.type = t;
+      f.length = length;
+      f.precision = precision;
+      f.scale = scale;
+      f.fsp = fsp;
+      f.is_unsigned = is_unsigned;
+      f.collation = collation;
+      f.name = "fuzz";
+      if (t == ColumnType::kEnum || t == ColumnType::kSet) f.elements = {"a", "b", "c"};
+      v.push_back(f);
+    };
+    for (std::uint32_t w : {1, 2, 3, 4, 8}) add(ColumnType::kInt, w), add(ColumnType::kInt, w, 0, 0, 0, true);
+    for (auto [p, sc] : {std::pair{10u, 2u}, {65u, 30u}, {1u, 0u}, {18u, 9u}}) add(ColumnType::kDecimal, 0, p, sc);
+    add(ColumnType::kFloat), add(ColumnType::kDouble), add(ColumnType::kBit, 13), add(ColumnType::kYear), add(ColumnType::kDate);
+    for (std::uint32_t fsp = 0; fsp <= 6; ++fsp) {
+      add(ColumnType::kTime, 0, 0, 0, fsp), add(ColumnType::kDatetime, 0, 0, 0, fsp), add(ColumnType::kTimestamp, 0, 0, 0, fsp);
+    }
+    for (int coll : {45, 8, 63, 35}) add(ColumnType::kChar, 10, 0, 0, 0, false, coll), add(ColumnType::kVarchar, 0, 0, 0, 0, false, coll);
+    add(ColumnType::kEnum), add(ColumnType::kSet), add(ColumnType::kJson), add(ColumnType::kGeometry), add(ColumnType::kSystem, 6);
+    return v;
+  }();
+  for (const auto& f : formats) {
+    auto fixed = f.FixedBytes();
+    (void)ColumnText(f, fixed ? raw.first(std::min<std::size_t>(*fixed, raw.size())) : raw.first(std::min<std::size_t>(raw.size(), 4096)));
+  }
+  (void)JsonBinaryToText(raw.first(std::min<std::size_t>(raw.size(), 65536)));
+}
+
 }  // namespace
 
 void DecodeEverything(const std::uint8_t* data, std::size_t size) {
@@ -155,6 +193,7 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
   (void)FspHeader::Open(raw);
   (void)UndoPageHeader::Decode(raw);
   DecodeLog(raw);
+  DecodeColumnValues(raw);
 
   std::vector<std::byte> page(page_size);
   std::memcpy(page.data(), raw.data(), std::min(raw.size(), page_size));

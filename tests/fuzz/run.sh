@@ -48,6 +48,11 @@ echo "fuzz: page_fuzzer for ${seconds}s"
 files="$build/fuzz-corpus/inspect"
 mkdir -p "$files"
 cp -n "$top"/tests/data/mariadb/*.ibd "$files"/ 2>/dev/null || true
+# MySQL 8.0 files with their dictionaries, for `inspect rows`: every column type, instant
+# ADD/DROP row versions, off-page LOBs.
+for f in data_types type_test instant_add_drop ddl_test blob_external nullable_no_pk; do
+  cp -n "$top/../shared/fixtures/external/ibdNinja/8.0/$f.ibd" "$files/ibdninja-$f.ibd" 2>/dev/null || true
+done
 echo "fuzz: inspect_fuzzer for ${seconds}s"
 "$build/tests/fuzz/inspect_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 20)) -timeout=30 \
   -rss_limit_mb=4096 -print_final_stats=1 "$files"
