@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -184,7 +185,7 @@ int Page(const std::vector<std::string>& args) {
   InspectRun run("page", "PATH N [--records]\n\nEvery header field of page N, decoded by page type; with --records,\n"
                          "each record (fields by name when the file carries its schema).");
   run.options.add_options()("records", "list the page's records");
-  run.hidden.add_options()("page", po::value<std::uint32_t>(), "");
+  run.hidden.add_options()("page", po::value<std::string>(), "");
   run.positional.add("path", 1).add("page", 1);
   if (auto rc = run.Parse(args)) return *rc;
   if (!run.vm.count("page")) {
@@ -192,7 +193,26 @@ int Page(const std::vector<std::string>& args) {
     run.PrintHelp(std::cerr);
     return kExitUsage;
   }
-  const std::uint32_t n = run.vm["page"].as<std::uint32_t>();
+  // N and PATH in either order: `page 3 t.ibd` reads as well as `page t.ibd 3`.
+  auto number = [](const std::string& s) -> std::optional<std::uint32_t> {
+    std::uint32_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+  };
+  std::string page_arg = run.vm["page"].as<std::string>();
+  if (!number(page_arg) && number(run.paths[0].string())) {
+    const std::filesystem::path file = page_arg;
+    page_arg = run.paths[0].string();
+    run.paths[0] = file;
+  }
+  const auto parsed = number(page_arg);
+  if (!parsed) {
+    std::cerr << "strata inspect page: '" << page_arg << "' is not a page number\n";
+    run.PrintHelp(std::cerr);
+    return kExitUsage;
+  }
+  const std::uint32_t n = *parsed;
   const bool records = run.vm.count("records") > 0;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
     if (n >= f.n_pages()) {

@@ -23,9 +23,11 @@ std::string PagesHeaderText(const SpaceFile& f) {
 }
 
 std::string PageRowText(const SpaceFile& f, const PageInfo& p) {
+  // Only B-tree pages link to neighbours; elsewhere the same bytes hold other things (page 0
+  // of MySQL 8.0 keeps the server and space versions there).
   if (!p.is_btree) {
     return fmt::format("{:>8} {:<16} {:>14} {:>8} {:>8} {:>10} {:>5} {:>6} {:>9} {:>6} {:>6} {:>7}  {}\n", p.page_no,
-                       PageTypeName(p, f.flavor()), p.lsn, PageRef(p.prev), PageRef(p.next), "-", "-", "-", "-",
+                       PageTypeName(p, f.flavor()), p.lsn, "-", "-", "-", "-", "-", "-",
                        "-", "-", "-", ChecksumText(p));
   }
   return fmt::format("{:>8} {:<16} {:>14} {:>8} {:>8} {:>10} {:>5} {:>6} {:>9} {:>6} {:>6} {:>7}  {}\n", p.page_no,
@@ -38,8 +40,8 @@ nlohmann::json PageRowJson(const SpaceFile& f, const PageInfo& p) {
                       {"type", PageTypeName(p, f.flavor())},
                       {"type_code", p.type},
                       {"lsn", p.lsn},
-                      {"prev", PageRefJson(p.prev)},
-                      {"next", PageRefJson(p.next)},
+                      {"prev", p.is_btree ? PageRefJson(p.prev) : nlohmann::json(nullptr)},
+                      {"next", p.is_btree ? PageRefJson(p.next) : nlohmann::json(nullptr)},
                       {"checksum", p.all_zero ? "never_written" : p.torn ? "torn" : p.checksum_ok ? "ok" : "bad"},
                       {"checksum_algorithm", p.algorithm ? nlohmann::json(ondisk::ToString(*p.algorithm)) : nlohmann::json(nullptr)},
                       {"misplaced", p.misplaced}};

@@ -31,6 +31,7 @@ class UndoReader {
     } else {
       Add("", std::nullopt, "no system tablespace",
           "TRX_SYS lives in ibdata1 (space 0): name it or its data directory to see every rollback segment");
+      report_.incomplete = "no system tablespace: TRX_SYS and its rollback segments were not read";
     }
     for (const auto& [space, f] : by_space_) {
       if (f->kind() == SpaceKind::kUndo && f->n_pages() > 3 && FilHeader(f->page(3)).type() == PageType::kRsegArray) {
@@ -225,13 +226,24 @@ nlohmann::json ToJson(const UndoReport& r) {
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings) findings.push_back(ToJson(f));
-  return {{"history_list_length", r.history_list_length}, {"history_size_pages", r.history_pages},
+  const bool known = r.incomplete.empty();
+  return {{"history_list_length", known ? nlohmann::json(r.history_list_length) : nlohmann::json(nullptr)},
+          {"history_size_pages", known ? nlohmann::json(r.history_pages) : nlohmann::json(nullptr)},
+          {"unknown_reason", known ? nlohmann::json(nullptr) : nlohmann::json(r.incomplete)},
+          {"history_list_length_of_segments_read", r.history_list_length},
           {"rollback_segments", rsegs}, {"findings", findings}};
 }
 
 std::string ToText(const UndoReport& r) {
-  std::string out = fmt::format("History list length {}\n", r.history_list_length);
-  out += fmt::format("History size {} pages in {} rollback segments\n\n", r.history_pages, r.rsegs.size());
+  std::string out;
+  if (r.incomplete.empty()) {
+    out = fmt::format("History list length {}\n", r.history_list_length);
+    out += fmt::format("History size {} pages in {} rollback segments\n\n", r.history_pages, r.rsegs.size());
+  } else {
+    out = fmt::format("History list length unknown ({})\n", r.incomplete);
+    out += fmt::format("The {} rollback segments read hold {} transactions in {} pages of history\n\n", r.rsegs.size(),
+                       r.history_list_length, r.history_pages);
+  }
   out += fmt::format("  {:<22} {:>6} {:>6} {:>8} {:>8} {:>6}  {}\n", "rollback segment", "space", "page", "history",
                      "pages", "slots", "file");
   for (const auto& s : r.rsegs) {

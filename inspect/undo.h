@@ -42,8 +42,11 @@ struct RsegInfo {
 
 struct UndoReport {
   std::vector<RsegInfo> rsegs;
-  std::uint64_t history_list_length = 0;
+  std::uint64_t history_list_length = 0;  // over the rollback segments read
   std::uint64_t history_pages = 0;
+  // Why the figures above are not the server's whole history (no system tablespace, so
+  // TRX_SYS and its rollback segments were not read); empty when they are.
+  std::string incomplete;
   bool logs = false;
   std::vector<Finding> findings;
 };

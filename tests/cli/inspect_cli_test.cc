@@ -157,3 +157,26 @@ TEST(InspectCliTest, RowsPrintWhatTheClientPrintsAndRefuseWhatTheyCannotKnow) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Usage: strata inspect rows"), std::string::npos);
 }
+
+// What a lone file cannot tell is said to be unknown; the page number goes either side of PATH;
+// page 0's server version is not shown as a B-tree neighbour.
+TEST(InspectCliTest, LoneFilesSayWhatTheyCannotKnow) {
+  const std::string file = (strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0" / "simple_table.ibd").string();
+  CommandResult r = Strata("inspect undo --json " + file);
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_TRUE(j["history_list_length"].is_null());
+  EXPECT_NE(j["unknown_reason"].get<std::string>().find("no system tablespace"), std::string::npos);
+  EXPECT_NE(Strata("inspect undo " + file).out.find("History list length unknown"), std::string::npos);
+
+  EXPECT_EQ(Strata("inspect page 3 " + file).out, Strata("inspect page " + file + " 3").out);
+  EXPECT_EQ(Strata("inspect page 3 " + file).exit_code, 0);
+  EXPECT_EQ(Strata("inspect page three " + file).exit_code, 2);
+
+  j = nlohmann::json::parse(Strata("inspect pages --json " + file).out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const auto& page0 = j["files"][0]["pages"][0];
+  EXPECT_TRUE(page0["prev"].is_null());  // 80040 and 1 there are MySQL's server and space versions
+  EXPECT_TRUE(page0["next"].is_null());
+}
