@@ -2,11 +2,14 @@
 
 #include <boost/program_options.hpp>
 
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 
 #include "cli/command.h"
 #include "cli/progress.h"
+#include "inspect/create_table.h"
 #include "inspect/row_output.h"
 #include "inspect/rows.h"
 #include "inspect/schema.h"
@@ -21,11 +24,13 @@ using namespace strata::inspect;
 namespace {
 
 constexpr const char* kUsage =
-    "PATH [--index NAME] [--deleted] [--format tsv|json|sql]\n\n"
+    "PATH [--index NAME] [--create-table FILE.sql [--table NAME]] [--deleted] [--format tsv|json|sql]\n\n"
     "Every row of the table in PATH (a .ibd file), in primary key order, as `mysql -B` prints\n"
     "SELECT * (virtual columns, which the server computes on read, are left out); with --index,\n"
     "that secondary index's entries in its order. The definition comes from the file's own\n"
-    "dictionary (MySQL 8.0 and later). A value the definition cannot decode is printed as\n"
+    "dictionary (MySQL 8.0 and later), or, for MySQL 5.x and MariaDB files, from --create-table:\n"
+    "any SQL file holding the table's CREATE TABLE (a schema dump, the script that made it).\n"
+    "A value the definition cannot decode is printed as\n"
     "\"(unknown: REASON)\", never guessed, and the exit status is then 1.";
 
 constexpr std::size_t kRowsPerInsert = 1000;
@@ -35,11 +40,23 @@ int Fail(const std::string& message) {
   return kExitFailure;
 }
 
+ondisk::Result<TableDef> DefinitionFromSql(const SpaceFile& file, const std::string& sql_path, const std::string& table) {
+  std::ifstream in(sql_path, std::ios::binary);
+  if (!in) return ondisk::Status::IoError(sql_path + ": cannot be read");
+  const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto def = TableFromCreateTable(sql, table, file.flavor());
+  if (!def.ok()) return def.status().WithContext(sql_path);
+  STRATA_RETURN_IF_ERROR(PlaceInFile(*def, file));
+  return def;
+}
+
 }  // namespace
 
 int InspectRows(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("index", po::value<std::string>(), "read this index instead of the clustered one")(
+      "create-table", po::value<std::string>(), "take the definition from the CREATE TABLE in this SQL file")(
+      "table", po::value<std::string>(), "with --create-table: which table of the file (default: the first)")(
       "deleted", "also rows that are delete-marked but not purged (an extra column says which)")(
       "format", po::value<std::string>()->default_value("tsv"),
       "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")(
@@ -86,14 +103,21 @@ int InspectRows(const std::vector<std::string>& args) {
   auto file = SpaceFile::Open(path);
   if (!file.ok()) return Fail(path + ": " + file.status().ToString());
   ServerDictionaries servers;
-  const Dictionary dict = DictionaryFor(*file, servers.For(*file));
+  Dictionary dict;
+  if (vm.count("create-table")) {
+    auto def = DefinitionFromSql(*file, vm["create-table"].as<std::string>(), vm.count("table") ? vm["table"].as<std::string>() : "");
+    if (!def.ok()) return Fail(def.status().message());
+    dict.tables.push_back(std::move(*def));
+  } else {
+    dict = DictionaryFor(*file, servers.For(*file));
+  }
   const TableDef* table = nullptr;
   for (const auto& t : dict.tables) {
     if (!t.columns.empty() && t.Clustered()) table = table ? table : &t;
   }
   if (!table) {
-    return Fail(path + ": no table definition with columns: MySQL 8.0 files carry one (SDI); for MySQL 5.7 and "
-                "MariaDB files the definition is not read yet");
+    return Fail(path + ": no table definition with columns: MySQL 8.0 files carry one (SDI); for MySQL 5.x and "
+                "MariaDB files give the table's CREATE TABLE with --create-table FILE.sql");
   }
   const IndexDef* index = table->Clustered();
   if (vm.count("index")) {

@@ -11,6 +11,11 @@ namespace strata::inspect {
 
 using namespace strata::ondisk;
 
+bool IsIndexPage(const SpaceFile& file, std::uint32_t n) {
+  const PageType type = FilHeader(file.page(n)).type();
+  return type == PageType::kIndex || (type == PageType::kSdiBlobOrInstant && file.flavor() == Flavor::kMariaDb);
+}
+
 std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) {
   std::vector<RowColumn> out;
   if (index.clustered) {
@@ -47,6 +52,7 @@ class Scanner {
     for (int depth = 0;; ++depth) {
       auto ip = OpenIndexPage(p, "descending from the root");
       if (!ip) return std::move(scan_);
+      if (depth == 0) NoteMariaDbInstant(*ip);
       if (ip->is_leaf()) break;
       if (depth > 64) {
         Fail(p, std::nullopt, "the tree is deeper than 64 levels");
@@ -94,7 +100,7 @@ class Scanner {
       Fail(p, std::nullopt, where + ": page " + std::to_string(p) + " is past the end of the file");
       return std::nullopt;
     }
-    if (FilHeader(file_.page(p)).type() != PageType::kIndex) {
+    if (!IsIndexPage(file_, p)) {
       Fail(p, std::nullopt, where + ": not an INDEX page");
       return std::nullopt;
     }
@@ -125,7 +131,7 @@ class Scanner {
       row.page = p;
       row.offset = w.origin();
       // Which layout: the row's version when the table has them, else the index's own.
-      const RecordLayout* layout = &index_.leaf;
+      const RecordLayout* layout = mariadb_core_ ? &mariadb_leaf_ : &index_.leaf;
       const std::vector<int>* field_of = &field_of_[0];
       Status version_error;
       if (!index_.row_versions.empty() && ip.is_compact()) {
@@ -142,6 +148,7 @@ class Scanner {
           !version_error.ok() ? Result<std::vector<FieldSlice>>(version_error)
           : ip.is_compact()   ? DecodeCompactFields(page, w.origin(), *layout)
                               : DecodeRedundantFields(page, w.origin());
+      if (!mariadb_reordered_.empty()) fields = Status::NotSupported(mariadb_reordered_);
       for (const RowColumn& c : columns_) {
         const int f = (*field_of)[c.column];
         if (!fields.ok()) {
@@ -159,6 +166,20 @@ class Scanner {
     if (!w.status().ok()) Fail(p, std::nullopt, w.status().message());
   }
 
+  // MariaDB's instant ALTER (root page type 18): rows written before an instant ADD COLUMN
+  // hold the first PAGE_INSTANT fields; the added columns' defaults, and the column map of an
+  // instant DROP or reorder, are in the metadata record, which is not read yet.
+  void NoteMariaDbInstant(const IndexPage& root) {
+    if (file_.flavor() != Flavor::kMariaDb || FilHeader(root.page()).type() != PageType::kSdiBlobOrInstant) return;
+    if (Load8(root.page(), root.infimum()) == 0) {
+      mariadb_reordered_ = "MariaDB instant DROP or reorder of columns: the column map is in the metadata record, not read yet";
+      return;
+    }
+    mariadb_core_ = root.page_instant();
+    mariadb_leaf_ = index_.leaf;
+    mariadb_leaf_.core_fields = mariadb_core_;
+  }
+
   // Each table column's field in a layout whose fields are `columns`, or -1.
   std::vector<int> FieldsOf(const std::vector<std::size_t>& columns) const {
     std::vector<int> out(table_.columns.size(), -1);
@@ -169,6 +190,7 @@ class Scanner {
   // A column the row does not store: added by an instant ADD COLUMN after the row was
   // written, so it reads as the default the ALTER gave it.
   RowCell Default(const ColumnDef& c) {
+    if (mariadb_core_) return {std::nullopt, "added by MariaDB's instant ADD COLUMN after this row; its default is in the metadata record, not read yet"};
     if (c.instant_default_null) return {};
     if (c.instant_default) {
       auto text = ColumnText(c.format, AsBytes(*c.instant_default));
@@ -203,6 +225,9 @@ class Scanner {
   const IndexDef& index_;
   std::vector<RowColumn> columns_;
   std::vector<std::vector<int>> field_of_;  // [0]: the index's layout; [1 + v]: row version v
+  std::size_t mariadb_core_ = 0;            // fields of rows older than MariaDB's instant ADD
+  RecordLayout mariadb_leaf_;
+  std::string mariadb_reordered_;           // why no row can be decoded, when not empty
   std::string name_;
   RowScan scan_;
 };

@@ -46,6 +46,10 @@ struct RowScan {
   std::vector<Finding> findings;   // damage met on the way; the scan goes on past what it can
 };
 
+// Whether page `n` is a B-tree page of an index (INDEX, or the root of a MariaDB table after
+// an instant ALTER, which MariaDB retypes as 18).
+bool IsIndexPage(const SpaceFile& file, std::uint32_t n);
+
 // Walks `index` from its root down the leftmost node pointers and then along the leaf level,
 // calling `each` for every live record (and delete-marked ones when `with_deleted`).
 RowScan ScanRows(const SpaceFile& file, const TableDef& table, const IndexDef& index, bool with_deleted,

@@ -7,6 +7,10 @@
 #
 #   OUTDIR/<table>.tsv      exactly what `mariadb -B -e 'SELECT ... FROM <table> ...'` printed
 #   OUTDIR/<table>.log      statements MariaDB refused (MySQL-only syntax), if any
+#   OUTDIR/mariadb/<table>.ibd.gz, <table>.sql
+#                           MariaDB's own tablespace of the table (after a slow shutdown) and
+#                           its SHOW CREATE TABLE: `inspect rows --create-table` on a file
+#                           MariaDB wrote must print <table>.tsv exactly
 #
 #   make-ibdninja-truth.sh OUTDIR        (normally tests/data/ibdninja/truth)
 #
@@ -58,6 +62,7 @@ declare -A tables=(
 )
 
 run -e 'CREATE DATABASE ibdninja_test'
+all_tables=()
 for script in $(printf '%s\n' "${!tables[@]}" | sort); do
     # --force: MySQL-only statements fail one by one and the rest of the script still runs.
     # MariaDB refuses CONCAT over a CHAR column in a generated column (its value would depend
@@ -77,5 +82,16 @@ for script in $(printf '%s\n' "${!tables[@]}" | sort); do
         run -B ibdninja_test -e "SELECT $columns FROM $table$order" > "$OUT/$table.tsv"
         if [[ -s $WORK/$script.err ]]; then cp "$WORK/$script.err" "$OUT/$table.log"; else rm -f "$OUT/$table.log"; fi
         echo "$prog: $table: $(($(wc -l < "$OUT/$table.tsv") - 1)) rows" >&2
+        all_tables+=("$table")
     done
+done
+
+mkdir -p "$OUT/mariadb"
+for table in "${all_tables[@]}"; do
+    run -N ibdninja_test -e "SHOW CREATE TABLE $table" | cut -f2- | sed 's/\\n/\n/g' > "$OUT/mariadb/$table.sql"
+    echo ";" >> "$OUT/mariadb/$table.sql"
+done
+"$SERVER" stop "$WORK" >&2
+for table in "${all_tables[@]}"; do
+    gzip -9 -n -c "$WORK/data/ibdninja_test/$table.ibd" > "$OUT/mariadb/$table.ibd.gz"
 done

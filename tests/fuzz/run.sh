@@ -61,8 +61,9 @@ echo "fuzz: inspect_fuzzer for ${seconds}s"
 sql="$build/fuzz-corpus/sql"
 mkdir -p "$sql"
 if [ -z "$(ls -A "$sql")" ]; then
-  for f in "$top"/tests/data/mariadb-dump/create.sql "$top"/tests/data/mariadb/create.sql; do
-    { printf '\x05'; cat "$f"; } > "$sql/seed-$(basename "$(dirname "$f")")"
+  for f in "$top"/tests/data/mariadb-dump/create.sql "$top"/tests/data/mariadb/create.sql \
+           "$top"/tests/data/ibdninja/truth/mariadb/type_test.sql "$top"/tests/data/ibdninja/sql/09_all_column_types.sql; do
+    { printf '\x05'; cat "$f"; } > "$sql/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
   done
   { printf '\x40'; zcat "$top"/tests/data/mariadb-dump/dump.sql.gz | head -c 200000 || true; } > "$sql/seed-dump-head"
 fi

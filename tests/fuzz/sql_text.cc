@@ -6,6 +6,7 @@
 #include "engine/sql/parser.h"
 #include "engine/sql/script.h"
 #include "engine/sql/values_reader.h"
+#include "inspect/create_table.h"
 
 namespace strata::fuzz {
 
@@ -31,6 +32,8 @@ void ReadSqlText(const std::uint8_t* data, std::size_t size) {
   };
   for (std::size_t at = 0; at < text.size(); at += piece) splitter.Feed(text.substr(at, piece), sink);
   splitter.Finish(sink);
+  // The same text as `inspect rows --create-table` reads it.
+  (void)inspect::TableFromCreateTable(text, "", data[0] & 1 ? ondisk::Flavor::kMariaDb : ondisk::Flavor::kMySql);
 }
 
 }  // namespace strata::fuzz

@@ -1,0 +1,500 @@
+#include "inspect/create_table.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "inspect/rows.h"
+#include "ondisk/fil_header.h"
+#include "ondisk/index_page.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+namespace {
+
+struct Token {
+  enum Kind { kWord, kQuoted, kString, kNumber, kSymbol, kEnd } kind = kEnd;
+  std::string text;  // words upper-cased for matching are compared with Is()
+  int line = 1;
+};
+
+// MySQL's lexical rules, as much as table definitions need: `quoted` and "quoted" names or
+// strings, '' and \ escapes, --, # and /* */ comments, and /*!NNNNN ... */ version comments
+// read as the SQL inside them (mysqldump wraps options in them).
+std::vector<Token> Tokenize(std::string_view s) {
+  std::vector<Token> out;
+  int line = 1;
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    if (c == '\n') ++line;
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    if ((c == '-' && s.substr(i, 3) == "-- ") || c == '#') {
+      while (i < s.size() && s[i] != '\n') ++i;
+      continue;
+    }
+    if (s.substr(i, 3) == "/*!") {
+      i += 3;
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      continue;
+    }
+    if (s.substr(i, 2) == "/*") {
+      const auto end = s.find("*/", i + 2);
+      for (std::size_t k = i; k < std::min(end, s.size()); ++k) line += s[k] == '\n';
+      i = end == std::string_view::npos ? s.size() : end + 2;
+      continue;
+    }
+    if (s.substr(i, 2) == "*/") {
+      i += 2;
+      continue;
+    }
+    Token t;
+    t.line = line;
+    if (c == '`' || c == '\'' || c == '"') {
+      t.kind = c == '`' ? Token::kQuoted : Token::kString;
+      for (++i; i < s.size(); ++i) {
+        if (s[i] == '\n') ++line;
+        if (s[i] == '\\' && c != '`' && i + 1 < s.size()) {
+          t.text += s[++i];
+        } else if (s[i] == c) {
+          if (i + 1 < s.size() && s[i + 1] == c) t.text += s[++i];
+          else break;
+        } else {
+          t.text += s[i];
+        }
+      }
+      ++i;
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || static_cast<unsigned char>(c) >= 0x80) {
+      const bool digits_first = std::isdigit(static_cast<unsigned char>(c));
+      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' || s[i] == '$' ||
+                              static_cast<unsigned char>(s[i]) >= 0x80 || (digits_first && s[i] == '.'))) {
+        t.text += s[i++];
+      }
+      t.kind = digits_first && std::all_of(t.text.begin(), t.text.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) || ch == '.'; })
+                   ? Token::kNumber
+                   : Token::kWord;
+    } else {
+      t.kind = Token::kSymbol;
+      t.text = std::string(1, c);
+      ++i;
+    }
+    out.push_back(std::move(t));
+  }
+  Token end;
+  end.line = line;
+  out.push_back(end);
+  return out;
+}
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct CharsetInfo {
+  const char* name;
+  std::uint32_t mbmaxlen;
+  int collation;  // its default collation's id: enough to know how its bytes print
+  bool fixed_width;
+};
+
+std::optional<CharsetInfo> Charset(const std::string& name) {
+  static const CharsetInfo kKnown[] = {
+      {"LATIN1", 1, 8, true},   {"UTF8MB4", 4, 45, false}, {"UTF8MB3", 3, 33, false}, {"UTF8", 3, 33, false},
+      {"BINARY", 1, 63, true},  {"ASCII", 1, 11, true},    {"UCS2", 2, 35, true},     {"UTF16", 4, 54, false},
+      {"UTF32", 4, 60, true},   {"CP1251", 1, 51, true},   {"LATIN2", 1, 9, true},    {"GBK", 2, 28, false},
+      {"BIG5", 2, 1, false},    {"SJIS", 2, 13, false},    {"CP1250", 1, 26, true},   {"GREEK", 1, 25, true}};
+  std::string n = Upper(name);
+  for (const auto& c : kKnown) {
+    if (n == c.name) return c;
+  }
+  return std::nullopt;
+}
+
+// A collation's character set: the part of its name before the first '_'.
+std::optional<CharsetInfo> CharsetOfCollationName(const std::string& collation) {
+  return Charset(collation.substr(0, collation.find('_')));
+}
+
+struct IndexSpec {
+  std::string name;
+  bool primary = false, unique = false, skip = false;  // skip: FULLTEXT/SPATIAL/functional
+  std::vector<std::pair<std::string, std::uint32_t>> parts;  // column, prefix length in characters (0: whole)
+};
+
+class Parser {
+ public:
+  Parser(std::vector<Token> tokens, Flavor flavor) : t_(std::move(tokens)), flavor_(flavor) {}
+
+  Result<TableDef> Find(const std::string& want) {
+    while (Peek().kind != Token::kEnd) {
+      if (!(Is("CREATE") && StartsTable())) {
+        SkipStatement();
+        continue;
+      }
+      Next();
+      if (Is("TEMPORARY")) Next();
+      Next();  // TABLE
+      if (Is("IF")) {
+        Next(), Next(), Next();  // IF NOT EXISTS
+      }
+      std::string name = Next().text;
+      if (Peek().text == ".") {
+        Next();
+        name = Next().text;
+      }
+      if ((!want.empty() && Upper(name) != Upper(want)) || Peek().text != "(") {
+        SkipStatement();
+        continue;
+      }
+      return Table(name);
+    }
+    return Status::InvalidArgument(want.empty() ? "no CREATE TABLE statement in the SQL"
+                                                : "no CREATE TABLE statement for table '" + want + "' in the SQL");
+  }
+
+ private:
+  const Token& Peek(std::size_t ahead = 0) const { return t_[std::min(at_ + ahead, t_.size() - 1)]; }
+  const Token& Next() { return t_[at_ < t_.size() - 1 ? at_++ : at_]; }
+  bool Is(const char* word, std::size_t ahead = 0) const {
+    return Peek(ahead).kind == Token::kWord && Upper(Peek(ahead).text) == word;
+  }
+  bool StartsTable() const { return Is("TABLE", 1) || (Is("TEMPORARY", 1) && Is("TABLE", 2)); }
+  Status Error(const std::string& what) const {
+    return Status::InvalidArgument("line " + std::to_string(Peek().line) + ": " + what + " (at '" + Peek().text + "')");
+  }
+  void SkipStatement() {
+    int depth = 0;
+    while (Peek().kind != Token::kEnd) {
+      const Token& k = Next();
+      if (k.kind != Token::kSymbol) continue;
+      if (k.text == "(") ++depth;
+      else if (k.text == ")") --depth;
+      else if (k.text == ";" && depth <= 0) return;
+    }
+  }
+  // Skips a parenthesised group starting at the current "(".
+  void SkipGroup() {
+    int depth = 0;
+    do {
+      const Token& k = Next();
+      if (k.kind == Token::kSymbol && k.text == "(") ++depth;
+      if (k.kind == Token::kSymbol && k.text == ")") --depth;
+    } while (depth > 0 && Peek().kind != Token::kEnd);
+  }
+  std::vector<std::string> Args() {  // "(a, b, 'c')" -> its items' texts
+    std::vector<std::string> out;
+    if (Peek().text != "(") return out;
+    Next();
+    while (Peek().kind != Token::kEnd && Peek().text != ")") {
+      if (Peek().text != ",") out.push_back(Next().text);
+      else Next();
+    }
+    Next();
+    return out;
+  }
+  static std::uint32_t Num(const std::vector<std::string>& a, std::size_t i, std::uint32_t def) {
+    return i < a.size() ? static_cast<std::uint32_t>(std::strtoul(a[i].c_str(), nullptr, 10)) : def;
+  }
+
+  Result<TableDef> Table(const std::string& name) {
+    TableDef t;
+    t.name = name;
+    struct Pending {
+      ColumnDef col;
+      std::string type;
+      std::vector<std::string> args;
+      std::optional<CharsetInfo> charset;
+      int line = 0;
+    };
+    std::vector<Pending> cols;
+    std::vector<IndexSpec> indexes;
+    Next();  // (
+    while (true) {
+      if (Peek().kind == Token::kEnd) return Error("the column list does not end");
+      if (Is("PRIMARY") || Is("KEY") || Is("INDEX") || Is("UNIQUE") || Is("FULLTEXT") || Is("SPATIAL") || Is("CONSTRAINT") ||
+          Is("FOREIGN") || Is("CHECK")) {
+        IndexSpec ix;
+        if (Is("CONSTRAINT")) {
+          Next();
+          if (!Is("PRIMARY") && !Is("UNIQUE") && !Is("FOREIGN") && !Is("CHECK")) Next();  // its name
+        }
+        if (Is("FOREIGN") || Is("CHECK")) {
+          ix.skip = true;
+        }
+        ix.primary = Is("PRIMARY");
+        ix.unique = ix.primary || Is("UNIQUE");
+        ix.skip |= Is("FULLTEXT") || Is("SPATIAL");
+        while (Peek().kind != Token::kEnd && Peek().text != "(") Next();
+        // Key parts: `col`, `col`(n), `col` DESC; an expression part makes a functional index.
+        Next();
+        while (Peek().kind != Token::kEnd && Peek().text != ")") {
+          if (Peek().text == "(") {
+            ix.skip = true;
+            SkipGroup();
+            continue;
+          }
+          std::string col = Next().text;
+          std::uint32_t prefix = 0;
+          if (Peek().text == "(") prefix = Num(Args(), 0, 0);
+          while (Is("ASC") || Is("DESC")) Next();
+          ix.parts.push_back({col, prefix});
+          if (Peek().text == ",") Next();
+        }
+        Next();
+        while (Peek().kind != Token::kEnd && Peek().text != "," && Peek().text != ")") {
+          if (Peek().text == "(") SkipGroup();
+          else Next();
+        }
+        if (!ix.skip) indexes.push_back(ix);
+      } else {
+        Pending p;
+        p.line = Peek().line;
+        p.col.name = Next().text;
+        p.type = Upper(Next().text);
+        p.args = Args();
+        p.col.nullable = true;
+        while (Peek().kind != Token::kEnd && Peek().text != "," && Peek().text != ")") {
+          if (Is("UNSIGNED")) p.col.is_unsigned = true, Next();
+          else if (Is("NOT") && Is("NULL", 1)) p.col.nullable = false, Next(), Next();
+          else if (Is("CHARACTER") && Is("SET", 1)) Next(), Next(), p.charset = Charset(Peek().text), Next();
+          else if (Is("CHARSET")) Next(), p.charset = Charset(Peek().text), Next();
+          else if (Is("COLLATE")) Next(), p.charset = CharsetOfCollationName(Peek().text), Next();
+          else if (Is("VIRTUAL")) p.col.is_virtual = true, Next();
+          else if (Is("PRIMARY") && Is("KEY", 1)) {
+            Next(), Next();
+            p.col.nullable = false;
+            indexes.push_back({"PRIMARY", true, true, false, {{p.col.name, 0}}});
+          } else if (Is("UNIQUE")) {
+            Next();
+            if (Is("KEY")) Next();
+            indexes.push_back({p.col.name, false, true, false, {{p.col.name, 0}}});
+          } else if (Peek().text == "(") SkipGroup();
+          else Next();
+        }
+        if (p.type == "SERIAL") p.type = "BIGINT", p.col.is_unsigned = true, p.col.nullable = false;
+        cols.push_back(std::move(p));
+      }
+      if (Peek().text == ",") {
+        Next();
+        continue;
+      }
+      if (Peek().text == ")") break;
+      return Error("expected ',' or ')' in the column list");
+    }
+    Next();  // )
+    // Table options: the default character set the columns inherit.
+    std::optional<CharsetInfo> table_charset;
+    while (Peek().kind != Token::kEnd && Peek().text != ";") {
+      if ((Is("CHARSET") || (Is("CHARACTER") && Is("SET", 1))) ) {
+        if (Is("CHARACTER")) Next();
+        Next();
+        if (Peek().text == "=") Next();
+        table_charset = Charset(Peek().text);
+      } else if (Is("COLLATE")) {
+        Next();
+        if (Peek().text == "=") Next();
+        table_charset = CharsetOfCollationName(Peek().text);
+      }
+      Next();
+    }
+    for (auto& p : cols) {
+      auto col = Column(p.col, p.type, p.args, p.charset ? p.charset : table_charset);
+      if (!col.ok()) return Status::InvalidArgument("line " + std::to_string(p.line) + ": " + col.status().message());
+      t.columns.push_back(std::move(*col));
+    }
+    return Layout(std::move(t), indexes);
+  }
+
+  Result<ColumnDef> Column(ColumnDef c, const std::string& type, const std::vector<std::string>& args,
+                           std::optional<CharsetInfo> charset) {
+    ColumnFormat& f = c.format;
+    f.is_unsigned = c.is_unsigned;
+    f.name = type;
+    const bool n = c.nullable;
+    const CharsetInfo cs = charset.value_or(*Charset("utf8mb4"));
+    auto fixed = [&](std::uint32_t bytes) { c.field = FieldDef::Fixed(c.name, bytes, n); };
+    auto integer = [&](std::uint32_t bytes) {
+      f.type = ColumnType::kInt;
+      f.length = bytes;
+      fixed(bytes);
+    };
+    auto fsp = [&] { return std::min<std::uint32_t>(Num(args, 0, 0), 6); };
+    if (type == "TINYINT" || type == "BOOL" || type == "BOOLEAN") integer(1);
+    else if (type == "SMALLINT") integer(2);
+    else if (type == "MEDIUMINT") integer(3);
+    else if (type == "INT" || type == "INTEGER") integer(4);
+    else if (type == "BIGINT") integer(8);
+    else if (type == "DECIMAL" || type == "NUMERIC" || type == "DEC" || type == "FIXED") {
+      f.type = ColumnType::kDecimal;
+      f.precision = std::clamp<std::uint32_t>(Num(args, 0, 10), 1, 65);
+      f.scale = std::min<std::uint32_t>(Num(args, 1, 0), std::min<std::uint32_t>(30, f.precision));
+      fixed(DecimalBytes(f.precision, f.scale));
+    } else if (type == "FLOAT" && Num(args, 0, 0) > 24 && args.size() == 1) {
+      f.type = ColumnType::kDouble;
+      fixed(8);
+    } else if (type == "FLOAT") {
+      f.type = ColumnType::kFloat;
+      fixed(4);
+    } else if (type == "DOUBLE" || type == "REAL") {
+      f.type = ColumnType::kDouble;
+      fixed(8);
+    } else if (type == "BIT") {
+      f.type = ColumnType::kBit;
+      f.length = std::clamp<std::uint32_t>(Num(args, 0, 1), 1, 64);
+      fixed((f.length + 7) / 8);
+    } else if (type == "YEAR") {
+      f.type = ColumnType::kYear;
+      fixed(1);
+    } else if (type == "DATE") {
+      f.type = ColumnType::kDate;
+      fixed(3);
+    } else if (type == "TIME" || type == "DATETIME" || type == "TIMESTAMP") {
+      f.type = type == "TIME" ? ColumnType::kTime : type == "DATETIME" ? ColumnType::kDatetime : ColumnType::kTimestamp;
+      f.fsp = fsp();
+      fixed((type == "TIME" ? 3 : type == "DATETIME" ? 5 : 4) + (f.fsp + 1) / 2);
+    } else if (type == "CHAR" || type == "CHARACTER" || type == "NCHAR" || type == "BINARY") {
+      f.type = ColumnType::kChar;
+      f.length = Num(args, 0, 1);
+      const CharsetInfo used = type == "BINARY" ? *Charset("binary") : cs;
+      f.collation = used.collation;
+      // CHAR in a character set of varying width is stored with a length, like VARCHAR.
+      if (used.fixed_width || used.mbmaxlen == 1) fixed(f.length * used.mbmaxlen);
+      else c.field = FieldDef::Variable(c.name, f.length * used.mbmaxlen, n);
+    } else if (type == "VARCHAR" || type == "NVARCHAR" || type == "VARBINARY") {
+      f.type = ColumnType::kVarchar;
+      f.length = Num(args, 0, 1);
+      const CharsetInfo used = type == "VARBINARY" ? *Charset("binary") : cs;
+      f.collation = used.collation;
+      c.field = FieldDef::Variable(c.name, f.length * used.mbmaxlen, n);
+    } else if (type == "TINYTEXT" || type == "TEXT" || type == "MEDIUMTEXT" || type == "LONGTEXT" || type == "LONG" ||
+               type == "TINYBLOB" || type == "BLOB" || type == "MEDIUMBLOB" || type == "LONGBLOB" ||
+               (type == "JSON" && flavor_ == Flavor::kMariaDb)) {
+      f.type = ColumnType::kVarchar;
+      f.collation = type.find("BLOB") != std::string::npos ? 63 : type == "JSON" ? 45 : cs.collation;
+      c.field = FieldDef::Variable(c.name, type.rfind("TINY", 0) == 0 ? 255 : 0xFFFFFFFF, n, true);
+    } else if (type == "JSON") {
+      f.type = ColumnType::kJson;
+      c.field = FieldDef::Variable(c.name, 0xFFFFFFFF, n, true);
+    } else if (type == "GEOMETRY" || type == "POINT" || type == "LINESTRING" || type == "POLYGON" || type == "MULTIPOINT" ||
+               type == "MULTILINESTRING" || type == "MULTIPOLYGON" || type == "GEOMETRYCOLLECTION" || type == "GEOMCOLLECTION") {
+      f.type = ColumnType::kGeometry;
+      c.field = FieldDef::Variable(c.name, 0xFFFFFFFF, n, true);
+    } else if (type == "ENUM" || type == "SET") {
+      f.type = type == "ENUM" ? ColumnType::kEnum : ColumnType::kSet;
+      f.elements = args;
+      f.collation = cs.collation;
+      fixed(*f.FixedBytes());
+    } else {
+      std::string lower = type;
+      for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return Status::InvalidArgument("column '" + c.name + "': type " + lower + " is not one this reader knows");
+    }
+    if (f.name != "ENUM" && f.name != "SET") {
+      f.name = Upper(type);
+      if (!args.empty()) {
+        f.name += "(";
+        for (std::size_t i = 0; i < args.size(); ++i) f.name += (i ? "," : "") + args[i];
+        f.name += ")";
+      }
+    }
+    for (char& ch : f.name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    c.sql_type = f.name + (c.is_unsigned ? " unsigned" : "");
+    return c;
+  }
+
+  // InnoDB's clustered index: the key, DB_TRX_ID, DB_ROLL_PTR, then every other stored column
+  // in table order (a key column stored as a prefix is stored again whole).
+  Result<TableDef> Layout(TableDef t, std::vector<IndexSpec> indexes) {
+    auto column = [&](const std::string& name) -> std::optional<std::size_t> {
+      for (std::size_t i = 0; i < t.columns.size(); ++i) {
+        if (Upper(t.columns[i].name) == Upper(name)) return i;
+      }
+      return std::nullopt;
+    };
+    const IndexSpec* key = nullptr;
+    for (const auto& ix : indexes) {
+      if (ix.primary) key = &ix;
+    }
+    for (const auto& ix : indexes) {
+      if (key || !ix.unique) continue;
+      bool not_null = true;
+      for (const auto& [c, prefix] : ix.parts) not_null &= column(c) && !t.columns[*column(c)].nullable && prefix == 0;
+      if (not_null) key = &ix;
+    }
+    IndexDef clustered;
+    clustered.name = key ? (key->primary ? "PRIMARY" : key->name) : "GEN_CLUST_INDEX";
+    clustered.table = t.name;
+    clustered.clustered = true;
+    clustered.unique = true;
+    auto add = [&](IndexDef& ix, std::size_t c, FieldDef f) {
+      ix.fields.push_back(t.columns[c].name);
+      ix.leaf.fields.push_back(std::move(f));
+      ix.columns.push_back(c);
+      ix.formats.push_back(t.columns[c].format);
+    };
+    auto add_system = [&](IndexDef& ix, const char* name, std::uint32_t bytes) {
+      ColumnDef sys;
+      sys.name = name;
+      sys.hidden = true;
+      sys.field = FieldDef::Fixed(name, bytes);
+      sys.format.type = ColumnType::kSystem;
+      sys.format.length = bytes;
+      t.columns.push_back(sys);
+      add(ix, t.columns.size() - 1, sys.field);
+    };
+    std::vector<bool> whole(t.columns.size(), false);
+    const std::size_t user_columns = t.columns.size();
+    if (key) {
+      for (const auto& [name, prefix] : key->parts) {
+        auto c = column(name);
+        if (!c) return Status::InvalidArgument("key " + key->name + " names no column '" + name + "'");
+        add(clustered, *c, t.columns[*c].field);
+        whole[*c] = prefix == 0;
+      }
+    } else {
+      add_system(clustered, "DB_ROW_ID", kDbRowIdSize);
+    }
+    clustered.n_unique_in_tree = clustered.fields.size();
+    add_system(clustered, "DB_TRX_ID", kDbTrxIdSize);
+    add_system(clustered, "DB_ROLL_PTR", kDbRollPtrSize);
+    for (std::size_t c = 0; c < user_columns; ++c) {
+      if (!whole[c] && !t.columns[c].is_virtual) add(clustered, c, t.columns[c].field);
+    }
+    t.indexes.push_back(std::move(clustered));
+    return t;
+  }
+
+  std::vector<Token> t_;
+  std::size_t at_ = 0;
+  Flavor flavor_;
+};
+
+}  // namespace
+
+Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& name, Flavor flavor) {
+  return Parser(Tokenize(sql), flavor).Find(name);
+}
+
+Status PlaceInFile(TableDef& t, const SpaceFile& file) {
+  if (file.n_pages() <= 3 || !IsIndexPage(file, 3)) {
+    return Status::Corruption(file.path().string() + ": page 3, where the clustered index starts, is not an index page");
+  }
+  auto root = IndexPage::Open(file.page(3));
+  if (!root.ok()) return root.status().WithContext(file.path().string() + " page 3");
+  if (FilHeader(file.page(3)).prev().value() != kFilNull || FilHeader(file.page(3)).next().value() != kFilNull) {
+    return Status::Corruption(file.path().string() + ": page 3 has B-tree neighbours, so it is not the clustered index's root");
+  }
+  for (auto& ix : t.indexes) {
+    if (!ix.clustered) continue;
+    ix.root_page = 3;
+    ix.id = root->index_id();
+  }
+  return Status::Ok();
+}
+
+}  // namespace strata::inspect

@@ -1,0 +1,27 @@
+CREATE TABLE `data_types` (
+  `id` int(11) NOT NULL,
+  `tiny_col` tinyint(4) DEFAULT NULL,
+  `small_col` smallint(6) DEFAULT NULL,
+  `medium_col` mediumint(9) DEFAULT NULL,
+  `big_col` bigint(20) DEFAULT NULL,
+  `float_col` float DEFAULT NULL,
+  `double_col` double DEFAULT NULL,
+  `decimal_col` decimal(10,2) DEFAULT NULL,
+  `char_col` char(10) DEFAULT NULL,
+  `varchar_col` varchar(255) DEFAULT NULL,
+  `text_col` text DEFAULT NULL,
+  `binary_col` binary(16) DEFAULT NULL,
+  `varbinary_col` varbinary(255) DEFAULT NULL,
+  `blob_col` blob DEFAULT NULL,
+  `date_col` date DEFAULT NULL,
+  `time_col` time DEFAULT NULL,
+  `datetime_col` datetime DEFAULT NULL,
+  `timestamp_col` timestamp NULL DEFAULT NULL,
+  `year_col` year(4) DEFAULT NULL,
+  `enum_col` enum('A','B','C') DEFAULT NULL,
+  `set_col` set('X','Y','Z') DEFAULT NULL,
+  `bit_col` bit(8) DEFAULT NULL,
+  `json_col` longtext CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL CHECK (json_valid(`json_col`)),
+  PRIMARY KEY (`id`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci
+;
