@@ -38,7 +38,7 @@ test-slow: build
 SAN_BUILD ?= build-san
 san-build: deps
 	@CXX=clang++ cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
-	  -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
+	  -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON -DSTRATA_BENCH=OFF -DSTRATA_WERROR=$(WERROR) >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 
 asan: san-build
@@ -46,16 +46,16 @@ asan: san-build
 
 # The concurrency suites (row locks, isolation levels and their histories, group commit, early
 # lock release, hot rows, purge beside writers, the buffer pool and its cleaner, the redo log)
-# under ThreadSanitizer: only the engine's test binary is built, and only the tests whose
-# threads share the engine's state run (tests/tsan.supp says what is left out, and why), with
-# asserts on.
+# under ThreadSanitizer: only the test files of those suites are built (engine_tsan_test), and
+# only the tests whose threads share the engine's state run (tests/tsan.supp says what is left
+# out, and why), with asserts on, at -O1 (TSan's overhead, not the optimiser, sets the pace).
 TSAN_FILTER ?= LockTest.*:IsolationTest.*:HistoryTest.*:HotRowTest.*:BufferPoolTest.*:RedoLogTest.*:Levels/HistoryAnomalyTest.*:Shapes/KillShapesTest.WithoutAKill*/RandomKeys*:Shapes/KillShapesTest.WithoutAKill*/GrowingUpdatesAndDeletes:Shapes/KillShapesTest.WithoutAKill*/OffPageValues
 tsan: deps
-	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g" \
+	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
 	  -DSTRATA_TSAN=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
-	@cmake --build build-tsan -j $(JOBS) --target engine_test
+	@cmake --build build-tsan -j $(JOBS) --target engine_tsan_test
 	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
-	  build-tsan/tests/engine_test --gtest_filter='$(TSAN_FILTER)'
+	  build-tsan/tests/engine_tsan_test --gtest_filter='$(TSAN_FILTER)'
 
 # libFuzzer targets (clang, ASan+UBSan), each run for FUZZ_SECONDS from the seed corpus.
 fuzz: san-build

@@ -7,6 +7,7 @@
 #include "inspect/rows.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
+#include "ondisk/page_type.h"
 
 namespace strata::inspect {
 
@@ -481,17 +482,20 @@ Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& n
 }
 
 Status PlaceInFile(TableDef& t, const SpaceFile& file) {
-  if (file.n_pages() <= 3 || !IsIndexPage(file, 3)) {
-    return Status::Corruption(file.path().string() + ": page 3, where the clustered index starts, is not an index page");
+  // Page 3, or 4 when MySQL 8.0 keeps its SDI tree at 3.
+  const std::uint32_t n = file.n_pages() > 3 && FilHeader(file.page(3)).type() == PageType::kSdi ? 4 : 3;
+  const std::string where = file.path().string() + " page " + std::to_string(n);
+  if (file.n_pages() <= n || !IsIndexPage(file, n)) {
+    return Status::Corruption(where + ", where the clustered index starts, is not an index page");
   }
-  auto root = IndexPage::Open(file.page(3));
-  if (!root.ok()) return root.status().WithContext(file.path().string() + " page 3");
-  if (FilHeader(file.page(3)).prev().value() != kFilNull || FilHeader(file.page(3)).next().value() != kFilNull) {
-    return Status::Corruption(file.path().string() + ": page 3 has B-tree neighbours, so it is not the clustered index's root");
+  auto root = IndexPage::Open(file.page(n));
+  if (!root.ok()) return root.status().WithContext(where);
+  if (FilHeader(file.page(n)).prev().value() != kFilNull || FilHeader(file.page(n)).next().value() != kFilNull) {
+    return Status::Corruption(where + " has B-tree neighbours, so it is not the clustered index's root");
   }
   for (auto& ix : t.indexes) {
     if (!ix.clustered) continue;
-    ix.root_page = 3;
+    ix.root_page = n;
     ix.id = root->index_id();
   }
   return Status::Ok();

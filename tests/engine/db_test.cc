@@ -16,6 +16,7 @@
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
+#include "tests/util/sanitizer.h"
 #include "tests/util/run_command.h"
 #include "tests/util/tsv.h"
 
@@ -258,7 +259,7 @@ TEST(DatabaseTest, RandomWorkloadMatchesModel) {
   ASSERT_TRUE(t.ok());
   std::map<int, std::pair<std::string, int>> model;
   std::mt19937 rng(11);
-  for (int op = 1; op <= 20000; ++op) {
+  for (int op = 1; op <= (testing::kUnderSanitizer ? 6000 : 20000); ++op) {
     const int k = static_cast<int>(rng() % 4000);
     const std::string v(rng() % 400, static_cast<char>('a' + rng() % 26));
     const int g = static_cast<int>(rng() % 100);
