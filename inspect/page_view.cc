@@ -50,6 +50,7 @@ std::string RenderValue(ConstBytes v, const FieldDef* def, const ColumnFormat* f
   if (!bytes_as_they_are) {
     if (auto text = ColumnText(*format, v); text.ok()) return *text;
   }
+  if (v.empty()) return "\"\"";  // an empty string, not missing bytes
   // Text only when it is valid UTF-8 without control characters (JSON output must be UTF-8);
   // cut at a character boundary.
   std::size_t i = 0, cut = 0;
