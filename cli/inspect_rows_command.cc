@@ -93,6 +93,18 @@ int InspectRows(const std::vector<std::string>& args) {
     std::cerr << "strata inspect rows: --format is tsv, json or sql, not '" << fmt_name << "'\n";
     return kExitUsage;
   }
+  if (vm.count("json") && !vm["format"].defaulted() && vm["format"].as<std::string>() != "json") {
+    std::cerr << "strata inspect rows: --json and --format " << vm["format"].as<std::string>() << " ask for two formats\n";
+    return kExitUsage;
+  }
+  if (vm.count("table") && !vm.count("create-table")) {
+    std::cerr << "strata inspect rows: --table names a table of --create-table's file; give that file\n";
+    return kExitUsage;
+  }
+  if (vm.count("index") && format == RowFormat::kSql) {
+    std::cerr << "strata inspect rows: --format sql restores whole rows; a secondary index holds only some columns\n";
+    return kExitUsage;
+  }
   const bool with_deleted = vm.count("deleted") > 0;
   if (with_deleted && format == RowFormat::kSql) {
     std::cerr << "strata inspect rows: --deleted and --format sql do not go together (a restore must not bring back deleted rows)\n";
@@ -102,10 +114,21 @@ int InspectRows(const std::vector<std::string>& args) {
   const std::string path = vm["path"].as<std::vector<std::string>>()[0];
   auto file = SpaceFile::Open(path);
   if (!file.ok()) return Fail(path + ": " + file.status().ToString());
+  // Page bodies that are not plain B-tree pages cannot be read record by record.
+  if (const auto& flags = file->flags()) {
+    if (flags->zip_ssize) return Fail(path + ": ROW_FORMAT=COMPRESSED pages are not decoded yet");
+    if (flags->encryption) return Fail(path + ": the tablespace is encrypted; its pages need the server's keyring");
+    if (flags->page_compression) return Fail(path + ": MariaDB page compression (PAGE_COMPRESSED=1) is not decoded yet");
+  }
   ServerDictionaries servers;
   Dictionary dict;
   if (vm.count("create-table")) {
-    auto def = DefinitionFromSql(*file, vm["create-table"].as<std::string>(), vm.count("table") ? vm["table"].as<std::string>() : "");
+    // Without --table, the table named like the file, else the first in the SQL.
+    std::string name = vm.count("table") ? vm["table"].as<std::string>() : "";
+    if (name.empty() && DefinitionFromSql(*file, vm["create-table"].as<std::string>(), file->path().stem().string()).ok()) {
+      name = file->path().stem().string();
+    }
+    auto def = DefinitionFromSql(*file, vm["create-table"].as<std::string>(), name);
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
   } else {
@@ -125,10 +148,23 @@ int InspectRows(const std::vector<std::string>& args) {
     for (const auto& ix : table->indexes) {
       if (ix.name == vm["index"].as<std::string>()) index = &ix;
     }
+    if (!index && vm.count("create-table")) {
+      return Fail(path + ": with --create-table only the clustered index is read: which root page is a secondary index's is in "
+                  "the server's dictionary");
+    }
     if (!index) return Fail(path + ": table " + table->name + " has no index '" + vm["index"].as<std::string>() + "'");
   }
   if (index->root_page == ondisk::kFilNull) return Fail(path + ": the dictionary does not say where index " + index->name + " starts");
 
+  if (format == RowFormat::kSql) {
+    // INSERTs carry the digits that read back as the same FLOAT, not the six the client shows.
+    for (auto& t : dict.tables) {
+      for (auto& c : t.columns) c.format.exact_float = true;
+      for (auto& ix : t.indexes) {
+        for (auto& f : ix.formats) f.exact_float = true;
+      }
+    }
+  }
   const std::vector<RowColumn> columns = RowColumns(*table, *index);
   ProgressBar progress("rows", file->n_pages());
   std::uint32_t last_page = ondisk::kFilNull;
@@ -148,6 +184,8 @@ int InspectRows(const std::vector<std::string>& args) {
   };
 
   if (format == RowFormat::kTsv) out += TsvHeader(columns, with_deleted);
+  // TIMESTAMPs are printed in UTC and text as UTF-8: a restore must read them so.
+  if (format == RowFormat::kSql) out += "SET NAMES utf8mb4;\nSET time_zone = '+00:00';\n";
   if (format == RowFormat::kJson) {
     nlohmann::json names = nlohmann::json::array();
     for (const auto& c : columns) names.push_back(c.name);
@@ -162,7 +200,7 @@ int InspectRows(const std::vector<std::string>& args) {
       progress.Update(++pages_seen);
     }
     switch (format) {
-      case RowFormat::kTsv: out += TsvLine(row, with_deleted); break;
+      case RowFormat::kTsv: AppendTsvLine(out, row, with_deleted); break;
       case RowFormat::kJson:
         out += (first ? "\n  " : ",\n  ") + RowJson(columns, row).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         break;

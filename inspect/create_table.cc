@@ -38,8 +38,8 @@ std::vector<Token> Tokenize(std::string_view s) {
       while (i < s.size() && s[i] != '\n') ++i;
       continue;
     }
-    if (s.substr(i, 3) == "/*!") {
-      i += 3;
+    if (s.substr(i, 3) == "/*!" || s.substr(i, 4) == "/*M!") {  // MySQL's and MariaDB's versioned SQL
+      i += s[i + 2] == 'M' ? 4 : 3;
       while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
       continue;
     }
@@ -211,6 +211,8 @@ class Parser {
       std::vector<std::string> args;
       std::optional<CharsetInfo> charset;
       int line = 0;
+      bool zerofill = false;
+      bool compressed = false;  // MariaDB's column compression: values stored zlib-compressed
     };
     std::vector<Pending> cols;
     std::vector<IndexSpec> indexes;
@@ -261,6 +263,8 @@ class Parser {
         p.col.nullable = true;
         while (Peek().kind != Token::kEnd && Peek().text != "," && Peek().text != ")") {
           if (Is("UNSIGNED")) p.col.is_unsigned = true, Next();
+          else if (Is("ZEROFILL")) p.zerofill = true, p.col.is_unsigned = true, Next();
+          else if (Is("COMPRESSED")) p.compressed = true, Next();
           else if (Is("NOT") && Is("NULL", 1)) p.col.nullable = false, Next(), Next();
           else if (Is("CHARACTER") && Is("SET", 1)) Next(), Next(), p.charset = Charset(Peek().text), Next();
           else if (Is("CHARSET")) Next(), p.charset = Charset(Peek().text), Next();
@@ -306,6 +310,16 @@ class Parser {
     for (auto& p : cols) {
       auto col = Column(p.col, p.type, p.args, p.charset ? p.charset : table_charset);
       if (!col.ok()) return Status::InvalidArgument("line " + std::to_string(p.line) + ": " + col.status().message());
+      ColumnFormat& f = col->format;
+      if (p.zerofill) {
+        f.zerofill_width = f.type == ColumnType::kDecimal ? f.precision + (f.scale ? 1 : 0)
+                           : !p.args.empty()              ? Num(p.args, 0, 0)
+                                                          : DefaultDisplayWidth(f);
+      }
+      if (p.compressed) {
+        f.type = ColumnType::kUnknown;  // says so for every value instead of printing zlib bytes
+        f.name = "MariaDB COMPRESSED " + f.name + " (decompression is not done yet)";
+      }
       t.columns.push_back(std::move(*col));
     }
     return Layout(std::move(t), indexes);
@@ -338,12 +352,13 @@ class Parser {
     } else if (type == "FLOAT" && Num(args, 0, 0) > 24 && args.size() == 1) {
       f.type = ColumnType::kDouble;
       fixed(8);
-    } else if (type == "FLOAT") {
-      f.type = ColumnType::kFloat;
-      fixed(4);
-    } else if (type == "DOUBLE" || type == "REAL") {
-      f.type = ColumnType::kDouble;
-      fixed(8);
+    } else if (type == "FLOAT" || type == "DOUBLE" || type == "REAL" || type == "DOUBLE PRECISION") {
+      f.type = type == "FLOAT" ? ColumnType::kFloat : ColumnType::kDouble;
+      fixed(type == "FLOAT" ? 4 : 8);
+      if (args.size() == 2) {  // FLOAT(M,D): printed with D decimals
+        f.fixed_decimals = true;
+        f.scale = std::min<std::uint32_t>(Num(args, 1, 0), 30);
+      }
     } else if (type == "BIT") {
       f.type = ColumnType::kBit;
       f.length = std::clamp<std::uint32_t>(Num(args, 0, 1), 1, 64);
@@ -406,6 +421,18 @@ class Parser {
     for (char& ch : f.name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     c.sql_type = f.name + (c.is_unsigned ? " unsigned" : "");
     return c;
+  }
+
+  // The width ZEROFILL pads to when the type gives none: the widest value's digits.
+  static std::uint32_t DefaultDisplayWidth(const ColumnFormat& f) {
+    if (f.type != ColumnType::kInt) return 0;
+    switch (f.length) {
+      case 1: return 3;
+      case 2: return 5;
+      case 3: return 8;
+      case 4: return 10;
+      default: return 20;
+    }
   }
 
   // InnoDB's clustered index: the key, DB_TRX_ID, DB_ROLL_PTR, then every other stored column

@@ -56,6 +56,11 @@ std::string TsvHeader(const std::vector<RowColumn>& columns, bool with_deleted) 
 
 std::string TsvLine(const Row& row, bool with_deleted) {
   std::string out;
+  AppendTsvLine(out, row, with_deleted);
+  return out;
+}
+
+void AppendTsvLine(std::string& out, const Row& row, bool with_deleted) {
   for (std::size_t i = 0; i < row.cells.size(); ++i) {
     if (i) out += '\t';
     const RowCell& c = row.cells[i];
@@ -63,7 +68,7 @@ std::string TsvLine(const Row& row, bool with_deleted) {
     else out += c.unknown.empty() ? "NULL" : UnknownText(c);
   }
   if (with_deleted) out += row.deleted ? "\t1" : "\t0";
-  return out + '\n';
+  out += '\n';
 }
 
 std::string SqlInsert(const std::string& table, const std::vector<RowColumn>& columns, const std::vector<Row>& rows) {

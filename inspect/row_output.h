@@ -17,6 +17,7 @@ enum class RowFormat { kTsv, kJson, kSql };
 // (it cannot look like a value) and stops its row from becoming an INSERT.
 std::string TsvHeader(const std::vector<RowColumn>& columns, bool with_deleted);
 std::string TsvLine(const Row& row, bool with_deleted);
+void AppendTsvLine(std::string& out, const Row& row, bool with_deleted);
 
 // One `INSERT INTO` for `rows` (each complete: no unknown cells). Numbers are bare, binary
 // strings 0x-hex, text quoted with the escapes mysqldump uses.

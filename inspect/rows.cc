@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "inspect/lob_reader.h"
+#include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/page_type.h"
@@ -113,6 +114,10 @@ class Scanner {
       Fail(p, std::nullopt, fmt::format("{}: the page belongs to index {}, not {}", where, ip->index_id(), index_.id));
       return std::nullopt;
     }
+    // A page that fails its checksum is still read (its rows may be all there is), but said so.
+    if (!ValidatePage(file_.page(p), file_.full_crc32()).valid) {
+      Fail(p, std::nullopt, "the page fails its checksum: values read from it may be damaged");
+    }
     return *ip;
   }
 
@@ -126,7 +131,8 @@ class Scanner {
         ++scan_.deleted_skipped;
         continue;
       }
-      Row row;
+      Row& row = row_;  // one Row for the scan: its strings keep their capacity
+      row.cells.resize(columns_.size());
       row.deleted = h.deleted();
       row.page = p;
       row.offset = w.origin();
@@ -149,16 +155,18 @@ class Scanner {
           : ip.is_compact()   ? DecodeCompactFields(page, w.origin(), *layout)
                               : DecodeRedundantFields(page, w.origin());
       if (!mariadb_reordered_.empty()) fields = Status::NotSupported(mariadb_reordered_);
-      for (const RowColumn& c : columns_) {
+      for (std::size_t i = 0; i < columns_.size(); ++i) {
+        const RowColumn& c = columns_[i];
+        RowCell& cell = row.cells[i];
         const int f = (*field_of)[c.column];
         if (!fields.ok()) {
-          row.cells.push_back({std::nullopt, fields.status().message()});
+          cell = {std::nullopt, fields.status().message()};
         } else if (f < 0 || static_cast<std::size_t>(f) >= fields->size() || (*fields)[f].missing) {
-          row.cells.push_back(Default(table_.columns[c.column]));
+          cell = Default(table_.columns[c.column]);
         } else {
-          row.cells.push_back(Cell(page, (*fields)[f], *c.format));
+          FillCell(cell, page, (*fields)[f], *c.format);
         }
-        if (!row.cells.back().unknown.empty()) ++scan_.unknown_cells;
+        if (!cell.unknown.empty()) ++scan_.unknown_cells;
       }
       ++scan_.rows;
       each(row);
@@ -200,22 +208,29 @@ class Scanner {
     return {std::nullopt, "the row does not store this column and the dictionary gives no default for it"};
   }
 
-  RowCell Cell(ConstBytes page, const FieldSlice& fs, const ColumnFormat& format) {
-    if (fs.is_null) return {};
+  void FillCell(RowCell& cell, ConstBytes page, const FieldSlice& fs, const ColumnFormat& format) {
+    cell.unknown.clear();
+    if (fs.is_null) {
+      cell.text.reset();
+      return;
+    }
     ConstBytes local = page.subspan(fs.offset, fs.length);
-    Result<std::string> text = std::string();
+    if (!cell.text) cell.text.emplace();
+    Status st;
     if (fs.external) {
       const ExternRef ref = ExternRef::Decode(page, fs.offset + fs.length - kExternRefSize);
       auto rest = ReadExternal(file_, ref);
-      if (!rest.ok()) return {std::nullopt, "off-page part: " + rest.status().message()};
+      if (!rest.ok()) {
+        cell = {std::nullopt, "off-page part: " + rest.status().message()};
+        return;
+      }
       std::string whole(reinterpret_cast<const char*>(local.data()), local.size() - kExternRefSize);
       whole += *rest;
-      text = ColumnText(format, AsBytes(whole));
+      st = ColumnTextTo(format, AsBytes(whole), *cell.text);
     } else {
-      text = ColumnText(format, local);
+      st = ColumnTextTo(format, local, *cell.text);
     }
-    if (!text.ok()) return {std::nullopt, text.status().message()};
-    return {std::move(*text), ""};
+    if (!st.ok()) cell = {std::nullopt, st.message()};
   }
 
   static ConstBytes AsBytes(const std::string& s) { return {reinterpret_cast<const std::byte*>(s.data()), s.size()}; }
@@ -228,6 +243,7 @@ class Scanner {
   std::size_t mariadb_core_ = 0;            // fields of rows older than MariaDB's instant ADD
   RecordLayout mariadb_leaf_;
   std::string mariadb_reordered_;           // why no row can be decoded, when not empty
+  Row row_;
   std::string name_;
   RowScan scan_;
 };

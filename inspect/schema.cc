@@ -218,6 +218,16 @@ ColumnFormat FormatOf(const nlohmann::json& c) {
     case 32: f.type = ColumnType::kVector; break;
     default: f.type = ColumnType::kUnknown; break;  // pre-5.6 DATE, TIME, DATETIME, TIMESTAMP, DECIMAL
   }
+  if ((f.type == ColumnType::kFloat || f.type == ColumnType::kDouble) && !c.value("numeric_scale_null", true)) {
+    f.fixed_decimals = true;  // FLOAT(M,D)
+    f.scale = static_cast<std::uint32_t>(std::clamp(c.value("numeric_scale", 0), 0, 30));
+  }
+  if (c.value("is_zerofill", false)) {
+    // The display width is in the type's name, "int(5) unsigned zerofill", "decimal(8,2) ...".
+    const int declared = DeclaredChars(f.name);
+    if (f.type == ColumnType::kDecimal) f.zerofill_width = f.precision + (f.scale ? 1 : 0);
+    else if (declared > 0) f.zerofill_width = static_cast<std::uint32_t>(declared);
+  }
   return f;
 }
 

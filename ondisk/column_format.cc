@@ -39,13 +39,19 @@ Status WrongLength(const ColumnFormat& f, std::size_t got, std::size_t want) {
 // between -15 and 14 and as "1.5e30" / "1e-16" otherwise (measured on MariaDB 10.11).
 }  // namespace
 
-std::string DoubleText(double v, bool is_float) {
+std::string DoubleText(double v, FloatDigits digits_wanted) {
   if (v == 0) return "0";
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
   char buf[64];
-  auto end = is_float ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 5).ptr
-                      : std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+  char* end = buf;
+  switch (digits_wanted) {
+    case FloatDigits::kDouble: end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr; break;
+    case FloatDigits::kFloatShown: end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 5).ptr; break;
+    case FloatDigits::kFloatExact:
+      end = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v), std::chars_format::scientific).ptr;
+      break;
+  }
   const std::string sci(buf, end);  // "-1.23450e+05"
   const auto e_at = sci.find('e');
   const bool negative = sci[0] == '-';
@@ -152,6 +158,7 @@ Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
   if (f.type == ColumnType::kChar && !f.binary()) {
     while (!b.empty() && b.back() == std::byte{' '}) b = b.first(b.size() - 1);
   }
+  if (b.empty()) return std::string();  // the empty string, in any character set
   switch (CharsetOfCollation(f.collation)) {
     case Charset::kBinary:
     case Charset::kUtf8: return std::string(reinterpret_cast<const char*>(b.data()), b.size());
@@ -203,7 +210,24 @@ std::optional<std::uint32_t> ColumnFormat::FixedBytes() const {
   }
 }
 
+namespace {
+
+Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b);
+
+}  // namespace
+
 Result<std::string> ColumnText(const ColumnFormat& f, ConstBytes b) {
+  auto text = ValueText(f, b);
+  // ZEROFILL pads numbers on the left to the display width (they are never negative).
+  if (text.ok() && f.zerofill_width > text->size() && text->front() != '-') {
+    text->insert(0, f.zerofill_width - text->size(), '0');
+  }
+  return text;
+}
+
+namespace {
+
+Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
   if (auto fixed = f.FixedBytes(); fixed && b.size() != *fixed) return WrongLength(f, b.size(), *fixed);
   switch (f.type) {
     case ColumnType::kInt:
@@ -213,15 +237,24 @@ Result<std::string> ColumnText(const ColumnFormat& f, ConstBytes b) {
       if (b.empty() || b.size() > 8) return WrongLength(f, b.size(), 8);
       return std::to_string(Unsigned(b));
     case ColumnType::kDecimal: return DecodeDecimal(b, f.precision, f.scale);
-    case ColumnType::kFloat: {
-      float v;
-      std::memcpy(&v, b.data(), 4);
-      return DoubleText(v, true);
-    }
+    case ColumnType::kFloat:
     case ColumnType::kDouble: {
       double v;
-      std::memcpy(&v, b.data(), 8);
-      return DoubleText(v, false);
+      if (f.type == ColumnType::kFloat) {
+        float x;
+        std::memcpy(&x, b.data(), 4);
+        v = x;
+      } else {
+        std::memcpy(&v, b.data(), 8);
+      }
+      if (f.fixed_decimals && std::isfinite(v)) {  // FLOAT(M,D): D decimals, as the server prints
+        char buf[400];
+        std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(std::min<std::uint32_t>(f.scale, 30)), v);
+        return std::string(buf);
+      }
+      return DoubleText(v, f.type == ColumnType::kDouble ? FloatDigits::kDouble
+                           : f.exact_float                ? FloatDigits::kFloatExact
+                                                          : FloatDigits::kFloatShown);
     }
     case ColumnType::kYear: {
       const auto v = static_cast<std::uint8_t>(b[0]);
@@ -283,6 +316,38 @@ Result<std::string> ColumnText(const ColumnFormat& f, ConstBytes b) {
     case ColumnType::kUnknown: break;
   }
   return Status::NotSupported("values of type " + (f.name.empty() ? std::string("?") : f.name) + " are not decoded");
+}
+
+}  // namespace
+
+Status ColumnTextTo(const ColumnFormat& f, ConstBytes b, std::string& out) {
+  const Charset cs = CharsetOfCollation(f.collation);
+  if ((f.type == ColumnType::kVarchar || f.type == ColumnType::kChar) && (cs == Charset::kUtf8 || cs == Charset::kBinary)) {
+    if (f.type == ColumnType::kChar && cs != Charset::kBinary) {
+      while (!b.empty() && b.back() == std::byte{' '}) b = b.first(b.size() - 1);
+    }
+    out.assign(reinterpret_cast<const char*>(b.data()), b.size());
+    return Status::Ok();
+  }
+  if (f.type == ColumnType::kInt && b.size() == f.length && !b.empty() && b.size() <= 8 && f.zerofill_width == 0) {
+    char buf[24];
+    std::uint64_t v = Unsigned(b);
+    char* end;
+    if (f.is_unsigned) {
+      end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    } else {
+      const unsigned bits = static_cast<unsigned>(8 * b.size());
+      v ^= std::uint64_t{1} << (bits - 1);
+      if (bits < 64 && (v >> (bits - 1)) & 1) v |= ~std::uint64_t{0} << bits;
+      end = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v)).ptr;
+    }
+    out.assign(buf, end);
+    return Status::Ok();
+  }
+  auto text = ColumnText(f, b);
+  if (!text.ok()) return text.status();
+  out = std::move(*text);
+  return Status::Ok();
 }
 
 void AppendBatchEscaped(std::string& out, std::string_view v) {

@@ -54,7 +54,10 @@ struct ColumnFormat {
   ColumnType type = ColumnType::kUnknown;
   std::uint32_t length = 0;     // kInt: bytes; kBit: bits; kChar/kVarchar: declared characters
   std::uint32_t precision = 0;  // kDecimal
-  std::uint32_t scale = 0;      // kDecimal
+  std::uint32_t scale = 0;      // kDecimal; kFloat/kDouble when `fixed_decimals`
+  bool fixed_decimals = false;  // FLOAT(M,D) / DOUBLE(M,D): printed with exactly D decimals
+  std::uint32_t zerofill_width = 0;  // ZEROFILL: numbers padded with zeros to this many characters
+  bool exact_float = false;  // FLOAT as the digits that read back exactly (SQL output), not the 6 shown
   std::uint32_t fsp = 0;        // kTime, kDatetime, kTimestamp
   bool is_unsigned = false;
   int collation = 63;           // 63 = binary
@@ -72,9 +75,15 @@ struct ColumnFormat {
 // DATE with month 14, a DECIMAL group over 999999999, the wrong length); NotSupported when
 // the type or character set is one this code does not decode, naming it.
 Result<std::string> ColumnText(const ColumnFormat& f, ConstBytes stored);
+// The same into `out` (replacing what it held, keeping its capacity): what a scan over
+// millions of values calls, so that strings and integers cost no allocation.
+Status ColumnTextTo(const ColumnFormat& f, ConstBytes stored, std::string& out);
 
-// A FLOAT (`is_float`) or DOUBLE as MySQL prints it: "3.14", "1e15", "-1.7976931348623157e308".
-std::string DoubleText(double v, bool is_float);
+// A DOUBLE (the fewest digits that read back), a FLOAT as the server shows it (6 significant
+// digits) or a FLOAT exactly (the fewest digits that read back as the same float), in MySQL's
+// notation: "3.14", "1e15", "-1.7976931348623157e308".
+enum class FloatDigits { kDouble, kFloatShown, kFloatExact };
+std::string DoubleText(double v, FloatDigits digits);
 
 // Escapes a value as `mysql -B` / `mariadb -B` print it: tab, newline, backslash and NUL as
 // \t, \n, \\ and \0.

@@ -36,7 +36,7 @@ class Reader {
         double d;
         std::uint64_t bits = LoadLe(at, 8);
         std::memcpy(&d, &bits, 8);
-        std::string text = DoubleText(d, false);
+        std::string text = DoubleText(d, FloatDigits::kDouble);
         if (text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";  // MySQL marks doubles
         out += text;
         return Status::Ok();

@@ -25,6 +25,7 @@ prog=$(basename "$0")
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 SERVER=$HERE/server.sh
 SQL=$HERE/../../tests/data/ibdninja/sql
+EXTRA=$HERE/../../tests/data/ibdninja/extra
 [[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
 mkdir -p "$1"
 OUT=$(cd "$1" && pwd -P)
@@ -59,6 +60,7 @@ declare -A tables=(
     [10_upgrade_8016]=""
     [11_upgrade_8040]="ddl_test:id"
     [12_blob_external]="blob_external:id"
+    [20_edge_values]="edge_numbers:id edge_text:id edge_time:id"
 )
 
 run -e 'CREATE DATABASE ibdninja_test'
@@ -69,8 +71,11 @@ for script in $(printf '%s\n' "${!tables[@]}" | sort); do
     # on sql_mode); RTRIM gives the value MySQL computes, which strips CHAR's padding on read.
     # The scripts are sent as latin1, as the fixtures' own bytes show they were: the UTF-8 of
     # '中文' in 09_all_column_types.sql is stored re-encoded from latin1 (c3 a4 c2 b8 ...).
-    sed "s/CONCAT(col_char_utf8, '_suffix')/CONCAT(RTRIM(col_char_utf8), '_suffix')/" "$SQL/$script.sql" |
-        "$SERVER" sql "$WORK" --default-character-set=latin1 --force ibdninja_test 2> "$WORK/$script.err" || true
+    # (Strata's own extra script is UTF-8 and sent as such.)
+    file=$SQL/$script.sql charset=latin1
+    [ -f "$file" ] || file=$EXTRA/$script.sql charset=utf8mb4
+    sed "s/CONCAT(col_char_utf8, '_suffix')/CONCAT(RTRIM(col_char_utf8), '_suffix')/" "$file" |
+        "$SERVER" sql "$WORK" --default-character-set="$charset" --force ibdninja_test 2> "$WORK/$script.err" || true
     for entry in ${tables[$script]}; do
         table=${entry%%:*} key=${entry#*:}
         order=${key:+ ORDER BY $key}

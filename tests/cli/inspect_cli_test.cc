@@ -156,6 +156,29 @@ TEST(InspectCliTest, RowsPrintWhatTheClientPrintsAndRefuseWhatTheyCannotKnow) {
   r = Strata("inspect rows --help");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Usage: strata inspect rows"), std::string::npos);
+
+  // A restore reads TIMESTAMPs in UTC and FLOATs with the digits that give the same float back.
+  const fs::path extra = TestDataDir() / "ibdninja" / "truth" / "mariadb";
+  strata::testing::TempDir tmp;
+  strata::testing::Gunzip(extra / "edge_numbers.ibd.gz", tmp.path() / "edge_numbers.ibd");
+  r = Strata("inspect rows --format sql --create-table " + (extra / "edge_numbers.sql").string() + " " +
+             (tmp.path() / "edge_numbers.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("SET NAMES utf8mb4;\nSET time_zone = '+00:00';\n", 0), 0u) << r.out.substr(0, 100);
+  EXPECT_NE(r.out.find("(1,-1.500,-0.01,00042,00000000000000000001,000012.50,-0.5000000000,123456.7,1e-16)"), std::string::npos)
+      << r.out;
+
+  // What it cannot do is said before anything is printed.
+  const fs::path mysql90 = strata::testing::SharedFixturesDir() / "external" / "idb-utils-mysql90";
+  r = Strata("inspect rows " + (mysql90 / "mysql90_compressed.ibd").string());  // ROW_FORMAT=COMPRESSED (issue 21)
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty());
+  r = Strata("inspect rows " + (strata::testing::SharedFixturesDir() / "external" / "percona-parser" / "encrypted_test.ibd").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("encrypted"), std::string::npos) << r.err;
+  EXPECT_EQ(Strata("inspect rows --table t " + (ninja / "simple_table.ibd").string()).exit_code, 2);
+  EXPECT_EQ(Strata("inspect rows --index idx_name --format sql " + (ninja / "multi_index.ibd").string()).exit_code, 2);
+  EXPECT_EQ(Strata("inspect rows --json --format sql " + (ninja / "simple_table.ibd").string()).exit_code, 2);
 }
 
 // What a lone file cannot tell is said to be unknown; the page number goes either side of PATH;
