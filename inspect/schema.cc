@@ -40,15 +40,6 @@ Dictionary DictionaryFor(const SpaceFile& file, const Dictionary* server) {
 
 namespace {
 
-// Bytes of a DECIMAL(precision, scale) in MySQL's binary format: 4 bytes per 9 digits.
-std::uint32_t DecimalBytes(int precision, int scale) {
-  static constexpr int kLeftover[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
-  precision = std::clamp(precision, 1, 65);  // MySQL's limits; values from disk may be anything
-  scale = std::clamp(scale, 0, std::min(precision, 30));
-  auto part = [](int digits) { return digits / 9 * 4 + kLeftover[digits % 9]; };
-  return static_cast<std::uint32_t>(part(precision - scale) + part(scale));
-}
-
 // ucs2, utf16 and utf32 collations: every character has the same width, so InnoDB stores
 // CHAR in them as a fixed-length field (MySQL's collation id ranges).
 bool FixedWidthCharset(int collation) {
@@ -70,6 +61,8 @@ bool SystemColumn(const nlohmann::json& c) {
   const std::string name = c.value("name", "");
   return c.value("hidden", 1) == 2 && (name == "DB_ROW_ID" || name == "DB_TRX_ID" || name == "DB_ROLL_PTR");
 }
+
+ColumnFormat FormatOf(const nlohmann::json& c);
 
 // How a column is stored in a COMPACT/DYNAMIC record (innodb-format.md §9.1, §9.3, §12.1).
 FieldDef StorageOf(const nlohmann::json& c) {
@@ -99,8 +92,7 @@ FieldDef StorageOf(const nlohmann::json& c) {
     case 19: return FieldDef::Fixed(name, 5 + frac, nullable);  // DATETIME2
     case 20: return FieldDef::Fixed(name, 3 + frac, nullable);  // TIME2
     case 21:                                                    // NEWDECIMAL
-      return FieldDef::Fixed(name, DecimalBytes(c.value("numeric_precision", 10), c.value("numeric_scale", 0)),
-                             nullable);
+      return FieldDef::Fixed(name, *FormatOf(c).FixedBytes(), nullable);
     case 22: {  // ENUM
       auto n = c.contains("elements") ? c["elements"].size() : 0;
       return FieldDef::Fixed(name, n > 255 ? 2 : 1, nullable);
