@@ -126,7 +126,10 @@ class Scanner {
     RecordWalker w(ip);
     while (w.Next()) {
       const RecordHeader& h = w.header();
-      if (h.min_rec()) continue;  // MariaDB's instant-ALTER metadata record is not a row
+      if (h.min_rec()) {  // MariaDB's instant-ALTER metadata record: not a row, but the defaults
+        if (mariadb_core_ && !mariadb_defaults_read_) ReadMariaDbDefaults(page, w.origin());
+        continue;
+      }
       if (h.deleted() && !with_deleted) {
         ++scan_.deleted_skipped;
         continue;
@@ -162,7 +165,7 @@ class Scanner {
         if (!fields.ok()) {
           cell = {std::nullopt, fields.status().message()};
         } else if (f < 0 || static_cast<std::size_t>(f) >= fields->size() || (*fields)[f].missing) {
-          cell = Default(table_.columns[c.column]);
+          cell = Default(table_.columns[c.column], f);
         } else {
           FillCell(cell, page, (*fields)[f], *c.format);
         }
@@ -175,8 +178,8 @@ class Scanner {
   }
 
   // MariaDB's instant ALTER (root page type 18): rows written before an instant ADD COLUMN
-  // hold the first PAGE_INSTANT fields; the added columns' defaults, and the column map of an
-  // instant DROP or reorder, are in the metadata record, which is not read yet.
+  // hold the first PAGE_INSTANT fields, and the metadata record the added columns' defaults;
+  // the column map of an instant DROP or reorder (a BLOB in that record) is not read yet.
   void NoteMariaDbInstant(const IndexPage& root) {
     if (file_.flavor() != Flavor::kMariaDb || FilHeader(root.page()).type() != PageType::kSdiBlobOrInstant) return;
     if (Load8(root.page(), root.infimum()) == 0) {
@@ -188,6 +191,24 @@ class Scanner {
     mariadb_leaf_.core_fields = mariadb_core_;
   }
 
+  // MariaDB keeps the values rows written before an instant ADD COLUMN read as in the metadata
+  // record, a record of every field that opens the leftmost leaf.
+  void ReadMariaDbDefaults(ConstBytes page, std::size_t origin) {
+    mariadb_defaults_read_ = true;
+    auto fields = DecodeCompactFields(page, origin, mariadb_leaf_);
+    mariadb_defaults_.assign(mariadb_leaf_.fields.size(), RowCell{});
+    for (std::size_t f = 0; f < mariadb_leaf_.fields.size(); ++f) {
+      RowCell& cell = mariadb_defaults_[f];
+      if (!fields.ok()) {
+        cell = {std::nullopt, "MariaDB's metadata record: " + fields.status().message()};
+      } else if ((*fields)[f].missing) {
+        cell = {std::nullopt, "MariaDB's metadata record does not hold this column's default"};
+      } else if (f < index_.formats.size()) {
+        FillCell(cell, page, (*fields)[f], index_.formats[f]);
+      }
+    }
+  }
+
   // Each table column's field in a layout whose fields are `columns`, or -1.
   std::vector<int> FieldsOf(const std::vector<std::size_t>& columns) const {
     std::vector<int> out(table_.columns.size(), -1);
@@ -197,8 +218,11 @@ class Scanner {
 
   // A column the row does not store: added by an instant ADD COLUMN after the row was
   // written, so it reads as the default the ALTER gave it.
-  RowCell Default(const ColumnDef& c) {
-    if (mariadb_core_) return {std::nullopt, "added by MariaDB's instant ADD COLUMN after this row; its default is in the metadata record, not read yet"};
+  RowCell Default(const ColumnDef& c, int field) {
+    if (mariadb_core_) {
+      if (field >= 0 && static_cast<std::size_t>(field) < mariadb_defaults_.size()) return mariadb_defaults_[field];
+      return {std::nullopt, "added by MariaDB's instant ADD COLUMN after this row; no metadata record gives its default"};
+    }
     if (c.instant_default_null) return {};
     if (c.instant_default) {
       auto text = ColumnText(c.format, AsBytes(*c.instant_default));
@@ -242,6 +266,8 @@ class Scanner {
   std::vector<std::vector<int>> field_of_;  // [0]: the index's layout; [1 + v]: row version v
   std::size_t mariadb_core_ = 0;            // fields of rows older than MariaDB's instant ADD
   RecordLayout mariadb_leaf_;
+  bool mariadb_defaults_read_ = false;
+  std::vector<RowCell> mariadb_defaults_;   // per field of mariadb_leaf_
   std::string mariadb_reordered_;           // why no row can be decoded, when not empty
   Row row_;
   std::string name_;

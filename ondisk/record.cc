@@ -54,7 +54,7 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
   }
   auto header = RecordHeader::Decode(page, origin, true);
   if (!header.ok()) return header.status();
-  if (header->status == RecordStatus::kInstant) {
+  if (header->status == RecordStatus::kInstant && layout.core_fields == 0) {
     return Status::NotSupported("offset " + std::to_string(origin) +
                                 ": MariaDB instant record (status 4) needs the table's core field count");
   }
@@ -78,6 +78,22 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
     if (version != layout.row_version) {
       return Status::NotSupported("offset " + std::to_string(origin) + ": row version " + std::to_string(version) +
                                   " needs the dictionary's column versions");
+    }
+  } else if (header->status == RecordStatus::kInstant) {
+    // MariaDB: the fields added by instant ALTERs that this record stores, minus one, in 7-bit
+    // groups (low group first, high bit = one more byte).
+    std::uint8_t b0 = 0, b1 = 0;
+    if (!read_down(b0)) return truncated();
+    std::size_t n_add = b0;
+    if (b0 & 0x80) {
+      if (!read_down(b1)) return truncated();
+      n_add = (b0 & 0x7Fu) | (std::size_t{b1} << 7);
+    }
+    n_present = layout.core_fields + n_add + 1;
+    if (n_present > layout.fields.size()) {
+      return Status::CorruptionAt(origin - kCompactExtraBytes - 1,
+                                  "record stores " + std::to_string(n_present) + " fields, layout has " +
+                                      std::to_string(layout.fields.size()));
     }
   } else if (header->info_bits & kInfoInstant) {
     std::uint8_t b0 = 0, b1 = 0;

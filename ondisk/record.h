@@ -94,8 +94,9 @@ struct FieldSlice {
 };
 
 // Splits a COMPACT record. Corruption (naming the offset) when the record's extra bytes or
-// data would leave the page body; NotSupported for MySQL 8.0.29 row versions and MariaDB
-// instant records, whose layout depends on dictionary history.
+// data would leave the page body; NotSupported for a MySQL row version other than the
+// layout's, and for MariaDB instant records (status 4) unless the layout gives core_fields
+// (MariaDB's PAGE_INSTANT): those store a count of added fields below the header.
 Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin,
                                                     const RecordLayout& layout);
 // The row version a COMPACT record was written in (MySQL 8.0.29+ instant ADD/DROP COLUMN):
