@@ -34,7 +34,14 @@ const std::vector<RecordLayout>& Layouts() {
       {{FieldDef::Variable("k", 1000), FieldDef::Fixed("child", 4)}},
       SdiLayout(),
   };
-  return layouts;
+  static const std::vector<RecordLayout> with_instant = [] {
+    auto v = layouts;
+    RecordLayout mariadb_instant = v[0];  // MariaDB's instant ADD: 3 core fields, status-4 records
+    mariadb_instant.core_fields = 3;
+    v.push_back(mariadb_instant);
+    return v;
+  }();
+  return with_instant;
 }
 
 std::size_t Touch(ConstBytes b) {
