@@ -148,7 +148,12 @@ class Parser {
         Next();
         name = Next().text;
       }
-      if ((!want.empty() && Upper(name) != Upper(want)) || Peek().text != "(") {
+      const bool named = want.empty() || Upper(name) == Upper(want);
+      if (named && Is("LIKE")) {
+        return Status::InvalidArgument("line " + std::to_string(Peek().line) + ": CREATE TABLE " + name + " LIKE " +
+                                       Peek(1).text + " copies another table: give that table's CREATE TABLE under this name");
+      }
+      if (!named || Peek().text != "(") {
         SkipStatement();
         continue;
       }

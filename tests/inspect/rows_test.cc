@@ -220,6 +220,10 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 3: column 'b': type frobnicate"), std::string::npos) << bad.status().ToString();
   EXPECT_FALSE(TableFromCreateTable("SELECT 1;", "", ondisk::Flavor::kMySql).ok());
+  auto like = TableFromCreateTable("CREATE TABLE a (x int);\nCREATE TABLE b LIKE a;", "b", ondisk::Flavor::kMySql);
+  ASSERT_FALSE(like.ok());
+  EXPECT_NE(like.status().message().find("line 2: CREATE TABLE b LIKE a copies another table"), std::string::npos)
+      << like.status().ToString();
   EXPECT_FALSE(TableFromCreateTable(sql, "missing", ondisk::Flavor::kMySql).ok());
 }
 
