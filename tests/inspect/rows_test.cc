@@ -180,7 +180,9 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirCreateTable) {
       const auto x = Split(a[r], '\t'), y = Split(b[r], '\t');
       ASSERT_EQ(x.size(), y.size());
       for (std::size_t c = 0; c < x.size(); ++c) {
-        if (x[c] != y[c]) EXPECT_EQ(x[c].rfind("(unknown: ", 0), 0u) << "row " << r << ": " << x[c] << " vs " << y[c];
+        if (x[c] != y[c]) {
+          EXPECT_EQ(x[c].rfind("(unknown: ", 0), 0u) << "row " << r << ": " << x[c] << " vs " << y[c];
+        }
       }
     }
     ++honest;
