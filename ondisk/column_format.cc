@@ -177,16 +177,15 @@ Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
 
 Charset CharsetOfCollation(int id) {
   if (id == 63) return Charset::kBinary;
-  if (id == 5 || id == 8 || id == 15 || id == 31 || id == 47 || id == 48 || id == 49 || id == 94 ||
-      id == 1032 || id == 1039 || id == 1071 || id == 1079 || id == 1080 || id == 1118) {
-    return Charset::kLatin1;  // MariaDB's NOPAD collations are 1024 + the PAD one's id
-  }
+  // MariaDB's NO PAD collations are 1024 + their PAD twin's id; its UCA 14.0 ones start at
+  // 2048, the utf8mb3 and utf8mb4 ones first (2048-2559), then ucs2, utf16, utf32.
+  if (id >= 1024 && id < 2048) return CharsetOfCollation(id - 1024);
+  if (id >= 2048) return id < 2560 ? Charset::kUtf8 : Charset::kOther;
+  if (id == 5 || id == 8 || id == 15 || id == 31 || id == 47 || id == 48 || id == 49 || id == 94) return Charset::kLatin1;
   if (id == 11 || id == 65) return Charset::kUtf8;  // ascii is a subset
   const bool utf8mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
   const bool utf8mb4 = id == 45 || id == 46 || (id >= 224 && id <= 247) || (id >= 255 && id <= 323);
-  const bool mariadb_nopad = id == 1057 || id == 1107 || id == 1069 || id == 1101 || id == 1125 ||
-                             id == 1092 || (id >= 2048 && id < 4096);  // *_nopad_*, uca1400
-  return utf8mb3 || utf8mb4 || mariadb_nopad ? Charset::kUtf8 : Charset::kOther;
+  return utf8mb3 || utf8mb4 ? Charset::kUtf8 : Charset::kOther;
 }
 
 std::optional<std::uint32_t> ColumnFormat::FixedBytes() const {

@@ -1,0 +1,59 @@
+// The column codec's rules that no fixture row happens to show: which collation ids print as
+// what, and malformed bytes refused with a reason rather than printed.
+#include <gtest/gtest.h>
+
+#include "ondisk/column_format.h"
+
+namespace strata::ondisk {
+namespace {
+
+ConstBytes Bytes(const std::string& s) { return {reinterpret_cast<const std::byte*>(s.data()), s.size()}; }
+
+TEST(ColumnFormatTest, CollationIdsMapToTheCharacterSetsTheyBelongTo) {
+  EXPECT_EQ(CharsetOfCollation(63), Charset::kBinary);
+  EXPECT_EQ(CharsetOfCollation(8), Charset::kLatin1);     // latin1_swedish_ci
+  EXPECT_EQ(CharsetOfCollation(1032), Charset::kLatin1);  // MariaDB latin1_swedish_nopad_ci
+  EXPECT_EQ(CharsetOfCollation(45), Charset::kUtf8);      // utf8mb4_general_ci
+  EXPECT_EQ(CharsetOfCollation(255), Charset::kUtf8);     // utf8mb4_0900_ai_ci
+  EXPECT_EQ(CharsetOfCollation(1069), Charset::kUtf8);    // MariaDB utf8mb4_general_nopad_ci
+  EXPECT_EQ(CharsetOfCollation(2304), Charset::kUtf8);    // MariaDB utf8mb4_uca1400_ai_ci
+  EXPECT_EQ(CharsetOfCollation(35), Charset::kOther);     // ucs2: not converted, so said unknown
+  EXPECT_EQ(CharsetOfCollation(1125), Charset::kOther);   // MariaDB utf16_unicode_nopad_ci
+  EXPECT_EQ(CharsetOfCollation(2816), Charset::kOther);   // a UCA 14.0 utf16 collation
+}
+
+TEST(ColumnFormatTest, BytesThatCannotBeAValueAreRefusedWithTheReason) {
+  ColumnFormat date;
+  date.type = ColumnType::kDate;
+  date.name = "date";
+  EXPECT_FALSE(ColumnText(date, Bytes(std::string("\x80\x0f\xff", 3))).ok());  // month 15
+  EXPECT_FALSE(ColumnText(date, Bytes("ab")).ok());                            // two bytes, not three
+  ColumnFormat dec;
+  dec.type = ColumnType::kDecimal;
+  dec.precision = 9;
+  dec.scale = 0;
+  dec.name = "decimal(9,0)";
+  auto over = ColumnText(dec, Bytes(std::string("\xbf\xff\xff\xff", 4)));  // a group over 999,999,999
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("over its range"), std::string::npos);
+  ColumnFormat ucs2;
+  ucs2.type = ColumnType::kVarchar;
+  ucs2.collation = 35;
+  EXPECT_FALSE(ColumnText(ucs2, Bytes(std::string("\0a", 2))).ok());
+  EXPECT_EQ(*ColumnText(ucs2, Bytes("")), "");  // the empty string is the same in every set
+}
+
+TEST(ColumnFormatTest, FloatsPrintAsTheServerAndRestoreExactly) {
+  EXPECT_EQ(DoubleText(123456.703125, FloatDigits::kFloatShown), "123457");
+  EXPECT_EQ(DoubleText(123456.703125, FloatDigits::kFloatExact), "123456.7");
+  EXPECT_EQ(DoubleText(1e15, FloatDigits::kDouble), "1e15");
+  EXPECT_EQ(DoubleText(1e14, FloatDigits::kDouble), "100000000000000");
+  EXPECT_EQ(DoubleText(1.5e-15, FloatDigits::kDouble), "0.0000000000000015");
+  EXPECT_EQ(DoubleText(1e-16, FloatDigits::kDouble), "1e-16");
+  std::string out;
+  AppendBatchEscaped(out, std::string("a\tb\nc\\d\0e", 9));
+  EXPECT_EQ(out, "a\\tb\\nc\\\\d\\0e");
+}
+
+}  // namespace
+}  // namespace strata::ondisk
