@@ -40,11 +40,13 @@ int Fail(const std::string& message) {
   return kExitFailure;
 }
 
+// The table `table` of the SQL file; without one, the table named like the file, else the first.
 ondisk::Result<TableDef> DefinitionFromSql(const SpaceFile& file, const std::string& sql_path, const std::string& table) {
   std::ifstream in(sql_path, std::ios::binary);
   if (!in) return ondisk::Status::IoError(sql_path + ": cannot be read");
   const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto def = TableFromCreateTable(sql, table, file.flavor());
+  auto def = TableFromCreateTable(sql, table.empty() ? file.path().stem().string() : table, file.flavor());
+  if (!def.ok() && table.empty()) def = TableFromCreateTable(sql, "", file.flavor());
   if (!def.ok()) return def.status().WithContext(sql_path);
   STRATA_RETURN_IF_ERROR(PlaceInFile(*def, file));
   return def;
@@ -123,12 +125,7 @@ int InspectRows(const std::vector<std::string>& args) {
   ServerDictionaries servers;
   Dictionary dict;
   if (vm.count("create-table")) {
-    // Without --table, the table named like the file, else the first in the SQL.
-    std::string name = vm.count("table") ? vm["table"].as<std::string>() : "";
-    if (name.empty() && DefinitionFromSql(*file, vm["create-table"].as<std::string>(), file->path().stem().string()).ok()) {
-      name = file->path().stem().string();
-    }
-    auto def = DefinitionFromSql(*file, vm["create-table"].as<std::string>(), name);
+    auto def = DefinitionFromSql(*file, vm["create-table"].as<std::string>(), vm.count("table") ? vm["table"].as<std::string>() : "");
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
   } else {

@@ -64,7 +64,16 @@ std::string MysqlJson(const nlohmann::json& j) {
   return j.dump();
 }
 
-// The batch output of ScanRows, as `strata inspect rows` prints it.
+// The batch output of ScanRows over `ix`, as `strata inspect rows` prints it.
+std::string ScanText(const SpaceFile& file, const TableDef& t, const IndexDef& ix) {
+  std::string out = TsvHeader(RowColumns(t, ix), false);
+  RowScan scan = ScanRows(file, t, ix, false, [&](const Row& r) { AppendTsvLine(out, r, false); });
+  EXPECT_TRUE(scan.findings.empty()) << file.path() << ": " << (scan.findings.empty() ? "" : scan.findings.front().ToString());
+  EXPECT_EQ(scan.unknown_cells, 0u) << file.path();
+  return out;
+}
+
+// The same for a file that carries its definition (SDI).
 std::string RowsText(const fs::path& ibd, std::string* table_name = nullptr, const std::string& index = "") {
   auto file = SpaceFile::Open(ibd);
   EXPECT_TRUE(file.ok()) << file.status().ToString();
@@ -79,11 +88,7 @@ std::string RowsText(const fs::path& ibd, std::string* table_name = nullptr, con
     if (i.name == index) ix = &i;
   }
   EXPECT_NE(ix, nullptr);
-  std::string out = TsvHeader(RowColumns(t, *ix), false);
-  RowScan scan = ScanRows(*file, t, *ix, false, [&](const Row& r) { out += TsvLine(r, false); });
-  EXPECT_TRUE(scan.findings.empty()) << ibd << ": " << scan.findings.front().ToString();
-  EXPECT_EQ(scan.unknown_cells, 0u) << ibd;
-  return out;
+  return ix ? ScanText(*file, t, *ix) : "";
 }
 
 struct Volatile {
@@ -241,12 +246,8 @@ TEST(SakilaRowsTest, MySql57FilesWithACreateTableReadAsThe80FilesDo) {
     auto def = TableFromCreateTable(sql, name, file->flavor());
     ASSERT_TRUE(def.ok()) << def.status().ToString();
     ASSERT_TRUE(PlaceInFile(*def, *file).ok());
-    const IndexDef& ix = *def->Clustered();
-    std::string ours = TsvHeader(RowColumns(*def, ix), false);
-    RowScan scan = ScanRows(*file, *def, ix, false, [&](const Row& r) { ours += TsvLine(r, false); });
-    EXPECT_TRUE(scan.findings.empty());
-    EXPECT_EQ(scan.unknown_cells, 0u);
-    EXPECT_EQ(ours, RowsText(fixtures / "8.0" / "sakila" / (std::string(name) + ".ibd")));
+    EXPECT_EQ(ScanText(*file, *def, *def->Clustered()),
+              RowsText(fixtures / "8.0" / "sakila" / (std::string(name) + ".ibd")));
   }
 }
 
