@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "inspect/lob_reader.h"
+#include "inspect/page_window.h"
 #include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
@@ -12,10 +13,11 @@ namespace strata::inspect {
 
 using namespace strata::ondisk;
 
-bool IsIndexPage(const SpaceFile& file, std::uint32_t n) {
-  const PageType type = FilHeader(file.page(n)).type();
-  return type == PageType::kIndex || (type == PageType::kSdiBlobOrInstant && file.flavor() == Flavor::kMariaDb);
+bool IsIndexPage(PageType type, Flavor flavor) {
+  return type == PageType::kIndex || (type == PageType::kSdiBlobOrInstant && flavor == Flavor::kMariaDb);
 }
+
+bool IsIndexPage(const SpaceFile& file, std::uint32_t n) { return IsIndexPage(FilHeader(file.page(n)).type(), file.flavor()); }
 
 std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) {
   std::vector<RowColumn> out;
@@ -73,12 +75,12 @@ class Scanner {
       p = Load32(file_.page(p), fields->back().offset);
     }
     std::vector<bool> seen(file_.n_pages(), false);
-    for (; p != kFilNull; p = FilHeader(file_.page(p)).next().value()) {
+    for (; p != kFilNull; p = FilHeader(leaves_.Page(p)).next().value()) {
       if (p < seen.size() && seen[p]) {
         Fail(p, std::nullopt, "the leaf chain comes back to this page");
         break;
       }
-      auto ip = OpenIndexPage(p, "along the leaf chain");
+      auto ip = OpenIndexPage(p, "along the leaf chain", &leaves_);
       if (!ip) break;
       seen[p] = true;
       if (!ip->is_leaf()) {
@@ -96,16 +98,18 @@ class Scanner {
     scan_.findings.push_back({Severity::kError, name_, page, offset, "rows of " + index_.table + " " + index_.name, detail});
   }
 
-  std::optional<IndexPage> OpenIndexPage(std::uint32_t p, const std::string& where) {
+  // Page p as an index page of this index; read through `window` when given, else the mapping.
+  std::optional<IndexPage> OpenIndexPage(std::uint32_t p, const std::string& where, PageWindow* window = nullptr) {
     if (p >= file_.n_pages()) {
       Fail(p, std::nullopt, where + ": page " + std::to_string(p) + " is past the end of the file");
       return std::nullopt;
     }
-    if (!IsIndexPage(file_, p)) {
+    const ConstBytes bytes = window ? window->Page(p) : file_.page(p);
+    if (!IsIndexPage(FilHeader(bytes).type(), file_.flavor())) {
       Fail(p, std::nullopt, where + ": not an INDEX page");
       return std::nullopt;
     }
-    auto ip = IndexPage::Open(file_.page(p));
+    auto ip = IndexPage::Open(bytes);
     if (!ip.ok()) {
       Fail(p, std::nullopt, ip.status().message());
       return std::nullopt;
@@ -115,14 +119,14 @@ class Scanner {
       return std::nullopt;
     }
     // A page that fails its checksum is still read (its rows may be all there is), but said so.
-    if (!ValidatePage(file_.page(p), file_.full_crc32()).valid) {
+    if (!ValidatePage(bytes, file_.full_crc32()).valid) {
       Fail(p, std::nullopt, "the page fails its checksum: values read from it may be damaged");
     }
     return *ip;
   }
 
   void LeafRecords(const IndexPage& ip, std::uint32_t p, bool with_deleted, const std::function<void(const Row&)>& each) {
-    ConstBytes page = file_.page(p);
+    ConstBytes page = ip.page();
     RecordWalker w(ip);
     while (w.Next()) {
       const RecordHeader& h = w.header();
@@ -270,6 +274,7 @@ class Scanner {
   std::vector<RowCell> mariadb_defaults_;   // per field of mariadb_leaf_
   std::string mariadb_reordered_;           // why no row can be decoded, when not empty
   Row row_;
+  PageWindow leaves_{file_};
   std::string name_;
   RowScan scan_;
 };

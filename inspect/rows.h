@@ -13,6 +13,7 @@
 #include "inspect/finding.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
+#include "ondisk/page_type.h"
 
 namespace strata::inspect {
 
@@ -49,6 +50,7 @@ struct RowScan {
 // Whether page `n` is a B-tree page of an index (INDEX, or the root of a MariaDB table after
 // an instant ALTER, which MariaDB retypes as 18).
 bool IsIndexPage(const SpaceFile& file, std::uint32_t n);
+bool IsIndexPage(ondisk::PageType type, ondisk::Flavor flavor);
 
 // Walks `index` from its root down the leftmost node pointers and then along the leaf level,
 // calling `each` for every live record (and delete-marked ones when `with_deleted`).

@@ -50,6 +50,37 @@ TEST(ColumnFormatTest, FloatsPrintAsTheServerAndRestoreExactly) {
   EXPECT_EQ(DoubleText(1e14, FloatDigits::kDouble), "100000000000000");
   EXPECT_EQ(DoubleText(1.5e-15, FloatDigits::kDouble), "0.0000000000000015");
   EXPECT_EQ(DoubleText(1e-16, FloatDigits::kDouble), "1e-16");
+}
+
+// The escaper scans sixteen bytes at a time: every special byte at every position of a block,
+// and values shorter than, equal to and longer than a block, must escape as byte by byte.
+TEST(ColumnFormatTest, BatchEscapingMatchesTheClientAtEveryPosition) {
+  auto by_byte = [](std::string_view v) {
+    std::string out;
+    for (char c : v) {
+      if (c == '\t') out += "\\t";
+      else if (c == '\n') out += "\\n";
+      else if (c == '\\') out += "\\\\";
+      else if (c == '\0') out += "\\0";
+      else out += c;
+    }
+    return out;
+  };
+  for (std::size_t size : {0, 1, 15, 16, 17, 31, 32, 33, 100}) {
+    for (std::size_t at = 0; at < size; ++at) {
+      for (char special : {'\t', '\n', '\\', '\0'}) {
+        std::string v(size, 'x');
+        v[at] = special;
+        if (at + 3 < size) v[at + 3] = '\t';  // a second one after the first, in the same block
+        std::string out = "prefix:";
+        AppendBatchEscaped(out, v);
+        EXPECT_EQ(out, "prefix:" + by_byte(v)) << "size " << size << " at " << at;
+      }
+    }
+    std::string out;
+    AppendBatchEscaped(out, std::string(size, 'y'));
+    EXPECT_EQ(out, std::string(size, 'y'));
+  }
   std::string out;
   AppendBatchEscaped(out, std::string("a\tb\nc\\d\0e", 9));
   EXPECT_EQ(out, "a\\tb\\nc\\\\d\\0e");
