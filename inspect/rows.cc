@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "inspect/lob_reader.h"
+#include "inspect/mariadb_instant.h"
 #include "inspect/page_window.h"
 #include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
@@ -52,10 +53,11 @@ class Scanner {
   RowScan Run(bool with_deleted, const std::function<void(const Row&)>& each) {
     std::uint32_t p = index_.root_page;
     const RecordLayout node_layout = index_.NodePointerLayout();
+    std::optional<IndexPage> root;
     for (int depth = 0;; ++depth) {
       auto ip = OpenIndexPage(p, "descending from the root");
       if (!ip) return std::move(scan_);
-      if (depth == 0) NoteMariaDbInstant(*ip);
+      if (depth == 0) root = ip;
       if (ip->is_leaf()) break;
       if (depth > 64) {
         Fail(p, std::nullopt, "the tree is deeper than 64 levels");
@@ -74,6 +76,7 @@ class Scanner {
       }
       p = Load32(file_.page(p), fields->back().offset);
     }
+    if (index_.clustered && IsMariaDbInstantRoot(file_, *root)) NoteMariaDbInstant(*root, p);
     std::vector<bool> seen(file_.n_pages(), false);
     for (; p != kFilNull; p = FilHeader(leaves_.Page(p)).next().value()) {
       if (p < seen.size() && seen[p]) {
@@ -130,10 +133,7 @@ class Scanner {
     RecordWalker w(ip);
     while (w.Next()) {
       const RecordHeader& h = w.header();
-      if (h.min_rec()) {  // MariaDB's instant-ALTER metadata record: not a row, but the defaults
-        if (mariadb_core_ && !mariadb_defaults_read_) ReadMariaDbDefaults(page, w.origin());
-        continue;
-      }
+      if (h.min_rec()) continue;  // MariaDB's instant-ALTER metadata record: not a row
       if (h.deleted() && !with_deleted) {
         ++scan_.deleted_skipped;
         continue;
@@ -144,7 +144,7 @@ class Scanner {
       row.page = p;
       row.offset = w.origin();
       // Which layout: the row's version when the table has them, else the index's own.
-      const RecordLayout* layout = mariadb_core_ ? &mariadb_leaf_ : &index_.leaf;
+      const RecordLayout* layout = mariadb_ ? &mariadb_->leaf : &index_.leaf;
       const std::vector<int>* field_of = &field_of_[0];
       Status version_error;
       if (!index_.row_versions.empty() && ip.is_compact()) {
@@ -161,7 +161,7 @@ class Scanner {
           !version_error.ok() ? Result<std::vector<FieldSlice>>(version_error)
           : ip.is_compact()   ? DecodeCompactFields(page, w.origin(), *layout)
                               : DecodeRedundantFields(page, w.origin());
-      if (!mariadb_reordered_.empty()) fields = Status::NotSupported(mariadb_reordered_);
+      if (!mariadb_error_.ok()) fields = mariadb_error_;
       for (std::size_t i = 0; i < columns_.size(); ++i) {
         const RowColumn& c = columns_[i];
         RowCell& cell = row.cells[i];
@@ -181,34 +181,44 @@ class Scanner {
     if (!w.status().ok()) Fail(p, std::nullopt, w.status().message());
   }
 
-  // MariaDB's instant ALTER (root page type 18): rows written before an instant ADD COLUMN
-  // hold the first PAGE_INSTANT fields, and the metadata record the added columns' defaults;
-  // the column map of an instant DROP or reorder (a BLOB in that record) is not read yet.
-  void NoteMariaDbInstant(const IndexPage& root) {
-    if (file_.flavor() != Flavor::kMariaDb || FilHeader(root.page()).type() != PageType::kSdiBlobOrInstant) return;
-    if (Load8(root.page(), root.infimum()) == 0) {
-      mariadb_reordered_ = "MariaDB instant DROP or reorder of columns: the column map is in the metadata record, not read yet";
+  // MariaDB's instant ALTER (root page type 18): the rows' physical fields (which a DROP or
+  // reorder makes differ from the definition's) and the defaults of columns added since a row
+  // was written, both from the metadata record that opens the leftmost leaf.
+  void NoteMariaDbInstant(const IndexPage& root, std::uint32_t first_leaf) {
+    auto instant = ReadMariaDbInstant(file_, table_, index_, root, first_leaf);
+    if (!instant.ok()) {
+      mariadb_error_ = Status::NotSupported("MariaDB instant ALTER: " + instant.status().message());
+      Fail(first_leaf, std::nullopt, mariadb_error_.message());
       return;
     }
-    mariadb_core_ = root.page_instant();
-    mariadb_leaf_ = index_.leaf;
-    mariadb_leaf_.core_fields = mariadb_core_;
-  }
+    mariadb_ = std::move(*instant);
+    std::vector<int> field_of(table_.columns.size(), -1);
+    for (std::size_t f = 0; f < mariadb_->column_of.size(); ++f) {
+      if (mariadb_->column_of[f] >= 0) field_of[static_cast<std::size_t>(mariadb_->column_of[f])] = static_cast<int>(f);
+    }
+    field_of_[0] = std::move(field_of);
 
-  // MariaDB keeps the values rows written before an instant ADD COLUMN read as in the metadata
-  // record, a record of every field that opens the leftmost leaf.
-  void ReadMariaDbDefaults(ConstBytes page, std::size_t origin) {
-    mariadb_defaults_read_ = true;
-    auto fields = DecodeCompactFields(page, origin, mariadb_leaf_);
-    mariadb_defaults_.assign(mariadb_leaf_.fields.size(), RowCell{});
-    for (std::size_t f = 0; f < mariadb_leaf_.fields.size(); ++f) {
+    const std::size_t n = mariadb_->leaf.fields.size();
+    mariadb_defaults_.assign(n, RowCell{std::nullopt, "added by MariaDB's instant ADD COLUMN after this row; no metadata record gives its default"});
+    ConstBytes page = file_.page(first_leaf);
+    auto leaf = IndexPage::Open(page);
+    if (!leaf.ok()) return;
+    RecordWalker w(*leaf);
+    if (!w.Next() || !w.header().min_rec()) return;
+    auto fields = leaf->is_compact() ? DecodeCompactFields(page, w.origin(), mariadb_->metadata)
+                                     : DecodeRedundantFields(page, w.origin());
+    const std::size_t shift = mariadb_->has_column_map ? 1 : 0;  // the map's reference field
+    for (std::size_t f = 0; f < n; ++f) {
+      const int c = mariadb_->column_of[f];
+      const std::size_t m = f < mariadb_->metadata_ref_field || !shift ? f : f + shift;
       RowCell& cell = mariadb_defaults_[f];
+      if (c < 0) continue;
       if (!fields.ok()) {
         cell = {std::nullopt, "MariaDB's metadata record: " + fields.status().message()};
-      } else if ((*fields)[f].missing) {
+      } else if (m >= fields->size() || (*fields)[m].missing) {
         cell = {std::nullopt, "MariaDB's metadata record does not hold this column's default"};
-      } else if (f < index_.formats.size()) {
-        FillCell(cell, page, (*fields)[f], index_.formats[f]);
+      } else {
+        FillCell(cell, page, (*fields)[m], table_.columns[static_cast<std::size_t>(c)].format);
       }
     }
   }
@@ -223,7 +233,7 @@ class Scanner {
   // A column the row does not store: added by an instant ADD COLUMN after the row was
   // written, so it reads as the default the ALTER gave it.
   RowCell Default(const ColumnDef& c, int field) {
-    if (mariadb_core_) {
+    if (mariadb_) {
       if (field >= 0 && static_cast<std::size_t>(field) < mariadb_defaults_.size()) return mariadb_defaults_[field];
       return {std::nullopt, "added by MariaDB's instant ADD COLUMN after this row; no metadata record gives its default"};
     }
@@ -268,11 +278,9 @@ class Scanner {
   const IndexDef& index_;
   std::vector<RowColumn> columns_;
   std::vector<std::vector<int>> field_of_;  // [0]: the index's layout; [1 + v]: row version v
-  std::size_t mariadb_core_ = 0;            // fields of rows older than MariaDB's instant ADD
-  RecordLayout mariadb_leaf_;
-  bool mariadb_defaults_read_ = false;
-  std::vector<RowCell> mariadb_defaults_;   // per field of mariadb_leaf_
-  std::string mariadb_reordered_;           // why no row can be decoded, when not empty
+  std::optional<MariaDbInstant> mariadb_;   // a clustered index MariaDB altered instantly
+  std::vector<RowCell> mariadb_defaults_;   // per field of mariadb_->leaf
+  Status mariadb_error_;                    // why no row can be decoded, when not ok
   Row row_;
   PageWindow leaves_{file_};
   std::string name_;

@@ -49,7 +49,7 @@ Result<IndexPage> IndexPage::Open(ConstBytes page) {
   }
   // MariaDB's root of a table whose columns an instant ALTER dropped or reordered (page type
   // 18) zeroes the two texts and keeps the core NULL bitmap size in the supremum's last byte.
-  const bool mariadb_instant = ip.is_compact() && Load16(page, FilHeader::kType) == 18 &&
+  const bool mariadb_instant = Load16(page, FilHeader::kType) == 18 &&
                                BytesEqual(page, ip.infimum(), "\0\0\0\0\0\0\0\0", 8) &&
                                BytesEqual(page, ip.supremum(), "\0\0\0\0\0\0\0", 7);
   if (!mariadb_instant && !BytesEqual(page, ip.infimum(), kInfimumText, 8)) {

@@ -1,7 +1,9 @@
 // Runs every inspector analyzer over real files and deterministic mutants of them: bursts of
 // random bytes in page headers and bodies, zeroed pages, truncation. A regression test in
 // every build, and under ASan/UBSan in CI.
-//   inspect_replay FILE_OR_DIR...
+//   inspect_replay FILE_OR_DIR...       (.ibd files, and .ibd.gz ones unpacked first)
+#include <zlib.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,25 @@
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::vector<std::uint8_t> Read(const fs::path& path) {
+  std::vector<std::uint8_t> bytes;
+  if (path.extension() != ".gz") {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return bytes;
+  }
+  gzFile gz = gzopen(path.c_str(), "rb");
+  if (!gz) return bytes;
+  char buf[1 << 16];
+  for (int n; (n = gzread(gz, buf, sizeof buf)) > 0;) bytes.insert(bytes.end(), buf, buf + n);
+  gzclose(gz);
+  return bytes;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::mt19937 rng(1130);
   std::size_t inputs = 0;
@@ -20,14 +41,14 @@ int main(int argc, char** argv) {
     std::vector<fs::path> files;
     if (fs::is_directory(argv[i])) {
       for (const auto& e : fs::recursive_directory_iterator(argv[i])) {
-        if (e.is_regular_file() && e.path().extension() == ".ibd") files.push_back(e.path());
+        const std::string name = e.path().filename().string();
+        if (e.is_regular_file() && (name.ends_with(".ibd") || name.ends_with(".ibd.gz"))) files.push_back(e.path());
       }
     } else {
       files.emplace_back(argv[i]);
     }
     for (const auto& path : files) {
-      std::ifstream in(path, std::ios::binary);
-      std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::vector<std::uint8_t> bytes = Read(path);
       strata::fuzz::InspectEverything(bytes.data(), bytes.size());
       ++inputs;
       for (int m = 0; m < 6; ++m, ++inputs) {

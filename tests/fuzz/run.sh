@@ -53,6 +53,11 @@ cp -n "$top"/tests/data/mariadb/*.ibd "$files"/ 2>/dev/null || true
 for f in data_types type_test instant_add_drop ddl_test blob_external nullable_no_pk; do
   cp -n "$top/../shared/fixtures/external/ibdNinja/8.0/$f.ibd" "$files/ibdninja-$f.ibd" 2>/dev/null || true
 done
+# MariaDB files altered instantly (metadata records, column maps), which the fuzzer reads with
+# the definitions of the script that made them.
+for f in "$top"/tests/data/ibdninja/truth/mariadb/mi_*.ibd.gz; do
+  [ -e "$files/mariadb-$(basename "$f" .gz)" ] || gunzip -c "$f" > "$files/mariadb-$(basename "$f" .gz)"
+done
 echo "fuzz: inspect_fuzzer for ${seconds}s"
 "$build/tests/fuzz/inspect_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 20)) -timeout=30 \
   -rss_limit_mb=4096 -print_final_stats=1 "$files"

@@ -1,0 +1,139 @@
+#include "inspect/mariadb_instant.h"
+
+#include <fmt/format.h>
+
+#include "inspect/lob_reader.h"
+#include "ondisk/fil_header.h"
+#include "ondisk/page_type.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+namespace {
+
+constexpr std::uint16_t kDropped = 0x8000;
+constexpr std::uint16_t kDroppedNotNull = 0x4000;
+constexpr std::uint16_t kColumnBits = 0x03FF;
+
+// A dropped column's slot, from what the map keeps of it: only how it is stored.
+FieldDef DroppedField(std::uint16_t entry) {
+  const bool nullable = !(entry & kDroppedNotNull);
+  const std::uint32_t storage = entry & kColumnBits;
+  if (storage == 0) return FieldDef::Variable("(dropped)", 255, nullable);
+  if (storage == 1) return FieldDef::Variable("(dropped)", 65535, nullable, true);
+  return FieldDef::Fixed("(dropped)", storage - 1, nullable);
+}
+
+// The column map's entries, read from the BLOB the metadata record at `origin` refers to.
+Result<std::vector<std::uint16_t>> ReadColumnMap(const SpaceFile& file, const IndexDef& index, ConstBytes page,
+                                                 std::uint32_t page_no, std::size_t origin, bool compact) {
+  const std::size_t key_fields = index.n_unique_in_tree;
+  std::size_t ref_at = 0;
+  if (compact) {
+    // The key fields of the metadata record are dummies: fixed ones at full width, variable
+    // ones empty. DB_TRX_ID and DB_ROLL_PTR follow, then the reference.
+    ref_at = origin + kDbTrxIdSize + kDbRollPtrSize;
+    for (std::size_t f = 0; f < key_fields; ++f) ref_at += index.leaf.fields[f].fixed_length;
+  } else {
+    auto fields = DecodeRedundantFields(page, origin);
+    if (!fields.ok()) return fields.status();
+    if (fields->size() <= key_fields + 2 || !(*fields)[key_fields + 2].external ||
+        (*fields)[key_fields + 2].length != kExternRefSize) {
+      return Status::CorruptionAt(origin, "the metadata record has no column map reference after DB_ROLL_PTR");
+    }
+    ref_at = (*fields)[key_fields + 2].offset;
+  }
+  if (ref_at + kExternRefSize > page.size()) return Status::CorruptionAt(origin, "the column map reference runs off the page");
+  const ExternRef ref = ExternRef::Decode(page, ref_at);
+  if (ref.length < 4 || ref.length > 4 + 2 * 1024) {
+    return Status::CorruptionAt(ref_at, fmt::format("page {}: the column map is {} bytes long", page_no, ref.length));
+  }
+  auto blob = ReadExternal(file, ref);
+  if (!blob.ok()) return blob.status().WithContext(fmt::format("the column map of page {}", page_no));
+  const ConstBytes b{reinterpret_cast<const std::byte*>(blob->data()), blob->size()};
+  const std::uint32_t n = Load32(b, 0);
+  if (b.size() != 4 + 2 * std::size_t{n}) {
+    return Status::Corruption(fmt::format("page {}: the column map (page {}) counts {} fields in {} bytes", page_no,
+                                          ref.page_no, n, b.size()));
+  }
+  std::vector<std::uint16_t> entries(n);
+  for (std::uint32_t i = 0; i < n; ++i) entries[i] = Load16(b, 4 + 2 * i);
+  return entries;
+}
+
+}  // namespace
+
+bool IsMariaDbInstantRoot(const SpaceFile& file, const IndexPage& root) {
+  return file.flavor() == Flavor::kMariaDb && FilHeader(root.page()).type() == PageType::kSdiBlobOrInstant;
+}
+
+Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef& table, const IndexDef& index,
+                                          const IndexPage& root, std::uint32_t first_leaf) {
+  MariaDbInstant out;
+  out.core_fields = root.page_instant();
+  out.leaf = index.leaf;
+  out.column_of.assign(index.columns.begin(), index.columns.end());
+  // A plain ADD COLUMN leaves the infimum as it was; a DROP or reorder zeroes it.
+  const bool has_map = Load8(root.page(), root.infimum()) == 0;
+  const std::size_t first_user = index.n_unique_in_tree + 2;  // after the key, DB_TRX_ID, DB_ROLL_PTR
+  if (has_map) {
+    if (first_leaf >= file.n_pages()) return Status::Corruption(fmt::format("leftmost leaf {} is past the file's end", first_leaf));
+    auto leaf = IndexPage::Open(file.page(first_leaf));
+    if (!leaf.ok()) return leaf.status().WithContext(fmt::format("page {}", first_leaf));
+    RecordWalker w(*leaf);
+    if (!w.Next() || !w.header().min_rec() || !w.header().deleted()) {
+      return Status::Corruption(fmt::format("page {}: the leftmost leaf does not open with MariaDB's metadata record, "
+                                            "which a table altered by an instant DROP or reorder must have", first_leaf));
+    }
+    auto entries = ReadColumnMap(file, index, leaf->page(), first_leaf, w.origin(), leaf->is_compact());
+    if (!entries.ok()) return entries.status();
+
+    std::vector<std::size_t> stored;  // the table's stored columns in SELECT * order: what entries name
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      if (!table.columns[c].hidden && !table.columns[c].is_virtual) stored.push_back(c);
+    }
+    out.leaf.fields.resize(first_user);
+    out.column_of.resize(first_user);
+    std::vector<bool> named(table.columns.size(), false);
+    for (std::size_t f = 0; f < first_user; ++f) named[index.columns[f]] = true;
+    std::size_t live = 0;
+    for (std::uint16_t e : *entries) {
+      if (e & kDropped) {
+        out.leaf.fields.push_back(DroppedField(e));
+        out.column_of.push_back(-1);
+        continue;
+      }
+      const std::size_t k = e & kColumnBits;
+      if (k >= stored.size() || named[stored[k]]) {
+        return Status::Corruption(fmt::format("page {}: the column map names column {} of {}, which the definition "
+                                              "does not have or already placed", first_leaf, k, stored.size()));
+      }
+      named[stored[k]] = true;
+      out.leaf.fields.push_back(table.columns[stored[k]].field);
+      out.column_of.push_back(static_cast<int>(stored[k]));
+      ++live;
+    }
+    if (live + first_user != index.leaf.fields.size()) {
+      return Status::Corruption(fmt::format("page {}: the column map places {} columns, the definition has {}: the "
+                                            "definition is not this table's as it is now", first_leaf, live,
+                                            index.leaf.fields.size() - first_user));
+    }
+    out.has_column_map = true;
+    out.metadata_ref_field = first_user;
+  }
+  out.leaf.core_fields = out.core_fields;
+  if (out.core_fields == 0 || out.core_fields > out.leaf.fields.size()) {
+    return Status::Corruption(fmt::format("page {}: MariaDB's instant core field count is {}, the row has {} fields",
+                                          index.root_page, out.core_fields, out.leaf.fields.size()));
+  }
+  out.metadata = out.leaf;
+  if (has_map) {
+    // Not nullable and fixed: the reference has neither a NULL bit nor a length byte.
+    out.metadata.fields.insert(out.metadata.fields.begin() + static_cast<std::ptrdiff_t>(first_user),
+                               FieldDef::Fixed("(column map)", kExternRefSize));
+  }
+  return out;
+}
+
+}  // namespace strata::inspect
