@@ -28,8 +28,10 @@ constexpr const char* kUsage =
     "Every row of the table in PATH (a .ibd file), in primary key order, as `mysql -B` prints\n"
     "SELECT * (virtual columns, which the server computes on read, are left out); with --index,\n"
     "that secondary index's entries in its order. The definition comes from the file's own\n"
-    "dictionary (MySQL 8.0 and later), or, for MySQL 5.x and MariaDB files, from --create-table:\n"
-    "any SQL file holding the table's CREATE TABLE (a schema dump, the script that made it).\n"
+    "dictionary (MySQL 8.0 and later), or, for MySQL 5.x and MariaDB files, from the data\n"
+    "directory's ibdata1 (SYS_COLUMNS; it lacks some types' details, such as DECIMAL's scale),\n"
+    "or from --create-table: any SQL file holding the table's CREATE TABLE (a schema dump, the\n"
+    "script that made it), which then wins.\n"
     "A value the definition cannot decode is printed as\n"
     "\"(unknown: REASON)\", never guessed, and the exit status is then 1.";
 
@@ -131,13 +133,15 @@ int InspectRows(const std::vector<std::string>& args) {
   } else {
     dict = DictionaryFor(*file, servers.For(*file));
   }
+  // The table whose clustered index is rooted in this file (a server's dictionary lists all).
   const TableDef* table = nullptr;
   for (const auto& t : dict.tables) {
-    if (!t.columns.empty() && t.Clustered()) table = table ? table : &t;
+    if (!table && !t.columns.empty() && t.Clustered() && RootedIn(*t.Clustered(), *file)) table = &t;
   }
   if (!table) {
-    return Fail(path + ": no table definition with columns: MySQL 8.0 files carry one (SDI); for MySQL 5.x and "
-                "MariaDB files give the table's CREATE TABLE with --create-table FILE.sql");
+    return Fail(path + ": no table definition with columns: MySQL 8.0 files carry one (SDI), MySQL 5.x and MariaDB "
+                "keep theirs in the ibdata1 of the data directory (SYS_COLUMNS); without one, give the table's CREATE "
+                "TABLE with --create-table FILE.sql");
   }
   const IndexDef* index = table->Clustered();
   if (vm.count("index")) {

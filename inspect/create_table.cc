@@ -121,12 +121,6 @@ std::optional<CharsetInfo> CharsetOfCollationName(const std::string& collation) 
   return Charset(collation.substr(0, collation.find('_')));
 }
 
-struct IndexSpec {
-  std::string name;
-  bool primary = false, unique = false, skip = false;  // skip: FULLTEXT/SPATIAL/functional
-  std::vector<std::pair<std::string, std::uint32_t>> parts;  // column, prefix length in characters (0: whole)
-};
-
 class Parser {
  public:
   Parser(std::vector<Token> tokens, Flavor flavor) : t_(std::move(tokens)), flavor_(flavor) {}
@@ -327,7 +321,7 @@ class Parser {
       }
       t.columns.push_back(std::move(*col));
     }
-    return Layout(std::move(t), indexes);
+    return LayOutTable(std::move(t), indexes);
   }
 
   Result<ColumnDef> Column(ColumnDef c, const std::string& type, const std::vector<std::string>& args,
@@ -440,74 +434,72 @@ class Parser {
     }
   }
 
-  // InnoDB's clustered index: the key, DB_TRX_ID, DB_ROLL_PTR, then every other stored column
-  // in table order (a key column stored as a prefix is stored again whole).
-  Result<TableDef> Layout(TableDef t, std::vector<IndexSpec> indexes) {
-    auto column = [&](const std::string& name) -> std::optional<std::size_t> {
-      for (std::size_t i = 0; i < t.columns.size(); ++i) {
-        if (Upper(t.columns[i].name) == Upper(name)) return i;
-      }
-      return std::nullopt;
-    };
-    const IndexSpec* key = nullptr;
-    for (const auto& ix : indexes) {
-      if (ix.primary) key = &ix;
-    }
-    for (const auto& ix : indexes) {
-      if (key || !ix.unique) continue;
-      bool not_null = true;
-      for (const auto& [c, prefix] : ix.parts) not_null &= column(c) && !t.columns[*column(c)].nullable && prefix == 0;
-      if (not_null) key = &ix;
-    }
-    IndexDef clustered;
-    clustered.name = key ? (key->primary ? "PRIMARY" : key->name) : "GEN_CLUST_INDEX";
-    clustered.table = t.name;
-    clustered.clustered = true;
-    clustered.unique = true;
-    auto add = [&](IndexDef& ix, std::size_t c, FieldDef f) {
-      ix.fields.push_back(t.columns[c].name);
-      ix.leaf.fields.push_back(std::move(f));
-      ix.columns.push_back(c);
-      ix.formats.push_back(t.columns[c].format);
-    };
-    auto add_system = [&](IndexDef& ix, const char* name, std::uint32_t bytes) {
-      ColumnDef sys;
-      sys.name = name;
-      sys.hidden = true;
-      sys.field = FieldDef::Fixed(name, bytes);
-      sys.format.type = ColumnType::kSystem;
-      sys.format.length = bytes;
-      t.columns.push_back(sys);
-      add(ix, t.columns.size() - 1, sys.field);
-    };
-    std::vector<bool> whole(t.columns.size(), false);
-    const std::size_t user_columns = t.columns.size();
-    if (key) {
-      for (const auto& [name, prefix] : key->parts) {
-        auto c = column(name);
-        if (!c) return Status::InvalidArgument("key " + key->name + " names no column '" + name + "'");
-        add(clustered, *c, t.columns[*c].field);
-        whole[*c] = prefix == 0;
-      }
-    } else {
-      add_system(clustered, "DB_ROW_ID", kDbRowIdSize);
-    }
-    clustered.n_unique_in_tree = clustered.fields.size();
-    add_system(clustered, "DB_TRX_ID", kDbTrxIdSize);
-    add_system(clustered, "DB_ROLL_PTR", kDbRollPtrSize);
-    for (std::size_t c = 0; c < user_columns; ++c) {
-      if (!whole[c] && !t.columns[c].is_virtual) add(clustered, c, t.columns[c].field);
-    }
-    t.indexes.push_back(std::move(clustered));
-    return t;
-  }
-
   std::vector<Token> t_;
   std::size_t at_ = 0;
   Flavor flavor_;
 };
 
 }  // namespace
+
+Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) {
+  auto column = [&](const std::string& name) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < t.columns.size(); ++i) {
+      if (Upper(t.columns[i].name) == Upper(name)) return i;
+    }
+    return std::nullopt;
+  };
+  const IndexSpec* key = nullptr;
+  for (const auto& ix : indexes) {
+    if (ix.primary) key = &ix;
+  }
+  for (const auto& ix : indexes) {
+    if (key || !ix.unique) continue;
+    bool not_null = true;
+    for (const auto& [c, prefix] : ix.parts) not_null &= column(c) && !t.columns[*column(c)].nullable && prefix == 0;
+    if (not_null) key = &ix;
+  }
+  IndexDef clustered;
+  clustered.name = key ? (key->primary ? "PRIMARY" : key->name) : "GEN_CLUST_INDEX";
+  clustered.table = t.name;
+  clustered.clustered = true;
+  clustered.unique = true;
+  auto add = [&](IndexDef& ix, std::size_t c, FieldDef f) {
+    ix.fields.push_back(t.columns[c].name);
+    ix.leaf.fields.push_back(std::move(f));
+    ix.columns.push_back(c);
+    ix.formats.push_back(t.columns[c].format);
+  };
+  auto add_system = [&](IndexDef& ix, const char* name, std::uint32_t bytes) {
+    ColumnDef sys;
+    sys.name = name;
+    sys.hidden = true;
+    sys.field = FieldDef::Fixed(name, bytes);
+    sys.format.type = ColumnType::kSystem;
+    sys.format.length = bytes;
+    t.columns.push_back(sys);
+    add(ix, t.columns.size() - 1, sys.field);
+  };
+  std::vector<bool> whole(t.columns.size(), false);
+  const std::size_t user_columns = t.columns.size();
+  if (key) {
+    for (const auto& [name, prefix] : key->parts) {
+      auto c = column(name);
+      if (!c) return Status::InvalidArgument("key " + key->name + " names no column '" + name + "'");
+      add(clustered, *c, t.columns[*c].field);
+      whole[*c] = prefix == 0;
+    }
+  } else {
+    add_system(clustered, "DB_ROW_ID", kDbRowIdSize);
+  }
+  clustered.n_unique_in_tree = clustered.fields.size();
+  add_system(clustered, "DB_TRX_ID", kDbTrxIdSize);
+  add_system(clustered, "DB_ROLL_PTR", kDbRollPtrSize);
+  for (std::size_t c = 0; c < user_columns; ++c) {
+    if (!whole[c] && !t.columns[c].is_virtual) add(clustered, c, t.columns[c].field);
+  }
+  t.indexes.push_back(std::move(clustered));
+  return t;
+}
 
 Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& name, Flavor flavor) {
   return Parser(Tokenize(sql), flavor).Find(name);

@@ -4,8 +4,11 @@
 // script that made the table); other statements in it are skipped.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
@@ -20,6 +23,19 @@ namespace strata::inspect {
 // what JSON is (MySQL: binary JSON; MariaDB: LONGTEXT). InvalidArgument naming the line for
 // SQL that is not a CREATE TABLE this reader understands.
 ondisk::Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& name, ondisk::Flavor flavor);
+
+// An index as a definition names it: its columns, each whole or a prefix.
+struct IndexSpec {
+  std::string name;
+  bool primary = false, unique = false, skip = false;  // skip: FULLTEXT/SPATIAL/functional
+  std::vector<std::pair<std::string, std::uint32_t>> parts;  // column, prefix length (0: whole)
+};
+
+// Adds to `t` (its columns given) the clustered index InnoDB makes of them: the PRIMARY KEY,
+// else the first UNIQUE index of NOT NULL whole columns, else DB_ROW_ID; then DB_TRX_ID,
+// DB_ROLL_PTR and every other stored column in table order (a key column stored as a prefix
+// is stored again whole). Also the layout of tables read from SYS_COLUMNS.
+ondisk::Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes);
 
 // Roots the clustered index of `t` where InnoDB puts the first index of a file-per-table
 // tablespace, page 3, and takes its index id from that page. Corruption when page 3 is not an

@@ -91,7 +91,8 @@ Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef&
 
     std::vector<std::size_t> stored;  // the table's stored columns in SELECT * order: what entries name
     for (std::size_t c = 0; c < table.columns.size(); ++c) {
-      if (!table.columns[c].hidden && !table.columns[c].is_virtual) stored.push_back(c);
+      const ColumnDef& col = table.columns[c];
+      if (!col.is_virtual && col.format.type != ColumnType::kSystem) stored.push_back(c);  // FTS_DOC_ID counts
     }
     out.leaf.fields.resize(first_user);
     out.column_of.resize(first_user);

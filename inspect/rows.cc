@@ -20,6 +20,12 @@ bool IsIndexPage(PageType type, Flavor flavor) {
 
 bool IsIndexPage(const SpaceFile& file, std::uint32_t n) { return IsIndexPage(FilHeader(file.page(n)).type(), file.flavor()); }
 
+bool RootedIn(const IndexDef& index, const SpaceFile& file) {
+  if (index.root_page >= file.n_pages() || !IsIndexPage(file, index.root_page)) return false;
+  auto root = IndexPage::Open(file.page(index.root_page));
+  return root.ok() && root->index_id() == index.id;
+}
+
 std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) {
   std::vector<RowColumn> out;
   if (index.clustered) {

@@ -52,6 +52,9 @@ struct RowScan {
 bool IsIndexPage(const SpaceFile& file, std::uint32_t n);
 bool IsIndexPage(ondisk::PageType type, ondisk::Flavor flavor);
 
+// Whether `index` has its root in `file`: an index page there carrying its id.
+bool RootedIn(const IndexDef& index, const SpaceFile& file);
+
 // Walks `index` from its root down the leftmost node pointers and then along the leaf level,
 // calling `each` for every live record (and delete-marked ones when `with_deleted`).
 RowScan ScanRows(const SpaceFile& file, const TableDef& table, const IndexDef& index, bool with_deleted,

@@ -1,10 +1,14 @@
 #include "inspect/sys_dictionary.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <map>
 #include <vector>
 
+#include "inspect/create_table.h"
+#include "inspect/sys_columns.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/record.h"
@@ -17,7 +21,9 @@ namespace {
 
 constexpr std::uint32_t kDictHdrPage = 7;
 constexpr std::size_t kDictHdrTables = 70;   // root of SYS_TABLES
+constexpr std::size_t kDictHdrColumns = 78;  // root of SYS_COLUMNS
 constexpr std::size_t kDictHdrIndexes = 82;  // root of SYS_INDEXES
+constexpr std::size_t kDictHdrFields = 86;   // root of SYS_FIELDS
 
 using Fields = std::vector<ConstBytes>;
 
@@ -67,6 +73,47 @@ void WalkSysTree(const SpaceFile& f, std::uint32_t root, const std::string& tree
 
 std::string Text(ConstBytes b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
 
+// `table` (its names and indexes from SYS_TABLES/SYS_INDEXES) with the columns SYS_COLUMNS
+// lists and the clustered index laid out over them as InnoDB lays it out.
+Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys,
+                              const std::vector<std::pair<std::string, std::uint32_t>>& key, Flavor flavor) {
+  std::stable_sort(sys.begin(), sys.end(), [](const SysColumn& a, const SysColumn& b) { return a.pos < b.pos; });
+  TableDef t;
+  t.schema = table.schema;
+  t.name = table.name;
+  for (const auto& s : sys) {
+    auto c = ColumnFromSys(s, flavor);
+    if (!c.ok()) return c.status();
+    t.columns.push_back(std::move(*c));
+  }
+  // The FTS_DOC_ID InnoDB adds to a table with a FULLTEXT index (and no such column of its
+  // own) is its last stored column; the server does not list it in SELECT *.
+  for (auto c = t.columns.rbegin(); c != t.columns.rend(); ++c) {
+    if (c->is_virtual) continue;
+    c->hidden = c->name == "FTS_DOC_ID";
+    break;
+  }
+  const IndexDef& clustered = *table.Clustered();
+  std::vector<IndexSpec> specs;
+  if (clustered.name != "GEN_CLUST_INDEX") specs.push_back({clustered.name, true, true, false, key});
+  auto laid = LayOutTable(std::move(t), specs);
+  if (!laid.ok()) return laid.status();
+  // Keep SYS_INDEXES' names, ids and roots: the clustered one now with its layout, the
+  // secondary ones (not laid out yet) as they were.
+  std::vector<IndexDef> indexes = table.indexes;
+  for (auto& ix : indexes) {
+    if (!ix.clustered) continue;
+    IndexDef named = laid->indexes.front();
+    named.id = ix.id;
+    named.name = ix.name;
+    named.table = ix.table;
+    named.root_page = ix.root_page;
+    ix = std::move(named);
+  }
+  laid->indexes = std::move(indexes);
+  return laid;
+}
+
 }  // namespace
 
 Dictionary ReadSysDictionary(const SpaceFile& f) {
@@ -74,7 +121,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
   if (f.space_id().value() != kSystemSpaceId || f.n_pages() <= kDictHdrPage) return d;
   ConstBytes hdr = f.page(kDictHdrPage);
   if (FilHeader(hdr).type() != PageType::kSys) return d;
-  d.source = "SYS_TABLES/SYS_INDEXES";
+  d.source = "SYS_TABLES/SYS_COLUMNS/SYS_INDEXES/SYS_FIELDS";
 
   // SYS_TABLES: NAME, DB_TRX_ID, DB_ROLL_PTR, ID, N_COLS, TYPE, MIX_ID, MIX_LEN, CLUSTER_NAME, SPACE
   std::map<std::uint64_t, std::size_t> table_by_id;
@@ -87,6 +134,25 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     t.name = slash == std::string::npos ? full : full.substr(slash + 1);
     table_by_id[Load64(r[3], 0)] = d.tables.size();
     d.tables.push_back(std::move(t));
+  });
+  // SYS_COLUMNS: TABLE_ID, POS, DB_TRX_ID, DB_ROLL_PTR, NAME, MTYPE, PRTYPE, LEN, PREC
+  std::map<std::size_t, std::vector<SysColumn>> columns;  // by table
+  WalkSysTree(f, Load32(hdr, kDictHdrColumns), "SYS_COLUMNS", d, [&](const Fields& r) {
+    if (r.size() < 8 || r[0].size() != 8 || r[1].size() != 4 || r[5].size() != 4 || r[6].size() != 4 || r[7].size() != 4) return;
+    auto t = table_by_id.find(Load64(r[0], 0));
+    if (t == table_by_id.end()) return;
+    columns[t->second].push_back({Text(r[4]), Load32(r[1], 0), Load32(r[5], 0), Load32(r[6], 0), Load32(r[7], 0)});
+  });
+  // SYS_FIELDS: INDEX_ID, POS, DB_TRX_ID, DB_ROLL_PTR, COL_NAME. POS is the field's number, or,
+  // when a field of the index is a prefix, number << 16 | prefix bytes (the first field's
+  // number, 0, then leaves just the prefix).
+  std::map<std::uint64_t, std::vector<std::pair<std::string, std::uint32_t>>> fields;  // by index id
+  WalkSysTree(f, Load32(hdr, kDictHdrFields), "SYS_FIELDS", d, [&](const Fields& r) {
+    if (r.size() < 5 || r[0].size() != 8 || r[1].size() != 4) return;
+    const std::uint32_t pos = Load32(r[1], 0);
+    auto& parts = fields[Load64(r[0], 0)];
+    const bool split = parts.empty() || pos > 0xFFFF;
+    parts.push_back({Text(r[4]), split ? pos & 0xFFFF : 0});
   });
   // SYS_INDEXES: TABLE_ID, ID, DB_TRX_ID, DB_ROLL_PTR, NAME, N_FIELDS, TYPE, SPACE, PAGE_NO
   WalkSysTree(f, Load32(hdr, kDictHdrIndexes), "SYS_INDEXES", d, [&](const Fields& r) {
@@ -105,6 +171,19 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     ix.unique = type & 2;
     table.indexes.push_back(std::move(ix));
   });
+  // Column layouts, where SYS_COLUMNS describes every column of a table with a clustered index.
+  for (std::size_t i = 0; i < d.tables.size(); ++i) {
+    auto c = columns.find(i);
+    const IndexDef* clustered = d.tables[i].Clustered();
+    if (c == columns.end() || !clustered) continue;
+    auto laid = TableFromSys(d.tables[i], c->second, fields[clustered->id], f.flavor());
+    if (laid.ok()) {
+      d.tables[i] = std::move(*laid);
+    } else {
+      d.findings.push_back({Severity::kWarning, f.path().filename().string(), std::nullopt, std::nullopt,
+                            "SYS_COLUMNS of " + clustered->table, laid.status().message()});
+    }
+  }
   return d;
 }
 

@@ -11,6 +11,9 @@
 #                           MariaDB's own tablespace of the table (after a slow shutdown) and
 #                           its SHOW CREATE TABLE: `inspect rows --create-table` on a file
 #                           MariaDB wrote must print <table>.tsv exactly
+#   OUTDIR/mariadb/ibdata1.gz
+#                           the system tablespace of the same server: its SYS_COLUMNS define
+#                           the tables when no CREATE TABLE is given
 #
 #   make-ibdninja-truth.sh OUTDIR        (normally tests/data/ibdninja/truth)
 #
@@ -101,3 +104,4 @@ done
 for table in "${all_tables[@]}"; do
     gzip -9 -n -c "$WORK/data/ibdninja_test/$table.ibd" > "$OUT/mariadb/$table.ibd.gz"
 done
+gzip -9 -n -c "$WORK/data/ibdata1" > "$OUT/mariadb/ibdata1.gz"

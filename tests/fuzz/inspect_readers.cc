@@ -18,6 +18,7 @@
 #include "inspect/rows.h"
 #include "inspect/schema.h"
 #include "inspect/summary.h"
+#include "inspect/sys_dictionary.h"
 #include "inspect/undo.h"
 
 namespace strata::fuzz {
@@ -60,6 +61,7 @@ void InspectFile(const std::filesystem::path& path) {
   (void)IllustrateLsn(AnalyzeLsn(*f, m), 64, {});
   for (std::uint32_t n = 0; n < f->n_pages() && n < 16; ++n) (void)ToText(ViewPage(*f, n, true));
   (void)ToText(AnalyzeUndo({&*f}, true));
+  (void)ReadSysDictionary(*f);  // an ibdata1's SYS_TABLES/SYS_COLUMNS/SYS_INDEXES/SYS_FIELDS
   // `inspect rows` on every index the file's dictionary describes: records, LOBs, row versions,
   // every column type's decoder, and the three output forms.
   Dictionary d = ReadDictionary(*f);

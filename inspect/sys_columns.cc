@@ -1,0 +1,150 @@
+#include "inspect/sys_columns.h"
+
+#include <fmt/format.h>
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+namespace {
+
+enum MainType : std::uint32_t {
+  kVarchar = 1, kChar = 2, kFixBinary = 3, kBinary = 4, kBlob = 5, kInt = 6,
+  kFloat = 9, kDouble = 10, kVarMysql = 12, kMysql = 13, kGeometry = 14,
+};
+
+// The server's type codes (MYSQL_TYPE_*) that InnoDB keeps in PRTYPE's low byte.
+enum ServerType : std::uint32_t {
+  kTiny = 1, kShort = 2, kLong = 3, kTimestamp = 7, kLongLong = 8, kInt24 = 9, kDate = 10, kTime = 11,
+  kDatetime = 12, kYear = 13, kNewDate = 14, kTrueVarchar = 15, kBit = 16, kJson = 245, kNewDecimal = 246,
+  kEnum = 247, kSet = 248, kTinyBlob = 249, kMediumBlob = 250, kLongBlob = 251, kBlobType = 252,
+  kVarString = 253, kString = 254,
+};
+
+// Bytes per character of a collation's character set, and whether every character takes
+// them all (then InnoDB stores CHAR fixed-width); 0 for a collation this table lacks.
+struct Width {
+  std::uint32_t mbmaxlen = 0;
+  bool fixed = false;
+};
+Width WidthOfCollation(int id) {
+  if (id >= 1024 && id < 2048) id -= 1024;  // MariaDB's NO PAD collations: their PAD twin's width
+  if (id >= 2048 && id < 2304) return {3, false};  // MariaDB utf8mb3 UCA 14.0
+  if (id >= 2304 && id < 2560) return {4, false};  // MariaDB utf8mb4 UCA 14.0
+  if (id == 11 || id == 65) return {1, true};      // ascii (printed as UTF-8, of which it is a subset)
+  if (id == 35 || id == 90 || (id >= 128 && id <= 151) || id == 159) return {2, true};   // ucs2
+  if (id == 60 || id == 61 || (id >= 160 && id <= 183)) return {4, true};                // utf32
+  if (id == 54 || id == 55 || id == 56 || id == 62 || (id >= 101 && id <= 124)) return {4, false};  // utf16, utf16le
+  switch (CharsetOfCollation(id)) {
+    case Charset::kBinary:
+    case Charset::kLatin1: return {1, true};
+    case Charset::kUtf8: {
+      const bool mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
+      return {mb3 ? 3u : 4u, false};
+    }
+    case Charset::kOther: break;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
+  ColumnDef c;
+  c.name = s.name;
+  c.nullable = !s.not_null();
+  c.is_unsigned = s.prtype & 0x200;
+  c.is_virtual = s.is_virtual();
+  ColumnFormat& f = c.format;
+  f.is_unsigned = c.is_unsigned;
+  const std::uint32_t type = s.prtype & 0xFF;
+  const int collation = static_cast<int>((s.prtype >> 16) & 0x7FFF);
+  const bool n = c.nullable;
+  auto unknown = [&](const std::string& what, const std::string& why) {
+    f.type = ColumnType::kUnknown;
+    f.name = what + " (" + why + ")";
+  };
+  const std::string give = "; --create-table with the table's CREATE TABLE gives it";
+  auto refuse = [&](const std::string& what) {
+    return Status::InvalidArgument(fmt::format("column {}: {} (SYS_COLUMNS MTYPE {} PRTYPE {:#x} LEN {})", s.name, what,
+                                               s.mtype, s.prtype, s.len));
+  };
+  const std::uint32_t len = s.len;
+  switch (s.mtype) {
+    case kInt:
+      c.field = FieldDef::Fixed(c.name, len, n);
+      if (type == kYear && len == 1) f.type = ColumnType::kYear;
+      else if ((type == kDate || type == kNewDate) && len == 3) f.type = ColumnType::kDate;
+      else if (type == kEnum || type == kSet || type == kString) unknown("ENUM or SET", "SYS_COLUMNS does not keep the labels" + give);
+      else if (type == kDatetime || type == kTimestamp || type == kTime) unknown("DATETIME, TIMESTAMP or TIME in MySQL 5.5's format", "that format is not decoded yet");
+      else if (len == 1 || len == 2 || len == 3 || len == 4 || len == 8) f.type = ColumnType::kInt, f.length = len;
+      else return refuse("an integer of " + std::to_string(len) + " bytes");
+      break;
+    case kFloat:
+    case kDouble:
+      c.field = FieldDef::Fixed(c.name, s.mtype == kFloat ? 4 : 8, n);
+      unknown(s.mtype == kFloat ? "FLOAT" : "DOUBLE", "SYS_COLUMNS does not say whether it prints a fixed number of decimals, as FLOAT(M,D) does" + give);
+      break;
+    case kFixBinary:
+      c.field = FieldDef::Fixed(c.name, len, n);
+      if (type == kNewDecimal) {
+        unknown("DECIMAL", "SYS_COLUMNS keeps its width, not its precision and scale" + give);
+      } else if (type == kDatetime || type == kTimestamp || type == kTime) {
+        const std::uint32_t base = type == kDatetime ? 5 : type == kTimestamp ? 4 : 3;
+        f.type = type == kDatetime ? ColumnType::kDatetime : type == kTimestamp ? ColumnType::kTimestamp : ColumnType::kTime;
+        if (len < base || len > base + 3) return refuse("a temporal value of " + std::to_string(len) + " bytes");
+        // Two digits of fraction per byte: the width tells 0 digits apart, not 1 from 2 (and so on).
+        if (len != base) unknown(type == kDatetime ? "DATETIME" : type == kTimestamp ? "TIMESTAMP" : "TIME",
+                           "SYS_COLUMNS gives the digits of its fraction of a second only in pairs" + give);
+      } else if (type == kBit) {
+        unknown("BIT", "SYS_COLUMNS keeps its bytes, not its bits" + give);
+      } else if (flavor == Flavor::kMariaDb && (len == 16 || len == 4)) {
+        unknown("BINARY(" + std::to_string(len) + ")", "MariaDB's UUID, INET6 and INET4 are stored the same way and SYS_COLUMNS does not say which" + give);
+      } else {
+        f.type = ColumnType::kChar;  // BINARY(n)
+        f.length = len;
+        f.collation = 63;
+      }
+      break;
+    case kChar:
+    case kMysql:
+    case kVarchar:
+    case kVarMysql:
+    case kBinary: {
+      const int coll = s.mtype == kBinary ? 63 : collation ? collation : s.mtype <= kChar ? 8 : 0;
+      const Width w = WidthOfCollation(coll);
+      if (!w.mbmaxlen) return refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
+      f.collation = coll;
+      f.length = len / w.mbmaxlen;
+      if (s.mtype == kChar || s.mtype == kMysql) {
+        f.type = ColumnType::kChar;
+        // CHAR in a character set of varying width is stored with a length, like VARCHAR.
+        c.field = w.fixed ? FieldDef::Fixed(c.name, len, n) : FieldDef::Variable(c.name, len, n);
+      } else {
+        f.type = ColumnType::kVarchar;
+        c.field = FieldDef::Variable(c.name, len, n);
+      }
+      break;
+    }
+    case kBlob:
+      c.field = FieldDef::Variable(c.name, len == 9 ? 255 : 0xFFFFFFFF, n, true);  // LEN: length bytes + 8
+      if (type == kJson && flavor == Flavor::kMySql) {
+        f.type = ColumnType::kJson;
+      } else {
+        f.type = ColumnType::kVarchar;
+        f.collation = collation ? collation : 63;
+        if (!WidthOfCollation(f.collation).mbmaxlen) unknown("TEXT", "collation " + std::to_string(f.collation) + " is not converted to UTF-8 yet");
+      }
+      break;
+    case kGeometry:
+      c.field = FieldDef::Variable(c.name, 0xFFFFFFFF, n, true);
+      f.type = ColumnType::kGeometry;
+      break;
+    default:
+      return refuse("main type " + std::to_string(s.mtype) + " is not one this reader knows");
+  }
+  if (f.name.empty()) f.name = "SYS_COLUMNS type " + std::to_string(type);
+  return c;
+}
+
+}  // namespace strata::inspect
