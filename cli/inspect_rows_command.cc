@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "inspect/create_table.h"
+#include "inspect/fts_aux.h"
 #include "inspect/row_output.h"
 #include "inspect/rows.h"
 #include "inspect/schema.h"
@@ -31,7 +32,10 @@ constexpr const char* kUsage =
     "dictionary (MySQL 8.0 and later), or, for MySQL 5.x and MariaDB files, from the data\n"
     "directory's ibdata1 (SYS_COLUMNS; it lacks some types' details, such as DECIMAL's scale),\n"
     "or from --create-table: any SQL file holding the table's CREATE TABLE (a schema dump, the\n"
-    "script that made it), which then wins.\n"
+    "script that made it), which then wins. A FULLTEXT index's tables (FTS_*_INDEX_1..6.ibd)\n"
+    "print as INFORMATION_SCHEMA.INNODB_FT_INDEX_TABLE shows them, a line per word position\n"
+    "(POSITION, as there, is the gap from the word's previous position; --format sql gives the\n"
+    "rows as stored); with --create-table give the CREATE TABLE of the table they index.\n"
     "A value the definition cannot decode is printed as\n"
     "\"(unknown: REASON)\", never guessed, and the exit status is then 1.";
 
@@ -42,14 +46,28 @@ int Fail(const std::string& message) {
   return kExitFailure;
 }
 
-// The table `table` of the SQL file; without one, the table named like the file, else the first.
-ondisk::Result<TableDef> DefinitionFromSql(const SpaceFile& file, const std::string& sql_path, const std::string& table) {
+// The table `table` of the SQL file; without one, the table named like `file`, else the first.
+ondisk::Result<TableDef> DefinitionFromSql(const std::filesystem::path& file, const std::string& sql_path,
+                                           const std::string& table, ondisk::Flavor flavor) {
   std::ifstream in(sql_path, std::ios::binary);
   if (!in) return ondisk::Status::IoError(sql_path + ": cannot be read");
   const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto def = TableFromCreateTable(sql, table.empty() ? file.path().stem().string() : table, file.flavor());
-  if (!def.ok() && table.empty()) def = TableFromCreateTable(sql, "", file.flavor());
+  auto def = TableFromCreateTable(sql, table.empty() ? file.stem().string() : table, flavor);
+  if (!def.ok() && table.empty()) def = TableFromCreateTable(sql, "", flavor);
   if (!def.ok()) return def.status().WithContext(sql_path);
+  return def;
+}
+
+// The definition of a FULLTEXT auxiliary table: fixed by InnoDB, but for an INDEX table's
+// words, whose type is that of the FULLTEXT index's first column in `parent`.
+ondisk::Result<TableDef> FtsDefinition(const FtsAuxFile& aux, const TableDef* parent, const SpaceFile& file) {
+  const ColumnDef* word = parent ? FtsWordColumn(*parent) : nullptr;
+  if (parent && !word && aux.kind == FtsAuxFile::kIndex) {
+    return ondisk::Status::InvalidArgument("table " + parent->name + " has no FULLTEXT index (or several whose first "
+                                           "columns differ in type): give the CREATE TABLE of the table this index is of");
+  }
+  auto def = FtsAuxTable(aux, word);
+  if (!def.ok()) return def.status().WithContext(file.path().string());
   STRATA_RETURN_IF_ERROR(PlaceInFile(*def, file));
   return def;
 }
@@ -124,10 +142,15 @@ int InspectRows(const std::vector<std::string>& args) {
     if (flags->encryption) return Fail(path + ": the tablespace is encrypted; its pages need the server's keyring");
     if (flags->page_compression) return Fail(path + ": MariaDB page compression (PAGE_COMPRESSED=1) is not decoded yet");
   }
+  const std::optional<FtsAuxFile> aux = FtsAuxOf(file->path());
   ServerDictionaries servers;
   Dictionary dict;
   if (vm.count("create-table")) {
-    auto def = DefinitionFromSql(*file, vm["create-table"].as<std::string>(), vm.count("table") ? vm["table"].as<std::string>() : "");
+    auto def = DefinitionFromSql(file->path(), vm["create-table"].as<std::string>(),
+                                 vm.count("table") ? vm["table"].as<std::string>() : "", file->flavor());
+    if (!def.ok()) return Fail(def.status().message());
+    if (aux) def = FtsDefinition(*aux, &*def, *file);  // the SQL is the indexed table's
+    else if (const auto placed = PlaceInFile(*def, *file); !placed.ok()) def = placed;
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
   } else {
@@ -137,6 +160,12 @@ int InspectRows(const std::vector<std::string>& args) {
   const TableDef* table = nullptr;
   for (const auto& t : dict.tables) {
     if (!table && !t.columns.empty() && t.Clustered() && RootedIn(*t.Clustered(), *file)) table = &t;
+  }
+  if (!table && aux) {
+    auto def = FtsDefinition(*aux, nullptr, *file);
+    if (!def.ok()) return Fail(def.status().message());
+    dict.tables.push_back(std::move(*def));
+    table = &dict.tables.back();
   }
   if (!table) {
     return Fail(path + ": no table definition with columns: MySQL 8.0 files carry one (SDI), MySQL 5.x and MariaDB "
@@ -166,7 +195,9 @@ int InspectRows(const std::vector<std::string>& args) {
       }
     }
   }
-  const std::vector<RowColumn> columns = RowColumns(*table, *index);
+  // A FULLTEXT index table reads as INNODB_FT_INDEX_TABLE shows it: a line per word position.
+  const bool expand = aux && aux->kind == FtsAuxFile::kIndex && index->clustered && format != RowFormat::kSql;
+  const std::vector<RowColumn> columns = expand ? FtsIndexColumns() : RowColumns(*table, *index);
   ProgressBar progress("rows", file->n_pages());
   std::uint32_t last_page = ondisk::kFilNull;
   std::uint64_t pages_seen = 0;
@@ -195,11 +226,7 @@ int InspectRows(const std::vector<std::string>& args) {
            ", \"index\": " + nlohmann::json(index->name).dump() + ", \"columns\": " + names.dump() + ", \"rows\": [";
   }
   bool first = true;
-  RowScan scan = ScanRows(*file, *table, *index, with_deleted, [&](const Row& row) {
-    if (row.page != last_page) {
-      last_page = row.page;
-      progress.Update(++pages_seen);
-    }
+  auto print = [&](const Row& row) {
     switch (format) {
       case RowFormat::kTsv: AppendTsvLine(out, row, with_deleted); break;
       case RowFormat::kJson:
@@ -220,6 +247,18 @@ int InspectRows(const std::vector<std::string>& args) {
     }
     first = false;
     flush(false);
+  };
+  std::uint64_t bad_ilists = 0;
+  RowScan scan = ScanRows(*file, *table, *index, with_deleted, [&](const Row& row) {
+    if (row.page != last_page) {
+      last_page = row.page;
+      progress.Update(++pages_seen);
+    }
+    if (!expand) return print(row);
+    if (const auto st = ExpandIlist(row, print); !st.ok()) {
+      ++bad_ilists;
+      std::cerr << "strata inspect rows: " << path << ": " << st.message() << "\n";
+    }
   });
   progress.Finish();
   if (format == RowFormat::kJson) {
@@ -234,7 +273,7 @@ int InspectRows(const std::vector<std::string>& args) {
     std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"
               << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "") << "\n";
   }
-  return scan.findings.empty() && scan.unknown_cells == 0 ? kExitOk : kExitFailure;
+  return scan.findings.empty() && scan.unknown_cells == 0 && bad_ilists == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace strata::cli

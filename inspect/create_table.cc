@@ -230,7 +230,8 @@ class Parser {
         }
         ix.primary = Is("PRIMARY");
         ix.unique = ix.primary || Is("UNIQUE");
-        ix.skip |= Is("FULLTEXT") || Is("SPATIAL");
+        const bool fulltext = Is("FULLTEXT");
+        ix.skip |= fulltext || Is("SPATIAL");
         while (Peek().kind != Token::kEnd && Peek().text != "(") Next();
         // Key parts: `col`, `col`(n), `col` DESC; an expression part makes a functional index.
         Next();
@@ -252,6 +253,7 @@ class Parser {
           if (Peek().text == "(") SkipGroup();
           else Next();
         }
+        if (fulltext && !ix.parts.empty()) t.fulltext_first_columns.push_back(ix.parts.front().first);
         if (!ix.skip) indexes.push_back(ix);
       } else {
         Pending p;

@@ -67,6 +67,8 @@ struct TableDef {
   std::string name;
   std::vector<ColumnDef> columns;
   std::vector<IndexDef> indexes;
+  // The first column of each FULLTEXT index: the words of its auxiliary tables have its type.
+  std::vector<std::string> fulltext_first_columns;
 
   const IndexDef* Clustered() const;
 };

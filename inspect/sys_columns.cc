@@ -49,6 +49,8 @@ Width WidthOfCollation(int id) {
 
 }  // namespace
 
+std::uint32_t MaxBytesPerChar(int collation) { return WidthOfCollation(collation).mbmaxlen; }
+
 Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
   ColumnDef c;
   c.name = s.name;

@@ -40,4 +40,7 @@ struct SysColumn {
 // no column after it can be found in a row either.
 ondisk::Result<ColumnDef> ColumnFromSys(const SysColumn& c, ondisk::Flavor flavor);
 
+// The most bytes a character of collation `id` takes (0: a collation this code does not know).
+std::uint32_t MaxBytesPerChar(int collation);
+
 }  // namespace strata::inspect

@@ -8,6 +8,7 @@
 #include "inspect/check.h"
 #include "inspect/create_table.h"
 #include "inspect/extents.h"
+#include "inspect/fts_aux.h"
 #include "inspect/illustrate.h"
 #include "inspect/index_report.h"
 #include "inspect/lsn_report.h"
@@ -74,6 +75,22 @@ void InspectFile(const std::filesystem::path& path) {
       if (t.ok() && PlaceInFile(*t, *f).ok()) d.tables.push_back(std::move(*t));
     }
   }
+  // And as each kind of FULLTEXT auxiliary table (tests/data/mariadb-fts), INDEX tables'
+  // ilists expanded.
+  bool fts_index = false;
+  if (d.tables.empty()) {
+    ColumnDef word;
+    word.nullable = true;
+    word.format.collation = 45;
+    for (auto kind : {FtsAuxFile::kIndex, FtsAuxFile::kConfig, FtsAuxFile::kDocIds}) {
+      auto t = FtsAuxTable({kind, 1, 2, 1}, &word);
+      if (t.ok() && PlaceInFile(*t, *f).ok()) {
+        fts_index = kind == FtsAuxFile::kIndex;
+        d.tables.push_back(std::move(*t));
+        break;
+      }
+    }
+  }
   for (const auto& t : d.tables) {
     for (const auto& ix : t.indexes) {
       if (ix.root_page == ondisk::kFilNull || t.columns.empty()) continue;
@@ -83,6 +100,7 @@ void InspectFile(const std::filesystem::path& path) {
       (void)ScanRows(*f, t, ix, true, [&](const Row& r) {
         if (++rows > 2000) return;
         (void)TsvLine(r, true);
+        if (fts_index) (void)ExpandIlist(r, [](const Row& line) { (void)TsvLine(line, false); });
         (void)RowJson(columns, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         bool whole = true;
         for (const auto& c : r.cells) whole &= c.unknown.empty();

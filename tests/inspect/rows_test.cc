@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "inspect/create_table.h"
+#include "inspect/fts_aux.h"
 #include "inspect/row_output.h"
 #include "inspect/rows.h"
 #include "inspect/schema.h"
@@ -351,6 +352,115 @@ TEST(SakilaRowsTest, WellKnownRowsAndCounts) {
   EXPECT_EQ(film[1], "1\tACADEMY DINOSAUR\tA Epic Drama of a Feminist And a Mad Scientist who must Battle a Teacher "
                      "in The Canadian Rockies\t2006\t1\tNULL\t6\t0.99\t86\t20.99\tPG\tDeleted Scenes,Behind the "
                      "Scenes\t2006-02-15 05:03:42");
+}
+
+
+
+// A FULLTEXT index's six tables, as MariaDB wrote them (tests/data/mariadb-fts, made by
+// datasets/mariadb/make-fts-fixture.sh): read with the CREATE TABLE of the table they index,
+// they give, one after the other, exactly what the server printed for
+// INFORMATION_SCHEMA.INNODB_FT_INDEX_TABLE; the deleted ids and settings, its other tables.
+class FtsAuxTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const auto& e : fs::directory_iterator(dir_)) {
+      if (e.path().extension() == ".gz") testing::Gunzip(e.path(), tmp_.path() / e.path().stem());
+    }
+    auto parent = TableFromCreateTable(Slurp(dir_ / "create.sql"), "", ondisk::Flavor::kMariaDb);
+    ASSERT_TRUE(parent.ok()) << parent.status().ToString();
+    parent_ = std::move(*parent);
+  }
+
+  // The table file `name` as `inspect rows` prints it: INDEX tables expanded per position.
+  std::string Rows(const std::string& name, bool header = true) {
+    auto file = SpaceFile::Open(tmp_.path() / name);
+    EXPECT_TRUE(file.ok());
+    auto aux = FtsAuxOf(file->path());
+    EXPECT_TRUE(aux.has_value()) << name;
+    auto def = FtsAuxTable(*aux, FtsWordColumn(parent_));
+    EXPECT_TRUE(def.ok()) << def.status().ToString();
+    EXPECT_TRUE(PlaceInFile(*def, *file).ok());
+    const bool expand = aux->kind == FtsAuxFile::kIndex;
+    std::string out = header ? TsvHeader(expand ? FtsIndexColumns() : RowColumns(*def, *def->Clustered()), false) : "";
+    RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+      if (!expand) {
+        out += TsvLine(r, false);
+        return;
+      }
+      const auto st = ExpandIlist(r, [&](const Row& line) { out += TsvLine(line, false); });
+      EXPECT_TRUE(st.ok()) << st.ToString();
+    });
+    EXPECT_TRUE(scan.findings.empty());
+    EXPECT_EQ(scan.unknown_cells, 0u);
+    return out;
+  }
+
+  const fs::path dir_ = testing::TestDataDir() / "mariadb-fts";
+  testing::TempDir tmp_;
+  TableDef parent_;
+};
+
+TEST_F(FtsAuxTest, IndexTablesGiveWhatInnodbFtIndexTableShows) {
+  std::string ours;
+  for (int n = 1; n <= 6; ++n) ours += Rows("FTS_0000000000000012_000000000000001e_INDEX_" + std::to_string(n) + ".ibd", n == 1);
+  EXPECT_EQ(ours, Slurp(dir_ / "truth" / "innodb_ft_index_table.tsv"));
+}
+
+// The table itself: its hidden FTS_DOC_ID is stored but not listed, as SELECT * does not.
+TEST_F(FtsAuxTest, TheIndexedTableReadsAsItsClientPrintsIt) {
+  auto file = SpaceFile::Open(tmp_.path() / "articles.ibd");
+  ASSERT_TRUE(file.ok());
+  TableDef def = parent_;
+  ASSERT_TRUE(PlaceInFile(def, *file).ok());
+  std::string ours = TsvHeader(RowColumns(def, *def.Clustered()), false);
+  RowScan scan = ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) { ours += TsvLine(r, false); });
+  EXPECT_TRUE(scan.findings.empty());
+  EXPECT_EQ(ours, Slurp(dir_ / "truth" / "articles.tsv"));
+}
+
+TEST_F(FtsAuxTest, DeletedIdsAndSettingsAreTheServersOwn) {
+  // INNODB_FT_DELETED names its column DOC_ID; the table's column is doc_id.
+  const std::string deleted = Slurp(dir_ / "truth" / "innodb_ft_deleted.tsv");
+  ASSERT_EQ(deleted.rfind("DOC_ID\n", 0), 0u);
+  EXPECT_EQ(Rows("FTS_0000000000000012_DELETED.ibd", false), deleted.substr(7));
+  EXPECT_EQ(Rows("FTS_0000000000000012_BEING_DELETED.ibd", false), "");
+  // INNODB_FT_CONFIG shows four of the keys, one of them with no row (printed empty).
+  const std::string config = Rows("FTS_0000000000000012_CONFIG.ibd");
+  for (const auto& line : Split(Slurp(dir_ / "truth" / "innodb_ft_config.tsv"), '\n')) {
+    if (line.empty() || line.starts_with("KEY\t") || line.ends_with("\t")) continue;
+    EXPECT_NE(config.find("\n" + line + "\n"), std::string::npos) << line;
+  }
+}
+
+TEST(FtsAuxNames, MariaDbAndMySqlNamesAreRecognised) {
+  auto a = FtsAuxOf("db/FTS_0000000000000012_000000000000001e_INDEX_3.ibd");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->kind, FtsAuxFile::kIndex);
+  EXPECT_EQ(a->table_id, 0x12u);
+  EXPECT_EQ(a->index_id, 0x1eu);
+  EXPECT_EQ(a->part, 3);
+  auto b = FtsAuxOf("fts_0000000000000451_being_deleted_cache.ibd");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->kind, FtsAuxFile::kDocIds);
+  EXPECT_EQ(FtsAuxOf("fts_0000000000000451_config.ibd")->kind, FtsAuxFile::kConfig);
+  EXPECT_FALSE(FtsAuxOf("FTS_12_INDEX_1.ibd"));
+  EXPECT_FALSE(FtsAuxOf("film_text.ibd"));
+}
+
+// An ilist cut inside a number, or holding another number of documents than doc_count says,
+// is said so rather than read as far as it goes.
+TEST(FtsAuxNames, DamagedIlistsAreRefused) {
+  Row node;
+  node.cells = {{"word", ""}, {"5", ""}, {"9", ""}, {"2", ""}, {std::string("\x85\x81\x00\x04", 4), ""}};
+  std::vector<std::string> lines;
+  auto each = [&](const Row& r) { lines.push_back(*r.cells[4].text + ":" + *r.cells[5].text); };
+  EXPECT_FALSE(ExpandIlist(node, each).ok());  // doc 5 at position 1, then a number cut short
+  node.cells[4].text = std::string("\x85\x81\x00\x84\x82\x83\x00", 7);
+  lines.clear();
+  ASSERT_TRUE(ExpandIlist(node, each).ok());
+  EXPECT_EQ(lines, (std::vector<std::string>{"5:1", "9:2", "9:3"}));
+  node.cells[3].text = "3";
+  EXPECT_FALSE(ExpandIlist(node, each).ok());
 }
 
 }  // namespace
