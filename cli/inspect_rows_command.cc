@@ -201,14 +201,16 @@ int InspectRows(const std::vector<std::string>& args) {
   ProgressBar progress("rows", file->n_pages());
   std::uint32_t last_page = ondisk::kFilNull;
   std::uint64_t pages_seen = 0;
-  std::vector<Row> batch;
-  std::uint64_t rows_left_out = 0;
   std::string out;
+  const std::string insert = format == RowFormat::kSql ? SqlInsertPrefix(table->name, columns) : "";
+  std::size_t in_insert = 0;  // rows of the INSERT being written
+  auto end_insert = [&] {
+    if (in_insert) out += ";\n";
+    in_insert = 0;
+  };
+  std::uint64_t rows_left_out = 0;
   auto flush = [&](bool all) {
-    if (format == RowFormat::kSql && !batch.empty() && (all || batch.size() >= kRowsPerInsert)) {
-      out += SqlInsert(table->name, columns, batch);
-      batch.clear();
-    }
+    if (all) end_insert();
     if (all || out.size() >= (1 << 20)) {
       std::cout << out;
       out.clear();
@@ -236,8 +238,11 @@ int InspectRows(const std::vector<std::string>& args) {
         bool complete = true;
         for (const auto& c : row.cells) complete &= c.unknown.empty();
         if (complete) {
-          batch.push_back(row);
+          out += in_insert ? ",\n" : insert;
+          AppendSqlTuple(out, columns, row);
+          if (++in_insert == kRowsPerInsert) end_insert();
         } else {
+          end_insert();
           ++rows_left_out;
           out += "-- the row at page " + std::to_string(row.page) + " offset " + std::to_string(row.offset) +
                  " is left out: a value in it cannot be decoded\n";

@@ -1,5 +1,6 @@
 #include "inspect/row_output.h"
 
+#include <array>
 #include <charconv>
 
 #include "ondisk/column_format.h"
@@ -71,7 +72,7 @@ void AppendTsvLine(std::string& out, const Row& row, bool with_deleted) {
   out += '\n';
 }
 
-std::string SqlInsert(const std::string& table, const std::vector<RowColumn>& columns, const std::vector<Row>& rows) {
+std::string SqlInsertPrefix(const std::string& table, const std::vector<RowColumn>& columns) {
   auto quote_name = [](const std::string& n) {
     std::string q = "`";
     for (char c : n) q += c == '`' ? std::string("``") : std::string(1, c);
@@ -79,35 +80,59 @@ std::string SqlInsert(const std::string& table, const std::vector<RowColumn>& co
   };
   std::string out = "INSERT INTO " + quote_name(table) + " (";
   for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? "," : "") + quote_name(columns[i].name);
-  out += ") VALUES\n";
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    out += r ? ",\n(" : "(";
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      if (i) out += ',';
-      const RowCell& c = rows[r].cells[i];
-      if (!c.text) {
-        out += "NULL";
-      } else if (Numeric(*columns[i].format)) {
-        out += *c.text;
-      } else if (BinaryBytes(*columns[i].format)) {
-        out += c.text->empty() ? "''" : "0x" + Hex(*c.text);
-      } else {
-        out += '\'';
-        for (char ch : *c.text) {
-          switch (ch) {
-            case '\0': out += "\\0"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\\': out += "\\\\"; break;
-            case '\'': out += "\\'"; break;
-            case '\x1a': out += "\\Z"; break;
-            default: out += ch;
-          }
-        }
-        out += '\'';
+  return out + ") VALUES\n";
+}
+
+void AppendSqlTuple(std::string& out, const std::vector<RowColumn>& columns, const Row& row) {
+  // The escapes of a quoted string literal, by byte (0: the byte stands for itself).
+  static constexpr auto kEscape = [] {
+    std::array<char, 256> t{};
+    t[0] = '0';
+    t['\n'] = 'n';
+    t['\r'] = 'r';
+    t['\\'] = '\\';
+    t['\''] = '\'';
+    t[0x1a] = 'Z';
+    return t;
+  }();
+  out += '(';
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i) out += ',';
+    const RowCell& c = row.cells[i];
+    if (!c.text) {
+      out += "NULL";
+    } else if (Numeric(*columns[i].format)) {
+      out += *c.text;
+    } else if (BinaryBytes(*columns[i].format)) {
+      if (c.text->empty()) {
+        out += "''";
+        continue;
       }
+      out += "0x" + Hex(*c.text);
+    } else {
+      const std::string& v = *c.text;
+      out += '\'';
+      std::size_t run = 0;
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        const char e = kEscape[static_cast<unsigned char>(v[k])];
+        if (!e) continue;
+        out.append(v, run, k - run);
+        out += '\\';
+        out += e;
+        run = k + 1;
+      }
+      out.append(v, run, v.size() - run);
+      out += '\'';
     }
-    out += ')';
+  }
+  out += ')';
+}
+
+std::string SqlInsert(const std::string& table, const std::vector<RowColumn>& columns, const std::vector<Row>& rows) {
+  std::string out = SqlInsertPrefix(table, columns);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (r) out += ",\n";
+    AppendSqlTuple(out, columns, rows[r]);
   }
   return out + ";\n";
 }

@@ -22,6 +22,10 @@ void AppendTsvLine(std::string& out, const Row& row, bool with_deleted);
 // One `INSERT INTO` for `rows` (each complete: no unknown cells). Numbers are bare, binary
 // strings 0x-hex, text quoted with the escapes mysqldump uses.
 std::string SqlInsert(const std::string& table, const std::vector<RowColumn>& columns, const std::vector<Row>& rows);
+// Its parts, for output streamed a row at a time: "INSERT INTO `t` (`a`,...) VALUES\n", and
+// one row's "(...)" appended to `out`.
+std::string SqlInsertPrefix(const std::string& table, const std::vector<RowColumn>& columns);
+void AppendSqlTuple(std::string& out, const std::vector<RowColumn>& columns, const Row& row);
 
 // {"values": [...], "deleted", "page", "offset", "unknown": {column: reason}}: integers as
 // JSON numbers, binary strings as {"hex": "..."}, everything else as the client's text.
