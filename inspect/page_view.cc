@@ -210,7 +210,7 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
   } else if (def) {
     np = def->NodePointerLayout();
     layout = ip->is_leaf() ? &def->leaf : &np;
-    v.layout_source = "SDI index " + def->name + " of " + def->table;
+    v.layout_source = dict.source + " index " + def->name + " of " + def->table;  // where the layout came from
   } else if (!ip->is_compact()) {
     v.layout_source = "REDUNDANT (self-describing)";
   }
