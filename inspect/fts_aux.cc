@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <regex>
 
 #include "inspect/create_table.h"
@@ -13,7 +14,8 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::uint32_t kMaxWordChars = 84;  // FTS_MAX_WORD_LEN_IN_CHAR
+constexpr std::uint32_t kMaxWordChars = 84;   // FTS_MAX_WORD_LEN_IN_CHAR
+constexpr std::uint32_t kMaxWordBytes = 336;  // FTS_INDEX_WORD_LEN: decides 1- or 2-byte lengths
 
 ColumnDef Unsigned(const std::string& name, std::uint32_t bytes, bool nullable) {
   ColumnDef c;
@@ -39,6 +41,7 @@ ColumnDef Varchar(const std::string& name, std::uint32_t chars, int collation, b
   c.format.name = "varchar(" + std::to_string(chars) + ")";
   c.sql_type = c.format.name;
   c.field = FieldDef::Variable(name, chars * std::max<std::uint32_t>(MaxBytesPerChar(collation), 1), nullable);
+  if (name == "word") c.field.max_length = kMaxWordBytes;  // whatever the character set
   return c;
 }
 
@@ -47,6 +50,7 @@ std::optional<std::uint64_t> ReadVlc(const std::string& b, std::size_t& at) {
   std::uint64_t v = 0;
   for (int n = 0; at < b.size() && n < 10; ++n) {
     const auto byte = static_cast<unsigned char>(b[at++]);
+    if (v >> 57) return std::nullopt;  // more than 64 bits: damage
     v = (v << 7) | (byte & 0x7F);
     if (byte & 0x80) return v;
   }
@@ -154,7 +158,11 @@ Status ExpandIlist(const Row& node, const std::function<void(const Row&)>& each)
   out.offset = node.offset;
   out.cells.resize(6);
   for (int c = 0; c < 4; ++c) out.cells[c] = node.cells[c];
-  const std::uint64_t doc_count = std::stoull(*node.cells[3].text);
+  std::uint64_t doc_count = 0;
+  const std::string& count = *node.cells[3].text;
+  if (std::from_chars(count.data(), count.data() + count.size(), doc_count).ec != std::errc()) {
+    return Status::InvalidArgument("doc_count '" + count + "' is not a number");
+  }
   std::uint64_t doc_id = 0, docs = 0;
   auto cut = [&](std::size_t at) {
     return Status::Corruption(fmt::format("page {} offset {}: the ilist ends inside a number at byte {} of {}", node.page,
@@ -163,6 +171,7 @@ Status ExpandIlist(const Row& node, const std::function<void(const Row&)>& each)
   for (std::size_t at = 0; at < ilist.size();) {
     const auto gap = ReadVlc(ilist, at);
     if (!gap) return cut(at);
+    if (doc_id + *gap < doc_id) return cut(at);
     doc_id += *gap;
     ++docs;
     out.cells[4] = {std::to_string(doc_id), ""};

@@ -79,8 +79,9 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
       else if ((type == kDate || type == kNewDate) && len == 3) f.type = ColumnType::kDate;
       else if (type == kEnum || type == kSet || type == kString) unknown("ENUM or SET", "SYS_COLUMNS does not keep the labels" + give);
       else if (type == kDatetime || type == kTimestamp || type == kTime) unknown("DATETIME, TIMESTAMP or TIME in MySQL 5.5's format", "that format is not decoded yet");
-      else if (len == 1 || len == 2 || len == 3 || len == 4 || len == 8) f.type = ColumnType::kInt, f.length = len;
-      else return refuse("an integer of " + std::to_string(len) + " bytes");
+      else if ((type == kTiny || type == kShort || type == kInt24 || type == kLong || type == kLongLong || type == 0) &&
+               (len == 1 || len == 2 || len == 3 || len == 4 || len == 8)) f.type = ColumnType::kInt, f.length = len;
+      else unknown("type " + std::to_string(type) + " stored as a " + std::to_string(len) + "-byte integer", "not decoded");
       break;
     case kFloat:
     case kDouble:
@@ -100,7 +101,7 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
                            "SYS_COLUMNS gives the digits of its fraction of a second only in pairs" + give);
       } else if (type == kBit) {
         unknown("BIT", "SYS_COLUMNS keeps its bytes, not its bits" + give);
-      } else if (flavor == Flavor::kMariaDb && (len == 16 || len == 4)) {
+      } else if (flavor != Flavor::kMySql && (len == 16 || len == 4)) {
         unknown("BINARY(" + std::to_string(len) + ")", "MariaDB's UUID, INET6 and INET4 are stored the same way and SYS_COLUMNS does not say which" + give);
       } else {
         f.type = ColumnType::kChar;  // BINARY(n)
@@ -130,7 +131,7 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
     }
     case kBlob:
       c.field = FieldDef::Variable(c.name, len == 9 ? 255 : 0xFFFFFFFF, n, true);  // LEN: length bytes + 8
-      if (type == kJson && flavor == Flavor::kMySql) {
+      if (type == kJson && flavor != Flavor::kMariaDb) {  // MariaDB's JSON is LONGTEXT
         f.type = ColumnType::kJson;
       } else {
         f.type = ColumnType::kVarchar;

@@ -152,7 +152,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     const std::uint32_t pos = Load32(r[1], 0);
     auto& parts = fields[Load64(r[0], 0)];
     const bool split = parts.empty() || pos > 0xFFFF;
-    parts.push_back({Text(r[4]), split ? pos & 0xFFFF : 0});
+    parts.push_back({Text(r[4]), split ? pos & 0x7FFF : 0});  // MariaDB 10.8+: 0x8000 marks DESC
   });
   // SYS_INDEXES: TABLE_ID, ID, DB_TRX_ID, DB_ROLL_PTR, NAME, N_FIELDS, TYPE, SPACE, PAGE_NO
   WalkSysTree(f, Load32(hdr, kDictHdrIndexes), "SYS_INDEXES", d, [&](const Fields& r) {
