@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/progress.h"
 #include "inspect/create_table.h"
+#include "inspect/frm.h"
 #include "inspect/fts_aux.h"
 #include "inspect/row_output.h"
 #include "inspect/rows.h"
@@ -29,9 +30,9 @@ constexpr const char* kUsage =
     "Every row of the table in PATH (a .ibd file), in primary key order, as `mysql -B` prints\n"
     "SELECT * (virtual columns, which the server computes on read, are left out); with --index,\n"
     "that secondary index's entries in its order. The definition comes from the file's own\n"
-    "dictionary (MySQL 8.0 and later), or, for MySQL 5.x and MariaDB files, from the data\n"
-    "directory's ibdata1 (SYS_COLUMNS; it lacks some types' details, such as DECIMAL's scale),\n"
-    "or from --create-table: any SQL file holding the table's CREATE TABLE (a schema dump, the\n"
+    "dictionary (MySQL 8.0 and later), or, for MySQL 5.x and MariaDB files, from the server's\n"
+    ".frm beside it, else from the data directory's ibdata1 (SYS_COLUMNS, which lacks some\n"
+    "types' details, such as DECIMAL's scale), or from --create-table: any SQL file holding the table's CREATE TABLE (a schema dump, the\n"
     "script that made it), which then wins. A FULLTEXT index's tables (FTS_*_INDEX_1..6.ibd)\n"
     "print as INFORMATION_SCHEMA.INNODB_FT_INDEX_TABLE shows them, a line per word position\n"
     "(POSITION, as there, is the gap from the word's previous position; --format sql gives the\n"
@@ -55,6 +56,21 @@ ondisk::Result<TableDef> DefinitionFromSql(const std::filesystem::path& file, co
   auto def = TableFromCreateTable(sql, table.empty() ? file.stem().string() : table, flavor);
   if (!def.ok() && table.empty()) def = TableFromCreateTable(sql, "", flavor);
   if (!def.ok()) return def.status().WithContext(sql_path);
+  return def;
+}
+
+// The definition in the .frm beside `file`; NotFound when there is none.
+ondisk::Result<TableDef> DefinitionFromFrm(const SpaceFile& file) {
+  const auto path = FrmBeside(file.path());
+  if (!path) return ondisk::Status::NotFound("no .frm");
+  std::ifstream in(*path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto def = TableFromFrm({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, file.path().stem().string());
+  if (def.ok()) def = [&]() -> ondisk::Result<TableDef> {
+    STRATA_RETURN_IF_ERROR(PlaceInFile(*def, file));
+    return def;
+  }();
+  if (!def.ok()) return def.status().WithContext(path->string() + " (read with SYS_COLUMNS instead, if ibdata1 is at hand)");
   return def;
 }
 
@@ -154,7 +170,13 @@ int InspectRows(const std::vector<std::string>& args) {
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
   } else {
-    dict = DictionaryFor(*file, servers.For(*file));
+    dict = ReadDictionary(*file);  // MySQL 8.0's SDI
+    // MySQL 5.x and MariaDB: the server's .frm beside the file, else its ibdata1's SYS_COLUMNS.
+    if (dict.tables.empty() && !aux) {
+      if (auto frm = DefinitionFromFrm(*file); frm.ok()) dict.tables.push_back(std::move(*frm));
+      else if (!frm.status().IsNotFound()) std::cerr << "strata inspect rows: " << frm.status().message() << "\n";
+    }
+    if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
   }
   // The table whose clustered index is rooted in this file (a server's dictionary lists all).
   const TableDef* table = nullptr;

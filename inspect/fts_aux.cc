@@ -40,7 +40,7 @@ ColumnDef Varchar(const std::string& name, std::uint32_t chars, int collation, b
   c.format.collation = collation;
   c.format.name = "varchar(" + std::to_string(chars) + ")";
   c.sql_type = c.format.name;
-  c.field = FieldDef::Variable(name, chars * std::max<std::uint32_t>(MaxBytesPerChar(collation), 1), nullable);
+  c.field = FieldDef::Variable(name, chars * std::max<std::uint32_t>(WidthOfCollation(collation).mbmaxlen, 1), nullable);
   if (name == "word") c.field.max_length = kMaxWordBytes;  // whatever the character set
   return c;
 }

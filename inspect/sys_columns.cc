@@ -21,13 +21,9 @@ enum ServerType : std::uint32_t {
   kVarString = 253, kString = 254,
 };
 
-// Bytes per character of a collation's character set, and whether every character takes
-// them all (then InnoDB stores CHAR fixed-width); 0 for a collation this table lacks.
-struct Width {
-  std::uint32_t mbmaxlen = 0;
-  bool fixed = false;
-};
-Width WidthOfCollation(int id) {
+}  // namespace
+
+CharWidth WidthOfCollation(int id) {
   if (id >= 1024 && id < 2048) id -= 1024;  // MariaDB's NO PAD collations: their PAD twin's width
   if (id >= 2048 && id < 2304) return {3, false};  // MariaDB utf8mb3 UCA 14.0
   if (id >= 2304 && id < 2560) return {4, false};  // MariaDB utf8mb4 UCA 14.0
@@ -46,10 +42,6 @@ Width WidthOfCollation(int id) {
   }
   return {};
 }
-
-}  // namespace
-
-std::uint32_t MaxBytesPerChar(int collation) { return WidthOfCollation(collation).mbmaxlen; }
 
 Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
   ColumnDef c;
@@ -115,7 +107,7 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
     case kVarMysql:
     case kBinary: {
       const int coll = s.mtype == kBinary ? 63 : collation ? collation : s.mtype <= kChar ? 8 : 0;
-      const Width w = WidthOfCollation(coll);
+      const CharWidth w = WidthOfCollation(coll);
       if (!w.mbmaxlen) return refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
       f.collation = coll;
       f.length = len / w.mbmaxlen;

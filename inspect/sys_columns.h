@@ -40,7 +40,12 @@ struct SysColumn {
 // no column after it can be found in a row either.
 ondisk::Result<ColumnDef> ColumnFromSys(const SysColumn& c, ondisk::Flavor flavor);
 
-// The most bytes a character of collation `id` takes (0: a collation this code does not know).
-std::uint32_t MaxBytesPerChar(int collation);
+// How wide the characters of collation `id` are: the most bytes one takes (0: a collation this
+// code does not know), and whether all take that many (then InnoDB stores CHAR fixed-width).
+struct CharWidth {
+  std::uint32_t mbmaxlen = 0;
+  bool fixed = false;
+};
+CharWidth WidthOfCollation(int collation);
 
 }  // namespace strata::inspect

@@ -11,6 +11,9 @@
 #                           MariaDB's own tablespace of the table (after a slow shutdown) and
 #                           its SHOW CREATE TABLE: `inspect rows --create-table` on a file
 #                           MariaDB wrote must print <table>.tsv exactly
+#   OUTDIR/mariadb/<table>.frm.gz
+#                           the server's own definition file of the table (MariaDB keeps one
+#                           beside each .ibd): `inspect rows` with neither must print <table>.tsv
 #   OUTDIR/mariadb/ibdata1.gz
 #                           the system tablespace of the same server: its SYS_COLUMNS define
 #                           the tables when no CREATE TABLE is given
@@ -103,5 +106,6 @@ done
 "$SERVER" stop "$WORK" >&2
 for table in "${all_tables[@]}"; do
     gzip -9 -n -c "$WORK/data/ibdninja_test/$table.ibd" > "$OUT/mariadb/$table.ibd.gz"
+    gzip -9 -n -c "$WORK/data/ibdninja_test/$table.frm" > "$OUT/mariadb/$table.frm.gz"
 done
 gzip -9 -n -c "$WORK/data/ibdata1" > "$OUT/mariadb/ibdata1.gz"

@@ -124,6 +124,32 @@ TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {
 
 }  // namespace
 
+// A MariaDB data directory as a user has it: `inspect rows db/t.ibd` finds the .frm beside the
+// file (and, for a FULLTEXT index's tables, takes the indexed table's CREATE TABLE).
+TEST(InspectCliTest, RowsOfMariaDbFilesUseTheFrmBesideThem) {
+  const fs::path truth = TestDataDir() / "ibdninja" / "truth";
+  strata::testing::TempDir tmp;
+  for (const char* f : {"mi_drop_add.ibd", "mi_drop_add.frm"}) {
+    strata::testing::Gunzip(truth / "mariadb" / (std::string(f) + ".gz"), tmp.path() / f);
+  }
+  CommandResult r = Strata("inspect rows " + (tmp.path() / "mi_drop_add.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream want(truth / "mi_drop_add.tsv", std::ios::binary);
+  EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(want), {}));
+
+  const fs::path fts = TestDataDir() / "mariadb-fts";
+  const std::string index = "FTS_0000000000000012_000000000000001e_INDEX_2.ibd";
+  strata::testing::Gunzip(fts / (index + ".gz"), tmp.path() / index);
+  r = Strata("inspect rows " + (tmp.path() / index).string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--create-table"), std::string::npos) << r.err;
+  r = Strata("inspect rows --json --create-table " + (fts / "create.sql").string() + " " + (tmp.path() / index).string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["columns"][5], "POSITION");
+  EXPECT_GT(j["rows"].size(), 50u);
+}
+
 // `inspect rows` end to end: the bytes the server's client printed, the three formats, and
 // exit codes for what it cannot do.
 TEST(InspectCliTest, RowsPrintWhatTheClientPrintsAndRefuseWhatTheyCannotKnow) {

@@ -3,11 +3,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "inspect/check.h"
 #include "inspect/create_table.h"
 #include "inspect/extents.h"
+#include "inspect/frm.h"
 #include "inspect/fts_aux.h"
 #include "inspect/illustrate.h"
 #include "inspect/index_report.h"
@@ -46,6 +49,11 @@ constexpr const char* kMariaDbInstantTables[] = {
 }  // namespace
 
 void InspectFile(const std::filesystem::path& path) {
+  {  // Any file may be a .frm too.
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    (void)TableFromFrm({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "t");
+  }
   // Any file may be handed to `inspect redo` too.
   RedoOptions redo;
   redo.records = true;

@@ -55,7 +55,8 @@ for f in data_types type_test instant_add_drop ddl_test blob_external nullable_n
 done
 # MariaDB files altered instantly (metadata records, column maps), which the fuzzer reads with
 # the definitions of the script that made them.
-for f in "$top"/tests/data/ibdninja/truth/mariadb/mi_*.ibd.gz "$top"/tests/data/mariadb-fts/FTS_*INDEX_[15].ibd.gz; do
+for f in "$top"/tests/data/ibdninja/truth/mariadb/mi_*.ibd.gz "$top"/tests/data/mariadb-fts/FTS_*INDEX_[15].ibd.gz \
+  "$top"/tests/data/ibdninja/truth/mariadb/type_test.frm.gz; do
   [ -e "$files/mariadb-$(basename "$f" .gz)" ] || gunzip -c "$f" > "$files/mariadb-$(basename "$f" .gz)"
 done
 echo "fuzz: inspect_fuzzer for ${seconds}s"

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "inspect/create_table.h"
+#include "inspect/frm.h"
 #include "inspect/fts_aux.h"
 #include "inspect/row_output.h"
 #include "inspect/rows.h"
@@ -183,6 +184,48 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirCreateTable) {
     ++tables;
   }
   EXPECT_EQ(tables, 20u);  // 11 of ibdNinja's tables, 3 of edge values and 6 of instant ALTERs (extra/)
+}
+
+// The same files read with the .frm MariaDB keeps beside each: the server's whole definition,
+// so every table prints as its client did, with no CREATE TABLE and no ibdata1.
+TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirFrm) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
+  testing::TempDir tmp;
+  std::size_t tables = 0;
+  for (const auto& e : fs::directory_iterator(dir / "mariadb")) {
+    const std::string name = e.path().filename().string();
+    if (!name.ends_with(".frm.gz")) continue;
+    const std::string table = name.substr(0, name.size() - 7);
+    SCOPED_TRACE(table);
+    testing::Gunzip(dir / "mariadb" / (table + ".ibd.gz"), tmp.path() / (table + ".ibd"));
+    auto file = SpaceFile::Open(tmp.path() / (table + ".ibd"));
+    ASSERT_TRUE(file.ok());
+    testing::Gunzip(e.path(), tmp.path() / (table + ".frm"));
+    ASSERT_EQ(FrmBeside(file->path()), tmp.path() / (table + ".frm"));
+    const std::string frm = Slurp(tmp.path() / (table + ".frm"));
+    auto def = TableFromFrm({reinterpret_cast<const std::byte*>(frm.data()), frm.size()}, table);
+    ASSERT_TRUE(def.ok()) << def.status().ToString();
+    ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+    std::string ours = TsvHeader(RowColumns(*def, *def->Clustered()), false);
+    RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) { ours += TsvLine(r, false); });
+    EXPECT_TRUE(scan.findings.empty());
+    EXPECT_EQ(scan.unknown_cells, 0u);
+    EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
+    ++tables;
+  }
+  EXPECT_EQ(tables, 20u);
+}
+
+// A .frm cut short or overwritten is refused with the offset, never read past its end.
+TEST(MariaDbRowsTest, DamagedFrmIsRefused) {
+  testing::TempDir tmp;
+  testing::Gunzip(testing::TestDataDir() / "ibdninja" / "truth" / "mariadb" / "type_test.frm.gz", tmp.path() / "t.frm");
+  const std::string frm = Slurp(tmp.path() / "t.frm");
+  auto read = [](const std::string& b) { return TableFromFrm({reinterpret_cast<const std::byte*>(b.data()), b.size()}, "t"); };
+  ASSERT_TRUE(read(frm).ok());
+  EXPECT_FALSE(read(frm.substr(0, 63)).ok());
+  EXPECT_FALSE(read(frm.substr(0, frm.size() / 2)).ok());
+  EXPECT_FALSE(read("\xFE\x02" + frm.substr(2)).ok());
 }
 
 // The same files with no CREATE TABLE: the definitions come from the SYS_COLUMNS of the
