@@ -169,6 +169,7 @@ int InspectRows(const std::vector<std::string>& args) {
     else if (const auto placed = PlaceInFile(*def, *file); !placed.ok()) def = placed;
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
+    if (const Dictionary* server = servers.For(*file)) dict.Append(*server);  // for secondary roots
   } else {
     dict = ReadDictionary(*file);  // MySQL 8.0's SDI
     // MySQL 5.x and MariaDB: the server's .frm beside the file, else its ibdata1's SYS_COLUMNS.
@@ -179,9 +180,19 @@ int InspectRows(const std::vector<std::string>& args) {
     if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
   }
   // The table whose clustered index is rooted in this file (a server's dictionary lists all).
-  const TableDef* table = nullptr;
-  for (const auto& t : dict.tables) {
-    if (!table && !t.columns.empty() && t.Clustered() && RootedIn(*t.Clustered(), *file)) table = &t;
+  TableDef* table = nullptr;
+  for (auto& t : dict.tables) {
+    if (!table && !t.columns.empty() && RootedIn(t, *file)) table = &t;
+  }
+  // A definition that does not know its secondary indexes' roots (.frm, --create-table) takes
+  // them from the server's SYS_INDEXES, by name, when its ibdata1 is at hand.
+  for (const auto& other : dict.tables) {
+    if (!table || &other == table || !RootedIn(other, *file) || other.Clustered()->id != table->Clustered()->id) continue;
+    for (auto& ix : table->indexes) {
+      for (const auto& sys : other.indexes) {
+        if (!ix.clustered && ix.root_page == ondisk::kFilNull && sys.name == ix.name) ix.root_page = sys.root_page, ix.id = sys.id;
+      }
+    }
   }
   if (!table && aux) {
     auto def = FtsDefinition(*aux, nullptr, *file);
@@ -200,13 +211,19 @@ int InspectRows(const std::vector<std::string>& args) {
     for (const auto& ix : table->indexes) {
       if (ix.name == vm["index"].as<std::string>()) index = &ix;
     }
-    if (!index && vm.count("create-table")) {
-      return Fail(path + ": with --create-table only the clustered index is read: which root page is a secondary index's is in "
-                  "the server's dictionary");
+    if (!index) {
+      std::string names;
+      for (const auto& ix : table->indexes) {
+        if (!ix.leaf.fields.empty()) names += (names.empty() ? "" : ", ") + ix.name;
+      }
+      return Fail(path + ": table " + table->name + " has no index '" + vm["index"].as<std::string>() + "' whose entries can be " +
+                  "listed (these can: " + names + "; FULLTEXT and SPATIAL indexes are not read this way)");
     }
-    if (!index) return Fail(path + ": table " + table->name + " has no index '" + vm["index"].as<std::string>() + "'");
   }
-  if (index->root_page == ondisk::kFilNull) return Fail(path + ": the dictionary does not say where index " + index->name + " starts");
+  if (index->root_page == ondisk::kFilNull) {
+    return Fail(path + ": where index " + index->name + " starts is recorded in the server's dictionary (SYS_INDEXES in the "
+                "data directory's ibdata1), which is not at hand");
+  }
 
   if (format == RowFormat::kSql) {
     // INSERTs carry the digits that read back as the same FLOAT, not the six the client shows.

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "inspect/rows.h"
+#include "inspect/sys_columns.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/page_type.h"
@@ -246,6 +247,7 @@ class Parser {
           if (Peek().text == "(") prefix = Num(Args(), 0, 0);
           while (Is("ASC") || Is("DESC")) Next();
           ix.parts.push_back({col, prefix});
+          ix.prefix_in_chars = true;
           if (Peek().text == ",") Next();
         }
         Next();
@@ -443,6 +445,14 @@ class Parser {
 
 }  // namespace
 
+// The field a key part stores: the whole column, or its first `prefix` bytes (lengths still
+// take two bytes when the whole column's may).
+static FieldDef KeyPartField(const ColumnDef& c, std::uint32_t prefix) {
+  if (prefix == 0) return c.field;
+  if (!c.field.is_variable()) return FieldDef::Fixed(c.name, std::min(prefix, c.field.fixed_length), c.nullable);
+  return FieldDef::Variable(c.name, std::min(prefix, c.field.max_length), c.nullable, c.field.big());
+}
+
 Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) {
   auto column = [&](const std::string& name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
@@ -483,11 +493,14 @@ Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) 
   };
   std::vector<bool> whole(t.columns.size(), false);
   const std::size_t user_columns = t.columns.size();
+  auto prefix_bytes = [&](const IndexSpec& spec, const ColumnDef& col, std::uint32_t prefix) {
+    return spec.prefix_in_chars ? prefix * std::max<std::uint32_t>(WidthOfCollation(col.format.collation).mbmaxlen, 1) : prefix;
+  };
   if (key) {
     for (const auto& [name, prefix] : key->parts) {
       auto c = column(name);
       if (!c) return Status::InvalidArgument("key " + key->name + " names no column '" + name + "'");
-      add(clustered, *c, t.columns[*c].field);
+      add(clustered, *c, KeyPartField(t.columns[*c], prefix_bytes(*key, t.columns[*c], prefix)));
       whole[*c] = prefix == 0;
     }
   } else {
@@ -499,7 +512,28 @@ Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) 
   for (std::size_t c = 0; c < user_columns; ++c) {
     if (!whole[c] && !t.columns[c].is_virtual) add(clustered, c, t.columns[c].field);
   }
+  const std::vector<std::size_t> clustered_key(clustered.columns.begin(),
+                                               clustered.columns.begin() + static_cast<std::ptrdiff_t>(clustered.n_unique_in_tree));
   t.indexes.push_back(std::move(clustered));
+  for (const auto& spec : indexes) {
+    if (&spec == key || spec.skip) continue;
+    IndexDef ix;
+    ix.name = spec.name;
+    ix.table = t.name;
+    ix.unique = spec.unique;
+    std::vector<bool> held(t.columns.size(), false);
+    for (const auto& [name, prefix] : spec.parts) {
+      auto c = column(name);
+      if (!c) return Status::InvalidArgument("key " + spec.name + " names no column '" + name + "'");
+      add(ix, *c, KeyPartField(t.columns[*c], prefix_bytes(spec, t.columns[*c], prefix)));
+      held[*c] = held[*c] || prefix == 0;
+    }
+    for (std::size_t c : clustered_key) {
+      if (!held[c]) add(ix, c, t.columns[c].field);
+    }
+    ix.n_unique_in_tree = ix.fields.size();  // node pointers of a secondary index hold every field
+    t.indexes.push_back(std::move(ix));
+  }
   return t;
 }
 

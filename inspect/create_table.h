@@ -29,12 +29,14 @@ struct IndexSpec {
   std::string name;
   bool primary = false, unique = false, skip = false;  // skip: FULLTEXT/SPATIAL/functional
   std::vector<std::pair<std::string, std::uint32_t>> parts;  // column, prefix length (0: whole)
+  bool prefix_in_chars = false;  // as CREATE TABLE gives it; SYS_FIELDS and .frm give bytes
 };
 
-// Adds to `t` (its columns given) the clustered index InnoDB makes of them: the PRIMARY KEY,
-// else the first UNIQUE index of NOT NULL whole columns, else DB_ROW_ID; then DB_TRX_ID,
-// DB_ROLL_PTR and every other stored column in table order (a key column stored as a prefix
-// is stored again whole). Also the layout of tables read from SYS_COLUMNS.
+// Adds to `t` (its columns given) the indexes InnoDB makes of `indexes`: first the clustered
+// one, the PRIMARY KEY, else the first UNIQUE index of NOT NULL whole columns, else DB_ROW_ID;
+// then DB_TRX_ID, DB_ROLL_PTR and every other stored column in table order (a key column
+// stored as a prefix is stored again whole). Then each secondary index: its key parts, then
+// the clustered key's columns it does not hold whole. Roots are not known here.
 ondisk::Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes);
 
 // Roots the clustered index of `t` where InnoDB puts the first index of a file-per-table

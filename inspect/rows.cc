@@ -20,6 +20,12 @@ bool IsIndexPage(PageType type, Flavor flavor) {
 
 bool IsIndexPage(const SpaceFile& file, std::uint32_t n) { return IsIndexPage(FilHeader(file.page(n)).type(), file.flavor()); }
 
+bool RootedIn(const TableDef& table, const SpaceFile& file) {
+  const IndexDef* index = table.Clustered();
+  if (!index || (table.space_id && *table.space_id != file.space_id().value())) return false;
+  return RootedIn(*index, file);
+}
+
 bool RootedIn(const IndexDef& index, const SpaceFile& file) {
   if (index.root_page >= file.n_pages() || !IsIndexPage(file, index.root_page)) return false;
   auto root = IndexPage::Open(file.page(index.root_page));

@@ -52,8 +52,10 @@ struct RowScan {
 bool IsIndexPage(const SpaceFile& file, std::uint32_t n);
 bool IsIndexPage(ondisk::PageType type, ondisk::Flavor flavor);
 
-// Whether `index` has its root in `file`: an index page there carrying its id.
+// Whether `index` has its root in `file`: an index page there carrying its id. For a table:
+// its clustered index, and the file is its tablespace when the dictionary names one.
 bool RootedIn(const IndexDef& index, const SpaceFile& file);
+bool RootedIn(const TableDef& table, const SpaceFile& file);
 
 // Walks `index` from its root down the leftmost node pointers and then along the leaf level,
 // calling `each` for every live record (and delete-marked ones when `with_deleted`).

@@ -45,6 +45,7 @@ struct IndexDef {
   std::uint32_t root_page = ondisk::kFilNull;
   bool clustered = false;
   bool unique = false;
+  bool spatial = false;  // an R-tree of bounding boxes, not rows (SYS_INDEXES only)
   std::vector<std::string> fields;  // physical field order of leaf records
   ondisk::RecordLayout leaf;        // leaf record layout
   std::vector<std::size_t> columns; // per leaf field: its column in TableDef::columns
@@ -67,6 +68,7 @@ struct TableDef {
   std::string name;
   std::vector<ColumnDef> columns;
   std::vector<IndexDef> indexes;
+  std::optional<std::uint32_t> space_id;  // its tablespace, when the dictionary says (SYS_TABLES)
   // The first column of each FULLTEXT index: the words of its auxiliary tables have its type.
   std::vector<std::string> fulltext_first_columns;
 

@@ -74,13 +74,15 @@ void WalkSysTree(const SpaceFile& f, std::uint32_t root, const std::string& tree
 std::string Text(ConstBytes b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
 
 // `table` (its names and indexes from SYS_TABLES/SYS_INDEXES) with the columns SYS_COLUMNS
-// lists and the clustered index laid out over them as InnoDB lays it out.
-Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys,
-                              const std::vector<std::pair<std::string, std::uint32_t>>& key, Flavor flavor) {
+// lists and its indexes laid out over them, with SYS_FIELDS' key parts, as InnoDB lays them out.
+using IndexFields = std::map<std::uint64_t, std::vector<std::pair<std::string, std::uint32_t>>>;  // by index id
+
+Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys, const IndexFields& fields, Flavor flavor) {
   std::stable_sort(sys.begin(), sys.end(), [](const SysColumn& a, const SysColumn& b) { return a.pos < b.pos; });
   TableDef t;
   t.schema = table.schema;
   t.name = table.name;
+  t.space_id = table.space_id;
   for (const auto& s : sys) {
     auto c = ColumnFromSys(s, flavor);
     if (!c.ok()) return c.status();
@@ -93,24 +95,25 @@ Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys,
     c->hidden = c->name == "FTS_DOC_ID";
     break;
   }
-  const IndexDef& clustered = *table.Clustered();
   std::vector<IndexSpec> specs;
-  if (clustered.name != "GEN_CLUST_INDEX") specs.push_back({clustered.name, true, true, false, key});
+  for (const auto& ix : table.indexes) {
+    auto f = fields.find(ix.id);
+    const bool rows = ix.root_page != kFilNull && !ix.spatial;  // FULLTEXT has no tree, SPATIAL an R-tree
+    if (ix.clustered && ix.name != "GEN_CLUST_INDEX") specs.push_back({ix.name, true, true, false, f == fields.end() ? decltype(f->second){} : f->second});
+    else if (!ix.clustered && f != fields.end()) specs.push_back({ix.name, false, ix.unique, !rows, f->second});
+  }
   auto laid = LayOutTable(std::move(t), specs);
   if (!laid.ok()) return laid.status();
-  // Keep SYS_INDEXES' names, ids and roots: the clustered one now with its layout, the
-  // secondary ones (not laid out yet) as they were.
-  std::vector<IndexDef> indexes = table.indexes;
-  for (auto& ix : indexes) {
-    if (!ix.clustered) continue;
-    IndexDef named = laid->indexes.front();
-    named.id = ix.id;
-    named.name = ix.name;
-    named.table = ix.table;
-    named.root_page = ix.root_page;
-    ix = std::move(named);
+  // SYS_INDEXES' names, ids and roots on the laid-out indexes (the clustered one first).
+  for (auto& ix : laid->indexes) {
+    for (const auto& sys_ix : table.indexes) {
+      if (sys_ix.clustered != ix.clustered || (!ix.clustered && sys_ix.name != ix.name)) continue;
+      ix.id = sys_ix.id;
+      ix.name = sys_ix.name;
+      ix.table = sys_ix.table;
+      ix.root_page = sys_ix.root_page;
+    }
   }
-  laid->indexes = std::move(indexes);
   return laid;
 }
 
@@ -132,6 +135,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     const auto slash = full.find('/');
     t.schema = slash == std::string::npos ? "" : full.substr(0, slash);
     t.name = slash == std::string::npos ? full : full.substr(slash + 1);
+    if (r.size() >= 10 && r[9].size() == 4) t.space_id = Load32(r[9], 0);
     table_by_id[Load64(r[3], 0)] = d.tables.size();
     d.tables.push_back(std::move(t));
   });
@@ -146,7 +150,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
   // SYS_FIELDS: INDEX_ID, POS, DB_TRX_ID, DB_ROLL_PTR, COL_NAME. POS is the field's number, or,
   // when a field of the index is a prefix, number << 16 | prefix bytes (the first field's
   // number, 0, then leaves just the prefix).
-  std::map<std::uint64_t, std::vector<std::pair<std::string, std::uint32_t>>> fields;  // by index id
+  IndexFields fields;
   WalkSysTree(f, Load32(hdr, kDictHdrFields), "SYS_FIELDS", d, [&](const Fields& r) {
     if (r.size() < 5 || r[0].size() != 8 || r[1].size() != 4) return;
     const std::uint32_t pos = Load32(r[1], 0);
@@ -169,6 +173,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     const std::uint32_t type = Load32(r[6], 0);
     ix.clustered = type & 1;
     ix.unique = type & 2;
+    ix.spatial = type & 64;
     table.indexes.push_back(std::move(ix));
   });
   // Column layouts, where SYS_COLUMNS describes every column of a table with a clustered index.
@@ -176,7 +181,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     auto c = columns.find(i);
     const IndexDef* clustered = d.tables[i].Clustered();
     if (c == columns.end() || !clustered) continue;
-    auto laid = TableFromSys(d.tables[i], c->second, fields[clustered->id], f.flavor());
+    auto laid = TableFromSys(d.tables[i], c->second, fields, f.flavor());
     if (laid.ok()) {
       d.tables[i] = std::move(*laid);
     } else {

@@ -7,6 +7,9 @@
 #
 #   OUTDIR/<table>.tsv      exactly what `mariadb -B -e 'SELECT ... FROM <table> ...'` printed
 #   OUTDIR/<table>.log      statements MariaDB refused (MySQL-only syntax), if any
+#   OUTDIR/<table>.<index>.tsv
+#                           a secondary index's entries (its columns, then the primary key's),
+#                           `SELECT ... FORCE INDEX (<index>) ORDER BY` them
 #   OUTDIR/mariadb/<table>.ibd.gz, <table>.sql
 #                           MariaDB's own tablespace of the table (after a slow shutdown) and
 #                           its SHOW CREATE TABLE: `inspect rows --create-table` on a file
@@ -95,6 +98,18 @@ for script in $(printf '%s\n' "${!tables[@]}" | sort); do
         if [[ -s $WORK/$script.err ]]; then cp "$WORK/$script.err" "$OUT/$table.log"; else rm -f "$OUT/$table.log"; fi
         echo "$prog: $table: $(($(wc -l < "$OUT/$table.tsv") - 1)) rows" >&2
         all_tables+=("$table")
+    done
+done
+
+# Secondary indexes: each one's entries (its columns, then the primary key's) in index order,
+# as `inspect rows --index NAME` lists them.
+declare -A secondary=(
+    [multi_index]="idx_name:last_name,first_name,id idx_dept:department_id,id idx_email:email,id"
+)
+for table in "${!secondary[@]}"; do
+    for entry in ${secondary[$table]}; do
+        index=${entry%%:*} columns=${entry#*:}
+        run -B ibdninja_test -e "SELECT $columns FROM $table FORCE INDEX ($index) ORDER BY $columns" > "$OUT/$table.$index.tsv"
     done
 done
 

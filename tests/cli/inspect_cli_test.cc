@@ -137,6 +137,20 @@ TEST(InspectCliTest, RowsOfMariaDbFilesUseTheFrmBesideThem) {
   std::ifstream want(truth / "mi_drop_add.tsv", std::ios::binary);
   EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(want), {}));
 
+  // A secondary index: its key parts from the .frm, where it starts from ibdata1's SYS_INDEXES.
+  fs::create_directories(tmp.path() / "db");
+  for (const char* f : {"multi_index.ibd", "multi_index.frm"}) {
+    strata::testing::Gunzip(truth / "mariadb" / (std::string(f) + ".gz"), tmp.path() / "db" / f);
+  }
+  r = Strata("inspect rows --index idx_name " + (tmp.path() / "db" / "multi_index.ibd").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("SYS_INDEXES"), std::string::npos) << r.err;
+  strata::testing::Gunzip(truth / "mariadb" / "ibdata1.gz", tmp.path() / "ibdata1");
+  r = Strata("inspect rows --index idx_name " + (tmp.path() / "db" / "multi_index.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream names(truth / "multi_index.idx_name.tsv", std::ios::binary);
+  EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(names), {}));
+
   const fs::path fts = TestDataDir() / "mariadb-fts";
   const std::string index = "FTS_0000000000000012_000000000000001e_INDEX_2.ibd";
   strata::testing::Gunzip(fts / (index + ".gz"), tmp.path() / index);

@@ -151,6 +151,17 @@ TEST_P(ServerRowsTest, RowsAreWhatTheServerPrints) {
   EXPECT_EQ(files, 11u);
 }
 
+// A secondary index's entries, its columns then the primary key's, in its order: what the
+// server lists for SELECT them FORCE INDEX (it) ORDER BY them.
+TEST_P(ServerRowsTest, SecondaryIndexEntriesAreWhatTheServerLists) {
+  const fs::path ibd = testing::SharedFixturesDir() / "external" / "ibdNinja" / GetParam() / "multi_index.ibd";
+  for (const char* index : {"idx_name", "idx_dept", "idx_email"}) {
+    SCOPED_TRACE(index);
+    EXPECT_EQ(RowsText(ibd, nullptr, index),
+              Slurp(testing::TestDataDir() / "ibdninja" / "truth" / ("multi_index." + std::string(index) + ".tsv")));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Versions, ServerRowsTest, ::testing::Values("8.0", "8.4"));
 
 // The same tables as MariaDB itself wrote them, decoded with the CREATE TABLE it printed
@@ -251,7 +262,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheDictionaryInIbdata1) {
     const Dictionary d = DictionaryFor(*file, servers.For(*file));
     const TableDef* def = nullptr;
     for (const auto& t : d.tables) {
-      if (!def && t.Clustered() && RootedIn(*t.Clustered(), *file)) def = &t;
+      if (!def && RootedIn(t, *file)) def = &t;
     }
     ASSERT_NE(def, nullptr);
     EXPECT_EQ(def->name, table);
@@ -284,6 +295,23 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheDictionaryInIbdata1) {
   }
   EXPECT_EQ(tables, 20u);
   EXPECT_GE(exact_tables, 12u);
+  // SYS_INDEXES and SYS_FIELDS give the secondary indexes too: roots and key parts.
+  auto file = SpaceFile::Open(tmp.path() / "ibdninja_test" / "multi_index.ibd");
+  ASSERT_TRUE(file.ok());
+  const Dictionary d = DictionaryFor(*file, servers.For(*file));
+  for (const auto& t : d.tables) {
+    if (!RootedIn(t, *file)) continue;
+    for (const char* index : {"idx_name", "idx_dept", "idx_email"}) {
+      SCOPED_TRACE(index);
+      const IndexDef* ix = nullptr;
+      for (const auto& i : t.indexes) ix = i.name == index ? &i : ix;
+      ASSERT_NE(ix, nullptr);
+      std::string ours = TsvHeader(RowColumns(t, *ix), false);
+      RowScan scan = ScanRows(*file, t, *ix, false, [&](const Row& r) { ours += TsvLine(r, false); });
+      EXPECT_TRUE(scan.findings.empty());
+      EXPECT_EQ(ours, Slurp(dir / ("multi_index." + std::string(index) + ".tsv")));
+    }
+  }
   EXPECT_GT(exact_cells, 10 * unknown_cells);
   EXPECT_LE(unpadded_cells, 8u);  // edge_numbers' two ZEROFILL integer columns
   std::printf("SYS_COLUMNS: %zu of %zu tables exact; %zu cells exact, %zu unknown, %zu without ZEROFILL padding\n",
