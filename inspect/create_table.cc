@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "inspect/rows.h"
+#include "ondisk/charsets.h"
 #include "inspect/sys_columns.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
@@ -114,6 +115,10 @@ std::optional<CharsetInfo> Charset(const std::string& name) {
   for (const auto& c : kKnown) {
     if (n == c.name) return c;
   }
+  // The other character sets the column codec converts (koi8r, big5, ...).
+  int collation = 0;
+  const ondisk::CharsetInfo other = ondisk::OtherCharsetByName(name, &collation);
+  if (other.name) return CharsetInfo{other.name, other.mbmaxlen, collation, other.fixed || other.mbmaxlen == 1};
   return std::nullopt;
 }
 
@@ -213,6 +218,7 @@ class Parser {
       int line = 0;
       bool zerofill = false;
       bool compressed = false;  // MariaDB's column compression: values stored zlib-compressed
+      std::string charset_name;  // as given, when given
     };
     std::vector<Pending> cols;
     std::vector<IndexSpec> indexes;
@@ -269,9 +275,9 @@ class Parser {
           else if (Is("ZEROFILL")) p.zerofill = true, p.col.is_unsigned = true, Next();
           else if (Is("COMPRESSED")) p.compressed = true, Next();
           else if (Is("NOT") && Is("NULL", 1)) p.col.nullable = false, Next(), Next();
-          else if (Is("CHARACTER") && Is("SET", 1)) Next(), Next(), p.charset = Charset(Peek().text), Next();
-          else if (Is("CHARSET")) Next(), p.charset = Charset(Peek().text), Next();
-          else if (Is("COLLATE")) Next(), p.charset = CharsetOfCollationName(Peek().text), Next();
+          else if (Is("CHARACTER") && Is("SET", 1)) Next(), Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
+          else if (Is("CHARSET")) Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
+          else if (Is("COLLATE")) Next(), p.charset_name = Peek().text, p.charset = CharsetOfCollationName(Next().text);
           else if (Is("VIRTUAL")) p.col.is_virtual = true, Next();
           else if (Is("PRIMARY") && Is("KEY", 1)) {
             Next(), Next();
@@ -303,14 +309,21 @@ class Parser {
         Next();
         if (Peek().text == "=") Next();
         table_charset = Charset(Peek().text);
+        if (!table_charset) return Error("character set " + Peek().text + " is not one this reader knows");
       } else if (Is("COLLATE")) {
         Next();
         if (Peek().text == "=") Next();
         table_charset = CharsetOfCollationName(Peek().text);
+        if (!table_charset) return Error("collation " + Peek().text + " is not one this reader knows");
       }
       Next();
     }
     for (auto& p : cols) {
+      // A character set not known here: its width, so where every later column is, is unknown.
+      if (!p.charset_name.empty() && !p.charset) {
+        return Status::InvalidArgument("line " + std::to_string(p.line) + ": column " + p.col.name + ": character set or collation " +
+                                       p.charset_name + " is not one this reader knows");
+      }
       auto col = Column(p.col, p.type, p.args, p.charset ? p.charset : table_charset);
       if (!col.ok()) return Status::InvalidArgument("line " + std::to_string(p.line) + ": " + col.status().message());
       ColumnFormat& f = col->format;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ondisk/charsets.h"
+
 namespace strata::inspect {
 
 using namespace strata::ondisk;
@@ -28,9 +30,6 @@ CharWidth WidthOfCollation(int id) {
   if (id >= 2048 && id < 2304) return {3, false};  // MariaDB utf8mb3 UCA 14.0
   if (id >= 2304 && id < 2560) return {4, false};  // MariaDB utf8mb4 UCA 14.0
   if (id == 11 || id == 65) return {1, true};      // ascii (printed as UTF-8, of which it is a subset)
-  if (id == 35 || id == 90 || (id >= 128 && id <= 151) || id == 159) return {2, true};   // ucs2
-  if (id == 60 || id == 61 || (id >= 160 && id <= 183)) return {4, true};                // utf32
-  if (id == 54 || id == 55 || id == 56 || id == 62 || (id >= 101 && id <= 124)) return {4, false};  // utf16, utf16le
   switch (CharsetOfCollation(id)) {
     case Charset::kBinary:
     case Charset::kLatin1: return {1, true};
@@ -38,7 +37,10 @@ CharWidth WidthOfCollation(int id) {
       const bool mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
       return {mb3 ? 3u : 4u, false};
     }
-    case Charset::kOther: break;
+    case Charset::kOther: {
+      const CharsetInfo cs = OtherCharsetOfCollation(id);
+      return {cs.mbmaxlen, cs.fixed};
+    }
   }
   return {};
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "ondisk/charsets.h"
 #include "ondisk/json_binary.h"
 
 #ifdef __SSE2__
@@ -158,22 +159,25 @@ void AppendLatin1AsUtf8(std::string& out, ConstBytes b) {
 }
 
 Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
-  if (f.type == ColumnType::kChar && !f.binary()) {
-    while (!b.empty() && b.back() == std::byte{' '}) b = b.first(b.size() - 1);
-  }
-  if (b.empty()) return std::string();  // the empty string, in any character set
+  const bool pad = f.type == ColumnType::kChar && !f.binary();  // CHAR's trailing spaces are not the value's
+  std::string out;
   switch (CharsetOfCollation(f.collation)) {
     case Charset::kBinary:
-    case Charset::kUtf8: return std::string(reinterpret_cast<const char*>(b.data()), b.size());
-    case Charset::kLatin1: {
-      std::string out;
-      AppendLatin1AsUtf8(out, b);
-      return out;
+    case Charset::kUtf8: out.assign(reinterpret_cast<const char*>(b.data()), b.size()); break;
+    case Charset::kLatin1: AppendLatin1AsUtf8(out, b); break;
+    case Charset::kOther: {
+      const CharsetInfo cs = OtherCharsetOfCollation(f.collation);
+      if (!cs.name) return Status::NotSupported("the character set of collation " + std::to_string(f.collation) + " is not known here");
+      auto text = ToUtf8(cs, b);
+      if (!text.ok()) return text.status();
+      out = std::move(*text);
+      break;
     }
-    case Charset::kOther: break;
   }
-  return Status::NotSupported("the character set of collation " + std::to_string(f.collation) +
-                              " is not converted to UTF-8");
+  if (pad) {
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+  }
+  return out;
 }
 
 }  // namespace

@@ -194,7 +194,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirCreateTable) {
     EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
     ++tables;
   }
-  EXPECT_EQ(tables, 20u);  // 11 of ibdNinja's tables, 3 of edge values and 6 of instant ALTERs (extra/)
+  EXPECT_EQ(tables, 21u);  // 11 of ibdNinja's tables; of extra/: 3 of edge values, 6 of instant ALTERs, 1 of charsets
 }
 
 // The same files read with the .frm MariaDB keeps beside each: the server's whole definition,
@@ -224,7 +224,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirFrm) {
     EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
     ++tables;
   }
-  EXPECT_EQ(tables, 20u);
+  EXPECT_EQ(tables, 21u);
 }
 
 // A .frm cut short or overwritten is refused with the offset, never read past its end.
@@ -293,8 +293,8 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheDictionaryInIbdata1) {
       }
     }
   }
-  EXPECT_EQ(tables, 20u);
-  EXPECT_GE(exact_tables, 12u);
+  EXPECT_EQ(tables, 21u);
+  EXPECT_GE(exact_tables, 13u);
   // SYS_INDEXES and SYS_FIELDS give the secondary indexes too: roots and key parts.
   auto file = SpaceFile::Open(tmp.path() / "ibdninja_test" / "multi_index.ibd");
   ASSERT_TRUE(file.ok());
@@ -373,6 +373,12 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("line 3: column 'b': type frobnicate"), std::string::npos) << bad.status().ToString();
   EXPECT_FALSE(TableFromCreateTable("SELECT 1;", "", ondisk::Flavor::kMySql).ok());
+  // A character set not known here is refused, not read as UTF-8: its width places the columns after it.
+  auto charset = TableFromCreateTable("CREATE TABLE t (\n a INT,\n b CHAR(4) CHARACTER SET klingon, c INT)", "", ondisk::Flavor::kMySql);
+  ASSERT_FALSE(charset.ok());
+  EXPECT_NE(charset.status().message().find("line 3: column b: character set or collation klingon"), std::string::npos)
+      << charset.status().ToString();
+  EXPECT_TRUE(TableFromCreateTable("CREATE TABLE t (a CHAR(4) CHARACTER SET koi8r)", "", ondisk::Flavor::kMySql).ok());
   auto like = TableFromCreateTable("CREATE TABLE a (x int);\nCREATE TABLE b LIKE a;", "b", ondisk::Flavor::kMySql);
   ASSERT_FALSE(like.ok());
   EXPECT_NE(like.status().message().find("line 2: CREATE TABLE b LIKE a copies another table"), std::string::npos)

@@ -39,8 +39,17 @@ TEST(ColumnFormatTest, BytesThatCannotBeAValueAreRefusedWithTheReason) {
   ColumnFormat ucs2;
   ucs2.type = ColumnType::kVarchar;
   ucs2.collation = 35;
-  EXPECT_FALSE(ColumnText(ucs2, Bytes(std::string("\0a", 2))).ok());
+  EXPECT_EQ(*ColumnText(ucs2, Bytes(std::string("\0a\x04\x1f", 4))), "a\xd0\x9f");  // "aП", converted by iconv
+  EXPECT_FALSE(ColumnText(ucs2, Bytes(std::string("\0a\0", 3))).ok());                 // half a character
   EXPECT_EQ(*ColumnText(ucs2, Bytes("")), "");  // the empty string is the same in every set
+  ColumnFormat utf16 = ucs2;
+  utf16.collation = 54;
+  EXPECT_FALSE(ColumnText(utf16, Bytes(std::string("\xd8\0\0a", 4))).ok());  // a high surrogate alone
+  ColumnFormat dec8 = ucs2;
+  dec8.collation = 3;  // a character set not converted: said so
+  auto dec8_text = ColumnText(dec8, Bytes("x"));
+  ASSERT_FALSE(dec8_text.ok());
+  EXPECT_NE(dec8_text.status().message().find("collation 3"), std::string::npos);
 }
 
 TEST(ColumnFormatTest, FloatsPrintAsTheServerAndRestoreExactly) {

@@ -1,0 +1,31 @@
+// Character sets by collation id, beyond UTF-8, latin1 and binary: how wide their characters
+// are (InnoDB stores CHAR in a set whose characters all take the same bytes at fixed width)
+// and how their bytes become the UTF-8 the client prints (glibc's iconv).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ondisk/endian.h"
+#include "ondisk/status.h"
+
+namespace strata::ondisk {
+
+struct CharsetInfo {
+  const char* name = nullptr;   // the server's name ("cp1251"); null: a collation not known here
+  const char* iconv = nullptr;  // iconv's name for it
+  std::uint32_t mbmaxlen = 0;
+  bool fixed = false;           // every character takes mbmaxlen bytes
+};
+
+// The character set of collation `id` (MySQL's and MariaDB's ids, NO PAD ones included), for
+// those other than UTF-8, latin1, ascii and binary; a default CharsetInfo when unknown.
+CharsetInfo OtherCharsetOfCollation(int id);
+
+// The character set named `name` ("koi8r", case-insensitive), with one of its collations' ids.
+CharsetInfo OtherCharsetByName(const std::string& name, int* collation);
+
+// `bytes` of that character set as UTF-8. InvalidArgument when they are not valid in it.
+Result<std::string> ToUtf8(const CharsetInfo& cs, ConstBytes bytes);
+
+}  // namespace strata::ondisk
