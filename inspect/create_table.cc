@@ -473,6 +473,19 @@ Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) 
     }
     return std::nullopt;
   };
+  // A table with a FULLTEXT index and no FTS_DOC_ID of its own gets one from InnoDB: the last
+  // column, BIGINT UNSIGNED NOT NULL, not in SELECT *.
+  if (!t.fulltext_first_columns.empty() && !column("FTS_DOC_ID")) {
+    ColumnDef doc;
+    doc.name = "FTS_DOC_ID";
+    doc.hidden = true;
+    doc.is_unsigned = doc.format.is_unsigned = true;
+    doc.format.type = ColumnType::kInt;
+    doc.format.length = 8;
+    doc.format.name = doc.sql_type = "bigint unsigned";
+    doc.field = FieldDef::Fixed(doc.name, 8);
+    t.columns.push_back(std::move(doc));
+  }
   const IndexSpec* key = nullptr;
   for (const auto& ix : indexes) {
     if (ix.primary) key = &ix;

@@ -75,6 +75,10 @@ class Scanner {
         Fail(p, std::nullopt, "the tree is deeper than 64 levels");
         return std::move(scan_);
       }
+      if (const Status fit = FitsNodePage(*ip, p, node_layout); !fit.ok() && !IsMariaDbInstantRoot(file_, *root)) {
+        Fail(p, std::nullopt, fit.message());  // its node pointers would lead anywhere
+        return std::move(scan_);
+      }
       RecordWalker w(*ip);
       if (!w.Next()) {
         Fail(p, std::nullopt, w.status().ok() ? "a node page without records" : w.status().message());
@@ -140,57 +144,103 @@ class Scanner {
     return *ip;
   }
 
+  // The layout a record of this clustered or secondary index is read with, and each table
+  // column's field in it; `error` when no layout can be chosen.
+  const RecordLayout* LayoutOf(const IndexPage& ip, std::size_t origin, bool min_rec, const std::vector<int>*& field_of,
+                               Status& error) const {
+    field_of = &field_of_[0];
+    if (mariadb_) return min_rec ? &mariadb_->metadata : &mariadb_->leaf;
+    if (!index_.row_versions.empty() && ip.is_compact()) {
+      auto v = RecordRowVersion(ip.page(), origin);
+      if (v.ok() && *v < index_.row_versions.size()) {
+        field_of = &field_of_[1 + *v];
+        return &index_.row_versions[*v].leaf;
+      }
+      error = v.ok() ? Status::Corruption("row version " + std::to_string(*v) + " is newer than the dictionary's") : v.status();
+    }
+    return &index_.leaf;
+  }
+
+  // Whether the definition fits node page p: its node pointers, as `node` reads them, and the
+  // page's garbage must fill the heap exactly (InnoDB's own page check; leaves are checked as
+  // they are read). A definition that is not the table's (a wrong --create-table, another
+  // table's .frm) reads other sizes, and its node pointers would lead anywhere. REDUNDANT
+  // records carry their own field ends: nothing to check.
+  Status FitsNodePage(const IndexPage& ip, std::uint32_t p, const RecordLayout& node) const {
+    // (Not checked: MariaDB's node pointers after an instant ALTER, whose NULL bitmaps keep the
+    // width of before.)
+    if (!ip.is_compact() || mariadb_) return Status::Ok();
+    std::size_t used = 0;
+    RecordWalker w(ip);
+    while (w.Next()) {
+      RecordExtent extent;
+      if (!DecodeCompactFields(ip.page(), w.origin(), node, &extent).ok()) return Status::Ok();  // reported when followed
+      used += extent.size();
+    }
+    const std::size_t heap = ip.heap_top() - ip.supremum_end();
+    if (used + ip.garbage() == heap) return Status::Ok();
+    return Status::Corruption(fmt::format("page {}: read with this definition its node pointers take {} bytes and its garbage "
+                                          "{}, but they fill {}: the definition is not this table's, or the page is damaged",
+                                          p, used, ip.garbage(), heap));
+  }
+
   void LeafRecords(const IndexPage& ip, std::uint32_t p, bool with_deleted, const std::function<void(const Row&)>& each) {
     ConstBytes page = ip.page();
+    // Every record of the page first, metadata and delete-marked ones too: what they take
+    // tells whether the definition fits the page (FitsPage) before any value is given.
+    decoded_.clear();
+    std::size_t used = 0;
+    bool sized = ip.is_compact() && index_.row_versions.empty();
     RecordWalker w(ip);
     while (w.Next()) {
       const RecordHeader& h = w.header();
-      if (h.min_rec()) continue;  // MariaDB's instant-ALTER metadata record: not a row
-      if (h.deleted() && !with_deleted) {
+      Decoded& d = decoded_.emplace_back(Decoded{w.origin(), h.deleted(), h.min_rec(), nullptr, Status::Ok()});
+      Status version_error;
+      const RecordLayout* layout = LayoutOf(ip, w.origin(), h.min_rec(), d.field_of, version_error);
+      RecordExtent extent;
+      d.fields = !version_error.ok() ? Result<std::vector<FieldSlice>>(version_error)
+                 : ip.is_compact()   ? DecodeCompactFields(page, w.origin(), *layout, &extent)
+                                     : DecodeRedundantFields(page, w.origin());
+      if (d.fields.ok()) used += extent.size();
+      else sized = false;  // that record says what is wrong with it
+    }
+    if (!w.status().ok()) Fail(p, std::nullopt, w.status().message());
+    Status fit = mariadb_error_;
+    if (fit.ok() && sized && used + ip.garbage() != std::size_t{ip.heap_top()} - ip.supremum_end()) {
+      fit = Status::Corruption(fmt::format("page {}: read with this definition its records take {} bytes and its garbage {}, "
+                                           "but they fill {}: the definition is not this table's, or the page is damaged",
+                                           p, used, ip.garbage(), ip.heap_top() - ip.supremum_end()));
+      Fail(p, std::nullopt, fit.message());
+    }
+    for (const Decoded& d : decoded_) {
+      if (d.min_rec) continue;  // MariaDB's instant-ALTER metadata record: not a row
+      if (d.deleted && !with_deleted) {
         ++scan_.deleted_skipped;
         continue;
       }
       Row& row = row_;  // one Row for the scan: its strings keep their capacity
       row.cells.resize(columns_.size());
-      row.deleted = h.deleted();
+      row.deleted = d.deleted;
       row.page = p;
-      row.offset = w.origin();
-      // Which layout: the row's version when the table has them, else the index's own.
-      const RecordLayout* layout = mariadb_ ? &mariadb_->leaf : &index_.leaf;
-      const std::vector<int>* field_of = &field_of_[0];
-      Status version_error;
-      if (!index_.row_versions.empty() && ip.is_compact()) {
-        auto v = RecordRowVersion(page, w.origin());
-        if (v.ok() && *v < index_.row_versions.size()) {
-          layout = &index_.row_versions[*v].leaf;
-          field_of = &field_of_[1 + *v];
-        } else {
-          version_error = v.ok() ? Status::Corruption("row version " + std::to_string(*v) + " is newer than the dictionary's")
-                                 : v.status();
-        }
-      }
-      Result<std::vector<FieldSlice>> fields =
-          !version_error.ok() ? Result<std::vector<FieldSlice>>(version_error)
-          : ip.is_compact()   ? DecodeCompactFields(page, w.origin(), *layout)
-                              : DecodeRedundantFields(page, w.origin());
-      if (!mariadb_error_.ok()) fields = mariadb_error_;
+      row.offset = d.origin;
       for (std::size_t i = 0; i < columns_.size(); ++i) {
         const RowColumn& c = columns_[i];
         RowCell& cell = row.cells[i];
-        const int f = (*field_of)[c.column];
-        if (!fields.ok()) {
-          cell = {std::nullopt, fields.status().message()};
-        } else if (f < 0 || static_cast<std::size_t>(f) >= fields->size() || (*fields)[f].missing) {
+        const int f = (*d.field_of)[c.column];
+        if (!fit.ok()) {
+          cell = {std::nullopt, fit.message()};
+        } else if (!d.fields.ok()) {
+          cell = {std::nullopt, d.fields.status().message()};
+        } else if (f < 0 || static_cast<std::size_t>(f) >= d.fields->size() || (*d.fields)[f].missing) {
           cell = Default(table_.columns[c.column], f);
         } else {
-          FillCell(cell, page, (*fields)[f], *c.format);
+          FillCell(cell, page, (*d.fields)[f], *c.format);
         }
         if (!cell.unknown.empty()) ++scan_.unknown_cells;
       }
       ++scan_.rows;
       each(row);
     }
-    if (!w.status().ok()) Fail(p, std::nullopt, w.status().message());
   }
 
   // MariaDB's instant ALTER (root page type 18): the rows' physical fields (which a DROP or
@@ -293,6 +343,13 @@ class Scanner {
   std::optional<MariaDbInstant> mariadb_;   // a clustered index MariaDB altered instantly
   std::vector<RowCell> mariadb_defaults_;   // per field of mariadb_->leaf
   Status mariadb_error_;                    // why no row can be decoded, when not ok
+  struct Decoded {
+    std::size_t origin;
+    bool deleted, min_rec;
+    const std::vector<int>* field_of;
+    Result<std::vector<FieldSlice>> fields;
+  };
+  std::vector<Decoded> decoded_;  // the records of the leaf page being read
   Row row_;
   PageWindow leaves_{file_};
   std::string name_;

@@ -47,7 +47,7 @@ Bounds PageBounds(ConstBytes page) { return {kFilHeaderSize, page.size() - kFilT
 }  // namespace
 
 Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin,
-                                                    const RecordLayout& layout) {
+                                                    const RecordLayout& layout, RecordExtent* extent) {
   const Bounds b = PageBounds(page);
   if (origin < b.lo + kCompactExtraBytes || origin > b.hi) {
     return Status::CorruptionAt(origin, "record origin outside the page body");
@@ -160,6 +160,7 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
     }
     data += s.length;
   }
+  if (extent) *extent = {at, data};
   return out;
 }
 

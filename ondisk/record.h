@@ -97,8 +97,15 @@ struct FieldSlice {
 // data would leave the page body; NotSupported for a MySQL row version other than the
 // layout's, and for MariaDB instant records (status 4) unless the layout gives core_fields
 // (MariaDB's PAGE_INSTANT): those store a count of added fields below the header.
+// `extent`, when given, receives the bytes the record takes as the layout reads it: from its
+// lowest extra byte to one past its data. A page's records and its garbage fill exactly the
+// heap between the supremum and PAGE_HEAP_TOP, so a layout that is not the page's shows.
+struct RecordExtent {
+  std::size_t start = 0, end = 0;
+  std::size_t size() const { return end - start; }
+};
 Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin,
-                                                    const RecordLayout& layout);
+                                                    const RecordLayout& layout, RecordExtent* extent = nullptr);
 // The row version a COMPACT record was written in (MySQL 8.0.29+ instant ADD/DROP COLUMN):
 // the byte below its header when the version flag is set, else 0.
 Result<std::uint8_t> RecordRowVersion(ConstBytes page, std::size_t origin);

@@ -227,6 +227,35 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirFrm) {
   EXPECT_EQ(tables, 21u);
 }
 
+// A definition that is not the table's (a wrong CREATE TABLE) reads other record sizes than the
+// page holds: every value of such a page is unknown, with the page and the sizes, never read
+// with the wrong columns. (A definition whose records happen to take the same bytes is not
+// caught: a column read in another character set, a nullable column that holds no NULL.)
+TEST(MariaDbRowsTest, DefinitionThatDoesNotFitThePagesIsRefused) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
+  testing::TempDir tmp;
+  testing::Gunzip(dir / "mariadb" / "multi_index.ibd.gz", tmp.path() / "multi_index.ibd");
+  auto file = SpaceFile::Open(tmp.path() / "multi_index.ibd");
+  ASSERT_TRUE(file.ok());
+  for (const char* sql : {"CREATE TABLE multi_index (id INT PRIMARY KEY, first_name VARCHAR(50), last_name VARCHAR(50), "
+                          "email VARCHAR(255), department_id BIGINT, created_at DATETIME) DEFAULT CHARSET=utf8mb4",
+                          "CREATE TABLE multi_index (id INT PRIMARY KEY, first_name VARCHAR(50), last_name VARCHAR(50), "
+                          "email VARCHAR(255), department_id INT, created_at DATETIME(6)) DEFAULT CHARSET=utf8mb4"}) {
+    SCOPED_TRACE(sql);
+    auto def = TableFromCreateTable(sql, "", file->flavor());
+    ASSERT_TRUE(def.ok());
+    ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+    std::size_t rows = 0;
+    RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+      ++rows;
+      for (const auto& c : r.cells) EXPECT_FALSE(c.text.has_value());
+    });
+    EXPECT_EQ(rows, 5u);
+    ASSERT_EQ(scan.findings.size(), 1u);
+    EXPECT_NE(scan.findings[0].ToString().find("the definition is not this table's"), std::string::npos);
+  }
+}
+
 // A .frm cut short or overwritten is refused with the offset, never read past its end.
 TEST(MariaDbRowsTest, DamagedFrmIsRefused) {
   testing::TempDir tmp;
@@ -356,9 +385,10 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
       ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 /*!50100 PARTITION BY HASH (id) */;\n";
   auto t = TableFromCreateTable(sql, "t", ondisk::Flavor::kMySql);
   ASSERT_TRUE(t.ok()) << t.status().ToString();
-  ASSERT_EQ(t->columns.size(), 8u);  // the six, then DB_TRX_ID and DB_ROLL_PTR
+  ASSERT_EQ(t->columns.size(), 9u);  // the six, InnoDB's FTS_DOC_ID (FULLTEXT), DB_TRX_ID and DB_ROLL_PTR
   const IndexDef& ix = *t->Clustered();
-  EXPECT_EQ(ix.fields, (std::vector<std::string>{"id", "DB_TRX_ID", "DB_ROLL_PTR", "name", "price", "kind", "doc"}));
+  EXPECT_EQ(ix.fields, (std::vector<std::string>{"id", "DB_TRX_ID", "DB_ROLL_PTR", "name", "price", "kind", "doc", "FTS_DOC_ID"}));
+  EXPECT_TRUE(t->columns[6].hidden);
   EXPECT_EQ(t->columns[1].format.collation, 8);  // latin1_bin: latin1
   EXPECT_EQ(t->columns[1].field.max_length, 40u);
   EXPECT_EQ(t->columns[2].field.fixed_length, 6u);  // DECIMAL(12,3): 9 integer digits in 4 bytes + 3 in 2
