@@ -239,7 +239,15 @@ class Parser {
         ix.unique = ix.primary || Is("UNIQUE");
         const bool fulltext = Is("FULLTEXT");
         ix.skip |= fulltext || Is("SPATIAL");
-        while (Peek().kind != Token::kEnd && Peek().text != "(") Next();
+        // The index's name: the word before its column list that is not a keyword.
+        while (Peek().kind != Token::kEnd && Peek().text != "(") {
+          const bool keyword = Peek().kind == Token::kWord &&
+                               (Is("PRIMARY") || Is("KEY") || Is("INDEX") || Is("UNIQUE") || Is("FULLTEXT") || Is("SPATIAL") ||
+                                Is("USING") || Is("BTREE") || Is("HASH"));
+          if (!keyword && (Peek().kind == Token::kWord || Peek().kind == Token::kQuoted)) ix.name = Peek().text;
+          Next();
+        }
+        if (ix.primary) ix.name = "PRIMARY";
         // Key parts: `col`, `col`(n), `col` DESC; an expression part makes a functional index.
         Next();
         while (Peek().kind != Token::kEnd && Peek().text != ")") {
@@ -421,6 +429,11 @@ class Parser {
       f.elements = args;
       f.collation = cs.collation;
       fixed(*f.FixedBytes());
+    } else if (type == "UUID" || type == "INET6" || type == "INET4") {
+      // MariaDB's own types: stored at a known width, so the other columns decode; the values
+      // themselves are not printed yet.
+      f.type = ColumnType::kUnknown;
+      fixed(type == "INET4" ? 4 : 16);
     } else {
       std::string lower = type;
       for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

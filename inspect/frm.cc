@@ -331,8 +331,10 @@ Result<TableDef> TableFromFrm(ConstBytes bytes, const std::string& table_name) {
 
 std::optional<std::filesystem::path> FrmBeside(const std::filesystem::path& ibd) {
   std::error_code ec;
-  auto frm = ibd;
-  frm.replace_extension(".frm");
+  // A partition's file (t#P#p0.ibd, t#p#p0#sp#s0.ibd) has the table's .frm (t.frm).
+  std::string stem = ibd.stem().string();
+  if (const auto hash = stem.find('#'); hash != std::string::npos) stem.resize(hash);
+  const auto frm = ibd.parent_path() / (stem + ".frm");
   if (std::filesystem::is_regular_file(frm, ec)) return frm;
   return std::nullopt;
 }

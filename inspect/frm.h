@@ -32,7 +32,7 @@ namespace strata::inspect {
 // unknown. Corruption naming the byte offset when the file is cut short or inconsistent.
 ondisk::Result<TableDef> TableFromFrm(ondisk::ConstBytes frm, const std::string& name);
 
-// The .frm beside a tablespace file, if there is one.
+// The .frm beside a tablespace file, if there is one (a partition's: its table's).
 std::optional<std::filesystem::path> FrmBeside(const std::filesystem::path& ibd);
 
 }  // namespace strata::inspect

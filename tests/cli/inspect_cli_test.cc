@@ -149,7 +149,23 @@ TEST(InspectCliTest, RowsOfMariaDbFilesUseTheFrmBesideThem) {
   r = Strata("inspect rows --index idx_name " + (tmp.path() / "db" / "multi_index.ibd").string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::ifstream names(truth / "multi_index.idx_name.tsv", std::ios::binary);
-  EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(names), {}));
+  const std::string idx_name(std::istreambuf_iterator<char>(names), {});
+  EXPECT_EQ(r.out, idx_name);
+  // The same through --create-table: its key names find SYS_INDEXES' roots.
+  r = Strata("inspect rows --index idx_name --create-table " + (truth / "mariadb" / "multi_index.sql").string() + " " +
+             (tmp.path() / "db" / "multi_index.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, idx_name);
+  // A partition's file reads with its table's .frm.
+  fs::copy_file(tmp.path() / "db" / "multi_index.ibd", tmp.path() / "db" / "multi_index#P#p0.ibd");
+  r = Strata("inspect rows " + (tmp.path() / "db" / "multi_index#P#p0.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream whole(truth / "multi_index.tsv", std::ios::binary);
+  EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(whole), {}));
+  // A compressed table is said to be one, not called damaged.
+  r = Strata("inspect rows " + (strata::testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("ROW_FORMAT=COMPRESSED"), std::string::npos) << r.err;
 
   const fs::path fts = TestDataDir() / "mariadb-fts";
   const std::string index = "FTS_0000000000000012_000000000000001e_INDEX_2.ibd";
