@@ -219,6 +219,7 @@ class Parser {
       bool zerofill = false;
       bool compressed = false;  // MariaDB's column compression: values stored zlib-compressed
       std::string charset_name;  // as given, when given
+      bool stored = false;       // a generated column's STORED (its default is VIRTUAL)
     };
     std::vector<Pending> cols;
     std::vector<IndexSpec> indexes;
@@ -286,7 +287,9 @@ class Parser {
           else if (Is("CHARACTER") && Is("SET", 1)) Next(), Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
           else if (Is("CHARSET")) Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
           else if (Is("COLLATE")) Next(), p.charset_name = Peek().text, p.charset = CharsetOfCollationName(Next().text);
-          else if (Is("VIRTUAL")) p.col.is_virtual = true, Next();
+          else if (Is("VIRTUAL")) p.col.is_virtual = p.col.generated = true, Next();
+          else if (Is("STORED") || Is("PERSISTENT")) p.stored = p.col.generated = true, Next();
+          else if (Is("AS") && Peek(1).text == "(") p.col.generated = true, Next();
           else if (Is("PRIMARY") && Is("KEY", 1)) {
             Next(), Next();
             p.col.nullable = false;
@@ -299,6 +302,7 @@ class Parser {
           else Next();
         }
         if (p.type == "SERIAL") p.type = "BIGINT", p.col.is_unsigned = true, p.col.nullable = false;
+        if (p.col.generated && !p.stored) p.col.is_virtual = true;  // AS (...) alone is VIRTUAL
         cols.push_back(std::move(p));
       }
       if (Peek().text == ",") {

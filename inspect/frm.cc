@@ -89,6 +89,7 @@ struct FrmColumn {
   std::string type_name;      // MariaDB's extra2 type name (uuid, inet6, ...), if any
   bool invisible = false;
   bool is_virtual = false;
+  bool generated = false;
 };
 
 Result<ColumnDef> Column(const std::string& name, const FrmColumn& fc, bool mariadb,
@@ -97,6 +98,7 @@ Result<ColumnDef> Column(const std::string& name, const FrmColumn& fc, bool mari
   c.name = name;
   c.nullable = fc.pack & kPackMaybeNull;
   c.is_virtual = fc.is_virtual;
+  c.generated = fc.generated;
   c.hidden = fc.invisible;  // left out of SELECT *, stored all the same
   ColumnFormat& f = c.format;
   const bool number = fc.pack & kPackNumber;
@@ -276,6 +278,7 @@ Result<TableDef> TableFromFrm(ConstBytes bytes, const std::string& table_name) {
     for (std::size_t p = vcols_at + 16; p + 6 <= vcols_at + vcol_len;) {
       const std::uint8_t kind = r.U8(p);
       const std::size_t field = r.U16(p + 1), expr_len = r.U16(p + 3), name_len = r.U8(p + 5);
+      if (kind <= 1 && field < n_fields) cols[field].generated = true;  // 0 virtual, 1 stored
       if (kind == 0 && field < n_fields) cols[field].is_virtual = true;
       p += 6 + name_len + expr_len;
     }

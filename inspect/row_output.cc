@@ -79,7 +79,12 @@ std::string SqlInsertPrefix(const std::string& table, const std::vector<RowColum
     return q + "`";
   };
   std::string out = "INSERT INTO " + quote_name(table) + " (";
-  for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? "," : "") + quote_name(columns[i].name);
+  bool first = true;
+  for (const auto& c : columns) {
+    if (c.generated) continue;  // the server computes it, and refuses a value for it
+    out += (first ? "" : ",") + quote_name(c.name);
+    first = false;
+  }
   return out + ") VALUES\n";
 }
 
@@ -96,8 +101,11 @@ void AppendSqlTuple(std::string& out, const std::vector<RowColumn>& columns, con
     return t;
   }();
   out += '(';
+  bool first = true;
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (i) out += ',';
+    if (columns[i].generated) continue;
+    if (!first) out += ',';
+    first = false;
     const RowCell& c = row.cells[i];
     if (!c.text) {
       out += "NULL";

@@ -39,7 +39,7 @@ std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) 
     // DB_* are InnoDB's own, and dropped ones are gone.
     for (std::size_t c = 0; c < table.columns.size(); ++c) {
       const ColumnDef& col = table.columns[c];
-      if (!col.hidden && !col.is_virtual && !col.dropped) out.push_back({col.name, c, &col.format});
+      if (!col.hidden && !col.is_virtual && !col.dropped) out.push_back({col.name, c, &col.format, col.generated});
     }
   } else {
     // Every key and primary key column, FTS_DOC_ID included; not DB_ROW_ID and the like.

@@ -36,6 +36,7 @@ struct RowColumn {
   std::string name;
   std::size_t column = 0;  // in TableDef::columns
   const ondisk::ColumnFormat* format = nullptr;
+  bool generated = false;  // computed by the server: left out of INSERTs
 };
 std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index);
 

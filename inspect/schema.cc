@@ -283,6 +283,7 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
     col.is_unsigned = c.value("is_unsigned", false);
     col.hidden = c.value("hidden", 1) == 2;
     col.is_virtual = c.value("is_virtual", false);
+    col.generated = !c.value("generation_expression", std::string()).empty();
     const std::string priv = c.value("se_private_data", "");
     auto number = [&](const char* key) -> std::uint32_t {
       auto v = PrivateValue(priv, key);

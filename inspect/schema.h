@@ -25,6 +25,7 @@ struct ColumnDef {
   bool is_unsigned = false;
   bool hidden = false;   // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR
   bool is_virtual = false;  // computed by the server on read, not stored in the clustered index
+  bool generated = false;   // computed by the server (VIRTUAL or STORED): an INSERT must not give it
   // MySQL instant ADD/DROP COLUMN (se_private_data): where the column sits in a row of the
   // clustered index, the row versions it was added and dropped in (0: never), and the value
   // rows written before it was added read as.

@@ -418,6 +418,19 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
   EXPECT_EQ(uuid->columns[2].field.fixed_length, 4u);
   ASSERT_EQ(uuid->indexes.size(), 2u);
   EXPECT_EQ(uuid->indexes[1].name, "by u");  // key names as written
+  // Generated columns: AS (...) alone is VIRTUAL (not stored); a STORED one is stored, and an
+  // INSERT that restores the rows must not give it a value.
+  auto gen = TableFromCreateTable("CREATE TABLE g (a INT PRIMARY KEY, v INT AS (a + 1), s INT AS (a * 2) STORED, b INT)", "",
+                                  ondisk::Flavor::kMariaDb);
+  ASSERT_TRUE(gen.ok());
+  EXPECT_TRUE(gen->columns[1].is_virtual);
+  EXPECT_TRUE(gen->columns[2].generated);
+  EXPECT_FALSE(gen->columns[2].is_virtual);
+  const auto gen_columns = RowColumns(*gen, *gen->Clustered());
+  ASSERT_EQ(gen_columns.size(), 3u);  // a, s, b: the file holds s
+  Row row;
+  row.cells = {{"1", ""}, {"2", ""}, {"3", ""}};
+  EXPECT_EQ(SqlInsert("g", gen_columns, {row}), "INSERT INTO `g` (`a`,`b`) VALUES\n(1,3);\n");
   auto like = TableFromCreateTable("CREATE TABLE a (x int);\nCREATE TABLE b LIKE a;", "b", ondisk::Flavor::kMySql);
   ASSERT_FALSE(like.ok());
   EXPECT_NE(like.status().message().find("line 2: CREATE TABLE b LIKE a copies another table"), std::string::npos)
