@@ -249,6 +249,7 @@ int InspectRows(const std::vector<std::string>& args) {
   std::string out;
   const std::string insert = format == RowFormat::kSql ? SqlInsertPrefix(table->name, columns) : "";
   std::size_t in_insert = 0;  // rows of the INSERT being written
+  std::uint32_t damaged_page_said = ondisk::kFilNull;  // the failing page whose rows follow
   auto end_insert = [&] {
     if (in_insert) out += ";\n";
     in_insert = 0;
@@ -282,6 +283,17 @@ int InspectRows(const std::vector<std::string>& args) {
       case RowFormat::kSql: {
         bool complete = true;
         for (const auto& c : row.cells) complete &= c.unknown.empty();
+        if (complete && row.page_damaged && row.page != damaged_page_said) {
+          // Said where the rows are, so a restore can be checked: the values may be wrong.
+          end_insert();
+          damaged_page_said = row.page;
+          out += "-- the rows below, up to the next such line, are from page " + std::to_string(row.page) +
+                 ", which fails its checksum: their values may be damaged\n";
+        } else if (complete && !row.page_damaged && damaged_page_said != ondisk::kFilNull) {
+          end_insert();
+          damaged_page_said = ondisk::kFilNull;
+          out += "-- the rows below are from pages that pass their checksums\n";
+        }
         if (complete) {
           out += in_insert ? ",\n" : insert;
           AppendSqlTuple(out, columns, row);

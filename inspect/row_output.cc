@@ -169,7 +169,8 @@ nlohmann::json RowJson(const std::vector<RowColumn>& columns, const Row& row) {
       values.push_back(t);
     }
   }
-  return {{"values", values}, {"deleted", row.deleted}, {"page", row.page}, {"offset", row.offset}, {"unknown", unknown}};
+  return {{"values", values},        {"deleted", row.deleted}, {"page", row.page}, {"offset", row.offset},
+          {"page_damaged", row.page_damaged}, {"unknown", unknown}};
 }
 
 }  // namespace strata::inspect

@@ -138,9 +138,8 @@ class Scanner {
       return std::nullopt;
     }
     // A page that fails its checksum is still read (its rows may be all there is), but said so.
-    if (!ValidatePage(bytes, file_.full_crc32()).valid) {
-      Fail(p, std::nullopt, "the page fails its checksum: values read from it may be damaged");
-    }
+    page_damaged_ = !ValidatePage(bytes, file_.full_crc32()).valid;
+    if (page_damaged_) Fail(p, std::nullopt, "the page fails its checksum: values read from it may be damaged");
     return *ip;
   }
 
@@ -221,6 +220,7 @@ class Scanner {
       Row& row = row_;  // one Row for the scan: its strings keep their capacity
       row.cells.resize(columns_.size());
       row.deleted = d.deleted;
+      row.page_damaged = page_damaged_;
       row.page = p;
       row.offset = d.origin;
       for (std::size_t i = 0; i < columns_.size(); ++i) {
@@ -350,6 +350,7 @@ class Scanner {
     Result<std::vector<FieldSlice>> fields;
   };
   std::vector<Decoded> decoded_;  // the records of the leaf page being read
+  bool page_damaged_ = false;     // it fails its checksum
   Row row_;
   PageWindow leaves_{file_};
   std::string name_;

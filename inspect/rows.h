@@ -26,6 +26,7 @@ struct RowCell {
 struct Row {
   std::vector<RowCell> cells;  // one per RowColumns entry
   bool deleted = false;        // delete-marked, not yet purged
+  bool page_damaged = false;   // read from a page that fails its checksum: it may be wrong
   std::uint32_t page = 0;
   std::size_t offset = 0;
 };

@@ -256,6 +256,41 @@ TEST(MariaDbRowsTest, DefinitionThatDoesNotFitThePagesIsRefused) {
   }
 }
 
+// A leaf that fails its checksum is still read (its rows may be all there is), but every row
+// from it says so, and the scan reports the page.
+TEST(MariaDbRowsTest, RowsFromAPageThatFailsItsChecksumSaySo) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
+  testing::TempDir tmp;
+  const fs::path ibd = tmp.path() / "mi_many.ibd";
+  testing::Gunzip(dir / "mariadb" / "mi_many.ibd.gz", ibd);
+  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "mi_many.sql"), "", ondisk::Flavor::kMariaDb);
+  ASSERT_TRUE(def.ok());
+  std::uint32_t leaf = 0;
+  {
+    auto file = SpaceFile::Open(ibd);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+    ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) { leaf = std::max(leaf, r.page); });
+  }
+  {  // one byte of a value on the last leaf, changed
+    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff{leaf} * 16384 + 1000);
+    f.put('\x7f');
+  }
+  auto file = SpaceFile::Open(ibd);
+  ASSERT_TRUE(file.ok());
+  std::size_t damaged = 0, rows = 0;
+  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+    ++rows;
+    EXPECT_EQ(r.page_damaged, r.page == leaf);
+    damaged += r.page_damaged;
+  });
+  EXPECT_EQ(rows, 3500u);
+  EXPECT_GT(damaged, 0u);
+  ASSERT_FALSE(scan.findings.empty());
+  EXPECT_NE(scan.findings[0].ToString().find("fails its checksum"), std::string::npos);
+}
+
 // A .frm cut short or overwritten is refused with the offset, never read past its end.
 TEST(MariaDbRowsTest, DamagedFrmIsRefused) {
   testing::TempDir tmp;
