@@ -17,6 +17,10 @@
 #   OUTDIR/mariadb/<table>.frm.gz
 #                           the server's own definition file of the table (MariaDB keeps one
 #                           beside each .ibd): `inspect rows` with neither must print <table>.tsv
+#   OUTDIR/unpurged.tsv, unpurged.deleted.tsv, mariadb/unpurged.*
+#                           a table with delete-marked rows purge has not removed (copied under
+#                           FLUSH TABLES FOR EXPORT while a read view was open): its live rows,
+#                           and every row that view saw with a (deleted) column, as --deleted prints
 #   OUTDIR/mariadb/ibdata1.gz
 #                           the system tablespace of the same server: its SYS_COLUMNS define
 #                           the tables when no CREATE TABLE is given
@@ -114,7 +118,28 @@ for table in "${!secondary[@]}"; do
     done
 done
 
+# Delete-marked rows purge has not removed: a read view opened before the DELETE (a second
+# client sleeping inside a consistent snapshot) keeps them, FLUSH TABLES ... FOR EXPORT writes
+# the pages out, and the file is copied while the table is quiesced. `--deleted` must list the
+# rows the snapshot saw, the deleted ones marked.
 mkdir -p "$OUT/mariadb"
+run ibdninja_test -e "CREATE TABLE unpurged (id INT PRIMARY KEY, v VARCHAR(20), t TEXT) ENGINE=InnoDB;
+    INSERT INTO unpurged VALUES (1, 'one', NULL), (2, 'two', REPEAT('x', 20000)), (3, 'three', ''),
+    (4, 'four', 'tab\there'), (5, 'five', REPEAT('y', 30000)), (6, 'six', 'last')"
+run -B ibdninja_test -e "SELECT *, id IN (2, 4, 6) AS \`(deleted)\` FROM unpurged ORDER BY id" > "$OUT/unpurged.deleted.tsv"
+run ibdninja_test -e "START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT COUNT(*) FROM unpurged; SELECT SLEEP(30)" > /dev/null &
+snapshot=$!
+sleep 2
+run ibdninja_test -e "DELETE FROM unpurged WHERE id IN (2, 4, 6)"
+run -B ibdninja_test -e "SELECT * FROM unpurged ORDER BY id" > "$OUT/unpurged.tsv"
+run -N ibdninja_test -e "SHOW CREATE TABLE unpurged" | cut -f2- | sed 's/\\n/\n/g' > "$OUT/mariadb/unpurged.sql"
+echo ";" >> "$OUT/mariadb/unpurged.sql"
+run ibdninja_test -e "FLUSH TABLES unpurged FOR EXPORT;
+    system gzip -9 -n -c '$WORK/data/ibdninja_test/unpurged.ibd' > '$OUT/mariadb/unpurged.ibd.gz'
+    system gzip -9 -n -c '$WORK/data/ibdninja_test/unpurged.frm' > '$OUT/mariadb/unpurged.frm.gz'
+    UNLOCK TABLES;"
+kill "$snapshot" 2>/dev/null || true
+wait "$snapshot" 2>/dev/null || true
 for table in "${all_tables[@]}"; do
     run -N ibdninja_test -e "SHOW CREATE TABLE $table" | cut -f2- | sed 's/\\n/\n/g' > "$OUT/mariadb/$table.sql"
     echo ";" >> "$OUT/mariadb/$table.sql"

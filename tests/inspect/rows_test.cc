@@ -194,7 +194,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirCreateTable) {
     EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
     ++tables;
   }
-  EXPECT_EQ(tables, 21u);  // 11 of ibdNinja's tables; of extra/: 3 of edge values, 6 of instant ALTERs, 1 of charsets
+  EXPECT_EQ(tables, 22u);  // 11 of ibdNinja's; of extra/: 3 of edge values, 6 of instant ALTERs, 1 of charsets; unpurged
 }
 
 // The same files read with the .frm MariaDB keeps beside each: the server's whole definition,
@@ -224,7 +224,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirFrm) {
     EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
     ++tables;
   }
-  EXPECT_EQ(tables, 21u);
+  EXPECT_EQ(tables, 22u);
 }
 
 // A definition that is not the table's (a wrong CREATE TABLE) reads other record sizes than the
@@ -254,6 +254,23 @@ TEST(MariaDbRowsTest, DefinitionThatDoesNotFitThePagesIsRefused) {
     ASSERT_EQ(scan.findings.size(), 1u);
     EXPECT_NE(scan.findings[0].ToString().find("the definition is not this table's"), std::string::npos);
   }
+}
+
+// Rows deleted while a read view was open, copied before purge could remove them: --deleted
+// lists every row that view saw, off-page values included, the deleted ones marked.
+TEST(MariaDbRowsTest, DeletedRowsPurgeHasNotRemovedAreListedAndMarked) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
+  testing::TempDir tmp;
+  testing::Gunzip(dir / "mariadb" / "unpurged.ibd.gz", tmp.path() / "unpurged.ibd");
+  auto file = SpaceFile::Open(tmp.path() / "unpurged.ibd");
+  ASSERT_TRUE(file.ok());
+  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "unpurged.sql"), "", file->flavor());
+  ASSERT_TRUE(def.ok());
+  ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+  std::string ours = TsvHeader(RowColumns(*def, *def->Clustered()), true);
+  RowScan scan = ScanRows(*file, *def, *def->Clustered(), true, [&](const Row& r) { ours += TsvLine(r, true); });
+  EXPECT_TRUE(scan.findings.empty());
+  EXPECT_EQ(ours, Slurp(dir / "unpurged.deleted.tsv"));
 }
 
 // A leaf that fails its checksum is still read (its rows may be all there is), but every row
@@ -357,8 +374,8 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheDictionaryInIbdata1) {
       }
     }
   }
-  EXPECT_EQ(tables, 21u);
-  EXPECT_GE(exact_tables, 13u);
+  EXPECT_EQ(tables, 22u);
+  EXPECT_GE(exact_tables, 14u);
   // SYS_INDEXES and SYS_FIELDS give the secondary indexes too: roots and key parts.
   auto file = SpaceFile::Open(tmp.path() / "ibdninja_test" / "multi_index.ibd");
   ASSERT_TRUE(file.ok());
