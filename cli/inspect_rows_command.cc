@@ -59,21 +59,6 @@ ondisk::Result<TableDef> DefinitionFromSql(const std::filesystem::path& file, co
   return def;
 }
 
-// The definition in the .frm beside `file`; NotFound when there is none.
-ondisk::Result<TableDef> DefinitionFromFrm(const SpaceFile& file) {
-  const auto path = FrmBeside(file.path());
-  if (!path) return ondisk::Status::NotFound("no .frm");
-  std::ifstream in(*path, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto def = TableFromFrm({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, file.path().stem().string());
-  if (def.ok()) def = [&]() -> ondisk::Result<TableDef> {
-    STRATA_RETURN_IF_ERROR(PlaceInFile(*def, file));
-    return def;
-  }();
-  if (!def.ok()) return def.status().WithContext(path->string() + " (read with SYS_COLUMNS instead, if ibdata1 is at hand)");
-  return def;
-}
-
 // The definition of a FULLTEXT auxiliary table: fixed by InnoDB, but for an INDEX table's
 // words, whose type is that of the FULLTEXT index's first column in `parent`.
 ondisk::Result<TableDef> FtsDefinition(const FtsAuxFile& aux, const TableDef* parent, const SpaceFile& file) {
@@ -180,8 +165,8 @@ int InspectRows(const std::vector<std::string>& args) {
     dict = ReadDictionary(*file);  // MySQL 8.0's SDI
     // MySQL 5.x and MariaDB: the server's .frm beside the file, else its ibdata1's SYS_COLUMNS.
     if (dict.tables.empty() && !aux) {
-      if (auto frm = DefinitionFromFrm(*file); frm.ok()) dict.tables.push_back(std::move(*frm));
-      else if (!frm.status().IsNotFound()) std::cerr << "strata inspect rows: " << frm.status().message() << "\n";
+      if (auto frm = TableFromFrmBeside(*file); frm.ok()) dict.tables.push_back(std::move(*frm));
+      else if (!frm.status().IsNotFound()) std::cerr << "strata inspect rows: " << frm.status().message() << " (read with SYS_COLUMNS instead, if ibdata1 is at hand)\n";
     }
     if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
   }

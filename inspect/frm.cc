@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 #include "inspect/create_table.h"
@@ -330,6 +332,17 @@ Result<TableDef> TableFromFrm(ConstBytes bytes, const std::string& table_name) {
   }
   std::erase_if(specs, [](const IndexSpec& s) { return s.skip; });
   return LayOutTable(std::move(t), specs);
+}
+
+Result<TableDef> TableFromFrmBeside(const SpaceFile& file) {
+  const auto path = FrmBeside(file.path());
+  if (!path) return Status::NotFound("no .frm beside " + file.path().string());
+  std::ifstream in(*path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto def = TableFromFrm({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, file.path().stem().string());
+  if (!def.ok()) return def.status().WithContext(path->string());
+  if (Status placed = PlaceInFile(*def, file); !placed.ok()) return placed.WithContext(path->string());
+  return def;
 }
 
 std::optional<std::filesystem::path> FrmBeside(const std::filesystem::path& ibd) {

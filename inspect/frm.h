@@ -22,6 +22,7 @@
 #include <string>
 
 #include "inspect/schema.h"
+#include "inspect/space_file.h"
 #include "ondisk/status.h"
 #include "ondisk/types.h"
 
@@ -31,6 +32,10 @@ namespace strata::inspect {
 // a type this reader does not decode keeps its width, so the others still decode, and reads as
 // unknown. Corruption naming the byte offset when the file is cut short or inconsistent.
 ondisk::Result<TableDef> TableFromFrm(ondisk::ConstBytes frm, const std::string& name);
+
+// The table the .frm beside `file` defines, its clustered index placed in `file`; NotFound
+// when there is no .frm, else the reason it does not give the table.
+ondisk::Result<TableDef> TableFromFrmBeside(const SpaceFile& file);
 
 // The .frm beside a tablespace file, if there is one (a partition's: its table's).
 std::optional<std::filesystem::path> FrmBeside(const std::filesystem::path& ibd);

@@ -137,4 +137,28 @@ Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef&
   return out;
 }
 
+std::optional<Result<MariaDbInstant>> ReadMariaDbInstant(const SpaceFile& file, const TableDef& table,
+                                                         const IndexDef& index) {
+  if (!index.clustered || index.root_page >= file.n_pages()) return std::nullopt;
+  auto root = IndexPage::Open(file.page(index.root_page));
+  if (!root.ok() || !IsMariaDbInstantRoot(file, *root)) return std::nullopt;
+  // Down the leftmost node pointers to the leaf that opens with the metadata record.
+  const RecordLayout node = index.NodePointerLayout();
+  std::uint32_t p = index.root_page;
+  for (int depth = 0; depth < 64; ++depth) {
+    auto ip = IndexPage::Open(file.page(p));
+    if (!ip.ok()) return ip.status().WithContext(fmt::format("page {}", p));
+    if (ip->is_leaf()) return ReadMariaDbInstant(file, table, index, *root, p);
+    RecordWalker w(*ip);
+    if (!w.Next()) return Status::Corruption(fmt::format("page {}: a node page without records", p));
+    auto fields = ip->is_compact() ? DecodeCompactFields(ip->page(), w.origin(), node) : DecodeRedundantFields(ip->page(), w.origin());
+    if (!fields.ok() || fields->empty() || fields->back().length != 4) {
+      return Status::Corruption(fmt::format("page {}: its first node pointer cannot be read", p));
+    }
+    p = Load32(ip->page(), fields->back().offset);
+    if (p >= file.n_pages()) return Status::Corruption(fmt::format("a node pointer leads to page {}, past the file's end", p));
+  }
+  return Status::Corruption("the tree is deeper than 64 levels");
+}
+
 }  // namespace strata::inspect

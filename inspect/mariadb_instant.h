@@ -44,5 +44,9 @@ bool IsMariaDbInstantRoot(const SpaceFile& file, const ondisk::IndexPage& root);
 // Corruption naming the page when the map cannot be read or does not fit the definition.
 ondisk::Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef& table, const IndexDef& index,
                                                   const ondisk::IndexPage& root, std::uint32_t first_leaf);
+// The same, finding the root and the leftmost leaf itself; nullopt when `index` is not the
+// clustered index of a table MariaDB altered instantly.
+std::optional<ondisk::Result<MariaDbInstant>> ReadMariaDbInstant(const SpaceFile& file, const TableDef& table,
+                                                                 const IndexDef& index);
 
 }  // namespace strata::inspect

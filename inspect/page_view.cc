@@ -4,6 +4,8 @@
 
 #include <ctime>
 
+#include "inspect/frm.h"
+#include "inspect/mariadb_instant.h"
 #include "inspect/pages.h"
 #include "inspect/page_info.h"
 #include "inspect/schema.h"
@@ -198,11 +200,19 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
 
   // Which layout decodes the records.
   Dictionary dict = DictionaryFor(f, server);
+  if (dict.source.rfind("SDI", 0) != 0) {  // no SDI: MySQL 5.x and MariaDB keep a .frm beside the file
+    if (auto frm = TableFromFrmBeside(f); frm.ok()) {
+      dict.tables.insert(dict.tables.begin(), std::move(*frm));
+      dict.source = dict.source.empty() ? ".frm" : ".frm + " + dict.source;
+    }
+  }
   const IndexDef* def = dict.FindIndex(ip->index_id());
   if (def) v.sections[v.sections.size() - 2].fields.push_back({"index", 66, 8, def->name, def->table});
   if (def && def->leaf.fields.empty()) def = nullptr;  // names only (SYS_* tables): no layout
   const RecordLayout* layout = nullptr;
   RecordLayout np;
+  std::optional<MariaDbInstant> instant;
+  const TableDef* instant_table = nullptr;
   static const RecordLayout sdi_layout = SdiLayout();
   if (FilHeader(page).type() == PageType::kSdi && ip->is_leaf()) {
     layout = &sdi_layout;
@@ -211,6 +221,21 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
     np = def->NodePointerLayout();
     layout = ip->is_leaf() ? &def->leaf : &np;
     v.layout_source = dict.source + " index " + def->name + " of " + def->table;  // where the layout came from
+    // A table MariaDB altered instantly: its rows' fields are the metadata record's column map's.
+    for (const auto& t : dict.tables) {
+      if (!ip->is_leaf() || t.Clustered() != def) continue;
+      if (auto got = ReadMariaDbInstant(f, t, *def)) {
+        if (!got->ok()) {
+          layout = nullptr;
+          v.problems.push_back("MariaDB instant ALTER: " + got->status().message());
+        } else {
+          instant = std::move(**got);
+          instant_table = &t;
+          layout = &instant->leaf;
+          v.layout_source += " (MariaDB instant ALTER: fields as its metadata record maps them)";
+        }
+      }
+    }
   } else if (!ip->is_compact()) {
     v.layout_source = "REDUNDANT (self-describing)";
   }
@@ -229,17 +254,25 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
     if (!ip->is_compact()) {
       fields = DecodeRedundantFields(page, w.origin());
     } else if (layout) {
-      fields = DecodeCompactFields(page, w.origin(), *layout);
+      fields = DecodeCompactFields(page, w.origin(), instant && h.min_rec() ? instant->metadata : *layout);
     }
+    const RecordLayout* record_layout = instant && h.min_rec() ? &instant->metadata : layout;
     if (fields.ok()) {
       for (std::size_t i = 0; i < fields->size(); ++i) {
         const FieldSlice& fs = (*fields)[i];
-        const FieldDef* fd = layout && i < layout->fields.size() ? &layout->fields[i] : nullptr;
+        const FieldDef* fd = record_layout && i < record_layout->fields.size() ? &record_layout->fields[i] : nullptr;
+        // How the field's value reads: its column's format, by the instant map when there is one.
+        const ColumnFormat* format = nullptr;
+        if (instant && !h.min_rec() && i < instant->column_of.size() && instant->column_of[i] >= 0) {
+          format = &instant_table->columns[static_cast<std::size_t>(instant->column_of[i])].format;
+        } else if (!instant && def && fd && i < def->formats.size() && fd->name == def->fields[i]) {
+          format = &def->formats[i];
+        }
         RecordField rf{fd ? fd->name : fmt::format("field {}", i), fs.offset, fs.length, fs.is_null, fs.external, ""};
         if (fs.missing) rf.value = "(instant default)";
         else if (fs.is_null) rf.value = "NULL";
         else if (fs.external) rf.value = "external: " + RenderValue(page.subspan(fs.offset, fs.length), nullptr);
-        else rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd, def && fd && i < def->formats.size() && fd->name == def->fields[i] ? &def->formats[i] : nullptr);
+        else rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd, format);
         r.fields.push_back(rf);
       }
     } else if (layout || !ip->is_compact()) {

@@ -136,6 +136,12 @@ TEST(InspectCliTest, RowsOfMariaDbFilesUseTheFrmBesideThem) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::ifstream want(truth / "mi_drop_add.tsv", std::ios::binary);
   EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(want), {}));
+  // `page N --records` decodes with the same definition.
+  r = Strata("inspect page 3 --records " + (tmp.path() / "mi_drop_add.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("layout: .frm index PRIMARY of mi_drop_add"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"four\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(dropped)"), std::string::npos) << r.out;  // the instant DROP's field, by its column map
 
   // A secondary index: its key parts from the .frm, where it starts from ibdata1's SYS_INDEXES.
   fs::create_directories(tmp.path() / "db");
