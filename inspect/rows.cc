@@ -193,7 +193,7 @@ class Scanner {
     RecordWalker w(ip);
     while (w.Next()) {
       const RecordHeader& h = w.header();
-      Decoded& d = decoded_.emplace_back(Decoded{w.origin(), h.deleted(), h.min_rec(), nullptr, Status::Ok()});
+      Decoded& d = decoded_.emplace_back(Decoded{w.origin(), h.deleted(), h.min_rec(), nullptr, std::vector<FieldSlice>{}});
       Status version_error;
       const RecordLayout* layout = LayoutOf(ip, w.origin(), h.min_rec(), d.field_of, version_error);
       RecordExtent extent;
