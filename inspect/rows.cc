@@ -160,15 +160,23 @@ class Scanner {
     return &index_.leaf;
   }
 
+  // Whether MySQL's instant ADD/DROP COLUMN changed the table (SDI's instant columns).
+  bool MySqlInstant() const {
+    for (const auto& c : table_.columns) {
+      if (c.instant_default || c.instant_default_null || c.version_added || c.version_dropped) return true;
+    }
+    return false;
+  }
+
   // Whether the definition fits node page p: its node pointers, as `node` reads them, and the
   // page's garbage must fill the heap exactly (InnoDB's own page check; leaves are checked as
   // they are read). A definition that is not the table's (a wrong --create-table, another
   // table's .frm) reads other sizes, and its node pointers would lead anywhere. REDUNDANT
   // records carry their own field ends: nothing to check.
   Status FitsNodePage(const IndexPage& ip, std::uint32_t p, const RecordLayout& node) const {
-    // (Not checked: MariaDB's node pointers after an instant ALTER, whose NULL bitmaps keep the
-    // width of before.)
-    if (!ip.is_compact() || mariadb_) return Status::Ok();
+    // (Not checked: node pointers after a MariaDB or MySQL instant ALTER, whose NULL bitmaps
+    // keep the width of before it.)
+    if (!ip.is_compact() || mariadb_ || MySqlInstant()) return Status::Ok();
     std::size_t used = 0;
     RecordWalker w(ip);
     while (w.Next()) {
@@ -176,6 +184,7 @@ class Scanner {
       if (!DecodeCompactFields(ip.page(), w.origin(), node, &extent).ok()) return Status::Ok();  // reported when followed
       used += extent.size();
     }
+    if (!w.status().ok()) return Status::Ok();  // a broken chain: said when the page is read
     const std::size_t heap = ip.heap_top() - ip.supremum_end();
     if (used + ip.garbage() == heap) return Status::Ok();
     return Status::Corruption(fmt::format("page {}: read with this definition its node pointers take {} bytes and its garbage "
@@ -203,7 +212,10 @@ class Scanner {
       if (d.fields.ok()) used += extent.size();
       else sized = false;  // that record says what is wrong with it
     }
-    if (!w.status().ok()) Fail(p, std::nullopt, w.status().message());
+    if (!w.status().ok()) {
+      Fail(p, std::nullopt, w.status().message());
+      sized = false;  // the records past the break are not counted
+    }
     Status fit = mariadb_error_;
     if (fit.ok() && sized && used + ip.garbage() != std::size_t{ip.heap_top()} - ip.supremum_end()) {
       fit = Status::Corruption(fmt::format("page {}: read with this definition its records take {} bytes and its garbage {}, "

@@ -98,6 +98,12 @@ Result<std::string> ToUtf8(const CharsetInfo& cs, ConstBytes bytes) {
                                    std::to_string(bytes.size() - in_left));
   }
   out.resize(out.size() - out_left);
+  // The server's sjis and cp932 keep ASCII's backslash and tilde at 0x5C and 0x7E, where
+  // glibc's SHIFT_JIS reads the yen sign and the overline.
+  if (std::string(cs.name) == "sjis") {
+    for (std::size_t at; (at = out.find("\xC2\xA5")) != std::string::npos;) out.replace(at, 2, "\\");
+    for (std::size_t at; (at = out.find("\xE2\x80\xBE")) != std::string::npos;) out.replace(at, 3, "~");
+  }
   return out;
 }
 
