@@ -432,10 +432,8 @@ class Parser {
       f.collation = cs.collation;
       fixed(*f.FixedBytes());
     } else if (type == "UUID" || type == "INET6" || type == "INET4") {
-      // MariaDB's own types: stored at a known width, so the other columns decode; the values
-      // themselves are not printed yet.
-      f.type = ColumnType::kUnknown;
-      fixed(type == "INET4" ? 4 : 16);
+      f.type = type == "UUID" ? ColumnType::kUuid : type == "INET6" ? ColumnType::kInet6 : ColumnType::kInet4;
+      fixed(*f.FixedBytes());
     } else {
       std::string lower = type;
       for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

@@ -125,9 +125,13 @@ Result<ColumnDef> Column(const std::string& name, const FrmColumn& fc, bool mari
   f.collation = fc.collation ? fc.collation : 63;
   const CharWidth width = WidthOfCollation(f.collation);
   if (!fc.type_name.empty()) {
-    const std::uint32_t bytes = fc.type_name == "inet4" ? 4 : 16;
-    unknown(bytes, "MariaDB " + fc.type_name + " (not decoded yet)");
     f.collation = 63;
+    if (fc.type_name == "uuid") f.type = ColumnType::kUuid;
+    else if (fc.type_name == "inet6") f.type = ColumnType::kInet6;
+    else if (fc.type_name == "inet4") f.type = ColumnType::kInet4;
+    else return Status::InvalidArgument("column " + name + ": MariaDB type " + fc.type_name + " is not one this reader knows");
+    f.name = fc.type_name;
+    fixed(*f.FixedBytes());
   } else if (fc.type == kEnum || fc.type == kSet || (fc.type == kString && fc.pack & (kPackInterval | kPackBitfield))) {
     f.type = fc.type == kEnum || (fc.type == kString && fc.pack & kPackInterval) ? ColumnType::kEnum : ColumnType::kSet;
     if (fc.interval == 0 || fc.interval > intervals.size()) {

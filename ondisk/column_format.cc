@@ -6,6 +6,10 @@
 #include <cstring>
 #include <ctime>
 
+#include <arpa/inet.h>
+
+#include <array>
+
 #include "ondisk/charsets.h"
 #include "ondisk/json_binary.h"
 
@@ -158,6 +162,37 @@ void AppendLatin1AsUtf8(std::string& out, ConstBytes b) {
   }
 }
 
+// MariaDB keeps an RFC 4122 UUID of version 1-5 with its fields last-first (node, clock
+// sequence, time high, mid, low), so time-based ones sort by time; any other as written.
+Result<std::string> UuidText(const ColumnFormat& f, ConstBytes b) {
+  if (b.size() != 16) return BadValue(f, b);
+  std::array<std::uint8_t, 16> u{};
+  for (std::size_t i = 0; i < 16; ++i) u[i] = static_cast<std::uint8_t>(b[i]);
+  const int version = u[8] >> 4;
+  if ((u[6] & 0xC0) == 0x80 && version >= 1 && version <= 5) {
+    const std::array<std::uint8_t, 16> s = u;
+    const int order[16] = {12, 13, 14, 15, 10, 11, 8, 9, 6, 7, 0, 1, 2, 3, 4, 5};
+    for (int i = 0; i < 16; ++i) u[static_cast<std::size_t>(i)] = s[static_cast<std::size_t>(order[i])];
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[u[static_cast<std::size_t>(i)] >> 4];
+    out += kHex[u[static_cast<std::size_t>(i)] & 15];
+  }
+  return out;
+}
+
+// INET6 as inet_ntop writes it (an embedded IPv4 address dotted, as the server prints it).
+Result<std::string> InetText(const ColumnFormat& f, ConstBytes b) {
+  const bool v6 = f.type == ColumnType::kInet6;
+  if (b.size() != (v6 ? 16u : 4u)) return BadValue(f, b);
+  char text[INET6_ADDRSTRLEN] = {};
+  if (!inet_ntop(v6 ? AF_INET6 : AF_INET, b.data(), text, sizeof text)) return BadValue(f, b);
+  return std::string(text);
+}
+
 Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
   const bool pad = f.type == ColumnType::kChar && !f.binary();  // CHAR's trailing spaces are not the value's
   std::string out;
@@ -203,6 +238,8 @@ std::optional<std::uint32_t> ColumnFormat::FixedBytes() const {
     case ColumnType::kDouble: return 8;
     case ColumnType::kBit: return (length + 7) / 8;
     case ColumnType::kYear: return 1;
+    case ColumnType::kUuid: case ColumnType::kInet6: return 16;
+    case ColumnType::kInet4: return 4;
     case ColumnType::kDate: return 3;
     case ColumnType::kTime: return 3 + FractionBytes(fsp);
     case ColumnType::kDatetime: return 5 + FractionBytes(fsp);
@@ -299,6 +336,9 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
     case ColumnType::kBit:
     case ColumnType::kGeometry:
     case ColumnType::kVector: return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+    case ColumnType::kUuid: return UuidText(f, b);
+    case ColumnType::kInet6:
+    case ColumnType::kInet4: return InetText(f, b);
     case ColumnType::kChar:
     case ColumnType::kVarchar: return StringText(f, b);
     case ColumnType::kEnum: {

@@ -42,6 +42,9 @@ enum class ColumnType : std::uint8_t {
   kJson,       // MySQL's binary JSON
   kGeometry,   // MySQL's internal geometry: 4-byte SRID, then WKB
   kVector,     // MySQL 9 VECTOR: little-endian floats
+  kUuid,       // MariaDB UUID: 16 bytes, time fields stored last-first for RFC 4122 versions 1-5
+  kInet6,      // MariaDB INET6: 16 bytes, network order
+  kInet4,      // MariaDB INET4: 4 bytes, network order
   kSystem,     // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR: unsigned big-endian
   kUnknown,    // a type this code does not decode: `name` says which
 };

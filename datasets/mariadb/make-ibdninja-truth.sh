@@ -75,7 +75,7 @@ declare -A tables=(
     [12_blob_external]="blob_external:id"
     [20_edge_values]="edge_numbers:id edge_text:id edge_time:id"
     [21_mariadb_instant]="mi_reorder:id mi_drop_add:id mi_compact:id mi_redundant:id mi_varpk:k mi_many:id"
-    [22_charsets]="edge_charsets:id"
+    [22_charsets]="edge_charsets:id edge_mariadb_types:id"
 )
 
 run -e 'CREATE DATABASE ibdninja_test'

@@ -174,8 +174,9 @@ void DecodeColumnValues(ConstBytes raw) {
     for (std::uint32_t fsp = 0; fsp <= 6; ++fsp) {
       add(ColumnType::kTime, 0, 0, 0, fsp), add(ColumnType::kDatetime, 0, 0, 0, fsp), add(ColumnType::kTimestamp, 0, 0, 0, fsp);
     }
-    for (int coll : {45, 8, 63, 35}) add(ColumnType::kChar, 10, 0, 0, 0, false, coll), add(ColumnType::kVarchar, 0, 0, 0, 0, false, coll);
+    for (int coll : {45, 8, 63, 35, 54, 60, 13, 51}) add(ColumnType::kChar, 10, 0, 0, 0, false, coll), add(ColumnType::kVarchar, 0, 0, 0, 0, false, coll);
     add(ColumnType::kEnum), add(ColumnType::kSet), add(ColumnType::kJson), add(ColumnType::kGeometry), add(ColumnType::kSystem, 6);
+    add(ColumnType::kUuid), add(ColumnType::kInet6), add(ColumnType::kInet4);
     return v;
   }();
   for (const auto& f : formats) {

@@ -194,7 +194,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirCreateTable) {
     EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
     ++tables;
   }
-  EXPECT_EQ(tables, 22u);  // 11 of ibdNinja's; of extra/: 3 of edge values, 6 of instant ALTERs, 1 of charsets; unpurged
+  EXPECT_EQ(tables, 23u);  // 11 of ibdNinja's; of extra/: 3 of edge values, 6 of instant ALTERs, 2 of charsets and types; unpurged
 }
 
 // The same files read with the .frm MariaDB keeps beside each: the server's whole definition,
@@ -224,7 +224,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirFrm) {
     EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
     ++tables;
   }
-  EXPECT_EQ(tables, 22u);
+  EXPECT_EQ(tables, 23u);
 }
 
 // A definition that is not the table's (a wrong CREATE TABLE) reads other record sizes than the
@@ -374,7 +374,7 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheDictionaryInIbdata1) {
       }
     }
   }
-  EXPECT_EQ(tables, 22u);
+  EXPECT_EQ(tables, 23u);
   EXPECT_GE(exact_tables, 14u);
   // SYS_INDEXES and SYS_FIELDS give the secondary indexes too: roots and key parts.
   auto file = SpaceFile::Open(tmp.path() / "ibdninja_test" / "multi_index.ibd");
@@ -461,11 +461,11 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
   EXPECT_NE(charset.status().message().find("line 3: column b: character set or collation klingon"), std::string::npos)
       << charset.status().ToString();
   EXPECT_TRUE(TableFromCreateTable("CREATE TABLE t (a CHAR(4) CHARACTER SET koi8r)", "", ondisk::Flavor::kMySql).ok());
-  // MariaDB's UUID and INET types: not printed yet, but their width places the other columns.
+  // MariaDB's UUID and INET types, with their widths.
   auto uuid = TableFromCreateTable("CREATE TABLE t (id INT PRIMARY KEY, u UUID, i INET4, n INT, KEY `by u` (u))", "",
                                    ondisk::Flavor::kMariaDb);
   ASSERT_TRUE(uuid.ok()) << uuid.status().ToString();
-  EXPECT_EQ(uuid->columns[1].format.type, ondisk::ColumnType::kUnknown);
+  EXPECT_EQ(uuid->columns[1].format.type, ondisk::ColumnType::kUuid);
   EXPECT_EQ(uuid->columns[1].field.fixed_length, 16u);
   EXPECT_EQ(uuid->columns[2].field.fixed_length, 4u);
   ASSERT_EQ(uuid->indexes.size(), 2u);

@@ -22,3 +22,19 @@ INSERT INTO edge_charsets VALUES
   (2, '', '', '', '', '', '', '', '', '', '', '', '', ''),
   (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
   (4, 'tab\there', 'pad  ', 'ΑΒΓ  ', 'щ', 'back\\slash', 'new\nline', 'x', '中', 'ｶﾀｶﾅ', 'abcdef', 'a', 'b  ', REPEAT('Ж', 3000));
+
+-- MariaDB's own types: UUID (stored with its time fields swapped when it is an RFC 4122
+-- version 1-5 UUID), INET6 and INET4.
+CREATE TABLE edge_mariadb_types (
+  id INT NOT NULL PRIMARY KEY,
+  u UUID,
+  i6 INET6,
+  i4 INET4
+) ENGINE=InnoDB;
+INSERT INTO edge_mariadb_types VALUES
+  (1, '6ccd780c-baba-1026-9564-5b8c656024db', '2001:db8::ff00:42:8329', '192.168.0.1'),
+  (2, '00000000-0000-0000-0000-000000000000', '::', '0.0.0.0'),
+  (3, 'ffffffff-ffff-ffff-ffff-ffffffffffff', '::ffff:10.1.2.3', '255.255.255.255'),
+  (4, '123e4567-e89b-42d3-a456-426614174000', 'fe80::1', '10.0.0.1'),
+  (5, '123e4567-e89b-c2d3-c456-426614174000', '::1.2.3.4', '127.0.0.1'),
+  (6, NULL, NULL, NULL);
