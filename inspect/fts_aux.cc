@@ -41,7 +41,6 @@ ColumnDef Varchar(const std::string& name, std::uint32_t chars, int collation, b
   c.format.name = "varchar(" + std::to_string(chars) + ")";
   c.sql_type = c.format.name;
   c.field = FieldDef::Variable(name, chars * std::max<std::uint32_t>(WidthOfCollation(collation).mbmaxlen, 1), nullable);
-  if (name == "word") c.field.max_length = kMaxWordBytes;  // whatever the character set
   return c;
 }
 
@@ -111,6 +110,7 @@ Result<TableDef> FtsAuxTable(const FtsAuxFile& aux, const ColumnDef* word) {
         ilist.field = FieldDef::Variable("ilist", 0xFFFFFFFF, false, true);
         t.columns.push_back(std::move(ilist));
       }
+      t.columns.front().field.max_length = kMaxWordBytes;  // whatever the character set
       key.push_back({"PRIMARY", true, true, false, {{"word", 0}, {"first_doc_id", 0}}});
       break;
     case FtsAuxFile::kConfig:

@@ -223,29 +223,22 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
     v.layout_source = dict.source + " index " + def->name + " of " + def->table;  // where the layout came from
     // Node pointers after an instant ALTER keep the NULL bitmap of before it, which the
     // definition of today does not give.
-    bool altered_instantly = f.flavor() == Flavor::kMariaDb && def->root_page < f.n_pages() &&
-                             FilHeader(f.page(def->root_page)).type() == PageType::kSdiBlobOrInstant;
-    for (const auto& t : dict.tables) {
-      bool ours = false;
-      for (const auto& ix : t.indexes) ours |= &ix == def;
-      for (const auto& c : t.columns) {
-        altered_instantly |= ours && (c.version_added || c.version_dropped || c.instant_default || c.instant_default_null);
-      }
-    }
-    if (!ip->is_leaf() && altered_instantly) {
+    const TableDef* owner = dict.TableOf(def);
+    const bool by_mariadb = f.flavor() == Flavor::kMariaDb && def->root_page < f.n_pages() &&
+                            FilHeader(f.page(def->root_page)).type() == PageType::kSdiBlobOrInstant;
+    if (!ip->is_leaf() && (by_mariadb || (owner && owner->AlteredInstantlyByMySql()))) {
       layout = nullptr;
       v.layout_source = "none: node pointers of a table altered instantly keep a NULL bitmap the definition does not give";
     }
     // A table MariaDB altered instantly: its rows' fields are the metadata record's column map's.
-    for (const auto& t : dict.tables) {
-      if (!ip->is_leaf() || t.Clustered() != def) continue;
-      if (auto got = ReadMariaDbInstant(f, t, *def)) {
+    if (ip->is_leaf() && owner && owner->Clustered() == def) {
+      if (auto got = ReadMariaDbInstant(f, *owner, *def)) {
         if (!got->ok()) {
           layout = nullptr;
           v.problems.push_back("MariaDB instant ALTER: " + got->status().message());
         } else {
           instant = std::move(**got);
-          instant_table = &t;
+          instant_table = owner;
           layout = &instant->leaf;
           v.layout_source += " (MariaDB instant ALTER: fields as its metadata record maps them)";
         }

@@ -160,14 +160,6 @@ class Scanner {
     return &index_.leaf;
   }
 
-  // Whether MySQL's instant ADD/DROP COLUMN changed the table (SDI's instant columns).
-  bool MySqlInstant() const {
-    for (const auto& c : table_.columns) {
-      if (c.instant_default || c.instant_default_null || c.version_added || c.version_dropped) return true;
-    }
-    return false;
-  }
-
   // Whether the definition fits node page p: its node pointers, as `node` reads them, and the
   // page's garbage must fill the heap exactly (InnoDB's own page check; leaves are checked as
   // they are read). A definition that is not the table's (a wrong --create-table, another
@@ -176,7 +168,7 @@ class Scanner {
   Status FitsNodePage(const IndexPage& ip, std::uint32_t p, const RecordLayout& node) const {
     // (Not checked: node pointers after a MariaDB or MySQL instant ALTER, whose NULL bitmaps
     // keep the width of before it.)
-    if (!ip.is_compact() || mariadb_ || MySqlInstant()) return Status::Ok();
+    if (!ip.is_compact() || mariadb_ || table_.AlteredInstantlyByMySql()) return Status::Ok();
     std::size_t used = 0;
     RecordWalker w(ip);
     while (w.Next()) {

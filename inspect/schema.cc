@@ -262,6 +262,22 @@ void AddRowVersions(TableDef& t) {
 
 }  // namespace
 
+const TableDef* Dictionary::TableOf(const IndexDef* index) const {
+  for (const auto& t : tables) {
+    for (const auto& ix : t.indexes) {
+      if (&ix == index) return &t;
+    }
+  }
+  return nullptr;
+}
+
+bool TableDef::AlteredInstantlyByMySql() const {
+  for (const auto& c : columns) {
+    if (c.instant_default || c.instant_default_null || c.version_added || c.version_dropped) return true;
+  }
+  return false;
+}
+
 const IndexDef* TableDef::Clustered() const {
   for (const auto& ix : indexes) {
     if (ix.clustered) return &ix;

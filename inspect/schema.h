@@ -74,6 +74,8 @@ struct TableDef {
   std::vector<std::string> fulltext_first_columns;
 
   const IndexDef* Clustered() const;
+  // Whether MySQL's instant ADD/DROP COLUMN changed it (SDI's instant columns).
+  bool AlteredInstantlyByMySql() const;
 };
 
 struct Dictionary {
@@ -82,6 +84,7 @@ struct Dictionary {
   std::vector<Finding> findings;
 
   const IndexDef* FindIndex(std::uint64_t id) const;
+  const TableDef* TableOf(const IndexDef* index) const;  // the table `index` belongs to
   bool empty() const { return tables.empty(); }
   // Adds another source's tables (a file's SDI plus its server's SYS_* tables, say).
   void Append(const Dictionary& other);
