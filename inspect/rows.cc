@@ -1,5 +1,8 @@
 #include "inspect/rows.h"
 
+#include <unordered_map>
+#include <unordered_set>
+
 #include <fmt/format.h>
 
 #include "inspect/lob_reader.h"
@@ -53,6 +56,24 @@ std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) 
 
 namespace {
 
+// The leaves of an index in key order as its node pages name them: the way on when the leaf
+// chain breaks. kGap stands for the leaves under a node page that could not be read.
+struct LeafOrder {
+  static constexpr std::uint32_t kGap = kFilNull - 1;
+  std::vector<std::uint32_t> pages;
+  std::unordered_map<std::uint32_t, std::size_t> position;
+
+  // The leaf after `page`: kFilNull after the last, nullopt when the node pages cannot say.
+  std::optional<std::uint32_t> After(std::uint32_t page) const {
+    const auto it = position.find(page);
+    if (it == position.end()) return std::nullopt;
+    if (it->second + 1 == pages.size()) return kFilNull;
+    const std::uint32_t next = pages[it->second + 1];
+    if (next == kGap) return std::nullopt;
+    return next;
+  }
+};
+
 class Scanner {
  public:
   Scanner(const SpaceFile& file, const TableDef& table, const IndexDef& index)
@@ -93,52 +114,108 @@ class Scanner {
       p = Load32(file_.page(p), fields->back().offset);
     }
     if (index_.clustered && IsMariaDbInstantRoot(file_, *root)) NoteMariaDbInstant(*root, p);
+    // The leaf chain gives the order; the node pages' pointers are the second opinion that
+    // lets the scan go on past a leaf it cannot read, or a next-page pointer that is wrong.
+    const LeafOrder order = root->is_leaf() ? LeafOrder{} : LeavesInKeyOrder(node_layout);
     std::vector<bool> seen(file_.n_pages(), false);
-    for (; p != kFilNull; p = FilHeader(leaves_.Page(p)).next().value()) {
+    while (p != kFilNull) {
       if (p < seen.size() && seen[p]) {
         Fail(p, std::nullopt, "the leaf chain comes back to this page");
         break;
       }
       auto ip = OpenIndexPage(p, "along the leaf chain", &leaves_);
-      if (!ip) break;
-      seen[p] = true;
-      if (!ip->is_leaf()) {
+      if (ip && !ip->is_leaf()) {
         Fail(p, std::nullopt, "the leaf chain reaches a page of level " + std::to_string(ip->level()));
+        ip.reset();
+      }
+      std::optional<std::uint32_t> chain_next;
+      if (ip) {
+        if (p < seen.size()) seen[p] = true;
+        ++scan_.leaf_pages;
+        LeafRecords(*ip, p, with_deleted, each);
+        chain_next = FilHeader(ip->page()).next().value();
+      }
+      const std::optional<std::uint32_t> parent_next = order.After(p);
+      if (chain_next && (!parent_next || *parent_next == *chain_next)) {
+        p = *chain_next;
+      } else if (parent_next) {
+        Fail(p, std::nullopt,
+             chain_next ? fmt::format("its next-page pointer leads to page {} but its parent's next node pointer to {}: "
+                                      "following the parent", *chain_next, Named(*parent_next))
+                        : fmt::format("the rows of this page are lost; the scan goes on at {}, the leaf its parent "
+                                      "names next", Named(*parent_next)));
+        p = *parent_next;
+      } else {
+        if (!chain_next) Fail(p, std::nullopt, "the rows after this page cannot be reached: no node page names the next leaf");
         break;
       }
-      ++scan_.leaf_pages;
-      LeafRecords(*ip, p, with_deleted, each);
     }
     return std::move(scan_);
   }
 
  private:
+  static std::string Named(std::uint32_t page) { return page == kFilNull ? "the end" : "page " + std::to_string(page); }
+
+  // Every leaf under the root in key order, read depth first through the node pages. What
+  // cannot be read here is not reported: the scan says it if it ever needs that part.
+  LeafOrder LeavesInKeyOrder(const RecordLayout& node_layout) const {
+    LeafOrder order;
+    std::unordered_set<std::uint32_t> visited;
+    std::function<void(std::uint32_t, int)> visit = [&](std::uint32_t p, int depth) {
+      auto ip = ReadIndexPage(p, "", nullptr);
+      if (!ip.ok() || ip->is_leaf() || depth > 64 || !visited.insert(p).second ||
+          (p != index_.root_page && !FitsNodePage(*ip, p, node_layout).ok())) {
+        order.pages.push_back(LeafOrder::kGap);
+        return;
+      }
+      RecordWalker w(*ip);
+      while (w.Next()) {
+        auto fields = ip->is_compact() ? DecodeCompactFields(ip->page(), w.origin(), node_layout)
+                                       : DecodeRedundantFields(ip->page(), w.origin());
+        if (!fields.ok() || fields->empty() || fields->back().length != 4) {
+          order.pages.push_back(LeafOrder::kGap);
+          continue;
+        }
+        const std::uint32_t child = Load32(ip->page(), fields->back().offset);
+        if (ip->level() == 1) {
+          order.position.emplace(child, order.pages.size());
+          order.pages.push_back(child);
+        } else {
+          visit(child, depth + 1);
+        }
+      }
+      if (!w.status().ok()) order.pages.push_back(LeafOrder::kGap);
+    };
+    visit(index_.root_page, 0);
+    return order;
+  }
+
   void Fail(std::uint32_t page, std::optional<std::size_t> offset, const std::string& detail) {
     scan_.findings.push_back({Severity::kError, name_, page, offset, "rows of " + index_.table + " " + index_.name, detail});
   }
 
   // Page p as an index page of this index; read through `window` when given, else the mapping.
-  std::optional<IndexPage> OpenIndexPage(std::uint32_t p, const std::string& where, PageWindow* window = nullptr) {
-    if (p >= file_.n_pages()) {
-      Fail(p, std::nullopt, where + ": page " + std::to_string(p) + " is past the end of the file");
-      return std::nullopt;
-    }
+  Result<IndexPage> ReadIndexPage(std::uint32_t p, const std::string& where, PageWindow* window) const {
+    if (p >= file_.n_pages()) return Status::Corruption(where + ": page " + std::to_string(p) + " is past the end of the file");
     const ConstBytes bytes = window ? window->Page(p) : file_.page(p);
-    if (!IsIndexPage(FilHeader(bytes).type(), file_.flavor())) {
-      Fail(p, std::nullopt, where + ": not an INDEX page");
-      return std::nullopt;
-    }
+    if (!IsIndexPage(FilHeader(bytes).type(), file_.flavor())) return Status::Corruption(where + ": not an INDEX page");
     auto ip = IndexPage::Open(bytes);
+    if (!ip.ok()) return ip.status();
+    if (ip->index_id() != index_.id) {
+      return Status::Corruption(fmt::format("{}: the page belongs to index {}, not {}", where, ip->index_id(), index_.id));
+    }
+    return ip;
+  }
+
+  // ReadIndexPage, with what is wrong said in the scan's findings.
+  std::optional<IndexPage> OpenIndexPage(std::uint32_t p, const std::string& where, PageWindow* window = nullptr) {
+    auto ip = ReadIndexPage(p, where, window);
     if (!ip.ok()) {
       Fail(p, std::nullopt, ip.status().message());
       return std::nullopt;
     }
-    if (ip->index_id() != index_.id) {
-      Fail(p, std::nullopt, fmt::format("{}: the page belongs to index {}, not {}", where, ip->index_id(), index_.id));
-      return std::nullopt;
-    }
     // A page that fails its checksum is still read (its rows may be all there is), but said so.
-    page_damaged_ = !ValidatePage(bytes, file_.full_crc32()).valid;
+    page_damaged_ = !ValidatePage(ip->page(), file_.full_crc32()).valid;
     if (page_damaged_) Fail(p, std::nullopt, "the page fails its checksum: values read from it may be damaged");
     return *ip;
   }

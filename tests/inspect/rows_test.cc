@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -306,6 +307,49 @@ TEST(MariaDbRowsTest, RowsFromAPageThatFailsItsChecksumSaySo) {
   EXPECT_GT(damaged, 0u);
   ASSERT_FALSE(scan.findings.empty());
   EXPECT_NE(scan.findings[0].ToString().find("fails its checksum"), std::string::npos);
+}
+
+// A leaf that cannot be read loses its own rows only: the node page above it names the next
+// leaf. A next-page pointer that skips a leaf is caught by the same second opinion.
+TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
+  testing::TempDir tmp;
+  const fs::path ibd = tmp.path() / "mi_many.ibd";
+  testing::Gunzip(dir / "mariadb" / "mi_many.ibd.gz", ibd);
+  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "mi_many.sql"), "", ondisk::Flavor::kMariaDb);
+  ASSERT_TRUE(def.ok());
+  std::map<std::uint32_t, std::size_t> rows_on;  // leaf -> rows, of the intact file
+  std::vector<std::uint32_t> chain;
+  {
+    auto file = SpaceFile::Open(ibd);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+    ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+      if (!rows_on[r.page]++) chain.push_back(r.page);
+    });
+  }
+  ASSERT_GE(chain.size(), 10u);
+  const std::uint32_t lost = chain[3], skipper = chain[7], skipped = chain[8];
+  {
+    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff{lost} * 16384);
+    f.write(std::string(16384, '\0').data(), 16384);
+    const std::uint32_t past = chain[9];
+    const char next[4] = {char(past >> 24), char(past >> 16), char(past >> 8), char(past)};
+    f.seekp(std::streamoff{skipper} * 16384 + 12);  // FIL_PAGE_NEXT
+    f.write(next, 4);
+  }
+  auto file = SpaceFile::Open(ibd);
+  ASSERT_TRUE(file.ok());
+  std::map<std::uint32_t, std::size_t> seen;
+  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) { ++seen[r.page]; });
+  auto expected = rows_on;
+  expected.erase(lost);
+  EXPECT_EQ(seen, expected);
+  std::string said;
+  for (const Finding& f : scan.findings) said += f.ToString() + "\n";
+  EXPECT_NE(said.find("rows of this page are lost; the scan goes on at page " + std::to_string(chain[4])), std::string::npos) << said;
+  EXPECT_NE(said.find("parent's next node pointer to page " + std::to_string(skipped)), std::string::npos) << said;
 }
 
 // A .frm cut short or overwritten is refused with the offset, never read past its end.
