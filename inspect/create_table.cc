@@ -227,9 +227,10 @@ class Parser {
       if (Is("PRIMARY") || Is("KEY") || Is("INDEX") || Is("UNIQUE") || Is("FULLTEXT") || Is("SPATIAL") || Is("CONSTRAINT") ||
           Is("FOREIGN") || Is("CHECK")) {
         IndexSpec ix;
+        std::string constraint;  // names the index when the key itself is not named
         if (Is("CONSTRAINT")) {
           Next();
-          if (!Is("PRIMARY") && !Is("UNIQUE") && !Is("FOREIGN") && !Is("CHECK")) Next();  // its name
+          if (!Is("PRIMARY") && !Is("UNIQUE") && !Is("FOREIGN") && !Is("CHECK")) constraint = Next().text;
         }
         if (Is("FOREIGN") || Is("CHECK")) {
           ix.skip = true;
@@ -246,6 +247,7 @@ class Parser {
           if (!keyword && (Peek().kind == Token::kWord || Peek().kind == Token::kQuoted)) ix.name = Peek().text;
           Next();
         }
+        if (ix.name.empty()) ix.name = constraint;
         if (ix.primary) ix.name = "PRIMARY";
         // Key parts: `col`, `col`(n), `col` DESC; an expression part makes a functional index.
         Next();
@@ -295,7 +297,7 @@ class Parser {
           } else if (Is("UNIQUE")) {
             Next();
             if (Is("KEY")) Next();
-            indexes.push_back({p.col.name, false, true, false, {{p.col.name, 0}}});
+            indexes.push_back({"", false, true, false, {{p.col.name, 0}}});
           } else if (Peek().text == "(") SkipGroup();
           else Next();
         }
@@ -479,7 +481,26 @@ static FieldDef KeyPartField(const ColumnDef& c, std::uint32_t prefix) {
   return FieldDef::Variable(c.name, std::min(prefix, c.field.max_length), c.nullable, c.field.big());
 }
 
-Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) {
+// The server names a key given without a name after its first column, or `col_2`, `col_3`, ...
+// when a key before it has that name already.
+static void NameUnnamedKeys(std::vector<IndexSpec>& indexes) {
+  for (std::size_t i = 0; i < indexes.size(); ++i) {
+    IndexSpec& ix = indexes[i];
+    if (!ix.name.empty() || ix.parts.empty()) continue;
+    auto taken = [&](const std::string& name) {
+      if (Upper(name) == "PRIMARY") return true;
+      for (std::size_t j = 0; j < i; ++j) {
+        if (Upper(indexes[j].name) == Upper(name)) return true;
+      }
+      return false;
+    };
+    const std::string& first = ix.parts.front().first;
+    ix.name = first;
+    for (int n = 2; taken(ix.name) && n < 100; ++n) ix.name = first + "_" + std::to_string(n);
+  }
+}
+
+Result<TableDef> LayOutTable(TableDef t, std::vector<IndexSpec> indexes) {
   auto column = [&](const std::string& name) -> std::optional<std::size_t> {
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
       if (Upper(t.columns[i].name) == Upper(name)) return i;
@@ -499,6 +520,7 @@ Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) 
     doc.field = FieldDef::Fixed(doc.name, 8);
     t.columns.push_back(std::move(doc));
   }
+  NameUnnamedKeys(indexes);
   const IndexSpec* key = nullptr;
   for (const auto& ix : indexes) {
     if (ix.primary) key = &ix;
@@ -551,8 +573,11 @@ Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) 
   for (std::size_t c = 0; c < user_columns; ++c) {
     if (!whole[c] && !t.columns[c].is_virtual) add(clustered, c, t.columns[c].field);
   }
-  const std::vector<std::size_t> clustered_key(clustered.columns.begin(),
-                                               clustered.columns.begin() + static_cast<std::ptrdiff_t>(clustered.n_unique_in_tree));
+  // A secondary index ends with the primary key's fields it lacks, prefixes kept as they are.
+  const std::size_t key_fields = clustered.n_unique_in_tree;
+  const std::vector<std::size_t> clustered_key(clustered.columns.begin(), clustered.columns.begin() + static_cast<std::ptrdiff_t>(key_fields));
+  const std::vector<FieldDef> clustered_key_fields(clustered.leaf.fields.begin(),
+                                                   clustered.leaf.fields.begin() + static_cast<std::ptrdiff_t>(key_fields));
   t.indexes.push_back(std::move(clustered));
   for (const auto& spec : indexes) {
     if (&spec == key || spec.skip) continue;
@@ -567,8 +592,8 @@ Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes) 
       add(ix, *c, KeyPartField(t.columns[*c], prefix_bytes(spec, t.columns[*c], prefix)));
       held[*c] = held[*c] || prefix == 0;
     }
-    for (std::size_t c : clustered_key) {
-      if (!held[c]) add(ix, c, t.columns[c].field);
+    for (std::size_t k = 0; k < key_fields; ++k) {
+      if (!held[clustered_key[k]]) add(ix, clustered_key[k], clustered_key_fields[k]);
     }
     ix.n_unique_in_tree = ix.fields.size();  // node pointers of a secondary index hold every field
     t.indexes.push_back(std::move(ix));

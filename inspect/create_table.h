@@ -36,8 +36,9 @@ struct IndexSpec {
 // one, the PRIMARY KEY, else the first UNIQUE index of NOT NULL whole columns, else DB_ROW_ID;
 // then DB_TRX_ID, DB_ROLL_PTR and every other stored column in table order (a key column
 // stored as a prefix is stored again whole). Then each secondary index: its key parts, then
-// the clustered key's columns it does not hold whole. Roots are not known here.
-ondisk::Result<TableDef> LayOutTable(TableDef t, const std::vector<IndexSpec>& indexes);
+// the clustered key's fields it does not hold whole. A key without a name gets the one the
+// server gives it. Roots are not known here.
+ondisk::Result<TableDef> LayOutTable(TableDef t, std::vector<IndexSpec> indexes);
 
 // Roots the clustered index of `t` where InnoDB puts the first index of a file-per-table
 // tablespace, page 3, and takes its index id from that page. Corruption when page 3 is not an

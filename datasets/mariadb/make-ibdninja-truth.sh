@@ -76,6 +76,7 @@ declare -A tables=(
     [20_edge_values]="edge_numbers:id edge_text:id edge_time:id"
     [21_mariadb_instant]="mi_reorder:id mi_drop_add:id mi_compact:id mi_redundant:id mi_varpk:k mi_many:id"
     [22_charsets]="edge_charsets:id edge_mariadb_types:id"
+    [23_key_shapes]="key_shapes:LEFT(name,4),n"
 )
 
 run -e 'CREATE DATABASE ibdninja_test'
@@ -116,6 +117,15 @@ for table in "${!secondary[@]}"; do
         index=${entry%%:*} columns=${entry#*:}
         run -B ibdninja_test -e "SELECT $columns FROM $table FORCE INDEX ($index) ORDER BY $columns" > "$OUT/$table.$index.tsv"
     done
+done
+
+# key_shapes' primary key is a 4-character prefix of name: each secondary index holds that
+# prefix, not the whole name, after its own columns (its keys named as the server named them).
+prefix="LEFT(name, 4) AS name"
+for entry in "n:n,$prefix" "n_2:n,code,$prefix" "email:email,$prefix,n" "code:code,$prefix,n" "uk_code_n:code,n,$prefix"; do
+    index=${entry%%:*} columns=${entry#*:}
+    run -B ibdninja_test -e "SELECT $columns FROM key_shapes FORCE INDEX ($index) ORDER BY ${columns//$prefix/name}" \
+        > "$OUT/key_shapes.$index.tsv"
 done
 
 # Delete-marked rows purge has not removed: a read view opened before the DELETE (a second

@@ -124,6 +124,32 @@ TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {
 
 }  // namespace
 
+// Keys as people write them (extra/23_key_shapes.sql read as --create-table): unnamed keys
+// are found by the names the server gives them, and a primary key on a column prefix is the
+// prefix inside every secondary index. Compared with what MariaDB lists FORCE INDEX.
+TEST(InspectCliTest, RowsOfEveryKeyShapeFromTheScriptThatMadeThem) {
+  const fs::path truth = TestDataDir() / "ibdninja" / "truth";
+  const fs::path script = TestDataDir() / "ibdninja" / "extra" / "23_key_shapes.sql";
+  strata::testing::TempDir tmp;
+  fs::create_directories(tmp.path() / "db");
+  strata::testing::Gunzip(truth / "mariadb" / "key_shapes.ibd.gz", tmp.path() / "db" / "key_shapes.ibd");
+  strata::testing::Gunzip(truth / "mariadb" / "ibdata1.gz", tmp.path() / "ibdata1");
+  auto slurp = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string ibd = (tmp.path() / "db" / "key_shapes.ibd").string();
+  CommandResult r = Strata("inspect rows --create-table " + script.string() + " " + ibd);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, slurp(truth / "key_shapes.tsv"));
+  for (const char* index : {"n", "n_2", "email", "code", "uk_code_n"}) {
+    SCOPED_TRACE(index);
+    r = Strata("inspect rows --index " + std::string(index) + " --create-table " + script.string() + " " + ibd);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, slurp(truth / ("key_shapes." + std::string(index) + ".tsv")));
+  }
+}
+
 // A MariaDB data directory as a user has it: `inspect rows db/t.ibd` finds the .frm beside the
 // file (and, for a FULLTEXT index's tables, takes the indexed table's CREATE TABLE).
 TEST(InspectCliTest, RowsOfMariaDbFilesUseTheFrmBesideThem) {
