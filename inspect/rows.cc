@@ -267,7 +267,7 @@ class Scanner {
     // tells whether the definition fits the page (FitsPage) before any value is given.
     decoded_.clear();
     std::size_t used = 0;
-    bool sized = ip.is_compact() && index_.row_versions.empty();
+    bool sized = ip.is_compact();
     RecordWalker w(ip);
     while (w.Next()) {
       const RecordHeader& h = w.header();

@@ -12,6 +12,7 @@
 #include "ondisk/index_page.h"
 #include "ondisk/lob.h"
 #include "ondisk/sdi.h"
+#include "inspect/sys_columns.h"
 
 namespace strata::inspect {
 
@@ -42,12 +43,6 @@ namespace {
 
 // ucs2, utf16 and utf32 collations: every character has the same width, so InnoDB stores
 // CHAR in them as a fixed-length field (MySQL's collation id ranges).
-bool FixedWidthCharset(int collation) {
-  return collation == 35 || collation == 90 || (collation >= 128 && collation <= 159) ||  // ucs2
-         collation == 60 || collation == 61 || (collation >= 160 && collation <= 183) ||  // utf32
-         collation == 54 || collation == 55 || (collation >= 101 && collation <= 124);    // utf16
-}
-
 // Declared length in characters from "char(10)" / "varchar(45)".
 int DeclaredChars(const std::string& sql_type) {
   static const std::regex re(R"(\w+\((\d+)\).*)");
@@ -102,12 +97,13 @@ FieldDef StorageOf(const nlohmann::json& c) {
       std::uint32_t bytes = static_cast<std::uint32_t>((n + 7) / 8);
       return FieldDef::Fixed(name, bytes > 4 ? 8 : std::max(bytes, 1u), nullable);
     }
-    case 29: {  // STRING (CHAR/BINARY): variable when characters vary in width (utf8mb3/4, ...)
-      int chars = DeclaredChars(c.value("column_type_utf8", ""));
-      if (chars > 0 && char_length > static_cast<std::uint32_t>(chars) && !FixedWidthCharset(c.value("collation_id", 0))) {
-        return FieldDef::Variable(name, char_length, nullable);
-      }
-      return FieldDef::Fixed(name, char_length, nullable);
+    case 29: {  // STRING (CHAR/BINARY): variable when characters vary in width (utf8mb3/4, utf16, ...)
+      // (A dropped column has no column_type_utf8: its collation alone says.)
+      const CharWidth width = WidthOfCollation(c.value("collation_id", 0));
+      const int chars = DeclaredChars(c.value("column_type_utf8", ""));
+      const bool varies = width.mbmaxlen ? width.mbmaxlen > 1 && !width.fixed
+                                         : chars > 0 && char_length > static_cast<std::uint32_t>(chars);
+      return varies ? FieldDef::Variable(name, char_length, nullable) : FieldDef::Fixed(name, char_length, nullable);
     }
     case 24: case 25: case 26: case 27: case 30: case 31:  // BLOB family, GEOMETRY, JSON
       return FieldDef::Variable(name, char_length ? char_length : 0xFFFFFFFF, nullable, true);
