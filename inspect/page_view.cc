@@ -247,6 +247,9 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
   } else if (!ip->is_compact()) {
     v.layout_source = "REDUNDANT (self-describing)";
   }
+  // MySQL 8.0.29+ instant ADD/DROP: each leaf record says the row version it was written in.
+  const TableDef* versioned = def && layout == &def->leaf && !def->row_versions.empty() ? dict.TableOf(def) : nullptr;
+  if (versioned) v.layout_source += " (row versions: each record by the columns of its own)";
   RecordWalker w(*ip);
   while (w.Next()) {
     const RecordHeader& h = w.header();
@@ -259,12 +262,18 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
     r.n_owned = h.n_owned;
     r.next = h.NextOrigin(w.origin(), ip->is_compact(), page.size());
     Result<std::vector<FieldSlice>> fields = Status::NotSupported("no layout");
+    const RecordLayout* record_layout = instant && h.min_rec() ? &instant->metadata : layout;
+    const IndexDef::RowVersion* version = nullptr;
+    if (versioned) {
+      auto n = RecordRowVersion(page, w.origin());
+      if (n.ok() && *n < def->row_versions.size()) version = &def->row_versions[*n];
+      if (version) record_layout = &version->leaf;
+    }
     if (!ip->is_compact()) {
       fields = DecodeRedundantFields(page, w.origin());
-    } else if (layout) {
-      fields = DecodeCompactFields(page, w.origin(), instant && h.min_rec() ? instant->metadata : *layout);
+    } else if (record_layout) {
+      fields = DecodeCompactFields(page, w.origin(), *record_layout);
     }
-    const RecordLayout* record_layout = instant && h.min_rec() ? &instant->metadata : layout;
     if (fields.ok()) {
       for (std::size_t i = 0; i < fields->size(); ++i) {
         const FieldSlice& fs = (*fields)[i];
@@ -273,6 +282,8 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
         const ColumnFormat* format = nullptr;
         if (instant && !h.min_rec() && i < instant->column_of.size() && instant->column_of[i] >= 0) {
           format = &instant_table->columns[static_cast<std::size_t>(instant->column_of[i])].format;
+        } else if (version && i < version->columns.size()) {
+          format = &versioned->columns[version->columns[i]].format;
         } else if (!instant && def && fd && i < def->formats.size() && fd->name == def->fields[i]) {
           format = &def->formats[i];
         }

@@ -111,6 +111,29 @@ TEST(InspectCliTest, PageRecordsDecodeFieldsByNameFromSdi) {
   EXPECT_NE(r.out.find("last_update          2006-02-15 04:34:33"), std::string::npos);
 }
 
+// MySQL 8.0.29+ instant ADD/DROP: each record is decoded by the columns of the row version it
+// was written in, dropped ones included (a dropped utf8mb4 CHAR is variable-length).
+TEST(InspectCliTest, PageRecordsDecodeEachRowVersionByItsOwnColumns) {
+  const fs::path ibd = strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0" / "instant_add_drop.ibd";
+  CommandResult r = Strata("inspect page 4 --records --json " + ibd.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::vector<std::vector<std::string>> values;
+  for (const auto& rec : j["files"][0]["records"]) {
+    ASSERT_TRUE(rec["error"].is_null()) << rec.dump();
+    auto& row = values.emplace_back();
+    for (const auto& f : rec["fields"]) row.push_back(f["value"].get<std::string>());
+  }
+  ASSERT_EQ(values.size(), 3u);
+  EXPECT_EQ(values[0].size(), 5u);  // version 0: id, DB_TRX_ID, DB_ROLL_PTR, col_datetime_0, col_varchar
+  EXPECT_EQ(values[0][4], "\"Row_V1\"");
+  EXPECT_EQ(values[1].size(), 7u);  // version 2: and col_datetime_6, col_char
+  EXPECT_EQ(values[1][4], "\"Row_V2\"");
+  EXPECT_EQ(values[1][6], "\"ibdNinja  \"");
+  EXPECT_EQ(values[2].size(), 5u);  // version 4: both dropped
+  EXPECT_EQ(values[2][0], "3");
+}
+
 TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {
   CommandResult r = Strata("inspect extents --illustrate --color=never " + Data("mariadb/t_uuid.ibd"));
   ASSERT_EQ(r.exit_code, 0);
