@@ -643,6 +643,28 @@ TEST_F(FtsAuxTest, TheIndexedTableReadsAsItsClientPrintsIt) {
   EXPECT_EQ(ours, Slurp(dir_ / "truth" / "articles.tsv"));
 }
 
+// Read with a CREATE TABLE that lacks the FULLTEXT index (as it reads after DROP INDEX, while
+// InnoDB keeps its FTS_DOC_ID), no value is given, and the finding says what is missing.
+TEST_F(FtsAuxTest, ADefinitionWithoutTheDocIdIsToldWhatItLacks) {
+  std::string sql = Slurp(dir_ / "create.sql");
+  const auto ft = sql.find(",\n  FULLTEXT KEY");
+  ASSERT_NE(ft, std::string::npos);
+  sql.erase(ft, sql.find('\n', ft + 2) - ft);
+  auto def = TableFromCreateTable(sql, "", ondisk::Flavor::kMariaDb);
+  ASSERT_TRUE(def.ok()) << def.status().ToString();
+  auto file = SpaceFile::Open(tmp_.path() / "articles.ibd");
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+  std::size_t rows = 0;
+  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+    ++rows;
+    for (const RowCell& c : r.cells) EXPECT_FALSE(c.text) << *c.text;
+  });
+  EXPECT_GT(rows, 0u);
+  ASSERT_FALSE(scan.findings.empty());
+  EXPECT_NE(scan.findings[0].ToString().find("FTS_DOC_ID"), std::string::npos) << scan.findings[0].ToString();
+}
+
 TEST_F(FtsAuxTest, DeletedIdsAndSettingsAreTheServersOwn) {
   // INNODB_FT_DELETED names its column DOC_ID; the table's column is doc_id.
   const std::string deleted = Slurp(dir_ / "truth" / "innodb_ft_deleted.tsv");
