@@ -162,8 +162,9 @@ TEST(SqlCliTest, FailedImportKeepsEveryStatementBeforeTheFailingLine) {
     EXPECT_EQ(a, 3100 + after) << r.out;
   }
   // A gzip file cut between two statements is still named as damaged, not imported as a
-  // shorter dump (zlib reports the missing end only through its error).
-  RunCommand("gzip -k " + dump.string() + " && head -c 15000 " + dump.string() + ".gz > " + dump.string() + ".cut.gz");
+  // shorter dump (zlib reports the missing end only through its error). The cut comes well
+  // before line 66, whose duplicate key would otherwise race the reader to the first error.
+  RunCommand("gzip -k " + dump.string() + " && head -c 4000 " + dump.string() + ".gz > " + dump.string() + ".cut.gz");
   auto r = Strata("import " + dump.string() + ".cut.gz --datadir " + (tmp.path() / "cut").string());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("cut short"), std::string::npos) << r.err;
