@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/lob.h"
 #include "ondisk/page_type.h"
@@ -18,8 +19,13 @@ Status Broken(std::uint32_t page, const std::string& what) {
   return Status::Corruption(fmt::format("page {}: {}", page, what));
 }
 
+// Adds page p to `failing` when it fails its checksum: its bytes are read all the same.
+void NoteChecksum(const SpaceFile& file, std::uint32_t p, std::vector<std::uint32_t>* failing) {
+  if (failing && !ValidatePage(file.page(p), file.full_crc32()).valid) failing->push_back(p);
+}
+
 // Old format: each page holds a part and the next page's number.
-Result<std::string> ReadBlobChain(const SpaceFile& file, const ExternRef& ref) {
+Result<std::string> ReadBlobChain(const SpaceFile& file, const ExternRef& ref, std::vector<std::uint32_t>* failing) {
   std::string out;
   std::set<std::uint32_t> seen;
   for (std::uint32_t p = ref.page_no; out.size() < ref.length;) {
@@ -29,6 +35,7 @@ Result<std::string> ReadBlobChain(const SpaceFile& file, const ExternRef& ref) {
     if (FilHeader(page).type() != PageType::kBlob) return Broken(p, "a BLOB chain reaches a page that is not a BLOB page");
     auto blob = BlobPage::Decode(page);
     if (!blob.ok()) return blob.status().WithContext(fmt::format("page {}", p));
+    NoteChecksum(file, p, failing);
     const std::size_t part = std::min<std::uint64_t>(blob->part_len, ref.length - out.size());
     out.append(reinterpret_cast<const char*>(page.data()) + BlobPage::kData, part);
     p = blob->next_page.value();
@@ -38,10 +45,11 @@ Result<std::string> ReadBlobChain(const SpaceFile& file, const ExternRef& ref) {
 
 // MySQL 8.0: the first page's list of index entries, each naming a data page and its length
 // (the first entry's data is on the first page itself).
-Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref) {
+Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref, std::vector<std::uint32_t>* failing) {
   ConstBytes first = file.page(ref.page_no);
   auto head = LobFirstPage::Decode(first);
   if (!head.ok()) return head.status().WithContext(fmt::format("page {}", ref.page_no));
+  NoteChecksum(file, ref.page_no, failing);
   std::string out;
   std::set<std::pair<std::uint32_t, std::uint16_t>> seen;
   for (FileAddr at = head->index_list.first; !at.is_null() && out.size() < ref.length;) {
@@ -62,6 +70,7 @@ Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref) {
       if (!d.ok()) return d.status().WithContext(fmt::format("page {}", dp));
       from = LobDataPage::kData;
       len = std::min<std::size_t>(len, LobDataPage::Capacity(data_page.size()));
+      NoteChecksum(file, dp, failing);
     }
     out.append(reinterpret_cast<const char*>(data_page.data()) + from, std::min<std::size_t>(len, ref.length - out.size()));
     at = entry->node.next;
@@ -72,11 +81,11 @@ Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref) {
 
 }  // namespace
 
-Result<std::string> ReadExternal(const SpaceFile& file, const ExternRef& ref) {
+Result<std::string> ReadExternal(const SpaceFile& file, const ExternRef& ref, std::vector<std::uint32_t>* failing) {
   if (ref.page_no >= file.n_pages()) return Broken(ref.page_no, "an off-page reference points past the end of the file");
   switch (FilHeader(file.page(ref.page_no)).type()) {
-    case PageType::kBlob: return ReadBlobChain(file, ref);
-    case PageType::kLobFirst: return ReadLob(file, ref);
+    case PageType::kBlob: return ReadBlobChain(file, ref, failing);
+    case PageType::kLobFirst: return ReadLob(file, ref, failing);
     case PageType::kZBlob: case PageType::kZBlob2: case PageType::kZLobFirst:
       return Status::NotSupported(fmt::format("page {}: compressed LOB pages are not read yet", ref.page_no));
     default: return Broken(ref.page_no, "an off-page reference points at a page that is not a BLOB or LOB page");

@@ -312,6 +312,7 @@ class Scanner {
       row.page_damaged = page_damaged_;
       row.page = p;
       row.offset = d.origin;
+      failing_lob_pages_.clear();
       for (std::size_t i = 0; i < columns_.size(); ++i) {
         const RowColumn& c = columns_[i];
         RowCell& cell = row.cells[i];
@@ -326,6 +327,11 @@ class Scanner {
           FillCell(cell, page, (*d.fields)[f], *c.format);
         }
         if (!cell.unknown.empty()) ++scan_.unknown_cells;
+      }
+      for (std::uint32_t lob : failing_lob_pages_) {
+        row.page_damaged = true;
+        Fail(lob, std::nullopt, fmt::format("an off-page value of the record at page {} offset {} is read from this page, "
+                                            "which fails its checksum: it may be damaged", p, d.origin));
       }
       ++scan_.rows;
       each(row);
@@ -408,7 +414,7 @@ class Scanner {
     Status st;
     if (fs.external) {
       const ExternRef ref = ExternRef::Decode(page, fs.offset + fs.length - kExternRefSize);
-      auto rest = ReadExternal(file_, ref);
+      auto rest = ReadExternal(file_, ref, &failing_lob_pages_);
       if (!rest.ok()) {
         cell = {std::nullopt, "off-page part: " + rest.status().message()};
         return;
@@ -440,6 +446,7 @@ class Scanner {
   };
   std::vector<Decoded> decoded_;  // the records of the leaf page being read
   bool page_damaged_ = false;     // it fails its checksum
+  std::vector<std::uint32_t> failing_lob_pages_;  // off-page parts of the row being read that fail theirs
   Row row_;
   PageWindow leaves_{file_};
   std::string name_;

@@ -22,6 +22,8 @@
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/sys_dictionary.h"
+#include "ondisk/fil_header.h"
+#include "ondisk/page_type.h"
 #include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
 
@@ -306,6 +308,46 @@ TEST(MariaDbRowsTest, RowsFromAPageThatFailsItsChecksumSaySo) {
   EXPECT_EQ(rows, 3500u);
   EXPECT_GT(damaged, 0u);
   ASSERT_FALSE(scan.findings.empty());
+  EXPECT_NE(scan.findings[0].ToString().find("fails its checksum"), std::string::npos);
+}
+
+// An off-page part read from a BLOB page that fails its checksum: the row says so, the scan
+// names the page, and the rows whose values live elsewhere are not marked.
+TEST(MariaDbRowsTest, ValuesFromABlobPageThatFailsItsChecksumSaySo) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
+  testing::TempDir tmp;
+  const fs::path ibd = tmp.path() / "blob_external.ibd";
+  testing::Gunzip(dir / "mariadb" / "blob_external.ibd.gz", ibd);
+  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "blob_external.sql"), "", ondisk::Flavor::kMariaDb);
+  ASSERT_TRUE(def.ok());
+  std::uint32_t blob = 0;
+  {
+    auto file = SpaceFile::Open(ibd);
+    ASSERT_TRUE(file.ok());
+    for (std::uint32_t p = 0; p < file->n_pages() && !blob; ++p) {
+      if (ondisk::FilHeader(file->page(p)).type() == ondisk::PageType::kBlob) blob = p;
+    }
+  }
+  ASSERT_NE(blob, 0u);
+  {
+    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(std::streamoff{blob} * 16384 + 200);
+    const char was = static_cast<char>(f.get());
+    f.seekp(std::streamoff{blob} * 16384 + 200);
+    f.put(static_cast<char>(was ^ 0x04));  // one bit
+  }
+  auto file = SpaceFile::Open(ibd);
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+  std::size_t damaged = 0, rows = 0;
+  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+    ++rows;
+    damaged += r.page_damaged;
+  });
+  EXPECT_EQ(damaged, 1u);
+  EXPECT_GT(rows, damaged);
+  ASSERT_EQ(scan.findings.size(), 1u);
+  EXPECT_EQ(scan.findings[0].page, std::optional<std::uint32_t>(blob));
   EXPECT_NE(scan.findings[0].ToString().find("fails its checksum"), std::string::npos);
 }
 
