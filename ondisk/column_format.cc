@@ -3,8 +3,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <limits>
 
 #include <arpa/inet.h>
 
@@ -44,7 +46,8 @@ Status WrongLength(const ColumnFormat& f, std::size_t got, std::size_t want) {
 
 // MySQL prints FLOAT with 6 significant digits and DOUBLE with the fewest that read back
 // exactly, both without trailing zeros, as fixed notation when the decimal exponent is
-// between -15 and 14 and as "1.5e30" / "1e-16" otherwise (measured on MariaDB 10.11).
+// between -15 and 14, or is 15 with digits after the point (1234567890123456.8), and as
+// "1.5e30" / "1e-16" otherwise (measured on MariaDB 10.11).
 }  // namespace
 
 std::string DoubleText(double v, FloatDigits digits_wanted) {
@@ -58,6 +61,11 @@ std::string DoubleText(double v, FloatDigits digits_wanted) {
     case FloatDigits::kFloatShown: end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 5).ptr; break;
     case FloatDigits::kFloatExact:
       end = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v), std::chars_format::scientific).ptr;
+      // The shortest digits of FLOAT's largest values (3.4028235e38) read back as a DOUBLE above
+      // FLT_MAX, which the server refuses as out of range: those take the double's digits.
+      if (std::fabs(std::strtod(std::string(buf, end).c_str(), nullptr)) > std::numeric_limits<float>::max()) {
+        end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+      }
       break;
   }
   const std::string sci(buf, end);  // "-1.23450e+05"
@@ -70,7 +78,8 @@ std::string DoubleText(double v, FloatDigits digits_wanted) {
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
   const int exp = std::stoi(sci.substr(e_at + 1));
   std::string out = negative ? "-" : "";
-  if (exp >= 15 || exp < -15) {
+  const bool fraction = digits.size() > static_cast<std::size_t>(std::max(exp, 0)) + 1;
+  if ((exp >= 15 && !(exp == 15 && fraction)) || exp < -15) {
     out += digits.substr(0, 1);
     if (digits.size() > 1) out += "." + digits.substr(1);
     return out + "e" + std::to_string(exp);

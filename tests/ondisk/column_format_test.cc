@@ -2,6 +2,9 @@
 // what, and malformed bytes refused with a reason rather than printed.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <limits>
+
 #include "ondisk/column_format.h"
 
 namespace strata::ondisk {
@@ -59,6 +62,18 @@ TEST(ColumnFormatTest, FloatsPrintAsTheServerAndRestoreExactly) {
   EXPECT_EQ(DoubleText(1e14, FloatDigits::kDouble), "100000000000000");
   EXPECT_EQ(DoubleText(1.5e-15, FloatDigits::kDouble), "0.0000000000000015");
   EXPECT_EQ(DoubleText(1e-16, FloatDigits::kDouble), "1e-16");
+  // Exponent 15: fixed when digits follow the point, as MariaDB printed them.
+  EXPECT_EQ(DoubleText(1234567890123456.8, FloatDigits::kDouble), "1234567890123456.8");
+  EXPECT_EQ(DoubleText(-3308632707510732.5, FloatDigits::kDouble), "-3308632707510732.5");
+  EXPECT_EQ(DoubleText(1000000000000000.1, FloatDigits::kDouble), "1000000000000000.1");
+  EXPECT_EQ(DoubleText(1234567890123456.0, FloatDigits::kDouble), "1.234567890123456e15");
+  EXPECT_EQ(DoubleText(1.2345678901234568e16, FloatDigits::kDouble), "1.2345678901234568e16");
+  // FLOAT's largest value restores as itself, not as a literal above FLT_MAX.
+  const float most = std::numeric_limits<float>::max();
+  const std::string literal = DoubleText(most, FloatDigits::kFloatExact);
+  EXPECT_LE(std::strtod(literal.c_str(), nullptr), static_cast<double>(most)) << literal;
+  EXPECT_EQ(std::strtof(literal.c_str(), nullptr), most) << literal;
+  EXPECT_EQ(DoubleText(-most, FloatDigits::kFloatExact), "-" + literal);
 }
 
 // The escaper scans sixteen bytes at a time: every special byte at every position of a block,
