@@ -5,8 +5,9 @@
 #include <optional>
 
 #include "inspect/rows.h"
-#include "ondisk/charsets.h"
 #include "inspect/sys_columns.h"
+#include "ondisk/charsets.h"
+#include "ondisk/column_format.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/page_type.h"
@@ -62,7 +63,10 @@ std::vector<Token> Tokenize(std::string_view s) {
       for (++i; i < s.size(); ++i) {
         if (s[i] == '\n') ++line;
         if (s[i] == '\\' && c != '`' && i + 1 < s.size()) {
-          t.text += s[++i];
+          bool keep = false;
+          const char u = ondisk::UnescapeSqlChar(s[++i], &keep);
+          if (keep) t.text += '\\';
+          t.text += u;
         } else if (s[i] == c) {
           if (i + 1 < s.size() && s[i + 1] == c) t.text += s[++i];
           else break;

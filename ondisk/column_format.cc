@@ -430,6 +430,19 @@ std::size_t NextToEscape(std::string_view v, std::size_t from) {
 
 }  // namespace
 
+char UnescapeSqlChar(char c, bool* keep_backslash) {
+  *keep_backslash = c == '%' || c == '_';
+  switch (c) {
+    case '0': return '\0';
+    case 'b': return '\b';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'Z': return '\x1a';
+    default: return c;
+  }
+}
+
 void AppendBatchEscaped(std::string& out, std::string_view v) {
   std::size_t run = 0;
   for (std::size_t i = NextToEscape(v, 0); i < v.size(); i = NextToEscape(v, run)) {

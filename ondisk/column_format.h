@@ -92,6 +92,10 @@ std::string DoubleText(double v, FloatDigits digits);
 // \t, \n, \\ and \0.
 void AppendBatchEscaped(std::string& out, std::string_view value);
 
+// The character `\c` stands for inside an SQL string literal (\0 \b \n \r \t \Z; any other
+// character stands for itself). \% and \_ keep their backslash, for LIKE: `keep_backslash`.
+char UnescapeSqlChar(char c, bool* keep_backslash);
+
 // The pieces other code encodes with (the engine's row codec).
 std::uint32_t DecimalBytes(std::uint32_t precision, std::uint32_t scale);
 // "[-]digits[.digits]", already fitted to DECIMAL(precision, scale), into MySQL's binary form.

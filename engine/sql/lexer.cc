@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "ondisk/column_format.h"
+
 namespace strata::engine::sql {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -25,21 +27,6 @@ int HexDigit(char c) {
   return -1;
 }
 
-// MySQL's backslash escapes in string literals (\% and \_ keep their backslash, for LIKE).
-char Unescape(char c, bool* keep_backslash) {
-  *keep_backslash = false;
-  switch (c) {
-    case '0': return '\0';
-    case 'b': return '\b';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    case 'Z': return '\x1a';
-    case '%': case '_': *keep_backslash = true; return c;
-    default: return c;
-  }
-}
-
 }  // namespace
 
 std::size_t ScanString(std::string_view s, std::size_t start, std::string* out) {
@@ -55,7 +42,7 @@ std::size_t ScanString(std::string_view s, std::size_t start, std::string* out) 
     if (s[i] == '\\') {
       if (i + 1 >= s.size()) return std::string_view::npos;
       bool keep = false;
-      const char u = Unescape(s[i + 1], &keep);
+      const char u = ondisk::UnescapeSqlChar(s[i + 1], &keep);
       if (keep) out->push_back('\\');
       out->push_back(u);
       i += 2;

@@ -531,6 +531,12 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
   EXPECT_EQ(t->columns[1].field.max_length, 40u);
   EXPECT_EQ(t->columns[2].field.fixed_length, 6u);  // DECIMAL(12,3): 9 integer digits in 4 bytes + 3 in 2
   EXPECT_EQ(t->columns[3].format.elements, (std::vector<std::string>{"a", "b'c"}));
+  // Labels with backslash escapes mean what the server stored for them.
+  auto escaped = TableFromCreateTable(R"(CREATE TABLE e (k ENUM('tab\there', 'a\'b', 'back\\slash', 'nul\0', '50\%')))", "",
+                                      ondisk::Flavor::kMariaDb);
+  ASSERT_TRUE(escaped.ok());
+  EXPECT_EQ(escaped->columns[0].format.elements,
+            (std::vector<std::string>{"tab\there", "a'b", "back\\slash", std::string("nul\0", 4), "50\\%"}));
   EXPECT_TRUE(t->columns[4].is_virtual);
   EXPECT_EQ(t->columns[5].format.type, ondisk::ColumnType::kJson);
   auto maria = TableFromCreateTable(sql, "t", ondisk::Flavor::kMariaDb);
