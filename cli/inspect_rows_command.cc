@@ -152,6 +152,7 @@ int InspectRows(const std::vector<std::string>& args) {
   const std::optional<FtsAuxFile> aux = FtsAuxOf(file->path());
   ServerDictionaries servers;
   Dictionary dict;
+  bool given = false;  // dict.tables[0] is the file's table, placed in it (--create-table, .frm)
   if (vm.count("create-table")) {
     auto def = DefinitionFromSql(file->path(), vm["create-table"].as<std::string>(),
                                  vm.count("table") ? vm["table"].as<std::string>() : "", file->flavor());
@@ -160,18 +161,20 @@ int InspectRows(const std::vector<std::string>& args) {
     else if (const auto placed = PlaceInFile(*def, *file); !placed.ok()) def = placed;
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
+    given = true;
     if (const Dictionary* server = servers.For(*file)) dict.Append(*server);  // for secondary roots
   } else {
     dict = ReadDictionary(*file);  // MySQL 8.0's SDI
     // MySQL 5.x and MariaDB: the server's .frm beside the file, else its ibdata1's SYS_COLUMNS.
     if (dict.tables.empty() && !aux) {
-      if (auto frm = TableFromFrmBeside(*file); frm.ok()) dict.tables.push_back(std::move(*frm));
+      if (auto frm = TableFromFrmBeside(*file); frm.ok()) dict.tables.push_back(std::move(*frm)), given = true;
       else if (!frm.status().IsNotFound()) std::cerr << "strata inspect rows: " << frm.status().message() << " (read with SYS_COLUMNS instead, if ibdata1 is at hand)\n";
     }
     if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
   }
-  // The table whose clustered index is rooted in this file (a server's dictionary lists all).
-  TableDef* table = nullptr;
+  // The table whose clustered index is rooted in this file (a server's dictionary lists all);
+  // one given for the file is its table even when its root page is damaged.
+  TableDef* table = given ? &dict.tables.front() : nullptr;
   for (auto& t : dict.tables) {
     if (!table && !t.columns.empty() && RootedIn(t, *file)) table = &t;
   }

@@ -41,9 +41,10 @@ struct IndexSpec {
 ondisk::Result<TableDef> LayOutTable(TableDef t, std::vector<IndexSpec> indexes);
 
 // Roots the clustered index of `t` where InnoDB puts the first index of a file-per-table
-// tablespace, page 3, and takes its index id from that page. Corruption when page 3 is not an
-// index root. (Secondary indexes stay unplaced: which root is whose is the server's
-// dictionary's knowledge.)
+// tablespace, page 3, and takes its index id from that page; when page 3 is damaged, the
+// smallest index id of the file's pages (the first index made). Corruption when page 3 is an
+// index page with neighbours, or no page is an index page. (Secondary indexes stay unplaced:
+// which root is whose is the server's dictionary's knowledge.)
 ondisk::Status PlaceInFile(TableDef& t, const SpaceFile& file);
 
 }  // namespace strata::inspect

@@ -1,5 +1,6 @@
 #include "inspect/rows.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -84,39 +85,22 @@ class Scanner {
   }
 
   RowScan Run(bool with_deleted, const std::function<void(const Row&)>& each) {
-    std::uint32_t p = index_.root_page;
     const RecordLayout node_layout = index_.NodePointerLayout();
     std::optional<IndexPage> root;
-    for (int depth = 0;; ++depth) {
-      auto ip = OpenIndexPage(p, "descending from the root");
-      if (!ip) return std::move(scan_);
-      if (depth == 0) root = ip;
-      if (ip->is_leaf()) break;
-      if (depth > 64) {
-        Fail(p, std::nullopt, "the tree is deeper than 64 levels");
-        return std::move(scan_);
-      }
-      if (const Status fit = FitsNodePage(*ip, p, node_layout); !fit.ok() && !IsMariaDbInstantRoot(file_, *root)) {
-        Fail(p, std::nullopt, fit.message());  // its node pointers would lead anywhere
-        return std::move(scan_);
-      }
-      RecordWalker w(*ip);
-      if (!w.Next()) {
-        Fail(p, std::nullopt, w.status().ok() ? "a node page without records" : w.status().message());
-        return std::move(scan_);
-      }
-      auto fields = ip->is_compact() ? DecodeCompactFields(file_.page(p), w.origin(), node_layout)
-                                     : DecodeRedundantFields(file_.page(p), w.origin());
-      if (!fields.ok() || fields->empty() || fields->back().length != 4) {
-        Fail(p, w.origin(), fields.ok() ? "a node pointer without a child page" : fields.status().message());
-        return std::move(scan_);
-      }
-      p = Load32(file_.page(p), fields->back().offset);
+    std::optional<std::uint32_t> first = LeftmostLeaf(node_layout, root);
+    if (!first) {
+      // The way down is damaged: the leaves are still there, chained, with this index's id.
+      first = LeafWithoutLeftNeighbour();
+      if (!first) return std::move(scan_);
+      Fail(*first, std::nullopt, "the scan starts here instead: the leaf of this index that has no left neighbour, "
+                                 "found by reading every page; it goes on along the leaf chain");
+      root.reset();
     }
-    if (index_.clustered && IsMariaDbInstantRoot(file_, *root)) NoteMariaDbInstant(*root, p);
+    std::uint32_t p = *first;
+    if (root && index_.clustered && IsMariaDbInstantRoot(file_, *root)) NoteMariaDbInstant(*root, p);
     // The leaf chain gives the order; the node pages' pointers are the second opinion that
     // lets the scan go on past a leaf it cannot read, or a next-page pointer that is wrong.
-    const LeafOrder order = root->is_leaf() ? LeafOrder{} : LeavesInKeyOrder(node_layout);
+    const LeafOrder order = !root || root->is_leaf() ? LeafOrder{} : LeavesInKeyOrder(node_layout);
     std::vector<bool> seen(file_.n_pages(), false);
     while (p != kFilNull) {
       if (p < seen.size() && seen[p]) {
@@ -156,23 +140,85 @@ class Scanner {
  private:
   static std::string Named(std::uint32_t page) { return page == kFilNull ? "the end" : "page " + std::to_string(page); }
 
-  // Every leaf under the root in key order, read depth first through the node pages. What
-  // cannot be read here is not reported: the scan says it if it ever needs that part.
-  LeafOrder LeavesInKeyOrder(const RecordLayout& node_layout) const {
+  // From the root down the leftmost node pointers to the first leaf; nullopt, said, when a
+  // page on the way cannot be read. `root` is the root page when it could be.
+  std::optional<std::uint32_t> LeftmostLeaf(const RecordLayout& node_layout, std::optional<IndexPage>& root) {
+    std::uint32_t p = index_.root_page;
+    for (int depth = 0;; ++depth) {
+      auto ip = OpenIndexPage(p, "descending from the root");
+      if (!ip) return std::nullopt;
+      descent_.push_back(p);
+      if (depth == 0) root = ip;
+      if (ip->is_leaf()) return p;
+      if (depth > 64) {
+        Fail(p, std::nullopt, "the tree is deeper than 64 levels");
+        return std::nullopt;
+      }
+      if (const Status fit = FitsNodePage(*ip, p, node_layout); !fit.ok() && !IsMariaDbInstantRoot(file_, *root)) {
+        Fail(p, std::nullopt, fit.message());  // its node pointers would lead anywhere
+        return std::nullopt;
+      }
+      auto child = FirstChild(*ip, node_layout);
+      if (!child.ok()) {
+        Fail(p, std::nullopt, child.status().message());
+        return std::nullopt;
+      }
+      p = *child;
+    }
+  }
+
+  // The child page the first node pointer of node page `ip` leads to.
+  static Result<std::uint32_t> FirstChild(const IndexPage& ip, const RecordLayout& node_layout) {
+    RecordWalker w(ip);
+    if (!w.Next()) return w.status().ok() ? Status::Corruption("a node page without records") : w.status();
+    auto fields = ip.is_compact() ? DecodeCompactFields(ip.page(), w.origin(), node_layout) : DecodeRedundantFields(ip.page(), w.origin());
+    if (!fields.ok()) return fields.status();
+    if (fields->empty() || fields->back().length != 4) return Status::CorruptionAt(w.origin(), "a node pointer without a child page");
+    return Load32(ip.page(), fields->back().offset);
+  }
+
+  // The first leaf of this index found by reading every page: level 0, this index's id, no
+  // previous page. For a tree whose root or leftmost node pages are damaged.
+  std::optional<std::uint32_t> LeafWithoutLeftNeighbour() {
+    PageWindow window(file_);
+    for (std::uint32_t p = 0; p < file_.n_pages(); ++p) {
+      auto ip = ReadIndexPage(p, "", &window);
+      if (ip.ok() && ip->is_leaf() && FilHeader(ip->page()).prev().value() == kFilNull) return p;
+    }
+    return std::nullopt;
+  }
+
+  // Every leaf under the root in key order, read depth first through the node pages. A node
+  // page that cannot be read leaves a gap (the leaf chain is followed there) and is said: the
+  // rows may not need it, but the file is damaged.
+  LeafOrder LeavesInKeyOrder(const RecordLayout& node_layout) {
     LeafOrder order;
     std::unordered_set<std::uint32_t> visited;
+    const std::string why = "a node page of the index (the rows are read along the leaf chain)";
     std::function<void(std::uint32_t, int)> visit = [&](std::uint32_t p, int depth) {
-      auto ip = ReadIndexPage(p, "", nullptr);
-      if (!ip.ok() || ip->is_leaf() || depth > 64 || !visited.insert(p).second ||
-          (p != index_.root_page && !FitsNodePage(*ip, p, node_layout).ok())) {
+      if (depth > 64 || !visited.insert(p).second) {
+        Fail(p, std::nullopt, "the node pointers come back to this page");
         order.pages.push_back(LeafOrder::kGap);
         return;
+      }
+      const bool said = std::find(descent_.begin(), descent_.end(), p) != descent_.end();  // checked on the way down
+      auto ip = ReadIndexPage(p, why, nullptr);
+      Status fit = ip.ok() && p != index_.root_page ? FitsNodePage(*ip, p, node_layout) : Status::Ok();
+      if (ip.ok() && ip->is_leaf()) fit = Status::Corruption(why + " is a leaf");
+      if (!ip.ok() || !fit.ok()) {
+        Fail(p, std::nullopt, !ip.ok() ? ip.status().message() : fit.message());
+        order.pages.push_back(LeafOrder::kGap);
+        return;
+      }
+      if (!said && !ValidatePage(ip->page(), file_.full_crc32()).valid) {
+        Fail(p, std::nullopt, "the page fails its checksum: " + why);
       }
       RecordWalker w(*ip);
       while (w.Next()) {
         auto fields = ip->is_compact() ? DecodeCompactFields(ip->page(), w.origin(), node_layout)
                                        : DecodeRedundantFields(ip->page(), w.origin());
         if (!fields.ok() || fields->empty() || fields->back().length != 4) {
+          Fail(p, w.origin(), fields.ok() ? "a node pointer without a child page" : fields.status().message());
           order.pages.push_back(LeafOrder::kGap);
           continue;
         }
@@ -184,7 +230,10 @@ class Scanner {
           visit(child, depth + 1);
         }
       }
-      if (!w.status().ok()) order.pages.push_back(LeafOrder::kGap);
+      if (!w.status().ok()) {
+        Fail(p, std::nullopt, w.status().message());
+        order.pages.push_back(LeafOrder::kGap);
+      }
     };
     visit(index_.root_page, 0);
     return order;
@@ -446,6 +495,7 @@ class Scanner {
   };
   std::vector<Decoded> decoded_;  // the records of the leaf page being read
   bool page_damaged_ = false;     // it fails its checksum
+  std::vector<std::uint32_t> descent_;  // the pages from the root to the first leaf
   std::vector<std::uint32_t> failing_lob_pages_;  // off-page parts of the row being read that fail theirs
   Row row_;
   PageWindow leaves_{file_};

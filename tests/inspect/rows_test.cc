@@ -394,6 +394,31 @@ TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
   EXPECT_NE(said.find("parent's next node pointer to page " + std::to_string(skipped)), std::string::npos) << said;
 }
 
+// A root page overwritten with zeros: the clustered index is still found (the smallest index
+// id of the file), its leaves by their chain, and every row is read; the damage is said.
+TEST(MariaDbRowsTest, RowsUnderADamagedRootAreReadAlongTheLeafChain) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
+  testing::TempDir tmp;
+  const fs::path ibd = tmp.path() / "key_shapes.ibd";
+  testing::Gunzip(dir / "mariadb" / "key_shapes.ibd.gz", ibd);
+  {
+    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(3 * 16384);
+    f.write(std::string(16384, '\0').data(), 16384);
+  }
+  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "key_shapes.sql"), "", ondisk::Flavor::kMariaDb);
+  ASSERT_TRUE(def.ok());
+  auto file = SpaceFile::Open(ibd);
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+  std::string ours = TsvHeader(RowColumns(*def, *def->Clustered()), false);
+  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) { ours += TsvLine(r, false); });
+  EXPECT_EQ(ours, Slurp(dir / "key_shapes.tsv"));
+  ASSERT_EQ(scan.findings.size(), 2u);
+  EXPECT_EQ(scan.findings[0].page, std::optional<std::uint32_t>(3));
+  EXPECT_NE(scan.findings[1].ToString().find("the scan starts here instead"), std::string::npos) << scan.findings[1].ToString();
+}
+
 // A .frm cut short or overwritten is refused with the offset, never read past its end.
 TEST(MariaDbRowsTest, DamagedFrmIsRefused) {
   testing::TempDir tmp;
