@@ -47,6 +47,26 @@ int Fail(const std::string& message) {
   return kExitFailure;
 }
 
+// Notes on stderr for what the output leaves out by design: virtual columns (computed by the
+// server, not stored) and, when the definition is SYS_COLUMNS', whether an UNSIGNED integer is
+// ZEROFILL (not recorded there; the server would pad it with zeros).
+void SayWhatIsLeftOut(const TableDef& table, bool from_sys_columns) {
+  std::string virtuals, unsigned_ints;
+  for (const auto& c : table.columns) {
+    if (c.is_virtual && !c.dropped) virtuals += (virtuals.empty() ? "" : ", ") + c.name;
+    if (from_sys_columns && !c.hidden && c.format.type == ondisk::ColumnType::kInt && c.format.is_unsigned) {
+      unsigned_ints += (unsigned_ints.empty() ? "" : ", ") + c.name;
+    }
+  }
+  if (!virtuals.empty()) {
+    std::cerr << "strata inspect rows: note: left out, as the file does not store them: virtual column(s) " << virtuals << "\n";
+  }
+  if (!unsigned_ints.empty()) {
+    std::cerr << "strata inspect rows: note: SYS_COLUMNS does not say whether " << unsigned_ints << " (UNSIGNED) "
+              << "are ZEROFILL (the server would pad them with zeros): the .frm or --create-table says\n";
+  }
+}
+
 // The table `table` of the SQL file; without one, the table named like `file`, else the first.
 ondisk::Result<TableDef> DefinitionFromSql(const std::filesystem::path& file, const std::string& sql_path,
                                            const std::string& table, ondisk::Flavor flavor) {
@@ -153,6 +173,7 @@ int InspectRows(const std::vector<std::string>& args) {
   ServerDictionaries servers;
   Dictionary dict;
   bool given = false;  // dict.tables[0] is the file's table, placed in it (--create-table, .frm)
+  std::size_t own_tables = 0;  // dict.tables before the server's SYS_* ones
   if (vm.count("create-table")) {
     auto def = DefinitionFromSql(file->path(), vm["create-table"].as<std::string>(),
                                  vm.count("table") ? vm["table"].as<std::string>() : "", file->flavor());
@@ -170,6 +191,7 @@ int InspectRows(const std::vector<std::string>& args) {
       if (auto frm = TableFromFrmBeside(*file); frm.ok()) dict.tables.push_back(std::move(*frm)), given = true;
       else if (!frm.status().IsNotFound()) std::cerr << "strata inspect rows: " << frm.status().message() << " (read with SYS_COLUMNS instead, if ibdata1 is at hand)\n";
     }
+    own_tables = dict.tables.size();
     if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
   }
   // The table whose clustered index is rooted in this file (a server's dictionary lists all);
@@ -199,6 +221,7 @@ int InspectRows(const std::vector<std::string>& args) {
                 "keep theirs in the ibdata1 of the data directory (SYS_COLUMNS); without one, give the table's CREATE "
                 "TABLE with --create-table FILE.sql");
   }
+  SayWhatIsLeftOut(*table, !given && static_cast<std::size_t>(table - dict.tables.data()) >= own_tables);
   const IndexDef* index = table->Clustered();
   if (vm.count("index")) {
     index = nullptr;

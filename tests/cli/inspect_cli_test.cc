@@ -294,6 +294,27 @@ TEST(InspectCliTest, RowsPrintWhatTheClientPrintsAndRefuseWhatTheyCannotKnow) {
 
 // What a lone file cannot tell is said to be unknown; the page number goes either side of PATH;
 // page 0's server version is not shown as a B-tree neighbour.
+// What the output leaves out by design is said on stderr, without failing: virtual columns,
+// and on the SYS_COLUMNS route whether UNSIGNED integers are ZEROFILL (not recorded there).
+TEST(InspectCliTest, RowsSayWhatTheyLeaveOut) {
+  const fs::path truth = TestDataDir() / "ibdninja" / "truth";
+  strata::testing::TempDir tmp;
+  fs::create_directories(tmp.path() / "db");
+  strata::testing::Gunzip(truth / "mariadb" / "edge_numbers.ibd.gz", tmp.path() / "db" / "edge_numbers.ibd");
+  strata::testing::Gunzip(truth / "mariadb" / "ibdata1.gz", tmp.path() / "ibdata1");
+  CommandResult r = Strata("inspect rows " + (tmp.path() / "db" / "edge_numbers.ibd").string());
+  EXPECT_NE(r.err.find("SYS_COLUMNS does not say whether z, zb (UNSIGNED) are ZEROFILL"), std::string::npos) << r.err;
+  strata::testing::Gunzip(truth / "mariadb" / "edge_numbers.frm.gz", tmp.path() / "db" / "edge_numbers.frm");
+  r = Strata("inspect rows " + (tmp.path() / "db" / "edge_numbers.ibd").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // the .frm knows
+
+  const fs::path ninja = strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0";
+  r = Strata("inspect rows " + (ninja / "type_test.ibd").string());
+  EXPECT_NE(r.err.find("note: left out, as the file does not store them: virtual column(s) col_virtual_int, "
+                       "col_virtual_concat, col_virtual_datetime"), std::string::npos) << r.err;
+}
+
 TEST(InspectCliTest, LoneFilesSayWhatTheyCannotKnow) {
   const std::string file = (strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0" / "simple_table.ibd").string();
   CommandResult r = Strata("inspect undo --json " + file);
