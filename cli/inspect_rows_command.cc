@@ -9,6 +9,7 @@
 
 #include "cli/command.h"
 #include "cli/progress.h"
+#include "inspect/cfg.h"
 #include "inspect/create_table.h"
 #include "inspect/frm.h"
 #include "inspect/fts_aux.h"
@@ -45,6 +46,13 @@ constexpr std::size_t kRowsPerInsert = 1000;
 int Fail(const std::string& message) {
   std::cerr << "strata inspect rows: " << message << "\n";
   return kExitFailure;
+}
+
+// The table the .cfg beside `file` describes, added to `dict`; a .cfg that cannot be read is said.
+void AppendCfgBeside(const SpaceFile& file, Dictionary& dict) {
+  auto cfg = TableFromCfgBeside(file);
+  if (cfg.ok()) dict.tables.push_back(std::move(*cfg));
+  else if (!cfg.status().IsNotFound()) std::cerr << "strata inspect rows: " << cfg.status().message() << " (not used)\n";
 }
 
 // Notes on stderr for what the output leaves out by design: virtual columns (computed by the
@@ -183,7 +191,8 @@ int InspectRows(const std::vector<std::string>& args) {
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
     given = true;
-    if (const Dictionary* server = servers.For(*file)) dict.Append(*server);  // for secondary roots
+    AppendCfgBeside(*file, dict);  // for secondary roots
+    if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
   } else {
     dict = ReadDictionary(*file);  // MySQL 8.0's SDI
     // MySQL 5.x and MariaDB: the server's .frm beside the file, else its ibdata1's SYS_COLUMNS.
@@ -191,6 +200,8 @@ int InspectRows(const std::vector<std::string>& args) {
       if (auto frm = TableFromFrmBeside(*file); frm.ok()) dict.tables.push_back(std::move(*frm)), given = true;
       else if (!frm.status().IsNotFound()) std::cerr << "strata inspect rows: " << frm.status().message() << " (read with SYS_COLUMNS instead, if ibdata1 is at hand)\n";
     }
+    // The .cfg of FLUSH TABLES ... FOR EXPORT: SYS_COLUMNS' facts and every index's root.
+    if (!aux) AppendCfgBeside(*file, dict);
     own_tables = dict.tables.size();
     if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
   }

@@ -16,7 +16,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "inspect/schema.h"
 #include "ondisk/status.h"
@@ -47,5 +50,12 @@ struct CharWidth {
   bool fixed = false;
 };
 CharWidth WidthOfCollation(int collation);
+
+// `table` (its names and indexes, with ids, roots and kinds, as SYS_TABLES/SYS_INDEXES give
+// them) with the columns `sys` lists and its indexes laid out over them as InnoDB lays them
+// out, each index's key parts (name, prefix bytes) from `fields` by index id.
+using IndexFields = std::map<std::uint64_t, std::vector<std::pair<std::string, std::uint32_t>>>;
+ondisk::Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys, const IndexFields& fields,
+                                      ondisk::Flavor flavor);
 
 }  // namespace strata::inspect

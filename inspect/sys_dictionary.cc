@@ -73,50 +73,6 @@ void WalkSysTree(const SpaceFile& f, std::uint32_t root, const std::string& tree
 
 std::string Text(ConstBytes b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
 
-// `table` (its names and indexes from SYS_TABLES/SYS_INDEXES) with the columns SYS_COLUMNS
-// lists and its indexes laid out over them, with SYS_FIELDS' key parts, as InnoDB lays them out.
-using IndexFields = std::map<std::uint64_t, std::vector<std::pair<std::string, std::uint32_t>>>;  // by index id
-
-Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys, const IndexFields& fields, Flavor flavor) {
-  std::stable_sort(sys.begin(), sys.end(), [](const SysColumn& a, const SysColumn& b) { return a.pos < b.pos; });
-  TableDef t;
-  t.schema = table.schema;
-  t.name = table.name;
-  t.space_id = table.space_id;
-  for (const auto& s : sys) {
-    auto c = ColumnFromSys(s, flavor);
-    if (!c.ok()) return c.status();
-    t.columns.push_back(std::move(*c));
-  }
-  // The FTS_DOC_ID InnoDB adds to a table with a FULLTEXT index (and no such column of its
-  // own) is its last stored column; the server does not list it in SELECT *.
-  for (auto c = t.columns.rbegin(); c != t.columns.rend(); ++c) {
-    if (c->is_virtual) continue;
-    c->hidden = c->name == "FTS_DOC_ID";
-    break;
-  }
-  std::vector<IndexSpec> specs;
-  for (const auto& ix : table.indexes) {
-    auto f = fields.find(ix.id);
-    const bool rows = ix.root_page != kFilNull && !ix.spatial;  // FULLTEXT has no tree, SPATIAL an R-tree
-    if (ix.clustered && ix.name != "GEN_CLUST_INDEX") specs.push_back({ix.name, true, true, false, f == fields.end() ? decltype(f->second){} : f->second});
-    else if (!ix.clustered && f != fields.end()) specs.push_back({ix.name, false, ix.unique, !rows, f->second});
-  }
-  auto laid = LayOutTable(std::move(t), specs);
-  if (!laid.ok()) return laid.status();
-  // SYS_INDEXES' names, ids and roots on the laid-out indexes (the clustered one first).
-  for (auto& ix : laid->indexes) {
-    for (const auto& sys_ix : table.indexes) {
-      if (sys_ix.clustered != ix.clustered || (!ix.clustered && sys_ix.name != ix.name)) continue;
-      ix.id = sys_ix.id;
-      ix.name = sys_ix.name;
-      ix.table = sys_ix.table;
-      ix.root_page = sys_ix.root_page;
-    }
-  }
-  return laid;
-}
-
 }  // namespace
 
 Dictionary ReadSysDictionary(const SpaceFile& f) {

@@ -128,6 +128,13 @@ for entry in "n:n,$prefix" "n_2:n,code,$prefix" "email:email,$prefix,n" "code:co
         > "$OUT/key_shapes.$index.tsv"
 done
 
+# The .cfg FLUSH TABLES ... FOR EXPORT writes: the table's columns and every index's root,
+# for reading key_shapes.ibd with neither its .frm nor ibdata1.
+mkdir -p "$OUT/mariadb"
+run ibdninja_test -e "FLUSH TABLES key_shapes FOR EXPORT;
+    system gzip -9 -n -c '$WORK/data/ibdninja_test/key_shapes.cfg' > '$OUT/mariadb/key_shapes.cfg.gz'
+    UNLOCK TABLES;"
+
 # Delete-marked rows purge has not removed: a read view opened before the DELETE (a second
 # client sleeping inside a consistent snapshot) keeps them, FLUSH TABLES ... FOR EXPORT writes
 # the pages out, and the file is copied while the table is quiesced. `--deleted` must list the

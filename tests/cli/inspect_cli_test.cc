@@ -171,6 +171,36 @@ TEST(InspectCliTest, RowsOfEveryKeyShapeFromTheScriptThatMadeThem) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, slurp(truth / ("key_shapes." + std::string(index) + ".tsv")));
   }
+
+  // A copy made under FLUSH TABLES ... FOR EXPORT: the .cfg beside the file is its dictionary,
+  // without ibdata1 or .frm, and says where each secondary index starts.
+  strata::testing::TempDir away;  // no ibdata1 in this directory or the one above
+  const fs::path export_dir = away.path() / "export";
+  fs::create_directories(export_dir);
+  const std::string exported = (export_dir / "key_shapes.ibd").string();
+  fs::copy_file(ibd, exported);
+  r = Strata("inspect rows --index n " + exported);
+  EXPECT_EQ(r.exit_code, 1);  // nothing says where n starts
+  strata::testing::Gunzip(truth / "mariadb" / "key_shapes.cfg.gz", export_dir / "key_shapes.cfg");
+  r = Strata("inspect rows " + exported);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, slurp(truth / "key_shapes.tsv"));
+  for (const char* index : {"n", "uk_code_n"}) {
+    r = Strata("inspect rows --index " + std::string(index) + " " + exported);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, slurp(truth / ("key_shapes." + std::string(index) + ".tsv")));
+    r = Strata("inspect rows --index " + std::string(index) + " --create-table " + script.string() + " " + exported);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, slurp(truth / ("key_shapes." + std::string(index) + ".tsv")));
+  }
+  // A .cfg cut short is said, and not used.
+  {
+    const std::string cfg = slurp(export_dir / "key_shapes.cfg");
+    std::ofstream(export_dir / "key_shapes.cfg", std::ios::binary | std::ios::trunc) << cfg.substr(0, cfg.size() / 2);
+  }
+  r = Strata("inspect rows " + exported);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("key_shapes.cfg: .cfg offset"), std::string::npos) << r.err;
 }
 
 // A MariaDB data directory as a user has it: `inspect rows db/t.ibd` finds the .frm beside the

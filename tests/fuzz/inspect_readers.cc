@@ -8,6 +8,7 @@
 #include <string>
 
 #include "inspect/check.h"
+#include "inspect/cfg.h"
 #include "inspect/create_table.h"
 #include "inspect/extents.h"
 #include "inspect/frm.h"
@@ -49,10 +50,11 @@ constexpr const char* kMariaDbInstantTables[] = {
 }  // namespace
 
 void InspectFile(const std::filesystem::path& path) {
-  {  // Any file may be a .frm too.
+  {  // Any file may be a .frm or a .cfg too.
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     (void)TableFromFrm({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, "t");
+    (void)TableFromCfg({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()}, ondisk::Flavor::kMariaDb);
   }
   // Any file may be handed to `inspect redo` too.
   RedoOptions redo;

@@ -1,7 +1,7 @@
 // Runs every inspector analyzer over real files and deterministic mutants of them: bursts of
 // random bytes in page headers and bodies, zeroed pages, truncation. A regression test in
 // every build, and under ASan/UBSan in CI.
-//   inspect_replay FILE_OR_DIR...       (.ibd files; .ibd.gz, .frm.gz and ibdata1.gz unpacked first)
+//   inspect_replay FILE_OR_DIR...       (.ibd files; .ibd.gz, .frm.gz, .cfg.gz and ibdata1.gz unpacked first)
 #include <zlib.h>
 
 #include <cstdio>
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     if (fs::is_directory(argv[i])) {
       for (const auto& e : fs::recursive_directory_iterator(argv[i])) {
         const std::string name = e.path().filename().string();
-        if (e.is_regular_file() && (name.ends_with(".ibd") || name.ends_with(".ibd.gz") || name.ends_with(".frm.gz") || name == "ibdata1.gz")) {
+        if (e.is_regular_file() && (name.ends_with(".ibd") || name.ends_with(".ibd.gz") || name.ends_with(".frm.gz") || name.ends_with(".cfg.gz") || name == "ibdata1.gz")) {
           files.push_back(e.path());
         }
       }

@@ -56,7 +56,7 @@ done
 # MariaDB files altered instantly (metadata records, column maps), which the fuzzer reads with
 # the definitions of the script that made them.
 for f in "$top"/tests/data/ibdninja/truth/mariadb/mi_*.ibd.gz "$top"/tests/data/mariadb-fts/FTS_*INDEX_[15].ibd.gz \
-  "$top"/tests/data/ibdninja/truth/mariadb/type_test.frm.gz; do
+  "$top"/tests/data/ibdninja/truth/mariadb/type_test.frm.gz "$top"/tests/data/ibdninja/truth/mariadb/key_shapes.cfg.gz; do
   [ -e "$files/mariadb-$(basename "$f" .gz)" ] || gunzip -c "$f" > "$files/mariadb-$(basename "$f" .gz)"
 done
 echo "fuzz: inspect_fuzzer for ${seconds}s"
