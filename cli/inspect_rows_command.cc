@@ -32,14 +32,16 @@ constexpr const char* kUsage =
     "SELECT * (virtual columns, which the server computes on read, are left out); with --index,\n"
     "that secondary index's entries in its order. The definition comes from the file's own\n"
     "dictionary (MySQL 8.0 and later), or, for MySQL 5.x and MariaDB files, from the server's\n"
-    ".frm beside it, else from the data directory's ibdata1 (SYS_COLUMNS, which lacks some\n"
-    "types' details, such as DECIMAL's scale), or from --create-table: any SQL file holding the table's CREATE TABLE (a schema dump, the\n"
+    ".frm beside it, else the .cfg of FLUSH TABLES ... FOR EXPORT beside it, else the data\n"
+    "directory's ibdata1 (these two lack some types' details, such as DECIMAL's scale), or\n"
+    "from --create-table: any SQL file holding the table's CREATE TABLE (a schema dump, the\n"
     "script that made it), which then wins. A FULLTEXT index's tables (FTS_*_INDEX_1..6.ibd)\n"
     "print as INFORMATION_SCHEMA.INNODB_FT_INDEX_TABLE shows them, a line per word position\n"
     "(POSITION, as there, is the gap from the word's previous position; --format sql gives the\n"
     "rows as stored); with --create-table give the CREATE TABLE of the table they index.\n"
-    "A value the definition cannot decode is printed as\n"
-    "\"(unknown: REASON)\", never guessed, and the exit status is then 1.";
+    "A value the definition cannot decode is printed as \"(unknown: REASON)\", never guessed,\n"
+    "and the exit status is then 1. Damaged pages are named on stderr (exit 1) and read past:\n"
+    "a lost leaf loses its own rows only.";
 
 constexpr std::size_t kRowsPerInsert = 1000;
 

@@ -12,7 +12,8 @@
 // in pairs), FLOAT(M,D) and MariaDB's UUID/INET types are not there: such a column is stored
 // with the right width, so the others decode, and its values are said unknown with the reason.
 // ZEROFILL is not there either; it changes only how a number is padded, so an unsigned
-// integer prints its value without the padding.
+// integer prints its value without the padding (and `inspect rows` says so on stderr). The
+// .cfg of an exported table holds the same columns (cfg.h).
 #pragma once
 
 #include <cstdint>
