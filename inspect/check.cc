@@ -63,7 +63,7 @@ class Checker {
       Add(p.page_no, f_.page_size() - 4, "torn page",
           fmt::format("header LSN {} does not end with the trailer's copy", p.lsn));
     } else if (!p.checksum_ok) {
-      PageCheck c = ValidatePage(f_.page(p.page_no), f_.full_crc32());
+      PageCheck c = f_.CheckPage(f_.page(p.page_no));
       Add(p.page_no, f_.full_crc32() ? f_.page_size() - 4 : 0, "checksum mismatch",
           fmt::format("stored {:#010x}, {} gives {:#010x}; no other algorithm matches", c.stored,
                       f_.full_crc32() ? "full_crc32" : "crc32", c.computed));
@@ -91,7 +91,7 @@ class Checker {
   // they are made, so an all-zero one was wiped or lost its writes: the table cannot be read.
   void CheckRoots() {
     if (!f_.flags() || f_.n_pages() == 0) return;
-    auto zero = [&](std::uint32_t n) { return n < f_.n_pages() && ValidatePage(f_.page(n), f_.full_crc32()).all_zero; };
+    auto zero = [&](std::uint32_t n) { return n < f_.n_pages() && f_.CheckPage(f_.page(n)).all_zero; };
     if (f_.flags()->sdi) {
       auto fsp = FspHeader::Open(f_.page(0));
       // A tablespace whose tables are not made yet (no index page at all) has no SDI to check.

@@ -21,7 +21,7 @@ Status Broken(std::uint32_t page, const std::string& what) {
 
 // Adds page p to `failing` when it fails its checksum: its bytes are read all the same.
 void NoteChecksum(const SpaceFile& file, std::uint32_t p, std::vector<std::uint32_t>* failing) {
-  if (failing && !ValidatePage(file.page(p), file.full_crc32()).valid) failing->push_back(p);
+  if (failing && !file.CheckPage(file.page(p)).valid) failing->push_back(p);
 }
 
 // Old format: each page holds a part and the next page's number.

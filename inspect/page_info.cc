@@ -24,7 +24,7 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.flush_lsn_field = fil.flush_lsn();
   p.prev = fil.prev().value();
   p.next = fil.next().value();
-  PageCheck c = ValidatePage(page, file.full_crc32());
+  PageCheck c = file.CheckPage(page);
   p.all_zero = c.all_zero;
   p.checksum_ok = c.valid || c.all_zero;
   p.algorithm = c.algorithm;

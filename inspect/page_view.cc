@@ -76,7 +76,7 @@ std::string RenderValue(ConstBytes v, const FieldDef* def, const ColumnFormat* f
 
 ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
   FilHeader h(page);
-  PageCheck c = ValidatePage(page, f.full_crc32());
+  PageCheck c = f.CheckPage(page);
   const bool page0 = h.page_no().value() == 0;
   ViewSection s{"FIL header", {}};
   s.fields = {

@@ -210,7 +210,7 @@ class Scanner {
         order.pages.push_back(LeafOrder::kGap);
         return;
       }
-      if (!said && !ValidatePage(ip->page(), file_.full_crc32()).valid) {
+      if (!said && !file_.CheckPage(ip->page()).valid) {
         Fail(p, std::nullopt, "the page fails its checksum: " + why);
       }
       RecordWalker w(*ip);
@@ -264,7 +264,7 @@ class Scanner {
       return std::nullopt;
     }
     // A page that fails its checksum is still read (its rows may be all there is), but said so.
-    page_damaged_ = !ValidatePage(ip->page(), file_.full_crc32()).valid;
+    page_damaged_ = !file_.CheckPage(ip->page()).valid;
     if (page_damaged_) Fail(p, std::nullopt, "the page fails its checksum: values read from it may be damaged");
     return *ip;
   }

@@ -115,26 +115,22 @@ void SpaceFile::DetectPageSize() {
   const std::string file = path_.filename().string();
   ConstBytes head(data_, std::min<std::uint64_t>(size_, kMaxPageSize));
   auto flags = FspFlags::Decode(Load32(head, FspHeader::kFlags));
-  if (flags.ok() && flags->physical_page_size != flags->page_size) {
-    findings_.push_back({Severity::kError, file, 0, FspHeader::kFlags, "unsupported format",
-                         "ROW_FORMAT=COMPRESSED (" + std::to_string(flags->physical_page_size) +
-                             "-byte pages); page bodies are not decoded"});
-    flags = Status::NotSupported("compressed");
-  }
   // Page 0 is trusted only when it passes its own checksum: zeroed or damaged, its flags
-  // would mislead every later step.
+  // would mislead every later step. (A compressed tablespace's pages are its KEY_BLOCK_SIZE
+  // on disk, each with the compressed-page checksum.)
   std::string why;
   if (!flags.ok()) {
     why = flags.status().message();
-  } else if (flags->page_size > size_) {
+  } else if (flags->physical_page_size > size_) {
     why = "flags name a page larger than the file";
   } else {
-    PageCheck c = ValidatePage(ConstBytes(data_, flags->page_size), flags->full_crc32);
+    const ConstBytes p0(data_, flags->physical_page_size);
+    PageCheck c = flags->physical_page_size != flags->page_size ? ValidateCompressedPage(p0) : ValidatePage(p0, flags->full_crc32);
     if (c.all_zero) why = "page 0 is all zeros";
     else if (!c.valid) why = c.lsn_mismatch ? "page 0 is torn" : "page 0 fails its checksum";
   }
   if (why.empty()) {
-    page_size_ = flags->page_size;
+    page_size_ = flags->physical_page_size;
     flags_ = *flags;
   } else {
     // Page 0 is unreadable: pick the page size under which the next pages carry their own
@@ -192,6 +188,10 @@ void SpaceFile::DetectPageSize() {
                                std::to_string(n_pages_) + "; the rest are unused (a crash while the file grew leaves them)"});
     }
   }
+}
+
+PageCheck SpaceFile::CheckPage(ConstBytes page) const {
+  return compressed() ? ValidateCompressedPage(page) : ValidatePage(page, full_crc32_);
 }
 
 void SpaceFile::DetectFlavor() {

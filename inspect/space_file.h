@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "inspect/finding.h"
+#include "ondisk/checksum.h"
 #include "ondisk/endian.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/status.h"
@@ -42,6 +43,12 @@ class SpaceFile {
   ondisk::Flavor flavor() const { return flavor_; }
   std::string flavor_name() const;  // "MySQL 8.0", "MariaDB (full_crc32)", ...
   bool full_crc32() const { return full_crc32_; }
+  // ROW_FORMAT=COMPRESSED: pages are page_size() bytes on disk (KEY_BLOCK_SIZE), and B-tree
+  // pages hold their records zlib-compressed; logical_page_size() is what they decompress to.
+  bool compressed() const { return flags_ && flags_->physical_page_size != flags_->page_size; }
+  std::size_t logical_page_size() const { return flags_ ? flags_->page_size : page_size_; }
+  // Page bytes checked as this tablespace's pages are written (full_crc32, compressed or not).
+  ondisk::PageCheck CheckPage(ondisk::ConstBytes page) const;
   ondisk::SpaceId space_id() const { return space_id_; }
   // Decoded page-0 flags, when page 0 is readable.
   const std::optional<ondisk::FspFlags>& flags() const { return flags_; }

@@ -1,5 +1,7 @@
 #include "ondisk/checksum.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cassert>
 
@@ -170,6 +172,30 @@ PageCheck ValidatePage(ConstBytes page, bool full_crc32) {
     r.algorithm = ChecksumAlgorithm::kCrc32Legacy;
   }
   r.valid = r.algorithm.has_value() && !r.lsn_mismatch;
+  return r;
+}
+
+std::uint32_t ZipPageCrc32(ConstBytes page) {
+  return Crc32c(page.subspan(4, 12)) ^ Crc32c(page.subspan(24, 2)) ^ Crc32c(page.subspan(34));
+}
+
+std::uint32_t ZipPageAdler32(ConstBytes page) {
+  auto add = [](uLong a, ConstBytes b) { return adler32(a, reinterpret_cast<const Bytef*>(b.data()), static_cast<uInt>(b.size())); };
+  return static_cast<std::uint32_t>(add(add(add(adler32(0, nullptr, 0), page.subspan(4, 12)), page.subspan(24, 2)), page.subspan(34)));
+}
+
+PageCheck ValidateCompressedPage(ConstBytes page) {
+  PageCheck r;
+  r.stored = Load32(page, 0);
+  r.computed = ZipPageCrc32(page);
+  if (r.stored == 0 && Load64(page, FilHeader::kLsn) == 0 && AllZeroIgnoringFlushLsn(page)) {
+    r.valid = r.all_zero = true;
+    return r;
+  }
+  if (r.stored == r.computed) r.algorithm = ChecksumAlgorithm::kCrc32;
+  else if (r.stored == kNoChecksumMagic) r.algorithm = ChecksumAlgorithm::kNone;
+  else if (r.stored == ZipPageAdler32(page)) r.algorithm = ChecksumAlgorithm::kInnodb;
+  r.valid = r.algorithm.has_value();
   return r;
 }
 

@@ -60,6 +60,15 @@ struct PageCheck {
 // FSP flags: one file is either all full_crc32 pages or none.
 PageCheck ValidatePage(ConstBytes page, bool full_crc32);
 
+// ROW_FORMAT=COMPRESSED tablespaces (every page of one, compressed or not): a single checksum
+// at offset 0 over page[4, 16) ++ page[24, 26) ++ page[34, size) (the LSN and the flush LSN
+// left out), no trailer:
+//   crc32   crc32c of each part, XORed      innodb  adler32 over the parts in turn
+//   none    0xDEADBEEF
+std::uint32_t ZipPageCrc32(ConstBytes page);
+std::uint32_t ZipPageAdler32(ConstBytes page);
+PageCheck ValidateCompressedPage(ConstBytes page);
+
 // A page found where it should not be: FIL_PAGE_OFFSET or FIL_PAGE_SPACE_ID disagree with
 // the page's position and the tablespace. All-zero pages are never misplaced.
 struct Misplacement {
