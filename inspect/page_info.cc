@@ -29,10 +29,19 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.checksum_ok = c.valid || c.all_zero;
   p.algorithm = c.algorithm;
   p.torn = c.lsn_mismatch;
+  p.encrypted = c.encrypted;
   p.free = file.IsFree(n);
   p.doublewrite = file.InDoublewrite(n);
   p.misplaced = !p.doublewrite && CheckPlacement(page, PageNo(n), file.space_id()).any();
-  if (!p.all_zero && !p.free && !p.doublewrite && IsBtreePage(fil.type(), file.flavor())) {
+  if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) && file.compressed()) {
+    // ROW_FORMAT=COMPRESSED: the page header is kept as it is, the records compressed; their
+    // sizes and structure are not known until the page is decompressed (not done yet).
+    p.is_btree = true;
+    p.index_id = Load64(page, IndexPage::kIndexId);
+    p.level = Load16(page, IndexPage::kLevel);
+    p.n_recs = Load16(page, IndexPage::kNRecs);
+    p.is_root = p.prev == kFilNull && p.next == kFilNull;
+  } else if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor())) {
     auto ip = IndexPage::Open(page);
     if (ip.ok()) {
       p.is_btree = true;

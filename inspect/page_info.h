@@ -27,6 +27,7 @@ struct PageInfo {
   bool checksum_ok = false;
   std::optional<ondisk::ChecksumAlgorithm> algorithm;
   bool torn = false;       // header and trailer LSN differ
+  bool encrypted = false;  // MySQL-encrypted: not verifiable without the key
   bool misplaced = false;  // FIL page number or space id differ from the page's place
   bool free = false;        // the extent descriptor marks the page free: old bytes, no tree
   bool doublewrite = false; // a doublewrite-buffer copy of another page (system tablespace)
@@ -44,7 +45,7 @@ struct PageInfo {
   std::string header_error;         // why a B-tree page's header did not decode
   std::string structure_error;      // deep scans: first problem in the record chain or directory
 
-  bool checksum_failed() const { return !all_zero && (!checksum_ok || torn); }
+  bool checksum_failed() const { return !all_zero && !encrypted && (!checksum_ok || torn); }
 };
 
 // Decodes the FIL header, checksum and (for B-tree pages) the page header of page n.

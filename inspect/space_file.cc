@@ -191,6 +191,17 @@ void SpaceFile::DetectPageSize() {
 }
 
 PageCheck SpaceFile::CheckPage(ConstBytes page) const {
+  if (encrypted_by_mysql()) {
+    // MySQL checksums the clear page and encrypts everything after the FIL header, trailer
+    // included: without the key the page can be neither verified nor called damaged.
+    const PageType type = FilHeader(page).type();
+    if (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree) {
+      PageCheck r;
+      r.encrypted = true;
+      r.stored = Load32(page, 0);
+      return r;
+    }
+  }
   return compressed() ? ValidateCompressedPage(page) : ValidatePage(page, full_crc32_);
 }
 

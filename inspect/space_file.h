@@ -47,7 +47,11 @@ class SpaceFile {
   // pages hold their records zlib-compressed; logical_page_size() is what they decompress to.
   bool compressed() const { return flags_ && flags_->physical_page_size != flags_->page_size; }
   std::size_t logical_page_size() const { return flags_ ? flags_->page_size : page_size_; }
-  // Page bytes checked as this tablespace's pages are written (full_crc32, compressed or not).
+  // MySQL's ENCRYPTION='Y': pages after page 0 are typed ENCRYPTED and unreadable without the
+  // tablespace key (kept in page 0, itself encrypted by the server's keyring master key).
+  bool encrypted_by_mysql() const { return flags_ && !flags_->full_crc32 && flags_->encryption; }
+  // Page bytes checked as this tablespace's pages are written (full_crc32, compressed or not;
+  // MySQL-encrypted pages come back `encrypted`, neither valid nor damaged).
   ondisk::PageCheck CheckPage(ondisk::ConstBytes page) const;
   ondisk::SpaceId space_id() const { return space_id_; }
   // Decoded page-0 flags, when page 0 is readable.

@@ -33,6 +33,7 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
     for (const PageInfo& p : batch) {
       kinds[kind_of(p)]++;
       if (p.all_zero) ++s.never_written;
+      if (p.encrypted) ++s.encrypted_pages;
       if (p.algorithm) s.checksum_algorithms[ondisk::ToString(*p.algorithm)]++;
       if (p.checksum_failed()) {
         ++s.checksum_failures;
@@ -105,6 +106,7 @@ nlohmann::json ToJson(const SpaceSummary& s) {
   j["checksum_algorithms"] = s.checksum_algorithms;
   j["never_written_pages"] = s.never_written;
   j["checksum_failures"] = s.checksum_failures;
+  j["encrypted_pages"] = s.encrypted_pages;
   j["torn_pages"] = s.torn_pages;
   j["misplaced_pages"] = s.misplaced_pages;
   nlohmann::json ixs = nlohmann::json::array();
@@ -136,6 +138,7 @@ std::string ToText(const SpaceSummary& s) {
                      s.pages * static_cast<double>(s.page_size) / (1 << 20), s.fsp_size);
   std::string algos;
   for (const auto& [a, n] : s.checksum_algorithms) algos += fmt::format("{}{} {}", algos.empty() ? "" : ", ", n, a);
+  if (s.encrypted_pages) algos += fmt::format("{}{} encrypted (not verifiable without the key)", algos.empty() ? "" : ", ", s.encrypted_pages);
   out += fmt::format("  checksums      {} failed; {} never written; {}\n", s.checksum_failures, s.never_written,
                      algos.empty() ? "no written pages" : algos);
   out += "\n  page type                      pages       %\n";

@@ -43,6 +43,7 @@ struct SpaceSummary {
   std::map<std::string, std::uint64_t> checksum_algorithms;
   std::uint64_t never_written = 0;
   std::uint64_t checksum_failures = 0;
+  std::uint64_t encrypted_pages = 0;  // MySQL-encrypted: neither verified nor failed
   std::uint64_t torn_pages = 0;
   std::uint64_t misplaced_pages = 0;
   std::vector<IndexSummary> indexes;  // by index id

@@ -24,6 +24,11 @@ std::vector<fs::path> RealFiles() {
   for (const char* dir : {"mariadb", "mariadb-history"}) {
     for (auto& f : testing::IbdFilesUnder(testing::TestDataDir() / dir)) files.push_back(f);
   }
+  // MySQL 9.0's ROW_FORMAT=COMPRESSED (8 KiB pages, their own checksum) and MySQL 8.0's
+  // ENCRYPTION='Y' (pages unreadable without the key): intact, so never called damaged.
+  const fs::path external = testing::SharedFixturesDir() / "external";
+  files.push_back(external / "idb-utils-mysql90" / "mysql90_compressed.ibd");
+  files.push_back(external / "percona-parser" / "encrypted_test.ibd");
   return files;
 }
 
@@ -77,6 +82,52 @@ TEST(CheckTest, FindsEveryInjectedByteFlip) {
     }
   }
   EXPECT_EQ(flips, 240);
+}
+
+// The same on a ROW_FORMAT=COMPRESSED file, whose pages are 8 KiB with the compressed-page
+// checksum and no trailer. (Its checksum leaves out the LSN, bytes 16-23, which nothing else
+// holds a copy of: a flip there cannot be seen, so none is made.)
+TEST(CheckTest, FindsEveryInjectedByteFlipInACompressedFile) {
+  const fs::path src = testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd";
+  const auto original = testing::ReadWholeFile(src);
+  constexpr std::size_t kZip = 8192;
+  std::mt19937 rng(11);
+  testing::TempDir tmp;
+  for (int trial = 0; trial < 80; ++trial) {
+    auto bytes = original;
+    std::size_t at = rng() % bytes.size();
+    if (at % kZip >= 16 && at % kZip < 24) at += 8;
+    bytes[at] ^= std::byte(1u << (rng() % 8));
+    const fs::path copy = tmp.path() / src.filename();
+    WriteFile(copy, bytes);
+    CheckReport r = CheckFile(copy);
+    bool named = false;
+    for (const auto& f : r.findings) named |= f.severity == Severity::kError && f.page == at / kZip;
+    EXPECT_TRUE(named) << "flip at byte " << at << " (page " << at / kZip << " offset " << at % kZip << ") not reported:\n"
+                       << ToText(r);
+  }
+}
+
+// An encrypted tablespace without its key: page 0 is in clear and checked as ever; the
+// encrypted pages are said to be encrypted, once, and not followed.
+TEST(CheckTest, EncryptedPagesAreSaidNotCalledDamaged) {
+  const fs::path src = testing::SharedFixturesDir() / "external" / "percona-parser" / "encrypted_test.ibd";
+  CheckReport r = CheckFile(src);
+  ASSERT_TRUE(r.clean()) << ToText(r);
+  ASSERT_EQ(r.findings.size(), 1u) << ToText(r);
+  EXPECT_EQ(r.findings[0].what, "encrypted pages");
+  EXPECT_NE(r.findings[0].detail.find("4 pages are encrypted"), std::string::npos) << r.findings[0].detail;
+  auto f = SpaceFile::Open(src);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(Summarize(*f).encrypted_pages, 4u);
+  EXPECT_EQ(Summarize(*f).checksum_failures, 0u);
+
+  testing::TempDir tmp;
+  auto bytes = testing::ReadWholeFile(src);
+  bytes[200] ^= std::byte{0x10};  // page 0, the clear one
+  WriteFile(tmp.path() / "e.ibd", bytes);
+  r = CheckFile(tmp.path() / "e.ibd");
+  EXPECT_FALSE(r.clean()) << ToText(r);
 }
 
 // A zero-filled SDI root or index root is damage (the server cannot open the table), though
