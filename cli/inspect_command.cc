@@ -277,7 +277,7 @@ int Lsn(const std::vector<std::string>& args) {
     LsnReport r = AnalyzeLsn(f, BuildSpaceMap(f));
     if (run.json) j = ToJson(r);
     else text = run.vm.count("illustrate")
-               ? IllustrateLsn(r, ondisk::PageSize(f.page_size()).pages_per_extent(), IllustrateOptionsFrom(run))
+               ? IllustrateLsn(r, f.geometry().pages_per_extent(), IllustrateOptionsFrom(run))
                : ToText(r);
   });
 }

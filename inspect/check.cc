@@ -166,7 +166,7 @@ class Checker {
   void WalkExtentList(const ListBase& base, const std::string& list_name, std::uint32_t base_page,
                       std::size_t base_offset, XdesState state, std::uint64_t segment) {
     ++lists_checked_;
-    PageSize ps(f_.page_size());
+    PageSize ps = f_.geometry();
     std::uint32_t count = 0;
     FileAddr prev{kNullPage, 0};
     std::unordered_set<std::uint64_t> seen;
@@ -185,7 +185,7 @@ class Checker {
         Add(base_page, base_offset, "broken extent list", fmt::format("{}: loops after {} nodes", list_name, count));
         return;
       }
-      XdesEntry e(f_.page(page), static_cast<std::uint32_t>(rel / ps.xdes_entry_size()));
+      XdesEntry e(f_.page(page), static_cast<std::uint32_t>(rel / ps.xdes_entry_size()), ps);
       if (e.state() != state && !(state == XdesState::kFseg && e.state() == XdesState::kFsegFrag)) {
         Add(page, e.offset() + XdesEntry::kState, "extent in the wrong list",
             fmt::format("{} holds an extent in state {}", list_name, ToString(e.state())));
@@ -227,7 +227,7 @@ class Checker {
   void CheckSegments() {
     auto fsp = FspHeader::Open(f_.page(0));
     if (!fsp.ok()) return;
-    PageSize ps(f_.page_size());
+    PageSize ps = f_.geometry();
     for (auto [base, name] : {std::pair{fsp->seg_inodes_full(), "FSP_SEG_INODES_FULL"},
                               std::pair{fsp->seg_inodes_free(), "FSP_SEG_INODES_FREE"}}) {
       ++lists_checked_;
@@ -246,7 +246,7 @@ class Checker {
         }
         ConstBytes ipage = f_.page(page);
         for (std::uint32_t i = 0; i < ps.inodes_per_page(); ++i) {
-          InodeEntry e(ipage, i);
+          InodeEntry e(ipage, i, ps);
           if (!e.in_use()) continue;
           if (Status s = e.Check(); !s.ok()) {
             Add(page, std::nullopt, "segment inode", s.message());

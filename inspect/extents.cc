@@ -12,7 +12,7 @@ using namespace strata::ondisk;
 ExtentsReport AnalyzeExtents(const SpaceFile& f, const SpaceMap& m) {
   ExtentsReport r;
   r.file = f.path().string();
-  PageSize ps(f.page_size());
+  PageSize ps = f.geometry();
   r.pages_per_extent = ps.pages_per_extent();
   const std::uint32_t n_extents = (f.n_pages() + ps.pages_per_extent() - 1) / ps.pages_per_extent();
   for (std::uint32_t x = 0; x < n_extents; ++x) {
@@ -24,7 +24,7 @@ ExtentsReport AnalyzeExtents(const SpaceFile& f, const SpaceMap& m) {
                           (loc.descriptor_page.value() == 0 ||
                            FilHeader(f.page(loc.descriptor_page.value())).type() == PageType::kXdes);
     std::optional<XdesEntry> desc;
-    if (readable) desc.emplace(f.page(loc.descriptor_page.value()), loc.entry);
+    if (readable) desc.emplace(f.page(loc.descriptor_page.value()), loc.entry, ps);
     e.state = desc ? ToString(desc->state()) : "UNKNOWN";
     if (desc && (desc->state() == XdesState::kFseg || desc->state() == XdesState::kFsegFrag)) {
       e.segment_id = desc->segment_id();

@@ -17,9 +17,9 @@ namespace {
 
 SegmentStats Segment(const SpaceFile& f, const FsegHeader& h) {
   SegmentStats s;
-  PageSize ps(f.page_size());
+  PageSize ps = f.geometry();
   if (!h.Check(ps, 0).ok() || h.page.value() >= f.n_pages()) return s;
-  InodeEntry e(f.page(h.page.value()), h.slot(ps));
+  InodeEntry e(f.page(h.page.value()), h.slot(ps), ps);
   if (!e.in_use() || !e.Check().ok()) return s;
   s.present = true;
   s.segment_id = e.segment_id();

@@ -88,10 +88,13 @@ ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
       {"type", 24, 2, h.type_code(), PageTypeName(h.type_code(), f.flavor())},
       {"flush_lsn", 26, 8, h.flush_lsn(), ""},
       {"space_id", 34, 4, h.space_id().value(), ""},
-      {"trailer_checksum_or_lsn", page.size() - 8, 4, h.trailer_old_checksum(), ""},
-      {"trailer_lsn_or_crc", page.size() - 4, 4, h.trailer_lsn_low(), ""},
   };
-  std::string verdict = c.all_zero ? "never written" : c.lsn_mismatch ? "torn (LSN copies differ)" : c.valid ? "valid" : "BAD";
+  if (!f.compressed()) {  // compressed pages end in their dense directory, not a trailer
+    s.fields.push_back({"trailer_checksum_or_lsn", page.size() - 8, 4, h.trailer_old_checksum(), ""});
+    s.fields.push_back({"trailer_lsn_or_crc", page.size() - 4, 4, h.trailer_lsn_low(), ""});
+  }
+  std::string verdict = c.all_zero ? "never written" : c.encrypted ? "encrypted (not verifiable without the key)"
+                        : c.lsn_mismatch ? "torn (LSN copies differ)" : c.valid ? "valid" : "BAD";
   s.fields.push_back({"checksum_check", 0, 0, verdict, c.algorithm ? ToString(*c.algorithm) : ""});
   return s;
 }
@@ -115,18 +118,17 @@ void FspSections(ConstBytes page, PageView& v) {
               {"seg_inodes_full", 118, 16, h->seg_inodes_full().length, List(h->seg_inodes_full())},
               {"seg_inodes_free", 134, 16, h->seg_inodes_free().length, List(h->seg_inodes_free())}};
   if (h->flags().sdi) {
-    std::size_t at = FspHeader::SdiHeaderOffset(PageSize(page.size()));
+    std::size_t at = FspHeader::SdiHeaderOffset(h->geometry());
     s.fields.push_back({"sdi_version", at, 4, h->sdi_version(), ""});
     s.fields.push_back({"sdi_root", at + 4, 4, h->sdi_root().value(), ""});
   }
   v.sections.push_back(s);
 }
 
-void XdesSection(ConstBytes page, PageView& v) {
-  PageSize ps(page.size());
+void XdesSection(ConstBytes page, PageSize ps, PageView& v) {
   ViewSection s{"extent descriptors", {}};
   for (std::uint32_t i = 0; i < ps.xdes_entries_per_page(); ++i) {
-    XdesEntry e(page, i);
+    XdesEntry e(page, i, ps);
     if (e.state() == XdesState::kNotInited) continue;
     std::string note = ToString(e.state()) + fmt::format(", {} of {} pages used", e.used_pages(), ps.pages_per_extent());
     if (e.segment_id()) note += fmt::format(", segment {}", e.segment_id());
@@ -136,13 +138,12 @@ void XdesSection(ConstBytes page, PageView& v) {
   v.sections.push_back(s);
 }
 
-void InodeSection(ConstBytes page, PageView& v) {
-  PageSize ps(page.size());
+void InodeSection(ConstBytes page, PageSize ps, PageView& v) {
   ViewSection s{"segment inodes", {}};
   ListNode node = ListNode::Decode(page, kInodePageListNode);
   s.fields.push_back({"list_node", kInodePageListNode, 12, nullptr, "prev " + Addr(node.prev) + ", next " + Addr(node.next)});
   for (std::uint32_t i = 0; i < ps.inodes_per_page(); ++i) {
-    InodeEntry e(page, i);
+    InodeEntry e(page, i, ps);
     if (!e.in_use()) continue;
     SegmentUsage u = e.Usage();
     std::string frags;
@@ -164,7 +165,19 @@ const char* DirectionName(std::uint16_t d) {
   return d <= 5 ? names[d] : "?";
 }
 
+// A ROW_FORMAT=COMPRESSED B-tree page: its header as stored; its records are compressed.
+void CompressedIndexSection(ConstBytes page, PageView& v) {
+  v.sections.push_back({"INDEX header (compressed page)",
+                        {{"n_heap", 42, 2, Load16(page, IndexPage::kNHeap) & 0x7FFF, "records ever on the page, plus 2"},
+                         {"n_recs", 54, 2, Load16(page, IndexPage::kNRecs), ""},
+                         {"max_trx_id", 56, 8, Load64(page, IndexPage::kMaxTrxId), ""},
+                         {"level", 64, 2, Load16(page, IndexPage::kLevel), Load16(page, IndexPage::kLevel) ? "" : "leaf"},
+                         {"index_id", 66, 8, Load64(page, IndexPage::kIndexId), ""},
+                         {"records", 0, 0, nullptr, "compressed (ROW_FORMAT=COMPRESSED): not decompressed yet"}}});
+}
+
 void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records, const Dictionary* server) {
+  if (f.compressed()) return CompressedIndexSection(page, v);
   auto ip = IndexPage::Open(page);
   if (!ip.ok()) {
     v.problems.push_back(ip.status().ToString());
@@ -455,8 +468,8 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const 
   v.sections.push_back(FilSection(f, page));
   const PageType type = FilHeader(page).type();
   if (n == 0 || type == PageType::kFspHdr) FspSections(page, v);
-  if (type == PageType::kFspHdr || type == PageType::kXdes) XdesSection(page, v);
-  if (type == PageType::kInode) InodeSection(page, v);
+  if (type == PageType::kFspHdr || type == PageType::kXdes) XdesSection(page, f.geometry(), v);
+  if (type == PageType::kInode) InodeSection(page, f.geometry(), v);
   if (IsBtreePage(type, f.flavor())) IndexSections(f, page, v, with_records, server);
   if (type == PageType::kUndoLog) UndoSections(page, v, with_records);
   SystemSections(f, page, v);

@@ -125,7 +125,7 @@ void SpaceFile::DetectPageSize() {
     why = "flags name a page larger than the file";
   } else {
     const ConstBytes p0(data_, flags->physical_page_size);
-    PageCheck c = flags->physical_page_size != flags->page_size ? ValidateCompressedPage(p0) : ValidatePage(p0, flags->full_crc32);
+    PageCheck c = !flags->full_crc32 && flags->zip_ssize ? ValidateCompressedPage(p0) : ValidatePage(p0, flags->full_crc32);
     if (c.all_zero) why = "page 0 is all zeros";
     else if (!c.valid) why = c.lsn_mismatch ? "page 0 is torn" : "page 0 fails its checksum";
   }
@@ -254,10 +254,10 @@ bool SpaceFile::ReadPages(std::uint32_t first, std::uint32_t count, std::byte* o
 bool SpaceFile::IsFree(std::uint32_t n) const {
   if (!flags_ || n >= n_pages_) return false;
   if (n >= free_limit_) return true;
-  XdesLocation loc = LocateXdes(PageNo(n), PageSize(page_size_));
+  XdesLocation loc = LocateXdes(PageNo(n), geometry());
   ConstBytes desc = page(loc.descriptor_page.value());
   if (loc.descriptor_page.value() != 0 && FilHeader(desc).type() != PageType::kXdes) return false;
-  XdesEntry e(desc, loc.entry);
+  XdesEntry e(desc, loc.entry, geometry());
   // Entries outside the free lists' reach (never initialised) describe free pages too.
   return e.state() == XdesState::kFree || e.state() == XdesState::kNotInited || e.is_free(loc.bit);
 }

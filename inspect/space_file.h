@@ -45,8 +45,12 @@ class SpaceFile {
   bool full_crc32() const { return full_crc32_; }
   // ROW_FORMAT=COMPRESSED: pages are page_size() bytes on disk (KEY_BLOCK_SIZE), and B-tree
   // pages hold their records zlib-compressed; logical_page_size() is what they decompress to.
-  bool compressed() const { return flags_ && flags_->physical_page_size != flags_->page_size; }
+  bool compressed() const { return flags_ && !flags_->full_crc32 && flags_->zip_ssize != 0; }
   std::size_t logical_page_size() const { return flags_ ? flags_->page_size : page_size_; }
+  // Extents and descriptor pages as this tablespace lays them out.
+  ondisk::PageSize geometry() const {
+    return compressed() ? ondisk::PageSize::Compressed(page_size_, logical_page_size()) : ondisk::PageSize(page_size_);
+  }
   // MySQL's ENCRYPTION='Y': pages after page 0 are typed ENCRYPTED and unreadable without the
   // tablespace key (kept in page 0, itself encrypted by the server's keyring master key).
   bool encrypted_by_mysql() const { return flags_ && !flags_->full_crc32 && flags_->encryption; }

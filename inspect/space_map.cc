@@ -34,7 +34,7 @@ SpaceMap BuildSpaceMap(const SpaceFile& file) {
     }
   });
   // Root pages name their two segments; the segments' inodes give their ids.
-  PageSize ps(file.page_size());
+  PageSize ps = file.geometry();
   for (std::uint32_t n = 0; n < m.pages.size(); ++n) {
     if (!m.pages[n].root()) continue;
     auto ip = IndexPage::Open(file.page(n));
@@ -42,7 +42,7 @@ SpaceMap BuildSpaceMap(const SpaceFile& file) {
     m.roots[ip->index_id()] = n;
     for (auto [h, leaf] : {std::pair{ip->seg_leaf(), true}, std::pair{ip->seg_top(), false}}) {
       if (!h.Check(ps, 0).ok() || h.page.value() >= file.n_pages()) continue;
-      InodeEntry e(file.page(h.page.value()), h.slot(ps));
+      InodeEntry e(file.page(h.page.value()), h.slot(ps), ps);
       if (e.in_use()) m.segments[e.segment_id()] = {ip->index_id(), leaf};
     }
   }

@@ -93,19 +93,24 @@ std::string FspFlags::ToString() const {
 }
 
 Result<FspHeader> FspHeader::Open(ConstBytes page0) {
-  STRATA_RETURN_IF_ERROR(CheckPageSpan(page0));
+  if (page0.size() < 1024 || page0.size() > kMaxPageSize) {
+    return Status::CorruptionAt(page0.size(), "page 0 is " + std::to_string(page0.size()) + " bytes");
+  }
   auto flags = FspFlags::Decode(Load32(page0, kFlags));
   if (!flags.ok()) return flags.status();
-  if (flags->physical_page_size != flags->page_size) {
-    return Status::NotSupported("ROW_FORMAT=COMPRESSED tablespace (" + std::to_string(flags->physical_page_size) +
-                                "-byte physical pages): compressed page bodies are not decoded");
-  }
-  if (flags->page_size != page0.size()) {
-    return Status::CorruptionAt(kFlags, "flags name a " + std::to_string(flags->page_size) +
+  // (A ROW_FORMAT=COMPRESSED tablespace's page 0 is its physical size, 1-16 KiB.)
+  if (flags->physical_page_size != page0.size()) {
+    return Status::CorruptionAt(kFlags, "flags name a " + std::to_string(flags->physical_page_size) +
                                             "-byte page but the page read is " +
                                             std::to_string(page0.size()) + " bytes");
   }
   return FspHeader(page0, *flags);
+}
+
+PageSize FspHeader::geometry() const {
+  return flags_.physical_page_size != flags_.page_size || (!flags_.full_crc32 && flags_.zip_ssize)
+             ? PageSize::Compressed(flags_.physical_page_size, flags_.page_size)
+             : PageSize(flags_.page_size);
 }
 
 std::size_t FspHeader::SdiHeaderOffset(PageSize ps) {

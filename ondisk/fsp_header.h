@@ -102,8 +102,10 @@ class FspHeader {
 
   // MySQL 8.0 SDI header after the XDES array and the encryption info.
   static std::size_t SdiHeaderOffset(PageSize ps);
-  std::uint32_t sdi_version() const { return Load32(p_, SdiHeaderOffset(PageSize(p_.size()))); }
-  PageNo sdi_root() const { return PageNo(Load32(p_, SdiHeaderOffset(PageSize(p_.size())) + 4)); }
+  std::uint32_t sdi_version() const { return Load32(p_, SdiHeaderOffset(geometry())); }
+  PageNo sdi_root() const { return PageNo(Load32(p_, SdiHeaderOffset(geometry()) + 4)); }
+  // Extents and descriptor pages as the flags lay them out (compressed tablespaces: by both sizes).
+  PageSize geometry() const;
   // MySQL 8.0 reuses the FIL prev/next fields of page 0.
   std::uint32_t server_version() const { return Load32(p_, 8); }
   std::uint32_t space_version() const { return Load32(p_, 12); }

@@ -16,19 +16,23 @@ Status FsegHeader::Check(PageSize ps, std::size_t where) const {
 }
 
 namespace {
-std::size_t SlotOffset(std::size_t page_size, std::uint32_t index) {
-  assert(PageSize::IsValid(page_size) && index < PageSize(page_size).inodes_per_page());
-  return InodeEntry::OffsetOf(PageSize(page_size), index);
+std::size_t SlotOffset(PageSize ps, std::uint32_t index) {
+  assert(index < ps.inodes_per_page());
+  return InodeEntry::OffsetOf(ps, index);
 }
 }  // namespace
 
-InodeEntry::InodeEntry(ConstBytes page, std::uint32_t index)
-    : p_(page), at_(SlotOffset(page.size(), index)) {}
+InodeEntry::InodeEntry(ConstBytes page, std::uint32_t index) : InodeEntry(page, index, PageSize(page.size())) {}
+
+InodeEntry::InodeEntry(ConstBytes page, std::uint32_t index, PageSize geometry)
+    : p_(page), geometry_(geometry), at_(SlotOffset(geometry, index)) {
+  assert(geometry.bytes() == page.size());
+}
 
 SegmentUsage InodeEntry::Usage() const {
   SegmentUsage u;
   for (std::uint32_t s = 0; s < frag_slots(); ++s) u.fragment_pages += frag_page(s) != kNullPage;
-  const std::uint64_t e = PageSize(p_.size()).pages_per_extent();
+  const std::uint64_t e = geometry_.pages_per_extent();
   u.used_pages = u.fragment_pages + not_full_n_used() + e * full().length;
   u.reserved_pages = u.fragment_pages + e * (std::uint64_t{free().length} + not_full().length + full().length);
   return u;
@@ -43,7 +47,7 @@ Status InodeEntry::Check() const {
   STRATA_RETURN_IF_ERROR(free().Check(p_.size(), kListNodeSize, at_ + kFree));
   STRATA_RETURN_IF_ERROR(not_full().Check(p_.size(), kListNodeSize, at_ + kNotFull));
   STRATA_RETURN_IF_ERROR(full().Check(p_.size(), kListNodeSize, at_ + kFull));
-  const std::uint64_t e = PageSize(p_.size()).pages_per_extent();
+  const std::uint64_t e = geometry_.pages_per_extent();
   if (not_full_n_used() > e * not_full().length) {
     return Status::CorruptionAt(at_ + kNotFullNUsed,
                                 std::to_string(not_full_n_used()) + " pages used in " +
@@ -53,7 +57,7 @@ Status InodeEntry::Check() const {
 }
 
 InodeEntryWriter::InodeEntryWriter(MutableBytes page, std::uint32_t index)
-    : p_(page), at_(SlotOffset(page.size(), index)) {}
+    : p_(page), at_(SlotOffset(PageSize(page.size()), index)) {}
 
 void InodeEntryWriter::Init(std::uint64_t segment_id) {
   assert(segment_id != 0);

@@ -70,8 +70,10 @@ class InodeEntry {
   static constexpr std::size_t kMagic = 60;
   static constexpr std::size_t kFragArray = 64;
 
-  // View of slot `index` of an INODE page (whole page; asserts index in range).
+  // View of slot `index` of an INODE page (whole page; asserts index in range), laid out by
+  // the page's size or, for a compressed tablespace, by its `geometry`.
   InodeEntry(ConstBytes page, std::uint32_t index);
+  InodeEntry(ConstBytes page, std::uint32_t index, PageSize geometry);
   static std::size_t OffsetOf(PageSize ps, std::uint32_t index) {
     return kInodeArrayOffset + index * ps.inode_entry_size();
   }
@@ -83,7 +85,7 @@ class InodeEntry {
   ListBase not_full() const { return ListBase::Decode(p_, at_ + kNotFull); }
   ListBase full() const { return ListBase::Decode(p_, at_ + kFull); }
   std::uint32_t magic() const { return Load32(p_, at_ + kMagic); }
-  std::uint32_t frag_slots() const { return PageSize(p_.size()).frag_slots(); }
+  std::uint32_t frag_slots() const { return geometry_.frag_slots(); }
   PageNo frag_page(std::uint32_t slot) const { return PageNo(Load32(p_, at_ + kFragArray + 4 * slot)); }
   SegmentUsage Usage() const;
   std::size_t offset() const { return at_; }
@@ -92,6 +94,7 @@ class InodeEntry {
 
  private:
   ConstBytes p_;
+  PageSize geometry_;
   std::size_t at_;
 };
 

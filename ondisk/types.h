@@ -71,14 +71,23 @@ std::string ToString(Flavor f);
 class PageSize {
  public:
   // Asserts `bytes` is one of 4, 8, 16, 32, 64 KiB; use FromBytes for untrusted values.
-  constexpr explicit PageSize(std::size_t bytes = kDefaultPageSize) : bytes_(bytes) { assert(IsValid(bytes)); }
+  constexpr explicit PageSize(std::size_t bytes = kDefaultPageSize) : bytes_(bytes), logical_(bytes) { assert(IsValid(bytes)); }
+  // A ROW_FORMAT=COMPRESSED tablespace: pages of `physical` bytes on disk (1-16 KiB), an XDES
+  // page every `physical` pages, but extents of as many pages as the `logical` size gives (64
+  // for 16 KiB), as InnoDB counts them.
+  static constexpr PageSize Compressed(std::size_t physical, std::size_t logical) {
+    assert(IsValid(logical) && physical >= 1024 && physical <= logical && (physical & (physical - 1)) == 0);
+    PageSize p(logical);
+    p.bytes_ = physical;
+    return p;
+  }
   static constexpr bool IsValid(std::size_t bytes) {
     return bytes == 4096 || bytes == 8192 || bytes == 16384 || bytes == 32768 || bytes == 65536;
   }
 
   constexpr std::size_t bytes() const { return bytes_; }
   constexpr std::uint32_t pages_per_extent() const {
-    return bytes_ <= 16384 ? static_cast<std::uint32_t>((1u << 20) / bytes_) : 64u;
+    return logical_ <= 16384 ? static_cast<std::uint32_t>((1u << 20) / logical_) : 64u;
   }
   constexpr std::size_t extent_bytes() const { return pages_per_extent() * bytes_; }
   // An XDES (or page-0) page every this many pages; each describes that many pages.
@@ -95,7 +104,8 @@ class PageSize {
   constexpr bool operator==(const PageSize&) const = default;
 
  private:
-  std::size_t bytes_;
+  std::size_t bytes_;    // on disk
+  std::size_t logical_;  // what extents are counted in (the same but for compressed tablespaces)
 };
 
 }  // namespace strata::ondisk

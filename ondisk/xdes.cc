@@ -25,17 +25,20 @@ XdesLocation LocateXdes(PageNo page, PageSize ps) {
 }
 
 namespace {
-std::size_t EntryOffset(std::size_t page_size, std::uint32_t index) {
-  PageSize ps(page_size);
-  assert(PageSize::IsValid(page_size) && index < ps.xdes_entries_per_page());
+std::size_t EntryOffset(PageSize ps, std::uint32_t index) {
+  assert(index < ps.xdes_entries_per_page());
   return kXdesArrayOffset + index * ps.xdes_entry_size();
 }
 std::size_t BitByte(std::uint32_t j) { return XdesEntry::kBitmap + j / 4; }
 unsigned BitShift(std::uint32_t j) { return 2 * (j % 4); }
 }  // namespace
 
-XdesEntry::XdesEntry(ConstBytes page, std::uint32_t index)
-    : p_(page), at_(EntryOffset(page.size(), index)), pages_(PageSize(page.size()).pages_per_extent()) {}
+XdesEntry::XdesEntry(ConstBytes page, std::uint32_t index) : XdesEntry(page, index, PageSize(page.size())) {}
+
+XdesEntry::XdesEntry(ConstBytes page, std::uint32_t index, PageSize geometry)
+    : p_(page), at_(EntryOffset(geometry, index)), pages_(geometry.pages_per_extent()) {
+  assert(geometry.bytes() == page.size());
+}
 
 bool XdesEntry::is_free(std::uint32_t j) const {
   assert(j < pages_);
@@ -63,7 +66,7 @@ Status XdesEntry::Check() const {
 }
 
 XdesEntryWriter::XdesEntryWriter(MutableBytes page, std::uint32_t index)
-    : p_(page), at_(EntryOffset(page.size(), index)), pages_(PageSize(page.size()).pages_per_extent()) {}
+    : p_(page), at_(EntryOffset(PageSize(page.size()), index)), pages_(PageSize(page.size()).pages_per_extent()) {}
 
 void XdesEntryWriter::Init(XdesState state) {
   set_segment_id(0);

@@ -53,8 +53,10 @@ class XdesEntry {
   static constexpr std::size_t kState = 20;
   static constexpr std::size_t kBitmap = 24;
 
-  // View of entry `index` on a descriptor page (whole page; asserts index in range).
+  // View of entry `index` on a descriptor page (whole page; asserts index in range), laid out
+  // by the page's size or, for a compressed tablespace, by its `geometry`.
   XdesEntry(ConstBytes page, std::uint32_t index);
+  XdesEntry(ConstBytes page, std::uint32_t index, PageSize geometry);
 
   std::uint64_t segment_id() const { return Load64(p_, at_ + kId); }
   ListNode node() const { return ListNode::Decode(p_, at_ + kNode); }
