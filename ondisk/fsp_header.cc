@@ -93,8 +93,9 @@ std::string FspFlags::ToString() const {
 }
 
 Result<FspHeader> FspHeader::Open(ConstBytes page0) {
-  if (page0.size() < 1024 || page0.size() > kMaxPageSize) {
-    return Status::CorruptionAt(page0.size(), "page 0 is " + std::to_string(page0.size()) + " bytes");
+  const std::size_t size = page0.size();
+  if (size < 1024 || size > kMaxPageSize || (size & (size - 1))) {
+    return Status::CorruptionAt(size, "page 0 is " + std::to_string(size) + " bytes; expected 1 to 64 KiB, a power of two (truncated?)");
   }
   auto flags = FspFlags::Decode(Load32(page0, kFlags));
   if (!flags.ok()) return flags.status();

@@ -118,11 +118,21 @@ TEST(FspHeaderTest, RoundTrip) {
   EXPECT_TRUE(h->CheckLists().ok());
 }
 
-TEST(FspHeaderTest, CompressedTablespacesAreRefusedAsNotSupported) {
+// ROW_FORMAT=COMPRESSED: page 0 is the physical (compressed) page size, and extents keep the
+// logical size's 64 pages, with a descriptor page every physical-page-size pages.
+TEST(FspHeaderTest, CompressedTablespacesOpenAtTheirPhysicalPageSize) {
   auto page = Page();
   FspHeaderWriter(page).set_flags(0x21 | (4 << 1));  // DYNAMIC flags plus 8 KiB compressed pages
-  auto h = FspHeader::Open(page);
-  EXPECT_TRUE(h.status().IsNotSupported()) << h.status().ToString();
+  EXPECT_TRUE(FspHeader::Open(page).status().IsCorruption());  // read as 16 KiB pages: wrong
+  auto h = FspHeader::Open(ConstBytes(page.data(), 8192));
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  const PageSize g = h->geometry();
+  EXPECT_EQ(g.bytes(), 8192u);
+  EXPECT_EQ(g.pages_per_extent(), 64u);
+  EXPECT_EQ(g.xdes_period(), 8192u);
+  EXPECT_EQ(g.xdes_entries_per_page(), 128u);
+  EXPECT_EQ(PageSize::Compressed(1024, 16384).xdes_entries_per_page(), 16u);
+  EXPECT_EQ(PageSize::Compressed(1024, 16384).inodes_per_page(), (1024u - 60) / 192);
 }
 
 TEST(FspHeaderTest, FlagsNamingAnotherPageSizeAreCorruption) {
