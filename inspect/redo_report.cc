@@ -132,18 +132,52 @@ void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std
                            "the log); records are not decoded further", r.mtr_groups);
 }
 
+// MySQL 8.0.30+'s spare files, #innodb_redo/#ib_redoN_tmp.
+bool IsSpareRedoFile(const std::filesystem::path& p) {
+  const std::string name = p.filename().string();
+  return name.starts_with("#ib_redo") && name.ends_with("_tmp");
+}
+
+// The log of a data directory: ib_logfile0 (MariaDB, MySQL before 8.0.30), else the newest of
+// MySQL 8.0.30+'s #innodb_redo/#ib_redoN files (the highest N: the one being written, which
+// holds the newest checkpoint after a clean stop).
+std::filesystem::path RedoFileIn(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir / "ib_logfile0", ec)) return dir / "ib_logfile0";
+  std::filesystem::path best = dir / "ib_logfile0";
+  long best_n = -1;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "#innodb_redo", ec)) {
+    const std::string name = e.path().filename().string();
+    if (!name.starts_with("#ib_redo") || IsSpareRedoFile(e.path())) continue;
+    const std::string digits = name.substr(8);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
+    if (const long n = std::stol(digits); n > best_n) best_n = n, best = e.path();
+  }
+  return best;
+}
+
 }  // namespace
 
 RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt) {
   RedoReport r;
-  const std::filesystem::path path = std::filesystem::is_directory(input) ? input / "ib_logfile0" : input;
+  const std::filesystem::path path = std::filesystem::is_directory(input) ? RedoFileIn(input) : input;
   r.file = path.string();
   auto fail = [&](const std::string& what, const std::string& detail) {
     r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, what, detail});
     return r;
   };
+  if (IsSpareRedoFile(path)) {
+    r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "spare log file",
+                          "MySQL 8.0.30+ keeps this file ready to become the next #ib_redo file: it holds no log yet"});
+    r.format_name = "spare #innodb_redo file";
+    r.scan_end = "a spare file: not read";
+    return r;
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot open", std::filesystem::is_directory(input) ? "no ib_logfile0 in this directory" : "cannot read the file");
+  if (!in) {
+    return fail("cannot open", std::filesystem::is_directory(input) ? "no ib_logfile0 or #innodb_redo/#ib_redoN in this directory"
+                                                                    : "cannot read the file");
+  }
   in.seekg(0, std::ios::end);
   r.file_size = static_cast<std::uint64_t>(in.tellg());
   auto read = [&](std::uint64_t offset, std::vector<std::byte>& out) {
@@ -169,6 +203,9 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
 
   // Checkpoints: the newer valid one is where recovery would start.
   const bool phys = !r.block_framed;
+  // MySQL 8.0.30+: each #ib_redoN file holds one stretch of LSNs from its start LSN on, at
+  // offset 2048 + (LSN - start LSN); the log goes on in the next file, not round this one.
+  const bool per_file = header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030);
   for (std::size_t at : phys ? std::vector<std::size_t>{kMariaPhysCheckpoint1, kMariaPhysCheckpoint2}
                              : std::vector<std::size_t>{kLogCheckpoint1, kLogCheckpoint2}) {
     RedoCheckpointInfo c;
@@ -188,8 +225,9 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
     const auto& c = r.checkpoints[i];
     if (!c.valid) continue;
-    // MariaDB 10.8+ keeps no checkpoint number: the larger LSN is the newer.
-    const bool newer = !r.newest || (phys ? c.lsn > r.checkpoints[*r.newest].lsn : c.number > r.checkpoints[*r.newest].number);
+    // MariaDB 10.8+ and MySQL 8.0.30+ keep no checkpoint number: the larger LSN is the newer.
+    const bool by_lsn = phys || per_file;
+    const bool newer = !r.newest || (by_lsn ? c.lsn > r.checkpoints[*r.newest].lsn : c.number > r.checkpoints[*r.newest].number);
     if (newer) r.newest = i;
   }
   if (!r.newest) return fail("checkpoints", "neither checkpoint block is valid");
@@ -216,9 +254,19 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   std::vector<std::byte> stream;
   std::size_t valid = 0;
   r.scan_end = "the whole circular area was read";
+  if (per_file && (cp.lsn < r.start_lsn || kLogFileHeaderSize + (first_block - r.start_lsn) >= r.file_size)) {
+    r.scan_end = fmt::format("the checkpoint (LSN {}) is in another #ib_redo file than this one (LSNs {} .. {})", cp.lsn,
+                             r.start_lsn, r.start_lsn + capacity);
+    return r;
+  }
   for (std::uint64_t b = first_block; b - first_block < capacity; b += kLogBlockSize) {
-    auto off = LogGroupOffset(b, first_block, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
+    auto off = per_file ? Result<std::uint64_t>(kLogFileHeaderSize + (b - r.start_lsn))
+                        : LogGroupOffset(b, first_block, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
     if (!off.ok()) return fail("checkpoint", off.status().message());
+    if (per_file && *off + kLogBlockSize > r.file_size) {
+      r.scan_end = fmt::format("this file ends at LSN {}; the log goes on in the next #ib_redo file", b);
+      break;
+    }
     ++r.blocks_read;
     if (!read(*off, block)) {
       r.scan_end = "the file ends";

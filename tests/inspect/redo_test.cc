@@ -62,5 +62,38 @@ TEST(RedoReportTest, DamageIsAFindingNotACrash) {
   EXPECT_FALSE(AnalyzeRedo(tmp.path() / "missing", {}).findings.empty());
 }
 
+// MySQL 9.0's #innodb_redo files (8.0.30+ format): no checkpoint numbers, so the newer
+// checkpoint is the one with the larger LSN; each file holds the LSNs from its start LSN on.
+// Both read to the end without a finding, and they agree with each other: #ib_redo9's log
+// runs exactly to where #ib_redo10 starts, and #ib_redo10's ends at its checkpoint (a clean
+// stop).
+TEST(RedoReportTest, MySql8030FilesReadByTheirOwnLayout) {
+  const std::filesystem::path dir = testing::SharedFixturesDir() / "external" / "idb-utils-mysql90";
+  RedoReport nine = AnalyzeRedo(dir / "mysql90_redo_9", {});
+  RedoReport ten = AnalyzeRedo(dir / "mysql90_redo_10", {});
+  for (const RedoReport* r : {&nine, &ten}) EXPECT_TRUE(r->findings.empty()) << ToText(*r);
+  ASSERT_TRUE(nine.newest && ten.newest);
+  EXPECT_EQ(*nine.newest, 1u);  // 32194325 > 32193931
+  EXPECT_EQ(nine.checkpoints[1].lsn, 32194325u);
+  EXPECT_EQ(*ten.newest, 0u);  // 33949088 > 33947583
+  EXPECT_EQ(nine.lsn_end, ten.start_lsn);
+  EXPECT_GT(nine.blocks_valid, 1000u);
+  EXPECT_EQ(ten.lsn_end, ten.checkpoints[0].lsn);
+
+  // A data directory: the newest #ib_redoN; a spare #ib_redoN_tmp is said to be one.
+  testing::TempDir tmp;
+  std::filesystem::create_directories(tmp.path() / "#innodb_redo");
+  std::filesystem::copy_file(dir / "mysql90_redo_9", tmp.path() / "#innodb_redo" / "#ib_redo9");
+  std::filesystem::copy_file(dir / "mysql90_redo_10", tmp.path() / "#innodb_redo" / "#ib_redo10");
+  std::filesystem::copy_file(dir / "mysql90_redo_9", tmp.path() / "#innodb_redo" / "#ib_redo11_tmp");
+  RedoReport datadir = AnalyzeRedo(tmp.path(), {});
+  EXPECT_EQ(std::filesystem::path(datadir.file).filename(), "#ib_redo10");
+  EXPECT_EQ(datadir.lsn_end, ten.lsn_end);
+  RedoReport spare = AnalyzeRedo(tmp.path() / "#innodb_redo" / "#ib_redo11_tmp", {});
+  ASSERT_EQ(spare.findings.size(), 1u);
+  EXPECT_EQ(spare.findings[0].severity, Severity::kInfo);
+  EXPECT_EQ(spare.findings[0].what, "spare log file");
+}
+
 }  // namespace
 }  // namespace strata::inspect
