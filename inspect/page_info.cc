@@ -34,13 +34,25 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.doublewrite = file.InDoublewrite(n);
   p.misplaced = !p.doublewrite && CheckPlacement(page, PageNo(n), file.space_id()).any();
   if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) && file.compressed()) {
-    // ROW_FORMAT=COMPRESSED: the page header is kept as it is, the records compressed; their
-    // sizes and structure are not known until the page is decompressed (not done yet).
+    // ROW_FORMAT=COMPRESSED: the records are compressed, but the page header is the one of
+    // the page they decompress to (heap top, garbage, directory slots), so the sizes are
+    // those of that logical page; the record chain is not known until decompression.
     p.is_btree = true;
     p.index_id = Load64(page, IndexPage::kIndexId);
     p.level = Load16(page, IndexPage::kLevel);
     p.n_recs = Load16(page, IndexPage::kNRecs);
     p.is_root = p.prev == kFilNull && p.next == kFilNull;
+    const std::size_t size = file.logical_page_size(), heap_top = Load16(page, IndexPage::kHeapTop);
+    const std::size_t garbage = Load16(page, IndexPage::kGarbage), dir = 2 * std::size_t{Load16(page, IndexPage::kNDirSlots)};
+    if (heap_top >= 120 + garbage && heap_top + dir + 8 <= size) {
+      p.data_size = static_cast<std::uint32_t>(heap_top - 120 - garbage);
+      p.garbage_bytes = static_cast<std::uint32_t>(garbage);
+      p.free_bytes = static_cast<std::uint32_t>(garbage + size - 8 - dir - heap_top);
+      p.used_bytes = static_cast<std::uint32_t>(size - p.free_bytes);
+    } else {
+      p.header_error = "heap top " + std::to_string(heap_top) + ", garbage " + std::to_string(garbage) + " and " +
+                       std::to_string(dir / 2) + " directory slots do not fit a " + std::to_string(size) + "-byte page";
+    }
   } else if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor())) {
     auto ip = IndexPage::Open(page);
     if (ip.ok()) {

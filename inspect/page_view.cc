@@ -177,7 +177,10 @@ void CompressedIndexSection(ConstBytes page, PageView& v) {
 }
 
 void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records, const Dictionary* server) {
-  if (f.compressed()) return CompressedIndexSection(page, v);
+  if (f.compressed()) {
+    v.with_records = false;  // the section says they are compressed; a count of 0 would be false
+    return CompressedIndexSection(page, v);
+  }
   auto ip = IndexPage::Open(page);
   if (!ip.ok()) {
     v.problems.push_back(ip.status().ToString());
@@ -370,6 +373,7 @@ void UndoSections(ConstBytes page, PageView& v, bool with_records) {
 }
 
 void SystemSections(const SpaceFile& f, ConstBytes page, PageView& v) {
+  if (!PageSize::IsValid(page.size())) return;  // system and undo tablespaces are never compressed
   const auto type = FilHeader(page).type();
   if (type == PageType::kTrxSys) {
     TrxSysPage t(page);

@@ -132,6 +132,22 @@ void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std
                            "the log); records are not decoded further", r.mtr_groups);
 }
 
+// Whether any of the 8 blocks after the one at LSN `b` is a written block of its own LSN with a
+// good checksum: then a bad block at `b` is damage inside the log, not its torn end.
+template <typename Read>
+bool BlockFollows(Read& read, std::uint64_t b, std::uint64_t start_lsn, bool per_file, std::uint64_t first_block,
+                  std::uint64_t cp_offset, std::uint64_t file_size) {
+  std::vector<std::byte> block(kLogBlockSize);
+  for (std::uint64_t next = b + kLogBlockSize; next <= b + 8 * kLogBlockSize; next += kLogBlockSize) {
+    auto off = per_file ? Result<std::uint64_t>(kLogFileHeaderSize + (next - start_lsn))
+                        : LogGroupOffset(next, first_block, cp_offset - cp_offset % kLogBlockSize, file_size, 1);
+    if (!off.ok() || !read(*off, block)) return false;
+    auto h = LogBlockHeader::Decode(block);
+    if (h.ok() && h->number == LogBlockNumber(Lsn(next)) && CheckLogBlockChecksum(block) != LogChecksum::kBad) return true;
+  }
+  return false;
+}
+
 // MySQL 8.0.30+'s spare files, #innodb_redo/#ib_redoN_tmp.
 bool IsSpareRedoFile(const std::filesystem::path& p) {
   const std::string name = p.filename().string();
@@ -254,10 +270,14 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   std::vector<std::byte> stream;
   std::size_t valid = 0;
   r.scan_end = "the whole circular area was read";
-  if (per_file && (cp.lsn < r.start_lsn || kLogFileHeaderSize + (first_block - r.start_lsn) >= r.file_size)) {
-    r.scan_end = fmt::format("the checkpoint (LSN {}) is in another #ib_redo file than this one (LSNs {} .. {})", cp.lsn,
-                             r.start_lsn, r.start_lsn + capacity);
-    return r;
+  if (per_file && cp.lsn < r.start_lsn) {
+    r.scan_end = fmt::format("the checkpoint (LSN {}) is before this file's start LSN {}", cp.lsn, r.start_lsn);
+    return fail("checkpoint", r.scan_end);
+  }
+  if (per_file && kLogFileHeaderSize + (first_block - r.start_lsn) >= r.file_size) {
+    r.scan_end = fmt::format("the checkpoint (LSN {}) would be at offset {}, past the end of this {}-byte file", cp.lsn,
+                             kLogFileHeaderSize + (cp.lsn - r.start_lsn), r.file_size);
+    return fail("checkpoint", r.scan_end + ": the file is cut short, or the checkpoint is in the next #ib_redo file");
   }
   for (std::uint64_t b = first_block; b - first_block < capacity; b += kLogBlockSize) {
     auto off = per_file ? Result<std::uint64_t>(kLogFileHeaderSize + (b - r.start_lsn))
@@ -280,8 +300,13 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     }
     if (sum == LogChecksum::kBad) {
       r.scan_end = fmt::format("block at LSN {} has a bad checksum", b);
-      r.findings.push_back({Severity::kWarning, r.file, std::nullopt, static_cast<std::size_t>(*off), "log block",
-                            fmt::format("LSN {}: checksum does not match (a torn last write is normal after a crash)", b)});
+      // A torn last write is normal after a crash; a bad block with good ones after it is not.
+      const bool more = BlockFollows(read, b, r.start_lsn, per_file, first_block, cp_offset, r.file_size);
+      r.findings.push_back({more ? Severity::kError : Severity::kWarning, r.file, std::nullopt, static_cast<std::size_t>(*off),
+                            "log block",
+                            more ? fmt::format("LSN {}: checksum does not match, and written blocks follow it: the log is "
+                                               "damaged here, and recovery would stop at this block", b)
+                                 : fmt::format("LSN {}: checksum does not match (a torn last write is normal after a crash)", b)});
       break;
     }
     ++r.blocks_valid;

@@ -410,6 +410,14 @@ Dictionary ReadDictionary(const SpaceFile& file) {
   };
   auto fsp = FspHeader::Open(file.page(0));
   if (!fsp.ok()) return d;
+  // The SDI of a compressed or encrypted tablespace is there, but compressed or encrypted
+  // with the rest: said, not read as damage.
+  if (file.compressed() || file.encrypted_by_mysql()) {
+    d.findings.push_back({Severity::kInfo, name, fsp->sdi_root().value(), std::nullopt, "SDI not read",
+                          file.compressed() ? "the dictionary's pages are compressed (ROW_FORMAT=COMPRESSED), which is not decoded yet"
+                                            : "the dictionary's pages are encrypted, and the key is not at hand"});
+    return d;
+  }
   static const RecordLayout node_layout = SdiLayout().NodePointer(2);
   std::uint32_t n = fsp->sdi_root().value();
   for (int depth = 0;; ++depth) {
@@ -504,7 +512,12 @@ nlohmann::json ToJson(const Dictionary& d) {
 }
 
 std::string ToText(const Dictionary& d) {
-  if (d.tables.empty()) return "  no dictionary in this file (MySQL 8.0 files carry one; 5.7 and MariaDB keep it in ibdata1)\n";
+  if (d.tables.empty()) {
+    for (const auto& f : d.findings) {
+      if (f.what == "SDI not read") return "  the file's dictionary (SDI) cannot be read: " + f.detail + "\n";
+    }
+    return "  no dictionary in this file (MySQL 8.0 files carry one; 5.7 and MariaDB keep it in ibdata1)\n";
+  }
   std::string out;
   for (const auto& t : d.tables) {
     out += fmt::format("  table {}{} (from {})\n", t.schema.empty() ? "" : t.schema + ".", t.name, d.source);

@@ -191,9 +191,10 @@ void SpaceFile::DetectPageSize() {
 }
 
 PageCheck SpaceFile::CheckPage(ConstBytes page) const {
-  if (encrypted_by_mysql()) {
+  if (!full_crc32_) {
     // MySQL checksums the clear page and encrypts everything after the FIL header, trailer
-    // included: without the key the page can be neither verified nor called damaged.
+    // included: without the key the page can be neither verified nor called damaged. (Its
+    // types are MySQL's alone, so they say it even when page 0 cannot be read.)
     const PageType type = FilHeader(page).type();
     if (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree) {
       PageCheck r;
@@ -227,7 +228,7 @@ void SpaceFile::DetectFlavor() {
 }
 
 void SpaceFile::DetectDoublewrite() {
-  if (space_id_.value() != kSystemSpaceId || n_pages_ <= 5) return;
+  if (space_id_.value() != kSystemSpaceId || n_pages_ <= 5 || !PageSize::IsValid(page_size_)) return;
   ConstBytes trx = page(5);
   if (FilHeader(trx).type() != PageType::kTrxSys) return;
   DoublewriteInfo d = TrxSysPage(trx).doublewrite();

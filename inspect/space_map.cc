@@ -13,7 +13,7 @@ double SpaceMap::Fill(const PageCell& c) const {
 
 SpaceMap BuildSpaceMap(const SpaceFile& file) {
   SpaceMap m;
-  m.page_size = file.page_size();
+  m.page_size = file.logical_page_size();  // what a page's records fill (compressed pages: once decompressed)
   m.pages.resize(file.n_pages());
   ScanPages(file, [&](std::span<const PageInfo> batch) {
     for (const PageInfo& p : batch) {

@@ -55,7 +55,7 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
         ++ix.leaf_pages;
         ix.records += p.n_recs;
         ix.leaf_data_bytes += p.data_size;
-        fill_sums[p.index_id] += PageFill(p, file.page_size());
+        fill_sums[p.index_id] += PageFill(p, file.logical_page_size());
       } else {
         ++ix.nonleaf_pages;
       }

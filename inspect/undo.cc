@@ -53,7 +53,7 @@ class UndoReader {
 
   void ReadTrxSys(const SpaceFile& sys) {
     const std::string name = sys.path().filename().string();
-    if (sys.n_pages() <= 5 || FilHeader(sys.page(5)).type() != PageType::kTrxSys) {
+    if (sys.n_pages() <= 5 || !PageSize::IsValid(sys.page_size()) || FilHeader(sys.page(5)).type() != PageType::kTrxSys) {
       Add(name, 5, "no TRX_SYS page", "page 5 of the system tablespace is not TRX_SYS");
       return;
     }
@@ -89,6 +89,10 @@ class UndoReader {
     if (!seen_.insert((std::uint64_t{f.space_id().value()} << 32) | page_no).second) return;
     if (page_no >= f.n_pages()) {
       Add(name, page_no, "rollback segment header missing", fmt::format("{} points past the end of the file", source));
+      return;
+    }
+    if (!PageSize::IsValid(f.page_size())) {
+      Add(name, page_no, "rollback segment header unreadable", fmt::format("{} points into a file of {}-byte pages", source, f.page_size()));
       return;
     }
     ConstBytes page = f.page(page_no);

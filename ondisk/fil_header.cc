@@ -15,7 +15,7 @@ Result<FilHeader> FilHeader::Open(ConstBytes page) {
   return FilHeader(page);
 }
 
-FilHeader::FilHeader(ConstBytes page) : p_(page) { assert(PageSize::IsValid(page.size())); }
+FilHeader::FilHeader(ConstBytes page) : p_(page) { assert(PageSize::IsValidPhysical(page.size())); }
 
 FilHeaderWriter::FilHeaderWriter(MutableBytes page) : p_(page) {
   assert(PageSize::IsValid(page.size()));

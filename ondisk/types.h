@@ -84,6 +84,8 @@ class PageSize {
   static constexpr bool IsValid(std::size_t bytes) {
     return bytes == 4096 || bytes == 8192 || bytes == 16384 || bytes == 32768 || bytes == 65536;
   }
+  // What a page on disk may be: those, or a ROW_FORMAT=COMPRESSED page of 1 or 2 KiB.
+  static constexpr bool IsValidPhysical(std::size_t bytes) { return bytes == 1024 || bytes == 2048 || IsValid(bytes); }
 
   constexpr std::size_t bytes() const { return bytes_; }
   constexpr std::uint32_t pages_per_extent() const {
