@@ -313,14 +313,14 @@ void CheckDirectoryLogs(const std::vector<std::filesystem::path>& paths, std::ve
         if (f.severity == Severity::kError) findings.push_back(f);
       }
     }
-    const bool has_log = std::filesystem::exists(p / "ib_logfile0");
+    const bool has_log = std::filesystem::exists(p / "ib_logfile0") || std::filesystem::is_directory(p / "#innodb_redo");
     if (has_log) {
       for (const auto& f : AnalyzeRedo(p, {}).findings) {
         if (f.severity == Severity::kError) findings.push_back(f);
       }
     } else {
       findings.push_back({Severity::kInfo, p.string(), std::nullopt, std::nullopt, "redo not checked",
-                          "no ib_logfile0 here (MySQL 8.0.30+ #innodb_redo is not read yet)"});
+                          "no ib_logfile0 or #innodb_redo here"});
     }
   }
   if (!any_dir) {

@@ -345,6 +345,20 @@ TEST(InspectCliTest, RowsSayWhatTheyLeaveOut) {
                        "col_virtual_concat, col_virtual_datetime"), std::string::npos) << r.err;
 }
 
+// A MySQL 8.0.30+ data directory: `check` reads its #innodb_redo as `redo` does.
+TEST(InspectCliTest, CheckReadsTheRedoOfAMySql8030DataDirectory) {
+  const fs::path mysql90 = strata::testing::SharedFixturesDir() / "external" / "idb-utils-mysql90";
+  strata::testing::TempDir tmp;
+  fs::create_directories(tmp.path() / "#innodb_redo");
+  fs::create_directories(tmp.path() / "db");
+  fs::copy_file(mysql90 / "mysql90_redo_9", tmp.path() / "#innodb_redo" / "#ib_redo9");
+  fs::copy_file(mysql90 / "mysql90_redo_10", tmp.path() / "#innodb_redo" / "#ib_redo10");
+  fs::copy_file(mysql90 / "mysql90_standard.ibd", tmp.path() / "db" / "t.ibd");
+  CommandResult r = Strata("inspect check " + tmp.path().string());
+  EXPECT_EQ(r.out.find("redo not checked"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.err.find("redo not checked"), std::string::npos) << r.out << r.err;
+}
+
 TEST(InspectCliTest, LoneFilesSayWhatTheyCannotKnow) {
   const std::string file = (strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0" / "simple_table.ibd").string();
   CommandResult r = Strata("inspect undo --json " + file);
