@@ -17,7 +17,6 @@ using namespace strata::ondisk;
 namespace {
 
 constexpr std::uint32_t kDataSys = 8;  // mtype of DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR
-constexpr std::uint32_t kClustered = 1, kUnique = 2, kSpatial = 64;
 
 // Reads the .cfg front to back; the first read past the end (or a name longer than the file)
 // makes every later read fail and is reported once, with its offset.
@@ -78,9 +77,7 @@ Result<TableDef> TableFromCfg(ConstBytes cfg, Flavor flavor) {
   r.U32();      // page size
   r.U32();      // table flags
   TableDef table;
-  const auto slash = full.find('/');
-  table.schema = slash == std::string::npos ? "" : full.substr(0, slash);
-  table.name = slash == std::string::npos ? full : full.substr(slash + 1);
+  SetSysTableName(table, full);
 
   std::vector<SysColumn> columns;
   const std::uint32_t n_cols = r.Count(32);
@@ -111,10 +108,7 @@ Result<TableDef> TableFromCfg(ConstBytes cfg, Flavor flavor) {
     r.U32();  // n_nullable
     const std::uint32_t n_fields = r.Count(12);
     ix.name = r.Name();
-    ix.table = table.schema.empty() ? table.name : table.schema + "." + table.name;
-    ix.clustered = type & kClustered;
-    ix.unique = type & kUnique;
-    ix.spatial = type & kSpatial;
+    SetSysIndexKind(ix, table, type);
     auto& parts = fields[ix.id];
     for (std::uint32_t f = 0; f < n_fields && r.ok(); ++f) {
       const std::uint32_t prefix = r.U32();

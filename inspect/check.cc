@@ -180,7 +180,7 @@ class Checker {
             fmt::format("{}: node {} (page {} offset {}) is not an extent descriptor", list_name, count, page, a.offset));
         return;
       }
-      if (f_.CheckPage(f_.page(page)).encrypted) return;  // said once, for the whole file
+      if (f_.IsMySqlEncryptedPage(f_.page(page))) return;  // said once, for the whole file
       if (!seen.insert((std::uint64_t{page} << 16) | a.offset).second || count > base.length) {
         Add(base_page, base_offset, "broken extent list", fmt::format("{}: loops after {} nodes", list_name, count));
         return;
@@ -235,7 +235,7 @@ class Checker {
       std::unordered_set<std::uint32_t> seen;
       for (FileAddr a = base.first; !a.is_null(); ++count) {
         const std::uint32_t page = a.page.value();
-        if (page < f_.n_pages() && f_.CheckPage(f_.page(page)).encrypted) {
+        if (page < f_.n_pages() && f_.IsMySqlEncryptedPage(f_.page(page))) {
           count = base.length;  // not followed through a page without its key; said once, for the whole file
           break;
         }

@@ -190,18 +190,21 @@ void SpaceFile::DetectPageSize() {
   }
 }
 
+bool SpaceFile::IsMySqlEncryptedPage(ConstBytes page) const {
+  // The types are MySQL's alone, so they say it even when page 0 cannot be read.
+  const PageType type = FilHeader(page).type();
+  return !full_crc32_ &&
+         (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree);
+}
+
 PageCheck SpaceFile::CheckPage(ConstBytes page) const {
-  if (!full_crc32_) {
+  if (IsMySqlEncryptedPage(page)) {
     // MySQL checksums the clear page and encrypts everything after the FIL header, trailer
-    // included: without the key the page can be neither verified nor called damaged. (Its
-    // types are MySQL's alone, so they say it even when page 0 cannot be read.)
-    const PageType type = FilHeader(page).type();
-    if (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree) {
-      PageCheck r;
-      r.encrypted = true;
-      r.stored = Load32(page, 0);
-      return r;
-    }
+    // included: without the key the page can be neither verified nor called damaged.
+    PageCheck r;
+    r.encrypted = true;
+    r.stored = Load32(page, 0);
+    return r;
   }
   return compressed() ? ValidateCompressedPage(page) : ValidatePage(page, full_crc32_);
 }

@@ -54,6 +54,8 @@ class SpaceFile {
   // MySQL's ENCRYPTION='Y': pages after page 0 are typed ENCRYPTED and unreadable without the
   // tablespace key (kept in page 0, itself encrypted by the server's keyring master key).
   bool encrypted_by_mysql() const { return flags_ && !flags_->full_crc32 && flags_->encryption; }
+  // Whether page bytes are a MySQL-encrypted page (by its type: no checksum is computed).
+  bool IsMySqlEncryptedPage(ondisk::ConstBytes page) const;
   // Page bytes checked as this tablespace's pages are written (full_crc32, compressed or not;
   // MySQL-encrypted pages come back `encrypted`, neither valid nor damaged).
   ondisk::PageCheck CheckPage(ondisk::ConstBytes page) const;

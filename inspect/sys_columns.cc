@@ -145,6 +145,19 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
   return c;
 }
 
+void SetSysTableName(TableDef& t, const std::string& full) {
+  const auto slash = full.find('/');
+  t.schema = slash == std::string::npos ? "" : full.substr(0, slash);
+  t.name = slash == std::string::npos ? full : full.substr(slash + 1);
+}
+
+void SetSysIndexKind(IndexDef& ix, const TableDef& table, std::uint32_t type) {
+  ix.table = table.schema.empty() ? table.name : table.schema + "." + table.name;
+  ix.clustered = type & 1;
+  ix.unique = type & 2;
+  ix.spatial = type & 64;
+}
+
 Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys, const IndexFields& fields, Flavor flavor) {
   std::stable_sort(sys.begin(), sys.end(), [](const SysColumn& a, const SysColumn& b) { return a.pos < b.pos; });
   TableDef t;

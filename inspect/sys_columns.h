@@ -52,6 +52,11 @@ struct CharWidth {
 };
 CharWidth WidthOfCollation(int collation);
 
+// The names InnoDB's own dictionary gives (SYS_TABLES, a .cfg): "database/table" on `t`; an
+// index's TYPE bits (1 clustered, 2 unique, 64 spatial) on `ix`, with its table's name.
+void SetSysTableName(TableDef& t, const std::string& full);
+void SetSysIndexKind(IndexDef& ix, const TableDef& table, std::uint32_t type);
+
 // `table` (its names and indexes, with ids, roots and kinds, as SYS_TABLES/SYS_INDEXES give
 // them) with the columns `sys` lists and its indexes laid out over them as InnoDB lays them
 // out, each index's key parts (name, prefix bytes) from `fields` by index id.

@@ -87,10 +87,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
   WalkSysTree(f, Load32(hdr, kDictHdrTables), "SYS_TABLES", d, [&](const Fields& r) {
     if (r.size() < 4 || r[3].size() != 8) return;
     TableDef t;
-    const std::string full = Text(r[0]);  // "database/table"
-    const auto slash = full.find('/');
-    t.schema = slash == std::string::npos ? "" : full.substr(0, slash);
-    t.name = slash == std::string::npos ? full : full.substr(slash + 1);
+    SetSysTableName(t, Text(r[0]));
     if (r.size() >= 10 && r[9].size() == 4) t.space_id = Load32(r[9], 0);
     table_by_id[Load64(r[3], 0)] = d.tables.size();
     d.tables.push_back(std::move(t));
@@ -124,12 +121,8 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     ix.id = Load64(r[1], 0);
     ix.name = Text(r[4]);
     if (!ix.name.empty() && static_cast<unsigned char>(ix.name[0]) == 0xFF) ix.name = ix.name.substr(1) + " (being built)";
-    ix.table = table.schema.empty() ? table.name : table.schema + "." + table.name;
     ix.root_page = Load32(r[8], 0);
-    const std::uint32_t type = Load32(r[6], 0);
-    ix.clustered = type & 1;
-    ix.unique = type & 2;
-    ix.spatial = type & 64;
+    SetSysIndexKind(ix, table, Load32(r[6], 0));
     table.indexes.push_back(std::move(ix));
   });
   // Column layouts, where SYS_COLUMNS describes every column of a table with a clustered index.

@@ -276,21 +276,34 @@ TEST(MariaDbRowsTest, DeletedRowsPurgeHasNotRemovedAreListedAndMarked) {
   EXPECT_EQ(ours, Slurp(dir / "unpurged.deleted.tsv"));
 }
 
+// A table MariaDB wrote (tests/data/ibdninja/truth/mariadb): its file unpacked into `tmp`,
+// and its definition from the CREATE TABLE the server printed.
+struct MariaDbTable {
+  fs::path ibd;
+  TableDef def;
+};
+MariaDbTable UnpackMariaDbTable(const testing::TempDir& tmp, const std::string& name) {
+  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth" / "mariadb";
+  MariaDbTable t{tmp.path() / (name + ".ibd"), {}};
+  testing::Gunzip(dir / (name + ".ibd.gz"), t.ibd);
+  auto def = TableFromCreateTable(Slurp(dir / (name + ".sql")), "", ondisk::Flavor::kMariaDb);
+  EXPECT_TRUE(def.ok()) << def.status().ToString();
+  if (def.ok()) t.def = std::move(*def);
+  return t;
+}
+
 // A leaf that fails its checksum is still read (its rows may be all there is), but every row
 // from it says so, and the scan reports the page.
 TEST(MariaDbRowsTest, RowsFromAPageThatFailsItsChecksumSaySo) {
-  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
   testing::TempDir tmp;
-  const fs::path ibd = tmp.path() / "mi_many.ibd";
-  testing::Gunzip(dir / "mariadb" / "mi_many.ibd.gz", ibd);
-  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "mi_many.sql"), "", ondisk::Flavor::kMariaDb);
-  ASSERT_TRUE(def.ok());
+  auto [ibd, def] = UnpackMariaDbTable(tmp, "mi_many");
+  ASSERT_NE(def.Clustered(), nullptr);  // its CREATE TABLE read
   std::uint32_t leaf = 0;
   {
     auto file = SpaceFile::Open(ibd);
     ASSERT_TRUE(file.ok());
-    ASSERT_TRUE(PlaceInFile(*def, *file).ok());
-    ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) { leaf = std::max(leaf, r.page); });
+    ASSERT_TRUE(PlaceInFile(def, *file).ok());
+    ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) { leaf = std::max(leaf, r.page); });
   }
   {  // one byte of a value on the last leaf, changed
     std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
@@ -300,7 +313,7 @@ TEST(MariaDbRowsTest, RowsFromAPageThatFailsItsChecksumSaySo) {
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
   std::size_t damaged = 0, rows = 0;
-  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+  RowScan scan = ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) {
     ++rows;
     EXPECT_EQ(r.page_damaged, r.page == leaf);
     damaged += r.page_damaged;
@@ -314,12 +327,9 @@ TEST(MariaDbRowsTest, RowsFromAPageThatFailsItsChecksumSaySo) {
 // An off-page part read from a BLOB page that fails its checksum: the row says so, the scan
 // names the page, and the rows whose values live elsewhere are not marked.
 TEST(MariaDbRowsTest, ValuesFromABlobPageThatFailsItsChecksumSaySo) {
-  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
   testing::TempDir tmp;
-  const fs::path ibd = tmp.path() / "blob_external.ibd";
-  testing::Gunzip(dir / "mariadb" / "blob_external.ibd.gz", ibd);
-  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "blob_external.sql"), "", ondisk::Flavor::kMariaDb);
-  ASSERT_TRUE(def.ok());
+  auto [ibd, def] = UnpackMariaDbTable(tmp, "blob_external");
+  ASSERT_NE(def.Clustered(), nullptr);  // its CREATE TABLE read
   std::uint32_t blob = 0;
   {
     auto file = SpaceFile::Open(ibd);
@@ -338,9 +348,9 @@ TEST(MariaDbRowsTest, ValuesFromABlobPageThatFailsItsChecksumSaySo) {
   }
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
-  ASSERT_TRUE(PlaceInFile(*def, *file).ok());
+  ASSERT_TRUE(PlaceInFile(def, *file).ok());
   std::size_t damaged = 0, rows = 0;
-  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+  RowScan scan = ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) {
     ++rows;
     damaged += r.page_damaged;
   });
@@ -354,19 +364,16 @@ TEST(MariaDbRowsTest, ValuesFromABlobPageThatFailsItsChecksumSaySo) {
 // A leaf that cannot be read loses its own rows only: the node page above it names the next
 // leaf. A next-page pointer that skips a leaf is caught by the same second opinion.
 TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
-  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
   testing::TempDir tmp;
-  const fs::path ibd = tmp.path() / "mi_many.ibd";
-  testing::Gunzip(dir / "mariadb" / "mi_many.ibd.gz", ibd);
-  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "mi_many.sql"), "", ondisk::Flavor::kMariaDb);
-  ASSERT_TRUE(def.ok());
+  auto [ibd, def] = UnpackMariaDbTable(tmp, "mi_many");
+  ASSERT_NE(def.Clustered(), nullptr);  // its CREATE TABLE read
   std::map<std::uint32_t, std::size_t> rows_on;  // leaf -> rows, of the intact file
   std::vector<std::uint32_t> chain;
   {
     auto file = SpaceFile::Open(ibd);
     ASSERT_TRUE(file.ok());
-    ASSERT_TRUE(PlaceInFile(*def, *file).ok());
-    ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) {
+    ASSERT_TRUE(PlaceInFile(def, *file).ok());
+    ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) {
       if (!rows_on[r.page]++) chain.push_back(r.page);
     });
   }
@@ -384,7 +391,7 @@ TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
   std::map<std::uint32_t, std::size_t> seen;
-  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) { ++seen[r.page]; });
+  RowScan scan = ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) { ++seen[r.page]; });
   auto expected = rows_on;
   expected.erase(lost);
   EXPECT_EQ(seen, expected);
@@ -397,23 +404,20 @@ TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
 // A root page overwritten with zeros: the clustered index is still found (the smallest index
 // id of the file), its leaves by their chain, and every row is read; the damage is said.
 TEST(MariaDbRowsTest, RowsUnderADamagedRootAreReadAlongTheLeafChain) {
-  const fs::path dir = testing::TestDataDir() / "ibdninja" / "truth";
   testing::TempDir tmp;
-  const fs::path ibd = tmp.path() / "key_shapes.ibd";
-  testing::Gunzip(dir / "mariadb" / "key_shapes.ibd.gz", ibd);
+  auto [ibd, def] = UnpackMariaDbTable(tmp, "key_shapes");
+  ASSERT_NE(def.Clustered(), nullptr);  // its CREATE TABLE read
   {
     std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(3 * 16384);
     f.write(std::string(16384, '\0').data(), 16384);
   }
-  auto def = TableFromCreateTable(Slurp(dir / "mariadb" / "key_shapes.sql"), "", ondisk::Flavor::kMariaDb);
-  ASSERT_TRUE(def.ok());
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
-  ASSERT_TRUE(PlaceInFile(*def, *file).ok());
-  std::string ours = TsvHeader(RowColumns(*def, *def->Clustered()), false);
-  RowScan scan = ScanRows(*file, *def, *def->Clustered(), false, [&](const Row& r) { ours += TsvLine(r, false); });
-  EXPECT_EQ(ours, Slurp(dir / "key_shapes.tsv"));
+  ASSERT_TRUE(PlaceInFile(def, *file).ok());
+  std::string ours = TsvHeader(RowColumns(def, *def.Clustered()), false);
+  RowScan scan = ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) { ours += TsvLine(r, false); });
+  EXPECT_EQ(ours, Slurp(testing::TestDataDir() / "ibdninja" / "truth" / "key_shapes.tsv"));
   ASSERT_EQ(scan.findings.size(), 2u);
   EXPECT_EQ(scan.findings[0].page, std::optional<std::uint32_t>(3));
   EXPECT_NE(scan.findings[1].ToString().find("the scan starts here instead"), std::string::npos) << scan.findings[1].ToString();
