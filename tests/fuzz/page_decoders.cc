@@ -19,6 +19,7 @@
 #include "ondisk/sdi.h"
 #include "ondisk/undo.h"
 #include "ondisk/xdes.h"
+#include "ondisk/zip_page.h"
 
 namespace strata::fuzz {
 
@@ -50,7 +51,7 @@ std::size_t Touch(ConstBytes b) {
   return sum;
 }
 
-void DecodeIndexPage(ConstBytes page) {
+void DecodeIndexPage(ConstBytes page, const RecordLayout* own_layout = nullptr) {
   auto ip = IndexPage::Open(page);
   if (!ip.ok()) return;
   (void)ip->Space();
@@ -58,8 +59,11 @@ void DecodeIndexPage(ConstBytes page) {
   for (bool free_list : {false, true}) {
     RecordWalker w(*ip, free_list);
     while (w.Next()) {
-      for (const auto& layout : Layouts()) {
-        auto f = DecodeCompactFields(page, w.origin(), layout);
+      std::vector<const RecordLayout*> layouts;
+      for (const auto& layout : Layouts()) layouts.push_back(&layout);
+      if (own_layout) layouts.push_back(own_layout);
+      for (const RecordLayout* layout : layouts) {
+        auto f = DecodeCompactFields(page, w.origin(), *layout);
         if (!f.ok()) continue;
         for (const auto& s : *f) {
           if (s.is_null || s.missing) continue;
@@ -212,6 +216,16 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
   DecodeIndexPage(p);
   DecodeSpaceManagement(p);
   DecodeUndoAndLob(p);
+
+  if (data[0] & 0x80) {
+    // A compressed page is unpacked, and what it unpacks to read with the layout it describes.
+    const std::size_t zip_size = std::min<std::size_t>(std::size_t{1024} << ((data[0] >> 4) & 7), 16384);
+    std::vector<std::byte> zip(zip_size);
+    std::memcpy(zip.data(), raw.data(), std::min(raw.size(), zip_size));
+    std::vector<std::byte> logical(16384);
+    auto parts = DecompressIndexPage(zip, logical);
+    if (parts.ok()) DecodeIndexPage(logical, &parts->layout);
+  }
 }
 
 }  // namespace strata::fuzz

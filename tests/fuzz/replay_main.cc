@@ -70,6 +70,13 @@ std::uint8_t Selector(const std::vector<std::uint8_t>& file, std::size_t* page_s
   auto flags = FspFlags::Decode(Load32(ConstBytes(reinterpret_cast<const std::byte*>(file.data()), file.size()),
                                        FspHeader::kFlags));
   if (!flags.ok()) return 2;
+  if (flags->zip_ssize != 0 && !flags->full_crc32) {
+    // ROW_FORMAT=COMPRESSED: 1-16 KiB pages, each unpacked as well as read as is.
+    *page_size = flags->physical_page_size;
+    std::uint8_t k = 0;
+    while ((std::size_t{1024} << k) < *page_size) ++k;
+    return static_cast<std::uint8_t>(0x80 | k << 4 | 2);
+  }
   static constexpr std::size_t kSizes[] = {4096, 8192, 16384, 32768, 65536};
   for (std::uint8_t k = 0; k < 5; ++k) {
     if (kSizes[k] == flags->physical_page_size) {

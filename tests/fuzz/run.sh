@@ -36,6 +36,17 @@ if [ -z "$(ls -A "$corpus")" ]; then
       n=$((n + 1))
     done
   done
+  # ROW_FORMAT=COMPRESSED pages of every KEY_BLOCK_SIZE (selector bit 7, bits 4-6 the size).
+  for k in 0 1 2 3 4; do
+    zcat "$top/tests/data/mariadb-compressed/zip$((1 << k)).ibd.gz" > "$ibd"
+    bytes=$((1024 << k))
+    for ((p = 3; p < 11; p++)); do
+      out="$corpus/seed-$n"
+      printf "\\x$(printf %x $((0x82 | k << 4)))" > "$out"
+      dd if="$ibd" bs="$bytes" skip="$p" count=1 status=none >> "$out"
+      n=$((n + 1))
+    done
+  done
   rm -f "$ibd"
   echo "fuzz: $n seed pages"
 fi
