@@ -169,13 +169,12 @@ int InspectRows(const std::vector<std::string>& args) {
   if (!file.ok()) return Fail(path + ": " + file.status().ToString());
   // Page bodies that are not plain B-tree pages cannot be read record by record.
   if (!file->flags() && file->page_size() < ondisk::kDefaultPageSize) {
-    // MySQL and MariaDB compressed tables keep 1-8 KiB pages whose flags this reader does not
-    // decode yet; their pages would read as damaged.
+    // A ROW_FORMAT=COMPRESSED table: only page 0's flags say what its pages unpack to.
     return Fail(path + ": page 0's tablespace flags are unreadable and its pages are " + std::to_string(file->page_size()) +
-                " bytes: this looks like a ROW_FORMAT=COMPRESSED table, whose pages are not decoded yet");
+                " bytes: this looks like a ROW_FORMAT=COMPRESSED table, and without the flags the size its pages "
+                "unpack to is not known");
   }
   if (const auto& flags = file->flags()) {
-    if (flags->zip_ssize) return Fail(path + ": ROW_FORMAT=COMPRESSED pages are not decoded yet");
     if (flags->encryption) return Fail(path + ": the tablespace is encrypted; its pages need the server's keyring");
     if (flags->page_compression) return Fail(path + ": MariaDB page compression (PAGE_COMPRESSED=1) is not decoded yet");
   }

@@ -613,7 +613,7 @@ Status PlaceInFile(TableDef& t, const SpaceFile& file) {
   // Page 3, or 4 when MySQL 8.0 keeps its SDI tree at 3.
   const std::uint32_t n = file.n_pages() > 3 && FilHeader(file.page(3)).type() == PageType::kSdi ? 4 : 3;
   const std::string where = file.path().string() + " page " + std::to_string(n);
-  auto root = file.n_pages() > n && IsIndexPage(file, n) ? IndexPage::Open(file.page(n))
+  auto root = file.n_pages() > n && IsIndexPage(file, n) ? file.OpenIndexPage(file.page(n))
                                                           : Result<IndexPage>(Status::Corruption("not an index page"));
   if (!root.ok()) {
     // A damaged root: the clustered index was made first, so it has the smallest index id of
@@ -621,7 +621,7 @@ Status PlaceInFile(TableDef& t, const SpaceFile& file) {
     std::optional<std::uint64_t> first_id;
     for (std::uint32_t p = n + 1; p < file.n_pages(); ++p) {
       if (!IsIndexPage(file, p)) continue;
-      if (auto ip = IndexPage::Open(file.page(p)); ip.ok()) first_id = std::min(first_id.value_or(ip->index_id()), ip->index_id());
+      if (auto ip = file.OpenIndexPage(file.page(p)); ip.ok()) first_id = std::min(first_id.value_or(ip->index_id()), ip->index_id());
     }
     if (!first_id) return root.status().WithContext(where + ", where the clustered index starts, and no other page is an index page");
     for (auto& ix : t.indexes) {

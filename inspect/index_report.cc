@@ -106,7 +106,7 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
       for (std::uint32_t v : visited) seen[v] = false;
     }
     if (ix.root_page != kFilNull) {
-      auto ip = IndexPage::Open(file.page(ix.root_page));
+      auto ip = file.OpenIndexPage(file.page(ix.root_page));
       if (ip.ok()) {
         ix.leaf_segment = Segment(file, ip->seg_leaf());
         ix.nonleaf_segment = Segment(file, ip->seg_top());

@@ -79,6 +79,25 @@ Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref, std::ve
   return out;
 }
 
+// ROW_FORMAT=COMPRESSED: a zlib stream across a chain of ZBLOB pages.
+Result<std::string> ReadZBlobChain(const SpaceFile& file, const ExternRef& ref, std::vector<std::uint32_t>* failing) {
+  ZBlobReader reader(ref.length);
+  std::set<std::uint32_t> seen;
+  for (std::uint32_t p = ref.page_no; p != kFilNull;) {
+    if (p >= file.n_pages() || !seen.insert(p).second) return Broken(p, "compressed BLOB chain leaves the file or loops");
+    ConstBytes page = file.page(p);
+    const PageType type = FilHeader(page).type();
+    if (type != (p == ref.page_no ? PageType::kZBlob : PageType::kZBlob2)) {
+      return Broken(p, "a compressed BLOB chain reaches a page of type " + ToString(type));
+    }
+    NoteChecksum(file, p, failing);
+    auto next = reader.Feed(page);
+    if (!next.ok()) return next.status().WithContext(fmt::format("page {}", p));
+    p = *next;
+  }
+  return reader.Take();
+}
+
 }  // namespace
 
 Result<std::string> ReadExternal(const SpaceFile& file, const ExternRef& ref, std::vector<std::uint32_t>* failing) {
@@ -86,8 +105,9 @@ Result<std::string> ReadExternal(const SpaceFile& file, const ExternRef& ref, st
   switch (FilHeader(file.page(ref.page_no)).type()) {
     case PageType::kBlob: return ReadBlobChain(file, ref, failing);
     case PageType::kLobFirst: return ReadLob(file, ref, failing);
-    case PageType::kZBlob: case PageType::kZBlob2: case PageType::kZLobFirst:
-      return Status::NotSupported(fmt::format("page {}: compressed LOB pages are not read yet", ref.page_no));
+    case PageType::kZBlob: return ReadZBlobChain(file, ref, failing);
+    case PageType::kZLobFirst:
+      return Status::NotSupported(fmt::format("page {}: MySQL 8.0's compressed LOB pages are not read yet", ref.page_no));
     default: return Broken(ref.page_no, "an off-page reference points at a page that is not a BLOB or LOB page");
   }
 }

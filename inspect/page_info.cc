@@ -36,7 +36,7 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) && file.compressed()) {
     // ROW_FORMAT=COMPRESSED: the records are compressed, but the page header is the one of
     // the page they decompress to (heap top, garbage, directory slots), so the sizes are
-    // those of that logical page; the record chain is not known until decompression.
+    // those of that logical page; the records are unpacked only for a deep look.
     p.is_btree = true;
     p.index_id = Load64(page, IndexPage::kIndexId);
     p.level = Load16(page, IndexPage::kLevel);
@@ -52,6 +52,12 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
     } else {
       p.header_error = "heap top " + std::to_string(heap_top) + ", garbage " + std::to_string(garbage) + " and " +
                        std::to_string(dir / 2) + " directory slots do not fit a " + std::to_string(size) + "-byte page";
+    }
+    if (deep && p.header_error.empty()) {
+      // The records: unpacked, then checked as those of any page.
+      auto ip = file.OpenIndexPage(page);
+      const Status st = ip.ok() ? ip->CheckStructure() : ip.status();
+      if (!st.ok()) p.structure_error = st.message();
     }
   } else if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor())) {
     auto ip = IndexPage::Open(page);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <memory>
 
 #include "inspect/frm.h"
 #include "inspect/mariadb_instant.h"
@@ -19,6 +20,7 @@
 #include "ondisk/undo.h"
 #include "ondisk/value.h"
 #include "ondisk/xdes.h"
+#include "ondisk/zip_page.h"
 
 namespace strata::inspect {
 
@@ -165,21 +167,34 @@ const char* DirectionName(std::uint16_t d) {
   return d <= 5 ? names[d] : "?";
 }
 
-// A ROW_FORMAT=COMPRESSED B-tree page: its header as stored; its records are compressed.
-void CompressedIndexSection(ConstBytes page, PageView& v) {
-  v.sections.push_back({"INDEX header (compressed page)",
-                        {{"n_heap", 42, 2, Load16(page, IndexPage::kNHeap) & 0x7FFF, "records ever on the page, plus 2"},
-                         {"n_recs", 54, 2, Load16(page, IndexPage::kNRecs), ""},
-                         {"max_trx_id", 56, 8, Load64(page, IndexPage::kMaxTrxId), ""},
-                         {"level", 64, 2, Load16(page, IndexPage::kLevel), Load16(page, IndexPage::kLevel) ? "" : "leaf"},
-                         {"index_id", 66, 8, Load64(page, IndexPage::kIndexId), ""},
-                         {"records", 0, 0, nullptr, "compressed (ROW_FORMAT=COMPRESSED): not decompressed yet"}}});
+// A ROW_FORMAT=COMPRESSED B-tree page: where its parts lie on the stored page. Its records
+// are those of the logical page it unpacks to, at their offsets there.
+ViewSection CompressedSection(std::size_t physical, std::size_t logical, const ZipPageParts& z) {
+  const std::size_t dir = physical - 2 * z.n_dense;
+  return {"compressed page",
+          {{"page_size", 0, 0, physical, fmt::format("bytes stored; unpacks to {} (record offsets below are there)", logical)},
+           {"zlib_stream", 94, z.stream_end - 94, z.stream_end - 94, "bytes: the index's fields, then the records"},
+           {"modification_log", z.stream_end, z.log_end + 1 - z.stream_end, z.log_end + 1 - z.stream_end,
+            fmt::format("bytes: {} record(s) written since the page was compressed", z.log_records)},
+           {"free", z.log_end + 1, z.trailer_start - z.log_end - 1, z.trailer_start - z.log_end - 1, "bytes for the log to grow"},
+           {"blob_refs", z.trailer_start, 20 * z.n_blobs, z.n_blobs, "20-byte off-page references"},
+           {"stored_columns", z.trailer_start + 20 * z.n_blobs, dir - z.trailer_start - 20 * z.n_blobs,
+            dir - z.trailer_start - 20 * z.n_blobs, "bytes: DB_TRX_ID + DB_ROLL_PTR or child page numbers, per record"},
+           {"dense_directory", dir, 2 * z.n_dense, z.n_dense, "entries: records in key order, then the free list"}}};
 }
 
 void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records, const Dictionary* server) {
+  std::shared_ptr<std::vector<std::byte>> logical;
   if (f.compressed()) {
-    v.with_records = false;  // the section says they are compressed; a count of 0 would be false
-    return CompressedIndexSection(page, v);
+    logical = std::make_shared<std::vector<std::byte>>(f.logical_page_size());
+    auto parts = DecompressIndexPage(page, *logical);
+    if (!parts.ok()) {
+      v.with_records = false;  // none can be read; a count of 0 would be false
+      v.problems.push_back("the compressed page does not unpack: " + parts.status().ToString());
+      return;
+    }
+    v.sections.push_back(CompressedSection(page.size(), logical->size(), *parts));
+    page = *logical;
   }
   auto ip = IndexPage::Open(page);
   if (!ip.ok()) {

@@ -32,7 +32,7 @@ bool RootedIn(const TableDef& table, const SpaceFile& file) {
 
 bool RootedIn(const IndexDef& index, const SpaceFile& file) {
   if (index.root_page >= file.n_pages() || !IsIndexPage(file, index.root_page)) return false;
-  auto root = IndexPage::Open(file.page(index.root_page));
+  auto root = file.OpenIndexPage(file.page(index.root_page));
   return root.ok() && root->index_id() == index.id;
 }
 
@@ -210,7 +210,7 @@ class Scanner {
         order.pages.push_back(LeafOrder::kGap);
         return;
       }
-      if (!said && !file_.CheckPage(ip->page()).valid) {
+      if (!said && !file_.CheckPage(file_.page(p)).valid) {
         Fail(p, std::nullopt, "the page fails its checksum: " + why);
       }
       RecordWalker w(*ip);
@@ -248,7 +248,7 @@ class Scanner {
     if (p >= file_.n_pages()) return Status::Corruption(where + ": page " + std::to_string(p) + " is past the end of the file");
     const ConstBytes bytes = window ? window->Page(p) : file_.page(p);
     if (!IsIndexPage(FilHeader(bytes).type(), file_.flavor())) return Status::Corruption(where + ": not an INDEX page");
-    auto ip = IndexPage::Open(bytes);
+    auto ip = file_.OpenIndexPage(bytes);
     if (!ip.ok()) return ip.status();
     if (ip->index_id() != index_.id) {
       return Status::Corruption(fmt::format("{}: the page belongs to index {}, not {}", where, ip->index_id(), index_.id));
@@ -264,7 +264,7 @@ class Scanner {
       return std::nullopt;
     }
     // A page that fails its checksum is still read (its rows may be all there is), but said so.
-    page_damaged_ = !file_.CheckPage(ip->page()).valid;
+    page_damaged_ = !file_.CheckPage(window ? window->Page(p) : file_.page(p)).valid;
     if (page_damaged_) Fail(p, std::nullopt, "the page fails its checksum: values read from it may be damaged");
     return *ip;
   }

@@ -410,12 +410,11 @@ Dictionary ReadDictionary(const SpaceFile& file) {
   };
   auto fsp = FspHeader::Open(file.page(0));
   if (!fsp.ok()) return d;
-  // The SDI of a compressed or encrypted tablespace is there, but compressed or encrypted
-  // with the rest: said, not read as damage.
-  if (file.compressed() || file.encrypted_by_mysql()) {
+  // The SDI of an encrypted tablespace is there, but encrypted with the rest: said, not read
+  // as damage.
+  if (file.encrypted_by_mysql()) {
     d.findings.push_back({Severity::kInfo, name, fsp->sdi_root().value(), std::nullopt, "SDI not read",
-                          file.compressed() ? "the dictionary's pages are compressed (ROW_FORMAT=COMPRESSED), which is not decoded yet"
-                                            : "the dictionary's pages are encrypted, and the key is not at hand"});
+                          "the dictionary's pages are encrypted, and the key is not at hand"});
     return d;
   }
   static const RecordLayout node_layout = SdiLayout().NodePointer(2);
@@ -425,20 +424,20 @@ Dictionary ReadDictionary(const SpaceFile& file) {
       fail(n, std::nullopt, "SDI page", "the SDI tree leads to a page that is not an SDI page");
       return d;
     }
-    auto ip = IndexPage::Open(file.page(n));
+    auto ip = file.OpenIndexPage(file.page(n));
     if (!ip.ok()) {
       fail(n, std::nullopt, "SDI page", ip.status().message());
       return d;
     }
     if (ip->is_leaf()) break;
     RecordWalker w(*ip);
-    auto f = w.Next() ? DecodeCompactFields(file.page(n), w.origin(), node_layout)
+    auto f = w.Next() ? DecodeCompactFields(ip->page(), w.origin(), node_layout)
                       : Result<std::vector<FieldSlice>>(Status::Corruption("node page without records"));
     if (!f.ok()) {
       fail(n, std::nullopt, "SDI page", f.status().message());
       return d;
     }
-    n = Load32(file.page(n), f->back().offset);
+    n = Load32(ip->page(), f->back().offset);
   }
   std::vector<bool> seen(file.n_pages(), false);
   for (; n != kFilNull; n = FilHeader(file.page(n)).next().value()) {
@@ -447,12 +446,12 @@ Dictionary ReadDictionary(const SpaceFile& file) {
       break;
     }
     seen[n] = true;
-    ConstBytes page = file.page(n);
-    auto ip = IndexPage::Open(page);
+    auto ip = file.OpenIndexPage(file.page(n));
     if (!ip.ok()) {
       fail(n, std::nullopt, "SDI page", ip.status().message());
       break;
     }
+    ConstBytes page = ip->page();
     RecordWalker w(*ip);
     while (w.Next()) {
       if (w.header().deleted()) continue;

@@ -14,6 +14,7 @@
 #include "ondisk/fil_header.h"
 #include "ondisk/undo.h"
 #include "ondisk/xdes.h"
+#include "ondisk/zip_page.h"
 
 namespace strata::inspect {
 
@@ -207,6 +208,14 @@ PageCheck SpaceFile::CheckPage(ConstBytes page) const {
     return r;
   }
   return compressed() ? ValidateCompressedPage(page) : ValidatePage(page, full_crc32_);
+}
+
+Result<IndexPage> SpaceFile::OpenIndexPage(ConstBytes page) const {
+  if (!compressed()) return IndexPage::Open(page);
+  auto logical = std::make_shared<std::vector<std::byte>>(logical_page_size());
+  auto parts = DecompressIndexPage(page, *logical);
+  if (!parts.ok()) return parts.status();
+  return IndexPage::Open(std::shared_ptr<const std::vector<std::byte>>(std::move(logical)));
 }
 
 void SpaceFile::DetectFlavor() {

@@ -14,6 +14,7 @@
 #include "ondisk/checksum.h"
 #include "ondisk/endian.h"
 #include "ondisk/fsp_header.h"
+#include "ondisk/index_page.h"
 #include "ondisk/status.h"
 #include "ondisk/types.h"
 
@@ -59,6 +60,10 @@ class SpaceFile {
   // Page bytes checked as this tablespace's pages are written (full_crc32, compressed or not;
   // MySQL-encrypted pages come back `encrypted`, neither valid nor damaged).
   ondisk::PageCheck CheckPage(ondisk::ConstBytes page) const;
+  // Page bytes (from page() or a PageWindow) as a B-tree page: the page itself, or the logical
+  // page a ROW_FORMAT=COMPRESSED one unpacks to (which the IndexPage then holds). Checksums
+  // are for CheckPage on the bytes as stored.
+  ondisk::Result<ondisk::IndexPage> OpenIndexPage(ondisk::ConstBytes page) const;
   ondisk::SpaceId space_id() const { return space_id_; }
   // Decoded page-0 flags, when page 0 is readable.
   const std::optional<ondisk::FspFlags>& flags() const { return flags_; }

@@ -37,7 +37,7 @@ SpaceMap BuildSpaceMap(const SpaceFile& file) {
   PageSize ps = file.geometry();
   for (std::uint32_t n = 0; n < m.pages.size(); ++n) {
     if (!m.pages[n].root()) continue;
-    auto ip = IndexPage::Open(file.page(n));
+    auto ip = file.OpenIndexPage(file.page(n));
     if (!ip.ok()) continue;
     m.roots[ip->index_id()] = n;
     for (auto [h, leaf] : {std::pair{ip->seg_leaf(), true}, std::pair{ip->seg_top(), false}}) {

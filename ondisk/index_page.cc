@@ -34,6 +34,12 @@ std::string ToString(PageDirection d) {
   return "DIRECTION(" + std::to_string(static_cast<int>(d)) + ")";
 }
 
+Result<IndexPage> IndexPage::Open(std::shared_ptr<const std::vector<std::byte>> bytes) {
+  auto ip = Open(ConstBytes(*bytes));
+  if (ip.ok()) ip->owned_ = std::move(bytes);
+  return ip;
+}
+
 Result<IndexPage> IndexPage::Open(ConstBytes page) {
   STRATA_RETURN_IF_ERROR(CheckPageSpan(page));
   IndexPage ip(page);

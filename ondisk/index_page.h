@@ -31,7 +31,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "ondisk/endian.h"
 #include "ondisk/fil_header.h"
@@ -98,6 +100,8 @@ class IndexPage {
   // Checks what every other accessor relies on: a whole page, a directory that fits, a heap
   // top inside the page, and intact infimum/supremum records. Corruption names the offset.
   static Result<IndexPage> Open(ConstBytes page);
+  // The same over bytes the page keeps alive itself: a compressed page's unpacked image.
+  static Result<IndexPage> Open(std::shared_ptr<const std::vector<std::byte>> bytes);
 
   std::uint16_t n_dir_slots() const { return Load16(p_, kNDirSlots); }
   std::uint16_t heap_top() const { return Load16(p_, kHeapTop); }
@@ -144,6 +148,7 @@ class IndexPage {
  private:
   explicit IndexPage(ConstBytes p) : p_(p) {}
   ConstBytes p_;
+  std::shared_ptr<const std::vector<std::byte>> owned_;  // what p_ views, when the page owns it
 };
 
 // Walks user records in key order, from the record after the infimum to the one before the

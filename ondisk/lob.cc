@@ -1,5 +1,7 @@
 #include "ondisk/lob.h"
 
+#include <zlib.h>
+
 #include <cassert>
 #include <string>
 
@@ -100,6 +102,46 @@ void LobDataPage::EncodeTo(MutableBytes page) const {
   Store8(page, kVersion, version);
   Store32(page, kDataLen, data_len);
   Store48(page, kTrx, trx);
+}
+
+struct ZBlobReader::Stream {
+  z_stream z{};
+  bool started = false, ended = false;
+  ~Stream() {
+    if (started) inflateEnd(&z);
+  }
+};
+
+ZBlobReader::ZBlobReader(std::size_t length) : z_(std::make_unique<Stream>()), length_(length) {}
+ZBlobReader::~ZBlobReader() = default;
+
+Result<std::uint32_t> ZBlobReader::Feed(ConstBytes page) {
+  if (page.size() <= kData) return Status::Corruption("a compressed BLOB page of " + std::to_string(page.size()) + " bytes");
+  if (!z_->started) {
+    if (inflateInit(&z_->z) != Z_OK) return Status::IoError("zlib cannot start inflating");
+    z_->started = true;
+  }
+  if (z_->ended) return Status::Corruption("the compressed BLOB's stream ended on an earlier page");
+  const std::size_t before = out_.size();
+  out_.resize(length_);
+  z_->z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(page.data() + kData));
+  z_->z.avail_in = static_cast<uInt>(page.size() - kData);
+  z_->z.next_out = reinterpret_cast<Bytef*>(out_.data() + before);
+  z_->z.avail_out = static_cast<uInt>(length_ - before);
+  const int rc = inflate(&z_->z, Z_NO_FLUSH);
+  out_.resize(length_ - z_->z.avail_out);
+  if (rc == Z_STREAM_END) z_->ended = true;
+  if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z_->z.avail_out == 0)) {
+    return Status::CorruptionAt(kData + (page.size() - kData - z_->z.avail_in),
+                                std::string("the compressed BLOB does not inflate: ") + (z_->z.msg ? z_->z.msg : "zlib error " + std::to_string(rc)));
+  }
+  if (out_.size() == length_) return kFilNull;
+  const std::uint32_t next = Load32(page, 12);
+  if (z_->ended || next == kFilNull) {
+    return Status::Corruption("the compressed BLOB ends after " + std::to_string(out_.size()) + " of its " +
+                              std::to_string(length_) + " bytes");
+  }
+  return next;
 }
 
 }  // namespace strata::ondisk

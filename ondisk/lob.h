@@ -15,9 +15,15 @@
 //   696 data (up to page_size - 704)
 // LOB data page (type 23): 38 1 version  39 4 data length  43 6 trx id  49 data
 // LOB index page (type 22): index entries from offset 39 after a 1-byte version.
+//
+// ROW_FORMAT=COMPRESSED BLOB pages (type 11 first, 12 the others; MariaDB and MySQL 5.x):
+//   the value is one zlib stream cut across a chain of pages; each page names the next at
+//   FIL_PAGE_NEXT (12; FIL_NULL on the last) and holds stream bytes from 38 to its end.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 #include "ondisk/endian.h"
 #include "ondisk/file_list.h"
@@ -98,6 +104,29 @@ struct LobDataPage {
   static Result<LobDataPage> Decode(ConstBytes page);
   void EncodeTo(MutableBytes page) const;
   static std::size_t Capacity(std::size_t page_size) { return page_size - kData - 8; }
+};
+
+// Inflates a ROW_FORMAT=COMPRESSED off-page value page by page, as the caller follows the
+// chain (and checks each page's type and checksum as it likes).
+class ZBlobReader {
+ public:
+  static constexpr std::size_t kData = 38;
+  explicit ZBlobReader(std::size_t length);  // the off-page length the reference gives
+  ~ZBlobReader();
+  ZBlobReader(const ZBlobReader&) = delete;
+  ZBlobReader& operator=(const ZBlobReader&) = delete;
+
+  // Inflates one page of the chain; returns the next page's number, FIL_NULL once the value
+  // is whole. Corruption when the stream is damaged or ends before the value does.
+  Result<std::uint32_t> Feed(ConstBytes page);
+  // The value, once Feed returned FIL_NULL.
+  std::string Take() { return std::move(out_); }
+
+ private:
+  struct Stream;
+  std::unique_ptr<Stream> z_;
+  std::string out_;
+  std::size_t length_;
 };
 
 }  // namespace strata::ondisk

@@ -226,7 +226,8 @@ class Unpacker {
     }
     if (ended_) return target == at ? Step::kReached : Step::kEnded;
     z_.avail_out = static_cast<uInt>(target - at);
-    if (z_.avail_out == 0) return Step::kReached;
+    // Called even with nothing to produce: the stream may end here, before the record at
+    // `target`, when every record from there on came later, by the log.
     const int rc = inflate(&z_, Z_SYNC_FLUSH);
     if (rc == Z_STREAM_END) ended_ = true;
     if (z_.avail_out == 0) return Step::kReached;

@@ -104,6 +104,32 @@ TEST(ZipPageTest, MySqlCompressedPagesUnpack) {
   std::cout << u.index_pages << " pages, " << u.leaf_records << " records\n";
 }
 
+// A page whose stream holds no record: every record is in the modification log.
+TEST(ZipPageTest, PageWhoseRecordsAreAllInTheLogUnpacks) {
+  const auto page = testing::ReadWholeFile(testing::TestDataDir() / "mariadb-compressed" / "root-by-log.page");
+  ASSERT_EQ(page.size(), 8192u);
+  std::vector<std::byte> out(16384);
+  auto parts = DecompressIndexPage(page, out);
+  ASSERT_TRUE(parts.ok()) << parts.status().ToString();
+  EXPECT_EQ(parts->stream_end, 110u);  // 94 + the 16 bytes of the index description
+  EXPECT_EQ(parts->log_records, 6u);
+  auto ip = IndexPage::Open(out);
+  ASSERT_TRUE(ip.ok());
+  EXPECT_TRUE(ip->CheckStructure().ok());
+  EXPECT_EQ(ip->n_recs(), 6u);
+  EXPECT_FALSE(ip->is_leaf());
+  // Each node pointer's child is an INDEX page of the level below, in ascending key order.
+  RecordWalker w(*ip);
+  std::size_t n = 0;
+  while (w.Next()) {
+    auto fields = DecodeCompactFields(out, w.origin(), parts->layout);
+    ASSERT_TRUE(fields.ok());
+    EXPECT_GT(Load32(out, fields->back().offset), 3u);
+    ++n;
+  }
+  EXPECT_EQ(n, 6u);
+}
+
 // Damaged compressed pages are refused with a reason, never read past their bounds.
 TEST(ZipPageTest, DamagedPagesAreRefusedNotOverrun) {
   testing::TempDir tmp;
