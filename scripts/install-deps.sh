@@ -12,6 +12,7 @@ packages=(
   libsqlite3-dev                        # the peer engine_bench measures against (built in CI)
   libboost-program-options-dev libfmt-dev nlohmann-json3-dev
   zlib1g-dev libpng-dev libstb-dev fonts-dejavu-core
+  libdeflate-dev                        # inflates ROW_FORMAT=COMPRESSED pages at twice zlib's speed
   libedit-dev                           # line editing and history in `strata sql`
   libimgui-dev libglfw3-dev libgl-dev   # strata-viz
   xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
