@@ -40,6 +40,32 @@ TEST(ViewerTest, ScreenshotUnderXvfbShowsTheMapColours) {
   EXPECT_GT((colors[std::make_tuple(second.r, second.g, second.b)]), 6u * 6u * 5u);  // t_sec's second index
 }
 
+// --page opens the page panel; a ROW_FORMAT=COMPRESSED page shows the parts of the stored
+// page in their colours: the zlib stream, the modification log, the dense directory.
+TEST(ViewerTest, CompressedPageShowsItsStreamLogAndDirectory) {
+  testing::TempDir tmp;
+  const auto shot = tmp.path() / "shot.png";
+  testing::Gunzip(testing::TestDataDir() / "mariadb-compressed" / "zip2.ibd.gz", tmp.path() / "zip2.ibd");
+  auto r = testing::RunCommand("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " +
+                               std::string(STRATA_VIZ_BINARY) + " " + (tmp.path() / "zip2.ibd").string() +
+                               " --page 3 --frames 3 --screenshot " + shot.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto png = ReadPng(shot);
+  ASSERT_TRUE(png.ok()) << png.status().ToString();
+  std::map<std::tuple<int, int, int>, std::uint64_t> colors;
+  for (int y = 0; y < png->height(); ++y) {
+    for (int x = 0; x < png->width(); ++x) {
+      Rgb c = png->At(x, y);
+      colors[std::make_tuple(c.r, c.g, c.b)]++;
+    }
+  }
+  // The band is 24 pixels high; each part at least one column wide, plus its legend swatch.
+  EXPECT_GT((colors[std::make_tuple(66, 135, 245)]), 24u) << "zlib stream";
+  EXPECT_GT((colors[std::make_tuple(70, 190, 190)]), 24u) << "modification log";
+  EXPECT_GT((colors[std::make_tuple(245, 130, 48)]), 24u) << "dense directory";
+  EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " --page x " + (tmp.path() / "zip2.ibd").string()).exit_code, 2);
+}
+
 TEST(ViewerTest, BadArgumentsExitTwo) {
   EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY)).exit_code, 2);
   EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " --map nope x.ibd").exit_code, 2);

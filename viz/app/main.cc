@@ -1,6 +1,6 @@
 // strata-viz: an interactive viewer of tablespaces (Dear ImGui + GLFW + OpenGL 3).
 //
-//   strata-viz PATH... [--map extents|lsn|types|index] [--screenshot OUT.png --frames N]
+//   strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--screenshot OUT.png --frames N]
 //
 // The main loop follows Dear ImGui's example_glfw_opengl3 and shuts down in reverse order.
 #include <GL/gl.h>
@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <iostream>
 #include <string>
 
@@ -21,10 +22,10 @@
 namespace {
 
 void Usage(std::ostream& out) {
-  out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--screenshot OUT.png --frames N]\n\n"
+  out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--screenshot OUT.png --frames N]\n\n"
          "Opens tablespaces (.ibd, ibdata1, undo files) or data directories. Hover a page for its header,\n"
-         "click it for the page panel; Ctrl+wheel zooms, right-drag pans. --screenshot renders N frames (default 3), writes\n"
-         "the window as PNG and exits.\n";
+         "click it for the page panel (--page N opens it on page N of the first file); Ctrl+wheel zooms, right-drag\n"
+         "pans. --screenshot renders N frames (default 3), writes the window as PNG and exits.\n";
 }
 
 // Reads the back buffer into a PNG (rows come bottom-up from OpenGL).
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> paths;
   std::string screenshot, map = "extents";
   int frames = 3;
+  std::optional<std::uint32_t> page;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -72,6 +74,15 @@ int main(int argc, char** argv) {
       frames = std::max(1, std::atoi(value().c_str()));
     } else if (a == "--map") {
       map = value();
+    } else if (a == "--page") {
+      const std::string v = value();
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end || n > 0xFFFFFFFEul) {
+        std::cerr << "strata-viz: --page needs a page number, not '" << v << "'\n";
+        return 2;
+      }
+      page = static_cast<std::uint32_t>(n);
     } else if (a.rfind("-", 0) == 0) {
       std::cerr << "strata-viz: unknown option " << a << "\n";
       Usage(std::cerr);
@@ -115,6 +126,10 @@ int main(int argc, char** argv) {
   app.map = *kind;
   strata::viz::StartLoading(app, paths);
   if (!screenshot.empty()) app.loader.join();  // a screenshot shows the loaded files
+  if (page) {
+    app.selected = std::pair<std::size_t, std::uint32_t>{0, *page};
+    app.show_page = true;
+  }
 
   int frame = 0;
   bool ok = true;

@@ -11,6 +11,7 @@
 #include "inspect/pages.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
+#include "ondisk/zip_page.h"
 
 namespace strata::viz {
 
@@ -210,17 +211,37 @@ void UndoPanel::Draw(AppState& app, bool* open) {
 void PagePanel::Draw(AppState& app, bool* open) {
   if (!app.selected) return;
   const auto [fi, n] = *app.selected;
+  if (fi >= app.files.size() || !app.files[fi]->ready) return;  // --page N names it before it loads
   const LoadedFile& f = *app.files[fi];
   const std::string title = fmt::format("Page {} of {}###page", n, f.path.filename().string());
   if (!ImGui::Begin(title.c_str(), open)) return ImGui::End();
+  if (!f.file || n >= f.file->n_pages()) {
+    ImGui::Text("%s", f.file ? fmt::format("the file has {} pages", f.file->n_pages()).c_str() : f.error.c_str());
+    return ImGui::End();
+  }
   ondisk::ConstBytes page = f.file->page(n);
   // The page's regions as bands across its bytes.
   struct Band { const char* name; std::size_t from, to; Rgb color; };
   std::vector<Band> bands;
   const std::size_t size = page.size();
   bands.push_back({"FIL header", 0, 38, {120, 130, 150}});
+  const bool btree = ondisk::IsBtreePage(ondisk::FilHeader(page).type(), f.file->flavor());
+  std::vector<std::byte> logical(f.file->compressed() && btree ? f.file->logical_page_size() : 0);
+  auto zip = btree && f.file->compressed() ? ondisk::DecompressIndexPage(page, logical)
+                                           : ondisk::Result<ondisk::ZipPageParts>(ondisk::Status::NotSupported("not compressed"));
   auto ip = ondisk::IndexPage::Open(page);
-  if (ip.ok() && ondisk::IsBtreePage(ondisk::FilHeader(page).type(), f.file->flavor())) {
+  if (zip.ok()) {
+    // ROW_FORMAT=COMPRESSED: the stored page's parts (its records are those of the logical
+    // page it unpacks to); no FIL trailer.
+    const std::size_t dir = size - 2 * zip->n_dense, refs_end = zip->trailer_start + 20 * zip->n_blobs;
+    bands.push_back({"page header", 38, 94, {150, 110, 240}});
+    bands.push_back({"zlib stream", 94, zip->stream_end, {66, 135, 245}});
+    bands.push_back({"modification log", zip->stream_end, zip->log_end + 1, {70, 190, 190}});
+    bands.push_back({"free space", zip->log_end + 1, zip->trailer_start, {225, 225, 225}});
+    bands.push_back({"off-page references", zip->trailer_start, refs_end, {230, 190, 60}});
+    bands.push_back({"stored columns", refs_end, dir, {60, 180, 75}});
+    bands.push_back({"dense directory", dir, size, {245, 130, 48}});
+  } else if (ip.ok() && btree) {
     // IndexPage::Open guarantees supremum end <= heap top <= directory start < size - 8.
     const std::size_t dir = size - 8 - 2 * ip->n_dir_slots();
     bands.push_back({"page header", 38, 94, {150, 110, 240}});
@@ -231,7 +252,7 @@ void PagePanel::Draw(AppState& app, bool* open) {
   } else {
     bands.push_back({"body", 38, size - 8, {60, 180, 75}});
   }
-  bands.push_back({"trailer", size - 8, size, {120, 130, 150}});
+  if (!zip.ok()) bands.push_back({"trailer", size - 8, size, {120, 130, 150}});
   const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
