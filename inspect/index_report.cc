@@ -8,6 +8,7 @@
 #include "inspect/schema.h"
 #include "inspect/space_map.h"
 #include "ondisk/index_page.h"
+#include "ondisk/zip_page.h"
 
 namespace strata::inspect {
 
@@ -39,6 +40,7 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
   std::map<std::uint64_t, std::map<std::uint16_t, LevelStats>> levels;
   std::map<std::uint64_t, std::vector<std::uint32_t>> leftmost;  // leaves with no prev
   std::map<std::uint64_t, std::uint64_t> leaf_count;
+  std::vector<std::byte> logical(file.compressed() ? file.logical_page_size() : 0);  // an unpacked page
   for (std::uint32_t n = 0; n < m.pages.size(); ++n) {
     const PageCell& c = m.pages[n];
     if (!c.btree()) continue;
@@ -51,6 +53,16 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
     l.fill_histogram[std::min<std::size_t>(9, static_cast<std::size_t>(fill * 10))]++;
     ++l.pages;
     l.records += c.n_recs;
+    if (file.compressed()) {
+      if (auto z = DecompressIndexPage(file.page(n), logical); z.ok()) {
+        const double stored = static_cast<double>(z->log_end + 1 + file.page_size() - z->trailer_start) /
+                              static_cast<double>(file.page_size());
+        l.stored_fill_min = l.stored_pages ? std::min(l.stored_fill_min, stored) : stored;
+        l.stored_fill_max = l.stored_pages ? std::max(l.stored_fill_max, stored) : stored;
+        l.stored_fill_avg += stored;
+        ++l.stored_pages;
+      }
+    }
     if (c.level == 0) {
       ++leaf_count[c.index_id];
       if (c.prev == kFilNull) leftmost[c.index_id].push_back(n);
@@ -67,6 +79,7 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
     for (auto it = by_level.rbegin(); it != by_level.rend(); ++it) {
       LevelStats l = it->second;
       if (l.pages) l.fill_avg /= static_cast<double>(l.pages);
+      if (l.stored_pages) l.stored_fill_avg /= static_cast<double>(l.stored_pages);
       ix.levels.push_back(l);
     }
     // The leaf chain, in key order.
@@ -127,8 +140,11 @@ nlohmann::json ToJson(const IndexesReport& r) {
   for (const auto& ix : r.indexes) {
     nlohmann::json levels = nlohmann::json::array();
     for (const auto& l : ix.levels) {
+      auto stored = [&](double v) { return l.stored_pages ? nlohmann::json(v) : nlohmann::json(nullptr); };
       levels.push_back({{"level", l.level}, {"pages", l.pages}, {"records", l.records}, {"fill_min", l.fill_min},
-                        {"fill_avg", l.fill_avg}, {"fill_max", l.fill_max}, {"fill_histogram", l.fill_histogram}});
+                        {"fill_avg", l.fill_avg}, {"fill_max", l.fill_max}, {"fill_histogram", l.fill_histogram},
+                        {"stored_fill_min", stored(l.stored_fill_min)}, {"stored_fill_avg", stored(l.stored_fill_avg)},
+                        {"stored_fill_max", stored(l.stored_fill_max)}});
     }
     ixs.push_back({{"index_id", ix.index_id},
                    {"name", ix.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(ix.name)},
@@ -158,6 +174,11 @@ std::string ToText(const IndexesReport& r) {
       for (auto h : l.fill_histogram) hist += fmt::format("{:>5}", h);
       out += fmt::format("    {:>5} {:>9} {:>10}   {:>5.1f}% {:>5.1f}% {:>5.1f}%  {}\n", l.level, l.pages, l.records,
                          100 * l.fill_min, 100 * l.fill_avg, 100 * l.fill_max, hist);
+    }
+    for (const auto& l : ix.levels) {
+      if (!l.stored_pages) continue;
+      out += fmt::format("    level {} as stored (compressed pages): fill min {:.1f}% avg {:.1f}% max {:.1f}%\n", l.level,
+                         100 * l.stored_fill_min, 100 * l.stored_fill_avg, 100 * l.stored_fill_max);
     }
     const double pct = ix.leaf_steps ? 100.0 * ix.discontiguous_steps / ix.leaf_steps : 0.0;
     out += fmt::format("    leaf chain: {} pages in key order, {} of {} steps not to the next page ({:.1f}%), {} backward{}\n",

@@ -25,6 +25,11 @@ struct LevelStats {
   std::uint64_t records = 0;
   double fill_min = 0, fill_avg = 0, fill_max = 0;
   std::array<std::uint64_t, 10> fill_histogram{};  // pages with fill in [0,10%), [10,20%), ... [90,100%]
+  // ROW_FORMAT=COMPRESSED: the share of each stored page its stream, modification log and
+  // trailer take (the fill above is of the logical pages they unpack to); over the pages
+  // that unpack.
+  std::uint64_t stored_pages = 0;
+  double stored_fill_min = 0, stored_fill_avg = 0, stored_fill_max = 0;
 };
 
 struct SegmentStats {

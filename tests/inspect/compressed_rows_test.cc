@@ -9,6 +9,7 @@
 
 #include "inspect/create_table.h"
 #include "inspect/frm.h"
+#include "inspect/index_report.h"
 #include "inspect/row_output.h"
 #include "inspect/rows.h"
 #include "inspect/schema.h"
@@ -80,6 +81,30 @@ TEST(CompressedRowsTest, EveryKeyBlockSizeReadsAsTheServerPrints) {
       EXPECT_EQ(entries, 1030u) << ix.name;
     }
   }
+}
+
+// `inspect index` gives each level's fill twice: of the logical pages (as for any table) and
+// of the stored compressed pages, which a modification log fills up before the page is
+// recompressed or split.
+TEST(CompressedRowsTest, IndexFillIsGivenAsStoredAndAsUnpacked) {
+  testing::TempDir tmp;
+  ZipTable t = Unpack(tmp, 2);
+  auto file = SpaceFile::Open(t.ibd);
+  ASSERT_TRUE(file.ok());
+  IndexesReport r = AnalyzeIndexes(*file);
+  ASSERT_EQ(r.indexes.size(), 2u);
+  for (const IndexReport& ix : r.indexes) {
+    for (const LevelStats& l : ix.levels) {
+      EXPECT_EQ(l.stored_pages, l.pages);
+      EXPECT_GT(l.stored_fill_min, 0.0);
+      EXPECT_LE(l.stored_fill_max, 1.0);
+      // 2 KiB pages that unpack to 16 KiB: the stored pages are far fuller than the logical ones.
+      if (l.level == 0) {
+        EXPECT_GT(l.stored_fill_avg, 2 * l.fill_avg);
+      }
+    }
+  }
+  EXPECT_NE(ToText(r).find("as stored (compressed pages)"), std::string::npos);
 }
 
 // MySQL 9.0's compressed file: its rows, through the dictionary (SDI) its compressed pages hold.
