@@ -172,6 +172,31 @@ std::filesystem::path RedoFileIn(const std::filesystem::path& dir) {
   return best;
 }
 
+// The header's flags: Strata's and MySQL's logs give the same field other values.
+bool HasFlag(const RedoReport& r, std::uint32_t strata_bit, std::uint32_t mysql_bit) {
+  return r.flags & (r.format == kStrataLogFormat ? strata_bit : mysql_bit);
+}
+
+std::vector<std::string> FlagNames(const RedoReport& r) {
+  std::vector<std::pair<std::uint32_t, const char*>> known;
+  if (r.format == kStrataLogFormat) {
+    known = {{kLogFlagNoLogging, "NO_LOGGING (redo disabled)"},
+             {kLogFlagCrashUnsafe, "CRASH_UNSAFE (not shut down cleanly while disabled)"}};
+  } else {
+    known = {{kMySqlLogFlagNoLogging, "NO_LOGGING (redo disabled)"},
+             {kMySqlLogFlagCrashUnsafe, "CRASH_UNSAFE (not shut down cleanly while disabled)"},
+             {kMySqlLogFlagNotInitialized, "NOT_INITIALIZED (the data directory was never fully made)"},
+             {kMySqlLogFlagFileFull, "FILE_FULL (written to its end; the log goes on in the next file)"}};
+  }
+  std::vector<std::string> out;
+  std::uint32_t rest = r.flags;
+  for (const auto& [bit, name] : known) {
+    if (r.flags & bit) out.emplace_back(name), rest &= ~bit;
+  }
+  if (rest) out.push_back(fmt::format("{:#x} (not a flag this reader knows)", rest));
+  return out;
+}
+
 }  // namespace
 
 RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt) {
@@ -356,7 +381,8 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
   for (const auto& f : r.findings) findings.push_back(ToJson(f));
   return {{"file", r.file}, {"file_size", r.file_size}, {"format", r.format}, {"format_name", r.format_name},
           {"creator", r.creator}, {"start_lsn", r.start_lsn}, {"flags", r.flags},
-          {"redo_disabled", (r.flags & kLogFlagNoLogging) != 0}, {"crash_unsafe", (r.flags & kLogFlagCrashUnsafe) != 0},
+          {"flag_names", FlagNames(r)}, {"redo_disabled", HasFlag(r, kLogFlagNoLogging, kMySqlLogFlagNoLogging)},
+          {"crash_unsafe", HasFlag(r, kLogFlagCrashUnsafe, kMySqlLogFlagCrashUnsafe)},
           {"header_checksum_ok", r.header_checksum_ok}, {"checkpoints", cps},
           {"checkpoint_lsn", r.newest ? nlohmann::json(r.checkpoints[*r.newest].lsn) : nlohmann::json(nullptr)},
           {"lsn_begin", r.lsn_begin}, {"lsn_end", r.lsn_end}, {"blocks_read", r.blocks_read},
@@ -370,8 +396,7 @@ std::string ToText(const RedoReport& r) {
   out += fmt::format("  format         {} ({:#x}), creator \"{}\"\n", r.format_name, r.format, r.creator);
   out += fmt::format("  start LSN      {}\n", r.start_lsn);
   std::string flags;
-  if (r.flags & kLogFlagNoLogging) flags += " NO_LOGGING (redo disabled)";
-  if (r.flags & kLogFlagCrashUnsafe) flags += " CRASH_UNSAFE (not shut down cleanly while disabled)";
+  for (const std::string& f : FlagNames(r)) flags += " " + f;
   out += fmt::format("  flags          {:#x}{}\n", r.flags, flags.empty() ? " none" : flags);
   for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
     const auto& c = r.checkpoints[i];

@@ -88,7 +88,7 @@ struct LogFileHeader {
   std::uint32_t subformat_or_uuid = 0;
   std::uint64_t start_lsn = 0;
   std::string creator;
-  std::uint32_t flags = 0;  // MySQL 8.0: bit 1 NO_LOGGING, 2 CRASH_UNSAFE, 3 NOT_INITIALIZED, 4 FILE_FULL
+  std::uint32_t flags = 0;  // kLogFlag* (Strata), kMySqlLogFlag* (MySQL 8.0+)
   // Strata logs (kStrataLogFormat) since this field: the file's size in bytes, so that a
   // truncated log is known as one (its capacity decides where each LSN lives).
   std::uint64_t strata_file_size = 0;

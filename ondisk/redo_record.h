@@ -25,9 +25,14 @@ namespace strata::ondisk {
 
 // LOG_HEADER_FORMAT of a Strata redo log ("STR" + version 1). Frozen on disk.
 inline constexpr std::uint32_t kStrataLogFormat = 0x53545201;
-// LOG_HEADER_FLAGS bits, as MySQL 8.0 defines them (log0constants.h). Frozen on disk.
+// LOG_HEADER_FLAGS of a Strata redo log. Frozen on disk.
 inline constexpr std::uint32_t kLogFlagNoLogging = 1u << 1;    // redo logging is disabled
 inline constexpr std::uint32_t kLogFlagCrashUnsafe = 1u << 2;  // disabled and not shut down cleanly
+// The same field of MySQL 8.0's header (log0constants.h), whose flag n is bit n - 1.
+inline constexpr std::uint32_t kMySqlLogFlagNoLogging = 1u << 0;
+inline constexpr std::uint32_t kMySqlLogFlagCrashUnsafe = 1u << 1;
+inline constexpr std::uint32_t kMySqlLogFlagNotInitialized = 1u << 2;  // the data directory was never fully made
+inline constexpr std::uint32_t kMySqlLogFlagFileFull = 1u << 3;        // 8.0.30+: written to its end, closed
 
 enum class RedoType : std::uint8_t { kWrite = 0x01, kInit = 0x02, kExtend = 0x03, kMtrEnd = 0xFE };
 std::string ToString(RedoType t);

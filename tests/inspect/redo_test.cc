@@ -79,6 +79,13 @@ TEST(RedoReportTest, MySql8030FilesReadByTheirOwnLayout) {
   EXPECT_EQ(nine.lsn_end, ten.start_lsn);
   EXPECT_GT(nine.blocks_valid, 1000u);
   EXPECT_EQ(ten.lsn_end, ten.checkpoints[0].lsn);
+  // The older file is marked full (MySQL's flag 4 is bit 3); the newer one has no flag. Redo
+  // was never disabled: MySQL's NO_LOGGING is bit 0, not Strata's bit 1.
+  EXPECT_EQ(nine.flags, 0x8u);
+  EXPECT_NE(ToText(nine).find("FILE_FULL"), std::string::npos);
+  EXPECT_EQ(ToJson(nine, false)["redo_disabled"], false);
+  EXPECT_EQ(ToJson(nine, false)["flag_names"].size(), 1u);
+  EXPECT_EQ(ten.flags, 0u);
 
   // A data directory: the newest #ib_redoN; a spare #ib_redoN_tmp is said to be one.
   testing::TempDir tmp;
