@@ -30,6 +30,7 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.algorithm = c.algorithm;
   p.torn = c.lsn_mismatch;
   p.encrypted = c.encrypted;
+  if (p.encrypted) p.encrypted_type = Load16(page, FilHeader::kEncryptedOriginalType);
   p.free = file.IsFree(n);
   p.doublewrite = file.InDoublewrite(n);
   p.misplaced = !p.doublewrite && CheckPlacement(page, PageNo(n), file.space_id()).any();
@@ -144,6 +145,7 @@ std::string PageTypeName(const PageInfo& p, Flavor flavor) {
   if (p.doublewrite) return "DOUBLEWRITE";
   if (p.free && !p.all_zero) return "FREE (was " + PageTypeName(p.type, flavor) + ")";
   if (p.free) return "FREE";
+  if (p.encrypted) return PageTypeName(p.type, flavor) + " (" + PageTypeName(p.encrypted_type, flavor) + ")";
   return PageTypeName(p.type, flavor);
 }
 

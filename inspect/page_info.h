@@ -28,6 +28,7 @@ struct PageInfo {
   std::optional<ondisk::ChecksumAlgorithm> algorithm;
   bool torn = false;       // header and trailer LSN differ
   bool encrypted = false;  // MySQL-encrypted: not verifiable without the key
+  std::uint16_t encrypted_type = 0;  // the type it had before encryption (FIL bytes 28-29)
   bool misplaced = false;  // FIL page number or space id differ from the page's place
   bool free = false;        // the extent descriptor marks the page free: old bytes, no tree
   bool doublewrite = false; // a doublewrite-buffer copy of another page (system tablespace)

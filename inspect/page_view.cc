@@ -91,6 +91,10 @@ ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
       {"flush_lsn", 26, 8, h.flush_lsn(), ""},
       {"space_id", 34, 4, h.space_id().value(), ""},
   };
+  if (c.encrypted) {
+    const std::uint16_t was = Load16(page, FilHeader::kEncryptedOriginalType);
+    s.fields.push_back({"original_type", FilHeader::kEncryptedOriginalType, 2, was, PageTypeName(was, f.flavor()) + " before encryption"});
+  }
   if (!f.compressed()) {  // compressed pages end in their dense directory, not a trailer
     s.fields.push_back({"trailer_checksum_or_lsn", page.size() - 8, 4, h.trailer_old_checksum(), ""});
     s.fields.push_back({"trailer_lsn_or_crc", page.size() - 4, 4, h.trailer_lsn_low(), ""});

@@ -49,6 +49,9 @@ class FilHeader {
   static constexpr std::size_t kType = 24;
   static constexpr std::size_t kFlushLsn = 26;
   static constexpr std::size_t kSpaceId = 34;
+  // MySQL-encrypted pages (types 15-17) reuse the flush-LSN field: 26 version, 27 algorithm,
+  // 28-29 the page's type before encryption.
+  static constexpr std::size_t kEncryptedOriginalType = 28;
 
   // Checks the span with CheckPageSpan first.
   static Result<FilHeader> Open(ConstBytes page);

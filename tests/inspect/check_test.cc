@@ -7,6 +7,7 @@
 #include <fstream>
 #include <random>
 
+#include "inspect/page_info.h"
 #include "inspect/summary.h"
 #include "ondisk/checksum.h"
 #include "ondisk/file_list.h"
@@ -141,6 +142,9 @@ TEST(CheckTest, EncryptedPagesAreSaidNotCalledDamaged) {
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(Summarize(*f).encrypted_pages, 4u);
   EXPECT_EQ(Summarize(*f).checksum_failures, 0u);
+  // What each page was before encryption stays in clear: the SDI root, then the table's root.
+  EXPECT_EQ(PageTypeName(AnalyzePage(*f, 3), f->flavor()), "ENCRYPTED (SDI)");
+  EXPECT_EQ(PageTypeName(AnalyzePage(*f, 4), f->flavor()), "ENCRYPTED (INDEX)");
 
   testing::TempDir tmp;
   auto bytes = testing::ReadWholeFile(src);
