@@ -176,7 +176,6 @@ int InspectRows(const std::vector<std::string>& args) {
   }
   if (const auto& flags = file->flags()) {
     if (flags->encryption) return Fail(path + ": the tablespace is encrypted; its pages need the server's keyring");
-    if (flags->page_compression) return Fail(path + ": MariaDB page compression (PAGE_COMPRESSED=1) is not decoded yet");
   }
   const std::optional<FtsAuxFile> aux = FtsAuxOf(file->path());
   ServerDictionaries servers;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,14 @@ class SpaceFile {
   ondisk::PageSize geometry() const {
     return compressed() ? ondisk::PageSize::Compressed(page_size_, logical_page_size()) : ondisk::PageSize(page_size_);
   }
+  // MariaDB's PAGE_COMPRESSED=1: each page's slot starts with the page compressed whole.
+  // page() and ReadPages() give the pages decompressed (an in-memory copy of the file made
+  // at Open); CheckPage knows how each was stored.
+  bool page_compressed() const {
+    return flags_ && (flags_->full_crc32 ? flags_->compression_algorithm != 0 : flags_->page_compression);
+  }
+  // Page-compressed pages read, by algorithm (the older format names it on each page).
+  const std::map<std::string, std::uint32_t>& compressed_pages() const { return compressed_pages_; }
   // MySQL's ENCRYPTION='Y': pages after page 0 are typed ENCRYPTED and unreadable without the
   // tablespace key (kept in page 0, itself encrypted by the server's keyring master key).
   bool encrypted_by_mysql() const { return flags_ && !flags_->full_crc32 && flags_->encryption; }
@@ -98,11 +107,16 @@ class SpaceFile {
   void DetectPageSize();
   void DetectFlavor();
   void DetectDoublewrite();
+  void UnpackPageCompressed();
 
   std::filesystem::path path_;
   int fd_ = -1;
-  const std::byte* data_ = nullptr;
+  const std::byte* data_ = nullptr;  // the file's pages (page-compressed files: decompressed)
   std::uint64_t size_ = 0;
+  const std::byte* stored_ = nullptr;  // page-compressed files: the mapping of the file itself
+  std::uint64_t stored_size_ = 0;
+  std::map<std::string, std::uint32_t> compressed_pages_;
+  std::vector<bool> unreadable_;  // page-compressed pages that did not decompress (kept as stored)
   std::size_t page_size_ = ondisk::kDefaultPageSize;
   std::uint32_t n_pages_ = 0;
   ondisk::Flavor flavor_ = ondisk::Flavor::kUnknown;

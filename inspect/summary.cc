@@ -16,6 +16,7 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
   s.page_size = file.page_size();
   s.space_id = file.space_id().value();
   s.flags = file.flags();
+  s.page_compressed = file.compressed_pages();
   s.fsp_size = file.fsp_size();
   s.pages = file.n_pages();
   s.kind = ToString(file.kind());
@@ -96,6 +97,7 @@ nlohmann::json ToJson(const SpaceSummary& s) {
   j["space_id"] = s.space_id;
   j["flags"] = s.flags ? nlohmann::json(s.flags->raw) : nlohmann::json(nullptr);
   j["flags_text"] = s.flags ? nlohmann::json(s.flags->ToString()) : nlohmann::json(nullptr);
+  j["page_compressed"] = s.page_compressed.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.page_compressed);
   j["fsp_size_pages"] = s.fsp_size;
   j["pages"] = s.pages;
   nlohmann::json types = nlohmann::json::array();
@@ -134,6 +136,11 @@ std::string ToText(const SpaceSummary& s) {
   out += fmt::format("  space id       {}\n", s.space_id);
   out += fmt::format("  page size      {} bytes\n", s.page_size);
   out += fmt::format("  flags          {}\n", s.flags ? s.flags->ToString() : "unreadable");
+  if (!s.page_compressed.empty()) {
+    std::string by;
+    for (const auto& [algorithm, n] : s.page_compressed) by += fmt::format("{}{} {}", by.empty() ? "" : ", ", algorithm, n);
+    out += fmt::format("  compressed     {} pages stored page-compressed (PAGE_COMPRESSED=1), read decompressed\n", by);
+  }
   out += fmt::format("  size           {} pages ({:.1f} MiB); FSP header says {}\n", s.pages,
                      s.pages * static_cast<double>(s.page_size) / (1 << 20), s.fsp_size);
   std::string algos;

@@ -44,6 +44,7 @@ struct SpaceSummary {
   std::uint64_t never_written = 0;
   std::uint64_t checksum_failures = 0;
   std::uint64_t encrypted_pages = 0;  // MySQL-encrypted: neither verified nor failed
+  std::map<std::string, std::uint32_t> page_compressed;  // MariaDB PAGE_COMPRESSED pages, by algorithm
   std::uint64_t torn_pages = 0;
   std::uint64_t misplaced_pages = 0;
   std::vector<IndexSummary> indexes;  // by index id

@@ -13,6 +13,7 @@ packages=(
   libboost-program-options-dev libfmt-dev nlohmann-json3-dev
   zlib1g-dev libpng-dev libstb-dev fonts-dejavu-core
   libdeflate-dev                        # inflates ROW_FORMAT=COMPRESSED pages at twice zlib's speed
+  liblz4-dev liblzo2-dev liblzma-dev libbz2-dev libsnappy-dev  # MariaDB's PAGE_COMPRESSED algorithms
   libedit-dev                           # line editing and history in `strata sql`
   libimgui-dev libglfw3-dev libgl-dev   # strata-viz
   xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
@@ -23,7 +24,10 @@ packages=(
 for group in "$@"; do
   case "$group" in
     bench) packages+=(time sqlite3 python3 jq) ;;  # GNU time for peak memory; the SQLite CLI and python3 for import_bench; jq for hotrow_bench
-    mariadb) packages+=(mariadb-server mariadb-client python3) ;;
+    mariadb) packages+=(mariadb-server mariadb-client python3
+                        # every PAGE_COMPRESSED algorithm, for its fixture script
+                        mariadb-plugin-provider-lz4 mariadb-plugin-provider-lzo mariadb-plugin-provider-lzma
+                        mariadb-plugin-provider-bzip2 mariadb-plugin-provider-snappy) ;;
     *) echo "install-deps: unknown group '$group' (bench, mariadb)" >&2; exit 2 ;;
   esac
 done

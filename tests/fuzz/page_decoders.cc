@@ -13,6 +13,7 @@
 #include "ondisk/inode.h"
 #include "ondisk/lob.h"
 #include "ondisk/mach.h"
+#include "ondisk/page_compressed.h"
 #include "ondisk/record.h"
 #include "ondisk/redo.h"
 #include "ondisk/redo_record.h"
@@ -216,6 +217,18 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
   DecodeIndexPage(p);
   DecodeSpaceManagement(p);
   DecodeUndoAndLob(p);
+
+  // MariaDB PAGE_COMPRESSED: the page as either format would store it, with each algorithm
+  // the full_crc32 flags could name (the older format names its own).
+  std::vector<std::byte> decompressed(page_size);
+  for (unsigned a = 1; a <= 6; ++a) {
+    if (!IsPageCompressed(p, full_crc32)) break;
+    auto c = ReadCompressedPage(p, full_crc32, static_cast<PageCompression>(a));
+    if (!c.ok()) continue;
+    (void)CompressedPageCrcHolds(p, *c);
+    if (DecompressPage(p, *c, decompressed).ok()) DecodeIndexPage(decompressed);
+    if (!full_crc32) break;
+  }
 
   if (data[0] & 0x80) {
     // A compressed page is unpacked, and what it unpacks to read with the layout it describes.

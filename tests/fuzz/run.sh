@@ -47,6 +47,18 @@ if [ -z "$(ls -A "$corpus")" ]; then
       n=$((n + 1))
     done
   done
+  # MariaDB PAGE_COMPRESSED pages of every algorithm, both formats (selector 10: full_crc32).
+  for f in "$top"/tests/data/mariadb-page-compressed/*/pc_*.ibd.gz; do
+    sel='\x02'
+    case "$f" in */fcrc32/*) sel='\x0a' ;; esac
+    zcat "$f" > "$ibd"
+    for ((p = 1; p < 9; p++)); do
+      out="$corpus/seed-$n"
+      printf "$sel" > "$out"
+      dd if="$ibd" bs=16384 skip="$p" count=1 status=none >> "$out"
+      n=$((n + 1))
+    done
+  done
   rm -f "$ibd"
   echo "fuzz: $n seed pages"
 fi
