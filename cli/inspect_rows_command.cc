@@ -176,6 +176,10 @@ int InspectRows(const std::vector<std::string>& args) {
   }
   if (const auto& flags = file->flags()) {
     if (flags->encryption) return Fail(path + ": the tablespace is encrypted; its pages need the server's keyring");
+    if (const auto& crypt = file->mariadb_crypt(); crypt && file->n_pages() > 3 && file->IsEncryptedPage(file->page(3))) {
+      return Fail(path + ": the tablespace is encrypted by MariaDB (key id " + std::to_string(crypt->key_id) +
+                  "); its pages need the key, which this reader cannot use yet");
+    }
   }
   const std::optional<FtsAuxFile> aux = FtsAuxOf(file->path());
   ServerDictionaries servers;

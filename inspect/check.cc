@@ -49,9 +49,14 @@ class Checker {
     }
     if (encrypted_pages_) {
       report_.push_back({Severity::kInfo, name_, std::nullopt, std::nullopt, "encrypted pages",
-                         fmt::format("{} pages are encrypted (ENCRYPTION='Y'): without the key their checksums and "
-                                     "contents cannot be checked, and the lists through them are not followed",
-                                     encrypted_pages_)});
+                         mariadb_encrypted_
+                             ? fmt::format("{} pages are encrypted (MariaDB, key id {}): their stored checksums are "
+                                           "checked, but without the key their contents cannot be, and the lists "
+                                           "through them are not followed",
+                                           encrypted_pages_, f_.mariadb_crypt() ? f_.mariadb_crypt()->key_id : 0)
+                             : fmt::format("{} pages are encrypted (ENCRYPTION='Y'): without the key their checksums "
+                                           "and contents cannot be checked, and the lists through them are not followed",
+                                           encrypted_pages_)});
     }
     r.btree_pages = btree_pages_;
     r.lists_checked = lists_checked_;
@@ -65,8 +70,10 @@ class Checker {
   }
 
   void PerPage(const PageInfo& p) {
-    if (p.encrypted) {
-      ++encrypted_pages_;
+    if (p.encrypted) ++encrypted_pages_;
+    if (p.encrypted) mariadb_encrypted_ |= !p.unverifiable;
+    if (p.unverifiable) {
+      // MySQL-encrypted: nothing to check without the key (said once, for the whole file).
     } else if (p.torn) {
       Add(p.page_no, f_.page_size() - 4, "torn page",
           fmt::format("header LSN {} does not end with the trailer's copy", p.lsn));
@@ -124,7 +131,7 @@ class Checker {
   // LSN), R-tree pages (split sequence) and compressed or encrypted pages use them; anywhere
   // else they are zero, so a change there is damage the checksum cannot see.
   void CheckFlushLsnField(const PageInfo& p) {
-    if (f_.full_crc32() || (p.page_no == 0 && f_.space_id().value() == kSystemSpaceId)) return;
+    if (f_.full_crc32() || p.encrypted || (p.page_no == 0 && f_.space_id().value() == kSystemSpaceId)) return;
     const auto type = static_cast<PageType>(p.type);
     if (type == PageType::kRtree || type == PageType::kEncryptedRtree || type == PageType::kCompressed ||
         type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted ||
@@ -180,7 +187,7 @@ class Checker {
             fmt::format("{}: node {} (page {} offset {}) is not an extent descriptor", list_name, count, page, a.offset));
         return;
       }
-      if (f_.IsMySqlEncryptedPage(f_.page(page))) return;  // said once, for the whole file
+      if (f_.IsEncryptedPage(f_.page(page))) return;  // said once, for the whole file
       if (!seen.insert((std::uint64_t{page} << 16) | a.offset).second || count > base.length) {
         Add(base_page, base_offset, "broken extent list", fmt::format("{}: loops after {} nodes", list_name, count));
         return;
@@ -235,7 +242,7 @@ class Checker {
       std::unordered_set<std::uint32_t> seen;
       for (FileAddr a = base.first; !a.is_null(); ++count) {
         const std::uint32_t page = a.page.value();
-        if (page < f_.n_pages() && f_.IsMySqlEncryptedPage(f_.page(page))) {
+        if (page < f_.n_pages() && f_.IsEncryptedPage(f_.page(page))) {
           count = base.length;  // not followed through a page without its key; said once, for the whole file
           break;
         }
@@ -279,6 +286,7 @@ class Checker {
   std::vector<Finding> report_;
   std::uint32_t btree_pages_ = 0;
   std::uint32_t encrypted_pages_ = 0;
+  bool mariadb_encrypted_ = false;  // some of them are MariaDB's, whose checksums were checked
   std::uint32_t lists_checked_ = 0;
 };
 

@@ -30,10 +30,13 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.algorithm = c.algorithm;
   p.torn = c.lsn_mismatch;
   p.encrypted = c.encrypted;
-  if (p.encrypted) p.encrypted_type = Load16(page, FilHeader::kEncryptedOriginalType);
+  p.unverifiable = c.unverifiable;
+  if (p.unverifiable) p.encrypted_type = Load16(page, FilHeader::kEncryptedOriginalType);
   p.free = file.IsFree(n);
   p.doublewrite = file.InDoublewrite(n);
-  p.misplaced = !p.doublewrite && CheckPlacement(page, PageNo(n), file.space_id()).any();
+  // (MariaDB's full_crc32 encryption leaves the page number in clear, not the space id.)
+  p.misplaced = !p.doublewrite && (p.encrypted && file.full_crc32() ? fil.page_no().value() != n
+                                                                     : CheckPlacement(page, PageNo(n), file.space_id()).any());
   if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) && file.compressed()) {
     // ROW_FORMAT=COMPRESSED: the records are compressed, but the page header is the one of
     // the page they decompress to (heap top, garbage, directory slots), so the sizes are
@@ -145,7 +148,8 @@ std::string PageTypeName(const PageInfo& p, Flavor flavor) {
   if (p.doublewrite) return "DOUBLEWRITE";
   if (p.free && !p.all_zero) return "FREE (was " + PageTypeName(p.type, flavor) + ")";
   if (p.free) return "FREE";
-  if (p.encrypted) return PageTypeName(p.type, flavor) + " (" + PageTypeName(p.encrypted_type, flavor) + ")";
+  if (p.unverifiable) return PageTypeName(p.type, flavor) + " (" + PageTypeName(p.encrypted_type, flavor) + ")";
+  if (p.encrypted) return PageTypeName(p.type, flavor) + " (encrypted)";
   return PageTypeName(p.type, flavor);
 }
 

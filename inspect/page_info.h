@@ -27,7 +27,8 @@ struct PageInfo {
   bool checksum_ok = false;
   std::optional<ondisk::ChecksumAlgorithm> algorithm;
   bool torn = false;       // header and trailer LSN differ
-  bool encrypted = false;  // MySQL-encrypted: not verifiable without the key
+  bool encrypted = false;  // contents encrypted (MySQL or MariaDB)
+  bool unverifiable = false;  // MySQL-encrypted: not even its checksum can be checked without the key
   std::uint16_t encrypted_type = 0;  // the type it had before encryption (FIL bytes 28-29)
   bool misplaced = false;  // FIL page number or space id differ from the page's place
   bool free = false;        // the extent descriptor marks the page free: old bytes, no tree
@@ -46,7 +47,7 @@ struct PageInfo {
   std::string header_error;         // why a B-tree page's header did not decode
   std::string structure_error;      // deep scans: first problem in the record chain or directory
 
-  bool checksum_failed() const { return !all_zero && !encrypted && (!checksum_ok || torn); }
+  bool checksum_failed() const { return !all_zero && !unverifiable && (!checksum_ok || torn); }
 };
 
 // Decodes the FIL header, checksum and (for B-tree pages) the page header of page n.

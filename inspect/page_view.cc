@@ -91,7 +91,7 @@ ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
       {"flush_lsn", 26, 8, h.flush_lsn(), ""},
       {"space_id", 34, 4, h.space_id().value(), ""},
   };
-  if (c.encrypted) {
+  if (c.unverifiable) {
     const std::uint16_t was = Load16(page, FilHeader::kEncryptedOriginalType);
     s.fields.push_back({"original_type", FilHeader::kEncryptedOriginalType, 2, was, PageTypeName(was, f.flavor()) + " before encryption"});
   }
@@ -99,8 +99,9 @@ ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
     s.fields.push_back({"trailer_checksum_or_lsn", page.size() - 8, 4, h.trailer_old_checksum(), ""});
     s.fields.push_back({"trailer_lsn_or_crc", page.size() - 4, 4, h.trailer_lsn_low(), ""});
   }
-  std::string verdict = c.all_zero ? "never written" : c.encrypted ? "encrypted (not verifiable without the key)"
+  std::string verdict = c.all_zero ? "never written" : c.unverifiable ? "encrypted (not verifiable without the key)"
                         : c.lsn_mismatch ? "torn (LSN copies differ)" : c.valid ? "valid" : "BAD";
+  if (c.encrypted && !c.unverifiable) verdict += " (MariaDB-encrypted: the body needs the key)";
   s.fields.push_back({"checksum_check", 0, 0, verdict, c.algorithm ? ToString(*c.algorithm) : ""});
   return s;
 }

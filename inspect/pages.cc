@@ -11,10 +11,11 @@ nlohmann::json PageRefJson(std::uint32_t p) { return p == ondisk::kFilNull ? nlo
 
 std::string ChecksumText(const PageInfo& p) {
   if (p.all_zero) return "never written";
-  if (p.encrypted) return "encrypted";
-  if (p.torn) return "torn";
-  if (!p.checksum_ok) return "BAD";
-  return p.algorithm ? "ok (" + ondisk::ToString(*p.algorithm) + ")" : "ok";
+  if (p.unverifiable) return "encrypted";
+  const std::string sealed = p.encrypted ? ", encrypted" : "";
+  if (p.torn) return "torn" + sealed;
+  if (!p.checksum_ok) return "BAD" + sealed;
+  return (p.algorithm ? "ok (" + ondisk::ToString(*p.algorithm) + ")" : std::string("ok")) + sealed;
 }
 
 std::string PagesHeaderText(const SpaceFile& f) {
@@ -43,8 +44,9 @@ nlohmann::json PageRowJson(const SpaceFile& f, const PageInfo& p) {
                       {"lsn", p.lsn},
                       {"prev", p.is_btree ? PageRefJson(p.prev) : nlohmann::json(nullptr)},
                       {"next", p.is_btree ? PageRefJson(p.next) : nlohmann::json(nullptr)},
-                      {"checksum", p.all_zero ? "never_written" : p.encrypted ? "encrypted" : p.torn ? "torn" : p.checksum_ok ? "ok" : "bad"},
+                      {"checksum", p.all_zero ? "never_written" : p.unverifiable ? "encrypted" : p.torn ? "torn" : p.checksum_ok ? "ok" : "bad"},
                       {"checksum_algorithm", p.algorithm ? nlohmann::json(ondisk::ToString(*p.algorithm)) : nlohmann::json(nullptr)},
+                      {"encrypted", p.encrypted},
                       {"misplaced", p.misplaced}};
   auto btree = [&](auto v) { return p.is_btree ? nlohmann::json(v) : nlohmann::json(nullptr); };
   j["index_id"] = btree(p.index_id);

@@ -81,6 +81,8 @@ ondisk::Result<SpaceFile> SpaceFile::Open(const std::filesystem::path& path) {
   f.kind_ = KindFromName(path);
   f.DetectPageSize();
   f.DetectFlavor();
+  // MariaDB's encryption leaves its crypt data on page 0 (MySQL's files keep their own there).
+  if (f.n_pages_ && f.server_version_ == 0) f.mariadb_crypt_ = FindMariaDbCryptData(f.page(0));
   f.UnpackPageCompressed();
   f.DetectDoublewrite();
   return f;
@@ -99,6 +101,7 @@ SpaceFile& SpaceFile::operator=(SpaceFile&& o) noexcept {
   stored_size_ = std::exchange(o.stored_size_, 0);
   compressed_pages_ = o.compressed_pages_;
   unreadable_ = std::move(o.unreadable_);
+  mariadb_crypt_ = o.mariadb_crypt_;
   page_size_ = o.page_size_;
   n_pages_ = o.n_pages_;
   flavor_ = o.flavor_;
@@ -204,29 +207,50 @@ void SpaceFile::DetectPageSize() {
   }
 }
 
-bool SpaceFile::IsMySqlEncryptedPage(ConstBytes page) const {
-  // The types are MySQL's alone, so they say it even when page 0 cannot be read.
+bool SpaceFile::IsEncryptedPage(ConstBytes page) const {
+  // MySQL's types are its alone, so they say it even when page 0 cannot be read.
   const PageType type = FilHeader(page).type();
-  return !full_crc32_ &&
-         (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree);
+  if (!full_crc32_ && (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree)) {
+    return true;
+  }
+  if (!mariadb_crypt_) return false;
+  if (page_compressed() && IsPageCompressed(page, full_crc32_)) {
+    auto c = ReadCompressedPage(page, full_crc32_, static_cast<PageCompression>(flags_->compression_algorithm));
+    return c.ok() && c->encrypted;
+  }
+  return MariaDbKeyVersion(page, full_crc32_) != 0;
 }
 
 PageCheck SpaceFile::CheckPage(ConstBytes page) const {
-  if (IsMySqlEncryptedPage(page)) {
+  const PageType type = FilHeader(page).type();
+  if (!full_crc32_ && (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree)) {
     // MySQL checksums the clear page and encrypts everything after the FIL header, trailer
     // included: without the key the page can be neither verified nor called damaged.
     PageCheck r;
-    r.encrypted = true;
+    r.encrypted = r.unverifiable = true;
     r.stored = Load32(page, 0);
     return r;
   }
   if (page_compressed() && IsPageCompressed(page, full_crc32_)) {
-    // Still as stored: it did not decompress, or it is encrypted.
+    // Still as stored: it did not decompress, or it is encrypted (MariaDB checksums the
+    // stored bytes: 37401 pages at 30, full_crc32 ones at the end of what is stored).
     PageCheck r;
     r.stored = Load32(page, 0);
     auto c = ReadCompressedPage(page, full_crc32_, static_cast<PageCompression>(flags_->compression_algorithm));
-    r.encrypted = c.ok() && c->encrypted && !full_crc32_;
-    if (c.ok() && full_crc32_) r.valid = CompressedPageCrcHolds(page, *c) && c->encrypted;
+    r.encrypted = c.ok() && c->encrypted;
+    if (r.encrypted) r.valid = full_crc32_ ? CompressedPageCrcHolds(page, *c) : MariaDbEncryptedChecksumHolds(page);
+    return r;
+  }
+  if (mariadb_crypt_ && MariaDbKeyVersion(page, full_crc32_) != 0) {
+    // MariaDB checksums the encrypted page as stored: verified without the key.
+    PageCheck r = full_crc32_ ? ValidatePage(page, true) : PageCheck{};
+    if (!full_crc32_) {
+      r.stored = Load32(page, FilHeader::kFlushLsn + 4);
+      r.lsn_mismatch = Load32(page, FilHeader::kLsn + 4) != Load32(page, page.size() - 4);
+      r.valid = MariaDbEncryptedChecksumHolds(page) && !r.lsn_mismatch;
+      if (r.valid) r.algorithm = ChecksumAlgorithm::kCrc32;
+    }
+    r.encrypted = true;
     return r;
   }
   return compressed() ? ValidateCompressedPage(page) : ValidatePage(page, full_crc32_);

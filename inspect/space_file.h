@@ -16,6 +16,7 @@
 #include "ondisk/endian.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
+#include "ondisk/mariadb_encryption.h"
 #include "ondisk/status.h"
 #include "ondisk/types.h"
 
@@ -64,8 +65,11 @@ class SpaceFile {
   // MySQL's ENCRYPTION='Y': pages after page 0 are typed ENCRYPTED and unreadable without the
   // tablespace key (kept in page 0, itself encrypted by the server's keyring master key).
   bool encrypted_by_mysql() const { return flags_ && !flags_->full_crc32 && flags_->encryption; }
-  // Whether page bytes are a MySQL-encrypted page (by its type: no checksum is computed).
-  bool IsMySqlEncryptedPage(ondisk::ConstBytes page) const;
+  // MariaDB's encryption: the crypt data on page 0, when the tablespace has it.
+  const std::optional<ondisk::MariaDbCryptData>& mariadb_crypt() const { return mariadb_crypt_; }
+  // Whether page bytes are an encrypted page, MySQL's (by its type) or MariaDB's (by its key
+  // version): no checksum is computed.
+  bool IsEncryptedPage(ondisk::ConstBytes page) const;
   // Page bytes checked as this tablespace's pages are written (full_crc32, compressed or not;
   // MySQL-encrypted pages come back `encrypted`, neither valid nor damaged).
   ondisk::PageCheck CheckPage(ondisk::ConstBytes page) const;
@@ -116,7 +120,8 @@ class SpaceFile {
   const std::byte* stored_ = nullptr;  // page-compressed files: the mapping of the file itself
   std::uint64_t stored_size_ = 0;
   std::map<std::string, std::uint32_t> compressed_pages_;
-  std::vector<bool> unreadable_;  // page-compressed pages that did not decompress (kept as stored)
+  std::vector<bool> unreadable_;
+  std::optional<ondisk::MariaDbCryptData> mariadb_crypt_;  // page-compressed pages that did not decompress (kept as stored)
   std::size_t page_size_ = ondisk::kDefaultPageSize;
   std::uint32_t n_pages_ = 0;
   ondisk::Flavor flavor_ = ondisk::Flavor::kUnknown;

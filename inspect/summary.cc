@@ -35,6 +35,7 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
       kinds[kind_of(p)]++;
       if (p.all_zero) ++s.never_written;
       if (p.encrypted) ++s.encrypted_pages;
+      if (p.unverifiable) ++s.unverifiable_pages;
       if (p.algorithm) s.checksum_algorithms[ondisk::ToString(*p.algorithm)]++;
       if (p.checksum_failed()) {
         ++s.checksum_failures;
@@ -109,6 +110,7 @@ nlohmann::json ToJson(const SpaceSummary& s) {
   j["never_written_pages"] = s.never_written;
   j["checksum_failures"] = s.checksum_failures;
   j["encrypted_pages"] = s.encrypted_pages;
+  j["unverifiable_pages"] = s.unverifiable_pages;
   j["torn_pages"] = s.torn_pages;
   j["misplaced_pages"] = s.misplaced_pages;
   nlohmann::json ixs = nlohmann::json::array();
@@ -145,7 +147,13 @@ std::string ToText(const SpaceSummary& s) {
                      s.pages * static_cast<double>(s.page_size) / (1 << 20), s.fsp_size);
   std::string algos;
   for (const auto& [a, n] : s.checksum_algorithms) algos += fmt::format("{}{} {}", algos.empty() ? "" : ", ", n, a);
-  if (s.encrypted_pages) algos += fmt::format("{}{} encrypted (not verifiable without the key)", algos.empty() ? "" : ", ", s.encrypted_pages);
+  if (s.unverifiable_pages) {
+    algos += fmt::format("{}{} encrypted (not verifiable without the key)", algos.empty() ? "" : ", ", s.unverifiable_pages);
+  }
+  if (s.encrypted_pages > s.unverifiable_pages) {
+    algos += fmt::format("; {} of them encrypted (MariaDB: checksums checked, contents need the key)",
+                         s.encrypted_pages - s.unverifiable_pages);
+  }
   out += fmt::format("  checksums      {} failed; {} never written; {}\n", s.checksum_failures, s.never_written,
                      algos.empty() ? "no written pages" : algos);
   out += "\n  page type                      pages       %\n";

@@ -43,7 +43,8 @@ struct SpaceSummary {
   std::map<std::string, std::uint64_t> checksum_algorithms;
   std::uint64_t never_written = 0;
   std::uint64_t checksum_failures = 0;
-  std::uint64_t encrypted_pages = 0;  // MySQL-encrypted: neither verified nor failed
+  std::uint64_t encrypted_pages = 0;     // contents encrypted (MySQL or MariaDB)
+  std::uint64_t unverifiable_pages = 0;  // MySQL-encrypted: neither verified nor failed
   std::map<std::string, std::uint32_t> page_compressed;  // MariaDB PAGE_COMPRESSED pages, by algorithm
   std::uint64_t torn_pages = 0;
   std::uint64_t misplaced_pages = 0;
