@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "inspect/create_table.h"
 #include "inspect/frm.h"
@@ -25,13 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 struct ZipTable {
   fs::path ibd;
   TableDef def;
@@ -44,7 +36,7 @@ ZipTable Unpack(const testing::TempDir& tmp, int k) {
   ZipTable t{tmp.path() / (name + ".ibd"), {}};
   testing::Gunzip(dir / (name + ".ibd.gz"), t.ibd);
   testing::Gunzip(dir / (name + ".frm.gz"), tmp.path() / (name + ".frm"));
-  const std::string frm = Slurp(tmp.path() / (name + ".frm"));
+  const std::string frm = testing::ReadText(tmp.path() / (name + ".frm"));
   auto def = TableFromFrm({reinterpret_cast<const std::byte*>(frm.data()), frm.size()}, name);
   EXPECT_TRUE(def.ok()) << def.status().ToString();
   if (def.ok()) t.def = std::move(*def);
@@ -52,7 +44,7 @@ ZipTable Unpack(const testing::TempDir& tmp, int k) {
 }
 
 std::string Truth(int k) {
-  return Slurp(testing::TestDataDir() / "mariadb-compressed" / (k == 1 ? "zip1.tsv" : "zip.tsv"));
+  return testing::ReadText(testing::TestDataDir() / "mariadb-compressed" / (k == 1 ? "zip1.tsv" : "zip.tsv"));
 }
 
 TEST(CompressedRowsTest, EveryKeyBlockSizeReadsAsTheServerPrints) {

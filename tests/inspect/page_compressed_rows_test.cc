@@ -6,7 +6,6 @@
 
 #include <fstream>
 #include <random>
-#include <sstream>
 
 #include "inspect/check.h"
 #include "inspect/create_table.h"
@@ -23,13 +22,6 @@ namespace strata::inspect {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 struct Table {
   std::string name;
@@ -60,7 +52,7 @@ CheckReport CheckFile(const fs::path& p) {
 }
 
 std::string Rows(const SpaceFile& file) {
-  const std::string frm = Slurp(FrmBeside(file.path()).value_or(""));
+  const std::string frm = testing::ReadText(FrmBeside(file.path()).value_or(""));
   auto def = TableFromFrm({reinterpret_cast<const std::byte*>(frm.data()), frm.size()}, file.path().stem().string());
   EXPECT_TRUE(def.ok()) << def.status().ToString();
   if (!def.ok()) return "";
@@ -74,7 +66,7 @@ std::string Rows(const SpaceFile& file) {
 
 TEST(PageCompressedRowsTest, EveryAlgorithmInBothFormatsReadsAsTheServerPrints) {
   testing::TempDir tmp;
-  const std::string truth = Slurp(testing::TestDataDir() / "mariadb-page-compressed" / "rows.tsv");
+  const std::string truth = testing::ReadText(testing::TestDataDir() / "mariadb-page-compressed" / "rows.tsv");
   const auto tables = Unpack(tmp);
   ASSERT_EQ(tables.size(), 13u);
   for (const Table& t : tables) {

@@ -27,6 +27,11 @@ std::vector<std::filesystem::path> IbdFilesUnder(const std::filesystem::path& di
   return out;
 }
 
+std::string ReadText(const std::filesystem::path& path) {
+  const auto bytes = ReadWholeFile(path);
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path.string());

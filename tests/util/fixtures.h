@@ -19,5 +19,7 @@ std::vector<std::filesystem::path> IbdFilesUnder(const std::filesystem::path& di
 
 // Whole file contents; throws std::runtime_error naming the file on failure.
 std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path);
+// The same as text (a TSV the server printed, a .frm, a SQL script).
+std::string ReadText(const std::filesystem::path& path);
 
 }  // namespace strata::testing
