@@ -15,6 +15,7 @@
 #include "ondisk/index_page.h"
 #include "ondisk/inode.h"
 #include "ondisk/lob.h"
+#include "ondisk/page_compressed.h"
 #include "ondisk/record.h"
 #include "ondisk/sdi.h"
 #include "ondisk/undo.h"
@@ -482,6 +483,25 @@ void LobSections(ConstBytes page, PageView& v) {
 
 }  // namespace
 
+// MariaDB PAGE_COMPRESSED: how the page is stored (what the other sections show is the page
+// it decompresses to).
+void PageCompressionSection(const SpaceFile& f, std::uint32_t n, PageView& v) {
+  ConstBytes stored = f.stored_page(n);
+  ViewSection s{"page compression", {}};
+  if (!IsPageCompressed(stored, f.full_crc32())) {
+    s.fields.push_back({"stored", 0, 0, "as is", "this page did not compress (or is never compressed): stored whole"});
+  } else if (auto c = ReadCompressedPage(stored, f.full_crc32(), static_cast<PageCompression>(f.flags()->compression_algorithm)); c.ok()) {
+    s.fields.push_back({"algorithm", f.full_crc32() ? 0u : 32u, f.full_crc32() ? 0u : 2u, ToString(c->algorithm),
+                        f.full_crc32() ? "the tablespace's (FSP flags)" : "this page's own"});
+    s.fields.push_back({"payload", c->payload, c->payload_end - c->payload, c->payload_end - c->payload,
+                        fmt::format("bytes, decompressing to {}{}", f.page_size(), c->encrypted ? "; encrypted" : "")});
+    if (c->stored) s.fields.push_back({"stored_size", 24, 2, c->stored, "bytes written, CRC-32C at the end included; the rest of the slot is a hole"});
+  } else {
+    v.problems.push_back(c.status().ToString());
+  }
+  v.sections.push_back(s);
+}
+
 PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const Dictionary* server) {
   ConstBytes page = f.page(n);
   PageView v;
@@ -490,6 +510,7 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const 
   v.type = PageTypeName(FilHeader(page).type_code(), f.flavor());
   v.with_records = with_records;
   v.sections.push_back(FilSection(f, page));
+  if (f.page_compressed()) PageCompressionSection(f, n, v);
   const PageType type = FilHeader(page).type();
   if (n == 0 || type == PageType::kFspHdr) FspSections(page, v);
   if (type == PageType::kFspHdr || type == PageType::kXdes) XdesSection(page, f.geometry(), v);

@@ -62,6 +62,10 @@ class SpaceFile {
   }
   // Page-compressed pages read, by algorithm (the older format names it on each page).
   const std::map<std::string, std::uint32_t>& compressed_pages() const { return compressed_pages_; }
+  // Page n's bytes as the file stores them (page() gives them decompressed).
+  ondisk::ConstBytes stored_page(std::uint32_t n) const {
+    return stored_ ? ondisk::ConstBytes{stored_ + std::size_t{n} * page_size_, page_size_} : page(n);
+  }
   // MySQL's ENCRYPTION='Y': pages after page 0 are typed ENCRYPTED and unreadable without the
   // tablespace key (kept in page 0, itself encrypted by the server's keyring master key).
   bool encrypted_by_mysql() const { return flags_ && !flags_->full_crc32 && flags_->encryption; }

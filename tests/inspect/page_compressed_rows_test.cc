@@ -10,6 +10,7 @@
 #include "inspect/check.h"
 #include "inspect/create_table.h"
 #include "inspect/frm.h"
+#include "inspect/page_view.h"
 #include "inspect/row_output.h"
 #include "inspect/rows.h"
 #include "inspect/space_file.h"
@@ -85,6 +86,11 @@ TEST(PageCompressedRowsTest, EveryAlgorithmInBothFormatsReadsAsTheServerPrints) 
   ASSERT_TRUE(mixed.ok());
   EXPECT_EQ(mixed->compressed_pages().size(), 2u);
   EXPECT_NE(ToText(Summarize(*mixed)).find("lz4"), std::string::npos);
+  // page N shows how each page is stored, and the page it decompresses to.
+  const std::string view = ToText(ViewPage(*mixed, 3, true));
+  EXPECT_NE(view.find("page compression"), std::string::npos) << view;
+  EXPECT_NE(view.find("this page's own"), std::string::npos) << view;
+  EXPECT_NE(view.find("records ("), std::string::npos) << view;
 }
 
 // One flipped byte inside a compressed page's payload is found, on that page: by the stored
