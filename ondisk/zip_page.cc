@@ -231,6 +231,18 @@ class Unpacker {
     return at_ == target ? Step::kReached : Step::kEnded;
   }
 
+  // The bytes of field f that the trailer keeps instead of the stream and the log:
+  // DB_TRX_ID + DB_ROLL_PTR, an off-page reference, a node pointer's child page number.
+  struct Kept {
+    std::size_t from, size;
+  };
+  std::optional<Kept> KeptInTrailer(const std::vector<FieldSlice>& fields, std::size_t f) const {
+    if (clustered_ && f == *index_.trx_id_field) return Kept{fields[f].offset, kSysColumns};
+    if (fields[f].external) return Kept{fields[f].offset + fields[f].length - kExternRefSize, kExternRefSize};
+    if (!leaf_ && f + 1 == fields.size()) return Kept{fields[f].offset, kChildPageSize};
+    return std::nullopt;
+  }
+
   // Skips `n` bytes of the logical page that the stream leaves out (they are zero for now).
   void SkipOut(std::size_t n) { at_ += n; }
 
@@ -306,20 +318,12 @@ class Unpacker {
       if (!extent.ok()) return extent.status();
       // The data, less what the trailer keeps.
       for (std::size_t f = 0; f < fields.size(); ++f) {
-        std::size_t gap_from = 0, gap = 0;
-        if (clustered_ && f == *index_.trx_id_field) {
-          gap_from = fields[f].offset, gap = kSysColumns;
-        } else if (fields[f].external) {
-          gap_from = fields[f].offset + fields[f].length - kExternRefSize, gap = kExternRefSize;
-        } else if (!leaf_ && f + 1 == fields.size()) {
-          gap_from = fields[f].offset, gap = kChildPageSize;
-        } else {
-          continue;
-        }
-        step = PlaceTo(gap_from);
+        const auto kept = KeptInTrailer(fields, f);
+        if (!kept) continue;
+        step = PlaceTo(kept->from);
         if (!step.ok()) return step.status();
         if (*step == Step::kEnded) return Bad(parts_.stream_end, "the stream ends inside record " + std::to_string(origin));
-        SkipOut(gap);
+        SkipOut(kept->size);
       }
       step = PlaceTo(extent->end);
       if (!step.ok()) return step.status();
@@ -385,18 +389,10 @@ class Unpacker {
         return true;
       };
       for (std::size_t f = 0; f < fields.size(); ++f) {
-        std::size_t gap_from = 0, gap = 0;
-        if (clustered_ && f == *index_.trx_id_field) {
-          gap_from = fields[f].offset, gap = kSysColumns;
-        } else if (fields[f].external) {
-          gap_from = fields[f].offset + fields[f].length - kExternRefSize, gap = kExternRefSize;
-        } else if (!leaf_ && f + 1 == fields.size()) {
-          gap_from = fields[f].offset, gap = kChildPageSize;
-        } else {
-          continue;
-        }
-        if (!copy_to(gap_from)) return Bad(at, "a log entry's record runs past the log");
-        to += gap;
+        const auto kept = KeptInTrailer(fields, f);
+        if (!kept) continue;
+        if (!copy_to(kept->from)) return Bad(at, "a log entry's record runs past the log");
+        to += kept->size;
       }
       if (!copy_to(extent->end)) return Bad(at, "a log entry's record runs past the log");
     }
