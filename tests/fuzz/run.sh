@@ -11,53 +11,39 @@ mkdir -p "$corpus"
 # Seeds: a selector byte (2 = 16 KiB, normal format; 10 = 16 KiB full_crc32; 11 and 12 = 32
 # and 64 KiB full_crc32) and one page, from every fixture file, so the fuzzer starts from real
 # INDEX, FSP, INODE, SDI and LOB pages of every size.
+n=0
+# seed FILE SELECTOR PAGE_BYTES FIRST COUNT: one seed per page FIRST.. of FILE (pages past its
+# end are skipped), each the selector byte (printf escape) then the page.
+seed() {
+  local file=$1 sel=$2 bytes=$3 first=$4 count=$5 pages p
+  pages=$(( $(stat -c %s "$file") / bytes ))
+  for ((p = first; p < pages && p < first + count; p++)); do
+    printf "$sel" > "$corpus/seed-$n"
+    dd if="$file" bs="$bytes" skip="$p" count=1 status=none >> "$corpus/seed-$n"
+    n=$((n + 1))
+  done
+}
 if [ -z "$(ls -A "$corpus")" ]; then
-  n=0
   for f in "$top"/../shared/fixtures/mysql-sakila/*/*/*.ibd "$top"/tests/data/mariadb/*.ibd; do
     [ -f "$f" ] || continue
     sel='\x02'
     case "$f" in */mariadb/t_crc32*) ;; */mariadb/*) sel='\x0a' ;; esac
-    pages=$(( $(stat -c %s "$f") / 16384 ))
-    for ((p = 0; p < pages && p < 8; p++)); do
-      out="$corpus/seed-$n"
-      printf "$sel" > "$out"
-      dd if="$f" bs=16384 skip="$p" count=1 status=none >> "$out"
-      n=$((n + 1))
-    done
+    seed "$f" "$sel" 16384 0 8
   done
   ibd=$(mktemp)
   for f in "$top"/tests/data/mariadb-large-pages/*/t_pages.ibd.gz; do
-    case "$f" in */32k/*) sel='\x0b' bytes=32768 ;; *) sel='\x0c' bytes=65536 ;; esac
     zcat "$f" > "$ibd"
-    for ((p = 0; p < 8; p++)); do
-      out="$corpus/seed-$n"
-      printf "$sel" > "$out"
-      dd if="$ibd" bs="$bytes" skip="$p" count=1 status=none >> "$out"
-      n=$((n + 1))
-    done
+    case "$f" in */32k/*) seed "$ibd" '\x0b' 32768 0 8 ;; *) seed "$ibd" '\x0c' 65536 0 8 ;; esac
   done
   # ROW_FORMAT=COMPRESSED pages of every KEY_BLOCK_SIZE (selector bit 7, bits 4-6 the size).
   for k in 0 1 2 3 4; do
     zcat "$top/tests/data/mariadb-compressed/zip$((1 << k)).ibd.gz" > "$ibd"
-    bytes=$((1024 << k))
-    for ((p = 3; p < 11; p++)); do
-      out="$corpus/seed-$n"
-      printf "\\x$(printf %x $((0x82 | k << 4)))" > "$out"
-      dd if="$ibd" bs="$bytes" skip="$p" count=1 status=none >> "$out"
-      n=$((n + 1))
-    done
+    seed "$ibd" "\\x$(printf %x $((0x82 | k << 4)))" $((1024 << k)) 3 8
   done
   # MariaDB PAGE_COMPRESSED pages of every algorithm, both formats (selector 10: full_crc32).
   for f in "$top"/tests/data/mariadb-page-compressed/*/pc_*.ibd.gz; do
-    sel='\x02'
-    case "$f" in */fcrc32/*) sel='\x0a' ;; esac
     zcat "$f" > "$ibd"
-    for ((p = 1; p < 9; p++)); do
-      out="$corpus/seed-$n"
-      printf "$sel" > "$out"
-      dd if="$ibd" bs=16384 skip="$p" count=1 status=none >> "$out"
-      n=$((n + 1))
-    done
+    case "$f" in */fcrc32/*) seed "$ibd" '\x0a' 16384 1 8 ;; *) seed "$ibd" '\x02' 16384 1 8 ;; esac
   done
   rm -f "$ibd"
   echo "fuzz: $n seed pages"
