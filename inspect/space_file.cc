@@ -100,7 +100,6 @@ SpaceFile& SpaceFile::operator=(SpaceFile&& o) noexcept {
   stored_ = std::exchange(o.stored_, nullptr);
   stored_size_ = std::exchange(o.stored_size_, 0);
   compressed_pages_ = o.compressed_pages_;
-  unreadable_ = std::move(o.unreadable_);
   mariadb_crypt_ = o.mariadb_crypt_;
   page_size_ = o.page_size_;
   n_pages_ = o.n_pages_;
@@ -207,12 +206,15 @@ void SpaceFile::DetectPageSize() {
   }
 }
 
-bool SpaceFile::IsEncryptedPage(ConstBytes page) const {
+bool SpaceFile::IsMySqlEncryptedType(ConstBytes page) const {
   // MySQL's types are its alone, so they say it even when page 0 cannot be read.
   const PageType type = FilHeader(page).type();
-  if (!full_crc32_ && (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree)) {
-    return true;
-  }
+  return !full_crc32_ &&
+         (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree);
+}
+
+bool SpaceFile::IsEncryptedPage(ConstBytes page) const {
+  if (IsMySqlEncryptedType(page)) return true;
   if (!mariadb_crypt_) return false;
   if (page_compressed() && IsPageCompressed(page, full_crc32_)) {
     auto c = ReadCompressedPage(page, full_crc32_, static_cast<PageCompression>(flags_->compression_algorithm));
@@ -222,8 +224,7 @@ bool SpaceFile::IsEncryptedPage(ConstBytes page) const {
 }
 
 PageCheck SpaceFile::CheckPage(ConstBytes page) const {
-  const PageType type = FilHeader(page).type();
-  if (!full_crc32_ && (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree)) {
+  if (IsMySqlEncryptedType(page)) {
     // MySQL checksums the clear page and encrypts everything after the FIL header, trailer
     // included: without the key the page can be neither verified nor called damaged.
     PageCheck r;
@@ -267,7 +268,6 @@ void SpaceFile::UnpackPageCompressed() {
   }
   auto* out = static_cast<std::byte*>(m);
   const auto algorithm = static_cast<PageCompression>(flags_->compression_algorithm);
-  unreadable_.assign(n_pages_, false);
   for (std::uint32_t n = 0; n < n_pages_; ++n) {
     ConstBytes stored = page(n);
     MutableBytes into(out + std::size_t{n} * page_size_, page_size_);
@@ -279,8 +279,7 @@ void SpaceFile::UnpackPageCompressed() {
     auto c = ReadCompressedPage(stored, full_crc32_, algorithm);
     Status st = c.ok() ? DecompressPage(stored, *c, into) : c.status();
     if (!st.ok()) {
-      std::memcpy(into.data(), stored.data(), page_size_);
-      unreadable_[n] = true;
+      std::memcpy(into.data(), stored.data(), page_size_);  // CheckPage fails it, as stored
       if (!c.ok() || !c->encrypted) {
         findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "page-compressed page", st.message()});
       }

@@ -116,6 +116,7 @@ class SpaceFile {
   void DetectFlavor();
   void DetectDoublewrite();
   void UnpackPageCompressed();
+  bool IsMySqlEncryptedType(ondisk::ConstBytes page) const;
 
   std::filesystem::path path_;
   int fd_ = -1;
@@ -124,8 +125,7 @@ class SpaceFile {
   const std::byte* stored_ = nullptr;  // page-compressed files: the mapping of the file itself
   std::uint64_t stored_size_ = 0;
   std::map<std::string, std::uint32_t> compressed_pages_;
-  std::vector<bool> unreadable_;
-  std::optional<ondisk::MariaDbCryptData> mariadb_crypt_;  // page-compressed pages that did not decompress (kept as stored)
+  std::optional<ondisk::MariaDbCryptData> mariadb_crypt_;
   std::size_t page_size_ = ondisk::kDefaultPageSize;
   std::uint32_t n_pages_ = 0;
   ondisk::Flavor flavor_ = ondisk::Flavor::kUnknown;
