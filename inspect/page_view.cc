@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <ctime>
-#include <memory>
 
 #include "inspect/frm.h"
 #include "inspect/mariadb_instant.h"
@@ -190,22 +189,16 @@ ViewSection CompressedSection(std::size_t physical, std::size_t logical, const Z
 }
 
 void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records, const Dictionary* server) {
-  std::shared_ptr<std::vector<std::byte>> logical;
-  if (f.compressed()) {
-    logical = std::make_shared<std::vector<std::byte>>(f.logical_page_size());
-    auto parts = DecompressIndexPage(page, *logical);
-    if (!parts.ok()) {
-      v.with_records = false;  // none can be read; a count of 0 would be false
-      v.problems.push_back("the compressed page does not unpack: " + parts.status().ToString());
-      return;
-    }
-    v.sections.push_back(CompressedSection(page.size(), logical->size(), *parts));
-    page = *logical;
-  }
-  auto ip = IndexPage::Open(page);
+  ZipPageParts zip;
+  auto ip = f.OpenIndexPage(page, &zip);
   if (!ip.ok()) {
-    v.problems.push_back(ip.status().ToString());
+    if (f.compressed()) v.with_records = false;  // none can be read; a count of 0 would be false
+    v.problems.push_back((f.compressed() ? "the compressed page does not unpack: " : "") + ip.status().ToString());
     return;
+  }
+  if (f.compressed()) {
+    v.sections.push_back(CompressedSection(page.size(), f.logical_page_size(), zip));
+    page = ip->page();  // the unpacked page, which the IndexPage holds
   }
   PageSpace sp = ip->Space();
   ViewSection s{"INDEX header", {}};

@@ -46,10 +46,6 @@ SpaceKind KindFromName(const std::filesystem::path& p) {
   return SpaceKind::kOther;
 }
 
-bool AllZero(ConstBytes b) {
-  return std::all_of(b.begin(), b.end(), [](std::byte x) { return x == std::byte{0}; });
-}
-
 int KindOrder(SpaceKind k) {
   switch (k) {
     case SpaceKind::kSystem: return 0;
@@ -299,11 +295,12 @@ void SpaceFile::UnpackPageCompressed() {
   size_ = bytes;
 }
 
-Result<IndexPage> SpaceFile::OpenIndexPage(ConstBytes page) const {
+Result<IndexPage> SpaceFile::OpenIndexPage(ConstBytes page, ZipPageParts* zip) const {
   if (!compressed()) return IndexPage::Open(page);
   auto logical = std::make_shared<std::vector<std::byte>>(logical_page_size());
   auto parts = DecompressIndexPage(page, *logical);
   if (!parts.ok()) return parts.status();
+  if (zip) *zip = std::move(*parts);
   return IndexPage::Open(std::shared_ptr<const std::vector<std::byte>>(std::move(logical)));
 }
 

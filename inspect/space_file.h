@@ -17,6 +17,7 @@
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/mariadb_encryption.h"
+#include "ondisk/zip_page.h"
 #include "ondisk/status.h"
 #include "ondisk/types.h"
 
@@ -80,7 +81,8 @@ class SpaceFile {
   // Page bytes (from page() or a PageWindow) as a B-tree page: the page itself, or the logical
   // page a ROW_FORMAT=COMPRESSED one unpacks to (which the IndexPage then holds). Checksums
   // are for CheckPage on the bytes as stored.
-  ondisk::Result<ondisk::IndexPage> OpenIndexPage(ondisk::ConstBytes page) const;
+  // `zip`, when given, receives where a compressed page's parts lie.
+  ondisk::Result<ondisk::IndexPage> OpenIndexPage(ondisk::ConstBytes page, ondisk::ZipPageParts* zip = nullptr) const;
   ondisk::SpaceId space_id() const { return space_id_; }
   // Decoded page-0 flags, when page 0 is readable.
   const std::optional<ondisk::FspFlags>& flags() const { return flags_; }

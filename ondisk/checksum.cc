@@ -36,16 +36,16 @@ std::uint32_t LegacyRangeCrc(ConstBytes page, std::size_t begin, std::size_t end
   return crc;
 }
 
-bool AllZero(ConstBytes b) {
-  return std::all_of(b.begin(), b.end(), [](std::byte x) { return x == std::byte{0}; });
-}
-
 // MySQL and MariaDB ignore the flush-LSN bytes 26..33 when deciding a page is all zero.
 bool AllZeroIgnoringFlushLsn(ConstBytes page) {
   return AllZero(page.first(26)) && AllZero(page.subspan(34));
 }
 
 }  // namespace
+
+bool AllZero(ConstBytes b) {
+  return std::all_of(b.begin(), b.end(), [](std::byte x) { return x == std::byte{0}; });
+}
 
 std::string ToString(ChecksumAlgorithm a) {
   switch (a) {

@@ -62,6 +62,9 @@ struct PageCheck {
 // FSP flags: one file is either all full_crc32 pages or none.
 PageCheck ValidatePage(ConstBytes page, bool full_crc32);
 
+// Whether every byte is zero (a page never written, or a hole).
+bool AllZero(ConstBytes b);
+
 // ROW_FORMAT=COMPRESSED tablespaces (every page of one, compressed or not): a single checksum
 // at offset 0 over page[4, 16) ++ page[24, 26) ++ page[34, size) (the LSN and the flush LSN
 // left out), no trailer:

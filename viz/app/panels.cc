@@ -11,7 +11,6 @@
 #include "inspect/pages.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
-#include "ondisk/zip_page.h"
 
 namespace strata::viz {
 
@@ -226,11 +225,10 @@ void PagePanel::Draw(AppState& app, bool* open) {
   const std::size_t size = page.size();
   bands.push_back({"FIL header", 0, 38, {120, 130, 150}});
   const bool btree = ondisk::IsBtreePage(ondisk::FilHeader(page).type(), f.file->flavor());
-  std::vector<std::byte> logical(f.file->compressed() && btree ? f.file->logical_page_size() : 0);
-  auto zip = btree && f.file->compressed() ? ondisk::DecompressIndexPage(page, logical)
-                                           : ondisk::Result<ondisk::ZipPageParts>(ondisk::Status::NotSupported("not compressed"));
-  auto ip = ondisk::IndexPage::Open(page);
-  if (zip.ok()) {
+  ondisk::ZipPageParts z;
+  auto ip = btree ? f.file->OpenIndexPage(page, &z) : ondisk::Result<ondisk::IndexPage>(ondisk::Status::NotSupported("not a B-tree page"));
+  const ondisk::ZipPageParts* zip = ip.ok() && f.file->compressed() ? &z : nullptr;
+  if (zip) {
     // ROW_FORMAT=COMPRESSED: the stored page's parts (its records are those of the logical
     // page it unpacks to); no FIL trailer.
     const std::size_t dir = size - 2 * zip->n_dense, refs_end = zip->trailer_start + 20 * zip->n_blobs;
@@ -252,7 +250,7 @@ void PagePanel::Draw(AppState& app, bool* open) {
   } else {
     bands.push_back({"body", 38, size - 8, {60, 180, 75}});
   }
-  if (!zip.ok()) bands.push_back({"trailer", size - 8, size, {120, 130, 150}});
+  if (!zip) bands.push_back({"trailer", size - 8, size, {120, 130, 150}});
   const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
