@@ -1,6 +1,7 @@
 #include "cli/inspect_command.h"
 
 #include "cli/inspect_rows_command.h"
+#include "cli/key_options.h"
 #include "cli/progress.h"
 
 #include <boost/program_options.hpp>
@@ -49,9 +50,11 @@ struct InspectRun {
   po::variables_map vm;
   std::vector<std::filesystem::path> paths;
   bool json = false;
+  EncryptionKeys keys;  // --key-file: encrypted pages are read decrypted
 
   InspectRun(std::string cmd, std::string use) : command(std::move(cmd)), usage(std::move(use)) {
     options.add_options()("json", "print JSON (schema: inspect/README.md)")("help,h", "show this help");
+    AddKeyOptions(options);
   }
 
   void PrintHelp(std::ostream& out) const {
@@ -77,6 +80,12 @@ struct InspectRun {
       return kExitOk;
     }
     json = vm.count("json") > 0;
+    auto loaded = KeysFromOptions(vm);
+    if (!loaded.ok()) {
+      std::cerr << "strata inspect " << command << ": " << loaded.status().message() << "\n";
+      return kExitFailure;
+    }
+    keys = std::move(*loaded);
     if (!vm.count("path")) {
       std::cerr << "strata inspect " << command << ": missing PATH\n";
       PrintHelp(std::cerr);
@@ -101,7 +110,7 @@ struct InspectRun {
     ScanProgress progress(TerminalProgressBar());
     nlohmann::json out = {{"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
     for (const auto& path : files) {
-      auto f = SpaceFile::Open(path);
+      auto f = SpaceFile::Open(path, &keys);
       if (!f.ok()) {
         findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open",
                             f.status().ToString()});
@@ -297,13 +306,13 @@ int Schema(const std::vector<std::string>& args) {
 // What a data directory holds beyond its tablespaces' pages: the undo logs the rollback
 // segments reach (their page lists and record chains) and the redo log (header, checkpoints,
 // blocks). Given only files, it says these were not checked.
-void CheckDirectoryLogs(const std::vector<std::filesystem::path>& paths, std::vector<Finding>& findings) {
+void CheckDirectoryLogs(const std::vector<std::filesystem::path>& paths, const EncryptionKeys& keys, std::vector<Finding>& findings) {
   bool any_dir = false;
   for (const auto& p : paths) {
     if (!std::filesystem::is_directory(p)) continue;
     any_dir = true;
     std::vector<Finding> ignored;
-    std::vector<SpaceFile> files = OpenSpaces({p}, &ignored);
+    std::vector<SpaceFile> files = OpenSpaces({p}, &ignored, &keys);
     std::vector<const SpaceFile*> logs;
     for (const auto& f : files) {
       if (f.kind() == SpaceKind::kSystem || f.kind() == SpaceKind::kUndo) logs.push_back(&f);
@@ -345,7 +354,7 @@ int Check(const std::vector<std::string>& args) {
         if (run.json) j = ToJson(r);
         else text = ToText(r);
       },
-      [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run.paths, findings); });
+      [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run.paths, run.keys, findings); });
 }
 
 // Undo needs every tablespace at once: TRX_SYS in ibdata1 points into the undo tablespaces.
@@ -356,7 +365,7 @@ int Undo(const std::vector<std::string>& args) {
   run.options.add_options()("logs", "list every undo log in the history (trx id, trx no, type, records)");
   if (auto rc = run.Parse(args)) return *rc;
   std::vector<Finding> findings;
-  std::vector<SpaceFile> files = OpenSpaces(run.paths, &findings);
+  std::vector<SpaceFile> files = OpenSpaces(run.paths, &findings, &run.keys);
   std::vector<const SpaceFile*> ptrs;
   for (const auto& f : files) {
     if (f.kind() == SpaceKind::kSystem || f.kind() == SpaceKind::kUndo) ptrs.push_back(&f);

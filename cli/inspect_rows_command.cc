@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "cli/key_options.h"
 #include "cli/progress.h"
 #include "inspect/cfg.h"
 #include "inspect/create_table.h"
@@ -114,6 +115,7 @@ int InspectRows(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("tsv"),
       "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")(
       "json", "same as --format json")("help,h", "show this help");
+  AddKeyOptions(options);
   po::options_description all;
   all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
@@ -164,8 +166,10 @@ int InspectRows(const std::vector<std::string>& args) {
     return kExitUsage;
   }
 
+  auto keys = KeysFromOptions(vm);
+  if (!keys.ok()) return Fail(keys.status().message());
   const std::string path = vm["path"].as<std::vector<std::string>>()[0];
-  auto file = SpaceFile::Open(path);
+  auto file = SpaceFile::Open(path, &*keys);
   if (!file.ok()) return Fail(path + ": " + file.status().ToString());
   // Page bodies that are not plain B-tree pages cannot be read record by record.
   if (!file->flags() && file->page_size() < ondisk::kDefaultPageSize) {
@@ -174,12 +178,14 @@ int InspectRows(const std::vector<std::string>& args) {
                 " bytes: this looks like a ROW_FORMAT=COMPRESSED table, and without the flags the size its pages "
                 "unpack to is not known");
   }
-  if (const auto& flags = file->flags()) {
-    if (flags->encryption) return Fail(path + ": the tablespace is encrypted; its pages need the server's keyring");
-    if (const auto& crypt = file->mariadb_crypt(); crypt && file->n_pages() > 3 && file->IsEncryptedPage(file->page(3))) {
+  // Encrypted pages that were not decrypted (no key given, or not the right one) hold no rows;
+  // page 3 is the first a table's data (or MySQL's dictionary) is on.
+  if (file->n_pages() > 3 && file->IsEncryptedPage(file->page(3))) {
+    if (const auto& crypt = file->mariadb_crypt()) {
       return Fail(path + ": the tablespace is encrypted by MariaDB (key id " + std::to_string(crypt->key_id) +
-                  "); its pages need the key, which this reader cannot use yet");
+                  "); its pages need the key: give the server's key file with --key-file");
     }
+    return Fail(path + ": the tablespace is encrypted (ENCRYPTION='Y'); its pages need the server's keyring: give its keyring_file with --keyring");
   }
   const std::optional<FtsAuxFile> aux = FtsAuxOf(file->path());
   ServerDictionaries servers;

@@ -412,9 +412,9 @@ Dictionary ReadDictionary(const SpaceFile& file) {
   if (!fsp.ok()) return d;
   // The SDI of an encrypted tablespace is there, but encrypted with the rest: said, not read
   // as damage.
-  if (file.encrypted_by_mysql()) {
+  if (const PageNo root = fsp->sdi_root(); root.value() < file.n_pages() && file.IsEncryptedPage(file.page(root.value()))) {
     d.findings.push_back({Severity::kInfo, name, fsp->sdi_root().value(), std::nullopt, "SDI not read",
-                          "the dictionary's pages are encrypted, and the key is not at hand"});
+                          "the dictionary's pages are encrypted, and the key is not at hand (--keyring)"});
     return d;
   }
   static const RecordLayout node_layout = SdiLayout().NodePointer(2);

@@ -57,7 +57,7 @@ int KindOrder(SpaceKind k) {
 
 }  // namespace
 
-ondisk::Result<SpaceFile> SpaceFile::Open(const std::filesystem::path& path) {
+ondisk::Result<SpaceFile> SpaceFile::Open(const std::filesystem::path& path, const EncryptionKeys* keys) {
   SpaceFile f;
   f.path_ = path;
   f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -79,7 +79,7 @@ ondisk::Result<SpaceFile> SpaceFile::Open(const std::filesystem::path& path) {
   f.DetectFlavor();
   // MariaDB's encryption leaves its crypt data on page 0 (MySQL's files keep their own there).
   if (f.n_pages_ && f.server_version_ == 0) f.mariadb_crypt_ = FindMariaDbCryptData(f.page(0));
-  f.UnpackPageCompressed();
+  f.UnpackPages(keys);
   f.DetectDoublewrite();
   return f;
 }
@@ -97,6 +97,8 @@ SpaceFile& SpaceFile::operator=(SpaceFile&& o) noexcept {
   stored_size_ = std::exchange(o.stored_size_, 0);
   compressed_pages_ = o.compressed_pages_;
   mariadb_crypt_ = o.mariadb_crypt_;
+  decrypted_pages_ = o.decrypted_pages_;
+  decrypted_with_ = std::move(o.decrypted_with_);
   page_size_ = o.page_size_;
   n_pages_ = o.n_pages_;
   flavor_ = o.flavor_;
@@ -253,41 +255,183 @@ PageCheck SpaceFile::CheckPage(ConstBytes page) const {
   return compressed() ? ValidateCompressedPage(page) : ValidatePage(page, full_crc32_);
 }
 
-void SpaceFile::UnpackPageCompressed() {
-  if (!page_compressed() || n_pages_ == 0) return;
+std::optional<MariaDbPageKey> SpaceFile::MariaDbKey(const EncryptionKeys* keys, MariaDbCipher* cipher) {
+  if (!keys || !mariadb_crypt_ || keys->mariadb.empty()) return std::nullopt;
+  const std::string file = path_.filename().string();
+  const std::string keyfile = keys->mariadb_file.filename().string();
+  auto it = keys->mariadb.find(mariadb_crypt_->key_id);
+  if (it == keys->mariadb.end()) {
+    findings_.push_back({Severity::kWarning, file, 0, mariadb_crypt_->offset, "no key",
+                         "encrypted with key id " + std::to_string(mariadb_crypt_->key_id) + ", which " + keyfile +
+                             " does not have: its pages stay encrypted"});
+    return std::nullopt;
+  }
+  auto key = DeriveMariaDbPageKey(it->second, *mariadb_crypt_);
+  if (!key.ok()) return std::nullopt;
+  // The cipher (file_key_management_encryption_algorithm) is recorded nowhere: the first
+  // encrypted page whose stored checksum holds must decrypt to a page that reads right.
+  std::vector<std::byte> clear(page_size_), inflated(page_size_);
+  const auto algorithm = static_cast<PageCompression>(flags_ ? flags_->compression_algorithm : 0);
+  for (std::uint32_t n = 1; n < n_pages_; ++n) {
+    ConstBytes stored = page(n);
+    if (MariaDbKeyVersion(stored, full_crc32_) != 1 || !CheckPage(stored).valid) continue;
+    for (MariaDbCipher c : {MariaDbCipher::kCbc, MariaDbCipher::kCtr}) {
+      if (!DecryptMariaDbPage(stored, clear, *key, c, space_id_.value(), full_crc32_).ok()) break;
+      bool reads_right;
+      if (page_compressed() && IsPageCompressed(clear, full_crc32_)) {
+        auto cp = ReadCompressedPage(clear, full_crc32_, algorithm);
+        if (cp.ok()) cp->encrypted = false;
+        reads_right = cp.ok() && DecompressPage(clear, *cp, inflated).ok();
+      } else if (full_crc32_) {
+        reads_right = Load32(clear, FilHeader::kSpaceId) == space_id_.value();  // full_crc32 encrypts it
+      } else {
+        reads_right = ValidatePage(clear, false).valid;
+      }
+      if (reads_right) {
+        *cipher = c;
+        decrypted_with_ = "key id " + std::to_string(it->first) + " of " + keyfile + ", " + ToString(c);
+        return *key;
+      }
+    }
+    findings_.push_back({Severity::kError, file, n, std::nullopt, "wrong key",
+                         "key id " + std::to_string(it->first) + " of " + keyfile +
+                             " does not decrypt this page (neither AES-CBC nor AES-CTR): not the key it was encrypted with; pages stay encrypted"});
+    return std::nullopt;
+  }
+  // No page encrypted with version 1: another key management plugin's tablespace.
+  for (std::uint32_t n = 1; n < n_pages_; ++n) {
+    if (const std::uint32_t v = MariaDbKeyVersion(page(n), full_crc32_); v > 1) {
+      findings_.push_back({Severity::kWarning, file, n, std::nullopt, "key version",
+                           "pages are encrypted with key version " + std::to_string(v) +
+                               "; file_key_management keys are version 1 only (another key plugin's?): pages stay encrypted"});
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<MySqlTablespaceKey> SpaceFile::MySqlKey(const EncryptionKeys* keys) {
+  if (!keys || keys->mysql.empty() || !encrypted_by_mysql()) return std::nullopt;
+  const std::string file = path_.filename().string();
+  const std::string keyring = keys->mysql_file.filename().string();
+  const auto info = FindMySqlEncryptionInfo(page(0), geometry());
+  if (!info) {
+    findings_.push_back({Severity::kError, file, 0, FspHeader::EncryptionInfoOffset(geometry()), "encryption info",
+                         "the flags say ENCRYPTION='Y' but page 0 has no encryption info (magic lCA/lCB/lCC) here: pages stay encrypted"});
+    return std::nullopt;
+  }
+  auto it = keys->mysql.find(info->master_key_name());
+  if (it == keys->mysql.end()) {
+    findings_.push_back({Severity::kWarning, file, 0, info->offset, "no key",
+                         "encrypted with master key " + info->master_key_name() + ", which " + keyring +
+                             " does not have: its pages stay encrypted"});
+    return std::nullopt;
+  }
+  auto key = UnwrapMySqlTablespaceKey(*info, it->second);
+  if (!key.ok()) {
+    findings_.push_back({Severity::kError, file, 0, info->offset, "wrong key", key.status().message() + "; pages stay encrypted"});
+    return std::nullopt;
+  }
+  decrypted_with_ = "master key " + info->master_key_name() + " of " + keyring + ", AES-256-CBC";
+  return *key;
+}
+
+void SpaceFile::UnpackPages(const EncryptionKeys* keys) {
+  if (n_pages_ == 0) return;
+  MariaDbCipher cipher = MariaDbCipher::kCbc;
+  const std::optional<MariaDbPageKey> key = MariaDbKey(keys, &cipher);
+  const std::optional<MySqlTablespaceKey> mysql_key = MySqlKey(keys);
+  if (!page_compressed() && !key && !mysql_key) return;
   const std::size_t bytes = std::size_t{n_pages_} * page_size_;
   void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) {
-    findings_.push_back({Severity::kError, path_.filename().string(), std::nullopt, std::nullopt, "page compression",
-                         "no memory for the decompressed pages: they are read as stored"});
+    findings_.push_back({Severity::kError, path_.filename().string(), std::nullopt, std::nullopt, "no memory",
+                         "no memory for the decompressed or decrypted pages: they are read as stored"});
     return;
   }
   auto* out = static_cast<std::byte*>(m);
-  const auto algorithm = static_cast<PageCompression>(flags_->compression_algorithm);
+  const auto algorithm = static_cast<PageCompression>(flags_ ? flags_->compression_algorithm : 0);
+  std::vector<std::byte> decrypted(page_size_);
   for (std::uint32_t n = 0; n < n_pages_; ++n) {
-    ConstBytes stored = page(n);
+    const ConstBytes stored = page(n);
     MutableBytes into(out + std::size_t{n} * page_size_, page_size_);
-    if (!IsPageCompressed(stored, full_crc32_)) {
-      // Pages that did not compress (and page 0, FSP and XDES pages) are stored as they are.
-      if (!AllZero(stored)) std::memcpy(into.data(), stored.data(), page_size_);
-      continue;
-    }
-    auto c = ReadCompressedPage(stored, full_crc32_, algorithm);
-    Status st = c.ok() ? DecompressPage(stored, *c, into) : c.status();
-    if (!st.ok()) {
-      std::memcpy(into.data(), stored.data(), page_size_);  // CheckPage fails it, as stored
-      if (!c.ok() || !c->encrypted) {
-        findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "page-compressed page", st.message()});
+    auto keep_stored = [&] { std::memcpy(into.data(), stored.data(), page_size_); };  // CheckPage judges it as stored
+    ConstBytes clear = stored;
+    bool was_decrypted = false;
+    if (mysql_key && IsMySqlEncryptedType(stored)) {
+      // MySQL checksums the page in clear: decrypted, it checks as any page.
+      if (Status st = DecryptMySqlPage(stored, into, *mysql_key); st.ok()) {
+        ++decrypted_pages_;
+      } else {
+        findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "encrypted page", st.message()});
+        keep_stored();
       }
       continue;
     }
-    ++compressed_pages_[ToString(c->algorithm)];
-    if (full_crc32_) {
-      // The page inside carries a stale CRC; the stored page's decides: written so that the
-      // decompressed page checks as the stored one did.
-      const std::uint32_t crc = Crc32c(ConstBytes(into).first(page_size_ - 4));
-      Store32(into, page_size_ - 4, CompressedPageCrcHolds(stored, *c) ? crc : ~crc);
+    if (key && IsEncryptedPage(stored)) {
+      const std::uint32_t version = MariaDbKeyVersion(stored, full_crc32_);
+      if (version != 1) {
+        // file_key_management has version 1 of every key only, and this tablespace has pages
+        // it encrypted (MariaDbKey found one): another version here is damage.
+        findings_.push_back({Severity::kError, path_.filename().string(), n, full_crc32_ ? 0 : FilHeader::kFlushLsn,
+                             "key version", "key version " + std::to_string(version) +
+                                                " where the tablespace's other pages have 1, the only one file_key_management has"});
+        keep_stored();
+        continue;
+      }
+      Status st = DecryptMariaDbPage(stored, decrypted, *key, cipher, space_id_.value(), full_crc32_);
+      if (!st.ok()) {
+        findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "encrypted page", st.message()});
+        keep_stored();
+        continue;
+      }
+      clear = decrypted;
+      was_decrypted = true;
     }
+    bool changed = was_decrypted;
+    if (page_compressed() && IsPageCompressed(clear, full_crc32_)) {
+      auto c = ReadCompressedPage(clear, full_crc32_, algorithm);
+      if (c.ok() && was_decrypted) c->encrypted = false;
+      Status st = c.ok() ? DecompressPage(clear, *c, into) : c.status();
+      if (!st.ok()) {
+        keep_stored();
+        if (!c.ok() || !c->encrypted) {
+          findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "page-compressed page", st.message()});
+        }
+        continue;
+      }
+      ++compressed_pages_[ToString(c->algorithm)];
+      changed = true;
+    } else if (!AllZero(clear)) {
+      std::memcpy(into.data(), clear.data(), page_size_);
+    }
+    if (was_decrypted) ++decrypted_pages_;
+    if (!changed) continue;
+    // The page as stored carries the checksum that counts; the copy is made to check as it
+    // did. full_crc32 keeps no checksum of the page inside (it is stale or encrypted away):
+    // one is written. The older format's page inside keeps its own, spoiled when the stored
+    // page's failed.
+    bool stored_ok;
+    if (!IsPageCompressed(stored, full_crc32_)) {
+      stored_ok = CheckPage(stored).valid;
+    } else if (full_crc32_) {
+      const std::size_t kept = std::size_t{Load16(stored, FilHeader::kType) & 0x7FFFu} << 8;
+      stored_ok = kept > 4 && kept < page_size_ && Crc32c(stored.first(kept - 4)) == Load32(stored, kept - 4);
+    } else if (was_decrypted) {
+      stored_ok = MariaDbEncryptedChecksumHolds(stored);
+    } else {
+      continue;  // no checksum over the compressed bytes: the page inside has its own
+    }
+    if (full_crc32_) {
+      const std::uint32_t crc = Crc32c(ConstBytes(into).first(page_size_ - 4));
+      Store32(into, page_size_ - 4, stored_ok ? crc : ~crc);
+    } else if (!stored_ok) {
+      Store32(into, FilHeader::kChecksum, ~Load32(into, FilHeader::kChecksum));
+    }
+  }
+  if (decrypted_pages_) {
+    findings_.push_back({Severity::kInfo, path_.filename().string(), std::nullopt, std::nullopt, "decrypted",
+                         std::to_string(decrypted_pages_) + " encrypted pages read decrypted, with " + decrypted_with_});
   }
   stored_ = data_;
   stored_size_ = size_;
@@ -381,10 +525,11 @@ std::string SpaceFile::flavor_name() const {
   return flags_ ? "MySQL 5.x or MariaDB (not full_crc32)" : "unknown";
 }
 
-std::vector<SpaceFile> OpenSpaces(const std::vector<std::filesystem::path>& paths, std::vector<Finding>* findings) {
+std::vector<SpaceFile> OpenSpaces(const std::vector<std::filesystem::path>& paths, std::vector<Finding>* findings,
+                                  const EncryptionKeys* keys) {
   std::vector<SpaceFile> files;
   for (const auto& path : ExpandPaths(paths, findings)) {
-    auto f = SpaceFile::Open(path);
+    auto f = SpaceFile::Open(path, keys);
     if (f.ok()) {
       files.push_back(std::move(*f));
     } else if (findings) {

@@ -11,12 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "inspect/encryption_keys.h"
 #include "inspect/finding.h"
 #include "ondisk/checksum.h"
 #include "ondisk/endian.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/mariadb_encryption.h"
+#include "ondisk/mysql_encryption.h"
 #include "ondisk/zip_page.h"
 #include "ondisk/status.h"
 #include "ondisk/types.h"
@@ -29,7 +31,8 @@ std::string ToString(SpaceKind k);
 
 class SpaceFile {
  public:
-  static ondisk::Result<SpaceFile> Open(const std::filesystem::path& path);
+  // `keys`, when given, decrypt what they can: page() then gives the pages decrypted.
+  static ondisk::Result<SpaceFile> Open(const std::filesystem::path& path, const EncryptionKeys* keys = nullptr);
   SpaceFile(SpaceFile&& other) noexcept;
   SpaceFile& operator=(SpaceFile&& other) noexcept;
   SpaceFile(const SpaceFile&) = delete;
@@ -57,7 +60,7 @@ class SpaceFile {
   }
   // MariaDB's PAGE_COMPRESSED=1: each page's slot starts with the page compressed whole.
   // page() and ReadPages() give the pages decompressed (an in-memory copy of the file made
-  // at Open); CheckPage knows how each was stored.
+  // at Open, decrypted too when a key was given); CheckPage knows how each was stored.
   bool page_compressed() const {
     return flags_ && (flags_->full_crc32 ? flags_->compression_algorithm != 0 : flags_->page_compression);
   }
@@ -72,6 +75,10 @@ class SpaceFile {
   bool encrypted_by_mysql() const { return flags_ && !flags_->full_crc32 && flags_->encryption; }
   // MariaDB's encryption: the crypt data on page 0, when the tablespace has it.
   const std::optional<ondisk::MariaDbCryptData>& mariadb_crypt() const { return mariadb_crypt_; }
+  // Pages decrypted with a key at Open (page() gives them in clear, stored_page() as stored),
+  // and how: "key id 1 of keys.txt, AES-CBC". Empty when nothing was decrypted.
+  std::uint32_t decrypted_pages() const { return decrypted_pages_; }
+  const std::string& decrypted_with() const { return decrypted_with_; }
   // Whether page bytes are an encrypted page, MySQL's (by its type) or MariaDB's (by its key
   // version): no checksum is computed.
   bool IsEncryptedPage(ondisk::ConstBytes page) const;
@@ -117,7 +124,9 @@ class SpaceFile {
   void DetectPageSize();
   void DetectFlavor();
   void DetectDoublewrite();
-  void UnpackPageCompressed();
+  void UnpackPages(const EncryptionKeys* keys);
+  std::optional<ondisk::MariaDbPageKey> MariaDbKey(const EncryptionKeys* keys, ondisk::MariaDbCipher* cipher);
+  std::optional<ondisk::MySqlTablespaceKey> MySqlKey(const EncryptionKeys* keys);
   bool IsMySqlEncryptedType(ondisk::ConstBytes page) const;
 
   std::filesystem::path path_;
@@ -128,6 +137,8 @@ class SpaceFile {
   std::uint64_t stored_size_ = 0;
   std::map<std::string, std::uint32_t> compressed_pages_;
   std::optional<ondisk::MariaDbCryptData> mariadb_crypt_;
+  std::uint32_t decrypted_pages_ = 0;
+  std::string decrypted_with_;
   std::size_t page_size_ = ondisk::kDefaultPageSize;
   std::uint32_t n_pages_ = 0;
   ondisk::Flavor flavor_ = ondisk::Flavor::kUnknown;
@@ -143,7 +154,8 @@ class SpaceFile {
 };
 
 // Opens every tablespace ExpandPaths finds; the ones that cannot be opened become findings.
-std::vector<SpaceFile> OpenSpaces(const std::vector<std::filesystem::path>& paths, std::vector<Finding>* findings);
+std::vector<SpaceFile> OpenSpaces(const std::vector<std::filesystem::path>& paths, std::vector<Finding>* findings,
+                                  const EncryptionKeys* keys = nullptr);
 
 // Every tablespace under a data directory (ibdata*, undo tablespaces, mysql.ibd, */*.ibd),
 // or the path itself when it is a file. Sorted, system and undo files first.

@@ -17,6 +17,8 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
   s.space_id = file.space_id().value();
   s.flags = file.flags();
   s.page_compressed = file.compressed_pages();
+  s.decrypted_pages = file.decrypted_pages();
+  s.decrypted_with = file.decrypted_with();
   s.fsp_size = file.fsp_size();
   s.pages = file.n_pages();
   s.kind = ToString(file.kind());
@@ -99,6 +101,9 @@ nlohmann::json ToJson(const SpaceSummary& s) {
   j["flags"] = s.flags ? nlohmann::json(s.flags->raw) : nlohmann::json(nullptr);
   j["flags_text"] = s.flags ? nlohmann::json(s.flags->ToString()) : nlohmann::json(nullptr);
   j["page_compressed"] = s.page_compressed.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.page_compressed);
+  j["decrypted"] = s.decrypted_pages
+                      ? nlohmann::json{{"pages", s.decrypted_pages}, {"with", s.decrypted_with}}
+                      : nlohmann::json(nullptr);
   j["fsp_size_pages"] = s.fsp_size;
   j["pages"] = s.pages;
   nlohmann::json types = nlohmann::json::array();
@@ -142,6 +147,9 @@ std::string ToText(const SpaceSummary& s) {
     std::string by;
     for (const auto& [algorithm, n] : s.page_compressed) by += fmt::format("{}{} {}", by.empty() ? "" : ", ", algorithm, n);
     out += fmt::format("  compressed     {} pages stored page-compressed (PAGE_COMPRESSED=1), read decompressed\n", by);
+  }
+  if (s.decrypted_pages) {
+    out += fmt::format("  decrypted      {} pages, with {}\n", s.decrypted_pages, s.decrypted_with);
   }
   out += fmt::format("  size           {} pages ({:.1f} MiB); FSP header says {}\n", s.pages,
                      s.pages * static_cast<double>(s.page_size) / (1 << 20), s.fsp_size);

@@ -46,6 +46,8 @@ struct SpaceSummary {
   std::uint64_t encrypted_pages = 0;     // contents encrypted (MySQL or MariaDB)
   std::uint64_t unverifiable_pages = 0;  // MySQL-encrypted: neither verified nor failed
   std::map<std::string, std::uint32_t> page_compressed;  // MariaDB PAGE_COMPRESSED pages, by algorithm
+  std::uint32_t decrypted_pages = 0;  // read in clear with a key (--key-file)
+  std::string decrypted_with;         // which key and cipher
   std::uint64_t torn_pages = 0;
   std::uint64_t misplaced_pages = 0;
   std::vector<IndexSummary> indexes;  // by index id

@@ -114,9 +114,11 @@ PageSize FspHeader::geometry() const {
              : PageSize(flags_.page_size);
 }
 
-std::size_t FspHeader::SdiHeaderOffset(PageSize ps) {
-  return kXdesArray + ps.xdes_entries_per_page() * ps.xdes_entry_size() + kEncryptionInfoSize;
+std::size_t FspHeader::EncryptionInfoOffset(PageSize ps) {
+  return kXdesArray + ps.xdes_entries_per_page() * ps.xdes_entry_size();
 }
+
+std::size_t FspHeader::SdiHeaderOffset(PageSize ps) { return EncryptionInfoOffset(ps) + kEncryptionInfoSize; }
 
 Status FspHeader::CheckLists() const {
   const std::size_t ps = p_.size();

@@ -100,7 +100,9 @@ class FspHeader {
   ListBase seg_inodes_full() const { return ListBase::Decode(p_, kSegInodesFull); }
   ListBase seg_inodes_free() const { return ListBase::Decode(p_, kSegInodesFree); }
 
-  // MySQL 8.0 SDI header after the XDES array and the encryption info.
+  // MySQL's encryption info (mysql_encryption.h) right after the XDES array, then on 8.0 the
+  // SDI header.
+  static std::size_t EncryptionInfoOffset(PageSize ps);
   static std::size_t SdiHeaderOffset(PageSize ps);
   std::uint32_t sdi_version() const { return Load32(p_, SdiHeaderOffset(geometry())); }
   PageNo sdi_root() const { return PageNo(Load32(p_, SdiHeaderOffset(geometry()) + 4)); }

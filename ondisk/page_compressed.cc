@@ -112,8 +112,9 @@ Result<CompressedPage> ReadCompressedPage(ConstBytes page, bool full_crc32, Page
     c.encrypted = Load32(page, 0) != 0;
     c.payload = kFullCrc32Payload;
     c.payload_end = c.stored - 4;
-    // lz4, lzo and snappy need their exact length: the byte before the CRC gives its low bits.
-    if (c.algorithm == PageCompression::kLz4 || c.algorithm == PageCompression::kLzo || c.algorithm == PageCompression::kSnappy) {
+    // lz4, lzo and snappy need their exact length: the byte before the CRC gives its low bits
+    // (encrypted with the payload: read once the page is decrypted).
+    if (!c.encrypted && (c.algorithm == PageCompression::kLz4 || c.algorithm == PageCompression::kLzo || c.algorithm == PageCompression::kSnappy)) {
       const std::size_t low = Load8(page, c.stored - 5);
       c.payload_end = low ? c.stored + low - 256 - 5 : c.stored - 5;
       if (c.payload_end <= c.payload || c.payload_end > c.stored - 5) {

@@ -12,6 +12,7 @@ packages=(
   libsqlite3-dev                        # the peer engine_bench measures against (built in CI)
   libboost-program-options-dev libfmt-dev nlohmann-json3-dev
   zlib1g-dev libpng-dev libstb-dev fonts-dejavu-core
+  libssl-dev                            # AES for encrypted tablespaces read with a key
   libdeflate-dev                        # inflates ROW_FORMAT=COMPRESSED pages at twice zlib's speed
   liblz4-dev liblzo2-dev liblzma-dev libbz2-dev libsnappy-dev  # MariaDB's PAGE_COMPRESSED algorithms
   libedit-dev                           # line editing and history in `strata sql`

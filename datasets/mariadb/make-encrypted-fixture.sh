@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Tables MariaDB encrypted (file_key_management, ENCRYPTED=YES), in both page formats
-# (full_crc32, the default, and the older crc32 one), with the key file that opens them, and
-# what the server prints for them.
+# (full_crc32, the default, and the older crc32 one) with the plugin's default AES-CBC, and in
+# full_crc32 with AES-CTR from a key file that is itself encrypted; with the key files that
+# open them, and what the server prints for them.
 #
 #   make-encrypted-fixture.sh OUTDIR     (normally tests/data/mariadb-encrypted)
 #
 # Writes (older copies are replaced):
 #   OUTDIR/make.sql                 the SQL that built each table's rows
 #   OUTDIR/keys.txt                 the key file (file_key_management format: id;hex key)
+#   OUTDIR/keys.enc                 the same keys encrypted (openssl enc -aes-256-cbc -md sha1)
+#                                   with the secret in OUTDIR/filekey.txt
 #   OUTDIR/<format>/enc.ibd.gz      an encrypted table after a slow shutdown, gzip -9 -n
+#                                   (format: fcrc32, crc32, or ctr: full_crc32 with AES-CTR)
 #   OUTDIR/<format>/enc_pc.ibd.gz   the same rows, encrypted and PAGE_COMPRESSED (zlib)
 #   OUTDIR/<format>/*.frm.gz        their .frm
 #   OUTDIR/rows.tsv                 mariadb -B: SELECT * ... ORDER BY id (the same for all)
 #   OUTDIR/innochecksum.txt         innochecksum's verdict on each file (the peer's)
 #
-# Env: PORT (default 33128). Needs mariadb-server and mariadb-client (Debian 12: 10.11), gzip.
+# Env: PORT (default 33128). Needs mariadb-server and mariadb-client (Debian 12: 10.11), gzip,
+# openssl.
 set -euo pipefail
 
 prog=$(basename "$0")
@@ -27,7 +32,7 @@ PORT=${PORT:-33128}
 WORK=$(mktemp -d /tmp/strata-encrypted.XXXXXX)
 cleanup() {
     local rc=$?
-    for f in fcrc32 crc32; do "$SERVER" stop "$WORK/$f" >/dev/null 2>&1 || true; done
+    for f in fcrc32 crc32 ctr; do "$SERVER" stop "$WORK/$f" >/dev/null 2>&1 || true; done
     rm -rf "$WORK"
     exit $rc
 }
@@ -35,6 +40,8 @@ trap cleanup EXIT
 
 # A fixed key: the fixture is for reading, not secrecy.
 echo "1;4720320ba9159608423abedbfafe9625b3e5cf6d380ee9c91c51129512e2fd14" > "$OUT/keys.txt"
+echo "strata-fixture-secret" > "$OUT/filekey.txt"
+openssl enc -aes-256-cbc -md sha1 -pass file:"$OUT/filekey.txt" -in "$OUT/keys.txt" -out "$OUT/keys.enc" 2>/dev/null
 
 cat > "$OUT/make.sql" <<'SQL'
 CREATE TABLE t (id INT NOT NULL PRIMARY KEY, v VARCHAR(200), n BIGINT, b BLOB) ENGINE=InnoDB ENCRYPTED=YES ENCRYPTION_KEY_ID=1;
@@ -46,11 +53,15 @@ DELETE FROM t WHERE id % 13 = 0;
 UPDATE t SET v = CONCAT('updated ', id), n = -n WHERE id % 7 = 0;
 SQL
 
-for format in fcrc32 crc32; do
+for format in fcrc32 crc32 ctr; do
     checksum=full_crc32
     [ $format = crc32 ] && checksum=crc32
+    keys="file_key_management_filename=$OUT/keys.txt"
+    [ $format = ctr ] && keys="file_key_management_filename=$OUT/keys.enc
+file_key_management_filekey=FILE:$OUT/filekey.txt
+file_key_management_encryption_algorithm=aes_ctr"
     SERVER_EXTRA_CNF="plugin_load_add=file_key_management
-file_key_management_filename=$OUT/keys.txt
+$keys
 innodb_checksum_algorithm=$checksum" "$SERVER" start "$WORK/$format" "$PORT" >&2
     run() { "$SERVER" sql "$WORK/$format" "$@"; }
     run -e "CREATE DATABASE e"

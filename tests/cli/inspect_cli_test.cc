@@ -145,6 +145,55 @@ TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {
   EXPECT_NE(c.out.find("LSN histogram"), std::string::npos);
 }
 
+// An encrypted MariaDB table read with the server's key file, as a user would: rows as the
+// server printed them, summary saying what was decrypted; without the key, rows refuses
+// with the reason and the option that helps; a key file the server would refuse is refused.
+TEST(InspectCliTest, KeyFileDecryptsMariaDbTables) {
+  strata::testing::TempDir tmp;
+  const fs::path dir = TestDataDir() / "mariadb-encrypted";
+  strata::testing::Gunzip(dir / "crc32" / "enc.ibd.gz", tmp.path() / "enc.ibd");
+  strata::testing::Gunzip(dir / "crc32" / "enc.frm.gz", tmp.path() / "enc.frm");
+  const std::string ibd = (tmp.path() / "enc.ibd").string();
+  const std::string keys = " --key-file " + (dir / "keys.txt").string() + " ";
+  CommandResult rows = Strata("inspect rows" + keys + ibd);
+  EXPECT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_EQ(rows.out, strata::testing::ReadText(dir / "rows.tsv"));
+  CommandResult summary = Strata("inspect summary --json" + keys + ibd);
+  EXPECT_EQ(summary.exit_code, 0) << summary.err;
+  auto j = nlohmann::json::parse(summary.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_GT(j["files"][0]["decrypted"]["pages"].get<int>(), 20);
+  EXPECT_EQ(j["files"][0]["decrypted"]["with"], "key id 1 of keys.txt, AES-CBC");
+  EXPECT_EQ(j["files"][0]["encrypted_pages"], 0);
+  EXPECT_EQ(Strata("inspect check" + keys + ibd).exit_code, 0);
+  CommandResult without = Strata("inspect rows " + ibd);
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.err.find("--key-file"), std::string::npos) << without.err;
+  const fs::path bad = tmp.path() / "bad.txt";
+  std::ofstream(bad) << "1;not hex\n";
+  CommandResult refused = Strata("inspect summary --key-file " + bad.string() + " " + ibd);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("bad.txt line 1, column 3"), std::string::npos) << refused.err;
+}
+
+
+// A MySQL-encrypted table read with the server's keyring_file: the rows its script inserted.
+TEST(InspectCliTest, KeyringDecryptsMySqlTables) {
+  const std::string ibd = (strata::testing::SharedFixturesDir() / "external" / "percona-parser" / "encrypted_test.ibd").string();
+  const std::string keyring = Data("mysql-encrypted/keyring_test");
+  CommandResult rows = Strata("inspect rows --keyring " + keyring + " " + ibd);
+  EXPECT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_NE(rows.out.find("5\tRESTRICTED: Launch codes 1234\n"), std::string::npos) << rows.out;
+  CommandResult without = Strata("inspect rows " + ibd);
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.err.find("--keyring"), std::string::npos) << without.err;
+  CommandResult summary = Strata("inspect summary --keyring " + keyring + " " + ibd);
+  EXPECT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_NE(summary.out.find("decrypted      4 pages, with master key INNODBKey-"), std::string::npos) << summary.out;
+  EXPECT_EQ(Strata("inspect check --keyring " + keyring + " " + ibd).exit_code, 0);
+  EXPECT_EQ(Strata("inspect summary --keyring " + ibd + " " + ibd).exit_code, 1);  // not a keyring
+}
+
 }  // namespace
 
 // Keys as people write them (extra/23_key_shapes.sql read as --create-table): unnamed keys

@@ -13,6 +13,7 @@
 #include "ondisk/inode.h"
 #include "ondisk/lob.h"
 #include "ondisk/mach.h"
+#include "ondisk/mariadb_encryption.h"
 #include "ondisk/page_compressed.h"
 #include "ondisk/record.h"
 #include "ondisk/redo.h"
@@ -228,6 +229,18 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
     (void)CompressedPageCrcHolds(p, *c);
     if (DecompressPage(p, *c, decompressed).ok()) DecodeIndexPage(decompressed);
     if (!full_crc32) break;
+  }
+
+  // MariaDB encryption: the crypt data looked for, and the page decrypted with a fixed key in
+  // both ciphers (its fields decide the range), then read as a page again.
+  (void)FindMariaDbCryptData(p);
+  (void)MariaDbEncryptedChecksumHolds(p);
+  if (MariaDbKeyVersion(p, full_crc32) != 0) {
+    const MariaDbPageKey key{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    std::vector<std::byte> clear(page_size);
+    for (MariaDbCipher cipher : {MariaDbCipher::kCbc, MariaDbCipher::kCtr}) {
+      if (DecryptMariaDbPage(p, clear, key, cipher, 7, full_crc32).ok()) DecodeIndexPage(clear);
+    }
   }
 
   if (data[0] & 0x80) {

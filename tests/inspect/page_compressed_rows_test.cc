@@ -8,15 +8,12 @@
 #include <random>
 
 #include "inspect/check.h"
-#include "inspect/create_table.h"
-#include "inspect/frm.h"
 #include "inspect/page_view.h"
-#include "inspect/row_output.h"
-#include "inspect/rows.h"
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
 #include "ondisk/page_compressed.h"
 #include "tests/util/fixtures.h"
+#include "tests/util/frm_rows.h"
 #include "tests/util/tsv.h"
 
 namespace strata::inspect {
@@ -52,19 +49,6 @@ CheckReport CheckFile(const fs::path& p) {
   return f.ok() ? CheckSpace(*f) : CheckReport{};
 }
 
-std::string Rows(const SpaceFile& file) {
-  const std::string frm = testing::ReadText(FrmBeside(file.path()).value_or(""));
-  auto def = TableFromFrm({reinterpret_cast<const std::byte*>(frm.data()), frm.size()}, file.path().stem().string());
-  EXPECT_TRUE(def.ok()) << def.status().ToString();
-  if (!def.ok()) return "";
-  EXPECT_TRUE(PlaceInFile(*def, file).ok());
-  std::string out = TsvHeader(RowColumns(*def, *def->Clustered()), false);
-  RowScan scan = ScanRows(file, *def, *def->Clustered(), false, [&](const Row& r) { out += TsvLine(r, false); });
-  EXPECT_TRUE(scan.findings.empty()) << scan.findings[0].ToString();
-  EXPECT_EQ(scan.unknown_cells, 0u);
-  return out;
-}
-
 TEST(PageCompressedRowsTest, EveryAlgorithmInBothFormatsReadsAsTheServerPrints) {
   testing::TempDir tmp;
   const std::string truth = testing::ReadText(testing::TestDataDir() / "mariadb-page-compressed" / "rows.tsv");
@@ -76,7 +60,7 @@ TEST(PageCompressedRowsTest, EveryAlgorithmInBothFormatsReadsAsTheServerPrints) 
     ASSERT_TRUE(file.ok());
     ASSERT_TRUE(file->page_compressed());
     EXPECT_GT(file->compressed_pages().size(), 0u);
-    EXPECT_EQ(Rows(*file), truth);
+    EXPECT_EQ(testing::RowsByFrm(*file), truth);
     CheckReport r = CheckFile(t.ibd);
     EXPECT_TRUE(r.clean()) << ToText(r);
     EXPECT_GT(r.btree_pages, 5u);
