@@ -10,6 +10,7 @@
 #include "inspect/check.h"
 #include "inspect/cfg.h"
 #include "inspect/create_table.h"
+#include "inspect/encryption_keys.h"
 #include "inspect/extents.h"
 #include "inspect/frm.h"
 #include "inspect/fts_aux.h"
@@ -47,9 +48,30 @@ constexpr const char* kMariaDbInstantTables[] = {
     "DEFAULT CHARSET=utf8mb4",
 };
 
+// The keys of the encrypted seed files (tests/data/mariadb-encrypted/keys.txt; the master
+// key in tests/data/mysql-encrypted/keyring_test), so mutations of them are decrypted.
+const EncryptionKeys& SeedKeys() {
+  static const EncryptionKeys keys = [] {
+    EncryptionKeys k;
+    k.mariadb[1] = {0x47, 0x20, 0x32, 0x0b, 0xa9, 0x15, 0x96, 0x08, 0x42, 0x3a, 0xbe, 0xdb, 0xfa, 0xfe, 0x96, 0x25,
+                    0xb3, 0xe5, 0xcf, 0x6d, 0x38, 0x0e, 0xe9, 0xc9, 0x1c, 0x51, 0x12, 0x95, 0x12, 0xe2, 0xfd, 0x14};
+    k.mysql["INNODBKey-0ca67a48-5da5-11f0-b0fe-bc24111003dd-1"] = {
+        0x29, 0x61, 0xbf, 0xe4, 0x56, 0xe7, 0xf7, 0xc1, 0x65, 0xd2, 0xcb, 0xb5, 0x03, 0x88, 0x84, 0xe7,
+        0xb1, 0x0d, 0xa3, 0x8b, 0xa8, 0x6a, 0x68, 0x34, 0x79, 0x7f, 0x69, 0xef, 0x09, 0x17, 0x4c, 0xb9};
+    return k;
+  }();
+  return keys;
+}
+
 }  // namespace
 
 void InspectFile(const std::filesystem::path& path) {
+  {  // Any file may be a key file or a keyring too.
+    EncryptionKeys keys;
+    (void)LoadMySqlKeyring(path, &keys);
+    (void)LoadMariaDbKeyFile(path, "", &keys);
+    (void)LoadMariaDbKeyFile(path, "secret", &keys);
+  }
   {  // Any file may be a .frm or a .cfg too.
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -60,7 +82,7 @@ void InspectFile(const std::filesystem::path& path) {
   RedoOptions redo;
   redo.records = true;
   (void)ToText(AnalyzeRedo(path, redo));
-  auto f = SpaceFile::Open(path);
+  auto f = SpaceFile::Open(path, &SeedKeys());
   if (!f.ok()) return;
   (void)ToText(Summarize(*f));
   (void)ToText(CheckSpace(*f));

@@ -45,6 +45,11 @@ if [ -z "$(ls -A "$corpus")" ]; then
     zcat "$f" > "$ibd"
     case "$f" in */fcrc32/*) seed "$ibd" '\x0a' 16384 1 8 ;; *) seed "$ibd" '\x02' 16384 1 8 ;; esac
   done
+  # MariaDB-encrypted pages (the page fuzzer decrypts them with a fixed key).
+  for f in "$top"/tests/data/mariadb-encrypted/*/enc*.ibd.gz; do
+    zcat "$f" > "$ibd"
+    case "$f" in */crc32/*) seed "$ibd" '\x02' 16384 1 8 ;; *) seed "$ibd" '\x0a' 16384 1 8 ;; esac
+  done
   rm -f "$ibd"
   echo "fuzz: $n seed pages"
 fi
@@ -68,6 +73,13 @@ for f in "$top"/tests/data/ibdninja/truth/mariadb/mi_*.ibd.gz "$top"/tests/data/
   "$top"/tests/data/ibdninja/truth/mariadb/type_test.frm.gz "$top"/tests/data/ibdninja/truth/mariadb/key_shapes.cfg.gz; do
   [ -e "$files/mariadb-$(basename "$f" .gz)" ] || gunzip -c "$f" > "$files/mariadb-$(basename "$f" .gz)"
 done
+# Encrypted tablespaces, which the fuzzer opens with their keys; a key file and a keyring.
+for f in fcrc32/enc_pc crc32/enc ctr/enc; do
+  [ -e "$files/mariadb-encrypted-${f%%/*}.ibd" ] || gunzip -c "$top/tests/data/mariadb-encrypted/$f.ibd.gz" > "$files/mariadb-encrypted-${f%%/*}.ibd"
+done
+cp -n "$top/../shared/fixtures/external/percona-parser/encrypted_test.ibd" "$files/mysql-encrypted.ibd" 2>/dev/null || true
+cp -n "$top/tests/data/mariadb-encrypted/keys.txt" "$files/keys.txt"
+cp -n "$top/tests/data/mysql-encrypted/keyring_test" "$files/keyring"
 echo "fuzz: inspect_fuzzer for ${seconds}s"
 "$build/tests/fuzz/inspect_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 20)) -timeout=30 \
   -rss_limit_mb=4096 -print_final_stats=1 "$files"
