@@ -1,4 +1,5 @@
 #include "cli/render_command.h"
+#include "cli/key_options.h"
 
 #include "cli/progress.h"
 
@@ -30,6 +31,7 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
       "linear", "lsn: colour by LSN between each file's oldest and newest page (default: rank within each file)")(
       "max-rows", po::value<std::uint32_t>()->default_value(1024), "merge pages into cells beyond this many rows")(
       "help,h", "show this help");
+  AddKeyOptions(options);
   po::options_description all;
   all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
@@ -67,7 +69,12 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   std::vector<std::filesystem::path> wanted;
   for (const auto& p : vm["path"].as<std::vector<std::string>>()) wanted.emplace_back(p);
   std::vector<Finding> findings;
-  std::vector<SpaceFile> files = OpenSpaces(wanted, &findings);
+  auto keys = KeysFromOptions(vm);
+  if (!keys.ok()) {
+    std::cerr << "strata render " << name << ": " << keys.status().message() << "\n";
+    return kExitFailure;
+  }
+  std::vector<SpaceFile> files = OpenSpaces(wanted, &findings, &*keys);
   for (const auto& f : findings) std::cerr << "strata render " << name << ": " << f.ToString() << "\n";
   if (files.empty()) return kExitFailure;
 

@@ -21,7 +21,7 @@ void StartLoading(AppState& app, const std::vector<std::filesystem::path>& paths
     inspect::ServerDictionaries servers;
     std::vector<const inspect::SpaceFile*> system_files;
     for (auto& lf : app.files) {
-      auto f = inspect::SpaceFile::Open(lf->path);
+      auto f = inspect::SpaceFile::Open(lf->path, &app.keys);
       if (!f.ok()) {
         lf->error = f.status().ToString();
       } else {

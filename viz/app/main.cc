@@ -1,6 +1,7 @@
 // strata-viz: an interactive viewer of tablespaces (Dear ImGui + GLFW + OpenGL 3).
 //
 //   strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--screenshot OUT.png --frames N]
+//              [--key-file FILE [--filekey SECRET]] [--keyring FILE]
 //
 // The main loop follows Dear ImGui's example_glfw_opengl3 and shuts down in reverse order.
 #include <GL/gl.h>
@@ -25,7 +26,9 @@ void Usage(std::ostream& out) {
   out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--screenshot OUT.png --frames N]\n\n"
          "Opens tablespaces (.ibd, ibdata1, undo files) or data directories. Hover a page for its header,\n"
          "click it for the page panel (--page N opens it on page N of the first file); Ctrl+wheel zooms, right-drag\n"
-         "pans. --screenshot renders N frames (default 3), writes the window as PNG and exits.\n";
+         "pans. --screenshot renders N frames (default 3), writes the window as PNG and exits.\n"
+         "Encrypted tablespaces are shown decrypted with --key-file FILE [--filekey SECRET] (MariaDB's\n"
+         "file_key_management) or --keyring FILE (MySQL's keyring_file).\n";
 }
 
 // Reads the back buffer into a PNG (rows come bottom-up from OpenGL).
@@ -55,6 +58,7 @@ int main(int argc, char** argv) {
   std::string screenshot, map = "extents";
   int frames = 3;
   std::optional<std::uint32_t> page;
+  std::string key_file, filekey, keyring;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -74,6 +78,12 @@ int main(int argc, char** argv) {
       frames = std::max(1, std::atoi(value().c_str()));
     } else if (a == "--map") {
       map = value();
+    } else if (a == "--key-file") {
+      key_file = value();
+    } else if (a == "--filekey") {
+      filekey = value();
+    } else if (a == "--keyring") {
+      keyring = value();
     } else if (a == "--page") {
       const std::string v = value();
       char* end = nullptr;
@@ -98,6 +108,15 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  strata::inspect::EncryptionKeys keys;
+  for (const auto& st : {key_file.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMariaDbKeyFile(key_file, filekey, &keys),
+                         keyring.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMySqlKeyring(keyring, &keys)}) {
+    if (!st.ok()) {
+      std::cerr << "strata-viz: " << st.message() << "\n";
+      return 1;
+    }
+  }
+
   glfwSetErrorCallback([](int code, const char* what) { std::fprintf(stderr, "strata-viz: GLFW error %d: %s\n", code, what); });
   if (!glfwInit()) return 1;
   const char* glsl_version = "#version 130";
@@ -118,6 +137,7 @@ int main(int argc, char** argv) {
   ImGui_ImplOpenGL3_Init(glsl_version);
 
   strata::viz::AppState app;
+  app.keys = std::move(keys);
   strata::viz::MapPanel map_panel;
   strata::viz::SummaryPanel summary_panel;
   strata::viz::BtreePanel btree_panel;
