@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
+#include <unordered_map>
 
 #include "ondisk/crc32c.h"
+#include "ondisk/mariadb_redo.h"
 #include "ondisk/redo.h"
 #include "ondisk/redo_record.h"
 
@@ -33,7 +36,6 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
   auto lsn_at = [&](std::size_t i) {
     return first_block + i / kLogBlockPayload * kLogBlockSize + kLogBlockHeaderSize + i % kLogBlockPayload;
   };
-  std::map<std::string, std::uint64_t> per_page;
   std::vector<RedoRecordInfo> group;
   std::size_t group_start = begin;
   for (std::size_t i = begin; i < stream.size();) {
@@ -47,14 +49,18 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
     if (!rec->has_value()) break;
     const RedoRecord& x = **rec;
     RedoRecordInfo info{lsn_at(i), r.mtr_groups, ToString(x.type), x.space, x.page, x.offset,
-                        std::vector<std::byte>(x.bytes.begin(), x.bytes.end())};
+                        static_cast<std::uint32_t>(x.bytes.size()), std::vector<std::byte>(x.bytes.begin(), x.bytes.end())};
     i = next;
     group.push_back(std::move(info));
     if (x.type != RedoType::kMtrEnd) continue;
     // Only whole mini-transactions count: recovery replays nothing else.
     for (auto& g : group) {
       ++r.record_types[g.type];
-      if (g.type == "WRITE" || g.type == "INIT") ++per_page[fmt::format("{}:{}", g.space, g.page)];
+      if (g.type == "WRITE" || g.type == "INIT") {
+        RedoPageInfo& pi = r.pages[{g.space, g.page}];
+        ++pi.records;
+        pi.last_lsn = lsn_at(i);
+      }
       const bool wanted = opt.page ? (g.type == "WRITE" || g.type == "INIT") && g.space == opt.page->first &&
                                          g.page == opt.page->second
                                    : opt.records;
@@ -65,8 +71,13 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
     group_start = i;
   }
   r.incomplete_tail_bytes = stream.size() - group_start;
-  std::vector<std::pair<std::string, std::uint64_t>> pages(per_page.begin(), per_page.end());
-  std::sort(pages.begin(), pages.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+}
+
+// The ten pages with the most records, most first.
+void FindTopPages(RedoReport& r) {
+  std::vector<std::pair<std::string, std::uint64_t>> pages;
+  for (const auto& [id, info] : r.pages) pages.emplace_back(fmt::format("{}:{}", id.first, id.second), info.records);
+  std::stable_sort(pages.begin(), pages.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   if (pages.size() > 10) pages.resize(10);
   r.top_pages = std::move(pages);
 }
@@ -75,61 +86,78 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
 // records (a first byte > 1 whose low nibble is the length that follows, 0 meaning a varint
 // length + 15), a termination byte (1 on even passes over the ring, 0 on odd ones) and the
 // CRC-32C of the records. Walking them from the checkpoint finds where the log ends.
-void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std::uint64_t cp_lsn, RedoReport& r) {
+void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std::uint64_t cp_lsn, const RedoOptions& opt,
+                   RedoReport& r) {
   constexpr std::uint64_t kStart = kMariaPhysStart;
+  constexpr std::uint64_t kMtrMax = 1 << 20;  // the server gives up on longer ones too
   if (d.size() <= kStart + 16 || cp_lsn < first_lsn) return;
   const std::uint64_t cap = d.size() - kStart;
-  auto byte = [&](std::uint64_t lsn) { return std::to_integer<unsigned>(d[kStart + (lsn - first_lsn) % cap]); };
-  auto seqbit = [&](std::uint64_t lsn) { return 1u - static_cast<unsigned>(((lsn - first_lsn) / cap) & 1); };
-  auto varint = [&](std::uint64_t l) -> std::optional<std::uint64_t> {
-    const unsigned b = byte(l);
-    if (b < 0x80) return b;
-    if (b < 0xC0) return ((std::uint64_t{b & 0x3Fu} << 8) | byte(l + 1)) + 0x80;
-    if (b < 0xE0) return ((std::uint64_t{b & 0x1Fu} << 16) | (std::uint64_t{byte(l + 1)} << 8) | byte(l + 2)) + 0x4080;
-    if (b < 0xF0) {
-      return ((std::uint64_t{b & 0x0Fu} << 24) | (std::uint64_t{byte(l + 1)} << 16) | (std::uint64_t{byte(l + 2)} << 8) |
-              byte(l + 3)) + 0x204080;
-    }
-    return std::nullopt;
-  };
-  std::uint64_t lsn = cp_lsn;
-  std::vector<std::byte> span;
-  while (lsn - cp_lsn < cap) {  // at most once round the ring
-    std::uint64_t l = lsn, records = 0, checkpoints = 0;
+  // The ring laid out straight from the checkpoint on, once round and a last mini-transaction
+  // further: byte i is LSN cp_lsn + i.
+  std::vector<std::byte> ring(cap + std::min(cap, kMtrMax + 16));
+  for (std::uint64_t done = 0; done < ring.size();) {
+    const std::uint64_t at = (cp_lsn + done - first_lsn) % cap;
+    const std::uint64_t n = std::min(cap - at, ring.size() - done);
+    std::memcpy(ring.data() + done, d.data() + kStart + at, n);
+    done += n;
+  }
+  auto seqbit = [&](std::uint64_t lsn) { return std::byte(1u - static_cast<unsigned>(((lsn - first_lsn) / cap) & 1)); };
+  const ConstBytes all(ring);
+  std::unordered_map<const char*, std::uint64_t> types;
+  std::unordered_map<std::uint64_t, RedoPageInfo> pages;  // space << 32 | page
+  std::uint64_t i = 0;  // where the next mini-transaction starts, from the checkpoint
+  while (i < cap) {
+    // Its records' lengths lead to the termination byte; then the CRC-32C of the records.
+    const std::uint64_t limit = std::min<std::uint64_t>(i + kMtrMax, ring.size() - 5);  // room for T and the CRC
+    std::uint64_t l = i;
     bool ok = true;
-    while (byte(l) > 1) {
-      const unsigned b = byte(l);
-      std::uint64_t n = b & 0x0F;
+    while (l < limit && std::to_integer<unsigned>(ring[l]) > 1) {
+      std::size_t p = l + 1;
+      std::uint64_t n = std::to_integer<unsigned>(ring[l]) & 0x0F;
       if (n == 0) {
-        auto v = varint(l + 1);
-        if (!v) {
+        auto v = DecodeMariaVarint(all, &p);
+        if (!v.ok()) {
           ok = false;
           break;
         }
-        n = *v + 15;
+        n = std::uint64_t{*v} + 15;
       }
-      if (b == 0xFA) ++checkpoints;  // FILE_CHECKPOINT
-      ++records;
       l += 1 + n;
-      if (l - lsn > cap) {
-        ok = false;
-        break;
+    }
+    if (!ok || l == i || l >= limit || ring[l] != seqbit(cp_lsn + l)) break;
+    const ConstBytes records = all.subspan(i, l - i);
+    if (Crc32c(records) != Load32(all, l + 1)) break;
+    // A whole mini-transaction: what recovery would apply.
+    auto decoded = ParseMariaMtr(records);
+    if (!decoded.ok()) {
+      r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
+                            fmt::format("mini-transaction at LSN {} (its checksum holds): {}", cp_lsn + i, decoded.status().message())});
+      break;
+    }
+    const std::uint64_t end = cp_lsn + l + 5;
+    for (const MariaRedoRecord& x : *decoded) {
+      ++types[x.type];
+      if (x.page_op) {
+        RedoPageInfo& pi = pages[std::uint64_t{x.space} << 32 | x.page];
+        ++pi.records;
+        pi.last_lsn = end;
+        pi.freed = x.freed;
+      }
+      const bool wanted = opt.page ? x.page_op && x.space == opt.page->first && x.page == opt.page->second : opt.records;
+      if (wanted) {
+        r.records.push_back({cp_lsn + i + x.at, r.mtr_groups, x.type, x.space, x.page, x.offset, x.length,
+                             std::vector<std::byte>(x.data.begin(), x.data.end())});
       }
     }
-    if (!ok || records == 0 || byte(l) != seqbit(l)) break;
-    span.clear();
-    for (std::uint64_t i = lsn; i < l; ++i) span.push_back(std::byte{static_cast<std::uint8_t>(byte(i))});
-    std::uint32_t stored = 0;
-    for (int i = 0; i < 4; ++i) stored = (stored << 8) | byte(l + 1 + static_cast<std::uint64_t>(i));
-    if (Crc32c(span) != stored) break;
     ++r.mtr_groups;
-    r.record_types["records"] += records;
-    if (checkpoints) r.record_types["FILE_CHECKPOINT"] += checkpoints;
-    lsn = l + 5;
+    i = l + 5;
   }
-  r.lsn_end = lsn;
+  for (const auto& [type, n] : types) r.record_types[type] += n;
+  for (const auto& [id, info] : pages) r.pages[{static_cast<std::uint32_t>(id >> 32), static_cast<std::uint32_t>(id)}] = info;
+  r.records_decoded = true;
+  r.lsn_end = cp_lsn + i;
   r.scan_end = fmt::format("{} mini-transactions after the checkpoint; the next bytes do not form one (the end of "
-                           "the log); records are not decoded further", r.mtr_groups);
+                           "the log)", r.mtr_groups);
 }
 
 // Whether any of the 8 blocks after the one at LSN `b` is a written block of its own LSN with a
@@ -281,7 +309,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
       return r;
     }
     std::vector<std::byte> all(r.file_size);
-    if (read(0, all)) WalkMariaPhys(all, r.start_lsn, cp.lsn, r);
+    if (read(0, all)) WalkMariaPhys(all, r.start_lsn, cp.lsn, opt, r);
+    FindTopPages(r);
     return r;
   }
 
@@ -350,6 +379,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   if (r.format == kStrataLogFormat) {
     r.records_decoded = true;
     DecodeRecords(stream, cp.lsn % kLogBlockSize - kLogBlockHeaderSize, first_block, opt, r);
+    FindTopPages(r);
   }
   return r;
 }
@@ -364,9 +394,9 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
   nlohmann::json recs = nlohmann::json::array();
   for (const auto& x : r.records) {
     nlohmann::json j = {{"lsn", x.lsn}, {"mtr", x.mtr}, {"type", x.type}, {"space", x.space}, {"page", x.page}};
-    if (x.type == "WRITE") {
+    if (x.type == "WRITE" || x.type == "MEMSET" || x.type == "MEMMOVE") {
       j["offset"] = x.offset;
-      j["length"] = x.bytes.size();
+      j["length"] = x.length;
       if (with_bytes) {
         std::string hex;
         for (std::byte b : x.bytes) hex += fmt::format("{:02x}", std::to_integer<unsigned>(b));
@@ -388,7 +418,7 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
           {"lsn_begin", r.lsn_begin}, {"lsn_end", r.lsn_end}, {"blocks_read", r.blocks_read},
           {"blocks_valid", r.blocks_valid}, {"scan_end", r.scan_end}, {"records_decoded", r.records_decoded},
           {"mini_transactions", r.mtr_groups}, {"incomplete_tail_bytes", r.incomplete_tail_bytes},
-          {"record_types", r.record_types}, {"top_pages", pages}, {"records", recs}, {"findings", findings}};
+          {"record_types", r.record_types}, {"pages_changed", r.pages.size()}, {"top_pages", pages}, {"records", recs}, {"findings", findings}};
 }
 
 std::string ToText(const RedoReport& r) {
@@ -417,6 +447,10 @@ std::string ToText(const RedoReport& r) {
     for (const auto& [t, n] : r.record_types) types += fmt::format("{}{} {}", types.empty() ? "" : ", ", t, n);
     out += fmt::format("  records        {} mini-transactions{}{}\n", r.mtr_groups, types.empty() ? "" : ": " + types,
                        r.incomplete_tail_bytes ? fmt::format("; {} bytes of a last one cut short", r.incomplete_tail_bytes) : "");
+    std::size_t freed = 0;
+    for (const auto& [id, info] : r.pages) freed += info.freed;
+    out += fmt::format("  pages          {} changed{}\n", r.pages.size(),
+                       freed ? fmt::format(" ({} freed by their last change)", freed) : "");
     if (!r.top_pages.empty()) {
       out += "  pages touched most:";
       for (const auto& [p, n] : r.top_pages) out += fmt::format(" {} ({})", p, n);
@@ -426,8 +460,11 @@ std::string ToText(const RedoReport& r) {
       out += fmt::format("    LSN {:>12}  mtr {:>6}  {:<8}", x.lsn, x.mtr, x.type);
       if (x.type == "MTR_END") out += "\n";
       else if (x.type == "EXTEND") out += fmt::format(" space {} to {} pages\n", x.space, x.page);
-      else if (x.type == "INIT") out += fmt::format(" space {} page {}\n", x.space, x.page);
-      else out += fmt::format(" space {} page {} offset {} length {}\n", x.space, x.page, x.offset, x.bytes.size());
+      else if (x.type == "WRITE" || x.type == "MEMSET" || x.type == "MEMMOVE") {
+        out += fmt::format(" space {} page {} offset {} length {}\n", x.space, x.page, x.offset, x.length);
+      } else {
+        out += fmt::format(" space {} page {}\n", x.space, x.page);
+      }
     }
   } else if (r.block_framed) {
     out += "  records        not decoded (their format is the server's own)\n";

@@ -4,7 +4,8 @@
 // number, data length, first record group) and the LSN range present. Strata's own log: its
 // records decoded, grouped into mini-transactions, summarised by type and by page.
 // MariaDB 10.8+ ("Phys", no block framing): header, checkpoints, and the mini-transactions
-// after the checkpoint walked (by their termination bytes and CRC-32C) to where the log ends.
+// after the checkpoint walked (by their termination bytes and CRC-32C) to where the log ends,
+// their records decoded (ondisk/mariadb_redo.h) and summarised the same way.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +34,17 @@ struct RedoRecordInfo {
   std::uint64_t mtr = 0;  // which mini-transaction (counted from the checkpoint)
   std::string type;
   std::uint32_t space = 0, page = 0;  // EXTEND: page = the new size
-  std::uint16_t offset = 0;
-  std::vector<std::byte> bytes;      // WRITE: the bytes written
+  std::uint32_t offset = 0;           // WRITE, MEMSET, MEMMOVE: where on the page
+  std::uint32_t length = 0;           // and how many bytes they change
+  std::vector<std::byte> bytes;       // WRITE: the bytes written
+};
+
+// A page the records after the checkpoint change (decoded logs).
+struct RedoPageInfo {
+  std::uint64_t records = 0;
+  std::uint64_t last_lsn = 0;  // the end LSN of the last mini-transaction that changed it: its
+                               // FIL_PAGE_LSN once recovered (MariaDB)
+  bool freed = false;          // its last change freed it (MariaDB FREE_PAGE)
 };
 
 struct RedoOptions {
@@ -62,6 +72,7 @@ struct RedoReport {
   std::uint64_t mtr_groups = 0;
   std::uint64_t incomplete_tail_bytes = 0;   // a last group cut short (never committed)
   std::map<std::string, std::uint64_t> record_types;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, RedoPageInfo> pages;  // (space, page)
   std::vector<std::pair<std::string, std::uint64_t>> top_pages;  // "space:page", records
   std::vector<RedoRecordInfo> records;  // with RedoOptions::records or ::page
   std::vector<Finding> findings;

@@ -8,6 +8,9 @@
 #   OUTDIR/crashed/ib_logfile0.gz, OUTDIR/crashed/truth/log.tsv
 #       the same instance restarted, more committed INSERTs, then SIGKILL: a log
 #       with mini-transactions after its checkpoint (crash recovery needed)
+#   OUTDIR/crashed/truth/page_lsns.tsv
+#       the pages crash recovery changed: space, page and FIL_PAGE_LSN of every page
+#       past the checkpoint once a copy was recovered (innodb_force_recovery=3) and stopped
 #   OUTDIR/README.md
 #
 #   make-redo-fixture.sh OUTDIR        (normally tests/data/mariadb-redo)
@@ -366,6 +369,35 @@ ROWS_RECOVERED=$(val "$VCRASH" "SELECT CONCAT(COUNT(*), ' rows, max id ', MAX(id
 stop_slow "$VCRASH"
 [[ -n $REC_CP_LINE ]] || warn "the copy of the killed instance did not run crash recovery"
 
+# What recovery wrote: another copy recovered with innodb_force_recovery=3 (no rollback
+# and no purge afterwards, so no page changes after the log is applied), stopped, and the
+# FIL_PAGE_LSN of every page it left past the checkpoint listed. Doublewrite slots (copies
+# of other pages: their page number field is not their place) are left out.
+VPAGES=$WORK/verify-pages
+mkdir -p "$VPAGES"
+cp -a "$MAIN/data" "$VPAGES/data"
+"$SERVER" start "$VPAGES" "$PORT2" --innodb-force-recovery=3 >&2
+running+=("$VPAGES")
+stop_slow "$VPAGES"
+python3 - "$VPAGES/data" "$REC_CP" >"$OUT/crashed/truth/page_lsns.tsv" <<'PY'
+import os, struct, sys
+data, checkpoint = sys.argv[1], int(sys.argv[2])
+files = [os.path.join(data, "ibdata1")]
+for d, _, names in os.walk(data):
+    files += [os.path.join(d, n) for n in sorted(names) if n.endswith(".ibd")]
+print("space\tpage\tlsn\tfile")
+for f in files:
+    with open(f, "rb") as h:
+        b = h.read()
+    space = struct.unpack(">I", b[34:38])[0]
+    for n in range(len(b) // 16384):
+        p = b[n * 16384:(n + 1) * 16384]
+        page_no, lsn = struct.unpack(">I", p[4:8])[0], struct.unpack(">Q", p[16:24])[0]
+        if page_no == n and lsn > checkpoint:
+            print(f"{space}\t{n}\t{lsn}\t{os.path.relpath(f, data)}")
+PY
+log "page LSNs past the checkpoint after recovery: $(($(wc -l < "$OUT/crashed/truth/page_lsns.tsv") - 1)) pages"
+
 ERR_WARN=$(tail -n +"$((ERR_LINES_BEFORE + 1))" "$ERR" | grep -E '\[(Warning|ERROR)\] InnoDB' | paste -sd'|' - || true)
 CFILE_CP=$(kv checkpoint_lsn "$WORK/crash.file")
 CFILE_END=$(kv end_of_log_lsn "$WORK/crash.file")
@@ -403,7 +435,7 @@ CFLUSHED=$(kv status_flushed_lsn "$WORK/crash.status")
     printf 'check_rows_after_recovery_eq_before_kill\t%s\n' "$(check "$ROWS_RECOVERED" "$ROWS_CRASH")"
 } >"$OUT/crashed/truth/log.tsv"
 
-chmod 0644 "$OUT/ib_logfile0.gz" "$OUT/crashed/ib_logfile0.gz" "$OUT/truth/log.tsv" "$OUT/crashed/truth/log.tsv"
+chmod 0644 "$OUT/ib_logfile0.gz" "$OUT/crashed/ib_logfile0.gz" "$OUT/truth/log.tsv" "$OUT/crashed/truth/log.tsv" "$OUT/crashed/truth/page_lsns.tsv"
 if grep -h '^check_' "$OUT/truth/log.tsv" "$OUT/crashed/truth/log.tsv" | grep -q MISMATCH; then
     warn "some checks disagree (see check_* in the truth files):"
     grep -h '^check_.*MISMATCH' "$OUT/truth/log.tsv" "$OUT/crashed/truth/log.tsv" >&2

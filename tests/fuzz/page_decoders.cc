@@ -14,6 +14,7 @@
 #include "ondisk/lob.h"
 #include "ondisk/mach.h"
 #include "ondisk/mariadb_encryption.h"
+#include "ondisk/mariadb_redo.h"
 #include "ondisk/page_compressed.h"
 #include "ondisk/record.h"
 #include "ondisk/redo.h"
@@ -207,6 +208,7 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
   (void)FspHeader::Open(raw);
   (void)UndoPageHeader::Decode(raw);
   DecodeLog(raw);
+  (void)ParseMariaMtr(raw);  // the input as one MariaDB mini-transaction's records
   DecodeColumnValues(raw);
 
   std::vector<std::byte> page(page_size);

@@ -51,6 +51,52 @@ TEST(RedoReportTest, MariaDbCrashedLogEndsWhereRecoveryEnded) {
   EXPECT_EQ(std::to_string(r.mtr_groups), truth.at("file_mtrs_after_checkpoint"));
 }
 
+// The records after the checkpoint, decoded, name the pages recovery changed and the LSN it
+// left on each: the end of the last mini-transaction that changed it. Checked against the
+// pages a copy of the crashed server's files carried once the server had recovered it
+// (truth/page_lsns.tsv), both ways: every page recovery stamped is one the records change,
+// with that LSN, and every page the records change (and do not free) was stamped so.
+TEST(RedoReportTest, MariaDbRecordsNameThePagesRecoveryChanged) {
+  const auto dir = testing::TestDataDir() / "mariadb-redo" / "crashed";
+  auto truth = Truth(dir / "truth" / "log.tsv");
+  testing::TempDir tmp;
+  RedoReport r = Analyze(dir / "ib_logfile0.gz", tmp);
+  ASSERT_TRUE(r.findings.empty()) << r.findings[0].ToString();
+  ASSERT_TRUE(r.records_decoded);
+  std::uint64_t records = 0;
+  for (const auto& [type, n] : r.record_types) records += n;
+  EXPECT_EQ(std::to_string(records), truth.at("file_records_after_checkpoint"));
+  EXPECT_GT(r.record_types.at("WRITE"), 1000u);
+  EXPECT_GT(r.record_types.at("EXTENDED/INSERT_HEAP_DYNAMIC"), 100u);
+
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> stamped;
+  for (const auto& row : testing::ReadTsv(dir / "truth" / "page_lsns.tsv")) {
+    stamped[{static_cast<std::uint32_t>(std::stoul(row.at("space"))), static_cast<std::uint32_t>(std::stoul(row.at("page")))}] =
+        std::stoull(row.at("lsn"));
+  }
+  ASSERT_GT(stamped.size(), 50u);
+  for (const auto& [id, lsn] : stamped) {
+    auto it = r.pages.find(id);
+    ASSERT_NE(it, r.pages.end()) << "recovery stamped " << id.first << ":" << id.second << " with LSN " << lsn;
+    // A page whose last change freed it is not written back: it keeps an earlier change.
+    if (it->second.freed) EXPECT_LT(lsn, it->second.last_lsn) << id.first << ":" << id.second;
+    else EXPECT_EQ(it->second.last_lsn, lsn) << id.first << ":" << id.second;
+  }
+  for (const auto& [id, info] : r.pages) {
+    if (!info.freed) EXPECT_EQ(stamped.count(id), 1u) << id.first << ":" << id.second << ", " << info.records << " records";
+  }
+
+  // One page's records, oldest first, each naming that page.
+  const auto [space, page] = stamped.rbegin()->first;
+  RedoReport one = AnalyzeRedo(tmp.path() / "ib_logfile0", {.records = false, .page = std::make_pair(space, page)});
+  ASSERT_EQ(one.records.size(), r.pages.at({space, page}).records);
+  for (std::size_t i = 0; i < one.records.size(); ++i) {
+    EXPECT_EQ(one.records[i].space, space);
+    EXPECT_EQ(one.records[i].page, page);
+    if (i) EXPECT_GT(one.records[i].lsn, one.records[i - 1].lsn);
+  }
+}
+
 TEST(RedoReportTest, DamageIsAFindingNotACrash) {
   testing::TempDir tmp;
   const auto path = tmp.path() / "ib_logfile0";
