@@ -1,10 +1,15 @@
 #include "inspect/redo_report.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <unordered_map>
 
 #include "ondisk/crc32c.h"
@@ -86,34 +91,65 @@ void FindTopPages(RedoReport& r) {
 // records (a first byte > 1 whose low nibble is the length that follows, 0 meaning a varint
 // length + 15), a termination byte (1 on even passes over the ring, 0 on odd ones) and the
 // CRC-32C of the records. Walking them from the checkpoint finds where the log ends.
-void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std::uint64_t cp_lsn, const RedoOptions& opt,
-                   RedoReport& r) {
+void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, std::uint64_t first_lsn,
+                   std::uint64_t cp_lsn, const RedoOptions& opt, RedoReport& r) {
   constexpr std::uint64_t kStart = kMariaPhysStart;
   constexpr std::uint64_t kMtrMax = 1 << 20;  // the server gives up on longer ones too
-  if (d.size() <= kStart + 16 || cp_lsn < first_lsn) return;
-  const std::uint64_t cap = d.size() - kStart;
-  // The ring laid out straight from the checkpoint on, once round and a last mini-transaction
-  // further: byte i is LSN cp_lsn + i.
-  std::vector<std::byte> ring(cap + std::min(cap, kMtrMax + 16));
-  for (std::uint64_t done = 0; done < ring.size();) {
-    const std::uint64_t at = (cp_lsn + done - first_lsn) % cap;
-    const std::uint64_t n = std::min(cap - at, ring.size() - done);
-    std::memcpy(ring.data() + done, d.data() + kStart + at, n);
-    done += n;
+  if (file_size <= kStart + 16 || cp_lsn < first_lsn) return;
+  const std::uint64_t cap = file_size - kStart;
+  // The ring mapped three times in a row (its size is whole pages), so that from the
+  // checkpoint on it reads straight, once round and a last mini-transaction further: byte i
+  // is LSN cp_lsn + i. Nothing is copied; a log may be gigabytes.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  void* base = fd < 0 || cap % 4096 ? MAP_FAILED : ::mmap(nullptr, 3 * cap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  bool mapped = base != MAP_FAILED;
+  for (int k = 0; mapped && k < 3; ++k) {
+    mapped = ::mmap(static_cast<char*>(base) + k * cap, cap, PROT_READ, MAP_SHARED | MAP_FIXED, fd, kStart) != MAP_FAILED;
   }
+  std::unique_ptr<void, std::function<void(void*)>> unmap(base, [&](void* b) {
+    if (b != MAP_FAILED) ::munmap(b, 3 * cap);
+  });
+  // A ring that is not whole pages (a damaged or cut file) is read into memory instead.
+  if (cap % 4096) {
+    r.findings.push_back({Severity::kWarning, r.file, std::nullopt, std::nullopt, "file size",
+                          fmt::format("{} bytes: a MariaDB log is whole 4 KiB pages; cut short or damaged? Its ring is read "
+                                      "as {} bytes", file_size, cap)});
+  }
+  std::vector<std::byte> copy;
+  if (!mapped && fd >= 0 && cap <= (std::uint64_t{64} << 20)) {
+    copy.resize(3 * cap);
+    for (int k = 0; k < 3; ++k) {
+      if (::pread(fd, copy.data() + k * cap, cap, kStart) != static_cast<ssize_t>(cap)) copy.clear();
+    }
+  }
+  if (fd >= 0) ::close(fd);
+  if (!mapped && copy.empty()) {
+    r.findings.push_back({Severity::kError, r.file, std::nullopt, kStart, "cannot read", "the log's ring could not be read"});
+    return;
+  }
+  const std::byte* ring = mapped ? static_cast<const std::byte*>(base) : copy.data();
+  const std::uint64_t size = cap + std::min(cap, kMtrMax + 16);
+  const ConstBytes all(ring + (cp_lsn - first_lsn) % cap, size);
+  ::madvise(const_cast<std::byte*>(all.data()), size, MADV_SEQUENTIAL);
   auto seqbit = [&](std::uint64_t lsn) { return std::byte(1u - static_cast<unsigned>(((lsn - first_lsn) / cap) & 1)); };
-  const ConstBytes all(ring);
-  std::unordered_map<const char*, std::uint64_t> types;
+  std::vector<std::pair<const char*, std::uint64_t>> types;  // a score of static names
+  auto count = [&types](const char* type) {
+    for (auto& [t, n] : types) {
+      if (t == type) return void(++n);
+    }
+    types.emplace_back(type, 1);
+  };
+  std::vector<MariaRedoRecord> decoded;
   std::unordered_map<std::uint64_t, RedoPageInfo> pages;  // space << 32 | page
   std::uint64_t i = 0;  // where the next mini-transaction starts, from the checkpoint
   while (i < cap) {
     // Its records' lengths lead to the termination byte; then the CRC-32C of the records.
-    const std::uint64_t limit = std::min<std::uint64_t>(i + kMtrMax, ring.size() - 5);  // room for T and the CRC
+    const std::uint64_t limit = std::min<std::uint64_t>(i + kMtrMax, size - 5);  // room for T and the CRC
     std::uint64_t l = i;
     bool ok = true;
-    while (l < limit && std::to_integer<unsigned>(ring[l]) > 1) {
+    while (l < limit && std::to_integer<unsigned>(all[l]) > 1) {
       std::size_t p = l + 1;
-      std::uint64_t n = std::to_integer<unsigned>(ring[l]) & 0x0F;
+      std::uint64_t n = std::to_integer<unsigned>(all[l]) & 0x0F;
       if (n == 0) {
         auto v = DecodeMariaVarint(all, &p);
         if (!v.ok()) {
@@ -124,19 +160,18 @@ void WalkMariaPhys(const std::vector<std::byte>& d, std::uint64_t first_lsn, std
       }
       l += 1 + n;
     }
-    if (!ok || l == i || l >= limit || ring[l] != seqbit(cp_lsn + l)) break;
+    if (!ok || l == i || l >= limit || all[l] != seqbit(cp_lsn + l)) break;
     const ConstBytes records = all.subspan(i, l - i);
     if (Crc32c(records) != Load32(all, l + 1)) break;
     // A whole mini-transaction: what recovery would apply.
-    auto decoded = ParseMariaMtr(records);
-    if (!decoded.ok()) {
+    if (Status st = ParseMariaMtr(records, &decoded); !st.ok()) {
       r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
-                            fmt::format("mini-transaction at LSN {} (its checksum holds): {}", cp_lsn + i, decoded.status().message())});
+                            fmt::format("mini-transaction at LSN {} (its checksum holds): {}", cp_lsn + i, st.message())});
       break;
     }
     const std::uint64_t end = cp_lsn + l + 5;
-    for (const MariaRedoRecord& x : *decoded) {
-      ++types[x.type];
+    for (const MariaRedoRecord& x : decoded) {
+      count(x.type);
       if (x.page_op) {
         RedoPageInfo& pi = pages[std::uint64_t{x.space} << 32 | x.page];
         ++pi.records;
@@ -304,12 +339,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   r.lsn_begin = r.lsn_end = cp.lsn;
   if (phys) {
     r.lsn_end = cp.lsn;
-    if (r.file_size > (std::uint64_t{4} << 30)) {
-      r.scan_end = "MariaDB 10.8+ log over 4 GiB: the mini-transactions after the checkpoint were not walked";
-      return r;
-    }
-    std::vector<std::byte> all(r.file_size);
-    if (read(0, all)) WalkMariaPhys(all, r.start_lsn, cp.lsn, opt, r);
+    WalkMariaPhys(path, r.file_size, r.start_lsn, cp.lsn, opt, r);
     FindTopPages(r);
     return r;
   }

@@ -45,8 +45,8 @@ Result<std::uint32_t> DecodeMariaVarint(ConstBytes b, std::size_t* at) {
   return static_cast<std::uint32_t>(v);
 }
 
-Result<std::vector<MariaRedoRecord>> ParseMariaMtr(ConstBytes b) {
-  std::vector<MariaRedoRecord> out;
+Status ParseMariaMtr(ConstBytes b, std::vector<MariaRedoRecord>* out) {
+  out->clear();
   bool have_page = false;  // a page record came before: "same page" means that page
   std::uint32_t space = 0, page = 0, last_offset = 0;
   for (std::size_t at = 0; at < b.size();) {
@@ -78,7 +78,7 @@ Result<std::vector<MariaRedoRecord>> ParseMariaMtr(ConstBytes b) {
       r.space = *s;
       r.page = *n;
       r.data = rec.subspan(p);
-      out.push_back(r);
+      out->push_back(r);
       at = end;
       continue;
     }
@@ -133,10 +133,10 @@ Result<std::vector<MariaRedoRecord>> ParseMariaMtr(ConstBytes b) {
       case 6: return Status::CorruptionAt(at, "a RESERVED record (no server writes one)");
       default: break;  // OPTION: ignored by recovery
     }
-    out.push_back(r);
+    out->push_back(r);
     at = end;
   }
-  return out;
+  return Status::Ok();
 }
 
 }  // namespace strata::ondisk

@@ -42,9 +42,10 @@ struct MariaRedoRecord {
 // Decodes a varint at b[*at], moving *at past it; Corruption if it is malformed or cut short.
 Result<std::uint32_t> DecodeMariaVarint(ConstBytes b, std::size_t* at);
 
-// Splits one mini-transaction's records (without its termination byte and CRC) into records.
+// Splits one mini-transaction's records (without its termination byte and CRC) into `out`
+// (cleared first; its capacity is reused, as a log holds millions of mini-transactions).
 // Corruption names the byte and the reason (a length past the end, a same-page record with no
 // page before it, a RESERVED record, ...).
-Result<std::vector<MariaRedoRecord>> ParseMariaMtr(ConstBytes records);
+Status ParseMariaMtr(ConstBytes records, std::vector<MariaRedoRecord>* out);
 
 }  // namespace strata::ondisk

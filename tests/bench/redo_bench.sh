@@ -55,7 +55,7 @@ sql "$dir/mariadb" -e "CREATE DATABASE bench; CREATE TABLE bench.t (id INT NOT N
   c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k_1 (k)) ENGINE=InnoDB"
 for ((done = 0; done < rows; done += 100000)); do
   n=$((rows - done < 100000 ? rows - done : 100000))
-  sql "$dir/mariadb" -e "INSERT INTO bench.t SELECT seq, seq * 7919 % 1000003, MD5(seq), SHA1(seq) FROM seq_$((done + 1))_to_$((done + n))"
+  sql "$dir/mariadb" bench -e "INSERT INTO bench.t SELECT seq, seq * 7919 % 1000003, MD5(seq), SHA1(seq) FROM seq_$((done + 1))_to_$((done + n))"
 done
 status() { sql "$dir/mariadb" -N -e "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '$1'"; }
 lsn=$(status INNODB_LSN_CURRENT)

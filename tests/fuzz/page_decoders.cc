@@ -208,7 +208,8 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
   (void)FspHeader::Open(raw);
   (void)UndoPageHeader::Decode(raw);
   DecodeLog(raw);
-  (void)ParseMariaMtr(raw);  // the input as one MariaDB mini-transaction's records
+  std::vector<MariaRedoRecord> mtr;
+  (void)ParseMariaMtr(raw, &mtr);  // the input as one MariaDB mini-transaction's records
   DecodeColumnValues(raw);
 
   std::vector<std::byte> page(page_size);

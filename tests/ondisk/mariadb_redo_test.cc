@@ -10,6 +10,13 @@
 namespace strata::ondisk {
 namespace {
 
+Result<std::vector<MariaRedoRecord>> Parse(ConstBytes b) {
+  std::vector<MariaRedoRecord> out;
+  Status st = ParseMariaMtr(b, &out);
+  if (!st.ok()) return st;
+  return out;
+}
+
 std::vector<std::byte> Bytes(std::initializer_list<unsigned> v) {
   std::vector<std::byte> out;
   for (unsigned b : v) out.push_back(std::byte(b));
@@ -49,7 +56,7 @@ TEST(MariaRedoTest, RecordsOfOneMiniTransaction) {
                           0xC3, 0x02, 0x0A, 0x00,
                           0x02, 0x05, 0x07,
                           0x30, 0x01, 0x06, 0x01, 0x08, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
-  auto r = ParseMariaMtr(mtr);
+  auto r = Parse(mtr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 5u);
   EXPECT_EQ((*r)[0].type, "INIT_PAGE");
@@ -75,7 +82,7 @@ TEST(MariaRedoTest, FileOperationsAndExtendedSubtypes) {
   // FILE_MODIFY 5:0 "t.ibd", then EXTENDED/UNDO_APPEND on 0:300 (subtype 3 and 3 bytes).
   const auto mtr = Bytes({0xB7, 0x05, 0x00, 't', '.', 'i', 'b', 'd',
                           0x27, 0x00, 0x80, 0xAC, 0x03, 1, 2, 3});
-  auto r = ParseMariaMtr(mtr);
+  auto r = Parse(mtr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 2u);
   EXPECT_EQ((*r)[0].type, "FILE_MODIFY");
@@ -87,13 +94,13 @@ TEST(MariaRedoTest, FileOperationsAndExtendedSubtypes) {
 }
 
 TEST(MariaRedoTest, MalformedRecordsAreRefusedWithWhere) {
-  EXPECT_NE(ParseMariaMtr(Bytes({0xC3, 0x02, 0x0A, 0x00})).status().message().find("offset 0"), std::string::npos)
+  EXPECT_NE(Parse(Bytes({0xC3, 0x02, 0x0A, 0x00})).status().message().find("offset 0"), std::string::npos)
       << "a MEMSET of the same page with no page before it";
-  EXPECT_FALSE(ParseMariaMtr(Bytes({0x35, 0x05, 0x07})).ok());                     // length past the end
-  EXPECT_FALSE(ParseMariaMtr(Bytes({0x63, 0x05, 0x07, 0x00})).ok());               // RESERVED
-  EXPECT_FALSE(ParseMariaMtr(Bytes({0x23, 0x05, 0x07, 0x2A})).ok());               // unknown EXTENDED subtype
-  EXPECT_FALSE(ParseMariaMtr(Bytes({0x12, 0x05, 0x07, 0x91, 0x00})).ok());         // INIT_PAGE on the "same page"
-  EXPECT_FALSE(ParseMariaMtr(Bytes({0x01})).ok());
+  EXPECT_FALSE(Parse(Bytes({0x35, 0x05, 0x07})).ok());                     // length past the end
+  EXPECT_FALSE(Parse(Bytes({0x63, 0x05, 0x07, 0x00})).ok());               // RESERVED
+  EXPECT_FALSE(Parse(Bytes({0x23, 0x05, 0x07, 0x2A})).ok());               // unknown EXTENDED subtype
+  EXPECT_FALSE(Parse(Bytes({0x12, 0x05, 0x07, 0x91, 0x00})).ok());         // INIT_PAGE on the "same page"
+  EXPECT_FALSE(Parse(Bytes({0x01})).ok());
 }
 
 }  // namespace
