@@ -59,19 +59,19 @@ TEST(MariaRedoTest, RecordsOfOneMiniTransaction) {
   auto r = Parse(mtr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 5u);
-  EXPECT_EQ((*r)[0].type, "INIT_PAGE");
+  EXPECT_STREQ((*r)[0].type, "INIT_PAGE");
   EXPECT_EQ((*r)[0].space, 5u);
   EXPECT_EQ((*r)[0].page, 300u);
-  EXPECT_EQ((*r)[1].type, "WRITE");
+  EXPECT_STREQ((*r)[1].type, "WRITE");
   EXPECT_EQ((*r)[1].page, 300u);
   EXPECT_EQ((*r)[1].offset, 38u);
   EXPECT_EQ((*r)[1].length, 2u);
-  EXPECT_EQ((*r)[2].type, "MEMSET");
+  EXPECT_STREQ((*r)[2].type, "MEMSET");
   EXPECT_EQ((*r)[2].offset, 42u);
   EXPECT_EQ((*r)[2].length, 10u);
-  EXPECT_EQ((*r)[3].type, "FREE_PAGE");
+  EXPECT_STREQ((*r)[3].type, "FREE_PAGE");
   EXPECT_EQ((*r)[3].page, 7u);
-  EXPECT_EQ((*r)[4].type, "WRITE");
+  EXPECT_STREQ((*r)[4].type, "WRITE");
   EXPECT_EQ((*r)[4].space, 6u);
   EXPECT_EQ((*r)[4].offset, 8u);
   EXPECT_EQ((*r)[4].length, 12u);
@@ -85,11 +85,11 @@ TEST(MariaRedoTest, FileOperationsAndExtendedSubtypes) {
   auto r = Parse(mtr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 2u);
-  EXPECT_EQ((*r)[0].type, "FILE_MODIFY");
+  EXPECT_STREQ((*r)[0].type, "FILE_MODIFY");
   EXPECT_TRUE((*r)[0].file_op);
   EXPECT_FALSE((*r)[0].page_op);
   EXPECT_EQ((*r)[0].space, 5u);
-  EXPECT_EQ((*r)[1].type, "EXTENDED/UNDO_APPEND");
+  EXPECT_STREQ((*r)[1].type, "EXTENDED/UNDO_APPEND");
   EXPECT_EQ((*r)[1].page, 300u);
 }
 
