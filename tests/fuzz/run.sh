@@ -78,8 +78,8 @@ for f in fcrc32/enc_pc crc32/enc ctr/enc; do
   [ -e "$files/mariadb-encrypted-${f%%/*}.ibd" ] || gunzip -c "$top/tests/data/mariadb-encrypted/$f.ibd.gz" > "$files/mariadb-encrypted-${f%%/*}.ibd"
 done
 cp -n "$top/../shared/fixtures/external/percona-parser/encrypted_test.ibd" "$files/mysql-encrypted.ibd" 2>/dev/null || true
-cp -n "$top/tests/data/mariadb-encrypted/keys.txt" "$files/keys.txt"
-cp -n "$top/tests/data/mysql-encrypted/keyring_test" "$files/keyring"
+cp -n "$top/tests/data/mariadb-encrypted/keys.txt" "$files/keys.txt" 2>/dev/null || true
+cp -n "$top/tests/data/mysql-encrypted/keyring_test" "$files/keyring" 2>/dev/null || true
 echo "fuzz: inspect_fuzzer for ${seconds}s"
 "$build/tests/fuzz/inspect_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 20)) -timeout=30 \
   -rss_limit_mb=4096 -print_final_stats=1 "$files"
