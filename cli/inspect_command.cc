@@ -50,7 +50,7 @@ struct InspectRun {
   po::variables_map vm;
   std::vector<std::filesystem::path> paths;
   bool json = false;
-  EncryptionKeys keys;  // --key-file: encrypted pages are read decrypted
+  EncryptionKeys keys;  // --key-file, --keyring: encrypted pages are read decrypted
 
   InspectRun(std::string cmd, std::string use) : command(std::move(cmd)), usage(std::move(use)) {
     options.add_options()("json", "print JSON (schema: inspect/README.md)")("help,h", "show this help");
