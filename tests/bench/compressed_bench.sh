@@ -24,6 +24,8 @@ die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
 # shellcheck source=tests/bench/private_mariadb.sh
 . "$top/tests/bench/private_mariadb.sh"
+# shellcheck source=tests/bench/measure.sh
+. "$top/tests/bench/measure.sh"
 while [ $# -gt 0 ]; do
   case $1 in
     --rows) [ $# -ge 2 ] || die "--rows needs a value"; rows=$2; shift 2 ;;
@@ -73,15 +75,6 @@ for t in plain zip; do
   cat "$dir/$t.ibd" > /dev/null
 done
 
-measure() {  # best-of-3 seconds of a command, output discarded
-  local best="" t
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e" -o "$dir/time" "$@" > /dev/null 2>"$dir/stderr" || die "failed: $* ($(tail -n 1 "$dir/stderr"))"
-    t=$(tail -n 1 "$dir/time")
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-  done
-  echo "$best"
-}
 
 echo
 echo "$rows sbtest rows; plain.ibd $(($(stat -c %s "$dir/plain.ibd") / 1048576)) MiB (16 KiB pages), zip.ibd" \

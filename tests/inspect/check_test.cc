@@ -39,11 +39,6 @@ CheckReport CheckFile(const fs::path& p) {
   return f.ok() ? CheckSpace(*f) : CheckReport{};
 }
 
-void WriteFile(const fs::path& p, const std::vector<std::byte>& bytes) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 TEST(CheckTest, UndamagedRealFilesAreClean) {
   for (const auto& p : RealFiles()) {
     CheckReport r = CheckFile(p);
@@ -73,7 +68,7 @@ TEST(CheckTest, FindsEveryInjectedByteFlip) {
       const std::size_t at = rng() % bytes.size();
       bytes[at] ^= std::byte(1u << (rng() % 8));
       const fs::path copy = tmp.path() / src.filename();
-      WriteFile(copy, bytes);
+      testing::WriteWholeFile(copy, bytes);
       CheckReport r = CheckFile(copy);
       const std::uint32_t page = static_cast<std::uint32_t>(at / 16384);
       bool named = false;
@@ -119,7 +114,7 @@ TEST(CheckTest, FindsEveryInjectedByteFlipInACompressedFile) {
       if (at % page_size >= 16 && at % page_size < 24) at += 8;
       bytes[at] ^= std::byte(1u << (rng() % 8));
       const fs::path copy = tmp.path() / "flipped.ibd";
-      WriteFile(copy, bytes);
+      testing::WriteWholeFile(copy, bytes);
       CheckReport r = CheckFile(copy);
       bool named = false;
       for (const auto& f : r.findings) named |= f.severity == Severity::kError && f.page == at / page_size;
@@ -149,7 +144,7 @@ TEST(CheckTest, EncryptedPagesAreSaidNotCalledDamaged) {
   testing::TempDir tmp;
   auto bytes = testing::ReadWholeFile(src);
   bytes[200] ^= std::byte{0x10};  // page 0, the clear one
-  WriteFile(tmp.path() / "e.ibd", bytes);
+  testing::WriteWholeFile(tmp.path() / "e.ibd", bytes);
   r = CheckFile(tmp.path() / "e.ibd");
   EXPECT_FALSE(r.clean()) << ToText(r);
 }
@@ -161,7 +156,7 @@ TEST(CheckTest, ZeroFilledRootPagesAreDamage) {
     testing::TempDir tmp;
     auto bytes = testing::ReadWholeFile(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd");
     std::fill(bytes.begin() + root * 16384, bytes.begin() + (root + 1) * 16384, std::byte{0});
-    WriteFile(tmp.path() / "film.ibd", bytes);
+    testing::WriteWholeFile(tmp.path() / "film.ibd", bytes);
     auto f = SpaceFile::Open(tmp.path() / "film.ibd");
     ASSERT_TRUE(f.ok());
     CheckReport r = CheckSpace(*f);
@@ -176,7 +171,7 @@ TEST(CheckTest, TruncatedFileIsReportedAndTheRestStillChecked) {
   testing::TempDir tmp;
   auto bytes = testing::ReadWholeFile(testing::TestDataDir() / "mariadb/t_int.ibd");
   bytes.resize(bytes.size() - 16384 - 1000);  // lose the last page and part of another
-  WriteFile(tmp.path() / "t.ibd", bytes);
+  testing::WriteWholeFile(tmp.path() / "t.ibd", bytes);
   auto f = SpaceFile::Open(tmp.path() / "t.ibd");
   ASSERT_TRUE(f.ok());
   CheckReport r = CheckSpace(*f);
@@ -194,7 +189,7 @@ TEST(CheckTest, ZeroedPageZeroStillReadsTheRest) {
   testing::TempDir tmp;
   auto bytes = testing::ReadWholeFile(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd");
   std::fill(bytes.begin(), bytes.begin() + 16384, std::byte{0});
-  WriteFile(tmp.path() / "film.ibd", bytes);
+  testing::WriteWholeFile(tmp.path() / "film.ibd", bytes);
   auto f = SpaceFile::Open(tmp.path() / "film.ibd");
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->page_size(), 16384u);  // inferred from the other pages' numbers
@@ -211,7 +206,7 @@ TEST(CheckTest, FlagsNamingTheWrongPageSizeAreOverruled) {
   auto bytes = testing::ReadWholeFile(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd");
   ondisk::MutableBytes page0(bytes.data(), 16384);
   ondisk::Store32(page0, ondisk::FspHeader::kFlags, 0x4021 | (4 << 6));  // claims 8 KiB pages
-  WriteFile(tmp.path() / "film.ibd", bytes);
+  testing::WriteWholeFile(tmp.path() / "film.ibd", bytes);
   auto f = SpaceFile::Open(tmp.path() / "film.ibd");
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->page_size(), 16384u);
@@ -227,7 +222,7 @@ TEST(CheckTest, RandomBytesGiveFindingsNotCrashes) {
   std::mt19937 rng(3);
   std::vector<std::byte> bytes(16384 * 5 + 123);
   for (auto& b : bytes) b = std::byte(rng());
-  WriteFile(tmp.path() / "noise.ibd", bytes);
+  testing::WriteWholeFile(tmp.path() / "noise.ibd", bytes);
   auto f = SpaceFile::Open(tmp.path() / "noise.ibd");
   ASSERT_TRUE(f.ok());
   CheckReport r = CheckSpace(*f);
@@ -244,7 +239,7 @@ TEST(CheckTest, LoopingExtentListIsFound) {
   ondisk::FileAddr self{ondisk::PageNo(0), 150 + 8};
   self.EncodeTo(page0, 150 + 8 + 6);  // next
   ondisk::StampChecksum(page0, ondisk::ChecksumAlgorithm::kCrc32);
-  WriteFile(tmp.path() / "film.ibd", bytes);
+  testing::WriteWholeFile(tmp.path() / "film.ibd", bytes);
   CheckReport r = CheckFile(tmp.path() / "film.ibd");
   bool loop = false;
   for (const auto& x : r.findings) loop |= x.what == "broken extent list";
@@ -253,7 +248,7 @@ TEST(CheckTest, LoopingExtentListIsFound) {
 
 TEST(CheckTest, TooSmallFileIsRefusedWithItsSize) {
   testing::TempDir tmp;
-  WriteFile(tmp.path() / "tiny.ibd", std::vector<std::byte>(100));
+  testing::WriteWholeFile(tmp.path() / "tiny.ibd", std::vector<std::byte>(100));
   auto f = SpaceFile::Open(tmp.path() / "tiny.ibd");
   EXPECT_TRUE(f.status().IsCorruption());
   EXPECT_NE(f.status().message().find("100 bytes"), std::string::npos);

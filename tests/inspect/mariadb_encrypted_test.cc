@@ -46,10 +46,6 @@ EncryptionKeys Keys(const std::string& file = "keys.txt", const std::string& sec
   return keys;
 }
 
-void WriteFile(const fs::path& p, const std::vector<std::byte>& bytes) {
-  std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 TEST(MariaDbEncryptedTest, IntactFilesAreSaidEncryptedNotDamaged) {
   testing::TempDir tmp;
   for (const fs::path& ibd : Unpack(tmp)) {
@@ -90,7 +86,7 @@ TEST(MariaDbEncryptedTest, FlippedBytesInEncryptedPagesAreFound) {
       // Early in the body: inside what a page-compressed page stores (at least 256 bytes).
       bytes[std::size_t{p} * 16384 + 40 + rng() % 60] ^= std::byte(1u << (rng() % 8));
       const fs::path copy = tmp.path() / "flipped.ibd";
-      WriteFile(copy, bytes);
+      testing::WriteWholeFile(copy, bytes);
       auto g = SpaceFile::Open(copy);
       ASSERT_TRUE(g.ok());
       CheckReport r = CheckSpace(*g);
@@ -151,7 +147,7 @@ TEST(MariaDbEncryptedTest, WithTheKeyFlippedBytesAreFoundOnTheirPage) {
       auto bytes = original;
       bytes[at] ^= std::byte(1u << (rng() % 8));
       const fs::path copy = tmp.path() / "flipped.ibd";
-      WriteFile(copy, bytes);
+      testing::WriteWholeFile(copy, bytes);
       auto g = SpaceFile::Open(copy, &keys);
       ASSERT_TRUE(g.ok());
       CheckReport r = CheckSpace(*g);

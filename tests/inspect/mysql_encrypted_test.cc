@@ -33,10 +33,6 @@ EncryptionKeys Keyring(const fs::path& path = kData / "keyring_test") {
   return keys;
 }
 
-void WriteFile(const fs::path& p, const std::vector<std::byte>& bytes) {
-  std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 std::string Rows(const SpaceFile& file) {
   Dictionary d = ReadDictionary(file);
   EXPECT_TRUE(d.findings.empty()) << d.findings[0].ToString();
@@ -110,7 +106,7 @@ TEST(MySqlEncryptedTest, WithTheKeyFlippedBytesAreFoundOnTheirPage) {
     const std::size_t at = std::size_t{p} * 16384 + rng() % 16384;
     auto bytes = original;
     bytes[at] ^= std::byte(1u << (rng() % 8));
-    WriteFile(tmp.path() / "flipped.ibd", bytes);
+    testing::WriteWholeFile(tmp.path() / "flipped.ibd", bytes);
     auto f = SpaceFile::Open(tmp.path() / "flipped.ibd", &keys);
     ASSERT_TRUE(f.ok());
     CheckReport r = CheckSpace(*f);
@@ -141,10 +137,10 @@ TEST(MySqlEncryptedTest, AKeyringWithoutTheKeyOrWithAnotherIsSaid) {
   EXPECT_EQ(f->findings()[0].what, "no key");
   // A damaged keyring is refused, not half read: its SHA-256 covers the keys.
   keyring[100] ^= std::byte{1};
-  WriteFile(tmp.path() / "damaged", keyring);
+  testing::WriteWholeFile(tmp.path() / "damaged", keyring);
   EXPECT_NE(LoadMySqlKeyring(tmp.path() / "damaged", &keys).message().find("SHA-256"), std::string::npos);
   keyring.resize(60);
-  WriteFile(tmp.path() / "short", keyring);
+  testing::WriteWholeFile(tmp.path() / "short", keyring);
   EXPECT_NE(LoadMySqlKeyring(tmp.path() / "short", &keys).message().find("EOF"), std::string::npos);
   EXPECT_FALSE(LoadMySqlKeyring(kEncrypted, &keys).ok());  // not a keyring at all
 }

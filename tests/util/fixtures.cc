@@ -43,4 +43,9 @@ std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path) {
   return data;
 }
 
+void WriteWholeFile(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
 }  // namespace strata::testing

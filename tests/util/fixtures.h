@@ -19,6 +19,8 @@ std::vector<std::filesystem::path> IbdFilesUnder(const std::filesystem::path& di
 
 // Whole file contents; throws std::runtime_error naming the file on failure.
 std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path);
+// Writes `bytes` as the whole file (a damaged copy of a fixture, say).
+void WriteWholeFile(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
 // The same as text (a TSV the server printed, a .frm, a SQL script).
 std::string ReadText(const std::filesystem::path& path);
 
