@@ -79,11 +79,16 @@ TEST(RedoReportTest, MariaDbRecordsNameThePagesRecoveryChanged) {
     auto it = r.pages.find(id);
     ASSERT_NE(it, r.pages.end()) << "recovery stamped " << id.first << ":" << id.second << " with LSN " << lsn;
     // A page whose last change freed it is not written back: it keeps an earlier change.
-    if (it->second.freed) EXPECT_LT(lsn, it->second.last_lsn) << id.first << ":" << id.second;
-    else EXPECT_EQ(it->second.last_lsn, lsn) << id.first << ":" << id.second;
+    if (it->second.freed) {
+      EXPECT_LT(lsn, it->second.last_lsn) << id.first << ":" << id.second;
+    } else {
+      EXPECT_EQ(it->second.last_lsn, lsn) << id.first << ":" << id.second;
+    }
   }
   for (const auto& [id, info] : r.pages) {
-    if (!info.freed) EXPECT_EQ(stamped.count(id), 1u) << id.first << ":" << id.second << ", " << info.records << " records";
+    if (!info.freed) {
+      EXPECT_EQ(stamped.count(id), 1u) << id.first << ":" << id.second << ", " << info.records << " records";
+    }
   }
 
   // One page's records, oldest first, each naming that page.
@@ -93,7 +98,9 @@ TEST(RedoReportTest, MariaDbRecordsNameThePagesRecoveryChanged) {
   for (std::size_t i = 0; i < one.records.size(); ++i) {
     EXPECT_EQ(one.records[i].space, space);
     EXPECT_EQ(one.records[i].page, page);
-    if (i) EXPECT_GT(one.records[i].lsn, one.records[i - 1].lsn);
+    if (i > 0) {
+      EXPECT_GT(one.records[i].lsn, one.records[i - 1].lsn);
+    }
   }
 }
 
