@@ -387,13 +387,16 @@ int Undo(const std::vector<std::string>& args) {
 
 // A redo log is not a tablespace: one file (or a data directory's ib_logfile0) at a time.
 int Redo(const std::vector<std::string>& args) {
-  InspectRun run("redo", "PATH...\n\nA redo log (ib_logfile0, or a data directory holding it): header, both checkpoints,\n"
-                         "the blocks after the newer one, and for Strata's own log every record.");
-  run.options.add_options()("records", "list every record after the checkpoint (Strata logs)")(
-      "page", po::value<std::string>(), "S:P: only the records for space S page P, oldest first (implies --records)");
+  InspectRun run("redo", "PATH...\n\nA redo log (ib_logfile0, #innodb_redo/#ib_redoN, or a data directory holding one):\n"
+                         "header, both checkpoints, the log after the newer one, and the records of Strata's,\n"
+                         "MySQL 8.0.30+ and MariaDB 10.8+ logs counted by type and by page.");
+  run.options.add_options()("records", "list every record after the checkpoint")(
+      "page", po::value<std::string>(), "S:P: only the records for space S page P, oldest first (implies --records)")(
+      "all", "MySQL 8.0.30+: every record the #ib_redo files still hold, not only those after the checkpoint");
   if (auto rc = run.Parse(args)) return *rc;
   RedoOptions opt;
   opt.records = run.vm.count("records") > 0;
+  opt.all = run.vm.count("all") > 0;
   if (run.vm.count("page")) {
     const std::string p = run.vm["page"].as<std::string>();
     const auto colon = p.find(':');
@@ -430,7 +433,7 @@ std::vector<Command> InspectCommands() {
       {"lsn", "page LSNs: range, histogram, age rank", Lsn},
       {"page", "every header field of one page; --records lists its records", Page},
       {"undo", "rollback segments, history list length, undo logs in the history", Undo},
-      {"redo", "a redo log: header, checkpoints, blocks, and Strata's records", Redo},
+      {"redo", "a redo log: header, checkpoints, blocks, records by type and page", Redo},
       {"check", "verify checksums, page structure and the links between pages", Check},
       {"schema", "table and index definitions carried in the file (SDI)", Schema},
       {"rows", "a table's rows in key order, as the mysql client prints them", InspectRows},

@@ -14,6 +14,7 @@
 
 #include "ondisk/crc32c.h"
 #include "ondisk/mariadb_redo.h"
+#include "ondisk/mysql_redo.h"
 #include "ondisk/redo.h"
 #include "ondisk/redo_record.h"
 
@@ -35,12 +36,36 @@ bool BlockFramed(std::uint32_t format) {
   return format == kStrataLogFormat || f != LogFormat::kMariaPhys108;
 }
 
+// Records counted by type and by page. Type names are static strings: counting compares
+// pointers, as a log holds millions of records.
+class RecordTally {
+ public:
+  void Type(const char* type) {
+    for (auto& [t, n] : types_) {
+      if (t == type) return void(++n);
+    }
+    types_.emplace_back(type, 1);
+  }
+  RedoPageInfo& Page(std::uint32_t space, std::uint32_t page) { return pages_[std::uint64_t{space} << 32 | page]; }
+  void AddTo(RedoReport& r) const {
+    for (const auto& [type, n] : types_) r.record_types[type] += n;
+    for (const auto& [id, info] : pages_) r.pages[{static_cast<std::uint32_t>(id >> 32), static_cast<std::uint32_t>(id)}] = info;
+  }
+
+ private:
+  std::vector<std::pair<const char*, std::uint64_t>> types_;
+  std::unordered_map<std::uint64_t, RedoPageInfo> pages_;  // space << 32 | page
+};
+
+// The LSN of byte i of the block payloads read from the block at LSN `first_block` on.
+std::uint64_t LsnAt(std::uint64_t first_block, std::size_t i) {
+  return first_block + i / kLogBlockPayload * kLogBlockSize + kLogBlockHeaderSize + i % kLogBlockPayload;
+}
+
 // The records of Strata's log from the checkpoint on, decoded; the first bad byte ends them.
 void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std::uint64_t first_block,
                    const RedoOptions& opt, RedoReport& r) {
-  auto lsn_at = [&](std::size_t i) {
-    return first_block + i / kLogBlockPayload * kLogBlockSize + kLogBlockHeaderSize + i % kLogBlockPayload;
-  };
+  auto lsn_at = [&](std::size_t i) { return LsnAt(first_block, i); };
   std::vector<RedoRecordInfo> group;
   std::size_t group_start = begin;
   for (std::size_t i = begin; i < stream.size();) {
@@ -76,6 +101,92 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
     group_start = i;
   }
   r.incomplete_tail_bytes = stream.size() - group_start;
+}
+
+// MySQL 8.0.30+ records from the block payloads `stream` (byte i is LSN LsnAt(first_block, i)).
+// Parsing starts where the log itself says a mini-transaction starts (the first block whose
+// first-record-group field is set); only mini-transactions starting at byte `from` or later
+// count (the checkpoint's: those before it were already on the pages). Every block's
+// first-record-group field is checked against where the records put the groups: the server
+// wrote it, so agreement confirms every record length decoded on the way.
+void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<std::uint16_t>& first_group,
+                        std::size_t from, std::uint64_t first_block, const RedoOptions& opt, RedoReport& r) {
+  r.records_decoded = true;
+  std::size_t k = std::min(from / kLogBlockPayload, first_group.size());
+  while (k < first_group.size() && first_group[k] == 0) ++k;
+  if (k == first_group.size() || k * kLogBlockPayload + first_group[k] - kLogBlockHeaderSize > stream.size()) {
+    r.incomplete_tail_bytes = stream.size() > from ? stream.size() - from : 0;
+    return;
+  }
+  RecordTally tally;
+  std::size_t checked = k;  // blocks before it have had their field compared
+  std::uint64_t mismatches = 0, straddling = 0;
+  auto group_starts_at = [&](std::size_t at) {
+    const std::size_t blk = at / kLogBlockPayload;
+    for (; checked <= blk; ++checked) {
+      const std::uint16_t want = checked == blk ? static_cast<std::uint16_t>(at % kLogBlockPayload + kLogBlockHeaderSize) : 0;
+      if (first_group[checked] == want || ++mismatches > 5) continue;
+      r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "log block",
+                            fmt::format("LSN {}: its header says the first mini-transaction starting in it is at byte {}; "
+                                        "the records before it put it at {}: the log is damaged, or a record was misread",
+                                        first_block + checked * kLogBlockSize, first_group[checked], want)});
+    }
+  };
+  std::vector<std::pair<MySqlRedoRecord, std::size_t>> group;
+  std::size_t at = k * kLogBlockPayload + first_group[k] - kLogBlockHeaderSize;
+  while (at < stream.size()) {
+    const std::size_t start = at;
+    group.clear();
+    Status st;
+    for (bool ended = false; !ended;) {
+      MySqlRedoRecord x;
+      st = ParseMySqlRedoRecord(stream, at, &x);
+      if (st.ok() && !group.empty() && x.single) {
+        st = Status::Corruption(fmt::format("a record with the single-record flag inside a mini-transaction of {} records", group.size()));
+      }
+      if (!st.ok()) break;
+      ended = x.single || x.code == kMlogMultiRecEnd || (group.empty() && x.code == kMlogDummyRecord);
+      group.emplace_back(x, at);
+      at += x.size;
+    }
+    if (!st.ok()) {
+      if (!st.IsNotFound()) {
+        r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
+                              fmt::format("mini-transaction at LSN {}, record at LSN {}: {}", LsnAt(first_block, start),
+                                          LsnAt(first_block, at), st.message())});
+      }
+      at = start;
+      break;
+    }
+    group_starts_at(start);
+    if (start < from) {
+      straddling += at > from;
+      continue;
+    }
+    const std::uint64_t end_lsn = LsnAt(first_block, at);
+    for (const auto& [x, x_at] : group) {
+      tally.Type(x.type);
+      if (x.page_op) {
+        RedoPageInfo& pi = tally.Page(x.space, x.page);
+        ++pi.records;
+        pi.last_lsn = end_lsn;
+      }
+      const bool wanted = opt.page ? x.page_op && x.space == opt.page->first && x.page == opt.page->second : opt.records;
+      if (wanted) r.records.push_back({LsnAt(first_block, x_at), r.mtr_groups, x.type, x.space, x.page, x.offset, x.length, {}});
+    }
+    ++r.mtr_groups;
+  }
+  r.incomplete_tail_bytes = stream.size() - at;
+  tally.AddTo(r);
+  if (mismatches > 5) {
+    r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "log block",
+                          fmt::format("{} blocks in all disagree with the records about where mini-transactions start", mismatches)});
+  }
+  if (straddling) {
+    r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "checkpoint",
+                          fmt::format("a mini-transaction begins before the checkpoint (LSN {}) and ends after it: its "
+                                      "records are not counted", LsnAt(first_block, from))});
+  }
 }
 
 // The ten pages with the most records, most first.
@@ -132,15 +243,8 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
   const ConstBytes all(ring + (cp_lsn - first_lsn) % cap, size);
   ::madvise(const_cast<std::byte*>(all.data()), size, MADV_SEQUENTIAL);
   auto seqbit = [&](std::uint64_t lsn) { return std::byte(1u - static_cast<unsigned>(((lsn - first_lsn) / cap) & 1)); };
-  std::vector<std::pair<const char*, std::uint64_t>> types;  // a score of static names
-  auto count = [&types](const char* type) {
-    for (auto& [t, n] : types) {
-      if (t == type) return void(++n);
-    }
-    types.emplace_back(type, 1);
-  };
+  RecordTally tally;
   std::vector<MariaRedoRecord> decoded;
-  std::unordered_map<std::uint64_t, RedoPageInfo> pages;  // space << 32 | page
   std::uint64_t i = 0;  // where the next mini-transaction starts, from the checkpoint
   while (i < cap) {
     // Its records' lengths lead to the termination byte; then the CRC-32C of the records.
@@ -171,9 +275,9 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
     }
     const std::uint64_t end = cp_lsn + l + 5;
     for (const MariaRedoRecord& x : decoded) {
-      count(x.type);
+      tally.Type(x.type);
       if (x.page_op) {
-        RedoPageInfo& pi = pages[std::uint64_t{x.space} << 32 | x.page];
+        RedoPageInfo& pi = tally.Page(x.space, x.page);
         ++pi.records;
         pi.last_lsn = end;
         pi.freed = x.freed;
@@ -187,28 +291,11 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
     ++r.mtr_groups;
     i = l + 5;
   }
-  for (const auto& [type, n] : types) r.record_types[type] += n;
-  for (const auto& [id, info] : pages) r.pages[{static_cast<std::uint32_t>(id >> 32), static_cast<std::uint32_t>(id)}] = info;
+  tally.AddTo(r);
   r.records_decoded = true;
   r.lsn_end = cp_lsn + i;
   r.scan_end = fmt::format("{} mini-transactions after the checkpoint; the next bytes do not form one (the end of "
                            "the log)", r.mtr_groups);
-}
-
-// Whether any of the 8 blocks after the one at LSN `b` is a written block of its own LSN with a
-// good checksum: then a bad block at `b` is damage inside the log, not its torn end.
-template <typename Read>
-bool BlockFollows(Read& read, std::uint64_t b, std::uint64_t start_lsn, bool per_file, std::uint64_t first_block,
-                  std::uint64_t cp_offset, std::uint64_t file_size) {
-  std::vector<std::byte> block(kLogBlockSize);
-  for (std::uint64_t next = b + kLogBlockSize; next <= b + 8 * kLogBlockSize; next += kLogBlockSize) {
-    auto off = per_file ? Result<std::uint64_t>(kLogFileHeaderSize + (next - start_lsn))
-                        : LogGroupOffset(next, first_block, cp_offset - cp_offset % kLogBlockSize, file_size, 1);
-    if (!off.ok() || !read(*off, block)) return false;
-    auto h = LogBlockHeader::Decode(block);
-    if (h.ok() && h->number == LogBlockNumber(Lsn(next)) && CheckLogBlockChecksum(block) != LogChecksum::kBad) return true;
-  }
-  return false;
 }
 
 // MySQL 8.0.30+'s spare files, #innodb_redo/#ib_redoN_tmp.
@@ -217,22 +304,74 @@ bool IsSpareRedoFile(const std::filesystem::path& p) {
   return name.starts_with("#ib_redo") && name.ends_with("_tmp");
 }
 
-// The log of a data directory: ib_logfile0 (MariaDB, MySQL before 8.0.30), else the newest of
-// MySQL 8.0.30+'s #innodb_redo/#ib_redoN files (the highest N: the one being written, which
-// holds the newest checkpoint after a clean stop).
+// N of a MySQL 8.0.30+ log file #ib_redoN; nullopt for any other name.
+std::optional<long> RedoFileNumber(const std::filesystem::path& p) {
+  const std::string name = p.filename().string();
+  if (!name.starts_with("#ib_redo") || IsSpareRedoFile(p)) return std::nullopt;
+  const std::string digits = name.substr(8);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return std::nullopt;
+  return std::stol(digits);
+}
+
+std::optional<std::vector<std::byte>> ReadBytes(const std::filesystem::path& p, std::uint64_t offset, std::size_t n) {
+  std::ifstream in(p, std::ios::binary);
+  std::vector<std::byte> out(n);
+  in.seekg(static_cast<std::streamoff>(offset));
+  if (!in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(n))) return std::nullopt;
+  return out;
+}
+
+// The newest valid checkpoint LSN a block-framed log file holds (0: none).
+std::uint64_t NewestCheckpointLsn(const std::filesystem::path& p) {
+  std::uint64_t best = 0;
+  for (std::size_t at : {kLogCheckpoint1, kLogCheckpoint2}) {
+    if (auto b = ReadBytes(p, at, kLogBlockSize)) {
+      if (auto cp = LogCheckpoint::Decode(*b); cp.ok() && cp->checksum_ok) best = std::max(best, cp->lsn);
+    }
+  }
+  return best;
+}
+
+// The log of a data directory: ib_logfile0 (MariaDB, MySQL before 8.0.30), else the
+// #innodb_redo/#ib_redoN file holding the newest checkpoint, as MySQL's recovery chooses it.
 std::filesystem::path RedoFileIn(const std::filesystem::path& dir) {
   std::error_code ec;
   if (std::filesystem::exists(dir / "ib_logfile0", ec)) return dir / "ib_logfile0";
   std::filesystem::path best = dir / "ib_logfile0";
-  long best_n = -1;
+  std::pair<std::uint64_t, long> best_key{0, -1};  // checkpoint LSN, then N
   for (const auto& e : std::filesystem::directory_iterator(dir / "#innodb_redo", ec)) {
-    const std::string name = e.path().filename().string();
-    if (!name.starts_with("#ib_redo") || IsSpareRedoFile(e.path())) continue;
-    const std::string digits = name.substr(8);
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
-    if (const long n = std::stol(digits); n > best_n) best_n = n, best = e.path();
+    const auto n = RedoFileNumber(e.path());
+    if (!n) continue;
+    const std::pair<std::uint64_t, long> key{NewestCheckpointLsn(e.path()), *n};
+    if (key > best_key) best_key = key, best = e.path();
   }
   return best;
+}
+
+// MySQL 8.0.30+: the #ib_redoN files beside `file` that belong to its log (same format and
+// log UUID, a good header), in LSN order. Each holds LSNs [start, start + size - 2048).
+struct RedoFileSpan {
+  std::filesystem::path path;
+  std::uint64_t start_lsn = 0, end_lsn = 0;
+};
+std::vector<RedoFileSpan> RedoFileSet(const std::filesystem::path& file, std::uint32_t uuid) {
+  std::vector<RedoFileSpan> spans;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(file.parent_path().empty() ? "." : file.parent_path(), ec)) {
+    if (!RedoFileNumber(e.path())) continue;
+    const auto size = std::filesystem::file_size(e.path(), ec);
+    auto block = ReadBytes(e.path(), 0, kLogBlockSize);
+    if (ec || !block || size < kLogFileHeaderSize + kLogBlockSize) continue;
+    auto h = LogFileHeader::Decode(*block);
+    if (!h.ok() || !h->checksum_ok || h->format != static_cast<std::uint32_t>(LogFormat::kMySql8030) ||
+        h->subformat_or_uuid != uuid) {
+      continue;
+    }
+    const std::uint64_t data = (size - kLogFileHeaderSize) / kLogBlockSize * kLogBlockSize;
+    spans.push_back({e.path(), h->start_lsn, h->start_lsn + data});
+  }
+  std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.start_lsn < b.start_lsn; });
+  return spans;
 }
 
 // The header's flags: Strata's and MySQL's logs give the same field other values.
@@ -344,35 +483,90 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     return r;
   }
 
-  // Blocks from the checkpoint's block on, through the circular area.
+  // Blocks from the checkpoint's block on: round the circular area (MySQL before 8.0.30, MariaDB
+  // before 10.8, Strata), or on through this #ib_redo file and the ones after it (MySQL 8.0.30+).
   std::vector<std::byte> cpb(kLogBlockSize);
   read(*r.newest == 0 ? kLogCheckpoint1 : kLogCheckpoint2, cpb);
   const std::uint64_t cp_offset = Load64(cpb, 16);
   if (r.file_size <= kLogFileHeaderSize + kLogBlockSize) return fail("truncated", "no room for log blocks");
-  const std::uint64_t first_block = cp.lsn - cp.lsn % kLogBlockSize;
+  std::vector<RedoFileSpan> spans;
+  std::uint64_t scan_from = cp.lsn;
+  if (per_file) {
+    spans = RedoFileSet(path, header->subformat_or_uuid);
+    if (std::none_of(spans.begin(), spans.end(), [&](const auto& s) { return s.start_lsn == r.start_lsn; })) {
+      spans.push_back({path, r.start_lsn, r.start_lsn + (r.file_size - kLogFileHeaderSize) / kLogBlockSize * kLogBlockSize});
+      std::sort(spans.begin(), spans.end(), [](const auto& x, const auto& y) { return x.start_lsn < y.start_lsn; });
+    }
+    // --all: every record the files still hold (from the oldest file of a data directory, or
+    // from the start of the file given).
+    if (opt.all) scan_from = std::filesystem::is_directory(input) ? spans.front().start_lsn : r.start_lsn;
+  } else if (opt.all) {
+    r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "--all",
+                          "only MySQL 8.0.30+ logs are read from their start; this one is read from its checkpoint"});
+  }
+  r.lsn_begin = r.lsn_end = scan_from;
+  const std::uint64_t first_block = scan_from - scan_from % kLogBlockSize;
   const std::uint64_t capacity = r.file_size - kLogFileHeaderSize;
-  std::vector<std::byte> stream;
-  std::size_t valid = 0;
-  r.scan_end = "the whole circular area was read";
-  if (per_file && cp.lsn < r.start_lsn) {
-    r.scan_end = fmt::format("the checkpoint (LSN {}) is before this file's start LSN {}", cp.lsn, r.start_lsn);
+
+  // Where the block at LSN `b` is, and reading it; another #ib_redo file is opened as needed.
+  struct Where {
+    const std::filesystem::path* file = nullptr;
+    std::uint64_t offset = 0;
+  };
+  auto where = [&](std::uint64_t b) -> Result<std::optional<Where>> {
+    if (!per_file) {
+      auto off = LogGroupOffset(b, first_block, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
+      if (!off.ok()) return off.status();
+      return std::optional<Where>(Where{&path, *off});
+    }
+    for (const auto& span : spans) {
+      if (b >= span.start_lsn && b < span.end_lsn) return std::optional<Where>(Where{&span.path, kLogFileHeaderSize + (b - span.start_lsn)});
+    }
+    return std::optional<Where>();
+  };
+  std::ifstream other;
+  std::filesystem::path other_path;
+  auto read_block = [&](const Where& w, std::vector<std::byte>& out) {
+    if (*w.file == path) return read(w.offset, out);
+    if (other_path != *w.file) other = std::ifstream(*w.file, std::ios::binary), other_path = *w.file;
+    other.seekg(static_cast<std::streamoff>(w.offset));
+    return static_cast<bool>(other.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size())));
+  };
+  // Whether any of the 8 blocks after a bad one at LSN `b` is a written block of its own LSN
+  // with a good checksum: then the bad block is damage inside the log, not its torn end.
+  auto block_follows = [&](std::uint64_t b) {
+    std::vector<std::byte> next_block(kLogBlockSize);
+    for (std::uint64_t next = b + kLogBlockSize; next <= b + 8 * kLogBlockSize; next += kLogBlockSize) {
+      auto w = where(next);
+      if (!w.ok() || !w->has_value() || !read_block(**w, next_block)) return false;
+      auto h = LogBlockHeader::Decode(next_block);
+      if (h.ok() && h->number == LogBlockNumber(Lsn(next)) && CheckLogBlockChecksum(next_block) != LogChecksum::kBad) return true;
+    }
+    return false;
+  };
+
+  if (auto w = where(first_block); !w.ok() || !w->has_value()) {
+    r.scan_end = w.ok() ? fmt::format("LSN {} is in none of the #ib_redo files here (this one holds {} .. {})", scan_from,
+                                      r.start_lsn, r.start_lsn + capacity)
+                        : w.status().message();
     return fail("checkpoint", r.scan_end);
   }
-  if (per_file && kLogFileHeaderSize + (first_block - r.start_lsn) >= r.file_size) {
-    r.scan_end = fmt::format("the checkpoint (LSN {}) would be at offset {}, past the end of this {}-byte file", cp.lsn,
-                             kLogFileHeaderSize + (cp.lsn - r.start_lsn), r.file_size);
-    return fail("checkpoint", r.scan_end + ": the file is cut short, or the checkpoint is in the next #ib_redo file");
-  }
-  for (std::uint64_t b = first_block; b - first_block < capacity; b += kLogBlockSize) {
-    auto off = per_file ? Result<std::uint64_t>(kLogFileHeaderSize + (b - r.start_lsn))
-                        : LogGroupOffset(b, first_block, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
-    if (!off.ok()) return fail("checkpoint", off.status().message());
-    if (per_file && *off + kLogBlockSize > r.file_size) {
-      r.scan_end = fmt::format("this file ends at LSN {}; the log goes on in the next #ib_redo file", b);
+  std::vector<std::byte> stream;
+  std::vector<std::uint16_t> first_group;  // each block's first record group field
+  std::size_t valid = 0;
+  bool encrypted = false;
+  r.scan_end = "the whole circular area was read";
+  for (std::uint64_t b = first_block; per_file || b - first_block < capacity; b += kLogBlockSize) {
+    auto w = where(b);
+    if (!w.ok()) return fail("checkpoint", w.status().message());
+    if (!w->has_value()) {
+      r.scan_end = fmt::format("the #ib_redo files here end at LSN {}", b);
       break;
     }
+    const std::string file = (*w)->file->string();
+    if (r.log_files.empty() || r.log_files.back() != file) r.log_files.push_back(file);
     ++r.blocks_read;
-    if (!read(*off, block)) {
+    if (!read_block(**w, block)) {
       r.scan_end = "the file ends";
       break;
     }
@@ -385,8 +579,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     if (sum == LogChecksum::kBad) {
       r.scan_end = fmt::format("block at LSN {} has a bad checksum", b);
       // A torn last write is normal after a crash; a bad block with good ones after it is not.
-      const bool more = BlockFollows(read, b, r.start_lsn, per_file, first_block, cp_offset, r.file_size);
-      r.findings.push_back({more ? Severity::kError : Severity::kWarning, r.file, std::nullopt, static_cast<std::size_t>(*off),
+      const bool more = block_follows(b);
+      r.findings.push_back({more ? Severity::kError : Severity::kWarning, file, std::nullopt, static_cast<std::size_t>((*w)->offset),
                             "log block",
                             more ? fmt::format("LSN {}: checksum does not match, and written blocks follow it: the log is "
                                                "damaged here, and recovery would stop at this block", b)
@@ -394,10 +588,12 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
       break;
     }
     ++r.blocks_valid;
+    encrypted |= h->encrypted;
     const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
     const std::size_t base = stream.size();
     stream.resize(base + kLogBlockPayload, std::byte{0});
     std::copy(block.begin() + kLogBlockHeaderSize, block.begin() + static_cast<std::ptrdiff_t>(end), stream.begin() + static_cast<std::ptrdiff_t>(base));
+    first_group.push_back(h->first_rec_group);
     valid = base + end - kLogBlockHeaderSize;
     r.lsn_end = b + std::min<std::size_t>(h->data_len, kLogBlockSize);
     if (h->data_len < kLogBlockSize) {
@@ -406,9 +602,16 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     }
   }
   stream.resize(valid);
+  // Where the checkpoint's byte is in the stream of payloads.
+  const std::size_t from = (scan_from - first_block) < kLogBlockHeaderSize ? 0 : scan_from - first_block - kLogBlockHeaderSize;
   if (r.format == kStrataLogFormat) {
     r.records_decoded = true;
-    DecodeRecords(stream, cp.lsn % kLogBlockSize - kLogBlockHeaderSize, first_block, opt, r);
+    DecodeRecords(stream, from, first_block, opt, r);
+    FindTopPages(r);
+  } else if (per_file && encrypted) {
+    r.scan_end += "; its blocks are encrypted (innodb_redo_log_encrypt): records not decoded";
+  } else if (per_file) {
+    DecodeMySqlRecords(stream, first_group, from, first_block, opt, r);
     FindTopPages(r);
   }
   return r;
@@ -424,7 +627,7 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
   nlohmann::json recs = nlohmann::json::array();
   for (const auto& x : r.records) {
     nlohmann::json j = {{"lsn", x.lsn}, {"mtr", x.mtr}, {"type", x.type}, {"space", x.space}, {"page", x.page}};
-    if (x.type == "WRITE" || x.type == "MEMSET" || x.type == "MEMMOVE") {
+    if (x.length > 0) {
       j["offset"] = x.offset;
       j["length"] = x.length;
       if (with_bytes) {
@@ -439,7 +642,7 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
   for (const auto& [p, n] : r.top_pages) pages.push_back({{"page", p}, {"records", n}});
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings) findings.push_back(ToJson(f));
-  return {{"file", r.file}, {"file_size", r.file_size}, {"format", r.format}, {"format_name", r.format_name},
+  return {{"file", r.file}, {"log_files", r.log_files}, {"file_size", r.file_size}, {"format", r.format}, {"format_name", r.format_name},
           {"creator", r.creator}, {"start_lsn", r.start_lsn}, {"flags", r.flags},
           {"flag_names", FlagNames(r)}, {"redo_disabled", HasFlag(r, kLogFlagNoLogging, kMySqlLogFlagNoLogging)},
           {"crash_unsafe", HasFlag(r, kLogFlagCrashUnsafe, kMySqlLogFlagCrashUnsafe)},
@@ -465,10 +668,18 @@ std::string ToText(const RedoReport& r) {
                                              r.newest == i ? ", the newer" : "")
                                : "invalid");
   }
+  if (r.log_files.size() > 1) {
+    out += fmt::format("  files          {} #ib_redo files, {} .. {}\n", r.log_files.size(),
+                       std::filesystem::path(r.log_files.front()).filename().string(),
+                       std::filesystem::path(r.log_files.back()).filename().string());
+  }
   if (r.block_framed) {
-    out += fmt::format("  log present    LSN {} .. {} ({} bytes after the checkpoint)\n", r.lsn_begin, r.lsn_end,
-                       r.lsn_end > r.lsn_begin ? r.lsn_end - r.lsn_begin : 0);
-    out += fmt::format("  blocks         {} read from the checkpoint, {} valid; {}\n", r.blocks_read, r.blocks_valid, r.scan_end);
+    const bool from_checkpoint = !r.newest || r.lsn_begin == r.checkpoints[*r.newest].lsn;
+    out += fmt::format("  log present    LSN {} .. {} ({} bytes {})\n", r.lsn_begin, r.lsn_end,
+                       r.lsn_end > r.lsn_begin ? r.lsn_end - r.lsn_begin : 0,
+                       from_checkpoint ? "after the checkpoint" : "from the oldest still in the files");
+    out += fmt::format("  blocks         {} read from {}, {} valid; {}\n", r.blocks_read,
+                       from_checkpoint ? "the checkpoint" : fmt::format("LSN {}", r.lsn_begin), r.blocks_valid, r.scan_end);
   } else {
     out += fmt::format("  log end        LSN {}: {}\n", r.lsn_end, r.scan_end);
   }
@@ -488,16 +699,16 @@ std::string ToText(const RedoReport& r) {
     }
     for (const auto& x : r.records) {
       out += fmt::format("    LSN {:>12}  mtr {:>6}  {:<8}", x.lsn, x.mtr, x.type);
-      if (x.type == "MTR_END") out += "\n";
+      if (x.type == "MTR_END" || x.type == "MLOG_MULTI_REC_END") out += "\n";
       else if (x.type == "EXTEND") out += fmt::format(" space {} to {} pages\n", x.space, x.page);
-      else if (x.type == "WRITE" || x.type == "MEMSET" || x.type == "MEMMOVE") {
+      else if (x.length > 0) {
         out += fmt::format(" space {} page {} offset {} length {}\n", x.space, x.page, x.offset, x.length);
       } else {
         out += fmt::format(" space {} page {}\n", x.space, x.page);
       }
     }
   } else if (r.block_framed) {
-    out += "  records        not decoded (their format is the server's own)\n";
+    out += "  records        not decoded: this tool reads the records of Strata's, MySQL 8.0.30+ and MariaDB 10.8+ logs\n";
   }
   for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
   return out;

@@ -3,6 +3,9 @@
 // 8.0.29, MariaDB up to 10.7): the blocks from the newest checkpoint on (checksum, block
 // number, data length, first record group) and the LSN range present. Strata's own log: its
 // records decoded, grouped into mini-transactions, summarised by type and by page.
+// MySQL 8.0.30+: the same from the file holding the newest checkpoint on through the #ib_redo
+// files after it, and the records decoded (ondisk/mysql_redo.h), from the checkpoint or (--all)
+// from the oldest file's start.
 // MariaDB 10.8+ ("Phys", no block framing): header, checkpoints, and the mini-transactions
 // after the checkpoint walked (by their termination bytes and CRC-32C) to where the log ends,
 // their records decoded (ondisk/mariadb_redo.h) and summarised the same way.
@@ -50,10 +53,12 @@ struct RedoPageInfo {
 struct RedoOptions {
   bool records = false;                                      // list every record
   std::optional<std::pair<std::uint32_t, std::uint32_t>> page;  // only this page's records
+  bool all = false;  // MySQL 8.0.30+: every record the files hold, not only those after the checkpoint
 };
 
 struct RedoReport {
   std::string file;
+  std::vector<std::string> log_files;  // MySQL 8.0.30+: the #ib_redo files read, in LSN order
   std::uint64_t file_size = 0;
   std::uint32_t format = 0;
   std::string format_name;

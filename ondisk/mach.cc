@@ -31,6 +31,14 @@ Result<Decoded64> ReadCompressed32(ConstBytes b, std::size_t at) {
   } else if (first == 0xF0) {
     if (!Fits(b.size(), at + 1, 4)) return Truncated(at, 5, b.size() - at);
     return Decoded64{Load32(b, at + 1), 5};
+  } else if (first >= 0xF8) {
+    // MySQL 8.0.19+: numbers just below 2^32 (the undo and system space ids) kept short.
+    const std::size_t m = first < 0xFC ? 2 : first < 0xFE ? 3 : first == 0xFE ? 4 : 0;
+    if (m == 0) return Status::CorruptionAt(at, "compressed number starts with impossible byte 255");
+    if (!Fits(b.size(), at, m)) return Truncated(at, m, b.size() - at);
+    const std::uint64_t high = m == 2 ? 0xFFFFFC00 : m == 3 ? 0xFFFE0000 : 0xFF000000;
+    const std::uint64_t low = LoadBe(b, at, m) & (m == 2 ? 0x3FF : m == 3 ? 0x1FFFF : 0xFFFFFF);
+    return Decoded64{high | low, m};
   } else {
     return Status::CorruptionAt(at, "compressed number starts with impossible byte " + std::to_string(first));
   }

@@ -7,6 +7,9 @@
 //     110nnnnn nnnnnnnn nnnnnnnn             < 0x200000
 //     1110nnnn + 3 bytes                     < 0x10000000
 //     11110000 + 4 bytes                     otherwise
+//   MySQL 8.0.19+ also reads three short forms for numbers close to 2^32:
+//     111110nn + 1 byte   0xFFFFFC00 | 10 bits   111111 0n + 2 bytes   0xFFFE0000 | 17 bits
+//     11111110 + 3 bytes  0xFF000000 | 24 bits
 //   64-bit "much compressed": high half 0 -> the 32-bit form of the low half; otherwise
 //     0xFF, high half (32-bit form), low half (32-bit form).
 //   64-bit "compressed": high half in the 32-bit form, then the low half as 4 plain bytes.

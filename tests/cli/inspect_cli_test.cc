@@ -194,6 +194,27 @@ TEST(InspectCliTest, KeyringDecryptsMySqlTables) {
   EXPECT_EQ(Strata("inspect summary --keyring " + ibd + " " + ibd).exit_code, 1);  // not a keyring
 }
 
+// A MySQL 9.0 data directory's log: after its clean stop nothing follows the checkpoint, and
+// --all says what the server did before (the records still in #ib_redo9 and #ib_redo10).
+TEST(InspectCliTest, RedoOfAMySqlDataDirectory) {
+  const fs::path fixtures = strata::testing::SharedFixturesDir() / "external" / "idb-utils-mysql90";
+  strata::testing::TempDir tmp;
+  fs::create_directories(tmp.path() / "#innodb_redo");
+  fs::copy_file(fixtures / "mysql90_redo_9", tmp.path() / "#innodb_redo" / "#ib_redo9");
+  fs::copy_file(fixtures / "mysql90_redo_10", tmp.path() / "#innodb_redo" / "#ib_redo10");
+  CommandResult after = Strata("inspect redo " + tmp.path().string());
+  EXPECT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_NE(after.out.find("records        0 mini-transactions"), std::string::npos) << after.out;
+  CommandResult all = Strata("inspect redo --all --json " + tmp.path().string());
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  const auto j = nlohmann::json::parse(all.out)["files"][0];
+  EXPECT_EQ(j["log_files"].size(), 2u);
+  EXPECT_EQ(j["mini_transactions"], 58412);
+  EXPECT_EQ(j["record_types"]["MLOG_FILE_CREATE"], 3);
+  CommandResult page = Strata("inspect redo --all --page 2:3 " + tmp.path().string());
+  EXPECT_NE(page.out.find("MLOG_COMP_PAGE_CREATE_SDI space 2 page 3"), std::string::npos) << page.out;
+}
+
 }  // namespace
 
 // Keys as people write them (extra/23_key_shapes.sql read as --create-table): unnamed keys

@@ -82,6 +82,8 @@ void InspectFile(const std::filesystem::path& path) {
   RedoOptions redo;
   redo.records = true;
   (void)ToText(AnalyzeRedo(path, redo));
+  redo.all = true;  // MySQL 8.0.30+ logs decoded from the file's start
+  (void)ToText(AnalyzeRedo(path, redo));
   auto f = SpaceFile::Open(path, &SeedKeys());
   if (!f.ok()) return;
   (void)ToText(Summarize(*f));

@@ -15,6 +15,7 @@
 #include "ondisk/mach.h"
 #include "ondisk/mariadb_encryption.h"
 #include "ondisk/mariadb_redo.h"
+#include "ondisk/mysql_redo.h"
 #include "ondisk/page_compressed.h"
 #include "ondisk/record.h"
 #include "ondisk/redo.h"
@@ -152,6 +153,13 @@ void DecodeLog(ConstBytes bytes) {
     for (std::size_t at = start, next = 0; at < bytes.size(); at = next) {
       auto r = ParseRedoRecord(bytes, at, 16384, &next);
       if (!r.ok() || !r->has_value() || next <= at) break;
+    }
+  }
+  // MySQL 8.0.30+ records, the same way: each decoded size must stay inside the input.
+  for (std::size_t start = 0; start < std::min<std::size_t>(bytes.size(), 32); ++start) {
+    MySqlRedoRecord rec;
+    for (std::size_t at = start; at < bytes.size() && ParseMySqlRedoRecord(bytes, at, &rec).ok(); at += rec.size) {
+      if (rec.size == 0 || rec.size > bytes.size() - at) __builtin_trap();
     }
   }
 }

@@ -80,6 +80,9 @@ done
 cp -n "$top/../shared/fixtures/external/percona-parser/encrypted_test.ibd" "$files/mysql-encrypted.ibd" 2>/dev/null || true
 cp -n "$top/tests/data/mariadb-encrypted/keys.txt" "$files/keys.txt" 2>/dev/null || true
 cp -n "$top/tests/data/mysql-encrypted/keyring_test" "$files/keyring" 2>/dev/null || true
+# The first 64 KiB of a MySQL 9.0 #ib_redo file: header, checkpoints and 124 blocks of records.
+[ -e "$files/mysql-ib_redo10" ] || head -c 65536 "$top/../shared/fixtures/external/idb-utils-mysql90/mysql90_redo_10" \
+  > "$files/mysql-ib_redo10" 2>/dev/null || true
 echo "fuzz: inspect_fuzzer for ${seconds}s"
 "$build/tests/fuzz/inspect_fuzzer" -max_total_time="$seconds" -max_len=$((1 << 20)) -timeout=30 \
   -rss_limit_mb=4096 -print_final_stats=1 "$files"

@@ -3,8 +3,11 @@
 // what the server reported, at shutdown and when it recovered the crashed one.
 #include "inspect/redo_report.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "ondisk/crc32c.h"
+#include "ondisk/endian.h"
 #include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
 
@@ -153,6 +156,109 @@ TEST(RedoReportTest, MySql8030FilesReadByTheirOwnLayout) {
   ASSERT_EQ(spare.findings.size(), 1u);
   EXPECT_EQ(spare.findings[0].severity, Severity::kInfo);
   EXPECT_EQ(spare.findings[0].what, "spare log file");
+}
+
+RedoOptions AllRecords(std::optional<std::pair<std::uint32_t, std::uint32_t>> page = std::nullopt) {
+  RedoOptions o;
+  o.page = page;
+  o.all = true;
+  return o;
+}
+
+// A MySQL 9.0.1 data directory's #innodb_redo with the two fixture files under their own names.
+std::filesystem::path MySqlRedoDir(const testing::TempDir& tmp) {
+  const std::filesystem::path dir = testing::SharedFixturesDir() / "external" / "idb-utils-mysql90";
+  std::filesystem::create_directories(tmp.path() / "#innodb_redo");
+  std::filesystem::copy_file(dir / "mysql90_redo_9", tmp.path() / "#innodb_redo" / "#ib_redo9");
+  std::filesystem::copy_file(dir / "mysql90_redo_10", tmp.path() / "#innodb_redo" / "#ib_redo10");
+  return tmp.path();
+}
+
+// The records of both files, decoded from the start of #ib_redo9: every one of the 8,727
+// blocks' first-record-group fields, which the server wrote, falls where the decoded record
+// lengths put a mini-transaction's start (any disagreement is an error finding), and the last
+// one ends exactly where the log does.
+TEST(RedoReportTest, MySqlRecordsAgreeWithTheServersBlockFraming) {
+  testing::TempDir tmp;
+  RedoReport r = AnalyzeRedo(MySqlRedoDir(tmp), AllRecords());
+  EXPECT_TRUE(r.findings.empty()) << ToText(r);
+  ASSERT_TRUE(r.records_decoded);
+  EXPECT_EQ(r.log_files.size(), 2u);
+  EXPECT_EQ(r.blocks_valid, 8727u);
+  EXPECT_EQ(r.lsn_begin, 29480960u);
+  EXPECT_EQ(r.lsn_end, 33949088u);
+  EXPECT_EQ(r.incomplete_tail_bytes, 0u);
+  EXPECT_EQ(r.mtr_groups, 58412u);
+  EXPECT_EQ(r.record_types.size(), 29u);  // kinds of record
+  // What happened: the tables were created, extended and filled.
+  EXPECT_EQ(r.record_types.at("MLOG_FILE_CREATE"), 3u);
+  EXPECT_GT(r.record_types.at("MLOG_REC_INSERT"), 20000u);
+
+  // After a clean stop nothing follows the checkpoint.
+  RedoReport after = AnalyzeRedo(tmp.path(), {});
+  EXPECT_TRUE(after.findings.empty()) << ToText(after);
+  EXPECT_EQ(after.mtr_groups, 0u);
+  EXPECT_EQ(after.lsn_end, 33949088u);
+}
+
+// The same server's tablespaces (space 2, a plain table; space 3, KEY_BLOCK_SIZE=8) carry on
+// each page the end LSN of the mini-transaction that last changed it: the decoder must find
+// that very LSN for every page the log changed.
+TEST(RedoReportTest, MySqlRecordsEndWhereTheTablespacePagesSayTheyWereLastChanged) {
+  testing::TempDir tmp;
+  RedoReport r = AnalyzeRedo(MySqlRedoDir(tmp), AllRecords());
+  const std::filesystem::path dir = testing::SharedFixturesDir() / "external" / "idb-utils-mysql90";
+  int checked = 0;
+  for (const auto& [file, space, page_size] : {std::tuple{"mysql90_standard.ibd", 2u, 16384u}, {"mysql90_compressed.ibd", 3u, 8192u}}) {
+    const std::vector<std::byte> bytes = testing::ReadWholeFile(dir / file);
+    for (std::uint32_t page = 0; page * page_size < bytes.size(); ++page) {
+      const std::uint64_t page_lsn = ondisk::Load64(bytes, page * page_size + 16);
+      const auto it = r.pages.find({space, page});
+      if (page_lsn == 0) {  // never written
+        EXPECT_EQ(it, r.pages.end()) << file << " page " << page;
+        continue;
+      }
+      ASSERT_NE(it, r.pages.end()) << file << " page " << page;
+      EXPECT_EQ(it->second.last_lsn, page_lsn) << file << " page " << page;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 10);
+
+  // One page's records, oldest first.
+  RedoReport one = AnalyzeRedo(tmp.path(), AllRecords(std::make_pair(2u, 4u)));
+  ASSERT_EQ(one.records.size(), r.pages.at({2u, 4u}).records);
+  EXPECT_EQ(one.records.back().type, "MLOG_REC_INSERT");
+}
+
+// A block whose first-record-group field is wrong (its checksum restamped, so only the
+// records can tell) is named by its LSN; so is a record type no server writes.
+TEST(RedoReportTest, MySqlFramingThatDisagreesWithTheRecordsIsNamed) {
+  testing::TempDir tmp;
+  const auto file = MySqlRedoDir(tmp) / "#innodb_redo" / "#ib_redo10";
+  std::vector<std::byte> bytes = testing::ReadWholeFile(file);
+  std::size_t block = 2048 + 100 * 512;  // the first block from the 100th on where a group starts
+  while (ondisk::Load16(bytes, block + 6) == 0) block += 512;
+  const std::uint64_t block_lsn = 32755712 + (block - 2048);
+  auto restamp = [&] { ondisk::Store32(bytes, block + 508, ondisk::Crc32c(ondisk::ConstBytes(bytes).subspan(block, 508))); };
+  const std::uint16_t first_group = ondisk::Load16(bytes, block + 6);
+  ondisk::Store16(bytes, block + 6, first_group + 1);
+  restamp();
+  testing::WriteWholeFile(file, bytes);
+  RedoReport r = AnalyzeRedo(tmp.path(), AllRecords());
+  ASSERT_FALSE(r.findings.empty()) << ToText(r);
+  EXPECT_EQ(r.findings[0].severity, Severity::kError);
+  EXPECT_NE(r.findings[0].detail.find(fmt::format("LSN {}", block_lsn)), std::string::npos) << r.findings[0].detail;
+
+  ondisk::Store16(bytes, block + 6, first_group);
+  bytes[block + first_group] = std::byte{0x2F};  // type 47: none
+  restamp();
+  testing::WriteWholeFile(file, bytes);
+  RedoReport bad = AnalyzeRedo(tmp.path(), AllRecords());
+  ASSERT_FALSE(bad.findings.empty()) << ToText(bad);
+  EXPECT_EQ(bad.findings[0].what, "redo record");
+  EXPECT_NE(bad.findings[0].detail.find("record type 47"), std::string::npos) << bad.findings[0].detail;
+  EXPECT_LT(bad.mtr_groups, 58412u);
 }
 
 }  // namespace

@@ -235,6 +235,22 @@ TEST(MachTest, TruncatedNumbersAreCorruption) {
   EXPECT_TRUE(ReadCompressed32(bad, 0).status().IsCorruption());
 }
 
+// MySQL 8.0.19+ keeps numbers just below 2^32 short (undo space ids in redo records).
+TEST(MachTest, MySqlShortFormsNear2To32) {
+  auto read = [](std::vector<unsigned> bytes) {
+    std::vector<std::byte> b;
+    for (unsigned x : bytes) b.push_back(std::byte(x));
+    return ReadCompressed32(b, 0);
+  };
+  EXPECT_EQ(read({0xFB, 0xEF})->value, 4294967279u);  // innodb_undo_001
+  EXPECT_EQ(read({0xFB, 0xEF})->size, 2u);
+  EXPECT_EQ(read({0xFD, 0xFF, 0xFE})->value, 0xFFFFFFFEu);
+  EXPECT_EQ(read({0xFE, 0x12, 0x34, 0x56})->value, 0xFF123456u);
+  EXPECT_TRUE(read({0xFF, 0, 0, 0, 0}).status().IsCorruption());
+  EXPECT_TRUE(read({0xF4, 0, 0, 0, 0}).status().IsCorruption());
+  EXPECT_TRUE(read({0xFD, 0xFF}).status().IsCorruption());  // cut short
+}
+
 TEST(UndoTest, RollPtrMatchesTheVerifiedExample) {
   RollPtr r = RollPtr::Decode(0x81000000F90110);
   EXPECT_TRUE(r.insert);
