@@ -28,6 +28,7 @@
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
 #include "inspect/sys_dictionary.h"
+#include "inspect/doublewrite_report.h"
 #include "inspect/redo_report.h"
 #include "inspect/undo.h"
 
@@ -106,7 +107,7 @@ struct InspectRun {
                   const std::function<void(std::vector<Finding>&)>& after = nullptr) {
     std::vector<Finding> findings;
     auto files = ExpandPaths(paths, &findings);
-    bool failed = !findings.empty();
+    bool failed = HasError(findings);
     ScanProgress progress(TerminalProgressBar());
     nlohmann::json out = {{"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
     for (const auto& path : files) {
@@ -371,8 +372,8 @@ int Undo(const std::vector<std::string>& args) {
     if (f.kind() == SpaceKind::kSystem || f.kind() == SpaceKind::kUndo) ptrs.push_back(&f);
   }
   UndoReport r = AnalyzeUndo(ptrs, run.vm.count("logs") > 0);
-  bool failed = !findings.empty();
-  for (const auto& f : r.findings) failed |= f.severity == Severity::kError;
+  bool failed = HasError(findings);
+  failed |= HasError(r.findings);
   r.findings.insert(r.findings.begin(), findings.begin(), findings.end());
   if (run.json) {
     nlohmann::json j = ToJson(r);
@@ -413,9 +414,28 @@ int Redo(const std::vector<std::string>& args) {
   nlohmann::json out = {{"command", "redo"}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
   for (const auto& path : run.paths) {
     RedoReport r = AnalyzeRedo(path, opt);
-    for (const auto& f : r.findings) failed |= f.severity == Severity::kError;
+    failed |= HasError(r.findings);
     if (run.json) out["files"].push_back(ToJson(r, opt.page.has_value()));
     else std::cout << ToText(r) << (run.paths.size() > 1 ? "\n" : "");
+  }
+  if (run.json) std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  return failed ? kExitFailure : kExitOk;
+}
+
+int Doublewrite(const std::vector<std::string>& args) {
+  InspectRun run("doublewrite", "PATH...\n\nThe page copies a doublewrite area holds (a data directory's ibdata1 area and\n"
+                                "#ib_*.dblwr files, or one of them): each set against the page in its tablespace\n"
+                                "(newer, equal or older by LSN), whether it is whole, and which damaged pages recovery\n"
+                                "would restore from it. Exit 1 when a damaged page has no copy that would mend it.");
+  run.options.add_options()("slots", "list every copy, slot by slot");
+  if (auto rc = run.Parse(args)) return *rc;
+  bool failed = false;
+  nlohmann::json out = {{"command", "doublewrite"}, {"schema_version", kJsonSchemaVersion}, {"paths", nlohmann::json::array()}};
+  for (const auto& path : run.paths) {
+    DoublewriteReport r = AnalyzeDoublewrite(path, &run.keys);
+    failed |= HasError(r.findings);
+    if (run.json) out["paths"].push_back(ToJson(r));
+    else std::cout << ToText(r, run.vm.count("slots") > 0) << (run.paths.size() > 1 ? "\n" : "");
   }
   if (run.json) std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return failed ? kExitFailure : kExitOk;
@@ -434,6 +454,7 @@ std::vector<Command> InspectCommands() {
       {"page", "every header field of one page; --records lists its records", Page},
       {"undo", "rollback segments, history list length, undo logs in the history", Undo},
       {"redo", "a redo log: header, checkpoints, blocks, records by type and page", Redo},
+      {"doublewrite", "the page copies a doublewrite area holds, against their tablespace pages", Doublewrite},
       {"check", "verify checksums, page structure and the links between pages", Check},
       {"schema", "table and index definitions carried in the file (SDI)", Schema},
       {"rows", "a table's rows in key order, as the mysql client prints them", InspectRows},

@@ -29,4 +29,11 @@ nlohmann::json ToJson(const Finding& f) {
           {"detail", f.detail}};
 }
 
+bool HasError(const std::vector<Finding>& findings) {
+  for (const auto& f : findings) {
+    if (f.severity == Severity::kError) return true;
+  }
+  return false;
+}
+
 }  // namespace strata::inspect

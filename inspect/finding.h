@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,5 +27,8 @@ struct Finding {
 };
 
 nlohmann::json ToJson(const Finding& f);
+
+// Whether any of them is an error (what makes a command exit 1).
+bool HasError(const std::vector<Finding>& findings);
 
 }  // namespace strata::inspect

@@ -12,6 +12,7 @@
 
 #include "ondisk/checksum.h"
 #include "ondisk/crc32c.h"
+#include "ondisk/doublewrite.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/page_compressed.h"
 #include "ondisk/undo.h"
@@ -473,10 +474,10 @@ void SpaceFile::DetectDoublewrite() {
   if (space_id_.value() != kSystemSpaceId || n_pages_ <= 5 || !PageSize::IsValid(page_size_)) return;
   ConstBytes trx = page(5);
   if (FilHeader(trx).type() != PageType::kTrxSys) return;
-  DoublewriteInfo d = TrxSysPage(trx).doublewrite();
-  if (!d.present) return;
-  for (PageNo b : {d.block1, d.block2}) {
-    if (b.value() < n_pages_) doublewrite_blocks_.push_back(b.value());
+  const auto area = FindDoublewriteArea(trx);
+  if (!area) return;
+  for (std::uint32_t b : {area->block1, area->block2}) {
+    if (b < n_pages_) doublewrite_blocks_.push_back(b);
   }
 }
 
@@ -560,6 +561,11 @@ std::vector<std::filesystem::path> ExpandPaths(const std::vector<std::filesystem
                              "the directory holds no ibdata, undo or .ibd files"});
       }
       out.insert(out.end(), found.begin(), found.end());
+    } else if (ParseDoublewriteFileName(p.filename().string())) {
+      if (findings) {
+        findings->push_back({Severity::kInfo, p.string(), std::nullopt, std::nullopt, "doublewrite file",
+                             "not a tablespace: `strata inspect doublewrite` lists the page copies it holds"});
+      }
     } else if (std::filesystem::exists(p, ec)) {
       out.push_back(p);
     } else if (findings) {

@@ -109,11 +109,10 @@ class SpaceFile {
   // System tablespace pages that hold the doublewrite buffer: copies of other pages.
   bool InDoublewrite(std::uint32_t n) const {
     for (auto b : doublewrite_blocks_) {
-      if (n >= b && n < b + kDoublewriteBlockPages) return true;
+      if (n >= b && n < b + ondisk::PageSize(page_size_).pages_per_extent()) return true;  // a block is an extent
     }
     return false;
   }
-  static constexpr std::uint32_t kDoublewriteBlockPages = 64;
 
   // Problems met while opening (truncated tail, unreadable page 0, size mismatch, ...).
   const std::vector<Finding>& findings() const { return findings_; }

@@ -194,6 +194,27 @@ TEST(InspectCliTest, KeyringDecryptsMySqlTables) {
   EXPECT_EQ(Strata("inspect summary --keyring " + ibd + " " + ibd).exit_code, 1);  // not a keyring
 }
 
+// `inspect doublewrite` on a MySQL 8.0.30 data directory's #ib_16384_0.dblwr: every copy
+// listed; `check` on that file says it is no tablespace, and exits 0.
+TEST(InspectCliTest, DoublewriteOfAMySqlDataDirectory) {
+  strata::testing::TempDir tmp;
+  fs::create_directories(tmp.path() / "petespecial");
+  strata::testing::Gunzip(Data("mysql-doublewrite/#ib_16384_0.dblwr.gz"), tmp.path() / "#ib_16384_0.dblwr");
+  strata::testing::Gunzip(Data("mysql-doublewrite/petespecial/HallPet.ibd.gz"), tmp.path() / "petespecial" / "HallPet.ibd");
+  CommandResult text = Strata("inspect doublewrite --slots " + tmp.path().string());
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("12 hold copies"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("equal (identical)"), std::string::npos) << text.out;
+  CommandResult json = Strata("inspect doublewrite --json " + tmp.path().string());
+  const auto copies = nlohmann::json::parse(json.out)["paths"][0]["sources"][0]["copies"];
+  EXPECT_EQ(copies.size(), 12u);
+  EXPECT_TRUE(copies[0]["space"].is_null());
+  EXPECT_FALSE(copies[0]["space_unknown_reason"].is_null());
+  CommandResult check = Strata("inspect check " + (tmp.path() / "#ib_16384_0.dblwr").string());
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  EXPECT_NE((check.out + check.err).find("inspect doublewrite"), std::string::npos) << check.out << check.err;
+}
+
 // A MySQL 9.0 data directory's log: after its clean stop nothing follows the checkpoint, and
 // --all says what the server did before (the records still in #ib_redo9 and #ib_redo10).
 TEST(InspectCliTest, RedoOfAMySqlDataDirectory) {

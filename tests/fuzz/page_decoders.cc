@@ -7,6 +7,7 @@
 #include "ondisk/checksum.h"
 #include "ondisk/column_format.h"
 #include "ondisk/json_binary.h"
+#include "ondisk/doublewrite.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
@@ -109,6 +110,10 @@ void DecodeUndoAndLob(ConstBytes page) {
   TrxSysPage trx(page);
   (void)trx.binlog();
   (void)trx.doublewrite();
+  if (auto area = FindDoublewriteArea(page)) {
+    for (std::uint32_t i = 0; i < area->slots(); ++i) (void)area->SlotPage(i);
+  }
+  (void)DoublewritePayloadLength(page);
   for (std::uint32_t i = 0; i < kTrxSysRsegSlots; ++i) (void)trx.rseg_slot(i);
   (void)RsegHeader(page).Check();
   if (auto a = RsegArrayPage::Open(page); a.ok()) (void)a->rseg_pages();
