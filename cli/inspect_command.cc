@@ -29,6 +29,7 @@
 #include "inspect/summary.h"
 #include "inspect/sys_dictionary.h"
 #include "inspect/doublewrite_report.h"
+#include "inspect/redo_apply.h"
 #include "inspect/redo_report.h"
 #include "inspect/undo.h"
 
@@ -52,10 +53,33 @@ struct InspectRun {
   std::vector<std::filesystem::path> paths;
   bool json = false;
   EncryptionKeys keys;  // --key-file, --keyring: encrypted pages are read decrypted
+  bool apply_redo = false;
 
   InspectRun(std::string cmd, std::string use) : command(std::move(cmd)), usage(std::move(use)) {
     options.add_options()("json", "print JSON (schema: inspect/README.md)")("help,h", "show this help");
     AddKeyOptions(options);
+  }
+
+  // For the commands that read pages: a data directory's redo log past its checkpoint.
+  InspectRun& ReadsPages() {
+    options.add_options()("apply-redo",
+                          "for a data directory: replay its redo log past the checkpoint onto the pages in memory "
+                          "first, as crash recovery would (MariaDB 10.8+ logs); the files are never written");
+    return *this;
+  }
+
+  // Each data directory given: its log's changes past the checkpoint replayed onto `files`
+  // (--apply-redo), or else a warning that the pages are older than the log.
+  void BringForward(std::vector<SpaceFile>& files, std::vector<Finding>& findings) const {
+    for (const auto& p : paths) {
+      if (!std::filesystem::is_directory(p)) continue;
+      if (apply_redo) {
+        RedoApplyResult a = ApplyRedo(p, files);
+        findings.insert(findings.end(), a.findings.begin(), a.findings.end());
+      } else if (auto stale = StaleLogFinding(p)) {
+        findings.push_back(*stale);
+      }
+    }
   }
 
   void PrintHelp(std::ostream& out) const {
@@ -93,6 +117,7 @@ struct InspectRun {
       return kExitUsage;
     }
     for (const auto& p : vm["path"].as<std::vector<std::string>>()) paths.emplace_back(p);
+    apply_redo = vm.count("apply-redo") > 0;
     return std::nullopt;
   }
 
@@ -107,11 +132,20 @@ struct InspectRun {
                   const std::function<void(std::vector<Finding>&)>& after = nullptr) {
     std::vector<Finding> findings;
     auto files = ExpandPaths(paths, &findings);
+    // --apply-redo changes pages of several files at once: they are all opened first.
+    std::vector<SpaceFile> opened;
+    if (apply_redo) {
+      opened = OpenSpaces(paths, nullptr, &keys);
+      files.clear();
+      for (const auto& f : opened) files.push_back(f.path());
+    }
+    BringForward(opened, findings);
     bool failed = HasError(findings);
     ScanProgress progress(TerminalProgressBar());
     nlohmann::json out = {{"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
-    for (const auto& path : files) {
-      auto f = SpaceFile::Open(path, &keys);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const auto& path = files[i];
+      auto f = apply_redo ? ondisk::Result<SpaceFile>(std::move(opened[i])) : SpaceFile::Open(path, &keys);
       if (!f.ok()) {
         findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open",
                             f.status().ToString()});
@@ -151,6 +185,7 @@ struct InspectRun {
 int Summary(const std::vector<std::string>& args) {
   InspectRun run("summary", "PATH...\n\nWhat each tablespace is: flavour, page size, space id, flags, page types,\n"
                             "indexes (root, levels, pages, records, fill) and checksum failures.");
+  run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     SpaceSummary s = Summarize(f, run.ServerDictionaryFor(f));
@@ -161,6 +196,7 @@ int Summary(const std::vector<std::string>& args) {
 
 int Regions(const std::vector<std::string>& args) {
   InspectRun run("regions", "PATH...\n\nRuns of consecutive pages of the same type (and index).");
+  run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     auto regions = FindRegions(f);
@@ -172,6 +208,7 @@ int Regions(const std::vector<std::string>& args) {
 int Pages(const std::vector<std::string>& args) {
   InspectRun run("pages", "PATH...\n\nOne row per page: page_no, type, lsn, prev, next, index_id, level, n_recs,\n"
                           "data_size, used_bytes, free_bytes, garbage_bytes, checksum.");
+  run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     // Text streams straight to stdout, so huge files print in bounded memory.
@@ -242,6 +279,7 @@ int Index(const std::vector<std::string>& args) {
   InspectRun run("index", "PATH...\n\nEach B+tree by level (pages, records, fill min/avg/max and a histogram), its\n"
                           "leaf chain in key order with the steps that are not to the next page on disk,\n"
                           "and its segments (pages used vs allocated).");
+  run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     IndexesReport r = AnalyzeIndexes(f, run.ServerDictionaryFor(f));
@@ -268,6 +306,7 @@ IllustrateOptions IllustrateOptionsFrom(const InspectRun& run) {
 int Extents(const std::vector<std::string>& args) {
   InspectRun run("extents", "PATH...\n\nEvery 1 MiB extent: state (free, free_frag, full_frag, segment-owned), owner,\n"
                             "and per page used/free (from the extent descriptor) and fill.");
+  run.ReadsPages();
   AddIllustrateOptions(run);
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
@@ -281,6 +320,7 @@ int Extents(const std::vector<std::string>& args) {
 int Lsn(const std::vector<std::string>& args) {
   InspectRun run("lsn", "PATH...\n\nThe LSN of every page: range, histogram and each page's age rank\n"
                         "(never-written and free pages are marked, not counted as oldest).");
+  run.ReadsPages();
   AddIllustrateOptions(run);
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
@@ -347,6 +387,7 @@ int Check(const std::vector<std::string>& args) {
                           "records, PAGE_COMPRESSED ones decompressed; encrypted pages are said to be (MariaDB's\n"
                           "stored checksums are still checked). Notes say what was not checked.\n"
                           "Exit status: 0 nothing found, 1 damage found (each finding names file, page, offset).");
+  run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile(
       [&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
@@ -363,10 +404,12 @@ int Undo(const std::vector<std::string>& args) {
   InspectRun run("undo", "PATH...\n\nRollback segments and the history list: ibdata1 (TRX_SYS), MySQL 8.0 undo\n"
                          "tablespaces (RSEG_ARRAY) and MariaDB/5.7 undo tablespaces. Give a data directory,\n"
                          "or ibdata1 with the undo files.");
+  run.ReadsPages();
   run.options.add_options()("logs", "list every undo log in the history (trx id, trx no, type, records)");
   if (auto rc = run.Parse(args)) return *rc;
   std::vector<Finding> findings;
   std::vector<SpaceFile> files = OpenSpaces(run.paths, &findings, &run.keys);
+  run.BringForward(files, findings);
   std::vector<const SpaceFile*> ptrs;
   for (const auto& f : files) {
     if (f.kind() == SpaceKind::kSystem || f.kind() == SpaceKind::kUndo) ptrs.push_back(&f);
@@ -426,7 +469,8 @@ int Doublewrite(const std::vector<std::string>& args) {
   InspectRun run("doublewrite", "PATH...\n\nThe page copies a doublewrite area holds (a data directory's ibdata1 area and\n"
                                 "#ib_*.dblwr files, or one of them): each set against the page in its tablespace\n"
                                 "(newer, equal or older by LSN), whether it is whole, and which damaged pages recovery\n"
-                                "would restore from it. Exit 1 when a damaged page has no copy that would mend it.");
+                                "would restore from it. Only pages that have a copy are looked at (`inspect check`\n"
+                                "reads them all). Exit 1 when a damaged page has no copy that would mend it.");
   run.options.add_options()("slots", "list every copy, slot by slot");
   if (auto rc = run.Parse(args)) return *rc;
   bool failed = false;

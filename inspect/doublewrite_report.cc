@@ -62,6 +62,27 @@ void Attribute(ConstBytes copy, std::uint32_t page, const DataDir& dir, Doublewr
   if (matches == 1) c.space = same->space_id().value(), c.space_from = "identical page";
 }
 
+// A copy checked as its tablespace's pages are: a page-compressed one (not encrypted) once
+// inflated, as the file's own pages are read.
+PageCheck CheckCopy(const SpaceFile& f, ConstBytes copy) {
+  if (f.page_compressed() && IsPageCompressed(copy, f.full_crc32())) {
+    auto cp = ReadCompressedPage(copy, f.full_crc32(), static_cast<PageCompression>(f.flags()->compression_algorithm));
+    if (cp.ok() && !cp->encrypted) {
+      // full_crc32 checksums the compressed bytes (the page inside keeps none); the older
+      // format's page inside carries its own.
+      std::vector<std::byte> page(copy.size());
+      PageCheck r;
+      const bool inflates = DecompressPage(copy, *cp, page).ok();
+      if (f.full_crc32()) {
+        r.valid = inflates && CompressedPageCrcHolds(copy, *cp);
+        return r;
+      }
+      return inflates ? f.CheckPage(page) : r;
+    }
+  }
+  return f.CheckPage(copy);
+}
+
 // Which copies a server's recovery takes.
 enum class RecoveryRule { kUnknown, kAnyWholeCopy, kCheckpointToEndOfLog };
 
@@ -80,11 +101,11 @@ DoublewriteCopy Examine(ConstBytes slot, std::uint32_t index, std::uint64_t offs
     c.tablespace = f->path().string();
     // A ROW_FORMAT=COMPRESSED copy fills the first KEY_BLOCK_SIZE bytes of its slot.
     ConstBytes copy = slot.first(std::min(slot.size(), f->page_size()));
-    const PageCheck own = f->CheckPage(copy);
+    const PageCheck own = CheckCopy(*f, copy);
     c.whole = own.valid;
     c.unverifiable = own.unverifiable;
     ConstBytes stored = f->stored_page(c.page);
-    const PageCheck at_home = f->CheckPage(stored);
+    const PageCheck at_home = f->CheckPage(f->page(c.page));  // as `check` reads it: decompressed, decrypted
     c.page_lsn = Load64(stored, FilHeader::kLsn);
     if (!at_home.unverifiable) c.page_valid = at_home.valid && !at_home.all_zero;
     c.relation = c.lsn > *c.page_lsn ? "newer" : c.lsn == *c.page_lsn ? "equal" : "older";
@@ -315,7 +336,7 @@ std::string ToText(const DoublewriteReport& r, bool every_slot) {
       out += fmt::format("  copies         {} newer than their page, {} equal ({} byte for byte), {} older{}\n", rel["newer"],
                          rel["equal"], identical, rel["older"],
                          unknown ? fmt::format("; {} of no tablespace here", unknown) : "");
-      out += fmt::format("  checksums      {} whole, {} torn\n", s.copies.size() - torn, torn);
+      out += fmt::format("  copies' own    {} whole, {} torn (by the copied page's checksum)\n", s.copies.size() - torn, torn);
       if (r.checkpoint_lsn && s.copies.front().eligible) {
         out += fmt::format("  recovery       {} copies it would consider; {} damaged pages it would restore from here\n", eligible, restores);
       }
@@ -332,7 +353,11 @@ std::string ToText(const DoublewriteReport& r, bool every_slot) {
                          c.page_valid == false ? (c.restores ? ", page damaged: restored from here" : ", page damaged") : "");
     }
   }
-  if (every_slot) out += "  (space in parentheses: the copy's space id field, naming no tablespace here)\n";
+  bool unknown_space = false;
+  for (const auto& s : r.sources) {
+    for (const auto& c : s.copies) unknown_space |= !c.space;
+  }
+  if (every_slot && unknown_space) out += "  (space in parentheses: the copy's space id field, naming no tablespace here)\n";
   for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
   return out;
 }

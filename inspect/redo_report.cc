@@ -203,7 +203,7 @@ void FindTopPages(RedoReport& r) {
 // length + 15), a termination byte (1 on even passes over the ring, 0 on odd ones) and the
 // CRC-32C of the records. Walking them from the checkpoint finds where the log ends.
 void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, std::uint64_t first_lsn,
-                   std::uint64_t cp_lsn, const RedoOptions& opt, RedoReport& r) {
+                   std::uint64_t cp_lsn, const RedoOptions& opt, RedoReport& r, const MariaMtrVisitor& visit) {
   constexpr std::uint64_t kStart = kMariaPhysStart;
   constexpr std::uint64_t kMtrMax = 1 << 20;  // the server gives up on longer ones too
   if (file_size <= kStart + 16 || cp_lsn < first_lsn) return;
@@ -274,6 +274,7 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
       break;
     }
     const std::uint64_t end = cp_lsn + l + 5;
+    if (visit) visit(decoded, end);
     for (const MariaRedoRecord& x : decoded) {
       tally.Type(x.type);
       if (x.page_op) {
@@ -401,7 +402,7 @@ std::vector<std::string> FlagNames(const RedoReport& r) {
 
 }  // namespace
 
-RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt) {
+RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt, const MariaMtrVisitor& visit) {
   RedoReport r;
   const std::filesystem::path path = std::filesystem::is_directory(input) ? RedoFileIn(input) : input;
   r.file = path.string();
@@ -443,6 +444,23 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     r.findings.push_back({Severity::kWarning, r.file, std::nullopt, 508, "file header", "checksum does not match"});
   }
   r.block_framed = BlockFramed(header->format);
+  // One #ib_redoN file of several: recovery starts from the newest checkpoint of them all,
+  // which may be in another file (--all reads from the start of the file given instead).
+  if (header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030) && !opt.all && !std::filesystem::is_directory(input)) {
+    std::filesystem::path best = path;
+    std::uint64_t best_lsn = NewestCheckpointLsn(path);
+    for (const auto& span : RedoFileSet(path, header->subformat_or_uuid)) {
+      if (const std::uint64_t lsn = NewestCheckpointLsn(span.path); lsn > best_lsn) best_lsn = lsn, best = span.path;
+    }
+    if (best != path) {
+      RedoReport there = AnalyzeRedo(best, opt, visit);
+      there.findings.insert(there.findings.begin(),
+                            {Severity::kInfo, r.file, std::nullopt, std::nullopt, "newer checkpoint",
+                             fmt::format("the log's newest checkpoint (LSN {}) is in {}: read from there, as recovery would",
+                                         best_lsn, best.filename().string())});
+      return there;
+    }
+  }
 
   // Checkpoints: the newer valid one is where recovery would start.
   const bool phys = !r.block_framed;
@@ -477,8 +495,13 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   const RedoCheckpointInfo& cp = r.checkpoints[*r.newest];
   r.lsn_begin = r.lsn_end = cp.lsn;
   if (phys) {
+    if (opt.all) {
+      r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "--all",
+                            "a MariaDB 10.8+ log can only be walked from its checkpoint (nothing marks where an older "
+                            "mini-transaction starts): read from there"});
+    }
     r.lsn_end = cp.lsn;
-    WalkMariaPhys(path, r.file_size, r.start_lsn, cp.lsn, opt, r);
+    WalkMariaPhys(path, r.file_size, r.start_lsn, cp.lsn, opt, r, visit);
     FindTopPages(r);
     return r;
   }
@@ -574,6 +597,11 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     const LogChecksum sum = CheckLogBlockChecksum(block);
     if (!h.ok() || h->number != LogBlockNumber(Lsn(b))) {
       r.scan_end = fmt::format("block at LSN {} belongs elsewhere (an older pass over the file, or never written)", b);
+      if (block_follows(b)) {  // written blocks of their own LSNs after it: damage, not the end
+        r.findings.push_back({Severity::kError, file, std::nullopt, static_cast<std::size_t>((*w)->offset), "log block",
+                              fmt::format("LSN {}: its header is not this block's, and written blocks follow it: the log "
+                                          "is damaged here, and recovery would stop at this block", b)});
+      }
       break;
     }
     if (sum == LogChecksum::kBad) {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inspect/finding.h"
+#include "ondisk/mariadb_redo.h"
 
 namespace strata::inspect {
 
@@ -83,8 +85,12 @@ struct RedoReport {
   std::vector<Finding> findings;
 };
 
-// `path`: a log file, or a data directory holding ib_logfile0.
-RedoReport AnalyzeRedo(const std::filesystem::path& path, const RedoOptions& options);
+// Handed each whole mini-transaction after the checkpoint of a MariaDB 10.8+ log, in LSN order:
+// its records and the LSN its pages take (--apply-redo replays them).
+using MariaMtrVisitor = std::function<void(const std::vector<ondisk::MariaRedoRecord>&, std::uint64_t end_lsn)>;
+
+// `path`: a log file, or a data directory holding ib_logfile0 or #innodb_redo.
+RedoReport AnalyzeRedo(const std::filesystem::path& path, const RedoOptions& options, const MariaMtrVisitor& visit = {});
 
 nlohmann::json ToJson(const RedoReport& r, bool with_bytes = false);
 std::string ToText(const RedoReport& r);

@@ -95,6 +95,7 @@ SpaceFile& SpaceFile::operator=(SpaceFile&& o) noexcept {
   data_ = std::exchange(o.data_, nullptr);
   size_ = std::exchange(o.size_, 0);
   stored_ = std::exchange(o.stored_, nullptr);
+  copy_on_write_ = o.copy_on_write_;
   stored_size_ = std::exchange(o.stored_size_, 0);
   compressed_pages_ = o.compressed_pages_;
   mariadb_crypt_ = o.mariadb_crypt_;
@@ -479,6 +480,24 @@ void SpaceFile::DetectDoublewrite() {
   for (std::uint32_t b : {area->block1, area->block2}) {
     if (b < n_pages_) doublewrite_blocks_.push_back(b);
   }
+}
+
+ondisk::MutableBytes SpaceFile::MutablePage(std::uint32_t n) {
+  if (n >= n_pages_) return {};
+  if (!stored_ && !copy_on_write_) {  // still the file's shared read-only mapping
+    void* m = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd_, 0);
+    if (m == MAP_FAILED) return {};
+    ::munmap(const_cast<std::byte*>(data_), size_);
+    data_ = static_cast<const std::byte*>(m);
+    copy_on_write_ = true;
+  }
+  return {const_cast<std::byte*>(data_) + std::size_t{n} * page_size_, page_size_};
+}
+
+void SpaceFile::RereadHeader() {
+  if (n_pages_ == 0 || !flags_) return;
+  fsp_size_ = Load32(page(0), FspHeader::kSize);
+  free_limit_ = Load32(page(0), FspHeader::kFreeLimit);
 }
 
 bool SpaceFile::ReadPages(std::uint32_t first, std::uint32_t count, std::byte* out) const {

@@ -47,6 +47,12 @@ class SpaceFile {
     return {data_ + std::size_t{n} * page_size_, page_size_};
   }
 
+  // Page n made writable for --apply-redo: the file's mapping becomes copy-on-write, so the
+  // changes stay in this process and the file is never written. Empty if that fails.
+  ondisk::MutableBytes MutablePage(std::uint32_t n);
+  // After MutablePage changes: page 0's FSP fields read again.
+  void RereadHeader();
+
   ondisk::Flavor flavor() const { return flavor_; }
   std::string flavor_name() const;  // "MySQL 8.0", "MariaDB (full_crc32)", ...
   bool full_crc32() const { return full_crc32_; }
@@ -133,6 +139,7 @@ class SpaceFile {
   const std::byte* data_ = nullptr;  // the file's pages (page-compressed files: decompressed)
   std::uint64_t size_ = 0;
   const std::byte* stored_ = nullptr;  // page-compressed files: the mapping of the file itself
+  bool copy_on_write_ = false;         // data_ is a private writable mapping of the file (--apply-redo)
   std::uint64_t stored_size_ = 0;
   std::map<std::string, std::uint32_t> compressed_pages_;
   std::optional<ondisk::MariaDbCryptData> mariadb_crypt_;

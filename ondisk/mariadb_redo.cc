@@ -1,5 +1,9 @@
 #include "ondisk/mariadb_redo.h"
 
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
 namespace strata::ondisk {
 
 namespace {
@@ -108,6 +112,7 @@ Status ParseMariaMtr(ConstBytes b, std::vector<MariaRedoRecord>* out) {
         const unsigned sub = Load8(rec, p);
         if (sub >= std::size(kExtended)) return Status::CorruptionAt(p, "unknown EXTENDED subtype " + std::to_string(sub));
         r.type = kExtended[sub];
+        r.data = rec.subspan(p);  // the subtype byte and what follows
         last_offset = kFilPageType;
         break;
       }
@@ -126,6 +131,7 @@ Status ParseMariaMtr(ConstBytes b, std::vector<MariaRedoRecord>* out) {
           if (!n.ok()) return n.status();
           r.length = *n;
           if (p >= end) return Status::CorruptionAt(at, std::string(kTypes[type]) + " without its " + (type == 4 ? "pattern" : "source"));
+          r.data = rec.subspan(p);  // MEMSET: the pattern; MEMMOVE: the source, as a varint
         }
         last_offset = r.offset + r.length;
         break;
@@ -137,6 +143,101 @@ Status ParseMariaMtr(ConstBytes b, std::vector<MariaRedoRecord>* out) {
     at = end;
   }
   return Status::Ok();
+}
+
+namespace {
+
+// An empty B-tree page, as MariaDB's page_create_low makes it: the header zeroed, two
+// directory slots, infimum and supremum, the rest of the body zero.
+void InitIndexPage(MutableBytes page, bool compact) {
+  constexpr std::size_t kHeader = 38, kData = 38 + 56, kPrivEnd = 26;  // PAGE_HEADER, PAGE_DATA, PAGE_HEADER_PRIV_END
+  static constexpr std::uint8_t kCompact[] = {0x01, 0x00, 0x02, 0x00, 0x0d, 'i', 'n', 'f', 'i', 'm', 'u', 'm', 0,
+                                              0x01, 0x00, 0x0b, 0x00, 0x00, 's', 'u', 'p', 'r', 'e', 'm', 'u', 'm'};
+  static constexpr std::uint8_t kRedundant[] = {0x08, 0x01, 0x00, 0x00, 0x03, 0x00, 0x74, 'i', 'n', 'f', 'i', 'm', 'u', 'm', 0,
+                                                0x09, 0x01, 0x00, 0x08, 0x03, 0x00, 0x00, 's', 'u', 'p', 'r', 'e', 'm', 'u', 'm', 0};
+  const std::size_t size = page.size();
+  Store16(page, 24, 17855);  // FIL_PAGE_INDEX
+  std::fill(page.begin() + kHeader, page.begin() + kHeader + kPrivEnd, std::byte{0});
+  Store8(page, kHeader + 1, 2);    // PAGE_N_DIR_SLOTS
+  Store8(page, kHeader + 13, 5);   // PAGE_DIRECTION_B: no direction (PAGE_INSTANT, byte 12, stays 0)
+  const std::size_t infimum = compact ? 99 : 101, supremum = compact ? 112 : 116;
+  const std::size_t end = compact ? 120 : 125;  // PAGE_NEW/OLD_SUPREMUM_END
+  Store16(page, kHeader + 4, compact ? 0x8002 : 2);  // PAGE_N_HEAP: 2 records, the compact bit
+  Store16(page, kHeader + 2, static_cast<std::uint16_t>(end));  // PAGE_HEAP_TOP
+  const auto* bytes = compact ? kCompact : kRedundant;
+  const std::size_t n = compact ? sizeof kCompact : sizeof kRedundant;
+  for (std::size_t i = 0; i < n; ++i) page[kData + i] = std::byte{bytes[i]};
+  std::fill(page.begin() + end, page.begin() + (size - 8), std::byte{0});  // up to PAGE_DIR
+  Store16(page, size - 8 - 4, static_cast<std::uint16_t>(supremum));
+  Store16(page, size - 8 - 2, static_cast<std::uint16_t>(infimum));
+}
+
+}  // namespace
+
+MariaApply ApplyMariaRecord(const MariaRedoRecord& r, MutableBytes page) {
+  const std::size_t size = page.size();
+  const std::string_view type = r.type;
+  if (type == "FREE_PAGE" || type == "OPTION") return MariaApply::kApplied;
+  if (type == "INIT_PAGE") {
+    std::fill(page.begin(), page.end(), std::byte{0});
+    Store32(page, 4, r.page);
+    Store32(page, 8, 0xFFFFFFFF);   // FIL_PAGE_PREV
+    Store32(page, 12, 0xFFFFFFFF);  // FIL_PAGE_NEXT
+    Store32(page, 34, r.space);
+    return MariaApply::kApplied;
+  }
+  if (type == "WRITE" || type == "MEMSET" || type == "MEMMOVE") {
+    if (r.offset < 8 || std::size_t{r.offset} + r.length > size) return MariaApply::kCorrupt;
+    if (type == "WRITE") {
+      std::copy(r.data.begin(), r.data.end(), page.begin() + r.offset);
+    } else if (type == "MEMSET") {
+      if (r.data.empty()) return MariaApply::kCorrupt;
+      for (std::size_t i = 0; i < r.length; ++i) page[r.offset + i] = r.data[i % r.data.size()];
+    } else {
+      std::size_t at = 0;
+      auto v = DecodeMariaVarint(r.data, &at);
+      if (!v.ok() || at != r.data.size()) return MariaApply::kCorrupt;
+      const std::uint64_t half = (*v >> 1) + 1;
+      if ((*v & 1) && half > r.offset) return MariaApply::kCorrupt;
+      const std::uint64_t source = (*v & 1) ? r.offset - half : r.offset + half;
+      if (source < 8 || source + r.length > size) return MariaApply::kCorrupt;
+      std::memmove(page.data() + r.offset, page.data() + source, r.length);
+    }
+    return MariaApply::kApplied;
+  }
+  if (!type.starts_with("EXTENDED/") || r.data.empty()) return MariaApply::kUnsupported;
+  constexpr std::size_t kUndoPageHdr = 38, kUndoSegHdr = 38 + 18, kUndoSegHdrSize = 30;
+  switch (Load8(r.data, 0)) {
+    case 0:  // INIT_ROW_FORMAT_REDUNDANT
+    case 1:  // INIT_ROW_FORMAT_DYNAMIC
+      if (r.page < 3 || r.data.size() != 1) return MariaApply::kCorrupt;
+      InitIndexPage(page, Load8(r.data, 0) == 1);
+      return MariaApply::kApplied;
+    case 2:  // UNDO_INIT: an undo page's header, its segment header kept, the rest cleared
+      if (r.data.size() != 1) return MariaApply::kCorrupt;
+      Store16(page, 24, 2);                      // FIL_PAGE_UNDO_LOG
+      Store16(page, kUndoPageHdr, 0);            // TRX_UNDO_PAGE_TYPE
+      Store16(page, kUndoPageHdr + 2, kUndoSegHdr);  // TRX_UNDO_PAGE_START
+      Store16(page, kUndoPageHdr + 4, kUndoSegHdr);  // TRX_UNDO_PAGE_FREE
+      Store32(page, kUndoPageHdr + 6, 0xFFFFFFFF);   // the page list node: no previous
+      Store16(page, kUndoPageHdr + 10, 0);
+      Store32(page, kUndoPageHdr + 12, 0xFFFFFFFF);  // and no next page
+      Store16(page, kUndoPageHdr + 16, 0);
+      std::fill(page.begin() + kUndoSegHdr + kUndoSegHdrSize, page.begin() + (size - 8), std::byte{0});
+      return MariaApply::kApplied;
+    case 3: {  // UNDO_APPEND: a record at TRX_UNDO_PAGE_FREE, framed by the next and previous free offsets
+      const ConstBytes rec = r.data.subspan(1);
+      const std::size_t free = Load16(page, kUndoPageHdr + 4);
+      if (rec.size() < 3 || free < kUndoSegHdr || free + rec.size() + 6 >= size - 8) return MariaApply::kCorrupt;
+      const auto next = static_cast<std::uint16_t>(free + 4 + rec.size());
+      Store16(page, kUndoPageHdr + 4, next);
+      Store16(page, free, next);
+      std::copy(rec.begin(), rec.end(), page.begin() + free + 2);
+      Store16(page, free + 2 + rec.size(), static_cast<std::uint16_t>(free));
+      return MariaApply::kApplied;
+    }
+    default: return MariaApply::kUnsupported;  // row inserts and deletes, TRIM_PAGES
+  }
 }
 
 }  // namespace strata::ondisk

@@ -36,8 +36,23 @@ struct MariaRedoRecord {
   std::uint32_t offset = 0;  // WRITE/MEMSET/MEMMOVE: where on the page (absolute)
   std::uint32_t length = 0;  // WRITE: bytes written; MEMSET/MEMMOVE: bytes set or moved
   std::size_t at = 0;        // its first byte within the mini-transaction
-  ConstBytes data;           // WRITE: the bytes; FILE_*: the name or LSN
+  ConstBytes data;           // WRITE: the bytes; MEMSET: the pattern; MEMMOVE: the source (a
+                             // varint); EXTENDED: the subtype byte and its data; FILE_*: the name or LSN
 };
+
+// What applying a record to its page did.
+enum class MariaApply : std::uint8_t {
+  kApplied,
+  kUnsupported,  // a record kind this reader does not replay (row inserts and deletes, undo
+                 // tablespace truncation): the page cannot be brought forward
+  kCorrupt,      // the record does not fit the page (an offset past its end, an undo page full)
+};
+
+// Applies one page record to the page's bytes as recovery does (MariaDB 10.5+'s log0recv
+// apply): INIT_PAGE, WRITE, MEMSET, MEMMOVE, FREE_PAGE (nothing to write), OPTION (ignored),
+// and of EXTENDED: INIT_ROW_FORMAT_* (an empty index page), UNDO_INIT and UNDO_APPEND. The
+// page's LSN and checksum are the caller's to set once its mini-transaction is applied.
+MariaApply ApplyMariaRecord(const MariaRedoRecord& r, MutableBytes page);
 
 // Decodes a varint at b[*at], moving *at past it; Corruption if it is malformed or cut short.
 Result<std::uint32_t> DecodeMariaVarint(ConstBytes b, std::size_t* at);

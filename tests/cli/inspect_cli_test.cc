@@ -215,6 +215,30 @@ TEST(InspectCliTest, DoublewriteOfAMySqlDataDirectory) {
   EXPECT_NE((check.out + check.err).find("inspect doublewrite"), std::string::npos) << check.out << check.err;
 }
 
+// A killed MariaDB's data directory: without --apply-redo the stale history is said to be
+// stale; with it, the history list length is the one the server printed before the kill.
+TEST(InspectCliTest, ApplyRedoGivesTheServersHistoryLength) {
+  strata::testing::TempDir tmp;
+  for (const char* f : {"ibdata1", "ib_logfile0"}) {
+    strata::testing::Gunzip(TestDataDir() / "mariadb-stale" / (std::string(f) + ".gz"), tmp.path() / f);
+  }
+  std::string truth;
+  for (const auto& row : strata::testing::ReadTsv(TestDataDir() / "mariadb-stale" / "truth" / "history.tsv")) {
+    if (row.at("key") == "history_list_length_before_kill") truth = row.at("value");
+  }
+  CommandResult stale = Strata("inspect undo --json " + tmp.path().string());
+  EXPECT_EQ(stale.exit_code, 0) << stale.err;
+  const auto s = nlohmann::json::parse(stale.out);
+  EXPECT_NE(s["history_list_length"].get<std::uint64_t>(), std::stoull(truth));
+  EXPECT_NE(stale.out.find("stale pages"), std::string::npos) << stale.out;
+  CommandResult applied = Strata("inspect undo --apply-redo --json " + tmp.path().string());
+  EXPECT_EQ(applied.exit_code, 0) << applied.err;
+  EXPECT_EQ(nlohmann::json::parse(applied.out)["history_list_length"].get<std::uint64_t>(), std::stoull(truth));
+  CommandResult summary = Strata("inspect summary --apply-redo " + tmp.path().string());
+  EXPECT_EQ(summary.exit_code, 0) << summary.err;
+  EXPECT_NE(summary.err.find("redo applied"), std::string::npos) << summary.err;
+}
+
 // A MySQL 9.0 data directory's log: after its clean stop nothing follows the checkpoint, and
 // --all says what the server did before (the records still in #ib_redo9 and #ib_redo10).
 TEST(InspectCliTest, RedoOfAMySqlDataDirectory) {

@@ -151,5 +151,28 @@ TEST(DoublewriteReportTest, DoublewriteFilesAreNotTablespacesAndTornCopiesAreNam
   EXPECT_FALSE(r.sources[0].copies[3].whole);
 }
 
+// Copies of page-compressed pages (both checksum formats) are whole when the page they copy
+// is: checked as the tablespace's own pages are, inflated, not as plain pages.
+TEST(DoublewriteReportTest, PageCompressedCopiesAreWhole) {
+  for (const char* format : {"fcrc32", "crc32"}) {
+    testing::TempDir tmp;
+    const auto ibd = tmp.path() / "pc_zlib.ibd";
+    testing::Gunzip(testing::TestDataDir() / "mariadb-page-compressed" / format / "pc_zlib.ibd.gz", ibd);
+    const std::vector<std::byte> pages = testing::ReadWholeFile(ibd);
+    // A doublewrite file holding pages 3.. of the table, as they are stored.
+    std::vector<std::byte> dblwr(pages.begin() + 3 * 16384, pages.begin() + std::min<std::size_t>(pages.size(), 11 * 16384));
+    testing::WriteWholeFile(tmp.path() / "#ib_16384_0.dblwr", dblwr);
+    DoublewriteReport r = AnalyzeDoublewrite(tmp.path());
+    ASSERT_EQ(r.sources.size(), 1u) << format;
+    ASSERT_FALSE(r.sources[0].copies.empty()) << format;
+    for (const auto& c : r.sources[0].copies) {
+      EXPECT_TRUE(c.whole) << format << " slot " << c.slot;
+      EXPECT_EQ(c.page_valid, true) << format << " slot " << c.slot;
+      EXPECT_TRUE(c.identical) << format << " slot " << c.slot;
+    }
+    EXPECT_TRUE(r.findings.empty()) << ToText(r, true);
+  }
+}
+
 }  // namespace
 }  // namespace strata::inspect

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Build a MariaDB fixture whose pages are older than its redo log, with what the server reports:
+#
+#   OUTDIR/ibdata1.gz, OUTDIR/ib_logfile0.gz
+#       the system tablespace (undo logs inside it) and the log of a server killed with SIGKILL
+#       while a read view held back purge and many transactions had committed since the last
+#       checkpoint: the rollback segments on disk are stale, the log holds their changes
+#   OUTDIR/truth/history.tsv
+#       "History list length" the server printed just before the kill, and again after crash
+#       recovery of a copy of exactly these files (innodb_force_recovery=2: no purge)
+#
+#   make-stale-fixture.sh OUTDIR        (normally tests/data/mariadb-stale)
+#
+# Env: PORT (default 33073), KEEP_WORK=1.
+# Needs: mariadb-server + mariadb-client (Debian 12: 10.11), gzip.
+set -euo pipefail
+
+prog=$(basename "$0")
+HERE=$(cd "$(dirname "$0")" && pwd -P)
+SERVER=$HERE/server.sh
+die() { echo "$prog: error: $*" >&2; exit 1; }
+log() { echo "$prog: $*" >&2; }
+
+[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
+mkdir -p "$1"
+OUT=$(cd "$1" && pwd -P)
+PORT=${PORT:-33073}
+
+# Undo logs in ibdata1 (no undo tablespaces) keep the fixture to two files; a log large enough
+# that no checkpoint is forced during the updates, and a page cleaner that leaves pages dirty.
+export SERVER_EXTRA_CNF="innodb_undo_tablespaces=0
+innodb_log_file_size=32M
+innodb_max_dirty_pages_pct=90
+innodb_max_dirty_pages_pct_lwm=0
+innodb_adaptive_flushing=OFF"
+
+WORK=$(mktemp -d /tmp/strata-mariadb-stale.XXXXXX)
+running=()
+cleanup() {
+    local rc=$? d
+    for d in "${running[@]}"; do "$SERVER" stop "$d" >/dev/null 2>&1 || true; done
+    jobs -p | xargs -r kill 2>/dev/null || true
+    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then echo "$prog: work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi
+    exit $rc
+}
+trap cleanup EXIT
+sqlin() { local d=$1; shift; "$SERVER" sql "$d" "$@"; }
+val() { sqlin "$1" --batch --skip-column-names -e "$2"; }
+history_length() { val "$1" "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g' | sed -n 's/^History list length \([0-9]*\).*/\1/p'; }
+
+MAIN=$WORK/main
+"$SERVER" start "$MAIN" "$PORT" >&2
+running+=("$MAIN")
+VERSION=$(val "$MAIN" "SELECT VERSION()")
+sqlin "$MAIN" -e "CREATE DATABASE st; USE st; CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL, s VARCHAR(64) NOT NULL) ENGINE=InnoDB;
+  INSERT INTO t SELECT seq, 0, REPEAT('s', 40) FROM seq_1_to_2000"
+# Everything flushed and checkpointed before the updates, so that they live in the log only.
+sqlin "$MAIN" -e "SET GLOBAL innodb_max_dirty_pages_pct = 0"
+for _ in $(seq 60); do
+    [[ $(val "$MAIN" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_BUFFER_POOL_PAGES_DIRTY'") == 0 ]] && break
+    sleep 1
+done
+sleep 3
+sqlin "$MAIN" -e "SET GLOBAL innodb_max_dirty_pages_pct = 90"
+[[ $(history_length "$MAIN") == 0 ]] || sleep 5
+CHECKPOINT_BEFORE=$(val "$MAIN" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_CHECKPOINT_AGE'")
+
+# A read view held open keeps purge from shortening the history.
+sqlin "$MAIN" -e "START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT COUNT(*) FROM st.t; SELECT SLEEP(3600)" >/dev/null 2>&1 &
+sleep 1
+for ((i = 1; i <= 1500; i++)); do
+    echo "UPDATE st.t SET n = n + 1, s = CONCAT(LEFT(s, 40), '$i') WHERE id = $(((i * 7) % 2000 + 1));"
+done | sqlin "$MAIN"
+BEFORE_KILL=$(history_length "$MAIN")
+CHECKPOINT_AGE=$(val "$MAIN" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_CHECKPOINT_AGE'")
+PID=$(cat "$MAIN/mariadbd.pid")
+kill -9 "$PID"
+while kill -0 "$PID" 2>/dev/null; do sleep 0.2; done
+running=()
+log "killed $VERSION with History list length $BEFORE_KILL (checkpoint age $CHECKPOINT_AGE bytes)"
+
+# The server's own recovery of a copy of these files, without purge.
+RECOVER=$WORK/recover
+mkdir -p "$RECOVER"
+cp -a "$MAIN/data" "$RECOVER/data"
+"$SERVER" start "$RECOVER" "$PORT" --innodb-force-recovery=2 >&2
+running+=("$RECOVER")
+AFTER_RECOVERY=$(history_length "$RECOVER")
+RECOVERY_LINE=$(grep -m1 'Starting crash recovery' "$RECOVER/mariadbd.err" | sed 's/^.*InnoDB/InnoDB/' || true)
+"$SERVER" stop "$RECOVER" >&2 || true
+running=()
+
+rm -rf "$OUT/truth"
+mkdir -p "$OUT/truth"
+gzip -9 -n -c "$MAIN/data/ibdata1" >"$OUT/ibdata1.gz"
+gzip -9 -n -c "$MAIN/data/ib_logfile0" >"$OUT/ib_logfile0.gz"
+{
+    printf 'key\tvalue\n'
+    printf 'server_version\t%s\n' "$VERSION"
+    printf 'history_list_length_before_kill\t%s\n' "$BEFORE_KILL"
+    printf 'history_list_length_after_recovery\t%s\n' "$AFTER_RECOVERY"
+    printf 'checkpoint_age_before_kill\t%s\n' "$CHECKPOINT_AGE"
+    printf 'recovery_errlog_line\t%s\n' "$RECOVERY_LINE"
+} >"$OUT/truth/history.tsv"
+cat >"$OUT/README.md" <<MD
+# MariaDB pages older than their redo log
+
+Made by \`datasets/mariadb/make-stale-fixture.sh tests/data/mariadb-stale\` with $VERSION (Debian 12):
+undo logs in ibdata1, a 32 MiB log, pages flushed and checkpointed, then 1,500 single-row
+UPDATEs committed while another connection held a read view (so purge kept every one), then
+SIGKILL. Only ibdata1 and ib_logfile0 are kept: the rollback segments and undo pages on disk
+are from before the updates, the log holds their changes.
+
+\`truth/history.tsv\`: "History list length" from SHOW ENGINE INNODB STATUS just before the kill,
+and from a copy of these files after the server's crash recovery (innodb_force_recovery=2, so
+purge did not run): $BEFORE_KILL and $AFTER_RECOVERY.
+MD
+log "done: $(tr '\n' ' ' <"$OUT/truth/history.tsv")"

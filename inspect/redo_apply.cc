@@ -1,0 +1,184 @@
+#include "inspect/redo_apply.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "inspect/redo_report.h"
+#include "ondisk/checksum.h"
+#include "ondisk/fil_header.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+namespace {
+
+bool HasLog(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::exists(dir / "ib_logfile0", ec) || std::filesystem::is_directory(dir / "#innodb_redo", ec);
+}
+
+// The page's own checksum and trailer, once its bytes and LSN are final.
+void Restamp(const SpaceFile& f, MutableBytes page) {
+  if (f.compressed()) {  // ROW_FORMAT=COMPRESSED: one checksum, no trailer
+    Store32(page, FilHeader::kChecksum, ZipPageCrc32(page));
+  } else if (f.full_crc32()) {
+    StampChecksum(page, ChecksumAlgorithm::kFullCrc32);
+  } else {
+    Store32(page, page.size() - 4, static_cast<std::uint32_t>(Load64(page, FilHeader::kLsn)));
+    StampChecksum(page, ChecksumAlgorithm::kCrc32);
+  }
+}
+
+}  // namespace
+
+std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir) {
+  if (!HasLog(dir)) return std::nullopt;
+  const RedoReport r = AnalyzeRedo(dir, {});
+  if (!r.newest) return std::nullopt;
+  const std::uint64_t cp = r.checkpoints[*r.newest].lsn;
+  std::string what;
+  if (r.records_decoded && r.mtr_groups > 0) {
+    what = fmt::format("{} mini-transactions past its checkpoint (LSN {} .. {}) changing {} pages", r.mtr_groups, cp,
+                       r.lsn_end, r.pages.size());
+  } else if (!r.records_decoded && r.lsn_end > cp) {
+    what = fmt::format("{} bytes of log past its checkpoint (LSN {} .. {})", r.lsn_end - cp, cp, r.lsn_end);
+  } else {
+    return std::nullopt;
+  }
+  const bool replayable = !r.block_framed;  // MariaDB 10.8+
+  return Finding{Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "stale pages",
+                 fmt::format("the redo log ({}) holds {}: these files are older than the server's state (it crashed, or "
+                             "they were copied while it ran), so what follows may be out of date{}",
+                             std::filesystem::path(r.file).filename().string(), what,
+                             replayable ? "; --apply-redo replays the log in memory first" : "")};
+}
+
+RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFile>& files) {
+  RedoApplyResult out;
+  std::unordered_map<std::uint32_t, SpaceFile*> by_id;
+  // Only this directory's tablespaces: another directory's may reuse its space ids.
+  const std::string under = std::filesystem::weakly_canonical(dir).string() + "/";
+  for (SpaceFile& f : files) {
+    if (std::filesystem::weakly_canonical(f.path()).string().starts_with(under)) by_id.emplace(f.space_id().value(), &f);
+  }
+  if (!HasLog(dir)) {
+    out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo", "no redo log here: nothing to apply"});
+    return out;
+  }
+  struct PageState {
+    SpaceFile* file = nullptr;
+    bool left = false;    // a record it could not replay: no later change applies
+    bool dirty = false;
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, PageState> pages;
+  std::vector<std::byte> before;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> not_here;
+  auto leave = [&](const std::pair<std::uint32_t, std::uint32_t>& id, PageState& st, std::string why) {
+    st.left = true;
+    out.pages_left.emplace(id, std::move(why));
+  };
+
+  const MariaMtrVisitor visit = [&](const std::vector<MariaRedoRecord>& records, std::uint64_t end_lsn) {
+    ++out.mtrs;
+    // The records of one page within the mini-transaction are applied together, or (when one
+    // of them cannot be) not at all: the page then stays as the previous one left it.
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const MariaRedoRecord& first = records[i];
+      if (!first.page_op) continue;
+      const std::pair<std::uint32_t, std::uint32_t> id{first.space, first.page};
+      std::size_t j = i;
+      while (j + 1 < records.size() && records[j + 1].page_op && records[j + 1].space == id.first && records[j + 1].page == id.second) ++j;
+      const std::size_t last = j;
+      out.records += last - i + 1;
+      auto it = pages.find(id);
+      if (it == pages.end()) {
+        const auto f = by_id.find(id.first);
+        if (f == by_id.end()) {
+          not_here.insert(id);
+          i = last;
+          continue;
+        }
+        it = pages.emplace(id, PageState{f->second}).first;
+      }
+      PageState& st = it->second;
+      if (st.left) {
+        i = last;
+        continue;
+      }
+      SpaceFile& f = *st.file;
+      if (f.encrypted_by_mysql() || (f.mariadb_crypt() && f.decrypted_pages() == 0)) {
+        leave(id, st, "its tablespace is encrypted: give the key (--key-file) to replay its changes");
+        i = last;
+        continue;
+      }
+      MutableBytes page = f.MutablePage(id.second);
+      if (page.empty()) {
+        leave(id, st, id.second >= f.n_pages() ? "past the end of its file (the log extends the file)"
+                                               : "its file could not be mapped for changes");
+        i = last;
+        continue;
+      }
+      // A page already written at or after this mini-transaction holds its changes.
+      if (Load64(page, FilHeader::kLsn) >= end_lsn && !st.dirty) {
+        i = last;
+        continue;
+      }
+      before.assign(page.begin(), page.end());
+      for (std::size_t k = i; k <= last; ++k) {
+        const MariaApply a = ApplyMariaRecord(records[k], page);
+        if (a == MariaApply::kApplied) continue;
+        std::copy(before.begin(), before.end(), page.begin());
+        leave(id, st, a == MariaApply::kUnsupported ? fmt::format("a {} record (LSN {}'s mini-transaction), which this reader does not replay", records[k].type, end_lsn)
+                                                    : fmt::format("a {} record that does not fit the page (mini-transaction ending at LSN {})", records[k].type, end_lsn));
+        if (a == MariaApply::kCorrupt) {
+          out.findings.push_back({Severity::kError, f.path().string(), id.second, std::nullopt, "redo record",
+                                  fmt::format("{} of the mini-transaction ending at LSN {} does not fit the page", records[k].type, end_lsn)});
+        }
+        break;
+      }
+      if (!st.left) {
+        Store64(page, FilHeader::kLsn, end_lsn);
+        st.dirty = true;
+      }
+      i = last;
+    }
+  };
+  const RedoReport r = AnalyzeRedo(dir, {}, visit);
+  if (r.block_framed || !r.newest) {
+    out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo",
+                            fmt::format("nothing applied: --apply-redo replays MariaDB 10.8+ logs, and this is {}",
+                                        r.format_name.empty() ? "no readable log" : r.format_name)});
+    return out;
+  }
+  out.checkpoint_lsn = r.checkpoints[*r.newest].lsn;
+  out.end_lsn = r.lsn_end;
+  std::set<SpaceFile*> touched;
+  for (auto& [id, st] : pages) {
+    if (!st.dirty) continue;
+    ++out.pages_changed;
+    Restamp(*st.file, st.file->MutablePage(id.second));
+    touched.insert(st.file);
+  }
+  for (SpaceFile* f : touched) f->RereadHeader();
+  out.pages_not_here = not_here.size();
+  std::string left;
+  for (const auto& [id, why] : out.pages_left) {
+    if (left.size() < 400) left += fmt::format("{}{}:{} ({})", left.empty() ? "" : "; ", id.first, id.second, why);
+  }
+  out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "redo applied",
+                          fmt::format("{} mini-transactions past the checkpoint (LSN {} .. {}) replayed in memory: {} pages "
+                                      "brought forward{}", out.mtrs, out.checkpoint_lsn, out.end_lsn, out.pages_changed,
+                                      out.pages_not_here ? fmt::format(", {} pages of tablespaces not given", out.pages_not_here) : "")});
+  if (!out.pages_left.empty()) {
+    out.findings.push_back({Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "pages left behind",
+                            fmt::format("{} pages could not be brought all the way forward and are read as far as they "
+                                        "got: {}{}", out.pages_left.size(), left, left.size() >= 400 ? "; ..." : "")});
+  }
+  return out;
+}
+
+}  // namespace strata::inspect

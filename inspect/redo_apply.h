@@ -1,0 +1,39 @@
+// A data directory's pages against its redo log. A server that crashed, or a copy of a running
+// one, leaves pages older than the log: every change after the checkpoint is in the log only.
+// StaleLogFinding says so; ApplyRedo replays those changes onto the pages in memory (MariaDB
+// 10.8+ logs, whose records are physical), so that what is read next is what the server would
+// have after its crash recovery. The files are never written.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inspect/finding.h"
+#include "inspect/space_file.h"
+
+namespace strata::inspect {
+
+// A warning when the directory's redo log holds changes past its checkpoint (how many, which
+// LSN range, how many pages); nullopt when it holds none or there is no log.
+std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir);
+
+struct RedoApplyResult {
+  std::uint64_t checkpoint_lsn = 0, end_lsn = 0;
+  std::uint64_t mtrs = 0, records = 0;
+  std::uint64_t pages_changed = 0;  // brought forward, fully or up to a record it could not replay
+  // Pages left behind (at the last LSN this reader could bring them to) and why: a record kind
+  // it does not replay, a tablespace it could not change.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> pages_left;
+  std::uint64_t pages_not_here = 0;  // of tablespaces not among the files
+  std::vector<Finding> findings;     // what was done, in text a user reads
+};
+
+// Replays the log of `dir` onto `files` (its tablespaces, opened). Logs of other formats are
+// named in a finding and nothing is changed.
+RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFile>& files);
+
+}  // namespace strata::inspect
