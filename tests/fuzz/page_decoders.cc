@@ -222,11 +222,17 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
   (void)UndoPageHeader::Decode(raw);
   DecodeLog(raw);
   std::vector<MariaRedoRecord> mtr;
-  (void)ParseMariaMtr(raw, &mtr);  // the input as one MariaDB mini-transaction's records
+  const bool mtr_ok = ParseMariaMtr(raw, &mtr).ok();  // the input as one MariaDB mini-transaction's records
   DecodeColumnValues(raw);
 
   std::vector<std::byte> page(page_size);
   std::memcpy(page.data(), raw.data(), std::min(raw.size(), page_size));
+  if (mtr_ok) {  // --apply-redo's replay of those records onto a page of the input's bytes
+    std::vector<std::byte> target = page;
+    for (const MariaRedoRecord& r : mtr) {
+      if (r.page_op) (void)ApplyMariaRecord(r, target);
+    }
+  }
   ConstBytes p(page);
   (void)ValidatePage(p, full_crc32);
   (void)CheckPlacement(p, PageNo(0), SpaceId(0));
