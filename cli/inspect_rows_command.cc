@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/key_options.h"
 #include "cli/progress.h"
+#include "inspect/redo_apply.h"
 #include "inspect/cfg.h"
 #include "inspect/create_table.h"
 #include "inspect/frm.h"
@@ -114,7 +115,9 @@ int InspectRows(const std::vector<std::string>& args) {
       "deleted", "also rows that are delete-marked but not purged (an extra column says which)")(
       "format", po::value<std::string>()->default_value("tsv"),
       "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")(
-      "json", "same as --format json")("help,h", "show this help");
+      "json", "same as --format json")(
+      "apply-redo", "replay the redo log of the data directory the file is in (MariaDB 10.8+) onto its pages in "
+                    "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
   AddKeyOptions(options);
   po::options_description all;
   all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
@@ -171,6 +174,25 @@ int InspectRows(const std::vector<std::string>& args) {
   const std::string path = vm["path"].as<std::vector<std::string>>()[0];
   auto file = SpaceFile::Open(path, &*keys);
   if (!file.ok()) return Fail(path + ": " + file.status().ToString());
+  // The data directory the file is in (its own directory or the one above, holding a redo
+  // log): its changes past the checkpoint replayed, or said to be missing from the pages.
+  std::filesystem::path datadir;
+  const auto own_dir = std::filesystem::absolute(path).parent_path();
+  for (const auto& d : {own_dir, own_dir.parent_path()}) {
+    if (datadir.empty() && (std::filesystem::exists(d / "ib_logfile0") || std::filesystem::is_directory(d / "#innodb_redo"))) datadir = d;
+  }
+  if (!datadir.empty() && vm.count("apply-redo")) {
+    std::vector<SpaceFile> one;
+    one.push_back(std::move(*file));
+    RedoApplyResult applied = ApplyRedo(datadir, one);
+    for (const auto& f : applied.findings) std::cerr << "strata inspect rows: " << ToString(f.severity) << ": " << f.ToString() << "\n";
+    if (HasError(applied.findings)) return kExitFailure;
+    file = std::move(one[0]);
+  } else if (!datadir.empty()) {
+    if (auto stale = StaleLogFinding(datadir)) std::cerr << "strata inspect rows: warning: " << stale->ToString() << "\n";
+  } else if (vm.count("apply-redo")) {
+    return Fail(path + ": --apply-redo: no redo log beside the file or in the directory above it");
+  }
   // Page bodies that are not plain B-tree pages cannot be read record by record.
   if (!file->flags() && file->page_size() < ondisk::kDefaultPageSize) {
     // A ROW_FORMAT=COMPRESSED table: only page 0's flags say what its pages unpack to.

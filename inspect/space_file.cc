@@ -502,7 +502,7 @@ void SpaceFile::RereadHeader() {
 
 bool SpaceFile::ReadPages(std::uint32_t first, std::uint32_t count, std::byte* out) const {
   const std::size_t want = std::size_t{count} * page_size_;
-  if (stored_) {  // page-compressed: the decompressed copy
+  if (stored_ || copy_on_write_) {  // the decompressed or decrypted copy, or pages --apply-redo changed
     if (std::size_t{first} + count > n_pages_) return false;
     std::memcpy(out, data_ + std::size_t{first} * page_size_, want);
     return true;

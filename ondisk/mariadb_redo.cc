@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string_view>
+
+#include "ondisk/mariadb_row_apply.h"
 
 namespace strata::ondisk {
 
@@ -236,7 +239,35 @@ MariaApply ApplyMariaRecord(const MariaRedoRecord& r, MutableBytes page) {
       Store16(page, free + 2 + rec.size(), static_cast<std::uint16_t>(free));
       return MariaApply::kApplied;
     }
-    default: return MariaApply::kUnsupported;  // row inserts and deletes, TRIM_PAGES
+    case 6:    // INSERT_HEAP_DYNAMIC
+    case 7: {  // INSERT_REUSE_DYNAMIC
+      MariaInsert in;
+      in.reuse = Load8(r.data, 0) == 7;
+      std::size_t at = 1;
+      auto next = [&]() -> std::optional<std::size_t> {
+        auto v = DecodeMariaVarint(r.data, &at);
+        return v.ok() && at <= r.data.size() ? std::optional<std::size_t>(*v) : std::nullopt;
+      };
+      const auto prev = next();
+      const auto shift = in.reuse ? next() : std::optional<std::size_t>(0);
+      const auto enc_hdr = next(), hdr_c = next(), data_c = next();
+      if (!prev || !shift || !enc_hdr || !hdr_c || !data_c) return MariaApply::kCorrupt;
+      in.prev = *prev, in.shift = *shift, in.enc_hdr = *enc_hdr, in.hdr_copied = *hdr_c, in.data_copied = *data_c;
+      in.bytes = r.data.subspan(at);
+      if (r.page < 3) return MariaApply::kCorrupt;
+      return ApplyMariaInsert(page, in) ? MariaApply::kApplied : MariaApply::kCorrupt;
+    }
+    case 9: {  // DELETE_ROW_FORMAT_DYNAMIC
+      std::size_t at = 1;
+      auto prev = DecodeMariaVarint(r.data, &at);
+      if (!prev.ok()) return MariaApply::kCorrupt;
+      auto hdr = DecodeMariaVarint(r.data, &at);
+      if (!hdr.ok()) return MariaApply::kCorrupt;
+      auto data = DecodeMariaVarint(r.data, &at);
+      if (!data.ok() || at != r.data.size() || r.page < 3) return MariaApply::kCorrupt;
+      return ApplyMariaDelete(page, *prev, *hdr, *data) ? MariaApply::kApplied : MariaApply::kCorrupt;
+    }
+    default: return MariaApply::kUnsupported;  // ROW_FORMAT=REDUNDANT rows, TRIM_PAGES
   }
 }
 

@@ -43,14 +43,15 @@ struct MariaRedoRecord {
 // What applying a record to its page did.
 enum class MariaApply : std::uint8_t {
   kApplied,
-  kUnsupported,  // a record kind this reader does not replay (row inserts and deletes, undo
+  kUnsupported,  // a record kind this reader does not replay (ROW_FORMAT=REDUNDANT rows, undo
                  // tablespace truncation): the page cannot be brought forward
   kCorrupt,      // the record does not fit the page (an offset past its end, an undo page full)
 };
 
 // Applies one page record to the page's bytes as recovery does (MariaDB 10.5+'s log0recv
 // apply): INIT_PAGE, WRITE, MEMSET, MEMMOVE, FREE_PAGE (nothing to write), OPTION (ignored),
-// and of EXTENDED: INIT_ROW_FORMAT_* (an empty index page), UNDO_INIT and UNDO_APPEND. The
+// and of EXTENDED: INIT_ROW_FORMAT_* (an empty index page), UNDO_INIT, UNDO_APPEND, and the
+// COMPACT/DYNAMIC row inserts and deletes (mariadb_row_apply.h). The
 // page's LSN and checksum are the caller's to set once its mini-transaction is applied.
 MariaApply ApplyMariaRecord(const MariaRedoRecord& r, MutableBytes page);
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Build a MariaDB fixture whose pages are older than its redo log, with what the server reports:
 #
-#   OUTDIR/ibdata1.gz, OUTDIR/ib_logfile0.gz
-#       the system tablespace (undo logs inside it) and the log of a server killed with SIGKILL
+#   OUTDIR/ibdata1.gz, OUTDIR/ib_logfile0.gz, OUTDIR/st/t.ibd.gz, OUTDIR/st/t.frm
+#       the system tablespace (undo logs inside it), a table and the log of a server killed with SIGKILL
 #       while a read view held back purge and many transactions had committed since the last
 #       checkpoint: the rollback segments on disk are stale, the log holds their changes
 #   OUTDIR/truth/history.tsv
 #       "History list length" the server printed just before the kill, and again after crash
 #       recovery of a copy of exactly these files (innodb_force_recovery=2: no purge)
+#   OUTDIR/truth/rows.tsv
+#       `mariadb -B -e 'SELECT * FROM st.t ORDER BY id'` on that recovered copy
 #
 #   make-stale-fixture.sh OUTDIR        (normally tests/data/mariadb-stale)
 #
@@ -68,9 +70,15 @@ CHECKPOINT_BEFORE=$(val "$MAIN" "SELECT VARIABLE_VALUE FROM information_schema.G
 # A read view held open keeps purge from shortening the history.
 sqlin "$MAIN" -e "START TRANSACTION WITH CONSISTENT SNAPSHOT; SELECT COUNT(*) FROM st.t; SELECT SLEEP(3600)" >/dev/null 2>&1 &
 sleep 1
+# Updates that change a row's length (the record is deleted and inserted again on its page),
+# inserts that split pages, deletes: each its own transaction.
 for ((i = 1; i <= 1500; i++)); do
-    echo "UPDATE st.t SET n = n + 1, s = CONCAT(LEFT(s, 40), '$i') WHERE id = $(((i * 7) % 2000 + 1));"
-done | sqlin "$MAIN"
+    case $((i % 5)) in
+        0) echo "INSERT INTO st.t VALUES ($((2000 + i)), $i, REPEAT('i', $((10 + i % 50))));" ;;
+        1) echo "DELETE FROM st.t WHERE id = $(((i * 13) % 2000 + 1));" ;;
+        *) echo "UPDATE st.t SET n = n + 1, s = CONCAT(LEFT(s, $((i % 40))), '$i') WHERE id = $(((i * 7) % 2000 + 1));" ;;
+    esac
+done | sqlin "$MAIN" --force
 BEFORE_KILL=$(history_length "$MAIN")
 CHECKPOINT_AGE=$(val "$MAIN" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_CHECKPOINT_AGE'")
 PID=$(cat "$MAIN/mariadbd.pid")
@@ -86,6 +94,7 @@ cp -a "$MAIN/data" "$RECOVER/data"
 "$SERVER" start "$RECOVER" "$PORT" --innodb-force-recovery=2 >&2
 running+=("$RECOVER")
 AFTER_RECOVERY=$(history_length "$RECOVER")
+sqlin "$RECOVER" -B -e "SELECT * FROM st.t ORDER BY id" >"$WORK/rows.tsv"
 RECOVERY_LINE=$(grep -m1 'Starting crash recovery' "$RECOVER/mariadbd.err" | sed 's/^.*InnoDB/InnoDB/' || true)
 "$SERVER" stop "$RECOVER" >&2 || true
 running=()
@@ -94,6 +103,10 @@ rm -rf "$OUT/truth"
 mkdir -p "$OUT/truth"
 gzip -9 -n -c "$MAIN/data/ibdata1" >"$OUT/ibdata1.gz"
 gzip -9 -n -c "$MAIN/data/ib_logfile0" >"$OUT/ib_logfile0.gz"
+mkdir -p "$OUT/st"
+gzip -9 -n -c "$MAIN/data/st/t.ibd" >"$OUT/st/t.ibd.gz"
+cp "$MAIN/data/st/t.frm" "$OUT/st/t.frm"
+cp "$WORK/rows.tsv" "$OUT/truth/rows.tsv"
 {
     printf 'key\tvalue\n'
     printf 'server_version\t%s\n' "$VERSION"
@@ -106,10 +119,12 @@ cat >"$OUT/README.md" <<MD
 # MariaDB pages older than their redo log
 
 Made by \`datasets/mariadb/make-stale-fixture.sh tests/data/mariadb-stale\` with $VERSION (Debian 12):
-undo logs in ibdata1, a 32 MiB log, pages flushed and checkpointed, then 1,500 single-row
-UPDATEs committed while another connection held a read view (so purge kept every one), then
-SIGKILL. Only ibdata1 and ib_logfile0 are kept: the rollback segments and undo pages on disk
-are from before the updates, the log holds their changes.
+undo logs in ibdata1, a 32 MiB log, then 1,500 single-row statements on st.t (UPDATEs that
+change a row's length, INSERTs, DELETEs) each its own transaction (a DELETE of a missing row changes nothing), committed while another connection held a read view (so
+purge kept every one), then SIGKILL. ibdata1, st/t.ibd (and t.frm) and ib_logfile0 are kept:
+the rollback segments, undo pages and the table's pages on disk are from before the
+transactions, the log holds their changes. \`truth/rows.tsv\` is what \`mariadb -B\` printed for
+the table on the server's own crash recovery of a copy.
 
 \`truth/history.tsv\`: "History list length" from SHOW ENGINE INNODB STATUS just before the kill,
 and from a copy of these files after the server's crash recovery (innodb_force_recovery=2, so
