@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Build a MariaDB fixture whose pages are older than its redo log, with what the server reports:
 #
-#   OUTDIR/ibdata1.gz, OUTDIR/ib_logfile0.gz, OUTDIR/st/t.ibd.gz, OUTDIR/st/t.frm
+#   OUTDIR/ibdata1.gz, OUTDIR/ib_logfile0.gz, OUTDIR/st/{t,r}.ibd.gz, OUTDIR/st/{t,r}.frm
 #       the system tablespace (undo logs inside it), a table and the log of a server killed with SIGKILL
 #       while a read view held back purge and many transactions had committed since the last
 #       checkpoint: the rollback segments on disk are stale, the log holds their changes
 #   OUTDIR/truth/history.tsv
 #       "History list length" the server printed just before the kill, and again after crash
 #       recovery of a copy of exactly these files (innodb_force_recovery=2: no purge)
-#   OUTDIR/truth/rows.tsv
-#       `mariadb -B -e 'SELECT * FROM st.t ORDER BY id'` on that recovered copy
+#   OUTDIR/truth/rows.tsv, rows_r.tsv
+#       `mariadb -B -e 'SELECT * FROM st.t ORDER BY id'` (and st.r ORDER BY k) on that recovered copy
 #
 #   make-stale-fixture.sh OUTDIR        (normally tests/data/mariadb-stale)
 #
@@ -55,7 +55,9 @@ MAIN=$WORK/main
 running+=("$MAIN")
 VERSION=$(val "$MAIN" "SELECT VERSION()")
 sqlin "$MAIN" -e "CREATE DATABASE st; USE st; CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL, s VARCHAR(64) NOT NULL) ENGINE=InnoDB;
-  INSERT INTO t SELECT seq, 0, REPEAT('s', 40) FROM seq_1_to_2000"
+  INSERT INTO t SELECT seq, 0, REPEAT('s', 40) FROM seq_1_to_2000;
+  CREATE TABLE r (k CHAR(32) PRIMARY KEY, v VARCHAR(200) NOT NULL) ENGINE=InnoDB;
+  INSERT INTO r SELECT MD5(seq), REPEAT('r', seq % 150) FROM seq_1_to_500"
 # Everything flushed and checkpointed before the updates, so that they live in the log only.
 sqlin "$MAIN" -e "SET GLOBAL innodb_max_dirty_pages_pct = 0"
 for _ in $(seq 60); do
@@ -78,6 +80,9 @@ for ((i = 1; i <= 1500; i++)); do
         1) echo "DELETE FROM st.t WHERE id = $(((i * 13) % 2000 + 1));" ;;
         *) echo "UPDATE st.t SET n = n + 1, s = CONCAT(LEFT(s, $((i % 40))), '$i') WHERE id = $(((i * 7) % 2000 + 1));" ;;
     esac
+    # Random keys: inserts all over st.r's pages (page splits), and deletes.
+    echo "INSERT INTO st.r VALUES (MD5($((1000 + i))), REPEAT('x', $((i % 180))));"
+    if (( i % 4 == 0 )); then echo "DELETE FROM st.r WHERE k = MD5($((1000 + i / 2)));"; fi
 done | sqlin "$MAIN" --force
 BEFORE_KILL=$(history_length "$MAIN")
 CHECKPOINT_AGE=$(val "$MAIN" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_CHECKPOINT_AGE'")
@@ -95,6 +100,7 @@ cp -a "$MAIN/data" "$RECOVER/data"
 running+=("$RECOVER")
 AFTER_RECOVERY=$(history_length "$RECOVER")
 sqlin "$RECOVER" -B -e "SELECT * FROM st.t ORDER BY id" >"$WORK/rows.tsv"
+sqlin "$RECOVER" -B -e "SELECT * FROM st.r ORDER BY k" >"$WORK/rows_r.tsv"
 RECOVERY_LINE=$(grep -m1 'Starting crash recovery' "$RECOVER/mariadbd.err" | sed 's/^.*InnoDB/InnoDB/' || true)
 "$SERVER" stop "$RECOVER" >&2 || true
 running=()
@@ -104,9 +110,13 @@ mkdir -p "$OUT/truth"
 gzip -9 -n -c "$MAIN/data/ibdata1" >"$OUT/ibdata1.gz"
 gzip -9 -n -c "$MAIN/data/ib_logfile0" >"$OUT/ib_logfile0.gz"
 mkdir -p "$OUT/st"
-gzip -9 -n -c "$MAIN/data/st/t.ibd" >"$OUT/st/t.ibd.gz"
-cp "$MAIN/data/st/t.frm" "$OUT/st/t.frm"
+for t in t r; do
+    gzip -9 -n -c "$MAIN/data/st/$t.ibd" >"$OUT/st/$t.ibd.gz"
+    cp "$MAIN/data/st/$t.frm" "$OUT/st/$t.frm"
+    chmod 0644 "$OUT/st/$t.frm"
+done
 cp "$WORK/rows.tsv" "$OUT/truth/rows.tsv"
+cp "$WORK/rows_r.tsv" "$OUT/truth/rows_r.tsv"
 {
     printf 'key\tvalue\n'
     printf 'server_version\t%s\n' "$VERSION"
@@ -120,11 +130,12 @@ cat >"$OUT/README.md" <<MD
 
 Made by \`datasets/mariadb/make-stale-fixture.sh tests/data/mariadb-stale\` with $VERSION (Debian 12):
 undo logs in ibdata1, a 32 MiB log, then 1,500 single-row statements on st.t (UPDATEs that
-change a row's length, INSERTs, DELETEs) each its own transaction (a DELETE of a missing row changes nothing), committed while another connection held a read view (so
-purge kept every one), then SIGKILL. ibdata1, st/t.ibd (and t.frm) and ib_logfile0 are kept:
-the rollback segments, undo pages and the table's pages on disk are from before the
-transactions, the log holds their changes. \`truth/rows.tsv\` is what \`mariadb -B\` printed for
-the table on the server's own crash recovery of a copy.
+change a row's length, INSERTs, DELETEs; and on st.r, keyed by MD5 values, inserts all over
+its pages and deletes) each its own transaction (a DELETE of a missing row changes nothing), committed while another connection held a read view (so
+purge kept every one), then SIGKILL. ibdata1, st/t.ibd, st/r.ibd (and their .frm) and ib_logfile0
+are kept: the rollback segments, undo pages and the tables' pages on disk are from before the
+transactions, the log holds their changes. \`truth/rows.tsv\` and \`rows_r.tsv\` are what
+\`mariadb -B\` printed for the tables on the server's own crash recovery of a copy.
 
 \`truth/history.tsv\`: "History list length" from SHOW ENGINE INNODB STATUS just before the kill,
 and from a copy of these files after the server's crash recovery (innodb_force_recovery=2, so
