@@ -37,6 +37,8 @@ class Page {
     return t == 17855 || t == 17854;  // INDEX, RTREE
   }
   bool InHeap(std::size_t origin) const { return origin >= kHeapBottom + kExtra && origin <= Get(kHeapTop); }
+  // A record origin a directory slot may hold: infimum, supremum or one in the heap.
+  bool Owner(std::size_t origin) const { return origin == kInfimum || origin == kSupremum || InHeap(origin); }
 
  private:
   MutableBytes p_;
@@ -47,9 +49,10 @@ class Page {
 bool SplitSlot(Page& pg, std::size_t slot) {
   std::size_t rec = pg.Get(slot + 2);  // the owner of the slot before: the first record is after it
   for (unsigned i = 0; i < (kMaxOwned + 1) / 2; ++i) {
+    if (!pg.Owner(rec)) return false;
     rec = pg.Next(rec);
-    if (rec < kInfimum || rec >= pg.size()) return false;
   }
+  if (!pg.InHeap(rec) || !pg.Owner(pg.Get(slot))) return false;
   const std::size_t n = pg.NSlots();
   const std::size_t new_last = pg.Slot(n);
   if (slot < new_last) return false;
@@ -67,6 +70,7 @@ void BalanceSlot(Page& pg, std::size_t s) {
   if (s + 1 >= n) return;  // the supremum's slot may own fewer
   const std::size_t slot = pg.Slot(s);
   const std::size_t up = pg.Get(slot - 2), own = pg.Get(slot);
+  if (!pg.Owner(up) || !pg.Owner(own)) return;
   const unsigned up_owned = pg.Owned(up);
   if (up_owned <= kMinOwned) {
     pg.SetOwned(own, 0);
@@ -78,6 +82,7 @@ void BalanceSlot(Page& pg, std::size_t s) {
     return;
   }
   const std::size_t moved = pg.Next(own);
+  if (!pg.InHeap(moved)) return;
   pg.SetOwned(own, 0);
   pg.SetOwned(moved, kMinOwned);
   pg.SetOwned(up, up_owned - 1);
