@@ -289,6 +289,24 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
   return r;
 }
 
+namespace {
+
+// What the copies of one source add up to (text and JSON say the same).
+struct CopyCounts {
+  std::uint64_t newer = 0, equal = 0, identical = 0, older = 0, unattributed = 0, whole = 0, torn = 0, eligible = 0, restores = 0;
+};
+CopyCounts Count(const DoublewriteSource& s) {
+  CopyCounts n;
+  for (const auto& c : s.copies) {
+    n.newer += c.relation == "newer", n.equal += c.relation == "equal", n.older += c.relation == "older";
+    n.identical += c.identical, n.unattributed += !c.space, n.whole += c.whole, n.torn += !c.whole && !c.unverifiable;
+    n.eligible += c.eligible.value_or(false), n.restores += c.restores;
+  }
+  return n;
+}
+
+}  // namespace
+
 nlohmann::json ToJson(const DoublewriteReport& r) {
   auto opt = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   nlohmann::json sources = nlohmann::json::array();
@@ -306,8 +324,13 @@ nlohmann::json ToJson(const DoublewriteReport& r) {
                         {"relation", c.relation.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.relation)},
                         {"identical", c.identical}, {"recovery_eligible", opt(c.eligible)}, {"restores", c.restores}});
     }
+    const CopyCounts n = Count(s);
     sources.push_back({{"file", s.file}, {"kind", s.kind}, {"page_size", s.page_size}, {"slots", s.slots},
-                       {"unused", s.unused}, {"blocks", s.blocks}, {"copies", copies}});
+                       {"unused", s.unused}, {"blocks", s.blocks},
+                       {"counts", {{"newer", n.newer}, {"equal", n.equal}, {"identical", n.identical}, {"older", n.older},
+                                   {"unattributed", n.unattributed}, {"whole", n.whole}, {"torn", n.torn},
+                                   {"recovery_eligible", n.eligible}, {"restores", n.restores}}},
+                       {"copies", copies}});
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings) findings.push_back(ToJson(f));
@@ -325,16 +348,11 @@ std::string ToText(const DoublewriteReport& r, bool every_slot) {
                                                           s.blocks[1], s.blocks[1] + s.slots / 2 - 1)
                                             : "");
     out += fmt::format("  slots          {} of {} bytes: {} hold copies, {} unused\n", s.slots, s.page_size, s.copies.size(), s.unused);
-    std::map<std::string, std::uint64_t> rel;
-    std::uint64_t identical = 0, torn = 0, unknown = 0, eligible = 0, restores = 0;
-    for (const auto& c : s.copies) {
-      ++rel[c.relation.empty() ? "not compared" : c.relation];
-      identical += c.identical, torn += !c.whole && !c.unverifiable, unknown += !c.space;
-      eligible += c.eligible.value_or(false), restores += c.restores;
-    }
+    const CopyCounts n = Count(s);
+    const std::uint64_t torn = n.torn, unknown = n.unattributed, eligible = n.eligible, restores = n.restores;
     if (!s.copies.empty()) {
-      out += fmt::format("  copies         {} newer than their page, {} equal ({} byte for byte), {} older{}\n", rel["newer"],
-                         rel["equal"], identical, rel["older"],
+      out += fmt::format("  copies         {} newer than their page, {} equal ({} byte for byte), {} older{}\n", n.newer,
+                         n.equal, n.identical, n.older,
                          unknown ? fmt::format("; {} of no tablespace here", unknown) : "");
       out += fmt::format("  copies' own    {} whole, {} torn (by the copied page's checksum)\n", s.copies.size() - torn, torn);
       if (r.checkpoint_lsn && s.copies.front().eligible) {

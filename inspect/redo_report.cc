@@ -404,6 +404,7 @@ std::vector<std::string> FlagNames(const RedoReport& r) {
 
 RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt, const MariaMtrVisitor& visit) {
   RedoReport r;
+  r.page_asked = opt.page;
   const std::filesystem::path path = std::filesystem::is_directory(input) ? RedoFileIn(input) : input;
   r.file = path.string();
   auto fail = [&](const std::string& what, const std::string& detail) {
@@ -684,6 +685,10 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
 
 std::string ToText(const RedoReport& r) {
   std::string out = r.file + "\n";
+  if (r.format == 0 && r.format_name.empty()) {  // nothing was read: only why
+    for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
+    return out;
+  }
   out += fmt::format("  format         {} ({:#x}), creator \"{}\"\n", r.format_name, r.format, r.creator);
   out += fmt::format("  start LSN      {}\n", r.start_lsn);
   std::string flags;
@@ -724,6 +729,10 @@ std::string ToText(const RedoReport& r) {
       out += "  pages touched most:";
       for (const auto& [p, n] : r.top_pages) out += fmt::format(" {} ({})", p, n);
       out += "\n";
+    }
+    if (r.records.empty() && r.page_asked) {
+      out += fmt::format("  page {}:{}      no records for it {}\n", r.page_asked->first, r.page_asked->second,
+                         r.lsn_begin == (r.newest ? r.checkpoints[*r.newest].lsn : 0) ? "after the checkpoint (--all: also before)" : "in the log");
     }
     for (const auto& x : r.records) {
       out += fmt::format("    LSN {:>12}  mtr {:>6}  {:<8}", x.lsn, x.mtr, x.type);

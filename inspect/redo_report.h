@@ -82,6 +82,7 @@ struct RedoReport {
   std::map<std::pair<std::uint32_t, std::uint32_t>, RedoPageInfo> pages;  // (space, page)
   std::vector<std::pair<std::string, std::uint64_t>> top_pages;  // "space:page", records
   std::vector<RedoRecordInfo> records;  // with RedoOptions::records or ::page
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> page_asked;  // RedoOptions::page
   std::vector<Finding> findings;
 };
 
