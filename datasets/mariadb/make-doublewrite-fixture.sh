@@ -19,16 +19,9 @@
 # Needs: mariadb-server + mariadb-client (Debian 12: 10.11), python3, gzip.
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
-log() { echo "$prog: $*" >&2; }
-
-[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd -P)
 PORT=${PORT:-33071}
+source "$(dirname "$0")/fixture-lib.sh"
+fixture_init "$@" strata-mariadb-dblwr
 UPDATE_SECONDS=${SECONDS_OF_UPDATES:-4}
 
 # The smallest log keeps the fixture small; a page cleaner that flushes all the time fills
@@ -37,18 +30,6 @@ export SERVER_EXTRA_CNF="innodb_log_file_size=4M
 innodb_max_dirty_pages_pct_lwm=0.001
 innodb_max_dirty_pages_pct=0"
 
-WORK=$(mktemp -d /tmp/strata-mariadb-dblwr.XXXXXX)
-running=()
-cleanup() {
-    local rc=$? d
-    for d in "${running[@]}"; do "$SERVER" stop "$d" >/dev/null 2>&1 || true; done
-    jobs -p | xargs -r kill 2>/dev/null || true
-    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then echo "$prog: work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi
-    exit $rc
-}
-trap cleanup EXIT
-sqlin() { local d=$1; shift; "$SERVER" sql "$d" "$@"; }
-val() { sqlin "$1" --batch --skip-column-names -e "$2"; }
 
 MAIN=$WORK/main
 "$SERVER" start "$MAIN" "$PORT" >&2

@@ -17,16 +17,9 @@
 # Needs: mariadb-server + mariadb-client (Debian 12: 10.11), gzip.
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
-log() { echo "$prog: $*" >&2; }
-
-[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd -P)
 PORT=${PORT:-33073}
+source "$(dirname "$0")/fixture-lib.sh"
+fixture_init "$@" strata-mariadb-stale
 
 # Undo logs in ibdata1 (no undo tablespaces) keep the fixture to two files; a log large enough
 # that no checkpoint is forced during the updates, and a page cleaner that leaves pages dirty.
@@ -36,18 +29,6 @@ innodb_max_dirty_pages_pct=90
 innodb_max_dirty_pages_pct_lwm=0
 innodb_adaptive_flushing=OFF"
 
-WORK=$(mktemp -d /tmp/strata-mariadb-stale.XXXXXX)
-running=()
-cleanup() {
-    local rc=$? d
-    for d in "${running[@]}"; do "$SERVER" stop "$d" >/dev/null 2>&1 || true; done
-    jobs -p | xargs -r kill 2>/dev/null || true
-    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then echo "$prog: work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi
-    exit $rc
-}
-trap cleanup EXIT
-sqlin() { local d=$1; shift; "$SERVER" sql "$d" "$@"; }
-val() { sqlin "$1" --batch --skip-column-names -e "$2"; }
 history_length() { val "$1" "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g' | sed -n 's/^History list length \([0-9]*\).*/\1/p'; }
 
 MAIN=$WORK/main
