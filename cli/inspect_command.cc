@@ -64,7 +64,7 @@ struct InspectRun {
   InspectRun& ReadsPages() {
     options.add_options()("apply-redo",
                           "for a data directory: replay its redo log past the checkpoint onto the pages in memory "
-                          "first, as crash recovery would (MariaDB 10.8+ logs); the files are never written");
+                          "first, as crash recovery would (MariaDB 10.8+ and Strata logs); the files are never written");
     return *this;
   }
 

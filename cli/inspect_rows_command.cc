@@ -116,7 +116,7 @@ int InspectRows(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("tsv"),
       "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")(
       "json", "same as --format json")(
-      "apply-redo", "replay the redo log of the data directory the file is in (MariaDB 10.8+) onto its pages in "
+      "apply-redo", "replay the redo log of the data directory the file is in (MariaDB 10.8+, Strata) onto its pages in "
                     "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
   AddKeyOptions(options);
   po::options_description all;

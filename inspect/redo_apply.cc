@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "inspect/redo_report.h"
 #include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
+#include "ondisk/redo_record.h"
 
 namespace strata::inspect {
 
@@ -33,6 +35,27 @@ void Restamp(const SpaceFile& f, MutableBytes page) {
   }
 }
 
+// How far --apply-redo grows a file the log extends (pages: 4 GiB of 16 KiB pages, in memory).
+constexpr std::uint32_t kMaxGrownPages = 1u << 18;
+
+// One record onto its page: Strata's own (a write anywhere, a zeroed page), or MariaDB's.
+MariaApply ApplyRecord(const MariaRedoRecord& r, MutableBytes page) {
+  const std::string_view type = r.type;
+  if (type == "STRATA_INIT") {
+    std::fill(page.begin(), page.end(), std::byte{0});
+    return MariaApply::kApplied;
+  }
+  if (type == "STRATA_WRITE") {
+    if (std::size_t{r.offset} + r.data.size() > page.size()) return MariaApply::kCorrupt;
+    std::copy(r.data.begin(), r.data.end(), page.begin() + r.offset);
+    return MariaApply::kApplied;
+  }
+  return ApplyMariaRecord(r, page);
+}
+
+// The logs whose records are physical page changes: MariaDB 10.8+'s and Strata's.
+bool Replayable(const RedoReport& r) { return !r.block_framed || r.format == kStrataLogFormat; }
+
 }  // namespace
 
 std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir) {
@@ -49,7 +72,7 @@ std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir) {
   } else {
     return std::nullopt;
   }
-  const bool replayable = !r.block_framed;  // MariaDB 10.8+
+  const bool replayable = Replayable(r);
   return Finding{Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "stale pages",
                  fmt::format("the redo log ({}) holds {}: these files are older than the server's state (it crashed, or "
                              "they were copied while it ran), so what follows may be out of date{}",
@@ -115,10 +138,11 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
         i = last;
         continue;
       }
+      // A page past the end of the file: the log grew the file after the pages were written.
+      if (id.second >= f.n_pages() && id.second < kMaxGrownPages) f.Grow(id.second + 1);
       MutableBytes page = f.MutablePage(id.second);
       if (page.empty()) {
-        leave(id, st, id.second >= f.n_pages() ? "past the end of its file (the log extends the file)"
-                                               : "its file could not be mapped for changes");
+        leave(id, st, id.second >= f.n_pages() ? "far past the end of its file" : "its file could not be mapped for changes");
         i = last;
         continue;
       }
@@ -129,7 +153,7 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
       }
       before.assign(page.begin(), page.end());
       for (std::size_t k = i; k <= last; ++k) {
-        const MariaApply a = ApplyMariaRecord(records[k], page);
+        const MariaApply a = ApplyRecord(records[k], page);
         if (a == MariaApply::kApplied) continue;
         std::copy(before.begin(), before.end(), page.begin());
         leave(id, st, a == MariaApply::kUnsupported ? fmt::format("a {} record (LSN {}'s mini-transaction), which this reader does not replay", records[k].type, end_lsn)
@@ -148,9 +172,9 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
     }
   };
   const RedoReport r = AnalyzeRedo(dir, {}, visit);
-  if (r.block_framed || !r.newest) {
+  if (!Replayable(r) || !r.newest) {
     out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo",
-                            fmt::format("nothing applied: --apply-redo replays MariaDB 10.8+ logs, and this is {}",
+                            fmt::format("nothing applied: --apply-redo replays MariaDB 10.8+ and Strata logs, and this is {}",
                                         r.format_name.empty() ? "no readable log" : r.format_name)});
     return out;
   }

@@ -1,8 +1,8 @@
 // A data directory's pages against its redo log. A server that crashed, or a copy of a running
 // one, leaves pages older than the log: every change after the checkpoint is in the log only.
 // StaleLogFinding says so; ApplyRedo replays those changes onto the pages in memory (MariaDB
-// 10.8+ logs, whose records are physical), so that what is read next is what the server would
-// have after its crash recovery. The files are never written.
+// 10.8+ and Strata logs, whose records are physical), so that what is read next is what the
+// server would have after its crash recovery. The files are never written.
 #pragma once
 
 #include <cstdint>

@@ -64,7 +64,7 @@ std::uint64_t LsnAt(std::uint64_t first_block, std::size_t i) {
 
 // The records of Strata's log from the checkpoint on, decoded; the first bad byte ends them.
 void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std::uint64_t first_block,
-                   const RedoOptions& opt, RedoReport& r) {
+                   const RedoOptions& opt, RedoReport& r, const MariaMtrVisitor& visit) {
   auto lsn_at = [&](std::size_t i) { return LsnAt(first_block, i); };
   std::vector<RedoRecordInfo> group;
   std::size_t group_start = begin;
@@ -84,6 +84,19 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
     group.push_back(std::move(info));
     if (x.type != RedoType::kMtrEnd) continue;
     // Only whole mini-transactions count: recovery replays nothing else.
+    if (visit) {  // WRITE and INIT as --apply-redo replays them (see MariaMtrVisitor)
+      std::vector<MariaRedoRecord> changes;
+      for (const auto& g : group) {
+        if (g.type != "WRITE" && g.type != "INIT") continue;
+        MariaRedoRecord m;
+        m.type = g.type == "WRITE" ? "STRATA_WRITE" : "STRATA_INIT";
+        m.page_op = true;
+        m.space = g.space, m.page = g.page, m.offset = g.offset, m.length = g.length;
+        m.data = g.bytes;
+        changes.push_back(m);
+      }
+      visit(changes, lsn_at(i));
+    }
     for (auto& g : group) {
       ++r.record_types[g.type];
       if (g.type == "WRITE" || g.type == "INIT") {
@@ -635,7 +648,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   const std::size_t from = (scan_from - first_block) < kLogBlockHeaderSize ? 0 : scan_from - first_block - kLogBlockHeaderSize;
   if (r.format == kStrataLogFormat) {
     r.records_decoded = true;
-    DecodeRecords(stream, from, first_block, opt, r);
+    DecodeRecords(stream, from, first_block, opt, r, visit);
     FindTopPages(r);
   } else if (per_file && encrypted) {
     r.scan_end += "; its blocks are encrypted (innodb_redo_log_encrypt): records not decoded";

@@ -86,8 +86,10 @@ struct RedoReport {
   std::vector<Finding> findings;
 };
 
-// Handed each whole mini-transaction after the checkpoint of a MariaDB 10.8+ log, in LSN order:
-// its records and the LSN its pages take (--apply-redo replays them).
+// Handed each whole mini-transaction after the checkpoint of a MariaDB 10.8+ or Strata log, in
+// LSN order: its records and the LSN its pages take (--apply-redo replays them). Strata's
+// records arrive as STRATA_WRITE (offset, bytes, anywhere on the page) and STRATA_INIT (the
+// page zeroed).
 using MariaMtrVisitor = std::function<void(const std::vector<ondisk::MariaRedoRecord>&, std::uint64_t end_lsn)>;
 
 // `path`: a log file, or a data directory holding ib_logfile0 or #innodb_redo.

@@ -494,6 +494,19 @@ ondisk::MutableBytes SpaceFile::MutablePage(std::uint32_t n) {
   return {const_cast<std::byte*>(data_) + std::size_t{n} * page_size_, page_size_};
 }
 
+void SpaceFile::Grow(std::uint32_t pages) {
+  if (pages <= n_pages_) return;
+  const std::size_t bytes = std::size_t{pages} * page_size_;
+  void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return;
+  std::memcpy(m, data_, std::size_t{n_pages_} * page_size_);
+  ::munmap(const_cast<std::byte*>(data_), size_);  // the file's mapping, or an earlier copy
+  data_ = static_cast<const std::byte*>(m);
+  size_ = bytes;
+  n_pages_ = pages;
+  copy_on_write_ = true;
+}
+
 void SpaceFile::RereadHeader() {
   if (n_pages_ == 0 || !flags_) return;
   fsp_size_ = Load32(page(0), FspHeader::kSize);

@@ -50,6 +50,8 @@ class SpaceFile {
   // Page n made writable for --apply-redo: the file's mapping becomes copy-on-write, so the
   // changes stay in this process and the file is never written. Empty if that fails.
   ondisk::MutableBytes MutablePage(std::uint32_t n);
+  // The file as if `pages` long, for a log that extends it: the new pages zero, in memory.
+  void Grow(std::uint32_t pages);
   // After MutablePage changes: page 0's FSP fields read again.
   void RereadHeader();
 
@@ -74,7 +76,9 @@ class SpaceFile {
   const std::map<std::string, std::uint32_t>& compressed_pages() const { return compressed_pages_; }
   // Page n's bytes as the file stores them (page() gives them decompressed).
   ondisk::ConstBytes stored_page(std::uint32_t n) const {
-    return stored_ ? ondisk::ConstBytes{stored_ + std::size_t{n} * page_size_, page_size_} : page(n);
+    // (Pages past the stored ones exist only when --apply-redo grew the file: in memory.)
+    const bool stored = stored_ && (std::size_t{n} + 1) * page_size_ <= stored_size_;
+    return stored ? ondisk::ConstBytes{stored_ + std::size_t{n} * page_size_, page_size_} : page(n);
   }
   // MySQL's ENCRYPTION='Y': pages after page 0 are typed ENCRYPTED and unreadable without the
   // tablespace key (kept in page 0, itself encrypted by the server's keyring master key).
