@@ -133,8 +133,9 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
         continue;
       }
       SpaceFile& f = *st.file;
-      if (f.encrypted_by_mysql() || (f.mariadb_crypt() && f.decrypted_pages() == 0)) {
-        leave(id, st, "its tablespace is encrypted: give the key (--key-file) to replay its changes");
+      // A page still encrypted (no key given) cannot take its changes.
+      if (id.second < f.n_pages() && f.IsEncryptedPage(f.page(id.second))) {
+        leave(id, st, "its page is encrypted: give the key (--key-file) to replay its changes");
         i = last;
         continue;
       }
