@@ -659,6 +659,14 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   return r;
 }
 
+namespace {
+std::uint64_t RecordCount(const RedoReport& r) {
+  std::uint64_t n = 0;
+  for (const auto& [type, count] : r.record_types) n += count;
+  return n;
+}
+}  // namespace
+
 nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
   nlohmann::json cps = nlohmann::json::array();
   for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
@@ -692,7 +700,7 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
           {"checkpoint_lsn", r.newest ? nlohmann::json(r.checkpoints[*r.newest].lsn) : nlohmann::json(nullptr)},
           {"lsn_begin", r.lsn_begin}, {"lsn_end", r.lsn_end}, {"blocks_read", r.blocks_read},
           {"blocks_valid", r.blocks_valid}, {"scan_end", r.scan_end}, {"records_decoded", r.records_decoded},
-          {"mini_transactions", r.mtr_groups}, {"incomplete_tail_bytes", r.incomplete_tail_bytes},
+          {"mini_transactions", r.mtr_groups}, {"record_count", RecordCount(r)}, {"incomplete_tail_bytes", r.incomplete_tail_bytes},
           {"record_types", r.record_types}, {"pages_changed", r.pages.size()}, {"top_pages", pages}, {"records", recs}, {"findings", findings}};
 }
 
@@ -732,7 +740,7 @@ std::string ToText(const RedoReport& r) {
   if (r.records_decoded) {
     std::string types;
     for (const auto& [t, n] : r.record_types) types += fmt::format("{}{} {}", types.empty() ? "" : ", ", t, n);
-    out += fmt::format("  records        {} mini-transactions{}{}\n", r.mtr_groups, types.empty() ? "" : ": " + types,
+    out += fmt::format("  records        {} in {} mini-transactions{}{}\n", RecordCount(r), r.mtr_groups, types.empty() ? "" : ": " + types,
                        r.incomplete_tail_bytes ? fmt::format("; {} bytes of a last one cut short", r.incomplete_tail_bytes) : "");
     std::size_t freed = 0;
     for (const auto& [id, info] : r.pages) freed += info.freed;
