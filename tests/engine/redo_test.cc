@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 
 #include "engine/db.h"
@@ -249,25 +250,48 @@ TEST_F(DisableRedoTest, EnableThenCloseWithNothingLoggedOpensAgain) {
 namespace strata::engine {
 namespace {
 
+// A table bulk.t in `dir`, flushed, then `workload` run on it and the power cut: the files are
+// left as a crash leaves them, the changes after the flush in the redo log only. Page cleaner
+// off, so that no page is written after the flush.
+void CrashAfter(const std::filesystem::path& dir, FaultInjectionEnv& env, const DatabaseOptions& o,
+                const std::function<void(Table&)>& workload) {
+  auto db = Database::Open(dir, o);
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->CreateDatabase("bulk").ok());
+  auto t = (*db)->CreateTable(Spec());
+  ASSERT_TRUE(t.ok());
+  ASSERT_TRUE((*db)->Flush().ok());
+  workload(**t);
+  env.PowerOff();
+}
+
+// Whether two images of one page are equal but for the fields a page write stamps: checksum,
+// LSN, trailer. Names the first byte that differs.
+::testing::AssertionResult EqualButStamped(ondisk::ConstBytes mine, ondisk::ConstBytes theirs) {
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    const bool stamped = i < 4 || (i >= 16 && i < 24) || i >= mine.size() - 8;
+    if (!stamped && mine[i] != theirs[i]) return ::testing::AssertionFailure() << "byte " << i << " differs";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+DatabaseOptions CrashOptions(FaultInjectionEnv& env) {
+  DatabaseOptions o;
+  o.env = &env;
+  o.page_cleaner = false;
+  return o;
+}
+
 // `strata inspect redo --page S:P` lists a page's records oldest first; replayed onto the page
 // as the files hold it after a crash, they give the page recovery builds.
 TEST(RedoInspectTest, APagesRecordsReplayToItsImage) {
   testing::TempDir tmp;
   const auto dir = tmp.path() / "d";
   FaultInjectionEnv env(Env::Default());
-  DatabaseOptions o;
-  o.env = &env;
-  o.page_cleaner = false;
-  {
-    auto db = Database::Open(dir, o);
-    ASSERT_TRUE(db.ok());
-    ASSERT_TRUE((*db)->CreateDatabase("bulk").ok());
-    auto t = (*db)->CreateTable(Spec());
-    ASSERT_TRUE(t.ok());
-    ASSERT_TRUE((*db)->Flush().ok());
-    for (int i = 0; i < 150; ++i) ASSERT_TRUE((*t)->Insert(R(i * 7 % 150)).ok());
-    env.PowerOff();
-  }
+  const DatabaseOptions o = CrashOptions(env);
+  CrashAfter(dir, env, o, [](Table& t) {
+    for (int i = 0; i < 150; ++i) ASSERT_TRUE(t.Insert(R(i * 7 % 150)).ok());
+  });
   ASSERT_TRUE(env.Crash().ok());
   const auto file = dir / "bulk" / "t.ibd";
   std::vector<std::byte> page(16384);
@@ -293,13 +317,7 @@ TEST(RedoInspectTest, APagesRecordsReplayToItsImage) {
   std::vector<std::byte> recovered(16384);
   auto f = Env::Default()->OpenFile(file, OpenMode::kExisting);
   ASSERT_TRUE((*f)->Read(4 * 16384, recovered).ok());
-  // Equal but for the fields a page write stamps: checksum, LSN, trailer.
-  for (std::size_t i = 0; i < 16384; ++i) {
-    const bool stamped = i < 4 || (i >= 16 && i < 24) || i >= 16384 - 8;
-    if (!stamped) {
-      ASSERT_EQ(page[i], recovered[i]) << "byte " << i;
-    }
-  }
+  EXPECT_TRUE(EqualButStamped(page, recovered));
 }
 
 // `--apply-redo` on Strata's own files after a power cut: every page of the table, replayed in
@@ -309,21 +327,12 @@ TEST(RedoInspectTest, ApplyRedoBuildsThePagesRecoveryBuilds) {
   testing::TempDir tmp;
   const auto dir = tmp.path() / "d";
   FaultInjectionEnv env(Env::Default());
-  DatabaseOptions o;
-  o.env = &env;
-  o.page_cleaner = false;
-  {
-    auto db = Database::Open(dir, o);
-    ASSERT_TRUE(db.ok());
-    ASSERT_TRUE((*db)->CreateDatabase("bulk").ok());
-    auto t = (*db)->CreateTable(Spec());
-    ASSERT_TRUE(t.ok());
-    ASSERT_TRUE((*db)->Flush().ok());
-    for (int i = 0; i < 1500; ++i) ASSERT_TRUE((*t)->Insert(R(i * 7 % 1500)).ok());
-    for (int i = 0; i < 1500; i += 5) ASSERT_TRUE((*t)->Update({Value::Int(i), Value::String("updated " + std::to_string(i))}).ok());
-    for (int i = 1; i < 1500; i += 9) ASSERT_TRUE((*t)->Delete({Value::Int(i)}).ok());
-    env.PowerOff();
-  }
+  const DatabaseOptions o = CrashOptions(env);
+  CrashAfter(dir, env, o, [](Table& t) {
+    for (int i = 0; i < 1500; ++i) ASSERT_TRUE(t.Insert(R(i * 7 % 1500)).ok());
+    for (int i = 0; i < 1500; i += 5) ASSERT_TRUE(t.Update({Value::Int(i), Value::String("updated " + std::to_string(i))}).ok());
+    for (int i = 1; i < 1500; i += 9) ASSERT_TRUE(t.Delete({Value::Int(i)}).ok());
+  });
   ASSERT_TRUE(env.Crash().ok());
   std::vector<inspect::Finding> ignored;
   std::vector<inspect::SpaceFile> files = inspect::OpenSpaces({dir}, &ignored);
@@ -346,16 +355,9 @@ TEST(RedoInspectTest, ApplyRedoBuildsThePagesRecoveryBuilds) {
   }
   const std::vector<std::byte> recovered = testing::ReadWholeFile(dir / "bulk" / "t.ibd");
   std::uint32_t compared = 0;
-  for (std::uint32_t n = 0; n < table->n_pages() && (n + 1) * 16384 <= recovered.size(); ++n) {
-    ondisk::ConstBytes mine = table->page(n), theirs(recovered.data() + std::size_t{n} * 16384, 16384);
-    for (std::size_t i = 0; i < 16384; ++i) {
-      const bool stamped = i < 4 || (i >= 16 && i < 24) || i >= 16384 - 8;
-      if (!stamped && mine[i] != theirs[i]) {
-        ADD_FAILURE() << "page " << n << " byte " << i;
-        break;
-      }
-    }
-    ++compared;
+  for (std::uint32_t n = 0; n < table->n_pages() && (n + 1) * 16384 <= recovered.size(); ++n, ++compared) {
+    EXPECT_TRUE(EqualButStamped(table->page(n), ondisk::ConstBytes(recovered).subspan(std::size_t{n} * 16384, 16384)))
+        << "page " << n;
   }
   EXPECT_GT(compared, 10u);
 }
