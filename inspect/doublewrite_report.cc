@@ -348,18 +348,17 @@ std::string ToText(const DoublewriteReport& r, bool every_slot) {
                                             : "");
     out += fmt::format("  slots          {} of {} bytes: {} hold copies, {} unused\n", s.slots, s.page_size, s.copies.size(), s.unused);
     const CopyCounts n = Count(s);
-    const std::uint64_t torn = n.torn, unknown = n.unattributed, eligible = n.eligible, restores = n.restores;
     if (!s.copies.empty()) {
       out += fmt::format("  copies         {} newer than their page, {} equal ({} byte for byte), {} older{}\n", n.newer,
                          n.equal, n.identical, n.older,
-                         unknown ? fmt::format("; {} of no tablespace here", unknown) : "");
-      out += fmt::format("  copies' own    {} whole, {} torn (by the copied page's checksum)\n", s.copies.size() - torn, torn);
+                         n.unattributed ? fmt::format("; {} of no tablespace here", n.unattributed) : "");
+      out += fmt::format("  copies' own    {} whole, {} torn (by the copied page's checksum)\n", s.copies.size() - n.torn, n.torn);
       if (r.checkpoint_lsn && s.copies.front().eligible) {
-        out += fmt::format("  recovery       {} copies it would consider; {} damaged pages it would restore from here\n", eligible, restores);
+        out += fmt::format("  recovery       {} copies it would consider; {} damaged pages it would restore from here\n",
+                           n.eligible, n.restores);
       }
     }
-    if (!every_slot) continue;
-    if (s.copies.empty()) continue;
+    if (!every_slot || s.copies.empty()) continue;
     out += "  slot         space    page          LSN  type              copy   page LSN       relation\n";
     for (const auto& c : s.copies) {
       out += fmt::format("  {:>4}  {:>12}  {:>6}  {:>11}  {:<16}  {:<5}  {:>11}  {}{}\n", c.slot,
