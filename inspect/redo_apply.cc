@@ -147,6 +147,16 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
         i = last;
         continue;
       }
+      // A damaged page takes no changes: the server would first mend it from the doublewrite
+      // buffer, or stop. Replayed, its checksum would be made anew and the damage hidden.
+      if (!st.dirty) {
+        const PageCheck c = f.CheckPage(page);
+        if (!c.valid && !c.all_zero && !c.unverifiable) {
+          leave(id, st, "its checksum fails (torn or damaged): recovery would need its doublewrite copy first");
+          i = last;
+          continue;
+        }
+      }
       // A page already written at or after this mini-transaction holds its changes.
       if (Load64(page, FilHeader::kLsn) >= end_lsn && !st.dirty) {
         i = last;
