@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -13,6 +14,8 @@
 #include "inspect/redo_apply.h"
 #include "inspect/cfg.h"
 #include "inspect/create_table.h"
+#include "inspect/record_history.h"
+#include "inspect/undo_locator.h"
 #include "inspect/frm.h"
 #include "inspect/fts_aux.h"
 #include "inspect/row_output.h"
@@ -29,7 +32,8 @@ using namespace strata::inspect;
 namespace {
 
 constexpr const char* kUsage =
-    "PATH [--index NAME] [--create-table FILE.sql [--table NAME]] [--deleted] [--format tsv|json|sql]\n\n"
+    "PATH [--index NAME] [--create-table FILE.sql [--table NAME]] [--deleted | --history | --as-of TRX]\n"
+    "     [--format tsv|json|sql]\n\n"
     "Every row of the table in PATH (a .ibd file), in primary key order, as `mysql -B` prints\n"
     "SELECT * (virtual columns, which the server computes on read, are left out); with --index,\n"
     "that secondary index's entries in its order. The definition comes from the file's own\n"
@@ -43,7 +47,14 @@ constexpr const char* kUsage =
     "rows as stored); with --create-table give the CREATE TABLE of the table they index.\n"
     "A value the definition cannot decode is printed as \"(unknown: REASON)\", never guessed,\n"
     "and the exit status is then 1. Damaged pages are named on stderr (exit 1) and read past:\n"
-    "a lost leaf loses its own rows only.";
+    "a lost leaf loses its own rows only.\n\n"
+    "--history and --as-of rebuild older versions of rows from the undo logs still on disk, as\n"
+    "MVCC does: the data directory's ibdata1 and undo tablespaces (undo001.., undo_001.., *.ibu,\n"
+    "beside the ibdata1 found next to PATH or one directory up) must be at hand. --history adds\n"
+    "a line per older version with the transaction that wrote it and what it did; --as-of N\n"
+    "prints the rows a read view sees that sees only transactions below N (SHOW ENGINE INNODB\n"
+    "STATUS: \"Trx read view will not see trx with id >= N\"). A version whose undo records were\n"
+    "purged is said to be, never guessed.";
 
 constexpr std::size_t kRowsPerInsert = 1000;
 
@@ -116,6 +127,10 @@ int InspectRows(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("tsv"),
       "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")(
       "json", "same as --format json")(
+      "history", "also each row's older versions, from the undo logs on disk: a line each, with (version), "
+                 "(DB_TRX_ID) and (change) columns")(
+      "as-of", po::value<std::uint64_t>(), "the rows as a read view that sees only transactions with ids below this one "
+                                           "sees them, rebuilt from the undo logs on disk")(
       "apply-redo", "replay the redo log of the data directory the file is in (MariaDB 10.8+, Strata) onto its pages in "
                     "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
   AddKeyOptions(options);
@@ -163,7 +178,22 @@ int InspectRows(const std::vector<std::string>& args) {
     std::cerr << "strata inspect rows: --format sql restores whole rows; a secondary index holds only some columns\n";
     return kExitUsage;
   }
-  const bool with_deleted = vm.count("deleted") > 0;
+  const bool history = vm.count("history") > 0;
+  const std::optional<std::uint64_t> as_of =
+      vm.count("as-of") ? std::optional(vm["as-of"].as<std::uint64_t>()) : std::nullopt;
+  if ((history || as_of) && vm.count("index")) {
+    std::cerr << "strata inspect rows: older versions are kept for a table's rows, not for a secondary index's entries\n";
+    return kExitUsage;
+  }
+  if (history + (as_of.has_value()) + vm.count("deleted") > 1) {
+    std::cerr << "strata inspect rows: --history, --as-of and --deleted each choose which versions to print: give one\n";
+    return kExitUsage;
+  }
+  if (history && format == RowFormat::kSql) {
+    std::cerr << "strata inspect rows: --history and --format sql do not go together (a restore takes one version of each row)\n";
+    return kExitUsage;
+  }
+  const bool with_deleted = vm.count("deleted") > 0 || history;
   if (with_deleted && format == RowFormat::kSql) {
     std::cerr << "strata inspect rows: --deleted and --format sql do not go together (a restore must not bring back deleted rows)\n";
     return kExitUsage;
@@ -181,13 +211,22 @@ int InspectRows(const std::vector<std::string>& args) {
   for (const auto& d : {own_dir, own_dir.parent_path()}) {
     if (datadir.empty() && (std::filesystem::exists(d / "ib_logfile0") || std::filesystem::is_directory(d / "#innodb_redo"))) datadir = d;
   }
+  // Older versions are in the undo logs of the system and undo tablespaces.
+  std::vector<SpaceFile> undo_files;
+  if (history || as_of) {
+    auto opened = OpenUndoSpaces(path, &*keys);
+    if (!opened.ok()) return Fail(path + ": " + opened.status().message());
+    undo_files = std::move(*opened);
+  }
   if (!datadir.empty() && vm.count("apply-redo")) {
-    std::vector<SpaceFile> one;
-    one.push_back(std::move(*file));
-    RedoApplyResult applied = ApplyRedo(datadir, one);
+    std::vector<SpaceFile> all;
+    all.push_back(std::move(*file));
+    for (auto& u : undo_files) all.push_back(std::move(u));
+    RedoApplyResult applied = ApplyRedo(datadir, all);
     for (const auto& f : applied.findings) std::cerr << "strata inspect rows: " << ToString(f.severity) << ": " << f.ToString() << "\n";
     if (HasError(applied.findings)) return kExitFailure;
-    file = std::move(one[0]);
+    file = std::move(all[0]);
+    for (std::size_t i = 1; i < all.size(); ++i) undo_files[i - 1] = std::move(all[i]);
   } else if (!datadir.empty()) {
     if (auto stale = StaleLogFinding(datadir)) std::cerr << "strata inspect rows: warning: " << stale->ToString() << "\n";
   } else if (vm.count("apply-redo")) {
@@ -317,7 +356,20 @@ int InspectRows(const std::vector<std::string>& args) {
     }
   };
 
-  if (format == RowFormat::kTsv) out += TsvHeader(columns, with_deleted);
+  // Older versions: where their undo records are, and how a record's are followed.
+  std::vector<const SpaceFile*> undo_spaces;
+  for (const auto& u : undo_files) undo_spaces.push_back(&u);
+  std::optional<UndoLocator> locator;
+  std::optional<RecordHistory> versions_of;
+  if (history || as_of) {
+    locator.emplace(undo_spaces);
+    for (const auto& gap : locator->gaps()) {
+      std::cerr << "strata inspect rows: warning: " << gap << " (versions whose undo records are there cannot be rebuilt)\n";
+    }
+    versions_of.emplace(*file, *table, *index, *locator);
+    if (!versions_of->refused().empty()) return Fail(path + ": " + versions_of->refused());
+  }
+  if (format == RowFormat::kTsv) out += history ? TsvHistoryHeader(columns) : TsvHeader(columns, with_deleted);
   // TIMESTAMPs are printed in UTC and text as UTF-8: a restore must read them so.
   if (format == RowFormat::kSql) out += "SET NAMES utf8mb4;\nSET time_zone = '+00:00';\n";
   if (format == RowFormat::kJson) {
@@ -365,11 +417,60 @@ int InspectRows(const std::vector<std::string>& args) {
     flush(false);
   };
   std::uint64_t bad_ilists = 0;
-  RowScan scan = ScanRows(*file, *table, *index, with_deleted, [&](const Row& row) {
+  std::uint64_t damaged_versions = 0, unknown_in_versions = 0;
+  // --history: every version; --as-of: the one the read view sees, if it sees the row.
+  auto print_versions = [&](const Row& row) {
+    const std::vector<RecordVersion> versions = versions_of->Versions(row);
+    for (const auto& v : versions) {
+      if (v.damaged) {
+        ++damaged_versions;
+        std::cerr << "strata inspect rows: " << path << ": the record at page " << row.page << " offset " << row.offset
+                  << ": " << v.unknown << "\n";
+      }
+    }
+    if (history) {
+      for (std::size_t i = 1; i < versions.size(); ++i) {
+        for (const auto& c : versions[i].row.cells) unknown_in_versions += !c.unknown.empty();
+      }
+      if (format == RowFormat::kTsv) {
+        for (std::size_t i = 0; i < versions.size(); ++i) AppendTsvVersion(out, versions[i], i);
+      } else {
+        nlohmann::json j = VersionJson(columns, versions[0]);
+        j["older"] = nlohmann::json::array();
+        for (std::size_t i = 1; i < versions.size(); ++i) j["older"].push_back(VersionJson(columns, versions[i]));
+        out += (first ? "\n  " : ",\n  ") + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        first = false;
+      }
+      flush(false);
+      return;
+    }
+    for (const auto& v : versions) {
+      if (v.trx_id >= *as_of) continue;
+      if (&v != &versions.front()) {
+        for (const auto& c : v.row.cells) unknown_in_versions += !c.unknown.empty();
+      }
+      if (!v.row.deleted) print(v.row);
+      return;
+    }
+    // No version old enough: the row was inserted after the view, or what it saw is gone.
+    const RecordVersion& oldest = versions.back();
+    if (oldest.change == "insert") return;
+    Row gone = oldest.row;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const auto key_end = index->columns.begin() + static_cast<std::ptrdiff_t>(index->n_unique_in_tree);
+      if (std::find(index->columns.begin(), key_end, columns[i].column) != key_end) continue;
+      gone.cells[i] = {std::nullopt, "the version this read view sees is not on disk: " + oldest.unknown};
+      ++unknown_in_versions;
+    }
+    gone.deleted = false;
+    print(gone);
+  };
+  RowScan scan = ScanRows(*file, *table, *index, with_deleted || as_of, [&](const Row& row) {
     if (row.page != last_page) {
       last_page = row.page;
       progress.Update(++pages_seen);
     }
+    if (versions_of) return print_versions(row);
     if (!expand) return print(row);
     if (const auto st = ExpandIlist(row, print); !st.ok()) {
       ++bad_ilists;
@@ -392,11 +493,14 @@ int InspectRows(const std::vector<std::string>& args) {
     file_errors += f.severity == Severity::kError;
   }
   for (const auto& f : scan.findings) std::cerr << "strata inspect rows: " << f.ToString() << "\n";
+  if (unknown_in_versions) std::cerr << "strata inspect rows: " << unknown_in_versions << " value(s) of older versions could not be given\n";
   if (scan.unknown_cells) {
     std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"
               << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "") << "\n";
   }
-  return scan.findings.empty() && scan.unknown_cells == 0 && bad_ilists == 0 && file_errors == 0 ? kExitOk : kExitFailure;
+  const bool versions_whole = damaged_versions == 0 && unknown_in_versions == 0;
+  return scan.findings.empty() && scan.unknown_cells == 0 && bad_ilists == 0 && file_errors == 0 && versions_whole
+             ? kExitOk : kExitFailure;
 }
 
 }  // namespace strata::cli

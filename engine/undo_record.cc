@@ -1,8 +1,7 @@
 #include "engine/undo_record.h"
 
-#include <cstring>
-
 #include "ondisk/mach.h"
+#include "ondisk/undo_record.h"
 
 namespace strata::engine {
 
@@ -10,37 +9,29 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::uint32_t kSqlNull = 0xFFFFFFFF;                  // UNIV_SQL_NULL
-constexpr std::uint32_t kExternStorage = kSqlNull - 16384;      // UNIV_EXTERN_STORAGE_FIELD
-
 void PutField(std::vector<std::byte>& out, const Datum& d) {
   if (d.null) {
-    WriteCompressed32(out, kSqlNull);
+    WriteCompressed32(out, kUndoSqlNull);
     return;
   }
   const auto n = static_cast<std::uint32_t>(d.bytes.size());
-  WriteCompressed32(out, d.external ? kExternStorage + n : n);
+  WriteCompressed32(out, d.external ? kUndoExternStorage + n : n);
   const auto* b = reinterpret_cast<const std::byte*>(d.bytes.data());
   out.insert(out.end(), b, b + d.bytes.size());
 }
 
-// Reads one length-prefixed field of the record ending at `end`.
-Result<Datum> GetField(ConstBytes page, std::size_t& at, std::size_t end) {
-  auto len = ReadCompressed32(page.first(end), at);
-  if (!len.ok()) return len.status();
-  at += len->size;
-  const auto n = static_cast<std::uint32_t>(len->value);
-  if (n == kSqlNull) return Datum::Null();
+Datum ToDatum(ConstBytes page, const UndoValue& v) {
+  if (v.is_null) return Datum::Null();
   Datum d;
-  std::uint32_t size = n;
-  if (n >= kExternStorage) {
-    d.external = true;
-    size = n - kExternStorage;
-  }
-  if (at + size > end) return Status::CorruptionAt(at, "undo record field runs past the record");
-  d.bytes.assign(reinterpret_cast<const char*>(page.data() + at), size);
-  at += size;
+  d.external = v.external;
+  d.bytes = v.RecordBytes(page);
   return d;
+}
+
+std::vector<std::pair<std::uint32_t, Datum>> ToDatums(ConstBytes page, const std::vector<UndoField>& fields) {
+  std::vector<std::pair<std::uint32_t, Datum>> out;
+  for (const UndoField& f : fields) out.emplace_back(f.position, ToDatum(page, f.value));
+  return out;
 }
 
 }  // namespace
@@ -92,41 +83,11 @@ Result<UndoRecord> UndoRecord::Decode(ConstBytes page, std::size_t start, std::s
     r.old_trx_id = *h->old_trx_id;
     r.old_roll_ptr = h->old_roll_ptr->Encode();
   }
-  const std::size_t end = h->next - 2;
-  std::size_t at = h->body;
-  for (std::size_t i = 0; i < n_key; ++i) {
-    auto d = GetField(page, at, end);
-    if (!d.ok()) return d.status();
-    r.key.push_back(std::move(*d));
-  }
-  if (r.type == UndoRecordType::kUpdateExisting || r.type == UndoRecordType::kUpdateDeleted) {
-    auto n = ReadCompressed32(page.first(end), at);
-    if (!n.ok()) return n.status();
-    at += n->size;
-    for (std::uint64_t i = 0; i < n->value; ++i) {
-      auto pos = ReadCompressed32(page.first(end), at);
-      if (!pos.ok()) return pos.status();
-      at += pos->size;
-      auto d = GetField(page, at, end);
-      if (!d.ok()) return d.status();
-      r.updated.emplace_back(static_cast<std::uint32_t>(pos->value), std::move(*d));
-    }
-  }
-  if (at < end) {
-    if (at + 2 > end) return Status::CorruptionAt(at, "undo record's indexed-column section is cut short");
-    const std::size_t stop = at + Load16(page, at);
-    if (stop > end || stop < at + 2) return Status::CorruptionAt(at, "undo record's indexed-column length is impossible");
-    at += 2;
-    r.indexed.emplace();
-    while (at < stop) {
-      auto pos = ReadCompressed32(page.first(stop), at);
-      if (!pos.ok()) return pos.status();
-      at += pos->size;
-      auto d = GetField(page, at, stop);
-      if (!d.ok()) return d.status();
-      r.indexed->emplace_back(static_cast<std::uint32_t>(pos->value), std::move(*d));
-    }
-  }
+  auto body = DecodeUndoRecordBody(page, *h, n_key);
+  if (!body.ok()) return body.status();
+  for (const UndoValue& v : body->key) r.key.push_back(ToDatum(page, v));
+  r.updated = ToDatums(page, body->updated);
+  if (body->indexed) r.indexed = ToDatums(page, *body->indexed);
   return r;
 }
 

@@ -1,5 +1,5 @@
 // Undo records as the engine writes and reads them, in InnoDB's layout (trx0rec.cc; the
-// shared header is ondisk::UndoRecordHeader):
+// shared header is ondisk::UndoRecordHeader, the body is read by ondisk::DecodeUndoRecordBody):
 //
 //   next (2) | type_cmpl (1) | undo_no (much compressed) | table_id (much compressed)
 //   [update types: info bits (1) | old DB_TRX_ID (compressed) | old DB_ROLL_PTR (compressed)]

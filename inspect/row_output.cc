@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 
+#include <fmt/format.h>
+
 #include "ondisk/column_format.h"
 
 namespace strata::inspect {
@@ -171,6 +173,33 @@ nlohmann::json RowJson(const std::vector<RowColumn>& columns, const Row& row) {
   }
   return {{"values", values},        {"deleted", row.deleted}, {"page", row.page}, {"offset", row.offset},
           {"page_damaged", row.page_damaged}, {"unknown", unknown}};
+}
+
+std::string TsvHistoryHeader(const std::vector<RowColumn>& columns) {
+  std::string out = TsvHeader(columns, true);
+  out.pop_back();
+  return out + "\t(version)\t(DB_TRX_ID)\t(change)\n";
+}
+
+void AppendTsvVersion(std::string& out, const RecordVersion& v, std::size_t version) {
+  AppendTsvLine(out, v.row, true);
+  out.pop_back();
+  out += fmt::format("\t{}\t{}\t", version, v.trx_id);
+  out += !v.change.empty() ? v.change : v.purged ? "(purged)" : "(unknown: " + v.unknown + ")";
+  out += '\n';
+}
+
+nlohmann::json VersionJson(const std::vector<RowColumn>& columns, const RecordVersion& v) {
+  nlohmann::json j = RowJson(columns, v.row);
+  j["trx_id"] = v.trx_id;
+  j["change"] = v.change.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.change);
+  j["change_unknown"] = v.unknown.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.unknown);
+  j["purged"] = v.purged;
+  if (v.undo) {
+    j["undo"] = {{"file", v.undo->file->path().string()}, {"space_id", v.undo->space_id}, {"page", v.undo->page},
+                 {"offset", v.undo->offset}, {"trx_no", v.undo->trx_no}};
+  }
+  return j;
 }
 
 }  // namespace strata::inspect

@@ -55,6 +55,31 @@ std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index) 
   return out;
 }
 
+void FillCell(RowCell& cell, const SpaceFile& file, ConstBytes local, bool is_null, bool external,
+              const ColumnFormat& format, std::vector<std::uint32_t>* failing) {
+  cell.unknown.clear();
+  if (is_null) {
+    cell.text.reset();
+    return;
+  }
+  if (!cell.text) cell.text.emplace();
+  Status st;
+  if (external) {
+    const ExternRef ref = ExternRef::Decode(local, local.size() - kExternRefSize);
+    auto rest = ReadExternal(file, ref, failing);
+    if (!rest.ok()) {
+      cell = {std::nullopt, "off-page part: " + rest.status().message()};
+      return;
+    }
+    std::string whole(reinterpret_cast<const char*>(local.data()), local.size() - kExternRefSize);
+    whole += *rest;
+    st = ColumnTextTo(format, {reinterpret_cast<const std::byte*>(whole.data()), whole.size()}, *cell.text);
+  } else {
+    st = ColumnTextTo(format, local, *cell.text);
+  }
+  if (!st.ok()) cell = {std::nullopt, st.message()};
+}
+
 namespace {
 
 // The leaves of an index in key order as its node pages name them: the way on when the leaf
@@ -361,6 +386,8 @@ class Scanner {
       row.page_damaged = page_damaged_;
       row.page = p;
       row.offset = d.origin;
+      row.fields = d.fields.ok() && fit.ok() && d.field_of == &field_of_[0] && !mariadb_ ? &*d.fields : nullptr;
+      row.record_page = page;
       failing_lob_pages_.clear();
       for (std::size_t i = 0; i < columns_.size(); ++i) {
         const RowColumn& c = columns_[i];
@@ -453,28 +480,7 @@ class Scanner {
   }
 
   void FillCell(RowCell& cell, ConstBytes page, const FieldSlice& fs, const ColumnFormat& format) {
-    cell.unknown.clear();
-    if (fs.is_null) {
-      cell.text.reset();
-      return;
-    }
-    ConstBytes local = page.subspan(fs.offset, fs.length);
-    if (!cell.text) cell.text.emplace();
-    Status st;
-    if (fs.external) {
-      const ExternRef ref = ExternRef::Decode(page, fs.offset + fs.length - kExternRefSize);
-      auto rest = ReadExternal(file_, ref, &failing_lob_pages_);
-      if (!rest.ok()) {
-        cell = {std::nullopt, "off-page part: " + rest.status().message()};
-        return;
-      }
-      std::string whole(reinterpret_cast<const char*>(local.data()), local.size() - kExternRefSize);
-      whole += *rest;
-      st = ColumnTextTo(format, AsBytes(whole), *cell.text);
-    } else {
-      st = ColumnTextTo(format, local, *cell.text);
-    }
-    if (!st.ok()) cell = {std::nullopt, st.message()};
+    inspect::FillCell(cell, file_, page.subspan(fs.offset, fs.length), fs.is_null, fs.external, format, &failing_lob_pages_);
   }
 
   static ConstBytes AsBytes(const std::string& s) { return {reinterpret_cast<const std::byte*>(s.data()), s.size()}; }

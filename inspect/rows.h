@@ -29,7 +29,17 @@ struct Row {
   bool page_damaged = false;   // read from a page that fails its checksum: it may be wrong
   std::uint32_t page = 0;
   std::size_t offset = 0;
+  // While the callback runs: the record's fields on `record_page` as the index's own layout
+  // reads them; null for a record read through an instant ALTER's layout, or undecodable.
+  const std::vector<ondisk::FieldSlice>* fields = nullptr;
+  ondisk::ConstBytes record_page;
 };
+
+// `cell` set to a value as stored: NULL, the client's text, or unknown with the reason. An
+// off-page value's `local` bytes end with the reference to the rest, which is read from
+// `file`; pages of it that fail their checksum are added to `failing`.
+void FillCell(RowCell& cell, const SpaceFile& file, ondisk::ConstBytes local, bool is_null, bool external,
+              const ondisk::ColumnFormat& format, std::vector<std::uint32_t>* failing);
 
 // The columns a scan of `index` gives, in the order SELECT * lists them (clustered index:
 // the table's stored columns; secondary: its key, then the primary key).

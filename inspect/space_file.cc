@@ -34,8 +34,6 @@ std::string ToString(SpaceKind k) {
   return "?";
 }
 
-namespace {
-
 SpaceKind KindFromName(const std::filesystem::path& p) {
   const std::string name = p.filename().string();
   static const std::regex system_re("ibdata[0-9]+");
@@ -46,6 +44,8 @@ SpaceKind KindFromName(const std::filesystem::path& p) {
   if (p.extension() == ".ibd") return SpaceKind::kFilePerTable;
   return SpaceKind::kOther;
 }
+
+namespace {
 
 int KindOrder(SpaceKind k) {
   switch (k) {

@@ -28,6 +28,8 @@ namespace strata::inspect {
 // What kind of tablespace a file is, by name and page 0.
 enum class SpaceKind { kFilePerTable, kSystem, kUndo, kDictionary, kOther };
 std::string ToString(SpaceKind k);
+// By file name: ibdata1.., undo001 / undo_001 / *.ibu, mysql.ibd, *.ibd.
+SpaceKind KindFromName(const std::filesystem::path& p);
 
 class SpaceFile {
  public:

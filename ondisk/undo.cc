@@ -96,6 +96,15 @@ std::vector<PageNo> RsegArrayPage::rseg_pages() const {
   return out;
 }
 
+std::uint8_t MySqlUndoSpaceNumber(std::uint32_t space_id) {
+  constexpr std::uint32_t kMaxUndoSpaceId = 0xFFFFFFEF;  // dict_sys_t::s_max_undo_space_id
+  constexpr std::uint32_t kMaxUndoSpaces = 127;          // FSP_MAX_UNDO_TABLESPACES
+  constexpr std::uint32_t kMinUndoSpaceId = 0xFFFFFFF0 - kMaxUndoSpaces * 400000;  // 400,000 ids per number
+  // Undo tablespaces made by MySQL 5.7 keep their ids 1-127, which are their numbers.
+  if (space_id < kMinUndoSpaceId || space_id > kMaxUndoSpaceId) return static_cast<std::uint8_t>(space_id);
+  return static_cast<std::uint8_t>((kMaxUndoSpaceId - space_id) % kMaxUndoSpaces + 1);
+}
+
 void WriteRsegArray(MutableBytes page, const FsegHeader& fseg, const std::vector<PageNo>& rsegs) {
   assert(rsegs.size() <= RsegArrayPage::kMaxEntries);
   Store32(page, RsegArrayPage::kVersion, kRsegArrayVersion);

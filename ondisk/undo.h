@@ -158,6 +158,12 @@ class RsegArrayPage {
   ConstBytes p_;
 };
 
+// MySQL 8.0: the number (1-127) of the undo tablespace with id `space_id`, which its roll
+// pointers carry in place of a rollback segment number. Each number owns a range of ids, a
+// new one each time the tablespace is truncated, counted down from 0xFFFFFFEF; undo
+// tablespaces MySQL 5.7 made keep ids 1-127, their numbers.
+std::uint8_t MySqlUndoSpaceNumber(std::uint32_t space_id);
+
 void WriteRsegArray(MutableBytes page, const FsegHeader& fseg, const std::vector<PageNo>& rsegs);
 
 // Frozen on disk.

@@ -1,0 +1,176 @@
+#include "inspect/record_history.h"
+
+#include <fmt/format.h>
+
+#include "ondisk/endian.h"
+#include "ondisk/undo_record.h"
+
+namespace strata::inspect {
+
+using namespace strata::ondisk;
+
+namespace {
+
+constexpr std::uint8_t kDeletedFlag = 0x20;  // REC_INFO_DELETED_FLAG in the info bits
+constexpr std::uint64_t kInsertFlag = std::uint64_t{1} << 55;
+// More versions than any real chain has; a longer one loops.
+constexpr std::size_t kMaxVersions = 100000;
+
+ConstBytes AsBytes(const std::string& s) { return {reinterpret_cast<const std::byte*>(s.data()), s.size()}; }
+
+std::string BigEndian(std::uint64_t v, std::size_t n) {
+  std::string out(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) out[n - 1 - i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+  return out;
+}
+
+}  // namespace
+
+RecordHistory::RecordHistory(const SpaceFile& file, const TableDef& table, const IndexDef& clustered, const UndoLocator& undo)
+    : file_(file), table_(table), index_(clustered), undo_(undo), columns_(RowColumns(table, clustered)),
+      field_of_(table.columns.size(), -1), n_key_(clustered.n_unique_in_tree) {
+  for (std::size_t f = 0; f < clustered.columns.size(); ++f) field_of_[clustered.columns[f]] = static_cast<int>(f);
+  const auto& names = clustered.fields;
+  if (!clustered.clustered) {
+    refused_ = "only a clustered index's records have older versions";
+  } else if (names.size() < n_key_ + 2 || names[n_key_] != "DB_TRX_ID" || names[n_key_ + 1] != "DB_ROLL_PTR") {
+    refused_ = "the definition does not place DB_TRX_ID and DB_ROLL_PTR after the key";
+  } else if (table.AlteredInstantlyByMySql() || !clustered.row_versions.empty()) {
+    // Undo records of such tables number their fields in ways not followed here.
+    refused_ = "the table was altered instantly (MySQL row versions): its history is not followed";
+  }
+}
+
+void RecordHistory::Fill(RecordVersion& v, const std::vector<Field>& fields) const {
+  v.row.cells.resize(columns_.size());
+  std::vector<std::uint32_t> failing;
+  for (std::size_t i = 0; i < columns_.size(); ++i) {
+    const int f = field_of_[columns_[i].column];
+    RowCell& cell = v.row.cells[i];
+    if (f < 0 || static_cast<std::size_t>(f) >= fields.size()) {
+      cell = {std::nullopt, "not a stored field of the clustered index"};
+      continue;
+    }
+    const Field& field = fields[static_cast<std::size_t>(f)];
+    FillCell(cell, file_, AsBytes(field.bytes), field.is_null, field.external, *columns_[i].format, &failing);
+  }
+  if (!failing.empty()) v.row.page_damaged = true;
+}
+
+std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
+  std::vector<RecordVersion> out;
+  RecordVersion v;
+  v.row = row;
+  v.row.fields = nullptr;
+  if (!refused_.empty() || !row.fields) {
+    v.unknown = !refused_.empty() ? refused_ : "the record could not be read with the table's own layout";
+    out.push_back(std::move(v));
+    return out;
+  }
+  std::vector<Field> fields;
+  for (const FieldSlice& s : *row.fields) {
+    const ConstBytes b = row.record_page.subspan(s.offset, s.length);
+    fields.push_back({std::string(reinterpret_cast<const char*>(b.data()), b.size()), s.is_null, s.external});
+  }
+  if (fields.size() < n_key_ + 2 || fields[n_key_].bytes.size() != 6 || fields[n_key_ + 1].bytes.size() != 7) {
+    v.unknown = "the record's DB_TRX_ID or DB_ROLL_PTR is not where the definition puts them";
+    out.push_back(std::move(v));
+    return out;
+  }
+  v.trx_id = Load48(AsBytes(fields[n_key_].bytes), 0);
+  std::uint64_t roll = Load56(AsBytes(fields[n_key_ + 1].bytes), 0);
+  for (;;) {
+    auto older = StepBack(v, roll, fields);
+    if (older && out.size() + 1 >= kMaxVersions) {
+      older.reset();
+      v.change.clear();
+      v.unknown = fmt::format("more than {} versions: the undo records loop", kMaxVersions);
+    }
+    out.push_back(std::move(v));
+    if (!older) break;
+    v = RecordVersion{};
+    v.trx_id = Load48(AsBytes(fields[n_key_].bytes), 0);
+    v.row.deleted = older->deleted;
+    v.row.page = row.page;
+    v.row.offset = row.offset;
+    Fill(v, fields);
+    roll = older->roll_ptr;
+  }
+  return out;
+}
+
+std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, std::uint64_t roll_ptr, std::vector<Field>& fields) const {
+  if (v.trx_id == 0 && roll_ptr == kInsertFlag) {
+    // MariaDB 10.3+ resets both once no read view can need an older version.
+    v.unknown = "purged: DB_TRX_ID was reset once no read view needed the versions before";
+    v.purged = true;
+    return std::nullopt;
+  }
+  const RollPtr p = RollPtr::Decode(roll_ptr);
+  if (p.insert) {
+    v.change = "insert";
+    return std::nullopt;
+  }
+  auto at = undo_.Find(p);
+  if (!at.ok()) {
+    v.unknown = at.status().message();
+    v.purged = at.status().IsNotFound();
+    v.damaged = !v.purged;
+    return std::nullopt;
+  }
+  const std::string where = fmt::format("the undo record at {} page {} offset {}", at->file->path().filename().string(),
+                                        at->page, at->offset);
+  if (at->trx_id != v.trx_id) {
+    v.unknown = fmt::format("{} is in the undo log of transaction {}, not {}: the log that held it was purged", where,
+                            at->trx_id, v.trx_id);
+    v.purged = true;
+    return std::nullopt;
+  }
+  const ConstBytes page = at->file->page(at->page);
+  auto h = UndoRecordHeader::Decode(page, at->offset);
+  if (!h.ok()) {
+    v.unknown = where + ": " + h.status().message();
+    v.damaged = true;
+    return std::nullopt;
+  }
+  const UndoRecordType type = h->type();
+  if (type != UndoRecordType::kUpdateExisting && type != UndoRecordType::kUpdateDeleted && type != UndoRecordType::kDeleteMark) {
+    v.unknown = where + " is " + ToString(type) + ", not an update";
+    v.damaged = true;
+    return std::nullopt;
+  }
+  auto body = DecodeUndoRecordBody(page, *h, n_key_);
+  if (!body.ok()) {
+    v.unknown = where + ": " + body.status().message();
+    v.damaged = true;
+    return std::nullopt;
+  }
+  for (std::size_t k = 0; k < n_key_; ++k) {
+    const UndoValue& u = body->key[k];
+    if (u.is_null != fields[k].is_null || u.RecordBytes(page) != fields[k].bytes) {
+      v.unknown = where + " is of another row (its key differs): the log that held this row's was purged";
+      v.purged = true;
+      return std::nullopt;
+    }
+  }
+  for (const UndoField& u : body->updated) {
+    if (u.is_virtual()) continue;  // computed, not stored in the record
+    if (u.position >= fields.size() || (u.position >= n_key_ && u.position < n_key_ + 2)) {
+      v.unknown = fmt::format("{} changes field {}, which the record does not have", where, u.position);
+      v.damaged = true;
+      return std::nullopt;
+    }
+  }
+  v.change = type == UndoRecordType::kUpdateExisting ? "update" : type == UndoRecordType::kDeleteMark ? "delete" : "insert";
+  v.undo = *at;
+  for (const UndoField& u : body->updated) {
+    if (u.is_virtual()) continue;
+    fields[u.position] = {u.value.RecordBytes(page), u.value.is_null, u.value.external};
+  }
+  const Older older{h->old_roll_ptr->Encode(), (*h->info_bits & kDeletedFlag) != 0};
+  fields[n_key_].bytes = BigEndian(*h->old_trx_id, 6);
+  fields[n_key_ + 1].bytes = BigEndian(older.roll_ptr, 7);
+  return older;
+}
+
+}  // namespace strata::inspect
