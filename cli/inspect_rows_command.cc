@@ -8,6 +8,8 @@
 #include <iterator>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "cli/command.h"
 #include "cli/key_options.h"
 #include "cli/progress.h"
@@ -57,6 +59,7 @@ constexpr const char* kUsage =
     "purged is said to be, never guessed.";
 
 constexpr std::size_t kRowsPerInsert = 1000;
+constexpr std::uint64_t kVersionProblemsSaid = 10;  // each on a line of its own; then a count
 
 int Fail(const std::string& message) {
   std::cerr << "strata inspect rows: " << message << "\n";
@@ -421,11 +424,18 @@ int InspectRows(const std::vector<std::string>& args) {
   // --history: every version; --as-of: the one the read view sees, if it sees the row.
   auto print_versions = [&](const Row& row) {
     const std::vector<RecordVersion> versions = versions_of->Versions(row);
-    for (const auto& v : versions) {
-      if (v.damaged) {
-        ++damaged_versions;
+    for (std::size_t i = 0; i < versions.size(); ++i) {
+      const RecordVersion& v = versions[i];
+      const bool unreadable = v.change.empty() && !v.purged;  // damage, or files not at hand
+      if (unreadable || (i > 0 && v.row.page_damaged)) {
+        if (++damaged_versions > kVersionProblemsSaid) continue;
         std::cerr << "strata inspect rows: " << path << ": the record at page " << row.page << " offset " << row.offset
-                  << ": " << v.unknown << "\n";
+                  << ": "
+                  << (unreadable ? v.unknown
+                                 : fmt::format("version {} is rebuilt from an undo page that fails its checksum "
+                                               "(page {} of {}): it may be wrong", i, versions[i - 1].undo->page,
+                                               versions[i - 1].undo->file->path().filename().string()))
+                  << "\n";
       }
     }
     if (history) {
@@ -459,7 +469,7 @@ int InspectRows(const std::vector<std::string>& args) {
     for (std::size_t i = 0; i < columns.size(); ++i) {
       const auto key_end = index->columns.begin() + static_cast<std::ptrdiff_t>(index->n_unique_in_tree);
       if (std::find(index->columns.begin(), key_end, columns[i].column) != key_end) continue;
-      gone.cells[i] = {std::nullopt, "the version this read view sees is not on disk: " + oldest.unknown};
+      gone.cells[i] = {std::nullopt, "the version this read view sees cannot be rebuilt: " + oldest.unknown};
       ++unknown_in_versions;
     }
     gone.deleted = false;
@@ -493,6 +503,10 @@ int InspectRows(const std::vector<std::string>& args) {
     file_errors += f.severity == Severity::kError;
   }
   for (const auto& f : scan.findings) std::cerr << "strata inspect rows: " << f.ToString() << "\n";
+  if (damaged_versions > kVersionProblemsSaid) {
+    std::cerr << "strata inspect rows: " << damaged_versions << " versions in all could not be rebuilt, or only from damaged "
+              << "undo pages (the first " << kVersionProblemsSaid << " are said above)\n";
+  }
   if (unknown_in_versions) std::cerr << "strata inspect rows: " << unknown_in_versions << " value(s) of older versions could not be given\n";
   if (scan.unknown_cells) {
     std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "inspect/mariadb_instant.h"
 #include "ondisk/endian.h"
 #include "ondisk/undo_record.h"
 
@@ -38,6 +39,11 @@ RecordHistory::RecordHistory(const SpaceFile& file, const TableDef& table, const
   } else if (table.AlteredInstantlyByMySql() || !clustered.row_versions.empty()) {
     // Undo records of such tables number their fields in ways not followed here.
     refused_ = "the table was altered instantly (MySQL row versions): its history is not followed";
+  } else if (clustered.root_page < file.n_pages() && IsIndexPage(file, clustered.root_page)) {
+    auto root = file.OpenIndexPage(file.page(clustered.root_page));
+    if (root.ok() && IsMariaDbInstantRoot(file, *root)) {
+      refused_ = "the table was altered instantly (MariaDB): its history is not followed";
+    }
   }
 }
 
@@ -93,6 +99,7 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
     v.row.deleted = older->deleted;
     v.row.page = row.page;
     v.row.offset = row.offset;
+    v.row.page_damaged = older->from_damaged_page;
     Fill(v, fields);
     roll = older->roll_ptr;
   }
@@ -115,7 +122,7 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
   if (!at.ok()) {
     v.unknown = at.status().message();
     v.purged = at.status().IsNotFound();
-    v.damaged = !v.purged;
+    v.damaged = at.status().code() == Status::Code::kCorruption;
     return std::nullopt;
   }
   const std::string where = fmt::format("the undo record at {} page {} offset {}", at->file->path().filename().string(),
@@ -167,7 +174,7 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
     if (u.is_virtual()) continue;
     fields[u.position] = {u.value.RecordBytes(page), u.value.is_null, u.value.external};
   }
-  const Older older{h->old_roll_ptr->Encode(), (*h->info_bits & kDeletedFlag) != 0};
+  const Older older{h->old_roll_ptr->Encode(), (*h->info_bits & kDeletedFlag) != 0, at->page_damaged};
   fields[n_key_].bytes = BigEndian(*h->old_trx_id, 6);
   fields[n_key_ + 1].bytes = BigEndian(older.roll_ptr, 7);
   return older;

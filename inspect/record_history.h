@@ -57,6 +57,7 @@ class RecordHistory {
   struct Older {
     std::uint64_t roll_ptr = 0;
     bool deleted = false;
+    bool from_damaged_page = false;  // rebuilt from an undo page that fails its checksum
   };
   // The step from `v`, whose fields are `fields` and roll pointer `roll_ptr`, to the version
   // before: `v.change` set and `fields` rewound to it; nullopt when there is none, or

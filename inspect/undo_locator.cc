@@ -67,6 +67,7 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
     return false;
   }();
   TrxSysPage trx(system->page(5));
+  std::map<std::uint32_t, std::uint32_t> missing;  // space id -> slots naming it
   for (std::uint32_t i = 0; i < kTrxSysRsegSlots; ++i) {
     const RsegSlot slot = trx.rseg_slot(i);
     if (!slot.used()) continue;
@@ -75,10 +76,14 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
     if (mysql80 && slot.space.value() != kSystemSpaceId) continue;
     auto it = by_space_.find(slot.space.value());
     if (it == by_space_.end()) {
-      gaps_.push_back(fmt::format("TRX_SYS slot {} names tablespace {}, which is not at hand", i, slot.space.value()));
+      ++missing[slot.space.value()];
       continue;
     }
     ReadRseg(*it->second, slot.page.value(), fmt::format("TRX_SYS slot {}", i));
+  }
+  for (const auto& [space, slots] : missing) {
+    gaps_.push_back(fmt::format("tablespace {}, which {} of TRX_SYS's rollback segment slots name, is not at hand (an "
+                                "undo tablespace: undo001, undo_001 or *.ibu beside ibdata1)", space, slots));
   }
   if (!mysql80) return;
   rseg_space_[0] = kSystemSpaceId;
@@ -86,7 +91,7 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
     if (f->kind() != SpaceKind::kUndo || f->n_pages() <= 3) continue;
     auto a = RsegArrayPage::Open(f->page(3));
     if (!a.ok()) {
-      gaps_.push_back(fmt::format("{} page 3: {}", f->path().filename().string(), a.status().message()));
+      Gap(f, fmt::format("{} page 3: {}", f->path().filename().string(), a.status().message()));
       continue;
     }
     rseg_space_[MySqlUndoSpaceNumber(id)] = id;
@@ -98,12 +103,12 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
 void UndoLocator::ReadRseg(const SpaceFile& f, std::uint32_t page, const std::string& source) {
   const std::string where = fmt::format("{} page {} ({})", f.path().filename().string(), page, source);
   if (page >= f.n_pages()) {
-    gaps_.push_back(where + ": past the end of the file");
+    Gap(&f, where + ": past the end of the file");
     return;
   }
   RsegHeader h(f.page(page));
   if (Status s = h.Check(); !s.ok()) {
-    gaps_.push_back(where + ": " + s.message());
+    Gap(&f, where + ": " + s.message());
     return;
   }
   for (std::uint32_t i = 0; i < RsegHeader::NumUndoSlots(f.page_size()); ++i) {
@@ -114,13 +119,13 @@ void UndoLocator::ReadRseg(const SpaceFile& f, std::uint32_t page, const std::st
   std::uint32_t n = 0;
   for (FileAddr a = h.history().first; !a.is_null() && n < h.history().length; ++n) {
     if (a.page.value() >= f.n_pages() || a.offset < UndoLogHeader::kHistoryNode || !seen.insert(std::uint64_t{a.page.value()} << 16 | a.offset).second) {
-      gaps_.push_back(fmt::format("{}: history list node {} (page {} offset {}) is broken", where, n, a.page.value(), a.offset));
+      Gap(&f, fmt::format("{}: history list node {} (page {} offset {}) is broken", where, n, a.page.value(), a.offset));
       return;
     }
     ReadSegment(f, a.page.value());
     auto lh = UndoLogHeader::Decode(f.page(a.page.value()), a.offset - UndoLogHeader::kHistoryNode);
     if (!lh.ok()) {
-      gaps_.push_back(fmt::format("{}: history list node {}: {}", where, n, lh.status().message()));
+      Gap(&f, fmt::format("{}: history list node {}: {}", where, n, lh.status().message()));
       return;
     }
     a = lh->history_node.next;
@@ -135,14 +140,14 @@ void UndoLocator::ReadSegment(const SpaceFile& f, std::uint32_t first_page) {
   if (!segments_.emplace(Key(space, first_page), true).second) return;
   const std::string where = fmt::format("{} page {}", f.path().filename().string(), first_page);
   if (first_page >= f.n_pages() || FilHeader(f.page(first_page)).type() != PageType::kUndoLog) {
-    gaps_.push_back(where + ": a rollback segment names it as an undo segment's first page, but it is not an undo page");
+    Gap(&f, where + ": a rollback segment names it as an undo segment's first page, but it is not an undo page");
     return;
   }
   const ConstBytes page = f.page(first_page);
   auto seg = UndoSegmentHeader::Decode(page);
   auto ph = UndoPageHeader::Decode(page);
   if (!seg.ok() || !ph.ok()) {
-    gaps_.push_back(where + ": " + (!seg.ok() ? seg.status() : ph.status()).message());
+    Gap(&f, where + ": " + (!seg.ok() ? seg.status() : ph.status()).message());
     return;
   }
   std::uint64_t newest_trx = 0, newest_no = 0;
@@ -151,7 +156,7 @@ void UndoLocator::ReadSegment(const SpaceFile& f, std::uint32_t first_page) {
   for (std::uint16_t at = seg->last_log; at != 0 && headers.insert(at).second;) {
     auto lh = UndoLogHeader::Decode(page, at);
     if (!lh.ok() || lh->log_start > end) {
-      gaps_.push_back(fmt::format("{}: undo log header at {}: {}", where, at,
+      Gap(&f, fmt::format("{}: undo log header at {}: {}", where, at,
                                   lh.ok() ? "its records start after the next log" : lh.status().message()));
       return;
     }
@@ -171,17 +176,22 @@ void UndoLocator::ReadSegment(const SpaceFile& f, std::uint32_t first_page) {
   for (std::uint32_t n = 1; !a.is_null() && n < seg->page_list.length; ++n) {
     const std::uint32_t p = a.page.value();
     if (p >= f.n_pages() || !pages.insert(p).second || FilHeader(f.page(p)).type() != PageType::kUndoLog) {
-      gaps_.push_back(fmt::format("{}: the segment's page list leads to page {}, which is not one of its undo pages", where, p));
+      Gap(&f, fmt::format("{}: the segment's page list leads to page {}, which is not one of its undo pages", where, p));
       return;
     }
     auto next = UndoPageHeader::Decode(f.page(p));
     if (!next.ok()) {
-      gaps_.push_back(fmt::format("{} page {}: {}", f.path().filename().string(), p, next.status().message()));
+      Gap(&f, fmt::format("{} page {}: {}", f.path().filename().string(), p, next.status().message()));
       return;
     }
     if (newest_trx != 0) AddSpan(f, p, {next->start, next->free, newest_trx, newest_no});
     a = next->node.next;
   }
+}
+
+void UndoLocator::Gap(const SpaceFile* f, std::string why) {
+  if (f) spaces_with_gaps_.insert(f->space_id().value());
+  gaps_.push_back(std::move(why));
 }
 
 void UndoLocator::AddSpan(const SpaceFile& f, std::uint32_t page, Span s) {
@@ -198,7 +208,7 @@ const SpaceFile* UndoLocator::SpaceOf(std::uint8_t rseg_id) const {
 Result<UndoRecordAt> UndoLocator::Find(const RollPtr& p) const {
   const std::string named = fmt::format("rollback segment {} page {} offset {}", p.rseg_id, p.page_no, p.offset);
   const SpaceFile* f = SpaceOf(p.rseg_id);
-  if (!f) return Status::NotFound(named + ": no tablespace at hand holds that rollback segment");
+  if (!f) return Status::IoError(named + ": no tablespace at hand holds that rollback segment");
   const std::uint32_t space = f->space_id().value();
   auto it = spans_.find(Key(space, p.page_no));
   if (it != spans_.end()) {
@@ -207,13 +217,17 @@ Result<UndoRecordAt> UndoLocator::Find(const RollPtr& p) const {
       // The offset must be where one of the log's records starts.
       const ConstBytes page = f->page(p.page_no);
       for (std::size_t at = s.start; at < s.end;) {
-        if (at == p.offset) return UndoRecordAt{f, space, p.page_no, at, s.trx_id, s.trx_no};
+        if (at == p.offset) return UndoRecordAt{f, space, p.page_no, at, s.trx_id, s.trx_no, !f->CheckPage(page).valid};
         auto h = UndoRecordHeader::Decode(page, at);
         if (!h.ok() || h->next <= at) return Status::Corruption(fmt::format("{}: {}", named, h.ok() ? "records loop" : h.status().message()));
         at = h->next;
       }
       return Status::Corruption(named + ": no undo record starts there");
     }
+  }
+  if (spaces_with_gaps_.count(space)) {
+    return Status::IoError(fmt::format("{} (space {}): in none of the undo logs that could be read; some of that "
+                                       "tablespace's could not be", named, space));
   }
   return Status::NotFound(fmt::format("{} (space {}): in no undo log a rollback segment still holds: purged", named, space));
 }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct UndoRecordAt {
   std::size_t offset = 0;
   std::uint64_t trx_id = 0;  // of the undo log holding the record
   std::uint64_t trx_no = 0;  // its commit number; 0 while the transaction is active
+  bool page_damaged = false; // the undo page fails its checksum: what it says may be wrong
 };
 
 // The system tablespace and the undo tablespaces (undo001.., undo_001.., *.ibu) of the data
@@ -44,7 +46,9 @@ class UndoLocator {
   // are ignored).
   explicit UndoLocator(const std::vector<const SpaceFile*>& files);
 
-  // The record `p` names; NotFound saying why when no undo log on disk holds one there.
+  // The record `p` names. NotFound when no undo log a rollback segment holds has it: purged.
+  // Corruption when the log's records do not lead to it; IoError when where it would be
+  // cannot be read (its tablespace is not at hand, or a rollback segment there is damaged).
   ondisk::Result<UndoRecordAt> Find(const ondisk::RollPtr& p) const;
 
   // Why some roll pointers cannot be followed at all (no system tablespace, a rollback
@@ -61,6 +65,7 @@ class UndoLocator {
   void ReadRseg(const SpaceFile& f, std::uint32_t page, const std::string& source);
   void ReadSegment(const SpaceFile& f, std::uint32_t first_page);
   void AddSpan(const SpaceFile& f, std::uint32_t page, Span s);
+  void Gap(const SpaceFile* f, std::string why);
   const SpaceFile* SpaceOf(std::uint8_t rseg_id) const;
 
   std::map<std::uint32_t, const SpaceFile*> by_space_;
@@ -68,6 +73,7 @@ class UndoLocator {
   std::map<std::uint64_t, std::vector<Span>> spans_;  // (space << 32 | page) -> its logs' records
   std::map<std::uint64_t, bool> segments_;            // first pages already read
   std::vector<std::string> gaps_;
+  std::set<std::uint32_t> spaces_with_gaps_;
   std::size_t logs_ = 0;
 };
 
