@@ -25,7 +25,9 @@
 #include "inspect/schema.h"
 #include "inspect/summary.h"
 #include "inspect/sys_dictionary.h"
+#include "inspect/record_history.h"
 #include "inspect/undo.h"
+#include "inspect/undo_locator.h"
 
 namespace strata::fuzz {
 
@@ -125,14 +127,19 @@ void InspectFile(const std::filesystem::path& path) {
       }
     }
   }
+  const UndoLocator undo({&*f});
   for (const auto& t : d.tables) {
     for (const auto& ix : t.indexes) {
       if (ix.root_page == ondisk::kFilNull || t.columns.empty()) continue;
       const auto columns = RowColumns(t, ix);
+      const RecordHistory history(*f, t, ix, undo);
       std::vector<Row> complete;
       std::size_t rows = 0;
       (void)ScanRows(*f, t, ix, true, [&](const Row& r) {
         if (++rows > 2000) return;
+        if (rows < 100) {
+          for (const auto& v : history.Versions(r)) (void)VersionJson(columns, v);
+        }
         (void)TsvLine(r, true);
         if (fts_index) (void)ExpandIlist(r, [](const Row& line) { (void)TsvLine(line, false); });
         (void)RowJson(columns, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -23,6 +23,7 @@
 #include "ondisk/redo_record.h"
 #include "ondisk/sdi.h"
 #include "ondisk/undo.h"
+#include "ondisk/undo_record.h"
 #include "ondisk/xdes.h"
 #include "ondisk/zip_page.h"
 
@@ -127,6 +128,7 @@ void DecodeUndoAndLob(ConstBytes page) {
     while (at != 0 && at < ph->free && steps++ < page.size()) {
       auto r = UndoRecordHeader::Decode(page, at);
       if (!r.ok()) break;
+      for (std::size_t n_key : {1, 3}) (void)DecodeUndoRecordBody(page, *r, n_key);
       at = r->next;
     }
   }
