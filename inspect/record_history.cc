@@ -58,6 +58,10 @@ void RecordHistory::Fill(RecordVersion& v, const std::vector<Field>& fields) con
       continue;
     }
     const Field& field = fields[static_cast<std::size_t>(f)];
+    if (!field.unknown.empty()) {
+      cell = {std::nullopt, field.unknown};
+      continue;
+    }
     FillCell(cell, file_, AsBytes(field.bytes), field.is_null, field.external, *columns_[i].format, &failing);
   }
   if (!failing.empty()) v.row.page_damaged = true;
@@ -76,7 +80,7 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
   std::vector<Field> fields;
   for (const FieldSlice& s : *row.fields) {
     const ConstBytes b = row.record_page.subspan(s.offset, s.length);
-    fields.push_back({std::string(reinterpret_cast<const char*>(b.data()), b.size()), s.is_null, s.external});
+    fields.push_back({std::string(reinterpret_cast<const char*>(b.data()), b.size()), s.is_null, s.external, ""});
   }
   if (fields.size() < n_key_ + 2 || fields[n_key_].bytes.size() != 6 || fields[n_key_ + 1].bytes.size() != 7) {
     v.unknown = "the record's DB_TRX_ID or DB_ROLL_PTR is not where the definition puts them";
@@ -172,7 +176,10 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
   v.undo = *at;
   for (const UndoField& u : body->updated) {
     if (u.is_virtual()) continue;
-    fields[u.position] = {u.value.RecordBytes(page), u.value.is_null, u.value.external};
+    fields[u.position] = {u.value.RecordBytes(page), u.value.is_null, u.value.external,
+                          u.value.lob_changed_in_place ? "its LOB was changed in place since (a MySQL 8.0 partial "
+                                                         "update): the bytes of this version are not rebuilt"
+                                                       : ""};
   }
   const Older older{h->old_roll_ptr->Encode(), (*h->info_bits & kDeletedFlag) != 0, at->page_damaged};
   fields[n_key_].bytes = BigEndian(*h->old_trx_id, 6);

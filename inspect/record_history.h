@@ -52,6 +52,7 @@ class RecordHistory {
     std::string bytes;
     bool is_null = false;
     bool external = false;
+    std::string unknown;  // why the value cannot be given
   };
   void Fill(RecordVersion& v, const std::vector<Field>& fields) const;
   struct Older {

@@ -88,12 +88,14 @@ class BodyReader {
     return Skip(n, "a virtual column's index list");
   }
 
-  // MySQL 8.0's account of in-place LOB changes, after an off-page value: skipped.
-  Status SkipLobChanges() {
+  // MySQL 8.0's account of in-place LOB changes, after an off-page value: skipped; whether
+  // there were any is noted in `v`.
+  Status SkipLobChanges(UndoValue& v) {
     STRATA_RETURN_IF_ERROR(Skip(1, "a LOB change flag"));
     auto n = Number();
     if (!n.ok()) return n.status();
     if (*n == 0) return Status::Ok();
+    v.lob_changed_in_place = true;
     for (int i = 0; i < 4; ++i) {  // first page, LOB version, last trx id, last undo number
       if (auto x = Number(); !x.ok()) return x.status();
     }
@@ -153,8 +155,8 @@ Result<UndoRecordBody> DecodeUndoRecordBody(ConstBytes page, const UndoRecordHea
       }
       auto v = r.Value();
       if (!v.ok()) return v.status();
+      if (v->external && h.has_flag_byte() && h.update_extern()) STRATA_RETURN_IF_ERROR(r.SkipLobChanges(*v));
       body.updated.push_back({*pos, *v});
-      if (v->external && h.has_flag_byte() && h.update_extern()) STRATA_RETURN_IF_ERROR(r.SkipLobChanges());
     }
   }
   if (r.at() < end && type != UndoRecordType::kInsert) {

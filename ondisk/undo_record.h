@@ -54,6 +54,9 @@ struct UndoValue {
   // An off-page value stored with a longer prefix than its record holds: the record's local
   // part is the first `local_prefix` bytes and the reference.
   std::optional<std::size_t> local_prefix;
+  // MySQL 8.0: the LOB the reference names was since changed in place (a small partial
+  // update); it no longer holds this version's bytes.
+  bool lob_changed_in_place = false;
   ConstBytes bytes(ConstBytes page) const { return page.subspan(offset, length); }
   // The value as the clustered record held it.
   std::string RecordBytes(ConstBytes page) const;

@@ -128,7 +128,9 @@ TEST(UndoRecordBodyTest, MySql80LobChangeAccountsAreSkipped) {
   auto body = Decode(page);
   ASSERT_TRUE(body.ok()) << body.status().ToString();
   ASSERT_EQ(body->updated.size(), 3u);
+  EXPECT_FALSE(body->updated[0].value.lob_changed_in_place);
   EXPECT_EQ(body->updated[1].position, 6u);
+  EXPECT_TRUE(body->updated[1].value.lob_changed_in_place);  // its older bytes are not behind the reference
   EXPECT_EQ(Text(page, body->updated[2].value), "plain");
 }
 
