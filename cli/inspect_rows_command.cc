@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -53,10 +54,14 @@ constexpr const char* kUsage =
     "--history and --as-of rebuild older versions of rows from the undo logs still on disk, as\n"
     "MVCC does: the data directory's ibdata1 and undo tablespaces (undo001.., undo_001.., *.ibu,\n"
     "beside the ibdata1 found next to PATH or one directory up) must be at hand. --history adds\n"
-    "a line per older version with the transaction that wrote it and what it did; --as-of N\n"
-    "prints the rows a read view sees that sees only transactions below N (SHOW ENGINE INNODB\n"
-    "STATUS: \"Trx read view will not see trx with id >= N\"). A version whose undo records were\n"
-    "purged is said to be, never guessed.";
+    "a line per older version: the transaction that wrote it and what it did (a primary key\n"
+    "UPDATE is a delete of the old key and an insert of the new). --as-of N prints the rows as a\n"
+    "read view sees them that sees every committed transaction below N and none from N on, as\n"
+    "one that SHOW ENGINE INNODB STATUS shows as \"will not see trx with id >= N, sees < N\"\n"
+    "does (a view whose two numbers differ also hides the transactions that were active when it\n"
+    "began, which the status line does not list). Changes of transactions not committed when\n"
+    "the files were written are marked (--history) or not seen (--as-of). A version whose undo\n"
+    "records were purged is said to be, never guessed.";
 
 constexpr std::size_t kRowsPerInsert = 1000;
 constexpr std::uint64_t kVersionProblemsSaid = 10;  // each on a line of its own; then a count
@@ -132,7 +137,7 @@ int InspectRows(const std::vector<std::string>& args) {
       "json", "same as --format json")(
       "history", "also each row's older versions, from the undo logs on disk: a line each, with (version), "
                  "(DB_TRX_ID) and (change) columns")(
-      "as-of", po::value<std::uint64_t>(), "the rows as a read view that sees only transactions with ids below this one "
+      "as-of", po::value<std::string>(), "the rows as a read view that sees only transactions with ids below this one "
                                            "sees them, rebuilt from the undo logs on disk")(
       "apply-redo", "replay the redo log of the data directory the file is in (MariaDB 10.8+, Strata) onto its pages in "
                     "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
@@ -182,8 +187,18 @@ int InspectRows(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const bool history = vm.count("history") > 0;
-  const std::optional<std::uint64_t> as_of =
-      vm.count("as-of") ? std::optional(vm["as-of"].as<std::uint64_t>()) : std::nullopt;
+  std::optional<std::uint64_t> as_of;
+  if (vm.count("as-of")) {
+    // A transaction id: 1 to 2^48 - 1 (DB_TRX_ID is 6 bytes).
+    const std::string text = vm["as-of"].as<std::string>();
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n >= (std::uint64_t{1} << 48)) {
+      std::cerr << "strata inspect rows: --as-of takes a transaction id, 1 to 281474976710655, not '" << text << "'\n";
+      return kExitUsage;
+    }
+    as_of = n;
+  }
   if ((history || as_of) && vm.count("index")) {
     std::cerr << "strata inspect rows: older versions are kept for a table's rows, not for a secondary index's entries\n";
     return kExitUsage;
@@ -360,17 +375,39 @@ int InspectRows(const std::vector<std::string>& args) {
   };
 
   // Older versions: where their undo records are, and how a record's are followed.
+  bool purge_passed_view = false;
   std::vector<const SpaceFile*> undo_spaces;
   for (const auto& u : undo_files) undo_spaces.push_back(&u);
   std::optional<UndoLocator> locator;
   std::optional<RecordHistory> versions_of;
   if (history || as_of) {
     locator.emplace(undo_spaces);
-    for (const auto& gap : locator->gaps()) {
-      std::cerr << "strata inspect rows: warning: " << gap << " (versions whose undo records are there cannot be rebuilt)\n";
+    for (const auto& u : undo_files) {
+      for (const auto& f : u.findings()) {
+        if (f.severity == Severity::kError) std::cerr << "strata inspect rows: warning: " << f.ToString() << "\n";
+      }
+    }
+    const auto& gaps = locator->gaps();
+    for (std::size_t i = 0; i < gaps.size() && i < kVersionProblemsSaid; ++i) {
+      std::cerr << "strata inspect rows: warning: " << gaps[i] << " (versions whose undo records are there cannot be rebuilt)\n";
+    }
+    if (gaps.size() > kVersionProblemsSaid) {
+      std::cerr << "strata inspect rows: warning: " << gaps.size() - kVersionProblemsSaid << " more places in the undo "
+                << "logs cannot be read\n";
     }
     versions_of.emplace(*file, *table, *index, *locator);
-    if (!versions_of->refused().empty()) return Fail(path + ": " + versions_of->refused());
+    if (!versions_of->refused().empty()) {
+      std::cerr << "strata inspect rows: " << path << ": " << versions_of->refused() << "\n";
+    }
+    // Purge removes the versions of transactions committed before the oldest commit still in
+    // the history; a transaction at or above N commits after N, so a view below it is whole.
+    const std::uint64_t oldest = locator->oldest_history_trx_no().value_or(locator->max_trx_id() + 1);
+    if (as_of && *as_of + 1 < oldest) {
+      std::cerr << "strata inspect rows: warning: purge has removed the undo logs of transactions committed before "
+                << "number " << oldest << ": a read view below transaction " << *as_of << " may have seen versions "
+                << "that are gone (rows deleted since are then missing here, without a word)\n";
+      purge_passed_view = true;
+    }
   }
   if (format == RowFormat::kTsv) out += history ? TsvHistoryHeader(columns) : TsvHeader(columns, with_deleted);
   // TIMESTAMPs are printed in UTC and text as UTF-8: a restore must read them so.
@@ -426,16 +463,11 @@ int InspectRows(const std::vector<std::string>& args) {
     const std::vector<RecordVersion> versions = versions_of->Versions(row);
     for (std::size_t i = 0; i < versions.size(); ++i) {
       const RecordVersion& v = versions[i];
-      const bool unreadable = v.change.empty() && !v.purged;  // damage, or files not at hand
-      if (unreadable || (i > 0 && v.row.page_damaged)) {
-        if (++damaged_versions > kVersionProblemsSaid) continue;
+      // Damage, files not at hand (said once above when the table's history is refused).
+      const bool unreadable = v.change.empty() && !v.purged;
+      if (unreadable && ++damaged_versions <= kVersionProblemsSaid && versions_of->refused().empty()) {
         std::cerr << "strata inspect rows: " << path << ": the record at page " << row.page << " offset " << row.offset
-                  << ": "
-                  << (unreadable ? v.unknown
-                                 : fmt::format("version {} is rebuilt from an undo page that fails its checksum "
-                                               "(page {} of {}): it may be wrong", i, versions[i - 1].undo->page,
-                                               versions[i - 1].undo->file->path().filename().string()))
-                  << "\n";
+                  << ": " << v.unknown << "\n";
       }
     }
     if (history) {
@@ -447,7 +479,12 @@ int InspectRows(const std::vector<std::string>& args) {
       } else {
         nlohmann::json j = VersionJson(columns, versions[0]);
         j["older"] = nlohmann::json::array();
-        for (std::size_t i = 1; i < versions.size(); ++i) j["older"].push_back(VersionJson(columns, versions[i]));
+        for (std::size_t i = 1; i < versions.size(); ++i) {
+          nlohmann::json older = VersionJson(columns, versions[i]);
+          older.erase("page");  // the record's place; the version came from the newer one's "undo"
+          older.erase("offset");
+          j["older"].push_back(std::move(older));
+        }
         out += (first ? "\n  " : ",\n  ") + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         first = false;
       }
@@ -455,7 +492,8 @@ int InspectRows(const std::vector<std::string>& args) {
       return;
     }
     for (const auto& v : versions) {
-      if (v.trx_id >= *as_of) continue;
+      // MariaDB's DB_TRX_ID 0 (history purged): every view sees it.
+      if (!v.committed || (v.trx_id >= *as_of && v.trx_id != 0)) continue;
       if (&v != &versions.front()) {
         for (const auto& c : v.row.cells) unknown_in_versions += !c.unknown.empty();
       }
@@ -512,7 +550,7 @@ int InspectRows(const std::vector<std::string>& args) {
     std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"
               << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "") << "\n";
   }
-  const bool versions_whole = damaged_versions == 0 && unknown_in_versions == 0;
+  const bool versions_whole = damaged_versions == 0 && unknown_in_versions == 0 && !purge_passed_view;
   return scan.findings.empty() && scan.unknown_cells == 0 && bad_ilists == 0 && file_errors == 0 && versions_whole
              ? kExitOk : kExitFailure;
 }

@@ -14,6 +14,8 @@ namespace {
 
 constexpr std::uint8_t kDeletedFlag = 0x20;  // REC_INFO_DELETED_FLAG in the info bits
 constexpr std::uint64_t kInsertFlag = std::uint64_t{1} << 55;
+// MySQL writes the transaction id counter to TRX_SYS once every this many transactions.
+constexpr std::uint64_t kTrxIdWriteMargin = 256;  // TRX_SYS_TRX_ID_WRITE_MARGIN
 // More versions than any real chain has; a longer one loops.
 constexpr std::size_t kMaxVersions = 100000;
 
@@ -89,6 +91,12 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
   }
   v.trx_id = Load48(AsBytes(fields[n_key_].bytes), 0);
   std::uint64_t roll = Load56(AsBytes(fields[n_key_ + 1].bytes), 0);
+  if (undo_.max_trx_id() != 0 && v.trx_id > undo_.max_trx_id() + kTrxIdWriteMargin) {
+    v.unknown = fmt::format("the record was written by transaction {}, newer than any the undo logs know of ({}): they "
+                            "are not this table's server's, or older copies", v.trx_id, undo_.max_trx_id());
+    out.push_back(std::move(v));
+    return out;
+  }
   for (;;) {
     auto older = StepBack(v, roll, fields);
     if (older && out.size() + 1 >= kMaxVersions) {
@@ -103,7 +111,6 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
     v.row.deleted = older->deleted;
     v.row.page = row.page;
     v.row.offset = row.offset;
-    v.row.page_damaged = older->from_damaged_page;
     Fill(v, fields);
     roll = older->roll_ptr;
   }
@@ -119,7 +126,11 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
   }
   const RollPtr p = RollPtr::Decode(roll_ptr);
   if (p.insert) {
+    // No older version. The insert's own undo record is kept only while it could be rolled
+    // back (MySQL) or purged (MariaDB): found in an active log, the insert is not committed.
     v.change = "insert";
+    auto at = undo_.Find(p);
+    v.committed = !(at.ok() && at->active && at->trx_id == v.trx_id);
     return std::nullopt;
   }
   auto at = undo_.Find(p);
@@ -129,8 +140,7 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
     v.damaged = at.status().code() == Status::Code::kCorruption;
     return std::nullopt;
   }
-  const std::string where = fmt::format("the undo record at {} page {} offset {}", at->file->path().filename().string(),
-                                        at->page, at->offset);
+  const std::string where = "the undo record at " + at->Where();
   if (at->trx_id != v.trx_id) {
     v.unknown = fmt::format("{} is in the undo log of transaction {}, not {}: the log that held it was purged", where,
                             at->trx_id, v.trx_id);
@@ -174,6 +184,7 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
   }
   v.change = type == UndoRecordType::kUpdateExisting ? "update" : type == UndoRecordType::kDeleteMark ? "delete" : "insert";
   v.undo = *at;
+  v.committed = !at->active;
   for (const UndoField& u : body->updated) {
     if (u.is_virtual()) continue;
     fields[u.position] = {u.value.RecordBytes(page), u.value.is_null, u.value.external,
@@ -181,7 +192,7 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
                                                          "update): the bytes of this version are not rebuilt"
                                                        : ""};
   }
-  const Older older{h->old_roll_ptr->Encode(), (*h->info_bits & kDeletedFlag) != 0, at->page_damaged};
+  const Older older{h->old_roll_ptr->Encode(), (*h->info_bits & kDeletedFlag) != 0};
   fields[n_key_].bytes = BigEndian(*h->old_trx_id, 6);
   fields[n_key_ + 1].bytes = BigEndian(older.roll_ptr, 7);
   return older;

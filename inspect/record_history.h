@@ -30,6 +30,8 @@ struct RecordVersion {
   std::string unknown;
   bool purged = false;   // the undo records that would tell were purged, as purge does
   bool damaged = false;  // an undo record on the way could not be read
+  bool committed = true; // false: its transaction was active (or prepared) when the files were
+                         // written; no other transaction's read view sees this version
   Row row;  // its values; row.deleted: the version is delete-marked
   // The undo record the version before was rebuilt from.
   std::optional<UndoRecordAt> undo;
@@ -58,7 +60,6 @@ class RecordHistory {
   struct Older {
     std::uint64_t roll_ptr = 0;
     bool deleted = false;
-    bool from_damaged_page = false;  // rebuilt from an undo page that fails its checksum
   };
   // The step from `v`, whose fields are `fields` and roll pointer `roll_ptr`, to the version
   // before: `v.change` set and `fields` rewound to it; nullopt when there is none, or

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <string_view>
 #include <unordered_map>
 
+#include "inspect/doublewrite_report.h"
 #include "inspect/redo_report.h"
 #include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
@@ -55,6 +57,39 @@ MariaApply ApplyRecord(const MariaRedoRecord& r, MutableBytes page) {
 
 // The logs whose records are physical page changes: MariaDB 10.8+'s and Strata's.
 bool Replayable(const RedoReport& r) { return !r.block_framed || r.format == kStrataLogFormat; }
+
+// Torn pages put back from their doublewrite copies, as the server's recovery does before it
+// replays: each page that fails its checksum and has a copy recovery would take
+// (doublewrite_report's choice). Page-compressed and encrypted copies are left to be said
+// (their bytes are not the pages as read here).
+std::uint64_t MendFromDoublewrite(const std::filesystem::path& dir, const std::unordered_map<std::uint32_t, SpaceFile*>& by_id,
+                                  RedoApplyResult& out) {
+  std::uint64_t mended = 0;
+  const DoublewriteReport dw = AnalyzeDoublewrite(dir);
+  for (const DoublewriteSource& src : dw.sources) {
+    std::ifstream in(src.file, std::ios::binary);
+    for (const DoublewriteCopy& c : src.copies) {
+      if (!c.restores || !c.space || c.unverifiable) continue;
+      const auto f = by_id.find(*c.space);
+      if (f == by_id.end() || f->second->page_compressed() || c.page >= f->second->n_pages()) continue;
+      SpaceFile& file = *f->second;
+      std::vector<std::byte> copy(file.page_size());
+      in.seekg(static_cast<std::streamoff>(c.file_offset));
+      if (!in.read(reinterpret_cast<char*>(copy.data()), static_cast<std::streamsize>(copy.size()))) {
+        in.clear();
+        continue;
+      }
+      MutableBytes page = file.MutablePage(c.page);
+      if (page.empty() || file.CheckPage(page).valid || !file.CheckPage(copy).valid) continue;
+      std::copy(copy.begin(), copy.end(), page.begin());
+      ++mended;
+      out.findings.push_back({Severity::kInfo, file.path().string(), c.page, std::nullopt, "restored from doublewrite",
+                              fmt::format("the page failed its checksum; its copy in slot {} of {} (LSN {}) is put in its "
+                                          "place before the log is replayed, as recovery does", c.slot, src.file, c.lsn)});
+    }
+  }
+  return mended;
+}
 
 }  // namespace
 
@@ -152,7 +187,7 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
       if (!st.dirty) {
         const PageCheck c = f.CheckPage(page);
         if (!c.valid && !c.all_zero && !c.unverifiable) {
-          leave(id, st, "its checksum fails (torn or damaged): recovery would need its doublewrite copy first");
+          leave(id, st, "its checksum fails (torn or damaged) and no doublewrite copy recovery would take mends it");
           i = last;
           continue;
         }
@@ -182,6 +217,7 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
       i = last;
     }
   };
+  out.pages_from_doublewrite = MendFromDoublewrite(dir, by_id, out);
   const RedoReport r = AnalyzeRedo(dir, {}, visit);
   if (!Replayable(r) || !r.newest) {
     out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo",
@@ -206,7 +242,11 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
   }
   out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "redo applied",
                           fmt::format("{} mini-transactions past the checkpoint (LSN {} .. {}) replayed in memory: {} pages "
-                                      "brought forward{}", out.mtrs, out.checkpoint_lsn, out.end_lsn, out.pages_changed,
+                                      "brought forward{}{}", out.mtrs, out.checkpoint_lsn, out.end_lsn, out.pages_changed,
+                                      out.pages_from_doublewrite
+                                          ? fmt::format(" ({} torn pages first put back from their doublewrite copies)",
+                                                        out.pages_from_doublewrite)
+                                          : "",
                                       out.pages_not_here ? fmt::format(", {} pages of tablespaces not given", out.pages_not_here) : "")});
   if (!out.pages_left.empty()) {
     out.findings.push_back({Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "pages left behind",

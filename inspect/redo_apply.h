@@ -1,8 +1,9 @@
 // A data directory's pages against its redo log. A server that crashed, or a copy of a running
 // one, leaves pages older than the log: every change after the checkpoint is in the log only.
 // StaleLogFinding says so; ApplyRedo replays those changes onto the pages in memory (MariaDB
-// 10.8+ and Strata logs, whose records are physical), so that what is read next is what the
-// server would have after its crash recovery. The files are never written.
+// 10.8+ and Strata logs, whose records are physical), after putting torn pages back from the
+// doublewrite copies recovery would take, so that what is read next is what the server would
+// have after its crash recovery. The files are never written.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,7 @@ struct RedoApplyResult {
   std::uint64_t checkpoint_lsn = 0, end_lsn = 0;
   std::uint64_t mtrs = 0, records = 0;
   std::uint64_t pages_changed = 0;  // brought forward, fully or up to a record it could not replay
+  std::uint64_t pages_from_doublewrite = 0;  // torn pages put back from their doublewrite copies first
   // Pages left behind (at the last LSN this reader could bring them to) and why: a record kind
   // it does not replay, a tablespace it could not change.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> pages_left;

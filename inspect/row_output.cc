@@ -186,6 +186,7 @@ void AppendTsvVersion(std::string& out, const RecordVersion& v, std::size_t vers
   out.pop_back();
   out += fmt::format("\t{}\t{}\t", version, v.trx_id);
   out += !v.change.empty() ? v.change : v.purged ? "(purged)" : "(unknown: " + v.unknown + ")";
+  if (!v.committed) out += " (not committed)";
   out += '\n';
 }
 
@@ -195,6 +196,7 @@ nlohmann::json VersionJson(const std::vector<RowColumn>& columns, const RecordVe
   j["change"] = v.change.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.change);
   j["change_unknown"] = v.unknown.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.unknown);
   j["purged"] = v.purged;
+  j["committed"] = v.committed;
   if (v.undo) {
     j["undo"] = {{"file", v.undo->file->path().string()}, {"space_id", v.undo->space_id}, {"page", v.undo->page},
                  {"offset", v.undo->offset}, {"trx_no", v.undo->trx_no}};
