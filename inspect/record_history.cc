@@ -14,7 +14,8 @@ namespace {
 
 constexpr std::uint8_t kDeletedFlag = 0x20;  // REC_INFO_DELETED_FLAG in the info bits
 constexpr std::uint64_t kInsertFlag = std::uint64_t{1} << 55;
-// MySQL writes the transaction id counter to TRX_SYS once every this many transactions.
+// MySQL writes the transaction id counter to TRX_SYS once every this many transactions;
+// MariaDB keeps each rollback segment's newest commit exact.
 constexpr std::uint64_t kTrxIdWriteMargin = 256;  // TRX_SYS_TRX_ID_WRITE_MARGIN
 // More versions than any real chain has; a longer one loops.
 constexpr std::size_t kMaxVersions = 100000;
@@ -91,7 +92,8 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
   }
   v.trx_id = Load48(AsBytes(fields[n_key_].bytes), 0);
   std::uint64_t roll = Load56(AsBytes(fields[n_key_ + 1].bytes), 0);
-  if (undo_.max_trx_id() != 0 && v.trx_id > undo_.max_trx_id() + kTrxIdWriteMargin) {
+  const std::uint64_t margin = file_.flavor() == Flavor::kMariaDb ? 0 : kTrxIdWriteMargin;
+  if (undo_.max_trx_id() != 0 && v.trx_id > undo_.max_trx_id() + margin) {
     v.unknown = fmt::format("the record was written by transaction {}, newer than any the undo logs know of ({}): they "
                             "are not this table's server's, or older copies", v.trx_id, undo_.max_trx_id());
     out.push_back(std::move(v));

@@ -249,7 +249,9 @@ Result<UndoRecordAt> UndoLocator::Find(const RollPtr& p) const {
       if (p.offset < s.start || p.offset >= s.end) continue;
       const UndoRecordAt at{f, space, p.page_no, p.offset, s.trx_id, s.trx_no, s.active};
       const ConstBytes page = f->page(p.page_no);
-      if (!f->CheckPage(page).valid) return Status::Corruption(at.Where() + ": the undo page fails its checksum");
+      auto intact = page_intact_.try_emplace(Key(space, p.page_no), false);
+      if (intact.second) intact.first->second = f->CheckPage(page).valid;
+      if (!intact.first->second) return Status::Corruption(at.Where() + ": the undo page fails its checksum");
       // The offset must be where one of the log's records starts.
       for (std::size_t rec = s.start; rec < s.end;) {
         if (rec == p.offset) return at;

@@ -95,6 +95,7 @@ class UndoLocator {
   bool no_rollback_segments_ = false;  // TRX_SYS could not be read
   std::uint64_t max_trx_id_ = 0;
   std::optional<std::uint64_t> oldest_history_;
+  mutable std::map<std::uint64_t, bool> page_intact_;  // undo pages' checksums, checked once each
 };
 
 }  // namespace strata::inspect
