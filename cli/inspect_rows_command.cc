@@ -51,17 +51,21 @@ constexpr const char* kUsage =
     "A value the definition cannot decode is printed as \"(unknown: REASON)\", never guessed,\n"
     "and the exit status is then 1. Damaged pages are named on stderr (exit 1) and read past:\n"
     "a lost leaf loses its own rows only.\n\n"
-    "--history and --as-of rebuild older versions of rows from the undo logs still on disk, as\n"
-    "MVCC does: the data directory's ibdata1 and undo tablespaces (undo001.., undo_001.., *.ibu,\n"
-    "beside the ibdata1 found next to PATH or one directory up) must be at hand. --history adds\n"
-    "a line per older version: the transaction that wrote it and what it did (a primary key\n"
-    "UPDATE is a delete of the old key and an insert of the new). --as-of N prints the rows as a\n"
-    "read view sees them that sees every committed transaction below N and none from N on, as\n"
-    "one that SHOW ENGINE INNODB STATUS shows as \"will not see trx with id >= N, sees < N\"\n"
-    "does (a view whose two numbers differ also hides the transactions that were active when it\n"
-    "began, which the status line does not list). Changes of transactions not committed when\n"
-    "the files were written are marked (--history) or not seen (--as-of). A version whose undo\n"
-    "records were purged is said to be, never guessed.";
+    "--history and --as-of rebuild older versions of rows from the undo logs on disk, as MVCC\n"
+    "does; the data directory's ibdata1 and undo tablespaces (undo001.., undo_001.., *.ibu,\n"
+    "beside the ibdata1 found next to PATH or one directory up) must be at hand.\n"
+    "--history adds a line for each older version, with the transaction that wrote it and what\n"
+    "it did. A primary key UPDATE shows as a delete of the old key and an insert of the new one,\n"
+    "as InnoDB makes it. Changes of transactions that had not committed when the files were\n"
+    "written are marked \"(not committed)\". Where purge has removed the undo records that\n"
+    "would tell, the line says \"(purged)\"; nothing is guessed.\n"
+    "--as-of N prints the rows that a read view sees when it sees every committed transaction\n"
+    "below N and none from N on. SHOW ENGINE INNODB STATUS prints such a view as \"will not see\n"
+    "trx with id >= N, sees < N\". A view whose two numbers differ also hides the transactions\n"
+    "that were active when it began, and the status line does not list them. If purge has\n"
+    "already passed N, this is said and the exit status is 1.\n"
+    "Tables altered instantly (MySQL row versions, MariaDB's instant ALTER) print their rows,\n"
+    "but their history is not followed.";
 
 constexpr std::size_t kRowsPerInsert = 1000;
 constexpr std::uint64_t kVersionProblemsSaid = 10;  // each on a line of its own; then a count
@@ -137,8 +141,8 @@ int InspectRows(const std::vector<std::string>& args) {
       "json", "same as --format json")(
       "history", "also each row's older versions, from the undo logs on disk: a line each, with (version), "
                  "(DB_TRX_ID) and (change) columns")(
-      "as-of", po::value<std::string>(), "the rows as a read view that sees only transactions with ids below this one "
-                                           "sees them, rebuilt from the undo logs on disk")(
+      "as-of", po::value<std::string>()->value_name("TRX"), "the rows as a read view sees them that sees every "
+                                                            "committed transaction below TRX and none from TRX on")(
       "apply-redo", "replay the redo log of the data directory the file is in (MariaDB 10.8+, Strata) onto its pages in "
                     "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
   AddKeyOptions(options);

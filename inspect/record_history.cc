@@ -108,8 +108,10 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
     }
     out.push_back(std::move(v));
     if (!older) break;
+    const std::uint64_t newer_trx = v.trx_id;
     v = RecordVersion{};
     v.trx_id = Load48(AsBytes(fields[n_key_].bytes), 0);
+    v.intermediate = v.trx_id == newer_trx;
     v.row.deleted = older->deleted;
     v.row.page = row.page;
     v.row.offset = row.offset;
@@ -132,7 +134,10 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
     // back (MySQL) or purged (MariaDB): found in an active log, the insert is not committed.
     v.change = "insert";
     auto at = undo_.Find(p);
-    v.committed = !(at.ok() && at->active && at->trx_id == v.trx_id);
+    if (at.ok() && at->trx_id == v.trx_id) {
+      v.undo = *at;
+      v.committed = !at->active;
+    }
     return std::nullopt;
   }
   auto at = undo_.Find(p);

@@ -187,6 +187,7 @@ void AppendTsvVersion(std::string& out, const RecordVersion& v, std::size_t vers
   out += fmt::format("\t{}\t{}\t", version, v.trx_id);
   out += !v.change.empty() ? v.change : v.purged ? "(purged)" : "(unknown: " + v.unknown + ")";
   if (!v.committed) out += " (not committed)";
+  if (v.intermediate) out += " (changed again by the same transaction)";
   out += '\n';
 }
 
@@ -197,6 +198,7 @@ nlohmann::json VersionJson(const std::vector<RowColumn>& columns, const RecordVe
   j["change_unknown"] = v.unknown.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.unknown);
   j["purged"] = v.purged;
   j["committed"] = v.committed;
+  j["intermediate"] = v.intermediate;
   if (v.undo) {
     j["undo"] = {{"file", v.undo->file->path().string()}, {"space_id", v.undo->space_id}, {"page", v.undo->page},
                  {"offset", v.undo->offset}, {"trx_no", v.undo->trx_no}};

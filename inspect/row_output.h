@@ -35,11 +35,12 @@ nlohmann::json RowJson(const std::vector<RowColumn>& columns, const Row& row);
 // --history: a line per version, the row's columns then (deleted), (version) (0: the record,
 // 1: the version before, ...), (DB_TRX_ID) and (change), what that transaction did:
 // insert, update, delete, "(purged)" when the undo records that would tell are gone, or
-// "(unknown: REASON)"; " (not committed)" follows a change of a transaction that was active.
+// "(unknown: REASON)"; " (not committed)" follows a change of a transaction that was active,
+// " (changed again by the same transaction)" a version no other transaction saw.
 std::string TsvHistoryHeader(const std::vector<RowColumn>& columns);
 void AppendTsvVersion(std::string& out, const RecordVersion& v, std::size_t version);
 // RowJson's object with "trx_id", "change" (null when unknown), "change_unknown", "purged",
-// "committed"
+// "committed", "intermediate"
 // and "undo": where the undo record holding what the change overwrote is (the next version
 // is rebuilt from it).
 nlohmann::json VersionJson(const std::vector<RowColumn>& columns, const RecordVersion& v);
