@@ -62,6 +62,119 @@ std::uint64_t LsnAt(std::uint64_t first_block, std::size_t i) {
   return first_block + i / kLogBlockPayload * kLogBlockSize + kLogBlockHeaderSize + i % kLogBlockPayload;
 }
 
+// Each block's first-record-group field (the byte where the first mini-transaction starting in
+// it starts, 0 for none), against where the decoded records put them: the server wrote the
+// field, so agreement confirms every record length decoded on the way. Disagreements are
+// errors naming the block's LSN (the first five; then a count).
+class FirstGroupCheck {
+ public:
+  // `fields[k]` is block k's field; blocks before `from_block` are not checked.
+  FirstGroupCheck(const std::vector<std::uint16_t>& fields, std::size_t from_block, std::uint64_t first_block, RedoReport& r)
+      : fields_(fields), checked_(from_block), first_block_(first_block), r_(r) {}
+  ~FirstGroupCheck() {
+    if (mismatches_ > 5) {
+      r_.findings.push_back({Severity::kError, r_.file, std::nullopt, std::nullopt, "log block",
+                             fmt::format("{} blocks in all disagree with the records about where mini-transactions start",
+                                         mismatches_)});
+    }
+  }
+  // A mini-transaction starts at payload byte `at`.
+  void At(std::size_t at) {
+    const std::size_t blk = at / kLogBlockPayload;
+    for (; checked_ <= blk && checked_ < fields_.size(); ++checked_) {
+      const std::uint16_t want = checked_ == blk ? static_cast<std::uint16_t>(at % kLogBlockPayload + kLogBlockHeaderSize) : 0;
+      if (fields_[checked_] == want || ++mismatches_ > 5) continue;
+      r_.findings.push_back({Severity::kError, r_.file, std::nullopt, std::nullopt, "log block",
+                             fmt::format("LSN {}: its header says the first mini-transaction starting in it is at byte {}; "
+                                         "the records before it put it at {}: the log is damaged, or a record was misread",
+                                         first_block_ + checked_ * kLogBlockSize, fields_[checked_], want)});
+    }
+  }
+
+ private:
+  const std::vector<std::uint16_t>& fields_;
+  std::size_t checked_;
+  std::uint64_t first_block_;
+  RedoReport& r_;
+  std::uint64_t mismatches_ = 0;
+};
+
+// Where the records of a MariaDB mini-transaction starting at `i` end: at its termination
+// byte, a byte 0 or 1 (no record starts so; each record's first byte gives its length).
+// nullopt when they run to `limit` or a length is malformed.
+std::optional<std::uint64_t> MariaRecordsEnd(ConstBytes all, std::uint64_t i, std::uint64_t limit) {
+  std::uint64_t l = i;
+  while (l < limit && std::to_integer<unsigned>(all[l]) > 1) {
+    std::size_t p = l + 1;
+    std::uint64_t n = std::to_integer<unsigned>(all[l]) & 0x0F;
+    if (n == 0) {
+      auto v = DecodeMariaVarint(all, &p);
+      if (!v.ok()) return std::nullopt;
+      n = std::uint64_t{*v} + 15;
+    }
+    l += 1 + n;
+  }
+  if (l >= limit) return std::nullopt;
+  return l;
+}
+
+// One whole MariaDB mini-transaction, ending at `end_lsn`: decoded, visited, counted, and its
+// records kept when asked for. `lsn_of(k)`: the LSN of its k-th byte. False (said) when its
+// records do not decode.
+bool TakeMariaMtr(ConstBytes records, const std::function<std::uint64_t(std::size_t)>& lsn_of, std::uint64_t end_lsn,
+                  const RedoOptions& opt, RedoReport& r, RecordTally& tally, std::vector<MariaRedoRecord>& decoded,
+                  const MariaMtrVisitor& visit) {
+  if (Status st = ParseMariaMtr(records, &decoded); !st.ok()) {
+    r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
+                          fmt::format("mini-transaction at LSN {} (its checksum holds): {}", lsn_of(0), st.message())});
+    return false;
+  }
+  if (visit) visit(decoded, end_lsn);
+  for (const MariaRedoRecord& x : decoded) {
+    tally.Type(x.type);
+    if (x.page_op) {
+      RedoPageInfo& pi = tally.Page(x.space, x.page);
+      ++pi.records;
+      pi.last_lsn = end_lsn;
+      pi.freed = x.freed;
+    }
+    const bool wanted = opt.page ? x.page_op && x.space == opt.page->first && x.page == opt.page->second : opt.records;
+    if (wanted) {
+      r.records.push_back({lsn_of(x.at), r.mtr_groups, x.type, x.space, x.page, x.offset, x.length,
+                           std::vector<std::byte>(x.data.begin(), x.data.end())});
+    }
+  }
+  ++r.mtr_groups;
+  return true;
+}
+
+// MariaDB 10.5-10.7: the records 10.8+ writes, in 512-byte blocks; a mini-transaction ends at
+// its termination byte and has no checksum of its own (its blocks have theirs).
+void DecodeMaria105Records(const std::vector<std::byte>& stream, const std::vector<std::uint16_t>& first_group,
+                           std::size_t begin, std::uint64_t first_block, const RedoOptions& opt, RedoReport& r,
+                           const MariaMtrVisitor& visit) {
+  RecordTally tally;
+  std::vector<MariaRedoRecord> decoded;
+  FirstGroupCheck group_starts(first_group, begin / kLogBlockPayload + 1, first_block, r);
+  std::size_t i = begin;
+  while (i < stream.size()) {
+    // A lone termination byte (10.5 writes one after a FILE_RENAME's mini-transaction) starts
+    // nothing: the block headers' first-record-group fields skip it too.
+    if (std::to_integer<unsigned>(stream[i]) <= 1) {
+      ++i;
+      continue;
+    }
+    group_starts.At(i);
+    const auto l = MariaRecordsEnd(stream, i, stream.size());
+    if (!l) break;  // the log ends (a mini-transaction cut short is not applied)
+    auto lsn_of = [&](std::size_t k) { return LsnAt(first_block, i + k); };
+    if (!TakeMariaMtr(ConstBytes(stream).subspan(i, *l - i), lsn_of, LsnAt(first_block, *l + 1), opt, r, tally, decoded, visit)) break;
+    i = *l + 1;
+  }
+  tally.AddTo(r);
+  r.records_decoded = true;
+}
+
 // The records of Strata's log from the checkpoint on, decoded; the first bad byte ends them.
 void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std::uint64_t first_block,
                    const RedoOptions& opt, RedoReport& r, const MariaMtrVisitor& visit) {
@@ -132,19 +245,8 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
     return;
   }
   RecordTally tally;
-  std::size_t checked = k;  // blocks before it have had their field compared
-  std::uint64_t mismatches = 0, straddling = 0;
-  auto group_starts_at = [&](std::size_t at) {
-    const std::size_t blk = at / kLogBlockPayload;
-    for (; checked <= blk; ++checked) {
-      const std::uint16_t want = checked == blk ? static_cast<std::uint16_t>(at % kLogBlockPayload + kLogBlockHeaderSize) : 0;
-      if (first_group[checked] == want || ++mismatches > 5) continue;
-      r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "log block",
-                            fmt::format("LSN {}: its header says the first mini-transaction starting in it is at byte {}; "
-                                        "the records before it put it at {}: the log is damaged, or a record was misread",
-                                        first_block + checked * kLogBlockSize, first_group[checked], want)});
-    }
-  };
+  FirstGroupCheck group_starts(first_group, k, first_block, r);
+  std::uint64_t straddling = 0;
   std::vector<std::pair<MySqlRedoRecord, std::size_t>> group;
   std::size_t at = k * kLogBlockPayload + first_group[k] - kLogBlockHeaderSize;
   while (at < stream.size()) {
@@ -171,7 +273,7 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
       at = start;
       break;
     }
-    group_starts_at(start);
+    group_starts.At(start);
     if (start < from) {
       straddling += at > from;
       continue;
@@ -191,10 +293,6 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
   }
   r.incomplete_tail_bytes = stream.size() - at;
   tally.AddTo(r);
-  if (mismatches > 5) {
-    r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "log block",
-                          fmt::format("{} blocks in all disagree with the records about where mini-transactions start", mismatches)});
-  }
   if (straddling) {
     r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "checkpoint",
                           fmt::format("a mini-transaction begins before the checkpoint (LSN {}) and ends after it: its "
@@ -262,47 +360,14 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
   while (i < cap) {
     // Its records' lengths lead to the termination byte; then the CRC-32C of the records.
     const std::uint64_t limit = std::min<std::uint64_t>(i + kMtrMax, size - 5);  // room for T and the CRC
-    std::uint64_t l = i;
-    bool ok = true;
-    while (l < limit && std::to_integer<unsigned>(all[l]) > 1) {
-      std::size_t p = l + 1;
-      std::uint64_t n = std::to_integer<unsigned>(all[l]) & 0x0F;
-      if (n == 0) {
-        auto v = DecodeMariaVarint(all, &p);
-        if (!v.ok()) {
-          ok = false;
-          break;
-        }
-        n = std::uint64_t{*v} + 15;
-      }
-      l += 1 + n;
-    }
-    if (!ok || l == i || l >= limit || all[l] != seqbit(cp_lsn + l)) break;
+    const auto end = MariaRecordsEnd(all, i, limit);
+    if (!end || *end == i || all[*end] != seqbit(cp_lsn + *end)) break;
+    const std::uint64_t l = *end;
     const ConstBytes records = all.subspan(i, l - i);
     if (Crc32c(records) != Load32(all, l + 1)) break;
     // A whole mini-transaction: what recovery would apply.
-    if (Status st = ParseMariaMtr(records, &decoded); !st.ok()) {
-      r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
-                            fmt::format("mini-transaction at LSN {} (its checksum holds): {}", cp_lsn + i, st.message())});
-      break;
-    }
-    const std::uint64_t end = cp_lsn + l + 5;
-    if (visit) visit(decoded, end);
-    for (const MariaRedoRecord& x : decoded) {
-      tally.Type(x.type);
-      if (x.page_op) {
-        RedoPageInfo& pi = tally.Page(x.space, x.page);
-        ++pi.records;
-        pi.last_lsn = end;
-        pi.freed = x.freed;
-      }
-      const bool wanted = opt.page ? x.page_op && x.space == opt.page->first && x.page == opt.page->second : opt.records;
-      if (wanted) {
-        r.records.push_back({cp_lsn + i + x.at, r.mtr_groups, x.type, x.space, x.page, x.offset, x.length,
-                             std::vector<std::byte>(x.data.begin(), x.data.end())});
-      }
-    }
-    ++r.mtr_groups;
+    auto lsn_of = [&](std::size_t k) { return cp_lsn + i + k; };
+    if (!TakeMariaMtr(records, lsn_of, cp_lsn + l + 5, opt, r, tally, decoded, visit)) break;
     i = l + 5;
   }
   tally.AddTo(r);
@@ -537,9 +602,13 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     // --all: every record the files still hold (from the oldest file of a data directory, or
     // from the start of the file given).
     if (opt.all) scan_from = std::filesystem::is_directory(input) ? spans.front().start_lsn : r.start_lsn;
+  } else if (opt.all && static_cast<LogFormat>(r.format & 0x7FFFFFFF) == LogFormat::kMariaPhys &&
+             cp.lsn - r.start_lsn + kLogBlockSize < r.file_size - kLogFileHeaderSize) {
+    scan_from = r.start_lsn;  // the ring has not come round: it holds everything since it was made
   } else if (opt.all) {
     r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "--all",
-                          "only MySQL 8.0.30+ logs are read from their start; this one is read from its checkpoint"});
+                          "this log is read from its checkpoint: only MySQL 8.0.30+ logs and MariaDB 10.5-10.7 logs "
+                          "that have not come round their ring are read from their start"});
   }
   r.lsn_begin = r.lsn_end = scan_from;
   const std::uint64_t first_block = scan_from - scan_from % kLogBlockSize;
@@ -552,7 +621,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   };
   auto where = [&](std::uint64_t b) -> Result<std::optional<Where>> {
     if (!per_file) {
-      auto off = LogGroupOffset(b, first_block, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
+      // Placed by the checkpoint's block, whose file offset the checkpoint gives.
+      auto off = LogGroupOffset(b, cp.lsn - cp.lsn % kLogBlockSize, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
       if (!off.ok()) return off.status();
       return std::optional<Where>(Where{&path, *off});
     }
@@ -644,8 +714,12 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     }
   }
   stream.resize(valid);
-  // Where the checkpoint's byte is in the stream of payloads.
-  const std::size_t from = (scan_from - first_block) < kLogBlockHeaderSize ? 0 : scan_from - first_block - kLogBlockHeaderSize;
+  // Where the checkpoint's byte is in the stream of payloads; read from the start of a block,
+  // where its first mini-transaction begins.
+  std::size_t from = (scan_from - first_block) < kLogBlockHeaderSize ? 0 : scan_from - first_block - kLogBlockHeaderSize;
+  if (scan_from == first_block && !first_group.empty() && first_group[0] >= kLogBlockHeaderSize) {
+    from = first_group[0] - kLogBlockHeaderSize;
+  }
   if (r.format == kStrataLogFormat) {
     r.records_decoded = true;
     DecodeRecords(stream, from, first_block, opt, r, visit);
@@ -654,6 +728,9 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     r.scan_end += "; its blocks are encrypted (innodb_redo_log_encrypt): records not decoded";
   } else if (per_file) {
     DecodeMySqlRecords(stream, first_group, from, first_block, opt, r);
+    FindTopPages(r);
+  } else if (static_cast<LogFormat>(r.format & 0x7FFFFFFF) == LogFormat::kMariaPhys) {
+    DecodeMaria105Records(stream, first_group, from, first_block, opt, r, visit);
     FindTopPages(r);
   }
   return r;
@@ -766,7 +843,7 @@ std::string ToText(const RedoReport& r) {
       }
     }
   } else if (r.block_framed) {
-    out += "  records        not decoded: this tool reads the records of Strata's, MySQL 8.0.30+ and MariaDB 10.8+ logs\n";
+    out += "  records        not decoded: this tool reads the records of Strata's, MySQL 8.0.30+ and MariaDB 10.5+ logs\n";
   }
   for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
   return out;
