@@ -31,7 +31,7 @@ std::string BigEndian(std::uint64_t v, std::size_t n) {
 }  // namespace
 
 RecordHistory::RecordHistory(const SpaceFile& file, const TableDef& table, const IndexDef& clustered, const UndoLocator& undo)
-    : file_(file), table_(table), index_(clustered), undo_(undo), columns_(RowColumns(table, clustered)),
+    : file_(file), undo_(undo), columns_(RowColumns(table, clustered)),
       field_of_(table.columns.size(), -1), n_key_(clustered.n_unique_in_tree) {
   for (std::size_t f = 0; f < clustered.columns.size(); ++f) field_of_[clustered.columns[f]] = static_cast<int>(f);
   const auto& names = clustered.fields;

@@ -68,8 +68,6 @@ class RecordHistory {
   std::optional<Older> StepBack(RecordVersion& v, std::uint64_t roll_ptr, std::vector<Field>& fields) const;
 
   const SpaceFile& file_;
-  const TableDef& table_;
-  const IndexDef& index_;
   const UndoLocator& undo_;
   std::vector<RowColumn> columns_;
   std::vector<int> field_of_;  // per table column: its leaf field, or -1

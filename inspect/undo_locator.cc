@@ -99,7 +99,8 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
     gaps_.push_back(fmt::format("tablespace {}, which {} of TRX_SYS's rollback segment slots name, is not at hand (an "
                                 "undo tablespace: undo001, undo_001 or *.ibu beside ibdata1)", space, slots));
   }
-  for (const auto& [id, f] : by_space_) {
+  for (const auto& [space, f] : by_space_) {
+    const std::uint32_t id = space;  // (a structured binding cannot be captured before C++20's P1091 in clang)
     if (f->kind() == SpaceKind::kUndo && id != kSystemSpaceId && !missing.count(id) && !mysql80 &&
         std::none_of(rseg_space_.begin(), rseg_space_.end(), [&](const auto& r) { return r.second == id; })) {
       Gap(f, fmt::format("{} (space {}) is named by none of TRX_SYS's rollback segment slots: it is not this "
