@@ -461,7 +461,7 @@ int InspectRows(const std::vector<std::string>& args) {
     flush(false);
   };
   std::uint64_t bad_ilists = 0;
-  std::uint64_t damaged_versions = 0, unknown_in_versions = 0;
+  std::uint64_t unreadable_versions = 0, unknown_in_versions = 0;
   // --history: every version; --as-of: the one the read view sees, if it sees the row.
   auto print_versions = [&](const Row& row) {
     const std::vector<RecordVersion> versions = versions_of->Versions(row);
@@ -469,7 +469,7 @@ int InspectRows(const std::vector<std::string>& args) {
       const RecordVersion& v = versions[i];
       // Damage, files not at hand (said once above when the table's history is refused).
       const bool unreadable = v.change.empty() && !v.purged;
-      if (unreadable && ++damaged_versions <= kVersionProblemsSaid && versions_of->refused().empty()) {
+      if (unreadable && ++unreadable_versions <= kVersionProblemsSaid && versions_of->refused().empty()) {
         std::cerr << "strata inspect rows: " << path << ": the record at page " << row.page << " offset " << row.offset
                   << ": " << v.unknown << "\n";
       }
@@ -545,16 +545,16 @@ int InspectRows(const std::vector<std::string>& args) {
     file_errors += f.severity == Severity::kError;
   }
   for (const auto& f : scan.findings) std::cerr << "strata inspect rows: " << f.ToString() << "\n";
-  if (damaged_versions > kVersionProblemsSaid) {
-    std::cerr << "strata inspect rows: " << damaged_versions << " versions in all could not be rebuilt, or only from damaged "
-              << "undo pages (the first " << kVersionProblemsSaid << " are said above)\n";
+  if (unreadable_versions > kVersionProblemsSaid) {
+    std::cerr << "strata inspect rows: " << unreadable_versions << " rows in all have versions that cannot be told (the first "
+              << kVersionProblemsSaid << " are said above)\n";
   }
   if (unknown_in_versions) std::cerr << "strata inspect rows: " << unknown_in_versions << " value(s) of older versions could not be given\n";
   if (scan.unknown_cells) {
     std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"
               << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "") << "\n";
   }
-  const bool versions_whole = damaged_versions == 0 && unknown_in_versions == 0 && !purge_passed_view;
+  const bool versions_whole = unreadable_versions == 0 && unknown_in_versions == 0 && !purge_passed_view;
   return scan.findings.empty() && scan.unknown_cells == 0 && bad_ilists == 0 && file_errors == 0 && versions_whole
              ? kExitOk : kExitFailure;
 }
