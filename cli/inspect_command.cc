@@ -272,6 +272,12 @@ int Page(const std::vector<std::string>& args) {
     PageView v = ViewPage(f, n, records, run.ServerDictionaryFor(f));
     if (run.json) j = ToJson(v);
     else text = ToText(v);
+    // Damage found: the exit status says so, as every inspect command's does.
+    const ondisk::PageCheck c = f.CheckPage(f.page(n));
+    if (!c.valid && !c.all_zero && !c.unverifiable) {
+      std::cerr << "strata inspect page: " << f.path().string() << " page " << n << " fails its checksum\n";
+      failed = true;
+    }
   });
 }
 

@@ -74,6 +74,10 @@ TEST(InspectCliTest, CheckExitsOneOnDamageAndNamesPageAndOffset) {
   CommandResult r = Strata("inspect check " + bad.string());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("t_int.ibd page 5 offset 16380: checksum mismatch"), std::string::npos) << r.out;
+  CommandResult page = Strata("inspect page " + bad.string() + " 5");
+  EXPECT_EQ(page.exit_code, 1) << "the page is shown, and its damage is in the exit status";
+  EXPECT_NE(page.err.find("page 5 fails its checksum"), std::string::npos) << page.err;
+  EXPECT_EQ(Strata("inspect page " + bad.string() + " 4").exit_code, 0);
 }
 
 TEST(InspectCliTest, MissingFileAndBadArgumentsHaveDistinctExitCodes) {
