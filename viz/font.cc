@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <vector>
 
 #define STB_TRUETYPE_IMPLEMENTATION
 #define STBTT_STATIC
@@ -14,6 +15,25 @@ namespace {
 constexpr const char* kFontPaths[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
                                       "/usr/share/fonts/dejavu/DejaVuSans.ttf"};
 const stbtt_fontinfo* Info(const std::shared_ptr<void>& p) { return static_cast<const stbtt_fontinfo*>(p.get()); }
+
+// The code points of UTF-8 `text` (a stray byte stands for itself: Latin-1).
+std::vector<int> CodePoints(const std::string& text) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const std::size_t n = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    if (n == 1 || i + n > text.size()) {
+      out.push_back(b);
+      ++i;
+      continue;
+    }
+    int cp = b & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    out.push_back(cp);
+    i += n;
+  }
+  return out;
+}
 }  // namespace
 
 ondisk::Result<Font> Font::Load() {
@@ -34,7 +54,7 @@ ondisk::Result<Font> Font::Load() {
 int Font::Width(const std::string& text, int px) const {
   const float scale = stbtt_ScaleForPixelHeight(Info(info_), static_cast<float>(px));
   int width = 0;
-  for (unsigned char c : text) {
+  for (int c : CodePoints(text)) {
     int advance, lsb;
     stbtt_GetCodepointHMetrics(Info(info_), c, &advance, &lsb);
     width += static_cast<int>(advance * scale + 0.5f);
@@ -49,7 +69,7 @@ void Font::Draw(Raster& r, int x, int y, const std::string& text, int px, Rgb co
   stbtt_GetFontVMetrics(info, &ascent, &descent, &gap);
   const int baseline = y + static_cast<int>(ascent * scale + 0.5f);
   float pen = static_cast<float>(x);
-  for (unsigned char c : text) {
+  for (int c : CodePoints(text)) {
     int advance, lsb, x0, y0, x1, y1;
     stbtt_GetCodepointHMetrics(info, c, &advance, &lsb);
     stbtt_GetCodepointBitmapBox(info, c, scale, scale, &x0, &y0, &x1, &y1);

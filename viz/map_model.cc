@@ -32,6 +32,16 @@ std::string ToString(MapKind k) {
   return "?";
 }
 
+std::string Thousands(std::uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string s;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
+}
+
 namespace {
 
 // Categories of the types map, each with a colour and a name.
@@ -74,15 +84,6 @@ std::string IndexLabel(std::uint64_t id, const Dictionary* names) {
 // The category of a page in the index/extents maps: an index slot, or one of the fixed ones.
 enum Fixed : std::size_t { kFree = 0, kUnwritten = 1, kOther = 2, kFirstIndex = 3 };
 
-std::string Thousands(std::uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string s;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
-    s += digits[i];
-  }
-  return s;
-}
 
 }  // namespace
 
@@ -149,7 +150,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       for (std::size_t n = 0; n < sm.pages.size(); ++n) category[n] = TypeClassOf(sm.pages[n]);
     } else if (m.kind == MapKind::kLsn) {
       colors = {inspect::kFreeColor, inspect::kUnwrittenColor, Viridis(0.5)};
-      labels = {"free", "allocated, never written", "written (colour: LSN age)"};
+      labels = {"free", "allocated, never written", "written (colour: LSN, see the bar)"};
       std::vector<std::uint32_t> written;
       for (std::uint32_t n = 0; n < sm.pages.size(); ++n) {
         const auto& c = sm.pages[n];
@@ -203,7 +204,8 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
     for (std::size_t n = 0; n < sm.pages.size(); ++n) counts[category[n]]++;
     for (std::size_t k = 0; k < colors.size(); ++k) {
       if (counts[k] == 0) continue;
-      p.legend.push_back({colors[k], labels[k], counts[k], p.pages ? 100.0 * counts[k] / p.pages : 0.0});
+      p.legend.push_back({colors[k], labels[k], counts[k], p.pages ? 100.0 * counts[k] / p.pages : 0.0,
+                          m.kind == MapKind::kLsn && k == 2});
     }
 
     // Cells: each the most common category of its pages; fill and age averaged.

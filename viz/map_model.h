@@ -28,12 +28,15 @@ using inspect::Rgb;
 enum class MapKind { kExtents, kLsn, kTypes, kIndex };
 ondisk::Result<MapKind> ParseMapKind(const std::string& name);
 std::string ToString(MapKind k);
+// 1234567 -> "1,234,567": how every count in a picture is written.
+std::string Thousands(std::uint64_t v);
 
 struct LegendEntry {
   Rgb color;
   std::string label;
   std::uint64_t pages = 0;
   double percent = 0;
+  bool lsn_scale = false;  // its pages take their colour from the LSN scale, not `color`
 };
 
 struct Panel {

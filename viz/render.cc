@@ -14,198 +14,242 @@ using inspect::Viridis;
 namespace {
 
 constexpr int kMargin = 20;
-constexpr int kGap = 28;
+constexpr int kGap = 28;          // between panels, across and down
+constexpr int kTitlePx = 20, kPanelTitlePx = 15, kSmallPx = 11, kAxisPx = 10;
 constexpr int kTitleH = 34;
 constexpr int kHeaderH = 42;
 constexpr int kAxisW = 70;
 constexpr int kHistH = 60;
-constexpr int kHistLabelH = 16;
+constexpr int kBarH = 10;         // the LSN colour bar
 constexpr int kLegendRowH = 18;
-constexpr int kNoteH = 20;
-constexpr Rgb kBg{255, 255, 255};
+constexpr int kSwatch = 12;
+constexpr int kLineH = 16;        // a line of small text
+constexpr int kMinCell = 6;       // panels wrap into more rows before cells get smaller than this
 constexpr Rgb kInk{30, 30, 30};
 constexpr Rgb kFaint{110, 110, 110};
 
-std::size_t MaxLegend(const MapModel& m) {
-  std::size_t n = 0;
-  for (const auto& p : m.panels) n = std::max(n, p.legend.size());
-  return n;
-}
-
 std::string LegendText(const LegendEntry& e) {
-  return fmt::format("{}: {} pages ({:.1f}%)", e.label, e.pages, e.percent);
+  return fmt::format("{}: {} page{} ({:.1f}%)", e.label, Thousands(e.pages), e.pages == 1 ? "" : "s", e.percent);
 }
 
 std::string Note(const MapModel& m) {
-  std::string s = fmt::format("{} map; one row = {} pages", ToString(m.kind), m.pages_per_row * m.pages_per_cell);
-  if (m.pages_per_cell > 1) s += fmt::format("; downsampled: each cell shows {} pages (the most common kind)", m.pages_per_cell);
+  std::string s = fmt::format("{} map; one cell = {} page{}, one row = {} pages", ToString(m.kind),
+                              Thousands(m.pages_per_cell), m.pages_per_cell == 1 ? "" : "s (the most common kind)",
+                              Thousands(std::uint64_t{m.pages_per_row} * m.pages_per_cell));
   if (m.kind == MapKind::kLsn) {
-    s += m.shared_scale         ? "; colour = LSN on one range for all files"
-         : m.linear_within_file ? "; colour = LSN between each file's oldest and newest page"
-                                : "; colour = LSN rank within each file";
+    s += m.shared_scale         ? "; colour = LSN on one range for all files, dark = oldest"
+         : m.linear_within_file ? "; colour = LSN between each file's oldest and newest page, dark = oldest"
+                                : "; colour = the page's rank by LSN within its file, dark = oldest";
+    s += "; bars = written pages per LSN range";
   }
-  if (m.kind == MapKind::kExtents) s += "; bar height = page fill";
+  if (m.kind == MapKind::kExtents) s += "; bar height = how full the page is";
   return s;
 }
 
 // Rows that get a page-number label: every row when cells are tall enough, else fewer.
 int LabelEvery(int cell) { return std::max(1, (14 + cell - 1) / cell); }
 
+// `text` in lines no wider than `width`: broken between words, and a word wider than a line
+// broken where it must (a file name is given whole, over two lines, rather than cut).
+std::vector<std::string> Wrap(const std::string& text, int px, int width, const TextMeasure& measure) {
+  std::vector<std::string> lines;
+  std::string line;
+  auto fits = [&](const std::string& s) { return measure(s, px) <= width; };
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t space = text.find(' ', at);
+    std::string word = text.substr(at, space == std::string::npos ? std::string::npos : space - at);
+    at = space == std::string::npos ? text.size() : space + 1;
+    if (!line.empty() && fits(line + " " + word)) {
+      line += " " + word;
+      continue;
+    }
+    if (!line.empty()) lines.push_back(line);
+    line.clear();
+    while (!fits(word)) {  // the longest head of the word that fits, on a line of its own
+      std::size_t n = 1;
+      while (n < word.size() && fits(word.substr(0, n + 1))) ++n;
+      while (n < word.size() && (static_cast<unsigned char>(word[n]) & 0xC0) == 0x80) --n;  // whole UTF-8 characters
+      if (n == 0) n = 1;
+      lines.push_back(word.substr(0, n));
+      word.erase(0, n);
+    }
+    line = word;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+TextMeasure MeasureWithFont() {
+  auto font = Font::Load();
+  if (!font.ok()) return EstimatedMeasure();
+  auto shared = std::make_shared<Font>(std::move(*font));
+  return [shared](const std::string& text, int px) { return shared->Width(text, px); };
+}
+
+// A legend entry's lines in a column `col_w` wide (its counts are never cut off).
+std::vector<std::string> LegendLines(const LegendEntry& e, int col_w, const TextMeasure& measure) {
+  return Wrap(LegendText(e), kSmallPx, col_w - kSwatch - 6, measure);
+}
+
+// What one panel needs below its map: the histogram and colour bar of an LSN map, the legend.
+int BelowMap(const MapModel& m, const Panel& p, int col_w, const TextMeasure& measure) {
+  int h = 12;
+  if (m.kind == MapKind::kLsn && !p.histogram.empty()) h += kHistH + 2 + kBarH + 2 + 2 * kLineH + 6;
+  for (const auto& e : p.legend) h += kLegendRowH + (static_cast<int>(LegendLines(e, col_w, measure).size()) - 1) * kLineH;
+  return h;
+}
+
 }  // namespace
+
+Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
+  const TextMeasure measure = MeasureWithFont();
+  Scene s;
+  Layout l;
+  const int width = std::max(opt.width, 200);
+  const int inner = width - 2 * kMargin;
+  const int cpr = static_cast<int>(m.cells_per_row);
+  const int n = std::max<int>(1, static_cast<int>(m.panels.size()));
+  // A panel's column is as wide as its map or its widest legend line, whichever is wider.
+  int legend_w = 0;
+  for (const auto& p : m.panels) {
+    for (const auto& e : p.legend) legend_w = std::max(legend_w, kSwatch + 6 + measure(LegendText(e), kSmallPx));
+  }
+  legend_w = std::min(legend_w, inner);
+  // The most panels per row whose cells stay at least kMinCell (or as big as one column allows).
+  auto cell_for = [&](int k) {
+    const int col = (inner - (k - 1) * kGap) / k;
+    return col < legend_w ? 0 : std::clamp((col - kAxisW) / cpr, 0, 16);
+  };
+  const int best_cell = std::max(1, cell_for(1));
+  int columns = 1;
+  for (int k = n; k >= 1; --k) {
+    if (cell_for(k) >= std::min(kMinCell, best_cell)) {
+      columns = k;
+      break;
+    }
+  }
+  l.cell = std::max(1, cell_for(columns));
+  l.columns = columns;
+  const int col_w = std::max(kAxisW + l.cell * cpr, legend_w);
+
+  int y = kMargin;
+  if (!m.title.empty()) {
+    s.Text(kMargin, y, Ellipsize(m.title, kTitlePx, inner, measure), kTitlePx, kInk, measure);
+    y += kTitleH;
+  }
+  std::vector<std::pair<std::string, std::string>> key;  // shortened name -> full name
+  for (int first = 0; first < static_cast<int>(m.panels.size()); first += columns) {
+    const int last = std::min<int>(first + columns, static_cast<int>(m.panels.size()));
+    std::uint32_t rows = 0;
+    int below = 0;
+    for (int i = first; i < last; ++i) {
+      rows = std::max(rows, m.RowsOf(m.panels[i]));
+      below = std::max(below, BelowMap(m, m.panels[i], col_w, measure));
+    }
+    for (int i = first; i < last; ++i) {
+      const Panel& p = m.panels[i];
+      const int left = kMargin + (i - first) * (col_w + kGap);
+      const PanelBox b{left + kAxisW, y + kHeaderH, l.cell, m.RowsOf(p)};
+      l.panels.push_back(b);
+      const std::string title = Ellipsize(p.title, kPanelTitlePx, col_w, measure);
+      if (title != p.title) key.emplace_back(title, p.title);
+      s.Text(left, y + 2, title, kPanelTitlePx, kInk, measure);
+      s.Text(left, y + 22, Ellipsize(p.subtitle, kSmallPx, col_w, measure), kSmallPx, kFaint, measure);
+      // Cells: a flat colour, or a bar of the page's fill over its background.
+      for (std::size_t c = 0; c < p.cells.size(); ++c) {
+        const int x = b.map_x + static_cast<int>(c % m.cells_per_row) * b.cell;
+        const int cy = b.map_y + static_cast<int>(c / m.cells_per_row) * b.cell;
+        if (p.bar_height.empty()) {
+          s.Rect(x, cy, b.cell, b.cell, p.cells[c]);
+          continue;
+        }
+        const int h = static_cast<int>(p.bar_height[c] * b.cell + 0.5f);
+        s.Rect(x, cy, b.cell, b.cell - h, p.bar_background[c]);
+        s.Rect(x, cy + b.cell - h, b.cell, h, p.cells[c]);
+      }
+      const int every = LabelEvery(b.cell);
+      for (std::uint32_t row = 0; row < b.rows; row += every) {
+        s.Text(b.map_x - 6, b.map_y + static_cast<int>(row) * b.cell,
+               Thousands(std::uint64_t{row} * m.pages_per_row * m.pages_per_cell), kAxisPx, kFaint, measure, true);
+      }
+      int py = b.map_y + static_cast<int>(rows) * b.cell + 12;
+      const int map_w = b.cell * cpr;
+      if (m.kind == MapKind::kLsn && !p.histogram.empty()) {
+        // Written pages per LSN range, each bar in its range's colour; the colour bar under it
+        // is the scale, oldest (dark) on the left, newest on the right, with the numbers.
+        const std::uint64_t peak = *std::max_element(p.histogram.begin(), p.histogram.end());
+        const int k = static_cast<int>(p.histogram.size());
+        for (int j = 0; j < k; ++j) {
+          const int x0 = b.map_x + j * map_w / k, x1 = b.map_x + (j + 1) * map_w / k;
+          const int h = peak ? static_cast<int>(kHistH * double(p.histogram[j]) / double(peak) + 0.5) : 0;
+          s.Rect(x0, py + kHistH - h, std::max(1, x1 - x0 - (x1 - x0 > 2 ? 1 : 0)), h, Viridis(k > 1 ? double(j) / (k - 1) : 1));
+        }
+        s.Text(left, py + kHistH / 2 - 6, "pages", kAxisPx, kFaint, measure);
+        py += kHistH + 2;
+        for (int x = 0; x < map_w; ++x) s.Rect(b.map_x + x, py, 1, kBarH, Viridis(map_w > 1 ? double(x) / (map_w - 1) : 1));
+        py += kBarH + 2;
+        const std::string oldest = "oldest: LSN " + Thousands(p.lsn_min), newest = "newest: LSN " + Thousands(p.lsn_max);
+        const Box lo = s.Text(b.map_x, py, Ellipsize(oldest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure);
+        const int newest_w = measure(newest, kAxisPx);
+        if (lo.x + lo.w + 8 <= b.map_x + map_w - newest_w) {
+          s.Text(b.map_x + map_w, py, newest, kAxisPx, kFaint, measure, true);  // on the same line
+        } else {
+          s.Text(b.map_x + map_w, py + kLineH, Ellipsize(newest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure, true);
+        }
+        py += 2 * kLineH + 6;
+      }
+      for (const auto& e : p.legend) {
+        if (e.lsn_scale) {  // its colours are the scale's
+          for (int x = 0; x < kSwatch; ++x) s.Rect(left + x, py + 3, 1, kSwatch, Viridis(double(x) / (kSwatch - 1)));
+        } else {
+          s.Rect(left, py + 3, kSwatch, kSwatch, e.color);
+        }
+        const auto lines = LegendLines(e, col_w, measure);
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+          s.Text(left + kSwatch + 6, py + 2 + static_cast<int>(k) * kLineH, lines[k], kSmallPx, kInk, measure);
+        }
+        py += kLegendRowH + (static_cast<int>(lines.size()) - 1) * kLineH;
+      }
+    }
+    y += kHeaderH + static_cast<int>(rows) * l.cell + below + kGap;
+  }
+  // The names shortened above, in full.
+  for (const auto& [shown, full] : key) {
+    for (const auto& line : Wrap(shown + " = " + full, kSmallPx, inner, measure)) {
+      s.Text(kMargin, y, line, kSmallPx, kInk, measure);
+      y += kLineH;
+    }
+  }
+  for (const auto& line : Wrap(Note(m), kSmallPx, inner, measure)) {
+    s.Text(kMargin, y, line, kSmallPx, kFaint, measure);
+    y += kLineH;
+  }
+  int right = 0;  // the columns in use, whole, and anything wider
+  for (const auto& b : l.panels) right = std::max(right, b.map_x - kAxisW + col_w);
+  for (const auto& r : s.rects) right = std::max(right, r.x + r.w);
+  for (const auto& t : s.texts) right = std::max(right, t.x + t.width);
+  s.width = l.width = std::min(width, right + kMargin);
+  s.height = l.height = y + kMargin;
+  if (out_layout) *out_layout = std::move(l);
+  return s;
+}
 
 Layout ComputeLayout(const MapModel& m, const RenderOptions& opt) {
   Layout l;
-  const int n = std::max<int>(1, static_cast<int>(m.panels.size()));
-  const int avail = opt.width - 2 * kMargin - (n - 1) * kGap;
-  l.cell = std::clamp((avail / n - kAxisW) / static_cast<int>(m.cells_per_row), 1, 16);
-  const int panel_w = kAxisW + l.cell * static_cast<int>(m.cells_per_row);
-  const int top = kMargin + (m.title.empty() ? 0 : kTitleH) + kHeaderH;
-  for (int i = 0; i < static_cast<int>(m.panels.size()); ++i) {
-    l.panels.push_back({kMargin + i * (panel_w + kGap) + kAxisW, top, l.cell, m.RowsOf(m.panels[i])});
-  }
-  l.width = std::max(opt.width, 2 * kMargin + n * panel_w + (n - 1) * kGap);
-  const int map_h = static_cast<int>(m.rows) * l.cell;
-  const int hist_h = m.kind == MapKind::kLsn ? kHistH + kHistLabelH + 10 : 0;
-  l.height = top + map_h + 12 + hist_h + static_cast<int>(MaxLegend(m)) * kLegendRowH + 8 + kNoteH + kMargin;
+  LayOut(m, opt, &l);
   return l;
 }
 
-ondisk::Result<Raster> RenderRaster(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
-  auto font = Font::Load();
-  if (!font.ok()) return font.status();
-  const Layout l = ComputeLayout(m, opt);
-  Raster r(l.width, l.height, kBg);
-  if (!m.title.empty()) font->Draw(r, kMargin, kMargin, m.title, 20, kInk);
-  for (std::size_t i = 0; i < m.panels.size(); ++i) {
-    const Panel& p = m.panels[i];
-    const PanelBox& b = l.panels[i];
-    const int left = b.map_x - kAxisW;
-    font->Draw(r, left, b.map_y - kHeaderH + 2, p.title, 15, kInk);
-    font->Draw(r, left, b.map_y - kHeaderH + 22, p.subtitle, 11, kFaint);
-    // Cells.
-    for (std::size_t c = 0; c < p.cells.size(); ++c) {
-      const int x = b.map_x + static_cast<int>(c % m.cells_per_row) * b.cell;
-      const int y = b.map_y + static_cast<int>(c / m.cells_per_row) * b.cell;
-      if (!p.bar_height.empty()) {
-        r.Fill(x, y, b.cell, b.cell, p.bar_background[c]);
-        const int h = static_cast<int>(p.bar_height[c] * b.cell + 0.5f);
-        r.Fill(x, y + b.cell - h, b.cell, h, p.cells[c]);
-      } else {
-        r.Fill(x, y, b.cell, b.cell, p.cells[c]);
-      }
-    }
-    // Page numbers down the left.
-    const int every = LabelEvery(b.cell);
-    for (std::uint32_t row = 0; row < b.rows; row += every) {
-      const std::string label = std::to_string(std::uint64_t{row} * m.pages_per_row * m.pages_per_cell);
-      font->Draw(r, b.map_x - 6 - font->Width(label, 10), b.map_y + static_cast<int>(row) * b.cell, label, 10, kFaint);
-    }
-    int y = b.map_y + static_cast<int>(m.rows) * b.cell + 12;
-    // LSN histogram.
-    if (m.kind == MapKind::kLsn && !p.histogram.empty()) {
-      const std::uint64_t peak = *std::max_element(p.histogram.begin(), p.histogram.end());
-      const int map_w = b.cell * static_cast<int>(m.cells_per_row);
-      const int bw = std::max(1, map_w / static_cast<int>(p.histogram.size()));
-      for (std::size_t k = 0; k < p.histogram.size(); ++k) {
-        const int h = peak ? static_cast<int>(kHistH * double(p.histogram[k]) / double(peak) + 0.5) : 0;
-        r.Fill(b.map_x + static_cast<int>(k) * bw, y + kHistH - h, bw - (bw > 2 ? 1 : 0), h,
-               Viridis(double(k) / (p.histogram.size() - 1)));
-      }
-      font->Draw(r, b.map_x, y + kHistH + 2, fmt::format("LSN {}", p.lsn_min), 10, kFaint);
-      const std::string hi = fmt::format("{}", p.lsn_max);
-      font->Draw(r, b.map_x + map_w - font->Width(hi, 10), y + kHistH + 2, hi, 10, kFaint);
-      font->Draw(r, b.map_x - kAxisW, y + kHistH / 2 - 6, "pages", 10, kFaint);
-      y += kHistH + kHistLabelH + 10;
-    }
-    // Legend.
-    for (const auto& e : p.legend) {
-      r.Fill(left, y + 3, 12, 12, e.color);
-      font->Draw(r, left + 18, y + 2, LegendText(e), 11, kInk);
-      y += kLegendRowH;
-    }
-  }
-  font->Draw(r, kMargin, l.height - kMargin - 12, Note(m), 11, kFaint);
-  if (out_layout) *out_layout = l;
-  return r;
+ondisk::Result<Raster> RenderRaster(const MapModel& m, const RenderOptions& opt, Layout* layout) {
+  return DrawRaster(LayOut(m, opt, layout));
 }
 
-std::string RenderSvg(const MapModel& m, const RenderOptions& opt) {
-  const Layout l = ComputeLayout(m, opt);
-  auto hex = [](Rgb c) { return fmt::format("#{:02x}{:02x}{:02x}", c.r, c.g, c.b); };
-  auto esc = [](const std::string& s) {
-    std::string o;
-    for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-    return o;
-  };
-  auto text = [&](int x, int y, int px, Rgb c, const std::string& s, const char* anchor = "start") {
-    return fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\" text-anchor=\"{}\">{}</text>\n", x, y + px, px,
-                       hex(c), anchor, esc(s));
-  };
-  std::string out = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"DejaVu Sans, sans-serif\" "
-      "shape-rendering=\"crispEdges\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n",
-      l.width, l.height);
-  if (!m.title.empty()) out += text(kMargin, kMargin, 20, kInk, m.title);
-  for (std::size_t i = 0; i < m.panels.size(); ++i) {
-    const Panel& p = m.panels[i];
-    const PanelBox& b = l.panels[i];
-    const int left = b.map_x - kAxisW;
-    out += text(left, b.map_y - kHeaderH + 2, 15, kInk, p.title);
-    out += text(left, b.map_y - kHeaderH + 22, 11, kFaint, p.subtitle);
-    out += "<g>\n";
-    // One rect per run of equal cells in a row keeps big maps small.
-    for (std::size_t c = 0; c < p.cells.size();) {
-      const std::size_t row_end = std::min(p.cells.size(), (c / m.cells_per_row + 1) * m.cells_per_row);
-      const int x = b.map_x + static_cast<int>(c % m.cells_per_row) * b.cell;
-      const int y = b.map_y + static_cast<int>(c / m.cells_per_row) * b.cell;
-      if (!p.bar_height.empty()) {
-        const int h = static_cast<int>(p.bar_height[c] * b.cell + 0.5f);
-        out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>", x, y, b.cell, b.cell, hex(p.bar_background[c]));
-        if (h) out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", x, y + b.cell - h, b.cell, h, hex(p.cells[c]));
-        ++c;
-        continue;
-      }
-      std::size_t run = c + 1;
-      while (run < row_end && p.cells[run] == p.cells[c]) ++run;
-      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", x, y,
-                         b.cell * static_cast<int>(run - c), b.cell, hex(p.cells[c]));
-      c = run;
-    }
-    out += "</g>\n";
-    const int every = LabelEvery(b.cell);
-    for (std::uint32_t row = 0; row < b.rows; row += every) {
-      out += text(b.map_x - 6, b.map_y + static_cast<int>(row) * b.cell, 10, kFaint,
-                  std::to_string(std::uint64_t{row} * m.pages_per_row * m.pages_per_cell), "end");
-    }
-    int y = b.map_y + static_cast<int>(m.rows) * b.cell + 12;
-    if (m.kind == MapKind::kLsn && !p.histogram.empty()) {
-      const std::uint64_t peak = *std::max_element(p.histogram.begin(), p.histogram.end());
-      const int map_w = b.cell * static_cast<int>(m.cells_per_row);
-      const int bw = std::max(1, map_w / static_cast<int>(p.histogram.size()));
-      for (std::size_t k = 0; k < p.histogram.size(); ++k) {
-        const int h = peak ? static_cast<int>(kHistH * double(p.histogram[k]) / double(peak) + 0.5) : 0;
-        out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", b.map_x + int(k) * bw,
-                           y + kHistH - h, std::max(1, bw - 1), h, hex(Viridis(double(k) / (p.histogram.size() - 1))));
-      }
-      out += text(b.map_x, y + kHistH + 2, 10, kFaint, fmt::format("LSN {}", p.lsn_min));
-      out += text(b.map_x + map_w, y + kHistH + 2, 10, kFaint, std::to_string(p.lsn_max), "end");
-      y += kHistH + kHistLabelH + 10;
-    }
-    for (const auto& e : p.legend) {
-      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", left, y + 3, hex(e.color));
-      out += text(left + 18, y + 2, 11, kInk, LegendText(e));
-      y += kLegendRowH;
-    }
-  }
-  out += text(kMargin, l.height - kMargin - 12, 11, kFaint, Note(m));
-  return out + "</svg>\n";
-}
+std::string RenderSvg(const MapModel& m, const RenderOptions& opt) { return DrawSvg(LayOut(m, opt)); }
 
 ondisk::Status WriteMap(const MapModel& m, const RenderOptions& opt, const std::filesystem::path& out) {
   const std::string ext = out.extension().string();
-  if (ext == ".svg") {
-    return WriteFileAtomically(out, RenderSvg(m, opt));
-  }
+  if (ext == ".svg") return WriteFileAtomically(out, RenderSvg(m, opt));
   if (ext != ".png") return ondisk::Status::InvalidArgument(out.string() + ": the output must end in .png or .svg");
   auto r = RenderRaster(m, opt);
   if (!r.ok()) return r.status();

@@ -134,9 +134,75 @@ TEST(RenderTest, SvgHasACellForEveryPageAndTheLegendNumbers) {
   EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
   for (const auto& e : m.panels[0].legend) {
-    EXPECT_NE(svg.find(std::to_string(e.pages) + " pages"), std::string::npos) << e.label;
+    EXPECT_NE(svg.find(Thousands(e.pages) + (e.pages == 1 ? " page" : " pages")), std::string::npos) << e.label;
   }
   EXPECT_NE(svg.find("LSN "), std::string::npos);  // the histogram's axis
+}
+
+// The layout's golden statistics: no two texts overlap, nothing is wider than asked, texts stay
+// in the picture, and many files wrap into a grid rather than a strip: the 25 files of sakila
+// at 1600 px (the width the old renderer ignored), a data directory's LSN maps, a narrow page.
+void ExpectTidyLayout(const MapModel& m, int width) {
+  Layout l;
+  const Scene s = LayOut(m, {width}, &l);
+  EXPECT_LE(s.width, width);
+  EXPECT_EQ(s.width, l.width);
+  for (std::size_t i = 0; i < s.texts.size(); ++i) {
+    const Box a = s.texts[i].box();
+    EXPECT_GE(a.x, 0) << s.texts[i].text;
+    EXPECT_LE(a.x + a.w, s.width) << s.texts[i].text;
+    EXPECT_LE(a.y + a.h, s.height) << s.texts[i].text;
+    for (std::size_t j = i + 1; j < s.texts.size(); ++j) {
+      EXPECT_FALSE(a.Overlaps(s.texts[j].box())) << "'" << s.texts[i].text << "' and '" << s.texts[j].text << "'";
+    }
+  }
+  for (const auto& r : s.rects) {
+    const Box cell{r.x, r.y, r.w, r.h};
+    for (const auto& t : s.texts) EXPECT_FALSE(cell.Overlaps(t.box())) << "a cell under '" << t.text << "'";
+  }
+}
+
+TEST(RenderTest, ManyFilesWrapIntoAGridWhereNoTextOverlaps) {
+  std::vector<SpaceFile> files;
+  for (const auto& e : std::filesystem::directory_iterator(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila")) {
+    if (e.path().extension() == ".ibd") files.push_back(Open(e.path()));
+  }
+  ASSERT_EQ(files.size(), 25u);
+  std::vector<MapInput> inputs;
+  for (const auto& f : files) inputs.push_back({&f, nullptr});
+  for (MapKind kind : {MapKind::kExtents, MapKind::kTypes, MapKind::kLsn}) {
+    const MapModel m = BuildModel(inputs, {kind, false, 1024, "sakila, every file"});
+    ExpectTidyLayout(m, 1600);
+    ExpectTidyLayout(m, 640);
+    Layout l;
+    LayOut(m, {1600}, &l);
+    EXPECT_GE(l.columns, 3) << "a grid, not a strip";
+    EXPECT_LE(l.columns, 6);
+  }
+  auto a = Open(testing::TestDataDir() / "mariadb-history/hist/t_uuid.ibd");
+  auto b = Open(testing::TestDataDir() / "mariadb-history/hist/t_autoinc.ibd");
+  ExpectTidyLayout(BuildModel({{&a, nullptr}, {&b, nullptr}}, {MapKind::kLsn, true, 1024, "a title far too long to fit "
+                                                                "a narrow picture of two maps side by side, so it is cut"}), 300);
+}
+
+// A name too long for its column ends in "…" and is given whole in the key under the maps.
+TEST(RenderTest, ShortenedNamesAreGivenInFull) {
+  auto f = Open(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/fts_0000000000000451_being_deleted_cache.ibd");
+  const MapModel m = BuildModel({{&f, nullptr}}, {MapKind::kTypes, false, 1024, ""});
+  const Scene s = LayOut(m, {200});
+  bool shortened = false;
+  std::string all;  // every text in order: a name broken over lines reads whole
+  for (const auto& t : s.texts) {
+    shortened |= t.text.find("\xE2\x80\xA6") != std::string::npos && t.text.rfind("fts_", 0) == 0;
+    all += t.text;
+  }
+  EXPECT_TRUE(shortened);
+  std::string joined = all;  // lines break at spaces
+  std::erase(joined, ' ');
+  EXPECT_NE(joined.find("=fts_0000000000000451_being_deleted_cache.ibd"), std::string::npos) << all;
+  for (const auto& e : m.panels[0].legend) {  // counts never cut off, however narrow
+    EXPECT_NE(all.find(Thousands(e.pages) + (e.pages == 1 ? " page" : " pages")), std::string::npos) << e.label;
+  }
 }
 
 TEST(RenderTest, OutputMustBePngOrSvg) {
