@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "inspect/page_info.h"
 #include "ondisk/index_page.h"
@@ -85,6 +86,42 @@ std::string IndexLabel(std::uint64_t id, const Dictionary* names) {
 enum Fixed : std::size_t { kFree = 0, kUnwritten = 1, kOther = 2, kFirstIndex = 3 };
 
 
+// One colour per index name across the panels of a picture, and different colours for the
+// indexes of one file: the primary key's always the same (so two engines' PRIMARY match), the
+// others coloured greedily in the order their names first appear, each taking the first colour
+// no index it shares a file with has taken.
+std::map<std::string, Rgb> IndexColors(const std::vector<std::vector<std::string>>& names_per_file) {
+  constexpr std::size_t kPrimarySlot = 1;  // orange
+  constexpr std::size_t kSlots = 8;        // CategoryColor's palette
+  std::map<std::string, std::size_t> slot;
+  std::map<std::string, std::set<std::string>> neighbours;
+  std::vector<std::string> order;
+  for (const auto& names : names_per_file) {
+    for (const auto& n : names) {
+      if (neighbours.emplace(n, std::set<std::string>{}).second) order.push_back(n);
+      for (const auto& o : names) {
+        if (o != n) neighbours[n].insert(o);
+      }
+    }
+  }
+  for (const auto& n : order) {
+    if (n == "PRIMARY" || n == "GEN_CLUST_INDEX") slot[n] = kPrimarySlot;
+  }
+  for (const auto& n : order) {
+    if (slot.count(n)) continue;
+    std::set<std::size_t> taken{kPrimarySlot};
+    for (const auto& o : neighbours[n]) {
+      if (auto it = slot.find(o); it != slot.end()) taken.insert(it->second);
+    }
+    std::size_t s = 0;
+    while (taken.count(s) && s < kSlots) ++s;
+    slot[n] = s;  // (past the palette's end when a file has more indexes than colours: they repeat)
+  }
+  std::map<std::string, Rgb> out;
+  for (const auto& [n, s] : slot) out[n] = CategoryColor(s);
+  return out;
+}
+
 }  // namespace
 
 MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt) {
@@ -115,6 +152,16 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
     }
   }
 
+  // The index names of each file first: their colours are chosen over the whole picture.
+  std::vector<std::vector<std::string>> index_names(inputs.size());
+  for (std::size_t f = 0; f < inputs.size(); ++f) {
+    std::set<std::uint64_t> ids;
+    for (const auto& c : maps[f].pages) {
+      if (c.btree() && !c.free() && !c.never_written()) ids.insert(c.index_id);
+    }
+    for (std::uint64_t id : ids) index_names[f].push_back(IndexLabel(id, inputs[f].names));
+  }
+  const std::map<std::string, Rgb> index_colors = IndexColors(index_names);
   for (std::size_t f = 0; f < inputs.size(); ++f) {
     const SpaceFile& file = *inputs[f].file;
     const SpaceMap& sm = maps[f];
@@ -191,8 +238,8 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
         else {
           auto [it, added] = index_slot.emplace(c.index_id, colors.size());
           if (added) {
-            colors.push_back(CategoryColor(index_slot.size() - 1));
             labels.push_back(IndexLabel(c.index_id, inputs[f].names));
+            colors.push_back(index_colors.at(labels.back()));
           }
           category[n] = it->second;
         }

@@ -4,9 +4,11 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "inspect/colors.h"
+#include "inspect/schema.h"
 #include "inspect/summary.h"
 #include "viz/map_model.h"
 #include "viz/output_file.h"
@@ -183,6 +185,33 @@ TEST(RenderTest, ManyFilesWrapIntoAGridWhereNoTextOverlaps) {
   auto b = Open(testing::TestDataDir() / "mariadb-history/hist/t_autoinc.ibd");
   ExpectTidyLayout(BuildModel({{&a, nullptr}, {&b, nullptr}}, {MapKind::kLsn, true, 1024, "a title far too long to fit "
                                                                 "a narrow picture of two maps side by side, so it is cut"}), 300);
+}
+
+// One colour per index name in every panel: the 25 sakila files, named by their dictionaries,
+// give PRIMARY one colour throughout, and no two indexes of one file the same colour.
+TEST(ModelTest, AnIndexNameHasOneColourInEveryPanel) {
+  std::vector<SpaceFile> files;
+  for (const auto& e : std::filesystem::directory_iterator(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila")) {
+    if (e.path().extension() == ".ibd") files.push_back(Open(e.path()));
+  }
+  std::vector<inspect::Dictionary> names;
+  for (const auto& f : files) names.push_back(inspect::ReadDictionary(f));
+  std::vector<MapInput> inputs;
+  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({&files[i], &names[i]});
+  const MapModel m = BuildModel(inputs, {MapKind::kIndex, false, 1024, ""});
+  std::map<std::string, std::tuple<int, int, int>> colour_of;
+  int primaries = 0;
+  for (const auto& p : m.panels) {
+    std::set<std::tuple<int, int, int>> in_panel;
+    for (const auto& e : p.legend) {
+      const auto c = std::make_tuple(e.color.r, e.color.g, e.color.b);
+      const auto [it, added] = colour_of.emplace(e.label, c);
+      EXPECT_EQ(it->second, c) << e.label << " in " << p.title;
+      EXPECT_TRUE(in_panel.insert(c).second) << e.label << " shares its colour in " << p.title;
+      primaries += e.label == "PRIMARY";
+    }
+  }
+  EXPECT_GE(primaries, 10);
 }
 
 // A name too long for its column ends in "…" and is given whole in the key under the maps.
