@@ -1,6 +1,8 @@
 // strata-viz under Xvfb with Mesa's software OpenGL: it opens real files and draws their maps.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <map>
 
 #include "inspect/colors.h"
@@ -11,6 +13,18 @@
 
 namespace strata::viz {
 namespace {
+
+// A path it cannot read is an error on stderr and exit 1, before any window opens.
+TEST(ViewerTest, APathThatCannotBeReadIsRefused) {
+  testing::TempDir tmp;
+  auto missing = testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " " + (tmp.path() / "nope.ibd").string());
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("nope.ibd: not found"), std::string::npos) << missing.err;
+  std::ofstream(tmp.path() / "empty.ibd");
+  auto empty = testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " " + (tmp.path() / "empty.ibd").string());
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_NE(empty.err.find("empty.ibd"), std::string::npos) << empty.err;
+}
 
 TEST(ViewerTest, ScreenshotUnderXvfbShowsTheMapColours) {
   testing::TempDir tmp;

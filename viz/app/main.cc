@@ -117,6 +117,21 @@ int main(int argc, char** argv) {
     }
   }
 
+  // A path that cannot be read is said now, not shown as an empty window.
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (!std::filesystem::exists(p, ec)) {
+      std::cerr << "strata-viz: " << p.string() << ": not found\n";
+      return 1;
+    }
+    if (std::filesystem::is_regular_file(p, ec)) {
+      if (auto f = strata::inspect::SpaceFile::Open(p, &keys); !f.ok()) {
+        std::cerr << "strata-viz: " << p.string() << ": " << f.status().ToString() << "\n";
+        return 1;
+      }
+    }
+  }
+
   glfwSetErrorCallback([](int code, const char* what) { std::fprintf(stderr, "strata-viz: GLFW error %d: %s\n", code, what); });
   if (!glfwInit()) return 1;
   const char* glsl_version = "#version 130";
