@@ -13,9 +13,11 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <vector>
 #include <iostream>
 #include <string>
 
+#include "inspect/sys_dictionary.h"
 #include "viz/app/app_state.h"
 #include "viz/app/panels.h"
 #include "viz/raster.h"
@@ -52,6 +54,23 @@ bool Screenshot(GLFWwindow* window, const std::string& path) {
 }
 
 }  // namespace
+
+// Whether every path is of one data directory (a directory given, or files whose ibdata1, else
+// whose directory, is the same): only then do their LSNs share a scale by default.
+bool OneDataDirectory(const std::vector<std::filesystem::path>& paths) {
+  std::optional<std::filesystem::path> dir;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    std::filesystem::path d = std::filesystem::is_directory(p, ec) ? std::filesystem::absolute(p, ec) : std::filesystem::path();
+    if (d.empty()) {
+      const auto system = strata::inspect::FindSystemTablespace(p);
+      d = system ? system->parent_path() : std::filesystem::absolute(p, ec).parent_path();
+    }
+    if (dir && *dir != d) return false;
+    dir = d;
+  }
+  return true;
+}
 
 int main(int argc, char** argv) {
   std::vector<std::filesystem::path> paths;
@@ -159,6 +178,7 @@ int main(int argc, char** argv) {
   strata::viz::UndoPanel undo_panel;
   strata::viz::PagePanel page_panel;
   app.map = *kind;
+  app.shared_scale = OneDataDirectory(paths);
   strata::viz::StartLoading(app, paths);
   if (!screenshot.empty()) app.loader.join();  // a screenshot shows the loaded files
   if (page) {
