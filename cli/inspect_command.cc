@@ -199,7 +199,8 @@ int Regions(const std::vector<std::string>& args) {
   run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
-    auto regions = FindRegions(f);
+    const Dictionary names = DictionaryFor(f, run.ServerDictionaryFor(f));
+    auto regions = FindRegions(f, &names);
     if (run.json) j = RegionsToJson(f, regions);
     else text = RegionsToText(f, regions);
   });
@@ -318,8 +319,9 @@ int Extents(const std::vector<std::string>& args) {
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     SpaceMap m = BuildSpaceMap(f);
     ExtentsReport r = AnalyzeExtents(f, m);
-    if (run.json) j = ToJson(r);
-    else text = run.vm.count("illustrate") ? IllustrateExtents(r, DictionaryFor(f, run.ServerDictionaryFor(f)), IllustrateOptionsFrom(run)) : ToText(r);
+    const Dictionary names = DictionaryFor(f, run.ServerDictionaryFor(f));
+    if (run.json) j = ToJson(r, &names);
+    else text = run.vm.count("illustrate") ? IllustrateExtents(r, names, IllustrateOptionsFrom(run)) : ToText(r, &names);
   });
 }
 

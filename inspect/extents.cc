@@ -55,7 +55,7 @@ char ExtentGlyph(const ExtentPage& p) {
   return '#';
 }
 
-nlohmann::json ToJson(const ExtentsReport& r) {
+nlohmann::json ToJson(const ExtentsReport& r, const Dictionary* names) {
   nlohmann::json xs = nlohmann::json::array();
   for (const auto& e : r.extents) {
     nlohmann::json pages = nlohmann::json::array();
@@ -65,7 +65,10 @@ nlohmann::json ToJson(const ExtentsReport& r) {
                        {"fill", p.index_id ? nlohmann::json(p.fill) : nlohmann::json(nullptr)}});
     }
     nlohmann::json owner = nullptr;
-    if (e.owner) owner = {{"index_id", e.owner->index_id}, {"segment", e.owner->leaf ? "leaf" : "non-leaf"}};
+    if (e.owner) {
+      owner = {{"index_id", e.owner->index_id}, {"index_name", (names ? *names : Dictionary{}).IndexName(e.owner->index_id)},
+               {"segment", e.owner->leaf ? "leaf" : "non-leaf"}};
+    }
     xs.push_back({{"extent", e.number}, {"first_page", e.first_page}, {"state", e.state},
                   {"segment_id", e.segment_id ? nlohmann::json(e.segment_id) : nlohmann::json(nullptr)},
                   {"owner", owner}, {"used_pages", e.used_pages}, {"pages", pages}});
@@ -73,13 +76,14 @@ nlohmann::json ToJson(const ExtentsReport& r) {
   return {{"file", r.file}, {"pages_per_extent", r.pages_per_extent}, {"extents", xs}};
 }
 
-std::string ToText(const ExtentsReport& r) {
+std::string ToText(const ExtentsReport& r, const Dictionary* names) {
+  const Dictionary none;
   std::string out = r.file + "\n";
   out += "  map: . free   : allocated, never written   0-9 B-tree page fill (tens of %)   # other page types\n\n";
   out += fmt::format("  {:>6} {:>9}  {:<10} {:<24} {:>5}  pages\n", "extent", "first", "state", "owner", "used");
   for (const auto& e : r.extents) {
     std::string owner = "-";
-    if (e.owner) owner = fmt::format("index {} {}", e.owner->index_id, e.owner->leaf ? "leaf" : "non-leaf");
+    if (e.owner) owner = fmt::format("{} {}", (names ? *names : none).IndexName(e.owner->index_id), e.owner->leaf ? "leaf" : "non-leaf");
     else if (e.segment_id) owner = fmt::format("segment {}", e.segment_id);
     std::string map;
     for (const auto& p : e.pages) map += ExtentGlyph(p);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/space_map.h"
 
@@ -46,7 +47,8 @@ ExtentsReport AnalyzeExtents(const SpaceFile& file, const SpaceMap& map);
 // '0'..'9' the fill decile of a B-tree page, '#' any other page type.
 char ExtentGlyph(const ExtentPage& p);
 
-nlohmann::json ToJson(const ExtentsReport& r);
-std::string ToText(const ExtentsReport& r);
+// `names`, when given, names the indexes that own extents.
+nlohmann::json ToJson(const ExtentsReport& r, const Dictionary* names = nullptr);
+std::string ToText(const ExtentsReport& r, const Dictionary* names = nullptr);
 
 }  // namespace strata::inspect

@@ -6,13 +6,14 @@
 
 namespace strata::inspect {
 
-std::vector<Region> FindRegions(const SpaceFile& f) {
+std::vector<Region> FindRegions(const SpaceFile& f, const Dictionary* names) {
+  const Dictionary none;
   std::vector<Region> out;
   ScanPages(f, [&](std::span<const PageInfo> batch) {
     for (const PageInfo& p : batch) {
       Region r{p.page_no, p.page_no, p.all_zero && !p.free ? "NEVER_WRITTEN" : PageTypeName(p, f.flavor()),
-               std::nullopt, std::nullopt};
-      if (p.is_btree) r.index_id = p.index_id, r.level = p.level;
+               std::nullopt, std::nullopt, ""};
+      if (p.is_btree) r.index_id = p.index_id, r.level = p.level, r.index_name = (names ? *names : none).IndexName(p.index_id);
       if (!out.empty()) {
         Region& last = out.back();
         if (last.last + 1 == p.page_no && last.type == r.type && last.index_id == r.index_id &&
@@ -29,9 +30,11 @@ std::vector<Region> FindRegions(const SpaceFile& f) {
 
 namespace {
 std::string Describe(const Region& r) {
-  std::string s = r.type;
-  if (r.index_id) s += fmt::format(" index {} level {}", *r.index_id, *r.level);
-  return s;
+  if (!r.index_id) return r.type;
+  // An SDI page's type says whose it is; a named index is given by name and id.
+  if (r.index_name == "SDI") return fmt::format("{} level {}", r.type, *r.level);
+  if (r.index_name == fmt::format("index {}", *r.index_id)) return fmt::format("{} {} level {}", r.type, r.index_name, *r.level);
+  return fmt::format("{} {} (index {}) level {}", r.type, r.index_name, *r.index_id, *r.level);
 }
 }  // namespace
 
@@ -43,6 +46,7 @@ nlohmann::json RegionsToJson(const SpaceFile& f, const std::vector<Region>& regi
                   {"pages", r.pages()},
                   {"type", r.type},
                   {"index_id", r.index_id ? nlohmann::json(*r.index_id) : nlohmann::json(nullptr)},
+                  {"index_name", r.index_id ? nlohmann::json(r.index_name) : nlohmann::json(nullptr)},
                   {"level", r.level ? nlohmann::json(*r.level) : nlohmann::json(nullptr)}});
   }
   return {{"file", f.path().string()}, {"regions", rs}};

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inspect/schema.h"
 #include "inspect/space_file.h"
 
 namespace strata::inspect {
@@ -18,10 +19,12 @@ struct Region {
   std::string type;        // PageTypeName: the type, or FREE / DOUBLEWRITE / NEVER_WRITTEN
   std::optional<std::uint64_t> index_id;
   std::optional<std::uint16_t> level;
+  std::string index_name;  // as the dictionary names it, else "index ID"
   std::uint32_t pages() const { return last - first + 1; }
 };
 
-std::vector<Region> FindRegions(const SpaceFile& f);
+// `names`, when given, names the indexes.
+std::vector<Region> FindRegions(const SpaceFile& f, const Dictionary* names = nullptr);
 nlohmann::json RegionsToJson(const SpaceFile& f, const std::vector<Region>& regions);
 std::string RegionsToText(const SpaceFile& f, const std::vector<Region>& regions);
 

@@ -18,6 +18,12 @@ namespace strata::inspect {
 
 using namespace strata::ondisk;
 
+std::string Dictionary::IndexName(std::uint64_t id) const {
+  if (id == ondisk::kSdiIndexId) return "SDI";
+  if (const IndexDef* d = FindIndex(id)) return d->name;
+  return fmt::format("index {}", id);
+}
+
 const IndexDef* Dictionary::FindIndex(std::uint64_t id) const {
   for (const auto& t : tables) {
     for (const auto& ix : t.indexes) {

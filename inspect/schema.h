@@ -84,6 +84,9 @@ struct Dictionary {
   std::vector<Finding> findings;
 
   const IndexDef* FindIndex(std::uint64_t id) const;
+  // How every command and picture names an index: its name when the dictionary gives it,
+  // SDI for MySQL 8.0's dictionary index, else "index ID".
+  std::string IndexName(std::uint64_t id) const;
   const TableDef* TableOf(const IndexDef* index) const;  // the table `index` belongs to
   bool empty() const { return tables.empty(); }
   // Adds another source's tables (a file's SDI plus its server's SYS_* tables, say).

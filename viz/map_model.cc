@@ -74,13 +74,7 @@ std::size_t TypeClassOf(const PageCell& c) {
   }
 }
 
-std::string IndexLabel(std::uint64_t id, const Dictionary* names) {
-  if (id == ondisk::kSdiIndexId) return "SDI";
-  if (names) {
-    if (const IndexDef* d = names->FindIndex(id)) return d->name;
-  }
-  return fmt::format("index {}", id);
-}
+std::string IndexLabel(std::uint64_t id, const Dictionary* names) { return (names ? *names : Dictionary{}).IndexName(id); }
 
 // The category of a page in the index/extents maps: an index slot, or one of the fixed ones.
 enum Fixed : std::size_t { kFree = 0, kUnwritten = 1, kOther = 2, kFirstIndex = 3 };

@@ -106,6 +106,20 @@ TEST(InspectCliTest, UndoOnADataDirectoryPrintsTheServersHistoryLength) {
   EXPECT_EQ(doc["rollback_segments"].size(), 128u);
 }
 
+// Indexes are named wherever the dictionary names them, as `summary` names them.
+TEST(InspectCliTest, RegionsAndExtentsNameTheIndexes) {
+  const std::string film = (strata::testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd").string();
+  CommandResult regions = Strata("inspect regions " + film);
+  ASSERT_EQ(regions.exit_code, 0) << regions.err;
+  EXPECT_NE(regions.out.find("INDEX PRIMARY (index 167) level 1"), std::string::npos) << regions.out;
+  EXPECT_NE(regions.out.find("SDI level 0"), std::string::npos) << regions.out;
+  auto j = nlohmann::json::parse(Strata("inspect regions --json " + film).out);
+  bool named = false;
+  for (const auto& r : j["files"][0]["regions"]) named |= r["index_name"] == "idx_title";
+  EXPECT_TRUE(named);
+  EXPECT_NE(Strata("inspect summary " + film).out.find("PRIMARY"), std::string::npos);
+}
+
 TEST(InspectCliTest, PageRecordsDecodeFieldsByNameFromSdi) {
   CommandResult r = Strata("inspect page " + (strata::testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/actor.ibd").string() +
                  " 4 --records");
