@@ -92,18 +92,22 @@ std::string IllustrateExtents(const ExtentsReport& r, const Dictionary& names,
 
 std::string IllustrateLsn(const LsnReport& r, std::uint32_t pages_per_extent, const IllustrateOptions& opt) {
   Painter paint(opt);
-  std::string out = fmt::format("{}\n  one row per extent ({} pages); colour = LSN age, oldest dark, newest bright\n\n", r.file,
-                                pages_per_extent);
+  // In colour a block in its age's colour; without, the age's tenth as a digit, 0 the oldest.
+  auto age = [&](double rank) {
+    return opt.color ? paint.Cell("█", Viridis(rank)) : std::string(1, static_cast<char>('0' + std::min(9, static_cast<int>(rank * 10))));
+  };
+  std::string out = fmt::format("{}\n  one row per extent ({} pages); {}\n\n", r.file, pages_per_extent,
+                                opt.color ? "colour = LSN age, oldest dark, newest bright" : "0-9 = LSN age in tenths, 0 oldest, 9 newest");
   for (std::size_t i = 0; i < r.pages.size(); ++i) {
     if (i % pages_per_extent == 0) out += fmt::format("{}  {:>8} │", i ? "│\n" : "", i);
     const LsnPage& p = r.pages[i];
     if (p.state == LsnState::kNeverWritten) out += paint.Cell("░", kGrey);
     else if (p.state == LsnState::kFree) out += paint.Cell("·", kGrey);
-    else out += paint.Cell("█", Viridis(p.age_rank));
+    else out += age(p.age_rank);
   }
   if (!r.pages.empty()) out += "│\n";
   std::string scale;
-  for (int i = 0; i < 32; ++i) scale += paint.Cell("█", Viridis(i / 31.0));
+  for (int i = 0; i < (opt.color ? 32 : 10); ++i) scale += age(opt.color ? i / 31.0 : i / 9.0);
   out += fmt::format("\n  legend\n    {} oldest LSN {} … newest LSN {}\n", scale, r.min_lsn, r.max_lsn);
   const std::uint64_t total = r.pages.size();
   out += fmt::format("    written {:>8} pages {}\n", r.written, Pct(r.written, total));

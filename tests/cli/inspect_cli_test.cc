@@ -161,6 +161,12 @@ TEST(InspectCliTest, IllustrationsHaveLegendsWithCounts) {
   CommandResult c = Strata("inspect lsn --illustrate --color=always " + Data("mariadb/t_uuid.ibd"));
   EXPECT_NE(c.out.find("\x1b[38;"), std::string::npos);
   EXPECT_NE(c.out.find("LSN histogram"), std::string::npos);
+  // Without colour the LSN map still tells ages apart: a digit per page, 0 the oldest.
+  CommandResult plain = Strata("inspect lsn --illustrate --color=never " + Data("mariadb/t_uuid.ibd"));
+  const std::string row = plain.out.substr(plain.out.find("\u2502") + 3, 20);
+  EXPECT_EQ(row.find("\u2588"), std::string::npos) << plain.out;
+  EXPECT_NE(row.find_first_of("0123456789"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("0123456789 oldest LSN"), std::string::npos) << plain.out;
 }
 
 // An encrypted MariaDB table read with the server's key file, as a user would: rows as the
