@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <regex>
 
 #include "tests/util/fixtures.h"
 #include "tests/util/run_command.h"
@@ -83,6 +85,25 @@ TEST(ExperimentKeysCliTest, ReportedFiguresMatchInspect) {
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("![Cumulative seconds against rows inserted](insert_time.png)"), std::string::npos);
   EXPECT_NE(text.find("| uuid | strata | char(36) |"), std::string::npos) << text;
+  // Every figure in the prose under the table is one of the table's: nothing written from
+  // memory. (Above it, the run's parameters, as given.)
+  std::string table;
+  std::vector<std::string> prose;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("|", 0) == 0) table += line;
+    else if (!table.empty() && !line.empty() && line[0] != '#' && line[0] != '!' && line[0] != '*') prose.push_back(line);
+  }
+  EXPECT_NE(text.find("20,000 rows per table"), std::string::npos) << "numbers written one way";
+  const std::regex figure(R"((^|[\s])(\d[\d,]*(\.\d+)?[x%]?)(?=[\s,;:)]|$))");
+  int figures = 0;
+  for (const auto& p : prose) {
+    for (auto it = std::sregex_iterator(p.begin(), p.end(), figure); it != std::sregex_iterator(); ++it) {
+      ++figures;
+      EXPECT_NE(table.find((*it)[2].str()), std::string::npos) << (*it)[2].str() << " in: " << p;
+    }
+  }
+  EXPECT_GT(figures, 20);
 }
 
 // --mariadb: the same statements on a private MariaDB; its figures come from the server and
