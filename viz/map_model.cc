@@ -135,7 +135,9 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
   m.pages_per_row = inputs.empty() ? 64 : inputs[0].file->geometry().pages_per_extent();
   const std::uint64_t rows_needed = (max_pages + m.pages_per_row - 1) / m.pages_per_row;
   m.pages_per_cell = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (rows_needed + opt.max_rows - 1) / opt.max_rows));
-  m.cells_per_row = m.pages_per_row;  // a row covers pages_per_row * pages_per_cell pages
+  // A row covers cells_per_row * pages_per_cell pages: an extent, or, when every file is
+  // smaller than one, the largest file (its cells then as big as the column allows).
+  m.cells_per_row = std::max<std::uint32_t>(1, std::min(m.pages_per_row, max_pages));
 
   std::uint64_t gmin = ~0ull, gmax = 0;
   for (const auto& sm : maps) {

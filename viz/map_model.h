@@ -56,7 +56,7 @@ struct MapModel {
   std::string title;
   std::uint32_t pages_per_row = 64;  // pages across one row (an extent at 16 KiB)
   std::uint32_t pages_per_cell = 1;  // > 1 when rows were merged to fit
-  std::uint32_t cells_per_row = 64;
+  std::uint32_t cells_per_row = 64;  // pages_per_row, or fewer when every file is smaller
   std::uint32_t rows = 0;            // of the tallest panel
   bool shared_scale = false;
   bool linear_within_file = false;

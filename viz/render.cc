@@ -35,7 +35,7 @@ std::string LegendText(const LegendEntry& e) {
 std::string Note(const MapModel& m) {
   std::string s = fmt::format("{} map; one cell = {} page{}, one row = {} pages", ToString(m.kind),
                               Thousands(m.pages_per_cell), m.pages_per_cell == 1 ? "" : "s (the most common kind)",
-                              Thousands(std::uint64_t{m.pages_per_row} * m.pages_per_cell));
+                              Thousands(std::uint64_t{m.cells_per_row} * m.pages_per_cell));
   if (m.kind == MapKind::kLsn) {
     s += m.shared_scale         ? "; colour = LSN on one range for all files, dark = oldest"
          : m.linear_within_file ? "; colour = LSN between each file's oldest and newest page, dark = oldest"
@@ -171,7 +171,7 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
       const int every = LabelEvery(b.cell);
       for (std::uint32_t row = 0; row < b.rows; row += every) {
         s.Text(b.map_x - 6, b.map_y + static_cast<int>(row) * b.cell,
-               Thousands(std::uint64_t{row} * m.pages_per_row * m.pages_per_cell), kAxisPx, kFaint, measure, true);
+               Thousands(std::uint64_t{row} * m.cells_per_row * m.pages_per_cell), kAxisPx, kFaint, measure, true);
       }
       int py = b.map_y + static_cast<int>(rows) * b.cell + 12;
       const int map_w = b.cell * cpr;
