@@ -152,7 +152,7 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
       const int left = kMargin + (i - first) * (col_w + kGap);
       const PanelBox b{left + kAxisW, y + kHeaderH, l.cell, m.RowsOf(p)};
       l.panels.push_back(b);
-      const std::string title = Ellipsize(p.title, kPanelTitlePx, col_w, measure);
+      const std::string title = Ellipsize(p.title, kPanelTitlePx, col_w, measure, true);
       if (title != p.title) key.emplace_back(title, p.title);
       s.Text(left, y + 2, title, kPanelTitlePx, kInk, measure);
       s.Text(left, y + 22, Ellipsize(p.subtitle, kSmallPx, col_w, measure), kSmallPx, kFaint, measure);

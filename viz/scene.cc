@@ -33,19 +33,25 @@ TextMeasure EstimatedMeasure() {
   };
 }
 
-std::string Ellipsize(const std::string& text, int px, int max_width, const TextMeasure& measure) {
+std::string Ellipsize(const std::string& text, int px, int max_width, const TextMeasure& measure, bool middle) {
   if (measure(text, px) <= max_width) return text;
   const std::string dots = "\xE2\x80\xA6";  // …
-  std::vector<std::size_t> ends;            // where each character ends
-  for (std::size_t i = 0; i < text.size(); i += CharBytes(text, i)) ends.push_back(i + CharBytes(text, i));
-  // The longest prefix that fits with the ellipsis (binary search: widths grow with length).
-  std::size_t lo = 0, hi = ends.size();
+  std::vector<std::size_t> starts;            // where each character starts
+  for (std::size_t i = 0; i < text.size(); i += CharBytes(text, i)) starts.push_back(i);
+  const std::size_t n = starts.size();
+  // `keep` characters of the text around the ellipsis: its head, or its head and tail.
+  auto shortened = [&](std::size_t keep) {
+    const std::size_t head = middle ? keep / 3 : keep, tail = keep - head;  // names differ most at their ends
+    return text.substr(0, head < n ? starts[head] : text.size()) + dots + (tail ? text.substr(starts[n - tail]) : "");
+  };
+  // The most characters that fit (binary search: widths grow with length).
+  std::size_t lo = 0, hi = n - 1;
   while (lo < hi) {
     const std::size_t mid = (lo + hi + 1) / 2;
-    if (measure(text.substr(0, ends[mid - 1]) + dots, px) <= max_width) lo = mid;
+    if (measure(shortened(mid), px) <= max_width) lo = mid;
     else hi = mid - 1;
   }
-  return (lo ? text.substr(0, ends[lo - 1]) : std::string()) + dots;
+  return shortened(lo);
 }
 
 Box Scene::Text(int x, int y, const std::string& text, int px, Rgb c, const TextMeasure& measure, bool right_aligned) {

@@ -37,8 +37,9 @@ struct SceneText {
 using TextMeasure = std::function<int(const std::string& text, int px)>;
 TextMeasure EstimatedMeasure();
 
-// `text` shortened with "…" at its end to fit `max_width`; as it is when it fits.
-std::string Ellipsize(const std::string& text, int px, int max_width, const TextMeasure& measure);
+// `text` shortened with "…" to fit `max_width` (at its end, or in its middle, which keeps the
+// ends that tell similar names apart); as it is when it fits.
+std::string Ellipsize(const std::string& text, int px, int max_width, const TextMeasure& measure, bool middle = false);
 
 struct Scene {
   int width = 0, height = 0;
