@@ -123,7 +123,7 @@ void MapPanel::Draw(AppState& app) {
     for (const auto& e : p.legend) {
       ImGui::ColorButton(e.label.c_str(), ImVec4(e.color.r / 255.f, e.color.g / 255.f, e.color.b / 255.f, 1), 0, ImVec2(12, 12));
       ImGui::SameLine();
-      ImGui::Text("%s: %llu pages (%.1f%%)", e.label.c_str(), static_cast<unsigned long long>(e.pages), e.percent);
+      ImGui::Text("%s: %s page%s (%.1f%%)", e.label.c_str(), Thousands(e.pages).c_str(), e.pages == 1 ? "" : "s", e.percent);
     }
     ImGui::EndGroup();
     ++panel;
@@ -150,9 +150,22 @@ void SummaryPanel::Draw(AppState& app, bool* open) {
       if (ix.levels.empty()) continue;
       const auto& leaf = ix.levels.back();
       float hist[10];
-      for (int k = 0; k < 10; ++k) hist[k] = static_cast<float>(leaf.fill_histogram[k]);
-      const std::string label = fmt::format("{} leaf fill (0-100%)", ix.name.empty() ? std::to_string(ix.index_id) : ix.name);
-      ImGui::PlotHistogram(label.c_str(), hist, 10, 0, nullptr, 0.0f, FLT_MAX, ImVec2(220, 50));
+      std::uint64_t pages = 0, peak = 0;
+      for (int k = 0; k < 10; ++k) {
+        hist[k] = static_cast<float>(leaf.fill_histogram[k]);
+        pages += leaf.fill_histogram[k];
+        peak = std::max<std::uint64_t>(peak, leaf.fill_histogram[k]);
+      }
+      // Bars: leaf pages per tenth of fill; the axis under them, the counts over them.
+      const std::string label = fmt::format("{} leaf fill", ix.name.empty() ? std::to_string(ix.index_id) : ix.name);
+      const std::string counts = fmt::format("{} leaf pages, tallest bar {}", pages, peak);
+      const float x0 = ImGui::GetCursorPosX();
+      ImGui::PlotHistogram(label.c_str(), hist, 10, 0, counts.c_str(), 0.0f, FLT_MAX, ImVec2(220, 60));
+      ImGui::TextDisabled("0%%");
+      ImGui::SameLine(x0 + 98);
+      ImGui::TextDisabled("50%%");
+      ImGui::SameLine(x0 + 190);
+      ImGui::TextDisabled("100%%");
     }
   }
   ImGui::End();
