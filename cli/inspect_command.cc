@@ -54,6 +54,7 @@ struct InspectRun {
   bool json = false;
   EncryptionKeys keys;  // --key-file, --keyring: encrypted pages are read decrypted
   bool apply_redo = false;
+  std::map<std::filesystem::path, RedoReport> redo_of;  // each data directory's log, read once
 
   InspectRun(std::string cmd, std::string use) : command(std::move(cmd)), usage(std::move(use)) {
     options.add_options()("json", "print JSON (schema: inspect/README.md)")("help,h", "show this help");
@@ -70,16 +71,23 @@ struct InspectRun {
 
   // Each data directory given: its log's changes past the checkpoint replayed onto `files`
   // (--apply-redo), or else a warning that the pages are older than the log.
-  void BringForward(std::vector<SpaceFile>& files, std::vector<Finding>& findings) const {
+  void BringForward(std::vector<SpaceFile>& files, std::vector<Finding>& findings) {
     for (const auto& p : paths) {
       if (!std::filesystem::is_directory(p)) continue;
       if (apply_redo) {
         RedoApplyResult a = ApplyRedo(p, files);
         findings.insert(findings.end(), a.findings.begin(), a.findings.end());
-      } else if (auto stale = StaleLogFinding(p)) {
+      } else if (auto stale = StaleLogFinding(p, &RedoOf(p))) {
         findings.push_back(*stale);
       }
     }
+  }
+
+  // The data directory's redo log, read the first time it is asked for.
+  const RedoReport& RedoOf(const std::filesystem::path& dir) {
+    auto it = redo_of.find(dir);
+    if (it == redo_of.end()) it = redo_of.emplace(dir, AnalyzeRedo(dir, {})).first;
+    return it->second;
   }
 
   void PrintHelp(std::ostream& out) const {
@@ -355,7 +363,9 @@ int Schema(const std::vector<std::string>& args) {
 // What a data directory holds beyond its tablespaces' pages: the undo logs the rollback
 // segments reach (their page lists and record chains) and the redo log (header, checkpoints,
 // blocks). Given only files, it says these were not checked.
-void CheckDirectoryLogs(const std::vector<std::filesystem::path>& paths, const EncryptionKeys& keys, std::vector<Finding>& findings) {
+void CheckDirectoryLogs(InspectRun& run, std::vector<Finding>& findings) {
+  const auto& paths = run.paths;
+  const EncryptionKeys& keys = run.keys;
   bool any_dir = false;
   for (const auto& p : paths) {
     if (!std::filesystem::is_directory(p)) continue;
@@ -373,7 +383,7 @@ void CheckDirectoryLogs(const std::vector<std::filesystem::path>& paths, const E
     }
     const bool has_log = std::filesystem::exists(p / "ib_logfile0") || std::filesystem::is_directory(p / "#innodb_redo");
     if (has_log) {
-      for (const auto& f : AnalyzeRedo(p, {}).findings) {
+      for (const auto& f : run.RedoOf(p).findings) {
         if (f.severity == Severity::kError) findings.push_back(f);
       }
     } else {
@@ -404,7 +414,7 @@ int Check(const std::vector<std::string>& args) {
         if (run.json) j = ToJson(r);
         else text = ToText(r);
       },
-      [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run.paths, run.keys, findings); });
+      [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run, findings); });
 }
 
 // Undo needs every tablespace at once: TRX_SYS in ibdata1 points into the undo tablespaces.

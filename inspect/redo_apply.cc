@@ -93,9 +93,9 @@ std::uint64_t MendFromDoublewrite(const std::filesystem::path& dir, const std::u
 
 }  // namespace
 
-std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir) {
+std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir, const RedoReport* analysed) {
   if (!HasLog(dir)) return std::nullopt;
-  const RedoReport r = AnalyzeRedo(dir, {});
+  const RedoReport r = analysed ? *analysed : AnalyzeRedo(dir, {});
   if (!r.newest) return std::nullopt;
   const std::uint64_t cp = r.checkpoints[*r.newest].lsn;
   std::string what;

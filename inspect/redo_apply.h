@@ -14,13 +14,15 @@
 #include <vector>
 
 #include "inspect/finding.h"
+#include "inspect/redo_report.h"
 #include "inspect/space_file.h"
 
 namespace strata::inspect {
 
 // A warning when the directory's redo log holds changes past its checkpoint (how many, which
-// LSN range, how many pages); nullopt when it holds none or there is no log.
-std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir);
+// LSN range, how many pages); nullopt when it holds none or there is no log. `analysed`: the
+// log's report when the caller has it already (the log is then not read again).
+std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir, const RedoReport* analysed = nullptr);
 
 struct RedoApplyResult {
   std::uint64_t checkpoint_lsn = 0, end_lsn = 0;
