@@ -287,7 +287,16 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
         pi.last_lsn = end_lsn;
       }
       const bool wanted = opt.page ? x.page_op && x.space == opt.page->first && x.page == opt.page->second : opt.records;
-      if (wanted) r.records.push_back({LsnAt(first_block, x_at), r.mtr_groups, x.type, x.space, x.page, x.offset, x.length, {}});
+      if (wanted) {
+        // The bytes the record puts on the page: a string as it is, a number big-endian.
+        std::vector<std::byte> bytes;
+        if (x.code == 30 && x.data + x.length <= stream.size()) {
+          bytes.assign(stream.begin() + static_cast<std::ptrdiff_t>(x.data), stream.begin() + static_cast<std::ptrdiff_t>(x.data + x.length));
+        } else if (x.code == 1 || x.code == 2 || x.code == 4 || x.code == 8) {
+          for (std::uint32_t k = x.length; k-- > 0;) bytes.push_back(static_cast<std::byte>((x.value >> (8 * k)) & 0xFF));
+        }
+        r.records.push_back({LsnAt(first_block, x_at), r.mtr_groups, x.type, x.space, x.page, x.offset, x.length, std::move(bytes)});
+      }
     }
     ++r.mtr_groups;
   }

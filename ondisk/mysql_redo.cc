@@ -175,13 +175,16 @@ void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
     case 1: case 2: case 4: {
       out->offset = static_cast<std::uint32_t>(r.Fixed(2));
       out->length = code;
-      r.Compressed();
+      out->value = r.Compressed();
       return;
     }
-    case 8:
+    case 8: {
       out->offset = static_cast<std::uint32_t>(r.Fixed(2));
       out->length = 8;
-      return r.Compressed64();
+      const std::uint64_t high = r.Compressed();  // then the low half, 4 plain bytes
+      out->value = high << 32 | r.Fixed(4);
+      return;
+    }
     case 11: case 40:
       r.Fixed(1);  // the mark
       r.Fixed(2);  // the record
@@ -193,6 +196,7 @@ void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
     case 30:
       out->offset = static_cast<std::uint32_t>(r.Fixed(2));
       out->length = static_cast<std::uint32_t>(r.Fixed(2));
+      out->data = r.at();
       return r.Skip(out->length);
     case 33:
       r.Fixed(4);  // FSP flags

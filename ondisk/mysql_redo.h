@@ -37,6 +37,8 @@ struct MySqlRedoRecord {
   bool file_op = false;   // concerns tablespace `space` as a file
   std::uint32_t space = 0, page = 0;
   std::uint32_t offset = 0, length = 0;  // MLOG_nBYTES and MLOG_WRITE_STRING: what they write
+  std::uint64_t value = 0;               // MLOG_nBYTES: the value written (big-endian on the page)
+  std::size_t data = 0;                  // MLOG_WRITE_STRING: where in the bytes its string starts
   std::size_t size = 0;                  // bytes, the type byte included
 };
 

@@ -229,6 +229,20 @@ TEST(RedoReportTest, MySqlRecordsEndWhereTheTablespacePagesSayTheyWereLastChange
   RedoReport one = AnalyzeRedo(tmp.path(), AllRecords(std::make_pair(2u, 4u)));
   ASSERT_EQ(one.records.size(), r.pages.at({2u, 4u}).records);
   EXPECT_EQ(one.records.back().type, "MLOG_REC_INSERT");
+  // The bytes MLOG_nBYTES records write after the page was created are the page's own.
+  const std::vector<std::byte> page4 = testing::ReadWholeFile(dir / "mysql90_standard.ibd");
+  std::size_t created = 0, compared = 0;
+  for (std::size_t i = 0; i < one.records.size(); ++i) {
+    if (one.records[i].type == "MLOG_COMP_PAGE_CREATE") created = i;
+  }
+  for (std::size_t i = created; i < one.records.size(); ++i) {
+    const auto& x = one.records[i];
+    if (x.type.find("BYTES") == std::string::npos) continue;
+    ASSERT_EQ(x.bytes.size(), x.length) << x.type;
+    for (std::size_t k = 0; k < x.length; ++k) EXPECT_EQ(x.bytes[k], page4[4 * 16384 + x.offset + k]) << x.type << " at " << x.offset;
+    ++compared;
+  }
+  EXPECT_GE(compared, 4u);
 }
 
 // MariaDB 10.5.5's log (tests/data/mariadb105-redo, from a public data directory): the
