@@ -293,7 +293,7 @@ Status WriteMaps(const std::filesystem::path& dir, const KeyReport& report, std:
       model.panels[i].title = order[i]->engine + ": " + ToString(order[i]->strategy);
     }
     viz::RenderOptions ro;
-    ro.width = std::clamp(static_cast<int>(order.size()) * 360 + 200, 900, 6000);  // room for each subtitle
+    ro.width = 1280;  // a page's width: the maps wrap into rows rather than make a strip
     const auto out = dir / m.file;
     if (Status s = viz::WriteMap(model, ro, out); !s.ok()) return s;
     if (written) written->push_back(out);
