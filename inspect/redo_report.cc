@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -60,6 +61,15 @@ class RecordTally {
 // The LSN of byte i of the block payloads read from the block at LSN `first_block` on.
 std::uint64_t LsnAt(std::uint64_t first_block, std::size_t i) {
   return first_block + i / kLogBlockPayload * kLogBlockSize + kLogBlockHeaderSize + i % kLogBlockPayload;
+}
+
+// A parser's message, its "offset N" (a position in the payloads read) given as the LSN there.
+std::string WithLsn(const std::string& message, const std::function<std::uint64_t(std::size_t)>& lsn_of) {
+  std::size_t n = 0, end = 0;
+  if (message.rfind("offset ", 0) != 0 || (end = message.find(": ")) == std::string::npos) return message;
+  const auto [p, ec] = std::from_chars(message.data() + 7, message.data() + end, n);
+  if (ec != std::errc() || p != message.data() + end) return message;
+  return fmt::format("byte at LSN {}{}", lsn_of(n), message.substr(end));
 }
 
 // Each block's first-record-group field (the byte where the first mini-transaction starting in
@@ -126,7 +136,7 @@ bool TakeMariaMtr(ConstBytes records, const std::function<std::uint64_t(std::siz
                   const MariaMtrVisitor& visit) {
   if (Status st = ParseMariaMtr(records, &decoded); !st.ok()) {
     r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
-                          fmt::format("mini-transaction at LSN {} (its checksum holds): {}", lsn_of(0), st.message())});
+                          fmt::format("mini-transaction at LSN {} (its checksum holds): {}", lsn_of(0), WithLsn(st.message(), lsn_of))});
     return false;
   }
   if (visit) visit(decoded, end_lsn);
@@ -186,7 +196,7 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
     auto rec = ParseRedoRecord(stream, i, 65536, &next);
     if (!rec.ok()) {
       r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
-                            fmt::format("at LSN {}: {}", lsn_at(i), rec.status().message())});
+                            fmt::format("at LSN {}: {}", lsn_at(i), WithLsn(rec.status().message(), lsn_at))});
       break;
     }
     if (!rec->has_value()) break;
@@ -268,7 +278,8 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
       if (!st.IsNotFound()) {
         r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
                               fmt::format("mini-transaction at LSN {}, record at LSN {}: {}", LsnAt(first_block, start),
-                                          LsnAt(first_block, at), st.message())});
+                                          LsnAt(first_block, at),
+                                          WithLsn(st.message(), [&](std::size_t k) { return LsnAt(first_block, k); }))});
       }
       at = start;
       break;

@@ -315,6 +315,10 @@ TEST(RedoReportTest, MySqlFramingThatDisagreesWithTheRecordsIsNamed) {
   ASSERT_FALSE(bad.findings.empty()) << ToText(bad);
   EXPECT_EQ(bad.findings[0].what, "redo record");
   EXPECT_NE(bad.findings[0].detail.find("record type 47"), std::string::npos) << bad.findings[0].detail;
+  // Where, as an LSN (the record's first byte), not as a position in the bytes read.
+  EXPECT_NE(bad.findings[0].detail.find(fmt::format("byte at LSN {}", block_lsn + first_group)), std::string::npos)
+      << bad.findings[0].detail;
+  EXPECT_EQ(bad.findings[0].detail.find("offset "), std::string::npos) << bad.findings[0].detail;
   EXPECT_LT(bad.mtr_groups, 58412u);
 }
 
