@@ -94,11 +94,11 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   viz::MapModel model = viz::BuildModel(inputs, mo);
   viz::RenderOptions ro;
   ro.width = std::clamp(vm["width"].as<int>(), 200, 20000);
-  if (auto s = viz::WriteMap(model, ro, out); !s.ok()) {
+  viz::Layout l;
+  if (auto s = viz::WriteMap(model, ro, out, &l); !s.ok()) {
     std::cerr << "strata render " << name << ": " << s.ToString() << "\n";
     return kExitFailure;
   }
-  viz::Layout l = viz::ComputeLayout(model, ro);
   std::cout << "wrote " << out.string() << " (" << l.width << "x" << l.height << ", " << model.panels.size() << " file"
             << (model.panels.size() == 1 ? "" : "s") << ", " << model.pages_per_cell << " page"
             << (model.pages_per_cell == 1 ? "" : "s") << " per cell)\n";

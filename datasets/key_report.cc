@@ -129,10 +129,10 @@ std::vector<std::string> Findings(const KeyReport& report) {
 std::string WhyParagraph(const KeyReport& report) {
   const KeyRunResult* base = nullptr;
   const KeyRunResult* random = nullptr;
-  for (const std::string engine : {"strata", "mariadb"}) {
-    if (base && random) break;
+  for (const std::string engine : {"strata", "mariadb"}) {  // one engine's pair, Strata's first
     base = Baseline(report.results, engine);
     random = Find(report.results, engine, KeyStrategy::kUuid);
+    if (base && random) break;
   }
   const std::string ascending_fill = base ? fmt::format(" ({:.1f}% in the {} table here)", 100 * base->avg_leaf_fill, ToString(base->strategy)) : "";
   const std::string random_fill = random ? fmt::format(" ({:.1f}% in the uuid table here)", 100 * random->avg_leaf_fill) : "";

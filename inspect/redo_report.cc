@@ -159,10 +159,11 @@ bool TakeMariaMtr(ConstBytes records, const std::function<std::uint64_t(std::siz
 }
 
 // MariaDB 10.5-10.7: the records 10.8+ writes, in 512-byte blocks; a mini-transaction ends at
-// its termination byte and has no checksum of its own (its blocks have theirs).
+// its termination byte and has no checksum of its own (its blocks have theirs). Decoded, not
+// replayed: no crashed 10.5-10.7 server's files are at hand to check a replay against (ApplyRedo
+// says so), so no visitor is called.
 void DecodeMaria105Records(const std::vector<std::byte>& stream, const std::vector<std::uint16_t>& first_group,
-                           std::size_t begin, std::uint64_t first_block, const RedoOptions& opt, RedoReport& r,
-                           const MariaMtrVisitor& visit) {
+                           std::size_t begin, std::uint64_t first_block, const RedoOptions& opt, RedoReport& r) {
   RecordTally tally;
   std::vector<MariaRedoRecord> decoded;
   FirstGroupCheck group_starts(first_group, begin / kLogBlockPayload + 1, first_block, r);
@@ -178,7 +179,7 @@ void DecodeMaria105Records(const std::vector<std::byte>& stream, const std::vect
     const auto l = MariaRecordsEnd(stream, i, stream.size());
     if (!l) break;  // the log ends (a mini-transaction cut short is not applied)
     auto lsn_of = [&](std::size_t k) { return LsnAt(first_block, i + k); };
-    if (!TakeMariaMtr(ConstBytes(stream).subspan(i, *l - i), lsn_of, LsnAt(first_block, *l + 1), opt, r, tally, decoded, visit)) break;
+    if (!TakeMariaMtr(ConstBytes(stream).subspan(i, *l - i), lsn_of, LsnAt(first_block, *l + 1), opt, r, tally, decoded, {})) break;
     i = *l + 1;
   }
   tally.AddTo(r);
@@ -750,9 +751,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     DecodeMySqlRecords(stream, first_group, from, first_block, opt, r);
     FindTopPages(r);
   } else if (static_cast<LogFormat>(r.format & 0x7FFFFFFF) == LogFormat::kMariaPhys) {
-    // Decoded, not replayed: no crashed 10.5-10.7 server's files are at hand to check a replay
-    // against (ApplyRedo says so).
-    DecodeMaria105Records(stream, first_group, from, first_block, opt, r, {});
+    DecodeMaria105Records(stream, first_group, from, first_block, opt, r);
     FindTopPages(r);
   }
   return r;

@@ -247,11 +247,11 @@ ondisk::Result<Raster> RenderRaster(const MapModel& m, const RenderOptions& opt,
 
 std::string RenderSvg(const MapModel& m, const RenderOptions& opt) { return DrawSvg(LayOut(m, opt)); }
 
-ondisk::Status WriteMap(const MapModel& m, const RenderOptions& opt, const std::filesystem::path& out) {
+ondisk::Status WriteMap(const MapModel& m, const RenderOptions& opt, const std::filesystem::path& out, Layout* layout) {
   const std::string ext = out.extension().string();
-  if (ext == ".svg") return WriteFileAtomically(out, RenderSvg(m, opt));
+  if (ext == ".svg") return WriteFileAtomically(out, DrawSvg(LayOut(m, opt, layout)));
   if (ext != ".png") return ondisk::Status::InvalidArgument(out.string() + ": the output must end in .png or .svg");
-  auto r = RenderRaster(m, opt);
+  auto r = RenderRaster(m, opt, layout);
   if (!r.ok()) return r.status();
   return WritePng(*r, out);
 }

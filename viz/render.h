@@ -46,6 +46,7 @@ ondisk::Result<Raster> RenderRaster(const MapModel& m, const RenderOptions& opt,
 std::string RenderSvg(const MapModel& m, const RenderOptions& opt);
 
 // By extension: .png or .svg.
-ondisk::Status WriteMap(const MapModel& m, const RenderOptions& opt, const std::filesystem::path& out);
+ondisk::Status WriteMap(const MapModel& m, const RenderOptions& opt, const std::filesystem::path& out,
+                        Layout* layout = nullptr);
 
 }  // namespace strata::viz
