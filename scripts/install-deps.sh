@@ -18,6 +18,7 @@ packages=(
   libedit-dev                           # line editing and history in `strata sql`
   libimgui-dev libglfw3-dev libgl-dev   # strata-viz
   xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
+  chromium                              # draws report.html headless for its screenshot test
   mariadb-server-core                   # innochecksum, run on the engine's files by the tests; mariadbd
   mariadb-client-core                   # with it, a private server loads `strata gen dump` files in a test
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for the fuzz targets

@@ -15,22 +15,26 @@ namespace {
 
 constexpr int kMargin = 20;
 constexpr int kGap = 28;          // between panels, across and down
-constexpr int kTitlePx = 20, kPanelTitlePx = 15, kSmallPx = 11, kAxisPx = 10;
-constexpr int kTitleH = 34;
-constexpr int kHeaderH = 42;
-constexpr int kAxisW = 70;
+// Sizes are font pixel heights (ascender to descender; DejaVu's em is 0.86 of it). The smallest,
+// kAxisPx, is kSmallestTextPx: legible when the picture is shown at its own size.
+constexpr int kTitlePx = 22, kPanelTitlePx = 17, kSmallPx = 14, kAxisPx = kSmallestTextPx;
+constexpr int kTitleH = 38;
+constexpr int kHeaderH = 50;
+constexpr int kAxisW = 78;
 constexpr int kHistH = 60;
 constexpr int kBarH = 10;         // the LSN colour bar
-constexpr int kLegendRowH = 18;
-constexpr int kSwatch = 12;
-constexpr int kLineH = 16;        // a line of small text
+constexpr int kLegendRowH = 21;
+constexpr int kSwatch = 14;
+constexpr int kLineH = 19;        // a line of small text
 constexpr int kMinCell = 6;       // panels wrap into more rows before cells get smaller than this
 constexpr Rgb kInk{30, 30, 30};
 constexpr Rgb kFaint{110, 110, 110};
 
-std::string LegendText(const LegendEntry& e) {
-  return fmt::format("{}: {} page{} ({:.1f}%)", e.label, Thousands(e.pages), e.pages == 1 ? "" : "s", e.percent);
+std::string LegendCounts(const LegendEntry& e) {
+  return fmt::format("{} page{} ({:.1f}%)", Thousands(e.pages), e.pages == 1 ? "" : "s", e.percent);
 }
+
+std::string LegendText(const LegendEntry& e) { return e.label + ": " + LegendCounts(e); }
 
 std::string Note(const MapModel& m) {
   std::string s = fmt::format("{} map; one cell = {} page{}, one row = {} pages", ToString(m.kind),
@@ -47,7 +51,7 @@ std::string Note(const MapModel& m) {
 }
 
 // Rows that get a page-number label: every row when cells are tall enough, else fewer.
-int LabelEvery(int cell) { return std::max(1, (14 + cell - 1) / cell); }
+int LabelEvery(int cell) { return std::max(1, (kAxisPx + 4 + cell - 1) / cell); }
 
 // `text` in lines no wider than `width`: broken between words, and a word wider than a line
 // broken where it must (a file name is given whole, over two lines, rather than cut).
@@ -87,9 +91,19 @@ TextMeasure MeasureWithFont() {
   return [shared](const std::string& text, int px) { return shared->Width(text, px); };
 }
 
-// A legend entry's lines in a column `col_w` wide (its counts are never cut off).
+// A legend entry's lines in a column `col_w` wide: its counts are never cut off nor broken
+// apart from their unit, on the label's last line when they fit there, else on their own.
 std::vector<std::string> LegendLines(const LegendEntry& e, int col_w, const TextMeasure& measure) {
-  return Wrap(LegendText(e), kSmallPx, col_w - kSwatch - 6, measure);
+  const int width = col_w - kSwatch - 6;
+  if (measure(LegendText(e), kSmallPx) <= width) return {LegendText(e)};
+  std::vector<std::string> lines = Wrap(e.label + ":", kSmallPx, width, measure);
+  const std::string counts = LegendCounts(e);
+  if (!lines.empty() && measure(lines.back() + " " + counts, kSmallPx) <= width) {
+    lines.back() += " " + counts;
+  } else {
+    for (auto& l : Wrap(counts, kSmallPx, width, measure)) lines.push_back(std::move(l));
+  }
+  return lines;
 }
 
 // What one panel needs below its map: the histogram and colour bar of an LSN map, the legend.
@@ -155,7 +169,7 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
       const std::string title = Ellipsize(p.title, kPanelTitlePx, col_w, measure, true);
       if (title != p.title) key.emplace_back(title, p.title);
       s.Text(left, y + 2, title, kPanelTitlePx, kInk, measure);
-      s.Text(left, y + 22, Ellipsize(p.subtitle, kSmallPx, col_w, measure), kSmallPx, kFaint, measure);
+      s.Text(left, y + 26, Ellipsize(p.subtitle, kSmallPx, col_w, measure), kSmallPx, kFaint, measure);
       // Cells: a flat colour, or a bar of the page's fill over its background.
       for (std::size_t c = 0; c < p.cells.size(); ++c) {
         const int x = b.map_x + static_cast<int>(c % m.cells_per_row) * b.cell;
@@ -185,7 +199,7 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
           const int h = peak ? static_cast<int>(kHistH * double(p.histogram[j]) / double(peak) + 0.5) : 0;
           s.Rect(x0, py + kHistH - h, std::max(1, x1 - x0 - (x1 - x0 > 2 ? 1 : 0)), h, Viridis(k > 1 ? double(j) / (k - 1) : 1));
         }
-        s.Text(left, py + kHistH / 2 - 6, "pages", kAxisPx, kFaint, measure);
+        s.Text(left, py + kHistH / 2 - kAxisPx / 2, "pages", kAxisPx, kFaint, measure);
         py += kHistH + 2;
         for (int x = 0; x < map_w; ++x) s.Rect(b.map_x + x, py, 1, kBarH, Viridis(map_w > 1 ? double(x) / (map_w - 1) : 1));
         py += kBarH + 2;

@@ -18,6 +18,9 @@
 
 namespace strata::viz {
 
+// No text in a rendered map is smaller than this (font pixel height, ascender to descender).
+inline constexpr int kSmallestTextPx = 13;
+
 struct RenderOptions {
   int width = 1200;  // pixels; cells shrink (1..16 px) to fit the panels in it
 };

@@ -152,9 +152,10 @@ TEST(RenderTest, SvgHasACellForEveryPageAndTheLegendNumbers) {
   EXPECT_NE(svg.find("LSN "), std::string::npos);  // the histogram's axis
 }
 
-// The layout's golden statistics: no two texts overlap, nothing is wider than asked, texts stay
-// in the picture, and many files wrap into a grid rather than a strip: the 25 files of sakila
-// at 1600 px (the width the old renderer ignored), a data directory's LSN maps, a narrow page.
+// The layout's golden statistics: no two texts overlap, none is smaller than legible, nothing is
+// wider than asked, texts stay in the picture, and many files wrap into a grid rather than a
+// strip: the 25 files of sakila at 1600 px (the width the old renderer ignored), a data
+// directory's LSN maps, a narrow page.
 void ExpectTidyLayout(const MapModel& m, int width) {
   Layout l;
   const Scene s = LayOut(m, {width}, &l);
@@ -165,6 +166,7 @@ void ExpectTidyLayout(const MapModel& m, int width) {
     EXPECT_GE(a.x, 0) << s.texts[i].text;
     EXPECT_LE(a.x + a.w, s.width) << s.texts[i].text;
     EXPECT_LE(a.y + a.h, s.height) << s.texts[i].text;
+    EXPECT_GE(s.texts[i].px, kSmallestTextPx) << s.texts[i].text;
     for (std::size_t j = i + 1; j < s.texts.size(); ++j) {
       EXPECT_FALSE(a.Overlaps(s.texts[j].box())) << "'" << s.texts[i].text << "' and '" << s.texts[j].text << "'";
     }
