@@ -70,18 +70,18 @@ std::vector<std::string> Row(const KeyRunResult& r, const KeyRunResult* base) {
           r.engine,
           KeyType(r.strategy),
           fmt::format("{:.2f}", r.insert_seconds),
-          fmt::format("{:.0f}", r.insert_seconds > 0 ? static_cast<double>(r.records) / r.insert_seconds : 0.0),
+          viz::Thousands(r.insert_seconds > 0 ? static_cast<std::uint64_t>(r.records / r.insert_seconds) : 0),
           fmt::format("{:.1f}", MiB(r.file_bytes)),
           base && base->data_pages + base->index_pages
               ? fmt::format("{:.2f}x", static_cast<double>(r.data_pages + r.index_pages) / (base->data_pages + base->index_pages))
               : "",
-          std::to_string(r.data_pages + r.index_pages),
-          std::to_string(r.data_pages),
-          std::to_string(r.index_pages),
-          std::to_string(r.leaf_pages),
+          viz::Thousands(r.data_pages + r.index_pages),
+          viz::Thousands(r.data_pages),
+          viz::Thousands(r.index_pages),
+          viz::Thousands(r.leaf_pages),
           fmt::format("{:.1f}%", 100 * r.avg_leaf_fill),
-          std::to_string(r.levels),
-          r.page_splits ? std::to_string(*r.page_splits) : "",
+          viz::Thousands(r.levels),
+          r.page_splits ? viz::Thousands(*r.page_splits) : "",
           fmt::format("{:.3f}", r.count_cold_seconds),
           fmt::format("{:.3f}", r.count_warm_seconds)};
 }
@@ -106,9 +106,10 @@ std::vector<std::string> Findings(const KeyReport& report) {
           "MiB); its leaves are {:.1f}% full against {:.1f}%, after {} page splits against {}; COUNT(*) from a cold cache "
           "took {:.3f} s against {:.3f} s.",
           engine, ToString(s), static_cast<double>(r->data_pages + r->index_pages) / (base->data_pages + base->index_pages),
-          ToString(base->strategy), r->data_pages + r->index_pages, base->data_pages + base->index_pages, MiB(r->file_bytes),
+          ToString(base->strategy), viz::Thousands(r->data_pages + r->index_pages),
+          viz::Thousands(base->data_pages + base->index_pages), MiB(r->file_bytes),
           MiB(base->file_bytes), 100 * r->avg_leaf_fill, 100 * base->avg_leaf_fill,
-          r->page_splits ? std::to_string(*r->page_splits) : "n/a", base->page_splits ? std::to_string(*base->page_splits) : "n/a",
+          r->page_splits ? viz::Thousands(*r->page_splits) : "n/a", base->page_splits ? viz::Thousands(*base->page_splits) : "n/a",
           r->count_cold_seconds, base->count_cold_seconds));
     }
   }
@@ -122,8 +123,8 @@ std::vector<std::string> Findings(const KeyReport& report) {
     if (!theirs) continue;
     out.push_back(fmt::format("{}: Strata's clustered index has {} leaf pages, MariaDB's {} in its file (n_leaf_pages in "
                               "mysql.innodb_index_stats: {}): {:+.1f}%.",
-                              ToString(r.strategy), r.leaf_pages, theirs,
-                              m->server_leaf_pages ? std::to_string(*m->server_leaf_pages) : "n/a",
+                              ToString(r.strategy), viz::Thousands(r.leaf_pages), viz::Thousands(theirs),
+                              m->server_leaf_pages ? viz::Thousands(*m->server_leaf_pages) : "n/a",
                               100.0 * (static_cast<double>(r.leaf_pages) - theirs) / theirs));
   }
   return out;

@@ -33,16 +33,6 @@ std::string ToString(MapKind k) {
   return "?";
 }
 
-std::string Thousands(std::uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string s;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) s += ',';
-    s += digits[i];
-  }
-  return s;
-}
-
 namespace {
 
 // Categories of the types map, each with a colour and a name.
@@ -114,6 +104,32 @@ std::map<std::string, Rgb> IndexColors(const std::vector<std::vector<std::string
   std::map<std::string, Rgb> out;
   for (const auto& [n, s] : slot) out[n] = CategoryColor(s);
   return out;
+}
+
+// Files of one name (the same table written by two engines) are titled by as much of their
+// paths as tells them apart: "strata-uuid/test/t.ibd" and "mariadb-uuid/data/test/t.ibd".
+void TellApartSameNames(const std::vector<MapInput>& inputs, std::vector<Panel>& panels) {
+  std::map<std::string, std::vector<std::size_t>> by_title;
+  for (std::size_t i = 0; i < panels.size(); ++i) by_title[panels[i].title].push_back(i);
+  for (const auto& [title, same] : by_title) {
+    if (same.size() < 2) continue;
+    std::vector<std::vector<std::string>> parts;  // each path's components, file name last
+    for (std::size_t i : same) {
+      std::error_code ec;
+      const auto full = std::filesystem::weakly_canonical(inputs[i].file->path(), ec);
+      parts.emplace_back();
+      for (const auto& c : ec ? inputs[i].file->path() : full) parts.back().push_back(c.string());
+    }
+    std::size_t common = 0;  // leading components all share
+    while (std::all_of(parts.begin(), parts.end(), [&](const auto& p) { return common + 1 < p.size() && p[common] == parts[0][common]; })) {
+      ++common;
+    }
+    for (std::size_t k = 0; k < same.size(); ++k) {
+      std::filesystem::path shown;
+      for (std::size_t c = common; c < parts[k].size(); ++c) shown /= parts[k][c];
+      panels[same[k]].title = shown.string();
+    }
+  }
 }
 
 }  // namespace
@@ -279,6 +295,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
     m.rows = std::max(m.rows, m.RowsOf(p));
     m.panels.push_back(std::move(p));
   }
+  TellApartSameNames(inputs, m.panels);
   return m;
 }
 

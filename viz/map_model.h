@@ -19,6 +19,7 @@
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/space_map.h"
+#include "inspect/thousands.h"
 #include "ondisk/status.h"
 
 namespace strata::viz {
@@ -28,8 +29,7 @@ using inspect::Rgb;
 enum class MapKind { kExtents, kLsn, kTypes, kIndex };
 ondisk::Result<MapKind> ParseMapKind(const std::string& name);
 std::string ToString(MapKind k);
-// 1234567 -> "1,234,567": how every count in a picture is written.
-std::string Thousands(std::uint64_t v);
+using inspect::Thousands;  // how every count in a picture is written
 
 struct LegendEntry {
   Rgb color;

@@ -121,8 +121,10 @@ TEST(ExperimentKeysCliTest, MariadbRunsTheSameAndAgrees) {
   ASSERT_EQ(j["results"].size(), 4u);
   EXPECT_TRUE(j["mariadb_version"].get<std::string>().starts_with("MariaDB 1")) << j["mariadb_version"];
   std::map<std::string, std::uint64_t> strata_leaves;
+  std::map<std::string, nlohmann::json> uuid;  // by engine
   for (const auto& r : j["results"]) {
     const std::string what = r["engine"].get<std::string>() + " " + r["strategy"].get<std::string>();
+    if (r["strategy"] == "uuid") uuid[r["engine"]] = r;
     EXPECT_EQ(r["count"], 6000) << what;
     EXPECT_EQ(r["records"], 6000) << what;
     EXPECT_EQ(r["samples"].size(), 20u) << what;
@@ -147,6 +149,48 @@ TEST(ExperimentKeysCliTest, MariadbRunsTheSameAndAgrees) {
   std::ifstream md(out / "report.md");
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("| uuid | mariadb | char(36) |"), std::string::npos) << text;
+
+  // The same rows by the two engines, side by side: `inspect compare` matches PRIMARY with
+  // PRIMARY and gives each file's own figures; the viewer's compare window shows them.
+  const std::string a = uuid["strata"]["file"], b = uuid["mariadb"]["file"];
+  const auto compared = Strata("inspect compare --json " + a + " " + b);
+  ASSERT_EQ(compared.exit_code, 0) << compared.err;
+  const auto c = nlohmann::json::parse(compared.out);
+  EXPECT_TRUE(c["same_record_counts"].get<bool>());
+  EXPECT_EQ(c["only_in_a"], nlohmann::json::array({"SDI"})) << "Strata's files carry their dictionary, MariaDB's do not";
+  EXPECT_TRUE(c["only_in_b"].empty());
+  std::map<std::string, nlohmann::json> figure;
+  for (const auto& f : c["figures"]) figure[(f["index"].is_null() ? "file" : f["index"].get<std::string>()) + " " + f["figure"].get<std::string>()] = f;
+  EXPECT_EQ(figure["PRIMARY records"]["a"], 6000);
+  EXPECT_EQ(figure["PRIMARY records"]["b"], 6000);
+  EXPECT_EQ(figure["PRIMARY leaf pages"]["a"], uuid["strata"]["leaf_pages"]);
+  EXPECT_EQ(figure["PRIMARY leaf pages"]["b"], uuid["mariadb"]["leaf_pages"]);
+  EXPECT_EQ(figure["PRIMARY leaf pages"]["b"], uuid["mariadb"]["server_leaf_pages"]) << "the server's own count";
+  EXPECT_EQ(figure["file pages"]["b"], uuid["mariadb"]["pages"]);
+  EXPECT_DOUBLE_EQ(figure["file MiB"]["b_over_a"].get<double>(), double(fs::file_size(b)) / double(fs::file_size(a)));
+  EXPECT_EQ(c["indexes"].size(), 1u);
+  EXPECT_EQ(Strata("inspect compare " + a).exit_code, 2) << "one file is a usage error";
+#ifdef STRATA_VIZ_BINARY
+  const fs::path shot = tmp.path() / "compare.png";
+  const auto viewer = strata::testing::RunCommand("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " +
+                                                  std::string(STRATA_VIZ_BINARY) + " " + a + " " + b +
+                                                  " --compare --frames 3 --screenshot " + shot.string());
+  ASSERT_EQ(viewer.exit_code, 0) << viewer.out << viewer.err;
+  auto png = strata::viz::ReadPng(shot);
+  ASSERT_TRUE(png.ok()) << png.status().ToString();
+  // The compare window fills the right column: two leaf-fill histograms side by side, in the
+  // plots' colour (Dear ImGui's dark style), one in each half of it.
+  const int left = static_cast<int>(png->width() * 0.62), middle = (left + png->width()) / 2;
+  std::uint64_t bars_a = 0, bars_b = 0;
+  for (int y = 0; y < png->height(); ++y) {
+    for (int x = left; x < png->width(); ++x) {
+      const auto p = png->At(x, y);
+      if (p.r == 230 && p.g == 179 && p.b == 0) (x < middle ? bars_a : bars_b)++;
+    }
+  }
+  EXPECT_GT(bars_a, 200u);
+  EXPECT_GT(bars_b, 200u);
+#endif
 }
 
 TEST(ExperimentKeysCliTest, BadArgumentsAreUsageErrors) {

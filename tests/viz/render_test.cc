@@ -248,6 +248,23 @@ TEST(RenderTest, ShortenedNamesAreGivenInFull) {
   }
 }
 
+// The same table written by two engines has one file name: each panel is titled by as much of
+// its path as tells it from the other.
+TEST(ModelTest, FilesOfOneNameAreToldApartByTheirPaths) {
+  testing::TempDir tmp;
+  for (const char* dir : {"strata-uuid/test", "mariadb-uuid/data/test"}) {
+    std::filesystem::create_directories(tmp.path() / dir);
+    std::filesystem::copy_file(testing::TestDataDir() / "mariadb/t_uuid.ibd", tmp.path() / dir / "t.ibd");
+  }
+  auto a = Open(tmp.path() / "strata-uuid/test/t.ibd");
+  auto b = Open(tmp.path() / "mariadb-uuid/data/test/t.ibd");
+  auto c = Open(testing::TestDataDir() / "mariadb/t_uuid.ibd");
+  const MapModel m = BuildModel({{&a, nullptr}, {&b, nullptr}, {&c, nullptr}}, {MapKind::kTypes, false, 1024, ""});
+  EXPECT_EQ(m.panels[0].title, "strata-uuid/test/t.ibd");
+  EXPECT_EQ(m.panels[1].title, "mariadb-uuid/data/test/t.ibd");
+  EXPECT_EQ(m.panels[2].title, "t_uuid.ibd") << "a name of its own stays short";
+}
+
 TEST(RenderTest, OutputMustBePngOrSvg) {
   auto f = Open(testing::TestDataDir() / "mariadb/t_uuid.ibd");
   MapModel m = BuildModel({{&f, nullptr}}, {MapKind::kTypes, false, 1024, ""});

@@ -54,6 +54,8 @@ struct AppState {
   bool show_btree = true;
   bool show_undo = true;
   bool show_page = true;
+  bool show_compare = false;
+  std::size_t compare_a = 0, compare_b = 1;  // the files the compare window sets side by side
 
   bool all_loaded() const { return finished.load(); }
 };

@@ -1,6 +1,6 @@
 // strata-viz: an interactive viewer of tablespaces (Dear ImGui + GLFW + OpenGL 3).
 //
-//   strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--screenshot OUT.png --frames N]
+//   strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--compare] [--screenshot OUT.png --frames N]
 //              [--key-file FILE [--filekey SECRET]] [--keyring FILE]
 //
 // The main loop follows Dear ImGui's example_glfw_opengl3 and shuts down in reverse order.
@@ -25,10 +25,12 @@
 namespace {
 
 void Usage(std::ostream& out) {
-  out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--screenshot OUT.png --frames N]\n\n"
+  out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--compare] [--screenshot OUT.png --frames N]\n\n"
          "Opens tablespaces (.ibd, ibdata1, undo files) or data directories. Hover a page for its header,\n"
          "click it for the page panel (--page N opens it on page N of the first file); Ctrl+wheel zooms, right-drag\n"
-         "pans. --screenshot renders N frames (default 3), writes the window as PNG and exits.\n"
+         "pans. --compare sets the first two files side by side, index by index (the same rows written by\n"
+         "Strata and by MariaDB, say), with their leaf-fill histograms on one scale.\n"
+         "--screenshot renders N frames (default 3), writes the window as PNG and exits.\n"
          "Encrypted tablespaces are shown decrypted with --key-file FILE [--filekey SECRET] (MariaDB's\n"
          "file_key_management) or --keyring FILE (MySQL's keyring_file).\n";
 }
@@ -77,6 +79,7 @@ int main(int argc, char** argv) {
   std::string screenshot, map = "extents";
   int frames = 3;
   std::optional<std::uint32_t> page;
+  bool compare = false;
   std::string key_file, filekey, keyring;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -95,6 +98,8 @@ int main(int argc, char** argv) {
       screenshot = value();
     } else if (a == "--frames") {
       frames = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--compare") {
+      compare = true;
     } else if (a == "--map") {
       map = value();
     } else if (a == "--key-file") {
@@ -123,6 +128,11 @@ int main(int argc, char** argv) {
   auto kind = strata::viz::ParseMapKind(map);
   if (paths.empty() || !kind.ok()) {
     std::cerr << "strata-viz: " << (paths.empty() ? "missing PATH" : kind.status().message()) << "\n";
+    Usage(std::cerr);
+    return 2;
+  }
+  if (compare && paths.size() < 2) {
+    std::cerr << "strata-viz: --compare needs two tablespaces\n";
     Usage(std::cerr);
     return 2;
   }
@@ -177,7 +187,12 @@ int main(int argc, char** argv) {
   strata::viz::BtreePanel btree_panel;
   strata::viz::UndoPanel undo_panel;
   strata::viz::PagePanel page_panel;
+  strata::viz::ComparePanel compare_panel;
   app.map = *kind;
+  if (compare) {  // the compare window takes the right column
+    app.show_compare = true;
+    app.show_summary = app.show_btree = app.show_undo = false;
+  }
   app.shared_scale = OneDataDirectory(paths);
   strata::viz::StartLoading(app, paths);
   if (!screenshot.empty()) app.loader.join();  // a screenshot shows the loaded files
@@ -212,6 +227,9 @@ int main(int argc, char** argv) {
     ImGui::SetNextWindowPos(ImVec2(size.x * 0.1f, size.y * 0.5f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(size.x * 0.5f, size.y * 0.45f), ImGuiCond_FirstUseEver);
     if (app.show_page) page_panel.Draw(app, &app.show_page);
+    ImGui::SetNextWindowPos(ImVec2(x, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, size.y), ImGuiCond_FirstUseEver);
+    if (app.show_compare) compare_panel.Draw(app, &app.show_compare);
 
     ImGui::Render();
     int fw, fh;

@@ -66,6 +66,27 @@ void PageTooltip(const LoadedFile& f, std::uint32_t n) {
 
 }  // namespace
 
+void LeafFillHistogram(const std::string& label, const std::array<std::uint64_t, 10>& pages, std::uint64_t top, float width) {
+  float hist[10];
+  std::uint64_t total = 0, peak = 0;
+  for (int k = 0; k < 10; ++k) {
+    hist[k] = static_cast<float>(pages[k]);
+    total += pages[k];
+    peak = std::max(peak, pages[k]);
+  }
+  // Bars: leaf pages per tenth of fill; the axis under them, the counts over them.
+  const std::string counts = fmt::format("{} leaf pages, tallest bar {}", Thousands(total), Thousands(peak));
+  const float x0 = ImGui::GetCursorPosX();
+  ImGui::PlotHistogram(label.c_str(), hist, 10, 0, counts.c_str(), 0.0f, top ? static_cast<float>(top) : FLT_MAX, ImVec2(width, 60));
+  ImGui::TextDisabled("0%%");
+  ImGui::SameLine();  // (SameLine's own offset counts from a group's left, not the window's)
+  ImGui::SetCursorPosX(x0 + width / 2 - ImGui::CalcTextSize("50%").x / 2);
+  ImGui::TextDisabled("50%%");
+  ImGui::SameLine();
+  ImGui::SetCursorPosX(x0 + width - ImGui::CalcTextSize("100%").x);
+  ImGui::TextDisabled("100%%");
+}
+
 void MapPanel::Draw(AppState& app) {
   ImGui::Begin("Page map");
   if (!app.all_loaded()) {
@@ -83,6 +104,10 @@ void MapPanel::Draw(AppState& app) {
   if (ImGui::Combo("map", &map, kMaps, 4)) app.map = static_cast<MapKind>(map), app.model_dirty = true;
   ImGui::SameLine();
   if (ImGui::Checkbox("shared LSN scale", &app.shared_scale)) app.model_dirty = true;
+  if (app.files.size() >= 2) {
+    ImGui::SameLine();
+    ImGui::Checkbox("compare", &app.show_compare);
+  }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(200);
   ImGui::SliderFloat("zoom (px per cell)", &app.zoom, 1.0f, 40.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
@@ -148,24 +173,8 @@ void SummaryPanel::Draw(AppState& app, bool* open) {
     for (const auto& [type, n] : s.type_counts) ImGui::BulletText("%s: %llu", type.c_str(), static_cast<unsigned long long>(n));
     for (const auto& ix : f->indexes.indexes) {
       if (ix.levels.empty()) continue;
-      const auto& leaf = ix.levels.back();
-      float hist[10];
-      std::uint64_t pages = 0, peak = 0;
-      for (int k = 0; k < 10; ++k) {
-        hist[k] = static_cast<float>(leaf.fill_histogram[k]);
-        pages += leaf.fill_histogram[k];
-        peak = std::max<std::uint64_t>(peak, leaf.fill_histogram[k]);
-      }
-      // Bars: leaf pages per tenth of fill; the axis under them, the counts over them.
-      const std::string label = fmt::format("{} leaf fill", ix.name.empty() ? std::to_string(ix.index_id) : ix.name);
-      const std::string counts = fmt::format("{} leaf pages, tallest bar {}", pages, peak);
-      const float x0 = ImGui::GetCursorPosX();
-      ImGui::PlotHistogram(label.c_str(), hist, 10, 0, counts.c_str(), 0.0f, FLT_MAX, ImVec2(220, 60));
-      ImGui::TextDisabled("0%%");
-      ImGui::SameLine(x0 + 98);
-      ImGui::TextDisabled("50%%");
-      ImGui::SameLine(x0 + 190);
-      ImGui::TextDisabled("100%%");
+      LeafFillHistogram(fmt::format("{} leaf fill", ix.name.empty() ? std::to_string(ix.index_id) : ix.name),
+                        ix.levels.back().fill_histogram);
     }
   }
   ImGui::End();
