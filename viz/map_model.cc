@@ -71,11 +71,12 @@ enum Fixed : std::size_t { kFree = 0, kUnwritten = 1, kOther = 2, kFirstIndex = 
 
 
 // One colour per index name across the panels of a picture, and different colours for the
-// indexes of one file: the primary key's always the same (so two engines' PRIMARY match), the
-// others coloured greedily in the order their names first appear, each taking the first colour
+// indexes of one file: the primary key's and the SDI's always the same (so two engines' PRIMARY
+// match, and every picture's), the others coloured greedily in the order their names first appear, each taking the first colour
 // no index it shares a file with has taken.
 std::map<std::string, Rgb> IndexColors(const std::vector<std::vector<std::string>>& names_per_file) {
   constexpr std::size_t kPrimarySlot = 1;  // orange
+  constexpr std::size_t kSdiSlot = 2;      // green
   constexpr std::size_t kSlots = 8;        // CategoryColor's palette
   std::map<std::string, std::size_t> slot;
   std::map<std::string, std::set<std::string>> neighbours;
@@ -90,10 +91,11 @@ std::map<std::string, Rgb> IndexColors(const std::vector<std::vector<std::string
   }
   for (const auto& n : order) {
     if (n == "PRIMARY" || n == "GEN_CLUST_INDEX") slot[n] = kPrimarySlot;
+    if (n == "SDI") slot[n] = kSdiSlot;
   }
   for (const auto& n : order) {
     if (slot.count(n)) continue;
-    std::set<std::size_t> taken{kPrimarySlot};
+    std::set<std::size_t> taken{kPrimarySlot, kSdiSlot};
     for (const auto& o : neighbours[n]) {
       if (auto it = slot.find(o); it != slot.end()) taken.insert(it->second);
     }
