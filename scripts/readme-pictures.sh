@@ -3,7 +3,9 @@
 #   1. `make demo`'s own run: 500,000 rows per key strategy, 16 MiB buffer pool;
 #   2. the same statements at 1,000,000 rows in Strata and in a private MariaDB
 #      (needs `scripts/install-deps.sh mariadb`; SKIP_MARIADB=1 leaves those pictures as they are);
-#   3. the three MariaDB 10.11 tables bundled in tests/data, drawn with `strata render`.
+#   3. the three MariaDB 10.11 tables bundled in tests/data, and sakila's 25 tablespaces
+#      (MySQL 8.0, from the shared fixtures: STRATA_FIXTURES or ../shared/fixtures), drawn with
+#      `strata render`.
 # The tables in README.md between `<!-- NAME:begin -->` and `<!-- NAME:end -->` are replaced
 # by the runs' own report tables, so the numbers beside a picture are the picture's.
 # Takes about 15 minutes on 2 cores, most of it MariaDB's UUID table. Usage:
@@ -64,9 +66,15 @@ if [ -z "${SKIP_MARIADB:-}" ]; then
   replace_block mariadb-table "$out/mariadb-1m/table.md"
 fi
 
-echo "== 3/3: the bundled MariaDB tables"
+echo "== 3/3: the bundled MariaDB tables and sakila"
 h=tests/data/mariadb-history/hist
 "$strata" render extents $h/t_uuid.ibd $h/t_ulid.ibd $h/t_autoinc.ibd \
   --title "Same 3,000 rows in MariaDB 10.11: UUID vs ULID vs auto-increment keys" -o docs/uuid-vs-ulid-extents.png
 "$strata" render lsn $h/t_uuid.ibd $h/t_ulid.ibd $h/t_autoinc.ibd --shared-scale -o docs/uuid-vs-ulid-lsn.png
+sakila=${STRATA_FIXTURES:-../shared/fixtures}/mysql-sakila/8.0/sakila
+if [ -d "$sakila" ]; then
+  "$strata" render index "$sakila" --width 1600 --title "sakila (MySQL 8.0): its 25 tablespaces by index" -o docs/sakila-index.png
+else
+  echo "readme-pictures: $sakila not found; docs/sakila-index.png left as it is" >&2
+fi
 echo "readme-pictures: docs/*.png and README.md's tables redrawn; the runs are in $out"
