@@ -21,14 +21,18 @@ using namespace strata::inspect;
 
 namespace {
 
+constexpr int kMinWidth = 200, kMaxWidth = 20000;  // narrower, not even one map and its legend fit
+
 int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   const std::string name = viz::ToString(kind);
   po::options_description options("Options");
   options.add_options()("output,o", po::value<std::string>(), "the image to write: OUT.png or OUT.svg")(
       "title", po::value<std::string>()->default_value(""), "a title above the maps")(
       "width", po::value<int>()->default_value(1200), "image width in pixels")(
-      "shared-scale", "lsn: colour every file on one LSN range (default: rank within each file)")(
-      "linear", "lsn: colour by LSN between each file's oldest and newest page (default: rank within each file)")(
+      "shared-scale", "lsn: colour every file on one LSN range (default: each file on its own, oldest to newest page)")(
+      "rank", "lsn: colour by the page's rank by LSN within its file (spreads a file over the whole scale; "
+              "the colour is then not an LSN)")(
+      "linear", "lsn: colour by LSN between each file's oldest and newest page (the default)")(
       "max-rows", po::value<std::uint32_t>()->default_value(1024), "merge pages into cells beyond this many rows")(
       "help,h", "show this help");
   AddKeyOptions(options);
@@ -60,6 +64,10 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
     usage(std::cerr);
     return kExitUsage;
   }
+  if (const int w = vm["width"].as<int>(); w < kMinWidth || w > kMaxWidth) {
+    std::cerr << "strata render " << name << ": --width " << w << ": give " << kMinWidth << " to " << kMaxWidth << " pixels\n";
+    return kExitUsage;
+  }
   const std::filesystem::path out = vm["output"].as<std::string>();
   if (out.extension() != ".png" && out.extension() != ".svg") {
     std::cerr << "strata render " << name << ": " << out.string() << ": the output must end in .png or .svg\n";
@@ -87,13 +95,13 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   viz::ModelOptions mo;
   mo.kind = kind;
   mo.shared_scale = vm.count("shared-scale") > 0;
-  mo.linear_within_file = vm.count("linear") > 0;
+  mo.rank_within_file = vm.count("rank") > 0;
   mo.max_rows = std::max<std::uint32_t>(1, vm["max-rows"].as<std::uint32_t>());
   mo.title = vm["title"].as<std::string>();
   ScanProgress progress(TerminalProgressBar());
   viz::MapModel model = viz::BuildModel(inputs, mo);
   viz::RenderOptions ro;
-  ro.width = std::clamp(vm["width"].as<int>(), 200, 20000);
+  ro.width = vm["width"].as<int>();
   viz::Layout l;
   if (auto s = viz::WriteMap(model, ro, out, &l); !s.ok()) {
     std::cerr << "strata render " << name << ": " << s.ToString() << "\n";
@@ -102,7 +110,16 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   std::cout << "wrote " << out.string() << " (" << l.width << "x" << l.height << ", " << model.panels.size() << " file"
             << (model.panels.size() == 1 ? "" : "s") << ", " << model.pages_per_cell << " page"
             << (model.pages_per_cell == 1 ? "" : "s") << " per cell)\n";
-  return findings.empty() ? kExitOk : kExitFailure;
+  // Damage is drawn (in red) and said: the picture is not of an intact file.
+  bool damaged = false;
+  for (std::size_t i = 0; i < model.panels.size(); ++i) {
+    if (!model.panels[i].damaged_pages) continue;
+    damaged = true;
+    std::cerr << "strata render " << name << ": " << files[i].path().string() << ": " << model.panels[i].damaged_pages
+              << " page" << (model.panels[i].damaged_pages == 1 ? " fails its" : "s fail their")
+              << " checksum (drawn as damaged; `strata inspect check` says which)\n";
+  }
+  return findings.empty() && !damaged ? kExitOk : kExitFailure;
 }
 
 }  // namespace

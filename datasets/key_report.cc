@@ -292,7 +292,6 @@ Status WriteMaps(const std::filesystem::path& dir, const KeyReport& report, std:
                            MapSpec{viz::MapKind::kIndex, "index.png", "Index: which index owns each page"}}) {
     viz::ModelOptions mo;
     mo.kind = m.kind;
-    mo.linear_within_file = true;
     mo.title = fmt::format("{} rows per table, {} map", viz::Thousands(report.options.rows), viz::ToString(m.kind));
     viz::MapModel model = viz::BuildModel(inputs, mo);
     for (std::size_t i = 0; i < model.panels.size() && i < order.size(); ++i) {

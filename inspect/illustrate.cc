@@ -103,6 +103,7 @@ std::string IllustrateLsn(const LsnReport& r, std::uint32_t pages_per_extent, co
     const LsnPage& p = r.pages[i];
     if (p.state == LsnState::kNeverWritten) out += paint.Cell("░", kGrey);
     else if (p.state == LsnState::kFree) out += paint.Cell("·", kGrey);
+    else if (p.state == LsnState::kDamaged) out += paint.Cell("X", kBadColor);
     else out += age(p.age_rank);
   }
   if (!r.pages.empty()) out += "│\n";
@@ -113,6 +114,7 @@ std::string IllustrateLsn(const LsnReport& r, std::uint32_t pages_per_extent, co
   out += fmt::format("    written {:>8} pages {}\n", r.written, Pct(r.written, total));
   out += fmt::format("    {} never written {:>8} pages {}\n", paint.Cell("░", kGrey), r.never_written, Pct(r.never_written, total));
   out += fmt::format("    {} free {:>8} pages {}\n", paint.Cell("·", kGrey), r.free, Pct(r.free, total));
+  if (r.damaged) out += fmt::format("    {} damaged {:>8} pages {}\n", paint.Cell("X", kBadColor), r.damaged, Pct(r.damaged, total));
   // The histogram: written pages per LSN bucket, oldest left.
   const std::uint64_t peak = r.histogram.empty() ? 0 : *std::max_element(r.histogram.begin(), r.histogram.end());
   std::string spark;

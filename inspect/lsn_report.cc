@@ -12,6 +12,7 @@ const char* ToString(LsnState s) {
     case LsnState::kWritten: return "written";
     case LsnState::kNeverWritten: return "never_written";
     case LsnState::kFree: return "free";
+    case LsnState::kDamaged: return "damaged";
   }
   return "?";
 }
@@ -24,12 +25,17 @@ LsnReport AnalyzeLsn(const SpaceFile& f, const SpaceMap& m, std::size_t buckets)
   for (std::uint32_t n = 0; n < m.pages.size(); ++n) {
     const PageCell& c = m.pages[n];
     LsnPage p{n, c.lsn, LsnState::kWritten, 0};
-    if (c.never_written()) {
-      p.state = LsnState::kNeverWritten;
-      ++r.never_written;
-    } else if (c.free()) {
+    // Free by its extent descriptor first (a free page is often all zeros too): "never
+    // written" is kept for allocated pages that are all zeros, as the maps say.
+    if (c.free()) {
       p.state = LsnState::kFree;
       ++r.free;
+    } else if (c.never_written()) {
+      p.state = LsnState::kNeverWritten;
+      ++r.never_written;
+    } else if (c.bad_checksum()) {
+      p.state = LsnState::kDamaged;
+      ++r.damaged;
     } else {
       ++r.written;
       written.push_back(n);
@@ -58,13 +64,15 @@ nlohmann::json ToJson(const LsnReport& r) {
                      {"age_rank", p.state == LsnState::kWritten ? nlohmann::json(p.age_rank) : nlohmann::json(nullptr)}});
   }
   return {{"file", r.file}, {"min_lsn", r.min_lsn}, {"max_lsn", r.max_lsn}, {"written_pages", r.written},
-          {"never_written_pages", r.never_written}, {"free_pages", r.free}, {"histogram", r.histogram},
+          {"never_written_pages", r.never_written}, {"free_pages", r.free}, {"damaged_pages", r.damaged},
+          {"histogram", r.histogram},
           {"pages", pages}};
 }
 
 std::string ToText(const LsnReport& r) {
-  std::string out = fmt::format("{}\n  LSN {} .. {} over {} written pages; {} never written, {} free\n\n", r.file, r.min_lsn,
-                                r.max_lsn, r.written, r.never_written, r.free);
+  std::string out = fmt::format("{}\n  LSN {} .. {} over {} written pages; {} never written, {} free{}\n\n", r.file, r.min_lsn,
+                                r.max_lsn, r.written, r.never_written, r.free,
+                                r.damaged ? fmt::format(", {} damaged (checksum fails: LSN not trusted)", r.damaged) : "");
   const std::uint64_t peak = r.histogram.empty() ? 0 : *std::max_element(r.histogram.begin(), r.histogram.end());
   const double width = static_cast<double>(r.max_lsn - r.min_lsn) / std::max<std::size_t>(1, r.histogram.size());
   out += "  LSN from             pages\n";

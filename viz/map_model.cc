@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "inspect/lsn_report.h"
 #include "inspect/page_info.h"
 #include "ondisk/index_page.h"
 #include "ondisk/page_type.h"
@@ -141,7 +142,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
   m.kind = opt.kind;
   m.title = opt.title;
   m.shared_scale = opt.shared_scale;
-  m.linear_within_file = opt.linear_within_file && !opt.shared_scale;
+  m.rank_within_file = opt.rank_within_file && !opt.shared_scale;
   std::vector<SpaceMap> maps;
   std::uint32_t max_pages = 0;
   for (const auto& in : inputs) {
@@ -160,7 +161,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
   std::uint64_t gmin = ~0ull, gmax = 0;
   for (const auto& sm : maps) {
     for (const auto& c : sm.pages) {
-      if (c.never_written() || c.free()) continue;
+      if (c.never_written() || c.free() || c.bad_checksum()) continue;
       gmin = std::min(gmin, c.lsn);
       gmax = std::max(gmax, c.lsn);
     }
@@ -171,7 +172,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
   for (std::size_t f = 0; f < inputs.size(); ++f) {
     std::set<std::uint64_t> ids;
     for (const auto& c : maps[f].pages) {
-      if (c.btree() && !c.free() && !c.never_written()) ids.insert(c.index_id);
+      if (c.btree() && !c.free() && !c.never_written() && !c.bad_checksum()) ids.insert(c.index_id);
     }
     for (std::uint64_t id : ids) index_names[f].push_back(IndexLabel(id, inputs[f].names));
   }
@@ -186,8 +187,11 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
     // The clustered index: the lowest index id with leaf pages (SDI aside).
     std::map<std::uint64_t, std::pair<std::uint64_t, double>> leaf;  // id -> records, fill sum
     std::map<std::uint64_t, std::uint64_t> leaf_pages;
+    std::uint64_t btree_pages = 0;
     for (const auto& c : sm.pages) {
-      if (!c.btree() || c.level != 0 || c.index_id == ondisk::kSdiIndexId) continue;
+      if (!c.btree() || c.free() || c.never_written() || c.bad_checksum()) continue;
+      ++btree_pages;
+      if (c.level != 0 || c.index_id == ondisk::kSdiIndexId) continue;
       leaf[c.index_id].first += c.n_recs;
       leaf[c.index_id].second += sm.Fill(c);
       ++leaf_pages[c.index_id];
@@ -195,45 +199,39 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
     std::string records = "no index";
     if (!leaf.empty()) {
       const auto& [id, rf] = *leaf.begin();
-      records = fmt::format("{} records, leaf fill {:.0f}%", Thousands(rf.first), 100 * rf.second / leaf_pages[id]);
+      records = fmt::format("{} records, {} leaf fill {:.0f}%", Thousands(rf.first), IndexLabel(id, inputs[f].names),
+                            100 * rf.second / leaf_pages[id]);
     }
-    p.subtitle = fmt::format("{:.1f} MiB, {} pages, {}", file.file_bytes() / 1048576.0, Thousands(p.pages), records);
+    p.subtitle = fmt::format("{:.1f} MiB, {} pages ({} in B-trees), {}", file.file_bytes() / 1048576.0, Thousands(p.pages),
+                             Thousands(btree_pages), records);
 
     // Per-page category and colour.
     std::vector<std::size_t> category(sm.pages.size());
     std::vector<Rgb> colors;
     std::vector<std::string> labels;
     std::map<std::uint64_t, std::size_t> index_slot;
-    double lsn_lo = 0, lsn_hi = 1;
     std::vector<double> rank;
     if (m.kind == MapKind::kTypes) {
       for (const auto& t : kTypeClasses) colors.push_back(t.color), labels.push_back(t.name);
       for (std::size_t n = 0; n < sm.pages.size(); ++n) category[n] = TypeClassOf(sm.pages[n]);
     } else if (m.kind == MapKind::kLsn) {
       colors = {inspect::kFreeColor, inspect::kUnwrittenColor, Viridis(0.5)};
-      labels = {"free", "allocated, never written", "written (colour: LSN, see the bar)"};
+      labels = {"free", "allocated, never written",
+                m.rank_within_file ? "written (colour: rank by LSN, see the bar)" : "written (colour: LSN, see the bar)"};
+      // States, ranks and the histogram as `inspect lsn` reports them.
+      const inspect::LsnReport lr = inspect::AnalyzeLsn(file, sm, 40);
       std::vector<std::uint32_t> written;
       for (std::uint32_t n = 0; n < sm.pages.size(); ++n) {
-        const auto& c = sm.pages[n];
-        category[n] = c.free() ? 0 : c.never_written() ? 1 : 2;
+        const inspect::LsnState st = lr.pages[n].state;
+        category[n] = st == inspect::LsnState::kFree ? 0 : st == inspect::LsnState::kNeverWritten ? 1 : 2;  // damaged: below
         if (category[n] == 2) written.push_back(n);
       }
-      rank.assign(sm.pages.size(), 0);
-      if (opt.shared_scale) {
-        lsn_lo = static_cast<double>(gmin), lsn_hi = static_cast<double>(gmax);
-        for (auto n : written) rank[n] = gmax > gmin ? (sm.pages[n].lsn - lsn_lo) / (lsn_hi - lsn_lo) : 1.0;
-      } else if (opt.linear_within_file) {
-        std::uint64_t lo = ~0ull, hi = 0;
-        for (auto n : written) lo = std::min(lo, sm.pages[n].lsn), hi = std::max(hi, sm.pages[n].lsn);
-        for (auto n : written) rank[n] = hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
-      } else {
-        std::stable_sort(written.begin(), written.end(), [&](auto a, auto b) { return sm.pages[a].lsn < sm.pages[b].lsn; });
-        for (std::size_t i = 0; i < written.size(); ++i) rank[written[i]] = written.size() > 1 ? double(i) / (written.size() - 1) : 1.0;
-      }
-      // The histogram under the map.
-      std::uint64_t lo = ~0ull, hi = 0;
-      for (auto n : written) lo = std::min(lo, sm.pages[n].lsn), hi = std::max(hi, sm.pages[n].lsn);
+      std::uint64_t lo = lr.min_lsn, hi = lr.max_lsn;
       if (opt.shared_scale) lo = gmin, hi = gmax;
+      rank.assign(sm.pages.size(), 0);
+      for (auto n : written) {
+        rank[n] = m.rank_within_file ? lr.pages[n].age_rank : hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
+      }
       p.lsn_min = written.empty() ? 0 : lo;
       p.lsn_max = written.empty() ? 0 : hi;
       p.histogram.assign(40, 0);
@@ -248,7 +246,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
         const auto& c = sm.pages[n];
         if (c.free()) category[n] = kFree;
         else if (c.never_written()) category[n] = kUnwritten;
-        else if (!c.btree()) category[n] = kOther;
+        else if (!c.btree() || c.bad_checksum()) category[n] = kOther;  // damaged: below
         else {
           auto [it, added] = index_slot.emplace(c.index_id, colors.size());
           if (added) {
@@ -258,6 +256,16 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
           category[n] = it->second;
         }
       }
+    }
+
+    // A page that fails its checksum is drawn as damaged in every map: its type, index and LSN
+    // are not to be believed.
+    const std::size_t damaged = colors.size();
+    colors.push_back(inspect::kBadColor);
+    labels.push_back("damaged (fails its checksum)");
+    for (std::size_t n = 0; n < sm.pages.size(); ++n) {
+      const auto& c = sm.pages[n];
+      if (c.bad_checksum() && !c.free() && !c.never_written()) category[n] = damaged, ++p.damaged_pages;
     }
 
     // Legend: exact page counts per category, in category order, empty ones left out.
@@ -289,7 +297,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       if (m.kind == MapKind::kLsn && best == 2) color = Viridis(age / written);
       p.cells[cell] = color;
       if (m.kind == MapKind::kExtents) {
-        const bool index = best >= kFirstIndex;
+        const bool index = best >= kFirstIndex && best != damaged;
         p.bar_height[cell] = index && btree ? static_cast<float>(std::clamp(fill / btree, 0.0, 1.0)) : 1.0f;
         p.bar_background[cell] = index ? Lighten(color, 0.8) : color;
       }

@@ -3,9 +3,9 @@
 // and SVG writers and the viewer draw from this one model.
 //
 // Maps:  extents  B-tree pages as bars of their fill in their index's colour
-//        lsn      page age on a perceptual scale (rank in the file; the LSN value on the file's own
-//                 range with linear_within_file; on a range shared by all files with
-//                 shared_scale), never-written and free pages apart
+//        lsn      page age on a perceptual scale (the LSN between the file's oldest and newest
+//                 page; on a range shared by all files with shared_scale; the page's rank
+//                 by LSN with rank_within_file), never-written and free pages apart
 //        types    page type per page
 //        index    which index owns each page
 // Every panel uses the same pages per row (an extent) and the same pages per cell.
@@ -43,6 +43,7 @@ struct Panel {
   std::string title;     // file name
   std::string subtitle;  // size, pages, records, average leaf fill
   std::uint32_t pages = 0;
+  std::uint32_t damaged_pages = 0;  // fail their checksum: drawn as damaged, whatever they hold
   std::vector<Rgb> cells;         // row-major, cells_per_row per row
   std::vector<float> bar_height;  // extents map: fraction of the cell filled with its colour
   std::vector<Rgb> bar_background;
@@ -59,7 +60,7 @@ struct MapModel {
   std::uint32_t cells_per_row = 64;  // pages_per_row, or fewer when every file is smaller
   std::uint32_t rows = 0;            // of the tallest panel
   bool shared_scale = false;
-  bool linear_within_file = false;
+  bool rank_within_file = false;
   std::vector<Panel> panels;
 
   std::uint32_t RowsOf(const Panel& p) const {
@@ -72,10 +73,12 @@ struct ModelOptions {
   bool shared_scale = false;
   std::uint32_t max_rows = 1024;  // taller files merge pages into cells
   std::string title;
-  // Colour by LSN value between the file's oldest and newest page rather than by rank: a
-  // file whose pages were all rewritten at the end shows bright all over, as innodb_ruby's
-  // LSN-age picture does (rank would spread any file over the whole scale).
-  bool linear_within_file = false;
+  // Colour by the page's rank among the file's written pages by LSN (ties share a rank, as
+  // `inspect lsn`'s age_rank) instead of by the LSN itself. Rank spreads any file over the
+  // whole scale, so the colour no longer reads as an LSN: the colour bar is labelled by rank
+  // and the histogram is left uncoloured. By default a file whose pages were all rewritten at
+  // the end shows bright all over, as innodb_ruby's LSN-age picture does.
+  bool rank_within_file = false;
 };
 
 struct MapInput {

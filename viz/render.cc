@@ -41,9 +41,10 @@ std::string Note(const MapModel& m) {
                               Thousands(m.pages_per_cell), m.pages_per_cell == 1 ? "" : "s (the most common kind)",
                               Thousands(std::uint64_t{m.cells_per_row} * m.pages_per_cell));
   if (m.kind == MapKind::kLsn) {
-    s += m.shared_scale         ? "; colour = LSN on one range for all files, dark = oldest"
-         : m.linear_within_file ? "; colour = LSN between each file's oldest and newest page, dark = oldest"
-                                : "; colour = the page's rank by LSN within its file, dark = oldest";
+    s += m.shared_scale       ? "; colour = LSN on one range for all files, dark = oldest"
+         : m.rank_within_file ? "; colour = the page's rank by LSN among its file's pages (not the LSN itself: the bar is "
+                                "ranks, oldest page to newest), dark = oldest"
+                              : "; colour = LSN between each file's oldest and newest page, dark = oldest";
     s += "; bars = written pages per LSN range";
   }
   if (m.kind == MapKind::kExtents) s += "; bar height = how full the page is";
@@ -156,20 +157,26 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
   for (int first = 0; first < static_cast<int>(m.panels.size()); first += columns) {
     const int last = std::min<int>(first + columns, static_cast<int>(m.panels.size()));
     std::uint32_t rows = 0;
-    int below = 0;
+    int below = 0, header = kHeaderH;  // a subtitle too long for its column wraps: no figure is cut
     for (int i = first; i < last; ++i) {
       rows = std::max(rows, m.RowsOf(m.panels[i]));
       below = std::max(below, BelowMap(m, m.panels[i], col_w, measure));
+      const int lines = static_cast<int>(Wrap(m.panels[i].subtitle, kSmallPx, col_w, measure).size());
+      header = std::max(header, kHeaderH + (lines - 1) * kLineH);
     }
     for (int i = first; i < last; ++i) {
       const Panel& p = m.panels[i];
       const int left = kMargin + (i - first) * (col_w + kGap);
-      const PanelBox b{left + kAxisW, y + kHeaderH, l.cell, m.RowsOf(p)};
+      const PanelBox b{left + kAxisW, y + header, l.cell, m.RowsOf(p)};
       l.panels.push_back(b);
       const std::string title = Ellipsize(p.title, kPanelTitlePx, col_w, measure, true);
       if (title != p.title) key.emplace_back(title, p.title);
       s.Text(left, y + 2, title, kPanelTitlePx, kInk, measure);
-      s.Text(left, y + 26, Ellipsize(p.subtitle, kSmallPx, col_w, measure), kSmallPx, kFaint, measure);
+      int sy = y + 26;
+      for (const auto& line : Wrap(p.subtitle, kSmallPx, col_w, measure)) {
+        s.Text(left, sy, line, kSmallPx, kFaint, measure);
+        sy += kLineH;
+      }
       // Cells: a flat colour, or a bar of the page's fill over its background.
       for (std::size_t c = 0; c < p.cells.size(); ++c) {
         const int x = b.map_x + static_cast<int>(c % m.cells_per_row) * b.cell;
@@ -197,13 +204,17 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
         for (int j = 0; j < k; ++j) {
           const int x0 = b.map_x + j * map_w / k, x1 = b.map_x + (j + 1) * map_w / k;
           const int h = peak ? static_cast<int>(kHistH * double(p.histogram[j]) / double(peak) + 0.5) : 0;
-          s.Rect(x0, py + kHistH - h, std::max(1, x1 - x0 - (x1 - x0 > 2 ? 1 : 0)), h, Viridis(k > 1 ? double(j) / (k - 1) : 1));
+          // Ranked colours are not LSNs: the bars, which are LSN ranges, stay neutral then.
+          const Rgb bar = m.rank_within_file ? kFaint : Viridis(k > 1 ? double(j) / (k - 1) : 1);
+          s.Rect(x0, py + kHistH - h, std::max(1, x1 - x0 - (x1 - x0 > 2 ? 1 : 0)), h, bar);
         }
         s.Text(left, py + kHistH / 2 - kAxisPx / 2, "pages", kAxisPx, kFaint, measure);
         py += kHistH + 2;
         for (int x = 0; x < map_w; ++x) s.Rect(b.map_x + x, py, 1, kBarH, Viridis(map_w > 1 ? double(x) / (map_w - 1) : 1));
         py += kBarH + 2;
-        const std::string oldest = "oldest: LSN " + Thousands(p.lsn_min), newest = "newest: LSN " + Thousands(p.lsn_max);
+        const char* end = m.rank_within_file ? " page" : "";  // ranked: the bar runs from page to page, not LSN to LSN
+        const std::string oldest = fmt::format("oldest{}: LSN {}", end, Thousands(p.lsn_min));
+        const std::string newest = fmt::format("newest{}: LSN {}", end, Thousands(p.lsn_max));
         const Box lo = s.Text(b.map_x, py, Ellipsize(oldest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure);
         const int newest_w = measure(newest, kAxisPx);
         if (lo.x + lo.w + 8 <= b.map_x + map_w - newest_w) {
@@ -226,7 +237,7 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
         py += kLegendRowH + (static_cast<int>(lines.size()) - 1) * kLineH;
       }
     }
-    y += kHeaderH + static_cast<int>(rows) * l.cell + below + kGap;
+    y += header + static_cast<int>(rows) * l.cell + below + kGap;
   }
   // The names shortened above, in full.
   for (const auto& [shown, full] : key) {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "inspect/colors.h"
+#include "inspect/lsn_report.h"
 #include "inspect/schema.h"
 #include "inspect/summary.h"
 #include "viz/map_model.h"
@@ -263,6 +264,52 @@ TEST(ModelTest, FilesOfOneNameAreToldApartByTheirPaths) {
   EXPECT_EQ(m.panels[0].title, "strata-uuid/test/t.ibd");
   EXPECT_EQ(m.panels[1].title, "mariadb-uuid/data/test/t.ibd");
   EXPECT_EQ(m.panels[2].title, "t_uuid.ibd") << "a name of its own stays short";
+}
+
+// Ranked LSN colours are `inspect lsn`'s age ranks: pages of one LSN share a colour.
+TEST(ModelTest, RankedLsnColoursAreInspectLsnsAgeRanks) {
+  auto f = Open(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/actor.ibd");
+  ModelOptions o{MapKind::kLsn, false, 1024, ""};
+  o.rank_within_file = true;
+  const MapModel m = BuildModel({{&f, nullptr}}, o);
+  const inspect::LsnReport r = inspect::AnalyzeLsn(f, inspect::BuildSpaceMap(f));
+  int ties = 0;
+  for (const auto& p : r.pages) {
+    if (p.state != inspect::LsnState::kWritten) continue;
+    EXPECT_EQ(m.panels[0].cells[p.page], inspect::Viridis(p.age_rank)) << "page " << p.page;
+    for (const auto& q : r.pages) ties += q.page > p.page && q.state == inspect::LsnState::kWritten && q.lsn == p.lsn;
+  }
+  EXPECT_GT(ties, 0) << "actor.ibd has pages of one LSN";
+}
+
+// A page that fails its checksum is drawn as damaged in every map, never as what its bytes
+// claim; its LSN stays out of the LSN map's range.
+TEST(ModelTest, APageThatFailsItsChecksumIsDrawnAsDamaged) {
+  testing::TempDir tmp;
+  const auto path = tmp.path() / "film.ibd";
+  std::filesystem::copy_file(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd", path);
+  auto intact = Open(path);
+  const std::uint64_t intact_max_lsn = BuildModel({{&intact, nullptr}}, {MapKind::kLsn, false, 1024, ""}).panels[0].lsn_max;
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(6 * 16384 + 16);  // page 6's FIL_PAGE_LSN: a huge LSN, and the checksum no longer holds
+    f.write("\xff\xff\xff\xff\xff\xff\xff\xff", 8);
+  }
+  auto damaged = Open(path);
+  for (MapKind kind : {MapKind::kExtents, MapKind::kLsn, MapKind::kTypes, MapKind::kIndex}) {
+    const MapModel m = BuildModel({{&damaged, nullptr}}, {kind, false, 1024, ""});
+    const Panel& p = m.panels[0];
+    EXPECT_EQ(p.damaged_pages, 1u) << ToString(kind);
+    bool listed = false;
+    for (const auto& e : p.legend) {
+      if (e.label.rfind("damaged", 0) == 0) listed = e.pages == 1 && e.color == inspect::kBadColor;
+    }
+    EXPECT_TRUE(listed) << ToString(kind);
+    EXPECT_EQ(p.cells[6], inspect::kBadColor) << ToString(kind);
+    if (kind == MapKind::kLsn) {
+      EXPECT_EQ(p.lsn_max, intact_max_lsn) << "the damaged page's LSN is not believed";
+    }
+  }
 }
 
 TEST(RenderTest, OutputMustBePngOrSvg) {
