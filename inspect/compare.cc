@@ -36,18 +36,26 @@ SpaceComparison CompareSpaces(const SpaceSummary& a, const IndexesReport& ia, st
   SpaceComparison c;
   c.file_a = a.file, c.file_b = b.file;
   c.flavor_a = a.flavor, c.flavor_b = b.flavor;
+  for (const auto* findings : {&a.findings, &ia.findings, &b.findings, &ib.findings}) {
+    for (const auto& f : *findings) {
+      if (f.severity == Severity::kError) c.findings.push_back(f);
+    }
+  }
   c.figures.push_back({"", "MiB", a_bytes / 1048576.0, b_bytes / 1048576.0, false});
   c.figures.push_back({"", "pages", double(a.pages), double(b.pages), false});
-  c.figures.push_back({"", "pages never written", double(a.never_written), double(b.never_written), false});
+  c.figures.push_back({"", "pages all zeros (free or never written)", double(a.never_written), double(b.never_written), false});
   c.same_record_counts = true;
-  bool any = false;
+  // The SDI is the dictionary, not an index of the table (MySQL 8.0 and Strata keep one,
+  // MariaDB does not): left out.
+  auto user = [](const IndexSummary& ix) { return ix.name != "SDI"; };
   for (const auto& x : a.indexes) {
+    if (!user(x)) continue;
     const IndexSummary* y = Named(b, x.name);
     if (!y) {
       c.only_in_a.push_back(NameOf(x));
+      c.unnamed |= x.name.empty();
       continue;
     }
-    any = true;
     c.same_record_counts &= x.records == y->records;
     const IndexReport* rx = ReportOf(ia, x.index_id);
     const IndexReport* ry = ReportOf(ib, y->index_id);
@@ -65,9 +73,11 @@ SpaceComparison CompareSpaces(const SpaceSummary& a, const IndexesReport& ia, st
     c.indexes.push_back(ci);
   }
   for (const auto& y : b.indexes) {
-    if (y.name.empty() || !Named(a, y.name)) c.only_in_b.push_back(NameOf(y));
+    if (!user(y) || (!y.name.empty() && Named(a, y.name))) continue;
+    c.only_in_b.push_back(NameOf(y));
+    c.unnamed |= y.name.empty();
   }
-  c.same_record_counts &= any;
+  c.same_record_counts &= !c.indexes.empty();
   return c;
 }
 
@@ -75,31 +85,46 @@ std::string Label(const ComparedFigure& f) { return f.index.empty() ? "file " + 
 
 std::string Shown(const ComparedFigure& f, double v) {
   if (f.percent) return fmt::format("{:.1f}%", 100 * v);
-  if (f.what == "MiB") return fmt::format("{:.1f}", v);
+  if (f.what == "MiB") return v < 10 ? fmt::format("{:.2f}", v) : fmt::format("{:.1f}", v);
   return Thousands(static_cast<std::uint64_t>(v));
 }
 
 std::string Versus(const ComparedFigure& f) {
   if (f.a == f.b) return "equal";
   if (f.percent) return fmt::format("{:+.1f} points", 100 * (f.b - f.a));
-  return f.a != 0 ? fmt::format("{:.2f}x", f.b / f.a) : "";
+  if (f.a == 0) return "";
+  const double r = f.b / f.a;  // three significant digits far from 1: 0.00334x, not 0.00x
+  return r < 0.1 || r >= 100 ? fmt::format("{:.3g}x", r) : fmt::format("{:.2f}x", r);
 }
 
 std::string RecordCountsVerdict(const SpaceComparison& c) {
-  return c.indexes.empty()        ? "No index is in both files."
-         : c.same_record_counts ? "Every index both files have holds as many records in A as in B."
-                                : "The files do not hold the same number of records in every index they share.";
+  std::string s = c.indexes.empty()        ? "No index is in both files."
+                  : c.same_record_counts ? "Every index both files have holds as many records in A as in B."
+                                         : "The files do not hold the same number of records in every index they share.";
+  // One sentence a line.
+  if (!c.only_in_a.empty() || !c.only_in_b.empty()) s += "\nThey do not have the same indexes: they may not be the same table.";
+  if (c.unnamed) {
+    s += "\nAn index whose name could not be read (no dictionary beside the file, or a damaged one) is known only by its "
+         "id and is not matched.";
+  }
+  if (!c.findings.empty()) s += "\nDamage was found (below): the figures of a damaged file are not the whole truth.";
+  return s;
 }
 
 nlohmann::json ToJson(const SpaceComparison& c) {
   nlohmann::json figures = nlohmann::json::array();
+  auto number = [](const ComparedFigure& f, double v) {  // counts as JSON integers
+    return f.percent || f.what == "MiB" ? nlohmann::json(v) : nlohmann::json(static_cast<std::uint64_t>(v));
+  };
   for (const auto& f : c.figures) {
     figures.push_back({{"index", f.index.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.index)},
                        {"figure", f.what},
-                       {"a", f.a},
-                       {"b", f.b},
+                       {"a", number(f, f.a)},
+                       {"b", number(f, f.b)},
                        {"b_over_a", f.a != 0 && !f.percent ? nlohmann::json(f.b / f.a) : nlohmann::json(nullptr)}});
   }
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& f : c.findings) findings.push_back(ToJson(f));
   nlohmann::json indexes = nlohmann::json::array();
   for (const auto& ix : c.indexes) {
     indexes.push_back({{"name", ix.name}, {"leaf_fill_histogram_a", ix.leaf_fill_a}, {"leaf_fill_histogram_b", ix.leaf_fill_b}});
@@ -110,7 +135,8 @@ nlohmann::json ToJson(const SpaceComparison& c) {
           {"indexes", indexes},
           {"only_in_a", c.only_in_a},
           {"only_in_b", c.only_in_b},
-          {"same_record_counts", c.same_record_counts}};
+          {"same_record_counts", c.same_record_counts},
+          {"findings", findings}};
 }
 
 std::string ToText(const SpaceComparison& c) {
@@ -134,6 +160,7 @@ std::string ToText(const SpaceComparison& c) {
   if (!c.only_in_a.empty()) out += "\nonly in A: " + names(c.only_in_a) + "\n";
   if (!c.only_in_b.empty()) out += (c.only_in_a.empty() ? "\n" : "") + std::string("only in B: ") + names(c.only_in_b) + "\n";
   out += "\n" + RecordCountsVerdict(c) + "\n";
+  for (const auto& f : c.findings) out += "damage: " + f.ToString() + "\n";
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Two tablespaces side by side: the same rows written by two engines (Strata and MariaDB), with
 // two keys, or in two row formats. Indexes are matched by name, so PRIMARY is set against
-// PRIMARY; an index only one file has is listed as such, never matched by position.
+// PRIMARY; an index only one file has is listed as such, never matched by position. The SDI (the
+// dictionary MySQL 8.0 and Strata keep in the file) is not an index of the table: left out.
 #pragma once
 
 #include <array>
@@ -39,6 +40,8 @@ struct SpaceComparison {
   // Whether every index both have holds as many records in one as in the other: the files can
   // hold the same rows. (Not proof that they do: the rows themselves are not compared.)
   bool same_record_counts = false;
+  bool unnamed = false;           // an index of either file has no name, so was not matched
+  std::vector<Finding> findings;  // damage either file's reading found (errors only)
 };
 
 // The file sizes are given by the caller (a summary counts pages, not bytes).
