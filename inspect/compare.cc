@@ -43,7 +43,7 @@ SpaceComparison CompareSpaces(const SpaceSummary& a, const IndexesReport& ia, st
   }
   c.figures.push_back({"", "MiB", a_bytes / 1048576.0, b_bytes / 1048576.0, false});
   c.figures.push_back({"", "pages", double(a.pages), double(b.pages), false});
-  c.figures.push_back({"", "pages all zeros (free or never written)", double(a.never_written), double(b.never_written), false});
+  c.figures.push_back({"", "pages all zeros", double(a.never_written), double(b.never_written), false});
   c.same_record_counts = true;
   // The SDI is the dictionary, not an index of the table (MySQL 8.0 and Strata keep one,
   // MariaDB does not): left out.

@@ -19,8 +19,9 @@ void ComparePanel::Draw(AppState& app, bool* open) {
     return ImGui::End();
   }
   // Which two: A and B from the open files.
+  const float combo_w = std::max(80.0f, (ImGui::GetContentRegionAvail().x - 60) / 2);
   auto pick = [&](const char* label, std::size_t* chosen) {
-    ImGui::SetNextItemWidth(260);
+    ImGui::SetNextItemWidth(combo_w);
     if (!ImGui::BeginCombo(label, app.files[*chosen]->path.filename().c_str())) return;
     for (std::size_t i : usable) {
       if (ImGui::Selectable(app.files[i]->path.string().c_str(), i == *chosen)) *chosen = i;

@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
   strata::viz::PagePanel page_panel;
   strata::viz::ComparePanel compare_panel;
   app.map = *kind;
-  if (compare) {  // the compare window takes the right column
+  if (compare) {  // the compare window takes the right column; the others are a click away
     app.show_compare = true;
     app.show_summary = app.show_btree = app.show_undo = false;
   }

@@ -75,9 +75,10 @@ void LeafFillHistogram(const std::string& label, const std::array<std::uint64_t,
     peak = std::max(peak, pages[k]);
   }
   // Bars: leaf pages per tenth of fill; the axis under them, the counts over them.
-  const std::string counts = fmt::format("{} leaf pages, tallest bar {}", Thousands(total), Thousands(peak));
+  // The counts above the plot, not over its bars (where a tall bar would hide them).
+  ImGui::TextDisabled("%s leaf pages, tallest bar %s", Thousands(total).c_str(), Thousands(peak).c_str());
   const float x0 = ImGui::GetCursorPosX();
-  ImGui::PlotHistogram(label.c_str(), hist, 10, 0, counts.c_str(), 0.0f, top ? static_cast<float>(top) : FLT_MAX, ImVec2(width, 60));
+  ImGui::PlotHistogram(label.c_str(), hist, 10, 0, nullptr, 0.0f, top ? static_cast<float>(top) : FLT_MAX, ImVec2(width, 60));
   ImGui::TextDisabled("0%%");
   ImGui::SameLine();  // (SameLine's own offset counts from a group's left, not the window's)
   ImGui::SetCursorPosX(x0 + width / 2 - ImGui::CalcTextSize("50%").x / 2);
@@ -104,13 +105,23 @@ void MapPanel::Draw(AppState& app) {
   if (ImGui::Combo("map", &map, kMaps, 4)) app.map = static_cast<MapKind>(map), app.model_dirty = true;
   ImGui::SameLine();
   if (ImGui::Checkbox("shared LSN scale", &app.shared_scale)) app.model_dirty = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(200);
+  ImGui::SliderFloat("zoom (px per cell)", &app.zoom, 1.0f, 40.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+  // The side windows, each closable and opened again here, on a line of their own.
+  ImGui::TextDisabled("windows:");
+  ImGui::SameLine();
+  ImGui::Checkbox("summary", &app.show_summary);
+  ImGui::SameLine();
+  ImGui::Checkbox("B+trees", &app.show_btree);
+  if (app.undo) {
+    ImGui::SameLine();
+    ImGui::Checkbox("undo", &app.show_undo);
+  }
   if (app.files.size() >= 2) {
     ImGui::SameLine();
     ImGui::Checkbox("compare", &app.show_compare);
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(200);
-  ImGui::SliderFloat("zoom (px per cell)", &app.zoom, 1.0f, 40.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
   if (app.model_dirty) RebuildTextures(app);
 
   ImGui::BeginChild("maps", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
@@ -130,9 +141,11 @@ void MapPanel::Draw(AppState& app) {
     const Panel& p = app.model.panels[panel];
     if (panel) ImGui::SameLine();
     ImGui::BeginGroup();
+    const float w = app.zoom * app.model.cells_per_row, h = app.zoom * std::max<std::uint32_t>(1, app.model.RowsOf(p));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(w, 280.0f));  // the texts wrap at the map's width
     ImGui::TextUnformatted(p.title.c_str());
     ImGui::TextDisabled("%s", p.subtitle.c_str());
-    const float w = app.zoom * app.model.cells_per_row, h = app.zoom * std::max<std::uint32_t>(1, app.model.RowsOf(p));
+    ImGui::PopTextWrapPos();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(app.textures[panel])), ImVec2(w, h));
     if (ImGui::IsItemHovered()) {
