@@ -14,7 +14,7 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "engine/db.h"
-#include "engine/sql/session.h"
+#include "sql/session.h"
 #include "engine/sync_latency_env.h"
 
 namespace strata::cli {

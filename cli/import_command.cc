@@ -12,7 +12,7 @@
 #include "cli/progress.h"
 #include "cli/sql_output.h"
 #include "engine/db.h"
-#include "engine/sql/import.h"
+#include "sql/import.h"
 
 namespace po = boost::program_options;
 
@@ -97,11 +97,11 @@ int Import(const std::vector<std::string>& args) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  engine::sql::ImportOptions io;
+  sql::ImportOptions io;
   if (vm.count("database")) io.database = vm["database"].as<std::string>();
   io.threads = vm["threads"].as<unsigned>();
   io.force = vm.count("force") > 0;
-  engine::sql::Importer importer(**db, io);
+  sql::Importer importer(**db, io);
   ProgressBar bar("import", total_bytes);
   std::uint64_t done_bytes = 0, text_bytes = 0;
   std::string buf(1u << 20, '\0');
@@ -129,7 +129,7 @@ int Import(const std::vector<std::string>& args) {
     done_bytes += in->size();
     if (!ok) break;
   }
-  const engine::sql::ImportResult r = importer.Finish();
+  const sql::ImportResult r = importer.Finish();
   bar.Finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& e : r.errors) {

@@ -15,8 +15,8 @@
 #include "cli/options.h"
 #include "cli/sql_output.h"
 #include "engine/db.h"
-#include "engine/sql/script.h"
-#include "engine/sql/session.h"
+#include "sql/script.h"
+#include "sql/session.h"
 
 namespace po = boost::program_options;
 
@@ -24,9 +24,9 @@ namespace strata::cli {
 
 namespace {
 
-using engine::sql::ScriptStatement;
-using engine::sql::Session;
-using engine::sql::StatementSplitter;
+using sql::ScriptStatement;
+using sql::Session;
+using sql::StatementSplitter;
 
 struct ShellOptions {
   OutputMode mode = OutputMode::kBatch;
@@ -54,7 +54,7 @@ class Runner {
     }
     ResultPrinter printer(std::cout, st.vertical ? OutputMode::kVertical : options_.mode, options_.output);
     const auto start = std::chrono::steady_clock::now();
-    const engine::sql::StatementOutcome o = session_.Execute(st.text, printer);
+    const sql::StatementOutcome o = session_.Execute(st.text, printer);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     printer.Done(o, seconds);
     std::cout.flush();  // a program reading our output sees each result as it completes
@@ -184,7 +184,7 @@ int Sql(const std::vector<std::string>& args) {
 
   if (vm.count("database")) {
     ScriptStatement use{"USE `" + vm["database"].as<std::string>() + "`", 0, false};
-    engine::sql::StatementOutcome o;
+    sql::StatementOutcome o;
     ResultPrinter quiet(std::cout, OutputMode::kBatch, {});
     o = session.Execute(use.text, quiet);
     if (o.error) {
@@ -197,7 +197,7 @@ int Sql(const std::vector<std::string>& args) {
   auto durable = [&](int code) -> int {
     engine::Status s = session.WaitDurable();
     if (s.ok()) return code;
-    std::cerr << FormatError(engine::sql::FromStatus(s), std::nullopt) << "\n";
+    std::cerr << FormatError(sql::FromStatus(s), std::nullopt) << "\n";
     return kExitFailure;
   };
   if (execute) {

@@ -39,12 +39,12 @@ std::string Plural(std::uint64_t n, const char* one, const char* many) { return 
 
 }  // namespace
 
-std::string FormatError(const engine::sql::SqlError& e, std::optional<std::uint64_t> line) {
+std::string FormatError(const sql::SqlError& e, std::optional<std::uint64_t> line) {
   if (line) return fmt::format("ERROR {} ({}) at line {}: {}", e.code, e.sqlstate, *line, e.message);
   return fmt::format("ERROR {} ({}): {}", e.code, e.sqlstate, e.message);
 }
 
-void ResultPrinter::Header(const std::vector<engine::sql::ColumnHeader>& columns) {
+void ResultPrinter::Header(const std::vector<sql::ColumnHeader>& columns) {
   columns_ = columns;
   rows_.clear();
   header_printed_ = false;
@@ -113,7 +113,7 @@ void ResultPrinter::PrintVertical() {
   }
 }
 
-void ResultPrinter::Done(const engine::sql::StatementOutcome& o, double seconds) {
+void ResultPrinter::Done(const sql::StatementOutcome& o, double seconds) {
   if (o.error) return;
   const std::string warnings = o.warnings.empty() ? "" : ", " + Plural(o.warnings.size(), "warning", "warnings");
   if (o.result_set) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sql/session.h"
+#include "sql/session.h"
 
 namespace strata::cli {
 
@@ -20,13 +20,13 @@ struct OutputOptions {
   bool summaries = true;     // "Query OK, ...", "N rows in set": interactive only
 };
 
-class ResultPrinter : public engine::sql::ResultSink {
+class ResultPrinter : public sql::ResultSink {
  public:
   ResultPrinter(std::ostream& out, OutputMode mode, OutputOptions options) : out_(out), mode_(mode), options_(options) {}
-  void Header(const std::vector<engine::sql::ColumnHeader>& columns) override;
+  void Header(const std::vector<sql::ColumnHeader>& columns) override;
   void Row(const std::vector<std::optional<std::string>>& values) override;
   // Prints what was buffered and the statement's summary line(s).
-  void Done(const engine::sql::StatementOutcome& outcome, double seconds);
+  void Done(const sql::StatementOutcome& outcome, double seconds);
 
  private:
   void PrintTable();
@@ -34,12 +34,12 @@ class ResultPrinter : public engine::sql::ResultSink {
   std::ostream& out_;
   OutputMode mode_;
   OutputOptions options_;
-  std::vector<engine::sql::ColumnHeader> columns_;
+  std::vector<sql::ColumnHeader> columns_;
   std::vector<std::vector<std::optional<std::string>>> rows_;
   bool header_printed_ = false;
 };
 
 // "ERROR 1146 (42S02) at line 3: Table 'a.b' doesn't exist" (the line when reading a script).
-std::string FormatError(const engine::sql::SqlError& e, std::optional<std::uint64_t> line);
+std::string FormatError(const sql::SqlError& e, std::optional<std::uint64_t> line);
 
 }  // namespace strata::cli

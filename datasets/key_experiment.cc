@@ -8,7 +8,7 @@
 #include <chrono>
 
 #include "engine/db.h"
-#include "engine/sql/session.h"
+#include "sql/session.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/summary.h"
@@ -27,9 +27,9 @@ std::vector<KeyStrategy> StudyStrategies() {
 
 namespace {
 
-using FirstValue = engine::sql::FirstValueSink;
+using FirstValue = sql::FirstValueSink;
 
-Status Run(engine::sql::Session& session, const std::string& text, FirstValue* out = nullptr) {
+Status Run(sql::Session& session, const std::string& text, FirstValue* out = nullptr) {
   FirstValue ignore;
   auto o = session.Execute(text, out ? *out : ignore);
   if (!o.error) return Status::Ok();
@@ -95,7 +95,7 @@ Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStra
   {
     auto db = engine::Database::Open(datadir, EngineOptions(options));
     if (!db.ok()) return db.status();
-    engine::sql::Session session(**db);
+    sql::Session session(**db);
     for (const std::string& text : {fmt::format("CREATE DATABASE `{}`", options.database), fmt::format("USE `{}`", options.database),
                                     CreateTableFor(options, strategy)}) {
       if (Status s = Run(session, text); !s.ok()) return s;
@@ -125,7 +125,7 @@ Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStra
   {
     auto db = engine::Database::Open(datadir, EngineOptions(options));
     if (!db.ok()) return db.status();
-    engine::sql::Session session(**db);
+    sql::Session session(**db);
     const std::string count = fmt::format("SELECT COUNT(*) FROM `{}`.`{}`", options.database, r.table);
     for (double* seconds : {&r.count_cold_seconds, &r.count_warm_seconds}) {
       FirstValue answer;

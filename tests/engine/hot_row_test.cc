@@ -16,7 +16,7 @@
 
 #include "engine/db.h"
 #include "engine/fault_injection_env.h"
-#include "engine/sql/session.h"
+#include "sql/session.h"
 #include "engine/sync_latency_env.h"
 #include "tests/util/tsv.h"
 

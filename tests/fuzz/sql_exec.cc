@@ -8,13 +8,13 @@
 #include <string_view>
 
 #include "engine/db.h"
-#include "engine/sql/script.h"
-#include "engine/sql/session.h"
+#include "sql/script.h"
+#include "sql/session.h"
 
 namespace strata::fuzz {
 
 using namespace strata::engine;
-using namespace strata::engine::sql;
+using namespace strata::sql;
 
 namespace {
 

@@ -2,15 +2,15 @@
 
 #include <string_view>
 
-#include "engine/sql/lexer.h"
-#include "engine/sql/parser.h"
-#include "engine/sql/script.h"
-#include "engine/sql/values_reader.h"
+#include "sql/lexer.h"
+#include "sql/parser.h"
+#include "sql/script.h"
+#include "sql/values_reader.h"
 #include "inspect/create_table.h"
 
 namespace strata::fuzz {
 
-using namespace strata::engine::sql;
+using namespace strata::sql;
 
 void ReadSqlText(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return;

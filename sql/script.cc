@@ -1,10 +1,10 @@
-#include "engine/sql/script.h"
+#include "sql/script.h"
 
 #include <cctype>
 
-#include "engine/sql/lexer.h"
+#include "sql/lexer.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 namespace {
 
@@ -167,4 +167,4 @@ bool StatementSplitter::Line(std::string_view line, bool complete, const Sink& s
   return true;
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -6,12 +6,14 @@
 // statements come out as soon as they are complete.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 struct ScriptStatement {
   std::string text;          // without the delimiter
@@ -52,4 +54,4 @@ class StatementSplitter {
   bool stopped_ = false;
 };
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

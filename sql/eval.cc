@@ -1,4 +1,4 @@
-#include "engine/sql/eval.h"
+#include "sql/eval.h"
 
 #include <fmt/format.h>
 
@@ -12,9 +12,9 @@
 #include <mutex>
 #include <random>
 
-#include "engine/sql/stack_guard.h"
+#include "sql/stack_guard.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 namespace {
 
@@ -640,4 +640,4 @@ std::string NewUuid() {
                      static_cast<std::uint32_t>(clock_seq | 0x8000), node);
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -8,6 +8,8 @@
 //   if (r.error) ...                       // "ERROR 1146 (42S02): Table 'shop.x' doesn't exist"
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,11 +18,11 @@
 #include <vector>
 
 #include "engine/db.h"
-#include "engine/sql/ast.h"
-#include "engine/sql/eval.h"
-#include "engine/sql/parser.h"
+#include "sql/ast.h"
+#include "sql/eval.h"
+#include "sql/parser.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 struct ColumnHeader {
   std::string name;
@@ -129,4 +131,4 @@ class Session {
 // The error a failed engine call becomes, with MySQL's number and SQLSTATE.
 SqlError FromStatus(const Status& s);
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

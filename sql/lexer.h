@@ -7,12 +7,14 @@
 // their escapes decoded; hex literals (`0x4142`, `X'4142'`) come out as the bytes.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 enum class TokenKind : std::uint8_t {
   kWord,         // a keyword or unquoted identifier (the text as written)
@@ -66,4 +68,4 @@ bool DecodeHex(std::string_view digits, std::string* out);
 // Case-insensitive ASCII equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

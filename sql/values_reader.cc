@@ -1,11 +1,11 @@
-#include "engine/sql/values_reader.h"
+#include "sql/values_reader.h"
 
 #include <cctype>
 #include <charconv>
 
-#include "engine/sql/lexer.h"
+#include "sql/lexer.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 namespace {
 
@@ -251,4 +251,4 @@ std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::
   return SqlResult<std::vector<Row>>(std::move(rows));
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -1,4 +1,4 @@
-#include "engine/sql/stack_guard.h"
+#include "sql/stack_guard.h"
 
 #include <pthread.h>
 
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 namespace {
 
@@ -53,4 +53,4 @@ std::optional<SqlError> CheckStack(std::size_t needed) {
                               size - left, size, needed)};
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

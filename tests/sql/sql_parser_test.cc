@@ -3,10 +3,10 @@
 
 #include <deque>
 
-#include "engine/sql/lexer.h"
-#include "engine/sql/parser.h"
+#include "sql/lexer.h"
+#include "sql/parser.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 namespace {
 
 // The statement parsed, kept alive for the whole test run so that references to it stay valid.
@@ -239,4 +239,4 @@ TEST(SqlParserTest, SyntaxErrorsQuoteTheTextAndLineLikeMysql) {
 }
 
 }  // namespace
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -12,6 +12,8 @@
 //   ImportResult r = im.Finish();
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -25,10 +27,10 @@
 #include <vector>
 
 #include "engine/db.h"
-#include "engine/sql/script.h"
-#include "engine/sql/session.h"
+#include "sql/script.h"
+#include "sql/session.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 struct ImportOptions {
   // Created when missing and USE'd first. Without it, a dump that uses a table before any USE
@@ -124,4 +126,4 @@ class Importer {
   ImportResult result_;
 };
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -1,16 +1,16 @@
-#include "engine/sql/import.h"
+#include "sql/import.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 
-#include "engine/sql/lexer.h"
-#include "engine/sql/parser.h"
-#include "engine/sql/row_builder.h"
-#include "engine/sql/values_reader.h"
+#include "sql/lexer.h"
+#include "sql/parser.h"
+#include "sql/row_builder.h"
+#include "sql/values_reader.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 namespace {
 
@@ -403,4 +403,4 @@ void Importer::RetireLoaders(const std::vector<std::string>* only) {
   for (auto& l : loads) l->loader.join();
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -1,10 +1,10 @@
-#include "engine/sql/lexer.h"
+#include "sql/lexer.h"
 
 #include <cctype>
 
 #include "ondisk/column_format.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -272,4 +272,4 @@ class Lexer {
 
 Lexed Lex(std::string_view text) { return Lexer(text).Run(); }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -1,6 +1,8 @@
 // The statements the SQL front end understands, as the parser builds them.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,7 +13,7 @@
 #include "engine/schema.h"
 #include "engine/value.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 // How a literal was written, which decides how it compares and converts: a hex string or
 // `_binary '...'` compares as bytes; a decimal literal keeps its exact digits.
@@ -154,4 +156,4 @@ struct Show {
 using Statement = std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update,
                                Delete, Select, Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show>;
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

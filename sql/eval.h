@@ -3,15 +3,17 @@
 // trailing spaces ignored) unless one side is binary, and the functions users reach for.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <optional>
 #include <string>
 #include <variant>
 
 #include "engine/schema.h"
-#include "engine/sql/ast.h"
-#include "engine/sql/parser.h"
+#include "sql/ast.h"
+#include "sql/parser.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 // A value in flight: how it compares and converts depends on where it came from.
 struct SqlValue {
@@ -66,4 +68,4 @@ Value ToColumn(SqlValue v, const Column& c);
 // MySQL's UUID(): a version-1 UUID, as text.
 std::string NewUuid();
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

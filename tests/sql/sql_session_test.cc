@@ -9,10 +9,10 @@
 #include <random>
 
 #include "engine/db.h"
-#include "engine/sql/session.h"
+#include "sql/session.h"
 #include "tests/util/tsv.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 namespace {
 
 using strata::testing::TempDir;
@@ -419,4 +419,4 @@ TEST_F(SqlSessionTest, StatementsAndRowsTooBigForThePacketOrTheLogAreRefused) {
 }
 
 }  // namespace
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <cctype>
 
-#include "engine/sql/lexer.h"
-#include "engine/sql/row_builder.h"
-#include "engine/sql/values_reader.h"
-#include "engine/sql/session.h"
-#include "engine/sql/session_context.h"
+#include "sql/lexer.h"
+#include "sql/row_builder.h"
+#include "sql/values_reader.h"
+#include "sql/session.h"
+#include "sql/session_context.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& name) {
   for (std::size_t i = 0; i < spec.columns.size(); ++i) {
@@ -826,4 +826,4 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
   return o;
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -2,14 +2,16 @@
 // (the list is in ast.h). One call parses one statement's text.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "engine/sql/ast.h"
+#include "sql/ast.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 // An error as MySQL reports it: number, SQLSTATE and message.
 struct SqlError {
@@ -34,4 +36,4 @@ SqlError SyntaxError(std::string_view text, std::size_t offset);
 // ER_NOT_SUPPORTED_YET (1235).
 SqlError NotSupported(std::string_view what);
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

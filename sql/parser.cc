@@ -1,4 +1,4 @@
-#include "engine/sql/parser.h"
+#include "sql/parser.h"
 
 #include <fmt/format.h>
 
@@ -7,10 +7,10 @@
 #include <charconv>
 #include <functional>
 
-#include "engine/sql/lexer.h"
-#include "engine/sql/stack_guard.h"
+#include "sql/lexer.h"
+#include "sql/stack_guard.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 SqlError SyntaxError(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
@@ -1263,4 +1263,4 @@ Parsed Parse(std::string_view text) {
   return out;
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -3,13 +3,15 @@
 // to the column's type.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <optional>
 #include <vector>
 
 #include "engine/db.h"
-#include "engine/sql/eval.h"
+#include "sql/eval.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 class RowBuilder {
  public:
@@ -28,4 +30,4 @@ class RowBuilder {
   std::vector<std::size_t> positions_;
 };
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -1,12 +1,12 @@
-#include "engine/sql/row_builder.h"
+#include "sql/row_builder.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "engine/sql/session_context.h"
+#include "sql/session_context.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 SqlResult<RowBuilder> RowBuilder::For(const TableSpec& spec, const std::vector<std::string>& columns) {
   RowBuilder b(spec);
@@ -72,4 +72,4 @@ SqlResult<Row> RowBuilder::Build(std::vector<std::optional<SqlValue>>& values, s
   return row;
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -5,12 +5,14 @@
 // times larger, and 527 nested ABS() calls overflowed one.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <cstddef>
 #include <optional>
 
-#include "engine/sql/parser.h"
+#include "sql/parser.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 // Bytes of the calling thread's stack below the caller's frame (the stack grows down).
 std::size_t StackLeft();
@@ -18,4 +20,4 @@ std::size_t StackLeft();
 // Error 1436 when less than `needed` bytes of stack are left, else nullopt.
 std::optional<SqlError> CheckStack(std::size_t needed);
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -1,9 +1,11 @@
 // Internal to the SQL front end: what expressions see inside a session, and inside a row.
 #pragma once
 
-#include "engine/sql/session.h"
+#include "sql/engine_api.h"
 
-namespace strata::engine::sql {
+#include "sql/session.h"
+
+namespace strata::sql {
 
 class SessionContext : public EvalContext {
  public:
@@ -36,4 +38,4 @@ std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& 
 // A stored value as an expression sees it (binary columns compare as bytes, DECIMAL exactly).
 SqlValue FromColumn(const Value& v, const engine::Column& c);
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

@@ -1,6 +1,6 @@
 // The session: dispatch, transactions, DDL, SET and SHOW. Row statements are in
 // session_rows.cc.
-#include "engine/sql/session.h"
+#include "sql/session.h"
 
 #include <fmt/format.h>
 
@@ -9,10 +9,10 @@
 #include <cctype>
 #include <charconv>
 
-#include "engine/sql/lexer.h"
-#include "engine/sql/session_context.h"
+#include "sql/lexer.h"
+#include "sql/session_context.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 namespace {
 
@@ -696,4 +696,4 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
   return o;
 }
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql

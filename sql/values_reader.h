@@ -5,16 +5,18 @@
 // through the full parser instead.
 #pragma once
 
+#include "sql/engine_api.h"
+
 #include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
 
-#include "engine/sql/eval.h"
-#include "engine/sql/parser.h"
-#include "engine/sql/row_builder.h"
+#include "sql/eval.h"
+#include "sql/parser.h"
+#include "sql/row_builder.h"
 
-namespace strata::engine::sql {
+namespace strata::sql {
 
 struct ValuesRead {
   enum class Outcome : std::uint8_t { kOk, kNotLiteral, kSyntax };
@@ -44,4 +46,4 @@ std::optional<InsertHead> ReadInsertHead(std::string_view text);
 // malformed list is MySQL's 1064 for the statement text.
 std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::size_t values_at, const RowBuilder& builder);
 
-}  // namespace strata::engine::sql
+}  // namespace strata::sql
