@@ -396,7 +396,7 @@ Status Database::CreateDatabase(const std::string& name) {
   if (name.empty() || name.find_first_of("/\\.") != std::string::npos) return Status::InvalidArgument(fmt::format("database name '{}' is not allowed", name));
   STRATA_RETURN_IF_ERROR(CheckIdentifier(name));
   if (std::find(databases_.begin(), databases_.end(), name) != databases_.end()) {
-    return Status::AlreadyExists(fmt::format("Can't create database '{}'; database exists", name));
+    return Status::AlreadyExists(fmt::format("Can't create database '{}'; database exists", name)).Because(Status::Reason::kDatabaseExists);
   }
   STRATA_RETURN_IF_ERROR(env_->CreateDir(dir_ / name));
   STRATA_RETURN_IF_ERROR(env_->SyncDir(dir_));
@@ -413,10 +413,10 @@ Result<Table*> Database::CreateTable(const TableSpec& spec) {
   STRATA_RETURN_IF_ERROR(spec.Validate());
   std::unique_lock lock(mu_);
   if (std::find(databases_.begin(), databases_.end(), spec.database) == databases_.end()) {
-    return Status::NotFound(fmt::format("Unknown database '{}'", spec.database));
+    return Status::NotFound(fmt::format("Unknown database '{}'", spec.database)).Because(Status::Reason::kUnknownDatabase);
   }
   const std::string key = Key(spec.database, spec.name);
-  if (tables_.count(key)) return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name));
+  if (tables_.count(key)) return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name)).Because(Status::Reason::kTableExists);
   if (read_only_) return ReadOnly();
   const auto path = dir_ / spec.database / (spec.name + ".ibd");
   // A file the catalog does not know was left by a CREATE that crashed before it finished.
@@ -450,7 +450,7 @@ Result<Table*> Database::CreateTable(const TableSpec& spec) {
 Result<Table*> Database::GetTable(const std::string& database, const std::string& name) {
   std::shared_lock lock(mu_);
   auto it = tables_.find(Key(database, name));
-  if (it == tables_.end()) return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, name));
+  if (it == tables_.end()) return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, name)).Because(Status::Reason::kNoSuchTable);
   return it->second.get();
 }
 
@@ -458,7 +458,7 @@ Status Database::DropTable(const std::string& database, const std::string& name)
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
   auto it = tables_.find(Key(database, name));
-  if (it == tables_.end()) return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name));
+  if (it == tables_.end()) return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name)).Because(Status::Reason::kUnknownTable);
   const auto path = it->second->path();
   tables_.erase(it);  // ~TableImpl: the pool lets go of the space before its file closes
   STRATA_RETURN_IF_ERROR(SaveCatalog());
@@ -471,7 +471,9 @@ Status Database::DropDatabase(const std::string& name) {
   for (const std::string& table : ListTables(name)) STRATA_RETURN_IF_ERROR(DropTable(name, table));
   std::unique_lock lock(mu_);
   auto it = std::find(databases_.begin(), databases_.end(), name);
-  if (it == databases_.end()) return Status::NotFound(fmt::format("Can't drop database '{}'; database doesn't exist", name));
+  if (it == databases_.end()) {
+    return Status::NotFound(fmt::format("Can't drop database '{}'; database doesn't exist", name)).Because(Status::Reason::kNoDatabaseToDrop);
+  }
   databases_.erase(it);
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   (void)env_->Remove(dir_ / name);  // stays when something else put files there
@@ -491,7 +493,7 @@ Status Database::CreateIndex(const std::string& database, const std::string& tab
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
   auto it = tables_.find(Key(database, table));
-  if (it == tables_.end()) return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table));
+  if (it == tables_.end()) return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table)).Because(Status::Reason::kNoSuchTable);
   STRATA_RETURN_IF_ERROR(it->second->impl_->AddIndex(index, next_index_id_++));
   STRATA_RETURN_IF_ERROR(pool_->FlushSpace(it->second->impl_->space().id()));
   return SaveCatalog();

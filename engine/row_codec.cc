@@ -41,38 +41,38 @@ std::size_t Utf8Chars(const std::string& s) {
   return n;
 }
 
-Status Bad(const Column& c, const std::string& what, const Value& v) {
-  return Status::InvalidArgument(fmt::format("{} '{}' for column '{}'", what, v.ToString(), c.name));
+Status Bad(const Column& c, Status::Reason why, const std::string& what, const Value& v) {
+  return Status::InvalidArgument(fmt::format("{} '{}' for column '{}'", what, v.ToString(), c.name)).Because(why);
 }
 
 Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
   if (v.is_int()) return v.as_int();
   if (v.is_uint()) {
-    if (v.as_uint() > static_cast<std::uint64_t>(INT64_MAX)) return Bad(c, "Out of range value", v);
+    if (v.as_uint() > static_cast<std::uint64_t>(INT64_MAX)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
     return static_cast<std::int64_t>(v.as_uint());
   }
   if (v.is_double()) return static_cast<std::int64_t>(std::llround(v.as_double()));
   const std::string& s = v.as_string();
   std::int64_t out = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, "Incorrect integer value", v);
+  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
   return out;
 }
 
 Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
   if (v.is_uint()) return v.as_uint();
   if (v.is_int()) {
-    if (v.as_int() < 0) return Bad(c, "Out of range value", v);
+    if (v.as_int() < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
     return static_cast<std::uint64_t>(v.as_int());
   }
   if (v.is_double()) {
-    if (v.as_double() < 0) return Bad(c, "Out of range value", v);
+    if (v.as_double() < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
     return static_cast<std::uint64_t>(std::llround(v.as_double()));
   }
   const std::string& s = v.as_string();
   std::uint64_t out = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, "Incorrect integer value", v);
+  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
   return out;
 }
 
@@ -86,10 +86,10 @@ Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
   const auto dot = text.find('.');
   std::string ip = text.substr(0, dot), fp = dot == std::string::npos ? "" : text.substr(dot + 1);
   auto digits = [](const std::string& s) { return s.find_first_not_of("0123456789") == std::string::npos; };
-  if ((ip.empty() && fp.empty()) || !digits(ip) || !digits(fp)) return Bad(c, "Incorrect decimal value", v);
+  if ((ip.empty() && fp.empty()) || !digits(ip) || !digits(fp)) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect decimal value", v);
   ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
   const std::uint32_t intg = c.length - c.scale, frac = c.scale;
-  if (ip.size() > intg) return Bad(c, "Out of range value", v);
+  if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
   if (fp.size() > frac) {  // round half up on the dropped digits, as MySQL does
     const bool up = fp[frac] >= '5';
     fp.resize(frac);
@@ -101,7 +101,7 @@ Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
       else ++all[static_cast<std::size_t>(i)];
       ip = all.substr(0, all.size() - frac);
       fp = all.substr(all.size() - frac);
-      if (ip.size() > intg) return Bad(c, "Out of range value", v);
+      if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
     }
   }
   return ondisk::EncodeDecimal(negative, ip, fp, c.length, c.scale);
@@ -206,7 +206,7 @@ CompareKind CompareKindOf(const Column& c) {
 
 Result<Datum> EncodeValue(const Column& c, const Value& v) {
   if (v.is_null()) {
-    if (!c.nullable) return Status::InvalidArgument(fmt::format("Column '{}' cannot be null", c.name));
+    if (!c.nullable) return Status::InvalidArgument(fmt::format("Column '{}' cannot be null", c.name)).Because(Status::Reason::kNullNotAllowed);
     return Datum::Null();
   }
   switch (c.type) {
@@ -216,13 +216,13 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       if (c.is_unsigned) {
         auto u = ToUnsigned(c, v);
         if (!u.ok()) return u.status();
-        if (w < 8 && *u >> (8 * w)) return Bad(c, "Out of range value", v);
+        if (w < 8 && *u >> (8 * w)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
         return Datum::Of(Str(EncodeUnsigned(*u, w)));
       }
       auto s = ToSigned(c, v);
       if (!s.ok()) return s.status();
       if (w < 8 && (*s < -(std::int64_t{1} << (8 * w - 1)) || *s >= (std::int64_t{1} << (8 * w - 1)))) {
-        return Bad(c, "Out of range value", v);
+        return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
       }
       return Datum::Of(Str(EncodeSigned(*s, w)));
     }
@@ -239,7 +239,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       else {
         const std::string& s = v.as_string();
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-        if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, "Incorrect double value", v);
+        if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
       }
       std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
       if (c.type == ColumnType::kFloat) {
@@ -252,7 +252,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
     }
     case ColumnType::kDate: case ColumnType::kDatetime: case ColumnType::kTimestamp: {
       auto t = v.is_string() ? ParseDateTime(v.as_string()) : std::nullopt;
-      if (!t) return Bad(c, c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
+      if (!t) return Bad(c, Status::Reason::kIncorrectValue, c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
       if (c.type == ColumnType::kDate) return Datum::Of(Str(EncodeSigned(t->day + 32 * t->month + 512 * t->year, 3)));
       std::string out;
       if (c.type == ColumnType::kDatetime) {
@@ -268,7 +268,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
         // The zero date is TIMESTAMP 0, as in MySQL; every other value must be in its range.
         const bool zero = t->year == 0 && t->month == 0 && t->day == 0 && t->hour == 0 && t->minute == 0 && t->second == 0;
         const std::int64_t secs = zero ? 0 : timegm(&tm);
-        if ((!zero && secs < 1) || secs > 2147483647) return Bad(c, "Incorrect datetime value", v);
+        if ((!zero && secs < 1) || secs > 2147483647) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect datetime value", v);
         out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
       }
       ondisk::AppendFraction(out, t->micro, c.scale);
@@ -283,7 +283,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
   const std::size_t len = binary ? s.size() : Utf8Chars(s);
   std::size_t limit = c.is_lob() ? LobMax(c.type) : c.length;
   if (c.is_lob() && !binary) limit = LobMax(c.type);  // TEXT limits are in bytes
-  if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, "Data too long", Value::String(s.substr(0, 40)));
+  if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, Status::Reason::kDataTooLong, "Data too long", Value::String(s.substr(0, 40)));
   if (c.type == ColumnType::kChar) {  // CHARACTER SET binary is BINARY: zero bytes pad it
     const std::size_t min_bytes = c.length;
     if (s.size() < min_bytes) s.append(min_bytes - s.size(), c.charset == Charset::kBinary ? '\0' : ' ');

@@ -69,7 +69,7 @@ Status CheckIdentifier(const std::string& name) {
     if (!ok) {
       std::string hex;
       for (const auto* q = p; q < end && hex.size() < 16; ++q) hex += fmt::format("{:02X}", *q);
-      return Status::InvalidArgument(fmt::format("Invalid utf8mb4 character string: '{}'", hex));
+      return Status::InvalidArgument(fmt::format("Invalid utf8mb4 character string: '{}'", hex)).Because(Status::Reason::kInvalidCharacterString);
     }
     p += n;
   }

@@ -280,7 +280,7 @@ Status TableImpl::Externalize(Tuple& t) {
       return Status::InvalidArgument(fmt::format(
           "The size of BLOB/TEXT data inserted in one row is greater than 25% of redo log size ({} bytes of {}); the "
           "redo log's size is set when a data directory is created (DatabaseOptions::redo_log_bytes).",
-          long_bytes, log->capacity()));
+          long_bytes, log->capacity())).Because(Status::Reason::kRowTooLargeForLog);
     }
   }
   for (;;) {
@@ -430,7 +430,7 @@ Status TableImpl::AddIndex(const IndexSpec& index, std::uint64_t index_id) {
         const std::string message = DuplicateMessage(i, records[r]);
         meta_ = before;
         BuildShapes();
-        return Status::AlreadyExists(message);
+        return Status::AlreadyExists(message).Because(Status::Reason::kDuplicateKey);
       }
     }
   }

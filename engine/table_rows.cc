@@ -145,7 +145,7 @@ Status TableImpl::CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& seco
     const std::uint64_t owner = row->has_value() ? TrxIdOf((*row)->record) : 0;
     STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, other), owner, LockMode::kShared, LockKind::kRecord, wait));
     if (wait.needed) return Status::Ok();
-    if (!m.deleted) return Status::AlreadyExists(DuplicateMessage(index, secondary));
+    if (!m.deleted) return Status::AlreadyExists(DuplicateMessage(index, secondary)).Because(Status::Reason::kDuplicateKey);
   }
   return Status::Ok();
 }
@@ -240,7 +240,7 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
   if (existing->has_value()) {
     STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, key), TrxIdOf((*existing)->record), LockMode::kExclusive, LockKind::kRecord, wait));
     if (wait.needed) return Status::Ok();
-    if (!(*existing)->deleted) return Status::AlreadyExists(DuplicateMessage(0, *record));
+    if (!(*existing)->deleted) return Status::AlreadyExists(DuplicateMessage(0, *record)).Because(Status::Reason::kDuplicateKey);
   } else {
     STRATA_RETURN_IF_ERROR(InsertIntention(trx, 0, key, wait));
     if (wait.needed) return Status::Ok();
@@ -278,7 +278,7 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
     STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record, false));
   } else if (Status s = trees_[0]->Insert(*record); !s.ok()) {
     (void)FreeExternal(*record);
-    return s.IsAlreadyExists() ? Status::AlreadyExists(DuplicateMessage(0, *record)) : s;
+    return s.IsAlreadyExists() ? Status::AlreadyExists(DuplicateMessage(0, *record)).Because(Status::Reason::kDuplicateKey) : s;
   }
   for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(SecInsertOrUnmark(i, secondary[i - 1]));
   if (spec.primary_key.empty()) ++next_row_id_;

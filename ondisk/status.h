@@ -7,6 +7,7 @@
 
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
@@ -17,6 +18,26 @@ class [[nodiscard]] Status {
  public:
   enum class Code { kOk = 0, kCorruption = 1, kInvalidArgument = 2, kNotSupported = 3, kIoError = 4,
                     kNotFound = 5, kAlreadyExists = 6, kBusy = 7, kDeadlock = 8, kLockWaitTimeout = 9 };
+
+  // Which error exactly, beyond its code, for callers that map errors to another system's
+  // numbers (the SQL layer's MySQL error codes) without reading the message text. Set where
+  // the error is made; kNone elsewhere.
+  enum class Reason : std::uint8_t {
+    kNone,
+    kDuplicateKey,            // a unique key already holds the value
+    kDatabaseExists,          // CREATE DATABASE of one that exists
+    kTableExists,             // CREATE TABLE of one that exists
+    kUnknownDatabase,         // a table created in a database that does not exist
+    kNoDatabaseToDrop,        // DROP DATABASE of one that does not exist
+    kNoSuchTable,             // a table opened that does not exist
+    kUnknownTable,            // DROP TABLE of one that does not exist
+    kNullNotAllowed,          // NULL into a NOT NULL column
+    kOutOfRange,              // a number outside its column's type
+    kDataTooLong,             // a string or binary value longer than its column
+    kIncorrectValue,          // a value its column's type cannot read (a date, a number)
+    kInvalidCharacterString,  // bytes that are not valid in the column's character set
+    kRowTooLargeForLog,       // a row's BLOB/TEXT data over a quarter of the redo log
+  };
 
   Status() = default;
   static Status Ok() { return Status(); }
@@ -45,7 +66,15 @@ class [[nodiscard]] Status {
   bool IsDeadlock() const { return code_ == Code::kDeadlock; }
   bool IsLockWaitTimeout() const { return code_ == Code::kLockWaitTimeout; }
   Code code() const { return code_; }
+  Reason reason() const { return reason_; }
   const std::string& message() const { return message_; }
+
+  // A copy that says which error exactly: `Status::NotFound(...).Because(Reason::kNoSuchTable)`.
+  Status Because(Reason r) const {
+    Status s = *this;
+    s.reason_ = r;
+    return s;
+  }
 
   // "Corruption: offset 120: ..." — ready for a user-facing line.
   std::string ToString() const;
@@ -53,12 +82,16 @@ class [[nodiscard]] Status {
   // Returns a copy whose message starts with `context` (e.g. "page 7") for callers that
   // know more about where the bytes came from than the decoder did.
   Status WithContext(const std::string& context) const {
-    return ok() ? *this : Status(code_, context + ": " + message_);
+    if (ok()) return *this;
+    Status s(code_, context + ": " + message_);
+    s.reason_ = reason_;
+    return s;
   }
 
  private:
   Status(Code code, std::string msg) : code_(code), message_(std::move(msg)) {}
   Code code_ = Code::kOk;
+  Reason reason_ = Reason::kNone;
   std::string message_;
 };
 

@@ -22,8 +22,6 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-bool Contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
-
 const char* IsolationName(Isolation i) {
   switch (i) {
     case Isolation::kReadUncommitted: return "READ-UNCOMMITTED";
@@ -110,30 +108,33 @@ std::atomic<std::uint64_t> next_session_id{1};
 
 }  // namespace
 
+// MySQL's error for each engine error reason: a table, not a search of the message text.
+struct MysqlErrorFor {
+  Status::Reason reason;
+  unsigned code;
+  const char* sqlstate;
+};
+constexpr MysqlErrorFor kMysqlErrors[] = {
+    {Status::Reason::kDuplicateKey, 1062, "23000"},      {Status::Reason::kDatabaseExists, 1007, "HY000"},
+    {Status::Reason::kTableExists, 1050, "42S01"},       {Status::Reason::kUnknownDatabase, 1049, "42000"},
+    {Status::Reason::kNoDatabaseToDrop, 1008, "HY000"},  {Status::Reason::kNoSuchTable, 1146, "42S02"},
+    {Status::Reason::kUnknownTable, 1051, "42S02"},      {Status::Reason::kNullNotAllowed, 1048, "23000"},
+    {Status::Reason::kOutOfRange, 1264, "22003"},        {Status::Reason::kDataTooLong, 1406, "22001"},
+    {Status::Reason::kIncorrectValue, 1366, "HY000"},    {Status::Reason::kInvalidCharacterString, 1300, "HY000"},
+    {Status::Reason::kRowTooLargeForLog, 1118, "42000"},
+};
+
 SqlError FromStatus(const Status& s) {
   const std::string& m = s.message();
+  for (const auto& e : kMysqlErrors) {
+    if (e.reason == s.reason()) return {e.code, e.sqlstate, m};
+  }
+  // No reason given: by the code alone.
   if (s.IsDeadlock()) return {1213, "40001", "Deadlock found when trying to get lock; try restarting transaction"};
   if (s.IsLockWaitTimeout()) return {1205, "HY000", "Lock wait timeout exceeded; try restarting transaction"};
-  if (s.IsAlreadyExists()) {
-    if (Contains(m, "Duplicate entry")) return {1062, "23000", m};
-    if (Contains(m, "database exists")) return {1007, "HY000", m};
-    return {1050, "42S01", m};
-  }
-  if (s.IsNotFound()) {
-    if (Contains(m, "Unknown database")) return {1049, "42000", m};
-    if (Contains(m, "Can't drop database")) return {1008, "HY000", m};
-    if (Contains(m, "Unknown table")) return {1051, "42S02", m};
-    return {1146, "42S02", m};
-  }
-  if (s.code() == Status::Code::kInvalidArgument) {
-    if (Contains(m, "cannot be null")) return {1048, "23000", m};
-    if (Contains(m, "Out of range")) return {1264, "22003", m};
-    if (Contains(m, "Data too long")) return {1406, "22001", m};
-    if (Contains(m, "Incorrect")) return {1366, "HY000", m};
-    if (Contains(m, "% of redo log size")) return {1118, "42000", m};
-    if (Contains(m, "Invalid utf8mb4 character string")) return {1300, "HY000", m};
-    return {1105, "HY000", m};
-  }
+  if (s.IsAlreadyExists()) return {1050, "42S01", m};
+  if (s.IsNotFound()) return {1146, "42S02", m};
+  if (s.code() == Status::Code::kInvalidArgument) return {1105, "HY000", m};
   if (s.IsNotSupported()) return {1235, "42000", m};
   return {1105, "HY000", s.ToString()};
 }

@@ -88,6 +88,26 @@ TEST_F(SqlSessionTest, InsertFillsDefaultsAndAutoIncrement) {
   EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "4");  // the failed statements changed nothing
 }
 
+// Every error the engine gives a reason reaches the client as MySQL's number for it (the
+// numbers MariaDB 10.11 gives the same statements).
+TEST_F(SqlSessionTest, EngineErrorsReachTheClientAsMysqlErrorNumbers) {
+  Ok("CREATE TABLE t (id int NOT NULL, v tinyint, s varchar(3), d date, u varchar(10), PRIMARY KEY (id))");
+  Ok("INSERT INTO t VALUES (1, 1, 'a', '2024-01-01', 'x')");
+  EXPECT_EQ(ErrorCode("INSERT INTO t VALUES (1, 1, 'a', NULL, NULL)"), 1062u);           // duplicate key
+  EXPECT_EQ(ErrorCode("CREATE DATABASE shop"), 1007u);                                     // database exists
+  EXPECT_EQ(ErrorCode("CREATE TABLE t (id int)"), 1050u);                                  // table exists
+  EXPECT_EQ(ErrorCode("CREATE TABLE nowhere.t (id int)"), 1049u);                          // unknown database
+  EXPECT_EQ(ErrorCode("DROP DATABASE nowhere"), 1008u);                                    // no database to drop
+  EXPECT_EQ(ErrorCode("SELECT * FROM missing"), 1146u);                                    // no such table
+  EXPECT_EQ(ErrorCode("DROP TABLE missing"), 1051u);                                       // unknown table
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (NULL, 1)"), 1048u);                   // NULL not allowed
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (2, 300)"), 1264u);                    // out of range
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, s) VALUES (3, 'abcd')"), 1406u);                 // data too long
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, d) VALUES (4, '2024-13-45')"), 1366u);           // incorrect value
+  EXPECT_EQ(ErrorCode("CREATE INDEX `k\xff` ON t (v)"), 1300u);                          // a name not utf8mb4
+  EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "1");
+}
+
 TEST_F(SqlSessionTest, ZeroIsAValueUnderNoAutoValueOnZero) {
   Ok("CREATE TABLE t (id int NOT NULL AUTO_INCREMENT PRIMARY KEY)");
   Ok("SET SQL_MODE='NO_AUTO_VALUE_ON_ZERO'");
