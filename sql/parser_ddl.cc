@@ -1,0 +1,395 @@
+// CREATE (DATABASE, TABLE, INDEX), ALTER and DROP: the statements that define tables.
+#include "sql/parser_internal.h"
+
+namespace strata::sql::parser_internal {
+
+sql::Statement Parser::ParseAlter() {
+  ++i_;
+  if (AcceptWord("INSTANCE")) {
+    AlterInstanceRedo a;
+    if (AcceptWord("DISABLE")) a.enable = false;
+    else ExpectWord("ENABLE");
+    ExpectWord("INNODB");
+    ExpectWord("REDO_LOG");
+    return a;
+  }
+  AcceptWord("ONLINE");
+  AcceptWord("IGNORE");
+  if (!AcceptWord("TABLE")) Unsupported("ALTER " + Peek().text);
+  const TableName table = QualifiedName();
+  if ((AcceptWord("DISABLE") || AcceptWord("ENABLE")) && AcceptWord("KEYS")) return NoOp{"ALTER TABLE ... KEYS"};
+  Unsupported("ALTER TABLE " + (table.name.empty() ? std::string() : "`" + table.name + "` ") + "other than DISABLE/ENABLE KEYS");
+}
+
+sql::Statement Parser::ParseDrop() {
+  ++i_;
+  AcceptWord("TEMPORARY");
+  if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
+    DropDatabase d;
+    d.if_exists = AcceptWords({"IF", "EXISTS"});
+    d.name = Name();
+    return d;
+  }
+  if (!AcceptWord("TABLE") && !AcceptWord("TABLES")) Unsupported("DROP " + Peek().text);
+  DropTable d;
+  d.if_exists = AcceptWords({"IF", "EXISTS"});
+  do d.tables.push_back(QualifiedName());
+  while (AcceptPunct(","));
+  AcceptWord("RESTRICT") || AcceptWord("CASCADE");
+  return d;
+}
+
+sql::Statement Parser::ParseCreate() {
+  ++i_;
+  AcceptWords({"OR", "REPLACE"});
+  if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
+    CreateDatabase c;
+    c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
+    c.name = Name();
+    SkipToEnd();  // DEFAULT CHARACTER SET ... COLLATE ...
+    return c;
+  }
+  const bool unique = AcceptWord("UNIQUE");
+  if (AcceptWord("INDEX") || AcceptWord("KEY")) {
+    CreateIndex c;
+    c.index.unique = unique;
+    c.index.name = Name();
+    if (AcceptWord("USING")) Name();
+    ExpectWord("ON");
+    c.table = QualifiedName();
+    bool prefixed = false;
+    c.index.columns = KeyColumns(unique ? nullptr : &prefixed);
+    while (AcceptWord("USING") || AcceptWord("COMMENT") || AcceptWord("ALGORITHM") || AcceptWord("LOCK")) {
+      AcceptPunct("=");
+      OptionValue();
+    }
+    return c;
+  }
+  if (unique) Syntax();
+  if (AcceptWord("TEMPORARY")) Unsupported("CREATE TEMPORARY TABLE");
+  if (!AcceptWord("TABLE")) Unsupported("CREATE " + Peek().text);
+  return ParseCreateTable();
+}
+
+// A key's columns. `prefixed` (when given) learns whether one was a prefix, col(16): the
+// engine indexes whole columns, which orders and finds the same rows for a non-unique key.
+std::vector<std::string> Parser::KeyColumns(bool* prefixed) {
+  std::vector<std::string> cols;
+  ExpectPunct("(");
+  do {
+    cols.push_back(Name());
+    if (AcceptPunct("(")) {
+      if (!prefixed) Unsupported("prefix indexes (column(length)) in a unique or primary key");
+      *prefixed = true;
+      Unsigned();
+      ExpectPunct(")");
+    }
+    AcceptWord("ASC") || AcceptWord("DESC");
+  } while (AcceptPunct(","));
+  ExpectPunct(")");
+  return cols;
+}
+
+void Parser::IndexOptions() {
+  while (true) {
+    if (AcceptWord("USING")) Name();
+    else if (AcceptWord("COMMENT")) StringLiteral();
+    else if (AcceptWord("KEY_BLOCK_SIZE")) { AcceptPunct("="); Unsigned(); }
+    else if (AcceptWord("VISIBLE") || AcceptWord("INVISIBLE")) {}
+    else break;
+  }
+}
+
+std::optional<Charset> Parser::CharsetNamed(const std::string& name) {
+  const std::string n = Lower(name);
+  if (n == "utf8mb4" || n == "utf8" || n == "utf8mb3") return Charset::kUtf8mb4;
+  if (n == "latin1" || n == "ascii") return Charset::kLatin1;
+  if (n == "binary") return Charset::kBinary;
+  return std::nullopt;
+}
+
+Charset Parser::CharsetName() {
+  const Token& at = Peek();
+  const std::string name = OptionValue();
+  auto c = CharsetNamed(name);
+  if (!c) throw Failure{{1115, "42000", fmt::format("Unknown character set: '{}' (Strata has utf8mb4, latin1, binary)", name)}};
+  (void)at;
+  return *c;
+}
+
+std::optional<Charset> Parser::CharsetOfCollation(const std::string& name) {
+  const std::string n = Lower(name);
+  if (n == "binary") return Charset::kBinary;
+  const auto us = n.find('_');
+  return CharsetNamed(n.substr(0, us));
+}
+
+sql::Statement Parser::ParseCreateTable() {
+  CreateTable c;
+  c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
+  c.table = QualifiedName();
+  if (Peek().IsWord("LIKE") || Peek().IsWord("AS") || Peek().IsWord("SELECT")) Unsupported("CREATE TABLE ... LIKE/SELECT");
+  ExpectPunct("(");
+  std::vector<bool> explicit_charset;
+  do {
+    const Token& t = Peek();
+    if (t.IsWord("CONSTRAINT")) {
+      ++i_;
+      if (!Peek().IsWord("PRIMARY") && !Peek().IsWord("UNIQUE") && !Peek().IsWord("FOREIGN") && !Peek().IsWord("CHECK")) Name();
+    }
+    if (AcceptWords({"PRIMARY", "KEY"})) {
+      if (!c.spec.primary_key.empty()) throw Failure{{1068, "42000", "Multiple primary key defined"}};
+      if (AcceptWord("USING")) Name();
+      c.spec.primary_key = KeyColumns();
+      IndexOptions();
+    } else if (Peek().IsWord("UNIQUE") || Peek().IsWord("KEY") || Peek().IsWord("INDEX")) {
+      IndexSpec ix;
+      ix.unique = AcceptWord("UNIQUE");
+      AcceptWord("KEY") || AcceptWord("INDEX");
+      if (!Peek().IsPunct("(") && !Peek().IsWord("USING")) ix.name = Name();
+      if (AcceptWord("USING")) Name();
+      bool prefixed = false;
+      ix.columns = KeyColumns(ix.unique ? nullptr : &prefixed);
+      if (prefixed) c.ignored.push_back("the prefix length in KEY `" + ix.name + "` (whole columns are indexed)");
+      IndexOptions();
+      c.spec.indexes.push_back(std::move(ix));
+    } else if (Peek().IsWord("FULLTEXT") || Peek().IsWord("SPATIAL")) {
+      Unsupported(Upper(Peek().text) + " indexes");
+    } else if (Peek().IsWord("FOREIGN")) {
+      c.ignored.push_back("FOREIGN KEY (Strata checks no foreign keys)");
+      SkipBalanced();
+    } else if (Peek().IsWord("CHECK")) {
+      c.ignored.push_back("CHECK constraint");
+      SkipBalanced();
+    } else {
+      bool has_charset = false;
+      bool now = false;
+      c.spec.columns.push_back(ColumnDefinition(c, &has_charset, &now));
+      explicit_charset.push_back(has_charset);
+      c.default_now.push_back(now);
+    }
+  } while (AcceptPunct(","));
+  ExpectPunct(")");
+  std::optional<Charset> table_charset;
+  while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
+    AcceptPunct(",");
+    AcceptWord("DEFAULT");
+    if (AcceptWord("CHARSET") || AcceptWords({"CHARACTER", "SET"})) {
+      AcceptPunct("=");
+      table_charset = CharsetName();
+    } else if (AcceptWord("COLLATE")) {
+      AcceptPunct("=");
+      const std::string name = OptionValue();
+      if (!table_charset) table_charset = CharsetOfCollation(name);
+    } else if (AcceptWord("AUTO_INCREMENT")) {
+      AcceptPunct("=");
+      c.auto_increment = Unsigned();
+    } else if (AcceptWord("ENGINE")) {
+      AcceptPunct("=");
+      const std::string engine = OptionValue();
+      if (!EqualsIgnoreCase(engine, "InnoDB")) c.ignored.push_back("ENGINE=" + engine + " (every table here is InnoDB)");
+    } else if (Peek().IsWord("PARTITION")) {
+      Unsupported("partitioned tables");
+    } else if (Peek().kind == TokenKind::kWord) {
+      ++i_;  // ROW_FORMAT, COMMENT, KEY_BLOCK_SIZE, STATS_*, PAGE_CHECKSUM, ...: accepted
+      AcceptPunct("=");
+      OptionValue();
+    } else {
+      Syntax();
+    }
+  }
+  for (std::size_t k = 0; k < c.spec.columns.size(); ++k) {
+    Column& col = c.spec.columns[k];
+    if (!explicit_charset[k] && table_charset && (col.is_string())) col.charset = *table_charset;
+  }
+  c.spec.database = c.table.database;
+  c.spec.name = c.table.name;
+  // Primary key columns are NOT NULL whether or not the definition says so, as in MySQL.
+  for (const std::string& k : c.spec.primary_key) {
+    for (Column& col : c.spec.columns) {
+      if (EqualsIgnoreCase(col.name, k)) col.nullable = false;
+    }
+  }
+  // Keys without a name are named after their first column, as MySQL does.
+  for (std::size_t k = 0; k < c.spec.indexes.size(); ++k) {
+    IndexSpec& ix = c.spec.indexes[k];
+    if (!ix.name.empty()) continue;
+    std::string name = ix.columns.front();
+    for (int n = 2; std::any_of(c.spec.indexes.begin(), c.spec.indexes.end(), [&](const IndexSpec& o) { return o.name == name; }); ++n) {
+      name = ix.columns.front() + "_" + std::to_string(n);
+    }
+    ix.name = name;
+  }
+  return c;
+}
+
+void Parser::SkipBalanced() {
+  int depth = 0;
+  while (!Peek().Is(TokenKind::kEnd)) {
+    if (Peek().IsPunct("(")) ++depth;
+    else if (Peek().IsPunct(")")) {
+      if (depth == 0) return;
+      --depth;
+    } else if (Peek().IsPunct(",") && depth == 0) {
+      return;
+    }
+    ++i_;
+  }
+}
+
+Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default_now) {
+  Column col;
+  col.name = Name();
+  const Token& type_token = Peek();
+  if (type_token.kind != TokenKind::kWord) Syntax();
+  const std::string type = Upper(Take().text);
+  auto length = [&](std::uint32_t* len, std::uint32_t* scale) {
+    if (!AcceptPunct("(")) return false;
+    *len = static_cast<std::uint32_t>(Unsigned());
+    if (scale && AcceptPunct(",")) *scale = static_cast<std::uint32_t>(Unsigned());
+    ExpectPunct(")");
+    return true;
+  };
+  std::uint32_t ignored_width = 0;
+  struct IntType { std::string_view name; ColumnType type; };
+  static constexpr IntType kInts[] = {{"TINYINT", ColumnType::kTinyInt},   {"SMALLINT", ColumnType::kSmallInt},
+                                      {"MEDIUMINT", ColumnType::kMediumInt}, {"INT", ColumnType::kInt},
+                                      {"INTEGER", ColumnType::kInt},         {"BIGINT", ColumnType::kBigInt},
+                                      {"BOOL", ColumnType::kTinyInt},        {"BOOLEAN", ColumnType::kTinyInt}};
+  bool found = false;
+  for (const IntType& it : kInts) {
+    if (type == it.name) {
+      col.type = it.type;
+      length(&ignored_width, nullptr);  // display width: no effect on storage
+      found = true;
+    }
+  }
+  if (found) {
+  } else if (type == "DECIMAL" || type == "NUMERIC" || type == "DEC" || type == "FIXED") {
+    col.type = ColumnType::kDecimal;
+    col.length = 10;
+    length(&col.length, &col.scale);
+  } else if (type == "FLOAT") {
+    col.type = ColumnType::kFloat;
+    std::uint32_t p = 0, s = 0;
+    if (length(&p, &s) && p > 24 && s == 0) col.type = ColumnType::kDouble;
+  } else if (type == "DOUBLE" || type == "REAL") {
+    AcceptWord("PRECISION");
+    col.type = ColumnType::kDouble;
+    std::uint32_t p = 0, s = 0;
+    length(&p, &s);
+  } else if (type == "CHAR" || type == "CHARACTER" || type == "NCHAR") {
+    if (AcceptWord("VARYING")) col.type = ColumnType::kVarchar;
+    else col.type = ColumnType::kChar;
+    col.length = 1;
+    if (!length(&col.length, nullptr) && col.type == ColumnType::kVarchar) Syntax();
+  } else if (type == "VARCHAR" || type == "NVARCHAR") {
+    col.type = ColumnType::kVarchar;
+    if (!length(&col.length, nullptr)) Syntax();
+  } else if (type == "BINARY") {
+    col.type = ColumnType::kBinary;
+    col.length = 1;
+    length(&col.length, nullptr);
+  } else if (type == "VARBINARY") {
+    col.type = ColumnType::kVarbinary;
+    if (!length(&col.length, nullptr)) Syntax();
+  } else if (type == "DATE") {
+    col.type = ColumnType::kDate;
+  } else if (type == "DATETIME" || type == "TIMESTAMP") {
+    col.type = type == "DATETIME" ? ColumnType::kDatetime : ColumnType::kTimestamp;
+    length(&col.scale, nullptr);
+  } else {
+    struct LobType { std::string_view name; ColumnType type; };
+    static constexpr LobType kLobs[] = {{"TINYTEXT", ColumnType::kTinyText},     {"TEXT", ColumnType::kText},
+                                        {"MEDIUMTEXT", ColumnType::kMediumText}, {"LONGTEXT", ColumnType::kLongText},
+                                        {"TINYBLOB", ColumnType::kTinyBlob},     {"BLOB", ColumnType::kBlob},
+                                        {"MEDIUMBLOB", ColumnType::kMediumBlob}, {"LONGBLOB", ColumnType::kLongBlob}};
+    for (const LobType& lt : kLobs) {
+      if (type == lt.name) {
+        col.type = lt.type;
+        length(&ignored_width, nullptr);
+        found = true;
+      }
+    }
+    if (!found) Unsupported("the column type " + type);
+  }
+  if (col.type == ColumnType::kBinary || col.type == ColumnType::kVarbinary || (col.is_lob() && !col.is_string())) {
+    col.charset = Charset::kBinary;
+  }
+  // Attributes, in any order.
+  while (true) {
+    if (AcceptWord("UNSIGNED")) col.is_unsigned = true;
+    else if (AcceptWord("SIGNED")) {}
+    else if (AcceptWord("ZEROFILL")) col.is_unsigned = true;
+    else if (AcceptWords({"NOT", "NULL"})) col.nullable = false;
+    else if (AcceptWord("NULL")) col.nullable = true;
+    else if (AcceptWord("AUTO_INCREMENT")) col.auto_increment = true;
+    else if (AcceptWords({"CHARACTER", "SET"}) || AcceptWord("CHARSET")) {
+      if (col.is_string()) col.charset = CharsetName();
+      else OptionValue();
+      *has_charset = true;
+    } else if (AcceptWord("COLLATE")) {
+      const std::string name = OptionValue();
+      if (!*has_charset && col.is_string()) {
+        if (auto cs = CharsetOfCollation(name)) col.charset = *cs;
+        *has_charset = true;
+      }
+    } else if (AcceptWord("DEFAULT")) {
+      if (AcceptWord("CURRENT_TIMESTAMP") || AcceptWord("NOW") || AcceptWord("LOCALTIMESTAMP")) {
+        if (AcceptPunct("(")) {
+          if (!Peek().IsPunct(")")) Unsigned();
+          ExpectPunct(")");
+        }
+        *default_now = true;
+      } else {
+        ExprPtr e = Unary();  // folds -5 and -1.5 into literals
+        if (e->kind != Expr::Kind::kLiteral) Unsupported("a DEFAULT that is not a literal");
+        col.default_value = e->value;
+      }
+    } else if (AcceptWords({"ON", "UPDATE"})) {
+      if (!AcceptWord("CURRENT_TIMESTAMP") && !AcceptWord("NOW")) Syntax();
+      if (AcceptPunct("(")) {
+        if (!Peek().IsPunct(")")) Unsigned();
+        ExpectPunct(")");
+      }
+      c.ignored.push_back("ON UPDATE CURRENT_TIMESTAMP of `" + col.name + "`");
+    } else if (AcceptWords({"PRIMARY", "KEY"})) {
+      c.spec.primary_key = {col.name};
+    } else if (AcceptWord("UNIQUE")) {
+      AcceptWord("KEY");
+      c.spec.indexes.push_back({"", {col.name}, true});
+    } else if (AcceptWord("KEY")) {
+      c.spec.primary_key = {col.name};
+    } else if (AcceptWord("COMMENT")) {
+      StringLiteral();
+    } else if (AcceptWord("INVISIBLE") || AcceptWord("VISIBLE")) {
+    } else if (Peek().IsWord("CHECK") || Peek().IsWord("REFERENCES") || Peek().IsWord("CONSTRAINT")) {
+      c.ignored.push_back(Upper(Peek().text) + " on `" + col.name + "`");
+      ++i_;
+      if (Peek().IsPunct("(")) {
+        ++i_;
+        SkipBalanced();
+        ExpectPunct(")");
+      } else {
+        SkipBalanced();
+      }
+    } else {
+      break;
+    }
+  }
+  if (col.is_string() && col.charset == Charset::kBinary) col.charset = Charset::kBinary;
+  return col;
+}
+
+Value Parser::Negate(const Value& v) {
+  if (v.is_int()) return Value::Int(-v.as_int());
+  if (v.is_uint()) {
+    if (v.as_uint() == (std::uint64_t{1} << 63)) return Value::Int(INT64_MIN);
+    return Value::Double(-static_cast<double>(v.as_uint()));
+  }
+  if (v.is_double()) return Value::Double(-v.as_double());
+  if (v.is_string()) return Value::String("-" + v.as_string());
+  return v;
+}
+
+}  // namespace strata::sql::parser_internal
