@@ -10,9 +10,9 @@
 
 #include "cli/options.h"
 #include "cli/progress.h"
-#include "datasets/history_experiment.h"
-#include "datasets/key_experiment.h"
-#include "datasets/key_report.h"
+#include "experiments/history_experiment.h"
+#include "experiments/key_experiment.h"
+#include "experiments/key_report.h"
 
 namespace po = boost::program_options;
 
@@ -39,14 +39,14 @@ int History(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (auto done = ParseOptions("experiment history", args, options, {}, usage, vm, {"datadir"})) return *done;
   const bool json = vm.count("json") > 0;
-  datasets::HistoryExperimentOptions o;
+  experiments::HistoryExperimentOptions o;
   o.updates = vm["updates"].as<std::uint64_t>();
   o.samples = vm["samples"].as<std::uint64_t>();
   o.purge_after = vm.count("purge-after") > 0;
   const std::string dir = vm["datadir"].as<std::string>();
   ProgressBar progress("updates with the view open", o.updates);
   if (!json) std::cout << fmt::format("{:<14} {:>9} {:>22} {:>9}\n", "phase", "updates", "History list length", "seconds");
-  auto result = datasets::RunHistoryExperiment(dir, o, [&](const datasets::HistorySample& s) {
+  auto result = experiments::RunHistoryExperiment(dir, o, [&](const experiments::HistorySample& s) {
     if (s.phase == "view_open") progress.Update(s.updates);
     if (json) return;
     progress.Finish();
@@ -101,14 +101,14 @@ int History(const std::vector<std::string>& args) {
 std::atomic<bool> interrupted{false};
 extern "C" void OnInterrupt(int) { interrupted = true; }
 
-std::optional<std::vector<datasets::KeyStrategy>> ParseStrategies(const std::string& text) {
-  if (text == "study") return datasets::StudyStrategies();
-  if (text == "all") return datasets::AllKeyStrategies();
-  std::vector<datasets::KeyStrategy> out;
+std::optional<std::vector<experiments::KeyStrategy>> ParseStrategies(const std::string& text) {
+  if (text == "study") return experiments::StudyStrategies();
+  if (text == "all") return experiments::AllKeyStrategies();
+  std::vector<experiments::KeyStrategy> out;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
-    auto s = datasets::ParseKeyStrategy(text.substr(start, comma - start));
+    auto s = experiments::ParseKeyStrategy(text.substr(start, comma - start));
     if (!s) return std::nullopt;
     if (std::find(out.begin(), out.end(), *s) == out.end()) out.push_back(*s);
     start = comma + 1;
@@ -121,7 +121,7 @@ int Keys(const std::vector<std::string>& args) {
   options.add_options()("out", po::value<std::string>(), "the report directory (created; its data/ is replaced)")(
       "rows", po::value<std::uint64_t>()->default_value(100000), "rows per table")(
       "strategies", po::value<std::string>()->default_value("study"),
-      ("comma-separated key strategies (" + datasets::KeyStrategyNames() + "), 'study' (autoinc,seq,uuid,ulid) or 'all'").c_str())(
+      ("comma-separated key strategies (" + experiments::KeyStrategyNames() + "), 'study' (autoinc,seq,uuid,ulid) or 'all'").c_str())(
       "batch", po::value<std::uint64_t>()->default_value(100), "rows per INSERT statement (each statement commits)")(
       "buffer-pool", po::value<std::string>()->default_value("32M"), "buffer pool size, e.g. 16M, 1G")(
       "shape", po::value<std::string>()->default_value("key-only"), "key-only (one key column) or sbtest (adds k, c, pad, KEY k_1)")(
@@ -153,7 +153,7 @@ int Keys(const std::vector<std::string>& args) {
     usage(std::cerr);
     return kExitUsage;
   };
-  datasets::KeyReport report;
+  experiments::KeyReport report;
   auto& o = report.options;
   o.rows = vm["rows"].as<std::uint64_t>();
   if (o.rows == 0) return fail_usage("--rows must be at least 1");
@@ -164,7 +164,7 @@ int Keys(const std::vector<std::string>& args) {
   auto pool = ParseSize(vm["buffer-pool"].as<std::string>());
   if (!pool || *pool < (5u << 20)) return fail_usage("--buffer-pool must be a size of at least 5M, e.g. 32M");
   o.buffer_pool_bytes = *pool;
-  auto shape = datasets::ParseTableShape(vm["shape"].as<std::string>());
+  auto shape = experiments::ParseTableShape(vm["shape"].as<std::string>());
   if (!shape) return fail_usage("--shape must be key-only or sbtest");
   o.shape = *shape;
   o.seed = vm["seed"].as<std::uint64_t>();
@@ -186,10 +186,10 @@ int Keys(const std::vector<std::string>& args) {
   // Every strategy on one engine, in order; an exit code when one fails or is interrupted.
   auto run_engine = [&](const std::string& engine, auto run) -> std::optional<int> {
     for (auto strategy : o.strategies) {
-      const std::string name = datasets::ToString(strategy);
+      const std::string name = experiments::ToString(strategy);
       ProgressBar progress(engine + " " + name, o.rows);
       auto r = run(data / (engine + "-" + name), strategy,
-                   [&](const datasets::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); });
+                   [&](const experiments::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); });
       progress.Finish();
       if (interrupted) {
         std::cerr << "strata experiment keys: interrupted; the private MariaDB server was stopped\n";
@@ -208,12 +208,12 @@ int Keys(const std::vector<std::string>& args) {
     return std::nullopt;
   };
   if (auto failed = run_engine("strata", [&](const auto& dir, auto strategy, const auto& progress) {
-        return datasets::RunStrataKeys(dir, strategy, o, progress);
+        return experiments::RunStrataKeys(dir, strategy, o, progress);
       })) {
     return *failed;
   }
   if (vm.count("mariadb")) {
-    datasets::MariadbOptions server;
+    experiments::MariadbOptions server;
     server.script = vm["mariadb-script"].as<std::string>();
     server.port = vm["mariadb-port"].as<int>();
     if (!std::filesystem::exists(server.script)) {
@@ -222,22 +222,22 @@ int Keys(const std::vector<std::string>& args) {
     }
     std::signal(SIGINT, OnInterrupt);
     if (auto failed = run_engine("mariadb", [&](const auto& dir, auto strategy, const auto& progress) {
-          return datasets::RunMariadbKeys(dir, strategy, o, server, progress, &report.mariadb_version);
+          return experiments::RunMariadbKeys(dir, strategy, o, server, progress, &report.mariadb_version);
         })) {
       return *failed;
     }
     std::signal(SIGINT, SIG_DFL);
   }
   std::vector<std::filesystem::path> written;
-  if (auto s = datasets::WriteKeyReport(out, report, &written); !s.ok()) {
+  if (auto s = experiments::WriteKeyReport(out, report, &written); !s.ok()) {
     std::cerr << "strata experiment keys: " << s.ToString() << "\n";
     return kExitFailure;
   }
   if (json) {
-    std::cout << datasets::ToJson(report).dump(2) << "\n";
+    std::cout << experiments::ToJson(report).dump(2) << "\n";
     return kExitOk;
   }
-  std::cout << datasets::SummaryTable(report) << "\nReport: " << (out / "report.html").string() << " (and report.md, results.json, "
+  std::cout << experiments::SummaryTable(report) << "\nReport: " << (out / "report.html").string() << " (and report.md, results.json, "
             << written.size() - 3 << " images)\n";
   return kExitOk;
 }

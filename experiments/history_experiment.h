@@ -14,7 +14,7 @@
 
 #include "engine/db.h"
 
-namespace strata::datasets {
+namespace strata::experiments {
 
 struct HistorySample {
   std::string phase;             // "view_open", "after_restart", "purging"
@@ -48,4 +48,4 @@ ondisk::Result<HistoryExperimentResult> RunHistoryExperiment(
     const std::filesystem::path& datadir, const HistoryExperimentOptions& options,
     const std::function<void(const HistorySample&)>& on_sample = {});
 
-}  // namespace strata::datasets
+}  // namespace strata::experiments

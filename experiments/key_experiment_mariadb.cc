@@ -4,7 +4,7 @@
 // clock (NOW(6) between chunks), page splits from INNODB_METRICS, leaf pages from
 // mysql.innodb_index_stats after ANALYZE TABLE, COUNT(*) timed by the server after a restart.
 // Page figures and maps come from the .ibd it wrote, read after its slow shutdown.
-#include "datasets/key_experiment.h"
+#include "experiments/key_experiment.h"
 
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-namespace strata::datasets {
+namespace strata::experiments {
 
 using ondisk::Result;
 using ondisk::Status;
@@ -181,4 +181,4 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   return r;
 }
 
-}  // namespace strata::datasets
+}  // namespace strata::experiments

@@ -20,7 +20,10 @@
 #include "datasets/keys.h"
 #include "ondisk/status.h"
 
-namespace strata::datasets {
+namespace strata::experiments {
+
+// The key strategies, table shapes and generators the experiments run are datasets'.
+using namespace strata::datasets;
 
 struct KeyExperimentOptions {
   std::uint64_t rows = 100000;
@@ -108,4 +111,4 @@ ondisk::Status ReadPageFigures(KeyRunResult& r, bool server_dictionary = false);
 // Drops a file's pages from the OS page cache (so that the next read goes to the device).
 void EvictFromPageCache(const std::filesystem::path& file);
 
-}  // namespace strata::datasets
+}  // namespace strata::experiments

@@ -1,4 +1,4 @@
-#include "datasets/key_experiment.h"
+#include "experiments/key_experiment.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "inspect/sys_dictionary.h"
 #include "ondisk/index_page.h"
 
-namespace strata::datasets {
+namespace strata::experiments {
 
 using ondisk::Result;
 using ondisk::Status;
@@ -179,4 +179,4 @@ Status ReadPageFigures(KeyRunResult& r, bool server_dictionary) {
   return Status::Ok();
 }
 
-}  // namespace strata::datasets
+}  // namespace strata::experiments

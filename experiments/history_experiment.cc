@@ -1,9 +1,9 @@
-#include "datasets/history_experiment.h"
+#include "experiments/history_experiment.h"
 
 #include <chrono>
 #include <thread>
 
-namespace strata::datasets {
+namespace strata::experiments {
 
 using engine::Database;
 using engine::DatabaseOptions;
@@ -125,4 +125,4 @@ Result<HistoryExperimentResult> RunHistoryExperiment(const std::filesystem::path
   return out;
 }
 
-}  // namespace strata::datasets
+}  // namespace strata::experiments

@@ -1,4 +1,4 @@
-#include "datasets/key_report.h"
+#include "experiments/key_report.h"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include "viz/output_file.h"
 #include "viz/render.h"
 
-namespace strata::datasets {
+namespace strata::experiments {
 
 using ondisk::Status;
 
@@ -456,4 +456,4 @@ Status WriteKeyReport(const std::filesystem::path& dir, const KeyReport& report,
   return Status::Ok();
 }
 
-}  // namespace strata::datasets
+}  // namespace strata::experiments

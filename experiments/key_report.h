@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "datasets/key_experiment.h"
+#include "experiments/key_experiment.h"
 
-namespace strata::datasets {
+namespace strata::experiments {
 
 struct KeyReport {
   KeyExperimentOptions options;
@@ -28,4 +28,4 @@ std::string SummaryTable(const KeyReport& report);
 ondisk::Status WriteKeyReport(const std::filesystem::path& dir, const KeyReport& report,
                               std::vector<std::filesystem::path>* written = nullptr);
 
-}  // namespace strata::datasets
+}  // namespace strata::experiments
