@@ -1,4 +1,4 @@
-// The engine's public API (architecture layer 12): a data directory holding InnoDB-layout
+// The engine's public API (architecture.md §3, layer 11): a data directory holding InnoDB-layout
 // files, tables in it, and row operations on them.
 //
 //   auto db = Database::Open("/data/strata", {});
@@ -22,6 +22,10 @@
 // Operations on one Database are safe from many threads (page changes run one at a time,
 // commits share log flushes). Pages reach the files when the page cleaner or eviction writes
 // them, on Flush(), and when the database closes.
+//
+// The vocabulary the API speaks has headers of its own: `row.h` (Row, RowLock, ScanOptions,
+// InsertOptions), `db_options.h` (DatabaseOptions, TransactionOptions), `engine_status.h`
+// (EngineStatus, TableStats).
 #pragma once
 
 #include <chrono>
@@ -39,68 +43,19 @@
 #include <vector>
 
 #include "engine/buffer_pool.h"
+#include "engine/db_options.h"
 #include "engine/doublewrite.h"
+#include "engine/engine_status.h"
 #include "engine/env.h"
 #include "engine/recovery.h"
 #include "engine/redo_log.h"
+#include "engine/row.h"
 #include "engine/schema.h"
 #include "engine/trx_sys.h"
 
 namespace strata::engine {
 
-using Row = std::vector<Value>;  // one value per column, in the table's column order
-
-struct DatabaseOptions {
-  std::size_t buffer_pool_bytes = 128u << 20;  // innodb_buffer_pool_size
-  std::uint64_t redo_log_bytes = 96u << 20;    // the circular log's capacity (a new log only)
-  // innodb_flush_log_at_trx_commit: 1 durable at each commit; 2 written at commit, synced
-  // every second; 0 written and synced every second.
-  int flush_log_at_trx_commit = 1;
-  // Commits from many threads share log writes and fsyncs. Off (for measuring what it buys):
-  // each commit's change and its fsync run alone, one commit after another.
-  bool group_commit = true;
-  // innodb_force_recovery, for copying out what is readable from a directory that will not
-  // open otherwise (every level from 3 up refuses every change, so nothing is built on it):
-  //   0      normal;
-  //   1, 2   no background purge (InnoDB's 2; Strata has no level-1 behaviour of its own);
-  //   3      the log is replayed, but transactions a crash left active are not rolled back
-  //          (their undo logs stay ACTIVE: the next normal open rolls them back);
-  //   4, 5   as 3 (Strata has no change buffer, and always reads the undo logs);
-  //   6      no doublewrite restore and no redo replay: the files are read as they are, and
-  //          nothing is written; the only level that opens a directory that crashed while
-  //          redo logging was disabled.
-  int force_recovery = 0;
-  bool create_if_missing = true;
-  bool page_cleaner = true;
-  Env* env = nullptr;  // Env::Default() when null
-  std::chrono::milliseconds lock_wait_timeout{50'000};  // innodb_lock_wait_timeout
-  bool deadlock_detect = true;                          // innodb_deadlock_detect
-  bool purge = true;  // the background purge thread (off: purge runs only through Purge())
-  // Early lock release (OceanBase's enable_early_lock_release): a committing transaction
-  // releases its row locks once its commit record is in the log buffer, not after the fsync,
-  // so the next transaction on a hot row need not wait for it. Nothing undurable is ever
-  // acknowledged (INV-3): a writer's own commit record follows the one it depends on, and a
-  // read-only transaction waits for the early-released commits it could have seen.
-  bool enable_early_lock_release = false;
-  // At most this many transactions wait for durability with their locks already released;
-  // beyond it commits keep their locks until durable (max_elr_dependent_trx_count).
-  std::size_t max_elr_dependent_trx_count = 1000;
-  // innodb_fast_shutdown: 1 closes without finishing purge (the history stays in the undo
-  // logs, as InnoDB's default leaves it); 0 (a slow shutdown) purges all it may first.
-  int fast_shutdown = 1;
-};
-
 class Database;
-
-// What a read locks: nothing (a consistent read), or the rows it returns (and, under
-// REPEATABLE READ and SERIALIZABLE, the gaps before them): FOR SHARE, FOR UPDATE.
-enum class RowLock : std::uint8_t { kNone, kShared, kExclusive };
-
-struct TransactionOptions {
-  Isolation isolation = Isolation::kRepeatableRead;
-  // START TRANSACTION WITH CONSISTENT SNAPSHOT: the read view opens now, not at the first read.
-  bool consistent_snapshot = false;
-};
 
 class Transaction {
  public:
@@ -129,40 +84,6 @@ class Transaction {
   std::unique_ptr<TrxImpl> impl_;
 };
 
-// SHOW ENGINE INNODB STATUS's TRANSACTIONS section, and the figures behind it.
-struct EngineStatus {
-  std::uint64_t max_trx_id = 0;           // "Trx id counter"
-  std::uint64_t purged_below_no = 0;      // "Purge done for trx's n:o < N"
-  std::uint64_t purged_below_undo_no = 0; // "undo n:o < M"
-  std::uint64_t history_list_length = 0;  // committed update-undo logs purge has not removed
-  std::uint64_t purged_logs = 0, purged_records = 0;
-  std::vector<TrxSummary> transactions;
-  LockStats locks;
-  std::string Render() const;  // the TRANSACTIONS section as InnoDB prints it
-};
-
-struct ScanOptions {
-  std::string index = "PRIMARY";  // or a secondary index's name
-  std::vector<Value> from;        // a key prefix to start at; empty: from an end
-  bool forward = true;            // ascending from the first key >= from, or descending from the last <= from
-  // A locking read locks each row it visits (the one `fn` stops at too) with next-key locks
-  // under REPEATABLE READ and SERIALIZABLE, record locks under the others.
-  RowLock lock = RowLock::kNone;
-};
-
-struct TableStats {
-  std::uint64_t rows_inserted = 0, rows_updated = 0, rows_deleted = 0;
-  std::uint64_t page_splits = 0, page_merges = 0;
-};
-
-// How an INSERT treats its values (the session's sql_mode, for the flags that matter here).
-struct InsertOptions {
-  // An AUTO_INCREMENT column given 0 gets the next value, as NULL does; with
-  // sql_mode=NO_AUTO_VALUE_ON_ZERO (which mysqldump files set) 0 is stored as 0.
-  bool zero_generates_auto_increment = true;
-};
-
-class Database;
 class TableImpl;
 
 // Rows loaded into an empty table without inserting them one by one: they must come in
