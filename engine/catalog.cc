@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "engine/row_codec.h"
+#include "ondisk/sdi.h"
 
 namespace strata::engine {
 
@@ -15,35 +16,36 @@ namespace {
 
 constexpr int kMysqlVersion = 80036;
 
-// The data dictionary's column type codes (dd::enum_column_types).
-int DdType(const Column& c) {
+// The data dictionary's column type code of a column (ondisk/sdi.h).
+ondisk::DdColumnType DdType(const Column& c) {
+  using T = ondisk::DdColumnType;
   switch (c.type) {
-    case ColumnType::kTinyInt: return 2;
-    case ColumnType::kSmallInt: return 3;
-    case ColumnType::kMediumInt: return 10;
-    case ColumnType::kInt: return 4;
-    case ColumnType::kBigInt: return 9;
-    case ColumnType::kDecimal: return 21;
-    case ColumnType::kFloat: return 5;
-    case ColumnType::kDouble: return 6;
-    case ColumnType::kChar: case ColumnType::kBinary: return 29;
-    case ColumnType::kVarchar: case ColumnType::kVarbinary: return 16;
-    case ColumnType::kDate: return 15;
-    case ColumnType::kDatetime: return 19;
-    case ColumnType::kTimestamp: return 18;
-    case ColumnType::kTinyText: case ColumnType::kTinyBlob: return 24;
-    case ColumnType::kMediumText: case ColumnType::kMediumBlob: return 25;
-    case ColumnType::kLongText: case ColumnType::kLongBlob: return 26;
-    case ColumnType::kText: case ColumnType::kBlob: return 27;
+    case ColumnType::kTinyInt: return T::kTiny;
+    case ColumnType::kSmallInt: return T::kShort;
+    case ColumnType::kMediumInt: return T::kInt24;
+    case ColumnType::kInt: return T::kLong;
+    case ColumnType::kBigInt: return T::kLongLong;
+    case ColumnType::kDecimal: return T::kNewDecimal;
+    case ColumnType::kFloat: return T::kFloat;
+    case ColumnType::kDouble: return T::kDouble;
+    case ColumnType::kChar: case ColumnType::kBinary: return T::kString;
+    case ColumnType::kVarchar: case ColumnType::kVarbinary: return T::kVarchar;
+    case ColumnType::kDate: return T::kNewDate;
+    case ColumnType::kDatetime: return T::kDatetime2;
+    case ColumnType::kTimestamp: return T::kTimestamp2;
+    case ColumnType::kTinyText: case ColumnType::kTinyBlob: return T::kTinyBlob;
+    case ColumnType::kMediumText: case ColumnType::kMediumBlob: return T::kMediumBlob;
+    case ColumnType::kLongText: case ColumnType::kLongBlob: return T::kLongBlob;
+    case ColumnType::kText: case ColumnType::kBlob: return T::kBlob;
   }
-  return 0;
+  return T::kNull;
 }
 
 std::string ClusteredName(const TableSpec& spec) { return spec.primary_key.empty() ? "GEN_CLUST_INDEX" : "PRIMARY"; }
 
 json ColumnJson(const Column& c, std::size_t position) {
   const ondisk::FieldDef f = StorageOf(c);
-  json j = {{"name", c.name}, {"type", DdType(c)}, {"is_nullable", c.nullable}, {"is_zerofill", false},
+  json j = {{"name", c.name}, {"type", static_cast<int>(DdType(c))}, {"is_nullable", c.nullable}, {"is_zerofill", false},
             {"is_unsigned", c.is_unsigned}, {"is_auto_increment", c.auto_increment}, {"is_virtual", false},
             {"hidden", 1}, {"ordinal_position", position}, {"char_length", f.max_length},
             {"numeric_precision", c.type == ColumnType::kDecimal ? c.length : 0},

@@ -74,36 +74,37 @@ FieldDef StorageOf(const nlohmann::json& c) {
   const int precision = c.value("datetime_precision", 0);
   const int frac = (precision + 1) / 2;
   if (SystemColumn(c)) return FieldDef::Fixed(name, char_length, nullable);
-  switch (type) {
-    case 2: return FieldDef::Fixed(name, 1, nullable);   // TINY
-    case 3: return FieldDef::Fixed(name, 2, nullable);   // SHORT
-    case 4: return FieldDef::Fixed(name, 4, nullable);   // LONG
-    case 5: return FieldDef::Fixed(name, 4, nullable);   // FLOAT
-    case 6: return FieldDef::Fixed(name, 8, nullable);   // DOUBLE
-    case 8: return FieldDef::Fixed(name, 4, nullable);   // TIMESTAMP (old)
-    case 9: return FieldDef::Fixed(name, 8, nullable);   // LONGLONG
-    case 10: return FieldDef::Fixed(name, 3, nullable);  // INT24
-    case 11: return FieldDef::Fixed(name, 3, nullable);  // DATE (old)
-    case 12: return FieldDef::Fixed(name, 3, nullable);  // TIME (old)
-    case 13: return FieldDef::Fixed(name, 8, nullable);  // DATETIME (old)
-    case 14: return FieldDef::Fixed(name, 1, nullable);  // YEAR
-    case 15: return FieldDef::Fixed(name, 3, nullable);  // NEWDATE
-    case 17: return FieldDef::Fixed(name, (char_length + 7) / 8, nullable);  // BIT(n)
-    case 18: return FieldDef::Fixed(name, 4 + frac, nullable);  // TIMESTAMP2
-    case 19: return FieldDef::Fixed(name, 5 + frac, nullable);  // DATETIME2
-    case 20: return FieldDef::Fixed(name, 3 + frac, nullable);  // TIME2
-    case 21:                                                    // NEWDECIMAL
+  using T = DdColumnType;
+  switch (static_cast<T>(type)) {
+    case T::kTiny: return FieldDef::Fixed(name, 1, nullable);   // TINY
+    case T::kShort: return FieldDef::Fixed(name, 2, nullable);   // SHORT
+    case T::kLong: return FieldDef::Fixed(name, 4, nullable);   // LONG
+    case T::kFloat: return FieldDef::Fixed(name, 4, nullable);   // FLOAT
+    case T::kDouble: return FieldDef::Fixed(name, 8, nullable);   // DOUBLE
+    case T::kTimestamp: return FieldDef::Fixed(name, 4, nullable);   // TIMESTAMP (old)
+    case T::kLongLong: return FieldDef::Fixed(name, 8, nullable);   // LONGLONG
+    case T::kInt24: return FieldDef::Fixed(name, 3, nullable);  // INT24
+    case T::kDate: return FieldDef::Fixed(name, 3, nullable);  // DATE (old)
+    case T::kTime: return FieldDef::Fixed(name, 3, nullable);  // TIME (old)
+    case T::kDatetime: return FieldDef::Fixed(name, 8, nullable);  // DATETIME (old)
+    case T::kYear: return FieldDef::Fixed(name, 1, nullable);  // YEAR
+    case T::kNewDate: return FieldDef::Fixed(name, 3, nullable);  // NEWDATE
+    case T::kBit: return FieldDef::Fixed(name, (char_length + 7) / 8, nullable);  // BIT(n)
+    case T::kTimestamp2: return FieldDef::Fixed(name, 4 + frac, nullable);  // TIMESTAMP2
+    case T::kDatetime2: return FieldDef::Fixed(name, 5 + frac, nullable);  // DATETIME2
+    case T::kTime2: return FieldDef::Fixed(name, 3 + frac, nullable);  // TIME2
+    case T::kNewDecimal:                                                    // NEWDECIMAL
       return FieldDef::Fixed(name, *FormatOf(c).FixedBytes(), nullable);
-    case 22: {  // ENUM
+    case T::kEnum: {  // ENUM
       auto n = c.contains("elements") ? c["elements"].size() : 0;
       return FieldDef::Fixed(name, n > 255 ? 2 : 1, nullable);
     }
-    case 23: {  // SET
+    case T::kSet: {  // SET
       auto n = c.contains("elements") ? c["elements"].size() : 0;
       std::uint32_t bytes = static_cast<std::uint32_t>((n + 7) / 8);
       return FieldDef::Fixed(name, bytes > 4 ? 8 : std::max(bytes, 1u), nullable);
     }
-    case 29: {  // STRING (CHAR/BINARY): variable when characters vary in width (utf8mb3/4, utf16, ...)
+    case T::kString: {  // STRING (CHAR/BINARY): variable when characters vary in width (utf8mb3/4, utf16, ...)
       // (A dropped column has no column_type_utf8: its collation alone says.)
       const CharWidth width = WidthOfCollation(c.value("collation_id", 0));
       const int chars = DeclaredChars(c.value("column_type_utf8", ""));
@@ -111,9 +112,9 @@ FieldDef StorageOf(const nlohmann::json& c) {
                                          : chars > 0 && char_length > static_cast<std::uint32_t>(chars);
       return varies ? FieldDef::Variable(name, char_length, nullable) : FieldDef::Fixed(name, char_length, nullable);
     }
-    case 24: case 25: case 26: case 27: case 30: case 31:  // BLOB family, GEOMETRY, JSON
+    case T::kTinyBlob: case T::kMediumBlob: case T::kLongBlob: case T::kBlob: case T::kGeometry: case T::kJson:  // BLOB family, GEOMETRY, JSON
       return FieldDef::Variable(name, char_length ? char_length : 0xFFFFFFFF, nullable, true);
-    default:  // VARCHAR (16), VAR_STRING (28) and anything unknown: variable
+    default:  // VARCHAR, VAR_STRING and anything unknown: variable
       return FieldDef::Variable(name, char_length, nullable);
   }
 }
@@ -180,36 +181,37 @@ ColumnFormat FormatOf(const nlohmann::json& c) {
     f.length = char_length;
     return f;
   }
-  switch (c.value("type", 0)) {
-    case 2: f.type = ColumnType::kInt; f.length = 1; break;
-    case 3: f.type = ColumnType::kInt; f.length = 2; break;
-    case 10: f.type = ColumnType::kInt; f.length = 3; break;
-    case 4: f.type = ColumnType::kInt; f.length = 4; break;
-    case 9: f.type = ColumnType::kInt; f.length = 8; break;
-    case 5: f.type = ColumnType::kFloat; break;
-    case 6: f.type = ColumnType::kDouble; break;
-    case 21:
+  using T = DdColumnType;
+  switch (static_cast<T>(c.value("type", 0))) {
+    case T::kTiny: f.type = ColumnType::kInt; f.length = 1; break;
+    case T::kShort: f.type = ColumnType::kInt; f.length = 2; break;
+    case T::kInt24: f.type = ColumnType::kInt; f.length = 3; break;
+    case T::kLong: f.type = ColumnType::kInt; f.length = 4; break;
+    case T::kLongLong: f.type = ColumnType::kInt; f.length = 8; break;
+    case T::kFloat: f.type = ColumnType::kFloat; break;
+    case T::kDouble: f.type = ColumnType::kDouble; break;
+    case T::kNewDecimal:
       f.type = ColumnType::kDecimal;
       f.precision = static_cast<std::uint32_t>(std::clamp(c.value("numeric_precision", 10), 1, 65));
       f.scale = static_cast<std::uint32_t>(std::clamp(c.value("numeric_scale", 0), 0, std::min<int>(30, f.precision)));
       break;
-    case 17: f.type = ColumnType::kBit; f.length = char_length; break;
-    case 14: f.type = ColumnType::kYear; break;
-    case 15: f.type = ColumnType::kDate; break;
-    case 20: f.type = ColumnType::kTime; break;
-    case 19: f.type = ColumnType::kDatetime; break;
-    case 18: f.type = ColumnType::kTimestamp; break;
-    case 29: f.type = ColumnType::kChar; f.length = static_cast<std::uint32_t>(DeclaredChars(f.name)); break;
-    case 16: case 28: case 24: case 25: case 26: case 27: f.type = ColumnType::kVarchar; break;
-    case 22: case 23:
-      f.type = c.value("type", 0) == 22 ? ColumnType::kEnum : ColumnType::kSet;
+    case T::kBit: f.type = ColumnType::kBit; f.length = char_length; break;
+    case T::kYear: f.type = ColumnType::kYear; break;
+    case T::kNewDate: f.type = ColumnType::kDate; break;
+    case T::kTime2: f.type = ColumnType::kTime; break;
+    case T::kDatetime2: f.type = ColumnType::kDatetime; break;
+    case T::kTimestamp2: f.type = ColumnType::kTimestamp; break;
+    case T::kString: f.type = ColumnType::kChar; f.length = static_cast<std::uint32_t>(DeclaredChars(f.name)); break;
+    case T::kVarchar: case T::kVarString: case T::kTinyBlob: case T::kMediumBlob: case T::kLongBlob: case T::kBlob: f.type = ColumnType::kVarchar; break;
+    case T::kEnum: case T::kSet:
+      f.type = c.value("type", 0) == static_cast<int>(T::kEnum) ? ColumnType::kEnum : ColumnType::kSet;
       if (c.contains("elements") && c["elements"].is_array()) {
         for (const auto& e : c["elements"]) f.elements.push_back(Base64Decode(e.value("name", "")));
       }
       break;
-    case 30: f.type = ColumnType::kGeometry; break;
-    case 31: f.type = ColumnType::kJson; break;
-    case 32: f.type = ColumnType::kVector; break;
+    case T::kGeometry: f.type = ColumnType::kGeometry; break;
+    case T::kJson: f.type = ColumnType::kJson; break;
+    case T::kVector: f.type = ColumnType::kVector; break;
     default: f.type = ColumnType::kUnknown; break;  // pre-5.6 DATE, TIME, DATETIME, TIMESTAMP, DECIMAL
   }
   if ((f.type == ColumnType::kFloat || f.type == ColumnType::kDouble) && !c.value("numeric_scale_null", true)) {
