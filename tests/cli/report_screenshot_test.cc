@@ -99,8 +99,10 @@ TEST(ReportScreenshotTest, TheReportReadsWholeInA1280PxWindow) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
 
   const fs::path shot_path = tmp.path() / "shot.png";
-  // Root needs --no-sandbox; the profile stays in the temporary directory.
+  // Root needs --no-sandbox; the profile stays in the temporary directory; a container's small
+  // /dev/shm and a missing crash reporter must not stop it.
   const auto browser = RunCommand("chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
+                                  "--disable-dev-shm-usage --disable-breakpad "
                                   "--force-device-scale-factor=1 --window-size=" + std::to_string(kWindowWidth) +
                                   ",6000 --user-data-dir=" + (tmp.path() / "profile").string() + " --screenshot=" +
                                   shot_path.string() + " file://" + (out / "report.html").string() + " 2>&1");
