@@ -73,8 +73,8 @@ enum Fixed : std::size_t { kFree = 0, kUnwritten = 1, kOther = 2, kFirstIndex = 
 
 // One colour per index name across the panels of a picture, and different colours for the
 // indexes of one file: the primary key's and the SDI's always the same (so two engines' PRIMARY
-// match, and every picture's), the others coloured greedily in the order their names first appear, each taking the first colour
-// no index it shares a file with has taken.
+// match, and every picture's), the others coloured greedily in the order their names first
+// appear, each taking the first colour no index it shares a file with has taken.
 std::map<std::string, Rgb> IndexColors(const std::vector<std::vector<std::string>>& names_per_file) {
   constexpr std::size_t kPrimarySlot = 1;  // orange
   constexpr std::size_t kSdiSlot = 2;      // green
@@ -123,10 +123,9 @@ void TellApartSameNames(const std::vector<MapInput>& inputs, std::vector<Panel>&
       parts.emplace_back();
       for (const auto& c : ec ? inputs[i].file->path() : full) parts.back().push_back(c.string());
     }
-    std::size_t common = 0;  // leading components all share
-    while (std::all_of(parts.begin(), parts.end(), [&](const auto& p) { return common + 1 < p.size() && p[common] == parts[0][common]; })) {
-      ++common;
-    }
+    std::size_t common = 0;  // leading components all share (the file name is always kept)
+    auto shared = [&](const std::vector<std::string>& p) { return common + 1 < p.size() && p[common] == parts[0][common]; };
+    while (std::all_of(parts.begin(), parts.end(), shared)) ++common;
     for (std::size_t k = 0; k < same.size(); ++k) {
       std::filesystem::path shown;
       for (std::size_t c = common; c < parts[k].size(); ++c) shown /= parts[k][c];
