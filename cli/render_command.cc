@@ -28,7 +28,7 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("output,o", po::value<std::string>(), "the image to write: OUT.png or OUT.svg")(
       "title", po::value<std::string>()->default_value(""), "a title above the maps")(
-      "width", po::value<int>()->default_value(1200), "image width in pixels")(
+      "width", po::value<int>()->default_value(1200), "image width in pixels (200 to 20000); the picture is never wider")(
       "shared-scale", "lsn: colour every file on one LSN range (default: each file on its own, oldest to newest page)")(
       "rank", "lsn: colour by the page's rank by LSN within its file (spreads a file over the whole scale; "
               "the colour is then not an LSN)")(
