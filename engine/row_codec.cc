@@ -284,6 +284,18 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
   std::size_t limit = c.is_lob() ? LobMax(c.type) : c.length;
   if (c.is_lob() && !binary) limit = LobMax(c.type);  // TEXT limits are in bytes
   if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, Status::Reason::kDataTooLong, "Data too long", Value::String(s.substr(0, 40)));
+  // Strict mode: bytes that are not utf8mb4 do not go into a utf8mb4 column (MySQL's 1366,
+  // the bad bytes shown as the server shows them: \xC3( for C3 28).
+  if (!binary && c.charset == Charset::kUtf8mb4) {
+    if (const std::size_t bad = FirstInvalidUtf8(s); bad != std::string::npos) {
+      std::string shown;
+      for (std::size_t i = bad; i < s.size() && i < bad + 6; ++i) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        shown += b >= 0x80 || b < 0x20 ? fmt::format("\\x{:02X}", b) : std::string(1, s[i]);
+      }
+      return Bad(c, Status::Reason::kIncorrectValue, "Incorrect string value", Value::String(shown));
+    }
+  }
   if (c.type == ColumnType::kChar) {  // CHARACTER SET binary is BINARY: zero bytes pad it
     const std::size_t min_bytes = c.length;
     if (s.size() < min_bytes) s.append(min_bytes - s.size(), c.charset == Charset::kBinary ? '\0' : ' ');

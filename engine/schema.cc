@@ -53,12 +53,10 @@ std::optional<std::size_t> TableSpec::ColumnIndex(const std::string& column) con
   return std::nullopt;
 }
 
-Status CheckIdentifier(const std::string& name) {
-  // Well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF), as
-  // MySQL requires of identifiers; the SDI and the catalog are JSON, which holds nothing else.
-  const auto* p = reinterpret_cast<const unsigned char*>(name.data());
-  const auto* end = p + name.size();
-  while (p < end) {
+std::size_t FirstInvalidUtf8(std::string_view s) {
+  const auto* begin = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = begin + s.size();
+  for (const auto* p = begin; p < end;) {
     const unsigned char c = *p;
     std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
     bool ok = n != 0 && static_cast<std::size_t>(end - p) >= n;
@@ -66,14 +64,20 @@ Status CheckIdentifier(const std::string& name) {
     if (ok && n == 2) ok = c >= 0xC2;
     if (ok && n == 3) ok = !(c == 0xE0 && p[1] < 0xA0) && !(c == 0xED && p[1] >= 0xA0);
     if (ok && n == 4) ok = c <= 0xF4 && !(c == 0xF0 && p[1] < 0x90) && !(c == 0xF4 && p[1] >= 0x90);
-    if (!ok) {
-      std::string hex;
-      for (const auto* q = p; q < end && hex.size() < 16; ++q) hex += fmt::format("{:02X}", *q);
-      return Status::InvalidArgument(fmt::format("Invalid utf8mb4 character string: '{}'", hex)).Because(Status::Reason::kInvalidCharacterString);
-    }
+    if (!ok) return static_cast<std::size_t>(p - begin);
     p += n;
   }
-  return Status::Ok();
+  return std::string_view::npos;
+}
+
+Status CheckIdentifier(const std::string& name) {
+  // Well-formed UTF-8, as MySQL requires of identifiers; the SDI and the catalog are JSON,
+  // which holds nothing else.
+  const std::size_t bad = FirstInvalidUtf8(name);
+  if (bad == std::string_view::npos) return Status::Ok();
+  std::string hex;
+  for (std::size_t i = bad; i < name.size() && hex.size() < 16; ++i) hex += fmt::format("{:02X}", static_cast<unsigned char>(name[i]));
+  return Status::InvalidArgument(fmt::format("Invalid utf8mb4 character string: '{}'", hex)).Because(Status::Reason::kInvalidCharacterString);
 }
 
 Status TableSpec::Validate() const {

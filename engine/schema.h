@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/value.h"
@@ -50,6 +51,9 @@ struct IndexSpec {
 // InvalidArgument ("Invalid utf8mb4 character string: 'FF'", MySQL's words) unless `name` is
 // well-formed UTF-8: a database, table, column or index name.
 Status CheckIdentifier(const std::string& name);
+// Where `s` stops being well-formed UTF-8 (an overlong form, a surrogate, a code point past
+// U+10FFFF, a cut sequence): the offset of the first bad byte, or npos when it is all valid.
+std::size_t FirstInvalidUtf8(std::string_view s);
 
 struct TableSpec {
   std::string database;
