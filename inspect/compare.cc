@@ -41,9 +41,10 @@ SpaceComparison CompareSpaces(const SpaceSummary& a, const IndexesReport& ia, st
       if (f.severity == Severity::kError) c.findings.push_back(f);
     }
   }
-  c.figures.push_back({"", "MiB", a_bytes / 1048576.0, b_bytes / 1048576.0, false});
-  c.figures.push_back({"", "pages", double(a.pages), double(b.pages), false});
-  c.figures.push_back({"", "pages all zeros", double(a.never_written), double(b.never_written), false});
+  using Unit = ComparedFigure::Unit;
+  c.figures.push_back({"", "MiB", a_bytes / 1048576.0, b_bytes / 1048576.0, Unit::kMiB});
+  c.figures.push_back({"", "pages", double(a.pages), double(b.pages), Unit::kCount});
+  c.figures.push_back({"", "pages all zeros", double(a.never_written), double(b.never_written), Unit::kCount});
   c.same_record_counts = true;
   // The SDI is the dictionary, not an index of the table (MySQL 8.0 and Strata keep one,
   // MariaDB does not): left out.
@@ -59,14 +60,14 @@ SpaceComparison CompareSpaces(const SpaceSummary& a, const IndexesReport& ia, st
     c.same_record_counts &= x.records == y->records;
     const IndexReport* rx = ReportOf(ia, x.index_id);
     const IndexReport* ry = ReportOf(ib, y->index_id);
-    c.figures.push_back({x.name, "levels", double(x.levels), double(y->levels), false});
-    c.figures.push_back({x.name, "leaf pages", double(x.leaf_pages), double(y->leaf_pages), false});
-    c.figures.push_back({x.name, "non-leaf pages", double(x.nonleaf_pages), double(y->nonleaf_pages), false});
-    c.figures.push_back({x.name, "records", double(x.records), double(y->records), false});
-    c.figures.push_back({x.name, "leaf fill", x.avg_leaf_fill, y->avg_leaf_fill, true});
+    c.figures.push_back({x.name, "levels", double(x.levels), double(y->levels), Unit::kCount});
+    c.figures.push_back({x.name, "leaf pages", double(x.leaf_pages), double(y->leaf_pages), Unit::kCount});
+    c.figures.push_back({x.name, "non-leaf pages", double(x.nonleaf_pages), double(y->nonleaf_pages), Unit::kCount});
+    c.figures.push_back({x.name, "records", double(x.records), double(y->records), Unit::kCount});
+    c.figures.push_back({x.name, "leaf fill", x.avg_leaf_fill, y->avg_leaf_fill, Unit::kShare});
     ComparedIndex ci{x.name, {}, {}};
     if (rx && ry) {
-      c.figures.push_back({x.name, "leaf-chain jumps", double(rx->discontiguous_steps), double(ry->discontiguous_steps), false});
+      c.figures.push_back({x.name, "leaf-chain jumps", double(rx->discontiguous_steps), double(ry->discontiguous_steps), Unit::kCount});
       if (!rx->levels.empty()) ci.leaf_fill_a = rx->levels.back().fill_histogram;
       if (!ry->levels.empty()) ci.leaf_fill_b = ry->levels.back().fill_histogram;
     }
@@ -84,14 +85,14 @@ SpaceComparison CompareSpaces(const SpaceSummary& a, const IndexesReport& ia, st
 std::string Label(const ComparedFigure& f) { return f.index.empty() ? "file " + f.what : f.index + " " + f.what; }
 
 std::string Shown(const ComparedFigure& f, double v) {
-  if (f.percent) return fmt::format("{:.1f}%", 100 * v);
-  if (f.what == "MiB") return v < 10 ? fmt::format("{:.2f}", v) : fmt::format("{:.1f}", v);
+  if (f.unit == ComparedFigure::Unit::kShare) return fmt::format("{:.1f}%", 100 * v);
+  if (f.unit == ComparedFigure::Unit::kMiB) return v < 10 ? fmt::format("{:.2f}", v) : fmt::format("{:.1f}", v);
   return Thousands(static_cast<std::uint64_t>(v));
 }
 
 std::string Versus(const ComparedFigure& f) {
   if (f.a == f.b) return "equal";
-  if (f.percent) return fmt::format("{:+.1f} points", 100 * (f.b - f.a));
+  if (f.unit == ComparedFigure::Unit::kShare) return fmt::format("{:+.1f} points", 100 * (f.b - f.a));
   if (f.a == 0) return "";
   const double r = f.b / f.a;  // three significant digits far from 1: 0.00334x, not 0.00x
   return r < 0.1 || r >= 100 ? fmt::format("{:.3g}x", r) : fmt::format("{:.2f}x", r);
@@ -114,14 +115,14 @@ std::string RecordCountsVerdict(const SpaceComparison& c) {
 nlohmann::json ToJson(const SpaceComparison& c) {
   nlohmann::json figures = nlohmann::json::array();
   auto number = [](const ComparedFigure& f, double v) {  // counts as JSON integers
-    return f.percent || f.what == "MiB" ? nlohmann::json(v) : nlohmann::json(static_cast<std::uint64_t>(v));
+    return f.unit != ComparedFigure::Unit::kCount ? nlohmann::json(v) : nlohmann::json(static_cast<std::uint64_t>(v));
   };
   for (const auto& f : c.figures) {
     figures.push_back({{"index", f.index.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.index)},
                        {"figure", f.what},
                        {"a", number(f, f.a)},
                        {"b", number(f, f.b)},
-                       {"b_over_a", f.a != 0 && !f.percent ? nlohmann::json(f.b / f.a) : nlohmann::json(nullptr)}});
+                       {"b_over_a", f.a != 0 && f.unit != ComparedFigure::Unit::kShare ? nlohmann::json(f.b / f.a) : nlohmann::json(nullptr)}});
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : c.findings) findings.push_back(ToJson(f));

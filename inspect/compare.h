@@ -22,7 +22,7 @@ struct ComparedFigure {
   std::string index;  // empty for the file's own figures
   std::string what;   // "leaf pages", "records", ...
   double a = 0, b = 0;
-  bool percent = false;  // a share in [0, 1], printed as a percentage; else a count
+  enum class Unit { kCount, kShare, kMiB } unit = Unit::kCount;  // a share is in [0, 1], printed as a percentage
 };
 
 // An index both files have: its leaf pages per tenth of fill, for histograms side by side.

@@ -233,10 +233,13 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       }
       p.lsn_min = written.empty() ? 0 : lo;
       p.lsn_max = written.empty() ? 0 : hi;
-      p.histogram.assign(40, 0);
-      for (auto n : written) {
-        const double t = hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
-        p.histogram[std::min<std::size_t>(39, static_cast<std::size_t>(t * 40))]++;
+      p.histogram = lr.histogram;  // over the file's own range; on the shared one, counted again
+      if (opt.shared_scale) {
+        std::fill(p.histogram.begin(), p.histogram.end(), 0);
+        for (auto n : written) {
+          const double t = hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
+          p.histogram[std::min<std::size_t>(39, static_cast<std::size_t>(t * 40))]++;
+        }
       }
     } else {  // index and extents
       colors = {inspect::kFreeColor, inspect::kUnwrittenColor, inspect::kOtherTypeColor};
