@@ -25,20 +25,17 @@
 //
 // The vocabulary the API speaks has headers of its own: `row.h` (Row, RowLock, ScanOptions,
 // InsertOptions), `db_options.h` (DatabaseOptions, TransactionOptions), `engine_status.h`
-// (EngineStatus, TableStats).
+// (EngineStatus, TableStats). This header is the face only: the state behind it is
+// DatabaseImpl's (engine/db_impl.h), which the engine's own files use.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <map>
+#include <future>
 #include <memory>
 #include <optional>
-#include <atomic>
-#include <condition_variable>
-#include <future>
-#include <shared_mutex>
-#include <thread>
 #include <string>
 #include <vector>
 
@@ -46,7 +43,6 @@
 #include "engine/db_options.h"
 #include "engine/doublewrite.h"
 #include "engine/engine_status.h"
-#include "engine/env.h"
 #include "engine/recovery.h"
 #include "engine/redo_log.h"
 #include "engine/row.h"
@@ -55,7 +51,8 @@
 
 namespace strata::engine {
 
-class Database;
+class DatabaseImpl;
+class TableImpl;
 
 class Transaction {
  public:
@@ -77,14 +74,11 @@ class Transaction {
   Isolation isolation() const;
 
  private:
-  friend class Database;
-  friend class Table;
-  Transaction(Database* db, std::unique_ptr<TrxImpl> impl);
-  Database* db_;
+  friend class DatabaseImpl;  // makes it, and hands its state to the statements it is given to
+  Transaction(DatabaseImpl* db, std::unique_ptr<TrxImpl> impl);
+  DatabaseImpl* db_;
   std::unique_ptr<TrxImpl> impl_;
 };
-
-class TableImpl;
 
 // Rows loaded into an empty table without inserting them one by one: they must come in
 // ascending primary key order; the clustered index is built bottom-up as they arrive
@@ -160,169 +154,78 @@ class Table {
   std::uint64_t file_bytes() const;  // the tablespace's size (pages × page size)
 
  private:
-  friend class Database;
-  Table(std::unique_ptr<TableImpl> impl, Database* db);
+  friend class DatabaseImpl;  // makes it, and reaches its TableImpl
+  Table(std::unique_ptr<TableImpl> impl, DatabaseImpl* db);
   std::unique_ptr<TableImpl> impl_;
-  Database* db_;
+  DatabaseImpl* db_;
 };
 
+// A data directory, open. Open gives the one implementation (DatabaseImpl); the methods are
+// virtual so that this header holds the API and nothing of the state behind it.
 class Database {
  public:
   // Creates (when allowed and missing) or opens a data directory. Busy when another process
   // holds it; Corruption naming the file when a file is damaged.
   static Result<std::unique_ptr<Database>> Open(const std::filesystem::path& dir, DatabaseOptions options);
-  ~Database();  // writes every dirty page
+  virtual ~Database() = default;  // writes every dirty page
 
-  Result<std::unique_ptr<Transaction>> Begin(TransactionOptions options = {});
+  virtual Result<std::unique_ptr<Transaction>> Begin(TransactionOptions options = {}) = 0;
   // The transaction system's state: history list length, purge progress, transactions.
-  EngineStatus StatusReport();
-  std::uint64_t history_list_length() const;
+  virtual EngineStatus StatusReport() = 0;
+  virtual std::uint64_t history_list_length() const = 0;
   // Runs purge now as far as the oldest read view allows; the undo logs it removed.
-  Result<std::uint64_t> Purge();
-  void set_lock_wait_timeout(std::chrono::milliseconds t);
+  virtual Result<std::uint64_t> Purge() = 0;
+  virtual void set_lock_wait_timeout(std::chrono::milliseconds t) = 0;
   // SET GLOBAL innodb_flush_log_at_trx_commit: 0, 1 or 2, for commits from now on.
-  Status set_flush_log_at_trx_commit(int value);
-  int flush_log_at_trx_commit() const { return flush_log_at_trx_commit_; }
-  void set_early_lock_release(bool on) { elr_enabled_ = on; }
-  bool early_lock_release() const { return elr_enabled_; }
-  void set_max_elr_dependent_trx_count(std::size_t n) { elr_max_ = n; }
-  std::size_t max_elr_dependent_trx_count() const { return elr_max_; }
+  virtual Status set_flush_log_at_trx_commit(int value) = 0;
+  virtual int flush_log_at_trx_commit() const = 0;
+  virtual void set_early_lock_release(bool on) = 0;
+  virtual bool early_lock_release() const = 0;
+  virtual void set_max_elr_dependent_trx_count(std::size_t n) = 0;
+  virtual std::size_t max_elr_dependent_trx_count() const = 0;
   // Durable up to everything committed so far (the end of a script that committed
   // asynchronously waits here before it reports success).
-  Status WaitDurable();
+  virtual Status WaitDurable() = 0;
 
   // Hot-row group commit: runs `body` (one statement) in a transaction shared with the other
   // statements queued on the same `group` (a table and row) meanwhile. One leader runs them in
   // queue order, each as a statement of its own (a failure undoes that statement alone),
   // commits them as one, and each caller returns once that commit is durable: one lock
   // acquisition, one commit record and one fsync for the lot.
-  Status RunGrouped(const std::string& group, const std::function<Status(Transaction&)>& body);
+  virtual Status RunGrouped(const std::string& group, const std::function<Status(Transaction&)>& body) = 0;
   // SET GLOBAL hot_row_group_commit_tables = 'db.t1,db.t2': every autocommit single-row UPDATE
   // of these tables goes through RunGrouped, hint or not.
-  void set_group_commit_tables(const std::string& list);
-  std::string group_commit_tables() const;
-  bool groups_commits_of(const std::string& database, const std::string& table) const;
+  virtual void set_group_commit_tables(const std::string& list) = 0;
+  virtual std::string group_commit_tables() const = 0;
+  virtual bool groups_commits_of(const std::string& database, const std::string& table) const = 0;
 
-  Status CreateDatabase(const std::string& name);
-  std::vector<std::string> ListDatabases() const;
+  virtual Status CreateDatabase(const std::string& name) = 0;
+  virtual std::vector<std::string> ListDatabases() const = 0;
   // Drops its tables, then the database; NotFound when there is none.
-  Status DropDatabase(const std::string& name);
+  virtual Status DropDatabase(const std::string& name) = 0;
   // AlreadyExists when the table exists.
-  Result<Table*> CreateTable(const TableSpec& spec);
+  virtual Result<Table*> CreateTable(const TableSpec& spec) = 0;
   // NotFound when there is no such table.
-  Result<Table*> GetTable(const std::string& database, const std::string& name);
-  Status DropTable(const std::string& database, const std::string& name);
-  std::vector<std::string> ListTables(const std::string& database) const;
+  virtual Result<Table*> GetTable(const std::string& database, const std::string& name) = 0;
+  virtual Status DropTable(const std::string& database, const std::string& name) = 0;
+  virtual std::vector<std::string> ListTables(const std::string& database) const = 0;
   // Adds a secondary index and fills it from the table's rows.
-  Status CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index);
+  virtual Status CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) = 0;
 
   // Writes every dirty page, syncs the files and moves the checkpoint to the end of the log.
-  Status Flush();
+  virtual Status Flush() = 0;
   // ALTER INSTANCE DISABLE|ENABLE INNODB REDO_LOG. Disabling makes later changes unlogged
   // (fast, and lost or half-written by a crash: the directory then refuses to open, see
   // Open). Enabling writes every dirty page and a checkpoint before it returns, so a later
   // crash recovers everything.
-  Status SetRedoLogging(bool enabled);
-  bool redo_logging() const;  // Innodb_redo_log_enabled
-  RedoStats redo_stats() const;
-  BufferPoolStats buffer_pool_stats();
+  virtual Status SetRedoLogging(bool enabled) = 0;
+  virtual bool redo_logging() const = 0;  // Innodb_redo_log_enabled
+  virtual RedoStats redo_stats() const = 0;
+  virtual BufferPoolStats buffer_pool_stats() = 0;
   // The recovery that ran at Open (zeros when the log was clean).
-  const RecoveryStats& recovery() const { return recovery_; }
-  DoublewriteStats doublewrite_stats() const { return dblwr_->stats(); }
-  const std::filesystem::path& dir() const { return dir_; }
-
- private:
-  Database() = default;
-  Status CreateFiles();      // a new data directory's files (Open)
-  Status OpenDoublewrite();  // and route page writes through it
-  Status Load();
-  Status SaveCatalog();
-  Result<std::unique_ptr<Tablespace>> OpenTablespace(const std::string& database, const std::string& name,
-                                                     std::uint32_t space_id);
-  Status Checkpoint();
-  Status FreeCheck();  // keeps the log from filling: flushes pages and checkpoints past half
-  Status BeforeWrite();
-  Status ReadOnly() const;  // the refusal of a change under force_recovery >= 3
-  void AttachTable(TableImpl& t);
-  void BackgroundLoop();
-  void PurgeLoop();
-  // Transactions (transaction.cc).
-  Status LoadTransactions(bool roll_back);  // the rollback segment, and rollback of what a crash left
-  Status RunStatement(TrxImpl* trx, Isolation autocommit_isolation, const std::function<Status(TrxImpl&)>& body);
-  // `in_memory`, when given, runs once the commit is in memory, before it is made durable.
-  Status CommitTrx(TrxImpl& trx, const std::function<void()>& in_memory = nullptr);
-  // A commit in two halves: in memory (numbered, undo logs closed, and with `release_early`
-  // the locks released and the transaction ended), then durability (as
-  // flush_log_at_trx_commit asks) and the end of a transaction still holding its locks.
-  struct CommitTicket {
-    Status status;
-    ondisk::Lsn lsn;         // the log end at the commit: durable to here acknowledges it
-    bool released = false;   // locks released before durability
-  };
-  CommitTicket CommitInMemory(TrxImpl& trx, bool release_early);
-  Status CommitDurable(TrxImpl& trx, const CommitTicket& ticket);
-  Status MakeDurable(ondisk::Lsn lsn);  // as flush_log_at_trx_commit asks
-  void StopWrites(const Status& cause);  // after a failed log write: nothing more is accepted
-  void Halt(const Status& cause);        // after a failed rollback: no statement is accepted
-  Status WriteStopped() const;
-  // Undoes records at or past to_undo_no; a failure halts the database (see AbandonTrx).
-  Status RollbackTrx(TrxImpl& trx, std::uint64_t to_undo_no);
-  Status UndoDownTo(TrxImpl& trx, std::uint64_t to_undo_no);  // mu_ held
-  Status RollbackAndEnd(TrxImpl& trx);  // the whole transaction, then its end (or abandonment)
-  void AbandonTrx(TrxImpl& trx);
-  Status EndTrx(TrxImpl& trx, bool commit);
-  Status EnsureWritable(TrxImpl& trx);  // an id and undo logs (write lock held)
-  Result<std::uint64_t> PurgeOneLog(const ReadView& view);  // 1 when a log was purged
-  TableImpl* TableById(std::uint64_t table_id);
-
-  std::filesystem::path dir_;
-  DatabaseOptions options_;
-  Env* env_ = nullptr;
-  std::unique_ptr<FileLock> lock_;
-  std::unique_ptr<BufferPool> pool_;
-  std::unique_ptr<Tablespace> system_;
-  std::unique_ptr<RedoLog> log_;
-  std::unique_ptr<Doublewrite> dblwr_;
-  RecoveryStats recovery_;
-  bool read_only_ = false;   // force_recovery >= 3: every change refused, nothing flushed at close
-  bool skip_redo_ = false;   // force_recovery 6: no doublewrite restore, no redo replay
-  bool opened_ = false;  // a database that failed to open is not flushed on destruction
-  std::mutex bg_mu_;
-  std::condition_variable bg_cv_;
-  std::atomic<bool> bg_stop_{false};  // set under bg_mu_ (for the waits); purge also reads it between logs
-  std::thread background_;
-  std::mutex serial_commit_mu_;  // group_commit off: held from a write's start to its fsync
-  std::atomic<std::uint64_t> commits_{0};
-  std::atomic<int> flush_log_at_trx_commit_{1};
-  std::atomic<bool> elr_enabled_{false};
-  std::atomic<std::size_t> elr_max_{1000};
-  std::atomic<std::size_t> elr_waiting_{0};      // released early, not yet durable
-  std::atomic<std::uint64_t> elr_lsn_{0};        // newest early-released commit
-  mutable std::mutex stop_mu_;
-  Status write_stop_;                            // set by StopWrites
-  std::atomic<bool> writes_stopped_{false};
-  Status halt_;                                  // set by Halt
-  std::atomic<bool> halted_{false};
-  std::unique_ptr<class AsyncCommitQueue> async_commits_;
-  std::unique_ptr<struct HotRowGroups> hot_rows_;
-  mutable std::mutex group_tables_mu_;
-  std::vector<std::string> group_commit_tables_;  // "db.table"
-  mutable std::shared_mutex mu_;  // writers exclusive, readers shared
-  std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
-  std::vector<std::string> databases_;
-  std::unique_ptr<Rseg> rseg_;
-  std::unique_ptr<TrxSys> trx_sys_;
-  std::vector<std::unique_ptr<TrxImpl>> unrolled_;  // left active by a crash, not rolled back (force_recovery >= 3)
-  std::unique_ptr<LockSys> lock_sys_;
-  std::thread purge_thread_;
-  std::mutex purge_mu_;  // one purge at a time
-  std::atomic<std::uint64_t> purged_logs_{0}, purged_records_{0};
-  std::uint32_t next_space_id_ = 1;
-  std::uint64_t next_index_id_ = 1;
-  std::uint64_t next_table_id_ = 1;
-  friend class TableImpl;
-  friend class Transaction;
-  friend class Table;
+  virtual const RecoveryStats& recovery() const = 0;
+  virtual DoublewriteStats doublewrite_stats() const = 0;
+  virtual const std::filesystem::path& dir() const = 0;
 };
 
 }  // namespace strata::engine

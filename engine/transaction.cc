@@ -1,12 +1,11 @@
-// Transactions on the Database: begin, statements with their savepoints, commit, rollback,
-// recovery of what a crash left active, purge, and the status report.
+// Transactions on the database: begin, statements with their savepoints, rollback, recovery
+// of what a crash left active, and the status report. Commit is the CommitPipeline's.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <mutex>
 
-#include "engine/async_commit.h"
-#include "engine/db.h"
+#include "engine/db_impl.h"
 #include "engine/table_impl.h"
 #include "ondisk/undo.h"
 
@@ -14,18 +13,9 @@ namespace strata::engine {
 
 using namespace strata::ondisk;
 
-namespace {
-
-// The commit of a transaction that wrote: its undo logs ended in one mini-transaction.
-Status EndUndoLogs(Rseg& rseg, TrxImpl& trx, std::uint64_t trx_no) {
-  return rseg.Commit(trx.insert_undo ? &*trx.insert_undo : nullptr, trx.update_undo ? &*trx.update_undo : nullptr, trx_no);
-}
-
-}  // namespace
-
 // ---- Transaction ---------------------------------------------------------------------------
 
-Transaction::Transaction(Database* db, std::unique_ptr<TrxImpl> impl) : db_(db), impl_(std::move(impl)) {}
+Transaction::Transaction(DatabaseImpl* db, std::unique_ptr<TrxImpl> impl) : db_(db), impl_(std::move(impl)) {}
 
 Transaction::~Transaction() {
   if (impl_ && impl_->state == TrxImpl::State::kActive) (void)Rollback();
@@ -33,7 +23,7 @@ Transaction::~Transaction() {
 
 Status Transaction::Commit() {
   if (impl_->state != TrxImpl::State::kActive) return Status::InvalidArgument("the transaction has already ended");
-  return db_->CommitTrx(*impl_);
+  return db_->pipeline().Commit(*impl_);
 }
 
 Status Transaction::Rollback() {
@@ -51,9 +41,9 @@ Status Transaction::RollbackToSavepoint(std::uint64_t savepoint) {
 std::uint64_t Transaction::id() const { return impl_->id; }
 Isolation Transaction::isolation() const { return impl_->isolation; }
 
-// ---- Database: transactions ----------------------------------------------------------------
+// ---- DatabaseImpl: transactions ----------------------------------------------------------------
 
-Result<std::unique_ptr<Transaction>> Database::Begin(TransactionOptions options) {
+Result<std::unique_ptr<Transaction>> DatabaseImpl::Begin(TransactionOptions options) {
   auto impl = std::make_unique<TrxImpl>();
   impl->isolation = options.isolation;
   trx_sys_->Begin(*impl);
@@ -61,8 +51,8 @@ Result<std::unique_ptr<Transaction>> Database::Begin(TransactionOptions options)
   return std::unique_ptr<Transaction>(new Transaction(this, std::move(impl)));
 }
 
-Status Database::EnsureWritable(TrxImpl& trx) {
-  if (writes_stopped_.load() || halted_.load()) return WriteStopped();
+Status DatabaseImpl::EnsureWritable(TrxImpl& trx) {
+  if (pipeline_->writes_stopped() || pipeline_->halted()) return pipeline_->Stopped();
   if (trx.id) return Status::Ok();
   STRATA_RETURN_IF_ERROR(trx_sys_->AssignId(trx));
   lock_sys_->Register(trx.locks);
@@ -71,19 +61,19 @@ Status Database::EnsureWritable(TrxImpl& trx) {
 
 // A statement: on failure its own changes are rolled back (a deadlock takes the whole
 // transaction); an autocommit statement commits on success.
-Status Database::RunStatement(TrxImpl* trx, Isolation autocommit_isolation, const std::function<Status(TrxImpl&)>& body) {
+Status DatabaseImpl::RunStatement(Transaction* given, const std::function<Status(TrxImpl&)>& body) {
+  TrxImpl* trx = given ? given->impl_.get() : nullptr;
   std::unique_ptr<TrxImpl> own;
   if (!trx) {
     own = std::make_unique<TrxImpl>();
-    own->isolation = autocommit_isolation;
     trx_sys_->Begin(*own);
     trx = own.get();
   } else if (trx->state != TrxImpl::State::kActive) {
     return Status::InvalidArgument("the transaction is no longer active (rolled back after a deadlock, or ended)");
   }
-  if (halted_.load()) {
-    if (own) AbandonTrx(*own);
-    return WriteStopped();
+  if (pipeline_->halted()) {
+    if (own) pipeline_->Abandon(*own);
+    return pipeline_->Stopped();
   }
   const std::uint64_t savepoint = trx->undo_no;
   Status s = body(*trx);
@@ -96,7 +86,7 @@ Status Database::RunStatement(TrxImpl* trx, Isolation autocommit_isolation, cons
     return s;
   }
   if (own) {
-    Status c = CommitTrx(*own);
+    Status c = pipeline_->Commit(*own);
     if (own->state == TrxImpl::State::kActive) (void)RollbackAndEnd(*own);  // refused: the database halted
     return c;
   }
@@ -104,173 +94,38 @@ Status Database::RunStatement(TrxImpl* trx, Isolation autocommit_isolation, cons
   return Status::Ok();
 }
 
-Status Database::CommitTrx(TrxImpl& trx, const std::function<void()>& in_memory) {
-  if (halted_.load()) return WriteStopped();  // the transaction stays active: its end rolls it back
-  if (trx.id == 0) {
-    // Read-only: nothing of its own to make durable, but what it read may have been released
-    // early by commits not yet durable; it reports success only once they are (INV-3).
-    Status s = EndTrx(trx, true);
-    if (in_memory) in_memory();
-    const std::uint64_t seen = elr_lsn_.load();
-    if (s.ok() && seen > 0 && pool_->redo_enabled()) s = MakeDurable(ondisk::Lsn(seen));
-    return s;
-  }
-  const bool early = elr_enabled_.load() && elr_waiting_.load() < elr_max_.load();
-  CommitTicket ticket = CommitInMemory(trx, early);
-  if (ticket.released) ++elr_waiting_;
-  if (in_memory) in_memory();
-  Status s = CommitDurable(trx, ticket);
-  if (ticket.released) --elr_waiting_;
-  return s;
-}
-
-Database::CommitTicket Database::CommitInMemory(TrxImpl& trx, bool release_early) {
-  CommitTicket t;
-  {
-    std::unique_lock lock(mu_);
-    if (!options_.group_commit) serial_commit_mu_.lock();
-    t.status = trx_sys_->Commit(trx, [&](std::uint64_t no) {
-      return EndUndoLogs(*rseg_, trx, no);
-    });
-    t.lsn = log_->lsn();
-  }
-  // Early release needs the commit record in the log buffer (it is: the commit's
-  // mini-transaction appended it) and a log that will be made durable (flush_log_at_trx_commit=1).
-  if (t.status.ok() && release_early && pool_->redo_enabled() && flush_log_at_trx_commit_.load() == 1) {
-    std::uint64_t seen = elr_lsn_.load();
-    while (seen < t.lsn.value() && !elr_lsn_.compare_exchange_weak(seen, t.lsn.value())) {
-    }
-    trx.state = TrxImpl::State::kCommitted;
-    lock_sys_->ReleaseAll(trx.locks);
-    trx_sys_->Finish(trx);
-    t.released = true;
-  }
-  return t;
-}
-
-Status Database::CommitDurable(TrxImpl& trx, const CommitTicket& ticket) {
-  Status s = ticket.status;
-  // Without early release nobody reads an undurable commit through a lock: the locks go
-  // only after the commit is durable.
-  if (s.ok()) s = MakeDurable(ticket.lsn);
-  if (!options_.group_commit) serial_commit_mu_.unlock();
-  if (s.ok()) ++commits_;
-  if (!ticket.released) {
-    trx.state = TrxImpl::State::kCommitted;
-    lock_sys_->ReleaseAll(trx.locks);
-    trx_sys_->Finish(trx);
-  }
-  return s;
-}
-
-Status Database::MakeDurable(ondisk::Lsn lsn) {
-  if (!pool_->redo_enabled()) return Status::Ok();
-  Status s;
-  switch (flush_log_at_trx_commit_.load()) {
-    case 0: break;
-    case 2: s = log_->WriteUpTo(lsn); break;
-    default: s = log_->FlushUpTo(lsn);
-  }
-  if (!s.ok()) StopWrites(s);
-  return s;
-}
-
-Status Database::WaitDurable() { return pool_->redo_enabled() ? MakeDurable(log_->lsn()) : Status::Ok(); }
-
-void Database::StopWrites(const Status& cause) {
-  std::lock_guard lock(stop_mu_);
-  if (write_stop_.ok()) write_stop_ = cause;
-  writes_stopped_ = true;
-}
-
-void Database::Halt(const Status& cause) {
-  std::lock_guard lock(stop_mu_);
-  if (halt_.ok()) halt_ = cause;
-  halted_ = true;
-}
-
-Status Database::WriteStopped() const {
-  std::lock_guard lock(stop_mu_);
-  if (!halt_.ok()) {
-    return Status::IoError(fmt::format("the database stopped after a rollback failed ({}); it refuses every statement: "
-                                       "reopen it, and recovery rolls back what the rollback left undone",
-                                       halt_.ToString()));
-  }
-  if (write_stop_.ok()) return Status::Ok();
-  return Status::IoError(fmt::format("the database stopped accepting writes after a redo log write failed ({}); no "
-                                     "commit after the last durable one was acknowledged; reopen it once the cause is fixed",
-                                     write_stop_.ToString()));
-}
-
 std::shared_future<Status> Transaction::CommitAsync() {
-  auto ready = [](Status s) {
+  if (impl_->state != TrxImpl::State::kActive) {
     std::promise<Status> p;
-    p.set_value(std::move(s));
+    p.set_value(Status::InvalidArgument("the transaction has already ended"));
     return p.get_future().share();
-  };
-  if (impl_->state != TrxImpl::State::kActive) return ready(Status::InvalidArgument("the transaction has already ended"));
-  if (impl_->id == 0) return ready(db_->CommitTrx(*impl_));
-  Database::CommitTicket ticket = db_->CommitInMemory(*impl_, true);
-  if (!ticket.released) return ready(db_->CommitDurable(*impl_, ticket));  // nothing to wait for in the background
-  if (!db_->options_.group_commit) db_->serial_commit_mu_.unlock();
-  ++db_->commits_;
-  return db_->async_commits_->Add(ticket.lsn);
-}
-
-// Ends a transaction whose changes are all undone (or that made none).
-Status Database::EndTrx(TrxImpl& trx, bool commit) {
-  Status s;
-  if (trx.id && (trx.insert_undo || trx.update_undo)) {
-    std::unique_lock lock(mu_);
-    s = trx_sys_->Commit(trx, [&](std::uint64_t no) {
-      return EndUndoLogs(*rseg_, trx, no);
-    });
   }
-  trx.state = commit ? TrxImpl::State::kCommitted : TrxImpl::State::kRolledBack;
-  lock_sys_->ReleaseAll(trx.locks);
-  trx_sys_->Finish(trx);
-  return s;
+  return db_->pipeline().CommitAsync(*impl_);
 }
 
-// A transaction whose rollback failed part way: its locks go and it leaves the active set, but
-// its undo logs are not ended, so they stay ACTIVE on disk for the next open to roll back
-// (the database has halted: nothing can see its half-undone rows meanwhile).
-void Database::AbandonTrx(TrxImpl& trx) {
-  trx.state = TrxImpl::State::kRolledBack;
-  lock_sys_->ReleaseAll(trx.locks);
-  trx_sys_->Finish(trx);
-}
-
-Status Database::RollbackAndEnd(TrxImpl& trx) {
+Status DatabaseImpl::RollbackAndEnd(TrxImpl& trx) {
   Status s = RollbackTrx(trx, 0);
   if (!s.ok()) {
-    AbandonTrx(trx);
+    pipeline_->Abandon(trx);
     return s;
   }
-  return EndTrx(trx, false);
-}
-
-TableImpl* Database::TableById(std::uint64_t table_id) {
-  for (auto& [key, t] : tables_) {
-    if (t->impl_->meta().table_id == table_id) return t->impl_.get();
-  }
-  return nullptr;
+  return pipeline_->End(trx, false);
 }
 
 // Undoes the transaction's records from the newest down to undo_no `to` (the caller holds
 // nothing; each record is undone and then removed from its log).
-Status Database::RollbackTrx(TrxImpl& trx, std::uint64_t to) {
-  if (halted_.load()) return WriteStopped();
+Status DatabaseImpl::RollbackTrx(TrxImpl& trx, std::uint64_t to) {
+  if (pipeline_->halted()) return pipeline_->Stopped();
   std::unique_lock lock(mu_);
   Status s = UndoDownTo(trx, to);
   if (!s.ok()) {
     s = s.WithContext(fmt::format("rolling back transaction {}", trx.id));
-    Halt(s);
+    pipeline_->Halt(s);
   }
   return s;
 }
 
-Status Database::UndoDownTo(TrxImpl& trx, std::uint64_t to) {
+Status DatabaseImpl::UndoDownTo(TrxImpl& trx, std::uint64_t to) {
   for (;;) {
     UndoLog* log = nullptr;
     std::uint64_t best = 0;
@@ -298,7 +153,7 @@ Status Database::UndoDownTo(TrxImpl& trx, std::uint64_t to) {
     if (!log || best < to) break;
     // Each undo step logs its changes: a long rollback must leave the log room as any writer
     // does (InnoDB's log_free_check in row_undo), or it could fill the log it runs on.
-    STRATA_RETURN_IF_ERROR(FreeCheck());
+    STRATA_RETURN_IF_ERROR(checkpointer_->FreeCheck());
     if (TableImpl* t = TableById(rec->table_id)) STRATA_RETURN_IF_ERROR(t->Undo(*rec, roll));
     STRATA_RETURN_IF_ERROR(rseg_->PopTop(*log));
   }
@@ -308,7 +163,7 @@ Status Database::UndoDownTo(TrxImpl& trx, std::uint64_t to) {
 
 // Reads the rollback segment and rolls back every transaction a crash left active (their
 // undo logs still ACTIVE), before anyone else can see their rows.
-Status Database::LoadTransactions(bool roll_back) {
+Status DatabaseImpl::LoadTransactions(bool roll_back) {
   std::uint64_t max_id = 0, max_no = 0;
   auto active = rseg_->Load(&max_id, &max_no);
   if (!active.ok()) return active.status().WithContext("reading the rollback segment");
@@ -340,87 +195,37 @@ Status Database::LoadTransactions(bool roll_back) {
   return Status::Ok();
 }
 
-// ---- purge ---------------------------------------------------------------------------------
-
-Result<std::uint64_t> Database::PurgeOneLog(const ReadView& view) {
-  auto oldest = rseg_->Oldest();
-  if (!oldest.ok()) return oldest.status();
-  if (!oldest->has_value() || (*oldest)->trx_no >= view.low_limit_no) return std::uint64_t{0};
-  const HistoryLog log = **oldest;
-  std::unique_lock lock(mu_);
-  std::vector<std::pair<TableImpl*, UndoRecord>> records;
-  STRATA_RETURN_IF_ERROR(rseg_->ForEachRecord(log, [&](ConstBytes page, std::size_t start) {
-    auto h = UndoRecordHeader::Decode(page, start);
-    if (!h.ok()) return h.status();
-    TableImpl* t = TableById(h->table_id);
-    if (!t) return Status::Ok();  // the table was dropped
-    auto r = UndoRecord::Decode(page, start, t->n_key());
-    if (!r.ok()) return r.status();
-    records.emplace_back(t, std::move(*r));
-    return Status::Ok();
-  }));
-  for (const auto& [t, r] : records) STRATA_RETURN_IF_ERROR(t->Purge(r, log.trx_id, view));
-  STRATA_RETURN_IF_ERROR(rseg_->RemoveFromHistory(log));
-  ++purged_logs_;
-  purged_records_ += records.size();
-  return std::uint64_t{1};
+// Hot-row group commit (hot_row.h): the batch runs in a transaction of this database and
+// commits through the pipeline, handing leadership on once committed in memory.
+Status DatabaseImpl::RunGrouped(const std::string& group, const std::function<Status(Transaction&)>& body) {
+  if (read_only_) return Status::InvalidArgument("the database is read-only");
+  return hot_rows_.Run(group, body,
+                       {[this] { return Begin({}); },
+                        [this](Transaction& t, const std::function<void()>& in_memory) { return pipeline_->Commit(*t.impl_, in_memory); }});
 }
 
-Result<std::uint64_t> Database::Purge() {
+// ---- purge and settings ----------------------------------------------------------------------
+
+Result<std::uint64_t> DatabaseImpl::Purge() {
   if (read_only_) return std::uint64_t{0};
-  std::lock_guard p(purge_mu_);
-  const ReadView view = trx_sys_->PurgeView();
-  std::uint64_t n = 0;
-  for (;;) {
-    auto one = PurgeOneLog(view);
-    if (!one.ok()) return one.status();
-    if (*one == 0) return n;
-    n += *one;
-  }
+  return purge_->RunAll();
 }
 
-// srv_purge_coordinator_thread, in short: purge whenever there is history the oldest view
-// lets go of, else sleep a little.
-void Database::PurgeLoop() {
-  std::unique_lock l(bg_mu_);
-  while (!bg_stop_) {
-    l.unlock();
-    std::uint64_t done = 0;
-    {
-      std::lock_guard p(purge_mu_);
-      const ReadView view = trx_sys_->PurgeView();
-      for (int i = 0; i < 300 && !bg_stop_; ++i) {
-        auto one = PurgeOneLog(view);
-        if (!one.ok() || *one == 0) break;
-        done += *one;
-      }
-    }
-    l.lock();
-    if (done == 0) bg_cv_.wait_for(l, std::chrono::milliseconds(100), [this] { return bg_stop_.load(); });
-  }
-}
+std::uint64_t DatabaseImpl::history_list_length() const { return rseg_ ? rseg_->history_length() : 0; }
 
-std::uint64_t Database::history_list_length() const { return rseg_ ? rseg_->history_length() : 0; }
-
-void Database::set_lock_wait_timeout(std::chrono::milliseconds t) { lock_sys_->set_wait_timeout(t); }
-
-Status Database::set_flush_log_at_trx_commit(int value) {
-  if (value < 0 || value > 2) return Status::InvalidArgument(fmt::format("innodb_flush_log_at_trx_commit must be 0, 1 or 2, not {}", value));
-  flush_log_at_trx_commit_ = value;
-  return Status::Ok();
-}
+void DatabaseImpl::set_lock_wait_timeout(std::chrono::milliseconds t) { lock_sys_->set_wait_timeout(t); }
 
 // ---- status --------------------------------------------------------------------------------
 
-EngineStatus Database::StatusReport() {
+EngineStatus DatabaseImpl::StatusReport() {
   EngineStatus s;
   s.max_trx_id = trx_sys_->max_trx_id();
   // Purge is done below the oldest log still in the history (or everything, when it is empty).
   auto oldest = rseg_->Oldest();
   s.purged_below_no = oldest.ok() && oldest->has_value() ? (*oldest)->trx_no : s.max_trx_id;
   s.history_list_length = history_list_length();
-  s.purged_logs = purged_logs_.load();
-  s.purged_records = purged_records_.load();
+  s.purged_logs = purge_ ? purge_->purged_logs() : 0;
+  s.purged_records = purge_ ? purge_->purged_records() : 0;
   s.transactions = trx_sys_->Transactions();
   s.locks = lock_sys_->stats();
   return s;
