@@ -262,6 +262,7 @@ std::size_t BtrPage::Place(std::size_t after, ConstBytes record, std::size_t ext
 }
 
 std::size_t BtrPage::Insert(std::size_t after, ConstBytes record, std::size_t extra_size, std::uint8_t info_bits) {
+  assert(after != kSupremum && extra_size >= ondisk::kCompactExtraBytes && extra_size <= record.size());
   const std::size_t origin = Place(after, record, extra_size, info_bits);
   if (origin == 0) return 0;
   // PAGE_DIRECTION as page_cur_insert_rec_low keeps it: a run of inserts each right after the

@@ -182,6 +182,7 @@ Result<std::optional<Tuple>> Btree::UniqueConflict(const Tuple& record) {
 }
 
 Status Btree::Insert(const Tuple& record) {
+  assert(record.size() == shape_.leaf.fields.size());
   const std::size_t size = EncodedSize(shape_.leaf, record);
   if (size > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
     return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page (at most half a page)",
@@ -198,6 +199,7 @@ Status Btree::Insert(const Tuple& record) {
 }
 
 Status Btree::InsertAtLevel(Mtr& mtr, const Tuple& key, const RawRecord& record, std::uint16_t level) {
+  assert(key.size() >= shape_.n_key && !record.bytes.empty());
   const std::size_t page_size = space_.page_size().bytes();
   const std::size_t size = record.bytes.size();
   for (int iteration = 0; iteration < 8; ++iteration) {
@@ -414,6 +416,7 @@ Status Btree::Delete(const Tuple& key) {
 }
 
 Status Btree::DeleteAt(Mtr& mtr, const Path& path) {
+  assert(!path.empty() && path.back().cursor != BtrPage::kInfimum && path.back().cursor != BtrPage::kSupremum);
   auto page = WritePage(mtr, path.back().page);
   if (!page.ok()) return page.status();
   page->Delete(path.back().cursor);
@@ -541,6 +544,7 @@ Status Btree::SetDeleteMark(const Tuple& key, bool deleted) {
 }
 
 Status Btree::Update(const Tuple& record, bool deleted) {
+  assert(record.size() == shape_.leaf.fields.size());
   const std::size_t size = EncodedSize(shape_.leaf, record);
   if (size > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
     return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page", size,

@@ -94,20 +94,20 @@ BufferPool::~BufferPool() { StopCleaner(); }
 
 void BufferPool::StopCleaner() {
   {
-    std::lock_guard lock(cleaner_mu_);
+    MutexLock lock(cleaner_mu_);
     stop_ = true;
   }
-  cleaner_cv_.notify_all();
+  cleaner_cv_.NotifyAll();
   if (cleaner_.joinable()) cleaner_.join();
 }
 
 void BufferPool::Register(Tablespace* space) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   spaces_[space->id().value()] = space;
 }
 
 Tablespace* BufferPool::space(SpaceId id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = spaces_.find(id.value());
   return it == spaces_.end() ? nullptr : it->second;
 }
@@ -119,19 +119,13 @@ Status BufferPool::Unregister(SpaceId space) {
 }
 
 void BufferPool::Discard(SpaceId space) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   // The caller closes and deletes the file next, so what still uses it ends first: a batch
   // writing a page of the space (it holds the Tablespace), a flush or an eviction holding a
   // page pinned (a frame freed under a pin would be handed out twice), a flush syncing the
   // file. Those pins are brief and not signalled, hence the polling. Nothing takes a page of
   // the space again once its frames are invalid, and they are made so under this hold of mu_.
-  auto in_use = [&] {
-    return space_syncs_.count(space.value()) > 0 ||
-           std::any_of(frames_.begin(), frames_.end(), [&](const auto& f) {
-             return f->id.space == space && (f->writing || (f->in_hash && f->pins > 0));
-           });
-  };
-  while (in_use()) written_.wait_for(lock, std::chrono::milliseconds(1));
+  while (SpaceInUse(space)) (void)written_.WaitFor(mu_, std::chrono::milliseconds(1));
   for (auto& fp : frames_) {
     Frame* f = fp.get();
     if (!f->in_hash || f->id.space != space) continue;
@@ -145,6 +139,35 @@ void BufferPool::Discard(SpaceId space) {
     free_.push_back(f);
   }
   spaces_.erase(space.value());
+  CheckInvariants();
+}
+
+bool BufferPool::SpaceInUse(SpaceId space) const {
+  return space_syncs_.count(space.value()) > 0 || std::any_of(frames_.begin(), frames_.end(), [&](const auto& f) {
+           return f->id.space == space && (f->writing || (f->in_hash && f->pins > 0));
+         });
+}
+
+void BufferPool::CheckInvariants() const {
+#ifndef NDEBUG
+  std::size_t in_hash = 0, in_lru = 0, dirty = 0;
+  for (const auto& fp : frames_) {
+    in_hash += fp->in_hash;
+    in_lru += fp->in_lru;
+    dirty += fp->dirty;
+    assert(fp->pins >= 0);
+    assert(!fp->in_lru || fp->in_hash);  // the LRU lists only pages that are in the hash
+  }
+  assert(in_hash == hash_.size());
+  for (const auto& [key, f] : hash_) assert(f->in_hash && f->id.key() == key);
+  assert(in_lru == young_.size() + old_.size());
+  for (const Frame* f : old_) assert(f->old && f->in_lru);
+  for (const Frame* f : young_) assert(!f->old && f->in_lru);
+  assert(dirty == flush_list_.size());
+  for (const Frame* f : flush_list_) assert(f->dirty && f->oldest > 0 && f->oldest <= f->newest);
+  for (const Frame* f : free_) assert(!f->in_hash && !f->in_lru && !f->dirty && f->pins == 0);
+  assert(free_.size() + hash_.size() <= frames_.size());
+#endif
 }
 
 void BufferPool::Touch(Frame* f) {
@@ -170,7 +193,7 @@ void BufferPool::BalanceLru() {
   }
 }
 
-Result<Frame*> BufferPool::TakeFreeFrame(std::unique_lock<std::mutex>& lock) {
+Result<Frame*> BufferPool::TakeFreeFrame() {
   constexpr std::size_t kScanDepth = 128;
   constexpr std::size_t kFlushBatch = 16;
   constexpr int kPinnedAttempts = 1000;
@@ -206,16 +229,16 @@ Result<Frame*> BufferPool::TakeFreeFrame(std::unique_lock<std::mutex>& lock) {
         return Status::Busy(fmt::format("buffer pool of {} pages has every page in use; give it more memory",
                                         frames_.size()));
       }
-      lock.unlock();
+      mu_.Unlock();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      lock.lock();
+      mu_.Lock();
       continue;
     }
     // Only dirty pages near the tail: write a batch of them, then look again.
     for (Frame* f : dirty) ++f->pins;
-    lock.unlock();
+    mu_.Unlock();
     Status s = WriteBatch(dirty);
-    lock.lock();
+    mu_.Lock();
     for (Frame* f : dirty) --f->pins;
     if (!s.ok()) return s;
   }
@@ -223,7 +246,7 @@ Result<Frame*> BufferPool::TakeFreeFrame(std::unique_lock<std::mutex>& lock) {
 }
 
 Result<Frame*> BufferPool::Fix(PageId id, bool create) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   for (;;) {
     if (auto it = hash_.find(id.key()); it != hash_.end()) {
       Frame* f = it->second;
@@ -241,7 +264,7 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
       return Status::Corruption(fmt::format("{}: page {} is past the end of the tablespace ({} pages)",
                                             ts->path().string(), id.page.value(), ts->size()));
     }
-    auto taken = TakeFreeFrame(lock);
+    auto taken = TakeFreeFrame();
     if (!taken.ok()) return taken.status();
     Frame* f = *taken;
     // TakeFreeFrame may have let go of mu_: another thread may have read the page in, or
@@ -273,15 +296,15 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
     f->valid = false;
     std::unique_lock latch(f->latch, std::try_to_lock);
     if (!latch.owns_lock()) latch.lock();
-    lock.unlock();
+    lock.Unlock();
     Status s = ts->Read(id.page, MutableBytes(f->data, opt_.page_size.bytes()));
-    lock.lock();
+    lock.Lock();
     ++stats_.reads;
     f->valid = s.ok();
     f->read_status = s;
     latch.unlock();
     if (!s.ok()) {
-      lock.unlock();
+      lock.Unlock();
       Unfix(f);
       return s;
     }
@@ -291,7 +314,8 @@ Result<Frame*> BufferPool::Fix(PageId id, bool create) {
 
 // A write guard's frame changed (its exclusive latch still held).
 void BufferPool::MarkDirty(Frame* f, std::uint64_t lsn, std::uint64_t start_lsn) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
+  assert(f->pins > 0 && f->valid && f->in_hash && lsn > 0);
   if (!f->dirty) {
     f->dirty = true;
     f->oldest = start_lsn ? start_lsn : lsn;
@@ -304,7 +328,8 @@ void BufferPool::MarkDirty(Frame* f, std::uint64_t lsn, std::uint64_t start_lsn)
 
 // Unpins a frame whose latch the caller has released.
 void BufferPool::Unfix(Frame* f) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
+  assert(f->pins > 0);
   if (--f->pins == 0 && !f->valid && f->in_hash) {  // a failed read nobody waits for any more
     hash_.erase(f->id.key());
     f->in_hash = false;
@@ -371,7 +396,7 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Fra
   std::uint64_t newest = 0;
   for (Frame* f : frames) {
     std::shared_lock latch(f->latch);
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (!f->dirty || !f->valid) continue;
     if (f->writing) {
       if (busy) busy->push_back(f);
@@ -392,7 +417,7 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Fra
   // However the batch ends, its frames may be written again (by it, or by the next batch).
   auto done = [&](bool written) {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       for (const auto& c : copies) {
         c.frame->writing = false;
         if (!written) continue;
@@ -403,7 +428,7 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Fra
         }
       }
     }
-    written_.notify_all();
+    written_.NotifyAll();
   };
   if (before_write) {
     if (Status s = before_write(Lsn(newest)); !s.ok()) {  // INV-1
@@ -448,7 +473,7 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
   std::vector<std::pair<std::uint64_t, Frame*>> batch;
   std::vector<SpaceId> touched;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (Frame* f : flush_list_) {
       if (!pick(*f)) continue;
       batch.emplace_back(f->id.key(), f);
@@ -462,7 +487,7 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
   for (std::size_t at = 0; at < batch.size(); at += kBatch) {
     std::vector<Frame*> pinned;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       for (std::size_t i = at; i < std::min(batch.size(), at + kBatch); ++i) {
         auto [key, f] = batch[i];
         if (!f->in_hash || f->id.key() != key || !f->dirty) continue;  // written or evicted meanwhile
@@ -477,12 +502,12 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
       std::vector<Frame*> busy;
       s = WriteBatch(todo, &busy);
       if (!s.ok() || busy.empty()) break;
-      std::unique_lock lock(mu_);
-      written_.wait(lock, [&] { return std::none_of(busy.begin(), busy.end(), [](Frame* f) { return f->writing; }); });
+      MutexLock lock(mu_);
+      while (std::any_of(busy.begin(), busy.end(), [](Frame* f) { return f->writing; })) written_.Wait(mu_);
       todo = std::move(busy);
     }
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       for (Frame* f : pinned) --f->pins;
     }
     STRATA_RETURN_IF_ERROR(s);
@@ -494,7 +519,7 @@ Status BufferPool::FlushWhere(const std::function<bool(const Frame&)>& pick) {
 Status BufferPool::SyncSpace(SpaceId id) {
   Tablespace* ts = nullptr;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = spaces_.find(id.value());
     if (it == spaces_.end()) return Status::Ok();  // discarded meanwhile: its file is going
     ts = it->second;
@@ -502,10 +527,10 @@ Status BufferPool::SyncSpace(SpaceId id) {
   }
   Status s = ts->Sync();
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (--space_syncs_[id.value()] == 0) space_syncs_.erase(id.value());
   }
-  written_.notify_all();
+  written_.NotifyAll();
   return s;
 }
 
@@ -521,14 +546,14 @@ Status BufferPool::FlushSpace(SpaceId space) {
 // Wakes every interval and writes the oldest dirty pages until at most `dirty_low_water` of
 // the pool is dirty.
 void BufferPool::CleanerLoop() {
-  std::unique_lock wait(cleaner_mu_);
+  MutexLock wait(cleaner_mu_);
   while (!stop_) {
-    cleaner_cv_.wait_for(wait, opt_.cleaner_interval, [this] { return stop_; });
+    (void)cleaner_cv_.WaitFor(cleaner_mu_, opt_.cleaner_interval);
     if (stop_) break;
-    wait.unlock();
+    wait.Unlock();
     std::size_t excess = 0;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       const auto limit = static_cast<std::size_t>(opt_.dirty_low_water * static_cast<double>(frames_.size()));
       excess = flush_list_.size() > limit ? flush_list_.size() - limit : 0;
     }
@@ -536,18 +561,18 @@ void BufferPool::CleanerLoop() {
       std::size_t n = 0;
       Status s = FlushWhere([&n, excess](const Frame&) { return n++ < excess; });
       if (!s.ok()) {
-        std::lock_guard lock(cleaner_mu_);
+        MutexLock lock(cleaner_mu_);
         if (cleaner_status_.ok()) cleaner_status_ = s;
       }
     }
-    wait.lock();
+    wait.Lock();
   }
 }
 
 Status BufferPool::SyncAll() {
   std::vector<SpaceId> all;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (const auto& [id, ts] : spaces_) all.push_back(SpaceId(id));
   }
   for (SpaceId id : all) STRATA_RETURN_IF_ERROR(SyncSpace(id));
@@ -555,19 +580,20 @@ Status BufferPool::SyncAll() {
 }
 
 std::uint64_t BufferPool::OldestModification() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::uint64_t oldest = 0;
   for (const Frame* f : flush_list_) oldest = oldest == 0 ? f->oldest : std::min(oldest, f->oldest);
   return oldest;
 }
 
 Status BufferPool::cleaner_status() {
-  std::lock_guard lock(cleaner_mu_);
+  MutexLock lock(cleaner_mu_);
   return cleaner_status_;
 }
 
 BufferPoolStats BufferPool::stats() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
+  CheckInvariants();
   BufferPoolStats s = stats_;
   s.used = hash_.size();
   s.dirty = flush_list_.size();

@@ -20,7 +20,6 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -33,6 +32,7 @@
 
 #include "engine/frame_memory.h"
 #include "engine/tablespace.h"
+#include "engine/thread_annotations.h"
 
 namespace strata::engine {
 
@@ -173,44 +173,54 @@ class BufferPool {
   friend class PageGuard;
   friend class WriteGuard;
 
-  Result<Frame*> Fix(PageId id, bool create);
-  Result<Frame*> TakeFreeFrame(std::unique_lock<std::mutex>& lock);
-  void MarkDirty(Frame* f, std::uint64_t lsn, std::uint64_t start_lsn);
-  void Unfix(Frame* f);
-  void Touch(Frame* f);  // LRU bookkeeping on access (pool mutex held)
-  void BalanceLru();
+  Result<Frame*> Fix(PageId id, bool create) EXCLUDES(mu_);
+  // A frame for a page about to be read in: a free one, else the LRU tail's clean one; it may
+  // let go of mu_ for a while (to write dirty pages and make one clean), and holds it again
+  // when it returns.
+  Result<Frame*> TakeFreeFrame() REQUIRES(mu_);
+  // Pinned, being written or being synced: what Discard must wait for.
+  bool SpaceInUse(ondisk::SpaceId space) const REQUIRES(mu_);
+  void MarkDirty(Frame* f, std::uint64_t lsn, std::uint64_t start_lsn) EXCLUDES(mu_);
+  void Unfix(Frame* f) EXCLUDES(mu_);
+  void Touch(Frame* f) REQUIRES(mu_);  // LRU bookkeeping on access
+  void BalanceLru() REQUIRES(mu_);
+  // Debug builds: the pool's lists agree with its frames' flags (every change of them ends with
+  // this check); release builds: nothing.
+  void CheckInvariants() const REQUIRES(mu_);
   // Writes the frames that are dirty, as one batch (copies stamped with their checksum, the
   // WAL hook for the newest, the doublewrite hook, then in place). The frames must be pinned
   // by the caller; the pool mutex is not held. A frame another batch is writing is left to it
   // (added to `busy` when given): two writes of one page in flight could land in either order,
   // and the older copy landing last would be taken for the page once the frame is clean.
-  Status WriteBatch(const std::vector<Frame*>& frames, std::vector<Frame*>* busy = nullptr);
-  Status FlushWhere(const std::function<bool(const Frame&)>& pick);
+  Status WriteBatch(const std::vector<Frame*>& frames, std::vector<Frame*>* busy = nullptr) EXCLUDES(mu_);
+  Status FlushWhere(const std::function<bool(const Frame&)>& pick) EXCLUDES(mu_);
   // Syncs a registered space's file, holding it against Discard meanwhile; a space already
   // discarded is skipped.
-  Status SyncSpace(ondisk::SpaceId id);
-  void CleanerLoop();
+  Status SyncSpace(ondisk::SpaceId id) EXCLUDES(mu_);
+  void CleanerLoop() EXCLUDES(mu_, cleaner_mu_);
 
   BufferPoolOptions opt_;
   FrameMemory memory_;
   std::vector<std::unique_ptr<Frame>> frames_;
-  std::mutex mu_;
-  std::unordered_map<std::uint64_t, Frame*> hash_;
-  std::unordered_map<std::uint32_t, Tablespace*> spaces_;
-  std::vector<Frame*> free_;
-  std::list<Frame*> young_, old_;  // front = most recently used
-  std::list<Frame*> flush_list_;   // front = oldest modification
-  std::condition_variable written_;  // a batch's frames stopped being written, or a sync ended
-  std::unordered_map<std::uint32_t, std::size_t> space_syncs_;  // syncs in progress, by space
+  // mu_ guards the lists below and every frame's bookkeeping (pins, in_hash, in_lru, old,
+  // dirty, writing, oldest/newest, version); a frame's page bytes are its latch's.
+  mutable Mutex mu_;
+  std::unordered_map<std::uint64_t, Frame*> hash_ GUARDED_BY(mu_);
+  std::unordered_map<std::uint32_t, Tablespace*> spaces_ GUARDED_BY(mu_);
+  std::vector<Frame*> free_ GUARDED_BY(mu_);
+  std::list<Frame*> young_ GUARDED_BY(mu_), old_ GUARDED_BY(mu_);  // front = most recently used
+  std::list<Frame*> flush_list_ GUARDED_BY(mu_);                   // front = oldest modification
+  CondVar written_;  // a batch's frames stopped being written, or a sync ended
+  std::unordered_map<std::uint32_t, std::size_t> space_syncs_ GUARDED_BY(mu_);  // syncs in progress, by space
   std::atomic<std::uint64_t> lsn_{8192};
   class RedoLog* redo_ = nullptr;
   std::atomic<bool> redo_enabled_{true};
-  BufferPoolStats stats_;
+  BufferPoolStats stats_ GUARDED_BY(mu_);
 
-  std::mutex cleaner_mu_;
-  std::condition_variable cleaner_cv_;
-  bool stop_ = false;
-  Status cleaner_status_;
+  Mutex cleaner_mu_;
+  CondVar cleaner_cv_;
+  bool stop_ GUARDED_BY(cleaner_mu_) = false;
+  Status cleaner_status_ GUARDED_BY(cleaner_mu_);
   std::thread cleaner_;
 };
 

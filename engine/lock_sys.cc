@@ -1,5 +1,6 @@
 #include "engine/lock_sys.h"
 
+#include <cassert>
 #include <algorithm>
 #include <functional>
 
@@ -83,7 +84,7 @@ TrxLocks* LockSys::FindCycle(TrxLocks& start) {
   std::vector<TrxLocks*> visited;
   TrxLocks* victim = nullptr;
   std::size_t steps = 0;
-  std::function<bool(TrxLocks*)> dfs = [&](TrxLocks* t) -> bool {
+  std::function<bool(TrxLocks*)> dfs = [&](TrxLocks* t) REQUIRES(mu_) -> bool {
     if (++steps > 1'000'000 || path.size() > 200) {
       victim = &start;
       return true;
@@ -114,7 +115,8 @@ void LockSys::Grant(TrxLocks& trx, const std::string& key, Queue& q, Entry e) {
 }
 
 Status LockSys::TryAcquire(TrxLocks& trx, const std::string& key, LockMode mode, LockKind kind) {
-  std::lock_guard l(mu_);
+  assert(!key.empty() && trx.waiting_on == nullptr);  // one request at a time per transaction
+  MutexLock l(mu_);
   Queue& q = queues_[key];
   if (Covered(q, trx, mode, kind)) return Status::Ok();
   const Entry e{&trx, mode, kind, false};
@@ -126,7 +128,8 @@ Status LockSys::TryAcquire(TrxLocks& trx, const std::string& key, LockMode mode,
 }
 
 Status LockSys::Acquire(TrxLocks& trx, const std::string& key, LockMode mode, LockKind kind) {
-  std::unique_lock l(mu_);
+  assert(!key.empty() && trx.waiting_on == nullptr);
+  MutexLock l(mu_);
   Queue* q = &queues_[key];
   if (Covered(*q, trx, mode, kind)) return Status::Ok();
   Entry e{&trx, mode, kind, false};
@@ -144,7 +147,7 @@ Status LockSys::Acquire(TrxLocks& trx, const std::string& key, LockMode mode, Lo
   const std::string* name = &queues_.find(key)->first;  // node-stable in an unordered_map
   trx.waiting_on = name;
   const auto deadline = std::chrono::steady_clock::now() + options_.wait_timeout;
-  auto give_up = [&](Status s) {
+  auto give_up = [&](Status s) REQUIRES(mu_) {
     trx.waiting_on = nullptr;
     Queue& queue = queues_[key];
     for (auto it = queue.begin(); it != queue.end(); ++it) {
@@ -163,7 +166,7 @@ Status LockSys::Acquire(TrxLocks& trx, const std::string& key, LockMode mode, Lo
       ++deadlocks_;
       if (victim == &trx) return give_up(Status::Deadlock("Deadlock found when trying to get lock; try restarting transaction"));
       victim->victim = true;
-      victim->cv.notify_all();
+      victim->cv.NotifyAll();
     }
   }
   for (;;) {
@@ -180,7 +183,7 @@ Status LockSys::Acquire(TrxLocks& trx, const std::string& key, LockMode mode, Lo
       trx.waiting_on = nullptr;
       return Status::Ok();
     }
-    if (trx.cv.wait_until(l, deadline) == std::cv_status::timeout && !trx.victim) {
+    if (!trx.cv.WaitUntil(mu_, deadline) && !trx.victim) {
       // One last look: the lock may have been released just as time ran out.
       Queue& again = queues_[key];
       std::size_t i = 0;
@@ -201,12 +204,12 @@ Status LockSys::Acquire(TrxLocks& trx, const std::string& key, LockMode mode, Lo
 // context switches than the update itself.
 void LockSys::WakeWaiters(const Queue& q) {
   for (std::size_t i = 0; i < q.size(); ++i) {
-    if (!q[i].granted && Blockers(q, i).empty()) q[i].trx->cv.notify_all();
+    if (!q[i].granted && Blockers(q, i).empty()) q[i].trx->cv.NotifyAll();
   }
 }
 
 void LockSys::ConvertImplicit(std::uint64_t owner_id, const std::string& key) {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   auto it = owners_.find(owner_id);
   if (it == owners_.end()) return;
   TrxLocks& owner = *it->second;
@@ -219,18 +222,19 @@ void LockSys::ConvertImplicit(std::uint64_t owner_id, const std::string& key) {
 }
 
 void LockSys::Register(TrxLocks& trx) {
-  std::lock_guard l(mu_);
+  assert(trx.id != 0);  // a writer has its id before its first lock on a record it wrote
+  MutexLock l(mu_);
   owners_[trx.id] = &trx;
   trx.registered = true;
 }
 
 bool LockSys::HoldsLocks(std::uint64_t trx_id) {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   return owners_.count(trx_id) > 0;
 }
 
 void LockSys::ReleaseAll(TrxLocks& trx) {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   if (trx.registered) {
     owners_.erase(trx.id);
     trx.registered = false;
@@ -253,7 +257,7 @@ void LockSys::ReleaseAll(TrxLocks& trx) {
 }
 
 void LockSys::InheritGaps(const std::string& key, const std::string& next) {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   auto it = queues_.find(key);
   if (it == queues_.end()) return;
   std::vector<Entry> gaps;
@@ -270,12 +274,12 @@ void LockSys::InheritGaps(const std::string& key, const std::string& next) {
 }
 
 bool LockSys::AnyGapLocks() {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   return gap_entries_ > 0;
 }
 
 LockStats LockSys::stats() {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   LockStats s;
   s.locks = entries_;
   s.waits = waits_;
@@ -293,12 +297,12 @@ LockStats LockSys::stats() {
 }
 
 void LockSys::set_wait_timeout(std::chrono::milliseconds t) {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   options_.wait_timeout = t;
 }
 
 void LockSys::set_deadlock_detect(bool on) {
-  std::lock_guard l(mu_);
+  MutexLock l(mu_);
   options_.deadlock_detect = on;
 }
 

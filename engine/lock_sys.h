@@ -25,7 +25,6 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -33,6 +32,7 @@
 #include <vector>
 
 #include "engine/key.h"
+#include "engine/thread_annotations.h"
 #include "ondisk/status.h"
 
 namespace strata::engine {
@@ -47,8 +47,9 @@ enum class LockKind : std::uint8_t { kRecord = 1, kGap = 2, kNextKey = 3, kInser
 struct TrxLocks {
   std::uint64_t id = 0;   // transaction id (0 until it has one)
   std::uint64_t seq = 0;  // begin order: the larger is younger
+  // The rest is the lock system's, read and written under its mutex.
   std::vector<std::string> keys;  // keys it has queue entries on
-  std::condition_variable cv;
+  CondVar cv;
   const std::string* waiting_on = nullptr;  // the key of its waiting request
   bool victim = false;
   bool registered = false;
@@ -73,10 +74,10 @@ class LockSys {
   explicit LockSys(Options o) : options_(o) {}
 
   // Grants the lock at once or says the caller must wait (Busy), queueing nothing.
-  ondisk::Status TryAcquire(TrxLocks& trx, const std::string& key, LockMode mode, LockKind kind);
+  ondisk::Status TryAcquire(TrxLocks& trx, const std::string& key, LockMode mode, LockKind kind) EXCLUDES(mu_);
   // Grants the lock, waiting for it as long as the timeout allows. Call it holding no latch
   // or database lock: the holders must be able to finish.
-  ondisk::Status Acquire(TrxLocks& trx, const std::string& key, LockMode mode, LockKind kind);
+  ondisk::Status Acquire(TrxLocks& trx, const std::string& key, LockMode mode, LockKind kind) EXCLUDES(mu_);
   // Makes an inserted record's implicit lock explicit for `owner_id`, if that transaction
   // still holds its locks.
   void ConvertImplicit(std::uint64_t owner_id, const std::string& key);
@@ -84,7 +85,7 @@ class LockSys {
   void Register(TrxLocks& trx);
   bool HoldsLocks(std::uint64_t trx_id);
   // Releases every lock of the transaction and wakes whoever waited for them.
-  void ReleaseAll(TrxLocks& trx);
+  void ReleaseAll(TrxLocks& trx) EXCLUDES(mu_);
   // Purge removed the record at `key`: gap locks on it now guard the gap below `next`.
   void InheritGaps(const std::string& key, const std::string& next);
   // Whether any gap or next-key lock exists (inserts skip the insert-intention check when not).
@@ -106,18 +107,18 @@ class LockSys {
   bool Covered(const Queue& q, const TrxLocks& trx, LockMode mode, LockKind kind) const;
   // The transactions `q[at]` waits for.
   std::vector<TrxLocks*> Blockers(const Queue& q, std::size_t at) const;
-  std::vector<TrxLocks*> BlockersOf(TrxLocks& trx);
-  TrxLocks* FindCycle(TrxLocks& start);  // the victim, or null
-  void Grant(TrxLocks& trx, const std::string& key, Queue& q, Entry e);
-  void Remove(TrxLocks& trx, const std::string& key);
-  void WakeWaiters(const Queue& q);
+  std::vector<TrxLocks*> BlockersOf(TrxLocks& trx) REQUIRES(mu_);
+  TrxLocks* FindCycle(TrxLocks& start) REQUIRES(mu_);  // the victim, or null
+  void Grant(TrxLocks& trx, const std::string& key, Queue& q, Entry e) REQUIRES(mu_);
+  void Remove(TrxLocks& trx, const std::string& key) REQUIRES(mu_);
+  void WakeWaiters(const Queue& q) REQUIRES(mu_);
 
-  std::mutex mu_;
-  Options options_;
-  std::unordered_map<std::string, Queue> queues_;
-  std::unordered_map<std::uint64_t, TrxLocks*> owners_;  // registered writers by id
-  std::uint64_t entries_ = 0, gap_entries_ = 0;
-  std::uint64_t waits_ = 0, timeouts_ = 0, deadlocks_ = 0;
+  Mutex mu_;
+  Options options_ GUARDED_BY(mu_);
+  std::unordered_map<std::string, Queue> queues_ GUARDED_BY(mu_);
+  std::unordered_map<std::uint64_t, TrxLocks*> owners_ GUARDED_BY(mu_);  // registered writers by id
+  std::uint64_t entries_ GUARDED_BY(mu_) = 0, gap_entries_ GUARDED_BY(mu_) = 0;
+  std::uint64_t waits_ GUARDED_BY(mu_) = 0, timeouts_ GUARDED_BY(mu_) = 0, deadlocks_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace strata::engine

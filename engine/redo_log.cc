@@ -24,12 +24,16 @@ Result<std::unique_ptr<RedoLog>> RedoLog::Create(Env& env, const std::filesystem
   if (!f.ok()) return f.status();
   STRATA_RETURN_IF_ERROR((*f)->Resize(kLogFileHeaderSize + capacity));
   auto log = std::unique_ptr<RedoLog>(new RedoLog(std::move(*f), capacity));
-  log->written_lsn_ = log->flushed_lsn_ = kFirstLsn;
-  log->checkpoint_lsn_ = kFirstLsn;
+  {
+    MutexLock lock(log->mu_);  // no other thread has it yet; the lock is for the rule's checker
+    log->written_lsn_ = log->flushed_lsn_ = kFirstLsn;
+    log->checkpoint_lsn_ = kFirstLsn;
+  }
   STRATA_RETURN_IF_ERROR(log->WriteHeader());
   // Both checkpoint slots valid from the start, so that Open always finds one.
   STRATA_RETURN_IF_ERROR(log->Checkpoint(Lsn(kFirstLsn)));
   STRATA_RETURN_IF_ERROR(log->Checkpoint(Lsn(kFirstLsn)));
+  MutexLock lock(log->mu_);
   log->buf_.assign(kLogBlockSize, std::byte{0});
   return log;
 }
@@ -45,7 +49,7 @@ Status RedoLog::WriteHeader() {
   h.EncodeTo(block);
   STRATA_RETURN_IF_ERROR(file_->Write(0, block));
   STRATA_RETURN_IF_ERROR(file_->Sync());
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   ++stats_.fsyncs;
   return Status::Ok();
 }
@@ -75,6 +79,7 @@ Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::
   }
   auto log = std::unique_ptr<RedoLog>(new RedoLog(std::move(*f), *size - kLogFileHeaderSize));
   log->flags_ = header->flags;
+  MutexLock lock(log->mu_);  // no other thread has it yet; the lock is for the rule's checker
   bool found = false;
   for (std::size_t at : {kLogCheckpoint1, kLogCheckpoint2}) {
     STRATA_RETURN_IF_ERROR(log->file_->Read(at, block));
@@ -101,7 +106,7 @@ bool RedoLog::BlockFollows(ConstBytes block, std::uint64_t lsn) {
 }
 
 Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const std::uint64_t first_block = checkpoint_lsn_ - checkpoint_lsn_ % kLogBlockSize;
   constexpr std::size_t kPayload = kLogBlockPayload;
   // Each block's payload at a fixed stride in `stream`, so that position i is at a known LSN.
@@ -217,7 +222,7 @@ void RedoLog::AppendBytes(ConstBytes bytes) {
 }
 
 std::pair<Lsn, Lsn> RedoLog::Append(ConstBytes records) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const std::uint64_t start = lsn_;
   const std::size_t at = start - start % kLogBlockSize - buf_lsn_;
   if (buf_.size() < at + kLogBlockSize) buf_.resize(at + kLogBlockSize, std::byte{0});
@@ -236,7 +241,7 @@ std::pair<Lsn, Lsn> RedoLog::Append(ConstBytes records) {
 }
 
 std::pair<Lsn, Lsn> RedoLog::Advance(std::uint64_t bytes) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const std::uint64_t start = lsn_;
   lsn_ += std::max<std::uint64_t>(bytes, 1);
   // Stay on a payload position, as appends would.
@@ -254,38 +259,38 @@ Status RedoLog::Fail(const Status& s, const char* what) {
   if (error_.ok()) {
     error_ = s.WithContext(fmt::format("redo log {} failed; nothing after LSN {} is durable", what, flushed_lsn_));
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   WakeDurable();
   return error_;
 }
 
-void RedoLog::WaitForSyncInFlight(std::unique_lock<std::mutex>& lock, std::uint64_t target) {
+void RedoLog::WaitForSyncInFlight(std::uint64_t target) {
   DurableWaiter me;
   durable_waiters_.emplace(target, &me);
-  me.cv.wait(lock, [&] { return me.woken; });
+  while (!me.woken) me.cv.Wait(mu_);
 }
 
 void RedoLog::WakeDurable() {
   auto it = durable_waiters_.begin();
   while (it != durable_waiters_.end() && (it->first <= flushed_lsn_ || !error_.ok())) {
     it->second->woken = true;
-    it->second->cv.notify_one();
+    it->second->cv.NotifyOne();
     it = durable_waiters_.erase(it);
   }
 }
 
-Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool sync) {
+Status RedoLog::WriteBlocks(Lsn target, bool sync) {
   for (;;) {
     if (!error_.ok()) return error_;
     if ((sync ? flushed_lsn_ : written_lsn_) >= target.value()) return Status::Ok();
     if (sync && written_lsn_ >= target.value()) {
       // Written: a sync must start after the write ended to cover it.
       if (syncing_upto_ >= target.value()) {
-        WaitForSyncInFlight(lock, target.value());
+        WaitForSyncInFlight(target.value());
         continue;
       }
       if (syncs_in_flight_ >= kSyncsInFlight) {
-        cv_.wait(lock);
+        cv_.Wait(mu_);
         continue;
       }
       if (!writing_ && lsn_ > written_lsn_) {
@@ -294,11 +299,11 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
         const std::uint64_t upto = written_lsn_;
         ++syncs_in_flight_;
         syncing_upto_ = std::max(syncing_upto_, upto);
-        lock.unlock();
+        mu_.Unlock();
         const auto began = std::chrono::steady_clock::now();
         Status s = file_->Sync();
         const auto took = std::chrono::steady_clock::now() - began;
-        lock.lock();
+        mu_.Lock();
         --syncs_in_flight_;
         if (syncs_in_flight_ == 0) syncing_upto_ = 0;
         if (!s.ok()) {
@@ -309,12 +314,12 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
         stats_.commit_sync_micros += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
         flushed_lsn_ = std::max(flushed_lsn_, upto);
         WakeDurable();
-        if (syncs_in_flight_ == kSyncsInFlight - 1) cv_.notify_all();  // a slot came free
+        if (syncs_in_flight_ == kSyncsInFlight - 1) cv_.NotifyAll();  // a slot came free
         continue;
       }
     }
     if (writing_) {
-      cv_.wait(lock);
+      cv_.Wait(mu_);
       continue;
     }
     writing_ = true;
@@ -340,7 +345,7 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
       h.checkpoint_no = static_cast<std::uint32_t>(checkpoint_no_);
       h.EncodeTo(MutableBytes(out).subspan(k * kLogBlockSize, kLogBlockSize));
     }
-    lock.unlock();
+    mu_.Unlock();
     Status s;
     for (std::size_t k = 0; k < n_blocks && s.ok();) {  // contiguous runs, split where the circle wraps
       const std::uint64_t off = FileOffset(first + k * kLogBlockSize);
@@ -349,38 +354,38 @@ Status RedoLog::WriteBlocks(std::unique_lock<std::mutex>& lock, Lsn target, bool
       s = file_->Write(off, ConstBytes(out).subspan(k * kLogBlockSize, run * kLogBlockSize));
       k += run;
     }
-    lock.lock();
+    mu_.Lock();
     writing_ = false;
     if (!s.ok()) {
       return Fail(s, "write");
     }
     ++stats_.writes;
     written_lsn_ = std::max(written_lsn_, end);
-    cv_.notify_all();
+    cv_.NotifyAll();
   }
 }
 
 Status RedoLog::FlushUpTo(Lsn lsn) {
-  std::unique_lock lock(mu_);
-  return WriteBlocks(lock, lsn, true);
+  MutexLock lock(mu_);
+  return WriteBlocks(lsn, true);
 }
 
 Status RedoLog::WriteCurrentBlock() {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   written_lsn_ = flushed_lsn_ = std::min(flushed_lsn_, buf_lsn_);
-  return WriteBlocks(lock, Lsn(lsn_), true);
+  return WriteBlocks(Lsn(lsn_), true);
 }
 
 Status RedoLog::WriteUpTo(Lsn lsn) {
-  std::unique_lock lock(mu_);
-  return WriteBlocks(lock, lsn, false);
+  MutexLock lock(mu_);
+  return WriteBlocks(lsn, false);
 }
 
 Status RedoLog::Checkpoint(Lsn lsn) {
   std::vector<std::byte> block(kLogBlockSize);
   LogCheckpoint cp;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (lsn.value() > flushed_lsn_) return Status::InvalidArgument("checkpoint past the durable end of the log");
     cp.number = checkpoint_no_ + 1;
     cp.lsn = lsn.value();
@@ -390,7 +395,7 @@ Status RedoLog::Checkpoint(Lsn lsn) {
   cp.EncodeTo(block);
   STRATA_RETURN_IF_ERROR(file_->Write(cp.number % 2 ? kLogCheckpoint1 : kLogCheckpoint2, block));
   STRATA_RETURN_IF_ERROR(file_->Sync());
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   checkpoint_no_ = cp.number;
   checkpoint_lsn_ = std::max(checkpoint_lsn_, lsn.value());
   ++stats_.checkpoints;
@@ -404,23 +409,23 @@ Status RedoLog::SetFlags(std::uint32_t flags) {
 }
 
 Lsn RedoLog::lsn() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return Lsn(lsn_);
 }
 Lsn RedoLog::flushed_lsn() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return Lsn(flushed_lsn_);
 }
 Lsn RedoLog::checkpoint_lsn() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return Lsn(checkpoint_lsn_);
 }
 std::uint64_t RedoLog::used() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return lsn_ - checkpoint_lsn_;
 }
 RedoStats RedoLog::stats() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return stats_;
 }
 

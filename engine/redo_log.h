@@ -12,7 +12,6 @@
 // their own begins.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "engine/env.h"
+#include "engine/thread_annotations.h"
 #include "ondisk/redo.h"
 #include "ondisk/types.h"
 
@@ -98,36 +98,36 @@ class RedoLog {
   static bool BlockFollows(ondisk::ConstBytes block, std::uint64_t lsn);
   RedoLog(std::unique_ptr<File> file, std::uint64_t capacity) : file_(std::move(file)), capacity_(capacity) {}
   Status WriteHeader();
-  Status WriteBlocks(std::unique_lock<std::mutex>& lock, ondisk::Lsn target, bool sync);
-  // Records a failed write or sync as the log's sticky error (mu_ held) and wakes the waiters.
-  Status Fail(const Status& s, const char* what);
+  // Writes (and with `sync` syncs) the log up to `target`; lets go of mu_ during the I/O.
+  Status WriteBlocks(ondisk::Lsn target, bool sync) REQUIRES(mu_);
+  // Records a failed write or sync as the log's sticky error and wakes the waiters.
+  Status Fail(const Status& s, const char* what) REQUIRES(mu_);
   // Sleeps (mu_ held) until flushed_lsn_ reaches `target` or the log fails: a sync in flight
   // covers it. Each such waiter sleeps on its own, woken only by the sync that covers it
   // (one shared condition woke every committer at every sync's end, and they crowded the
   // mutex the syncing thread needed back).
-  void WaitForSyncInFlight(std::unique_lock<std::mutex>& lock, std::uint64_t target);
-  void WakeDurable();  // mu_ held: the waiters flushed_lsn_ now covers (all of them once failed)
+  void WaitForSyncInFlight(std::uint64_t target) REQUIRES(mu_);
+  void WakeDurable() REQUIRES(mu_);  // the waiters flushed_lsn_ now covers (all of them once failed)
   std::uint64_t FileOffset(std::uint64_t block_lsn) const;
-  void AppendBytes(ondisk::ConstBytes bytes);
+  void AppendBytes(ondisk::ConstBytes bytes) REQUIRES(mu_);
 
   std::unique_ptr<File> file_;
   std::uint64_t capacity_;  // bytes of the circular block area
   std::uint32_t flags_ = 0;
-  std::uint64_t checkpoint_no_ = 0;
-  std::uint64_t checkpoint_lsn_ = ondisk::kLogStartLsn;
-
-  mutable std::mutex mu_;
-  std::condition_variable cv_;  // a write ended, or a sync slot came free
+  mutable Mutex mu_;
+  std::uint64_t checkpoint_no_ GUARDED_BY(mu_) = 0;
+  std::uint64_t checkpoint_lsn_ GUARDED_BY(mu_) = ondisk::kLogStartLsn;
+  CondVar cv_;  // a write ended, or a sync slot came free
   struct DurableWaiter {
-    std::condition_variable cv;
-    bool woken = false;
+    CondVar cv;
+    bool woken = false;  // mu_ held
   };
-  std::multimap<std::uint64_t, DurableWaiter*> durable_waiters_;  // by the LSN each waits for
+  std::multimap<std::uint64_t, DurableWaiter*> durable_waiters_ GUARDED_BY(mu_);  // by the LSN each waits for
   // The log buffer: whole blocks from buf_lsn_ (block aligned) up to lsn_ (a payload position).
-  std::vector<std::byte> buf_;
-  std::uint64_t buf_lsn_ = ondisk::kLogStartLsn;
-  std::uint64_t lsn_ = ondisk::kLogStartLsn + ondisk::kLogBlockHeaderSize;
-  std::uint64_t written_lsn_ = 0, flushed_lsn_ = 0;
+  std::vector<std::byte> buf_ GUARDED_BY(mu_);
+  std::uint64_t buf_lsn_ GUARDED_BY(mu_) = ondisk::kLogStartLsn;
+  std::uint64_t lsn_ GUARDED_BY(mu_) = ondisk::kLogStartLsn + ondisk::kLogBlockHeaderSize;
+  std::uint64_t written_lsn_ GUARDED_BY(mu_) = 0, flushed_lsn_ GUARDED_BY(mu_) = 0;
   // Block writes go one at a time (each rewrites the partial last block of the one before);
   // syncs overlap, up to kSyncsInFlight, each covering what was written before it began.
   // Devices that take 1-10 ms per flush keep several in flight: with fewer slots than the
@@ -136,11 +136,11 @@ class RedoLog {
   // the 50 sessions' ceiling of 4,880). On this VM's own disk (0.2 ms) 64 cost nothing against
   // 16 in elr and elr+group-commit; a slot is only ever taken by a commit waiting for it.
   static constexpr int kSyncsInFlight = 64;
-  bool writing_ = false;
-  int syncs_in_flight_ = 0;
-  std::uint64_t syncing_upto_ = 0;  // the furthest LSN a sync in flight will make durable
-  Status error_;
-  RedoStats stats_;
+  bool writing_ GUARDED_BY(mu_) = false;
+  int syncs_in_flight_ GUARDED_BY(mu_) = 0;
+  std::uint64_t syncing_upto_ GUARDED_BY(mu_) = 0;  // the furthest LSN a sync in flight will make durable
+  Status error_ GUARDED_BY(mu_);
+  RedoStats stats_ GUARDED_BY(mu_);
   std::shared_mutex commit_gate_;
   std::vector<std::byte> recovered_;  // the log read by Recover, which its groups point into
 };
