@@ -38,17 +38,27 @@ TableSpec SbtestSpec(const std::string& database, const std::string& table, KeyS
   s.database = database;
   s.name = table;
   switch (keys) {
-    case KeyStrategy::kSeq: s.columns.push_back(col("id", ColumnType::kInt, 0)); break;
+    case KeyStrategy::kSeq:
+      s.columns.push_back(col("id", ColumnType::kInt, 0));
+      break;
     case KeyStrategy::kAutoinc:
       s.columns.push_back(col("id", ColumnType::kInt, 0));
       s.columns.back().auto_increment = true;
       break;
-    case KeyStrategy::kUuid: s.columns.push_back(col("id", ColumnType::kChar, 36)); break;
-    case KeyStrategy::kUlid: s.columns.push_back(col("id", ColumnType::kChar, 26)); break;
-    case KeyStrategy::kUuid7: s.columns.push_back(col("id", ColumnType::kChar, 36)); break;
+    case KeyStrategy::kUuid:
+      s.columns.push_back(col("id", ColumnType::kChar, 36));
+      break;
+    case KeyStrategy::kUlid:
+      s.columns.push_back(col("id", ColumnType::kChar, 26));
+      break;
+    case KeyStrategy::kUuid7:
+      s.columns.push_back(col("id", ColumnType::kChar, 36));
+      break;
     case KeyStrategy::kUuidBin:
     case KeyStrategy::kUuid7Bin:
-    case KeyStrategy::kUuid1SwapBin: s.columns.push_back(col("id", ColumnType::kBinary, 16)); break;
+    case KeyStrategy::kUuid1SwapBin:
+      s.columns.push_back(col("id", ColumnType::kBinary, 16));
+      break;
   }
   s.columns.push_back(col("k", ColumnType::kInt, 0));
   s.columns.back().is_unsigned = true;
@@ -63,7 +73,8 @@ TableSpec SbtestSpec(const std::string& database, const std::string& table, KeyS
 int BenchInsert(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
-      "keys", po::value<std::string>()->default_value("autoinc"), ("key strategy: " + datasets::KeyStrategyNames()).c_str())(
+      "keys", po::value<std::string>()->default_value("autoinc"),
+      ("key strategy: " + datasets::KeyStrategyNames()).c_str())(
       "rows", po::value<std::uint64_t>()->default_value(100000), "rows to insert")(
       "batch", po::value<std::uint64_t>()->default_value(1), "rows per API call (Table::InsertBatch)")(
       "buffer-pool", po::value<std::string>()->default_value("128M"), "buffer pool size, e.g. 8M, 1G")(
@@ -72,12 +83,12 @@ int BenchInsert(const std::vector<std::string>& args) {
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the key and row generators")(
       "flush-log-at-trx-commit", po::value<int>()->default_value(1),
       "1: each insert durable before the next (an fsync each); 2: log written at commit, synced each second; "
-      "0: both each second")(
-      "disable-redo", "insert with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), "
-                      "enabled again at the end")(
-      "rows-out", po::value<std::string>(), "also write the rows as TSV (id, k, c, pad; uuid-bin ids in hex), "
-                                            "e.g. for datasets/mariadb/insert-fidelity.sh")(
-      "json", "print the result as JSON")("help,h", "show this help");
+      "0: both each second")("disable-redo",
+                             "insert with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), "
+                             "enabled again at the end")(
+      "rows-out", po::value<std::string>(),
+      "also write the rows as TSV (id, k, c, pad; uuid-bin ids in hex), "
+      "e.g. for datasets/mariadb/insert-fidelity.sh")("json", "print the result as JSON")("help,h", "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench insert --datadir D [--keys STRATEGY] [--rows N] [--batch B]\n\n"
         << "Creates an sbtest-like table (id keyed by the strategy, k, c, pad, KEY k_1(k)) and inserts\n"
@@ -148,7 +159,9 @@ int BenchInsert(const std::vector<std::string>& args) {
                : *keys == KeyStrategy::kSeq   ? Value::Int(static_cast<std::int64_t>(std::stoull(key)))
                                               : Value::String(key);
     pending.push_back({std::move(id), Value::UInt(r.k), Value::String(r.c), Value::String(r.pad)});
-    if (tsv.is_open()) tsv << (datasets::KeyGenerator::IsBinary(*keys) ? datasets::ToHex(key) : key) << '\t' << r.k << '\t' << r.c << '\t' << r.pad << '\n';
+    if (tsv.is_open())
+      tsv << (datasets::KeyGenerator::IsBinary(*keys) ? datasets::ToHex(key) : key) << '\t' << r.k << '\t' << r.c
+          << '\t' << r.pad << '\n';
     if (pending.size() == batch || i + 1 == rows) {
       Status s = batch == 1 ? (*t)->Insert(pending[0]) : (*t)->InsertBatch(pending);
       if (!s.ok()) {
@@ -164,16 +177,24 @@ int BenchInsert(const std::vector<std::string>& args) {
     std::cerr << "strata bench insert: " << s.ToString() << "\n";
     return kExitFailure;
   }
-  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();  // with the flush
+  const double total_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();  // with the flush
   progress.Finish();
   const TableStats st = (*t)->stats();
   const auto file_bytes = std::filesystem::file_size((*t)->path());
   const double rate = static_cast<double>(rows) / insert_s;
   if (vm.count("json")) {
-    nlohmann::json j = {{"keys", datasets::ToString(*keys)}, {"rows", rows}, {"batch", batch},
-                        {"flush_log_at_trx_commit", flush_mode}, {"redo", !unlogged},
-                        {"insert_seconds", insert_s}, {"seconds_with_flush", total_s}, {"rows_per_second", rate},
-                        {"page_splits", st.page_splits}, {"file", (*t)->path().string()}, {"file_bytes", file_bytes}};
+    nlohmann::json j = {{"keys", datasets::ToString(*keys)},
+                        {"rows", rows},
+                        {"batch", batch},
+                        {"flush_log_at_trx_commit", flush_mode},
+                        {"redo", !unlogged},
+                        {"insert_seconds", insert_s},
+                        {"seconds_with_flush", total_s},
+                        {"rows_per_second", rate},
+                        {"page_splits", st.page_splits},
+                        {"file", (*t)->path().string()},
+                        {"file_bytes", file_bytes}};
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }

@@ -28,7 +28,8 @@ namespace {
 using FirstValue = sql::FirstValueSink;  // results are not printed
 
 // Runs statements, turning the first error into a message.
-std::optional<std::string> RunAll(sql::Session& s, const std::vector<std::string>& statements, FirstValue* out = nullptr) {
+std::optional<std::string> RunAll(sql::Session& s, const std::vector<std::string>& statements,
+                                  FirstValue* out = nullptr) {
   FirstValue ignore;
   for (const auto& text : statements) {
     auto o = s.Execute(text, out ? *out : ignore);
@@ -75,12 +76,14 @@ int BenchHotRow(const std::vector<std::string>& args) {
       "GROUP_COMMIT(TRUE) on each update), elr+group-commit")(
       "fsync-latency-us", po::value<unsigned>()->default_value(0),
       "added to every sync of the redo log, as a slower disk would take")(
-      "max-elr-dependent-trx-count", po::value<std::size_t>()->default_value(DatabaseOptions{}.max_elr_dependent_trx_count),
+      "max-elr-dependent-trx-count",
+      po::value<std::size_t>()->default_value(DatabaseOptions{}.max_elr_dependent_trx_count),
       "with early lock release: how many commits may wait for durability with their locks already released; "
-      "beyond that, commits keep their locks until durable")(
-      "json", "print the result as JSON")("help,h", "show this help");
+      "beyond that, commits keep their locks until durable")("json", "print the result as JSON")("help,h",
+                                                                                                 "show this help");
   auto usage = [&](std::ostream& out) {
-    out << "Usage: strata bench hotrow --datadir D [--threads 50] [--updates 2000] [--mode MODE] [--fsync-latency-us N]\n"
+    out << "Usage: strata bench hotrow --datadir D [--threads 50] [--updates 2000] [--mode MODE] [--fsync-latency-us "
+           "N]\n"
         << "                          [--max-elr-dependent-trx-count N] [--json]\n\n"
         << "OceanBase's hot-row experiment, in-process: creates sbtest.sbtest1 with one row, then every\n"
         << "session runs UPDATE sbtest1 SET k=k+1 WHERE id=1 as autocommit statements, each acknowledged\n"
@@ -116,10 +119,11 @@ int BenchHotRow(const std::vector<std::string>& args) {
   FirstValue before;
   {
     sql::Session setup(**db);
-    if (auto e = RunAll(setup, {"CREATE DATABASE IF NOT EXISTS sbtest", "USE sbtest", "DROP TABLE IF EXISTS sbtest1",
-                                "CREATE TABLE sbtest1 (id int NOT NULL AUTO_INCREMENT, k int NOT NULL DEFAULT '0', "
-                                "c char(120) NOT NULL DEFAULT '', pad char(60) NOT NULL DEFAULT '', PRIMARY KEY (id))",
-                                "INSERT INTO sbtest1 VALUES (1, 0, 'aa', 'aa')", "SELECT k FROM sbtest1 WHERE id = 1"},
+    if (auto e = RunAll(setup,
+                        {"CREATE DATABASE IF NOT EXISTS sbtest", "USE sbtest", "DROP TABLE IF EXISTS sbtest1",
+                         "CREATE TABLE sbtest1 (id int NOT NULL AUTO_INCREMENT, k int NOT NULL DEFAULT '0', "
+                         "c char(120) NOT NULL DEFAULT '', pad char(60) NOT NULL DEFAULT '', PRIMARY KEY (id))",
+                         "INSERT INTO sbtest1 VALUES (1, 0, 'aa', 'aa')", "SELECT k FROM sbtest1 WHERE id = 1"},
                         &before)) {
       return fail(*e);
     }
@@ -166,7 +170,8 @@ int BenchHotRow(const std::vector<std::string>& args) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   for (auto& th : pool) th.join();
-  const double seconds = std::chrono::duration<double>(*std::max_element(finished.begin(), finished.end()) - start).count();
+  const double seconds =
+      std::chrono::duration<double>(*std::max_element(finished.begin(), finished.end()) - start).count();
   progress.Finish();
   const RedoStats redo_after = (*db)->redo_stats();
   for (const auto& e : errors) {
@@ -189,17 +194,28 @@ int BenchHotRow(const std::vector<std::string>& args) {
   // Each session waits for its update to be durable before it sends the next, so whatever the
   // mode, no session passes one update per log sync: the sessions' ceiling.
   const std::uint64_t syncs = redo_after.commit_syncs - redo_before.commit_syncs;
-  const double sync_ms =
-      syncs ? static_cast<double>(redo_after.commit_sync_micros - redo_before.commit_sync_micros) / 1000.0 / static_cast<double>(syncs) : 0;
+  const double sync_ms = syncs ? static_cast<double>(redo_after.commit_sync_micros - redo_before.commit_sync_micros) /
+                                     1000.0 / static_cast<double>(syncs)
+                               : 0;
   const double ceiling = sync_ms > 0 ? threads * 1000.0 / sync_ms : 0;
   if (vm.count("json")) {
-    nlohmann::json j = {{"mode", vm["mode"].as<std::string>()}, {"threads", threads}, {"updates_per_thread", updates},
-                        {"total_updates", total}, {"seconds", seconds}, {"tps", tps},
+    nlohmann::json j = {{"mode", vm["mode"].as<std::string>()},
+                        {"threads", threads},
+                        {"updates_per_thread", updates},
+                        {"total_updates", total},
+                        {"seconds", seconds},
+                        {"tps", tps},
                         {"fsync_latency_us", vm["fsync-latency-us"].as<unsigned>()},
-                        {"max_elr_dependent_trx_count", o.max_elr_dependent_trx_count}, {"log_fsyncs", fsyncs},
-                        {"commits", commits}, {"commits_per_fsync", per_fsync}, {"p50_ms", p50}, {"p99_ms", p99},
-                        {"log_sync_ms", sync_ms}, {"ceiling_tps", ceiling},
-                        {"k_grew", grew}, {"k_ok", grew == total}};
+                        {"max_elr_dependent_trx_count", o.max_elr_dependent_trx_count},
+                        {"log_fsyncs", fsyncs},
+                        {"commits", commits},
+                        {"commits_per_fsync", per_fsync},
+                        {"p50_ms", p50},
+                        {"p99_ms", p99},
+                        {"log_sync_ms", sync_ms},
+                        {"ceiling_tps", ceiling},
+                        {"k_grew", grew},
+                        {"k_ok", grew == total}};
     std::cout << j.dump(2) << "\n";
   } else {
     // The four lines as OceanBase's example script prints them.
@@ -207,15 +223,18 @@ int BenchHotRow(const std::vector<std::string>& args) {
               << "Total Updates: " << total << "\n"
               << "Elapse Time: " << PythonRound2(seconds) << " s\n"
               << "TPS on Hot Row: " << PythonRound2(tps) << " /s\n"
-              << fmt::format("Mode: {}, fsync latency added: {} us{}\n", vm["mode"].as<std::string>(),
-                             vm["fsync-latency-us"].as<unsigned>(),
-                             mode->elr ? fmt::format(", max_elr_dependent_trx_count {}", o.max_elr_dependent_trx_count) : "")
+              << fmt::format(
+                     "Mode: {}, fsync latency added: {} us{}\n", vm["mode"].as<std::string>(),
+                     vm["fsync-latency-us"].as<unsigned>(),
+                     mode->elr ? fmt::format(", max_elr_dependent_trx_count {}", o.max_elr_dependent_trx_count) : "")
               << fmt::format("Commits per log fsync: {:.1f} ({} commits, {} fsyncs)\n", per_fsync, commits, fsyncs)
               << fmt::format("Commit latency: p50 {:.2f} ms, p99 {:.2f} ms\n", p50, p99)
-              << (ceiling > 0 ? fmt::format("Log sync: {:.2f} ms on average; {} sessions each waiting for its own update's sync "
-                                            "allow at most {:.0f} TPS (this run: {:.0f}% of that)\n",
-                                            sync_ms, threads, ceiling, 100 * tps / ceiling)
-                              : "")
+              << (ceiling > 0
+                      ? fmt::format(
+                            "Log sync: {:.2f} ms on average; {} sessions each waiting for its own update's sync "
+                            "allow at most {:.0f} TPS (this run: {:.0f}% of that)\n",
+                            sync_ms, threads, ceiling, 100 * tps / ceiling)
+                      : "")
               << fmt::format("k grew by {} (expected {}): {}\n", grew, total, grew == total ? "ok" : "MISMATCH");
   }
   return grew == total ? kExitOk : kExitFailure;
@@ -226,8 +245,8 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
       "loops", po::value<unsigned>()->default_value(1000), "INSERT + COMMIT iterations per run")(
       "fsync-latency-us", po::value<unsigned>()->default_value(0),
-      "added to every sync of the redo log, as a slower disk would take")(
-      "json", "print the result as JSON")("help,h", "show this help");
+      "added to every sync of the redo log, as a slower disk would take")("json", "print the result as JSON")(
+      "help,h", "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench async-commit --datadir D [--loops 1000] [--fsync-latency-us N]\n\n"
         << "The stored-procedure case: one session runs a loop of INSERT then COMMIT, first with\n"
@@ -252,9 +271,10 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
     return kExitFailure;
   };
   sql::Session s(**db);
-  if (auto e = RunAll(s, {"CREATE DATABASE IF NOT EXISTS bench", "USE bench", "DROP TABLE IF EXISTS commits",
-                          "CREATE TABLE commits (id int NOT NULL AUTO_INCREMENT PRIMARY KEY, run int NOT NULL, i int NOT NULL)",
-                          "SET autocommit = 0"})) {
+  if (auto e = RunAll(
+          s, {"CREATE DATABASE IF NOT EXISTS bench", "USE bench", "DROP TABLE IF EXISTS commits",
+              "CREATE TABLE commits (id int NOT NULL AUTO_INCREMENT PRIMARY KEY, run int NOT NULL, i int NOT NULL)",
+              "SET autocommit = 0"})) {
     return fail(*e);
   }
   struct Run {
@@ -268,7 +288,8 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
     const std::uint64_t fsyncs = (*db)->redo_stats().fsyncs;
     const auto start = Clock::now();
     for (unsigned i = 0; i < loops; ++i) {
-      if (auto e = RunAll(s, {fmt::format("INSERT INTO commits (run, i) VALUES ({}, {})", r, i), "COMMIT"})) return fail(*e);
+      if (auto e = RunAll(s, {fmt::format("INSERT INTO commits (run, i) VALUES ({}, {})", r, i), "COMMIT"}))
+        return fail(*e);
     }
     const auto looped = Clock::now();
     if (Status w = s.WaitDurable(); !w.ok()) return fail(w.ToString());  // the script's success waits for durability
@@ -282,17 +303,22 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
   if (vm.count("json")) {
     nlohmann::json j = {{"loops", loops}, {"fsync_latency_us", vm["fsync-latency-us"].as<unsigned>()}, {"rows_ok", ok}};
     for (const Run& r : runs) {
-      j[r.async ? "async_commit_on" : "async_commit_off"] = {{"seconds", r.seconds}, {"final_wait_seconds", r.wait_seconds},
-                                                              {"commits_per_second", loops / r.seconds}, {"log_fsyncs", r.fsyncs}};
+      j[r.async ? "async_commit_on" : "async_commit_off"] = {{"seconds", r.seconds},
+                                                             {"final_wait_seconds", r.wait_seconds},
+                                                             {"commits_per_second", loops / r.seconds},
+                                                             {"log_fsyncs", r.fsyncs}};
     }
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("{} x (INSERT + COMMIT), fsync latency added: {} us\n", loops, vm["fsync-latency-us"].as<unsigned>());
+    std::cout << fmt::format("{} x (INSERT + COMMIT), fsync latency added: {} us\n", loops,
+                             vm["fsync-latency-us"].as<unsigned>());
     for (const Run& r : runs) {
-      std::cout << fmt::format("  async_commit={}: {:.3f} s, {:.0f} commits/s, {} log fsyncs (final wait for durability {:.3f} s)\n",
-                               r.async ? "ON " : "OFF", r.seconds, loops / r.seconds, r.fsyncs, r.wait_seconds);
+      std::cout << fmt::format(
+          "  async_commit={}: {:.3f} s, {:.0f} commits/s, {} log fsyncs (final wait for durability {:.3f} s)\n",
+          r.async ? "ON " : "OFF", r.seconds, loops / r.seconds, r.fsyncs, r.wait_seconds);
     }
-    std::cout << fmt::format("  gain: {:.1f}x; rows present: {}\n", runs[0].seconds / runs[1].seconds, ok ? "all" : "MISSING");
+    std::cout << fmt::format("  gain: {:.1f}x; rows present: {}\n", runs[0].seconds / runs[1].seconds,
+                             ok ? "all" : "MISSING");
   }
   return ok ? kExitOk : kExitFailure;
 }

@@ -45,12 +45,14 @@ int History(const std::vector<std::string>& args) {
   o.purge_after = vm.count("purge-after") > 0;
   const std::string dir = vm["datadir"].as<std::string>();
   ProgressBar progress("updates with the view open", o.updates);
-  if (!json) std::cout << fmt::format("{:<14} {:>9} {:>22} {:>9}\n", "phase", "updates", "History list length", "seconds");
+  if (!json)
+    std::cout << fmt::format("{:<14} {:>9} {:>22} {:>9}\n", "phase", "updates", "History list length", "seconds");
   auto result = experiments::RunHistoryExperiment(dir, o, [&](const experiments::HistorySample& s) {
     if (s.phase == "view_open") progress.Update(s.updates);
     if (json) return;
     progress.Finish();
-    std::cout << fmt::format("{:<14} {:>9} {:>22} {:>9.2f}\n", s.phase, s.updates, s.history_list_length, s.seconds) << std::flush;
+    std::cout << fmt::format("{:<14} {:>9} {:>22} {:>9.2f}\n", s.phase, s.updates, s.history_list_length, s.seconds)
+              << std::flush;
   });
   progress.Finish();
   if (!result.ok()) {
@@ -61,7 +63,10 @@ int History(const std::vector<std::string>& args) {
   if (json) {
     nlohmann::json samples = nlohmann::json::array();
     for (const auto& s : r.samples) {
-      samples.push_back({{"phase", s.phase}, {"updates", s.updates}, {"history_list_length", s.history_list_length}, {"seconds", s.seconds}});
+      samples.push_back({{"phase", s.phase},
+                         {"updates", s.updates},
+                         {"history_list_length", s.history_list_length},
+                         {"seconds", s.seconds}});
     }
     nlohmann::json j = {{"datadir", dir},
                         {"updates", o.updates},
@@ -80,10 +85,12 @@ int History(const std::vector<std::string>& args) {
     return kExitOk;
   }
   std::cout << "\n"
-            << fmt::format("{} updates in {:.2f} s; the history grew by {} (from {} to {}) while the view stayed open,\n",
-                           o.updates, r.update_seconds, r.history_at_shutdown - r.history_at_start, r.history_at_start,
-                           r.history_at_shutdown)
-            << fmt::format("and the view still reads k = {}, the version from before the first update.\n\n", r.view_reads_k)
+            << fmt::format(
+                   "{} updates in {:.2f} s; the history grew by {} (from {} to {}) while the view stayed open,\n",
+                   o.updates, r.update_seconds, r.history_at_shutdown - r.history_at_start, r.history_at_start,
+                   r.history_at_shutdown)
+            << fmt::format("and the view still reads k = {}, the version from before the first update.\n\n",
+                           r.view_reads_k)
             << "At shutdown:\n"
             << r.status_at_shutdown << "\n";
   if (o.purge_after) {
@@ -121,17 +128,20 @@ int Keys(const std::vector<std::string>& args) {
   options.add_options()("out", po::value<std::string>(), "the report directory (created; its data/ is replaced)")(
       "rows", po::value<std::uint64_t>()->default_value(100000), "rows per table")(
       "strategies", po::value<std::string>()->default_value("study"),
-      ("comma-separated key strategies (" + experiments::KeyStrategyNames() + "), 'study' (autoinc,seq,uuid,ulid) or 'all'").c_str())(
-      "batch", po::value<std::uint64_t>()->default_value(100), "rows per INSERT statement (each statement commits)")(
+      ("comma-separated key strategies (" + experiments::KeyStrategyNames() +
+       "), 'study' (autoinc,seq,uuid,ulid) or 'all'")
+          .c_str())("batch", po::value<std::uint64_t>()->default_value(100),
+                    "rows per INSERT statement (each statement commits)")(
       "buffer-pool", po::value<std::string>()->default_value("32M"), "buffer pool size, e.g. 16M, 1G")(
-      "shape", po::value<std::string>()->default_value("key-only"), "key-only (one key column) or sbtest (adds k, c, pad, KEY k_1)")(
+      "shape", po::value<std::string>()->default_value("key-only"),
+      "key-only (one key column) or sbtest (adds k, c, pad, KEY k_1)")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the key and row generators")(
       "flush-log-at-trx-commit", po::value<int>()->default_value(1), "innodb_flush_log_at_trx_commit: 1, 2 or 0")(
       "mariadb", "run the same on a private MariaDB server per strategy (needs mariadb-server) and compare")(
       "mariadb-port", po::value<int>()->default_value(33281), "the TCP port of that server on 127.0.0.1")(
       "mariadb-script", po::value<std::string>()->default_value(STRATA_SOURCE_DIR "/datasets/mariadb/server.sh"),
-      "the script that starts and stops it")(
-      "json", "print results.json on stdout instead of the table")("help,h", "show this help");
+      "the script that starts and stops it")("json", "print results.json on stdout instead of the table")(
+      "help,h", "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata experiment keys --out DIR [--rows N] [--strategies LIST] [--batch B]\n"
         << "                              [--buffer-pool SIZE] [--shape key-only|sbtest] [--mariadb] [--json]\n\n"
@@ -158,7 +168,8 @@ int Keys(const std::vector<std::string>& args) {
   o.rows = vm["rows"].as<std::uint64_t>();
   if (o.rows == 0) return fail_usage("--rows must be at least 1");
   auto strategies = ParseStrategies(vm["strategies"].as<std::string>());
-  if (!strategies || strategies->empty()) return fail_usage("--strategies: not a list of key strategies: " + vm["strategies"].as<std::string>());
+  if (!strategies || strategies->empty())
+    return fail_usage("--strategies: not a list of key strategies: " + vm["strategies"].as<std::string>());
   o.strategies = *strategies;
   o.batch = std::max<std::uint64_t>(1, vm["batch"].as<std::uint64_t>());
   auto pool = ParseSize(vm["buffer-pool"].as<std::string>());
@@ -169,7 +180,8 @@ int Keys(const std::vector<std::string>& args) {
   o.shape = *shape;
   o.seed = vm["seed"].as<std::uint64_t>();
   o.flush_log_at_trx_commit = vm["flush-log-at-trx-commit"].as<int>();
-  if (o.flush_log_at_trx_commit < 0 || o.flush_log_at_trx_commit > 2) return fail_usage("--flush-log-at-trx-commit must be 0, 1 or 2");
+  if (o.flush_log_at_trx_commit < 0 || o.flush_log_at_trx_commit > 2)
+    return fail_usage("--flush-log-at-trx-commit must be 0, 1 or 2");
   report.command_line = "strata experiment keys";
   for (const auto& a : args) report.command_line += " " + a;
 
@@ -200,8 +212,8 @@ int Keys(const std::vector<std::string>& args) {
         return kExitFailure;
       }
       if (!json) {
-        std::cerr << fmt::format("{:<7} {:<15} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", engine, name, r->insert_seconds,
-                                 r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
+        std::cerr << fmt::format("{:<7} {:<15} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", engine, name,
+                                 r->insert_seconds, r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
       }
       report.results.push_back(std::move(*r));
     }
@@ -237,8 +249,8 @@ int Keys(const std::vector<std::string>& args) {
     std::cout << experiments::ToJson(report).dump(2) << "\n";
     return kExitOk;
   }
-  std::cout << experiments::SummaryTable(report) << "\nReport: " << (out / "report.html").string() << " (and report.md, results.json, "
-            << written.size() - 3 << " images)\n";
+  std::cout << experiments::SummaryTable(report) << "\nReport: " << (out / "report.html").string()
+            << " (and report.md, results.json, " << written.size() - 3 << " images)\n";
   return kExitOk;
 }
 

@@ -38,11 +38,15 @@ class OutputFile {
     return f;
   }
   OutputFile() = default;
-  OutputFile(OutputFile&& o) noexcept : path_(std::move(o.path_)), plain_(o.plain_), gz_(o.gz_) { o.plain_ = nullptr, o.gz_ = nullptr; }
+  OutputFile(OutputFile&& o) noexcept : path_(std::move(o.path_)), plain_(o.plain_), gz_(o.gz_) {
+    o.plain_ = nullptr, o.gz_ = nullptr;
+  }
   ~OutputFile() { (void)Close(); }
 
   bool Write(std::string_view bytes) {
-    if (gz_) return bytes.empty() || gzwrite(gz_, bytes.data(), static_cast<unsigned>(bytes.size())) == static_cast<int>(bytes.size());
+    if (gz_)
+      return bytes.empty() ||
+             gzwrite(gz_, bytes.data(), static_cast<unsigned>(bytes.size())) == static_cast<int>(bytes.size());
     return std::fwrite(bytes.data(), 1, bytes.size(), plain_) == bytes.size();
   }
   // False when the data did not all reach the file (a full disk shows here at the latest).
@@ -72,8 +76,8 @@ int GenDump(const std::vector<std::string>& args) {
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the random keys and rows")(
       "net-buffer-length", po::value<std::size_t>()->default_value(1u << 20),
       "split INSERTs at this many bytes, as mariadb-dump does")(
-      "output,o", po::value<std::string>(), "the file to write (.gz: gzip-compressed; -: stdout)")(
-      "help,h", "show this help");
+      "output,o", po::value<std::string>(), "the file to write (.gz: gzip-compressed; -: stdout)")("help,h",
+                                                                                                   "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata gen dump --rows N --keys STRATEGY [--shape key-only|sbtest] [--table T] -o FILE[.gz]\n\n"
         << "Writes a generated table as mariadb-dump would dump it, keys in the order the strategy\n"
@@ -90,7 +94,8 @@ int GenDump(const std::vector<std::string>& args) {
   DumpOptions o;
   o.rows = vm["rows"].as<std::uint64_t>();
   const auto keys = ParseKeyStrategy(vm["keys"].as<std::string>());
-  if (!keys) return fail_usage("unknown key strategy '" + vm["keys"].as<std::string>() + "' (" + KeyStrategyNames() + ")");
+  if (!keys)
+    return fail_usage("unknown key strategy '" + vm["keys"].as<std::string>() + "' (" + KeyStrategyNames() + ")");
   o.keys = *keys;
   const auto shape = ParseTableShape(vm["shape"].as<std::string>());
   if (!shape) return fail_usage("unknown --shape '" + vm["shape"].as<std::string>() + "' (key-only, sbtest)");
@@ -108,8 +113,8 @@ int GenDump(const std::vector<std::string>& args) {
     return kExitFailure;
   }
   ProgressBar progress("gen dump " + ToString(o.keys), o.rows);
-  const bool written = WriteDump(o, [&](std::string_view bytes) { return out->Write(bytes); },
-                                 [&](std::uint64_t done) { progress.Update(done); });
+  const bool written = WriteDump(
+      o, [&](std::string_view bytes) { return out->Write(bytes); }, [&](std::uint64_t done) { progress.Update(done); });
   progress.Finish();
   if (!written || !out->Close()) {
     std::cerr << "strata gen dump: writing " << path << " failed: " << std::strerror(errno) << "\n";
@@ -135,7 +140,8 @@ int GenKeys(const std::vector<std::string>& args) {
   if (auto done = ParseOptions("gen keys", args, options, {}, usage, vm, {"keys"})) return *done;
   const auto keys = ParseKeyStrategy(vm["keys"].as<std::string>());
   if (!keys) {
-    std::cerr << "strata gen keys: unknown key strategy '" << vm["keys"].as<std::string>() << "' (" << KeyStrategyNames() << ")\n";
+    std::cerr << "strata gen keys: unknown key strategy '" << vm["keys"].as<std::string>() << "' ("
+              << KeyStrategyNames() << ")\n";
     return kExitUsage;
   }
   KeyGenerator g(*keys, vm["seed"].as<std::uint64_t>());

@@ -37,8 +37,10 @@ int Import(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the Strata data directory (created when missing)")(
       "dump", po::value<std::vector<std::string>>(), "mysqldump files, plain or .gz; - for stdin")(
-      "database", po::value<std::string>(), "load into this database (created when missing); default: the one the dump's header names")(
-      "disable-redo", "load with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), enabled again at the end")(
+      "database", po::value<std::string>(),
+      "load into this database (created when missing); default: the one the dump's header names")(
+      "disable-redo",
+      "load with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), enabled again at the end")(
       "threads", po::value<unsigned>()->default_value(0), "threads reading rows (0: one per core)")(
       "buffer-pool", po::value<std::size_t>()->default_value(256), "buffer pool size in MiB")(
       "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
@@ -123,7 +125,8 @@ int Import(const std::vector<std::string>& args) {
       const double rate = importer.rows() / std::max(secs, 1e-3);
       const double eta = at ? secs * (static_cast<double>(total_bytes) / at - 1) : 0;
       bar.Update(std::min(at, total_bytes - (total_bytes > 0)),
-                 fmt::format("{}  {:.0f} rows/s  ETA {}  {}", Bytes(static_cast<double>(at)), rate, Eta(eta), importer.current_table()));
+                 fmt::format("{}  {:.0f} rows/s  ETA {}  {}", Bytes(static_cast<double>(at)), rate, Eta(eta),
+                             importer.current_table()));
     }
     if (ok) ok = importer.FinishFile();
     done_bytes += in->size();
@@ -133,7 +136,8 @@ int Import(const std::vector<std::string>& args) {
   bar.Finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& e : r.errors) {
-    std::cerr << "strata import: " << FormatError(e.error, e.line) << (e.file.empty() ? "" : " (in " + e.file + ")") << "\n";
+    std::cerr << "strata import: " << FormatError(e.error, e.line) << (e.file.empty() ? "" : " (in " + e.file + ")")
+              << "\n";
   }
   if (disable_redo) {
     if (ondisk::Status s = (*db)->SetRedoLogging(true); !s.ok()) {
@@ -148,16 +152,19 @@ int Import(const std::vector<std::string>& args) {
     const auto dot = name.find('.');
     if (auto t = (*db)->GetTable(name.substr(0, dot), name.substr(dot + 1)); t.ok()) data_bytes += (*t)->file_bytes();
   }
-  std::cout << fmt::format("Imported {} rows into {} tables from {} file(s) in {:.2f} s ({:.2f} s loading{}): {:.0f} rows/s, "
-                           "{:.1f} MiB/s of dump text\n",
-                           r.rows, r.tables.size(), files.size(), total_secs, secs, disable_redo ? ", then enabling redo" : "",
-                           r.rows / std::max(total_secs, 1e-3), text_bytes / std::max(total_secs, 1e-3) / (1 << 20));
+  std::cout << fmt::format(
+      "Imported {} rows into {} tables from {} file(s) in {:.2f} s ({:.2f} s loading{}): {:.0f} rows/s, "
+      "{:.1f} MiB/s of dump text\n",
+      r.rows, r.tables.size(), files.size(), total_secs, secs, disable_redo ? ", then enabling redo" : "",
+      r.rows / std::max(total_secs, 1e-3), text_bytes / std::max(total_secs, 1e-3) / (1 << 20));
   if (!r.header_database.empty()) {
-    std::cout << fmt::format("Loaded into `{}`, the database the dump's header names (it has no USE; --database chooses "
-                             "another)\n",
-                             r.header_database);
+    std::cout << fmt::format(
+        "Loaded into `{}`, the database the dump's header names (it has no USE; --database chooses "
+        "another)\n",
+        r.header_database);
   }
-  if (r.bulk_rows) std::cout << fmt::format("{} rows went into empty tables in key order: indexes built bottom-up\n", r.bulk_rows);
+  if (r.bulk_rows)
+    std::cout << fmt::format("{} rows went into empty tables in key order: indexes built bottom-up\n", r.bulk_rows);
   if (!r.errors.empty() && !io.force) {
     std::cout << fmt::format("Stopped at line {}{}: every statement before it was applied and stays", r.errors[0].line,
                              r.errors[0].file.empty() ? "" : " of " + r.errors[0].file);
@@ -167,9 +174,11 @@ int Import(const std::vector<std::string>& args) {
     }
     std::cout << "\n";
   }
-  std::cout << fmt::format("Dump text {} ({} on disk); table files {}; {} statements", Bytes(static_cast<double>(text_bytes)),
-                           Bytes(static_cast<double>(total_bytes)), Bytes(static_cast<double>(data_bytes)), r.statements)
-            << (r.skipped ? fmt::format(" ({} skipped: versioned statements this server does not support)", r.skipped) : "")
+  std::cout << fmt::format("Dump text {} ({} on disk); table files {}; {} statements",
+                           Bytes(static_cast<double>(text_bytes)), Bytes(static_cast<double>(total_bytes)),
+                           Bytes(static_cast<double>(data_bytes)), r.statements)
+            << (r.skipped ? fmt::format(" ({} skipped: versioned statements this server does not support)", r.skipped)
+                          : "")
             << "\n";
   return r.errors.empty() && ok ? kExitOk : kExitFailure;
 }

@@ -56,8 +56,8 @@ Result<std::size_t> InputFile::Read(char* buf, std::size_t n) {
   if (got < 0) {
     int code = 0;
     const char* what = ::gzerror(static_cast<gzFile>(gz_), &code);
-    return Status::Corruption(path_ + ": " + (code == Z_ERRNO ? std::strerror(errno) : what) +
-                              " (after " + std::to_string(position()) + " bytes of the file)");
+    return Status::Corruption(path_ + ": " + (code == Z_ERRNO ? std::strerror(errno) : what) + " (after " +
+                              std::to_string(position()) + " bytes of the file)");
   }
   if (got == 0) {
     // The end, or a stream that stopped early: zlib says which only through its error
@@ -65,9 +65,10 @@ Result<std::size_t> InputFile::Read(char* buf, std::size_t n) {
     int code = 0;
     const char* what = ::gzerror(static_cast<gzFile>(gz_), &code);
     if (code != Z_OK) {
-      return Status::Corruption(fmt::format("{}: the compressed stream is damaged or cut short at byte {} of {} ({}); "
-                                            "nothing after that point was read",
-                                            path_, position(), size_, what));
+      return Status::Corruption(
+          fmt::format("{}: the compressed stream is damaged or cut short at byte {} of {} ({}); "
+                      "nothing after that point was read",
+                      path_, position(), size_, what));
     }
   }
   return static_cast<std::size_t>(got);

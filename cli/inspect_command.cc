@@ -64,9 +64,10 @@ struct InspectRun {
 
   // For the commands that read pages: a data directory's redo log past its checkpoint.
   InspectRun& ReadsPages() {
-    options.add_options()("apply-redo",
-                          "for a data directory: replay its redo log past the checkpoint onto the pages in memory "
-                          "first, as crash recovery would (MariaDB 10.8+ and Strata logs); the files are never written");
+    options.add_options()(
+        "apply-redo",
+        "for a data directory: replay its redo log past the checkpoint onto the pages in memory "
+        "first, as crash recovery would (MariaDB 10.8+ and Strata logs); the files are never written");
     return *this;
   }
 
@@ -151,13 +152,14 @@ struct InspectRun {
     BringForward(opened, findings);
     bool failed = HasError(findings);
     ScanProgress progress(TerminalProgressBar());
-    nlohmann::json out = {{"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
+    nlohmann::json out = {
+        {"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
     for (std::size_t i = 0; i < files.size(); ++i) {
       const auto& path = files[i];
       auto f = apply_redo ? ondisk::Result<SpaceFile>(std::move(opened[i])) : SpaceFile::Open(path, &keys);
       if (!f.ok()) {
-        findings.push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open",
-                            f.status().ToString()});
+        findings.push_back(
+            {Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
         failed = true;
         continue;
       }
@@ -192,14 +194,17 @@ struct InspectRun {
 };
 
 int Summary(const std::vector<std::string>& args) {
-  InspectRun run("summary", "PATH...\n\nWhat each tablespace is: flavour, page size, space id, flags, page types,\n"
-                            "indexes (root, levels, pages, records, fill) and checksum failures.");
+  InspectRun run("summary",
+                 "PATH...\n\nWhat each tablespace is: flavour, page size, space id, flags, page types,\n"
+                 "indexes (root, levels, pages, records, fill) and checksum failures.");
   run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     SpaceSummary s = Summarize(f, run.ServerDictionaryFor(f));
-    if (run.json) j = ToJson(s);
-    else text = ToText(s);
+    if (run.json)
+      j = ToJson(s);
+    else
+      text = ToText(s);
   });
 }
 
@@ -210,14 +215,17 @@ int Regions(const std::vector<std::string>& args) {
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     const Dictionary names = DictionaryFor(f, run.ServerDictionaryFor(f));
     auto regions = FindRegions(f, &names);
-    if (run.json) j = RegionsToJson(f, regions);
-    else text = RegionsToText(f, regions);
+    if (run.json)
+      j = RegionsToJson(f, regions);
+    else
+      text = RegionsToText(f, regions);
   });
 }
 
 int Pages(const std::vector<std::string>& args) {
-  InspectRun run("pages", "PATH...\n\nOne row per page: page_no, type, lsn, prev, next, index_id, level, n_recs,\n"
-                          "data_size, used_bytes, free_bytes, garbage_bytes, checksum.");
+  InspectRun run("pages",
+                 "PATH...\n\nOne row per page: page_no, type, lsn, prev, next, index_id, level, n_recs,\n"
+                 "data_size, used_bytes, free_bytes, garbage_bytes, checksum.");
   run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
@@ -239,8 +247,9 @@ int Pages(const std::vector<std::string>& args) {
 }
 
 int Page(const std::vector<std::string>& args) {
-  InspectRun run("page", "PATH N [--records]\n\nEvery header field of page N, decoded by page type; with --records,\n"
-                         "each record (fields by name when the file carries its schema).");
+  InspectRun run("page",
+                 "PATH N [--records]\n\nEvery header field of page N, decoded by page type; with --records,\n"
+                 "each record (fields by name when the file carries its schema).");
   run.options.add_options()("records", "list the page's records");
   run.hidden.add_options()("page", po::value<std::string>(), "");
   run.positional.add("path", 1).add("page", 1);
@@ -280,8 +289,10 @@ int Page(const std::vector<std::string>& args) {
       return;
     }
     PageView v = ViewPage(f, n, records, run.ServerDictionaryFor(f));
-    if (run.json) j = ToJson(v);
-    else text = ToText(v);
+    if (run.json)
+      j = ToJson(v);
+    else
+      text = ToText(v);
     // Damage found: the exit status says so, as every inspect command's does.
     const ondisk::PageCheck c = f.CheckPage(f.page(n));
     if (!c.valid && !c.all_zero && !c.unverifiable) {
@@ -292,23 +303,27 @@ int Page(const std::vector<std::string>& args) {
 }
 
 int Index(const std::vector<std::string>& args) {
-  InspectRun run("index", "PATH...\n\nEach B+tree by level (pages, records, fill min/avg/max and a histogram), its\n"
-                          "leaf chain in key order with the steps that are not to the next page on disk,\n"
-                          "and its segments (pages used vs allocated).");
+  InspectRun run("index",
+                 "PATH...\n\nEach B+tree by level (pages, records, fill min/avg/max and a histogram), its\n"
+                 "leaf chain in key order with the steps that are not to the next page on disk,\n"
+                 "and its segments (pages used vs allocated).");
   run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     IndexesReport r = AnalyzeIndexes(f, run.ServerDictionaryFor(f));
-    if (run.json) j = ToJson(r);
-    else text = ToText(r);
+    if (run.json)
+      j = ToJson(r);
+    else
+      text = ToText(r);
   });
 }
 
 int Compare(const std::vector<std::string>& args) {
-  InspectRun run("compare", "A.ibd B.ibd\n\nTwo tablespaces of the same rows side by side (two engines, two keys, two row\n"
-                            "formats): file size and pages, and per index, matched by name, levels, leaf and\n"
-                            "non-leaf pages, records, leaf fill and leaf-chain jumps, with B against A.\n"
-                            "`strata-viz --compare A.ibd B.ibd` shows the same with the maps and fill histograms.");
+  InspectRun run("compare",
+                 "A.ibd B.ibd\n\nTwo tablespaces of the same rows side by side (two engines, two keys, two row\n"
+                 "formats): file size and pages, and per index, matched by name, levels, leaf and\n"
+                 "non-leaf pages, records, leaf fill and leaf-chain jumps, with B against A.\n"
+                 "`strata-viz --compare A.ibd B.ibd` shows the same with the maps and fill histograms.");
   if (auto rc = run.Parse(args)) return *rc;
   if (run.paths.size() != 2) {
     std::cerr << "strata inspect compare: needs two tablespaces, not " << run.paths.size() << "\n";
@@ -325,12 +340,16 @@ int Compare(const std::vector<std::string>& args) {
   std::vector<Finding> unreadable;
   for (const auto& p : run.paths) {
     auto f = SpaceFile::Open(p, &run.keys);
-    if (f.ok()) files.push_back(std::move(*f));
-    else unreadable.push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
+    if (f.ok())
+      files.push_back(std::move(*f));
+    else
+      unreadable.push_back(
+          {Severity::kError, p.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
   }
   if (!unreadable.empty()) {
     if (run.json) {
-      nlohmann::json out = {{"command", "compare"}, {"schema_version", kJsonSchemaVersion}, {"findings", nlohmann::json::array()}};
+      nlohmann::json out = {
+          {"command", "compare"}, {"schema_version", kJsonSchemaVersion}, {"findings", nlohmann::json::array()}};
       for (const auto& f : unreadable) out["findings"].push_back(ToJson(f));
       std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     }
@@ -372,8 +391,9 @@ IllustrateOptions IllustrateOptionsFrom(const InspectRun& run) {
 }
 
 int Extents(const std::vector<std::string>& args) {
-  InspectRun run("extents", "PATH...\n\nEvery 1 MiB extent: state (free, free_frag, full_frag, segment-owned), owner,\n"
-                            "and per page used/free (from the extent descriptor) and fill.");
+  InspectRun run("extents",
+                 "PATH...\n\nEvery 1 MiB extent: state (free, free_frag, full_frag, segment-owned), owner,\n"
+                 "and per page used/free (from the extent descriptor) and fill.");
   run.ReadsPages();
   AddIllustrateOptions(run);
   if (auto rc = run.Parse(args)) return *rc;
@@ -381,29 +401,34 @@ int Extents(const std::vector<std::string>& args) {
     SpaceMap m = BuildSpaceMap(f);
     ExtentsReport r = AnalyzeExtents(f, m);
     const Dictionary names = DictionaryFor(f, run.ServerDictionaryFor(f));
-    if (run.json) j = ToJson(r, &names);
-    else text = run.vm.count("illustrate") ? IllustrateExtents(r, names, IllustrateOptionsFrom(run)) : ToText(r, &names);
+    if (run.json)
+      j = ToJson(r, &names);
+    else
+      text = run.vm.count("illustrate") ? IllustrateExtents(r, names, IllustrateOptionsFrom(run)) : ToText(r, &names);
   });
 }
 
 int Lsn(const std::vector<std::string>& args) {
-  InspectRun run("lsn", "PATH...\n\nThe LSN of every page: range, histogram and each page's age rank\n"
-                        "(never-written and free pages are marked, not counted as oldest).");
+  InspectRun run("lsn",
+                 "PATH...\n\nThe LSN of every page: range, histogram and each page's age rank\n"
+                 "(never-written and free pages are marked, not counted as oldest).");
   run.ReadsPages();
   AddIllustrateOptions(run);
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     LsnReport r = AnalyzeLsn(f, BuildSpaceMap(f));
-    if (run.json) j = ToJson(r);
-    else text = run.vm.count("illustrate")
-               ? IllustrateLsn(r, f.geometry().pages_per_extent(), IllustrateOptionsFrom(run))
-               : ToText(r);
+    if (run.json)
+      j = ToJson(r);
+    else
+      text = run.vm.count("illustrate") ? IllustrateLsn(r, f.geometry().pages_per_extent(), IllustrateOptionsFrom(run))
+                                        : ToText(r);
   });
 }
 
 int Schema(const std::vector<std::string>& args) {
-  InspectRun run("schema", "PATH...\n\nTable and index definitions the file carries (MySQL 8.0 SDI); for ibdata1\n"
-                           "of MySQL 5.7 and MariaDB, the tables and indexes of SYS_TABLES and SYS_INDEXES.");
+  InspectRun run("schema",
+                 "PATH...\n\nTable and index definitions the file carries (MySQL 8.0 SDI); for ibdata1\n"
+                 "of MySQL 5.7 and MariaDB, the tables and indexes of SYS_TABLES and SYS_INDEXES.");
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     Dictionary d = f.kind() == SpaceKind::kSystem ? ReadSysDictionary(f) : ReadDictionary(f);
@@ -434,7 +459,8 @@ void CheckDirectoryLogs(InspectRun& run, std::vector<Finding>& findings) {
         if (f.severity == Severity::kError) findings.push_back(f);
       }
     }
-    const bool has_log = std::filesystem::exists(p / "ib_logfile0") || std::filesystem::is_directory(p / "#innodb_redo");
+    const bool has_log =
+        std::filesystem::exists(p / "ib_logfile0") || std::filesystem::is_directory(p / "#innodb_redo");
     if (has_log) {
       for (const auto& f : run.RedoOf(p).findings) {
         if (f.severity == Severity::kError) findings.push_back(f);
@@ -445,36 +471,42 @@ void CheckDirectoryLogs(InspectRun& run, std::vector<Finding>& findings) {
     }
   }
   if (!any_dir) {
-    findings.push_back({Severity::kInfo, paths.empty() ? "" : paths.front().string(), std::nullopt, std::nullopt, "undo and redo not checked",
-                        "only tablespace files were given; give the data directory to check its undo and redo logs too"});
+    findings.push_back(
+        {Severity::kInfo, paths.empty() ? "" : paths.front().string(), std::nullopt, std::nullopt,
+         "undo and redo not checked",
+         "only tablespace files were given; give the data directory to check its undo and redo logs too"});
   }
 }
 
 int Check(const std::vector<std::string>& args) {
-  InspectRun run("check", "PATH...\n\nChecks every page (checksum, torn, misplaced, B-tree structure, zero-filled roots)\n"
-                          "and the links between pages (B-tree siblings, extent and inode lists); for a data\n"
-                          "directory, also the undo logs (page lists, record chains) and the redo log (header,\n"
-                          "checkpoints, blocks). ROW_FORMAT=COMPRESSED pages are unpacked to check their\n"
-                          "records, PAGE_COMPRESSED ones decompressed; encrypted pages are said to be (MariaDB's\n"
-                          "stored checksums are still checked). Notes say what was not checked.\n"
-                          "Exit status: 0 nothing found, 1 damage found (each finding names file, page, offset).");
+  InspectRun run("check",
+                 "PATH...\n\nChecks every page (checksum, torn, misplaced, B-tree structure, zero-filled roots)\n"
+                 "and the links between pages (B-tree siblings, extent and inode lists); for a data\n"
+                 "directory, also the undo logs (page lists, record chains) and the redo log (header,\n"
+                 "checkpoints, blocks). ROW_FORMAT=COMPRESSED pages are unpacked to check their\n"
+                 "records, PAGE_COMPRESSED ones decompressed; encrypted pages are said to be (MariaDB's\n"
+                 "stored checksums are still checked). Notes say what was not checked.\n"
+                 "Exit status: 0 nothing found, 1 damage found (each finding names file, page, offset).");
   run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile(
       [&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
         CheckReport r = CheckSpace(f);
         failed |= !r.clean();
-        if (run.json) j = ToJson(r);
-        else text = ToText(r);
+        if (run.json)
+          j = ToJson(r);
+        else
+          text = ToText(r);
       },
       [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run, findings); });
 }
 
 // Undo needs every tablespace at once: TRX_SYS in ibdata1 points into the undo tablespaces.
 int Undo(const std::vector<std::string>& args) {
-  InspectRun run("undo", "PATH...\n\nRollback segments and the history list: ibdata1 (TRX_SYS), MySQL 8.0 undo\n"
-                         "tablespaces (RSEG_ARRAY) and MariaDB/5.7 undo tablespaces. Give a data directory,\n"
-                         "or ibdata1 with the undo files.");
+  InspectRun run("undo",
+                 "PATH...\n\nRollback segments and the history list: ibdata1 (TRX_SYS), MySQL 8.0 undo\n"
+                 "tablespaces (RSEG_ARRAY) and MariaDB/5.7 undo tablespaces. Give a data directory,\n"
+                 "or ibdata1 with the undo files.");
   run.ReadsPages();
   run.options.add_options()("logs", "list every undo log in the history (trx id, trx no, type, records)");
   if (auto rc = run.Parse(args)) return *rc;
@@ -502,9 +534,10 @@ int Undo(const std::vector<std::string>& args) {
 
 // A redo log is not a tablespace: one file (or a data directory's ib_logfile0) at a time.
 int Redo(const std::vector<std::string>& args) {
-  InspectRun run("redo", "PATH...\n\nA redo log (ib_logfile0, #innodb_redo/#ib_redoN, or a data directory holding one):\n"
-                         "header, both checkpoints, the log after the newer one, and the records of Strata's,\n"
-                         "MySQL 8.0.30+ and MariaDB 10.8+ logs counted by type and by page.");
+  InspectRun run("redo",
+                 "PATH...\n\nA redo log (ib_logfile0, #innodb_redo/#ib_redoN, or a data directory holding one):\n"
+                 "header, both checkpoints, the log after the newer one, and the records of Strata's,\n"
+                 "MySQL 8.0.30+ and MariaDB 10.8+ logs counted by type and by page.");
   run.options.add_options()("records", "list every record after the checkpoint")(
       "page", po::value<std::string>(), "S:P: only the records for space S page P, oldest first (implies --records)")(
       "all", "MySQL 8.0.30+: every record the #ib_redo files still hold, not only those after the checkpoint");
@@ -525,32 +558,39 @@ int Redo(const std::vector<std::string>& args) {
     }
   }
   bool failed = false;
-  nlohmann::json out = {{"command", "redo"}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
+  nlohmann::json out = {
+      {"command", "redo"}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
   for (const auto& path : run.paths) {
     RedoReport r = AnalyzeRedo(path, opt);
     failed |= HasError(r.findings);
-    if (run.json) out["files"].push_back(ToJson(r, opt.page.has_value()));
-    else std::cout << ToText(r) << (run.paths.size() > 1 ? "\n" : "");
+    if (run.json)
+      out["files"].push_back(ToJson(r, opt.page.has_value()));
+    else
+      std::cout << ToText(r) << (run.paths.size() > 1 ? "\n" : "");
   }
   if (run.json) std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return failed ? kExitFailure : kExitOk;
 }
 
 int Doublewrite(const std::vector<std::string>& args) {
-  InspectRun run("doublewrite", "PATH...\n\nThe page copies a doublewrite area holds (a data directory's ibdata1 area and\n"
-                                "#ib_*.dblwr files, or one of them): each set against the page in its tablespace\n"
-                                "(newer, equal or older by LSN), whether it is whole, and which damaged pages recovery\n"
-                                "would restore from it. Only pages that have a copy are looked at (`inspect check`\n"
-                                "reads them all). Exit 1 when a damaged page has no copy that would mend it.");
+  InspectRun run("doublewrite",
+                 "PATH...\n\nThe page copies a doublewrite area holds (a data directory's ibdata1 area and\n"
+                 "#ib_*.dblwr files, or one of them): each set against the page in its tablespace\n"
+                 "(newer, equal or older by LSN), whether it is whole, and which damaged pages recovery\n"
+                 "would restore from it. Only pages that have a copy are looked at (`inspect check`\n"
+                 "reads them all). Exit 1 when a damaged page has no copy that would mend it.");
   run.options.add_options()("slots", "list every copy, slot by slot");
   if (auto rc = run.Parse(args)) return *rc;
   bool failed = false;
-  nlohmann::json out = {{"command", "doublewrite"}, {"schema_version", kJsonSchemaVersion}, {"paths", nlohmann::json::array()}};
+  nlohmann::json out = {
+      {"command", "doublewrite"}, {"schema_version", kJsonSchemaVersion}, {"paths", nlohmann::json::array()}};
   for (const auto& path : run.paths) {
     DoublewriteReport r = AnalyzeDoublewrite(path, &run.keys);
     failed |= HasError(r.findings);
-    if (run.json) out["paths"].push_back(ToJson(r));
-    else std::cout << ToText(r, run.vm.count("slots") > 0) << (run.paths.size() > 1 ? "\n" : "");
+    if (run.json)
+      out["paths"].push_back(ToJson(r));
+    else
+      std::cout << ToText(r, run.vm.count("slots") > 0) << (run.paths.size() > 1 ? "\n" : "");
   }
   if (run.json) std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return failed ? kExitFailure : kExitOk;

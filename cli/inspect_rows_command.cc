@@ -78,8 +78,10 @@ int Fail(const std::string& message) {
 // The table the .cfg beside `file` describes, added to `dict`; a .cfg that cannot be read is said.
 void AppendCfgBeside(const SpaceFile& file, Dictionary& dict) {
   auto cfg = TableFromCfgBeside(file);
-  if (cfg.ok()) dict.tables.push_back(std::move(*cfg));
-  else if (!cfg.status().IsNotFound()) std::cerr << "strata inspect rows: " << cfg.status().message() << " (not used)\n";
+  if (cfg.ok())
+    dict.tables.push_back(std::move(*cfg));
+  else if (!cfg.status().IsNotFound())
+    std::cerr << "strata inspect rows: " << cfg.status().message() << " (not used)\n";
 }
 
 // Notes on stderr for what the output leaves out by design: virtual columns (computed by the
@@ -94,7 +96,8 @@ void SayWhatIsLeftOut(const TableDef& table, bool from_sys_columns) {
     }
   }
   if (!virtuals.empty()) {
-    std::cerr << "strata inspect rows: note: left out, as the file does not store them: virtual column(s) " << virtuals << "\n";
+    std::cerr << "strata inspect rows: note: left out, as the file does not store them: virtual column(s) " << virtuals
+              << "\n";
   }
   if (!unsigned_ints.empty()) {
     std::cerr << "strata inspect rows: note: SYS_COLUMNS does not say whether " << unsigned_ints << " (UNSIGNED) "
@@ -119,8 +122,10 @@ ondisk::Result<TableDef> DefinitionFromSql(const std::filesystem::path& file, co
 ondisk::Result<TableDef> FtsDefinition(const FtsAuxFile& aux, const TableDef* parent, const SpaceFile& file) {
   const ColumnDef* word = parent ? FtsWordColumn(*parent) : nullptr;
   if (parent && !word && aux.kind == FtsAuxFile::kIndex) {
-    return ondisk::Status::InvalidArgument("table " + parent->name + " has no FULLTEXT index (or several whose first "
-                                           "columns differ in type): give the CREATE TABLE of the table this index is of");
+    return ondisk::Status::InvalidArgument(
+        "table " + parent->name +
+        " has no FULLTEXT index (or several whose first "
+        "columns differ in type): give the CREATE TABLE of the table this index is of");
   }
   auto def = FtsAuxTable(aux, word);
   if (!def.ok()) return def.status().WithContext(file.path().string());
@@ -137,14 +142,15 @@ int InspectRows(const std::vector<std::string>& args) {
       "table", po::value<std::string>(), "with --create-table: which table of the file (default: the first)")(
       "deleted", "also rows that are delete-marked but not purged (an extra column says which)")(
       "format", po::value<std::string>()->default_value("tsv"),
-      "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")(
-      "json", "same as --format json")(
-      "history", "also each row's older versions, from the undo logs on disk: a line each, with (version), "
-                 "(DB_TRX_ID) and (change) columns")(
-      "as-of", po::value<std::string>()->value_name("TRX"), "the rows as a read view sees them that sees every "
-                                                            "committed transaction below TRX and none from TRX on")(
-      "apply-redo", "replay the redo log of the data directory the file is in (MariaDB 10.8+, Strata) onto its pages in "
-                    "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
+      "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")("json", "same as --format json")(
+      "history",
+      "also each row's older versions, from the undo logs on disk: a line each, with (version), "
+      "(DB_TRX_ID) and (change) columns")("as-of", po::value<std::string>()->value_name("TRX"),
+                                          "the rows as a read view sees them that sees every "
+                                          "committed transaction below TRX and none from TRX on")(
+      "apply-redo",
+      "replay the redo log of the data directory the file is in (MariaDB 10.8+, Strata) onto its pages in "
+      "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
   AddKeyOptions(options);
   po::options_description all;
   all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
@@ -171,15 +177,19 @@ int InspectRows(const std::vector<std::string>& args) {
   }
   const std::string fmt_name = vm.count("json") ? "json" : vm["format"].as<std::string>();
   RowFormat format;
-  if (fmt_name == "tsv") format = RowFormat::kTsv;
-  else if (fmt_name == "json") format = RowFormat::kJson;
-  else if (fmt_name == "sql") format = RowFormat::kSql;
+  if (fmt_name == "tsv")
+    format = RowFormat::kTsv;
+  else if (fmt_name == "json")
+    format = RowFormat::kJson;
+  else if (fmt_name == "sql")
+    format = RowFormat::kSql;
   else {
     std::cerr << "strata inspect rows: --format is tsv, json or sql, not '" << fmt_name << "'\n";
     return kExitUsage;
   }
   if (vm.count("json") && !vm["format"].defaulted() && vm["format"].as<std::string>() != "json") {
-    std::cerr << "strata inspect rows: --json and --format " << vm["format"].as<std::string>() << " ask for two formats\n";
+    std::cerr << "strata inspect rows: --json and --format " << vm["format"].as<std::string>()
+              << " ask for two formats\n";
     return kExitUsage;
   }
   if (vm.count("table") && !vm.count("create-table")) {
@@ -204,20 +214,24 @@ int InspectRows(const std::vector<std::string>& args) {
     as_of = n;
   }
   if ((history || as_of) && vm.count("index")) {
-    std::cerr << "strata inspect rows: older versions are kept for a table's rows, not for a secondary index's entries\n";
+    std::cerr
+        << "strata inspect rows: older versions are kept for a table's rows, not for a secondary index's entries\n";
     return kExitUsage;
   }
   if (history + (as_of.has_value()) + vm.count("deleted") > 1) {
-    std::cerr << "strata inspect rows: --history, --as-of and --deleted each choose which versions to print: give one\n";
+    std::cerr
+        << "strata inspect rows: --history, --as-of and --deleted each choose which versions to print: give one\n";
     return kExitUsage;
   }
   if (history && format == RowFormat::kSql) {
-    std::cerr << "strata inspect rows: --history and --format sql do not go together (a restore takes one version of each row)\n";
+    std::cerr << "strata inspect rows: --history and --format sql do not go together (a restore takes one version of "
+                 "each row)\n";
     return kExitUsage;
   }
   const bool with_deleted = vm.count("deleted") > 0 || history;
   if (with_deleted && format == RowFormat::kSql) {
-    std::cerr << "strata inspect rows: --deleted and --format sql do not go together (a restore must not bring back deleted rows)\n";
+    std::cerr << "strata inspect rows: --deleted and --format sql do not go together (a restore must not bring back "
+                 "deleted rows)\n";
     return kExitUsage;
   }
 
@@ -231,7 +245,9 @@ int InspectRows(const std::vector<std::string>& args) {
   std::filesystem::path datadir;
   const auto own_dir = std::filesystem::absolute(path).parent_path();
   for (const auto& d : {own_dir, own_dir.parent_path()}) {
-    if (datadir.empty() && (std::filesystem::exists(d / "ib_logfile0") || std::filesystem::is_directory(d / "#innodb_redo"))) datadir = d;
+    if (datadir.empty() &&
+        (std::filesystem::exists(d / "ib_logfile0") || std::filesystem::is_directory(d / "#innodb_redo")))
+      datadir = d;
   }
   // Older versions are in the undo logs of the system and undo tablespaces.
   std::vector<SpaceFile> undo_files;
@@ -245,19 +261,22 @@ int InspectRows(const std::vector<std::string>& args) {
     all.push_back(std::move(*file));
     for (auto& u : undo_files) all.push_back(std::move(u));
     RedoApplyResult applied = ApplyRedo(datadir, all);
-    for (const auto& f : applied.findings) std::cerr << "strata inspect rows: " << ToString(f.severity) << ": " << f.ToString() << "\n";
+    for (const auto& f : applied.findings)
+      std::cerr << "strata inspect rows: " << ToString(f.severity) << ": " << f.ToString() << "\n";
     if (HasError(applied.findings)) return kExitFailure;
     file = std::move(all[0]);
     for (std::size_t i = 1; i < all.size(); ++i) undo_files[i - 1] = std::move(all[i]);
   } else if (!datadir.empty()) {
-    if (auto stale = StaleLogFinding(datadir)) std::cerr << "strata inspect rows: warning: " << stale->ToString() << "\n";
+    if (auto stale = StaleLogFinding(datadir))
+      std::cerr << "strata inspect rows: warning: " << stale->ToString() << "\n";
   } else if (vm.count("apply-redo")) {
     return Fail(path + ": --apply-redo: no redo log beside the file or in the directory above it");
   }
   // Page bodies that are not plain B-tree pages cannot be read record by record.
   if (!file->flags() && file->page_size() < ondisk::kDefaultPageSize) {
     // A ROW_FORMAT=COMPRESSED table: only page 0's flags say what its pages unpack to.
-    return Fail(path + ": page 0's tablespace flags are unreadable and its pages are " + std::to_string(file->page_size()) +
+    return Fail(path + ": page 0's tablespace flags are unreadable and its pages are " +
+                std::to_string(file->page_size()) +
                 " bytes: this looks like a ROW_FORMAT=COMPRESSED table, and without the flags the size its pages "
                 "unpack to is not known");
   }
@@ -268,19 +287,23 @@ int InspectRows(const std::vector<std::string>& args) {
       return Fail(path + ": the tablespace is encrypted by MariaDB (key id " + std::to_string(crypt->key_id) +
                   "); its pages need the key: give the server's key file with --key-file");
     }
-    return Fail(path + ": the tablespace is encrypted (ENCRYPTION='Y'); its pages need the server's keyring: give its keyring_file with --keyring");
+    return Fail(path +
+                ": the tablespace is encrypted (ENCRYPTION='Y'); its pages need the server's keyring: give its "
+                "keyring_file with --keyring");
   }
   const std::optional<FtsAuxFile> aux = FtsAuxOf(file->path());
   ServerDictionaries servers;
   Dictionary dict;
-  bool given = false;  // dict.tables[0] is the file's table, placed in it (--create-table, .frm)
+  bool given = false;          // dict.tables[0] is the file's table, placed in it (--create-table, .frm)
   std::size_t own_tables = 0;  // dict.tables before the server's SYS_* ones
   if (vm.count("create-table")) {
     auto def = DefinitionFromSql(file->path(), vm["create-table"].as<std::string>(),
                                  vm.count("table") ? vm["table"].as<std::string>() : "", file->flavor());
     if (!def.ok()) return Fail(def.status().message());
-    if (aux) def = FtsDefinition(*aux, &*def, *file);  // the SQL is the indexed table's
-    else if (const auto placed = PlaceInFile(*def, *file); !placed.ok()) def = placed;
+    if (aux)
+      def = FtsDefinition(*aux, &*def, *file);  // the SQL is the indexed table's
+    else if (const auto placed = PlaceInFile(*def, *file); !placed.ok())
+      def = placed;
     if (!def.ok()) return Fail(def.status().message());
     dict.tables.push_back(std::move(*def));
     given = true;
@@ -290,8 +313,11 @@ int InspectRows(const std::vector<std::string>& args) {
     dict = ReadDictionary(*file);  // MySQL 8.0's SDI
     // MySQL 5.x and MariaDB: the server's .frm beside the file, else its ibdata1's SYS_COLUMNS.
     if (dict.tables.empty() && !aux) {
-      if (auto frm = TableFromFrmBeside(*file); frm.ok()) dict.tables.push_back(std::move(*frm)), given = true;
-      else if (!frm.status().IsNotFound()) std::cerr << "strata inspect rows: " << frm.status().message() << " (read with SYS_COLUMNS instead, if ibdata1 is at hand)\n";
+      if (auto frm = TableFromFrmBeside(*file); frm.ok())
+        dict.tables.push_back(std::move(*frm)), given = true;
+      else if (!frm.status().IsNotFound())
+        std::cerr << "strata inspect rows: " << frm.status().message()
+                  << " (read with SYS_COLUMNS instead, if ibdata1 is at hand)\n";
     }
     // The .cfg of FLUSH TABLES ... FOR EXPORT: SYS_COLUMNS' facts and every index's root.
     if (!aux) AppendCfgBeside(*file, dict);
@@ -307,10 +333,12 @@ int InspectRows(const std::vector<std::string>& args) {
   // A definition that does not know its secondary indexes' roots (.frm, --create-table) takes
   // them from the server's SYS_INDEXES, by name, when its ibdata1 is at hand.
   for (const auto& other : dict.tables) {
-    if (!table || &other == table || !RootedIn(other, *file) || other.Clustered()->id != table->Clustered()->id) continue;
+    if (!table || &other == table || !RootedIn(other, *file) || other.Clustered()->id != table->Clustered()->id)
+      continue;
     for (auto& ix : table->indexes) {
       for (const auto& sys : other.indexes) {
-        if (!ix.clustered && ix.root_page == ondisk::kFilNull && sys.name == ix.name) ix.root_page = sys.root_page, ix.id = sys.id;
+        if (!ix.clustered && ix.root_page == ondisk::kFilNull && sys.name == ix.name)
+          ix.root_page = sys.root_page, ix.id = sys.id;
       }
     }
   }
@@ -321,7 +349,8 @@ int InspectRows(const std::vector<std::string>& args) {
     table = &dict.tables.back();
   }
   if (!table) {
-    return Fail(path + ": no table definition with columns: MySQL 8.0 files carry one (SDI), MySQL 5.x and MariaDB "
+    return Fail(path +
+                ": no table definition with columns: MySQL 8.0 files carry one (SDI), MySQL 5.x and MariaDB "
                 "keep theirs in the ibdata1 of the data directory (SYS_COLUMNS); without one, give the table's CREATE "
                 "TABLE with --create-table FILE.sql");
   }
@@ -337,12 +366,14 @@ int InspectRows(const std::vector<std::string>& args) {
       for (const auto& ix : table->indexes) {
         if (!ix.leaf.fields.empty()) names += (names.empty() ? "" : ", ") + ix.name;
       }
-      return Fail(path + ": table " + table->name + " has no index '" + vm["index"].as<std::string>() + "' whose entries can be " +
-                  "listed (these can: " + names + "; FULLTEXT and SPATIAL indexes are not read this way)");
+      return Fail(path + ": table " + table->name + " has no index '" + vm["index"].as<std::string>() +
+                  "' whose entries can be " + "listed (these can: " + names +
+                  "; FULLTEXT and SPATIAL indexes are not read this way)");
     }
   }
   if (index->root_page == ondisk::kFilNull) {
-    return Fail(path + ": where index " + index->name + " starts is recorded in the server's dictionary (SYS_INDEXES in the "
+    return Fail(path + ": where index " + index->name +
+                " starts is recorded in the server's dictionary (SYS_INDEXES in the "
                 "data directory's ibdata1), which is not at hand");
   }
 
@@ -363,7 +394,7 @@ int InspectRows(const std::vector<std::string>& args) {
   std::uint64_t pages_seen = 0;
   std::string out;
   const std::string insert = format == RowFormat::kSql ? SqlInsertPrefix(table->name, columns) : "";
-  std::size_t in_insert = 0;  // rows of the INSERT being written
+  std::size_t in_insert = 0;                           // rows of the INSERT being written
   std::uint32_t damaged_page_said = ondisk::kFilNull;  // the failing page whose rows follow
   auto end_insert = [&] {
     if (in_insert) out += ";\n";
@@ -393,7 +424,8 @@ int InspectRows(const std::vector<std::string>& args) {
     }
     const auto& gaps = locator->gaps();
     for (std::size_t i = 0; i < gaps.size() && i < kVersionProblemsSaid; ++i) {
-      std::cerr << "strata inspect rows: warning: " << gaps[i] << " (versions whose undo records are there cannot be rebuilt)\n";
+      std::cerr << "strata inspect rows: warning: " << gaps[i]
+                << " (versions whose undo records are there cannot be rebuilt)\n";
     }
     if (gaps.size() > kVersionProblemsSaid) {
       std::cerr << "strata inspect rows: warning: " << gaps.size() - kVersionProblemsSaid << " more places in the undo "
@@ -419,16 +451,19 @@ int InspectRows(const std::vector<std::string>& args) {
   if (format == RowFormat::kJson) {
     nlohmann::json names = nlohmann::json::array();
     for (const auto& c : columns) names.push_back(c.name);
-    out += "{\"command\": \"rows\", \"schema_version\": 1, \"file\": " + nlohmann::json(path).dump() +
-           ", \"table\": " + nlohmann::json(table->schema.empty() ? table->name : table->schema + "." + table->name).dump() +
+    out += "{\"command\": \"rows\", \"schema_version\": 1, \"file\": " + nlohmann::json(path).dump() + ", \"table\": " +
+           nlohmann::json(table->schema.empty() ? table->name : table->schema + "." + table->name).dump() +
            ", \"index\": " + nlohmann::json(index->name).dump() + ", \"columns\": " + names.dump() + ", \"rows\": [";
   }
   bool first = true;
   auto print = [&](const Row& row) {
     switch (format) {
-      case RowFormat::kTsv: AppendTsvLine(out, row, with_deleted); break;
+      case RowFormat::kTsv:
+        AppendTsvLine(out, row, with_deleted);
+        break;
       case RowFormat::kJson:
-        out += (first ? "\n  " : ",\n  ") + RowJson(columns, row).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        out += (first ? "\n  " : ",\n  ") +
+               RowJson(columns, row).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         break;
       case RowFormat::kSql: {
         bool complete = true;
@@ -546,17 +581,21 @@ int InspectRows(const std::vector<std::string>& args) {
   }
   for (const auto& f : scan.findings) std::cerr << "strata inspect rows: " << f.ToString() << "\n";
   if (unreadable_versions > kVersionProblemsSaid) {
-    std::cerr << "strata inspect rows: " << unreadable_versions << " rows in all have versions that cannot be told (the first "
-              << kVersionProblemsSaid << " are said above)\n";
+    std::cerr << "strata inspect rows: " << unreadable_versions
+              << " rows in all have versions that cannot be told (the first " << kVersionProblemsSaid
+              << " are said above)\n";
   }
-  if (unknown_in_versions) std::cerr << "strata inspect rows: " << unknown_in_versions << " value(s) of older versions could not be given\n";
+  if (unknown_in_versions)
+    std::cerr << "strata inspect rows: " << unknown_in_versions << " value(s) of older versions could not be given\n";
   if (scan.unknown_cells) {
     std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"
-              << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "") << "\n";
+              << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "")
+              << "\n";
   }
   const bool versions_whole = unreadable_versions == 0 && unknown_in_versions == 0 && !purge_passed_view;
   return scan.findings.empty() && scan.unknown_cells == 0 && bad_ilists == 0 && file_errors == 0 && versions_whole
-             ? kExitOk : kExitFailure;
+             ? kExitOk
+             : kExitFailure;
 }
 
 }  // namespace strata::cli

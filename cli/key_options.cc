@@ -8,8 +8,9 @@ void AddKeyOptions(po::options_description& options) {
   options.add_options()("key-file", po::value<std::string>(),
                         "MariaDB: decrypt with the keys of this file_key_management key file (id;hex key lines)")(
       "filekey", po::value<std::string>(),
-      "MariaDB: the secret the key file is encrypted with (file_key_management_filekey; FILE:PATH reads it from a file)")(
-      "keyring", po::value<std::string>(), "MySQL: decrypt with the master keys of this keyring_file keyring (keyring_file_data)");
+      "MariaDB: the secret the key file is encrypted with (file_key_management_filekey; FILE:PATH reads it from a "
+      "file)")("keyring", po::value<std::string>(),
+               "MySQL: decrypt with the master keys of this keyring_file keyring (keyring_file_data)");
 }
 
 ondisk::Result<inspect::EncryptionKeys> KeysFromOptions(const po::variables_map& vm) {

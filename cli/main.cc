@@ -21,7 +21,8 @@ void PrintUsage(std::ostream& out, const po::options_description& global) {
   for (const auto& g : CommandGroups()) {
     out << "  " << std::left << std::setw(12) << g.name << g.summary << "\n";
   }
-  out << "\n" << global << "\n"
+  out << "\n"
+      << global << "\n"
       << "Exit codes: 0 success, 1 failure or damage found, 2 usage error.\n"
          "Run 'strata <group> --help' for a group's commands.\n";
 }

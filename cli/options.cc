@@ -9,7 +9,8 @@ namespace po = boost::program_options;
 namespace strata::cli {
 
 std::optional<int> ParseOptions(const std::string& command, const std::vector<std::string>& args,
-                                const po::options_description& options, const po::positional_options_description& positional,
+                                const po::options_description& options,
+                                const po::positional_options_description& positional,
                                 const std::function<void(std::ostream&)>& usage, po::variables_map& vm,
                                 const std::vector<std::string>& required) {
   auto fail = [&](const std::string& what) {

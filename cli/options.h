@@ -17,7 +17,8 @@ namespace strata::cli {
 std::optional<int> ParseOptions(const std::string& command, const std::vector<std::string>& args,
                                 const boost::program_options::options_description& options,
                                 const boost::program_options::positional_options_description& positional,
-                                const std::function<void(std::ostream&)>& usage, boost::program_options::variables_map& vm,
+                                const std::function<void(std::ostream&)>& usage,
+                                boost::program_options::variables_map& vm,
                                 const std::vector<std::string>& required = {});
 
 // --force-recovery N (innodb_force_recovery's levels, engine/db.h DatabaseOptions) for the

@@ -12,8 +12,8 @@ namespace {
 void Draw(const std::string& label, std::uint64_t done, std::uint64_t total, const std::string& detail = "") {
   const int width = 30, filled = total ? static_cast<int>(width * std::min(done, total) / total) : width;
   std::cerr << "\r" << label << " [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
-            << (total ? 100 * std::min(done, total) / total : 100) << "%" << (detail.empty() ? "" : "  " + detail) << "\x1b[K"
-            << (done == total ? "\r\x1b[K" : "") << std::flush;
+            << (total ? 100 * std::min(done, total) / total : 100) << "%" << (detail.empty() ? "" : "  " + detail)
+            << "\x1b[K" << (done == total ? "\r\x1b[K" : "") << std::flush;
 }
 }  // namespace
 

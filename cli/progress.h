@@ -17,7 +17,7 @@ class ProgressBar {
  public:
   ProgressBar(std::string label, std::uint64_t total);
   void Update(std::uint64_t done, const std::string& detail = "");  // detail: shown after the percentage
-  void Finish();  // clears the line
+  void Finish();                                                    // clears the line
 
  private:
   std::string label_;

@@ -28,11 +28,13 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("output,o", po::value<std::string>(), "the image to write: OUT.png or OUT.svg")(
       "title", po::value<std::string>()->default_value(""), "a title above the maps")(
-      "width", po::value<int>()->default_value(1200), "image width in pixels (200 to 20000); the picture is never wider")(
+      "width", po::value<int>()->default_value(1200),
+      "image width in pixels (200 to 20000); the picture is never wider")(
       "shared-scale", "lsn: colour every file on one LSN range (default: each file on its own, oldest to newest page)")(
-      "rank", "lsn: colour by the page's rank by LSN within its file (spreads a file over the whole scale; "
-              "the colour is then not an LSN)")(
-      "linear", "lsn: colour by LSN between each file's oldest and newest page (the default)")(
+      "rank",
+      "lsn: colour by the page's rank by LSN within its file (spreads a file over the whole scale; "
+      "the colour is then not an LSN)")("linear",
+                                        "lsn: colour by LSN between each file's oldest and newest page (the default)")(
       "max-rows", po::value<std::uint32_t>()->default_value(1024), "merge pages into cells beyond this many rows")(
       "help,h", "show this help");
   AddKeyOptions(options);
@@ -65,7 +67,8 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (const int w = vm["width"].as<int>(); w < kMinWidth || w > kMaxWidth) {
-    std::cerr << "strata render " << name << ": --width " << w << ": give " << kMinWidth << " to " << kMaxWidth << " pixels\n";
+    std::cerr << "strata render " << name << ": --width " << w << ": give " << kMinWidth << " to " << kMaxWidth
+              << " pixels\n";
     return kExitUsage;
   }
   const std::filesystem::path out = vm["output"].as<std::string>();
@@ -131,7 +134,8 @@ std::vector<Command> RenderCommands() {
                           std::pair{viz::MapKind::kTypes, "page type of every page"},
                           std::pair{viz::MapKind::kIndex, "which index owns every page"}}) {
     const viz::MapKind kind = map.first;  // a variable, not a structured binding: clang 14 cannot capture those
-    out.push_back({viz::ToString(kind), map.second, [kind](const std::vector<std::string>& args) { return Render(kind, args); }});
+    out.push_back(
+        {viz::ToString(kind), map.second, [kind](const std::vector<std::string>& args) { return Render(kind, args); }});
   }
   return out;
 }

@@ -133,16 +133,14 @@ int RunInteractive(Session& session, Runner& runner) {
 int Sql(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the Strata data directory (created when missing)")(
-      "database,D", po::value<std::string>(), "the database to USE first")(
-      "execute,e", po::value<std::string>(), "run these statements and exit")(
+      "database,D", po::value<std::string>(), "the database to USE first")("execute,e", po::value<std::string>(),
+                                                                           "run these statements and exit")(
       "batch,B", "tab-separated output, no summaries (the default when input or output is not a terminal)")(
       "table,t", "boxed tables even when the output is not a terminal")(
-      "vertical,E", "one column per line for every result")(
-      "skip-column-names,N", "no header line")("raw,r", "batch values without escaping")(
-      "force,f", "go on after a failed statement (exit status 1 at the end)")(
+      "vertical,E", "one column per line for every result")("skip-column-names,N", "no header line")(
+      "raw,r", "batch values without escaping")("force,f", "go on after a failed statement (exit status 1 at the end)")(
       "buffer-pool", po::value<std::size_t>()->default_value(128), "buffer pool size in MiB")(
-      "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
-      "help,h", "show this help");
+      "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)("help,h", "show this help");
   po::positional_options_description positional;
   positional.add("database", 1);
   auto usage = [&](std::ostream& out) {

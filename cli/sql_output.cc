@@ -11,7 +11,8 @@ namespace {
 
 // Terminal columns a value takes: one per character (UTF-8 continuation bytes take none).
 std::size_t Width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 // The mysql client's batch escapes: the bytes that would break the tab-separated layout.
@@ -20,11 +21,20 @@ void PutEscaped(std::ostream& out, const std::string& s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char* esc = nullptr;
     switch (s[i]) {
-      case '\0': esc = "\\0"; break;
-      case '\t': esc = "\\t"; break;
-      case '\n': esc = "\\n"; break;
-      case '\\': esc = "\\\\"; break;
-      default: continue;
+      case '\0':
+        esc = "\\0";
+        break;
+      case '\t':
+        esc = "\\t";
+        break;
+      case '\n':
+        esc = "\\n";
+        break;
+      case '\\':
+        esc = "\\\\";
+        break;
+      default:
+        continue;
     }
     out.write(s.data() + run, static_cast<std::streamsize>(i - run));
     out << esc;
@@ -35,7 +45,9 @@ void PutEscaped(std::ostream& out, const std::string& s) {
 
 std::string Seconds(double s) { return fmt::format("({:.2f} sec)", s); }
 
-std::string Plural(std::uint64_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+std::string Plural(std::uint64_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
 
 }  // namespace
 
@@ -65,9 +77,12 @@ void ResultPrinter::Row(const std::vector<std::optional<std::string>>& values) {
   header_printed_ = true;
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i) out_ << '\t';
-    if (!values[i]) out_ << "NULL";
-    else if (options_.raw) out_ << *values[i];
-    else PutEscaped(out_, *values[i]);
+    if (!values[i])
+      out_ << "NULL";
+    else if (options_.raw)
+      out_ << *values[i];
+    else
+      PutEscaped(out_, *values[i]);
   }
   out_ << '\n';
 }
@@ -76,7 +91,8 @@ void ResultPrinter::PrintTable() {
   std::vector<std::size_t> width(columns_.size());
   for (std::size_t i = 0; i < columns_.size(); ++i) width[i] = Width(columns_[i].name);
   for (const auto& r : rows_) {
-    for (std::size_t i = 0; i < r.size() && i < width.size(); ++i) width[i] = std::max(width[i], r[i] ? Width(*r[i]) : 4);
+    for (std::size_t i = 0; i < r.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], r[i] ? Width(*r[i]) : 4);
   }
   std::string rule = "+";
   for (std::size_t w : width) rule += std::string(w + 2, '-') + "+";
@@ -85,8 +101,10 @@ void ResultPrinter::PrintTable() {
     for (std::size_t i = 0; i < width.size(); ++i) {
       const std::string text = cells[i] ? *cells[i] : "NULL";
       const std::size_t pad = width[i] - Width(text);
-      if (!header && columns_[i].numeric) out_ << " " << std::string(pad, ' ') << text << " |";
-      else out_ << " " << text << std::string(pad, ' ') << " |";
+      if (!header && columns_[i].numeric)
+        out_ << " " << std::string(pad, ' ') << text << " |";
+      else
+        out_ << " " << text << std::string(pad, ' ') << " |";
     }
     out_ << "\n";
   };
@@ -119,9 +137,12 @@ void ResultPrinter::Done(const sql::StatementOutcome& o, double seconds) {
   if (o.result_set) {
     if (mode_ == OutputMode::kBatch) return;
     if (!rows_.empty()) {
-      if (mode_ == OutputMode::kVertical) PrintVertical();
-      else PrintTable();
-      if (options_.summaries) out_ << Plural(rows_.size(), "row", "rows") << " in set" << warnings << " " << Seconds(seconds) << "\n\n";
+      if (mode_ == OutputMode::kVertical)
+        PrintVertical();
+      else
+        PrintTable();
+      if (options_.summaries)
+        out_ << Plural(rows_.size(), "row", "rows") << " in set" << warnings << " " << Seconds(seconds) << "\n\n";
     } else if (options_.summaries) {
       out_ << "Empty set" << warnings << " " << Seconds(seconds) << "\n\n";
     }

@@ -22,7 +22,8 @@ struct OutputOptions {
 
 class ResultPrinter : public sql::ResultSink {
  public:
-  ResultPrinter(std::ostream& out, OutputMode mode, OutputOptions options) : out_(out), mode_(mode), options_(options) {}
+  ResultPrinter(std::ostream& out, OutputMode mode, OutputOptions options)
+      : out_(out), mode_(mode), options_(options) {}
   void Header(const std::vector<sql::ColumnHeader>& columns) override;
   void Row(const std::vector<std::optional<std::string>>& values) override;
   // Prints what was buffered and the statement's summary line(s).

@@ -32,7 +32,7 @@ int Status(const std::vector<std::string>& args) {
   if (auto done = ParseOptions("status", args, options, positional, usage, vm, {"datadir"})) return *done;
   engine::DatabaseOptions o;
   o.create_if_missing = false;
-  o.purge = false;       // report the history as it is, not as purge leaves it
+  o.purge = false;  // report the history as it is, not as purge leaves it
   o.page_cleaner = false;
   if (auto bad = CheckForceRecovery(vm)) {
     std::cerr << "strata status: " << *bad << "\n";
@@ -48,8 +48,12 @@ int Status(const std::vector<std::string>& args) {
   if (vm.count("json")) {
     nlohmann::json trx = nlohmann::json::array();
     for (const auto& t : s.transactions) {
-      trx.push_back({{"id", t.id}, {"isolation", engine::ToString(t.isolation)}, {"seconds", t.seconds},
-                     {"undo_records", t.undo_records}, {"rows_modified", t.rows_modified}, {"read_view", t.has_view}});
+      trx.push_back({{"id", t.id},
+                     {"isolation", engine::ToString(t.isolation)},
+                     {"seconds", t.seconds},
+                     {"undo_records", t.undo_records},
+                     {"rows_modified", t.rows_modified},
+                     {"read_view", t.has_view}});
     }
     nlohmann::json j = {{"trx_id_counter", s.max_trx_id},
                         {"purge_done_below_trx_no", s.purged_below_no},
@@ -61,7 +65,8 @@ int Status(const std::vector<std::string>& args) {
   }
   std::cout << s.Render();
   if ((*db)->recovery().rolled_back_trx) {
-    std::cout << "(opening rolled back " << (*db)->recovery().rolled_back_trx << " transaction(s) left active by a crash)\n";
+    std::cout << "(opening rolled back " << (*db)->recovery().rolled_back_trx
+              << " transaction(s) left active by a crash)\n";
   }
   return kExitOk;
 }

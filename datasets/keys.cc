@@ -14,21 +14,29 @@ std::optional<KeyStrategy> ParseKeyStrategy(const std::string& name) {
 
 std::string ToString(KeyStrategy s) {
   switch (s) {
-    case KeyStrategy::kSeq: return "seq";
-    case KeyStrategy::kAutoinc: return "autoinc";
-    case KeyStrategy::kUuid: return "uuid";
-    case KeyStrategy::kUuidBin: return "uuid-bin";
-    case KeyStrategy::kUlid: return "ulid";
-    case KeyStrategy::kUuid7: return "uuid7";
-    case KeyStrategy::kUuid7Bin: return "uuid7-bin";
-    case KeyStrategy::kUuid1SwapBin: return "uuid1-swap-bin";
+    case KeyStrategy::kSeq:
+      return "seq";
+    case KeyStrategy::kAutoinc:
+      return "autoinc";
+    case KeyStrategy::kUuid:
+      return "uuid";
+    case KeyStrategy::kUuidBin:
+      return "uuid-bin";
+    case KeyStrategy::kUlid:
+      return "ulid";
+    case KeyStrategy::kUuid7:
+      return "uuid7";
+    case KeyStrategy::kUuid7Bin:
+      return "uuid7-bin";
+    case KeyStrategy::kUuid1SwapBin:
+      return "uuid1-swap-bin";
   }
   return "?";
 }
 
 const std::vector<KeyStrategy>& AllKeyStrategies() {
-  static const std::vector<KeyStrategy> all = {KeyStrategy::kSeq,     KeyStrategy::kAutoinc,  KeyStrategy::kUuid,
-                                               KeyStrategy::kUuidBin, KeyStrategy::kUlid,     KeyStrategy::kUuid7,
+  static const std::vector<KeyStrategy> all = {KeyStrategy::kSeq,      KeyStrategy::kAutoinc,     KeyStrategy::kUuid,
+                                               KeyStrategy::kUuidBin,  KeyStrategy::kUlid,        KeyStrategy::kUuid7,
                                                KeyStrategy::kUuid7Bin, KeyStrategy::kUuid1SwapBin};
   return all;
 }
@@ -42,13 +50,17 @@ std::string KeyStrategyNames() {
 std::string_view KeyColumnType(KeyStrategy s) {
   switch (s) {
     case KeyStrategy::kSeq:
-    case KeyStrategy::kAutoinc: return "int(11)";
+    case KeyStrategy::kAutoinc:
+      return "int(11)";
     case KeyStrategy::kUuid:
-    case KeyStrategy::kUuid7: return "char(36)";
-    case KeyStrategy::kUlid: return "char(26)";
+    case KeyStrategy::kUuid7:
+      return "char(36)";
+    case KeyStrategy::kUlid:
+      return "char(26)";
     case KeyStrategy::kUuidBin:
     case KeyStrategy::kUuid7Bin:
-    case KeyStrategy::kUuid1SwapBin: return "binary(16)";
+    case KeyStrategy::kUuid1SwapBin:
+      return "binary(16)";
   }
   return {};
 }
@@ -70,7 +82,8 @@ std::string KeyGenerator::Ulid(std::uint64_t millis, std::uint64_t hi16, std::ui
   const unsigned __int128 v = (static_cast<unsigned __int128>(millis & 0xFFFFFFFFFFFFull) << 80) |
                               (static_cast<unsigned __int128>(hi16 & 0xFFFF) << 64) | lo64;
   std::string s(26, '0');
-  for (int i = 25; i >= 0; --i) s[static_cast<std::size_t>(25 - i)] = kCrockford[static_cast<unsigned>(v >> (5 * i)) & 31];
+  for (int i = 25; i >= 0; --i)
+    s[static_cast<std::size_t>(25 - i)] = kCrockford[static_cast<unsigned>(v >> (5 * i)) & 31];
   return s;
 }
 
@@ -93,7 +106,8 @@ namespace {
 
 std::uint64_t UnixMillis() {
   return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 // 16 bytes from two big-endian halves.
@@ -108,8 +122,10 @@ void Split(std::uint64_t hi, std::uint64_t lo, std::uint8_t (&b)[16]) {
 
 std::string KeyGenerator::Next() {
   switch (strategy_) {
-    case KeyStrategy::kSeq: return std::to_string(++seq_);
-    case KeyStrategy::kAutoinc: return {};
+    case KeyStrategy::kSeq:
+      return std::to_string(++seq_);
+    case KeyStrategy::kAutoinc:
+      return {};
     case KeyStrategy::kUuid:
     case KeyStrategy::kUuidBin: {
       std::uint8_t b[16];
@@ -141,7 +157,9 @@ std::string KeyGenerator::Next() {
       // increasing even when called twice in one tick. UUID_TO_BIN(u, 1) stores time_hi (with
       // the version), time_mid, then time_low, so consecutive values share their first bytes.
       constexpr std::uint64_t kGregorianOffset = 0x01B21DD213814000ull;
-      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+      const auto ns =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count();
       v1_ticks_ = std::max(v1_ticks_ + 1, static_cast<std::uint64_t>(ns) / 100 + kGregorianOffset);
       if (v1_node_ == 0) {
         v1_clock_seq_ = rng_() & 0x3FFF;

@@ -50,7 +50,7 @@ class KeyGenerator {
   std::mt19937_64 rng_;
   std::uint64_t seq_ = 0;
   std::uint64_t ulid_ms_ = 0, ulid_hi_ = 0, ulid_lo_ = 0;  // the random part: 16 + 64 bits
-  std::uint64_t v7_ms_ = 0, v7_a_ = 0, v7_b_ = 0;         // rand_a (12 bits), rand_b (62 bits)
+  std::uint64_t v7_ms_ = 0, v7_a_ = 0, v7_b_ = 0;          // rand_a (12 bits), rand_b (62 bits)
   std::uint64_t v1_ticks_ = 0, v1_clock_seq_ = 0, v1_node_ = 0;
 };
 

@@ -10,7 +10,9 @@ using namespace strata::ondisk;
 
 namespace {
 constexpr std::size_t kExtra = kCompactExtraBytes;
-std::size_t ReservedDir(std::size_t n_recs) { return (kDirSlotSize * n_recs + kDirSlotMinOwned - 1) / kDirSlotMinOwned; }
+std::size_t ReservedDir(std::size_t n_recs) {
+  return (kDirSlotSize * n_recs + kDirSlotMinOwned - 1) / kDirSlotMinOwned;
+}
 }  // namespace
 
 void BtrPage::Init(MutableBytes page, std::uint64_t index_id, std::uint16_t level, PageType type) {
@@ -75,7 +77,7 @@ BtrPage::BtrPage(MutableBytes page, const RecordLayout& layout) : p_(page), layo
 void BtrPage::DecodePrefix(std::size_t origin, std::size_t n, FieldSlice* out) const {
   const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());
   const std::size_t nulls_top = origin - kExtra;  // bitmap byte k is at nulls_top - 1 - k
-  std::size_t at = nulls_top - null_bytes_;        // lengths grow down from here
+  std::size_t at = nulls_top - null_bytes_;       // lengths grow down from here
   std::size_t data = origin;
   std::size_t nullable = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -120,7 +122,8 @@ std::pair<std::size_t, std::size_t> BtrPage::Bounds(std::size_t origin) const {
     const FieldDef& def = layout_->fields[i];
     if (def.nullable) ++nullable;
     if (!fields[i].is_null) end = std::max(end, fields[i].offset + fields[i].length);
-    if (def.is_variable() && !fields[i].is_null) extra += def.big() && (fields[i].length >= 128 || fields[i].external) ? 2 : 1;
+    if (def.is_variable() && !fields[i].is_null)
+      extra += def.big() && (fields[i].length >= 128 || fields[i].external) ? 2 : 1;
   }
   extra += (layout_->null_bitmap_bits.value_or(nullable) + 7) / 8;
   return {origin - extra, end};
@@ -249,7 +252,9 @@ std::size_t BtrPage::Place(std::size_t after, ConstBytes record, std::size_t ext
   }
   std::memcpy(p_.data() + start, record.data(), size);
   const std::size_t origin = start + extra_size;
-  RecordHeader h{.info_bits = static_cast<std::uint8_t>(info_bits & 0xF0), .n_owned = 0, .heap_no = heap_no,
+  RecordHeader h{.info_bits = static_cast<std::uint8_t>(info_bits & 0xF0),
+                 .n_owned = 0,
+                 .heap_no = heap_no,
                  .status = leaf() ? RecordStatus::kOrdinary : RecordStatus::kNodePointer};
   h.next = RecordHeader::NextField(origin, Next(after), true);
   h.EncodeTo(p_, origin, true);

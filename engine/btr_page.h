@@ -55,8 +55,8 @@ class BtrPage {
   ondisk::PageNo next() const { return ondisk::PageNo(ondisk::Load32(p_, 12)); }
   ondisk::PageNo page_no() const { return ondisk::PageNo(ondisk::Load32(p_, 4)); }
 
-  std::size_t Next(std::size_t origin) const;  // 0 after the supremum
-  std::size_t Prev(std::size_t origin) const;  // the infimum's is 0
+  std::size_t Next(std::size_t origin) const;           // 0 after the supremum
+  std::size_t Prev(std::size_t origin) const;           // the infimum's is 0
   std::size_t First() const { return Next(kInfimum); }  // the supremum when empty
   std::size_t Last() const { return Prev(kSupremum); }  // the infimum when empty
   // The n-th user record, counting from 1 (0 is the infimum).
@@ -72,7 +72,9 @@ class BtrPage {
   std::vector<ondisk::FieldSlice> Fields(std::size_t origin) const;
   // The first n fields into out[0..n) (no allocation: the comparison's hot path).
   void DecodePrefix(std::size_t origin, std::size_t n, ondisk::FieldSlice* out) const;
-  ondisk::ConstBytes FieldBytes(const ondisk::FieldSlice& s) const { return ondisk::ConstBytes(p_).subspan(s.offset, s.length); }
+  ondisk::ConstBytes FieldBytes(const ondisk::FieldSlice& s) const {
+    return ondisk::ConstBytes(p_).subspan(s.offset, s.length);
+  }
   // [start, end) of a record's bytes, extra bytes included.
   std::pair<std::size_t, std::size_t> Bounds(std::size_t origin) const;
   std::size_t Size(std::size_t origin) const {
@@ -97,7 +99,9 @@ class BtrPage {
   // Inserts a record after `after`; its origin, or 0 when the page has no room (without
   // reorganising). Node-pointer status on non-leaf pages.
   std::size_t Insert(std::size_t after, ondisk::ConstBytes record, std::size_t extra_size, std::uint8_t info_bits);
-  std::size_t Insert(std::size_t after, const RawRecord& r) { return Insert(after, r.bytes, r.extra_size, r.info_bits); }
+  std::size_t Insert(std::size_t after, const RawRecord& r) {
+    return Insert(after, r.bytes, r.extra_size, r.info_bits);
+  }
   void Delete(std::size_t origin);
   // Rewrites the page holding `records` in order, without garbage; header fields that are
   // not about the records (level, index id, segments, max trx id, direction) are kept.
@@ -108,7 +112,9 @@ class BtrPage {
  private:
   std::size_t SlotOffset(std::size_t i) const { return ondisk::IndexPage::DirSlotOffset(p_.size(), i); }
   std::size_t slot(std::size_t i) const { return ondisk::Load16(p_, SlotOffset(i)); }
-  void set_slot(std::size_t i, std::size_t origin) { ondisk::Store16(p_, SlotOffset(i), static_cast<std::uint16_t>(origin)); }
+  void set_slot(std::size_t i, std::size_t origin) {
+    ondisk::Store16(p_, SlotOffset(i), static_cast<std::uint16_t>(origin));
+  }
   void set_n_owned(std::size_t origin, unsigned n);
   void set_next(std::size_t origin, std::size_t next);
   std::size_t OwnerOf(std::size_t origin) const;

@@ -65,8 +65,8 @@ Result<BtrPage> Btree::WritePage(Mtr& mtr, PageNo n) {
   if (!page.ok()) return page.status();
   if (Load64(*page, IndexPage::kIndexId) != shape_.id ||
       Load16(*page, FilHeader::kType) != static_cast<std::uint16_t>(shape_.page_type)) {
-    return Status::Corruption(fmt::format("{}: page {} does not belong to index {}", space_.path().string(),
-                                          n.value(), shape_.id));
+    return Status::Corruption(
+        fmt::format("{}: page {} does not belong to index {}", space_.path().string(), n.value(), shape_.id));
   }
   return BtrPage(*page, LayoutAt(Load16(*page, IndexPage::kLevel)));
 }
@@ -88,8 +88,10 @@ Result<Btree::Path> Btree::Descend(Mtr& mtr, const Tuple& key, std::size_t n_fie
       bytes = guard.page().data();
     }
     ConstBytes page(bytes, ps);
-    if (Load64(page, IndexPage::kIndexId) != shape_.id || Load16(page, FilHeader::kType) != static_cast<std::uint16_t>(shape_.page_type)) {
-      return Status::Corruption(fmt::format("{}: page {} does not belong to index {}", space_.path().string(), n.value(), shape_.id));
+    if (Load64(page, IndexPage::kIndexId) != shape_.id ||
+        Load16(page, FilHeader::kType) != static_cast<std::uint16_t>(shape_.page_type)) {
+      return Status::Corruption(
+          fmt::format("{}: page {} does not belong to index {}", space_.path().string(), n.value(), shape_.id));
     }
     const std::uint16_t page_level = Load16(page, IndexPage::kLevel);
     if (depth > 32 || page_level < level) {
@@ -98,7 +100,8 @@ Result<Btree::Path> Btree::Descend(Mtr& mtr, const Tuple& key, std::size_t n_fie
     }
     const BtrPage view = ViewOf(page, LayoutAt(page_level));
     const bool target = page_level == level;
-    std::size_t c = view.Search(key, target && level == 0 ? n_fields : std::min(n_fields, shape_.n_key), shape_.compare, strict);
+    std::size_t c =
+        view.Search(key, target && level == 0 ? n_fields : std::min(n_fields, shape_.n_key), shape_.compare, strict);
     if (target) {
       guard.Release();
       auto w = WritePage(mtr, n);
@@ -215,10 +218,12 @@ Status Btree::InsertAtLevel(Mtr& mtr, const Tuple& key, const RawRecord& record,
     // btr_cur_optimistic_insert's tests.
     const std::size_t max_size = page->MaxInsertSizeAfterReorganize();
     bool fits = max_size >= size && page->n_recs() < 8189;
-    if (fits && page->garbage() > 0 && max_size < page_size / 32 && page->n_recs() > 1 && page->MaxInsertSize() < size) {
+    if (fits && page->garbage() > 0 && max_size < page_size / 32 && page->n_recs() > 1 &&
+        page->MaxInsertSize() < size) {
       fits = false;
     }
-    if (fits && iteration == 0 && level == 0 && shape_.clustered && page->n_recs() >= 2 && page_size / 16 + size > max_size) {
+    if (fits && iteration == 0 && level == 0 && shape_.clustered && page->n_recs() >= 2 &&
+        page_size / 16 + size > max_size) {
       // Keep 1/16 of a clustered leaf free for updates while inserts run in one direction.
       const std::size_t last = Load16(page->bytes(), IndexPage::kLastInsert);
       if (last != 0 && (last == cursor || last == page->Next(cursor))) fits = false;
@@ -296,7 +301,7 @@ Status Btree::SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_
       }
     }
     split = (!tuple_in && i == k) ? 0 : i + 1;
-    if (split > n) split = n;  // keep at least one record on the right
+    if (split > n) split = n;                             // keep at least one record on the right
   } else if (last_insert != 0 && last_insert == after) {  // an ascending run
     split = k + 2 <= n ? k + 2 : 0;
   } else if (last_insert != 0 && last_insert == page->Next(after)) {  // a descending run
@@ -547,8 +552,8 @@ Status Btree::Update(const Tuple& record, bool deleted) {
   assert(record.size() == shape_.leaf.fields.size());
   const std::size_t size = EncodedSize(shape_.leaf, record);
   if (size > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
-    return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page", size,
-                                               space_.page_size().bytes()));
+    return Status::InvalidArgument(
+        fmt::format("record of {} bytes is too big for a {}-byte page", size, space_.page_size().bytes()));
   }
   auto enc = EncodeTuple(shape_.leaf, record);
   Mtr mtr(pool_);
@@ -567,7 +572,8 @@ Status Btree::Update(const Tuple& record, bool deleted) {
     return Status::Ok();
   }
   page->Delete(c);
-  return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, deleted ? kInfoDeleted : std::uint8_t{0}}, 0);
+  return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, deleted ? kInfoDeleted : std::uint8_t{0}},
+                       0);
 }
 
 Result<std::optional<Tuple>> Btree::Get(const Tuple& key) {
@@ -606,7 +612,8 @@ Status Btree::ScanMarked(const Tuple& from, bool forward, const std::function<bo
     guard = std::move(*g);  // the parent's latch goes once the child's is held
     ConstBytes p = guard.page();
     if (Load64(p, IndexPage::kIndexId) != shape_.id) {
-      return Status::Corruption(fmt::format("{}: page {} does not belong to index {}", space_.path().string(), no.value(), shape_.id));
+      return Status::Corruption(
+          fmt::format("{}: page {} does not belong to index {}", space_.path().string(), no.value(), shape_.id));
     }
     return ViewOf(p, LayoutAt(Load16(p, IndexPage::kLevel)));
   };

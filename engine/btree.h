@@ -92,11 +92,11 @@ class Btree {
       std::uint8_t info_bits = 0;
     };
     struct Level {
-      std::vector<std::byte> arena;    // the bytes of the records waiting for the next page
+      std::vector<std::byte> arena;  // the bytes of the records waiting for the next page
       std::vector<Pending> records;
       std::size_t bytes = 0;
-      std::uint64_t pages = 0;         // written so far
-      ondisk::PageNo last{0};          // the last one, whose FIL_PAGE_NEXT the next one sets
+      std::uint64_t pages = 0;  // written so far
+      ondisk::PageNo last{0};   // the last one, whose FIL_PAGE_NEXT the next one sets
     };
     Status Append(std::size_t level, ondisk::ConstBytes record, std::size_t extra_size, std::uint8_t info_bits);
     Status WriteLevelPage(std::size_t level);

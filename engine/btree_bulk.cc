@@ -25,7 +25,8 @@ Status Btree::BulkBuilder::Add(const Tuple& record) {
 // A record takes its bytes and, on average, under one byte of page directory (a 2-byte slot
 // per 4 to 8 records): counting one keeps every page within its space. Records wait in one
 // buffer per level, reused page after page: a load of millions allocates nothing per record.
-Status Btree::BulkBuilder::Append(std::size_t level, ConstBytes record, std::size_t extra_size, std::uint8_t info_bits) {
+Status Btree::BulkBuilder::Append(std::size_t level, ConstBytes record, std::size_t extra_size,
+                                  std::uint8_t info_bits) {
   if (levels_.size() <= level) levels_.resize(level + 1);
   if (!levels_[level].records.empty() && levels_[level].bytes + record.size() + 1 > budget_) {
     STRATA_RETURN_IF_ERROR(WriteLevelPage(level));
@@ -42,7 +43,8 @@ Status Btree::BulkBuilder::Append(std::size_t level, ConstBytes record, std::siz
 std::vector<RecordView> Btree::BulkBuilder::Views(const Level& l) const {
   std::vector<RecordView> v;
   v.reserve(l.records.size());
-  for (const Pending& r : l.records) v.push_back({ConstBytes(l.arena).subspan(r.offset, r.size), r.extra_size, r.info_bits});
+  for (const Pending& r : l.records)
+    v.push_back({ConstBytes(l.arena).subspan(r.offset, r.size), r.extra_size, r.info_bits});
   return v;
 }
 

@@ -83,13 +83,15 @@ Status Btree::Check() {
     PageNo prev = kNullPage;
     std::size_t i = 0;
     for (PageNo n = expected.front(); n != kNullPage; ++i) {
-      if (i >= expected.size() || expected[i] != n) return fail(n, "level's sibling chain differs from its parent's pointers");
+      if (i >= expected.size() || expected[i] != n)
+        return fail(n, "level's sibling chain differs from its parent's pointers");
       auto g = pool_.Read({space_.id(), n});
       if (!g.ok()) return g.status();
       ConstBytes bytes = g->page();
       auto ip = IndexPage::Open(bytes);
       if (!ip.ok()) return fail(n, ip.status().message());
-      if (Load16(bytes, FilHeader::kType) != static_cast<std::uint16_t>(shape_.page_type) || ip->index_id() != shape_.id) {
+      if (Load16(bytes, FilHeader::kType) != static_cast<std::uint16_t>(shape_.page_type) ||
+          ip->index_id() != shape_.id) {
         return fail(n, "wrong page type or index id");
       }
       if (!level) level = ip->level();
@@ -97,11 +99,13 @@ Status Btree::Check() {
       STRATA_RETURN_IF_ERROR(ip->CheckStructure().WithContext(fmt::format("{}, page {}", where, n.value())));
       FilHeader fil(bytes);
       if (fil.prev() != prev) return fail(n, "previous-page link does not match the level's order");
-      if (n == root_ ? fil.next() != kNullPage : ip->n_recs() == 0) return fail(n, n == root_ ? "root has a sibling" : "empty page");
+      if (n == root_ ? fil.next() != kNullPage : ip->n_recs() == 0)
+        return fail(n, n == root_ ? "root has a sibling" : "empty page");
       const bool is_leaf = ip->level() == 0;
       auto owned = owned_by(n, is_leaf && n != root_ ? 0 : 1);
       if (!owned.ok()) return owned.status();
-      if (!*owned) return fail(n, fmt::format("not a used page of the index's {} segment", is_leaf ? "leaf" : "non-leaf"));
+      if (!*owned)
+        return fail(n, fmt::format("not a used page of the index's {} segment", is_leaf ? "leaf" : "non-leaf"));
 
       BtrPage page = BtrPage(MutableBytes(const_cast<std::byte*>(bytes.data()), bytes.size()), LayoutAt(ip->level()));
       std::size_t live = 0;
@@ -111,7 +115,8 @@ Status Btree::Check() {
         live += page.Size(r);
         Tuple key = DecodeRecord(page, r);
         const bool min_rec = page.info_bits(r) & kInfoMinRec;
-        if (min_rec != (!is_leaf && first && prev == kNullPage)) return fail(n, fmt::format("MIN_REC flag wrong at offset {}", r));
+        if (min_rec != (!is_leaf && first && prev == kNullPage))
+          return fail(n, fmt::format("MIN_REC flag wrong at offset {}", r));
         if (last_key && CompareTuples(shape_.compare, *last_key, key, shape_.n_key) >= 0) {
           return fail(n, fmt::format("keys out of order at offset {}", r));
         }

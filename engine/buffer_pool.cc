@@ -21,7 +21,7 @@ struct Frame {
   std::shared_mutex latch;
   // Everything below is guarded by the pool mutex.
   int pins = 0;
-  bool valid = false;   // holds id's page; false while being read in or after a failed read
+  bool valid = false;  // holds id's page; false while being read in or after a failed read
   bool in_hash = false;
   bool dirty = false;
   std::uint64_t oldest = 0, newest = 0;  // LSNs of the first and last unflushed change
@@ -226,8 +226,8 @@ Result<Frame*> BufferPool::TakeFreeFrame() {
       // Every frame near the tail is pinned: by this operation's own pages, or briefly by a
       // flush. Wait a little for the latter before giving up.
       if (attempt == kPinnedAttempts - 1) {
-        return Status::Busy(fmt::format("buffer pool of {} pages has every page in use; give it more memory",
-                                        frames_.size()));
+        return Status::Busy(
+            fmt::format("buffer pool of {} pages has every page in use; give it more memory", frames_.size()));
       }
       mu_.Unlock();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -412,7 +412,8 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Fra
   }
   if (copies.empty()) return Status::Ok();
   if (sync_point::Armed()) {
-    for (const auto& c : copies) sync_point::Hit(fmt::format("buffer_pool.writing space {}", c.frame->id.space.value()));
+    for (const auto& c : copies)
+      sync_point::Hit(fmt::format("buffer_pool.writing space {}", c.frame->id.space.value()));
   }
   // However the batch ends, its frames may be written again (by it, or by the next batch).
   auto done = [&](bool written) {
@@ -446,8 +447,10 @@ Status BufferPool::WriteBatch(const std::vector<Frame*>& frames, std::vector<Fra
              copies[j].frame->id.page.value() == copies[i].frame->id.page.value() + (j - i)) {
         ++j;
       }
-      STRATA_RETURN_IF_ERROR(copies[i].space->Write(copies[i].frame->id.page, ConstBytes(copies[i].bytes.data(), (j - i) * ps)));
-      if (std::find(touched.begin(), touched.end(), copies[i].space) == touched.end()) touched.push_back(copies[i].space);
+      STRATA_RETURN_IF_ERROR(
+          copies[i].space->Write(copies[i].frame->id.page, ConstBytes(copies[i].bytes.data(), (j - i) * ps)));
+      if (std::find(touched.begin(), touched.end(), copies[i].space) == touched.end())
+        touched.push_back(copies[i].space);
       i = j;
     }
     if (sync) {

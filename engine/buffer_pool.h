@@ -45,11 +45,11 @@ struct PageId {
 struct BufferPoolOptions {
   std::size_t bytes = 128u << 20;  // innodb_buffer_pool_size
   ondisk::PageSize page_size{};
-  double old_fraction = 3.0 / 8;   // innodb_old_blocks_pct = 37
+  double old_fraction = 3.0 / 8;  // innodb_old_blocks_pct = 37
   std::chrono::milliseconds old_blocks_time{1000};
   bool page_cleaner = true;
   std::chrono::milliseconds cleaner_interval{1000};
-  double dirty_low_water = 0.10;   // the cleaner keeps dirty pages below this fraction
+  double dirty_low_water = 0.10;  // the cleaner keeps dirty pages below this fraction
 };
 
 struct BufferPoolStats {
@@ -155,7 +155,9 @@ class BufferPool {
   std::function<Status(const std::vector<PageImage>&, const WriteInPlace& write_in_place)> doublewrite;
   // The redo log mini-transactions append to (null: none, as in tests of the lower layers),
   // and whether it is enabled (ALTER INSTANCE DISABLE INNODB REDO_LOG turns it off).
-  class RedoLog* redo() const { return redo_; }
+  class RedoLog* redo() const {
+    return redo_;
+  }
   void set_redo(class RedoLog* log) { redo_ = log; }
   bool redo_enabled() const { return redo_enabled_.load(); }
   void set_redo_enabled(bool on) { redo_enabled_.store(on); }

@@ -20,23 +20,46 @@ constexpr int kMysqlVersion = 80036;
 ondisk::DdColumnType DdType(const Column& c) {
   using T = ondisk::DdColumnType;
   switch (c.type) {
-    case ColumnType::kTinyInt: return T::kTiny;
-    case ColumnType::kSmallInt: return T::kShort;
-    case ColumnType::kMediumInt: return T::kInt24;
-    case ColumnType::kInt: return T::kLong;
-    case ColumnType::kBigInt: return T::kLongLong;
-    case ColumnType::kDecimal: return T::kNewDecimal;
-    case ColumnType::kFloat: return T::kFloat;
-    case ColumnType::kDouble: return T::kDouble;
-    case ColumnType::kChar: case ColumnType::kBinary: return T::kString;
-    case ColumnType::kVarchar: case ColumnType::kVarbinary: return T::kVarchar;
-    case ColumnType::kDate: return T::kNewDate;
-    case ColumnType::kDatetime: return T::kDatetime2;
-    case ColumnType::kTimestamp: return T::kTimestamp2;
-    case ColumnType::kTinyText: case ColumnType::kTinyBlob: return T::kTinyBlob;
-    case ColumnType::kMediumText: case ColumnType::kMediumBlob: return T::kMediumBlob;
-    case ColumnType::kLongText: case ColumnType::kLongBlob: return T::kLongBlob;
-    case ColumnType::kText: case ColumnType::kBlob: return T::kBlob;
+    case ColumnType::kTinyInt:
+      return T::kTiny;
+    case ColumnType::kSmallInt:
+      return T::kShort;
+    case ColumnType::kMediumInt:
+      return T::kInt24;
+    case ColumnType::kInt:
+      return T::kLong;
+    case ColumnType::kBigInt:
+      return T::kLongLong;
+    case ColumnType::kDecimal:
+      return T::kNewDecimal;
+    case ColumnType::kFloat:
+      return T::kFloat;
+    case ColumnType::kDouble:
+      return T::kDouble;
+    case ColumnType::kChar:
+    case ColumnType::kBinary:
+      return T::kString;
+    case ColumnType::kVarchar:
+    case ColumnType::kVarbinary:
+      return T::kVarchar;
+    case ColumnType::kDate:
+      return T::kNewDate;
+    case ColumnType::kDatetime:
+      return T::kDatetime2;
+    case ColumnType::kTimestamp:
+      return T::kTimestamp2;
+    case ColumnType::kTinyText:
+    case ColumnType::kTinyBlob:
+      return T::kTinyBlob;
+    case ColumnType::kMediumText:
+    case ColumnType::kMediumBlob:
+      return T::kMediumBlob;
+    case ColumnType::kLongText:
+    case ColumnType::kLongBlob:
+      return T::kLongBlob;
+    case ColumnType::kText:
+    case ColumnType::kBlob:
+      return T::kBlob;
   }
   return T::kNull;
 }
@@ -45,30 +68,54 @@ std::string ClusteredName(const TableSpec& spec) { return spec.primary_key.empty
 
 json ColumnJson(const Column& c, std::size_t position) {
   const ondisk::FieldDef f = StorageOf(c);
-  json j = {{"name", c.name}, {"type", static_cast<int>(DdType(c))}, {"is_nullable", c.nullable}, {"is_zerofill", false},
-            {"is_unsigned", c.is_unsigned}, {"is_auto_increment", c.auto_increment}, {"is_virtual", false},
-            {"hidden", 1}, {"ordinal_position", position}, {"char_length", f.max_length},
+  json j = {{"name", c.name},
+            {"type", static_cast<int>(DdType(c))},
+            {"is_nullable", c.nullable},
+            {"is_zerofill", false},
+            {"is_unsigned", c.is_unsigned},
+            {"is_auto_increment", c.auto_increment},
+            {"is_virtual", false},
+            {"hidden", 1},
+            {"ordinal_position", position},
+            {"char_length", f.max_length},
             {"numeric_precision", c.type == ColumnType::kDecimal ? c.length : 0},
             {"numeric_scale", c.type == ColumnType::kDecimal ? c.scale : 0},
-            {"datetime_precision", c.scale}, {"has_no_default", !c.default_value.has_value() && !c.nullable},
+            {"datetime_precision", c.scale},
+            {"has_no_default", !c.default_value.has_value() && !c.nullable},
             {"default_value_null", !c.default_value.has_value() || c.default_value->is_null()},
             {"default_value_utf8", c.default_value && !c.default_value->is_null() ? c.default_value->ToString() : ""},
-            {"column_type_utf8", c.SqlType()}, {"collation_id", CollationOf(c)}, {"elements", json::array()},
-            {"comment", ""}, {"se_private_data", ""},
+            {"column_type_utf8", c.SqlType()},
+            {"collation_id", CollationOf(c)},
+            {"elements", json::array()},
+            {"comment", ""},
+            {"se_private_data", ""},
             // What the engine needs back that MySQL keeps elsewhere.
-            {"strata_length", c.length}, {"strata_charset", static_cast<int>(c.charset)},
+            {"strata_length", c.length},
+            {"strata_charset", static_cast<int>(c.charset)},
             {"strata_type", static_cast<int>(c.type)}};
   if (c.default_value && !c.default_value->is_null()) {
     const Value& v = *c.default_value;
-    j["strata_default"] = v.is_int() ? json(v.as_int()) : v.is_uint() ? json(v.as_uint()) : v.is_double() ? json(v.as_double()) : json(v.as_string());
+    j["strata_default"] = v.is_int()      ? json(v.as_int())
+                          : v.is_uint()   ? json(v.as_uint())
+                          : v.is_double() ? json(v.as_double())
+                                          : json(v.as_string());
   }
   return j;
 }
 
 json HiddenColumnJson(const char* name, int type, int bytes, std::size_t position) {
-  return {{"name", name}, {"type", type}, {"is_nullable", false}, {"is_unsigned", false}, {"is_auto_increment", false},
-          {"hidden", 2}, {"ordinal_position", position}, {"char_length", bytes}, {"column_type_utf8", ""},
-          {"collation_id", 63}, {"elements", json::array()}, {"se_private_data", ""}};
+  return {{"name", name},
+          {"type", type},
+          {"is_nullable", false},
+          {"is_unsigned", false},
+          {"is_auto_increment", false},
+          {"hidden", 2},
+          {"ordinal_position", position},
+          {"char_length", bytes},
+          {"column_type_utf8", ""},
+          {"collation_id", 63},
+          {"elements", json::array()},
+          {"se_private_data", ""}};
 }
 
 }  // namespace
@@ -87,7 +134,8 @@ std::vector<IndexField> IndexFields(const TableSpec& spec, std::size_t index) {
     }
     return out;
   }
-  for (const auto& name : spec.indexes[index - 1].columns) out.push_back({static_cast<int>(*spec.ColumnIndex(name)), true});
+  for (const auto& name : spec.indexes[index - 1].columns)
+    out.push_back({static_cast<int>(*spec.ColumnIndex(name)), true});
   if (pk.empty()) out.push_back({kRowIdColumn, false});
   for (int c : pk) {
     bool have = false;
@@ -117,38 +165,71 @@ std::string TableSdi(const TableMeta& m) {
     json elements = json::array();
     std::size_t pos = 1;
     for (const auto& f : IndexFields(s, i)) {
-      elements.push_back({{"ordinal_position", pos++}, {"length", 4294967295u}, {"order", 2},
-                          {"hidden", !f.key || f.column == kRowIdColumn}, {"column_opx", opx(f.column)}});
+      elements.push_back({{"ordinal_position", pos++},
+                          {"length", 4294967295u},
+                          {"order", 2},
+                          {"hidden", !f.key || f.column == kRowIdColumn},
+                          {"column_opx", opx(f.column)}});
     }
     const bool clustered = i == 0;
     const int type = clustered ? 1 : s.indexes[i - 1].unique ? 2 : 3;
-    indexes.push_back({{"name", clustered ? ClusteredName(s) : s.indexes[i - 1].name}, {"hidden", clustered && s.primary_key.empty()},
-                       {"is_generated", false}, {"ordinal_position", i + 1}, {"comment", ""}, {"options", "flags=0;"},
-                       {"se_private_data", fmt::format("id={};root={};space_id={};table_id={};trx_id=0;", m.indexes[i].id,
-                                                       m.indexes[i].root.value(), m.space_id, m.table_id)},
-                       {"type", type}, {"algorithm", 2}, {"is_algorithm_explicit", false}, {"is_visible", true},
-                       {"engine", "InnoDB"}, {"elements", elements}, {"tablespace_ref", s.database + "/" + s.name}});
+    indexes.push_back(
+        {{"name", clustered ? ClusteredName(s) : s.indexes[i - 1].name},
+         {"hidden", clustered && s.primary_key.empty()},
+         {"is_generated", false},
+         {"ordinal_position", i + 1},
+         {"comment", ""},
+         {"options", "flags=0;"},
+         {"se_private_data", fmt::format("id={};root={};space_id={};table_id={};trx_id=0;", m.indexes[i].id,
+                                         m.indexes[i].root.value(), m.space_id, m.table_id)},
+         {"type", type},
+         {"algorithm", 2},
+         {"is_algorithm_explicit", false},
+         {"is_visible", true},
+         {"engine", "InnoDB"},
+         {"elements", elements},
+         {"tablespace_ref", s.database + "/" + s.name}});
   }
-  json doc = {{"mysqld_version_id", kMysqlVersion}, {"dd_version", 80023}, {"sdi_version", 80019},
+  json doc = {{"mysqld_version_id", kMysqlVersion},
+              {"dd_version", 80023},
+              {"sdi_version", 80019},
               {"dd_object_type", "Table"},
-              {"dd_object", {{"name", s.name}, {"mysql_version_id", kMysqlVersion}, {"hidden", 1}, {"options", "avg_row_length=0;"},
-                             {"columns", columns}, {"schema_ref", s.database}, {"se_private_id", m.table_id},
-                             {"engine", "InnoDB"}, {"comment", ""}, {"se_private_data", ""}, {"row_format", 2},
-                             {"partition_type", 0}, {"collation_id", 45}, {"indexes", indexes},
-                             {"foreign_keys", json::array()}, {"partitions", json::array()}}}};
+              {"dd_object",
+               {{"name", s.name},
+                {"mysql_version_id", kMysqlVersion},
+                {"hidden", 1},
+                {"options", "avg_row_length=0;"},
+                {"columns", columns},
+                {"schema_ref", s.database},
+                {"se_private_id", m.table_id},
+                {"engine", "InnoDB"},
+                {"comment", ""},
+                {"se_private_data", ""},
+                {"row_format", 2},
+                {"partition_type", 0},
+                {"collation_id", 45},
+                {"indexes", indexes},
+                {"foreign_keys", json::array()},
+                {"partitions", json::array()}}}};
   return doc.dump();
 }
 
 std::string TablespaceSdi(const TableMeta& m) {
   const std::string name = m.spec.database + "/" + m.spec.name;
-  json doc = {{"mysqld_version_id", kMysqlVersion}, {"dd_version", 80023}, {"sdi_version", 80019},
+  json doc = {{"mysqld_version_id", kMysqlVersion},
+              {"dd_version", 80023},
+              {"sdi_version", 80019},
               {"dd_object_type", "Tablespace"},
-              {"dd_object", {{"name", name}, {"comment", ""}, {"options", "autoextend_size=0;encryption=N;"},
-                             {"se_private_data", fmt::format("flags={};id={};server_version={};space_version=1;state=normal;",
-                                                             m.space_flags, m.space_id, kMysqlVersion)},
-                             {"engine", "InnoDB"},
-                             {"files", json::array({{{"ordinal_position", 1}, {"filename", "./" + name + ".ibd"},
-                                                     {"se_private_data", fmt::format("id={};", m.space_id)}}})}}}};
+              {"dd_object",
+               {{"name", name},
+                {"comment", ""},
+                {"options", "autoextend_size=0;encryption=N;"},
+                {"se_private_data", fmt::format("flags={};id={};server_version={};space_version=1;state=normal;",
+                                                m.space_flags, m.space_id, kMysqlVersion)},
+                {"engine", "InnoDB"},
+                {"files", json::array({{{"ordinal_position", 1},
+                                        {"filename", "./" + name + ".ibd"},
+                                        {"se_private_data", fmt::format("id={};", m.space_id)}}})}}}};
   return doc.dump();
 }
 
@@ -170,13 +251,14 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
       col.nullable = c.at("is_nullable").get<bool>();
       col.is_unsigned = c.at("is_unsigned").get<bool>();
       col.auto_increment = c.at("is_auto_increment").get<bool>();
-      col.scale = col.type == ColumnType::kDecimal ? c.at("numeric_scale").get<std::uint32_t>() : c.at("datetime_precision").get<std::uint32_t>();
+      col.scale = col.type == ColumnType::kDecimal ? c.at("numeric_scale").get<std::uint32_t>()
+                                                   : c.at("datetime_precision").get<std::uint32_t>();
       if (c.contains("strata_default")) {
         const json& d = c["strata_default"];
-        col.default_value = d.is_number_unsigned() ? Value::UInt(d.get<std::uint64_t>())
+        col.default_value = d.is_number_unsigned()  ? Value::UInt(d.get<std::uint64_t>())
                             : d.is_number_integer() ? Value::Int(d.get<std::int64_t>())
-                            : d.is_number_float() ? Value::Double(d.get<double>())
-                                                  : Value::String(d.get<std::string>());
+                            : d.is_number_float()   ? Value::Double(d.get<double>())
+                                                    : Value::String(d.get<std::string>());
       }
       m.spec.columns.push_back(std::move(col));
     }

@@ -19,7 +19,9 @@ void Checkpointer::StopThread() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Checkpointer::StartThread() { thread_ = std::thread([this] { Loop(); }); }
+void Checkpointer::StartThread() {
+  thread_ = std::thread([this] { Loop(); });
+}
 
 Status Checkpointer::FreeCheck() {
   if (log_.used() < log_.capacity() / 2) return Status::Ok();

@@ -8,7 +8,8 @@ namespace {
 
 // The commit of a transaction that wrote: its undo logs ended in one mini-transaction.
 Status EndUndoLogs(Rseg& rseg, TrxImpl& trx, std::uint64_t trx_no) {
-  return rseg.Commit(trx.insert_undo ? &*trx.insert_undo : nullptr, trx.update_undo ? &*trx.update_undo : nullptr, trx_no);
+  return rseg.Commit(trx.insert_undo ? &*trx.insert_undo : nullptr, trx.update_undo ? &*trx.update_undo : nullptr,
+                     trx_no);
 }
 
 std::shared_future<Status> Ready(Status s) {
@@ -112,15 +113,21 @@ Status CommitPipeline::MakeDurable(ondisk::Lsn lsn) {
   if (!parts_.pool.redo_enabled()) return Status::Ok();
   Status s;
   switch (flush_log_at_trx_commit_.load()) {
-    case 0: break;
-    case 2: s = parts_.log.WriteUpTo(lsn); break;
-    default: s = parts_.log.FlushUpTo(lsn);
+    case 0:
+      break;
+    case 2:
+      s = parts_.log.WriteUpTo(lsn);
+      break;
+    default:
+      s = parts_.log.FlushUpTo(lsn);
   }
   if (!s.ok()) StopWrites(s);
   return s;
 }
 
-Status CommitPipeline::WaitDurable() { return parts_.pool.redo_enabled() ? MakeDurable(parts_.log.lsn()) : Status::Ok(); }
+Status CommitPipeline::WaitDurable() {
+  return parts_.pool.redo_enabled() ? MakeDurable(parts_.log.lsn()) : Status::Ok();
+}
 
 void CommitPipeline::StopWrites(const Status& cause) {
   MutexLock lock(stop_mu_);
@@ -137,18 +144,21 @@ void CommitPipeline::Halt(const Status& cause) {
 Status CommitPipeline::Stopped() const {
   MutexLock lock(stop_mu_);
   if (!halt_.ok()) {
-    return Status::IoError(fmt::format("the database stopped after a rollback failed ({}); it refuses every statement: "
-                                       "reopen it, and recovery rolls back what the rollback left undone",
-                                       halt_.ToString()));
+    return Status::IoError(
+        fmt::format("the database stopped after a rollback failed ({}); it refuses every statement: "
+                    "reopen it, and recovery rolls back what the rollback left undone",
+                    halt_.ToString()));
   }
   if (write_stop_.ok()) return Status::Ok();
-  return Status::IoError(fmt::format("the database stopped accepting writes after a redo log write failed ({}); no "
-                                     "commit after the last durable one was acknowledged; reopen it once the cause is fixed",
-                                     write_stop_.ToString()));
+  return Status::IoError(
+      fmt::format("the database stopped accepting writes after a redo log write failed ({}); no "
+                  "commit after the last durable one was acknowledged; reopen it once the cause is fixed",
+                  write_stop_.ToString()));
 }
 
 Status CommitPipeline::set_flush_log_at_trx_commit(int value) {
-  if (value < 0 || value > 2) return Status::InvalidArgument(fmt::format("innodb_flush_log_at_trx_commit must be 0, 1 or 2, not {}", value));
+  if (value < 0 || value > 2)
+    return Status::InvalidArgument(fmt::format("innodb_flush_log_at_trx_commit must be 0, 1 or 2, not {}", value));
   flush_log_at_trx_commit_ = value;
   return Status::Ok();
 }

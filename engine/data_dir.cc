@@ -38,28 +38,32 @@ Status CheckStrataLog(Env& env, const std::filesystem::path& dir, const std::set
   const auto log = dir / "ib_logfile0";
   if (!names.count("ib_logfile0")) {
     if (LooksLikeServerDir(names)) {
-      return Status::NotSupported(fmt::format("{} is a MySQL or MariaDB data directory ({}), not Strata's: Strata opens only "
-                                              "directories it made (strata inspect reads this one without writing)",
-                                              dir.string(), Listing(names)));
+      return Status::NotSupported(
+          fmt::format("{} is a MySQL or MariaDB data directory ({}), not Strata's: Strata opens only "
+                      "directories it made (strata inspect reads this one without writing)",
+                      dir.string(), Listing(names)));
     }
-    return Status::Corruption(fmt::format("{}: ib_logfile0 is missing; without it committed changes that were not yet "
-                                          "written to the tables cannot be recovered",
-                                          dir.string()));
+    return Status::Corruption(
+        fmt::format("{}: ib_logfile0 is missing; without it committed changes that were not yet "
+                    "written to the tables cannot be recovered",
+                    dir.string()));
   }
   auto f = env.OpenFile(log, OpenMode::kExisting);
   if (!f.ok()) return f.status();
   std::vector<std::byte> block(kLogBlockSize);
   auto size = (*f)->Size();
   if (!size.ok()) return size.status();
-  if (*size < kLogBlockSize) return Status::Corruption(fmt::format("{}: {} bytes, shorter than a log header", log.string(), *size));
+  if (*size < kLogBlockSize)
+    return Status::Corruption(fmt::format("{}: {} bytes, shorter than a log header", log.string(), *size));
   STRATA_RETURN_IF_ERROR((*f)->Read(0, block));
   auto header = LogFileHeader::Decode(block);
   if (!header.ok()) return header.status().WithContext(log.string());
   if (header->checksum_ok && header->format != kStrataLogFormat) {
-    return Status::NotSupported(fmt::format("{} is not a Strata data directory: its ib_logfile0 was written by '{}' (log "
-                                            "format {:#x}); Strata opens only directories it made (strata inspect reads "
-                                            "this one without writing)",
-                                            dir.string(), header->creator, header->format & 0x7fffffffu));
+    return Status::NotSupported(
+        fmt::format("{} is not a Strata data directory: its ib_logfile0 was written by '{}' (log "
+                    "format {:#x}); Strata opens only directories it made (strata inspect reads "
+                    "this one without writing)",
+                    dir.string(), header->creator, header->format & 0x7fffffffu));
   }
   return Status::Ok();  // a damaged header is the log's to report, with its details
 }
@@ -84,20 +88,23 @@ Result<DataDirKind> ClassifyDataDir(Env& env, const std::filesystem::path& dir) 
     return DataDirKind::kStrata;
   }
   if (LooksLikeServerDir(names)) {
-    return Status::NotSupported(fmt::format("{} is a MySQL or MariaDB data directory ({}), not Strata's: Strata opens only "
-                                            "directories it made (strata inspect reads this one without writing)",
-                                            dir.string(), Listing(names)));
+    return Status::NotSupported(
+        fmt::format("{} is a MySQL or MariaDB data directory ({}), not Strata's: Strata opens only "
+                    "directories it made (strata inspect reads this one without writing)",
+                    dir.string(), Listing(names)));
   }
   if (names.count("ib_logfile0")) STRATA_RETURN_IF_ERROR(CheckStrataLog(env, dir, names));  // another server's log?
   if (names.count("ib_logfile0") || names.count("ib_doublewrite")) {
-    return Status::Corruption(fmt::format(
-        "{}: ibdata1 is missing, but the directory holds {}: it was a data directory, and creating a new one here would "
-        "throw away its redo log and its tables; restore ibdata1 from a backup, or use an empty directory",
-        dir.string(), Listing(names)));
+    return Status::Corruption(
+        fmt::format("{}: ibdata1 is missing, but the directory holds {}: it was a data directory, and creating a new "
+                    "one here would "
+                    "throw away its redo log and its tables; restore ibdata1 from a backup, or use an empty directory",
+                    dir.string(), Listing(names)));
   }
-  return Status::InvalidArgument(fmt::format("{} is not empty ({}) and holds no Strata data directory: a new data "
-                                             "directory is created only in a new or empty directory",
-                                             dir.string(), Listing(names)));
+  return Status::InvalidArgument(
+      fmt::format("{} is not empty ({}) and holds no Strata data directory: a new data "
+                  "directory is created only in a new or empty directory",
+                  dir.string(), Listing(names)));
 }
 
 Status RemoveCreatedFiles(Env& env, const std::filesystem::path& dir) {

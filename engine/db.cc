@@ -53,6 +53,8 @@ std::uint64_t Table::last_insert_id() const { return impl_->last_insert_id(); }
 TableStats Table::stats() const { return impl_->stats(); }
 Status Table::Check() { return impl_->Check(); }
 const std::filesystem::path& Table::path() const { return impl_->space().path(); }
-std::uint64_t Table::file_bytes() const { return std::uint64_t{impl_->space().size()} * impl_->space().page_size().bytes(); }
+std::uint64_t Table::file_bytes() const {
+  return std::uint64_t{impl_->space().size()} * impl_->space().page_size().bytes();
+}
 
 }  // namespace strata::engine

@@ -38,10 +38,12 @@ Status DatabaseImpl::SaveCatalog() {
 Status DatabaseImpl::CreateDatabase(const std::string& name) {
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
-  if (name.empty() || name.find_first_of("/\\.") != std::string::npos) return Status::InvalidArgument(fmt::format("database name '{}' is not allowed", name));
+  if (name.empty() || name.find_first_of("/\\.") != std::string::npos)
+    return Status::InvalidArgument(fmt::format("database name '{}' is not allowed", name));
   STRATA_RETURN_IF_ERROR(CheckIdentifier(name));
   if (std::find(databases_.begin(), databases_.end(), name) != databases_.end()) {
-    return Status::AlreadyExists(fmt::format("Can't create database '{}'; database exists", name)).Because(Status::Reason::kDatabaseExists);
+    return Status::AlreadyExists(fmt::format("Can't create database '{}'; database exists", name))
+        .Because(Status::Reason::kDatabaseExists);
   }
   STRATA_RETURN_IF_ERROR(env_->CreateDir(dir_ / name));
   STRATA_RETURN_IF_ERROR(env_->SyncDir(dir_));
@@ -58,10 +60,13 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
   STRATA_RETURN_IF_ERROR(spec.Validate());
   std::unique_lock lock(mu_);
   if (std::find(databases_.begin(), databases_.end(), spec.database) == databases_.end()) {
-    return Status::NotFound(fmt::format("Unknown database '{}'", spec.database)).Because(Status::Reason::kUnknownDatabase);
+    return Status::NotFound(fmt::format("Unknown database '{}'", spec.database))
+        .Because(Status::Reason::kUnknownDatabase);
   }
   const std::string key = TableKey(spec.database, spec.name);
-  if (tables_.count(key)) return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name)).Because(Status::Reason::kTableExists);
+  if (tables_.count(key))
+    return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name))
+        .Because(Status::Reason::kTableExists);
   if (read_only_) return ReadOnly();
   const auto path = dir_ / spec.database / (spec.name + ".ibd");
   // A file the catalog does not know was left by a CREATE that crashed before it finished.
@@ -95,7 +100,9 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
 Result<Table*> DatabaseImpl::GetTable(const std::string& database, const std::string& name) {
   std::shared_lock lock(mu_);
   auto it = tables_.find(TableKey(database, name));
-  if (it == tables_.end()) return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, name)).Because(Status::Reason::kNoSuchTable);
+  if (it == tables_.end())
+    return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, name))
+        .Because(Status::Reason::kNoSuchTable);
   return it->second.get();
 }
 
@@ -103,7 +110,9 @@ Status DatabaseImpl::DropTable(const std::string& database, const std::string& n
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
   auto it = tables_.find(TableKey(database, name));
-  if (it == tables_.end()) return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name)).Because(Status::Reason::kUnknownTable);
+  if (it == tables_.end())
+    return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name))
+        .Because(Status::Reason::kUnknownTable);
   const auto path = it->second->path();
   tables_.erase(it);  // ~TableImpl: the pool lets go of the space before its file closes
   STRATA_RETURN_IF_ERROR(SaveCatalog());
@@ -117,7 +126,8 @@ Status DatabaseImpl::DropDatabase(const std::string& name) {
   std::unique_lock lock(mu_);
   auto it = std::find(databases_.begin(), databases_.end(), name);
   if (it == databases_.end()) {
-    return Status::NotFound(fmt::format("Can't drop database '{}'; database doesn't exist", name)).Because(Status::Reason::kNoDatabaseToDrop);
+    return Status::NotFound(fmt::format("Can't drop database '{}'; database doesn't exist", name))
+        .Because(Status::Reason::kNoDatabaseToDrop);
   }
   databases_.erase(it);
   STRATA_RETURN_IF_ERROR(SaveCatalog());
@@ -138,13 +148,17 @@ Status DatabaseImpl::CreateIndex(const std::string& database, const std::string&
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
   auto it = tables_.find(TableKey(database, table));
-  if (it == tables_.end()) return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table)).Because(Status::Reason::kNoSuchTable);
+  if (it == tables_.end())
+    return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table))
+        .Because(Status::Reason::kNoSuchTable);
   STRATA_RETURN_IF_ERROR(it->second->impl_->AddIndex(index, next_index_id_++));
   STRATA_RETURN_IF_ERROR(pool_->FlushSpace(it->second->impl_->space().id()));
   return SaveCatalog();
 }
 
-std::string DatabaseImpl::TableKey(const std::string& database, const std::string& table) { return database + "/" + table; }
+std::string DatabaseImpl::TableKey(const std::string& database, const std::string& table) {
+  return database + "/" + table;
+}
 
 TableImpl* DatabaseImpl::TableById(std::uint64_t table_id) {
   for (auto& [key, t] : tables_) {

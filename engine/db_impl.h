@@ -93,11 +93,11 @@ class DatabaseImpl final : public Database {
   // Catalog and DDL (db_ddl.cc).
   Status SaveCatalog();
   void AttachTable(TableImpl& t);
-  TableImpl* TableById(std::uint64_t table_id);  // mu_ held
+  TableImpl* TableById(std::uint64_t table_id);                                        // mu_ held
   static std::string TableKey(const std::string& database, const std::string& table);  // tables_'s key
   // Transactions (transaction.cc).
-  Status LoadTransactions(bool roll_back);  // the rollback segment, and rollback of what a crash left
-  Status EnsureWritable(TrxImpl& trx);      // an id and undo logs (write lock held)
+  Status LoadTransactions(bool roll_back);                    // the rollback segment, and rollback of what a crash left
+  Status EnsureWritable(TrxImpl& trx);                        // an id and undo logs (write lock held)
   Status UndoDownTo(TrxImpl& trx, std::uint64_t to_undo_no);  // mu_ held
 
   std::filesystem::path dir_;

@@ -24,7 +24,8 @@ Status DatabaseImpl::OpenDoublewrite() {
   dblwr_ = std::move(*dblwr);
   // Page writes go through the doublewrite area while redo is on (INV-2); with redo off a
   // crash is unrecoverable anyway, and bulk loads skip the extra write.
-  pool_->doublewrite = [this](const std::vector<BufferPool::PageImage>& pages, const BufferPool::WriteInPlace& in_place) {
+  pool_->doublewrite = [this](const std::vector<BufferPool::PageImage>& pages,
+                              const BufferPool::WriteInPlace& in_place) {
     if (!pool_->redo_enabled()) return in_place(false);  // synced by the flush that enables redo
     return dblwr_->Write(pages, [&] { return in_place(true); });
   };
@@ -72,11 +73,13 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
   auto kind = ClassifyDataDir(env, dir);  // reads only: nothing is written to a directory not known to be ours
   if (!kind.ok()) return kind.status();
   const bool exists = *kind == DataDirKind::kStrata;
-  if (!exists && !options.create_if_missing) return Status::NotFound(fmt::format("{}: no Strata data directory here", dir.string()));
+  if (!exists && !options.create_if_missing)
+    return Status::NotFound(fmt::format("{}: no Strata data directory here", dir.string()));
   STRATA_RETURN_IF_ERROR(env.CreateDir(dir));
   auto lock = env.LockFile(dir / "strata.lock");
   if (!lock.ok()) {
-    if (lock.status().code() == Status::Code::kBusy) return Status::Busy(fmt::format("data directory {} is in use: {}", dir.string(), lock.status().message()));
+    if (lock.status().code() == Status::Code::kBusy)
+      return Status::Busy(fmt::format("data directory {} is in use: {}", dir.string(), lock.status().message()));
     return lock.status().WithContext(fmt::format("data directory {} cannot be locked", dir.string()));
   }
   db->lock_ = std::move(*lock);
@@ -168,7 +171,8 @@ void DatabaseImpl::CreateTransactionParts() {
       CommitPipeline::Parts{mu_, *pool_, *log_, *rseg_, *trx_sys_, *lock_sys_},
       CommitSettings{options_.flush_log_at_trx_commit, options_.enable_early_lock_release,
                      options_.max_elr_dependent_trx_count, options_.group_commit});
-  purge_ = std::make_unique<PurgeSys>(PurgeSys::Parts{mu_, *rseg_, *trx_sys_, [this](std::uint64_t id) { return TableById(id); }});
+  purge_ = std::make_unique<PurgeSys>(
+      PurgeSys::Parts{mu_, *rseg_, *trx_sys_, [this](std::uint64_t id) { return TableById(id); }});
 }
 
 Status DatabaseImpl::Load() {
@@ -224,10 +228,12 @@ Status DatabaseImpl::Load() {
 }
 
 Result<std::unique_ptr<Tablespace>> DatabaseImpl::OpenTablespace(const std::string& database, const std::string& name,
-                                                             std::uint32_t space_id) {
+                                                                 std::uint32_t space_id) {
   const auto path = dir_ / database / (name + ".ibd");
   auto f = env_->OpenFile(path, OpenMode::kExisting);
-  if (!f.ok()) return f.status().WithContext(fmt::format("table {}.{} is in the catalog but its file cannot be opened", database, name));
+  if (!f.ok())
+    return f.status().WithContext(
+        fmt::format("table {}.{} is in the catalog but its file cannot be opened", database, name));
   auto ts = Tablespace::Open(std::move(*f), SpaceId(space_id), pool_->options().page_size);
   if (!ts.ok()) return ts.status();
   // A file that is another table's (copied over this one, say) must be refused before the
@@ -237,10 +243,10 @@ Result<std::unique_ptr<Tablespace>> DatabaseImpl::OpenTablespace(const std::stri
   if ((*ts)->size() > 0 && !(*ts)->Read(PageNo(0), page0).ok()) {
     const PageCheck check = ValidatePage(page0, false);
     if (check.valid && !check.lsn_mismatch && CheckPlacement(page0, PageNo(0), SpaceId(space_id)).space_id_differs) {
-      return Status::Corruption(fmt::format("{}: page 0 offset {} says space id {}, but the catalog gives table {}.{} space "
-                                            "id {} (a file copied from another table?); nothing was changed",
-                                            path.string(), FilHeader::kSpaceId, FilHeader(page0).space_id().value(),
-                                            database, name, space_id));
+      return Status::Corruption(fmt::format(
+          "{}: page 0 offset {} says space id {}, but the catalog gives table {}.{} space "
+          "id {} (a file copied from another table?); nothing was changed",
+          path.string(), FilHeader::kSpaceId, FilHeader(page0).space_id().value(), database, name, space_id));
     }
   }
   return ts;

@@ -34,7 +34,7 @@ struct DatabaseOptions {
   int force_recovery = 0;
   bool create_if_missing = true;
   bool page_cleaner = true;
-  Env* env = nullptr;  // Env::Default() when null
+  Env* env = nullptr;                                   // Env::Default() when null
   std::chrono::milliseconds lock_wait_timeout{50'000};  // innodb_lock_wait_timeout
   bool deadlock_detect = true;                          // innodb_deadlock_detect
   bool purge = true;  // the background purge thread (off: purge runs only through Purge())

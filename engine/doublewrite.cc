@@ -23,7 +23,8 @@ Result<std::unique_ptr<Doublewrite>> Doublewrite::Open(Env& env, const std::file
   return std::unique_ptr<Doublewrite>(new Doublewrite(std::move(*f), ps));
 }
 
-Status Doublewrite::Write(const std::vector<BufferPool::PageImage>& pages, const std::function<Status()>& write_in_place) {
+Status Doublewrite::Write(const std::vector<BufferPool::PageImage>& pages,
+                          const std::function<Status()>& write_in_place) {
   std::lock_guard lock(mu_);  // one batch at a time: the slots are shared
   const std::size_t ps = ps_.bytes();
   std::vector<std::byte> area;

@@ -13,10 +13,10 @@ namespace strata::engine {
 
 // SHOW ENGINE INNODB STATUS's TRANSACTIONS section, and the figures behind it.
 struct EngineStatus {
-  std::uint64_t max_trx_id = 0;           // "Trx id counter"
-  std::uint64_t purged_below_no = 0;      // "Purge done for trx's n:o < N"
-  std::uint64_t purged_below_undo_no = 0; // "undo n:o < M"
-  std::uint64_t history_list_length = 0;  // committed update-undo logs purge has not removed
+  std::uint64_t max_trx_id = 0;            // "Trx id counter"
+  std::uint64_t purged_below_no = 0;       // "Purge done for trx's n:o < N"
+  std::uint64_t purged_below_undo_no = 0;  // "undo n:o < M"
+  std::uint64_t history_list_length = 0;   // committed update-undo logs purge has not removed
   std::uint64_t purged_logs = 0, purged_records = 0;
   std::vector<TrxSummary> transactions;
   LockStats locks;

@@ -65,7 +65,9 @@ class FaultInjectionEnv final : public Env {
   Status Rename(const std::filesystem::path& from, const std::filesystem::path& to) override;
   Status SyncDir(const std::filesystem::path& dir) override { return base_->SyncDir(dir); }
   Result<std::vector<std::string>> ListDir(const std::filesystem::path& dir) override { return base_->ListDir(dir); }
-  Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) override { return base_->LockFile(path); }
+  Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) override {
+    return base_->LockFile(path);
+  }
 
  private:
   friend class FaultInjectionFile;

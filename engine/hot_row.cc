@@ -65,7 +65,8 @@ void HotRowGroups::Lead(const Batch& batch, const Database& db, const std::funct
   }
   if (!t.active()) {
     // A deadlock rolled the shared transaction back: nobody's statement survived it.
-    const Status gone = Status::Deadlock("Deadlock found when trying to get lock; the hot-row group's transaction was rolled back");
+    const Status gone =
+        Status::Deadlock("Deadlock found when trying to get lock; the hot-row group's transaction was rolled back");
     for (auto& r : batch) {
       if (r->result.ok()) r->result = gone;  // undone, or never run
     }

@@ -49,9 +49,12 @@ T LoadLittle(ConstBytes b) {
 int CompareField(CompareKind kind, bool a_null, ConstBytes a, bool b_null, ConstBytes b) {
   if (a_null || b_null) return a_null == b_null ? 0 : a_null ? -1 : 1;
   switch (kind) {
-    case CompareKind::kBinary: return CompareBytes(a, b);
-    case CompareKind::kPadSpace: return CompareBytes(TrimSpaces(a), TrimSpaces(b));
-    case CompareKind::kCaseFold: return CompareFolded(TrimSpaces(a), TrimSpaces(b));
+    case CompareKind::kBinary:
+      return CompareBytes(a, b);
+    case CompareKind::kPadSpace:
+      return CompareBytes(TrimSpaces(a), TrimSpaces(b));
+    case CompareKind::kCaseFold:
+      return CompareFolded(TrimSpaces(a), TrimSpaces(b));
     case CompareKind::kFloat: {
       float x = LoadLittle<float>(a), y = LoadLittle<float>(b);
       return x < y ? -1 : x > y ? 1 : 0;
@@ -65,7 +68,9 @@ int CompareField(CompareKind kind, bool a_null, ConstBytes a, bool b_null, Const
 }
 
 namespace {
-FieldValue ToFieldValue(const Datum& d) { return {d.null ? std::nullopt : std::optional<ConstBytes>(d.span()), d.external}; }
+FieldValue ToFieldValue(const Datum& d) {
+  return {d.null ? std::nullopt : std::optional<ConstBytes>(d.span()), d.external};
+}
 }  // namespace
 
 EncodedRecord EncodeTuple(const RecordLayout& layout, const Tuple& t) {

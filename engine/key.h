@@ -42,13 +42,13 @@ int CompareField(CompareKind kind, bool a_null, ondisk::ConstBytes a, bool b_nul
 // What a B-tree needs to know about its index.
 struct IndexShape {
   std::uint64_t id = 0;
-  ondisk::RecordLayout leaf;          // leaf record layout
-  std::vector<CompareKind> compare;   // per leaf field
-  std::size_t n_key = 0;              // leading fields that order records; node pointers carry them
-  std::size_t n_unique = 0;           // leading fields that must be unique (0: none)
+  ondisk::RecordLayout leaf;         // leaf record layout
+  std::vector<CompareKind> compare;  // per leaf field
+  std::size_t n_key = 0;             // leading fields that order records; node pointers carry them
+  std::size_t n_unique = 0;          // leading fields that must be unique (0: none)
   bool clustered = false;
   ondisk::PageType page_type = ondisk::PageType::kIndex;
-  ondisk::RecordLayout node;          // leaf.NodePointer(n_key)
+  ondisk::RecordLayout node;  // leaf.NodePointer(n_key)
 
   void Finish() { node = leaf.NodePointer(n_key); }
 };

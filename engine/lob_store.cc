@@ -74,7 +74,8 @@ Result<std::string> LobStore::Read(const ExternRef& ref) {
     if (!g.ok()) return g.status();
     auto blob = BlobPage::Decode(g->page());
     if (!blob.ok() || FilHeader(g->page()).type() != PageType::kBlob) {
-      return Status::Corruption(fmt::format("{}: page {} in a BLOB chain is not a BLOB page", space_.path().string(), p.value()));
+      return Status::Corruption(
+          fmt::format("{}: page {} in a BLOB chain is not a BLOB page", space_.path().string(), p.value()));
     }
     const std::size_t part = std::min<std::uint64_t>(blob->part_len, ref.length - out.size());
     out.append(reinterpret_cast<const char*>(g->page().data()) + BlobPage::kData, part);

@@ -164,7 +164,8 @@ Status LockSys::Acquire(TrxLocks& trx, const std::string& key, LockMode mode, Lo
   if (options_.deadlock_detect) {
     if (TrxLocks* victim = FindCycle(trx)) {
       ++deadlocks_;
-      if (victim == &trx) return give_up(Status::Deadlock("Deadlock found when trying to get lock; try restarting transaction"));
+      if (victim == &trx)
+        return give_up(Status::Deadlock("Deadlock found when trying to get lock; try restarting transaction"));
       victim->victim = true;
       victim->cv.NotifyAll();
     }
@@ -249,8 +250,10 @@ void LockSys::ReleaseAll(TrxLocks& trx) {
     }
     q.erase(std::remove_if(q.begin(), q.end(), [&](const Entry& e) { return e.trx == &trx; }), q.end());
     entries_ -= before - q.size();
-    if (q.empty()) queues_.erase(it);
-    else WakeWaiters(q);
+    if (q.empty())
+      queues_.erase(it);
+    else
+      WakeWaiters(q);
   }
   trx.keys.clear();
   trx.waiting_on = nullptr;
@@ -288,7 +291,7 @@ LockStats LockSys::stats() {
   std::uint64_t bytes = queues_.bucket_count() * sizeof(void*);
   for (const auto& [key, q] : queues_) {
     bytes += sizeof(std::pair<const std::string, Queue>) + 2 * sizeof(void*);  // node
-    const std::size_t heap = key.capacity() > 15 ? key.capacity() + 1 : 0;    // beyond SSO
+    const std::size_t heap = key.capacity() > 15 ? key.capacity() + 1 : 0;     // beyond SSO
     bytes += heap + q.capacity() * sizeof(Entry);
     bytes += q.size() * (sizeof(std::string) + heap);  // each owner's copy in TrxLocks::keys
   }

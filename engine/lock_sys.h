@@ -56,9 +56,9 @@ struct TrxLocks {
 };
 
 struct LockStats {
-  std::uint64_t locks = 0;          // queue entries (granted and waiting)
+  std::uint64_t locks = 0;  // queue entries (granted and waiting)
   std::uint64_t waits = 0, timeouts = 0, deadlocks = 0;
-  std::uint64_t memory_bytes = 0;   // of the lock table (estimate from its containers)
+  std::uint64_t memory_bytes = 0;  // of the lock table (estimate from its containers)
 };
 
 // A record's lock name: the index id and the record's key fields.

@@ -69,7 +69,8 @@ class PosixFile final : public File {
       if (err == 0) return Status::Ok();
       if (err != EOPNOTSUPP && err != EINVAL) return Errno(path_, "extend to " + std::to_string(size) + " bytes", err);
     }
-    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) return Errno(path_, "resize to " + std::to_string(size), errno);
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0)
+      return Errno(path_, "resize to " + std::to_string(size), errno);
     return Status::Ok();
   }
 
@@ -153,7 +154,8 @@ class PosixEnv final : public Env {
       const int err = errno;
       ::close(fd);
       if (err == EWOULDBLOCK) {
-        return Status::Busy(path.string() + ": locked by another process (is another strata using this data directory?)");
+        return Status::Busy(path.string() +
+                            ": locked by another process (is another strata using this data directory?)");
       }
       return Errno(path, "lock", err);
     }

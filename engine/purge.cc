@@ -19,7 +19,9 @@ PurgeSys::~PurgeSys() {
   if (thread_.joinable()) thread_.join();
 }
 
-void PurgeSys::StartThread() { thread_ = std::thread([this] { Loop(); }); }
+void PurgeSys::StartThread() {
+  thread_ = std::thread([this] { Loop(); });
+}
 
 Result<std::uint64_t> PurgeSys::PurgeOneLog(const ReadView& view) {
   auto oldest = parts_.rseg.Oldest();

@@ -51,7 +51,8 @@ Status ApplyPage(BufferPool& pool, PageId id, const std::vector<RedoGroup>& grou
     // page against; the buffer pool's new-page image (FIL_NULL siblings) would keep 0xFF in
     // every byte the diff found zero, such as the low byte of a link to page 768.
     if (rec.type == RedoType::kInit) std::fill(guard->page().begin(), guard->page().end(), std::byte{0});
-    if (rec.type == RedoType::kWrite) std::memcpy(guard->page().data() + rec.offset, rec.bytes.data(), rec.bytes.size());
+    if (rec.type == RedoType::kWrite)
+      std::memcpy(guard->page().data() + rec.offset, rec.bytes.data(), rec.bytes.size());
     guard->set_lsn(g.end, g.start);
     ++st.applied;
   }
@@ -71,9 +72,10 @@ Status Grow(Tablespace& ts, std::uint64_t pages, const RedoGroup& g) {
   if (pages <= ts.size()) return Status::Ok();
   const std::uint64_t limit = std::uint64_t{ts.size()} + kMaxGrowthExtents * ts.page_size().pages_per_extent();
   if (pages > limit || pages > kFilNull) {
-    return Status::Corruption(fmt::format("recovery: the mini-transaction at LSN {} grows {} from {} to {} pages, more than "
-                                          "the engine ever grows a file at once (a damaged log, or not this directory's)",
-                                          g.start.value(), ts.path().string(), ts.size(), pages));
+    return Status::Corruption(
+        fmt::format("recovery: the mini-transaction at LSN {} grows {} from {} to {} pages, more than "
+                    "the engine ever grows a file at once (a damaged log, or not this directory's)",
+                    g.start.value(), ts.path().string(), ts.size(), pages));
   }
   return ts.Extend(static_cast<std::uint32_t>(pages));
 }
@@ -114,7 +116,8 @@ Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& 
     }
   }
   st.pages = order.size();
-  const std::size_t threads = order.size() < 32 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+  const std::size_t threads =
+      order.size() < 32 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
   st.threads = threads;
   std::mutex mu;
   Status first_error;

@@ -13,7 +13,7 @@ namespace strata::engine {
 
 struct RecoveryStats {
   std::uint64_t groups = 0, records = 0, applied = 0, skipped = 0, pages = 0;
-  std::size_t threads = 0;  // that replayed the pages
+  std::size_t threads = 0;            // that replayed the pages
   std::uint64_t rolled_back_trx = 0;  // transactions left active by the crash, rolled back
   std::uint64_t history_at_open = 0;  // the history list length found, before purge started
 };

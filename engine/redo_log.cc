@@ -15,7 +15,7 @@ using namespace strata::ondisk;
 
 namespace {
 constexpr std::size_t kPayloadEnd = kLogBlockSize - kLogBlockTrailerSize;  // 508
-constexpr std::uint64_t kFirstLsn = kLogStartLsn + kLogBlockHeaderSize;     // the first record byte
+constexpr std::uint64_t kFirstLsn = kLogStartLsn + kLogBlockHeaderSize;    // the first record byte
 }  // namespace
 
 Result<std::unique_ptr<RedoLog>> RedoLog::Create(Env& env, const std::filesystem::path& path, std::uint64_t capacity) {
@@ -72,10 +72,10 @@ Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::
                                             header->format, header->creator));
   }
   if (header->strata_file_size != 0 && header->strata_file_size != *size) {
-    return Status::Corruption(fmt::format("{}: the file is {} bytes but its header (offset 52) says {}: the log was {}; "
-                                          "recovery would read its records at the wrong places, so nothing was opened",
-                                          path.string(), *size, header->strata_file_size,
-                                          *size < header->strata_file_size ? "truncated" : "extended"));
+    return Status::Corruption(fmt::format(
+        "{}: the file is {} bytes but its header (offset 52) says {}: the log was {}; "
+        "recovery would read its records at the wrong places, so nothing was opened",
+        path.string(), *size, header->strata_file_size, *size < header->strata_file_size ? "truncated" : "extended"));
   }
   auto log = std::unique_ptr<RedoLog>(new RedoLog(std::move(*f), *size - kLogFileHeaderSize));
   log->flags_ = header->flags;
@@ -115,14 +115,15 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   stream.reserve(std::min<std::uint64_t>(capacity_, 64u << 20));
   std::vector<std::byte> chunk, last_block(kLogBlockSize, std::byte{0});
   std::uint64_t last_block_lsn = first_block;
-  std::size_t valid = 0;  // stream bytes that are log data
+  std::size_t valid = 0;                        // stream bytes that are log data
   constexpr std::uint64_t kChunkBlocks = 2048;  // 1 MiB reads
   bool done = false;
   for (std::uint64_t b = first_block; !done && b - first_block < capacity_;) {
     // As many blocks as fit before the end of the circle (and of the capacity).
     const std::uint64_t off = FileOffset(b);
-    const std::uint64_t n = std::min<std::uint64_t>({kChunkBlocks, (kLogFileHeaderSize + capacity_ - off) / kLogBlockSize,
-                                      (capacity_ - (b - first_block)) / kLogBlockSize});
+    const std::uint64_t n =
+        std::min<std::uint64_t>({kChunkBlocks, (kLogFileHeaderSize + capacity_ - off) / kLogBlockSize,
+                                 (capacity_ - (b - first_block)) / kLogBlockSize});
     chunk.resize(n * kLogBlockSize);
     STRATA_RETURN_IF_ERROR(file_->Read(off, chunk));
     for (std::uint64_t k = 0; k < n; ++k, b += kLogBlockSize) {
@@ -141,7 +142,8 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
           return Status::Corruption(fmt::format(
               "{}: the log block at LSN {} (file offset {}) is damaged ({}), and the log goes on after it: the records "
               "past it cannot be replayed, so nothing was opened; restore the log from a backup",
-              path().string(), b, FileOffset(b), this_lap ? "its checksum does not match" : "its header is not this lap's"));
+              path().string(), b, FileOffset(b),
+              this_lap ? "its checksum does not match" : "its header is not this lap's"));
         }
         done = true;
         break;
@@ -160,7 +162,9 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
       }
     }
   }
-  auto lsn_at = [&](std::size_t i) { return first_block + i / kPayload * kLogBlockSize + kLogBlockHeaderSize + i % kPayload; };
+  auto lsn_at = [&](std::size_t i) {
+    return first_block + i / kPayload * kLogBlockSize + kLogBlockHeaderSize + i % kPayload;
+  };
   ConstBytes s(stream.data(), valid);
 
   std::vector<RedoGroup> groups;
@@ -184,8 +188,8 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   const std::size_t block_start = (buf_lsn_ - first_block) / kLogBlockSize * kPayload;
   const std::size_t keep = lsn_ % kLogBlockSize - kLogBlockHeaderSize;
   if (stream.size() < block_start + keep) {
-    return Status::Corruption(fmt::format("{}: the log block at the checkpoint (LSN {}) is damaged", path().string(),
-                                          checkpoint_lsn_));
+    return Status::Corruption(
+        fmt::format("{}: the log block at the checkpoint (LSN {}) is damaged", path().string(), checkpoint_lsn_));
   }
   if (keep > 0) std::memcpy(buf_.data() + kLogBlockHeaderSize, stream.data() + block_start, keep);
   if (buf_lsn_ == last_block_lsn) {
@@ -234,8 +238,8 @@ std::pair<Lsn, Lsn> RedoLog::Append(ConstBytes records) {
     // The log would overwrite what recovery still needs: nothing from here on may be
     // reported durable. (Database checks free space before each operation so this stays
     // an alarm, not a path.)
-    error_ = Status::IoError(fmt::format("{}: redo log full: {} bytes since the checkpoint, capacity {}", path().string(),
-                                         lsn_ - checkpoint_lsn_, capacity_));
+    error_ = Status::IoError(fmt::format("{}: redo log full: {} bytes since the checkpoint, capacity {}",
+                                         path().string(), lsn_ - checkpoint_lsn_, capacity_));
   }
   return {Lsn(start), Lsn(lsn_)};
 }
@@ -311,7 +315,8 @@ Status RedoLog::WriteBlocks(Lsn target, bool sync) {
         }
         ++stats_.fsyncs;
         ++stats_.commit_syncs;
-        stats_.commit_sync_micros += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
+        stats_.commit_sync_micros +=
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
         flushed_lsn_ = std::max(flushed_lsn_, upto);
         WakeDurable();
         if (syncs_in_flight_ == kSyncsInFlight - 1) cv_.NotifyAll();  // a slot came free

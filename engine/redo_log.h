@@ -27,11 +27,11 @@
 namespace strata::engine {
 
 struct RedoStats {
-  std::uint64_t commits = 0;    // write operations ended (counted by the database)
-  std::uint64_t appends = 0;    // mini-transactions
-  std::uint64_t writes = 0;     // file writes
-  std::uint64_t fsyncs = 0;     // of the log file (data writes, checkpoints, header)
-  std::uint64_t bytes = 0;      // record bytes appended
+  std::uint64_t commits = 0;  // write operations ended (counted by the database)
+  std::uint64_t appends = 0;  // mini-transactions
+  std::uint64_t writes = 0;   // file writes
+  std::uint64_t fsyncs = 0;   // of the log file (data writes, checkpoints, header)
+  std::uint64_t bytes = 0;    // record bytes appended
   std::uint64_t checkpoints = 0;
   // The syncs of written log blocks (fsyncs less checkpoints and header writes) and the time
   // they took in all: a session that waits for each commit to be durable manages one per sync.

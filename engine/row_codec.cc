@@ -18,20 +18,32 @@ namespace {
 
 std::uint32_t IntWidth(ColumnType t) {
   switch (t) {
-    case ColumnType::kTinyInt: return 1;
-    case ColumnType::kSmallInt: return 2;
-    case ColumnType::kMediumInt: return 3;
-    case ColumnType::kInt: return 4;
-    default: return 8;
+    case ColumnType::kTinyInt:
+      return 1;
+    case ColumnType::kSmallInt:
+      return 2;
+    case ColumnType::kMediumInt:
+      return 3;
+    case ColumnType::kInt:
+      return 4;
+    default:
+      return 8;
   }
 }
 
 std::uint32_t LobMax(ColumnType t) {
   switch (t) {
-    case ColumnType::kTinyText: case ColumnType::kTinyBlob: return 255;
-    case ColumnType::kText: case ColumnType::kBlob: return 65535;
-    case ColumnType::kMediumText: case ColumnType::kMediumBlob: return 16777215;
-    default: return 0xFFFFFFFF;
+    case ColumnType::kTinyText:
+    case ColumnType::kTinyBlob:
+      return 255;
+    case ColumnType::kText:
+    case ColumnType::kBlob:
+      return 65535;
+    case ColumnType::kMediumText:
+    case ColumnType::kMediumBlob:
+      return 16777215;
+    default:
+      return 0xFFFFFFFF;
   }
 }
 
@@ -48,14 +60,16 @@ Status Bad(const Column& c, Status::Reason why, const std::string& what, const V
 Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
   if (v.is_int()) return v.as_int();
   if (v.is_uint()) {
-    if (v.as_uint() > static_cast<std::uint64_t>(INT64_MAX)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+    if (v.as_uint() > static_cast<std::uint64_t>(INT64_MAX))
+      return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
     return static_cast<std::int64_t>(v.as_uint());
   }
   if (v.is_double()) return static_cast<std::int64_t>(std::llround(v.as_double()));
   const std::string& s = v.as_string();
   std::int64_t out = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
+  if (ec != std::errc() || p != s.data() + s.size())
+    return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
   return out;
 }
 
@@ -72,7 +86,8 @@ Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
   const std::string& s = v.as_string();
   std::uint64_t out = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
+  if (ec != std::errc() || p != s.data() + s.size())
+    return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
   return out;
 }
 
@@ -80,13 +95,16 @@ std::string Str(const std::vector<std::byte>& b) { return {reinterpret_cast<cons
 
 // "[-]digits[.digits]" into MySQL's binary DECIMAL(p, s).
 Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
-  std::string text = v.is_string() ? v.as_string() : v.is_double() ? fmt::format("{:.{}f}", v.as_double(), c.scale) : v.ToString();
+  std::string text = v.is_string()   ? v.as_string()
+                     : v.is_double() ? fmt::format("{:.{}f}", v.as_double(), c.scale)
+                                     : v.ToString();
   bool negative = !text.empty() && text[0] == '-';
   if (negative || (!text.empty() && text[0] == '+')) text.erase(0, 1);
   const auto dot = text.find('.');
   std::string ip = text.substr(0, dot), fp = dot == std::string::npos ? "" : text.substr(dot + 1);
   auto digits = [](const std::string& s) { return s.find_first_not_of("0123456789") == std::string::npos; };
-  if ((ip.empty() && fp.empty()) || !digits(ip) || !digits(fp)) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect decimal value", v);
+  if ((ip.empty() && fp.empty()) || !digits(ip) || !digits(fp))
+    return Bad(c, Status::Reason::kIncorrectValue, "Incorrect decimal value", v);
   ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
   const std::uint32_t intg = c.length - c.scale, frac = c.scale;
   if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
@@ -97,8 +115,10 @@ Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
       std::string all = ip + fp;
       int i = static_cast<int>(all.size()) - 1;
       for (; i >= 0 && all[static_cast<std::size_t>(i)] == '9'; --i) all[static_cast<std::size_t>(i)] = '0';
-      if (i < 0) all.insert(all.begin(), '1');
-      else ++all[static_cast<std::size_t>(i)];
+      if (i < 0)
+        all.insert(all.begin(), '1');
+      else
+        ++all[static_cast<std::size_t>(i)];
       ip = all.substr(0, all.size() - frac);
       fp = all.substr(all.size() - frac);
       if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
@@ -145,22 +165,35 @@ std::optional<DateTime> ParseDateTime(const std::string& s) {
 FieldDef StorageOf(const Column& c) {
   const bool n = c.nullable;
   switch (c.type) {
-    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
-    case ColumnType::kInt: case ColumnType::kBigInt:
+    case ColumnType::kTinyInt:
+    case ColumnType::kSmallInt:
+    case ColumnType::kMediumInt:
+    case ColumnType::kInt:
+    case ColumnType::kBigInt:
       return FieldDef::Fixed(c.name, IntWidth(c.type), n);
-    case ColumnType::kDecimal: return FieldDef::Fixed(c.name, DecimalBytes(c.length, c.scale), n);
-    case ColumnType::kFloat: return FieldDef::Fixed(c.name, 4, n);
-    case ColumnType::kDouble: return FieldDef::Fixed(c.name, 8, n);
+    case ColumnType::kDecimal:
+      return FieldDef::Fixed(c.name, DecimalBytes(c.length, c.scale), n);
+    case ColumnType::kFloat:
+      return FieldDef::Fixed(c.name, 4, n);
+    case ColumnType::kDouble:
+      return FieldDef::Fixed(c.name, 8, n);
     case ColumnType::kChar:
       if (c.charset == Charset::kUtf8mb4) return FieldDef::Variable(c.name, 4 * c.length, n);
       return FieldDef::Fixed(c.name, c.length, n);
-    case ColumnType::kBinary: return FieldDef::Fixed(c.name, c.length, n);
-    case ColumnType::kVarchar: return FieldDef::Variable(c.name, c.charset == Charset::kUtf8mb4 ? 4 * c.length : c.length, n);
-    case ColumnType::kVarbinary: return FieldDef::Variable(c.name, c.length, n);
-    case ColumnType::kDate: return FieldDef::Fixed(c.name, 3, n);
-    case ColumnType::kDatetime: return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
-    case ColumnType::kTimestamp: return FieldDef::Fixed(c.name, 4 + (c.scale + 1) / 2, n);
-    default: return FieldDef::Variable(c.name, LobMax(c.type), n, true);
+    case ColumnType::kBinary:
+      return FieldDef::Fixed(c.name, c.length, n);
+    case ColumnType::kVarchar:
+      return FieldDef::Variable(c.name, c.charset == Charset::kUtf8mb4 ? 4 * c.length : c.length, n);
+    case ColumnType::kVarbinary:
+      return FieldDef::Variable(c.name, c.length, n);
+    case ColumnType::kDate:
+      return FieldDef::Fixed(c.name, 3, n);
+    case ColumnType::kDatetime:
+      return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
+    case ColumnType::kTimestamp:
+      return FieldDef::Fixed(c.name, 4 + (c.scale + 1) / 2, n);
+    default:
+      return FieldDef::Variable(c.name, LobMax(c.type), n, true);
   }
 }
 
@@ -171,8 +204,11 @@ ColumnFormat FormatOf(const Column& c) {
   f.collation = CollationOf(c);
   f.length = c.length;
   switch (c.type) {
-    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
-    case ColumnType::kInt: case ColumnType::kBigInt:
+    case ColumnType::kTinyInt:
+    case ColumnType::kSmallInt:
+    case ColumnType::kMediumInt:
+    case ColumnType::kInt:
+    case ColumnType::kBigInt:
       f.type = ondisk::ColumnType::kInt;
       f.length = IntWidth(c.type);
       break;
@@ -181,13 +217,30 @@ ColumnFormat FormatOf(const Column& c) {
       f.precision = c.length;
       f.scale = c.scale;
       break;
-    case ColumnType::kFloat: f.type = ondisk::ColumnType::kFloat; break;
-    case ColumnType::kDouble: f.type = ondisk::ColumnType::kDouble; break;
-    case ColumnType::kDate: f.type = ondisk::ColumnType::kDate; break;
-    case ColumnType::kDatetime: f.type = ondisk::ColumnType::kDatetime; f.fsp = c.scale; break;
-    case ColumnType::kTimestamp: f.type = ondisk::ColumnType::kTimestamp; f.fsp = c.scale; break;
-    case ColumnType::kChar: case ColumnType::kBinary: f.type = ondisk::ColumnType::kChar; break;
-    default: f.type = ondisk::ColumnType::kVarchar; break;
+    case ColumnType::kFloat:
+      f.type = ondisk::ColumnType::kFloat;
+      break;
+    case ColumnType::kDouble:
+      f.type = ondisk::ColumnType::kDouble;
+      break;
+    case ColumnType::kDate:
+      f.type = ondisk::ColumnType::kDate;
+      break;
+    case ColumnType::kDatetime:
+      f.type = ondisk::ColumnType::kDatetime;
+      f.fsp = c.scale;
+      break;
+    case ColumnType::kTimestamp:
+      f.type = ondisk::ColumnType::kTimestamp;
+      f.fsp = c.scale;
+      break;
+    case ColumnType::kChar:
+    case ColumnType::kBinary:
+      f.type = ondisk::ColumnType::kChar;
+      break;
+    default:
+      f.type = ondisk::ColumnType::kVarchar;
+      break;
   }
   return f;
 }
@@ -206,12 +259,17 @@ CompareKind CompareKindOf(const Column& c) {
 
 Result<Datum> EncodeValue(const Column& c, const Value& v) {
   if (v.is_null()) {
-    if (!c.nullable) return Status::InvalidArgument(fmt::format("Column '{}' cannot be null", c.name)).Because(Status::Reason::kNullNotAllowed);
+    if (!c.nullable)
+      return Status::InvalidArgument(fmt::format("Column '{}' cannot be null", c.name))
+          .Because(Status::Reason::kNullNotAllowed);
     return Datum::Null();
   }
   switch (c.type) {
-    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
-    case ColumnType::kInt: case ColumnType::kBigInt: {
+    case ColumnType::kTinyInt:
+    case ColumnType::kSmallInt:
+    case ColumnType::kMediumInt:
+    case ColumnType::kInt:
+    case ColumnType::kBigInt: {
       const std::uint32_t w = IntWidth(c.type);
       if (c.is_unsigned) {
         auto u = ToUnsigned(c, v);
@@ -231,15 +289,20 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       if (!d.ok()) return d.status();
       return Datum::Of(std::move(*d));
     }
-    case ColumnType::kFloat: case ColumnType::kDouble: {
+    case ColumnType::kFloat:
+    case ColumnType::kDouble: {
       double d = 0;
-      if (v.is_double()) d = v.as_double();
-      else if (v.is_int()) d = static_cast<double>(v.as_int());
-      else if (v.is_uint()) d = static_cast<double>(v.as_uint());
+      if (v.is_double())
+        d = v.as_double();
+      else if (v.is_int())
+        d = static_cast<double>(v.as_int());
+      else if (v.is_uint())
+        d = static_cast<double>(v.as_uint());
       else {
         const std::string& s = v.as_string();
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-        if (ec != std::errc() || p != s.data() + s.size()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
+        if (ec != std::errc() || p != s.data() + s.size())
+          return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
       }
       std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
       if (c.type == ColumnType::kFloat) {
@@ -250,9 +313,13 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       }
       return Datum::Of(std::move(out));
     }
-    case ColumnType::kDate: case ColumnType::kDatetime: case ColumnType::kTimestamp: {
+    case ColumnType::kDate:
+    case ColumnType::kDatetime:
+    case ColumnType::kTimestamp: {
       auto t = v.is_string() ? ParseDateTime(v.as_string()) : std::nullopt;
-      if (!t) return Bad(c, Status::Reason::kIncorrectValue, c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
+      if (!t)
+        return Bad(c, Status::Reason::kIncorrectValue,
+                   c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
       if (c.type == ColumnType::kDate) return Datum::Of(Str(EncodeSigned(t->day + 32 * t->month + 512 * t->year, 3)));
       std::string out;
       if (c.type == ColumnType::kDatetime) {
@@ -266,24 +333,28 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
         tm.tm_min = t->minute;
         tm.tm_sec = t->second;
         // The zero date is TIMESTAMP 0, as in MySQL; every other value must be in its range.
-        const bool zero = t->year == 0 && t->month == 0 && t->day == 0 && t->hour == 0 && t->minute == 0 && t->second == 0;
+        const bool zero =
+            t->year == 0 && t->month == 0 && t->day == 0 && t->hour == 0 && t->minute == 0 && t->second == 0;
         const std::int64_t secs = zero ? 0 : timegm(&tm);
-        if ((!zero && secs < 1) || secs > 2147483647) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect datetime value", v);
+        if ((!zero && secs < 1) || secs > 2147483647)
+          return Bad(c, Status::Reason::kIncorrectValue, "Incorrect datetime value", v);
         out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
       }
       ondisk::AppendFraction(out, t->micro, c.scale);
       return Datum::Of(std::move(out));
     }
-    default: break;
+    default:
+      break;
   }
   // Strings and binary strings.
   std::string s = v.is_string() ? v.as_string() : v.ToString();
-  const bool binary = c.charset == Charset::kBinary || c.type == ColumnType::kBinary || c.type == ColumnType::kVarbinary ||
-                      (c.is_lob() && !c.is_string());
+  const bool binary = c.charset == Charset::kBinary || c.type == ColumnType::kBinary ||
+                      c.type == ColumnType::kVarbinary || (c.is_lob() && !c.is_string());
   const std::size_t len = binary ? s.size() : Utf8Chars(s);
   std::size_t limit = c.is_lob() ? LobMax(c.type) : c.length;
   if (c.is_lob() && !binary) limit = LobMax(c.type);  // TEXT limits are in bytes
-  if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, Status::Reason::kDataTooLong, "Data too long", Value::String(s.substr(0, 40)));
+  if ((c.is_lob() ? s.size() : len) > limit)
+    return Bad(c, Status::Reason::kDataTooLong, "Data too long", Value::String(s.substr(0, 40)));
   // Strict mode: bytes that are not utf8mb4 do not go into a utf8mb4 column (MySQL's 1366,
   // the bad bytes shown as the server shows them: \xC3( for C3 28).
   if (!binary && c.charset == Charset::kUtf8mb4) {
@@ -309,8 +380,11 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
   if (d.null) return Value::Null();
   const ConstBytes b = d.span();
   switch (c.type) {
-    case ColumnType::kTinyInt: case ColumnType::kSmallInt: case ColumnType::kMediumInt:
-    case ColumnType::kInt: case ColumnType::kBigInt: {
+    case ColumnType::kTinyInt:
+    case ColumnType::kSmallInt:
+    case ColumnType::kMediumInt:
+    case ColumnType::kInt:
+    case ColumnType::kBigInt: {
       if (c.is_unsigned) {
         auto u = DecodeUnsigned(b);
         if (!u.ok()) return u.status();
@@ -330,13 +404,17 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(8, d.bytes.size()));
       return Value::Double(f);
     }
-    case ColumnType::kDecimal: case ColumnType::kDate: case ColumnType::kDatetime:
-    case ColumnType::kTimestamp: case ColumnType::kChar: {
+    case ColumnType::kDecimal:
+    case ColumnType::kDate:
+    case ColumnType::kDatetime:
+    case ColumnType::kTimestamp:
+    case ColumnType::kChar: {
       auto text = ColumnText(FormatOf(c), b);
       if (!text.ok()) return text.status().WithContext("column '" + c.name + "'");
       return Value::String(std::move(*text));
     }
-    default: return Value::String(d.bytes);
+    default:
+      return Value::String(d.bytes);
   }
 }
 

@@ -16,10 +16,10 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::size_t kPageStart = UndoPageHeader::kOffset + 18;       // TRX_UNDO_PAGE_HDR_SIZE after it
-constexpr std::size_t kPageList = UndoSegmentHeader::kOffset + 14;     // TRX_UNDO_PAGE_LIST
+constexpr std::size_t kPageStart = UndoPageHeader::kOffset + 18;    // TRX_UNDO_PAGE_HDR_SIZE after it
+constexpr std::size_t kPageList = UndoSegmentHeader::kOffset + 14;  // TRX_UNDO_PAGE_LIST
 constexpr std::size_t kHistoryBase = RsegHeader::kHistory;
-constexpr std::size_t kTrailerReserve = 10;                           // trx_undo_left keeps this free
+constexpr std::size_t kTrailerReserve = 10;  // trx_undo_left keeps this free
 
 Status Damaged(PageNo page, const Status& s) {
   return s.WithContext(fmt::format("ibdata1: undo page {}", page.value()));
@@ -39,7 +39,8 @@ Result<UndoLog> Rseg::NewSegment(UndoPageType type) {
   const std::uint32_t n = RsegHeader::NumUndoSlots(hdr->size());
   while (slot < n && rh.undo_slot(slot) != kNullPage) ++slot;
   if (slot == n) {
-    return Status::Busy(fmt::format("Too many active concurrent transactions: all {} undo slots of the rollback segment are in use", n));
+    return Status::Busy(fmt::format(
+        "Too many active concurrent transactions: all {} undo slots of the rollback segment are in use", n));
   }
   MtrPageStore store(mtr, system_);
   SpaceManager sm(store);
@@ -256,8 +257,9 @@ Status Rseg::EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no) {
   sh->state = static_cast<std::uint16_t>(cache ? UndoState::kCached : UndoState::kToPurge);
   sh->EncodeTo(*p);
   MtrPageStore store(mtr, system_);
-  STRATA_RETURN_IF_ERROR(ListAddFirst(store, ListRef{header_page_, kHistoryBase},
-                                      FileAddr{log.seg_page, static_cast<std::uint16_t>(log.header + UndoLogHeader::kHistoryNode)}));
+  STRATA_RETURN_IF_ERROR(
+      ListAddFirst(store, ListRef{header_page_, kHistoryBase},
+                   FileAddr{log.seg_page, static_cast<std::uint16_t>(log.header + UndoLogHeader::kHistoryNode)}));
   auto hdr = mtr.Write({system_.id(), header_page_});
   if (!hdr.ok()) return hdr.status();
   if (cache) {
@@ -273,7 +275,8 @@ Status Rseg::EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no) {
 }
 
 Status Rseg::WithRecord(PageNo page, std::uint16_t offset, const std::function<Status(ConstBytes, std::size_t)>& fn) {
-  if (page.value() >= system_.size()) return Status::Corruption(fmt::format("roll pointer to page {} past the end of ibdata1", page.value()));
+  if (page.value() >= system_.size())
+    return Status::Corruption(fmt::format("roll pointer to page {} past the end of ibdata1", page.value()));
   auto g = pool_.Read({system_.id(), page});
   if (!g.ok()) return g.status();
   return Damaged(page, fn(g->page(), offset));
@@ -332,8 +335,9 @@ Status Rseg::ForEachRecord(const HistoryLog& log, const std::function<Status(Con
 Status Rseg::RemoveFromHistory(const HistoryLog& log) {
   Mtr mtr(pool_);
   MtrPageStore store(mtr, system_);
-  STRATA_RETURN_IF_ERROR(ListRemove(store, ListRef{header_page_, kHistoryBase},
-                                    FileAddr{log.page, static_cast<std::uint16_t>(log.header + UndoLogHeader::kHistoryNode)}));
+  STRATA_RETURN_IF_ERROR(
+      ListRemove(store, ListRef{header_page_, kHistoryBase},
+                 FileAddr{log.page, static_cast<std::uint16_t>(log.header + UndoLogHeader::kHistoryNode)}));
   --history_length_;
   auto p = mtr.Write({system_.id(), log.page});
   if (!p.ok()) return p.status();
@@ -375,7 +379,8 @@ Result<UndoLog> Rseg::ReadActiveLog(std::uint32_t slot, PageNo seg_page) {
     ++log.records;
     return Status::Ok();
   }));
-  if (log.records && log.top_page != log.last_page) return Status::Corruption("undo log's last page holds none of its records");
+  if (log.records && log.top_page != log.last_page)
+    return Status::Corruption("undo log's last page holds none of its records");
   return log;
 }
 
@@ -422,7 +427,8 @@ Result<std::vector<UndoLog>> Rseg::Load(std::uint64_t* max_trx_id, std::uint64_t
         if (!log.ok()) return log.status();
         active.push_back(*log);
       } else if (state == UndoState::kCached) {
-        (ph->type == static_cast<std::uint16_t>(UndoPageType::kInsert) ? cached_insert_ : cached_update_).emplace_back(slot, page);
+        (ph->type == static_cast<std::uint16_t>(UndoPageType::kInsert) ? cached_insert_ : cached_update_)
+            .emplace_back(slot, page);
       } else {
         to_free.emplace_back(slot, page);
       }

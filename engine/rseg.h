@@ -32,11 +32,11 @@ namespace strata::engine {
 // One transaction's undo log of one type, and where its newest record is.
 struct UndoLog {
   ondisk::UndoPageType type = ondisk::UndoPageType::kInsert;
-  std::uint32_t slot = 0;           // in the rollback segment header
-  ondisk::PageNo seg_page;          // the segment header page (the log header is on it)
-  std::uint16_t header = 0;         // offset of the undo log header on seg_page
-  ondisk::PageNo last_page;         // the page new records go to
-  std::uint32_t pages = 1;          // pages in the segment
+  std::uint32_t slot = 0;    // in the rollback segment header
+  ondisk::PageNo seg_page;   // the segment header page (the log header is on it)
+  std::uint16_t header = 0;  // offset of the undo log header on seg_page
+  ondisk::PageNo last_page;  // the page new records go to
+  std::uint32_t pages = 1;   // pages in the segment
   std::uint64_t trx_id = 0;
   // The newest record (rollback walks back from it); records == 0 when there is none.
   ondisk::PageNo top_page;
@@ -84,7 +84,8 @@ class Rseg {
   // Purge's side: the oldest log of the history, its records in order, and its removal
   // (which frees its segment when nothing else uses it).
   Result<std::optional<HistoryLog>> Oldest();
-  Status ForEachRecord(const HistoryLog& log, const std::function<Status(ondisk::ConstBytes page, std::size_t start)>& fn);
+  Status ForEachRecord(const HistoryLog& log,
+                       const std::function<Status(ondisk::ConstBytes page, std::size_t start)>& fn);
   Status RemoveFromHistory(const HistoryLog& log);
 
   std::uint64_t history_length() const { return history_length_.load(); }

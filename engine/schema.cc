@@ -8,8 +8,12 @@ namespace strata::engine {
 
 bool Column::is_string() const {
   switch (type) {
-    case ColumnType::kChar: case ColumnType::kVarchar:
-    case ColumnType::kTinyText: case ColumnType::kText: case ColumnType::kMediumText: case ColumnType::kLongText:
+    case ColumnType::kChar:
+    case ColumnType::kVarchar:
+    case ColumnType::kTinyText:
+    case ColumnType::kText:
+    case ColumnType::kMediumText:
+    case ColumnType::kLongText:
       return true;
     default:
       return false;
@@ -19,29 +23,52 @@ bool Column::is_string() const {
 std::string Column::SqlType() const {
   const std::string u = is_unsigned ? " unsigned" : "";
   switch (type) {
-    case ColumnType::kTinyInt: return "tinyint" + u;
-    case ColumnType::kSmallInt: return "smallint" + u;
-    case ColumnType::kMediumInt: return "mediumint" + u;
-    case ColumnType::kInt: return "int" + u;
-    case ColumnType::kBigInt: return "bigint" + u;
-    case ColumnType::kDecimal: return fmt::format("decimal({},{}){}", length, scale, u);
-    case ColumnType::kFloat: return "float" + u;
-    case ColumnType::kDouble: return "double" + u;
-    case ColumnType::kChar: return fmt::format("char({})", length);
-    case ColumnType::kVarchar: return fmt::format("varchar({})", length);
-    case ColumnType::kBinary: return fmt::format("binary({})", length);
-    case ColumnType::kVarbinary: return fmt::format("varbinary({})", length);
-    case ColumnType::kDate: return "date";
-    case ColumnType::kDatetime: return scale ? fmt::format("datetime({})", scale) : "datetime";
-    case ColumnType::kTimestamp: return scale ? fmt::format("timestamp({})", scale) : "timestamp";
-    case ColumnType::kTinyText: return "tinytext";
-    case ColumnType::kText: return "text";
-    case ColumnType::kMediumText: return "mediumtext";
-    case ColumnType::kLongText: return "longtext";
-    case ColumnType::kTinyBlob: return "tinyblob";
-    case ColumnType::kBlob: return "blob";
-    case ColumnType::kMediumBlob: return "mediumblob";
-    case ColumnType::kLongBlob: return "longblob";
+    case ColumnType::kTinyInt:
+      return "tinyint" + u;
+    case ColumnType::kSmallInt:
+      return "smallint" + u;
+    case ColumnType::kMediumInt:
+      return "mediumint" + u;
+    case ColumnType::kInt:
+      return "int" + u;
+    case ColumnType::kBigInt:
+      return "bigint" + u;
+    case ColumnType::kDecimal:
+      return fmt::format("decimal({},{}){}", length, scale, u);
+    case ColumnType::kFloat:
+      return "float" + u;
+    case ColumnType::kDouble:
+      return "double" + u;
+    case ColumnType::kChar:
+      return fmt::format("char({})", length);
+    case ColumnType::kVarchar:
+      return fmt::format("varchar({})", length);
+    case ColumnType::kBinary:
+      return fmt::format("binary({})", length);
+    case ColumnType::kVarbinary:
+      return fmt::format("varbinary({})", length);
+    case ColumnType::kDate:
+      return "date";
+    case ColumnType::kDatetime:
+      return scale ? fmt::format("datetime({})", scale) : "datetime";
+    case ColumnType::kTimestamp:
+      return scale ? fmt::format("timestamp({})", scale) : "timestamp";
+    case ColumnType::kTinyText:
+      return "tinytext";
+    case ColumnType::kText:
+      return "text";
+    case ColumnType::kMediumText:
+      return "mediumtext";
+    case ColumnType::kLongText:
+      return "longtext";
+    case ColumnType::kTinyBlob:
+      return "tinyblob";
+    case ColumnType::kBlob:
+      return "blob";
+    case ColumnType::kMediumBlob:
+      return "mediumblob";
+    case ColumnType::kLongBlob:
+      return "longblob";
   }
   return "?";
 }
@@ -76,45 +103,56 @@ Status CheckIdentifier(const std::string& name) {
   const std::size_t bad = FirstInvalidUtf8(name);
   if (bad == std::string_view::npos) return Status::Ok();
   std::string hex;
-  for (std::size_t i = bad; i < name.size() && hex.size() < 16; ++i) hex += fmt::format("{:02X}", static_cast<unsigned char>(name[i]));
-  return Status::InvalidArgument(fmt::format("Invalid utf8mb4 character string: '{}'", hex)).Because(Status::Reason::kInvalidCharacterString);
+  for (std::size_t i = bad; i < name.size() && hex.size() < 16; ++i)
+    hex += fmt::format("{:02X}", static_cast<unsigned char>(name[i]));
+  return Status::InvalidArgument(fmt::format("Invalid utf8mb4 character string: '{}'", hex))
+      .Because(Status::Reason::kInvalidCharacterString);
 }
 
 Status TableSpec::Validate() const {
-  auto bad = [&](const std::string& what) { return Status::InvalidArgument(fmt::format("table {}.{}: {}", database, name, what)); };
+  auto bad = [&](const std::string& what) {
+    return Status::InvalidArgument(fmt::format("table {}.{}: {}", database, name, what));
+  };
   STRATA_RETURN_IF_ERROR(CheckIdentifier(database));
   STRATA_RETURN_IF_ERROR(CheckIdentifier(name));
   for (const auto& c : columns) STRATA_RETURN_IF_ERROR(CheckIdentifier(c.name));
   for (const auto& ix : indexes) STRATA_RETURN_IF_ERROR(CheckIdentifier(ix.name));
   if (name.empty() || database.empty()) return bad("database and table names must not be empty");
   for (const std::string* n : {&name, &database}) {
-    if (n->find_first_of("/\\.") != std::string::npos || n->size() > 64) return bad(fmt::format("name '{}' is not allowed", *n));
+    if (n->find_first_of("/\\.") != std::string::npos || n->size() > 64)
+      return bad(fmt::format("name '{}' is not allowed", *n));
   }
   if (columns.empty()) return bad("a table must have at least one column");
   if (columns.size() > 1000) return bad("too many columns (at most 1000)");
   std::set<std::string> names;
   int autoinc = 0;
   for (const auto& c : columns) {
-    if (c.name.empty() || !names.insert(c.name).second) return bad(fmt::format("duplicate or empty column name '{}'", c.name));
+    if (c.name.empty() || !names.insert(c.name).second)
+      return bad(fmt::format("duplicate or empty column name '{}'", c.name));
     if (c.name.rfind("DB_", 0) == 0 && (c.name == "DB_ROW_ID" || c.name == "DB_TRX_ID" || c.name == "DB_ROLL_PTR")) {
       return bad(fmt::format("column name '{}' is reserved for InnoDB's hidden columns", c.name));
     }
     switch (c.type) {
-      case ColumnType::kChar: case ColumnType::kBinary:
+      case ColumnType::kChar:
+      case ColumnType::kBinary:
         if (c.length > 255) return bad(fmt::format("column '{}': length {} is over 255", c.name, c.length));
         break;
-      case ColumnType::kVarchar: case ColumnType::kVarbinary:
-        if (c.length == 0 || c.length > 65535) return bad(fmt::format("column '{}': length {} is out of range", c.name, c.length));
+      case ColumnType::kVarchar:
+      case ColumnType::kVarbinary:
+        if (c.length == 0 || c.length > 65535)
+          return bad(fmt::format("column '{}': length {} is out of range", c.name, c.length));
         break;
       case ColumnType::kDecimal:
         if (c.length < 1 || c.length > 65 || c.scale > 30 || c.scale > c.length) {
           return bad(fmt::format("column '{}': decimal({},{}) is out of range", c.name, c.length, c.scale));
         }
         break;
-      case ColumnType::kDatetime: case ColumnType::kTimestamp:
+      case ColumnType::kDatetime:
+      case ColumnType::kTimestamp:
         if (c.scale > 6) return bad(fmt::format("column '{}': at most 6 fractional digits", c.name));
         break;
-      default: break;
+      default:
+        break;
     }
     if (c.auto_increment) {
       ++autoinc;
@@ -137,7 +175,8 @@ Status TableSpec::Validate() const {
     for (const auto& k : ix.columns) {
       auto i = ColumnIndex(k);
       if (!i) return bad(fmt::format("index '{}': column '{}' does not exist", ix.name, k));
-      if (columns[*i].is_lob()) return bad(fmt::format("index '{}': BLOB/TEXT column '{}' cannot be in a key", ix.name, k));
+      if (columns[*i].is_lob())
+        return bad(fmt::format("index '{}': BLOB/TEXT column '{}' cannot be in a key", ix.name, k));
     }
   }
   for (std::size_t i = 0; i < columns.size(); ++i) {

@@ -13,12 +13,29 @@
 namespace strata::engine {
 
 enum class ColumnType : std::uint8_t {
-  kTinyInt, kSmallInt, kMediumInt, kInt, kBigInt,
-  kDecimal, kFloat, kDouble,
-  kChar, kVarchar, kBinary, kVarbinary,
-  kDate, kDatetime, kTimestamp,
-  kTinyText, kText, kMediumText, kLongText,
-  kTinyBlob, kBlob, kMediumBlob, kLongBlob,
+  kTinyInt,
+  kSmallInt,
+  kMediumInt,
+  kInt,
+  kBigInt,
+  kDecimal,
+  kFloat,
+  kDouble,
+  kChar,
+  kVarchar,
+  kBinary,
+  kVarbinary,
+  kDate,
+  kDatetime,
+  kTimestamp,
+  kTinyText,
+  kText,
+  kMediumText,
+  kLongText,
+  kTinyBlob,
+  kBlob,
+  kMediumBlob,
+  kLongBlob,
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };

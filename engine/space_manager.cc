@@ -29,7 +29,8 @@ FileAddr SpaceManager::NodeOf(std::uint32_t first) const {
 
 std::uint32_t SpaceManager::ExtentOf(FileAddr node) const {
   const PageSize ps = store_.page_size();
-  const std::uint32_t entry = static_cast<std::uint32_t>((node.offset - kXdesArrayOffset - kXdesNodeOffset) / ps.xdes_entry_size());
+  const std::uint32_t entry =
+      static_cast<std::uint32_t>((node.offset - kXdesArrayOffset - kXdesNodeOffset) / ps.xdes_entry_size());
   return node.page.value() + entry * ps.pages_per_extent();
 }
 
@@ -65,7 +66,8 @@ Status SpaceManager::Init(std::uint32_t flags) {
   if (!ip.ok()) return ip.status();
   FilHeaderWriter(*ip).set_type(PageType::kInode);
   ListNode{}.EncodeTo(*ip, kInodePageListNode);
-  return ListAddLast(store_, FspList(FspHeader::kSegInodesFree), {*inode_page, static_cast<std::uint16_t>(kInodePageListNode)});
+  return ListAddLast(store_, FspList(FspHeader::kSegInodesFree),
+                     {*inode_page, static_cast<std::uint16_t>(kInodePageListNode)});
 }
 
 // Describes every whole extent between the free limit and the end of the file: extents that
@@ -268,10 +270,13 @@ Result<FsegHeader> SpaceManager::CreateSegment() {
   std::uint32_t slot = 0, in_use = 0;
   std::optional<std::uint32_t> chosen;
   for (; slot < ps.inodes_per_page(); ++slot) {
-    if (InodeEntry(*ip, slot).in_use()) ++in_use;
-    else if (!chosen) chosen = slot;
+    if (InodeEntry(*ip, slot).in_use())
+      ++in_use;
+    else if (!chosen)
+      chosen = slot;
   }
-  if (!chosen) return Status::Corruption("INODE page " + std::to_string(ipage.value()) + " on the free list has no free slot");
+  if (!chosen)
+    return Status::Corruption("INODE page " + std::to_string(ipage.value()) + " on the free list has no free slot");
   auto p0 = Page0();
   if (!p0.ok()) return p0.status();
   const std::uint64_t id = Load64(*p0, FspHeader::kSegId);
@@ -404,7 +409,9 @@ Status SpaceManager::DropSegment(const FsegHeader& seg) {
   if (!ip.ok()) return ip.status();
   InodeEntry inode(*ip, slot);
   for (std::uint32_t s = 0; s < inode.frag_slots(); ++s) {
-    if (inode.frag_page(s) != kNullPage) return Status::Corruption("dropping a segment that still owns page " + std::to_string(inode.frag_page(s).value()));
+    if (inode.frag_page(s) != kNullPage)
+      return Status::Corruption("dropping a segment that still owns page " +
+                                std::to_string(inode.frag_page(s).value()));
   }
   if (inode.free().length || inode.not_full().length || inode.full().length) {
     return Status::Corruption("dropping a segment that still owns extents");

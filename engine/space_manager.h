@@ -46,7 +46,7 @@ class SpaceManager {
   Status FreeFragmentPage(ondisk::PageNo page);
   Result<std::uint32_t> AllocateFreeExtent();  // first page of the extent, off every list
   Status FillFreeList();
-  Status EnsureSize(std::uint32_t pages);      // grows the file (and FSP_SIZE) to at least `pages`
+  Status EnsureSize(std::uint32_t pages);  // grows the file (and FSP_SIZE) to at least `pages`
   Status GrowForExtent();
   Result<ondisk::MutableBytes> DescriptorPage(std::uint32_t page);
   ondisk::FileAddr NodeOf(std::uint32_t extent_first) const;

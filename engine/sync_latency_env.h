@@ -27,7 +27,9 @@ class SyncLatencyEnv final : public Env {
   }
   Status SyncDir(const std::filesystem::path& dir) override { return base_->SyncDir(dir); }
   Result<std::vector<std::string>> ListDir(const std::filesystem::path& dir) override { return base_->ListDir(dir); }
-  Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) override { return base_->LockFile(path); }
+  Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) override {
+    return base_->LockFile(path);
+  }
 
  private:
   Env* base_;

@@ -40,7 +40,8 @@ Status CreateSystemSpace(BufferPool& pool, Tablespace& space) {
   auto take = [&](const FsegHeader& seg, PageNo want, PageType type) -> Result<MutableBytes> {
     auto n = sm.AllocatePage(seg);
     if (!n.ok()) return n.status();
-    if (*n != want) return Status::Corruption(fmt::format("system tablespace: got page {} for page {}", n->value(), want.value()));
+    if (*n != want)
+      return Status::Corruption(fmt::format("system tablespace: got page {} for page {}", n->value(), want.value()));
     auto page = mtr.Create({space.id(), *n});
     if (!page.ok()) return page.status();
     FilHeaderWriter(*page).set_type(type);
@@ -81,7 +82,8 @@ Status CreateSystemSpace(BufferPool& pool, Tablespace& space) {
 
 Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& c) {
   nlohmann::json tables = nlohmann::json::array();
-  for (const auto& t : c.tables) tables.push_back({{"database", t.database}, {"name", t.name}, {"space_id", t.space_id}});
+  for (const auto& t : c.tables)
+    tables.push_back({{"database", t.database}, {"name", t.name}, {"space_id", t.space_id}});
   const std::string text = nlohmann::json{{"databases", c.databases}, {"tables", tables}}.dump();
   const std::vector<std::byte> z = DeflateSdi(text);
   const std::size_t room = space.page_size().bytes() - kFilTrailerSize - kCatalog - 20;
@@ -114,9 +116,11 @@ Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space) {
   if (std::memcmp(p.data() + kCatalog, kMagic, 8) != 0) {
     return Status::Corruption(where + ": no Strata catalog (is this a MySQL or MariaDB data directory?)");
   }
-  if (Load32(p, kCatalog + 8) != 1) return Status::NotSupported(where + ": catalog format version " + std::to_string(Load32(p, kCatalog + 8)));
+  if (Load32(p, kCatalog + 8) != 1)
+    return Status::NotSupported(where + ": catalog format version " + std::to_string(Load32(p, kCatalog + 8)));
   const std::uint32_t zlen = Load32(p, kCatalog + 12), tlen = Load32(p, kCatalog + 16);
-  if (zlen > p.size() - kCatalog - 20 - kFilTrailerSize) return Status::Corruption(where + ": catalog length overruns the page");
+  if (zlen > p.size() - kCatalog - 20 - kFilTrailerSize)
+    return Status::Corruption(where + ": catalog length overruns the page");
   auto text = InflateSdi(p.subspan(kCatalog + 20, zlen), tlen);
   if (!text.ok()) return text.status().WithContext(where);
   Catalog c;
@@ -127,7 +131,8 @@ Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space) {
     auto j = nlohmann::json::parse(*text);
     c.databases = j.at("databases").get<std::vector<std::string>>();
     for (const auto& t : j.at("tables")) {
-      c.tables.push_back({t.at("database").get<std::string>(), t.at("name").get<std::string>(), t.at("space_id").get<std::uint32_t>()});
+      c.tables.push_back({t.at("database").get<std::string>(), t.at("name").get<std::string>(),
+                          t.at("space_id").get<std::uint32_t>()});
     }
   } catch (const std::exception& e) {
     return Status::Corruption(where + ": catalog JSON: " + e.what());

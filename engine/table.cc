@@ -18,7 +18,7 @@ using namespace strata::ondisk;
 namespace {
 
 constexpr std::uint64_t kInsertRollPtr = std::uint64_t{1} << 55;  // the insert flag of DB_ROLL_PTR
-constexpr std::size_t kExternMinLength = 2 * kExternRefSize;       // BTR_EXTERN_LOCAL_STORED_MAX_SIZE
+constexpr std::size_t kExternMinLength = 2 * kExternRefSize;      // BTR_EXTERN_LOCAL_STORED_MAX_SIZE
 
 std::string Be(std::uint64_t v, std::size_t width) { return BigEndianField(v, width); }
 
@@ -62,8 +62,12 @@ void TableImpl::BuildShapes() {
         s.compare.push_back(CompareKindOf(meta_.spec.columns[static_cast<std::size_t>(f.column)]));
       } else {
         const bool row_id = f.column == kRowIdColumn;
-        s.leaf.fields.push_back(FieldDef::Fixed(row_id ? "DB_ROW_ID" : f.column == kTrxIdColumn ? "DB_TRX_ID" : "DB_ROLL_PTR",
-                                                row_id ? kDbRowIdSize : f.column == kTrxIdColumn ? kDbTrxIdSize : kDbRollPtrSize));
+        s.leaf.fields.push_back(FieldDef::Fixed(row_id                     ? "DB_ROW_ID"
+                                                : f.column == kTrxIdColumn ? "DB_TRX_ID"
+                                                                           : "DB_ROLL_PTR",
+                                                row_id                     ? kDbRowIdSize
+                                                : f.column == kTrxIdColumn ? kDbTrxIdSize
+                                                                           : kDbRollPtrSize));
         s.compare.push_back(CompareKind::kBinary);
       }
       keys += f.key;
@@ -123,8 +127,10 @@ Result<std::unique_ptr<TableImpl>> TableImpl::Open(BufferPool& pool, std::shared
   STRATA_RETURN_IF_ERROR(sdi.Scan({}, true, [&](const Tuple& t) {
     if (LoadBe(t[0].span(), 0, 4) != static_cast<std::uint32_t>(SdiType::kTable)) return true;
     auto text = InflateSdi(t[6].span(), static_cast<std::uint32_t>(LoadBe(t[4].span(), 0, 4)));
-    if (!text.ok()) error = text.status();
-    else json = *text;
+    if (!text.ok())
+      error = text.status();
+    else
+      json = *text;
     return false;
   }));
   STRATA_RETURN_IF_ERROR(error.WithContext(space->path().string() + ": SDI"));
@@ -147,8 +153,12 @@ Status TableImpl::WriteSdi() {
       {SdiType::kTablespace, {meta_.space_id, TablespaceSdi(meta_)}}};
   for (const auto& [type, doc] : docs) {
     const auto z = DeflateSdi(doc.second);
-    Tuple t{Datum::Of(Be(static_cast<std::uint32_t>(type), 4)), Datum::Of(Be(doc.first, 8)), Datum::Of(Be(0, 6)),
-            Datum::Of(Be(kInsertRollPtr, 7)), Datum::Of(Be(doc.second.size(), 4)), Datum::Of(Be(z.size(), 4)),
+    Tuple t{Datum::Of(Be(static_cast<std::uint32_t>(type), 4)),
+            Datum::Of(Be(doc.first, 8)),
+            Datum::Of(Be(0, 6)),
+            Datum::Of(Be(kInsertRollPtr, 7)),
+            Datum::Of(Be(doc.second.size(), 4)),
+            Datum::Of(Be(z.size(), 4)),
             Datum::Of(std::string(reinterpret_cast<const char*>(z.data()), z.size()))};
     Status s = sdi_->Insert(t);
     if (s.IsAlreadyExists()) s = sdi_->Update(t);
@@ -210,7 +220,8 @@ Result<Tuple> TableImpl::ClusteredRecord(const Row& row, std::uint64_t row_id) {
     } else if (f.column == kRollPtrColumn) {
       t.push_back(Datum::Of(Be(kInsertRollPtr, 7)));
     } else {
-      auto d = EncodeValue(meta_.spec.columns[static_cast<std::size_t>(f.column)], row[static_cast<std::size_t>(f.column)]);
+      auto d =
+          EncodeValue(meta_.spec.columns[static_cast<std::size_t>(f.column)], row[static_cast<std::size_t>(f.column)]);
       if (!d.ok()) return d.status();
       t.push_back(std::move(*d));
     }
@@ -235,7 +246,8 @@ Result<Tuple> TableImpl::PrimaryKey(const std::vector<Value>& values) const {
     return key;
   }
   if (values.size() != spec.primary_key.size()) {
-    return Status::InvalidArgument(fmt::format("the primary key has {} columns, {} values given", spec.primary_key.size(), values.size()));
+    return Status::InvalidArgument(
+        fmt::format("the primary key has {} columns, {} values given", spec.primary_key.size(), values.size()));
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     auto d = EncodeValue(spec.columns[*spec.ColumnIndex(spec.primary_key[i])], values[i]);
@@ -277,10 +289,13 @@ Status TableImpl::Externalize(Tuple& t) {
       if (shapes_[0].leaf.fields[i].big() && !t[i].null && !t[i].external) long_bytes += t[i].bytes.size();
     }
     if (long_bytes > log->capacity() / 4 && EncodedSize(shapes_[0].leaf, t) > limit) {
-      return Status::InvalidArgument(fmt::format(
-          "The size of BLOB/TEXT data inserted in one row is greater than 25% of redo log size ({} bytes of {}); the "
-          "redo log's size is set when a data directory is created (DatabaseOptions::redo_log_bytes).",
-          long_bytes, log->capacity())).Because(Status::Reason::kRowTooLargeForLog);
+      return Status::InvalidArgument(
+                 fmt::format(
+                     "The size of BLOB/TEXT data inserted in one row is greater than 25% of redo log size ({} bytes of "
+                     "{}); the "
+                     "redo log's size is set when a data directory is created (DatabaseOptions::redo_log_bytes).",
+                     long_bytes, log->capacity()))
+          .Because(Status::Reason::kRowTooLargeForLog);
     }
   }
   for (;;) {
@@ -293,8 +308,10 @@ Status TableImpl::Externalize(Tuple& t) {
       if (best == t.size() || t[i].bytes.size() > t[best].bytes.size()) best = i;
     }
     if (best == t.size()) {
-      return Status::InvalidArgument(fmt::format("Row size too large: the record takes {} bytes and at most {} fit in a page "
-                                                 "once long columns move off-page", size, limit));
+      return Status::InvalidArgument(
+          fmt::format("Row size too large: the record takes {} bytes and at most {} fit in a page "
+                      "once long columns move off-page",
+                      size, limit));
     }
     auto ref = lobs_->Write(t[best].bytes);
     if (!ref.ok()) return ref.status();
@@ -329,9 +346,10 @@ std::string TableImpl::DuplicateMessage(std::size_t index, const Tuple& record) 
 
 Status TableImpl::CheckWritable() const {
   if (failed_.ok()) return Status::Ok();
-  return Status::IoError(fmt::format("table {}.{} stopped accepting writes after an earlier failure ({}); reopen the "
-                                     "database once the cause is fixed",
-                                     meta_.spec.database, meta_.spec.name, failed_.ToString()));
+  return Status::IoError(
+      fmt::format("table {}.{} stopped accepting writes after an earlier failure ({}); reopen the "
+                  "database once the cause is fixed",
+                  meta_.spec.database, meta_.spec.name, failed_.ToString()));
 }
 
 Status TableImpl::Guard(Status s) {
@@ -348,7 +366,8 @@ Status TableImpl::Check() {
   std::vector<std::uint64_t> live(trees_.size(), 0);  // delete-marked entries wait for purge
   for (std::size_t i = 0; i < trees_.size(); ++i) {
     STRATA_RETURN_IF_ERROR(trees_[i]->Check());
-    STRATA_RETURN_IF_ERROR(trees_[i]->ScanMarked({}, true, [&](const Tuple&, bool deleted) { return live[i] += !deleted, true; }));
+    STRATA_RETURN_IF_ERROR(
+        trees_[i]->ScanMarked({}, true, [&](const Tuple&, bool deleted) { return live[i] += !deleted, true; }));
   }
   // At every statement boundary, committed or not, the live entries of a secondary index are
   // exactly the rows' current values: each live row has its own entry, not delete-marked (named
@@ -370,8 +389,9 @@ Status TableImpl::Check() {
           key += (key.empty() ? "" : ", ") + meta_.spec.columns[c].name + " = " + (*r)[c].ToString();
         }
         if (key.empty()) key = "DB_ROW_ID " + std::to_string(LoadBe(row[0].span(), 0, row[0].bytes.size()));
-        inner = Status::Corruption(fmt::format("index '{}': the row with {} has {} entry", meta_.spec.indexes[i - 1].name, key,
-                                               m->has_value() ? "a delete-marked" : "no"));
+        inner =
+            Status::Corruption(fmt::format("index '{}': the row with {} has {} entry", meta_.spec.indexes[i - 1].name,
+                                           key, m->has_value() ? "a delete-marked" : "no"));
       }
     }
     return inner.ok();
@@ -379,7 +399,8 @@ Status TableImpl::Check() {
   STRATA_RETURN_IF_ERROR(inner);
   for (std::size_t i = 1; i < trees_.size(); ++i) {
     if (live[i] != live[0]) {
-      return Status::Corruption(fmt::format("index '{}' has {} entries for {} rows", meta_.spec.indexes[i - 1].name, live[i], live[0]));
+      return Status::Corruption(
+          fmt::format("index '{}' has {} entries for {} rows", meta_.spec.indexes[i - 1].name, live[i], live[0]));
     }
   }
   return Status::Ok();
@@ -423,7 +444,8 @@ Status TableImpl::AddIndex(const IndexSpec& index, std::uint64_t index_id) {
     if (r > 0 && shape.n_unique > 0) {
       bool same = true;
       for (std::size_t f = 0; f < shape.n_unique && same; ++f) {
-        same = !records[r][f].null && CompareField(shape.compare[f], false, records[r][f].span(), records[r - 1][f].null, records[r - 1][f].span()) == 0;
+        same = !records[r][f].null && CompareField(shape.compare[f], false, records[r][f].span(),
+                                                   records[r - 1][f].null, records[r - 1][f].span()) == 0;
       }
       if (same) {
         // The new index's root stays allocated but unused; the table is as it was.

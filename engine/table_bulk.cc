@@ -119,16 +119,19 @@ bool NormalizedKey(const Tuple& t, const std::vector<CompareKind>& kinds, std::s
     std::string_view b = t[i].bytes;
     std::string folded;
     switch (kinds[i]) {
-      case CompareKind::kFloat: case CompareKind::kDouble: {
+      case CompareKind::kFloat:
+      case CompareKind::kDouble: {
         std::uint64_t bits = 0;
         const std::size_t n = kinds[i] == CompareKind::kFloat ? 4 : 8;
-        for (std::size_t k = 0; k < n && k < b.size(); ++k) bits |= std::uint64_t(static_cast<unsigned char>(b[k])) << (8 * k);
+        for (std::size_t k = 0; k < n && k < b.size(); ++k)
+          bits |= std::uint64_t(static_cast<unsigned char>(b[k])) << (8 * k);
         const std::uint64_t sign = std::uint64_t{1} << (8 * n - 1);
         bits = (bits & sign) ? ~bits & (n == 8 ? ~std::uint64_t{0} : 0xFFFFFFFFull) : bits | sign;
         for (std::size_t k = n; k-- > 0;) out->push_back(static_cast<char>((bits >> (8 * k)) & 0xFF));
         continue;
       }
-      case CompareKind::kPadSpace: case CompareKind::kCaseFold: {
+      case CompareKind::kPadSpace:
+      case CompareKind::kCaseFold: {
         while (!b.empty() && b.back() == ' ') b.remove_suffix(1);
         for (char c : b) {
           if (static_cast<unsigned char>(c) < 0x20) return false;
@@ -142,7 +145,8 @@ bool NormalizedKey(const Tuple& t, const std::vector<CompareKind>& kinds, std::s
         }
         break;
       }
-      case CompareKind::kBinary: break;
+      case CompareKind::kBinary:
+        break;
     }
     for (char c : b) {
       out->push_back(c);
@@ -178,7 +182,8 @@ bool NeedsAutoinc(const TableSpec& spec, const Row& row, InsertOptions options) 
   for (std::size_t c = 0; c < spec.columns.size(); ++c) {
     if (!spec.columns[c].auto_increment) continue;
     const Value& v = row[c];
-    if (v.is_null() || (options.zero_generates_auto_increment && ((v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0)))) {
+    if (v.is_null() || (options.zero_generates_auto_increment &&
+                        ((v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0)))) {
       return true;
     }
   }
@@ -204,8 +209,10 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
     }
     if (NeedsAutoinc(spec, row, options)) return Status::NotSupported("an AUTO_INCREMENT value to assign");
     auto record = t.ClusteredRecord(row, 0);
-    if (!record.ok()) return rows.size() > 1 ? record.status().WithContext(fmt::format("row {} of the batch", i + 1)) : record.status();
-    if (EncodedSize(t.shapes_[0].leaf, *record) > limit) return Status::NotSupported("a row with columns to move off-page");
+    if (!record.ok())
+      return rows.size() > 1 ? record.status().WithContext(fmt::format("row {} of the batch", i + 1)) : record.status();
+    if (EncodedSize(t.shapes_[0].leaf, *record) > limit)
+      return Status::NotSupported("a row with columns to move off-page");
     Tuple key = t.KeyOf(*record);
     if (i > 0 && CompareKeys(key, p->last_key, kinds) <= 0) {
       return Status::NotSupported(fmt::format("row {} of the batch is not above the previous primary key", i + 1));
@@ -213,13 +220,17 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
     for (std::size_t c = 0; c < spec.columns.size(); ++c) {
       if (!spec.columns[c].auto_increment) continue;
       const Value& v = row[c];
-      p->max_autoinc = std::max<std::uint64_t>(p->max_autoinc, v.is_uint() ? v.as_uint() : v.is_int() && v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int()) : 0);
+      p->max_autoinc = std::max<std::uint64_t>(p->max_autoinc, v.is_uint() ? v.as_uint()
+                                                               : v.is_int() && v.as_int() > 0
+                                                                   ? static_cast<std::uint64_t>(v.as_int())
+                                                                   : 0);
     }
     for (std::size_t x = 1; x < t.trees_.size(); ++x) {
       Tuple entry = t.SecondaryRecord(x, *record);
       SecondaryBatch& into = p->secondary[x - 1];
       const std::size_t key_offset = into.keys.size();
-      if (!NormalizedKey(entry, t.shapes_[x].compare, &into.keys)) return Status::NotSupported("a key that sorts only by comparison");
+      if (!NormalizedKey(entry, t.shapes_[x].compare, &into.keys))
+        return Status::NotSupported("a key that sorts only by comparison");
       const std::string_view key = std::string_view(into.keys).substr(key_offset);
       into.entries.push_back({KeyPrefix(key), 0, static_cast<std::uint32_t>(key_offset),
                               static_cast<std::uint32_t>(key.size()), into.records.Append(t.shapes_[x].leaf, entry)});
@@ -301,7 +312,8 @@ Status BulkLoad::Finish() {
       }
       batches[b].entries = {};
     }
-    std::sort(entries.begin(), entries.end(), [&](const SortableEntry& a, const SortableEntry& b) { return EntryLess(a, b, batches); });
+    std::sort(entries.begin(), entries.end(),
+              [&](const SortableEntry& a, const SortableEntry& b) { return EntryLess(a, b, batches); });
     Btree::BulkBuilder build(*t.trees_[x]);
     for (std::size_t k = 0; k < entries.size(); ++k) {
       if (k % 4096 == 0 && t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));

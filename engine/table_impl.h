@@ -100,7 +100,8 @@ class TableImpl {
   const ReadView* ViewFor(TrxImpl& trx);
   // Row locks (transaction.cc has the waits). `rec_trx` is the DB_TRX_ID of the record being
   // locked, when it exists: an active writer's implicit lock is made explicit first.
-  Status LockRecord(TrxImpl& trx, const std::string& key, std::uint64_t rec_trx, LockMode mode, LockKind kind, LockWait& wait);
+  Status LockRecord(TrxImpl& trx, const std::string& key, std::uint64_t rec_trx, LockMode mode, LockKind kind,
+                    LockWait& wait);
   Status InsertIntention(TrxImpl& trx, std::size_t index, const Tuple& record, LockWait& wait);
   // The lock name of the record after `record` in the index (its supremum at the end).
   Result<std::string> NextKey(std::size_t index, const Tuple& record);
@@ -116,7 +117,8 @@ class TableImpl {
   Result<bool> PreviousVersion(Tuple& record, bool& deleted);
   // Whether the record or a version of it some read view may still see has this entry in
   // secondary index `index`.
-  Result<bool> VersionsHaveEntry(Tuple record, bool deleted, std::size_t index, const Tuple& entry, const ReadView& view);
+  Result<bool> VersionsHaveEntry(Tuple record, bool deleted, std::size_t index, const Tuple& entry,
+                                 const ReadView& view);
   Status SecInsertOrUnmark(std::size_t index, const Tuple& entry);
   Status SecMark(std::size_t index, const Tuple& entry, bool deleted);  // NotFound tolerated
   Status SecRemove(std::size_t index, const Tuple& entry);              // NotFound tolerated
@@ -156,7 +158,7 @@ class TableImpl {
   std::vector<std::unique_ptr<Btree>> trees_;
   std::unique_ptr<Btree> sdi_;
   std::unique_ptr<LobStore> lobs_;
-  std::uint64_t autoinc_ = 0;   // the last AUTO_INCREMENT value handed out or seen
+  std::uint64_t autoinc_ = 0;  // the last AUTO_INCREMENT value handed out or seen
   std::uint64_t persisted_autoinc_ = 0;
   std::uint64_t next_row_id_ = 1;
   std::uint64_t last_insert_id_ = 0;

@@ -124,7 +124,8 @@ Result<std::uint64_t> TableImpl::WriteUndo(TrxImpl& trx, UndoRecord& rec) {
 // AlreadyExists when another row holds the unique part of this secondary record. Rows whose
 // entry matches are locked (shared) first, so that an uncommitted insert, update or delete
 // of that value decides the outcome once it commits or rolls back.
-Status TableImpl::CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& secondary, const Tuple& own_key, LockWait& wait) {
+Status TableImpl::CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& secondary, const Tuple& own_key,
+                              LockWait& wait) {
   const std::size_t n = shapes_[index].n_unique;
   if (n == 0) return Status::Ok();
   Tuple prefix(secondary.begin(), secondary.begin() + static_cast<std::ptrdiff_t>(n));
@@ -145,7 +146,8 @@ Status TableImpl::CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& seco
     const std::uint64_t owner = row->has_value() ? TrxIdOf((*row)->record) : 0;
     STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, other), owner, LockMode::kShared, LockKind::kRecord, wait));
     if (wait.needed) return Status::Ok();
-    if (!m.deleted) return Status::AlreadyExists(DuplicateMessage(index, secondary)).Because(Status::Reason::kDuplicateKey);
+    if (!m.deleted)
+      return Status::AlreadyExists(DuplicateMessage(index, secondary)).Because(Status::Reason::kDuplicateKey);
   }
   return Status::Ok();
 }
@@ -217,7 +219,9 @@ void TableImpl::NoteAutoinc(const Row& row) {
   for (std::size_t c = 0; c < meta_.spec.columns.size(); ++c) {
     if (!meta_.spec.columns[c].auto_increment) continue;
     const Value& v = row[c];
-    const std::uint64_t used = v.is_uint() ? v.as_uint() : v.is_int() && v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int()) : 0;
+    const std::uint64_t used = v.is_uint()                    ? v.as_uint()
+                               : v.is_int() && v.as_int() > 0 ? static_cast<std::uint64_t>(v.as_int())
+                                                              : 0;
     autoinc_ = std::max(autoinc_, used);
   }
 }
@@ -238,9 +242,11 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
   auto existing = trees_[0]->GetMarked(key);
   if (!existing.ok()) return existing.status();
   if (existing->has_value()) {
-    STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, key), TrxIdOf((*existing)->record), LockMode::kExclusive, LockKind::kRecord, wait));
+    STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, key), TrxIdOf((*existing)->record), LockMode::kExclusive,
+                                      LockKind::kRecord, wait));
     if (wait.needed) return Status::Ok();
-    if (!(*existing)->deleted) return Status::AlreadyExists(DuplicateMessage(0, *record)).Because(Status::Reason::kDuplicateKey);
+    if (!(*existing)->deleted)
+      return Status::AlreadyExists(DuplicateMessage(0, *record)).Because(Status::Reason::kDuplicateKey);
   } else {
     STRATA_RETURN_IF_ERROR(InsertIntention(trx, 0, key, wait));
     if (wait.needed) return Status::Ok();
@@ -264,7 +270,8 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
     undo.old_trx_id = TrxIdOf(old);
     undo.old_roll_ptr = RollPtrOf(old);
     for (std::size_t p = shapes_[0].n_key; p < old.size(); ++p) {
-      if (p != trx_pos_ && p != roll_pos_ && !(old[p] == (*record)[p])) undo.updated.emplace_back(static_cast<std::uint32_t>(p), old[p]);
+      if (p != trx_pos_ && p != roll_pos_ && !(old[p] == (*record)[p]))
+        undo.updated.emplace_back(static_cast<std::uint32_t>(p), old[p]);
     }
     undo.indexed = IndexedValues(old);
   }
@@ -278,7 +285,9 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
     STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record, false));
   } else if (Status s = trees_[0]->Insert(*record); !s.ok()) {
     (void)FreeExternal(*record);
-    return s.IsAlreadyExists() ? Status::AlreadyExists(DuplicateMessage(0, *record)).Because(Status::Reason::kDuplicateKey) : s;
+    return s.IsAlreadyExists()
+               ? Status::AlreadyExists(DuplicateMessage(0, *record)).Because(Status::Reason::kDuplicateKey)
+               : s;
   }
   for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(SecInsertOrUnmark(i, secondary[i - 1]));
   if (spec.primary_key.empty()) ++next_row_id_;
@@ -292,17 +301,19 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
 Status TableImpl::UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait) {
   const auto& spec = meta_.spec;
   if (row.size() != spec.columns.size()) {
-    return Status::InvalidArgument(fmt::format("Column count doesn't match value count: {} columns, {} values",
-                                               spec.columns.size(), row.size()));
+    return Status::InvalidArgument(
+        fmt::format("Column count doesn't match value count: {} columns, {} values", spec.columns.size(), row.size()));
   }
-  if (spec.primary_key.empty()) return Status::NotSupported("update of a table without a primary key: use Delete and Insert");
+  if (spec.primary_key.empty())
+    return Status::NotSupported("update of a table without a primary key: use Delete and Insert");
   auto record = ClusteredRecord(row, 0);
   if (!record.ok()) return record.status();
   const Tuple key = KeyOf(*record);
   auto old = trees_[0]->GetMarked(key);
   if (!old.ok()) return old.status();
   if (!old->has_value()) return Status::NotFound("no row with this primary key");
-  STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, key), TrxIdOf((*old)->record), LockMode::kExclusive, LockKind::kRecord, wait));
+  STRATA_RETURN_IF_ERROR(
+      LockRecord(trx, RecordKey(0, key), TrxIdOf((*old)->record), LockMode::kExclusive, LockKind::kRecord, wait));
   if (wait.needed) return Status::Ok();
   if ((*old)->deleted) return Status::NotFound("no row with this primary key");
   const Tuple& before_rec = (*old)->record;
@@ -335,7 +346,8 @@ Status TableImpl::UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait) {
   undo.old_trx_id = TrxIdOf(before_rec);
   undo.old_roll_ptr = RollPtrOf(before_rec);
   for (std::size_t p = shapes_[0].n_key; p < before_rec.size(); ++p) {
-    if (p != trx_pos_ && p != roll_pos_ && !(before_rec[p] == (*record)[p])) undo.updated.emplace_back(static_cast<std::uint32_t>(p), before_rec[p]);
+    if (p != trx_pos_ && p != roll_pos_ && !(before_rec[p] == (*record)[p]))
+      undo.updated.emplace_back(static_cast<std::uint32_t>(p), before_rec[p]);
   }
   if (undo.updated.empty()) return Status::Ok();  // "Rows matched: 1  Changed: 0"
   if (any_changed) undo.indexed = IndexedValues(before_rec);
@@ -360,7 +372,8 @@ Status TableImpl::DeleteLocked(TrxImpl& trx, const std::vector<Value>& primary_k
   auto old = trees_[0]->GetMarked(*key);
   if (!old.ok()) return old.status();
   if (!old->has_value()) return Status::NotFound("no row with this primary key");
-  STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, *key), TrxIdOf((*old)->record), LockMode::kExclusive, LockKind::kRecord, wait));
+  STRATA_RETURN_IF_ERROR(
+      LockRecord(trx, RecordKey(0, *key), TrxIdOf((*old)->record), LockMode::kExclusive, LockKind::kRecord, wait));
   if (wait.needed) return Status::Ok();
   if ((*old)->deleted) return Status::NotFound("no row with this primary key");
   Tuple record = (*old)->record;
@@ -387,8 +400,11 @@ Status TableImpl::DeleteLocked(TrxImpl& trx, const std::vector<Value>& primary_k
 
 const ReadView* TableImpl::ViewFor(TrxImpl& trx) {
   switch (trx.isolation) {
-    case Isolation::kReadUncommitted: return nullptr;
-    case Isolation::kReadCommitted: svc_.trx_sys->OpenView(trx); break;  // a view per statement
+    case Isolation::kReadUncommitted:
+      return nullptr;
+    case Isolation::kReadCommitted:
+      svc_.trx_sys->OpenView(trx);
+      break;  // a view per statement
     default:
       if (!trx.view) svc_.trx_sys->OpenView(trx);  // the first consistent read takes the snapshot
   }
@@ -429,7 +445,8 @@ Result<std::optional<Row>> TableImpl::Get(TrxImpl& trx, const std::vector<Value>
       if (!cur.ok()) return cur.status();
       if (cur->has_value()) {
         // Equality on the whole primary key: the record alone is locked.
-        STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, *key), TrxIdOf((*cur)->record), mode, LockKind::kRecord, wait));
+        STRATA_RETURN_IF_ERROR(
+            LockRecord(trx, RecordKey(0, *key), TrxIdOf((*cur)->record), mode, LockKind::kRecord, wait));
         if (!wait.needed && !(*cur)->deleted) {
           auto row = RowOf((*cur)->record);
           if (!row.ok()) return row.status();
@@ -448,10 +465,12 @@ Result<std::optional<Row>> TableImpl::Get(TrxImpl& trx, const std::vector<Value>
 
 Status TableImpl::Scan(TrxImpl& trx, const ScanOptions& options, const std::function<bool(const Row&)>& fn) {
   const std::size_t index = IndexByName(options.index);
-  if (index >= trees_.size()) return Status::NotFound(fmt::format("no index '{}' on {}.{}", options.index, meta_.spec.database, meta_.spec.name));
+  if (index >= trees_.size())
+    return Status::NotFound(fmt::format("no index '{}' on {}.{}", options.index, meta_.spec.database, meta_.spec.name));
   Tuple from;
   for (std::size_t i = 0; i < options.from.size(); ++i) {
-    if (i >= fields_[index].size() || !fields_[index][i].key) return Status::InvalidArgument("more start values than key columns");
+    if (i >= fields_[index].size() || !fields_[index][i].key)
+      return Status::InvalidArgument("more start values than key columns");
     const int c = fields_[index][i].column;
     if (c < 0) {
       const Value& v = options.from[i];
@@ -463,7 +482,8 @@ Status TableImpl::Scan(TrxImpl& trx, const ScanOptions& options, const std::func
     from.push_back(std::move(*d));
   }
   const bool locking = options.lock != RowLock::kNone || trx.isolation == Isolation::kSerializable;
-  return locking ? ScanLocking(trx, index, std::move(from), options, fn) : ScanConsistent(trx, index, from, options, fn);
+  return locking ? ScanLocking(trx, index, std::move(from), options, fn)
+                 : ScanConsistent(trx, index, from, options, fn);
 }
 
 Status TableImpl::ScanConsistent(TrxImpl& trx, std::size_t index, const Tuple& from, const ScanOptions& options,
@@ -492,7 +512,8 @@ Status TableImpl::ScanConsistent(TrxImpl& trx, std::size_t index, const Tuple& f
         return false;
       }
       visible = version_of((*c)->record, (*c)->deleted);
-      if (visible.ok() && visible->has_value() && !(SecondaryRecord(index, **visible) == t)) visible = std::optional<Tuple>();
+      if (visible.ok() && visible->has_value() && !(SecondaryRecord(index, **visible) == t))
+        visible = std::optional<Tuple>();
     }
     if (!visible.ok()) {
       inner = visible.status();
@@ -532,14 +553,16 @@ Status TableImpl::ScanLocking(TrxImpl& trx, std::size_t index, Tuple from, const
         return false;
       }));
       if (!next) {
-        if (gaps && options.forward) STRATA_RETURN_IF_ERROR(LockRecord(trx, SupremumKey(shape.id), 0, mode, LockKind::kGap, wait));
+        if (gaps && options.forward)
+          STRATA_RETURN_IF_ERROR(LockRecord(trx, SupremumKey(shape.id), 0, mode, LockKind::kGap, wait));
         if (!wait.needed) return Status::Ok();
       } else {
         Tuple ckey = index == 0 ? KeyOf(next->record) : ClusteredKeyOfEntry(index, next->record);
         auto cur = trees_[0]->GetMarked(ckey);
         if (!cur.ok()) return cur.status();
         const std::uint64_t owner = cur->has_value() ? TrxIdOf((*cur)->record) : 0;
-        STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(index, next->record), index == 0 ? owner : 0, mode, kind, wait));
+        STRATA_RETURN_IF_ERROR(
+            LockRecord(trx, RecordKey(index, next->record), index == 0 ? owner : 0, mode, kind, wait));
         if (!wait.needed && index != 0) {
           STRATA_RETURN_IF_ERROR(LockRecord(trx, RecordKey(0, ckey), owner, mode, LockKind::kRecord, wait));
         }

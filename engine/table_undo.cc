@@ -20,8 +20,9 @@ Result<bool> TableImpl::PreviousVersion(Tuple& record, bool& deleted) {
     return Status::Ok();
   }));
   if (undo->table_id != meta_.table_id || !undo->is_update()) {
-    return Status::Corruption(fmt::format("{}.{}: the roll pointer of a record leads to an undo record of table {} (type {})",
-                                          meta_.spec.database, meta_.spec.name, undo->table_id, ToString(undo->type)));
+    return Status::Corruption(
+        fmt::format("{}.{}: the roll pointer of a record leads to an undo record of table {} (type {})",
+                    meta_.spec.database, meta_.spec.name, undo->table_id, ToString(undo->type)));
   }
   for (const auto& [p, d] : undo->updated) {
     if (p >= record.size()) return Status::Corruption("undo record updates a field past the record");
@@ -44,7 +45,8 @@ Result<std::optional<Tuple>> TableImpl::VisibleVersion(Tuple record, bool delete
 }
 
 // row_vers_old_has_index_entry: versions from this one back to the first the view sees.
-Result<bool> TableImpl::VersionsHaveEntry(Tuple record, bool deleted, std::size_t index, const Tuple& entry, const ReadView& view) {
+Result<bool> TableImpl::VersionsHaveEntry(Tuple record, bool deleted, std::size_t index, const Tuple& entry,
+                                          const ReadView& view) {
   for (;;) {
     if (!deleted && SecondaryRecord(index, record) == entry) return true;
     if (view.Sees(TrxIdOf(record))) return false;
@@ -72,7 +74,8 @@ Status TableImpl::Undo(const UndoRecord& rec, std::uint64_t roll_ptr) {
     case UndoRecordType::kDeleteMark: {
       Tuple old = now;
       SetSystemFields(old, rec.old_trx_id, rec.old_roll_ptr);
-      for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(SecInsertOrUnmark(i, SecondaryRecord(i, old)));
+      for (std::size_t i = 1; i < trees_.size(); ++i)
+        STRATA_RETURN_IF_ERROR(SecInsertOrUnmark(i, SecondaryRecord(i, old)));
       return trees_[0]->Update(old, (rec.info_bits & kInfoDeleted) != 0);
     }
     case UndoRecordType::kUpdateExisting:
@@ -123,7 +126,8 @@ Status TableImpl::Undo(const UndoRecord& rec, std::uint64_t roll_ptr) {
 Status TableImpl::Purge(const UndoRecord& rec, std::uint64_t trx_id, const ReadView& view) {
   auto cur = trees_[0]->GetMarked(rec.key);
   if (!cur.ok()) return cur.status();
-  if (rec.type == UndoRecordType::kDeleteMark && cur->has_value() && (*cur)->deleted && TrxIdOf((*cur)->record) == trx_id) {
+  if (rec.type == UndoRecordType::kDeleteMark && cur->has_value() && (*cur)->deleted &&
+      TrxIdOf((*cur)->record) == trx_id) {
     const Tuple row = (*cur)->record;
     for (std::size_t i = 1; i < trees_.size(); ++i) STRATA_RETURN_IF_ERROR(SecRemove(i, SecondaryRecord(i, row)));
     auto next = NextKey(0, rec.key);

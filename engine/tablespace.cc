@@ -20,21 +20,22 @@ Result<std::unique_ptr<Tablespace>> Tablespace::Open(std::unique_ptr<File> file,
 
 Status Tablespace::Read(PageNo n, MutableBytes out) {
   if (n.value() >= size()) {
-    return Status::Corruption(fmt::format("{}: page {} is past the end of the file ({} pages)", path().string(),
-                                          n.value(), size()));
+    return Status::Corruption(
+        fmt::format("{}: page {} is past the end of the file ({} pages)", path().string(), n.value(), size()));
   }
   STRATA_RETURN_IF_ERROR(file_->Read(std::uint64_t{n.value()} * ps_.bytes(), out));
   const PageCheck check = ValidatePage(out, false);
   if (check.all_zero) return Status::Ok();
   if (!check.valid || check.lsn_mismatch) {
-    return Status::Corruption(fmt::format("{}: page {} (offset {}) {}", path().string(), n.value(),
-                                          std::uint64_t{n.value()} * ps_.bytes(),
-                                          check.lsn_mismatch ? "is torn: header and trailer LSNs differ"
-                                                             : fmt::format("has a bad checksum (stored {:#010x}, computed {:#010x})",
-                                                                           check.stored, check.computed)));
+    return Status::Corruption(fmt::format(
+        "{}: page {} (offset {}) {}", path().string(), n.value(), std::uint64_t{n.value()} * ps_.bytes(),
+        check.lsn_mismatch
+            ? "is torn: header and trailer LSNs differ"
+            : fmt::format("has a bad checksum (stored {:#010x}, computed {:#010x})", check.stored, check.computed)));
   }
   if (CheckPlacement(out, n, id_).any()) {
-    return Status::Corruption(fmt::format("{}: page {} carries another page's number or space id", path().string(), n.value()));
+    return Status::Corruption(
+        fmt::format("{}: page {} carries another page's number or space id", path().string(), n.value()));
   }
   return Status::Ok();
 }

@@ -79,7 +79,7 @@ Status DatabaseImpl::RunStatement(Transaction* given, const std::function<Status
   Status s = body(*trx);
   if (!s.ok()) {
     // A deadlock takes the whole transaction, and an autocommit statement is all of its own.
-    Status r = s.IsDeadlock() || own ? RollbackAndEnd(*trx)
+    Status r = s.IsDeadlock() || own      ? RollbackAndEnd(*trx)
                : trx->undo_no > savepoint ? RollbackTrx(*trx, savepoint)
                                           : Status::Ok();
     if (!r.ok()) return r.WithContext("rolling back the failed statement (" + s.ToString() + ")");
@@ -201,7 +201,9 @@ Status DatabaseImpl::RunGrouped(const std::string& group, const std::function<St
   if (read_only_) return Status::InvalidArgument("the database is read-only");
   return hot_rows_.Run(group, body,
                        {[this] { return Begin({}); },
-                        [this](Transaction& t, const std::function<void()>& in_memory) { return pipeline_->Commit(*t.impl_, in_memory); }});
+                        [this](Transaction& t, const std::function<void()>& in_memory) {
+                          return pipeline_->Commit(*t.impl_, in_memory);
+                        }});
 }
 
 // ---- purge and settings ----------------------------------------------------------------------
@@ -236,22 +238,29 @@ EngineStatus DatabaseImpl::StatusReport() {
 std::string EngineStatus::Render() const {
   std::string out = "------------\nTRANSACTIONS\n------------\n";
   out += fmt::format("Trx id counter {}\n", max_trx_id);
-  out += fmt::format("Purge done for trx's n:o < {} undo n:o < {} state: running\n", purged_below_no, purged_below_undo_no);
+  out += fmt::format("Purge done for trx's n:o < {} undo n:o < {} state: running\n", purged_below_no,
+                     purged_below_undo_no);
   out += fmt::format("History list length {}\n", history_list_length);
   out += "LIST OF TRANSACTIONS FOR EACH SESSION:\n";
   for (const auto& t : transactions) {
-    const std::string id = t.id ? std::to_string(t.id) : fmt::format("{}", 421000000000000ull + t.seq);  // not started: a placeholder id, as MySQL shows
+    const std::string id =
+        t.id ? std::to_string(t.id)
+             : fmt::format("{}", 421000000000000ull + t.seq);  // not started: a placeholder id, as MySQL shows
     if (t.id == 0 && !t.has_view) {
       out += fmt::format("---TRANSACTION {}, not started\n", id);
       continue;
     }
     out += fmt::format("---TRANSACTION {}, ACTIVE {:.0f} sec{}\n", id, t.seconds, t.waiting ? " LOCK WAIT" : "");
-    if (t.id) out += fmt::format("{} lock struct(s), undo log entries {}, rows modified {}\n", t.locks, t.undo_records, t.rows_modified);
-    if (t.has_view) out += fmt::format("Trx read view will not see trx with id >= {}, sees < {}\n", t.view_low_limit_id, t.view_up_limit_id);
+    if (t.id)
+      out += fmt::format("{} lock struct(s), undo log entries {}, rows modified {}\n", t.locks, t.undo_records,
+                         t.rows_modified);
+    if (t.has_view)
+      out += fmt::format("Trx read view will not see trx with id >= {}, sees < {}\n", t.view_low_limit_id,
+                         t.view_up_limit_id);
     out += fmt::format("isolation level {}\n", ToString(t.isolation));
   }
-  out += fmt::format("Row locks: {} held or waited for, {} waits, {} lock wait timeouts, {} deadlocks\n", locks.locks, locks.waits,
-                     locks.timeouts, locks.deadlocks);
+  out += fmt::format("Row locks: {} held or waited for, {} waits, {} lock wait timeouts, {} deadlocks\n", locks.locks,
+                     locks.waits, locks.timeouts, locks.deadlocks);
   return out;
 }
 

@@ -16,10 +16,14 @@ constexpr PageNo kTrxSysPage{5};
 
 std::string ToString(Isolation i) {
   switch (i) {
-    case Isolation::kReadUncommitted: return "READ UNCOMMITTED";
-    case Isolation::kReadCommitted: return "READ COMMITTED";
-    case Isolation::kRepeatableRead: return "REPEATABLE READ";
-    case Isolation::kSerializable: return "SERIALIZABLE";
+    case Isolation::kReadUncommitted:
+      return "READ UNCOMMITTED";
+    case Isolation::kReadCommitted:
+      return "READ COMMITTED";
+    case Isolation::kRepeatableRead:
+      return "REPEATABLE READ";
+    case Isolation::kSerializable:
+      return "SERIALIZABLE";
   }
   return "?";
 }

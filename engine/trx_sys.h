@@ -41,7 +41,7 @@ struct TrxImpl {
   TrxLocks locks;
   std::optional<ReadView> view;  // open while registered with TrxSys
   std::optional<UndoLog> insert_undo, update_undo;
-  std::uint64_t undo_no = 0;     // undo records written (the next record's undo_no)
+  std::uint64_t undo_no = 0;  // undo records written (the next record's undo_no)
   std::uint64_t rows_modified = 0;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
@@ -63,8 +63,8 @@ class TrxSys {
 
   // Reads the stored counter; `seen_id`/`seen_no` are the largest found in undo logs.
   Status Load(std::uint64_t seen_id, std::uint64_t seen_no);
-  void Begin(TrxImpl& trx);    // registers it (status report, begin order)
-  void Finish(TrxImpl& trx);   // unregisters a committed or rolled-back transaction
+  void Begin(TrxImpl& trx);   // registers it (status report, begin order)
+  void Finish(TrxImpl& trx);  // unregisters a committed or rolled-back transaction
   // Gives the transaction its id (callers hold the database's write lock: it may write the
   // TRX_SYS page).
   Status AssignId(TrxImpl& trx);
@@ -90,7 +90,7 @@ class TrxSys {
  private:
   Status Persist(std::uint64_t value);  // TRX_SYS_TRX_ID_STORE, under the write lock
   ReadView MakeView(std::uint64_t creator);
-  std::uint64_t Take();                 // the counter's next value (mu_ held)
+  std::uint64_t Take();  // the counter's next value (mu_ held)
 
   BufferPool& pool_;
   Tablespace& system_;

@@ -63,7 +63,9 @@ Result<HistoryExperimentResult> RunHistoryExperiment(const std::filesystem::path
     auto t = (*db)->GetTable("bank", "acct");
     if (!t.ok()) t = (*db)->CreateTable(AccountSpec());
     if (!t.ok()) return t.status();
-    if (Status s = (*t)->Insert({Value::Int(1), Value::Int(0), Value::String("hot row")}); !s.ok() && !s.IsAlreadyExists()) return s;
+    if (Status s = (*t)->Insert({Value::Int(1), Value::Int(0), Value::String("hot row")});
+        !s.ok() && !s.IsAlreadyExists())
+      return s;
     // Earlier history (from a previous run) is purged first, so the growth is this run's.
     auto purged = (*db)->Purge();
     if (!purged.ok()) return purged.status();
@@ -84,17 +86,20 @@ Result<HistoryExperimentResult> RunHistoryExperiment(const std::filesystem::path
 
     // The other sessions: one autocommit UPDATE ... SET k = k + 1 each.
     const auto start = std::chrono::steady_clock::now();
-    const std::uint64_t every = std::max<std::uint64_t>(1, options.updates / std::max<std::uint64_t>(1, options.samples));
+    const std::uint64_t every =
+        std::max<std::uint64_t>(1, options.updates / std::max<std::uint64_t>(1, options.samples));
     sample({"view_open", 0, (*db)->history_list_length(), 0});
     Status failed;
     std::thread others([&] {
       for (std::uint64_t i = 1; i <= options.updates && failed.ok(); ++i) {
-        Status s = (*t)->Update({Value::Int(1), Value::Int(first_k + static_cast<std::int64_t>(i)), Value::String("hot row")});
+        Status s =
+            (*t)->Update({Value::Int(1), Value::Int(first_k + static_cast<std::int64_t>(i)), Value::String("hot row")});
         if (!s.ok()) {
           failed = s;
           break;
         }
-        if (i % every == 0 || i == options.updates) sample({"view_open", i, (*db)->history_list_length(), Since(start)});
+        if (i % every == 0 || i == options.updates)
+          sample({"view_open", i, (*db)->history_list_length(), Since(start)});
       }
     });
     others.join();

@@ -17,16 +17,16 @@
 namespace strata::experiments {
 
 struct HistorySample {
-  std::string phase;             // "view_open", "after_restart", "purging"
-  std::uint64_t updates = 0;     // updates committed so far
+  std::string phase;          // "view_open", "after_restart", "purging"
+  std::uint64_t updates = 0;  // updates committed so far
   std::uint64_t history_list_length = 0;
-  double seconds = 0;            // since the phase began
+  double seconds = 0;  // since the phase began
 };
 
 struct HistoryExperimentOptions {
   std::uint64_t updates = 10000;
-  std::uint64_t samples = 20;     // while the view is open
-  bool purge_after = false;       // reopen after the shutdown and watch purge empty the history
+  std::uint64_t samples = 20;  // while the view is open
+  bool purge_after = false;    // reopen after the shutdown and watch purge empty the history
   double purge_timeout_s = 120;
   std::size_t buffer_pool_bytes = 64u << 20;
 };
@@ -35,10 +35,10 @@ struct HistoryExperimentResult {
   std::vector<HistorySample> samples;
   std::uint64_t history_at_start = 0;
   std::uint64_t history_at_shutdown = 0;
-  std::uint64_t history_after_restart = 0;   // with purge_after
-  std::uint64_t history_at_end = 0;          // with purge_after
-  std::uint64_t view_reads_k = 0;            // what the open view still reads (the first version)
-  std::string status_at_shutdown;            // the TRANSACTIONS section just before the shutdown
+  std::uint64_t history_after_restart = 0;  // with purge_after
+  std::uint64_t history_at_end = 0;         // with purge_after
+  std::uint64_t view_reads_k = 0;           // what the open view still reads (the first version)
+  std::string status_at_shutdown;           // the TRANSACTIONS section just before the shutdown
   double update_seconds = 0, purge_seconds = 0;
 };
 

@@ -34,7 +34,8 @@ Status Run(sql::Session& session, const std::string& text, FirstValue* out = nul
   auto o = session.Execute(text, out ? *out : ignore);
   if (!o.error) return Status::Ok();
   const std::string shown = text.size() > 120 ? text.substr(0, 120) + "..." : text;
-  return Status::InvalidArgument(fmt::format("{}: ERROR {} ({}): {}", shown, o.error->code, o.error->sqlstate, o.error->message));
+  return Status::InvalidArgument(
+      fmt::format("{}: ERROR {} ({}): {}", shown, o.error->code, o.error->sqlstate, o.error->message));
 }
 
 double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -96,8 +97,8 @@ Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStra
     auto db = engine::Database::Open(datadir, EngineOptions(options));
     if (!db.ok()) return db.status();
     sql::Session session(**db);
-    for (const std::string& text : {fmt::format("CREATE DATABASE `{}`", options.database), fmt::format("USE `{}`", options.database),
-                                    CreateTableFor(options, strategy)}) {
+    for (const std::string& text : {fmt::format("CREATE DATABASE `{}`", options.database),
+                                    fmt::format("USE `{}`", options.database), CreateTableFor(options, strategy)}) {
       if (Status s = Run(session, text); !s.ok()) return s;
     }
     Status failed;

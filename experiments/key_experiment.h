@@ -55,18 +55,18 @@ struct KeyRunResult {
   std::vector<TimeSample> samples;
   double insert_seconds = 0;
   std::uint64_t file_bytes = 0;
-  std::uint64_t pages = 0;         // whole pages in the file
-  std::uint64_t data_pages = 0;    // the clustered index (SHOW TABLE STATUS's Data_length)
-  std::uint64_t index_pages = 0;   // secondary indexes (Index_length)
-  std::uint64_t leaf_pages = 0;    // of the clustered index
+  std::uint64_t pages = 0;        // whole pages in the file
+  std::uint64_t data_pages = 0;   // the clustered index (SHOW TABLE STATUS's Data_length)
+  std::uint64_t index_pages = 0;  // secondary indexes (Index_length)
+  std::uint64_t leaf_pages = 0;   // of the clustered index
   std::uint64_t levels = 0;
   std::uint64_t records = 0;
-  double avg_leaf_fill = 0;        // of the clustered index's leaves, 0..1
-  std::optional<std::uint64_t> page_splits;  // as counted by the engine while inserting
+  double avg_leaf_fill = 0;                        // of the clustered index's leaves, 0..1
+  std::optional<std::uint64_t> page_splits;        // as counted by the engine while inserting
   std::optional<std::uint64_t> server_leaf_pages;  // MariaDB: n_leaf_pages in mysql.innodb_index_stats
-  std::uint64_t count = 0;         // what SELECT COUNT(*) returned
-  double count_cold_seconds = 0;   // fresh buffer pool, file evicted from the OS cache
-  double count_warm_seconds = 0;   // the same query again
+  std::uint64_t count = 0;                         // what SELECT COUNT(*) returned
+  double count_cold_seconds = 0;                   // fresh buffer pool, file evicted from the OS cache
+  double count_warm_seconds = 0;                   // the same query again
 };
 
 struct KeyExperimentProgress {

@@ -69,8 +69,9 @@ std::vector<std::vector<double>> Numbers(const std::string& out) {
 
 }  // namespace
 
-Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStrategy strategy, const KeyExperimentOptions& options,
-                                    const MariadbOptions& server, const KeyProgressFn& progress, std::string* version) {
+Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStrategy strategy,
+                                    const KeyExperimentOptions& options, const MariadbOptions& server,
+                                    const KeyProgressFn& progress, std::string* version) {
   KeyRunResult r;
   r.engine = "mariadb";
   r.strategy = strategy;
@@ -83,8 +84,9 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   const auto log = workdir / "experiment.log";
   const std::string script = Quote(server.script.string()), dir = Quote(workdir.string());
   const std::string start = fmt::format(
-      "{} start {} {} --innodb-buffer-pool-size={} --innodb-log-file-size=96M --innodb-flush-log-at-trx-commit={} >/dev/null", script,
-      dir, server.port, options.buffer_pool_bytes, options.flush_log_at_trx_commit);
+      "{} start {} {} --innodb-buffer-pool-size={} --innodb-log-file-size=96M --innodb-flush-log-at-trx-commit={} "
+      ">/dev/null",
+      script, dir, server.port, options.buffer_pool_bytes, options.flush_log_at_trx_commit);
   const std::string client = fmt::format("{} sql {} --batch --skip-column-names", script, dir);
   struct Stop {  // the server goes down however this ends
     std::string command;
@@ -104,8 +106,10 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   const auto sql_path = workdir / "load.sql";
   {
     std::ofstream sql(sql_path, std::ios::binary);
-    sql << fmt::format("CREATE DATABASE `{0}`;\nUSE `{0}`;\n{1};\n", options.database, CreateTableFor(options, strategy))
-        << "SET GLOBAL innodb_monitor_enable = 'index_page_splits';\nSET GLOBAL innodb_monitor_reset_all = 'index_page_splits';\n"
+    sql << fmt::format("CREATE DATABASE `{0}`;\nUSE `{0}`;\n{1};\n", options.database,
+                       CreateTableFor(options, strategy))
+        << "SET GLOBAL innodb_monitor_enable = 'index_page_splits';\nSET GLOBAL innodb_monitor_reset_all = "
+           "'index_page_splits';\n"
         << "SELECT 0, UNIX_TIMESTAMP(NOW(6));\n";
     ForEachInsert(options, strategy, r.table, [&](const std::string& statement, std::uint64_t done, bool sample) {
       sql << statement << ";\n";
@@ -119,7 +123,9 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   std::atomic<bool> loading{true};
   Result<std::string> loaded = std::string();
   std::thread load([&] {
-    loaded = Shell(fmt::format("{} --unbuffered < {} | tee {}", client, Quote(sql_path.string()), Quote(marks_path.string())), log);
+    loaded = Shell(
+        fmt::format("{} --unbuffered < {} | tee {}", client, Quote(sql_path.string()), Quote(marks_path.string())),
+        log);
     loading = false;
   });
   while (loading) {  // follow the marks for the progress bar
@@ -133,7 +139,8 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   load.join();
   if (!loaded.ok()) return loaded.status();
   const auto marks = Numbers(*loaded);
-  if (marks.size() < 3 || marks.front().size() != 2) return Status::Corruption(marks_path.string() + ": no timestamps from the load");
+  if (marks.size() < 3 || marks.front().size() != 2)
+    return Status::Corruption(marks_path.string() + ": no timestamps from the load");
   const double t0 = marks.front()[1];
   for (std::size_t i = 1; i + 1 < marks.size(); ++i) {
     if (marks[i].size() == 2) r.samples.push_back({static_cast<std::uint64_t>(marks[i][0]), marks[i][1] - t0});
@@ -141,14 +148,17 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   r.insert_seconds = r.samples.empty() ? 0 : r.samples.back().seconds;
   r.page_splits = static_cast<std::uint64_t>(marks.back().at(0));
 
-  auto stats = Shell(client + fmt::format(" -e \"ANALYZE TABLE \\`{0}\\`.\\`{1}\\`\" >/dev/null; ", options.database, r.table) + client +
-                         fmt::format(" -e \"SELECT stat_value FROM mysql.innodb_index_stats WHERE database_name = '{}' AND "
-                                     "table_name = '{}' AND index_name = 'PRIMARY' AND stat_name = 'n_leaf_pages'\"",
-                                     options.database, r.table),
-                     log);
+  auto stats =
+      Shell(client + fmt::format(" -e \"ANALYZE TABLE \\`{0}\\`.\\`{1}\\`\" >/dev/null; ", options.database, r.table) +
+                client +
+                fmt::format(" -e \"SELECT stat_value FROM mysql.innodb_index_stats WHERE database_name = '{}' AND "
+                            "table_name = '{}' AND index_name = 'PRIMARY' AND stat_name = 'n_leaf_pages'\"",
+                            options.database, r.table),
+            log);
   if (!stats.ok()) return stats.status();
   const auto leaves = Numbers(*stats);
-  if (leaves.size() != 1 || leaves[0].size() != 1) return Status::Corruption("unexpected n_leaf_pages output: " + *stats);
+  if (leaves.size() != 1 || leaves[0].size() != 1)
+    return Status::Corruption("unexpected n_leaf_pages output: " + *stats);
   r.server_leaf_pages = static_cast<std::uint64_t>(leaves[0][0]);
 
   // COUNT(*) after a restart (its buffer pool empty; the file out of the OS cache too).
@@ -160,10 +170,11 @@ Result<KeyRunResult> RunMariadbKeys(const std::filesystem::path& workdir, KeyStr
   stop.running = true;
   // Timestamps between the statements, from the server's clock: cold, then warm.
   const std::string count = fmt::format("SELECT COUNT(*) FROM \\`{}\\`.\\`{}\\`", options.database, r.table);
-  auto counted = Shell(fmt::format("{0} -e \"SELECT 0, UNIX_TIMESTAMP(NOW(6)); {1}; SELECT 0, UNIX_TIMESTAMP(NOW(6)); {1}; SELECT 0, "
-                                   "UNIX_TIMESTAMP(NOW(6))\"",
-                                   client, count),
-                       log);
+  auto counted = Shell(
+      fmt::format("{0} -e \"SELECT 0, UNIX_TIMESTAMP(NOW(6)); {1}; SELECT 0, UNIX_TIMESTAMP(NOW(6)); {1}; SELECT 0, "
+                  "UNIX_TIMESTAMP(NOW(6))\"",
+                  client, count),
+      log);
   if (!counted.ok()) return counted.status();
   const auto times = Numbers(*counted);
   if (times.size() != 5 || times[0].size() != 2 || times[2].size() != 2 || times[4].size() != 2) {

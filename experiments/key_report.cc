@@ -51,8 +51,8 @@ const KeyRunResult* Find(const std::vector<KeyRunResult>& results, const std::st
 // A report is a list of blocks, written out once as Markdown and once as HTML.
 struct Block {
   enum Kind { kHeading, kParagraph, kTable, kImage } kind;
-  std::string text;                           // heading, paragraph, image caption
-  std::string path;                           // image file, relative to the report
+  std::string text;                            // heading, paragraph, image caption
+  std::string path;                            // image file, relative to the report
   std::vector<std::vector<std::string>> rows;  // table: the first row is the header
 };
 
@@ -61,8 +61,9 @@ std::vector<std::string> Header(const KeyReport& report) {
   for (const auto& r : report.results) {
     if (const KeyRunResult* b = Baseline(report.results, r.engine)) base = "pages vs " + ToString(b->strategy);
   }
-  return {"strategy", "engine", "key", "insert s", "rows/s", "file MiB", base, "B-tree pages", "data pages", "index pages",
-          "leaf pages", "leaf fill", "levels", "page splits", "COUNT(*) cold s", "warm s"};
+  return {"strategy",        "engine",     "key",         "insert s",   "rows/s",    "file MiB", base,
+          "B-tree pages",    "data pages", "index pages", "leaf pages", "leaf fill", "levels",   "page splits",
+          "COUNT(*) cold s", "warm s"};
 }
 
 std::vector<std::string> Row(const KeyRunResult& r, const KeyRunResult* base) {
@@ -73,7 +74,8 @@ std::vector<std::string> Row(const KeyRunResult& r, const KeyRunResult* base) {
           viz::Thousands(r.insert_seconds > 0 ? static_cast<std::uint64_t>(r.records / r.insert_seconds) : 0),
           fmt::format("{:.1f}", MiB(r.file_bytes)),
           base && base->data_pages + base->index_pages
-              ? fmt::format("{:.2f}x", static_cast<double>(r.data_pages + r.index_pages) / (base->data_pages + base->index_pages))
+              ? fmt::format("{:.2f}x",
+                            static_cast<double>(r.data_pages + r.index_pages) / (base->data_pages + base->index_pages))
               : "",
           viz::Thousands(r.data_pages + r.index_pages),
           viz::Thousands(r.data_pages),
@@ -103,14 +105,16 @@ std::vector<std::string> Findings(const KeyReport& report) {
       if (!r || r == base || base->data_pages + base->index_pages == 0) continue;
       out.push_back(fmt::format(
           "On {}, the {} table takes {:.2f}x the {} table's pages ({} against {}; files of {:.1f} MiB against {:.1f} "
-          "MiB); its leaves are {:.1f}% full against {:.1f}%, after {} page splits against {}; COUNT(*) from a cold cache "
+          "MiB); its leaves are {:.1f}% full against {:.1f}%, after {} page splits against {}; COUNT(*) from a cold "
+          "cache "
           "took {:.3f} s against {:.3f} s.",
-          engine, ToString(s), static_cast<double>(r->data_pages + r->index_pages) / (base->data_pages + base->index_pages),
+          engine, ToString(s),
+          static_cast<double>(r->data_pages + r->index_pages) / (base->data_pages + base->index_pages),
           ToString(base->strategy), viz::Thousands(r->data_pages + r->index_pages),
-          viz::Thousands(base->data_pages + base->index_pages), MiB(r->file_bytes),
-          MiB(base->file_bytes), 100 * r->avg_leaf_fill, 100 * base->avg_leaf_fill,
-          r->page_splits ? viz::Thousands(*r->page_splits) : "n/a", base->page_splits ? viz::Thousands(*base->page_splits) : "n/a",
-          r->count_cold_seconds, base->count_cold_seconds));
+          viz::Thousands(base->data_pages + base->index_pages), MiB(r->file_bytes), MiB(base->file_bytes),
+          100 * r->avg_leaf_fill, 100 * base->avg_leaf_fill, r->page_splits ? viz::Thousands(*r->page_splits) : "n/a",
+          base->page_splits ? viz::Thousands(*base->page_splits) : "n/a", r->count_cold_seconds,
+          base->count_cold_seconds));
     }
   }
   for (const auto& r : report.results) {
@@ -121,11 +125,12 @@ std::vector<std::string> Findings(const KeyReport& report) {
     // index whose leaves all sit in its segment's fragment array).
     const std::uint64_t theirs = m->leaf_pages;
     if (!theirs) continue;
-    out.push_back(fmt::format("{}: Strata's clustered index has {} leaf pages, MariaDB's {} in its file (n_leaf_pages in "
-                              "mysql.innodb_index_stats: {}): {:+.1f}%.",
-                              ToString(r.strategy), viz::Thousands(r.leaf_pages), viz::Thousands(theirs),
-                              m->server_leaf_pages ? viz::Thousands(*m->server_leaf_pages) : "n/a",
-                              100.0 * (static_cast<double>(r.leaf_pages) - theirs) / theirs));
+    out.push_back(
+        fmt::format("{}: Strata's clustered index has {} leaf pages, MariaDB's {} in its file (n_leaf_pages in "
+                    "mysql.innodb_index_stats: {}): {:+.1f}%.",
+                    ToString(r.strategy), viz::Thousands(r.leaf_pages), viz::Thousands(theirs),
+                    m->server_leaf_pages ? viz::Thousands(*m->server_leaf_pages) : "n/a",
+                    100.0 * (static_cast<double>(r.leaf_pages) - theirs) / theirs));
   }
   return out;
 }
@@ -147,7 +152,8 @@ std::string WhyParagraph(const KeyReport& report) {
   std::string out;
   if (base) {
     out += fmt::format(
-        "An ascending key always lands on the last leaf: when it fills, InnoDB splits at the insertion point, the full page "
+        "An ascending key always lands on the last leaf: when it fills, InnoDB splits at the insertion point, the full "
+        "page "
         "stays full and the new key starts an empty one, so every leaf but the last ends as full as InnoDB fills a "
         "clustered leaf (it leaves 1/16 free) and is written once, in order ({:.1f}% average leaf fill in the {} table "
         "here, the last, partly filled leaf included). ",
@@ -155,13 +161,14 @@ std::string WhyParagraph(const KeyReport& report) {
   }
   if (random) {
     out += fmt::format(
-        "A random key (UUIDv4) lands anywhere: full pages split in the middle and both halves wait, half empty, for more "
+        "A random key (UUIDv4) lands anywhere: full pages split in the middle and both halves wait, half empty, for "
+        "more "
         "random keys, so leaves settle well below full ({:.1f}% in the uuid table here), the table takes more pages{}, "
         "and every page keeps being dirtied until the end (bright all over the LSN map)",
         100 * random->avg_leaf_fill,
         base && base->data_pages + base->index_pages
-            ? fmt::format(" ({:.2f}x the {} table's)", double(random->data_pages + random->index_pages) /
-                                                           (base->data_pages + base->index_pages),
+            ? fmt::format(" ({:.2f}x the {} table's)",
+                          double(random->data_pages + random->index_pages) / (base->data_pages + base->index_pages),
                           ToString(base->strategy))
             : "");
     out += random->file_bytes > report.options.buffer_pool_bytes
@@ -174,12 +181,16 @@ std::string WhyParagraph(const KeyReport& report) {
   }
   if (!ordered.empty()) {
     std::string names;
-    for (std::size_t i = 0; i < ordered.size(); ++i) names += (i ? (i + 1 == ordered.size() ? " and " : ", ") : "") + ordered[i];
-    out += "Time-ordered keys (" + names + " here) grow at one end as ascending ones do, so their leaves fill the same way. ";
+    for (std::size_t i = 0; i < ordered.size(); ++i)
+      names += (i ? (i + 1 == ordered.size() ? " and " : ", ") : "") + ordered[i];
+    out += "Time-ordered keys (" + names +
+           " here) grow at one end as ascending ones do, so their leaves fill the same way. ";
   }
   if (random && Find(report.results, engine, KeyStrategy::kUuidBin)) {
-    out += "uuid-bin stores the same randomness as binary(16) rather than char(36): its leaves split as randomly, but more "
-           "rows fit in a page. ";
+    out +=
+        "uuid-bin stores the same randomness as binary(16) rather than char(36): its leaves split as randomly, but "
+        "more "
+        "rows fit in a page. ";
   }
   if (!out.empty()) out.pop_back();
   return out;
@@ -190,18 +201,28 @@ constexpr const char* kGlossary =
     "pages: the pages of the secondary indexes (Index_length); a table keyed by its primary key alone has none. leaf "
     "pages, leaf fill: the clustered index's bottom level, and how much of each page its records use, on average. "
     "B-tree pages: data and index pages together. pages vs: the table's B-tree pages against the ascending table's, "
-    "the measure of size that does not depend on how the file grows; file MiB is the file on disk, pre-allocated extents included. page splits: how "
+    "the measure of size that does not depend on how the file grows; file MiB is the file on disk, pre-allocated "
+    "extents included. page splits: how "
     "many times a full page was split to make room. levels: the height of the clustered index's B+tree.";
 
 std::string Escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -211,9 +232,15 @@ std::string ToMarkdown(const std::vector<Block>& blocks) {
   std::string md;
   for (const auto& b : blocks) {
     switch (b.kind) {
-      case Block::kHeading: md += (md.empty() ? "# " : "## ") + b.text + "\n\n"; break;
-      case Block::kParagraph: md += b.text + "\n\n"; break;
-      case Block::kImage: md += fmt::format("![{}]({})\n\n*{}*\n\n", b.text, b.path, b.text); break;
+      case Block::kHeading:
+        md += (md.empty() ? "# " : "## ") + b.text + "\n\n";
+        break;
+      case Block::kParagraph:
+        md += b.text + "\n\n";
+        break;
+      case Block::kImage:
+        md += fmt::format("![{}]({})\n\n*{}*\n\n", b.text, b.path, b.text);
+        break;
       case Block::kTable:
         for (std::size_t i = 0; i < b.rows.size(); ++i) {
           md += "| " + fmt::format("{}", fmt::join(b.rows[i], " | ")) + " |\n";
@@ -240,8 +267,12 @@ std::string ToHtml(const std::vector<Block>& blocks) {
   bool first = true;
   for (const auto& b : blocks) {
     switch (b.kind) {
-      case Block::kHeading: html += fmt::format("<h{0}>{1}</h{0}>\n", first ? 1 : 2, Escape(b.text)); break;
-      case Block::kParagraph: html += "<p>" + Escape(b.text) + "</p>\n"; break;
+      case Block::kHeading:
+        html += fmt::format("<h{0}>{1}</h{0}>\n", first ? 1 : 2, Escape(b.text));
+        break;
+      case Block::kParagraph:
+        html += "<p>" + Escape(b.text) + "</p>\n";
+        break;
       case Block::kImage:
         html += fmt::format("<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n", Escape(b.path),
                             Escape(b.text), Escape(b.text));
@@ -299,7 +330,8 @@ Status WriteMaps(const std::filesystem::path& dir, const KeyReport& report, std:
   std::vector<inspect::SpaceFile> files;
   for (const KeyRunResult* r : order) {
     auto opened = inspect::OpenSpaces({r->file}, &findings);
-    if (opened.empty()) return Status::IoError(findings.empty() ? r->file.string() + ": cannot open" : findings.front().ToString());
+    if (opened.empty())
+      return Status::IoError(findings.empty() ? r->file.string() + ": cannot open" : findings.front().ToString());
     files.push_back(std::move(opened.front()));
   }
   inspect::ServerDictionaries servers;
@@ -315,14 +347,15 @@ Status WriteMaps(const std::filesystem::path& dir, const KeyReport& report, std:
     const char* file;
     const char* caption;
   };
-  for (const MapSpec& m : {MapSpec{viz::MapKind::kExtents, "extents.png",
-                                   "Extents: every page of each file, a bar as high as the page is full, in its index's colour "
-                                   "(one row = one 1 MiB extent, all files on one scale)"},
-                           MapSpec{viz::MapKind::kLsn, "lsn.png",
-                                   "LSN age: dark pages were last written early in the load, bright ones late (each file on its own "
-                                   "LSN range); a gradient means pages were filled once, in order; bright everywhere means every "
-                                   "page was still being rewritten at the end"},
-                           MapSpec{viz::MapKind::kIndex, "index.png", "Index: which index owns each page"}}) {
+  for (const MapSpec& m :
+       {MapSpec{viz::MapKind::kExtents, "extents.png",
+                "Extents: every page of each file, a bar as high as the page is full, in its index's colour "
+                "(one row = one 1 MiB extent, all files on one scale)"},
+        MapSpec{viz::MapKind::kLsn, "lsn.png",
+                "LSN age: dark pages were last written early in the load, bright ones late (each file on its own "
+                "LSN range); a gradient means pages were filled once, in order; bright everywhere means every "
+                "page was still being rewritten at the end"},
+        MapSpec{viz::MapKind::kIndex, "index.png", "Index: which index owns each page"}}) {
     viz::ModelOptions mo;
     mo.kind = m.kind;
     mo.title = fmt::format("{} rows per table, {} map", viz::Thousands(report.options.rows), viz::ToString(m.kind));
@@ -348,26 +381,27 @@ nlohmann::json ToJson(const KeyReport& report) {
   for (const auto& r : report.results) {
     nlohmann::json samples = nlohmann::json::array();
     for (const auto& p : r.samples) samples.push_back({{"rows", p.rows}, {"seconds", p.seconds}});
-    results.push_back({{"engine", r.engine},
-                       {"strategy", ToString(r.strategy)},
-                       {"key_type", KeyType(r.strategy)},
-                       {"table", r.table},
-                       {"file", r.file.string()},
-                       {"insert_seconds", r.insert_seconds},
-                       {"samples", samples},
-                       {"file_bytes", r.file_bytes},
-                       {"pages", r.pages},
-                       {"data_pages", r.data_pages},
-                       {"index_pages", r.index_pages},
-                       {"leaf_pages", r.leaf_pages},
-                       {"levels", r.levels},
-                       {"records", r.records},
-                       {"avg_leaf_fill", r.avg_leaf_fill},
-                       {"page_splits", r.page_splits ? nlohmann::json(*r.page_splits) : nlohmann::json(nullptr)},
-                       {"server_leaf_pages", r.server_leaf_pages ? nlohmann::json(*r.server_leaf_pages) : nlohmann::json(nullptr)},
-                       {"count", r.count},
-                       {"count_cold_seconds", r.count_cold_seconds},
-                       {"count_warm_seconds", r.count_warm_seconds}});
+    results.push_back(
+        {{"engine", r.engine},
+         {"strategy", ToString(r.strategy)},
+         {"key_type", KeyType(r.strategy)},
+         {"table", r.table},
+         {"file", r.file.string()},
+         {"insert_seconds", r.insert_seconds},
+         {"samples", samples},
+         {"file_bytes", r.file_bytes},
+         {"pages", r.pages},
+         {"data_pages", r.data_pages},
+         {"index_pages", r.index_pages},
+         {"leaf_pages", r.leaf_pages},
+         {"levels", r.levels},
+         {"records", r.records},
+         {"avg_leaf_fill", r.avg_leaf_fill},
+         {"page_splits", r.page_splits ? nlohmann::json(*r.page_splits) : nlohmann::json(nullptr)},
+         {"server_leaf_pages", r.server_leaf_pages ? nlohmann::json(*r.server_leaf_pages) : nlohmann::json(nullptr)},
+         {"count", r.count},
+         {"count_cold_seconds", r.count_cold_seconds},
+         {"count_warm_seconds", r.count_warm_seconds}});
   }
   nlohmann::json strategies = nlohmann::json::array();
   for (KeyStrategy s : o.strategies) strategies.push_back(ToString(s));
@@ -380,7 +414,8 @@ nlohmann::json ToJson(const KeyReport& report) {
           {"seed", o.seed},
           {"flush_log_at_trx_commit", o.flush_log_at_trx_commit},
           {"strategies", strategies},
-          {"mariadb_version", report.mariadb_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.mariadb_version)},
+          {"mariadb_version",
+           report.mariadb_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.mariadb_version)},
           {"results", results}};
 }
 
@@ -402,40 +437,44 @@ std::string SummaryTable(const KeyReport& report) {
   return out;
 }
 
-Status WriteKeyReport(const std::filesystem::path& dir, const KeyReport& report, std::vector<std::filesystem::path>* written) {
+Status WriteKeyReport(const std::filesystem::path& dir, const KeyReport& report,
+                      std::vector<std::filesystem::path>* written) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Status::IoError(dir.string() + ": " + ec.message());
   const auto& o = report.options;
   std::vector<Block> blocks;
   blocks.push_back({Block::kHeading, "Key strategies: what the primary key does to an InnoDB table", "", {}});
-  blocks.push_back({Block::kParagraph,
-                    fmt::format("{} rows per table, inserted as an application would: autocommit INSERT statements of {} "
-                                "row{}, keys in the order they were generated (seed {}); table shape {}; buffer pool {} MiB; "
-                                "innodb_flush_log_at_trx_commit={}. Each table was loaded into a fresh data directory; page "
-                                "figures were read from its .ibd file after a clean shutdown, as `strata inspect summary` "
-                                "reads them. COUNT(*) cold: after a restart with the file dropped from the OS page cache; warm: "
-                                "the same query again.{}",
-                                viz::Thousands(o.rows), viz::Thousands(o.batch), o.batch == 1 ? "" : "s", o.seed, o.shape == TableShape::kSbtest ? "sbtest" : "key-only",
-                                o.buffer_pool_bytes >> 20, o.flush_log_at_trx_commit,
-                                report.mariadb_version.empty() ? ""
-                                                               : " The MariaDB rows ran the same statements on a private " +
-                                                                     report.mariadb_version + " server."),
-                    "",
-                    {}});
+  blocks.push_back(
+      {Block::kParagraph,
+       fmt::format(
+           "{} rows per table, inserted as an application would: autocommit INSERT statements of {} "
+           "row{}, keys in the order they were generated (seed {}); table shape {}; buffer pool {} MiB; "
+           "innodb_flush_log_at_trx_commit={}. Each table was loaded into a fresh data directory; page "
+           "figures were read from its .ibd file after a clean shutdown, as `strata inspect summary` "
+           "reads them. COUNT(*) cold: after a restart with the file dropped from the OS page cache; warm: "
+           "the same query again.{}",
+           viz::Thousands(o.rows), viz::Thousands(o.batch), o.batch == 1 ? "" : "s", o.seed,
+           o.shape == TableShape::kSbtest ? "sbtest" : "key-only", o.buffer_pool_bytes >> 20, o.flush_log_at_trx_commit,
+           report.mariadb_version.empty()
+               ? ""
+               : " The MariaDB rows ran the same statements on a private " + report.mariadb_version + " server."),
+       "",
+       {}});
   if (!report.command_line.empty()) blocks.push_back({Block::kParagraph, "Command: " + report.command_line, "", {}});
   blocks.push_back({Block::kHeading, "Figures", "", {}});
   blocks.push_back({Block::kTable, "", "", FigureTable(report)});
   for (const auto& f : Findings(report)) blocks.push_back({Block::kParagraph, f, "", {}});
   if (!report.mariadb_version.empty()) {
-    blocks.push_back({Block::kParagraph,
-                      "Insert times of the two engines differ for reasons beyond the key: Strata reads and writes its "
-                      "files through the OS page cache, MariaDB with O_DIRECT (innodb_flush_method's default), so once a "
-                      "table outgrows the buffer pool a miss costs MariaDB a device read and Strata a copy from memory; and "
-                      "Strata parses every statement in full where MariaDB's parser is much faster. The page figures do "
-                      "not depend on either.",
-                      "",
-                      {}});
+    blocks.push_back(
+        {Block::kParagraph,
+         "Insert times of the two engines differ for reasons beyond the key: Strata reads and writes its "
+         "files through the OS page cache, MariaDB with O_DIRECT (innodb_flush_method's default), so once a "
+         "table outgrows the buffer pool a miss costs MariaDB a device read and Strata a copy from memory; and "
+         "Strata parses every statement in full where MariaDB's parser is much faster. The page figures do "
+         "not depend on either.",
+         "",
+         {}});
   }
   blocks.push_back({Block::kHeading, "Insert time", "", {}});
   if (Status s = WriteInsertPlot(dir / "insert_time.png", report); !s.ok()) return s;
@@ -448,7 +487,8 @@ Status WriteKeyReport(const std::filesystem::path& dir, const KeyReport& report,
   blocks.push_back({Block::kHeading, "Terms", "", {}});
   blocks.push_back({Block::kParagraph, kGlossary, "", {}});
   const std::string md = ToMarkdown(blocks);
-  for (const auto& [name, text] : {std::pair<std::string, std::string>{"report.md", md}, {"report.html", ToHtml(blocks)},
+  for (const auto& [name, text] : {std::pair<std::string, std::string>{"report.md", md},
+                                   {"report.html", ToHtml(blocks)},
                                    {"results.json", ToJson(report).dump(2) + "\n"}}) {
     if (Status s = viz::WriteFileAtomically(dir / name, text); !s.ok()) return s;
     if (written) written->push_back(dir / name);

@@ -16,7 +16,7 @@ struct KeyReport {
   KeyExperimentOptions options;
   std::vector<KeyRunResult> results;  // Strata's, then MariaDB's when it ran
   std::string command_line;
-  std::string mariadb_version;        // empty when MariaDB did not run
+  std::string mariadb_version;  // empty when MariaDB did not run
 };
 
 nlohmann::json ToJson(const KeyReport& report);

@@ -42,7 +42,8 @@ class CfgReader {
   // A count of things each at least `min_bytes` long: more than the rest of the file holds is damage.
   std::uint32_t Count(std::size_t min_bytes) {
     const std::uint32_t n = U32();
-    if (ok() && std::uint64_t{n} * min_bytes > b_.size() - at_) Fail(fmt::format("a count of {} is more than the file holds", n));
+    if (ok() && std::uint64_t{n} * min_bytes > b_.size() - at_)
+      Fail(fmt::format("a count of {} is more than the file holds", n));
     return ok() ? n : 0;
   }
 
@@ -70,7 +71,9 @@ Result<TableDef> TableFromCfg(ConstBytes cfg, Flavor flavor) {
   CfgReader r(cfg);
   const std::uint32_t version = r.U32();
   if (!r.ok()) return r.status();
-  if (version != 1) return Status::NotSupported(fmt::format(".cfg format version {} (only version 1, of MariaDB and MySQL 5.6/5.7, is read)", version));
+  if (version != 1)
+    return Status::NotSupported(
+        fmt::format(".cfg format version {} (only version 1, of MariaDB and MySQL 5.6/5.7, is read)", version));
   r.Name();  // the exporting server's host name
   const std::string full = r.Name();
   r.Number(8);  // autoinc

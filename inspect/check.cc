@@ -36,7 +36,8 @@ class Checker {
     for (const auto& finding : f_.findings()) report_.push_back(finding);
     links_.resize(f_.n_pages());
     ScanPages(
-        f_, [&](std::span<const PageInfo> batch) {
+        f_,
+        [&](std::span<const PageInfo> batch) {
           for (const PageInfo& p : batch) PerPage(p);
         },
         /*deep=*/true);
@@ -48,15 +49,16 @@ class Checker {
       CheckSegments();
     }
     if (encrypted_pages_) {
-      report_.push_back({Severity::kInfo, name_, std::nullopt, std::nullopt, "encrypted pages",
-                         mariadb_encrypted_
-                             ? fmt::format("{} pages are encrypted (MariaDB, key id {}): their stored checksums are "
-                                           "checked, but without the key their contents cannot be, and the lists "
-                                           "through them are not followed",
-                                           encrypted_pages_, f_.mariadb_crypt() ? f_.mariadb_crypt()->key_id : 0)
-                             : fmt::format("{} pages are encrypted (ENCRYPTION='Y'): without the key their checksums "
-                                           "and contents cannot be checked, and the lists through them are not followed",
-                                           encrypted_pages_)});
+      report_.push_back(
+          {Severity::kInfo, name_, std::nullopt, std::nullopt, "encrypted pages",
+           mariadb_encrypted_
+               ? fmt::format("{} pages are encrypted (MariaDB, key id {}): their stored checksums are "
+                             "checked, but without the key their contents cannot be, and the lists "
+                             "through them are not followed",
+                             encrypted_pages_, f_.mariadb_crypt() ? f_.mariadb_crypt()->key_id : 0)
+               : fmt::format("{} pages are encrypted (ENCRYPTION='Y'): without the key their checksums "
+                             "and contents cannot be checked, and the lists through them are not followed",
+                             encrypted_pages_)});
     }
     r.btree_pages = btree_pages_;
     r.lists_checked = lists_checked_;
@@ -86,7 +88,8 @@ class Checker {
     if (p.misplaced) {
       FilHeader h(f_.page(p.page_no));
       if (h.page_no().value() != p.page_no) {
-        Add(p.page_no, FilHeader::kPageNo, "misplaced page", fmt::format("page says it is page {}", h.page_no().value()));
+        Add(p.page_no, FilHeader::kPageNo, "misplaced page",
+            fmt::format("page says it is page {}", h.page_no().value()));
       } else {
         Add(p.page_no, FilHeader::kSpaceId, "misplaced page",
             fmt::format("page says space {}, the file is space {}", h.space_id().value(), f_.space_id().value()));
@@ -181,10 +184,12 @@ class Checker {
       const std::uint32_t page = a.page.value();
       const bool descriptor = page < f_.n_pages() && page % ps.xdes_period() == 0;
       const std::size_t rel = a.offset >= kXdesArrayOffset + kXdesNodeOffset
-                                  ? a.offset - kXdesArrayOffset - kXdesNodeOffset : ps.xdes_entry_size();
+                                  ? a.offset - kXdesArrayOffset - kXdesNodeOffset
+                                  : ps.xdes_entry_size();
       if (!descriptor || rel % ps.xdes_entry_size() != 0 || rel / ps.xdes_entry_size() >= ps.xdes_entries_per_page()) {
         Add(base_page, base_offset, "broken extent list",
-            fmt::format("{}: node {} (page {} offset {}) is not an extent descriptor", list_name, count, page, a.offset));
+            fmt::format("{}: node {} (page {} offset {}) is not an extent descriptor", list_name, count, page,
+                        a.offset));
         return;
       }
       if (f_.IsEncryptedPage(f_.page(page))) return;  // said once, for the whole file
@@ -214,7 +219,8 @@ class Checker {
       Add(base_page, base_offset, "broken extent list",
           fmt::format("{} says {} nodes, the chain has {}", list_name, base.length, count));
     } else if (count && !(base.last == prev)) {
-      Add(base_page, base_offset + 10, "broken extent list", fmt::format("{}: last node is not the chain's end", list_name));
+      Add(base_page, base_offset + 10, "broken extent list",
+          fmt::format("{}: last node is not the chain's end", list_name));
     }
   }
 
@@ -260,10 +266,12 @@ class Checker {
             continue;
           }
           const std::string seg = fmt::format("segment {}", e.segment_id());
-          WalkExtentList(e.free(), seg + " FSEG_FREE", page, e.offset() + InodeEntry::kFree, XdesState::kFseg, e.segment_id());
-          WalkExtentList(e.not_full(), seg + " FSEG_NOT_FULL", page, e.offset() + InodeEntry::kNotFull, XdesState::kFseg,
+          WalkExtentList(e.free(), seg + " FSEG_FREE", page, e.offset() + InodeEntry::kFree, XdesState::kFseg,
                          e.segment_id());
-          WalkExtentList(e.full(), seg + " FSEG_FULL", page, e.offset() + InodeEntry::kFull, XdesState::kFseg, e.segment_id());
+          WalkExtentList(e.not_full(), seg + " FSEG_NOT_FULL", page, e.offset() + InodeEntry::kNotFull,
+                         XdesState::kFseg, e.segment_id());
+          WalkExtentList(e.full(), seg + " FSEG_FULL", page, e.offset() + InodeEntry::kFull, XdesState::kFseg,
+                         e.segment_id());
           for (std::uint32_t s = 0; s < e.frag_slots(); ++s) {
             PageNo fp = e.frag_page(s);
             if (fp != kNullPage && fp.value() >= f_.n_pages()) {
@@ -275,7 +283,8 @@ class Checker {
         a = ListNode::Decode(ipage, kInodePageListNode).next;
       }
       if (count != base.length) {
-        Add(0, std::nullopt, "broken inode page list", fmt::format("{} says {} pages, the chain has {}", name, base.length, count));
+        Add(0, std::nullopt, "broken inode page list",
+            fmt::format("{} says {} pages, the chain has {}", name, base.length, count));
       }
     }
   }
@@ -297,8 +306,12 @@ CheckReport CheckSpace(const SpaceFile& file) { return Checker(file).Run(); }
 nlohmann::json ToJson(const CheckReport& r) {
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings) findings.push_back(ToJson(f));
-  return {{"file", r.file}, {"pages_checked", r.pages_checked}, {"btree_pages", r.btree_pages},
-          {"lists_checked", r.lists_checked}, {"clean", r.clean()}, {"findings", findings}};
+  return {{"file", r.file},
+          {"pages_checked", r.pages_checked},
+          {"btree_pages", r.btree_pages},
+          {"lists_checked", r.lists_checked},
+          {"clean", r.clean()},
+          {"findings", findings}};
 }
 
 std::string ToText(const CheckReport& r) {

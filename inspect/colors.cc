@@ -6,7 +6,8 @@
 namespace strata::inspect {
 
 Rgb Viridis(double t) {
-  static constexpr std::array<Rgb, 5> stops = {{{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
+  static constexpr std::array<Rgb, 5> stops = {
+      {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
   t = std::clamp(t, 0.0, 1.0) * (stops.size() - 1);
   const std::size_t i = std::min<std::size_t>(static_cast<std::size_t>(t), stops.size() - 2);
   const double f = t - static_cast<double>(i);
@@ -15,8 +16,14 @@ Rgb Viridis(double t) {
 }
 
 Rgb CategoryColor(std::size_t i) {
-  static constexpr std::array<Rgb, 8> kColors = {{{66, 135, 245}, {245, 130, 48}, {60, 180, 75}, {220, 60, 180},
-                                                  {230, 190, 20}, {40, 200, 210}, {150, 110, 240}, {150, 90, 60}}};
+  static constexpr std::array<Rgb, 8> kColors = {{{66, 135, 245},
+                                                  {245, 130, 48},
+                                                  {60, 180, 75},
+                                                  {220, 60, 180},
+                                                  {230, 190, 20},
+                                                  {40, 200, 210},
+                                                  {150, 110, 240},
+                                                  {150, 90, 60}}};
   return kColors[i % kColors.size()];
 }
 

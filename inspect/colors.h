@@ -21,9 +21,9 @@ Rgb CategoryColor(std::size_t i);
 // Mixes `c` toward white: amount 0 keeps c, 1 gives white.
 Rgb Lighten(Rgb c, double amount);
 
-inline constexpr Rgb kFreeColor{225, 225, 225};         // free per the extent descriptor
-inline constexpr Rgb kUnwrittenColor{175, 175, 175};    // allocated, never written
-inline constexpr Rgb kOtherTypeColor{90, 90, 110};      // pages that are not B-tree pages
-inline constexpr Rgb kBadColor{220, 20, 20};            // failed checksum
+inline constexpr Rgb kFreeColor{225, 225, 225};       // free per the extent descriptor
+inline constexpr Rgb kUnwrittenColor{175, 175, 175};  // allocated, never written
+inline constexpr Rgb kOtherTypeColor{90, 90, 110};    // pages that are not B-tree pages
+inline constexpr Rgb kBadColor{220, 20, 20};          // failed checksum
 
 }  // namespace strata::inspect

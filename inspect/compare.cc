@@ -67,7 +67,8 @@ SpaceComparison CompareSpaces(const SpaceSummary& a, const IndexesReport& ia, st
     c.figures.push_back({x.name, "leaf fill", x.avg_leaf_fill, y->avg_leaf_fill, Unit::kShare});
     ComparedIndex ci{x.name, {}, {}};
     if (rx && ry) {
-      c.figures.push_back({x.name, "leaf-chain jumps", double(rx->discontiguous_steps), double(ry->discontiguous_steps), Unit::kCount});
+      c.figures.push_back(
+          {x.name, "leaf-chain jumps", double(rx->discontiguous_steps), double(ry->discontiguous_steps), Unit::kCount});
       if (!rx->levels.empty()) ci.leaf_fill_a = rx->levels.back().fill_histogram;
       if (!ry->levels.empty()) ci.leaf_fill_b = ry->levels.back().fill_histogram;
     }
@@ -99,13 +100,16 @@ std::string Versus(const ComparedFigure& f) {
 }
 
 std::string RecordCountsVerdict(const SpaceComparison& c) {
-  std::string s = c.indexes.empty()        ? "No index is in both files."
-                  : c.same_record_counts ? "Every index both files have holds as many records in A as in B."
-                                         : "The files do not hold the same number of records in every index they share.";
+  std::string s = c.indexes.empty() ? "No index is in both files."
+                  : c.same_record_counts
+                      ? "Every index both files have holds as many records in A as in B."
+                      : "The files do not hold the same number of records in every index they share.";
   // One sentence a line.
-  if (!c.only_in_a.empty() || !c.only_in_b.empty()) s += "\nThey do not have the same indexes: they may not be the same table.";
+  if (!c.only_in_a.empty() || !c.only_in_b.empty())
+    s += "\nThey do not have the same indexes: they may not be the same table.";
   if (c.unnamed) {
-    s += "\nAn index whose name could not be read (no dictionary beside the file, or a damaged one) is known only by its "
+    s += "\nAn index whose name could not be read (no dictionary beside the file, or a damaged one) is known only by "
+         "its "
          "id and is not matched.";
   }
   if (!c.findings.empty()) s += "\nDamage was found (below): the figures of a damaged file are not the whole truth.";
@@ -122,13 +126,15 @@ nlohmann::json ToJson(const SpaceComparison& c) {
                        {"figure", f.what},
                        {"a", number(f, f.a)},
                        {"b", number(f, f.b)},
-                       {"b_over_a", f.a != 0 && f.unit != ComparedFigure::Unit::kShare ? nlohmann::json(f.b / f.a) : nlohmann::json(nullptr)}});
+                       {"b_over_a", f.a != 0 && f.unit != ComparedFigure::Unit::kShare ? nlohmann::json(f.b / f.a)
+                                                                                       : nlohmann::json(nullptr)}});
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : c.findings) findings.push_back(ToJson(f));
   nlohmann::json indexes = nlohmann::json::array();
   for (const auto& ix : c.indexes) {
-    indexes.push_back({{"name", ix.name}, {"leaf_fill_histogram_a", ix.leaf_fill_a}, {"leaf_fill_histogram_b", ix.leaf_fill_b}});
+    indexes.push_back(
+        {{"name", ix.name}, {"leaf_fill_histogram_a", ix.leaf_fill_a}, {"leaf_fill_histogram_b", ix.leaf_fill_b}});
   }
   return {{"a", {{"file", c.file_a}, {"flavor", c.flavor_a}}},
           {"b", {{"file", c.file_b}, {"flavor", c.flavor_b}}},
@@ -159,7 +165,8 @@ std::string ToText(const SpaceComparison& c) {
     return s;
   };
   if (!c.only_in_a.empty()) out += "\nonly in A: " + names(c.only_in_a) + "\n";
-  if (!c.only_in_b.empty()) out += (c.only_in_a.empty() ? "\n" : "") + std::string("only in B: ") + names(c.only_in_b) + "\n";
+  if (!c.only_in_b.empty())
+    out += (c.only_in_a.empty() ? "\n" : "") + std::string("only in B: ") + names(c.only_in_b) + "\n";
   out += "\n" + RecordCountsVerdict(c) + "\n";
   for (const auto& f : c.findings) out += "damage: " + f.ToString() + "\n";
   return out;

@@ -68,22 +68,27 @@ std::vector<Token> Tokenize(std::string_view s) {
           if (keep) t.text += '\\';
           t.text += u;
         } else if (s[i] == c) {
-          if (i + 1 < s.size() && s[i + 1] == c) t.text += s[++i];
-          else break;
+          if (i + 1 < s.size() && s[i + 1] == c)
+            t.text += s[++i];
+          else
+            break;
         } else {
           t.text += s[i];
         }
       }
       ++i;
-    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || static_cast<unsigned char>(c) >= 0x80) {
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+               static_cast<unsigned char>(c) >= 0x80) {
       const bool digits_first = std::isdigit(static_cast<unsigned char>(c));
       while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_' || s[i] == '$' ||
                               static_cast<unsigned char>(s[i]) >= 0x80 || (digits_first && s[i] == '.'))) {
         t.text += s[i++];
       }
-      t.kind = digits_first && std::all_of(t.text.begin(), t.text.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) || ch == '.'; })
-                   ? Token::kNumber
-                   : Token::kWord;
+      t.kind =
+          digits_first && std::all_of(t.text.begin(), t.text.end(),
+                                      [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) || ch == '.'; })
+              ? Token::kNumber
+              : Token::kWord;
     } else {
       t.kind = Token::kSymbol;
       t.text = std::string(1, c);
@@ -111,8 +116,8 @@ struct CharsetInfo {
 
 std::optional<CharsetInfo> Charset(const std::string& name) {
   // The sets printed as they are stored (or as cp1252); the others come from ondisk/charsets.
-  static const CharsetInfo kKnown[] = {{"LATIN1", 1, 8, true},  {"UTF8MB4", 4, 45, false}, {"UTF8MB3", 3, 33, false},
-                                       {"UTF8", 3, 33, false},  {"BINARY", 1, 63, true},   {"ASCII", 1, 11, true}};
+  static const CharsetInfo kKnown[] = {{"LATIN1", 1, 8, true}, {"UTF8MB4", 4, 45, false}, {"UTF8MB3", 3, 33, false},
+                                       {"UTF8", 3, 33, false}, {"BINARY", 1, 63, true},   {"ASCII", 1, 11, true}};
   std::string n = Upper(name);
   for (const auto& c : kKnown) {
     if (n == c.name) return c;
@@ -153,7 +158,8 @@ class Parser {
       const bool named = want.empty() || Upper(name) == Upper(want);
       if (named && Is("LIKE")) {
         return Status::InvalidArgument("line " + std::to_string(Peek().line) + ": CREATE TABLE " + name + " LIKE " +
-                                       Peek(1).text + " copies another table: give that table's CREATE TABLE under this name");
+                                       Peek(1).text +
+                                       " copies another table: give that table's CREATE TABLE under this name");
       }
       if (!named || Peek().text != "(") {
         SkipStatement();
@@ -180,9 +186,12 @@ class Parser {
     while (Peek().kind != Token::kEnd) {
       const Token& k = Next();
       if (k.kind != Token::kSymbol) continue;
-      if (k.text == "(") ++depth;
-      else if (k.text == ")") --depth;
-      else if (k.text == ";" && depth <= 0) return;
+      if (k.text == "(")
+        ++depth;
+      else if (k.text == ")")
+        --depth;
+      else if (k.text == ";" && depth <= 0)
+        return;
     }
   }
   // Skips a parenthesised group starting at the current "(".
@@ -199,8 +208,10 @@ class Parser {
     if (Peek().text != "(") return out;
     Next();
     while (Peek().kind != Token::kEnd && Peek().text != ")") {
-      if (Peek().text != ",") out.push_back(Next().text);
-      else Next();
+      if (Peek().text != ",")
+        out.push_back(Next().text);
+      else
+        Next();
     }
     Next();
     return out;
@@ -219,7 +230,7 @@ class Parser {
       std::optional<CharsetInfo> charset;
       int line = 0;
       bool zerofill = false;
-      bool compressed = false;  // MariaDB's column compression: values stored zlib-compressed
+      bool compressed = false;   // MariaDB's column compression: values stored zlib-compressed
       std::string charset_name;  // as given, when given
       bool stored = false;       // a generated column's STORED (its default is VIRTUAL)
     };
@@ -228,8 +239,8 @@ class Parser {
     Next();  // (
     while (true) {
       if (Peek().kind == Token::kEnd) return Error("the column list does not end");
-      if (Is("PRIMARY") || Is("KEY") || Is("INDEX") || Is("UNIQUE") || Is("FULLTEXT") || Is("SPATIAL") || Is("CONSTRAINT") ||
-          Is("FOREIGN") || Is("CHECK")) {
+      if (Is("PRIMARY") || Is("KEY") || Is("INDEX") || Is("UNIQUE") || Is("FULLTEXT") || Is("SPATIAL") ||
+          Is("CONSTRAINT") || Is("FOREIGN") || Is("CHECK")) {
         IndexSpec ix;
         std::string constraint;  // names the index when the key itself is not named
         if (Is("CONSTRAINT")) {
@@ -246,8 +257,8 @@ class Parser {
         // The index's name: the word before its column list that is not a keyword.
         while (Peek().kind != Token::kEnd && Peek().text != "(") {
           const bool keyword = Peek().kind == Token::kWord &&
-                               (Is("PRIMARY") || Is("KEY") || Is("INDEX") || Is("UNIQUE") || Is("FULLTEXT") || Is("SPATIAL") ||
-                                Is("USING") || Is("BTREE") || Is("HASH"));
+                               (Is("PRIMARY") || Is("KEY") || Is("INDEX") || Is("UNIQUE") || Is("FULLTEXT") ||
+                                Is("SPATIAL") || Is("USING") || Is("BTREE") || Is("HASH"));
           if (!keyword && (Peek().kind == Token::kWord || Peek().kind == Token::kQuoted)) ix.name = Peek().text;
           Next();
         }
@@ -271,8 +282,10 @@ class Parser {
         }
         Next();
         while (Peek().kind != Token::kEnd && Peek().text != "," && Peek().text != ")") {
-          if (Peek().text == "(") SkipGroup();
-          else Next();
+          if (Peek().text == "(")
+            SkipGroup();
+          else
+            Next();
         }
         if (fulltext && !ix.parts.empty()) t.fulltext_first_columns.push_back(ix.parts.front().first);
         if (!ix.skip) indexes.push_back(ix);
@@ -284,16 +297,26 @@ class Parser {
         p.args = Args();
         p.col.nullable = true;
         while (Peek().kind != Token::kEnd && Peek().text != "," && Peek().text != ")") {
-          if (Is("UNSIGNED")) p.col.is_unsigned = true, Next();
-          else if (Is("ZEROFILL")) p.zerofill = true, p.col.is_unsigned = true, Next();
-          else if (Is("COMPRESSED")) p.compressed = true, Next();
-          else if (Is("NOT") && Is("NULL", 1)) p.col.nullable = false, Next(), Next();
-          else if (Is("CHARACTER") && Is("SET", 1)) Next(), Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
-          else if (Is("CHARSET")) Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
-          else if (Is("COLLATE")) Next(), p.charset_name = Peek().text, p.charset = CharsetOfCollationName(Next().text);
-          else if (Is("VIRTUAL")) p.col.is_virtual = p.col.generated = true, Next();
-          else if (Is("STORED") || Is("PERSISTENT")) p.stored = p.col.generated = true, Next();
-          else if (Is("AS") && Peek(1).text == "(") p.col.generated = true, Next();
+          if (Is("UNSIGNED"))
+            p.col.is_unsigned = true, Next();
+          else if (Is("ZEROFILL"))
+            p.zerofill = true, p.col.is_unsigned = true, Next();
+          else if (Is("COMPRESSED"))
+            p.compressed = true, Next();
+          else if (Is("NOT") && Is("NULL", 1))
+            p.col.nullable = false, Next(), Next();
+          else if (Is("CHARACTER") && Is("SET", 1))
+            Next(), Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
+          else if (Is("CHARSET"))
+            Next(), p.charset_name = Peek().text, p.charset = Charset(Next().text);
+          else if (Is("COLLATE"))
+            Next(), p.charset_name = Peek().text, p.charset = CharsetOfCollationName(Next().text);
+          else if (Is("VIRTUAL"))
+            p.col.is_virtual = p.col.generated = true, Next();
+          else if (Is("STORED") || Is("PERSISTENT"))
+            p.stored = p.col.generated = true, Next();
+          else if (Is("AS") && Peek(1).text == "(")
+            p.col.generated = true, Next();
           else if (Is("PRIMARY") && Is("KEY", 1)) {
             Next(), Next();
             p.col.nullable = false;
@@ -302,8 +325,10 @@ class Parser {
             Next();
             if (Is("KEY")) Next();
             indexes.push_back({"", false, true, false, {{p.col.name, 0}}});
-          } else if (Peek().text == "(") SkipGroup();
-          else Next();
+          } else if (Peek().text == "(")
+            SkipGroup();
+          else
+            Next();
         }
         if (p.type == "SERIAL") p.type = "BIGINT", p.col.is_unsigned = true, p.col.nullable = false;
         if (p.col.generated && !p.stored) p.col.is_virtual = true;  // AS (...) alone is VIRTUAL
@@ -320,7 +345,7 @@ class Parser {
     // Table options: the default character set the columns inherit.
     std::optional<CharsetInfo> table_charset;
     while (Peek().kind != Token::kEnd && Peek().text != ";") {
-      if ((Is("CHARSET") || (Is("CHARACTER") && Is("SET", 1))) ) {
+      if ((Is("CHARSET") || (Is("CHARACTER") && Is("SET", 1)))) {
         if (Is("CHARACTER")) Next();
         Next();
         if (Peek().text == "=") Next();
@@ -337,8 +362,9 @@ class Parser {
     for (auto& p : cols) {
       // A character set not known here: its width, so where every later column is, is unknown.
       if (!p.charset_name.empty() && !p.charset) {
-        return Status::InvalidArgument("line " + std::to_string(p.line) + ": column " + p.col.name + ": character set or collation " +
-                                       p.charset_name + " is not one this reader knows");
+        return Status::InvalidArgument("line " + std::to_string(p.line) + ": column " + p.col.name +
+                                       ": character set or collation " + p.charset_name +
+                                       " is not one this reader knows");
       }
       auto col = Column(p.col, p.type, p.args, p.charset ? p.charset : table_charset);
       if (!col.ok()) return Status::InvalidArgument("line " + std::to_string(p.line) + ": " + col.status().message());
@@ -371,11 +397,16 @@ class Parser {
       fixed(bytes);
     };
     auto fsp = [&] { return std::min<std::uint32_t>(Num(args, 0, 0), 6); };
-    if (type == "TINYINT" || type == "BOOL" || type == "BOOLEAN") integer(1);
-    else if (type == "SMALLINT") integer(2);
-    else if (type == "MEDIUMINT") integer(3);
-    else if (type == "INT" || type == "INTEGER") integer(4);
-    else if (type == "BIGINT") integer(8);
+    if (type == "TINYINT" || type == "BOOL" || type == "BOOLEAN")
+      integer(1);
+    else if (type == "SMALLINT")
+      integer(2);
+    else if (type == "MEDIUMINT")
+      integer(3);
+    else if (type == "INT" || type == "INTEGER")
+      integer(4);
+    else if (type == "BIGINT")
+      integer(8);
     else if (type == "DECIMAL" || type == "NUMERIC" || type == "DEC" || type == "FIXED") {
       f.type = ColumnType::kDecimal;
       f.precision = std::clamp<std::uint32_t>(Num(args, 0, 10), 1, 65);
@@ -411,8 +442,10 @@ class Parser {
       const CharsetInfo used = type == "BINARY" ? *Charset("binary") : cs;
       f.collation = used.collation;
       // CHAR in a character set of varying width is stored with a length, like VARCHAR.
-      if (used.fixed_width || used.mbmaxlen == 1) fixed(f.length * used.mbmaxlen);
-      else c.field = FieldDef::Variable(c.name, f.length * used.mbmaxlen, n);
+      if (used.fixed_width || used.mbmaxlen == 1)
+        fixed(f.length * used.mbmaxlen);
+      else
+        c.field = FieldDef::Variable(c.name, f.length * used.mbmaxlen, n);
     } else if (type == "VARCHAR" || type == "NVARCHAR" || type == "VARBINARY") {
       f.type = ColumnType::kVarchar;
       f.length = Num(args, 0, 1);
@@ -428,8 +461,9 @@ class Parser {
     } else if (type == "JSON") {
       f.type = ColumnType::kJson;
       c.field = FieldDef::Variable(c.name, 0xFFFFFFFF, n, true);
-    } else if (type == "GEOMETRY" || type == "POINT" || type == "LINESTRING" || type == "POLYGON" || type == "MULTIPOINT" ||
-               type == "MULTILINESTRING" || type == "MULTIPOLYGON" || type == "GEOMETRYCOLLECTION" || type == "GEOMCOLLECTION") {
+    } else if (type == "GEOMETRY" || type == "POINT" || type == "LINESTRING" || type == "POLYGON" ||
+               type == "MULTIPOINT" || type == "MULTILINESTRING" || type == "MULTIPOLYGON" ||
+               type == "GEOMETRYCOLLECTION" || type == "GEOMCOLLECTION") {
       f.type = ColumnType::kGeometry;
       c.field = FieldDef::Variable(c.name, 0xFFFFFFFF, n, true);
     } else if (type == "ENUM" || type == "SET") {
@@ -462,11 +496,16 @@ class Parser {
   static std::uint32_t DefaultDisplayWidth(const ColumnFormat& f) {
     if (f.type != ColumnType::kInt) return 0;
     switch (f.length) {
-      case 1: return 3;
-      case 2: return 5;
-      case 3: return 8;
-      case 4: return 10;
-      default: return 20;
+      case 1:
+        return 3;
+      case 2:
+        return 5;
+      case 3:
+        return 8;
+      case 4:
+        return 10;
+      default:
+        return 20;
     }
   }
 
@@ -559,7 +598,8 @@ Result<TableDef> LayOutTable(TableDef t, std::vector<IndexSpec> indexes) {
   std::vector<bool> whole(t.columns.size(), false);
   const std::size_t user_columns = t.columns.size();
   auto prefix_bytes = [&](const IndexSpec& spec, const ColumnDef& col, std::uint32_t prefix) {
-    return spec.prefix_in_chars ? prefix * std::max<std::uint32_t>(WidthOfCollation(col.format.collation).mbmaxlen, 1) : prefix;
+    return spec.prefix_in_chars ? prefix * std::max<std::uint32_t>(WidthOfCollation(col.format.collation).mbmaxlen, 1)
+                                : prefix;
   };
   if (key) {
     for (const auto& [name, prefix] : key->parts) {
@@ -579,9 +619,10 @@ Result<TableDef> LayOutTable(TableDef t, std::vector<IndexSpec> indexes) {
   }
   // A secondary index ends with the primary key's fields it lacks, prefixes kept as they are.
   const std::size_t key_fields = clustered.n_unique_in_tree;
-  const std::vector<std::size_t> clustered_key(clustered.columns.begin(), clustered.columns.begin() + static_cast<std::ptrdiff_t>(key_fields));
-  const std::vector<FieldDef> clustered_key_fields(clustered.leaf.fields.begin(),
-                                                   clustered.leaf.fields.begin() + static_cast<std::ptrdiff_t>(key_fields));
+  const std::vector<std::size_t> clustered_key(clustered.columns.begin(),
+                                               clustered.columns.begin() + static_cast<std::ptrdiff_t>(key_fields));
+  const std::vector<FieldDef> clustered_key_fields(
+      clustered.leaf.fields.begin(), clustered.leaf.fields.begin() + static_cast<std::ptrdiff_t>(key_fields));
   t.indexes.push_back(std::move(clustered));
   for (const auto& spec : indexes) {
     if (&spec == key || spec.skip) continue;
@@ -614,16 +655,19 @@ Status PlaceInFile(TableDef& t, const SpaceFile& file) {
   const std::uint32_t n = file.n_pages() > 3 && FilHeader(file.page(3)).type() == PageType::kSdi ? 4 : 3;
   const std::string where = file.path().string() + " page " + std::to_string(n);
   auto root = file.n_pages() > n && IsIndexPage(file, n) ? file.OpenIndexPage(file.page(n))
-                                                          : Result<IndexPage>(Status::Corruption("not an index page"));
+                                                         : Result<IndexPage>(Status::Corruption("not an index page"));
   if (!root.ok()) {
     // A damaged root: the clustered index was made first, so it has the smallest index id of
     // the file's pages; the scan reads its leaves by their chain (and says so).
     std::optional<std::uint64_t> first_id;
     for (std::uint32_t p = n + 1; p < file.n_pages(); ++p) {
       if (!IsIndexPage(file, p)) continue;
-      if (auto ip = file.OpenIndexPage(file.page(p)); ip.ok()) first_id = std::min(first_id.value_or(ip->index_id()), ip->index_id());
+      if (auto ip = file.OpenIndexPage(file.page(p)); ip.ok())
+        first_id = std::min(first_id.value_or(ip->index_id()), ip->index_id());
     }
-    if (!first_id) return root.status().WithContext(where + ", where the clustered index starts, and no other page is an index page");
+    if (!first_id)
+      return root.status().WithContext(where +
+                                       ", where the clustered index starts, and no other page is an index page");
     for (auto& ix : t.indexes) {
       if (ix.clustered) ix.root_page = n, ix.id = *first_id;
     }

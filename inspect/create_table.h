@@ -27,9 +27,9 @@ ondisk::Result<TableDef> TableFromCreateTable(std::string_view sql, const std::s
 // An index as a definition names it: its columns, each whole or a prefix.
 struct IndexSpec {
   std::string name;
-  bool primary = false, unique = false, skip = false;  // skip: FULLTEXT/SPATIAL/functional
+  bool primary = false, unique = false, skip = false;        // skip: FULLTEXT/SPATIAL/functional
   std::vector<std::pair<std::string, std::uint32_t>> parts;  // column, prefix length (0: whole)
-  bool prefix_in_chars = false;  // as CREATE TABLE gives it; SYS_FIELDS and .frm give bytes
+  bool prefix_in_chars = false;                              // as CREATE TABLE gives it; SYS_FIELDS and .frm give bytes
 };
 
 // Adds to `t` (its columns given) the indexes InnoDB makes of `indexes`: first the clustered

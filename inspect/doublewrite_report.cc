@@ -85,7 +85,8 @@ PageCheck CheckCopy(const SpaceFile& f, ConstBytes copy) {
 // Which copies a server's recovery takes.
 enum class RecoveryRule { kUnknown, kAnyWholeCopy, kCheckpointToEndOfLog };
 
-DoublewriteCopy Examine(ConstBytes slot, std::uint32_t index, std::uint64_t offset, RecoveryRule rule, const DataDir& dir) {
+DoublewriteCopy Examine(ConstBytes slot, std::uint32_t index, std::uint64_t offset, RecoveryRule rule,
+                        const DataDir& dir) {
   DoublewriteCopy c;
   c.slot = index;
   c.file_offset = offset;
@@ -159,7 +160,8 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
   std::error_code ec;
   const bool is_dir = std::filesystem::is_directory(path, ec);
   if (!is_dir && !std::filesystem::exists(path, ec)) {
-    r.findings.push_back({Severity::kError, r.path, std::nullopt, std::nullopt, "not found", "no such file or directory"});
+    r.findings.push_back(
+        {Severity::kError, r.path, std::nullopt, std::nullopt, "not found", "no such file or directory"});
     return r;
   }
   const std::filesystem::path dir_path = is_dir ? path : (path.has_parent_path() ? path.parent_path() : ".");
@@ -170,7 +172,8 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
     dir.by_id.emplace(f.space_id().value(), &f);
     if (f.kind() == SpaceKind::kSystem && dir.flavor == Flavor::kUnknown) dir.flavor = f.flavor();
   }
-  if (std::filesystem::exists(dir_path / "ib_logfile0", ec) || std::filesystem::is_directory(dir_path / "#innodb_redo", ec)) {
+  if (std::filesystem::exists(dir_path / "ib_logfile0", ec) ||
+      std::filesystem::is_directory(dir_path / "#innodb_redo", ec)) {
     RedoReport redo = AnalyzeRedo(dir_path, {});
     if (redo.newest) {
       r.checkpoint_lsn = dir.checkpoint_lsn = redo.checkpoints[*redo.newest].lsn;
@@ -198,11 +201,18 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
       if (system->n_pages() <= 5) continue;
       const auto area = FindDoublewriteArea(system->stored_page(5));
       if (!area) {
-        if (!is_dir) r.findings.push_back({Severity::kInfo, p.string(), 5, std::nullopt, "no doublewrite area", "TRX_SYS holds no doublewrite magic"});
+        if (!is_dir)
+          r.findings.push_back({Severity::kInfo, p.string(), 5, std::nullopt, "no doublewrite area",
+                                "TRX_SYS holds no doublewrite magic"});
         continue;
       }
-      DoublewriteSource src{p.string(), "system tablespace area", static_cast<std::uint32_t>(system->page_size()), 0, 0,
-                            {area->block1, area->block2}, {}};
+      DoublewriteSource src{p.string(),
+                            "system tablespace area",
+                            static_cast<std::uint32_t>(system->page_size()),
+                            0,
+                            0,
+                            {area->block1, area->block2},
+                            {}};
       if (!area->repeat_matches) {
         r.findings.push_back({Severity::kWarning, p.string(), 5, system->page_size() - 200 + 22, "doublewrite header",
                               "the repeated magic and block numbers differ from the first copy"});
@@ -210,7 +220,8 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
       std::vector<Slot> slots;
       for (std::uint32_t i = 0; i < area->slots(); ++i) {
         const std::uint32_t pg = area->SlotPage(i);
-        slots.push_back({pg < system->n_pages() ? system->stored_page(pg) : ConstBytes{}, std::uint64_t{pg} * system->page_size(), pg});
+        slots.push_back({pg < system->n_pages() ? system->stored_page(pg) : ConstBytes{},
+                         std::uint64_t{pg} * system->page_size(), pg});
       }
       // MariaDB's recovery keeps only copies from the checkpoint to the end of the log;
       // MySQL's (up to 8.0.19, the last to use this area) takes any whole copy.
@@ -221,20 +232,31 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
                    dir, src);
       r.sources.push_back(std::move(src));
     } else if (dblwr && dblwr->kind == DoublewriteFileKind::kMySqlDetectOnly) {
-      r.findings.push_back({Severity::kInfo, p.string(), std::nullopt, std::nullopt, "DETECT_ONLY doublewrite",
-                            "innodb_doublewrite=DETECT_ONLY keeps page ids, not copies: nothing here to mend a page from"});
+      r.findings.push_back(
+          {Severity::kInfo, p.string(), std::nullopt, std::nullopt, "DETECT_ONLY doublewrite",
+           "innodb_doublewrite=DETECT_ONLY keeps page ids, not copies: nothing here to mend a page from"});
     } else if (dblwr) {
       std::uint32_t ps = dblwr->page_size;
-      if (ps == 0) ps = dir.files.empty() ? static_cast<std::uint32_t>(kDefaultPageSize) : static_cast<std::uint32_t>(dir.files.front().page_size());
-      DoublewriteSource src{p.string(), dblwr->kind == DoublewriteFileKind::kStrata ? "Strata doublewrite file" : "MySQL 8.0.20+ doublewrite file",
-                            ps, 0, 0, {}, {}};
+      if (ps == 0)
+        ps = dir.files.empty() ? static_cast<std::uint32_t>(kDefaultPageSize)
+                               : static_cast<std::uint32_t>(dir.files.front().page_size());
+      DoublewriteSource src{
+          p.string(),
+          dblwr->kind == DoublewriteFileKind::kStrata ? "Strata doublewrite file" : "MySQL 8.0.20+ doublewrite file",
+          ps,
+          0,
+          0,
+          {},
+          {}};
       const std::vector<std::byte> bytes = ReadAll(p);
       if (bytes.size() % ps) {
         r.findings.push_back({Severity::kWarning, p.string(), std::nullopt, bytes.size() / ps * ps, "file size",
-                              fmt::format("{} bytes: not whole {}-byte slots; the last {} bytes are not read", bytes.size(), ps, bytes.size() % ps)});
+                              fmt::format("{} bytes: not whole {}-byte slots; the last {} bytes are not read",
+                                          bytes.size(), ps, bytes.size() % ps)});
       }
       std::vector<Slot> slots;
-      for (std::uint64_t at = 0; at + ps <= bytes.size(); at += ps) slots.push_back({ConstBytes(bytes).subspan(at, ps), at, std::nullopt});
+      for (std::uint64_t at = 0; at + ps <= bytes.size(); at += ps)
+        slots.push_back({ConstBytes(bytes).subspan(at, ps), at, std::nullopt});
       ExamineSlots(slots, RecoveryRule::kAnyWholeCopy, dir, src);  // MySQL's and Strata's recovery
       r.sources.push_back(std::move(src));
     } else if (!is_dir) {
@@ -252,26 +274,33 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
   for (auto& src : r.sources) {
     for (auto& c : src.copies) {
       if (!c.whole && !c.unverifiable) {
-        r.findings.push_back({Severity::kWarning, src.file, std::nullopt, c.file_offset, "torn copy",
-                              fmt::format("slot {} (page {} LSN {}): its checksum does not hold; recovery would not use it", c.slot, c.page, c.lsn)});
+        r.findings.push_back(
+            {Severity::kWarning, src.file, std::nullopt, c.file_offset, "torn copy",
+             fmt::format("slot {} (page {} LSN {}): its checksum does not hold; recovery would not use it", c.slot,
+                         c.page, c.lsn)});
       }
       if (c.page_valid == false) damaged[{c.tablespace, c.page}].emplace_back(&src, &c);
     }
   }
   for (auto& [page, copies] : damaged) {
     if (dir.flavor == Flavor::kMariaDb) std::reverse(copies.begin(), copies.end());
-    const auto mender = std::find_if(copies.begin(), copies.end(), [](const auto& x) { return x.second->whole && x.second->eligible.value_or(false); });
+    const auto mender = std::find_if(copies.begin(), copies.end(), [](const auto& x) {
+      return x.second->whole && x.second->eligible.value_or(false);
+    });
     if (mender != copies.end()) {
       mender->second->restores = true;
-      r.findings.push_back({Severity::kWarning, page.first, page.second, std::nullopt, "damaged page",
-                            fmt::format("its checksum fails; recovery would restore it from slot {} of {} (LSN {})", mender->second->slot,
-                                        std::filesystem::path(mender->first->file).filename().string(), mender->second->lsn)});
+      r.findings.push_back(
+          {Severity::kWarning, page.first, page.second, std::nullopt, "damaged page",
+           fmt::format("its checksum fails; recovery would restore it from slot {} of {} (LSN {})",
+                       mender->second->slot, std::filesystem::path(mender->first->file).filename().string(),
+                       mender->second->lsn)});
       continue;
     }
     std::string why;
     for (const auto& [src, c] : copies) {
-      why += fmt::format("{}slot {} {}", why.empty() ? "" : ", ", c->slot,
-                         !c->whole ? "is torn too" : fmt::format("has LSN {}, outside the checkpoint..end of log window", c->lsn));
+      why += fmt::format(
+          "{}slot {} {}", why.empty() ? "" : ", ", c->slot,
+          !c->whole ? "is torn too" : fmt::format("has LSN {}, outside the checkpoint..end of log window", c->lsn));
     }
     std::string then;
     const auto space = copies.front().second->space;
@@ -292,7 +321,8 @@ namespace {
 
 // What the copies of one source add up to (text and JSON say the same).
 struct CopyCounts {
-  std::uint64_t newer = 0, equal = 0, identical = 0, older = 0, unattributed = 0, whole = 0, torn = 0, eligible = 0, restores = 0;
+  std::uint64_t newer = 0, equal = 0, identical = 0, older = 0, unattributed = 0, whole = 0, torn = 0, eligible = 0,
+                restores = 0;
 };
 CopyCounts Count(const DoublewriteSource& s) {
   CopyCounts n;
@@ -312,68 +342,104 @@ nlohmann::json ToJson(const DoublewriteReport& r) {
   for (const auto& s : r.sources) {
     nlohmann::json copies = nlohmann::json::array();
     for (const auto& c : s.copies) {
-      copies.push_back({{"slot", c.slot}, {"file_offset", c.file_offset}, {"space", opt(c.space)}, {"header_space", c.header_space},
+      copies.push_back({{"slot", c.slot},
+                        {"file_offset", c.file_offset},
+                        {"space", opt(c.space)},
+                        {"header_space", c.header_space},
                         {"space_from", c.space ? nlohmann::json(c.space_from) : nlohmann::json(nullptr)},
-                        {"space_unknown_reason", c.space ? nlohmann::json(nullptr)
-                                                         : nlohmann::json("no tablespace here has this page with these bytes, and "
-                                                                          "the space id field names none (not here, or not in clear)")},
-                        {"page", c.page}, {"lsn", c.lsn}, {"type", c.type}, {"length", c.length}, {"whole", c.whole},
-                        {"unverifiable", c.unverifiable}, {"tablespace", c.tablespace.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.tablespace)},
-                        {"page_lsn", opt(c.page_lsn)}, {"page_valid", opt(c.page_valid)},
+                        {"space_unknown_reason",
+                         c.space ? nlohmann::json(nullptr)
+                                 : nlohmann::json("no tablespace here has this page with these bytes, and "
+                                                  "the space id field names none (not here, or not in clear)")},
+                        {"page", c.page},
+                        {"lsn", c.lsn},
+                        {"type", c.type},
+                        {"length", c.length},
+                        {"whole", c.whole},
+                        {"unverifiable", c.unverifiable},
+                        {"tablespace", c.tablespace.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.tablespace)},
+                        {"page_lsn", opt(c.page_lsn)},
+                        {"page_valid", opt(c.page_valid)},
                         {"relation", c.relation.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.relation)},
-                        {"identical", c.identical}, {"recovery_eligible", opt(c.eligible)}, {"restores", c.restores}});
+                        {"identical", c.identical},
+                        {"recovery_eligible", opt(c.eligible)},
+                        {"restores", c.restores}});
     }
     const CopyCounts n = Count(s);
-    sources.push_back({{"file", s.file}, {"kind", s.kind}, {"page_size", s.page_size}, {"slots", s.slots},
-                       {"unused", s.unused}, {"blocks", s.blocks},
-                       {"counts", {{"newer", n.newer}, {"equal", n.equal}, {"identical", n.identical}, {"older", n.older},
-                                   {"unattributed", n.unattributed}, {"whole", n.whole}, {"torn", n.torn},
-                                   {"recovery_eligible", n.eligible}, {"restores", n.restores}}},
+    sources.push_back({{"file", s.file},
+                       {"kind", s.kind},
+                       {"page_size", s.page_size},
+                       {"slots", s.slots},
+                       {"unused", s.unused},
+                       {"blocks", s.blocks},
+                       {"counts",
+                        {{"newer", n.newer},
+                         {"equal", n.equal},
+                         {"identical", n.identical},
+                         {"older", n.older},
+                         {"unattributed", n.unattributed},
+                         {"whole", n.whole},
+                         {"torn", n.torn},
+                         {"recovery_eligible", n.eligible},
+                         {"restores", n.restores}}},
                        {"copies", copies}});
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings) findings.push_back(ToJson(f));
-  return {{"path", r.path}, {"checkpoint_lsn", opt(r.checkpoint_lsn)}, {"log_end_lsn", opt(r.log_end_lsn)},
-          {"sources", sources}, {"findings", findings}};
+  return {{"path", r.path},
+          {"checkpoint_lsn", opt(r.checkpoint_lsn)},
+          {"log_end_lsn", opt(r.log_end_lsn)},
+          {"sources", sources},
+          {"findings", findings}};
 }
 
 std::string ToText(const DoublewriteReport& r, bool every_slot) {
   std::string out;
-  if (r.checkpoint_lsn) out += fmt::format("{}: redo checkpoint at LSN {}, log ends at LSN {}\n", r.path, *r.checkpoint_lsn, r.log_end_lsn.value_or(0));
+  if (r.checkpoint_lsn)
+    out += fmt::format("{}: redo checkpoint at LSN {}, log ends at LSN {}\n", r.path, *r.checkpoint_lsn,
+                       r.log_end_lsn.value_or(0));
   for (const auto& s : r.sources) {
     out += s.file + "\n";
     out += fmt::format("  kind           {}{}\n", s.kind,
-                       s.blocks.size() == 2 ? fmt::format(" (pages {}..{} and {}..{})", s.blocks[0], s.blocks[0] + s.slots / 2 - 1,
-                                                          s.blocks[1], s.blocks[1] + s.slots / 2 - 1)
-                                            : "");
-    out += fmt::format("  slots          {} of {} bytes: {} hold copies, {} unused\n", s.slots, s.page_size, s.copies.size(), s.unused);
+                       s.blocks.size() == 2
+                           ? fmt::format(" (pages {}..{} and {}..{})", s.blocks[0], s.blocks[0] + s.slots / 2 - 1,
+                                         s.blocks[1], s.blocks[1] + s.slots / 2 - 1)
+                           : "");
+    out += fmt::format("  slots          {} of {} bytes: {} hold copies, {} unused\n", s.slots, s.page_size,
+                       s.copies.size(), s.unused);
     const CopyCounts n = Count(s);
     if (!s.copies.empty()) {
-      out += fmt::format("  copies         {} newer than their page, {} equal ({} byte for byte), {} older{}\n", n.newer,
-                         n.equal, n.identical, n.older,
+      out += fmt::format("  copies         {} newer than their page, {} equal ({} byte for byte), {} older{}\n",
+                         n.newer, n.equal, n.identical, n.older,
                          n.unattributed ? fmt::format("; {} of no tablespace here", n.unattributed) : "");
-      out += fmt::format("  copies' own    {} whole, {} torn (by the copied page's checksum)\n", s.copies.size() - n.torn, n.torn);
+      out += fmt::format("  copies' own    {} whole, {} torn (by the copied page's checksum)\n",
+                         s.copies.size() - n.torn, n.torn);
       if (r.checkpoint_lsn && s.copies.front().eligible) {
-        out += fmt::format("  recovery       {} copies it would consider; {} damaged pages it would restore from here\n",
-                           n.eligible, n.restores);
+        out +=
+            fmt::format("  recovery       {} copies it would consider; {} damaged pages it would restore from here\n",
+                        n.eligible, n.restores);
       }
     }
     if (!every_slot || s.copies.empty()) continue;
     out += "  slot         space    page          LSN  type              copy   page LSN       relation\n";
     for (const auto& c : s.copies) {
-      out += fmt::format("  {:>4}  {:>12}  {:>6}  {:>11}  {:<16}  {:<5}  {:>11}  {}{}\n", c.slot,
-                         c.space ? std::to_string(*c.space) : fmt::format("({})", c.header_space), c.page, c.lsn, c.type,
-                         c.unverifiable ? "?" : c.whole ? "whole" : "torn",
-                         c.page_lsn ? std::to_string(*c.page_lsn) : "-",
-                         c.relation.empty() ? "-" : c.relation + (c.identical ? " (identical)" : ""),
-                         c.page_valid == false ? (c.restores ? ", page damaged: restored from here" : ", page damaged") : "");
+      out += fmt::format(
+          "  {:>4}  {:>12}  {:>6}  {:>11}  {:<16}  {:<5}  {:>11}  {}{}\n", c.slot,
+          c.space ? std::to_string(*c.space) : fmt::format("({})", c.header_space), c.page, c.lsn, c.type,
+          c.unverifiable ? "?"
+          : c.whole      ? "whole"
+                         : "torn",
+          c.page_lsn ? std::to_string(*c.page_lsn) : "-",
+          c.relation.empty() ? "-" : c.relation + (c.identical ? " (identical)" : ""),
+          c.page_valid == false ? (c.restores ? ", page damaged: restored from here" : ", page damaged") : "");
     }
   }
   bool unknown_space = false;
   for (const auto& s : r.sources) {
     for (const auto& c : s.copies) unknown_space |= !c.space;
   }
-  if (every_slot && unknown_space) out += "  (space in parentheses: the copy's space id field, naming no tablespace here)\n";
+  if (every_slot && unknown_space)
+    out += "  (space in parentheses: the copy's space id field, naming no tablespace here)\n";
   for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
   return out;
 }

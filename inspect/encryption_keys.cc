@@ -20,7 +20,8 @@ Status ReadSmallFile(const std::filesystem::path& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IoError(path.string() + ": cannot be read");
   out->assign(std::istreambuf_iterator<char>(in), {});
-  if (out->size() > kMaxKeyFile) return Status::InvalidArgument(path.string() + ": larger than a key file can be (1 MiB)");
+  if (out->size() > kMaxKeyFile)
+    return Status::InvalidArgument(path.string() + ": larger than a key file can be (1 MiB)");
   return Status::Ok();
 }
 
@@ -104,7 +105,8 @@ Status LoadMySqlKeyring(const std::filesystem::path& path, EncryptionKeys* keys)
     const std::string key = b.substr(f + id_len + type_len + user_len, key_len);
     if (type == "AES") {
       std::vector<std::uint8_t> k(key.size());
-      for (std::size_t i = 0; i < key.size(); ++i) k[i] = static_cast<std::uint8_t>(key[i] ^ kObfuscation[i % kObfuscation.size()]);
+      for (std::size_t i = 0; i < key.size(); ++i)
+        k[i] = static_cast<std::uint8_t>(key[i] ^ kObfuscation[i % kObfuscation.size()]);
       found[id] = std::move(k);
     }
     at += record;

@@ -20,9 +20,9 @@ ExtentsReport AnalyzeExtents(const SpaceFile& f, const SpaceMap& m) {
     e.number = x;
     e.first_page = x * ps.pages_per_extent();
     XdesLocation loc = LocateXdes(PageNo(e.first_page), ps);
-    const bool readable = f.flags() && loc.descriptor_page.value() < f.n_pages() &&
-                          (loc.descriptor_page.value() == 0 ||
-                           FilHeader(f.page(loc.descriptor_page.value())).type() == PageType::kXdes);
+    const bool readable =
+        f.flags() && loc.descriptor_page.value() < f.n_pages() &&
+        (loc.descriptor_page.value() == 0 || FilHeader(f.page(loc.descriptor_page.value())).type() == PageType::kXdes);
     std::optional<XdesEntry> desc;
     if (readable) desc.emplace(f.page(loc.descriptor_page.value()), loc.entry, ps);
     e.state = desc ? ToString(desc->state()) : "UNKNOWN";
@@ -60,18 +60,26 @@ nlohmann::json ToJson(const ExtentsReport& r, const Dictionary* names) {
   for (const auto& e : r.extents) {
     nlohmann::json pages = nlohmann::json::array();
     for (const auto& p : e.pages) {
-      pages.push_back({{"page", p.page}, {"free", p.free}, {"never_written", p.never_written}, {"type_code", p.type},
+      pages.push_back({{"page", p.page},
+                       {"free", p.free},
+                       {"never_written", p.never_written},
+                       {"type_code", p.type},
                        {"index_id", p.index_id ? nlohmann::json(*p.index_id) : nlohmann::json(nullptr)},
                        {"fill", p.index_id ? nlohmann::json(p.fill) : nlohmann::json(nullptr)}});
     }
     nlohmann::json owner = nullptr;
     if (e.owner) {
-      owner = {{"index_id", e.owner->index_id}, {"index_name", (names ? *names : Dictionary{}).IndexName(e.owner->index_id)},
+      owner = {{"index_id", e.owner->index_id},
+               {"index_name", (names ? *names : Dictionary{}).IndexName(e.owner->index_id)},
                {"segment", e.owner->leaf ? "leaf" : "non-leaf"}};
     }
-    xs.push_back({{"extent", e.number}, {"first_page", e.first_page}, {"state", e.state},
+    xs.push_back({{"extent", e.number},
+                  {"first_page", e.first_page},
+                  {"state", e.state},
                   {"segment_id", e.segment_id ? nlohmann::json(e.segment_id) : nlohmann::json(nullptr)},
-                  {"owner", owner}, {"used_pages", e.used_pages}, {"pages", pages}});
+                  {"owner", owner},
+                  {"used_pages", e.used_pages},
+                  {"pages", pages}});
   }
   return {{"file", r.file}, {"pages_per_extent", r.pages_per_extent}, {"extents", xs}};
 }
@@ -83,11 +91,15 @@ std::string ToText(const ExtentsReport& r, const Dictionary* names) {
   out += fmt::format("  {:>6} {:>9}  {:<10} {:<24} {:>5}  pages\n", "extent", "first", "state", "owner", "used");
   for (const auto& e : r.extents) {
     std::string owner = "-";
-    if (e.owner) owner = fmt::format("{} {}", (names ? *names : none).IndexName(e.owner->index_id), e.owner->leaf ? "leaf" : "non-leaf");
-    else if (e.segment_id) owner = fmt::format("segment {}", e.segment_id);
+    if (e.owner)
+      owner = fmt::format("{} {}", (names ? *names : none).IndexName(e.owner->index_id),
+                          e.owner->leaf ? "leaf" : "non-leaf");
+    else if (e.segment_id)
+      owner = fmt::format("segment {}", e.segment_id);
     std::string map;
     for (const auto& p : e.pages) map += ExtentGlyph(p);
-    out += fmt::format("  {:>6} {:>9}  {:<10} {:<24} {:>5}  {}\n", e.number, e.first_page, e.state, owner, e.used_pages, map);
+    out += fmt::format("  {:>6} {:>9}  {:<10} {:<24} {:>5}  {}\n", e.number, e.first_page, e.state, owner, e.used_pages,
+                       map);
   }
   return out;
 }

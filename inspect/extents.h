@@ -18,7 +18,7 @@ namespace strata::inspect {
 
 struct ExtentPage {
   std::uint32_t page = 0;
-  bool free = false;          // per the descriptor bitmap
+  bool free = false;  // per the descriptor bitmap
   bool never_written = false;
   std::uint16_t type = 0;
   std::optional<std::uint64_t> index_id;  // B-tree pages

@@ -19,10 +19,35 @@ namespace {
 
 // The server's type codes (MYSQL_TYPE_*) as a .frm records them.
 enum FrmType : std::uint8_t {
-  kTiny = 1, kShort = 2, kLong = 3, kFloat = 4, kDouble = 5, kTimestamp = 7, kLongLong = 8, kInt24 = 9,
-  kDate = 10, kTime = 11, kDatetime = 12, kYear = 13, kNewDate = 14, kVarchar = 15, kBit = 16, kTimestamp2 = 17,
-  kDatetime2 = 18, kTime2 = 19, kJson = 245, kNewDecimal = 246, kEnum = 247, kSet = 248, kTinyBlob = 249,
-  kMediumBlob = 250, kLongBlob = 251, kBlob = 252, kVarString = 253, kString = 254, kGeometry = 255,
+  kTiny = 1,
+  kShort = 2,
+  kLong = 3,
+  kFloat = 4,
+  kDouble = 5,
+  kTimestamp = 7,
+  kLongLong = 8,
+  kInt24 = 9,
+  kDate = 10,
+  kTime = 11,
+  kDatetime = 12,
+  kYear = 13,
+  kNewDate = 14,
+  kVarchar = 15,
+  kBit = 16,
+  kTimestamp2 = 17,
+  kDatetime2 = 18,
+  kTime2 = 19,
+  kJson = 245,
+  kNewDecimal = 246,
+  kEnum = 247,
+  kSet = 248,
+  kTinyBlob = 249,
+  kMediumBlob = 250,
+  kLongBlob = 251,
+  kBlob = 252,
+  kVarString = 253,
+  kString = 254,
+  kGeometry = 255,
 };
 
 // Pack flags (sql/field.h FIELDFLAG_*).
@@ -89,7 +114,7 @@ struct FrmColumn {
   std::uint8_t type = 0;
   std::uint8_t interval = 0;  // 1-based ENUM/SET list
   int collation = 0;
-  std::string type_name;      // MariaDB's extra2 type name (uuid, inet6, ...), if any
+  std::string type_name;  // MariaDB's extra2 type name (uuid, inet6, ...), if any
   bool invisible = false;
   bool is_virtual = false;
   bool generated = false;
@@ -126,10 +151,15 @@ Result<ColumnDef> Column(const std::string& name, const FrmColumn& fc, bool mari
   const CharWidth width = WidthOfCollation(f.collation);
   if (!fc.type_name.empty()) {
     f.collation = 63;
-    if (fc.type_name == "uuid") f.type = ColumnType::kUuid;
-    else if (fc.type_name == "inet6") f.type = ColumnType::kInet6;
-    else if (fc.type_name == "inet4") f.type = ColumnType::kInet4;
-    else return Status::InvalidArgument("column " + name + ": MariaDB type " + fc.type_name + " is not one this reader knows");
+    if (fc.type_name == "uuid")
+      f.type = ColumnType::kUuid;
+    else if (fc.type_name == "inet6")
+      f.type = ColumnType::kInet6;
+    else if (fc.type_name == "inet4")
+      f.type = ColumnType::kInet4;
+    else
+      return Status::InvalidArgument("column " + name + ": MariaDB type " + fc.type_name +
+                                     " is not one this reader knows");
     f.name = fc.type_name;
     fixed(*f.FixedBytes());
   } else if (fc.type == kEnum || fc.type == kSet || (fc.type == kString && fc.pack & (kPackInterval | kPackBitfield))) {
@@ -145,11 +175,21 @@ Result<ColumnDef> Column(const std::string& name, const FrmColumn& fc, bool mari
     }
   } else {
     switch (fc.type) {
-      case kTiny: integer(1); break;
-      case kShort: integer(2); break;
-      case kInt24: integer(3); break;
-      case kLong: integer(4); break;
-      case kLongLong: integer(8); break;
+      case kTiny:
+        integer(1);
+        break;
+      case kShort:
+        integer(2);
+        break;
+      case kInt24:
+        integer(3);
+        break;
+      case kLong:
+        integer(4);
+        break;
+      case kLongLong:
+        integer(8);
+        break;
       case kFloat:
       case kDouble:
         f.type = fc.type == kFloat ? ColumnType::kFloat : ColumnType::kDouble;
@@ -175,30 +215,45 @@ Result<ColumnDef> Column(const std::string& name, const FrmColumn& fc, bool mari
         f.length = std::clamp<std::uint32_t>(fc.length, 1, 64);
         fixed((f.length + 7) / 8);
         break;
-      case kYear: f.type = ColumnType::kYear, fixed(1); break;
-      case kNewDate: f.type = ColumnType::kDate, fixed(3); break;
+      case kYear:
+        f.type = ColumnType::kYear, fixed(1);
+        break;
+      case kNewDate:
+        f.type = ColumnType::kDate, fixed(3);
+        break;
       case kTime2:
       case kDatetime2:
       case kTimestamp2: {
         const std::uint32_t whole = fc.type == kTime2 ? 10 : 19;  // characters without a fraction
-        f.type = fc.type == kTime2 ? ColumnType::kTime : fc.type == kDatetime2 ? ColumnType::kDatetime : ColumnType::kTimestamp;
+        f.type = fc.type == kTime2       ? ColumnType::kTime
+                 : fc.type == kDatetime2 ? ColumnType::kDatetime
+                                         : ColumnType::kTimestamp;
         f.fsp = fc.length > whole ? std::min<std::uint32_t>(fc.length - whole - 1, 6) : 0;
         fixed(*f.FixedBytes());
         break;
       }
-      case kDate: unknown(4, "DATE in the pre-5.0 format (not decoded)"); break;
+      case kDate:
+        unknown(4, "DATE in the pre-5.0 format (not decoded)");
+        break;
       case kTime:
       case kDatetime:
       case kTimestamp:
-        unknown(fc.type == kTime ? 3 : fc.type == kDatetime ? 8 : 4, "DATETIME, TIMESTAMP or TIME in the MySQL 5.5 format (not decoded)");
+        unknown(fc.type == kTime       ? 3
+                : fc.type == kDatetime ? 8
+                                       : 4,
+                "DATETIME, TIMESTAMP or TIME in the MySQL 5.5 format (not decoded)");
         break;
       case kString:
       case kVarchar: {
-        if (!width.mbmaxlen) return Status::InvalidArgument(fmt::format("column {}: collation {} is not one this reader knows", name, f.collation));
+        if (!width.mbmaxlen)
+          return Status::InvalidArgument(
+              fmt::format("column {}: collation {} is not one this reader knows", name, f.collation));
         f.type = fc.type == kString ? ColumnType::kChar : ColumnType::kVarchar;
         f.length = fc.length / width.mbmaxlen;
-        if (fc.type == kString && width.fixed) fixed(fc.length);
-        else c.field = FieldDef::Variable(name, fc.length, n);
+        if (fc.type == kString && width.fixed)
+          fixed(fc.length);
+        else
+          c.field = FieldDef::Variable(name, fc.length, n);
         break;
       }
       case kTinyBlob:
@@ -223,8 +278,9 @@ Result<ColumnDef> Column(const std::string& name, const FrmColumn& fc, bool mari
         return Status::InvalidArgument(fmt::format("column {}: type {} is not one this reader knows", name, fc.type));
     }
   }
-  if (fc.compressed) unknown(0, "MariaDB COMPRESSED " + std::string(f.type == ColumnType::kVarchar ? "text" : "column") +
-                                  " (decompression is not done yet)");
+  if (fc.compressed)
+    unknown(0, "MariaDB COMPRESSED " + std::string(f.type == ColumnType::kVarchar ? "text" : "column") +
+                   " (decompression is not done yet)");
   if (f.name.empty()) f.name = "frm type " + std::to_string(fc.type);
   return c;
 }
@@ -254,7 +310,8 @@ Result<TableDef> TableFromFrm(ConstBytes bytes, const std::string& table_name) {
     return bad(forminfo, fmt::format("{} columns and their names do not fit in {} bytes", n_fields, r.size()));
   }
   const std::vector<std::string> names = Names(r.Text(names_at, names_len));
-  if (names.size() != n_fields) return bad(names_at, fmt::format("{} column names for {} columns", names.size(), n_fields));
+  if (names.size() != n_fields)
+    return bad(names_at, fmt::format("{} column names for {} columns", names.size(), n_fields));
   const auto intervals = Intervals(r.Text(intervals_at, intervals_len));
 
   std::vector<FrmColumn> cols(n_fields);
@@ -300,7 +357,8 @@ Result<TableDef> TableFromFrm(ConstBytes bytes, const std::string& table_name) {
   } else if (!mariadb) {
     for (std::size_t i = 0; i < n_fields; ++i) {
       if (r.U8(fields_at + 17 * i + 10) & 0x80) {
-        return Status::InvalidArgument("column " + names[i] + ": MySQL 5.7 generated columns are not read from .frm yet");
+        return Status::InvalidArgument("column " + names[i] +
+                                       ": MySQL 5.7 generated columns are not read from .frm yet");
       }
     }
   }
@@ -334,7 +392,8 @@ Result<TableDef> TableFromFrm(ConstBytes bytes, const std::string& table_name) {
       if (field >= n_fields) return bad(at, fmt::format("a key part names column {} of {}", field + 1, n_fields));
       const std::uint32_t bytes = r.U16(at + 7);
       const ColumnDef& col = t.columns[field];
-      const bool prefix = col.field.is_variable() ? col.field.blob || bytes < col.field.max_length : bytes < col.field.fixed_length;
+      const bool prefix =
+          col.field.is_variable() ? col.field.blob || bytes < col.field.max_length : bytes < col.field.fixed_length;
       spec.parts.push_back({col.name, prefix ? bytes : 0});
     }
     if ((flags & kKeyFulltext) && !spec.parts.empty()) t.fulltext_first_columns.push_back(spec.parts.front().first);

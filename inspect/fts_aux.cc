@@ -40,7 +40,8 @@ ColumnDef Varchar(const std::string& name, std::uint32_t chars, int collation, b
   c.format.collation = collation;
   c.format.name = "varchar(" + std::to_string(chars) + ")";
   c.sql_type = c.format.name;
-  c.field = FieldDef::Variable(name, chars * std::max<std::uint32_t>(WidthOfCollation(collation).mbmaxlen, 1), nullable);
+  c.field =
+      FieldDef::Variable(name, chars * std::max<std::uint32_t>(WidthOfCollation(collation).mbmaxlen, 1), nullable);
   return c;
 }
 
@@ -59,8 +60,9 @@ std::optional<std::uint64_t> ReadVlc(const std::string& b, std::size_t& at) {
 }  // namespace
 
 std::optional<FtsAuxFile> FtsAuxOf(const std::filesystem::path& path) {
-  static const std::regex re(R"(fts_([0-9a-f]{16})_(?:([0-9a-f]{16})_index_([1-6])|(config)|(being_deleted|deleted)(?:_cache)?)\.ibd)",
-                             std::regex::icase);
+  static const std::regex re(
+      R"(fts_([0-9a-f]{16})_(?:([0-9a-f]{16})_index_([1-6])|(config)|(being_deleted|deleted)(?:_cache)?)\.ibd)",
+      std::regex::icase);
   std::smatch m;
   const std::string name = path.filename().string();
   if (!std::regex_match(name, m, re)) return std::nullopt;
@@ -94,8 +96,9 @@ Result<TableDef> FtsAuxTable(const FtsAuxFile& aux, const ColumnDef* word) {
   switch (aux.kind) {
     case FtsAuxFile::kIndex:
       if (!word) {
-        return Status::InvalidArgument("a FULLTEXT index table's words have the type of the index's first column: give the "
-                                       "CREATE TABLE of the table it indexes with --create-table");
+        return Status::InvalidArgument(
+            "a FULLTEXT index table's words have the type of the index's first column: give the "
+            "CREATE TABLE of the table it indexes with --create-table");
       }
       t.name = fmt::format("FTS_{:016x}_{:016x}_INDEX_{}", aux.table_id, aux.index_id, aux.part);
       t.columns = {Varchar("word", kMaxWordChars, word->format.collation, word->nullable),
@@ -141,15 +144,16 @@ const std::vector<RowColumn>& FtsIndexColumns() {
     f.is_unsigned = true;
     return f;
   }();
-  static const std::vector<RowColumn> kColumns = {{"WORD", 0, &kText},   {"FIRST_DOC_ID", 1, &kNumber},
+  static const std::vector<RowColumn> kColumns = {{"WORD", 0, &kText},          {"FIRST_DOC_ID", 1, &kNumber},
                                                   {"LAST_DOC_ID", 2, &kNumber}, {"DOC_COUNT", 3, &kNumber},
-                                                  {"DOC_ID", 4, &kNumber}, {"POSITION", 5, &kNumber}};
+                                                  {"DOC_ID", 4, &kNumber},      {"POSITION", 5, &kNumber}};
   return kColumns;
 }
 
 Status ExpandIlist(const Row& node, const std::function<void(const Row&)>& each) {
   if (node.cells.size() < 5 || !node.cells[4].text || !node.cells[1].text || !node.cells[3].text) {
-    return Status::InvalidArgument("not a FULLTEXT index table row (its first_doc_id, doc_count or ilist is not known)");
+    return Status::InvalidArgument(
+        "not a FULLTEXT index table row (its first_doc_id, doc_count or ilist is not known)");
   }
   const std::string& ilist = *node.cells[4].text;
   Row out;
@@ -165,8 +169,8 @@ Status ExpandIlist(const Row& node, const std::function<void(const Row&)>& each)
   }
   std::uint64_t doc_id = 0, docs = 0;
   auto cut = [&](std::size_t at) {
-    return Status::Corruption(fmt::format("page {} offset {}: the ilist ends inside a number at byte {} of {}", node.page,
-                                          node.offset, at, ilist.size()));
+    return Status::Corruption(fmt::format("page {} offset {}: the ilist ends inside a number at byte {} of {}",
+                                          node.page, node.offset, at, ilist.size()));
   };
   for (std::size_t at = 0; at < ilist.size();) {
     const auto gap = ReadVlc(ilist, at);
@@ -188,8 +192,8 @@ Status ExpandIlist(const Row& node, const std::function<void(const Row&)>& each)
     }
   }
   if (docs != doc_count) {
-    return Status::Corruption(fmt::format("page {} offset {}: the ilist holds {} documents, doc_count says {}", node.page,
-                                          node.offset, docs, doc_count));
+    return Status::Corruption(fmt::format("page {} offset {}: the ilist holds {} documents, doc_count says {}",
+                                          node.page, node.offset, docs, doc_count));
   }
   return Status::Ok();
 }

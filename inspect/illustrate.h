@@ -18,12 +18,11 @@
 namespace strata::inspect {
 
 struct IllustrateOptions {
-  bool color = true;       // ANSI escapes at all
-  bool truecolor = true;   // 24-bit colours (else the 256-colour palette)
+  bool color = true;      // ANSI escapes at all
+  bool truecolor = true;  // 24-bit colours (else the 256-colour palette)
 };
 
-std::string IllustrateExtents(const ExtentsReport& extents, const Dictionary& names,
-                              const IllustrateOptions& opt);
+std::string IllustrateExtents(const ExtentsReport& extents, const Dictionary& names, const IllustrateOptions& opt);
 std::string IllustrateLsn(const LsnReport& lsn, std::uint32_t pages_per_extent, const IllustrateOptions& opt);
 
 }  // namespace strata::inspect

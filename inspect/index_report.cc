@@ -85,10 +85,9 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
     // The leaf chain, in key order.
     const auto& starts = leftmost[id];
     if (starts.size() != 1) {
-      r.findings.push_back({Severity::kError, name, starts.empty() ? std::nullopt : std::optional(starts[1]),
-                            std::nullopt, "leaf chain",
-                            fmt::format("index {} has {} leaf pages without a previous page; expected one", id,
-                                        starts.size())});
+      r.findings.push_back(
+          {Severity::kError, name, starts.empty() ? std::nullopt : std::optional(starts[1]), std::nullopt, "leaf chain",
+           fmt::format("index {} has {} leaf pages without a previous page; expected one", id, starts.size())});
     }
     if (!starts.empty()) {
       std::vector<std::uint32_t> visited;
@@ -134,16 +133,24 @@ nlohmann::json ToJson(const IndexesReport& r) {
   nlohmann::json ixs = nlohmann::json::array();
   auto seg = [](const SegmentStats& s) -> nlohmann::json {
     if (!s.present) return nullptr;
-    return {{"segment_id", s.segment_id}, {"fragment_pages", s.usage.fragment_pages}, {"used_pages", s.usage.used_pages},
+    return {{"segment_id", s.segment_id},
+            {"fragment_pages", s.usage.fragment_pages},
+            {"used_pages", s.usage.used_pages},
             {"reserved_pages", s.usage.reserved_pages}};
   };
   for (const auto& ix : r.indexes) {
     nlohmann::json levels = nlohmann::json::array();
     for (const auto& l : ix.levels) {
       auto stored = [&](double v) { return l.stored_pages ? nlohmann::json(v) : nlohmann::json(nullptr); };
-      levels.push_back({{"level", l.level}, {"pages", l.pages}, {"records", l.records}, {"fill_min", l.fill_min},
-                        {"fill_avg", l.fill_avg}, {"fill_max", l.fill_max}, {"fill_histogram", l.fill_histogram},
-                        {"stored_fill_min", stored(l.stored_fill_min)}, {"stored_fill_avg", stored(l.stored_fill_avg)},
+      levels.push_back({{"level", l.level},
+                        {"pages", l.pages},
+                        {"records", l.records},
+                        {"fill_min", l.fill_min},
+                        {"fill_avg", l.fill_avg},
+                        {"fill_max", l.fill_max},
+                        {"fill_histogram", l.fill_histogram},
+                        {"stored_fill_min", stored(l.stored_fill_min)},
+                        {"stored_fill_avg", stored(l.stored_fill_avg)},
                         {"stored_fill_max", stored(l.stored_fill_max)}});
     }
     ixs.push_back({{"index_id", ix.index_id},
@@ -151,9 +158,12 @@ nlohmann::json ToJson(const IndexesReport& r) {
                    {"table", ix.table.empty() ? nlohmann::json(nullptr) : nlohmann::json(ix.table)},
                    {"root_page", ix.root_page == kFilNull ? nlohmann::json(nullptr) : nlohmann::json(ix.root_page)},
                    {"levels", levels},
-                   {"leaf_chain", {{"pages", ix.leaf_chain_pages}, {"steps", ix.leaf_steps},
-                                   {"discontiguous_steps", ix.discontiguous_steps}, {"backward_steps", ix.backward_steps},
-                                   {"complete", ix.chain_complete}}},
+                   {"leaf_chain",
+                    {{"pages", ix.leaf_chain_pages},
+                     {"steps", ix.leaf_steps},
+                     {"discontiguous_steps", ix.discontiguous_steps},
+                     {"backward_steps", ix.backward_steps},
+                     {"complete", ix.chain_complete}}},
                    {"leaf_segment", seg(ix.leaf_segment)},
                    {"nonleaf_segment", seg(ix.nonleaf_segment)}});
   }
@@ -165,9 +175,10 @@ nlohmann::json ToJson(const IndexesReport& r) {
 std::string ToText(const IndexesReport& r) {
   std::string out = r.file + "\n";
   for (const auto& ix : r.indexes) {
-    out += fmt::format("\n  index {}{}{} root page {}\n", ix.index_id == kSdiIndexId ? "sdi" : std::to_string(ix.index_id),
-                       ix.name.empty() ? "" : " " + ix.name, ix.table.empty() ? "" : " of " + ix.table,
-                       ix.root_page == kFilNull ? std::string("?") : std::to_string(ix.root_page));
+    out +=
+        fmt::format("\n  index {}{}{} root page {}\n", ix.index_id == kSdiIndexId ? "sdi" : std::to_string(ix.index_id),
+                    ix.name.empty() ? "" : " " + ix.name, ix.table.empty() ? "" : " of " + ix.table,
+                    ix.root_page == kFilNull ? std::string("?") : std::to_string(ix.root_page));
     out += "    level     pages    records   fill min   avg    max   fill histogram (0-10% ... 90-100%)\n";
     for (const auto& l : ix.levels) {
       std::string hist;
@@ -177,13 +188,14 @@ std::string ToText(const IndexesReport& r) {
     }
     for (const auto& l : ix.levels) {
       if (!l.stored_pages) continue;
-      out += fmt::format("    level {} as stored (compressed pages): fill min {:.1f}% avg {:.1f}% max {:.1f}%\n", l.level,
-                         100 * l.stored_fill_min, 100 * l.stored_fill_avg, 100 * l.stored_fill_max);
+      out += fmt::format("    level {} as stored (compressed pages): fill min {:.1f}% avg {:.1f}% max {:.1f}%\n",
+                         l.level, 100 * l.stored_fill_min, 100 * l.stored_fill_avg, 100 * l.stored_fill_max);
     }
     const double pct = ix.leaf_steps ? 100.0 * ix.discontiguous_steps / ix.leaf_steps : 0.0;
-    out += fmt::format("    leaf chain: {} pages in key order, {} of {} steps not to the next page ({:.1f}%), {} backward{}\n",
-                       ix.leaf_chain_pages, ix.discontiguous_steps, ix.leaf_steps, pct, ix.backward_steps,
-                       ix.chain_complete ? "" : " (INCOMPLETE)");
+    out += fmt::format(
+        "    leaf chain: {} pages in key order, {} of {} steps not to the next page ({:.1f}%), {} backward{}\n",
+        ix.leaf_chain_pages, ix.discontiguous_steps, ix.leaf_steps, pct, ix.backward_steps,
+        ix.chain_complete ? "" : " (INCOMPLETE)");
     for (auto [label, s] : {std::pair{"leaf", &ix.leaf_segment}, std::pair{"non-leaf", &ix.nonleaf_segment}}) {
       if (!s->present) continue;
       out += fmt::format("    {} segment {}: {} pages used of {} allocated ({} fragment pages)\n", label, s->segment_id,

@@ -32,7 +32,8 @@ Result<std::string> ReadBlobChain(const SpaceFile& file, const ExternRef& ref, s
     if (p == kFilNull) return Broken(p, fmt::format("BLOB chain ends after {} of {} bytes", out.size(), ref.length));
     if (p >= file.n_pages() || !seen.insert(p).second) return Broken(p, "BLOB chain leaves the file or loops");
     ConstBytes page = file.page(p);
-    if (FilHeader(page).type() != PageType::kBlob) return Broken(p, "a BLOB chain reaches a page that is not a BLOB page");
+    if (FilHeader(page).type() != PageType::kBlob)
+      return Broken(p, "a BLOB chain reaches a page that is not a BLOB page");
     auto blob = BlobPage::Decode(page);
     if (!blob.ok()) return blob.status().WithContext(fmt::format("page {}", p));
     NoteChecksum(file, p, failing);
@@ -54,7 +55,8 @@ Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref, std::ve
   std::set<std::pair<std::uint32_t, std::uint16_t>> seen;
   for (FileAddr at = head->index_list.first; !at.is_null() && out.size() < ref.length;) {
     const std::uint32_t p = at.page.value();
-    if (p >= file.n_pages() || !seen.insert({p, at.offset}).second) return Broken(p, "LOB index list leaves the file or loops");
+    if (p >= file.n_pages() || !seen.insert({p, at.offset}).second)
+      return Broken(p, "LOB index list leaves the file or loops");
     auto entry = LobIndexEntry::Decode(file.page(p), at.offset);
     if (!entry.ok()) return entry.status().WithContext(fmt::format("page {}", p));
     const std::uint32_t dp = entry->data_page.value();
@@ -65,17 +67,20 @@ Result<std::string> ReadLob(const SpaceFile& file, const ExternRef& ref, std::ve
       from = LobFirstPage::kData;
       len = std::min<std::size_t>(len, LobFirstPage::Capacity(first.size()));
     } else {
-      if (FilHeader(data_page).type() != PageType::kLobData) return Broken(dp, "a LOB index entry points at a page that is not LOB data");
+      if (FilHeader(data_page).type() != PageType::kLobData)
+        return Broken(dp, "a LOB index entry points at a page that is not LOB data");
       auto d = LobDataPage::Decode(data_page);
       if (!d.ok()) return d.status().WithContext(fmt::format("page {}", dp));
       from = LobDataPage::kData;
       len = std::min<std::size_t>(len, LobDataPage::Capacity(data_page.size()));
       NoteChecksum(file, dp, failing);
     }
-    out.append(reinterpret_cast<const char*>(data_page.data()) + from, std::min<std::size_t>(len, ref.length - out.size()));
+    out.append(reinterpret_cast<const char*>(data_page.data()) + from,
+               std::min<std::size_t>(len, ref.length - out.size()));
     at = entry->node.next;
   }
-  if (out.size() != ref.length) return Broken(ref.page_no, fmt::format("LOB holds {} of its {} bytes", out.size(), ref.length));
+  if (out.size() != ref.length)
+    return Broken(ref.page_no, fmt::format("LOB holds {} of its {} bytes", out.size(), ref.length));
   return out;
 }
 
@@ -84,7 +89,8 @@ Result<std::string> ReadZBlobChain(const SpaceFile& file, const ExternRef& ref, 
   ZBlobReader reader(ref.length);
   std::set<std::uint32_t> seen;
   for (std::uint32_t p = ref.page_no; p != kFilNull;) {
-    if (p >= file.n_pages() || !seen.insert(p).second) return Broken(p, "compressed BLOB chain leaves the file or loops");
+    if (p >= file.n_pages() || !seen.insert(p).second)
+      return Broken(p, "compressed BLOB chain leaves the file or loops");
     ConstBytes page = file.page(p);
     const PageType type = FilHeader(page).type();
     if (type != (p == ref.page_no ? PageType::kZBlob : PageType::kZBlob2)) {
@@ -101,14 +107,20 @@ Result<std::string> ReadZBlobChain(const SpaceFile& file, const ExternRef& ref, 
 }  // namespace
 
 Result<std::string> ReadExternal(const SpaceFile& file, const ExternRef& ref, std::vector<std::uint32_t>* failing) {
-  if (ref.page_no >= file.n_pages()) return Broken(ref.page_no, "an off-page reference points past the end of the file");
+  if (ref.page_no >= file.n_pages())
+    return Broken(ref.page_no, "an off-page reference points past the end of the file");
   switch (FilHeader(file.page(ref.page_no)).type()) {
-    case PageType::kBlob: return ReadBlobChain(file, ref, failing);
-    case PageType::kLobFirst: return ReadLob(file, ref, failing);
-    case PageType::kZBlob: return ReadZBlobChain(file, ref, failing);
+    case PageType::kBlob:
+      return ReadBlobChain(file, ref, failing);
+    case PageType::kLobFirst:
+      return ReadLob(file, ref, failing);
+    case PageType::kZBlob:
+      return ReadZBlobChain(file, ref, failing);
     case PageType::kZLobFirst:
-      return Status::NotSupported(fmt::format("page {}: MySQL 8.0's compressed LOB pages are not read yet", ref.page_no));
-    default: return Broken(ref.page_no, "an off-page reference points at a page that is not a BLOB or LOB page");
+      return Status::NotSupported(
+          fmt::format("page {}: MySQL 8.0's compressed LOB pages are not read yet", ref.page_no));
+    default:
+      return Broken(ref.page_no, "an off-page reference points at a page that is not a BLOB or LOB page");
   }
 }
 

@@ -9,10 +9,14 @@ namespace strata::inspect {
 
 const char* ToString(LsnState s) {
   switch (s) {
-    case LsnState::kWritten: return "written";
-    case LsnState::kNeverWritten: return "never_written";
-    case LsnState::kFree: return "free";
-    case LsnState::kDamaged: return "damaged";
+    case LsnState::kWritten:
+      return "written";
+    case LsnState::kNeverWritten:
+      return "never_written";
+    case LsnState::kFree:
+      return "free";
+    case LsnState::kDamaged:
+      return "damaged";
   }
   return "?";
 }
@@ -51,7 +55,8 @@ LsnReport AnalyzeLsn(const SpaceFile& f, const SpaceMap& m, std::size_t buckets)
     if (i > 0 && m.pages[written[i - 1]].lsn != m.pages[written[i]].lsn) first = i;
     r.pages[written[i]].age_rank = written.size() > 1 ? static_cast<double>(first) / (written.size() - 1) : 1.0;
     const double span = static_cast<double>(r.max_lsn - r.min_lsn);
-    std::size_t b = span > 0 ? static_cast<std::size_t>((m.pages[written[i]].lsn - r.min_lsn) / span * buckets) : buckets - 1;
+    std::size_t b =
+        span > 0 ? static_cast<std::size_t>((m.pages[written[i]].lsn - r.min_lsn) / span * buckets) : buckets - 1;
     r.histogram[std::min(b, buckets - 1)]++;
   }
   return r;
@@ -60,19 +65,28 @@ LsnReport AnalyzeLsn(const SpaceFile& f, const SpaceMap& m, std::size_t buckets)
 nlohmann::json ToJson(const LsnReport& r) {
   nlohmann::json pages = nlohmann::json::array();
   for (const auto& p : r.pages) {
-    pages.push_back({{"page", p.page}, {"lsn", p.lsn}, {"state", ToString(p.state)},
-                     {"age_rank", p.state == LsnState::kWritten ? nlohmann::json(p.age_rank) : nlohmann::json(nullptr)}});
+    pages.push_back(
+        {{"page", p.page},
+         {"lsn", p.lsn},
+         {"state", ToString(p.state)},
+         {"age_rank", p.state == LsnState::kWritten ? nlohmann::json(p.age_rank) : nlohmann::json(nullptr)}});
   }
-  return {{"file", r.file}, {"min_lsn", r.min_lsn}, {"max_lsn", r.max_lsn}, {"written_pages", r.written},
-          {"never_written_pages", r.never_written}, {"free_pages", r.free}, {"damaged_pages", r.damaged},
+  return {{"file", r.file},
+          {"min_lsn", r.min_lsn},
+          {"max_lsn", r.max_lsn},
+          {"written_pages", r.written},
+          {"never_written_pages", r.never_written},
+          {"free_pages", r.free},
+          {"damaged_pages", r.damaged},
           {"histogram", r.histogram},
           {"pages", pages}};
 }
 
 std::string ToText(const LsnReport& r) {
-  std::string out = fmt::format("{}\n  LSN {} .. {} over {} written pages; {} never written, {} free{}\n\n", r.file, r.min_lsn,
-                                r.max_lsn, r.written, r.never_written, r.free,
-                                r.damaged ? fmt::format(", {} damaged (checksum fails: LSN not trusted)", r.damaged) : "");
+  std::string out =
+      fmt::format("{}\n  LSN {} .. {} over {} written pages; {} never written, {} free{}\n\n", r.file, r.min_lsn,
+                  r.max_lsn, r.written, r.never_written, r.free,
+                  r.damaged ? fmt::format(", {} damaged (checksum fails: LSN not trusted)", r.damaged) : "");
   const std::uint64_t peak = r.histogram.empty() ? 0 : *std::max_element(r.histogram.begin(), r.histogram.end());
   const double width = static_cast<double>(r.max_lsn - r.min_lsn) / std::max<std::size_t>(1, r.histogram.size());
   out += "  LSN from             pages\n";

@@ -44,7 +44,8 @@ Result<std::vector<std::uint16_t>> ReadColumnMap(const SpaceFile& file, const In
     }
     ref_at = (*fields)[key_fields + 2].offset;
   }
-  if (ref_at + kExternRefSize > page.size()) return Status::CorruptionAt(origin, "the column map reference runs off the page");
+  if (ref_at + kExternRefSize > page.size())
+    return Status::CorruptionAt(origin, "the column map reference runs off the page");
   const ExternRef ref = ExternRef::Decode(page, ref_at);
   if (ref.length < 4 || ref.length > 4 + 2 * 1024) {
     return Status::CorruptionAt(ref_at, fmt::format("page {}: the column map is {} bytes long", page_no, ref.length));
@@ -78,13 +79,16 @@ Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef&
   const bool has_map = Load8(root.page(), root.infimum()) == 0;
   const std::size_t first_user = index.n_unique_in_tree + 2;  // after the key, DB_TRX_ID, DB_ROLL_PTR
   if (has_map) {
-    if (first_leaf >= file.n_pages()) return Status::Corruption(fmt::format("leftmost leaf {} is past the file's end", first_leaf));
+    if (first_leaf >= file.n_pages())
+      return Status::Corruption(fmt::format("leftmost leaf {} is past the file's end", first_leaf));
     auto leaf = IndexPage::Open(file.page(first_leaf));
     if (!leaf.ok()) return leaf.status().WithContext(fmt::format("page {}", first_leaf));
     RecordWalker w(*leaf);
     if (!w.Next() || !w.header().min_rec() || !w.header().deleted()) {
-      return Status::Corruption(fmt::format("page {}: the leftmost leaf does not open with MariaDB's metadata record, "
-                                            "which a table altered by an instant DROP or reorder must have", first_leaf));
+      return Status::Corruption(
+          fmt::format("page {}: the leftmost leaf does not open with MariaDB's metadata record, "
+                      "which a table altered by an instant DROP or reorder must have",
+                      first_leaf));
     }
     auto entries = ReadColumnMap(file, index, leaf->page(), first_leaf, w.origin(), leaf->is_compact());
     if (!entries.ok()) return entries.status();
@@ -107,8 +111,10 @@ Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef&
       }
       const std::size_t k = e & kColumnBits;
       if (k >= stored.size() || named[stored[k]]) {
-        return Status::Corruption(fmt::format("page {}: the column map names column {} of {}, which the definition "
-                                              "does not have or already placed", first_leaf, k, stored.size()));
+        return Status::Corruption(
+            fmt::format("page {}: the column map names column {} of {}, which the definition "
+                        "does not have or already placed",
+                        first_leaf, k, stored.size()));
       }
       named[stored[k]] = true;
       out.leaf.fields.push_back(table.columns[stored[k]].field);
@@ -116,9 +122,10 @@ Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef&
       ++live;
     }
     if (live + first_user != index.leaf.fields.size()) {
-      return Status::Corruption(fmt::format("page {}: the column map places {} columns, the definition has {}: the "
-                                            "definition is not this table's as it is now", first_leaf, live,
-                                            index.leaf.fields.size() - first_user));
+      return Status::Corruption(
+          fmt::format("page {}: the column map places {} columns, the definition has {}: the "
+                      "definition is not this table's as it is now",
+                      first_leaf, live, index.leaf.fields.size() - first_user));
     }
     out.has_column_map = true;
     out.metadata_ref_field = first_user;
@@ -151,12 +158,14 @@ std::optional<Result<MariaDbInstant>> ReadMariaDbInstant(const SpaceFile& file, 
     if (ip->is_leaf()) return ReadMariaDbInstant(file, table, index, *root, p);
     RecordWalker w(*ip);
     if (!w.Next()) return Status::Corruption(fmt::format("page {}: a node page without records", p));
-    auto fields = ip->is_compact() ? DecodeCompactFields(ip->page(), w.origin(), node) : DecodeRedundantFields(ip->page(), w.origin());
+    auto fields = ip->is_compact() ? DecodeCompactFields(ip->page(), w.origin(), node)
+                                   : DecodeRedundantFields(ip->page(), w.origin());
     if (!fields.ok() || fields->empty() || fields->back().length != 4) {
       return Status::Corruption(fmt::format("page {}: its first node pointer cannot be read", p));
     }
     p = Load32(ip->page(), fields->back().offset);
-    if (p >= file.n_pages()) return Status::Corruption(fmt::format("a node pointer leads to page {}, past the file's end", p));
+    if (p >= file.n_pages())
+      return Status::Corruption(fmt::format("a node pointer leads to page {}, past the file's end", p));
   }
   return Status::Corruption("the tree is deeper than 64 levels");
 }

@@ -29,10 +29,10 @@ namespace strata::inspect {
 
 struct MariaDbInstant {
   std::size_t core_fields = 0;
-  bool has_column_map = false;     // a DROP or reorder happened: `leaf` comes from the map
-  ondisk::RecordLayout leaf;       // today's rows, every field (dropped ones too), core_fields set
-  std::vector<int> column_of;      // per leaf field: its column in TableDef::columns, -1 when dropped
-  ondisk::RecordLayout metadata;   // the metadata record: `leaf` with the map's reference field
+  bool has_column_map = false;         // a DROP or reorder happened: `leaf` comes from the map
+  ondisk::RecordLayout leaf;           // today's rows, every field (dropped ones too), core_fields set
+  std::vector<int> column_of;          // per leaf field: its column in TableDef::columns, -1 when dropped
+  ondisk::RecordLayout metadata;       // the metadata record: `leaf` with the map's reference field
   std::size_t metadata_ref_field = 0;  // where that field is in `metadata`, when has_column_map
 };
 

@@ -35,9 +35,11 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.free = file.IsFree(n);
   p.doublewrite = file.InDoublewrite(n);
   // (MariaDB's full_crc32 encryption leaves the page number in clear, not the space id.)
-  p.misplaced = !p.doublewrite && (p.encrypted && file.full_crc32() ? fil.page_no().value() != n
-                                                                     : CheckPlacement(page, PageNo(n), file.space_id()).any());
-  if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) && file.compressed()) {
+  p.misplaced =
+      !p.doublewrite && (p.encrypted && file.full_crc32() ? fil.page_no().value() != n
+                                                          : CheckPlacement(page, PageNo(n), file.space_id()).any());
+  if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) &&
+      file.compressed()) {
     // ROW_FORMAT=COMPRESSED: the records are compressed, but the page header is the one of
     // the page they decompress to (heap top, garbage, directory slots), so the sizes are
     // those of that logical page; the records are unpacked only for a deep look.
@@ -47,7 +49,8 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
     p.n_recs = Load16(page, IndexPage::kNRecs);
     p.is_root = p.prev == kFilNull && p.next == kFilNull;
     const std::size_t size = file.logical_page_size(), heap_top = Load16(page, IndexPage::kHeapTop);
-    const std::size_t garbage = Load16(page, IndexPage::kGarbage), dir = 2 * std::size_t{Load16(page, IndexPage::kNDirSlots)};
+    const std::size_t garbage = Load16(page, IndexPage::kGarbage),
+                      dir = 2 * std::size_t{Load16(page, IndexPage::kNDirSlots)};
     if (heap_top >= 120 + garbage && heap_top + dir + 8 <= size) {
       p.data_size = static_cast<std::uint32_t>(heap_top - 120 - garbage);
       p.garbage_bytes = static_cast<std::uint32_t>(garbage);
@@ -153,8 +156,6 @@ std::string PageTypeName(const PageInfo& p, Flavor flavor) {
   return PageTypeName(p.type, flavor);
 }
 
-std::string PageTypeName(std::uint16_t type, Flavor flavor) {
-  return ToString(static_cast<PageType>(type), flavor);
-}
+std::string PageTypeName(std::uint16_t type, Flavor flavor) { return ToString(static_cast<PageType>(type), flavor); }
 
 }  // namespace strata::inspect

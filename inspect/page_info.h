@@ -23,16 +23,16 @@ struct PageInfo {
   std::uint32_t next = ondisk::kFilNull;
 
   // Checksum and placement.
-  bool all_zero = false;   // never written
+  bool all_zero = false;  // never written
   bool checksum_ok = false;
   std::optional<ondisk::ChecksumAlgorithm> algorithm;
-  bool torn = false;       // header and trailer LSN differ
-  bool encrypted = false;  // contents encrypted (MySQL or MariaDB)
-  bool unverifiable = false;  // MySQL-encrypted: not even its checksum can be checked without the key
+  bool torn = false;                 // header and trailer LSN differ
+  bool encrypted = false;            // contents encrypted (MySQL or MariaDB)
+  bool unverifiable = false;         // MySQL-encrypted: not even its checksum can be checked without the key
   std::uint16_t encrypted_type = 0;  // the type it had before encryption (FIL bytes 28-29)
-  bool misplaced = false;  // FIL page number or space id differ from the page's place
-  bool free = false;        // the extent descriptor marks the page free: old bytes, no tree
-  bool doublewrite = false; // a doublewrite-buffer copy of another page (system tablespace)
+  bool misplaced = false;            // FIL page number or space id differ from the page's place
+  bool free = false;                 // the extent descriptor marks the page free: old bytes, no tree
+  bool doublewrite = false;          // a doublewrite-buffer copy of another page (system tablespace)
 
   // B-tree pages whose header decodes (is_btree false otherwise; fields below then 0).
   bool is_btree = false;
@@ -61,8 +61,7 @@ double PageFill(const PageInfo& p, std::size_t page_size);
 
 // Analyzes every page on all cores, in batches of pages; `consume` sees each batch in page
 // order, on the calling thread. Memory stays bounded whatever the file size.
-void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume,
-               bool deep = false);
+void ScanPages(const SpaceFile& file, const std::function<void(std::span<const PageInfo>)>& consume, bool deep = false);
 
 // Progress of long scans, for front ends: while a ScanProgress lives, every ScanPages call
 // reports (pages done, pages in the file, file) after each batch, on the calling thread.

@@ -72,7 +72,8 @@ std::string RenderValue(ConstBytes v, const FieldDef* def, const ColumnFormat* f
     return "\"" + s + (cut < v.size() ? "...\"" : "\"");
   }
   std::string hex = "0x";
-  for (std::size_t i = 0; i < std::min<std::size_t>(v.size(), 64); ++i) hex += fmt::format("{:02x}", static_cast<unsigned>(v[i]));
+  for (std::size_t i = 0; i < std::min<std::size_t>(v.size(), 64); ++i)
+    hex += fmt::format("{:02x}", static_cast<unsigned>(v[i]));
   return hex + (v.size() > 64 ? "..." : "");
 }
 
@@ -93,14 +94,18 @@ ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
   };
   if (c.unverifiable) {
     const std::uint16_t was = Load16(page, FilHeader::kEncryptedOriginalType);
-    s.fields.push_back({"original_type", FilHeader::kEncryptedOriginalType, 2, was, PageTypeName(was, f.flavor()) + " before encryption"});
+    s.fields.push_back({"original_type", FilHeader::kEncryptedOriginalType, 2, was,
+                        PageTypeName(was, f.flavor()) + " before encryption"});
   }
   if (!f.compressed()) {  // compressed pages end in their dense directory, not a trailer
     s.fields.push_back({"trailer_checksum_or_lsn", page.size() - 8, 4, h.trailer_old_checksum(), ""});
     s.fields.push_back({"trailer_lsn_or_crc", page.size() - 4, 4, h.trailer_lsn_low(), ""});
   }
-  std::string verdict = c.all_zero ? "never written" : c.unverifiable ? "encrypted (not verifiable without the key)"
-                        : c.lsn_mismatch ? "torn (LSN copies differ)" : c.valid ? "valid" : "BAD";
+  std::string verdict = c.all_zero       ? "never written"
+                        : c.unverifiable ? "encrypted (not verifiable without the key)"
+                        : c.lsn_mismatch ? "torn (LSN copies differ)"
+                        : c.valid        ? "valid"
+                                         : "BAD";
   if (c.encrypted && !c.unverifiable) verdict += " (MariaDB-encrypted: the body needs the key)";
   s.fields.push_back({"checksum_check", 0, 0, verdict, c.algorithm ? ToString(*c.algorithm) : ""});
   return s;
@@ -137,7 +142,8 @@ void XdesSection(ConstBytes page, PageSize ps, PageView& v) {
   for (std::uint32_t i = 0; i < ps.xdes_entries_per_page(); ++i) {
     XdesEntry e(page, i, ps);
     if (e.state() == XdesState::kNotInited) continue;
-    std::string note = ToString(e.state()) + fmt::format(", {} of {} pages used", e.used_pages(), ps.pages_per_extent());
+    std::string note =
+        ToString(e.state()) + fmt::format(", {} of {} pages used", e.used_pages(), ps.pages_per_extent());
     if (e.segment_id()) note += fmt::format(", segment {}", e.segment_id());
     s.fields.push_back({fmt::format("extent {}", i), e.offset(), ps.xdes_entry_size(), e.state_code(), note});
     if (Status st = e.Check(); !st.ok()) v.problems.push_back(st.ToString());
@@ -148,7 +154,8 @@ void XdesSection(ConstBytes page, PageSize ps, PageView& v) {
 void InodeSection(ConstBytes page, PageSize ps, PageView& v) {
   ViewSection s{"segment inodes", {}};
   ListNode node = ListNode::Decode(page, kInodePageListNode);
-  s.fields.push_back({"list_node", kInodePageListNode, 12, nullptr, "prev " + Addr(node.prev) + ", next " + Addr(node.next)});
+  s.fields.push_back(
+      {"list_node", kInodePageListNode, 12, nullptr, "prev " + Addr(node.prev) + ", next " + Addr(node.next)});
   for (std::uint32_t i = 0; i < ps.inodes_per_page(); ++i) {
     InodeEntry e(page, i, ps);
     if (!e.in_use()) continue;
@@ -177,11 +184,13 @@ const char* DirectionName(std::uint16_t d) {
 ViewSection CompressedSection(std::size_t physical, std::size_t logical, const ZipPageParts& z) {
   const std::size_t dir = physical - 2 * z.n_dense;
   return {"compressed page",
-          {{"page_size", 0, 0, physical, fmt::format("bytes stored; unpacks to {} (record offsets below are there)", logical)},
+          {{"page_size", 0, 0, physical,
+            fmt::format("bytes stored; unpacks to {} (record offsets below are there)", logical)},
            {"zlib_stream", 94, z.stream_end - 94, z.stream_end - 94, "bytes: the index's fields, then the records"},
            {"modification_log", z.stream_end, z.log_end + 1 - z.stream_end, z.log_end + 1 - z.stream_end,
             fmt::format("bytes: {} record(s) written since the page was compressed", z.log_records)},
-           {"free", z.log_end + 1, z.trailer_start - z.log_end - 1, z.trailer_start - z.log_end - 1, "bytes for the log to grow"},
+           {"free", z.log_end + 1, z.trailer_start - z.log_end - 1, z.trailer_start - z.log_end - 1,
+            "bytes for the log to grow"},
            {"blob_refs", z.trailer_start, 20 * z.n_blobs, z.n_blobs, "20-byte off-page references"},
            {"stored_columns", z.trailer_start + 20 * z.n_blobs, dir - z.trailer_start - 20 * z.n_blobs,
             dir - z.trailer_start - 20 * z.n_blobs, "bytes: DB_TRX_ID + DB_ROLL_PTR or child page numbers, per record"},
@@ -208,7 +217,8 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
               {"free", 44, 2, ip->free_list(), ""},
               {"garbage", 46, 2, ip->garbage(), "bytes"},
               {"last_insert", 48, 2, ip->last_insert(), ""},
-              {"direction", 50, 2, static_cast<int>(ip->direction()), DirectionName(static_cast<std::uint16_t>(ip->direction()))},
+              {"direction", 50, 2, static_cast<int>(ip->direction()),
+               DirectionName(static_cast<std::uint16_t>(ip->direction()))},
               {"n_direction", 52, 2, ip->n_direction(), ""},
               {"n_recs", 54, 2, ip->n_recs(), ""},
               {"max_trx_id", 56, 8, ip->max_trx_id(), ""},
@@ -258,7 +268,8 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
                             FilHeader(f.page(def->root_page)).type() == PageType::kSdiBlobOrInstant;
     if (!ip->is_leaf() && (by_mariadb || (owner && owner->AlteredInstantlyByMySql()))) {
       layout = nullptr;
-      v.layout_source = "none: node pointers of a table altered instantly keep a NULL bitmap the definition does not give";
+      v.layout_source =
+          "none: node pointers of a table altered instantly keep a NULL bitmap the definition does not give";
     }
     // A table MariaDB altered instantly: its rows' fields are the metadata record's column map's.
     if (ip->is_leaf() && owner && owner->Clustered() == def) {
@@ -318,10 +329,14 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
           format = &def->formats[i];
         }
         RecordField rf{fd ? fd->name : fmt::format("field {}", i), fs.offset, fs.length, fs.is_null, fs.external, ""};
-        if (fs.missing) rf.value = "(instant default)";
-        else if (fs.is_null) rf.value = "NULL";
-        else if (fs.external) rf.value = "external: " + RenderValue(page.subspan(fs.offset, fs.length), nullptr);
-        else rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd, format);
+        if (fs.missing)
+          rf.value = "(instant default)";
+        else if (fs.is_null)
+          rf.value = "NULL";
+        else if (fs.external)
+          rf.value = "external: " + RenderValue(page.subspan(fs.offset, fs.length), nullptr);
+        else
+          rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd, format);
         r.fields.push_back(rf);
       }
     } else if (layout || !ip->is_compact()) {
@@ -391,7 +406,8 @@ void SystemSections(const SpaceFile& f, ConstBytes page, PageView& v) {
   const auto type = FilHeader(page).type();
   if (type == PageType::kTrxSys) {
     TrxSysPage t(page);
-    ViewSection s{"TRX_SYS", {{"trx_id_store", 38, 8, t.trx_id_store(), ""}, {"fseg", 46, 10, nullptr, Fseg(t.fseg())}}};
+    ViewSection s{"TRX_SYS",
+                  {{"trx_id_store", 38, 8, t.trx_id_store(), ""}, {"fseg", 46, 10, nullptr, Fseg(t.fseg())}}};
     for (std::uint32_t i = 0; i < kTrxSysRsegSlots; ++i) {
       RsegSlot slot = t.rseg_slot(i);
       if (slot.used()) {
@@ -439,7 +455,9 @@ void LobSections(ConstBytes page, PageView& v) {
     case PageType::kSdiBlobOrInstant: {
       auto b = BlobPage::Decode(page);
       if (b.ok()) {
-        v.sections.push_back({"BLOB page", {{"part_len", 38, 4, b->part_len, ""}, {"next_page", 42, 4, PageJson(b->next_page.value()), ""}}});
+        v.sections.push_back(
+            {"BLOB page",
+             {{"part_len", 38, 4, b->part_len, ""}, {"next_page", 42, 4, PageJson(b->next_page.value()), ""}}});
       } else {
         v.problems.push_back(b.status().ToString());
       }
@@ -464,13 +482,16 @@ void LobSections(ConstBytes page, PageView& v) {
     case PageType::kLobData: {
       auto d = LobDataPage::Decode(page);
       if (d.ok()) {
-        v.sections.push_back({"LOB data page", {{"version", 38, 1, d->version, ""}, {"data_len", 39, 4, d->data_len, ""}, {"trx", 43, 6, d->trx, ""}}});
+        v.sections.push_back(
+            {"LOB data page",
+             {{"version", 38, 1, d->version, ""}, {"data_len", 39, 4, d->data_len, ""}, {"trx", 43, 6, d->trx, ""}}});
       } else {
         v.problems.push_back(d.status().ToString());
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -483,12 +504,16 @@ void PageCompressionSection(const SpaceFile& f, std::uint32_t n, PageView& v) {
   ViewSection s{"page compression", {}};
   if (!IsPageCompressed(stored, f.full_crc32())) {
     s.fields.push_back({"stored", 0, 0, "as is", "this page did not compress (or is never compressed): stored whole"});
-  } else if (auto c = ReadCompressedPage(stored, f.full_crc32(), static_cast<PageCompression>(f.flags()->compression_algorithm)); c.ok()) {
+  } else if (auto c = ReadCompressedPage(stored, f.full_crc32(),
+                                         static_cast<PageCompression>(f.flags()->compression_algorithm));
+             c.ok()) {
     s.fields.push_back({"algorithm", f.full_crc32() ? 0u : 32u, f.full_crc32() ? 0u : 2u, ToString(c->algorithm),
                         f.full_crc32() ? "the tablespace's (FSP flags)" : "this page's own"});
     s.fields.push_back({"payload", c->payload, c->payload_end - c->payload, c->payload_end - c->payload,
                         fmt::format("bytes, decompressing to {}{}", f.page_size(), c->encrypted ? "; encrypted" : "")});
-    if (c->stored) s.fields.push_back({"stored_size", 24, 2, c->stored, "bytes written, CRC-32C at the end included; the rest of the slot is a hole"});
+    if (c->stored)
+      s.fields.push_back({"stored_size", 24, 2, c->stored,
+                          "bytes written, CRC-32C at the end included; the rest of the slot is a hole"});
   } else {
     v.problems.push_back(c.status().ToString());
   }
@@ -520,22 +545,33 @@ nlohmann::json ToJson(const PageView& v) {
   for (const auto& s : v.sections) {
     nlohmann::json fields = nlohmann::json::array();
     for (const auto& f : s.fields) {
-      fields.push_back({{"name", f.name}, {"offset", f.offset}, {"size", f.size}, {"value", f.value}, {"note", f.note}});
+      fields.push_back(
+          {{"name", f.name}, {"offset", f.offset}, {"size", f.size}, {"value", f.value}, {"note", f.note}});
     }
     sections[s.name] = fields;
   }
-  nlohmann::json j = {{"file", v.file}, {"page_no", v.page_no}, {"type", v.type}, {"sections", sections},
-                      {"problems", v.problems}};
+  nlohmann::json j = {
+      {"file", v.file}, {"page_no", v.page_no}, {"type", v.type}, {"sections", sections}, {"problems", v.problems}};
   if (v.with_records) {
     nlohmann::json recs = nlohmann::json::array();
     for (const auto& r : v.records) {
       nlohmann::json fields = nlohmann::json::array();
       for (const auto& f : r.fields) {
-        fields.push_back({{"name", f.name}, {"offset", f.offset}, {"length", f.length}, {"null", f.is_null},
-                          {"external", f.external}, {"value", f.value}});
+        fields.push_back({{"name", f.name},
+                          {"offset", f.offset},
+                          {"length", f.length},
+                          {"null", f.is_null},
+                          {"external", f.external},
+                          {"value", f.value}});
       }
-      recs.push_back({{"offset", r.offset}, {"heap_no", r.heap_no}, {"status", r.status}, {"deleted", r.deleted},
-                      {"min_rec", r.min_rec}, {"n_owned", r.n_owned}, {"next", r.next}, {"fields", fields},
+      recs.push_back({{"offset", r.offset},
+                      {"heap_no", r.heap_no},
+                      {"status", r.status},
+                      {"deleted", r.deleted},
+                      {"min_rec", r.min_rec},
+                      {"n_owned", r.n_owned},
+                      {"next", r.next},
+                      {"fields", fields},
                       {"error", r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error)}});
     }
     j["layout"] = v.layout_source.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.layout_source);
@@ -549,8 +585,10 @@ std::string ToText(const PageView& v) {
   for (const auto& s : v.sections) {
     out += fmt::format("\n  {}\n", s.name);
     for (const auto& f : s.fields) {
-      std::string value = f.value.is_null() ? (f.size ? "-" : "") : f.value.is_string() ? f.value.get<std::string>()
-                                                                           : f.value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      std::string value = f.value.is_null() ? (f.size ? "-" : "")
+                          : f.value.is_string()
+                              ? f.value.get<std::string>()
+                              : f.value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       std::string where = f.size ? fmt::format("@{:<5}", f.offset) : "      ";
       out += fmt::format("    {} {:<26} {:<12} {}\n", where, f.name, value, f.note);
     }

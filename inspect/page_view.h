@@ -39,7 +39,7 @@ struct RecordField {
 struct RecordView {
   std::size_t offset = 0;  // origin
   std::uint16_t heap_no = 0;
-  std::string status;      // ordinary, node_pointer, instant
+  std::string status;  // ordinary, node_pointer, instant
   bool deleted = false;
   bool min_rec = false;
   std::uint8_t n_owned = 0;
@@ -59,8 +59,7 @@ struct PageView {
   std::vector<std::string> problems;  // decode errors, with offsets
 };
 
-PageView ViewPage(const SpaceFile& file, std::uint32_t page_no, bool with_records,
-                  const Dictionary* server = nullptr);
+PageView ViewPage(const SpaceFile& file, std::uint32_t page_no, bool with_records, const Dictionary* server = nullptr);
 
 nlohmann::json ToJson(const PageView& v);
 std::string ToText(const PageView& v);

@@ -5,7 +5,9 @@
 namespace strata::inspect {
 
 PageWindow::PageWindow(const SpaceFile& file, std::uint32_t max_pages)
-    : file_(file), max_pages_(std::max<std::uint32_t>(max_pages, 1)), buffer_(std::size_t{max_pages_} * file.page_size()) {}
+    : file_(file),
+      max_pages_(std::max<std::uint32_t>(max_pages, 1)),
+      buffer_(std::size_t{max_pages_} * file.page_size()) {}
 
 ondisk::ConstBytes PageWindow::Page(std::uint32_t n) {
   if (n >= file_.n_pages()) return {};

@@ -6,7 +6,9 @@ namespace strata::inspect {
 
 namespace {
 std::string PageRef(std::uint32_t p) { return p == ondisk::kFilNull ? "-" : std::to_string(p); }
-nlohmann::json PageRefJson(std::uint32_t p) { return p == ondisk::kFilNull ? nlohmann::json(nullptr) : nlohmann::json(p); }
+nlohmann::json PageRefJson(std::uint32_t p) {
+  return p == ondisk::kFilNull ? nlohmann::json(nullptr) : nlohmann::json(p);
+}
 }  // namespace
 
 std::string ChecksumText(const PageInfo& p) {
@@ -29,8 +31,8 @@ std::string PageRowText(const SpaceFile& f, const PageInfo& p) {
   // of MySQL 8.0 keeps the server and space versions there).
   if (!p.is_btree) {
     return fmt::format("{:>8} {:<16} {:>14} {:>8} {:>8} {:>10} {:>5} {:>6} {:>9} {:>6} {:>6} {:>7}  {}\n", p.page_no,
-                       PageTypeName(p, f.flavor()), p.lsn, "-", "-", "-", "-", "-", "-",
-                       "-", "-", "-", ChecksumText(p));
+                       PageTypeName(p, f.flavor()), p.lsn, "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                       ChecksumText(p));
   }
   return fmt::format("{:>8} {:<16} {:>14} {:>8} {:>8} {:>10} {:>5} {:>6} {:>9} {:>6} {:>6} {:>7}  {}\n", p.page_no,
                      PageTypeName(p, f.flavor()), p.lsn, PageRef(p.prev), PageRef(p.next), p.index_id, p.level,
@@ -38,16 +40,21 @@ std::string PageRowText(const SpaceFile& f, const PageInfo& p) {
 }
 
 nlohmann::json PageRowJson(const SpaceFile& f, const PageInfo& p) {
-  nlohmann::json j = {{"page_no", p.page_no},
-                      {"type", PageTypeName(p, f.flavor())},
-                      {"type_code", p.type},
-                      {"lsn", p.lsn},
-                      {"prev", p.is_btree ? PageRefJson(p.prev) : nlohmann::json(nullptr)},
-                      {"next", p.is_btree ? PageRefJson(p.next) : nlohmann::json(nullptr)},
-                      {"checksum", p.all_zero ? "never_written" : p.unverifiable ? "encrypted" : p.torn ? "torn" : p.checksum_ok ? "ok" : "bad"},
-                      {"checksum_algorithm", p.algorithm ? nlohmann::json(ondisk::ToString(*p.algorithm)) : nlohmann::json(nullptr)},
-                      {"encrypted", p.encrypted},
-                      {"misplaced", p.misplaced}};
+  nlohmann::json j = {
+      {"page_no", p.page_no},
+      {"type", PageTypeName(p, f.flavor())},
+      {"type_code", p.type},
+      {"lsn", p.lsn},
+      {"prev", p.is_btree ? PageRefJson(p.prev) : nlohmann::json(nullptr)},
+      {"next", p.is_btree ? PageRefJson(p.next) : nlohmann::json(nullptr)},
+      {"checksum", p.all_zero       ? "never_written"
+                   : p.unverifiable ? "encrypted"
+                   : p.torn         ? "torn"
+                   : p.checksum_ok  ? "ok"
+                                    : "bad"},
+      {"checksum_algorithm", p.algorithm ? nlohmann::json(ondisk::ToString(*p.algorithm)) : nlohmann::json(nullptr)},
+      {"encrypted", p.encrypted},
+      {"misplaced", p.misplaced}};
   auto btree = [&](auto v) { return p.is_btree ? nlohmann::json(v) : nlohmann::json(nullptr); };
   j["index_id"] = btree(p.index_id);
   j["level"] = btree(p.level);

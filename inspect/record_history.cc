@@ -30,9 +30,13 @@ std::string BigEndian(std::uint64_t v, std::size_t n) {
 
 }  // namespace
 
-RecordHistory::RecordHistory(const SpaceFile& file, const TableDef& table, const IndexDef& clustered, const UndoLocator& undo)
-    : file_(file), undo_(undo), columns_(RowColumns(table, clustered)),
-      field_of_(table.columns.size(), -1), n_key_(clustered.n_unique_in_tree) {
+RecordHistory::RecordHistory(const SpaceFile& file, const TableDef& table, const IndexDef& clustered,
+                             const UndoLocator& undo)
+    : file_(file),
+      undo_(undo),
+      columns_(RowColumns(table, clustered)),
+      field_of_(table.columns.size(), -1),
+      n_key_(clustered.n_unique_in_tree) {
   for (std::size_t f = 0; f < clustered.columns.size(); ++f) field_of_[clustered.columns[f]] = static_cast<int>(f);
   const auto& names = clustered.fields;
   if (!clustered.clustered) {
@@ -94,8 +98,10 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
   std::uint64_t roll = Load56(AsBytes(fields[n_key_ + 1].bytes), 0);
   const std::uint64_t margin = file_.flavor() == Flavor::kMariaDb ? 0 : kTrxIdWriteMargin;
   if (undo_.max_trx_id() != 0 && v.trx_id > undo_.max_trx_id() + margin) {
-    v.unknown = fmt::format("the record was written by transaction {}, newer than any the undo logs know of ({}): they "
-                            "are not this table's server's, or older copies", v.trx_id, undo_.max_trx_id());
+    v.unknown = fmt::format(
+        "the record was written by transaction {}, newer than any the undo logs know of ({}): they "
+        "are not this table's server's, or older copies",
+        v.trx_id, undo_.max_trx_id());
     out.push_back(std::move(v));
     return out;
   }
@@ -121,7 +127,8 @@ std::vector<RecordVersion> RecordHistory::Versions(const Row& row) const {
   return out;
 }
 
-std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, std::uint64_t roll_ptr, std::vector<Field>& fields) const {
+std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, std::uint64_t roll_ptr,
+                                                            std::vector<Field>& fields) const {
   if (v.trx_id == 0 && roll_ptr == kInsertFlag) {
     // MariaDB 10.3+ resets both once no read view can need an older version.
     v.unknown = "purged: DB_TRX_ID was reset once no read view needed the versions before";
@@ -162,7 +169,8 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
     return std::nullopt;
   }
   const UndoRecordType type = h->type();
-  if (type != UndoRecordType::kUpdateExisting && type != UndoRecordType::kUpdateDeleted && type != UndoRecordType::kDeleteMark) {
+  if (type != UndoRecordType::kUpdateExisting && type != UndoRecordType::kUpdateDeleted &&
+      type != UndoRecordType::kDeleteMark) {
     v.unknown = where + " is " + ToString(type) + ", not an update";
     v.damaged = true;
     return std::nullopt;
@@ -189,7 +197,9 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
       return std::nullopt;
     }
   }
-  v.change = type == UndoRecordType::kUpdateExisting ? "update" : type == UndoRecordType::kDeleteMark ? "delete" : "insert";
+  v.change = type == UndoRecordType::kUpdateExisting ? "update"
+             : type == UndoRecordType::kDeleteMark   ? "delete"
+                                                     : "insert";
   v.undo = *at;
   v.committed = !at->active;
   for (const UndoField& u : body->updated) {

@@ -28,12 +28,12 @@ struct RecordVersion {
   // empty with `unknown` saying why it cannot be told (and no older version follows).
   std::string change;
   std::string unknown;
-  bool purged = false;   // the undo records that would tell were purged, as purge does
-  bool damaged = false;  // an undo record on the way could not be read
-  bool committed = true; // false: its transaction was active (or prepared) when the files were
-                         // written; no other transaction's read view sees this version
+  bool purged = false;        // the undo records that would tell were purged, as purge does
+  bool damaged = false;       // an undo record on the way could not be read
+  bool committed = true;      // false: its transaction was active (or prepared) when the files were
+                              // written; no other transaction's read view sees this version
   bool intermediate = false;  // the same transaction changed it again: no other view saw it
-  Row row;  // its values; row.deleted: the version is delete-marked
+  Row row;                    // its values; row.deleted: the version is delete-marked
   // The undo record the version before was rebuilt from.
   std::optional<UndoRecordAt> undo;
 };

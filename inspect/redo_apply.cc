@@ -62,8 +62,8 @@ bool Replayable(const RedoReport& r) { return !r.block_framed || r.format == kSt
 // replays: each page that fails its checksum and has a copy recovery would take
 // (doublewrite_report's choice). Page-compressed and encrypted copies are left to be said
 // (their bytes are not the pages as read here).
-std::uint64_t MendFromDoublewrite(const std::filesystem::path& dir, const std::unordered_map<std::uint32_t, SpaceFile*>& by_id,
-                                  RedoApplyResult& out) {
+std::uint64_t MendFromDoublewrite(const std::filesystem::path& dir,
+                                  const std::unordered_map<std::uint32_t, SpaceFile*>& by_id, RedoApplyResult& out) {
   std::uint64_t mended = 0;
   const DoublewriteReport dw = AnalyzeDoublewrite(dir);
   for (const DoublewriteSource& src : dw.sources) {
@@ -83,9 +83,11 @@ std::uint64_t MendFromDoublewrite(const std::filesystem::path& dir, const std::u
       if (page.empty() || file.CheckPage(page).valid || !file.CheckPage(copy).valid) continue;
       std::copy(copy.begin(), copy.end(), page.begin());
       ++mended;
-      out.findings.push_back({Severity::kInfo, file.path().string(), c.page, std::nullopt, "restored from doublewrite",
-                              fmt::format("the page failed its checksum; its copy in slot {} of {} (LSN {}) is put in its "
-                                          "place before the log is replayed, as recovery does", c.slot, src.file, c.lsn)});
+      out.findings.push_back(
+          {Severity::kInfo, file.path().string(), c.page, std::nullopt, "restored from doublewrite",
+           fmt::format("the page failed its checksum; its copy in slot {} of {} (LSN {}) is put in its "
+                       "place before the log is replayed, as recovery does",
+                       c.slot, src.file, c.lsn)});
     }
   }
   return mended;
@@ -108,11 +110,16 @@ std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir, const R
     return std::nullopt;
   }
   const bool replayable = Replayable(r);
-  return Finding{Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "stale pages",
-                 fmt::format("the redo log ({}) holds {}: these files are older than the server's state (it crashed, or "
-                             "they were copied while it ran), so what follows may be out of date{}",
-                             std::filesystem::path(r.file).filename().string(), what,
-                             replayable ? "; --apply-redo replays the log in memory first" : "")};
+  return Finding{
+      Severity::kWarning,
+      dir.string(),
+      std::nullopt,
+      std::nullopt,
+      "stale pages",
+      fmt::format("the redo log ({}) holds {}: these files are older than the server's state (it crashed, or "
+                  "they were copied while it ran), so what follows may be out of date{}",
+                  std::filesystem::path(r.file).filename().string(), what,
+                  replayable ? "; --apply-redo replays the log in memory first" : "")};
 }
 
 RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFile>& files) {
@@ -121,15 +128,17 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
   // Only this directory's tablespaces: another directory's may reuse its space ids.
   const std::string under = std::filesystem::weakly_canonical(dir).string() + "/";
   for (SpaceFile& f : files) {
-    if (std::filesystem::weakly_canonical(f.path()).string().starts_with(under)) by_id.emplace(f.space_id().value(), &f);
+    if (std::filesystem::weakly_canonical(f.path()).string().starts_with(under))
+      by_id.emplace(f.space_id().value(), &f);
   }
   if (!HasLog(dir)) {
-    out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo", "no redo log here: nothing to apply"});
+    out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo",
+                            "no redo log here: nothing to apply"});
     return out;
   }
   struct PageState {
     SpaceFile* file = nullptr;
-    bool left = false;    // a record it could not replay: no later change applies
+    bool left = false;  // a record it could not replay: no later change applies
     bool dirty = false;
   };
   std::map<std::pair<std::uint32_t, std::uint32_t>, PageState> pages;
@@ -149,7 +158,9 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
       if (!first.page_op) continue;
       const std::pair<std::uint32_t, std::uint32_t> id{first.space, first.page};
       std::size_t j = i;
-      while (j + 1 < records.size() && records[j + 1].page_op && records[j + 1].space == id.first && records[j + 1].page == id.second) ++j;
+      while (j + 1 < records.size() && records[j + 1].page_op && records[j + 1].space == id.first &&
+             records[j + 1].page == id.second)
+        ++j;
       const std::size_t last = j;
       out.records += last - i + 1;
       auto it = pages.find(id);
@@ -178,7 +189,8 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
       if (id.second >= f.n_pages() && id.second < kMaxGrownPages) f.Grow(id.second + 1);
       MutableBytes page = f.MutablePage(id.second);
       if (page.empty()) {
-        leave(id, st, id.second >= f.n_pages() ? "far past the end of its file" : "its file could not be mapped for changes");
+        leave(id, st,
+              id.second >= f.n_pages() ? "far past the end of its file" : "its file could not be mapped for changes");
         i = last;
         continue;
       }
@@ -202,11 +214,16 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
         const MariaApply a = ApplyRecord(records[k], page);
         if (a == MariaApply::kApplied) continue;
         std::copy(before.begin(), before.end(), page.begin());
-        leave(id, st, a == MariaApply::kUnsupported ? fmt::format("a {} record (LSN {}'s mini-transaction), which this reader does not replay", records[k].type, end_lsn)
-                                                    : fmt::format("a {} record that does not fit the page (mini-transaction ending at LSN {})", records[k].type, end_lsn));
+        leave(id, st,
+              a == MariaApply::kUnsupported
+                  ? fmt::format("a {} record (LSN {}'s mini-transaction), which this reader does not replay",
+                                records[k].type, end_lsn)
+                  : fmt::format("a {} record that does not fit the page (mini-transaction ending at LSN {})",
+                                records[k].type, end_lsn));
         if (a == MariaApply::kCorrupt) {
           out.findings.push_back({Severity::kError, f.path().string(), id.second, std::nullopt, "redo record",
-                                  fmt::format("{} of the mini-transaction ending at LSN {} does not fit the page", records[k].type, end_lsn)});
+                                  fmt::format("{} of the mini-transaction ending at LSN {} does not fit the page",
+                                              records[k].type, end_lsn)});
         }
         break;
       }
@@ -220,9 +237,10 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
   out.pages_from_doublewrite = MendFromDoublewrite(dir, by_id, out);
   const RedoReport r = AnalyzeRedo(dir, {}, visit);
   if (!Replayable(r) || !r.newest) {
-    out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo",
-                            fmt::format("nothing applied: --apply-redo replays MariaDB 10.8+ and Strata logs, and this is {}",
-                                        r.format_name.empty() ? "no readable log" : r.format_name)});
+    out.findings.push_back(
+        {Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo",
+         fmt::format("nothing applied: --apply-redo replays MariaDB 10.8+ and Strata logs, and this is {}",
+                     r.format_name.empty() ? "no readable log" : r.format_name)});
     return out;
   }
   out.checkpoint_lsn = r.checkpoints[*r.newest].lsn;
@@ -240,18 +258,21 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
   for (const auto& [id, why] : out.pages_left) {
     if (left.size() < 400) left += fmt::format("{}{}:{} ({})", left.empty() ? "" : "; ", id.first, id.second, why);
   }
-  out.findings.push_back({Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "redo applied",
-                          fmt::format("{} mini-transactions past the checkpoint (LSN {} .. {}) replayed in memory: {} pages "
-                                      "brought forward{}{}", out.mtrs, out.checkpoint_lsn, out.end_lsn, out.pages_changed,
-                                      out.pages_from_doublewrite
-                                          ? fmt::format(" ({} torn pages first put back from their doublewrite copies)",
-                                                        out.pages_from_doublewrite)
-                                          : "",
-                                      out.pages_not_here ? fmt::format(", {} pages of tablespaces not given", out.pages_not_here) : "")});
+  out.findings.push_back(
+      {Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "redo applied",
+       fmt::format("{} mini-transactions past the checkpoint (LSN {} .. {}) replayed in memory: {} pages "
+                   "brought forward{}{}",
+                   out.mtrs, out.checkpoint_lsn, out.end_lsn, out.pages_changed,
+                   out.pages_from_doublewrite
+                       ? fmt::format(" ({} torn pages first put back from their doublewrite copies)",
+                                     out.pages_from_doublewrite)
+                       : "",
+                   out.pages_not_here ? fmt::format(", {} pages of tablespaces not given", out.pages_not_here) : "")});
   if (!out.pages_left.empty()) {
     out.findings.push_back({Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "pages left behind",
                             fmt::format("{} pages could not be brought all the way forward and are read as far as they "
-                                        "got: {}{}", out.pages_left.size(), left, left.size() >= 400 ? "; ..." : "")});
+                                        "got: {}{}",
+                                        out.pages_left.size(), left, left.size() >= 400 ? "; ..." : "")});
   }
   return out;
 }

@@ -27,7 +27,7 @@ std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir, const R
 struct RedoApplyResult {
   std::uint64_t checkpoint_lsn = 0, end_lsn = 0;
   std::uint64_t mtrs = 0, records = 0;
-  std::uint64_t pages_changed = 0;  // brought forward, fully or up to a record it could not replay
+  std::uint64_t pages_changed = 0;           // brought forward, fully or up to a record it could not replay
   std::uint64_t pages_from_doublewrite = 0;  // torn pages put back from their doublewrite copies first
   // Pages left behind (at the last LSN this reader could bring them to) and why: a record kind
   // it does not replay, a tablespace it could not change.

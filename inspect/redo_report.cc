@@ -50,7 +50,8 @@ class RecordTally {
   RedoPageInfo& Page(std::uint32_t space, std::uint32_t page) { return pages_[std::uint64_t{space} << 32 | page]; }
   void AddTo(RedoReport& r) const {
     for (const auto& [type, n] : types_) r.record_types[type] += n;
-    for (const auto& [id, info] : pages_) r.pages[{static_cast<std::uint32_t>(id >> 32), static_cast<std::uint32_t>(id)}] = info;
+    for (const auto& [id, info] : pages_)
+      r.pages[{static_cast<std::uint32_t>(id >> 32), static_cast<std::uint32_t>(id)}] = info;
   }
 
  private:
@@ -79,25 +80,28 @@ std::string WithLsn(const std::string& message, const std::function<std::uint64_
 class FirstGroupCheck {
  public:
   // `fields[k]` is block k's field; blocks before `from_block` are not checked.
-  FirstGroupCheck(const std::vector<std::uint16_t>& fields, std::size_t from_block, std::uint64_t first_block, RedoReport& r)
+  FirstGroupCheck(const std::vector<std::uint16_t>& fields, std::size_t from_block, std::uint64_t first_block,
+                  RedoReport& r)
       : fields_(fields), checked_(from_block), first_block_(first_block), r_(r) {}
   ~FirstGroupCheck() {
     if (mismatches_ > 5) {
-      r_.findings.push_back({Severity::kError, r_.file, std::nullopt, std::nullopt, "log block",
-                             fmt::format("{} blocks in all disagree with the records about where mini-transactions start",
-                                         mismatches_)});
+      r_.findings.push_back(
+          {Severity::kError, r_.file, std::nullopt, std::nullopt, "log block",
+           fmt::format("{} blocks in all disagree with the records about where mini-transactions start", mismatches_)});
     }
   }
   // A mini-transaction starts at payload byte `at`.
   void At(std::size_t at) {
     const std::size_t blk = at / kLogBlockPayload;
     for (; checked_ <= blk && checked_ < fields_.size(); ++checked_) {
-      const std::uint16_t want = checked_ == blk ? static_cast<std::uint16_t>(at % kLogBlockPayload + kLogBlockHeaderSize) : 0;
+      const std::uint16_t want =
+          checked_ == blk ? static_cast<std::uint16_t>(at % kLogBlockPayload + kLogBlockHeaderSize) : 0;
       if (fields_[checked_] == want || ++mismatches_ > 5) continue;
-      r_.findings.push_back({Severity::kError, r_.file, std::nullopt, std::nullopt, "log block",
-                             fmt::format("LSN {}: its header says the first mini-transaction starting in it is at byte {}; "
-                                         "the records before it put it at {}: the log is damaged, or a record was misread",
-                                         first_block_ + checked_ * kLogBlockSize, fields_[checked_], want)});
+      r_.findings.push_back(
+          {Severity::kError, r_.file, std::nullopt, std::nullopt, "log block",
+           fmt::format("LSN {}: its header says the first mini-transaction starting in it is at byte {}; "
+                       "the records before it put it at {}: the log is damaged, or a record was misread",
+                       first_block_ + checked_ * kLogBlockSize, fields_[checked_], want)});
     }
   }
 
@@ -135,8 +139,9 @@ bool TakeMariaMtr(ConstBytes records, const std::function<std::uint64_t(std::siz
                   const RedoOptions& opt, RedoReport& r, RecordTally& tally, std::vector<MariaRedoRecord>& decoded,
                   const MariaMtrVisitor& visit) {
   if (Status st = ParseMariaMtr(records, &decoded); !st.ok()) {
-    r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
-                          fmt::format("mini-transaction at LSN {} (its checksum holds): {}", lsn_of(0), WithLsn(st.message(), lsn_of))});
+    r.findings.push_back(
+        {Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
+         fmt::format("mini-transaction at LSN {} (its checksum holds): {}", lsn_of(0), WithLsn(st.message(), lsn_of))});
     return false;
   }
   if (visit) visit(decoded, end_lsn);
@@ -179,7 +184,9 @@ void DecodeMaria105Records(const std::vector<std::byte>& stream, const std::vect
     const auto l = MariaRecordsEnd(stream, i, stream.size());
     if (!l) break;  // the log ends (a mini-transaction cut short is not applied)
     auto lsn_of = [&](std::size_t k) { return LsnAt(first_block, i + k); };
-    if (!TakeMariaMtr(ConstBytes(stream).subspan(i, *l - i), lsn_of, LsnAt(first_block, *l + 1), opt, r, tally, decoded, {})) break;
+    if (!TakeMariaMtr(ConstBytes(stream).subspan(i, *l - i), lsn_of, LsnAt(first_block, *l + 1), opt, r, tally, decoded,
+                      {}))
+      break;
     i = *l + 1;
   }
   tally.AddTo(r);
@@ -202,8 +209,14 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
     }
     if (!rec->has_value()) break;
     const RedoRecord& x = **rec;
-    RedoRecordInfo info{lsn_at(i), r.mtr_groups, ToString(x.type), x.space, x.page, x.offset,
-                        static_cast<std::uint32_t>(x.bytes.size()), std::vector<std::byte>(x.bytes.begin(), x.bytes.end())};
+    RedoRecordInfo info{lsn_at(i),
+                        r.mtr_groups,
+                        ToString(x.type),
+                        x.space,
+                        x.page,
+                        x.offset,
+                        static_cast<std::uint32_t>(x.bytes.size()),
+                        std::vector<std::byte>(x.bytes.begin(), x.bytes.end())};
     i = next;
     group.push_back(std::move(info));
     if (x.type != RedoType::kMtrEnd) continue;
@@ -228,9 +241,9 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
         ++pi.records;
         pi.last_lsn = lsn_at(i);
       }
-      const bool wanted = opt.page ? (g.type == "WRITE" || g.type == "INIT") && g.space == opt.page->first &&
-                                         g.page == opt.page->second
-                                   : opt.records;
+      const bool wanted =
+          opt.page ? (g.type == "WRITE" || g.type == "INIT") && g.space == opt.page->first && g.page == opt.page->second
+                   : opt.records;
       if (wanted) r.records.push_back(std::move(g));
     }
     group.clear();
@@ -268,7 +281,8 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
       MySqlRedoRecord x;
       st = ParseMySqlRedoRecord(stream, at, &x);
       if (st.ok() && !group.empty() && x.single) {
-        st = Status::Corruption(fmt::format("a record with the single-record flag inside a mini-transaction of {} records", group.size()));
+        st = Status::Corruption(
+            fmt::format("a record with the single-record flag inside a mini-transaction of {} records", group.size()));
       }
       if (!st.ok()) break;
       ended = x.single || x.code == kMlogMultiRecEnd || (group.empty() && x.code == kMlogDummyRecord);
@@ -279,8 +293,9 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
       if (!st.IsNotFound()) {
         r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "redo record",
                               fmt::format("mini-transaction at LSN {}, record at LSN {}: {}", LsnAt(first_block, start),
-                                          LsnAt(first_block, at),
-                                          WithLsn(st.message(), [&](std::size_t k) { return LsnAt(first_block, k); }))});
+                                          LsnAt(first_block, at), WithLsn(st.message(), [&](std::size_t k) {
+                                            return LsnAt(first_block, k);
+                                          }))});
       }
       at = start;
       break;
@@ -298,16 +313,20 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
         ++pi.records;
         pi.last_lsn = end_lsn;
       }
-      const bool wanted = opt.page ? x.page_op && x.space == opt.page->first && x.page == opt.page->second : opt.records;
+      const bool wanted =
+          opt.page ? x.page_op && x.space == opt.page->first && x.page == opt.page->second : opt.records;
       if (wanted) {
         // The bytes the record puts on the page: a string as it is, a number big-endian.
         std::vector<std::byte> bytes;
         if (x.code == 30 && x.data + x.length <= stream.size()) {
-          bytes.assign(stream.begin() + static_cast<std::ptrdiff_t>(x.data), stream.begin() + static_cast<std::ptrdiff_t>(x.data + x.length));
+          bytes.assign(stream.begin() + static_cast<std::ptrdiff_t>(x.data),
+                       stream.begin() + static_cast<std::ptrdiff_t>(x.data + x.length));
         } else if (x.code == 1 || x.code == 2 || x.code == 4 || x.code == 8) {
-          for (std::uint32_t k = x.length; k-- > 0;) bytes.push_back(static_cast<std::byte>((x.value >> (8 * k)) & 0xFF));
+          for (std::uint32_t k = x.length; k-- > 0;)
+            bytes.push_back(static_cast<std::byte>((x.value >> (8 * k)) & 0xFF));
         }
-        r.records.push_back({LsnAt(first_block, x_at), r.mtr_groups, x.type, x.space, x.page, x.offset, x.length, std::move(bytes)});
+        r.records.push_back(
+            {LsnAt(first_block, x_at), r.mtr_groups, x.type, x.space, x.page, x.offset, x.length, std::move(bytes)});
       }
     }
     ++r.mtr_groups;
@@ -317,7 +336,8 @@ void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<
   if (straddling) {
     r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "checkpoint",
                           fmt::format("a mini-transaction begins before the checkpoint (LSN {}) and ends after it: its "
-                                      "records are not counted", LsnAt(first_block, from))});
+                                      "records are not counted",
+                                      LsnAt(first_block, from))});
   }
 }
 
@@ -344,19 +364,23 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
   // checkpoint on it reads straight, once round and a last mini-transaction further: byte i
   // is LSN cp_lsn + i. Nothing is copied; a log may be gigabytes.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  void* base = fd < 0 || cap % 4096 ? MAP_FAILED : ::mmap(nullptr, 3 * cap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* base =
+      fd < 0 || cap % 4096 ? MAP_FAILED : ::mmap(nullptr, 3 * cap, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   bool mapped = base != MAP_FAILED;
   for (int k = 0; mapped && k < 3; ++k) {
-    mapped = ::mmap(static_cast<char*>(base) + k * cap, cap, PROT_READ, MAP_SHARED | MAP_FIXED, fd, kStart) != MAP_FAILED;
+    mapped =
+        ::mmap(static_cast<char*>(base) + k * cap, cap, PROT_READ, MAP_SHARED | MAP_FIXED, fd, kStart) != MAP_FAILED;
   }
   std::unique_ptr<void, std::function<void(void*)>> unmap(base, [&](void* b) {
     if (b != MAP_FAILED) ::munmap(b, 3 * cap);
   });
   // A ring that is not whole pages (a damaged or cut file) is read into memory instead.
   if (cap % 4096) {
-    r.findings.push_back({Severity::kWarning, r.file, std::nullopt, std::nullopt, "file size",
-                          fmt::format("{} bytes: a MariaDB log is whole 4 KiB pages; cut short or damaged? Its ring is read "
-                                      "as {} bytes", file_size, cap)});
+    r.findings.push_back(
+        {Severity::kWarning, r.file, std::nullopt, std::nullopt, "file size",
+         fmt::format("{} bytes: a MariaDB log is whole 4 KiB pages; cut short or damaged? Its ring is read "
+                     "as {} bytes",
+                     file_size, cap)});
   }
   std::vector<std::byte> copy;
   if (!mapped && fd >= 0 && cap <= (std::uint64_t{64} << 20)) {
@@ -367,7 +391,8 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
   }
   if (fd >= 0) ::close(fd);
   if (!mapped && copy.empty()) {
-    r.findings.push_back({Severity::kError, r.file, std::nullopt, kStart, "cannot read", "the log's ring could not be read"});
+    r.findings.push_back(
+        {Severity::kError, r.file, std::nullopt, kStart, "cannot read", "the log's ring could not be read"});
     return;
   }
   const std::byte* ring = mapped ? static_cast<const std::byte*>(base) : copy.data();
@@ -394,8 +419,10 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
   tally.AddTo(r);
   r.records_decoded = true;
   r.lsn_end = cp_lsn + i;
-  r.scan_end = fmt::format("{} mini-transactions after the checkpoint; the next bytes do not form one (the end of "
-                           "the log)", r.mtr_groups);
+  r.scan_end = fmt::format(
+      "{} mini-transactions after the checkpoint; the next bytes do not form one (the end of "
+      "the log)",
+      r.mtr_groups);
 }
 
 // MySQL 8.0.30+'s spare files, #innodb_redo/#ib_redoN_tmp.
@@ -409,7 +436,8 @@ std::optional<long> RedoFileNumber(const std::filesystem::path& p) {
   const std::string name = p.filename().string();
   if (!name.starts_with("#ib_redo") || IsSpareRedoFile(p)) return std::nullopt;
   const std::string digits = name.substr(8);
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return std::nullopt;
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
+    return std::nullopt;
   return std::stol(digits);
 }
 
@@ -519,8 +547,9 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return fail("cannot open", std::filesystem::is_directory(input) ? "no ib_logfile0 or #innodb_redo/#ib_redoN in this directory"
-                                                                    : "cannot read the file");
+    return fail("cannot open", std::filesystem::is_directory(input)
+                                   ? "no ib_logfile0 or #innodb_redo/#ib_redoN in this directory"
+                                   : "cannot read the file");
   }
   in.seekg(0, std::ios::end);
   r.file_size = static_cast<std::uint64_t>(in.tellg());
@@ -546,7 +575,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   r.block_framed = BlockFramed(header->format);
   // One #ib_redoN file of several: recovery starts from the newest checkpoint of them all,
   // which may be in another file (--all reads from the start of the file given instead).
-  if (header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030) && !opt.all && !std::filesystem::is_directory(input)) {
+  if (header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030) && !opt.all &&
+      !std::filesystem::is_directory(input)) {
     std::filesystem::path best = path;
     std::uint64_t best_lsn = NewestCheckpointLsn(path);
     for (const auto& span : RedoFileSet(path, header->subformat_or_uuid)) {
@@ -554,10 +584,11 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     }
     if (best != path) {
       RedoReport there = AnalyzeRedo(best, opt, visit);
-      there.findings.insert(there.findings.begin(),
-                            {Severity::kInfo, r.file, std::nullopt, std::nullopt, "newer checkpoint",
-                             fmt::format("the log's newest checkpoint (LSN {}) is in {}: read from there, as recovery would",
-                                         best_lsn, best.filename().string())});
+      there.findings.insert(
+          there.findings.begin(),
+          {Severity::kInfo, r.file, std::nullopt, std::nullopt, "newer checkpoint",
+           fmt::format("the log's newest checkpoint (LSN {}) is in {}: read from there, as recovery would", best_lsn,
+                       best.filename().string())});
       return there;
     }
   }
@@ -588,7 +619,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     if (!c.valid) continue;
     // MariaDB 10.8+ and MySQL 8.0.30+ keep no checkpoint number: the larger LSN is the newer.
     const bool by_lsn = phys || per_file;
-    const bool newer = !r.newest || (by_lsn ? c.lsn > r.checkpoints[*r.newest].lsn : c.number > r.checkpoints[*r.newest].number);
+    const bool newer =
+        !r.newest || (by_lsn ? c.lsn > r.checkpoints[*r.newest].lsn : c.number > r.checkpoints[*r.newest].number);
     if (newer) r.newest = i;
   }
   if (!r.newest) return fail("checkpoints", "neither checkpoint block is valid");
@@ -617,7 +649,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   if (per_file) {
     spans = RedoFileSet(path, header->subformat_or_uuid);
     if (std::none_of(spans.begin(), spans.end(), [&](const auto& s) { return s.start_lsn == r.start_lsn; })) {
-      spans.push_back({path, r.start_lsn, r.start_lsn + (r.file_size - kLogFileHeaderSize) / kLogBlockSize * kLogBlockSize});
+      spans.push_back(
+          {path, r.start_lsn, r.start_lsn + (r.file_size - kLogFileHeaderSize) / kLogBlockSize * kLogBlockSize});
       std::sort(spans.begin(), spans.end(), [](const auto& x, const auto& y) { return x.start_lsn < y.start_lsn; });
     }
     // --all: every record the files still hold (from the oldest file of a data directory, or
@@ -643,12 +676,14 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   auto where = [&](std::uint64_t b) -> Result<std::optional<Where>> {
     if (!per_file) {
       // Placed by the checkpoint's block, whose file offset the checkpoint gives.
-      auto off = LogGroupOffset(b, cp.lsn - cp.lsn % kLogBlockSize, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
+      auto off =
+          LogGroupOffset(b, cp.lsn - cp.lsn % kLogBlockSize, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
       if (!off.ok()) return off.status();
       return std::optional<Where>(Where{&path, *off});
     }
     for (const auto& span : spans) {
-      if (b >= span.start_lsn && b < span.end_lsn) return std::optional<Where>(Where{&span.path, kLogFileHeaderSize + (b - span.start_lsn)});
+      if (b >= span.start_lsn && b < span.end_lsn)
+        return std::optional<Where>(Where{&span.path, kLogFileHeaderSize + (b - span.start_lsn)});
     }
     return std::optional<Where>();
   };
@@ -668,14 +703,15 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
       auto w = where(next);
       if (!w.ok() || !w->has_value() || !read_block(**w, next_block)) return false;
       auto h = LogBlockHeader::Decode(next_block);
-      if (h.ok() && h->number == LogBlockNumber(Lsn(next)) && CheckLogBlockChecksum(next_block) != LogChecksum::kBad) return true;
+      if (h.ok() && h->number == LogBlockNumber(Lsn(next)) && CheckLogBlockChecksum(next_block) != LogChecksum::kBad)
+        return true;
     }
     return false;
   };
 
   if (auto w = where(first_block); !w.ok() || !w->has_value()) {
-    r.scan_end = w.ok() ? fmt::format("LSN {} is in none of the #ib_redo files here (this one holds {} .. {})", scan_from,
-                                      r.start_lsn, r.start_lsn + capacity)
+    r.scan_end = w.ok() ? fmt::format("LSN {} is in none of the #ib_redo files here (this one holds {} .. {})",
+                                      scan_from, r.start_lsn, r.start_lsn + capacity)
                         : w.status().message();
     return fail("checkpoint", r.scan_end);
   }
@@ -703,9 +739,11 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     if (!h.ok() || h->number != LogBlockNumber(Lsn(b))) {
       r.scan_end = fmt::format("block at LSN {} belongs elsewhere (an older pass over the file, or never written)", b);
       if (block_follows(b)) {  // written blocks of their own LSNs after it: damage, not the end
-        r.findings.push_back({Severity::kError, file, std::nullopt, static_cast<std::size_t>((*w)->offset), "log block",
-                              fmt::format("LSN {}: its header is not this block's, and written blocks follow it: the log "
-                                          "is damaged here, and recovery would stop at this block", b)});
+        r.findings.push_back(
+            {Severity::kError, file, std::nullopt, static_cast<std::size_t>((*w)->offset), "log block",
+             fmt::format("LSN {}: its header is not this block's, and written blocks follow it: the log "
+                         "is damaged here, and recovery would stop at this block",
+                         b)});
       }
       break;
     }
@@ -713,11 +751,13 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
       r.scan_end = fmt::format("block at LSN {} has a bad checksum", b);
       // A torn last write is normal after a crash; a bad block with good ones after it is not.
       const bool more = block_follows(b);
-      r.findings.push_back({more ? Severity::kError : Severity::kWarning, file, std::nullopt, static_cast<std::size_t>((*w)->offset),
-                            "log block",
-                            more ? fmt::format("LSN {}: checksum does not match, and written blocks follow it: the log is "
-                                               "damaged here, and recovery would stop at this block", b)
-                                 : fmt::format("LSN {}: checksum does not match (a torn last write is normal after a crash)", b)});
+      r.findings.push_back(
+          {more ? Severity::kError : Severity::kWarning, file, std::nullopt, static_cast<std::size_t>((*w)->offset),
+           "log block",
+           more ? fmt::format("LSN {}: checksum does not match, and written blocks follow it: the log is "
+                              "damaged here, and recovery would stop at this block",
+                              b)
+                : fmt::format("LSN {}: checksum does not match (a torn last write is normal after a crash)", b)});
       break;
     }
     ++r.blocks_valid;
@@ -725,7 +765,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
     const std::size_t base = stream.size();
     stream.resize(base + kLogBlockPayload, std::byte{0});
-    std::copy(block.begin() + kLogBlockHeaderSize, block.begin() + static_cast<std::ptrdiff_t>(end), stream.begin() + static_cast<std::ptrdiff_t>(base));
+    std::copy(block.begin() + kLogBlockHeaderSize, block.begin() + static_cast<std::ptrdiff_t>(end),
+              stream.begin() + static_cast<std::ptrdiff_t>(base));
     first_group.push_back(h->first_rec_group);
     valid = base + end - kLogBlockHeaderSize;
     r.lsn_end = b + std::min<std::size_t>(h->data_len, kLogBlockSize);
@@ -737,7 +778,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   stream.resize(valid);
   // Where the checkpoint's byte is in the stream of payloads; read from the start of a block,
   // where its first mini-transaction begins.
-  std::size_t from = (scan_from - first_block) < kLogBlockHeaderSize ? 0 : scan_from - first_block - kLogBlockHeaderSize;
+  std::size_t from =
+      (scan_from - first_block) < kLogBlockHeaderSize ? 0 : scan_from - first_block - kLogBlockHeaderSize;
   if (scan_from == first_block && !first_group.empty() && first_group[0] >= kLogBlockHeaderSize) {
     from = first_group[0] - kLogBlockHeaderSize;
   }
@@ -769,8 +811,12 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
   nlohmann::json cps = nlohmann::json::array();
   for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
     const auto& c = r.checkpoints[i];
-    cps.push_back({{"file_offset", c.file_offset}, {"valid", c.valid}, {"number", c.number}, {"lsn", c.lsn},
-                   {"end_lsn", c.end_lsn}, {"newest", r.newest == i}});
+    cps.push_back({{"file_offset", c.file_offset},
+                   {"valid", c.valid},
+                   {"number", c.number},
+                   {"lsn", c.lsn},
+                   {"end_lsn", c.end_lsn},
+                   {"newest", r.newest == i}});
   }
   nlohmann::json recs = nlohmann::json::array();
   for (const auto& x : r.records) {
@@ -790,16 +836,34 @@ nlohmann::json ToJson(const RedoReport& r, bool with_bytes) {
   for (const auto& [p, n] : r.top_pages) pages.push_back({{"page", p}, {"records", n}});
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings) findings.push_back(ToJson(f));
-  return {{"file", r.file}, {"log_files", r.log_files}, {"file_size", r.file_size}, {"format", r.format}, {"format_name", r.format_name},
-          {"creator", r.creator}, {"start_lsn", r.start_lsn}, {"flags", r.flags},
-          {"flag_names", FlagNames(r)}, {"redo_disabled", HasFlag(r, kLogFlagNoLogging, kMySqlLogFlagNoLogging)},
+  return {{"file", r.file},
+          {"log_files", r.log_files},
+          {"file_size", r.file_size},
+          {"format", r.format},
+          {"format_name", r.format_name},
+          {"creator", r.creator},
+          {"start_lsn", r.start_lsn},
+          {"flags", r.flags},
+          {"flag_names", FlagNames(r)},
+          {"redo_disabled", HasFlag(r, kLogFlagNoLogging, kMySqlLogFlagNoLogging)},
           {"crash_unsafe", HasFlag(r, kLogFlagCrashUnsafe, kMySqlLogFlagCrashUnsafe)},
-          {"header_checksum_ok", r.header_checksum_ok}, {"checkpoints", cps},
+          {"header_checksum_ok", r.header_checksum_ok},
+          {"checkpoints", cps},
           {"checkpoint_lsn", r.newest ? nlohmann::json(r.checkpoints[*r.newest].lsn) : nlohmann::json(nullptr)},
-          {"lsn_begin", r.lsn_begin}, {"lsn_end", r.lsn_end}, {"blocks_read", r.blocks_read},
-          {"blocks_valid", r.blocks_valid}, {"scan_end", r.scan_end}, {"records_decoded", r.records_decoded},
-          {"mini_transactions", r.mtr_groups}, {"record_count", RecordCount(r)}, {"incomplete_tail_bytes", r.incomplete_tail_bytes},
-          {"record_types", r.record_types}, {"pages_changed", r.pages.size()}, {"top_pages", pages}, {"records", recs}, {"findings", findings}};
+          {"lsn_begin", r.lsn_begin},
+          {"lsn_end", r.lsn_end},
+          {"blocks_read", r.blocks_read},
+          {"blocks_valid", r.blocks_valid},
+          {"scan_end", r.scan_end},
+          {"records_decoded", r.records_decoded},
+          {"mini_transactions", r.mtr_groups},
+          {"record_count", RecordCount(r)},
+          {"incomplete_tail_bytes", r.incomplete_tail_bytes},
+          {"record_types", r.record_types},
+          {"pages_changed", r.pages.size()},
+          {"top_pages", pages},
+          {"records", recs},
+          {"findings", findings}};
 }
 
 std::string ToText(const RedoReport& r) {
@@ -831,15 +895,18 @@ std::string ToText(const RedoReport& r) {
                        r.lsn_end > r.lsn_begin ? r.lsn_end - r.lsn_begin : 0,
                        from_checkpoint ? "after the checkpoint" : "from the oldest still in the files");
     out += fmt::format("  blocks         {} read from {}, {} valid; {}\n", r.blocks_read,
-                       from_checkpoint ? "the checkpoint" : fmt::format("LSN {}", r.lsn_begin), r.blocks_valid, r.scan_end);
+                       from_checkpoint ? "the checkpoint" : fmt::format("LSN {}", r.lsn_begin), r.blocks_valid,
+                       r.scan_end);
   } else {
     out += fmt::format("  log end        LSN {}: {}\n", r.lsn_end, r.scan_end);
   }
   if (r.records_decoded) {
     std::string types;
     for (const auto& [t, n] : r.record_types) types += fmt::format("{}{} {}", types.empty() ? "" : ", ", t, n);
-    out += fmt::format("  records        {} in {} mini-transactions{}{}\n", RecordCount(r), r.mtr_groups, types.empty() ? "" : ": " + types,
-                       r.incomplete_tail_bytes ? fmt::format("; {} bytes of a last one cut short", r.incomplete_tail_bytes) : "");
+    out += fmt::format(
+        "  records        {} in {} mini-transactions{}{}\n", RecordCount(r), r.mtr_groups,
+        types.empty() ? "" : ": " + types,
+        r.incomplete_tail_bytes ? fmt::format("; {} bytes of a last one cut short", r.incomplete_tail_bytes) : "");
     std::size_t freed = 0;
     for (const auto& [id, info] : r.pages) freed += info.freed;
     out += fmt::format("  pages          {} changed{}\n", r.pages.size(),
@@ -851,12 +918,16 @@ std::string ToText(const RedoReport& r) {
     }
     if (r.records.empty() && r.page_asked) {
       out += fmt::format("  page {}:{}      no records for it {}\n", r.page_asked->first, r.page_asked->second,
-                         r.lsn_begin == (r.newest ? r.checkpoints[*r.newest].lsn : 0) ? "after the checkpoint (--all: also before)" : "in the log");
+                         r.lsn_begin == (r.newest ? r.checkpoints[*r.newest].lsn : 0)
+                             ? "after the checkpoint (--all: also before)"
+                             : "in the log");
     }
     for (const auto& x : r.records) {
       out += fmt::format("    LSN {:>12}  mtr {:>6}  {:<8}", x.lsn, x.mtr, x.type);
-      if (x.type == "MTR_END" || x.type == "MLOG_MULTI_REC_END") out += "\n";
-      else if (x.type == "EXTEND") out += fmt::format(" space {} to {} pages\n", x.space, x.page);
+      if (x.type == "MTR_END" || x.type == "MLOG_MULTI_REC_END")
+        out += "\n";
+      else if (x.type == "EXTEND")
+        out += fmt::format(" space {} to {} pages\n", x.space, x.page);
       else if (x.length > 0) {
         out += fmt::format(" space {} page {} offset {} length {}\n", x.space, x.page, x.offset, x.length);
       } else {
@@ -864,7 +935,8 @@ std::string ToText(const RedoReport& r) {
       }
     }
   } else if (r.block_framed) {
-    out += "  records        not decoded: this tool reads the records of Strata's, MySQL 8.0.30+ and MariaDB 10.5+ logs\n";
+    out +=
+        "  records        not decoded: this tool reads the records of Strata's, MySQL 8.0.30+ and MariaDB 10.5+ logs\n";
   }
   for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";
   return out;

@@ -53,7 +53,7 @@ struct RedoPageInfo {
 };
 
 struct RedoOptions {
-  bool records = false;                                      // list every record
+  bool records = false;                                         // list every record
   std::optional<std::pair<std::uint32_t, std::uint32_t>> page;  // only this page's records
   bool all = false;  // MySQL 8.0.30+: every record the files hold, not only those after the checkpoint
 };
@@ -71,18 +71,18 @@ struct RedoReport {
   std::vector<RedoCheckpointInfo> checkpoints;
   std::optional<std::size_t> newest;  // index into checkpoints
   bool block_framed = false;
-  bool records_decoded = false;       // Strata's own format
+  bool records_decoded = false;  // Strata's own format
   // From the newest checkpoint: blocks read and how they ended.
   std::uint64_t blocks_read = 0, blocks_valid = 0;
-  std::string scan_end;               // why the scan stopped
+  std::string scan_end;                      // why the scan stopped
   std::uint64_t lsn_begin = 0, lsn_end = 0;  // the log present after the checkpoint
   std::uint64_t mtr_groups = 0;
-  std::uint64_t incomplete_tail_bytes = 0;   // a last group cut short (never committed)
+  std::uint64_t incomplete_tail_bytes = 0;  // a last group cut short (never committed)
   std::map<std::string, std::uint64_t> record_types;
   std::map<std::pair<std::uint32_t, std::uint32_t>, RedoPageInfo> pages;  // (space, page)
-  std::vector<std::pair<std::string, std::uint64_t>> top_pages;  // "space:page", records
-  std::vector<RedoRecordInfo> records;  // with RedoOptions::records or ::page
-  std::optional<std::pair<std::uint32_t, std::uint32_t>> page_asked;  // RedoOptions::page
+  std::vector<std::pair<std::string, std::uint64_t>> top_pages;           // "space:page", records
+  std::vector<RedoRecordInfo> records;                                    // with RedoOptions::records or ::page
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> page_asked;      // RedoOptions::page
   std::vector<Finding> findings;
 };
 
@@ -93,7 +93,8 @@ struct RedoReport {
 using MariaMtrVisitor = std::function<void(const std::vector<ondisk::MariaRedoRecord>&, std::uint64_t end_lsn)>;
 
 // `path`: a log file, or a data directory holding ib_logfile0 or #innodb_redo.
-RedoReport AnalyzeRedo(const std::filesystem::path& path, const RedoOptions& options, const MariaMtrVisitor& visit = {});
+RedoReport AnalyzeRedo(const std::filesystem::path& path, const RedoOptions& options,
+                       const MariaMtrVisitor& visit = {});
 
 nlohmann::json ToJson(const RedoReport& r, bool with_bytes = false);
 std::string ToText(const RedoReport& r);

@@ -11,13 +11,13 @@ std::vector<Region> FindRegions(const SpaceFile& f, const Dictionary* names) {
   std::vector<Region> out;
   ScanPages(f, [&](std::span<const PageInfo> batch) {
     for (const PageInfo& p : batch) {
-      Region r{p.page_no, p.page_no, p.all_zero && !p.free ? "NEVER_WRITTEN" : PageTypeName(p, f.flavor()),
+      Region r{p.page_no,    p.page_no,    p.all_zero && !p.free ? "NEVER_WRITTEN" : PageTypeName(p, f.flavor()),
                std::nullopt, std::nullopt, ""};
-      if (p.is_btree) r.index_id = p.index_id, r.level = p.level, r.index_name = (names ? *names : none).IndexName(p.index_id);
+      if (p.is_btree)
+        r.index_id = p.index_id, r.level = p.level, r.index_name = (names ? *names : none).IndexName(p.index_id);
       if (!out.empty()) {
         Region& last = out.back();
-        if (last.last + 1 == p.page_no && last.type == r.type && last.index_id == r.index_id &&
-            last.level == r.level) {
+        if (last.last + 1 == p.page_no && last.type == r.type && last.index_id == r.index_id && last.level == r.level) {
           last.last = p.page_no;
           continue;
         }
@@ -33,7 +33,8 @@ std::string Describe(const Region& r) {
   if (!r.index_id) return r.type;
   // An SDI page's type says whose it is; a named index is given by name and id.
   if (r.index_name == "SDI") return fmt::format("{} level {}", r.type, *r.level);
-  if (r.index_name == fmt::format("index {}", *r.index_id)) return fmt::format("{} {} level {}", r.type, r.index_name, *r.level);
+  if (r.index_name == fmt::format("index {}", *r.index_id))
+    return fmt::format("{} {} level {}", r.type, r.index_name, *r.level);
   return fmt::format("{} {} (index {}) level {}", r.type, r.index_name, *r.index_id, *r.level);
 }
 }  // namespace

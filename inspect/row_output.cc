@@ -15,10 +15,15 @@ namespace {
 
 bool Numeric(const ondisk::ColumnFormat& f) {
   switch (f.type) {
-    case ColumnType::kInt: case ColumnType::kSystem: case ColumnType::kDecimal: case ColumnType::kFloat:
-    case ColumnType::kDouble: case ColumnType::kYear:
+    case ColumnType::kInt:
+    case ColumnType::kSystem:
+    case ColumnType::kDecimal:
+    case ColumnType::kFloat:
+    case ColumnType::kDouble:
+    case ColumnType::kYear:
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -26,9 +31,15 @@ bool Numeric(const ondisk::ColumnFormat& f) {
 // from hex.
 bool BinaryBytes(const ondisk::ColumnFormat& f) {
   switch (f.type) {
-    case ColumnType::kBit: case ColumnType::kGeometry: case ColumnType::kVector: return true;
-    case ColumnType::kChar: case ColumnType::kVarchar: return f.binary();
-    default: return false;
+    case ColumnType::kBit:
+    case ColumnType::kGeometry:
+    case ColumnType::kVector:
+      return true;
+    case ColumnType::kChar:
+    case ColumnType::kVarchar:
+      return f.binary();
+    default:
+      return false;
   }
 }
 
@@ -67,8 +78,10 @@ void AppendTsvLine(std::string& out, const Row& row, bool with_deleted) {
   for (std::size_t i = 0; i < row.cells.size(); ++i) {
     if (i) out += '\t';
     const RowCell& c = row.cells[i];
-    if (c.text) ondisk::AppendBatchEscaped(out, *c.text);
-    else out += c.unknown.empty() ? "NULL" : UnknownText(c);
+    if (c.text)
+      ondisk::AppendBatchEscaped(out, *c.text);
+    else
+      out += c.unknown.empty() ? "NULL" : UnknownText(c);
   }
   if (with_deleted) out += row.deleted ? "\t1" : "\t0";
   out += '\n';
@@ -162,17 +175,20 @@ nlohmann::json RowJson(const std::vector<RowColumn>& columns, const Row& row) {
     if (f.type == ColumnType::kInt || f.type == ColumnType::kSystem) {
       std::int64_t s = 0;
       std::uint64_t u = 0;
-      if (std::from_chars(t.data(), t.data() + t.size(), s).ec == std::errc()) values.push_back(s);
-      else if (std::from_chars(t.data(), t.data() + t.size(), u).ec == std::errc()) values.push_back(u);
-      else values.push_back(t);
+      if (std::from_chars(t.data(), t.data() + t.size(), s).ec == std::errc())
+        values.push_back(s);
+      else if (std::from_chars(t.data(), t.data() + t.size(), u).ec == std::errc())
+        values.push_back(u);
+      else
+        values.push_back(t);
     } else if (BinaryBytes(f)) {
       values.push_back({{"hex", Hex(t)}});
     } else {
       values.push_back(t);
     }
   }
-  return {{"values", values},        {"deleted", row.deleted}, {"page", row.page}, {"offset", row.offset},
-          {"page_damaged", row.page_damaged}, {"unknown", unknown}};
+  return {{"values", values},     {"deleted", row.deleted},           {"page", row.page},
+          {"offset", row.offset}, {"page_damaged", row.page_damaged}, {"unknown", unknown}};
 }
 
 std::string TsvHistoryHeader(const std::vector<RowColumn>& columns) {
@@ -200,8 +216,11 @@ nlohmann::json VersionJson(const std::vector<RowColumn>& columns, const RecordVe
   j["committed"] = v.committed;
   j["intermediate"] = v.intermediate;
   if (v.undo) {
-    j["undo"] = {{"file", v.undo->file->path().string()}, {"space_id", v.undo->space_id}, {"page", v.undo->page},
-                 {"offset", v.undo->offset}, {"trx_no", v.undo->trx_no}};
+    j["undo"] = {{"file", v.undo->file->path().string()},
+                 {"space_id", v.undo->space_id},
+                 {"page", v.undo->page},
+                 {"offset", v.undo->offset},
+                 {"trx_no", v.undo->trx_no}};
   }
   return j;
 }

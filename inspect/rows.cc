@@ -22,7 +22,9 @@ bool IsIndexPage(PageType type, Flavor flavor) {
   return type == PageType::kIndex || (type == PageType::kSdiBlobOrInstant && flavor == Flavor::kMariaDb);
 }
 
-bool IsIndexPage(const SpaceFile& file, std::uint32_t n) { return IsIndexPage(FilHeader(file.page(n)).type(), file.flavor()); }
+bool IsIndexPage(const SpaceFile& file, std::uint32_t n) {
+  return IsIndexPage(FilHeader(file.page(n)).type(), file.flavor());
+}
 
 bool RootedIn(const TableDef& table, const SpaceFile& file) {
   const IndexDef* index = table.Clustered();
@@ -103,8 +105,7 @@ struct LeafOrder {
 class Scanner {
  public:
   Scanner(const SpaceFile& file, const TableDef& table, const IndexDef& index)
-      : file_(file), table_(table), index_(index), columns_(RowColumns(table, index)),
-        name_(file.path().string()) {
+      : file_(file), table_(table), index_(index), columns_(RowColumns(table, index)), name_(file.path().string()) {
     field_of_.push_back(FieldsOf(index.columns));
     for (const auto& v : index.row_versions) field_of_.push_back(FieldsOf(v.columns));
   }
@@ -117,8 +118,9 @@ class Scanner {
       // The way down is damaged: the leaves are still there, chained, with this index's id.
       first = LeafWithoutLeftNeighbour();
       if (!first) return std::move(scan_);
-      Fail(*first, std::nullopt, "the scan starts here instead: the leaf of this index that has no left neighbour, "
-                                 "found by reading every page; it goes on along the leaf chain");
+      Fail(*first, std::nullopt,
+           "the scan starts here instead: the leaf of this index that has no left neighbour, "
+           "found by reading every page; it goes on along the leaf chain");
       root.reset();
     }
     std::uint32_t p = *first;
@@ -149,13 +151,17 @@ class Scanner {
         p = *chain_next;
       } else if (parent_next) {
         Fail(p, std::nullopt,
-             chain_next ? fmt::format("its next-page pointer leads to page {} but its parent's next node pointer to {}: "
-                                      "following the parent", *chain_next, Named(*parent_next))
-                        : fmt::format("the rows of this page are lost; the scan goes on at {}, the leaf its parent "
-                                      "names next", Named(*parent_next)));
+             chain_next
+                 ? fmt::format("its next-page pointer leads to page {} but its parent's next node pointer to {}: "
+                               "following the parent",
+                               *chain_next, Named(*parent_next))
+                 : fmt::format("the rows of this page are lost; the scan goes on at {}, the leaf its parent "
+                               "names next",
+                               Named(*parent_next)));
         p = *parent_next;
       } else {
-        if (!chain_next) Fail(p, std::nullopt, "the rows after this page cannot be reached: no node page names the next leaf");
+        if (!chain_next)
+          Fail(p, std::nullopt, "the rows after this page cannot be reached: no node page names the next leaf");
         break;
       }
     }
@@ -196,9 +202,11 @@ class Scanner {
   static Result<std::uint32_t> FirstChild(const IndexPage& ip, const RecordLayout& node_layout) {
     RecordWalker w(ip);
     if (!w.Next()) return w.status().ok() ? Status::Corruption("a node page without records") : w.status();
-    auto fields = ip.is_compact() ? DecodeCompactFields(ip.page(), w.origin(), node_layout) : DecodeRedundantFields(ip.page(), w.origin());
+    auto fields = ip.is_compact() ? DecodeCompactFields(ip.page(), w.origin(), node_layout)
+                                  : DecodeRedundantFields(ip.page(), w.origin());
     if (!fields.ok()) return fields.status();
-    if (fields->empty() || fields->back().length != 4) return Status::CorruptionAt(w.origin(), "a node pointer without a child page");
+    if (fields->empty() || fields->back().length != 4)
+      return Status::CorruptionAt(w.origin(), "a node pointer without a child page");
     return Load32(ip.page(), fields->back().offset);
   }
 
@@ -265,18 +273,21 @@ class Scanner {
   }
 
   void Fail(std::uint32_t page, std::optional<std::size_t> offset, const std::string& detail) {
-    scan_.findings.push_back({Severity::kError, name_, page, offset, "rows of " + index_.table + " " + index_.name, detail});
+    scan_.findings.push_back(
+        {Severity::kError, name_, page, offset, "rows of " + index_.table + " " + index_.name, detail});
   }
 
   // Page p as an index page of this index; read through `window` when given, else the mapping.
   Result<IndexPage> ReadIndexPage(std::uint32_t p, const std::string& where, PageWindow* window) const {
-    if (p >= file_.n_pages()) return Status::Corruption(where + ": page " + std::to_string(p) + " is past the end of the file");
+    if (p >= file_.n_pages())
+      return Status::Corruption(where + ": page " + std::to_string(p) + " is past the end of the file");
     const ConstBytes bytes = window ? window->Page(p) : file_.page(p);
     if (!IsIndexPage(FilHeader(bytes).type(), file_.flavor())) return Status::Corruption(where + ": not an INDEX page");
     auto ip = file_.OpenIndexPage(bytes);
     if (!ip.ok()) return ip.status();
     if (ip->index_id() != index_.id) {
-      return Status::Corruption(fmt::format("{}: the page belongs to index {}, not {}", where, ip->index_id(), index_.id));
+      return Status::Corruption(
+          fmt::format("{}: the page belongs to index {}, not {}", where, ip->index_id(), index_.id));
     }
     return ip;
   }
@@ -306,7 +317,8 @@ class Scanner {
         field_of = &field_of_[1 + *v];
         return &index_.row_versions[*v].leaf;
       }
-      error = v.ok() ? Status::Corruption("row version " + std::to_string(*v) + " is newer than the dictionary's") : v.status();
+      error = v.ok() ? Status::Corruption("row version " + std::to_string(*v) + " is newer than the dictionary's")
+                     : v.status();
     }
     return &index_.leaf;
   }
@@ -324,18 +336,21 @@ class Scanner {
     RecordWalker w(ip);
     while (w.Next()) {
       RecordExtent extent;
-      if (!DecodeCompactFields(ip.page(), w.origin(), node, &extent).ok()) return Status::Ok();  // reported when followed
+      if (!DecodeCompactFields(ip.page(), w.origin(), node, &extent).ok())
+        return Status::Ok();  // reported when followed
       used += extent.size();
     }
     if (!w.status().ok()) return Status::Ok();  // a broken chain: said when the page is read
     const std::size_t heap = ip.heap_top() - ip.supremum_end();
     if (used + ip.garbage() == heap) return Status::Ok();
-    return Status::Corruption(fmt::format("page {}: read with this definition its node pointers take {} bytes and its garbage "
-                                          "{}, but they fill {}: the definition is not this table's, or the page is damaged",
-                                          p, used, ip.garbage(), heap));
+    return Status::Corruption(
+        fmt::format("page {}: read with this definition its node pointers take {} bytes and its garbage "
+                    "{}, but they fill {}: the definition is not this table's, or the page is damaged",
+                    p, used, ip.garbage(), heap));
   }
 
-  void LeafRecords(const IndexPage& ip, std::uint32_t p, bool with_deleted, const std::function<void(const Row&)>& each) {
+  void LeafRecords(const IndexPage& ip, std::uint32_t p, bool with_deleted,
+                   const std::function<void(const Row&)>& each) {
     ConstBytes page = ip.page();
     // Every record of the page first, metadata and delete-marked ones too: what they take
     // tells whether the definition fits the page (FitsPage) before any value is given.
@@ -345,15 +360,18 @@ class Scanner {
     RecordWalker w(ip);
     while (w.Next()) {
       const RecordHeader& h = w.header();
-      Decoded& d = decoded_.emplace_back(Decoded{w.origin(), h.deleted(), h.min_rec(), nullptr, std::vector<FieldSlice>{}});
+      Decoded& d =
+          decoded_.emplace_back(Decoded{w.origin(), h.deleted(), h.min_rec(), nullptr, std::vector<FieldSlice>{}});
       Status version_error;
       const RecordLayout* layout = LayoutOf(ip, w.origin(), h.min_rec(), d.field_of, version_error);
       RecordExtent extent;
       d.fields = !version_error.ok() ? Result<std::vector<FieldSlice>>(version_error)
                  : ip.is_compact()   ? DecodeCompactFields(page, w.origin(), *layout, &extent)
                                      : DecodeRedundantFields(page, w.origin());
-      if (d.fields.ok()) used += extent.size();
-      else sized = false;  // that record says what is wrong with it
+      if (d.fields.ok())
+        used += extent.size();
+      else
+        sized = false;  // that record says what is wrong with it
     }
     if (!w.status().ok()) {
       Fail(p, std::nullopt, w.status().message());
@@ -365,13 +383,14 @@ class Scanner {
       // A table that once had a FULLTEXT index keeps InnoDB's FTS_DOC_ID after the index is
       // dropped: 8 bytes a record that a CREATE TABLE of today does not show.
       const bool doc_id = index_.clustered && used + ip.garbage() + 8 * decoded_.size() == heap;
-      fit = Status::Corruption(fmt::format("page {}: read with this definition its records take {} bytes and its garbage {}, "
-                                           "but they fill {}: the definition is not this table's, or the page is damaged{}",
-                                           p, used, ip.garbage(), heap,
-                                           doc_id ? " (each record holds 8 bytes more: if the table ever had a FULLTEXT index, "
-                                                    "InnoDB's hidden FTS_DOC_ID is still there; add `FTS_DOC_ID BIGINT "
-                                                    "UNSIGNED NOT NULL` as the last column to read the rows, with it)"
-                                                  : ""));
+      fit = Status::Corruption(
+          fmt::format("page {}: read with this definition its records take {} bytes and its garbage {}, "
+                      "but they fill {}: the definition is not this table's, or the page is damaged{}",
+                      p, used, ip.garbage(), heap,
+                      doc_id ? " (each record holds 8 bytes more: if the table ever had a FULLTEXT index, "
+                               "InnoDB's hidden FTS_DOC_ID is still there; add `FTS_DOC_ID BIGINT "
+                               "UNSIGNED NOT NULL` as the last column to read the rows, with it)"
+                             : ""));
       Fail(p, std::nullopt, fit.message());
     }
     for (const Decoded& d : decoded_) {
@@ -406,8 +425,10 @@ class Scanner {
       }
       for (std::uint32_t lob : failing_lob_pages_) {
         row.page_damaged = true;
-        Fail(lob, std::nullopt, fmt::format("an off-page value of the record at page {} offset {} is read from this page, "
-                                            "which fails its checksum: it may be damaged", p, d.origin));
+        Fail(lob, std::nullopt,
+             fmt::format("an off-page value of the record at page {} offset {} is read from this page, "
+                         "which fails its checksum: it may be damaged",
+                         p, d.origin));
       }
       ++scan_.rows;
       each(row);
@@ -432,7 +453,9 @@ class Scanner {
     field_of_[0] = std::move(field_of);
 
     const std::size_t n = mariadb_->leaf.fields.size();
-    mariadb_defaults_.assign(n, RowCell{std::nullopt, "added by MariaDB's instant ADD COLUMN after this row; no metadata record gives its default"});
+    mariadb_defaults_.assign(
+        n, RowCell{std::nullopt,
+                   "added by MariaDB's instant ADD COLUMN after this row; no metadata record gives its default"});
     ConstBytes page = file_.page(first_leaf);
     auto leaf = IndexPage::Open(page);
     if (!leaf.ok()) return;
@@ -468,7 +491,8 @@ class Scanner {
   RowCell Default(const ColumnDef& c, int field) {
     if (mariadb_) {
       if (field >= 0 && static_cast<std::size_t>(field) < mariadb_defaults_.size()) return mariadb_defaults_[field];
-      return {std::nullopt, "added by MariaDB's instant ADD COLUMN after this row; no metadata record gives its default"};
+      return {std::nullopt,
+              "added by MariaDB's instant ADD COLUMN after this row; no metadata record gives its default"};
     }
     if (c.instant_default_null) return {};
     if (c.instant_default) {
@@ -480,7 +504,8 @@ class Scanner {
   }
 
   void FillCell(RowCell& cell, ConstBytes page, const FieldSlice& fs, const ColumnFormat& format) {
-    inspect::FillCell(cell, file_, page.subspan(fs.offset, fs.length), fs.is_null, fs.external, format, &failing_lob_pages_);
+    inspect::FillCell(cell, file_, page.subspan(fs.offset, fs.length), fs.is_null, fs.external, format,
+                      &failing_lob_pages_);
   }
 
   static ConstBytes AsBytes(const std::string& s) { return {reinterpret_cast<const std::byte*>(s.data()), s.size()}; }
@@ -499,9 +524,9 @@ class Scanner {
     const std::vector<int>* field_of;
     Result<std::vector<FieldSlice>> fields;
   };
-  std::vector<Decoded> decoded_;  // the records of the leaf page being read
-  bool page_damaged_ = false;     // it fails its checksum
-  std::vector<std::uint32_t> descent_;  // the pages from the root to the first leaf
+  std::vector<Decoded> decoded_;                  // the records of the leaf page being read
+  bool page_damaged_ = false;                     // it fails its checksum
+  std::vector<std::uint32_t> descent_;            // the pages from the root to the first leaf
   std::vector<std::uint32_t> failing_lob_pages_;  // off-page parts of the row being read that fail theirs
   Row row_;
   PageWindow leaves_{file_};

@@ -52,11 +52,11 @@ struct RowColumn {
 std::vector<RowColumn> RowColumns(const TableDef& table, const IndexDef& index);
 
 struct RowScan {
-  std::uint64_t rows = 0;          // rows given to the callback
+  std::uint64_t rows = 0;  // rows given to the callback
   std::uint64_t deleted_skipped = 0;
   std::uint64_t unknown_cells = 0;
   std::uint32_t leaf_pages = 0;
-  std::vector<Finding> findings;   // damage met on the way; the scan goes on past what it can
+  std::vector<Finding> findings;  // damage met on the way; the scan goes on past what it can
 };
 
 // Whether page `n` is a B-tree page of an index (INDEX, or the root of a MariaDB table after

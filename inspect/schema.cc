@@ -76,24 +76,41 @@ FieldDef StorageOf(const nlohmann::json& c) {
   if (SystemColumn(c)) return FieldDef::Fixed(name, char_length, nullable);
   using T = DdColumnType;
   switch (static_cast<T>(type)) {
-    case T::kTiny: return FieldDef::Fixed(name, 1, nullable);   // TINY
-    case T::kShort: return FieldDef::Fixed(name, 2, nullable);   // SHORT
-    case T::kLong: return FieldDef::Fixed(name, 4, nullable);   // LONG
-    case T::kFloat: return FieldDef::Fixed(name, 4, nullable);   // FLOAT
-    case T::kDouble: return FieldDef::Fixed(name, 8, nullable);   // DOUBLE
-    case T::kTimestamp: return FieldDef::Fixed(name, 4, nullable);   // TIMESTAMP (old)
-    case T::kLongLong: return FieldDef::Fixed(name, 8, nullable);   // LONGLONG
-    case T::kInt24: return FieldDef::Fixed(name, 3, nullable);  // INT24
-    case T::kDate: return FieldDef::Fixed(name, 3, nullable);  // DATE (old)
-    case T::kTime: return FieldDef::Fixed(name, 3, nullable);  // TIME (old)
-    case T::kDatetime: return FieldDef::Fixed(name, 8, nullable);  // DATETIME (old)
-    case T::kYear: return FieldDef::Fixed(name, 1, nullable);  // YEAR
-    case T::kNewDate: return FieldDef::Fixed(name, 3, nullable);  // NEWDATE
-    case T::kBit: return FieldDef::Fixed(name, (char_length + 7) / 8, nullable);  // BIT(n)
-    case T::kTimestamp2: return FieldDef::Fixed(name, 4 + frac, nullable);  // TIMESTAMP2
-    case T::kDatetime2: return FieldDef::Fixed(name, 5 + frac, nullable);  // DATETIME2
-    case T::kTime2: return FieldDef::Fixed(name, 3 + frac, nullable);  // TIME2
-    case T::kNewDecimal:                                                    // NEWDECIMAL
+    case T::kTiny:
+      return FieldDef::Fixed(name, 1, nullable);  // TINY
+    case T::kShort:
+      return FieldDef::Fixed(name, 2, nullable);  // SHORT
+    case T::kLong:
+      return FieldDef::Fixed(name, 4, nullable);  // LONG
+    case T::kFloat:
+      return FieldDef::Fixed(name, 4, nullable);  // FLOAT
+    case T::kDouble:
+      return FieldDef::Fixed(name, 8, nullable);  // DOUBLE
+    case T::kTimestamp:
+      return FieldDef::Fixed(name, 4, nullable);  // TIMESTAMP (old)
+    case T::kLongLong:
+      return FieldDef::Fixed(name, 8, nullable);  // LONGLONG
+    case T::kInt24:
+      return FieldDef::Fixed(name, 3, nullable);  // INT24
+    case T::kDate:
+      return FieldDef::Fixed(name, 3, nullable);  // DATE (old)
+    case T::kTime:
+      return FieldDef::Fixed(name, 3, nullable);  // TIME (old)
+    case T::kDatetime:
+      return FieldDef::Fixed(name, 8, nullable);  // DATETIME (old)
+    case T::kYear:
+      return FieldDef::Fixed(name, 1, nullable);  // YEAR
+    case T::kNewDate:
+      return FieldDef::Fixed(name, 3, nullable);  // NEWDATE
+    case T::kBit:
+      return FieldDef::Fixed(name, (char_length + 7) / 8, nullable);  // BIT(n)
+    case T::kTimestamp2:
+      return FieldDef::Fixed(name, 4 + frac, nullable);  // TIMESTAMP2
+    case T::kDatetime2:
+      return FieldDef::Fixed(name, 5 + frac, nullable);  // DATETIME2
+    case T::kTime2:
+      return FieldDef::Fixed(name, 3 + frac, nullable);  // TIME2
+    case T::kNewDecimal:                                 // NEWDECIMAL
       return FieldDef::Fixed(name, *FormatOf(c).FixedBytes(), nullable);
     case T::kEnum: {  // ENUM
       auto n = c.contains("elements") ? c["elements"].size() : 0;
@@ -112,7 +129,12 @@ FieldDef StorageOf(const nlohmann::json& c) {
                                          : chars > 0 && char_length > static_cast<std::uint32_t>(chars);
       return varies ? FieldDef::Variable(name, char_length, nullable) : FieldDef::Fixed(name, char_length, nullable);
     }
-    case T::kTinyBlob: case T::kMediumBlob: case T::kLongBlob: case T::kBlob: case T::kGeometry: case T::kJson:  // BLOB family, GEOMETRY, JSON
+    case T::kTinyBlob:
+    case T::kMediumBlob:
+    case T::kLongBlob:
+    case T::kBlob:
+    case T::kGeometry:
+    case T::kJson:  // BLOB family, GEOMETRY, JSON
       return FieldDef::Variable(name, char_length ? char_length : 0xFFFFFFFF, nullable, true);
     default:  // VARCHAR, VAR_STRING and anything unknown: variable
       return FieldDef::Variable(name, char_length, nullable);
@@ -132,8 +154,8 @@ std::optional<std::string> PrivateValue(const std::string& se_private_data, cons
 
 std::uint64_t PrivateNumber(const std::string& se_private_data, const std::string& key) {
   static const std::regex re("([a-z_]+)=([0-9]+);");
-  for (auto it = std::sregex_iterator(se_private_data.begin(), se_private_data.end(), re);
-       it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(se_private_data.begin(), se_private_data.end(), re); it != std::sregex_iterator();
+       ++it) {
     if ((*it)[1] == key) return std::stoull((*it)[2]);
   }
   return 0;
@@ -146,7 +168,8 @@ namespace {
 std::string HexDecode(const std::string& hex) {
   std::string out;
   auto nibble = [](char ch) { return ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10; };
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
   return out;
 }
 
@@ -155,8 +178,12 @@ std::string Base64Decode(const std::string& in) {
   std::uint32_t acc = 0;
   int bits = 0;
   for (char ch : in) {
-    int v = ch >= 'A' && ch <= 'Z' ? ch - 'A' : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
-          : ch >= '0' && ch <= '9' ? ch - '0' + 52 : ch == '+' ? 62 : ch == '/' ? 63 : -1;
+    int v = ch >= 'A' && ch <= 'Z'   ? ch - 'A'
+            : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
+            : ch >= '0' && ch <= '9' ? ch - '0' + 52
+            : ch == '+'              ? 62
+            : ch == '/'              ? 63
+                                     : -1;
     if (v < 0) continue;  // padding
     acc = (acc << 6) | static_cast<std::uint32_t>(v);
     bits += 6;
@@ -183,36 +210,87 @@ ColumnFormat FormatOf(const nlohmann::json& c) {
   }
   using T = DdColumnType;
   switch (static_cast<T>(c.value("type", 0))) {
-    case T::kTiny: f.type = ColumnType::kInt; f.length = 1; break;
-    case T::kShort: f.type = ColumnType::kInt; f.length = 2; break;
-    case T::kInt24: f.type = ColumnType::kInt; f.length = 3; break;
-    case T::kLong: f.type = ColumnType::kInt; f.length = 4; break;
-    case T::kLongLong: f.type = ColumnType::kInt; f.length = 8; break;
-    case T::kFloat: f.type = ColumnType::kFloat; break;
-    case T::kDouble: f.type = ColumnType::kDouble; break;
+    case T::kTiny:
+      f.type = ColumnType::kInt;
+      f.length = 1;
+      break;
+    case T::kShort:
+      f.type = ColumnType::kInt;
+      f.length = 2;
+      break;
+    case T::kInt24:
+      f.type = ColumnType::kInt;
+      f.length = 3;
+      break;
+    case T::kLong:
+      f.type = ColumnType::kInt;
+      f.length = 4;
+      break;
+    case T::kLongLong:
+      f.type = ColumnType::kInt;
+      f.length = 8;
+      break;
+    case T::kFloat:
+      f.type = ColumnType::kFloat;
+      break;
+    case T::kDouble:
+      f.type = ColumnType::kDouble;
+      break;
     case T::kNewDecimal:
       f.type = ColumnType::kDecimal;
       f.precision = static_cast<std::uint32_t>(std::clamp(c.value("numeric_precision", 10), 1, 65));
       f.scale = static_cast<std::uint32_t>(std::clamp(c.value("numeric_scale", 0), 0, std::min<int>(30, f.precision)));
       break;
-    case T::kBit: f.type = ColumnType::kBit; f.length = char_length; break;
-    case T::kYear: f.type = ColumnType::kYear; break;
-    case T::kNewDate: f.type = ColumnType::kDate; break;
-    case T::kTime2: f.type = ColumnType::kTime; break;
-    case T::kDatetime2: f.type = ColumnType::kDatetime; break;
-    case T::kTimestamp2: f.type = ColumnType::kTimestamp; break;
-    case T::kString: f.type = ColumnType::kChar; f.length = static_cast<std::uint32_t>(DeclaredChars(f.name)); break;
-    case T::kVarchar: case T::kVarString: case T::kTinyBlob: case T::kMediumBlob: case T::kLongBlob: case T::kBlob: f.type = ColumnType::kVarchar; break;
-    case T::kEnum: case T::kSet:
+    case T::kBit:
+      f.type = ColumnType::kBit;
+      f.length = char_length;
+      break;
+    case T::kYear:
+      f.type = ColumnType::kYear;
+      break;
+    case T::kNewDate:
+      f.type = ColumnType::kDate;
+      break;
+    case T::kTime2:
+      f.type = ColumnType::kTime;
+      break;
+    case T::kDatetime2:
+      f.type = ColumnType::kDatetime;
+      break;
+    case T::kTimestamp2:
+      f.type = ColumnType::kTimestamp;
+      break;
+    case T::kString:
+      f.type = ColumnType::kChar;
+      f.length = static_cast<std::uint32_t>(DeclaredChars(f.name));
+      break;
+    case T::kVarchar:
+    case T::kVarString:
+    case T::kTinyBlob:
+    case T::kMediumBlob:
+    case T::kLongBlob:
+    case T::kBlob:
+      f.type = ColumnType::kVarchar;
+      break;
+    case T::kEnum:
+    case T::kSet:
       f.type = c.value("type", 0) == static_cast<int>(T::kEnum) ? ColumnType::kEnum : ColumnType::kSet;
       if (c.contains("elements") && c["elements"].is_array()) {
         for (const auto& e : c["elements"]) f.elements.push_back(Base64Decode(e.value("name", "")));
       }
       break;
-    case T::kGeometry: f.type = ColumnType::kGeometry; break;
-    case T::kJson: f.type = ColumnType::kJson; break;
-    case T::kVector: f.type = ColumnType::kVector; break;
-    default: f.type = ColumnType::kUnknown; break;  // pre-5.6 DATE, TIME, DATETIME, TIMESTAMP, DECIMAL
+    case T::kGeometry:
+      f.type = ColumnType::kGeometry;
+      break;
+    case T::kJson:
+      f.type = ColumnType::kJson;
+      break;
+    case T::kVector:
+      f.type = ColumnType::kVector;
+      break;
+    default:
+      f.type = ColumnType::kUnknown;
+      break;  // pre-5.6 DATE, TIME, DATETIME, TIMESTAMP, DECIMAL
   }
   if ((f.type == ColumnType::kFloat || f.type == ColumnType::kDouble) && !c.value("numeric_scale_null", true)) {
     f.fixed_decimals = true;  // FLOAT(M,D)
@@ -221,8 +299,10 @@ ColumnFormat FormatOf(const nlohmann::json& c) {
   if (c.value("is_zerofill", false)) {
     // The display width is in the type's name, "int(5) unsigned zerofill", "decimal(8,2) ...".
     const int declared = DeclaredChars(f.name);
-    if (f.type == ColumnType::kDecimal) f.zerofill_width = f.precision + (f.scale ? 1 : 0);
-    else if (declared > 0) f.zerofill_width = static_cast<std::uint32_t>(declared);
+    if (f.type == ColumnType::kDecimal)
+      f.zerofill_width = f.precision + (f.scale ? 1 : 0);
+    else if (declared > 0)
+      f.zerofill_width = static_cast<std::uint32_t>(declared);
   }
   return f;
 }
@@ -245,7 +325,8 @@ void AddRowVersions(TableDef& t) {
     std::vector<std::pair<std::uint32_t, std::size_t>> present;
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
       const ColumnDef& c = t.columns[i];
-      if (!c.physical_pos || c.is_virtual || c.version_added > v || (c.version_dropped && c.version_dropped <= v)) continue;
+      if (!c.physical_pos || c.is_virtual || c.version_added > v || (c.version_dropped && c.version_dropped <= v))
+        continue;
       present.emplace_back(*c.physical_pos, i);
     }
     std::sort(present.begin(), present.end());
@@ -309,7 +390,8 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
       auto v = PrivateValue(priv, key);
       return v ? static_cast<std::uint32_t>(std::strtoul(v->c_str(), nullptr, 10)) : 0;
     };
-    if (auto pos = PrivateValue(priv, "physical_pos")) col.physical_pos = static_cast<std::uint32_t>(std::strtoul(pos->c_str(), nullptr, 10));
+    if (auto pos = PrivateValue(priv, "physical_pos"))
+      col.physical_pos = static_cast<std::uint32_t>(std::strtoul(pos->c_str(), nullptr, 10));
     col.version_added = number("version_added");
     col.version_dropped = number("version_dropped");
     col.dropped = col.hidden && col.version_dropped > 0;
@@ -362,7 +444,8 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
     if (ix.clustered) {
       for (std::size_t c = 0; c < t.columns.size(); ++c) {
         const ColumnDef& col = t.columns[c];
-        if (col.is_virtual || col.dropped || std::find(ix.columns.begin(), ix.columns.end(), c) != ix.columns.end()) continue;
+        if (col.is_virtual || col.dropped || std::find(ix.columns.begin(), ix.columns.end(), c) != ix.columns.end())
+          continue;
         ix.fields.push_back(col.name);
         ix.leaf.fields.push_back(col.field);
         ix.columns.push_back(c);
@@ -389,7 +472,8 @@ Result<std::vector<std::byte>> ReadSdiBlob(const SpaceFile& file, const SdiRecor
   const std::uint64_t want = bytes.size() + rec.external->length;
   std::vector<bool> seen(file.n_pages(), false);
   for (std::uint32_t p = rec.external->page_no; p != kFilNull && bytes.size() < want;) {
-    if (p >= file.n_pages() || seen[p]) return Status::Corruption("SDI BLOB chain leaves the file or loops at page " + std::to_string(p));
+    if (p >= file.n_pages() || seen[p])
+      return Status::Corruption("SDI BLOB chain leaves the file or loops at page " + std::to_string(p));
     seen[p] = true;
     const auto type = FilHeader(file.page(p)).type();
     if (type != PageType::kSdiBlobOrInstant && type != PageType::kBlob) {
@@ -413,14 +497,16 @@ Dictionary ReadDictionary(const SpaceFile& file) {
   Dictionary d;
   if (!file.flags() || !file.flags()->sdi) return d;
   const std::string name = file.path().filename().string();
-  auto fail = [&](std::uint32_t page, std::optional<std::size_t> offset, const std::string& what, const std::string& why) {
+  auto fail = [&](std::uint32_t page, std::optional<std::size_t> offset, const std::string& what,
+                  const std::string& why) {
     d.findings.push_back({Severity::kError, name, page, offset, what, why});
   };
   auto fsp = FspHeader::Open(file.page(0));
   if (!fsp.ok()) return d;
   // The SDI of an encrypted tablespace is there, but encrypted with the rest: said, not read
   // as damage.
-  if (const PageNo root = fsp->sdi_root(); root.value() < file.n_pages() && file.IsEncryptedPage(file.page(root.value()))) {
+  if (const PageNo root = fsp->sdi_root();
+      root.value() < file.n_pages() && file.IsEncryptedPage(file.page(root.value()))) {
     d.findings.push_back({Severity::kInfo, name, fsp->sdi_root().value(), std::nullopt, "SDI not read",
                           "the dictionary's pages are encrypted, and the key is not at hand (--keyring)"});
     return d;
@@ -499,15 +585,23 @@ nlohmann::json ToJson(const Dictionary& d) {
   for (const auto& t : d.tables) {
     nlohmann::json cols = nlohmann::json::array();
     for (const auto& c : t.columns) {
-      cols.push_back({{"name", c.name}, {"type", c.sql_type}, {"dd_type", c.dd_type}, {"nullable", c.nullable},
-                      {"hidden", c.hidden}, {"stored_bytes", c.field.is_variable() ? nlohmann::json(nullptr) : nlohmann::json(c.field.fixed_length)},
-                      {"max_bytes", c.field.max_length}});
+      cols.push_back(
+          {{"name", c.name},
+           {"type", c.sql_type},
+           {"dd_type", c.dd_type},
+           {"nullable", c.nullable},
+           {"hidden", c.hidden},
+           {"stored_bytes", c.field.is_variable() ? nlohmann::json(nullptr) : nlohmann::json(c.field.fixed_length)},
+           {"max_bytes", c.field.max_length}});
     }
     nlohmann::json ixs = nlohmann::json::array();
     for (const auto& ix : t.indexes) {
-      ixs.push_back({{"name", ix.name}, {"index_id", ix.id},
+      ixs.push_back({{"name", ix.name},
+                     {"index_id", ix.id},
                      {"root_page", ix.root_page == kFilNull ? nlohmann::json(nullptr) : nlohmann::json(ix.root_page)},
-                     {"clustered", ix.clustered}, {"unique", ix.unique}, {"fields", ix.fields},
+                     {"clustered", ix.clustered},
+                     {"unique", ix.unique},
+                     {"fields", ix.fields},
                      {"node_pointer_key_fields", ix.n_unique_in_tree}});
     }
     tables.push_back({{"schema", t.schema}, {"name", t.name}, {"columns", cols}, {"indexes", ixs}});
@@ -515,7 +609,8 @@ nlohmann::json ToJson(const Dictionary& d) {
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : d.findings) findings.push_back(ToJson(f));
   return {{"source", d.source.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.source)},
-          {"tables", tables}, {"findings", findings}};
+          {"tables", tables},
+          {"findings", findings}};
 }
 
 std::string ToText(const Dictionary& d) {
@@ -539,7 +634,10 @@ std::string ToText(const Dictionary& d) {
       for (const auto& f : ix.fields) fields += (fields.empty() ? "" : ", ") + f;
       out += fmt::format("    index {} (id {}, root page {}){}{}\n", ix.name, ix.id,
                          ix.root_page == kFilNull ? std::string("?") : std::to_string(ix.root_page),
-                         ix.clustered ? " clustered" : ix.unique ? " unique" : "", fields.empty() ? "" : ": " + fields);
+                         ix.clustered ? " clustered"
+                         : ix.unique  ? " unique"
+                                      : "",
+                         fields.empty() ? "" : ": " + fields);
     }
   }
   for (const auto& f : d.findings) out += "  - " + f.ToString() + "\n";

@@ -23,7 +23,7 @@ struct ColumnDef {
   int dd_type = 0;       // the data dictionary's column type code
   bool nullable = false;
   bool is_unsigned = false;
-  bool hidden = false;   // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR
+  bool hidden = false;      // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR
   bool is_virtual = false;  // computed by the server on read, not stored in the clustered index
   bool generated = false;   // computed by the server (VIRTUAL or STORED): an INSERT must not give it
   // MySQL instant ADD/DROP COLUMN (se_private_data): where the column sits in a row of the
@@ -32,10 +32,10 @@ struct ColumnDef {
   std::optional<std::uint32_t> physical_pos;
   std::uint32_t version_added = 0;
   std::uint32_t version_dropped = 0;
-  bool dropped = false;  // gone from the table; still in rows of older versions
+  bool dropped = false;                        // gone from the table; still in rows of older versions
   std::optional<std::string> instant_default;  // stored bytes
   bool instant_default_null = false;
-  ondisk::FieldDef field;  // how the full column is stored
+  ondisk::FieldDef field;       // how the full column is stored
   ondisk::ColumnFormat format;  // how its values read
 };
 
@@ -46,12 +46,12 @@ struct IndexDef {
   std::uint32_t root_page = ondisk::kFilNull;
   bool clustered = false;
   bool unique = false;
-  bool spatial = false;  // an R-tree of bounding boxes, not rows (SYS_INDEXES only)
-  std::vector<std::string> fields;  // physical field order of leaf records
-  ondisk::RecordLayout leaf;        // leaf record layout
-  std::vector<std::size_t> columns; // per leaf field: its column in TableDef::columns
+  bool spatial = false;                       // an R-tree of bounding boxes, not rows (SYS_INDEXES only)
+  std::vector<std::string> fields;            // physical field order of leaf records
+  ondisk::RecordLayout leaf;                  // leaf record layout
+  std::vector<std::size_t> columns;           // per leaf field: its column in TableDef::columns
   std::vector<ondisk::ColumnFormat> formats;  // per leaf field: how its values read
-  std::size_t n_unique_in_tree = 0;  // key fields of node pointers
+  std::size_t n_unique_in_tree = 0;           // key fields of node pointers
   // Clustered index of a table with MySQL 8.0.29+ row versions: version v's leaf layout
   // (fields in physical order, dropped columns included while they existed) and each field's
   // column. Empty when rows have one layout.

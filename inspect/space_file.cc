@@ -25,11 +25,16 @@ using namespace strata::ondisk;
 
 std::string ToString(SpaceKind k) {
   switch (k) {
-    case SpaceKind::kFilePerTable: return "file-per-table";
-    case SpaceKind::kSystem: return "system";
-    case SpaceKind::kUndo: return "undo";
-    case SpaceKind::kDictionary: return "dictionary";
-    case SpaceKind::kOther: return "other";
+    case SpaceKind::kFilePerTable:
+      return "file-per-table";
+    case SpaceKind::kSystem:
+      return "system";
+    case SpaceKind::kUndo:
+      return "undo";
+    case SpaceKind::kDictionary:
+      return "dictionary";
+    case SpaceKind::kOther:
+      return "other";
   }
   return "?";
 }
@@ -49,10 +54,14 @@ namespace {
 
 int KindOrder(SpaceKind k) {
   switch (k) {
-    case SpaceKind::kSystem: return 0;
-    case SpaceKind::kUndo: return 1;
-    case SpaceKind::kDictionary: return 2;
-    default: return 3;
+    case SpaceKind::kSystem:
+      return 0;
+    case SpaceKind::kUndo:
+      return 1;
+    case SpaceKind::kDictionary:
+      return 2;
+    default:
+      return 3;
   }
 }
 
@@ -141,9 +150,12 @@ void SpaceFile::DetectPageSize() {
     why = "flags name a page larger than the file";
   } else {
     const ConstBytes p0(data_, flags->physical_page_size);
-    PageCheck c = !flags->full_crc32 && flags->zip_ssize ? ValidateCompressedPage(p0) : ValidatePage(p0, flags->full_crc32);
-    if (c.all_zero) why = "page 0 is all zeros";
-    else if (!c.valid) why = c.lsn_mismatch ? "page 0 is torn" : "page 0 fails its checksum";
+    PageCheck c =
+        !flags->full_crc32 && flags->zip_ssize ? ValidateCompressedPage(p0) : ValidatePage(p0, flags->full_crc32);
+    if (c.all_zero)
+      why = "page 0 is all zeros";
+    else if (!c.valid)
+      why = c.lsn_mismatch ? "page 0 is torn" : "page 0 fails its checksum";
   }
   if (why.empty()) {
     page_size_ = flags->physical_page_size;
@@ -175,9 +187,8 @@ void SpaceFile::DetectPageSize() {
   }
   n_pages_ = static_cast<std::uint32_t>(size_ / page_size_);
   if (size_ % page_size_) {
-    findings_.push_back({Severity::kError, file, std::nullopt, std::size_t{n_pages_} * page_size_,
-                         "truncated file", "ends with " + std::to_string(size_ % page_size_) +
-                                                " bytes of a partial page"});
+    findings_.push_back({Severity::kError, file, std::nullopt, std::size_t{n_pages_} * page_size_, "truncated file",
+                         "ends with " + std::to_string(size_ % page_size_) + " bytes of a partial page"});
   }
   ConstBytes p0 = page(0);
   space_id_ = FilHeader(p0).space_id();
@@ -187,21 +198,22 @@ void SpaceFile::DetectPageSize() {
     free_limit_ = Load32(p0, FspHeader::kFreeLimit);
     if (Load32(p0, FspHeader::kSpaceId) != space_id_.value()) {
       findings_.push_back({Severity::kError, file, 0, FspHeader::kSpaceId, "space id mismatch",
-                           "FSP header says " + std::to_string(Load32(p0, FspHeader::kSpaceId)) +
-                               ", FIL header says " + std::to_string(space_id_.value())});
+                           "FSP header says " + std::to_string(Load32(p0, FspHeader::kSpaceId)) + ", FIL header says " +
+                               std::to_string(space_id_.value())});
     }
     // The system tablespace may span several files; its size covers them all.
     // A file longer than its FSP size is not damage: the file grows before the change to
     // FSP_SIZE is durable, so a crash in between leaves unused pages at its end (InnoDB
     // allocates within FSP_SIZE and grows over them later).
     if (fsp_size_ > n_pages_ && kind_ != SpaceKind::kSystem) {
-      findings_.push_back({Severity::kError, file, 0, FspHeader::kSize, "size mismatch",
-                           "FSP header says " + std::to_string(fsp_size_) + " pages, the file holds " +
-                               std::to_string(n_pages_)});
+      findings_.push_back(
+          {Severity::kError, file, 0, FspHeader::kSize, "size mismatch",
+           "FSP header says " + std::to_string(fsp_size_) + " pages, the file holds " + std::to_string(n_pages_)});
     } else if (fsp_size_ < n_pages_) {
       findings_.push_back({Severity::kInfo, file, 0, FspHeader::kSize, "pages past the FSP size",
                            "FSP header says " + std::to_string(fsp_size_) + " pages, the file holds " +
-                               std::to_string(n_pages_) + "; the rest are unused (a crash while the file grew leaves them)"});
+                               std::to_string(n_pages_) +
+                               "; the rest are unused (a crash while the file grew leaves them)"});
     }
   }
 }
@@ -209,8 +221,8 @@ void SpaceFile::DetectPageSize() {
 bool SpaceFile::IsMySqlEncryptedType(ConstBytes page) const {
   // MySQL's types are its alone, so they say it even when page 0 cannot be read.
   const PageType type = FilHeader(page).type();
-  return !full_crc32_ &&
-         (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted || type == PageType::kEncryptedRtree);
+  return !full_crc32_ && (type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted ||
+                          type == PageType::kEncryptedRtree);
 }
 
 bool SpaceFile::IsEncryptedPage(ConstBytes page) const {
@@ -297,15 +309,17 @@ std::optional<MariaDbPageKey> SpaceFile::MariaDbKey(const EncryptionKeys* keys, 
     }
     findings_.push_back({Severity::kError, file, n, std::nullopt, "wrong key",
                          "key id " + std::to_string(it->first) + " of " + keyfile +
-                             " does not decrypt this page (neither AES-CBC nor AES-CTR): not the key it was encrypted with; pages stay encrypted"});
+                             " does not decrypt this page (neither AES-CBC nor AES-CTR): not the key it was encrypted "
+                             "with; pages stay encrypted"});
     return std::nullopt;
   }
   // No page encrypted with version 1: another key management plugin's tablespace.
   for (std::uint32_t n = 1; n < n_pages_; ++n) {
     if (const std::uint32_t v = MariaDbKeyVersion(page(n), full_crc32_); v > 1) {
-      findings_.push_back({Severity::kWarning, file, n, std::nullopt, "key version",
-                           "pages are encrypted with key version " + std::to_string(v) +
-                               "; file_key_management keys are version 1 only (another key plugin's?): pages stay encrypted"});
+      findings_.push_back(
+          {Severity::kWarning, file, n, std::nullopt, "key version",
+           "pages are encrypted with key version " + std::to_string(v) +
+               "; file_key_management keys are version 1 only (another key plugin's?): pages stay encrypted"});
       break;
     }
   }
@@ -319,7 +333,8 @@ std::optional<MySqlTablespaceKey> SpaceFile::MySqlKey(const EncryptionKeys* keys
   const auto info = FindMySqlEncryptionInfo(page(0), geometry());
   if (!info) {
     findings_.push_back({Severity::kError, file, 0, FspHeader::EncryptionInfoOffset(geometry()), "encryption info",
-                         "the flags say ENCRYPTION='Y' but page 0 has no encryption info (magic lCA/lCB/lCC) here: pages stay encrypted"});
+                         "the flags say ENCRYPTION='Y' but page 0 has no encryption info (magic lCA/lCB/lCC) here: "
+                         "pages stay encrypted"});
     return std::nullopt;
   }
   auto it = keys->mysql.find(info->master_key_name());
@@ -331,7 +346,8 @@ std::optional<MySqlTablespaceKey> SpaceFile::MySqlKey(const EncryptionKeys* keys
   }
   auto key = UnwrapMySqlTablespaceKey(*info, it->second);
   if (!key.ok()) {
-    findings_.push_back({Severity::kError, file, 0, info->offset, "wrong key", key.status().message() + "; pages stay encrypted"});
+    findings_.push_back(
+        {Severity::kError, file, 0, info->offset, "wrong key", key.status().message() + "; pages stay encrypted"});
     return std::nullopt;
   }
   decrypted_with_ = "master key " + info->master_key_name() + " of " + keyring + ", AES-256-CBC";
@@ -365,7 +381,8 @@ void SpaceFile::UnpackPages(const EncryptionKeys* keys) {
       if (Status st = DecryptMySqlPage(stored, into, *mysql_key); st.ok()) {
         ++decrypted_pages_;
       } else {
-        findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "encrypted page", st.message()});
+        findings_.push_back(
+            {Severity::kError, path_.filename().string(), n, std::nullopt, "encrypted page", st.message()});
         keep_stored();
       }
       continue;
@@ -376,14 +393,16 @@ void SpaceFile::UnpackPages(const EncryptionKeys* keys) {
         // file_key_management has version 1 of every key only, and this tablespace has pages
         // it encrypted (MariaDbKey found one): another version here is damage.
         findings_.push_back({Severity::kError, path_.filename().string(), n, full_crc32_ ? 0 : FilHeader::kFlushLsn,
-                             "key version", "key version " + std::to_string(version) +
-                                                " where the tablespace's other pages have 1, the only one file_key_management has"});
+                             "key version",
+                             "key version " + std::to_string(version) +
+                                 " where the tablespace's other pages have 1, the only one file_key_management has"});
         keep_stored();
         continue;
       }
       Status st = DecryptMariaDbPage(stored, decrypted, *key, cipher, space_id_.value(), full_crc32_);
       if (!st.ok()) {
-        findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "encrypted page", st.message()});
+        findings_.push_back(
+            {Severity::kError, path_.filename().string(), n, std::nullopt, "encrypted page", st.message()});
         keep_stored();
         continue;
       }
@@ -398,7 +417,8 @@ void SpaceFile::UnpackPages(const EncryptionKeys* keys) {
       if (!st.ok()) {
         keep_stored();
         if (!c.ok() || !c->encrypted) {
-          findings_.push_back({Severity::kError, path_.filename().string(), n, std::nullopt, "page-compressed page", st.message()});
+          findings_.push_back(
+              {Severity::kError, path_.filename().string(), n, std::nullopt, "page-compressed page", st.message()});
         }
         continue;
       }
@@ -432,8 +452,9 @@ void SpaceFile::UnpackPages(const EncryptionKeys* keys) {
     }
   }
   if (decrypted_pages_) {
-    findings_.push_back({Severity::kInfo, path_.filename().string(), std::nullopt, std::nullopt, "decrypted",
-                         std::to_string(decrypted_pages_) + " encrypted pages read decrypted, with " + decrypted_with_});
+    findings_.push_back(
+        {Severity::kInfo, path_.filename().string(), std::nullopt, std::nullopt, "decrypted",
+         std::to_string(decrypted_pages_) + " encrypted pages read decrypted, with " + decrypted_with_});
   }
   stored_ = data_;
   stored_size_ = size_;
@@ -545,15 +566,18 @@ bool SpaceFile::IsFree(std::uint32_t n) const {
 
 std::string SpaceFile::flavor_name() const {
   switch (flavor_) {
-    case Flavor::kMariaDb: return "MariaDB (full_crc32)";
-    case Flavor::kStrata: return "Strata";
+    case Flavor::kMariaDb:
+      return "MariaDB (full_crc32)";
+    case Flavor::kStrata:
+      return "Strata";
     case Flavor::kMySql:
       if (server_version_) {
         return "MySQL " + std::to_string(server_version_ / 10000) + "." + std::to_string(server_version_ / 100 % 100) +
                "." + std::to_string(server_version_ % 100);
       }
       return "MySQL 8.0";
-    case Flavor::kUnknown: break;
+    case Flavor::kUnknown:
+      break;
   }
   return flags_ ? "MySQL 5.x or MariaDB (not full_crc32)" : "unknown";
 }
@@ -566,7 +590,8 @@ std::vector<SpaceFile> OpenSpaces(const std::vector<std::filesystem::path>& path
     if (f.ok()) {
       files.push_back(std::move(*f));
     } else if (findings) {
-      findings->push_back({Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
+      findings->push_back(
+          {Severity::kError, path.string(), std::nullopt, std::nullopt, "cannot open", f.status().ToString()});
     }
   }
   return files;
@@ -601,8 +626,8 @@ std::vector<std::filesystem::path> ExpandPaths(const std::vector<std::filesystem
     } else if (std::filesystem::exists(p, ec)) {
       out.push_back(p);
     } else if (findings) {
-      findings->push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "not found",
-                           "no such file or directory"});
+      findings->push_back(
+          {Severity::kError, p.string(), std::nullopt, std::nullopt, "not found", "no such file or directory"});
     }
   }
   return out;

@@ -45,9 +45,7 @@ class SpaceFile {
   std::uint64_t file_bytes() const { return size_; }
   std::size_t page_size() const { return page_size_; }
   std::uint32_t n_pages() const { return n_pages_; }  // whole pages in the file
-  ondisk::ConstBytes page(std::uint32_t n) const {
-    return {data_ + std::size_t{n} * page_size_, page_size_};
-  }
+  ondisk::ConstBytes page(std::uint32_t n) const { return {data_ + std::size_t{n} * page_size_, page_size_}; }
 
   // Page n made writable for --apply-redo: the file's mapping becomes copy-on-write, so the
   // changes stay in this process and the file is never written. Empty if that fails.

@@ -7,9 +7,7 @@ namespace strata::inspect {
 
 using namespace strata::ondisk;
 
-double SpaceMap::Fill(const PageCell& c) const {
-  return c.data_size / static_cast<double>(page_size - 120 - 8 - 4);
-}
+double SpaceMap::Fill(const PageCell& c) const { return c.data_size / static_cast<double>(page_size - 120 - 8 - 4); }
 
 SpaceMap BuildSpaceMap(const SpaceFile& file) {
   SpaceMap m;

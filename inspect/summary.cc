@@ -28,7 +28,8 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
   // at the end, not per page).
   std::map<std::uint32_t, std::uint64_t> kinds;
   auto kind_of = [](const PageInfo& p) {
-    return std::uint32_t{p.type} | (p.free ? 1u << 16 : 0) | (p.all_zero ? 1u << 17 : 0) | (p.doublewrite ? 1u << 18 : 0);
+    return std::uint32_t{p.type} | (p.free ? 1u << 16 : 0) | (p.all_zero ? 1u << 17 : 0) |
+           (p.doublewrite ? 1u << 18 : 0);
   };
   std::map<std::uint64_t, double> fill_sums;
   const std::string name = file.path().filename().string();
@@ -101,9 +102,8 @@ nlohmann::json ToJson(const SpaceSummary& s) {
   j["flags"] = s.flags ? nlohmann::json(s.flags->raw) : nlohmann::json(nullptr);
   j["flags_text"] = s.flags ? nlohmann::json(s.flags->ToString()) : nlohmann::json(nullptr);
   j["page_compressed"] = s.page_compressed.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.page_compressed);
-  j["decrypted"] = s.decrypted_pages
-                      ? nlohmann::json{{"pages", s.decrypted_pages}, {"with", s.decrypted_with}}
-                      : nlohmann::json(nullptr);
+  j["decrypted"] = s.decrypted_pages ? nlohmann::json{{"pages", s.decrypted_pages}, {"with", s.decrypted_with}}
+                                     : nlohmann::json(nullptr);
   j["fsp_size_pages"] = s.fsp_size;
   j["pages"] = s.pages;
   nlohmann::json types = nlohmann::json::array();
@@ -120,15 +120,16 @@ nlohmann::json ToJson(const SpaceSummary& s) {
   j["misplaced_pages"] = s.misplaced_pages;
   nlohmann::json ixs = nlohmann::json::array();
   for (const auto& ix : s.indexes) {
-    ixs.push_back({{"index_id", ix.index_id},
-                   {"name", ix.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(ix.name)},
-                   {"table", ix.table.empty() ? nlohmann::json(nullptr) : nlohmann::json(ix.table)},
-                   {"root_page", ix.root_page == ondisk::kFilNull ? nlohmann::json(nullptr) : nlohmann::json(ix.root_page)},
-                   {"levels", ix.levels},
-                   {"leaf_pages", ix.leaf_pages},
-                   {"nonleaf_pages", ix.nonleaf_pages},
-                   {"records", ix.records},
-                   {"avg_leaf_fill", ix.avg_leaf_fill}});
+    ixs.push_back(
+        {{"index_id", ix.index_id},
+         {"name", ix.name.empty() ? nlohmann::json(nullptr) : nlohmann::json(ix.name)},
+         {"table", ix.table.empty() ? nlohmann::json(nullptr) : nlohmann::json(ix.table)},
+         {"root_page", ix.root_page == ondisk::kFilNull ? nlohmann::json(nullptr) : nlohmann::json(ix.root_page)},
+         {"levels", ix.levels},
+         {"leaf_pages", ix.leaf_pages},
+         {"nonleaf_pages", ix.nonleaf_pages},
+         {"records", ix.records},
+         {"avg_leaf_fill", ix.avg_leaf_fill}});
   }
   j["indexes"] = ixs;
   nlohmann::json findings = nlohmann::json::array();
@@ -145,7 +146,8 @@ std::string ToText(const SpaceSummary& s) {
   out += fmt::format("  flags          {}\n", s.flags ? s.flags->ToString() : "unreadable");
   if (!s.page_compressed.empty()) {
     std::string by;
-    for (const auto& [algorithm, n] : s.page_compressed) by += fmt::format("{}{} {}", by.empty() ? "" : ", ", algorithm, n);
+    for (const auto& [algorithm, n] : s.page_compressed)
+      by += fmt::format("{}{} {}", by.empty() ? "" : ", ", algorithm, n);
     out += fmt::format("  compressed     {} pages stored page-compressed (PAGE_COMPRESSED=1), read decompressed\n", by);
   }
   if (s.decrypted_pages) {
@@ -156,7 +158,8 @@ std::string ToText(const SpaceSummary& s) {
   std::string algos;
   for (const auto& [a, n] : s.checksum_algorithms) algos += fmt::format("{}{} {}", algos.empty() ? "" : ", ", n, a);
   if (s.unverifiable_pages) {
-    algos += fmt::format("{}{} encrypted (not verifiable without the key)", algos.empty() ? "" : ", ", s.unverifiable_pages);
+    algos +=
+        fmt::format("{}{} encrypted (not verifiable without the key)", algos.empty() ? "" : ", ", s.unverifiable_pages);
   }
   if (s.encrypted_pages > s.unverifiable_pages) {
     algos += fmt::format("; {} of them encrypted (MariaDB: checksums checked, contents need the key)",
@@ -174,8 +177,8 @@ std::string ToText(const SpaceSummary& s) {
       std::string name = ix.name.empty() ? "-" : ix.name;
       std::string root = ix.root_page == ondisk::kFilNull ? "?" : std::to_string(ix.root_page);
       std::string id = ix.index_id == ondisk::kSdiIndexId ? "sdi" : std::to_string(ix.index_id);
-      out += fmt::format("  {:>8}  {:<20} {:>5} {:>7} {:>11} {:>9} {:>11} {:>9.1f}%\n", id, name, root,
-                         ix.levels, ix.leaf_pages, ix.nonleaf_pages, ix.records, 100 * ix.avg_leaf_fill);
+      out += fmt::format("  {:>8}  {:<20} {:>5} {:>7} {:>11} {:>9} {:>11} {:>9.1f}%\n", id, name, root, ix.levels,
+                         ix.leaf_pages, ix.nonleaf_pages, ix.records, 100 * ix.avg_leaf_fill);
     }
   }
   if (!s.findings.empty()) {

@@ -18,7 +18,7 @@ namespace strata::inspect {
 
 struct IndexSummary {
   std::uint64_t index_id = 0;
-  std::string name;        // from the file's dictionary (MySQL 8.0 SDI) when it has one
+  std::string name;  // from the file's dictionary (MySQL 8.0 SDI) when it has one
   std::string table;
   std::uint32_t root_page = ondisk::kFilNull;
   std::uint16_t levels = 0;  // highest level + 1
@@ -26,7 +26,7 @@ struct IndexSummary {
   std::uint64_t nonleaf_pages = 0;
   std::uint64_t records = 0;  // user records on leaf pages
   std::uint64_t leaf_data_bytes = 0;
-  double avg_leaf_fill = 0;   // mean of data_size / record space of an empty page
+  double avg_leaf_fill = 0;  // mean of data_size / record space of an empty page
 };
 
 struct SpaceSummary {
@@ -43,11 +43,11 @@ struct SpaceSummary {
   std::map<std::string, std::uint64_t> checksum_algorithms;
   std::uint64_t never_written = 0;
   std::uint64_t checksum_failures = 0;
-  std::uint64_t encrypted_pages = 0;     // contents encrypted (MySQL or MariaDB)
-  std::uint64_t unverifiable_pages = 0;  // MySQL-encrypted: neither verified nor failed
+  std::uint64_t encrypted_pages = 0;                     // contents encrypted (MySQL or MariaDB)
+  std::uint64_t unverifiable_pages = 0;                  // MySQL-encrypted: neither verified nor failed
   std::map<std::string, std::uint32_t> page_compressed;  // MariaDB PAGE_COMPRESSED pages, by algorithm
-  std::uint32_t decrypted_pages = 0;  // read in clear with a key (--key-file)
-  std::string decrypted_with;         // which key and cipher
+  std::uint32_t decrypted_pages = 0;                     // read in clear with a key (--key-file)
+  std::string decrypted_with;                            // which key and cipher
   std::uint64_t torn_pages = 0;
   std::uint64_t misplaced_pages = 0;
   std::vector<IndexSummary> indexes;  // by index id

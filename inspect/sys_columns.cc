@@ -12,28 +12,57 @@ using namespace strata::ondisk;
 namespace {
 
 enum MainType : std::uint32_t {
-  kVarchar = 1, kChar = 2, kFixBinary = 3, kBinary = 4, kBlob = 5, kInt = 6,
-  kFloat = 9, kDouble = 10, kVarMysql = 12, kMysql = 13, kGeometry = 14,
+  kVarchar = 1,
+  kChar = 2,
+  kFixBinary = 3,
+  kBinary = 4,
+  kBlob = 5,
+  kInt = 6,
+  kFloat = 9,
+  kDouble = 10,
+  kVarMysql = 12,
+  kMysql = 13,
+  kGeometry = 14,
 };
 
 // The server's type codes (MYSQL_TYPE_*) that InnoDB keeps in PRTYPE's low byte.
 enum ServerType : std::uint32_t {
-  kTiny = 1, kShort = 2, kLong = 3, kTimestamp = 7, kLongLong = 8, kInt24 = 9, kDate = 10, kTime = 11,
-  kDatetime = 12, kYear = 13, kNewDate = 14, kTrueVarchar = 15, kBit = 16, kJson = 245, kNewDecimal = 246,
-  kEnum = 247, kSet = 248, kTinyBlob = 249, kMediumBlob = 250, kLongBlob = 251, kBlobType = 252,
-  kVarString = 253, kString = 254,
+  kTiny = 1,
+  kShort = 2,
+  kLong = 3,
+  kTimestamp = 7,
+  kLongLong = 8,
+  kInt24 = 9,
+  kDate = 10,
+  kTime = 11,
+  kDatetime = 12,
+  kYear = 13,
+  kNewDate = 14,
+  kTrueVarchar = 15,
+  kBit = 16,
+  kJson = 245,
+  kNewDecimal = 246,
+  kEnum = 247,
+  kSet = 248,
+  kTinyBlob = 249,
+  kMediumBlob = 250,
+  kLongBlob = 251,
+  kBlobType = 252,
+  kVarString = 253,
+  kString = 254,
 };
 
 }  // namespace
 
 CharWidth WidthOfCollation(int id) {
-  if (id >= 1024 && id < 2048) id -= 1024;  // MariaDB's NO PAD collations: their PAD twin's width
+  if (id >= 1024 && id < 2048) id -= 1024;         // MariaDB's NO PAD collations: their PAD twin's width
   if (id >= 2048 && id < 2304) return {3, false};  // MariaDB utf8mb3 UCA 14.0
   if (id >= 2304 && id < 2560) return {4, false};  // MariaDB utf8mb4 UCA 14.0
   if (id == 11 || id == 65) return {1, true};      // ascii (printed as UTF-8, of which it is a subset)
   switch (CharsetOfCollation(id)) {
     case Charset::kBinary:
-    case Charset::kLatin1: return {1, true};
+    case Charset::kLatin1:
+      return {1, true};
     case Charset::kUtf8: {
       const bool mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
       return {mb3 ? 3u : 4u, false};
@@ -70,18 +99,26 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
   switch (s.mtype) {
     case kInt:
       c.field = FieldDef::Fixed(c.name, len, n);
-      if (type == kYear && len == 1) f.type = ColumnType::kYear;
-      else if ((type == kDate || type == kNewDate) && len == 3) f.type = ColumnType::kDate;
-      else if (type == kEnum || type == kSet || type == kString) unknown("ENUM or SET", "SYS_COLUMNS does not keep the labels" + give);
-      else if (type == kDatetime || type == kTimestamp || type == kTime) unknown("DATETIME, TIMESTAMP or TIME in MySQL 5.5's format", "that format is not decoded yet");
+      if (type == kYear && len == 1)
+        f.type = ColumnType::kYear;
+      else if ((type == kDate || type == kNewDate) && len == 3)
+        f.type = ColumnType::kDate;
+      else if (type == kEnum || type == kSet || type == kString)
+        unknown("ENUM or SET", "SYS_COLUMNS does not keep the labels" + give);
+      else if (type == kDatetime || type == kTimestamp || type == kTime)
+        unknown("DATETIME, TIMESTAMP or TIME in MySQL 5.5's format", "that format is not decoded yet");
       else if ((type == kTiny || type == kShort || type == kInt24 || type == kLong || type == kLongLong || type == 0) &&
-               (len == 1 || len == 2 || len == 3 || len == 4 || len == 8)) f.type = ColumnType::kInt, f.length = len;
-      else unknown("type " + std::to_string(type) + " stored as a " + std::to_string(len) + "-byte integer", "not decoded");
+               (len == 1 || len == 2 || len == 3 || len == 4 || len == 8))
+        f.type = ColumnType::kInt, f.length = len;
+      else
+        unknown("type " + std::to_string(type) + " stored as a " + std::to_string(len) + "-byte integer",
+                "not decoded");
       break;
     case kFloat:
     case kDouble:
       c.field = FieldDef::Fixed(c.name, s.mtype == kFloat ? 4 : 8, n);
-      unknown(s.mtype == kFloat ? "FLOAT" : "DOUBLE", "SYS_COLUMNS does not say whether it prints a fixed number of decimals, as FLOAT(M,D) does" + give);
+      unknown(s.mtype == kFloat ? "FLOAT" : "DOUBLE",
+              "SYS_COLUMNS does not say whether it prints a fixed number of decimals, as FLOAT(M,D) does" + give);
       break;
     case kFixBinary:
       c.field = FieldDef::Fixed(c.name, len, n);
@@ -89,15 +126,21 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
         unknown("DECIMAL", "SYS_COLUMNS keeps its width, not its precision and scale" + give);
       } else if (type == kDatetime || type == kTimestamp || type == kTime) {
         const std::uint32_t base = type == kDatetime ? 5 : type == kTimestamp ? 4 : 3;
-        f.type = type == kDatetime ? ColumnType::kDatetime : type == kTimestamp ? ColumnType::kTimestamp : ColumnType::kTime;
+        f.type = type == kDatetime    ? ColumnType::kDatetime
+                 : type == kTimestamp ? ColumnType::kTimestamp
+                                      : ColumnType::kTime;
         if (len < base || len > base + 3) return refuse("a temporal value of " + std::to_string(len) + " bytes");
         // Two digits of fraction per byte: the width tells 0 digits apart, not 1 from 2 (and so on).
-        if (len != base) unknown(type == kDatetime ? "DATETIME" : type == kTimestamp ? "TIMESTAMP" : "TIME",
-                           "SYS_COLUMNS gives the digits of its fraction of a second only in pairs" + give);
+        if (len != base)
+          unknown(type == kDatetime    ? "DATETIME"
+                  : type == kTimestamp ? "TIMESTAMP"
+                                       : "TIME",
+                  "SYS_COLUMNS gives the digits of its fraction of a second only in pairs" + give);
       } else if (type == kBit) {
         unknown("BIT", "SYS_COLUMNS keeps its bytes, not its bits" + give);
       } else if (flavor != Flavor::kMySql && (len == 16 || len == 4)) {
-        unknown("BINARY(" + std::to_string(len) + ")", "MariaDB's UUID, INET6 and INET4 are stored the same way and SYS_COLUMNS does not say which" + give);
+        unknown("BINARY(" + std::to_string(len) + ")",
+                "MariaDB's UUID, INET6 and INET4 are stored the same way and SYS_COLUMNS does not say which" + give);
       } else {
         f.type = ColumnType::kChar;  // BINARY(n)
         f.length = len;
@@ -111,7 +154,8 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
     case kBinary: {
       const int coll = s.mtype == kBinary ? 63 : collation ? collation : s.mtype <= kChar ? 8 : 0;
       const CharWidth w = WidthOfCollation(coll);
-      if (!w.mbmaxlen) return refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
+      if (!w.mbmaxlen)
+        return refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
       f.collation = coll;
       f.length = len / w.mbmaxlen;
       if (s.mtype == kChar || s.mtype == kMysql) {
@@ -126,12 +170,13 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
     }
     case kBlob:
       c.field = FieldDef::Variable(c.name, len == 9 ? 255 : 0xFFFFFFFF, n, true);  // LEN: length bytes + 8
-      if (type == kJson && flavor != Flavor::kMariaDb) {  // MariaDB's JSON is LONGTEXT
+      if (type == kJson && flavor != Flavor::kMariaDb) {                           // MariaDB's JSON is LONGTEXT
         f.type = ColumnType::kJson;
       } else {
         f.type = ColumnType::kVarchar;
         f.collation = collation ? collation : 63;
-        if (!WidthOfCollation(f.collation).mbmaxlen) unknown("TEXT", "collation " + std::to_string(f.collation) + " is not converted to UTF-8 yet");
+        if (!WidthOfCollation(f.collation).mbmaxlen)
+          unknown("TEXT", "collation " + std::to_string(f.collation) + " is not converted to UTF-8 yet");
       }
       break;
     case kGeometry:
@@ -158,7 +203,8 @@ void SetSysIndexKind(IndexDef& ix, const TableDef& table, std::uint32_t type) {
   ix.spatial = type & 64;
 }
 
-Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys, const IndexFields& fields, Flavor flavor) {
+Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys, const IndexFields& fields,
+                              Flavor flavor) {
   std::stable_sort(sys.begin(), sys.end(), [](const SysColumn& a, const SysColumn& b) { return a.pos < b.pos; });
   TableDef t;
   t.schema = table.schema;
@@ -180,8 +226,10 @@ Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys,
   for (const auto& ix : table.indexes) {
     auto f = fields.find(ix.id);
     const bool rows = ix.root_page != kFilNull && !ix.spatial;  // FULLTEXT has no tree, SPATIAL an R-tree
-    if (ix.clustered && ix.name != "GEN_CLUST_INDEX") specs.push_back({ix.name, true, true, false, f == fields.end() ? decltype(f->second){} : f->second});
-    else if (!ix.clustered && f != fields.end()) specs.push_back({ix.name, false, ix.unique, !rows, f->second});
+    if (ix.clustered && ix.name != "GEN_CLUST_INDEX")
+      specs.push_back({ix.name, true, true, false, f == fields.end() ? decltype(f->second){} : f->second});
+    else if (!ix.clustered && f != fields.end())
+      specs.push_back({ix.name, false, ix.unique, !rows, f->second});
   }
   auto laid = LayOutTable(std::move(t), specs);
   if (!laid.ok()) return laid.status();

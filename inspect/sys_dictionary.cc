@@ -95,7 +95,9 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
   // SYS_COLUMNS: TABLE_ID, POS, DB_TRX_ID, DB_ROLL_PTR, NAME, MTYPE, PRTYPE, LEN, PREC
   std::map<std::size_t, std::vector<SysColumn>> columns;  // by table
   WalkSysTree(f, Load32(hdr, kDictHdrColumns), "SYS_COLUMNS", d, [&](const Fields& r) {
-    if (r.size() < 8 || r[0].size() != 8 || r[1].size() != 4 || r[5].size() != 4 || r[6].size() != 4 || r[7].size() != 4) return;
+    if (r.size() < 8 || r[0].size() != 8 || r[1].size() != 4 || r[5].size() != 4 || r[6].size() != 4 ||
+        r[7].size() != 4)
+      return;
     auto t = table_by_id.find(Load64(r[0], 0));
     if (t == table_by_id.end()) return;
     columns[t->second].push_back({Text(r[4]), Load32(r[1], 0), Load32(r[5], 0), Load32(r[6], 0), Load32(r[7], 0)});
@@ -120,7 +122,8 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
     IndexDef ix;
     ix.id = Load64(r[1], 0);
     ix.name = Text(r[4]);
-    if (!ix.name.empty() && static_cast<unsigned char>(ix.name[0]) == 0xFF) ix.name = ix.name.substr(1) + " (being built)";
+    if (!ix.name.empty() && static_cast<unsigned char>(ix.name[0]) == 0xFF)
+      ix.name = ix.name.substr(1) + " (being built)";
     ix.root_page = Load32(r[8], 0);
     SetSysIndexKind(ix, table, Load32(r[6], 0));
     table.indexes.push_back(std::move(ix));

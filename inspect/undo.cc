@@ -53,7 +53,8 @@ class UndoReader {
 
   void ReadTrxSys(const SpaceFile& sys) {
     const std::string name = sys.path().filename().string();
-    if (sys.n_pages() <= 5 || !PageSize::IsValid(sys.page_size()) || FilHeader(sys.page(5)).type() != PageType::kTrxSys) {
+    if (sys.n_pages() <= 5 || !PageSize::IsValid(sys.page_size()) ||
+        FilHeader(sys.page(5)).type() != PageType::kTrxSys) {
       Add(name, 5, "no TRX_SYS page", "page 5 of the system tablespace is not TRX_SYS");
       return;
     }
@@ -81,7 +82,8 @@ class UndoReader {
       return;
     }
     auto pages = a->rseg_pages();
-    for (std::size_t i = 0; i < pages.size(); ++i) ReadRseg(undo, pages[i].value(), fmt::format("RSEG_ARRAY entry {}", i));
+    for (std::size_t i = 0; i < pages.size(); ++i)
+      ReadRseg(undo, pages[i].value(), fmt::format("RSEG_ARRAY entry {}", i));
   }
 
   void ReadRseg(const SpaceFile& f, std::uint32_t page_no, std::string source) {
@@ -92,7 +94,8 @@ class UndoReader {
       return;
     }
     if (!PageSize::IsValid(f.page_size())) {
-      Add(name, page_no, "rollback segment header unreadable", fmt::format("{} points into a file of {}-byte pages", source, f.page_size()));
+      Add(name, page_no, "rollback segment header unreadable",
+          fmt::format("{} points into a file of {}-byte pages", source, f.page_size()));
       return;
     }
     ConstBytes page = f.page(page_no);
@@ -111,7 +114,9 @@ class UndoReader {
     for (std::uint32_t i = 0; i < RsegHeader::NumUndoSlots(page.size()); ++i) {
       if (h.undo_slot(i) == kNullPage) continue;
       ++r.undo_slots_used;
-      if (logs_) WalkUndoPages(f, h.undo_slot(i).value(), fmt::format("undo slot {} of the rollback segment on page {}", i, page_no));
+      if (logs_)
+        WalkUndoPages(f, h.undo_slot(i).value(),
+                      fmt::format("undo slot {} of the rollback segment on page {}", i, page_no));
     }
     if (logs_) ReadHistory(f, h.history(), r);
     report_.rsegs.push_back(std::move(r));
@@ -123,7 +128,8 @@ class UndoReader {
     if (!walked_.insert((std::uint64_t{f.space_id().value()} << 32) | seg_page).second) return;
     const std::string name = f.path().filename().string();
     if (seg_page >= f.n_pages()) {
-      Add(name, std::nullopt, "undo page list", fmt::format("{} names page {}, past the end of the file", whose, seg_page));
+      Add(name, std::nullopt, "undo page list",
+          fmt::format("{} names page {}, past the end of the file", whose, seg_page));
       return;
     }
     auto seg = UndoSegmentHeader::Decode(f.page(seg_page));
@@ -147,15 +153,16 @@ class UndoReader {
       const ListNode node = ListNode::Decode(f.page(p), UndoPageHeader::kNode);
       if (!(node.prev == prev)) {
         Add(name, p, "undo page list",
-            fmt::format("{}: page {} points back to {} instead of {} (a rollback could not step back past it)", whose, p,
-                        node.prev.is_null() ? std::string("null") : std::to_string(node.prev.page.value()),
+            fmt::format("{}: page {} points back to {} instead of {} (a rollback could not step back past it)", whose,
+                        p, node.prev.is_null() ? std::string("null") : std::to_string(node.prev.page.value()),
                         prev.is_null() ? std::string("null") : std::to_string(prev.page.value())));
       }
       prev = a;
       a = node.next;
     }
     if (count != base.length) {
-      Add(name, seg_page, "undo page list", fmt::format("{}: the base says {} pages, the chain has {}", whose, base.length, count));
+      Add(name, seg_page, "undo page list",
+          fmt::format("{}: the base says {} pages, the chain has {}", whose, base.length, count));
     }
   }
 
@@ -168,7 +175,8 @@ class UndoReader {
       if (count >= base.length || a.page.value() >= f.n_pages() || a.offset < UndoLogHeader::kHistoryNode ||
           !seen.insert((std::uint64_t{a.page.value()} << 16) | a.offset).second) {
         Add(name, r.page, "history list",
-            fmt::format("node {} (page {} offset {}) breaks the list of {}", count, a.page.value(), a.offset, base.length));
+            fmt::format("node {} (page {} offset {}) breaks the list of {}", count, a.page.value(), a.offset,
+                        base.length));
         return;
       }
       ConstBytes page = f.page(a.page.value());
@@ -178,7 +186,8 @@ class UndoReader {
         Add(name, a.page.value(), "undo log header", lh.status().message());
         return;
       }
-      UndoLogInfo log{a.page.value(), static_cast<std::uint16_t>(at), lh->trx_id, lh->trx_no, "", 0, 0, lh->del_marks != 0};
+      UndoLogInfo log{a.page.value(),    static_cast<std::uint16_t>(at), lh->trx_id, lh->trx_no, "", 0, 0,
+                      lh->del_marks != 0};
       WalkUndoPages(f, a.page.value(), fmt::format("the undo log of transaction {} in the history", lh->trx_id));
       if (auto seg = UndoSegmentHeader::Decode(page); seg.ok()) log.segment_pages = seg->page_list.length;
       if (auto ph = UndoPageHeader::Decode(page); ph.ok()) {
@@ -213,15 +222,23 @@ UndoReport AnalyzeUndo(const std::vector<const SpaceFile*>& files, bool with_log
 nlohmann::json ToJson(const UndoReport& r) {
   nlohmann::json rsegs = nlohmann::json::array();
   for (const auto& s : r.rsegs) {
-    nlohmann::json j = {{"source", s.source}, {"space_id", s.space_id}, {"page", s.page}, {"file", s.file},
-                        {"history_length", s.history_length}, {"history_size_pages", s.history_size},
+    nlohmann::json j = {{"source", s.source},
+                        {"space_id", s.space_id},
+                        {"page", s.page},
+                        {"file", s.file},
+                        {"history_length", s.history_length},
+                        {"history_size_pages", s.history_size},
                         {"undo_slots_used", s.undo_slots_used}};
     if (r.logs) {
       nlohmann::json logs = nlohmann::json::array();
       for (const auto& l : s.logs) {
-        logs.push_back({{"trx_id", l.trx_id}, {"trx_no", l.trx_no}, {"page", l.page}, {"offset", l.offset},
+        logs.push_back({{"trx_id", l.trx_id},
+                        {"trx_no", l.trx_no},
+                        {"page", l.page},
+                        {"offset", l.offset},
                         {"type", l.type.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.type)},
-                        {"records_on_first_page", l.records}, {"segment_pages", l.segment_pages},
+                        {"records_on_first_page", l.records},
+                        {"segment_pages", l.segment_pages},
                         {"del_marks", l.del_marks}});
       }
       j["logs"] = logs;
@@ -235,7 +252,8 @@ nlohmann::json ToJson(const UndoReport& r) {
           {"history_size_pages", known ? nlohmann::json(r.history_pages) : nlohmann::json(nullptr)},
           {"unknown_reason", known ? nlohmann::json(nullptr) : nlohmann::json(r.incomplete)},
           {"history_list_length_of_segments_read", r.history_list_length},
-          {"rollback_segments", rsegs}, {"findings", findings}};
+          {"rollback_segments", rsegs},
+          {"findings", findings}};
 }
 
 std::string ToText(const UndoReport& r) {
@@ -254,9 +272,9 @@ std::string ToText(const UndoReport& r) {
     out += fmt::format("  {:<22} {:>6} {:>6} {:>8} {:>8} {:>6}  {}\n", s.source, s.space_id, s.page, s.history_length,
                        s.history_size, s.undo_slots_used, s.file);
     for (const auto& l : s.logs) {
-      out += fmt::format("      trx {:>8} no {:>8}  page {:>5} @{:<5} {:<7} {} records, segment of {} pages{}\n", l.trx_id,
-                         l.trx_no, l.page, l.offset, l.type.empty() ? "-" : l.type, l.records, l.segment_pages,
-                         l.del_marks ? ", del marks" : "");
+      out += fmt::format("      trx {:>8} no {:>8}  page {:>5} @{:<5} {:<7} {} records, segment of {} pages{}\n",
+                         l.trx_id, l.trx_no, l.page, l.offset, l.type.empty() ? "-" : l.type, l.records,
+                         l.segment_pages, l.del_marks ? ", del marks" : "");
     }
   }
   for (const auto& f : r.findings) out += "  - " + f.ToString() + "\n";

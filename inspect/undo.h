@@ -23,21 +23,21 @@ struct UndoLogInfo {
   std::uint16_t offset = 0;  // of the undo log header
   std::uint64_t trx_id = 0;
   std::uint64_t trx_no = 0;
-  std::string type;          // INSERT / UPDATE (from the undo page header; MariaDB 10.3+ writes none)
-  std::uint32_t records = 0; // undo records of this log on its first page
+  std::string type;                 // INSERT / UPDATE (from the undo page header; MariaDB 10.3+ writes none)
+  std::uint32_t records = 0;        // undo records of this log on its first page
   std::uint32_t segment_pages = 0;  // pages of the undo segment holding the log (its page list)
   bool del_marks = false;
 };
 
 struct RsegInfo {
-  std::string source;        // "TRX_SYS slot 3" or "RSEG_ARRAY entry 0"
+  std::string source;  // "TRX_SYS slot 3" or "RSEG_ARRAY entry 0"
   std::uint32_t space_id = 0;
   std::uint32_t page = 0;
   std::string file;
-  std::uint32_t history_length = 0;  // transactions (undo logs) in the history list
-  std::uint32_t history_size = 0;    // pages
-  std::uint32_t undo_slots_used = 0; // active or cached undo segments
-  std::vector<UndoLogInfo> logs;     // with --logs
+  std::uint32_t history_length = 0;   // transactions (undo logs) in the history list
+  std::uint32_t history_size = 0;     // pages
+  std::uint32_t undo_slots_used = 0;  // active or cached undo segments
+  std::vector<UndoLogInfo> logs;      // with --logs
 };
 
 struct UndoReport {

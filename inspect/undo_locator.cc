@@ -22,8 +22,9 @@ std::uint64_t Key(std::uint32_t space, std::uint32_t page) { return (std::uint64
 Result<std::vector<SpaceFile>> OpenUndoSpaces(const std::filesystem::path& file, const EncryptionKeys* keys) {
   const auto system = FindSystemTablespace(file);
   if (!system) {
-    return Status::NotFound("older versions are in the undo logs of the data directory, and no ibdata1 is beside the "
-                            "file or one directory up");
+    return Status::NotFound(
+        "older versions are in the undo logs of the data directory, and no ibdata1 is beside the "
+        "file or one directory up");
   }
   std::vector<std::filesystem::path> paths{*system};
   std::error_code ec;
@@ -75,7 +76,8 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
   no_rollback_segments_ = false;
   const bool mysql80 = system->flavor() == Flavor::kMySql && [&] {
     for (const auto& [id, f] : by_space_) {
-      if (f->kind() == SpaceKind::kUndo && f->n_pages() > 3 && FilHeader(f->page(3)).type() == PageType::kRsegArray) return true;
+      if (f->kind() == SpaceKind::kUndo && f->n_pages() > 3 && FilHeader(f->page(3)).type() == PageType::kRsegArray)
+        return true;
     }
     return false;
   }();
@@ -96,15 +98,18 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
     ReadRseg(*it->second, slot.page.value(), fmt::format("TRX_SYS slot {}", i));
   }
   for (const auto& [space, slots] : missing) {
-    gaps_.push_back(fmt::format("tablespace {}, which {} of TRX_SYS's rollback segment slots name, is not at hand (an "
-                                "undo tablespace: undo001, undo_001 or *.ibu beside ibdata1)", space, slots));
+    gaps_.push_back(
+        fmt::format("tablespace {}, which {} of TRX_SYS's rollback segment slots name, is not at hand (an "
+                    "undo tablespace: undo001, undo_001 or *.ibu beside ibdata1)",
+                    space, slots));
   }
   for (const auto& [space, f] : by_space_) {
     const std::uint32_t id = space;  // (a structured binding cannot be captured before C++20's P1091 in clang)
     if (f->kind() == SpaceKind::kUndo && id != kSystemSpaceId && !missing.count(id) && !mysql80 &&
         std::none_of(rseg_space_.begin(), rseg_space_.end(), [&](const auto& r) { return r.second == id; })) {
       Gap(f, fmt::format("{} (space {}) is named by none of TRX_SYS's rollback segment slots: it is not this "
-                         "ibdata1's undo tablespace", f->path().filename().string(), id));
+                         "ibdata1's undo tablespace",
+                         f->path().filename().string(), id));
     }
   }
   if (!mysql80) return;
@@ -119,7 +124,8 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
     }
     rseg_space_[MySqlUndoSpaceNumber(id)] = id;
     const auto pages = a->rseg_pages();
-    for (std::size_t r = 0; r < pages.size(); ++r) ReadRseg(*f, pages[r].value(), fmt::format("RSEG_ARRAY entry {}", r));
+    for (std::size_t r = 0; r < pages.size(); ++r)
+      ReadRseg(*f, pages[r].value(), fmt::format("RSEG_ARRAY entry {}", r));
   }
 }
 
@@ -129,7 +135,8 @@ bool UndoLocator::Intact(const SpaceFile& f, std::uint32_t page, const std::stri
               ? fmt::format("{} page {} ({}) fails its checksum: the undo logs behind it cannot be known",
                             f.path().filename().string(), page, what)
               : fmt::format("{} has {} pages: page {} ({}) is past its end (the file is cut short, its FSP header "
-                            "says {} pages)", f.path().filename().string(), f.n_pages(), page, what,
+                            "says {} pages)",
+                            f.path().filename().string(), f.n_pages(), page, what,
                             f.fsp_size() ? std::to_string(f.fsp_size()) : std::string("nothing readable about")));
   return false;
 }
@@ -151,7 +158,8 @@ void UndoLocator::ReadRseg(const SpaceFile& f, std::uint32_t page, const std::st
   std::uint32_t n = 0;
   for (FileAddr a = h.history().first; !a.is_null() && n < h.history().length; ++n) {
     if (a.offset < UndoLogHeader::kHistoryNode || !seen.insert(std::uint64_t{a.page.value()} << 16 | a.offset).second) {
-      Gap(&f, fmt::format("{}: history list node {} (page {} offset {}) is broken", where, n, a.page.value(), a.offset));
+      Gap(&f,
+          fmt::format("{}: history list node {} (page {} offset {}) is broken", where, n, a.page.value(), a.offset));
       return;
     }
     if (!Intact(f, a.page.value(), "an undo log in the history")) return;
@@ -196,7 +204,8 @@ void UndoLocator::ReadLog(const SpaceFile& f, std::uint32_t first_page, std::uin
   auto ph = UndoPageHeader::Decode(page);
   auto lh = UndoLogHeader::Decode(page, header);
   if (!ph.ok() || !lh.ok()) {
-    Gap(&f, fmt::format("{}: undo log header at {}: {}", where, header, (!ph.ok() ? ph.status() : lh.status()).message()));
+    Gap(&f,
+        fmt::format("{}: undo log header at {}: {}", where, header, (!ph.ok() ? ph.status() : lh.status()).message()));
     return;
   }
   max_trx_id_ = std::max({max_trx_id_, lh->trx_id, lh->trx_no});
@@ -212,7 +221,8 @@ void UndoLocator::ReadLog(const SpaceFile& f, std::uint32_t first_page, std::uin
   for (std::uint32_t n = 1; !a.is_null() && n < seg->page_list.length; ++n) {
     const std::uint32_t p = a.page.value();
     if (!pages.insert(p).second || !Intact(f, p, "a page of an undo log")) {
-      if (pages.count(p) && p < f.n_pages()) Gap(&f, fmt::format("{}: the undo log's page list comes back to page {}", where, p));
+      if (pages.count(p) && p < f.n_pages())
+        Gap(&f, fmt::format("{}: the undo log's page list comes back to page {}", where, p));
       return;
     }
     auto next = UndoPageHeader::Decode(f.page(p));
@@ -220,7 +230,8 @@ void UndoLocator::ReadLog(const SpaceFile& f, std::uint32_t first_page, std::uin
       Gap(&f, fmt::format("{}: the undo log's page list leads to page {}, which is not an undo page", where, p));
       return;
     }
-    if (next->start < next->free) spans_[Key(space, p)].push_back({next->start, next->free, lh->trx_id, trx_no, active});
+    if (next->start < next->free)
+      spans_[Key(space, p)].push_back({next->start, next->free, lh->trx_id, trx_no, active});
     a = next->node.next;
   }
 }
@@ -239,7 +250,8 @@ const SpaceFile* UndoLocator::SpaceOf(std::uint8_t rseg_id) const {
 
 Result<UndoRecordAt> UndoLocator::Find(const RollPtr& p) const {
   const std::string named = fmt::format("rollback segment {} page {} offset {}", p.rseg_id, p.page_no, p.offset);
-  if (no_rollback_segments_) return Status::IoError(named + ": the rollback segments cannot be read (" + gaps_.front() + ")");
+  if (no_rollback_segments_)
+    return Status::IoError(named + ": the rollback segments cannot be read (" + gaps_.front() + ")");
   const SpaceFile* f = SpaceOf(p.rseg_id);
   if (!f) return Status::IoError(named + ": no tablespace at hand holds that rollback segment");
   const std::uint32_t space = f->space_id().value();
@@ -258,7 +270,8 @@ Result<UndoRecordAt> UndoLocator::Find(const RollPtr& p) const {
         if (rec == p.offset) return at;
         auto h = UndoRecordHeader::Decode(page, rec);
         if (!h.ok() || h->next <= rec) {
-          return Status::Corruption(fmt::format("{}: {}", at.Where(), h.ok() ? "its log's records loop" : h.status().message()));
+          return Status::Corruption(
+              fmt::format("{}: {}", at.Where(), h.ok() ? "its log's records loop" : h.status().message()));
         }
         rec = h->next;
       }
@@ -266,11 +279,13 @@ Result<UndoRecordAt> UndoLocator::Find(const RollPtr& p) const {
     }
   }
   if (spaces_with_gaps_.count(space)) {
-    return Status::IoError(fmt::format("{} page {} offset {}: in none of the undo logs that could be read, and some of "
-                                       "{}'s could not be", file, p.page_no, p.offset, file));
+    return Status::IoError(
+        fmt::format("{} page {} offset {}: in none of the undo logs that could be read, and some of "
+                    "{}'s could not be",
+                    file, p.page_no, p.offset, file));
   }
-  return Status::NotFound(fmt::format("{} page {} offset {}: in no undo log that still holds versions: purged", file,
-                                      p.page_no, p.offset));
+  return Status::NotFound(
+      fmt::format("{} page {} offset {}: in no undo log that still holds versions: purged", file, p.page_no, p.offset));
 }
 
 }  // namespace strata::inspect

@@ -15,7 +15,7 @@ struct CharsetInfo {
   const char* name = nullptr;   // the server's name ("cp1251"); null: a collation not known here
   const char* iconv = nullptr;  // iconv's name for it
   std::uint32_t mbmaxlen = 0;
-  bool fixed = false;           // every character takes mbmaxlen bytes
+  bool fixed = false;  // every character takes mbmaxlen bytes
 };
 
 // The character set of collation `id` (MySQL's and MariaDB's ids, NO PAD ones included), for

@@ -37,9 +37,7 @@ std::uint32_t LegacyRangeCrc(ConstBytes page, std::size_t begin, std::size_t end
 }
 
 // MySQL and MariaDB ignore the flush-LSN bytes 26..33 when deciding a page is all zero.
-bool AllZeroIgnoringFlushLsn(ConstBytes page) {
-  return AllZero(page.first(26)) && AllZero(page.subspan(34));
-}
+bool AllZeroIgnoringFlushLsn(ConstBytes page) { return AllZero(page.first(26)) && AllZero(page.subspan(34)); }
 
 }  // namespace
 
@@ -49,11 +47,16 @@ bool AllZero(ConstBytes b) {
 
 std::string ToString(ChecksumAlgorithm a) {
   switch (a) {
-    case ChecksumAlgorithm::kNone: return "none";
-    case ChecksumAlgorithm::kCrc32: return "crc32";
-    case ChecksumAlgorithm::kCrc32Legacy: return "crc32_legacy_big_endian";
-    case ChecksumAlgorithm::kInnodb: return "innodb";
-    case ChecksumAlgorithm::kFullCrc32: return "full_crc32";
+    case ChecksumAlgorithm::kNone:
+      return "none";
+    case ChecksumAlgorithm::kCrc32:
+      return "crc32";
+    case ChecksumAlgorithm::kCrc32Legacy:
+      return "crc32_legacy_big_endian";
+    case ChecksumAlgorithm::kInnodb:
+      return "innodb";
+    case ChecksumAlgorithm::kFullCrc32:
+      return "full_crc32";
   }
   return "checksum(" + std::to_string(static_cast<int>(a)) + ")";
 }
@@ -180,8 +183,11 @@ std::uint32_t ZipPageCrc32(ConstBytes page) {
 }
 
 std::uint32_t ZipPageAdler32(ConstBytes page) {
-  auto add = [](uLong a, ConstBytes b) { return adler32(a, reinterpret_cast<const Bytef*>(b.data()), static_cast<uInt>(b.size())); };
-  return static_cast<std::uint32_t>(add(add(add(adler32(0, nullptr, 0), page.subspan(4, 12)), page.subspan(24, 2)), page.subspan(34)));
+  auto add = [](uLong a, ConstBytes b) {
+    return adler32(a, reinterpret_cast<const Bytef*>(b.data()), static_cast<uInt>(b.size()));
+  };
+  return static_cast<std::uint32_t>(
+      add(add(add(adler32(0, nullptr, 0), page.subspan(4, 12)), page.subspan(24, 2)), page.subspan(34)));
 }
 
 PageCheck ValidateCompressedPage(ConstBytes page) {
@@ -192,9 +198,12 @@ PageCheck ValidateCompressedPage(ConstBytes page) {
     r.valid = r.all_zero = true;
     return r;
   }
-  if (r.stored == r.computed) r.algorithm = ChecksumAlgorithm::kCrc32;
-  else if (r.stored == kNoChecksumMagic) r.algorithm = ChecksumAlgorithm::kNone;
-  else if (r.stored == ZipPageAdler32(page)) r.algorithm = ChecksumAlgorithm::kInnodb;
+  if (r.stored == r.computed)
+    r.algorithm = ChecksumAlgorithm::kCrc32;
+  else if (r.stored == kNoChecksumMagic)
+    r.algorithm = ChecksumAlgorithm::kNone;
+  else if (r.stored == ZipPageAdler32(page))
+    r.algorithm = ChecksumAlgorithm::kInnodb;
   r.valid = r.algorithm.has_value();
   return r;
 }

@@ -53,9 +53,9 @@ struct PageCheck {
   std::optional<ChecksumAlgorithm> algorithm;  // which one matched (unset for zero pages)
   bool lsn_mismatch = false;                   // header LSN vs trailer copy differ: torn write
   bool encrypted = false;                      // the page's contents are encrypted (MySQL or MariaDB)
-  bool unverifiable = false;                   // MySQL-encrypted: its checksum is of the clear page, not checkable without the key
-  std::uint32_t stored = 0;                    // checksum field as stored (offset 0 or size-4)
-  std::uint32_t computed = 0;                  // expected value under the format's main algorithm
+  bool unverifiable = false;   // MySQL-encrypted: its checksum is of the clear page, not checkable without the key
+  std::uint32_t stored = 0;    // checksum field as stored (offset 0 or size-4)
+  std::uint32_t computed = 0;  // expected value under the format's main algorithm
 };
 
 // Validates a whole page (assert: valid page size). `full_crc32` comes from the tablespace's

@@ -57,8 +57,12 @@ std::string DoubleText(double v, FloatDigits digits_wanted) {
   char buf[64];
   char* end = buf;
   switch (digits_wanted) {
-    case FloatDigits::kDouble: end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr; break;
-    case FloatDigits::kFloatShown: end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 5).ptr; break;
+    case FloatDigits::kDouble:
+      end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+      break;
+    case FloatDigits::kFloatShown:
+      end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 5).ptr;
+      break;
     case FloatDigits::kFloatExact:
       end = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v), std::chars_format::scientific).ptr;
       // The shortest digits of FLOAT's largest values (3.4028235e38) read back as a DOUBLE above
@@ -98,9 +102,12 @@ std::uint32_t FractionBytes(std::uint32_t fsp) { return (fsp + 1) / 2; }
 std::uint32_t FractionMicros(ConstBytes b, std::uint32_t fsp) {
   const std::uint32_t v = static_cast<std::uint32_t>(Unsigned(b));
   switch (FractionBytes(fsp)) {
-    case 1: return v * 10000;
-    case 2: return v * 100;
-    default: return v;
+    case 1:
+      return v * 10000;
+    case 2:
+      return v * 100;
+    default:
+      return v;
   }
 }
 
@@ -131,8 +138,10 @@ Result<std::string> TimeText(const ColumnFormat& f, ConstBytes b) {
   const std::int64_t scale = std::int64_t{1} << (8 * frac_bytes);
   const std::int64_t hms = v / scale;
   std::int64_t frac = v % scale;
-  if (frac_bytes == 1) frac *= 10000;
-  else if (frac_bytes == 2) frac *= 100;
+  if (frac_bytes == 1)
+    frac *= 10000;
+  else if (frac_bytes == 2)
+    frac *= 100;
   t.hour = static_cast<int>(hms >> 12);
   t.minute = static_cast<int>((hms >> 6) & 63);
   t.second = static_cast<int>(hms & 63);
@@ -151,10 +160,10 @@ Result<std::string> TimeText(const ColumnFormat& f, ConstBytes b) {
 // MySQL's latin1 is Windows-1252: 0x80-0x9F are the typographic characters, the rest is
 // ISO 8859-1 (the five bytes that 1252 leaves undefined map to themselves, as MySQL does).
 void AppendLatin1AsUtf8(std::string& out, ConstBytes b) {
-  static constexpr std::array<char16_t, 32> k80 = {
-      0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-      0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
-      0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178};
+  static constexpr std::array<char16_t, 32> k80 = {0x20AC, 0x81,   0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                                   0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,   0x017D, 0x8F,
+                                                   0x90,   0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                                   0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D,   0x017E, 0x0178};
   for (std::byte x : b) {
     const auto c = static_cast<std::uint8_t>(x);
     const char16_t u = c >= 0x80 && c < 0xA0 ? k80[c - 0x80] : c;
@@ -207,11 +216,17 @@ Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
   std::string out;
   switch (CharsetOfCollation(f.collation)) {
     case Charset::kBinary:
-    case Charset::kUtf8: out.assign(reinterpret_cast<const char*>(b.data()), b.size()); break;
-    case Charset::kLatin1: AppendLatin1AsUtf8(out, b); break;
+    case Charset::kUtf8:
+      out.assign(reinterpret_cast<const char*>(b.data()), b.size());
+      break;
+    case Charset::kLatin1:
+      AppendLatin1AsUtf8(out, b);
+      break;
     case Charset::kOther: {
       const CharsetInfo cs = OtherCharsetOfCollation(f.collation);
-      if (!cs.name) return Status::NotSupported("the character set of collation " + std::to_string(f.collation) + " is not known here");
+      if (!cs.name)
+        return Status::NotSupported("the character set of collation " + std::to_string(f.collation) +
+                                    " is not known here");
       auto text = ToUtf8(cs, b);
       if (!text.ok()) return text.status();
       out = std::move(*text);
@@ -232,7 +247,8 @@ Charset CharsetOfCollation(int id) {
   // 2048, the utf8mb3 and utf8mb4 ones first (2048-2559), then ucs2, utf16, utf32.
   if (id >= 1024 && id < 2048) return CharsetOfCollation(id - 1024);
   if (id >= 2048) return id < 2560 ? Charset::kUtf8 : Charset::kOther;
-  if (id == 5 || id == 8 || id == 15 || id == 31 || id == 47 || id == 48 || id == 49 || id == 94) return Charset::kLatin1;
+  if (id == 5 || id == 8 || id == 15 || id == 31 || id == 47 || id == 48 || id == 49 || id == 94)
+    return Charset::kLatin1;
   if (id == 11 || id == 65) return Charset::kUtf8;  // ascii is a subset
   const bool utf8mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
   const bool utf8mb4 = id == 45 || id == 46 || (id >= 224 && id <= 247) || (id >= 255 && id <= 323);
@@ -241,24 +257,40 @@ Charset CharsetOfCollation(int id) {
 
 std::optional<std::uint32_t> ColumnFormat::FixedBytes() const {
   switch (type) {
-    case ColumnType::kInt: case ColumnType::kSystem: return length;
-    case ColumnType::kDecimal: return DecimalBytes(precision, scale);
-    case ColumnType::kFloat: return 4;
-    case ColumnType::kDouble: return 8;
-    case ColumnType::kBit: return (length + 7) / 8;
-    case ColumnType::kYear: return 1;
-    case ColumnType::kUuid: case ColumnType::kInet6: return 16;
-    case ColumnType::kInet4: return 4;
-    case ColumnType::kDate: return 3;
-    case ColumnType::kTime: return 3 + FractionBytes(fsp);
-    case ColumnType::kDatetime: return 5 + FractionBytes(fsp);
-    case ColumnType::kTimestamp: return 4 + FractionBytes(fsp);
-    case ColumnType::kEnum: return elements.size() > 255 ? 2 : 1;
+    case ColumnType::kInt:
+    case ColumnType::kSystem:
+      return length;
+    case ColumnType::kDecimal:
+      return DecimalBytes(precision, scale);
+    case ColumnType::kFloat:
+      return 4;
+    case ColumnType::kDouble:
+      return 8;
+    case ColumnType::kBit:
+      return (length + 7) / 8;
+    case ColumnType::kYear:
+      return 1;
+    case ColumnType::kUuid:
+    case ColumnType::kInet6:
+      return 16;
+    case ColumnType::kInet4:
+      return 4;
+    case ColumnType::kDate:
+      return 3;
+    case ColumnType::kTime:
+      return 3 + FractionBytes(fsp);
+    case ColumnType::kDatetime:
+      return 5 + FractionBytes(fsp);
+    case ColumnType::kTimestamp:
+      return 4 + FractionBytes(fsp);
+    case ColumnType::kEnum:
+      return elements.size() > 255 ? 2 : 1;
     case ColumnType::kSet: {
       const auto bytes = static_cast<std::uint32_t>((elements.size() + 7) / 8);
       return bytes > 4 ? 8 : std::max(bytes, 1u);
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -288,7 +320,8 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
     case ColumnType::kSystem:
       if (b.empty() || b.size() > 8) return WrongLength(f, b.size(), 8);
       return std::to_string(Unsigned(b));
-    case ColumnType::kDecimal: return DecodeDecimal(b, f.precision, f.scale);
+    case ColumnType::kDecimal:
+      return DecodeDecimal(b, f.precision, f.scale);
     case ColumnType::kFloat:
     case ColumnType::kDouble: {
       double v;
@@ -305,8 +338,8 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
         return std::string(buf);
       }
       return DoubleText(v, f.type == ColumnType::kDouble ? FloatDigits::kDouble
-                           : f.exact_float                ? FloatDigits::kFloatExact
-                                                          : FloatDigits::kFloatShown);
+                           : f.exact_float               ? FloatDigits::kFloatExact
+                                                         : FloatDigits::kFloatShown);
     }
     case ColumnType::kYear: {
       const auto v = static_cast<std::uint8_t>(b[0]);
@@ -318,13 +351,18 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
       if (!ValidDate(t)) return BadValue(f, b);
       return FormatDateTime(t, 0, false);
     }
-    case ColumnType::kTime: return TimeText(f, b);
+    case ColumnType::kTime:
+      return TimeText(f, b);
     case ColumnType::kDatetime: {
       const std::uint64_t packed = Unsigned(b.first(5)) - 0x8000000000ull;
       const std::uint64_t ym = (packed >> 22) & 0x1FFFF;
-      DateTimeParts t{static_cast<int>(ym / 13), static_cast<int>(ym % 13), static_cast<int>((packed >> 17) & 31),
-                      static_cast<int>((packed >> 12) & 31), static_cast<int>((packed >> 6) & 63),
-                      static_cast<int>(packed & 63), FractionMicros(b.subspan(5), f.fsp)};
+      DateTimeParts t{static_cast<int>(ym / 13),
+                      static_cast<int>(ym % 13),
+                      static_cast<int>((packed >> 17) & 31),
+                      static_cast<int>((packed >> 12) & 31),
+                      static_cast<int>((packed >> 6) & 63),
+                      static_cast<int>(packed & 63),
+                      FractionMicros(b.subspan(5), f.fsp)};
       if ((packed >> 39) || !ValidDate(t) || t.hour > 23 || t.minute > 59 || t.second > 59 || t.micro > 999999) {
         return BadValue(f, b);
       }
@@ -344,12 +382,16 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
     }
     case ColumnType::kBit:
     case ColumnType::kGeometry:
-    case ColumnType::kVector: return std::string(reinterpret_cast<const char*>(b.data()), b.size());
-    case ColumnType::kUuid: return UuidText(f, b);
+    case ColumnType::kVector:
+      return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+    case ColumnType::kUuid:
+      return UuidText(f, b);
     case ColumnType::kInet6:
-    case ColumnType::kInet4: return InetText(f, b);
+    case ColumnType::kInet4:
+      return InetText(f, b);
     case ColumnType::kChar:
-    case ColumnType::kVarchar: return StringText(f, b);
+    case ColumnType::kVarchar:
+      return StringText(f, b);
     case ColumnType::kEnum: {
       const std::uint64_t v = Unsigned(b);
       if (v == 0) return std::string();  // the error value '' of a bad insert in non-strict mode
@@ -367,8 +409,10 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
       }
       return out;
     }
-    case ColumnType::kJson: return JsonBinaryToText(b);
-    case ColumnType::kUnknown: break;
+    case ColumnType::kJson:
+      return JsonBinaryToText(b);
+    case ColumnType::kUnknown:
+      break;
   }
   return Status::NotSupported("values of type " + (f.name.empty() ? std::string("?") : f.name) + " are not decoded");
 }
@@ -377,7 +421,8 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
 
 Status ColumnTextTo(const ColumnFormat& f, ConstBytes b, std::string& out) {
   const Charset cs = CharsetOfCollation(f.collation);
-  if ((f.type == ColumnType::kVarchar || f.type == ColumnType::kChar) && (cs == Charset::kUtf8 || cs == Charset::kBinary)) {
+  if ((f.type == ColumnType::kVarchar || f.type == ColumnType::kChar) &&
+      (cs == Charset::kUtf8 || cs == Charset::kBinary)) {
     if (f.type == ColumnType::kChar && cs != Charset::kBinary) {
       while (!b.empty() && b.back() == std::byte{' '}) b = b.first(b.size() - 1);
     }
@@ -418,7 +463,8 @@ std::size_t NextToEscape(std::string_view v, std::size_t from) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v.data() + i));
     const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, newline)),
                                      _mm_or_si128(_mm_cmpeq_epi8(x, backslash), _mm_cmpeq_epi8(x, nul)));
-    if (const int mask = _mm_movemask_epi8(hit)) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    if (const int mask = _mm_movemask_epi8(hit))
+      return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
   }
 #endif
   for (; i < v.size(); ++i) {
@@ -433,13 +479,20 @@ std::size_t NextToEscape(std::string_view v, std::size_t from) {
 char UnescapeSqlChar(char c, bool* keep_backslash) {
   *keep_backslash = c == '%' || c == '_';
   switch (c) {
-    case '0': return '\0';
-    case 'b': return '\b';
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    case 'Z': return '\x1a';
-    default: return c;
+    case '0':
+      return '\0';
+    case 'b':
+      return '\b';
+    case 'n':
+      return '\n';
+    case 'r':
+      return '\r';
+    case 't':
+      return '\t';
+    case 'Z':
+      return '\x1a';
+    default:
+      return c;
   }
 }
 
@@ -449,10 +502,17 @@ void AppendBatchEscaped(std::string& out, std::string_view v) {
     out.append(v.data() + run, i - run);
     out += '\\';
     switch (v[i]) {
-      case '\t': out += 't'; break;
-      case '\n': out += 'n'; break;
-      case '\\': out += '\\'; break;
-      default: out += '0';
+      case '\t':
+        out += 't';
+        break;
+      case '\n':
+        out += 'n';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      default:
+        out += '0';
     }
     run = i + 1;
   }
@@ -499,7 +559,8 @@ Result<std::string> DecodeDecimal(ConstBytes stored, std::uint32_t precision, st
   }
   if (stored.size() != DecimalBytes(precision, scale)) {
     return Status::Corruption("a DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ") takes " +
-                              std::to_string(DecimalBytes(precision, scale)) + " bytes, not " + std::to_string(stored.size()));
+                              std::to_string(DecimalBytes(precision, scale)) + " bytes, not " +
+                              std::to_string(stored.size()));
   }
   std::string b(reinterpret_cast<const char*>(stored.data()), stored.size());
   const bool negative = !(static_cast<unsigned char>(b[0]) & 0x80);

@@ -31,22 +31,28 @@
 namespace strata::ondisk {
 
 enum class ColumnType : std::uint8_t {
-  kInt,        // TINYINT..BIGINT: `length` bytes
-  kDecimal,    // `precision`, `scale`
-  kFloat, kDouble,
-  kBit,        // `length` bits
-  kYear, kDate, kTime, kDatetime, kTimestamp,  // `fsp` fractional digits
+  kInt,      // TINYINT..BIGINT: `length` bytes
+  kDecimal,  // `precision`, `scale`
+  kFloat,
+  kDouble,
+  kBit,  // `length` bits
+  kYear,
+  kDate,
+  kTime,
+  kDatetime,
+  kTimestamp,  // `fsp` fractional digits
   kChar,       // CHAR/BINARY: fixed width, CHAR's trailing spaces are not part of the value
   kVarchar,    // VARCHAR/VARBINARY and the TEXT/BLOB family: the bytes as they are
-  kEnum, kSet, // `elements` are the labels
-  kJson,       // MySQL's binary JSON
-  kGeometry,   // MySQL's internal geometry: 4-byte SRID, then WKB
-  kVector,     // MySQL 9 VECTOR: little-endian floats
-  kUuid,       // MariaDB UUID: 16 bytes, time fields stored last-first for RFC 4122 versions 1-5
-  kInet6,      // MariaDB INET6: 16 bytes, network order
-  kInet4,      // MariaDB INET4: 4 bytes, network order
-  kSystem,     // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR: unsigned big-endian
-  kUnknown,    // a type this code does not decode: `name` says which
+  kEnum,
+  kSet,       // `elements` are the labels
+  kJson,      // MySQL's binary JSON
+  kGeometry,  // MySQL's internal geometry: 4-byte SRID, then WKB
+  kVector,    // MySQL 9 VECTOR: little-endian floats
+  kUuid,      // MariaDB UUID: 16 bytes, time fields stored last-first for RFC 4122 versions 1-5
+  kInet6,     // MariaDB INET6: 16 bytes, network order
+  kInet4,     // MariaDB INET4: 4 bytes, network order
+  kSystem,    // DB_ROW_ID, DB_TRX_ID, DB_ROLL_PTR: unsigned big-endian
+  kUnknown,   // a type this code does not decode: `name` says which
 };
 
 // The character set a collation id belongs to, as far as printing is concerned.
@@ -55,17 +61,17 @@ Charset CharsetOfCollation(int collation_id);
 
 struct ColumnFormat {
   ColumnType type = ColumnType::kUnknown;
-  std::uint32_t length = 0;     // kInt: bytes; kBit: bits; kChar/kVarchar: declared characters
-  std::uint32_t precision = 0;  // kDecimal
-  std::uint32_t scale = 0;      // kDecimal; kFloat/kDouble when `fixed_decimals`
-  bool fixed_decimals = false;  // FLOAT(M,D) / DOUBLE(M,D): printed with exactly D decimals
+  std::uint32_t length = 0;          // kInt: bytes; kBit: bits; kChar/kVarchar: declared characters
+  std::uint32_t precision = 0;       // kDecimal
+  std::uint32_t scale = 0;           // kDecimal; kFloat/kDouble when `fixed_decimals`
+  bool fixed_decimals = false;       // FLOAT(M,D) / DOUBLE(M,D): printed with exactly D decimals
   std::uint32_t zerofill_width = 0;  // ZEROFILL: numbers padded with zeros to this many characters
-  bool exact_float = false;  // FLOAT as the digits that read back exactly (SQL output), not the 6 shown
-  std::uint32_t fsp = 0;        // kTime, kDatetime, kTimestamp
+  bool exact_float = false;          // FLOAT as the digits that read back exactly (SQL output), not the 6 shown
+  std::uint32_t fsp = 0;             // kTime, kDatetime, kTimestamp
   bool is_unsigned = false;
-  int collation = 63;           // 63 = binary
+  int collation = 63;                 // 63 = binary
   std::vector<std::string> elements;  // kEnum, kSet
-  std::string name;             // the SQL type as the server names it ("varchar(45)")
+  std::string name;                   // the SQL type as the server names it ("varchar(45)")
 
   bool binary() const { return CharsetOfCollation(collation) == Charset::kBinary; }
   // How many bytes the type always takes, or nullopt when it varies (strings, JSON, ...).

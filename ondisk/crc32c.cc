@@ -83,8 +83,7 @@ __attribute__((target("sse4.2"))) std::uint32_t HardwareSerial(std::uint32_t crc
 
 // The crc32 instruction has a latency of three cycles and a throughput of one, so three
 // independent lanes run about three times faster than one; the lanes are then joined.
-__attribute__((target("sse4.2"))) std::uint32_t HardwareUpdate(std::uint32_t crc, const std::byte* p,
-                                                               std::size_t n) {
+__attribute__((target("sse4.2"))) std::uint32_t HardwareUpdate(std::uint32_t crc, const std::byte* p, std::size_t n) {
   constexpr std::size_t kMinParallel = 3 * 256;
   if (n < kMinParallel) return HardwareSerial(crc, p, n);
   const std::size_t lane = (n / 3) & ~std::size_t{7};
@@ -115,8 +114,8 @@ std::uint32_t PortableUpdate(std::uint32_t crc, const std::byte* p, std::size_t 
   for (; n >= 8; n -= 8, p += 8) {
     std::uint64_t v = LoadLe64(p) ^ crc;
     crc = kTables[7][v & 0xFF] ^ kTables[6][(v >> 8) & 0xFF] ^ kTables[5][(v >> 16) & 0xFF] ^
-          kTables[4][(v >> 24) & 0xFF] ^ kTables[3][(v >> 32) & 0xFF] ^
-          kTables[2][(v >> 40) & 0xFF] ^ kTables[1][(v >> 48) & 0xFF] ^ kTables[0][v >> 56];
+          kTables[4][(v >> 24) & 0xFF] ^ kTables[3][(v >> 32) & 0xFF] ^ kTables[2][(v >> 40) & 0xFF] ^
+          kTables[1][(v >> 48) & 0xFF] ^ kTables[0][v >> 56];
   }
   for (; n > 0; --n, ++p) crc = (crc >> 8) ^ kTables[0][(crc ^ static_cast<std::uint8_t>(*p)) & 0xFF];
   return crc;
@@ -129,7 +128,6 @@ bool DetectHardware() {
   return false;
 #endif
 }
-
 
 }  // namespace
 

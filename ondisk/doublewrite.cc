@@ -39,8 +39,8 @@ std::optional<DoublewriteFileName> ParseDoublewriteFileName(std::string_view nam
   std::uint32_t page_size = 0, n = 0;
   const auto a = std::from_chars(name.data(), name.data() + underscore, page_size);
   const auto b = std::from_chars(name.data() + underscore + 1, name.data() + name.size(), n);
-  if (a.ec != std::errc() || a.ptr != name.data() + underscore || b.ec != std::errc() || b.ptr != name.data() + name.size() ||
-      !PageSize::IsValid(page_size)) {
+  if (a.ec != std::errc() || a.ptr != name.data() + underscore || b.ec != std::errc() ||
+      b.ptr != name.data() + name.size() || !PageSize::IsValid(page_size)) {
     return std::nullopt;
   }
   return DoublewriteFileName{kind, page_size};

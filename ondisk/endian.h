@@ -62,8 +62,6 @@ inline std::uint32_t LoadLe32(ConstBytes b, std::size_t o) {
 }
 
 // Views of raw characters, for tests and text fields.
-inline ConstBytes AsBytes(const void* p, std::size_t n) {
-  return {static_cast<const std::byte*>(p), n};
-}
+inline ConstBytes AsBytes(const void* p, std::size_t n) { return {static_cast<const std::byte*>(p), n}; }
 
 }  // namespace strata::ondisk

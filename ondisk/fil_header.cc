@@ -4,8 +4,8 @@ namespace strata::ondisk {
 
 Status CheckPageSpan(ConstBytes page) {
   if (!PageSize::IsValid(page.size())) {
-    return Status::CorruptionAt(page.size(), "page is " + std::to_string(page.size()) +
-                                                 " bytes; expected 4, 8, 16, 32 or 64 KiB (truncated?)");
+    return Status::CorruptionAt(
+        page.size(), "page is " + std::to_string(page.size()) + " bytes; expected 4, 8, 16, 32 or 64 KiB (truncated?)");
   }
   return Status::Ok();
 }
@@ -17,9 +17,7 @@ Result<FilHeader> FilHeader::Open(ConstBytes page) {
 
 FilHeader::FilHeader(ConstBytes page) : p_(page) { assert(PageSize::IsValidPhysical(page.size())); }
 
-FilHeaderWriter::FilHeaderWriter(MutableBytes page) : p_(page) {
-  assert(PageSize::IsValid(page.size()));
-}
+FilHeaderWriter::FilHeaderWriter(MutableBytes page) : p_(page) { assert(PageSize::IsValid(page.size())); }
 
 void FilHeaderWriter::set_lsn(Lsn v) {
   Store64(p_, FilHeader::kLsn, v.value());

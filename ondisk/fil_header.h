@@ -32,7 +32,7 @@
 
 namespace strata::ondisk {
 
-inline constexpr std::size_t kFilHeaderSize = 38;   // FIL_PAGE_DATA
+inline constexpr std::size_t kFilHeaderSize = 38;  // FIL_PAGE_DATA
 inline constexpr std::size_t kFilTrailerSize = 8;
 
 // Returns Corruption unless `page` is a whole page of a supported size (4..64 KiB).

@@ -32,9 +32,7 @@ struct FileAddr {
   bool is_null() const { return page == kNullPage; }
   constexpr bool operator==(const FileAddr&) const = default;
 
-  static FileAddr Decode(ConstBytes b, std::size_t at) {
-    return {PageNo(Load32(b, at)), Load16(b, at + 4)};
-  }
+  static FileAddr Decode(ConstBytes b, std::size_t at) { return {PageNo(Load32(b, at)), Load16(b, at + 4)}; }
   void EncodeTo(MutableBytes b, std::size_t at) const {
     Store32(b, at, page.value());
     Store16(b, at + 4, offset);

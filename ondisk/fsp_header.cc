@@ -95,15 +95,16 @@ std::string FspFlags::ToString() const {
 Result<FspHeader> FspHeader::Open(ConstBytes page0) {
   const std::size_t size = page0.size();
   if (size < 1024 || size > kMaxPageSize || (size & (size - 1))) {
-    return Status::CorruptionAt(size, "page 0 is " + std::to_string(size) + " bytes; expected 1 to 64 KiB, a power of two (truncated?)");
+    return Status::CorruptionAt(
+        size, "page 0 is " + std::to_string(size) + " bytes; expected 1 to 64 KiB, a power of two (truncated?)");
   }
   auto flags = FspFlags::Decode(Load32(page0, kFlags));
   if (!flags.ok()) return flags.status();
   // (A ROW_FORMAT=COMPRESSED tablespace's page 0 is its physical size, 1-16 KiB.)
   if (flags->physical_page_size != page0.size()) {
     return Status::CorruptionAt(kFlags, "flags name a " + std::to_string(flags->physical_page_size) +
-                                            "-byte page but the page read is " +
-                                            std::to_string(page0.size()) + " bytes");
+                                            "-byte page but the page read is " + std::to_string(page0.size()) +
+                                            " bytes");
   }
   return FspHeader(page0, *flags);
 }
@@ -129,9 +130,7 @@ Status FspHeader::CheckLists() const {
   return seg_inodes_free().Check(ps, kListNodeSize, kSegInodesFree);
 }
 
-FspHeaderWriter::FspHeaderWriter(MutableBytes page0) : p_(page0) {
-  assert(PageSize::IsValid(page0.size()));
-}
+FspHeaderWriter::FspHeaderWriter(MutableBytes page0) : p_(page0) { assert(PageSize::IsValid(page0.size())); }
 
 void FspHeaderWriter::set_sdi(std::uint32_t version, PageNo root) {
   std::size_t at = FspHeader::SdiHeaderOffset(PageSize(p_.size()));

@@ -54,7 +54,7 @@ struct FspFlags {
   // full_crc32 layout.
   std::uint32_t compression_algorithm = 0;  // 0 none, 1 zlib, 2 lz4, 3 lzo, 4 lzma, 5 bzip2, 6 snappy
   // Both layouts.
-  std::size_t page_size = kDefaultPageSize;  // logical
+  std::size_t page_size = kDefaultPageSize;           // logical
   std::size_t physical_page_size = kDefaultPageSize;  // ROW_FORMAT=COMPRESSED pages are smaller
 
   // Corruption (naming the flags) when the bits cannot come from a valid tablespace.

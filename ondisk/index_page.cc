@@ -17,19 +17,22 @@ bool BytesEqual(ConstBytes page, std::size_t at, const char* text, std::size_t n
   return Fits(page.size(), at, n) && std::memcmp(page.data() + at, text, n) == 0;
 }
 
-std::string Range(std::size_t a, std::size_t b) {
-  return "[" + std::to_string(a) + ", " + std::to_string(b) + ")";
-}
+std::string Range(std::size_t a, std::size_t b) { return "[" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
 }  // namespace
 
 std::string ToString(PageDirection d) {
   switch (d) {
-    case PageDirection::kLeft: return "LEFT";
-    case PageDirection::kRight: return "RIGHT";
-    case PageDirection::kSameRec: return "SAME_REC";
-    case PageDirection::kSamePage: return "SAME_PAGE";
-    case PageDirection::kNoDirection: return "NO_DIRECTION";
+    case PageDirection::kLeft:
+      return "LEFT";
+    case PageDirection::kRight:
+      return "RIGHT";
+    case PageDirection::kSameRec:
+      return "SAME_REC";
+    case PageDirection::kSamePage:
+      return "SAME_PAGE";
+    case PageDirection::kNoDirection:
+      return "NO_DIRECTION";
   }
   return "DIRECTION(" + std::to_string(static_cast<int>(d)) + ")";
 }
@@ -50,8 +53,8 @@ Result<IndexPage> IndexPage::Open(ConstBytes page) {
   }
   const std::size_t dir_bottom = size - 8 - 2 * slots;
   if (ip.heap_top() < ip.supremum_end() || ip.heap_top() > dir_bottom) {
-    return Status::CorruptionAt(kHeapTop, "heap top " + std::to_string(ip.heap_top()) +
-                                              " is outside " + Range(ip.supremum_end(), dir_bottom + 1));
+    return Status::CorruptionAt(kHeapTop, "heap top " + std::to_string(ip.heap_top()) + " is outside " +
+                                              Range(ip.supremum_end(), dir_bottom + 1));
   }
   // MariaDB's root of a table whose columns an instant ALTER dropped or reordered (page type
   // 18) zeroes the two texts and keeps the core NULL bitmap size in the supremum's last byte.
@@ -99,9 +102,9 @@ Status IndexPage::CheckStructure() const {
   while (w.Next()) {
     const RecordHeader& h = w.header();
     if (h.heap_no < 2 || h.heap_no >= n_heap()) {
-      return Status::CorruptionAt(w.origin() - extra_bytes() + 1,
-                                  "record at " + std::to_string(w.origin()) + " has heap number " +
-                                      std::to_string(h.heap_no) + ", heap holds " + std::to_string(n_heap()));
+      return Status::CorruptionAt(w.origin() - extra_bytes() + 1, "record at " + std::to_string(w.origin()) +
+                                                                      " has heap number " + std::to_string(h.heap_no) +
+                                                                      ", heap holds " + std::to_string(n_heap()));
     }
     if (heap_seen[h.heap_no]) {
       return Status::CorruptionAt(w.origin(), "heap number " + std::to_string(h.heap_no) + " appears twice");
@@ -110,9 +113,9 @@ Status IndexPage::CheckStructure() const {
     if (is_compact()) {
       RecordStatus want = is_leaf() ? RecordStatus::kOrdinary : RecordStatus::kNodePointer;
       if (h.status != want && !(is_leaf() && h.status == RecordStatus::kInstant)) {
-        return Status::CorruptionAt(w.origin() - 3, "record at " + std::to_string(w.origin()) +
-                                                        " has status " + ToString(h.status) + " on a level-" +
-                                                        std::to_string(level()) + " page");
+        return Status::CorruptionAt(w.origin() - 3, "record at " + std::to_string(w.origin()) + " has status " +
+                                                        ToString(h.status) + " on a level-" + std::to_string(level()) +
+                                                        " page");
       }
     }
     chain.push_back(w.origin());
@@ -120,8 +123,8 @@ Status IndexPage::CheckStructure() const {
   }
   STRATA_RETURN_IF_ERROR(w.status());
   if (chain.size() - 1 != n_recs()) {
-    return Status::CorruptionAt(kNRecs, "header says " + std::to_string(n_recs()) + " records, chain has " +
-                                            std::to_string(chain.size() - 1));
+    return Status::CorruptionAt(
+        kNRecs, "header says " + std::to_string(n_recs()) + " records, chain has " + std::to_string(chain.size() - 1));
   }
   chain.push_back(supremum());
   {
@@ -146,8 +149,8 @@ Status IndexPage::CheckStructure() const {
     std::size_t j = i == 0 ? 0 : pos + 1;
     while (j < chain.size() && chain[j] != target) {
       if (owned[j] != 0) {
-        return Status::CorruptionAt(chain[j] - extra_bytes(), "record at " + std::to_string(chain[j]) +
-                                                                  " owns records but no slot points at it");
+        return Status::CorruptionAt(chain[j] - extra_bytes(),
+                                    "record at " + std::to_string(chain[j]) + " owns records but no slot points at it");
       }
       ++j;
     }
@@ -163,12 +166,12 @@ Status IndexPage::CheckStructure() const {
                                                               std::to_string(group));
     }
     if (i > 0 && i + 1 < slots && group < kDirSlotMinOwned) {
-      return Status::CorruptionAt(slot_at, "slot " + std::to_string(i) + " owns " + std::to_string(group) +
-                                               " records, fewer than 4");
+      return Status::CorruptionAt(
+          slot_at, "slot " + std::to_string(i) + " owns " + std::to_string(group) + " records, fewer than 4");
     }
     if (group > kDirSlotMaxOwned) {
-      return Status::CorruptionAt(slot_at, "slot " + std::to_string(i) + " owns " + std::to_string(group) +
-                                               " records, more than 8");
+      return Status::CorruptionAt(
+          slot_at, "slot " + std::to_string(i) + " owns " + std::to_string(group) + " records, more than 8");
     }
     pos = j;
   }
@@ -214,13 +217,13 @@ bool RecordWalker::Next() {
   if (!free_list_ && next == page_.supremum()) return done_ = true, false;
   const std::size_t lo = page_.supremum_end() + page_.extra_bytes();
   if (next < lo || next > page_.heap_top()) {
-    return Fail(pointer_at, "record pointer at " + std::to_string(pointer_at) + " leads to " +
-                                std::to_string(next) + ", outside the heap " + Range(lo, page_.heap_top() + 1));
+    return Fail(pointer_at, "record pointer at " + std::to_string(pointer_at) + " leads to " + std::to_string(next) +
+                                ", outside the heap " + Range(lo, page_.heap_top() + 1));
   }
   // More steps than heap records means the chain loops.
   if (++steps_ > page_.n_heap()) {
-    return Fail(pointer_at, "record chain has more records than the heap's " + std::to_string(page_.n_heap()) +
-                                " (a loop?)");
+    return Fail(pointer_at,
+                "record chain has more records than the heap's " + std::to_string(page_.n_heap()) + " (a loop?)");
   }
   if (!RecordHeader::TryDecode(page_.page(), next, compact, &header_)) {
     status_ = page_.HeaderAt(next).status();
@@ -246,11 +249,14 @@ void IndexPageWriter::InitEmpty(bool compact, std::uint64_t index_id, std::uint1
 
   const std::size_t inf = compact ? kCompactInfimum : kRedundantInfimum;
   const std::size_t sup = compact ? kCompactSupremum : kRedundantSupremum;
-  RecordHeader infimum{.n_owned = 1, .heap_no = 0, .status = RecordStatus::kInfimum,
-                       .n_fields = 1, .short_offsets = true,
+  RecordHeader infimum{.n_owned = 1,
+                       .heap_no = 0,
+                       .status = RecordStatus::kInfimum,
+                       .n_fields = 1,
+                       .short_offsets = true,
                        .next = RecordHeader::NextField(inf, sup, compact)};
-  RecordHeader supremum{.n_owned = 1, .heap_no = 1, .status = RecordStatus::kSupremum,
-                        .n_fields = 1, .short_offsets = true, .next = 0};
+  RecordHeader supremum{
+      .n_owned = 1, .heap_no = 1, .status = RecordStatus::kSupremum, .n_fields = 1, .short_offsets = true, .next = 0};
   infimum.EncodeTo(p_, inf, compact);
   supremum.EncodeTo(p_, sup, compact);
   std::memcpy(p_.data() + inf, kInfimumText, 8);
@@ -290,9 +296,12 @@ std::size_t IndexPageWriter::Append(ConstBytes record, std::size_t extra_size, s
   const std::size_t sup = compact ? kCompactSupremum : kRedundantSupremum;
   std::memcpy(p_.data() + heap_top, record.data(), record.size());
 
-  RecordHeader h{.info_bits = info_bits, .n_owned = 0, .heap_no = n_heap,
+  RecordHeader h{.info_bits = info_bits,
+                 .n_owned = 0,
+                 .heap_no = n_heap,
                  .status = Load16(p_, IndexPage::kLevel) ? RecordStatus::kNodePointer : RecordStatus::kOrdinary,
-                 .n_fields = n_fields_redundant, .short_offsets = short_offsets,
+                 .n_fields = n_fields_redundant,
+                 .short_offsets = short_offsets,
                  .next = RecordHeader::NextField(origin, sup, compact)};
   h.EncodeTo(p_, origin, compact);
   // Link the previous last record to this one.

@@ -132,9 +132,7 @@ class IndexPage {
   static std::size_t DirSlotOffset(std::size_t page_size, std::size_t i) { return page_size - 10 - 2 * i; }
   std::uint16_t dir_slot(std::size_t i) const { return Load16(p_, DirSlotOffset(p_.size(), i)); }
 
-  Result<RecordHeader> HeaderAt(std::size_t origin) const {
-    return RecordHeader::Decode(p_, origin, is_compact());
-  }
+  Result<RecordHeader> HeaderAt(std::size_t origin) const { return RecordHeader::Decode(p_, origin, is_compact()); }
 
   PageSpace Space() const;
 

@@ -8,8 +8,8 @@ namespace strata::ondisk {
 Status FsegHeader::Check(PageSize ps, std::size_t where) const {
   if (offset < kInodeArrayOffset || (offset - kInodeArrayOffset) % ps.inode_entry_size() != 0 ||
       (offset - kInodeArrayOffset) / ps.inode_entry_size() >= ps.inodes_per_page()) {
-    return Status::CorruptionAt(where + 8, "segment header points at offset " + std::to_string(offset) +
-                                               ", which is not an inode slot");
+    return Status::CorruptionAt(
+        where + 8, "segment header points at offset " + std::to_string(offset) + ", which is not an inode slot");
   }
   if (page == kNullPage) return Status::CorruptionAt(where + 4, "segment header has no inode page");
   return Status::Ok();
@@ -41,17 +41,16 @@ SegmentUsage InodeEntry::Usage() const {
 Status InodeEntry::Check() const {
   if (!in_use()) return Status::Ok();
   if (magic() != kFsegMagic) {
-    return Status::CorruptionAt(at_ + kMagic, "inode magic is " + std::to_string(magic()) +
-                                                  ", expected " + std::to_string(kFsegMagic));
+    return Status::CorruptionAt(
+        at_ + kMagic, "inode magic is " + std::to_string(magic()) + ", expected " + std::to_string(kFsegMagic));
   }
   STRATA_RETURN_IF_ERROR(free().Check(p_.size(), kListNodeSize, at_ + kFree));
   STRATA_RETURN_IF_ERROR(not_full().Check(p_.size(), kListNodeSize, at_ + kNotFull));
   STRATA_RETURN_IF_ERROR(full().Check(p_.size(), kListNodeSize, at_ + kFull));
   const std::uint64_t e = geometry_.pages_per_extent();
   if (not_full_n_used() > e * not_full().length) {
-    return Status::CorruptionAt(at_ + kNotFullNUsed,
-                                std::to_string(not_full_n_used()) + " pages used in " +
-                                    std::to_string(not_full().length) + " not-full extents");
+    return Status::CorruptionAt(at_ + kNotFullNUsed, std::to_string(not_full_n_used()) + " pages used in " +
+                                                         std::to_string(not_full().length) + " not-full extents");
   }
   return Status::Ok();
 }

@@ -54,7 +54,7 @@ struct FsegHeader {
 };
 
 // Segment statistics, computed the way innodb_ruby reports them (innodb-format.md §7.2).
-struct SegmentUsage {  // 64-bit: list lengths come from disk and E * length may not fit 32 bits
+struct SegmentUsage {                // 64-bit: list lengths come from disk and E * length may not fit 32 bits
   std::uint64_t fragment_pages = 0;  // fragment slots in use
   std::uint64_t used_pages = 0;      // frag + NOT_FULL_N_USED + E * len(FULL)
   std::uint64_t reserved_pages = 0;  // frag + E * (len(FREE) + len(NOT_FULL) + len(FULL))

@@ -19,8 +19,12 @@ class Reader {
   Status Value(std::uint8_t type, std::size_t at, int depth, std::string& out) {
     if (depth > kMaxDepth) return Fail(at, "nested too deeply");
     switch (type) {
-      case 0x00: case 0x01: return Container(at, type == 0x01, true, depth, out);
-      case 0x02: case 0x03: return Container(at, type == 0x03, false, depth, out);
+      case 0x00:
+      case 0x01:
+        return Container(at, type == 0x01, true, depth, out);
+      case 0x02:
+      case 0x03:
+        return Container(at, type == 0x03, false, depth, out);
       case 0x04: {
         if (!Has(at, 1)) return Fail(at, "literal past the end");
         const auto v = U8(at);
@@ -28,9 +32,15 @@ class Reader {
         out += v == 0 ? "null" : v == 1 ? "true" : "false";
         return Status::Ok();
       }
-      case 0x05: case 0x06: return Integer(at, 2, type == 0x05, out);
-      case 0x07: case 0x08: return Integer(at, 4, type == 0x07, out);
-      case 0x09: case 0x0a: return Integer(at, 8, type == 0x09, out);
+      case 0x05:
+      case 0x06:
+        return Integer(at, 2, type == 0x05, out);
+      case 0x07:
+      case 0x08:
+        return Integer(at, 4, type == 0x07, out);
+      case 0x09:
+      case 0x0a:
+        return Integer(at, 8, type == 0x09, out);
       case 0x0b: {
         if (!Has(at, 8)) return Fail(at, "double past the end");
         double d;
@@ -48,8 +58,10 @@ class Reader {
         Quote(at, len, out);
         return Status::Ok();
       }
-      case 0x0f: return Opaque(at, out);
-      default: return Fail(at, "unknown value type " + std::to_string(type));
+      case 0x0f:
+        return Opaque(at, out);
+      default:
+        return Fail(at, "unknown value type " + std::to_string(type));
     }
   }
 
@@ -84,8 +96,8 @@ class Reader {
       out += std::to_string(v);
     } else {
       const unsigned bits = static_cast<unsigned>(8 * n);
-      const std::int64_t s = bits == 64 ? static_cast<std::int64_t>(v)
-                                        : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
+      const std::int64_t s =
+          bits == 64 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
       out += std::to_string(s);
     }
     return Status::Ok();
@@ -96,13 +108,27 @@ class Reader {
     for (std::size_t i = 0; i < len; ++i) {
       const char c = static_cast<char>(doc_[at + i]);
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\b':
+          out += "\\b";
+          break;
+        case '\f':
+          out += "\\f";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
         default:
           if (static_cast<unsigned char>(c) < 0x20) {
             char buf[8];
@@ -178,7 +204,8 @@ class Reader {
       if (field_type == 11) {
         t.hour = static_cast<int>((hi >> 12) & 0x3FF);
         char buf[48];
-        std::snprintf(buf, sizeof buf, "\"%s%02d:%02d:%02d.%06u\"", negative ? "-" : "", t.hour, t.minute, t.second, micro);
+        std::snprintf(buf, sizeof buf, "\"%s%02d:%02d:%02d.%06u\"", negative ? "-" : "", t.hour, t.minute, t.second,
+                      micro);
         out += buf;
         return Status::Ok();
       }

@@ -11,8 +11,8 @@ namespace strata::ondisk {
 
 namespace {
 Status Overrun(std::size_t at, std::uint64_t len, std::size_t capacity) {
-  return Status::CorruptionAt(at, "data length " + std::to_string(len) + " exceeds the page's " +
-                                      std::to_string(capacity) + " bytes");
+  return Status::CorruptionAt(
+      at, "data length " + std::to_string(len) + " exceeds the page's " + std::to_string(capacity) + " bytes");
 }
 }  // namespace
 
@@ -116,7 +116,8 @@ ZBlobReader::ZBlobReader(std::size_t length) : z_(std::make_unique<Stream>()), l
 ZBlobReader::~ZBlobReader() = default;
 
 Result<std::uint32_t> ZBlobReader::Feed(ConstBytes page) {
-  if (page.size() <= kData) return Status::Corruption("a compressed BLOB page of " + std::to_string(page.size()) + " bytes");
+  if (page.size() <= kData)
+    return Status::Corruption("a compressed BLOB page of " + std::to_string(page.size()) + " bytes");
   if (!z_->started) {
     if (inflateInit(&z_->z) != Z_OK) return Status::IoError("zlib cannot start inflating");
     z_->started = true;
@@ -133,7 +134,8 @@ Result<std::uint32_t> ZBlobReader::Feed(ConstBytes page) {
   if (rc == Z_STREAM_END) z_->ended = true;
   if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && z_->z.avail_out == 0)) {
     return Status::CorruptionAt(kData + (page.size() - kData - z_->z.avail_in),
-                                std::string("the compressed BLOB does not inflate: ") + (z_->z.msg ? z_->z.msg : "zlib error " + std::to_string(rc)));
+                                std::string("the compressed BLOB does not inflate: ") +
+                                    (z_->z.msg ? z_->z.msg : "zlib error " + std::to_string(rc)));
   }
   if (out_.size() == length_) return kFilNull;
   const std::uint32_t next = Load32(page, 12);

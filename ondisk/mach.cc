@@ -6,8 +6,8 @@ namespace strata::ondisk {
 
 namespace {
 Status Truncated(std::size_t at, std::size_t need, std::size_t have) {
-  return Status::CorruptionAt(at, "compressed number needs " + std::to_string(need) + " bytes, " +
-                                      std::to_string(have) + " remain");
+  return Status::CorruptionAt(
+      at, "compressed number needs " + std::to_string(need) + " bytes, " + std::to_string(have) + " remain");
 }
 }  // namespace
 

@@ -43,7 +43,8 @@ std::uint32_t MariaDbKeyVersion(ConstBytes page, bool full_crc32) {
 }
 
 bool MariaDbEncryptedChecksumHolds(ConstBytes page) {
-  const std::uint32_t crc = Crc32c(page.subspan(4, FilHeader::kFlushLsn - 4)) ^ Crc32c(page.subspan(38, page.size() - 38 - 8));
+  const std::uint32_t crc =
+      Crc32c(page.subspan(4, FilHeader::kFlushLsn - 4)) ^ Crc32c(page.subspan(38, page.size() - 38 - 8));
   return crc == Load32(page, kEncryptedChecksum);
 }
 
@@ -67,7 +68,8 @@ Status DecryptMariaDbPage(ConstBytes stored, MutableBytes out, const MariaDbPage
     const std::uint16_t type = Load16(stored, FilHeader::kType);
     if (IsPageCompressed(stored, true)) {
       const std::size_t kept = std::size_t{type & 0x7FFFu} << 8;
-      if (kept <= begin + 4 || kept > size) return Status::CorruptionAt(FilHeader::kType, "the compressed page's stored size does not fit the page");
+      if (kept <= begin + 4 || kept > size)
+        return Status::CorruptionAt(FilHeader::kType, "the compressed page's stored size does not fit the page");
       end = kept - 4;
     }
   } else {
@@ -77,7 +79,8 @@ Status DecryptMariaDbPage(ConstBytes stored, MutableBytes out, const MariaDbPage
     if (Load16(stored, FilHeader::kType) == kPageCompressedEncryptedType) {
       begin = 42;
       end = begin + Load16(stored, kFilHeaderSize);
-      if (end > size) return Status::CorruptionAt(kFilHeaderSize, "the compressed payload's length does not fit the page");
+      if (end > size)
+        return Status::CorruptionAt(kFilHeaderSize, "the compressed payload's length does not fit the page");
     }
   }
   aes::Block iv{};

@@ -11,22 +11,35 @@ namespace strata::ondisk {
 
 namespace {
 
-constexpr const char* kTypes[] = {"FREE_PAGE", "INIT_PAGE", "EXTENDED", "WRITE", "MEMSET", "MEMMOVE", "RESERVED", "OPTION"};
-constexpr const char* kExtended[] = {
-    "EXTENDED/INIT_ROW_FORMAT_REDUNDANT", "EXTENDED/INIT_ROW_FORMAT_DYNAMIC", "EXTENDED/UNDO_INIT",
-    "EXTENDED/UNDO_APPEND",               "EXTENDED/INSERT_HEAP_REDUNDANT",   "EXTENDED/INSERT_REUSE_REDUNDANT",
-    "EXTENDED/INSERT_HEAP_DYNAMIC",       "EXTENDED/INSERT_REUSE_DYNAMIC",    "EXTENDED/DELETE_ROW_FORMAT_REDUNDANT",
-    "EXTENDED/DELETE_ROW_FORMAT_DYNAMIC", "EXTENDED/TRIM_PAGES"};
+constexpr const char* kTypes[] = {"FREE_PAGE", "INIT_PAGE", "EXTENDED", "WRITE",
+                                  "MEMSET",    "MEMMOVE",   "RESERVED", "OPTION"};
+constexpr const char* kExtended[] = {"EXTENDED/INIT_ROW_FORMAT_REDUNDANT",
+                                     "EXTENDED/INIT_ROW_FORMAT_DYNAMIC",
+                                     "EXTENDED/UNDO_INIT",
+                                     "EXTENDED/UNDO_APPEND",
+                                     "EXTENDED/INSERT_HEAP_REDUNDANT",
+                                     "EXTENDED/INSERT_REUSE_REDUNDANT",
+                                     "EXTENDED/INSERT_HEAP_DYNAMIC",
+                                     "EXTENDED/INSERT_REUSE_DYNAMIC",
+                                     "EXTENDED/DELETE_ROW_FORMAT_REDUNDANT",
+                                     "EXTENDED/DELETE_ROW_FORMAT_DYNAMIC",
+                                     "EXTENDED/TRIM_PAGES"};
 constexpr std::size_t kFilPageType = 24;  // where INIT_PAGE and EXTENDED leave the offset
 
 const char* FileOpName(unsigned b) {
   switch (b & 0xF0) {
-    case 0x80: return "FILE_CREATE";
-    case 0x90: return "FILE_DELETE";
-    case 0xA0: return "FILE_RENAME";
-    case 0xB0: return "FILE_MODIFY";
-    case 0xF0: return "FILE_CHECKPOINT";
-    default: return nullptr;
+    case 0x80:
+      return "FILE_CREATE";
+    case 0x90:
+      return "FILE_DELETE";
+    case 0xA0:
+      return "FILE_RENAME";
+    case 0xB0:
+      return "FILE_MODIFY";
+    case 0xF0:
+      return "FILE_CHECKPOINT";
+    default:
+      return nullptr;
   }
 }
 
@@ -37,12 +50,18 @@ Result<std::uint32_t> DecodeMariaVarint(ConstBytes b, std::size_t* at) {
   const unsigned first = Load8(b, *at);
   std::size_t extra;
   std::uint64_t base;
-  if (first < 0x80) extra = 0, base = 0;
-  else if (first < 0xC0) extra = 1, base = 0x80;
-  else if (first < 0xE0) extra = 2, base = 0x4080;
-  else if (first < 0xF0) extra = 3, base = 0x204080;
-  else if (first == 0xF0) extra = 4, base = 0x10204080;
-  else return Status::CorruptionAt(*at, "byte " + std::to_string(first) + " starts no number");
+  if (first < 0x80)
+    extra = 0, base = 0;
+  else if (first < 0xC0)
+    extra = 1, base = 0x80;
+  else if (first < 0xE0)
+    extra = 2, base = 0x4080;
+  else if (first < 0xF0)
+    extra = 3, base = 0x204080;
+  else if (first == 0xF0)
+    extra = 4, base = 0x10204080;
+  else
+    return Status::CorruptionAt(*at, "byte " + std::to_string(first) + " starts no number");
   if (!Fits(b.size(), *at + 1, extra)) return Status::CorruptionAt(*at, "a number is cut off by the end of its record");
   std::uint64_t v = extra == 4 ? 0 : first & (0x7Fu >> extra);
   for (std::size_t i = 1; i <= extra; ++i) v = (v << 8) | Load8(b, *at + i);
@@ -113,7 +132,8 @@ Status ParseMariaMtr(ConstBytes b, std::vector<MariaRedoRecord>* out) {
       case 2: {  // EXTENDED
         if (p >= end) return Status::CorruptionAt(at, "EXTENDED without its subtype");
         const unsigned sub = Load8(rec, p);
-        if (sub >= std::size(kExtended)) return Status::CorruptionAt(p, "unknown EXTENDED subtype " + std::to_string(sub));
+        if (sub >= std::size(kExtended))
+          return Status::CorruptionAt(p, "unknown EXTENDED subtype " + std::to_string(sub));
         r.type = kExtended[sub];
         r.data = rec.subspan(p);  // the subtype byte and what follows
         last_offset = kFilPageType;
@@ -133,14 +153,18 @@ Status ParseMariaMtr(ConstBytes b, std::vector<MariaRedoRecord>* out) {
           auto n = DecodeMariaVarint(rec, &p);
           if (!n.ok()) return n.status();
           r.length = *n;
-          if (p >= end) return Status::CorruptionAt(at, std::string(kTypes[type]) + " without its " + (type == 4 ? "pattern" : "source"));
+          if (p >= end)
+            return Status::CorruptionAt(
+                at, std::string(kTypes[type]) + " without its " + (type == 4 ? "pattern" : "source"));
           r.data = rec.subspan(p);  // MEMSET: the pattern; MEMMOVE: the source, as a varint
         }
         last_offset = r.offset + r.length;
         break;
       }
-      case 6: return Status::CorruptionAt(at, "a RESERVED record (no server writes one)");
-      default: break;  // OPTION: ignored by recovery
+      case 6:
+        return Status::CorruptionAt(at, "a RESERVED record (no server writes one)");
+      default:
+        break;  // OPTION: ignored by recovery
     }
     out->push_back(r);
     at = end;
@@ -156,16 +180,17 @@ void InitIndexPage(MutableBytes page, bool compact) {
   constexpr std::size_t kHeader = 38, kData = 38 + 56, kPrivEnd = 26;  // PAGE_HEADER, PAGE_DATA, PAGE_HEADER_PRIV_END
   static constexpr std::uint8_t kCompact[] = {0x01, 0x00, 0x02, 0x00, 0x0d, 'i', 'n', 'f', 'i', 'm', 'u', 'm', 0,
                                               0x01, 0x00, 0x0b, 0x00, 0x00, 's', 'u', 'p', 'r', 'e', 'm', 'u', 'm'};
-  static constexpr std::uint8_t kRedundant[] = {0x08, 0x01, 0x00, 0x00, 0x03, 0x00, 0x74, 'i', 'n', 'f', 'i', 'm', 'u', 'm', 0,
-                                                0x09, 0x01, 0x00, 0x08, 0x03, 0x00, 0x00, 's', 'u', 'p', 'r', 'e', 'm', 'u', 'm', 0};
+  static constexpr std::uint8_t kRedundant[] = {0x08, 0x01, 0x00, 0x00, 0x03, 0x00, 0x74, 'i',  'n',  'f',  'i',
+                                                'm',  'u',  'm',  0,    0x09, 0x01, 0x00, 0x08, 0x03, 0x00, 0x00,
+                                                's',  'u',  'p',  'r',  'e',  'm',  'u',  'm',  0};
   const std::size_t size = page.size();
   Store16(page, 24, 17855);  // FIL_PAGE_INDEX
   std::fill(page.begin() + kHeader, page.begin() + kHeader + kPrivEnd, std::byte{0});
-  Store8(page, kHeader + 1, 2);    // PAGE_N_DIR_SLOTS
-  Store8(page, kHeader + 13, 5);   // PAGE_DIRECTION_B: no direction (PAGE_INSTANT, byte 12, stays 0)
+  Store8(page, kHeader + 1, 2);   // PAGE_N_DIR_SLOTS
+  Store8(page, kHeader + 13, 5);  // PAGE_DIRECTION_B: no direction (PAGE_INSTANT, byte 12, stays 0)
   const std::size_t infimum = compact ? 99 : 101, supremum = compact ? 112 : 116;
-  const std::size_t end = compact ? 120 : 125;  // PAGE_NEW/OLD_SUPREMUM_END
-  Store16(page, kHeader + 4, compact ? 0x8002 : 2);  // PAGE_N_HEAP: 2 records, the compact bit
+  const std::size_t end = compact ? 120 : 125;                  // PAGE_NEW/OLD_SUPREMUM_END
+  Store16(page, kHeader + 4, compact ? 0x8002 : 2);             // PAGE_N_HEAP: 2 records, the compact bit
   Store16(page, kHeader + 2, static_cast<std::uint16_t>(end));  // PAGE_HEAP_TOP
   const auto* bytes = compact ? kCompact : kRedundant;
   const std::size_t n = compact ? sizeof kCompact : sizeof kRedundant;
@@ -218,8 +243,8 @@ MariaApply ApplyMariaRecord(const MariaRedoRecord& r, MutableBytes page) {
       return MariaApply::kApplied;
     case 2:  // UNDO_INIT: an undo page's header, its segment header kept, the rest cleared
       if (r.data.size() != 1) return MariaApply::kCorrupt;
-      Store16(page, 24, 2);                      // FIL_PAGE_UNDO_LOG
-      Store16(page, kUndoPageHdr, 0);            // TRX_UNDO_PAGE_TYPE
+      Store16(page, 24, 2);                          // FIL_PAGE_UNDO_LOG
+      Store16(page, kUndoPageHdr, 0);                // TRX_UNDO_PAGE_TYPE
       Store16(page, kUndoPageHdr + 2, kUndoSegHdr);  // TRX_UNDO_PAGE_START
       Store16(page, kUndoPageHdr + 4, kUndoSegHdr);  // TRX_UNDO_PAGE_FREE
       Store32(page, kUndoPageHdr + 6, 0xFFFFFFFF);   // the page list node: no previous
@@ -267,7 +292,8 @@ MariaApply ApplyMariaRecord(const MariaRedoRecord& r, MutableBytes page) {
       if (!data.ok() || at != r.data.size() || r.page < 3) return MariaApply::kCorrupt;
       return ApplyMariaDelete(page, *prev, *hdr, *data) ? MariaApply::kApplied : MariaApply::kCorrupt;
     }
-    default: return MariaApply::kUnsupported;  // ROW_FORMAT=REDUNDANT rows, TRIM_PAGES
+    default:
+      return MariaApply::kUnsupported;  // ROW_FORMAT=REDUNDANT rows, TRIM_PAGES
   }
 }
 

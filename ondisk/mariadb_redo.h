@@ -27,11 +27,11 @@
 namespace strata::ondisk {
 
 struct MariaRedoRecord {
-  const char* type = "";     // "WRITE", "INIT_PAGE", "EXTENDED/UNDO_APPEND", "FILE_MODIFY", ...
-                             // (static strings: one pointer per type)
-  bool file_op = false;      // a FILE_* record: space (and page 0), no page change
-  bool page_op = false;      // changes a page (space, page)
-  bool freed = false;        // FREE_PAGE
+  const char* type = "";  // "WRITE", "INIT_PAGE", "EXTENDED/UNDO_APPEND", "FILE_MODIFY", ...
+                          // (static strings: one pointer per type)
+  bool file_op = false;   // a FILE_* record: space (and page 0), no page change
+  bool page_op = false;   // changes a page (space, page)
+  bool freed = false;     // FREE_PAGE
   std::uint32_t space = 0, page = 0;
   std::uint32_t offset = 0;  // WRITE/MEMSET/MEMMOVE: where on the page (absolute)
   std::uint32_t length = 0;  // WRITE: bytes written; MEMSET/MEMMOVE: bytes set or moved

@@ -130,7 +130,9 @@ bool ApplyMariaInsert(MutableBytes bytes, const MariaInsert& in) {
   }
   const std::size_t last_slot = pg.Slot(n_slots - 1);
   const std::size_t heap_top = pg.Get(kHeapTop);
-  if (heap_top < kHeapBottom || heap_top > last_slot || pg.Get(last_slot) != kSupremum || pg.Get(pg.Slot(0)) != kInfimum) return false;
+  if (heap_top < kHeapBottom || heap_top > last_slot || pg.Get(last_slot) != kSupremum ||
+      pg.Get(pg.Slot(0)) != kInfimum)
+    return false;
   const std::size_t prev_rec = kInfimum + in.prev;
   if (prev_rec >= size) return false;
   if (in.prev && !pg.InHeap(prev_rec)) return false;

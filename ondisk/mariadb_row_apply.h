@@ -19,13 +19,13 @@
 namespace strata::ondisk {
 
 struct MariaInsert {
-  bool reuse = false;        // taken from PAGE_FREE, not the top of the heap
-  std::size_t prev = 0;      // the predecessor's origin, relative to the infimum's
-  std::size_t shift = 0;     // reuse: where in the freed space (bit 0: downward)
-  std::size_t enc_hdr = 0;   // bits 3..: header bytes logged; bits 0-1 info bits; bit 2 instant
+  bool reuse = false;           // taken from PAGE_FREE, not the top of the heap
+  std::size_t prev = 0;         // the predecessor's origin, relative to the infimum's
+  std::size_t shift = 0;        // reuse: where in the freed space (bit 0: downward)
+  std::size_t enc_hdr = 0;      // bits 3..: header bytes logged; bits 0-1 info bits; bit 2 instant
   std::size_t hdr_copied = 0;   // header bytes shared with the predecessor
   std::size_t data_copied = 0;  // data bytes shared with the predecessor
-  ConstBytes bytes;          // the logged header bytes, then the data bytes
+  ConstBytes bytes;             // the logged header bytes, then the data bytes
 };
 
 // False when the page or the record does not fit (the server refuses the record then too).

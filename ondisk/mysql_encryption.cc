@@ -46,12 +46,14 @@ std::optional<MySqlEncryptionInfo> FindMySqlEncryptionInfo(ConstBytes page0, Pag
   return info;
 }
 
-Result<MySqlTablespaceKey> UnwrapMySqlTablespaceKey(const MySqlEncryptionInfo& info, std::span<const std::uint8_t> master_key) {
+Result<MySqlTablespaceKey> UnwrapMySqlTablespaceKey(const MySqlEncryptionInfo& info,
+                                                    std::span<const std::uint8_t> master_key) {
   std::array<std::uint8_t, 64> clear;
   if (Status st = aes::DecryptEcb(master_key, info.wrapped, clear); !st.ok()) return st;
   if (Crc32c(std::as_bytes(std::span(clear))) != info.crc) {
-    return Status::InvalidArgument("master key " + info.master_key_name() +
-                                   " does not unwrap the tablespace key (its CRC-32C does not match): not the key it was encrypted with");
+    return Status::InvalidArgument(
+        "master key " + info.master_key_name() +
+        " does not unwrap the tablespace key (its CRC-32C does not match): not the key it was encrypted with");
   }
   MySqlTablespaceKey key;
   std::copy_n(clear.begin(), 32, key.key.begin());
@@ -67,7 +69,8 @@ Status DecryptMySqlPage(ConstBytes stored, MutableBytes out, const MySqlTablespa
   if (type == PageType::kCompressedAndEncrypted) {
     // Transparent compression ran first: only the compressed bytes (at least 32) were encrypted.
     if (Load8(stored, FilHeader::kFlushLsn) != 2) {
-      return Status::NotSupported("page compressed by MySQL 5.7 (header version " + std::to_string(Load8(stored, FilHeader::kFlushLsn)) +
+      return Status::NotSupported("page compressed by MySQL 5.7 (header version " +
+                                  std::to_string(Load8(stored, FilHeader::kFlushLsn)) +
                                   "): what it encrypted depends on the server's file system block size");
     }
     n = std::max<std::size_t>(Load16(stored, 32), kMinEncrypted);
@@ -91,8 +94,12 @@ Status DecryptMySqlPage(ConstBytes stored, MutableBytes out, const MySqlTablespa
       Store16(out, FilHeader::kType, Load16(out, FilHeader::kEncryptedOriginalType));
       Store16(out, FilHeader::kEncryptedOriginalType, 0);
       break;
-    case PageType::kEncryptedRtree: Store16(out, FilHeader::kType, static_cast<std::uint16_t>(PageType::kRtree)); break;
-    default: Store16(out, FilHeader::kType, static_cast<std::uint16_t>(PageType::kCompressed)); break;
+    case PageType::kEncryptedRtree:
+      Store16(out, FilHeader::kType, static_cast<std::uint16_t>(PageType::kRtree));
+      break;
+    default:
+      Store16(out, FilHeader::kType, static_cast<std::uint16_t>(PageType::kCompressed));
+      break;
   }
   return Status::Ok();
 }

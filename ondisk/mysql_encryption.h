@@ -49,7 +49,8 @@ struct MySqlTablespaceKey {
 };
 // Unwraps the tablespace key with the master key; InvalidArgument when the CRC says the
 // master key is not the one it was wrapped with.
-Result<MySqlTablespaceKey> UnwrapMySqlTablespaceKey(const MySqlEncryptionInfo& info, std::span<const std::uint8_t> master_key);
+Result<MySqlTablespaceKey> UnwrapMySqlTablespaceKey(const MySqlEncryptionInfo& info,
+                                                    std::span<const std::uint8_t> master_key);
 
 // Decrypts an encrypted page (types 15-17, as stored) into `out` (the same size): the page
 // as it was before encryption, its type restored (a type-16 page comes back as the type-14

@@ -30,9 +30,18 @@ class FieldReader {
   std::uint32_t Compressed() {
     if (!Need(1)) return 0;
     const unsigned first = Load8(b_, at_);
-    const std::size_t n = first < 0x80 ? 1 : first < 0xC0 ? 2 : first < 0xE0 ? 3 : first < 0xF0 ? 4 : first == 0xF0 ? 5
-                        : first < 0xF8 ? 0 : first < 0xFC ? 2 : first < 0xFE ? 3 : first == 0xFE ? 4 : 0;
-    if (n == 0) return Fail(Status::CorruptionAt(at_, "byte " + std::to_string(first) + " starts no compressed number")), 0;
+    const std::size_t n = first < 0x80    ? 1
+                          : first < 0xC0  ? 2
+                          : first < 0xE0  ? 3
+                          : first < 0xF0  ? 4
+                          : first == 0xF0 ? 5
+                          : first < 0xF8  ? 0
+                          : first < 0xFC  ? 2
+                          : first < 0xFE  ? 3
+                          : first == 0xFE ? 4
+                                          : 0;
+    if (n == 0)
+      return Fail(Status::CorruptionAt(at_, "byte " + std::to_string(first) + " starts no compressed number")), 0;
     if (!Need(n)) return 0;
     auto d = ReadCompressed32(b_, at_);
     if (!d.ok()) return Fail(d.status()), 0;
@@ -76,8 +85,11 @@ void SkipIndexDescription(FieldReader& r) {
   const auto version = r.Fixed(1);
   const auto flags = r.Fixed(1);
   if (!r.ok()) return;
-  if (version != 1) return r.Fail(Status::CorruptionAt(at, "index description version " + std::to_string(version) + " (8.0.30+ write 1)"));
-  if (flags & ~std::uint64_t{7}) return r.Fail(Status::CorruptionAt(at + 1, "index description flags " + std::to_string(flags)));
+  if (version != 1)
+    return r.Fail(
+        Status::CorruptionAt(at, "index description version " + std::to_string(version) + " (8.0.30+ write 1)"));
+  if (flags & ~std::uint64_t{7})
+    return r.Fail(Status::CorruptionAt(at + 1, "index description flags " + std::to_string(flags)));
   if (!(flags & 3)) return;  // ROW_FORMAT=REDUNDANT, no versions: nothing more
   const auto n = r.Fixed(2);
   if (flags & 1) {
@@ -117,53 +129,100 @@ void SkipUpdateVector(FieldReader& r) {
 // Types 67-76 of 8.0.30+ and the rest of mtr0types.h's list. Empty names: never written by 8.0.30+.
 const char* TypeName(unsigned code) {
   switch (code) {
-    case 1: return "MLOG_1BYTE";
-    case 2: return "MLOG_2BYTES";
-    case 4: return "MLOG_4BYTES";
-    case 8: return "MLOG_8BYTES";
-    case 11: return "MLOG_REC_SEC_DELETE_MARK";
-    case 19: return "MLOG_PAGE_CREATE";
-    case 20: return "MLOG_UNDO_INSERT";
-    case 21: return "MLOG_UNDO_ERASE_END";
-    case 22: return "MLOG_UNDO_INIT";
-    case 24: return "MLOG_UNDO_HDR_REUSE";
-    case 25: return "MLOG_UNDO_HDR_CREATE";
-    case 26: return "MLOG_REC_MIN_MARK";
-    case 27: return "MLOG_IBUF_BITMAP_INIT";
-    case 29: return "MLOG_INIT_FILE_PAGE";
-    case 30: return "MLOG_WRITE_STRING";
-    case 31: return "MLOG_MULTI_REC_END";
-    case 32: return "MLOG_DUMMY_RECORD";
-    case 33: return "MLOG_FILE_CREATE";
-    case 34: return "MLOG_FILE_RENAME";
-    case 35: return "MLOG_FILE_DELETE";
-    case 36: return "MLOG_COMP_REC_MIN_MARK";
-    case 37: return "MLOG_COMP_PAGE_CREATE";
-    case 40: return "MLOG_COMP_REC_SEC_DELETE_MARK";
-    case 48: return "MLOG_ZIP_WRITE_NODE_PTR";
-    case 49: return "MLOG_ZIP_WRITE_BLOB_PTR";
-    case 50: return "MLOG_ZIP_WRITE_HEADER";
-    case 51: return "MLOG_ZIP_PAGE_COMPRESS";
-    case 57: return "MLOG_PAGE_CREATE_RTREE";
-    case 58: return "MLOG_COMP_PAGE_CREATE_RTREE";
-    case 59: return "MLOG_INIT_FILE_PAGE2";
-    case 61: return "MLOG_INDEX_LOAD";
-    case 62: return "MLOG_TABLE_DYNAMIC_META";
-    case 63: return "MLOG_PAGE_CREATE_SDI";
-    case 64: return "MLOG_COMP_PAGE_CREATE_SDI";
-    case 65: return "MLOG_FILE_EXTEND";
-    case 66: return "MLOG_TEST";
-    case 67: return "MLOG_REC_INSERT";
-    case 68: return "MLOG_REC_CLUST_DELETE_MARK";
-    case 69: return "MLOG_REC_DELETE";
-    case 70: return "MLOG_REC_UPDATE_IN_PLACE";
-    case 71: return "MLOG_LIST_END_COPY_CREATED";
-    case 72: return "MLOG_PAGE_REORGANIZE";
-    case 73: return "MLOG_ZIP_PAGE_REORGANIZE";
-    case 74: return "MLOG_ZIP_PAGE_COMPRESS_NO_DATA";
-    case 75: return "MLOG_LIST_END_DELETE";
-    case 76: return "MLOG_LIST_START_DELETE";
-    default: return nullptr;
+    case 1:
+      return "MLOG_1BYTE";
+    case 2:
+      return "MLOG_2BYTES";
+    case 4:
+      return "MLOG_4BYTES";
+    case 8:
+      return "MLOG_8BYTES";
+    case 11:
+      return "MLOG_REC_SEC_DELETE_MARK";
+    case 19:
+      return "MLOG_PAGE_CREATE";
+    case 20:
+      return "MLOG_UNDO_INSERT";
+    case 21:
+      return "MLOG_UNDO_ERASE_END";
+    case 22:
+      return "MLOG_UNDO_INIT";
+    case 24:
+      return "MLOG_UNDO_HDR_REUSE";
+    case 25:
+      return "MLOG_UNDO_HDR_CREATE";
+    case 26:
+      return "MLOG_REC_MIN_MARK";
+    case 27:
+      return "MLOG_IBUF_BITMAP_INIT";
+    case 29:
+      return "MLOG_INIT_FILE_PAGE";
+    case 30:
+      return "MLOG_WRITE_STRING";
+    case 31:
+      return "MLOG_MULTI_REC_END";
+    case 32:
+      return "MLOG_DUMMY_RECORD";
+    case 33:
+      return "MLOG_FILE_CREATE";
+    case 34:
+      return "MLOG_FILE_RENAME";
+    case 35:
+      return "MLOG_FILE_DELETE";
+    case 36:
+      return "MLOG_COMP_REC_MIN_MARK";
+    case 37:
+      return "MLOG_COMP_PAGE_CREATE";
+    case 40:
+      return "MLOG_COMP_REC_SEC_DELETE_MARK";
+    case 48:
+      return "MLOG_ZIP_WRITE_NODE_PTR";
+    case 49:
+      return "MLOG_ZIP_WRITE_BLOB_PTR";
+    case 50:
+      return "MLOG_ZIP_WRITE_HEADER";
+    case 51:
+      return "MLOG_ZIP_PAGE_COMPRESS";
+    case 57:
+      return "MLOG_PAGE_CREATE_RTREE";
+    case 58:
+      return "MLOG_COMP_PAGE_CREATE_RTREE";
+    case 59:
+      return "MLOG_INIT_FILE_PAGE2";
+    case 61:
+      return "MLOG_INDEX_LOAD";
+    case 62:
+      return "MLOG_TABLE_DYNAMIC_META";
+    case 63:
+      return "MLOG_PAGE_CREATE_SDI";
+    case 64:
+      return "MLOG_COMP_PAGE_CREATE_SDI";
+    case 65:
+      return "MLOG_FILE_EXTEND";
+    case 66:
+      return "MLOG_TEST";
+    case 67:
+      return "MLOG_REC_INSERT";
+    case 68:
+      return "MLOG_REC_CLUST_DELETE_MARK";
+    case 69:
+      return "MLOG_REC_DELETE";
+    case 70:
+      return "MLOG_REC_UPDATE_IN_PLACE";
+    case 71:
+      return "MLOG_LIST_END_COPY_CREATED";
+    case 72:
+      return "MLOG_PAGE_REORGANIZE";
+    case 73:
+      return "MLOG_ZIP_PAGE_REORGANIZE";
+    case 74:
+      return "MLOG_ZIP_PAGE_COMPRESS_NO_DATA";
+    case 75:
+      return "MLOG_LIST_END_DELETE";
+    case 76:
+      return "MLOG_LIST_START_DELETE";
+    default:
+      return nullptr;
   }
 }
 
@@ -172,7 +231,9 @@ bool IsFileOp(unsigned code) { return code == 33 || code == 34 || code == 35 || 
 // The body after space and page.
 void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
   switch (code) {
-    case 1: case 2: case 4: {
+    case 1:
+    case 2:
+    case 4: {
       out->offset = static_cast<std::uint32_t>(r.Fixed(2));
       out->length = code;
       out->value = r.Compressed();
@@ -185,14 +246,23 @@ void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
       out->value = high << 32 | r.Fixed(4);
       return;
     }
-    case 11: case 40:
+    case 11:
+    case 40:
       r.Fixed(1);  // the mark
       r.Fixed(2);  // the record
       return;
-    case 20: return r.Skip(r.Fixed(2));
-    case 22: r.Compressed(); return;
-    case 24: case 25: return r.Compressed64();
-    case 26: case 36: r.Fixed(2); return;
+    case 20:
+      return r.Skip(r.Fixed(2));
+    case 22:
+      r.Compressed();
+      return;
+    case 24:
+    case 25:
+      return r.Compressed64();
+    case 26:
+    case 36:
+      r.Fixed(2);
+      return;
     case 30:
       out->offset = static_cast<std::uint32_t>(r.Fixed(2));
       out->length = static_cast<std::uint32_t>(r.Fixed(2));
@@ -204,9 +274,12 @@ void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
     case 34:
       r.Skip(r.Fixed(2));
       return r.Skip(r.Fixed(2));
-    case 35: return r.Skip(r.Fixed(2));
-    case 48: return r.Skip(8);
-    case 49: return r.Skip(24);
+    case 35:
+      return r.Skip(r.Fixed(2));
+    case 48:
+      return r.Skip(8);
+    case 49:
+      return r.Skip(24);
     case 50:
       r.Fixed(1);
       return r.Skip(r.Fixed(1));
@@ -215,8 +288,10 @@ void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
       const auto trailer = r.Fixed(2);
       return r.Skip(8 + size + trailer);
     }
-    case 61: return r.Skip(8);
-    case 65: return r.Skip(16);
+    case 61:
+      return r.Skip(8);
+    case 65:
+      return r.Skip(16);
     case 66: {
       r.Skip(16);
       r.Skip(r.Fixed(1));
@@ -240,7 +315,9 @@ void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
       SkipSystemValues(r);
       r.Fixed(2);
       return;
-    case 69: case 75: case 76:
+    case 69:
+    case 75:
+    case 76:
       SkipIndexDescription(r);
       r.Fixed(2);
       return;
@@ -253,12 +330,15 @@ void SkipBody(unsigned code, FieldReader& r, MySqlRedoRecord* out) {
     case 71:
       SkipIndexDescription(r);
       return r.Skip(r.Fixed(4));
-    case 72: return SkipIndexDescription(r);
-    case 73: case 74:
+    case 72:
+      return SkipIndexDescription(r);
+    case 73:
+    case 74:
       SkipIndexDescription(r);
       r.Fixed(1);  // compression level
       return;
-    default: return;  // page creation and initialisation, undo erase: no body
+    default:
+      return;  // page creation and initialisation, undo erase: no body
   }
 }
 
@@ -282,7 +362,7 @@ Status ParseMySqlRedoRecord(ConstBytes b, std::size_t at, MySqlRedoRecord* out) 
     out->size = 1;
     return Status::Ok();
   }
-  if (out->code == 62) {  // MLOG_TABLE_DYNAMIC_META: a table's persistent metadata
+  if (out->code == 62) {   // MLOG_TABLE_DYNAMIC_META: a table's persistent metadata
     r.MuchCompressed64();  // table id
     r.MuchCompressed64();  // version
     const auto persister = r.Fixed(1);

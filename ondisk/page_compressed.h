@@ -28,7 +28,15 @@
 namespace strata::ondisk {
 
 // Frozen on disk (PAGE_*_ALGORITHM).
-enum class PageCompression : std::uint8_t { kNone = 0, kZlib = 1, kLz4 = 2, kLzo = 3, kLzma = 4, kBzip2 = 5, kSnappy = 6 };
+enum class PageCompression : std::uint8_t {
+  kNone = 0,
+  kZlib = 1,
+  kLz4 = 2,
+  kLzo = 3,
+  kLzma = 4,
+  kBzip2 = 5,
+  kSnappy = 6
+};
 std::string ToString(PageCompression a);
 
 inline constexpr std::uint16_t kPageCompressedType = 34354;
@@ -37,10 +45,10 @@ inline constexpr std::uint16_t kPageCompressedEncryptedType = 37401;
 // Where a compressed page's payload lies, and how it was compressed.
 struct CompressedPage {
   PageCompression algorithm = PageCompression::kNone;
-  std::size_t payload = 0;     // first payload byte
-  std::size_t payload_end = 0; // one past the last (zlib, lzma, bzip2 in full_crc32: an upper bound)
-  std::size_t stored = 0;      // full_crc32: the bytes the CRC covers and ends; 0 otherwise
-  bool encrypted = false;      // the payload is encrypted (a key version or type 37401)
+  std::size_t payload = 0;      // first payload byte
+  std::size_t payload_end = 0;  // one past the last (zlib, lzma, bzip2 in full_crc32: an upper bound)
+  std::size_t stored = 0;       // full_crc32: the bytes the CRC covers and ends; 0 otherwise
+  bool encrypted = false;       // the payload is encrypted (a key version or type 37401)
 };
 
 // Whether the bytes are a page-compressed page (otherwise an ordinary one, as pages that did

@@ -5,40 +5,74 @@ namespace strata::ondisk {
 namespace {
 const char* Name(std::uint16_t code) {
   switch (static_cast<PageType>(code)) {
-    case PageType::kAllocated: return "ALLOCATED";
-    case PageType::kUndoLog: return "UNDO_LOG";
-    case PageType::kInode: return "INODE";
-    case PageType::kIbufFreeList: return "IBUF_FREE_LIST";
-    case PageType::kIbufBitmap: return "IBUF_BITMAP";
-    case PageType::kSys: return "SYS";
-    case PageType::kTrxSys: return "TRX_SYS";
-    case PageType::kFspHdr: return "FSP_HDR";
-    case PageType::kXdes: return "XDES";
-    case PageType::kBlob: return "BLOB";
-    case PageType::kZBlob: return "ZBLOB";
-    case PageType::kZBlob2: return "ZBLOB2";
-    case PageType::kUnknown: return "UNKNOWN";
-    case PageType::kCompressed: return "COMPRESSED";
-    case PageType::kEncrypted: return "ENCRYPTED";
-    case PageType::kCompressedAndEncrypted: return "COMPRESSED_AND_ENCRYPTED";
-    case PageType::kEncryptedRtree: return "ENCRYPTED_RTREE";
-    case PageType::kSdiBlobOrInstant: return nullptr;  // depends on flavor
-    case PageType::kSdiZBlob: return "SDI_ZBLOB";
-    case PageType::kUnused: return "UNUSED";
-    case PageType::kRsegArray: return "RSEG_ARRAY";
-    case PageType::kLobIndex: return "LOB_INDEX";
-    case PageType::kLobData: return "LOB_DATA";
-    case PageType::kLobFirst: return "LOB_FIRST";
-    case PageType::kZLobFirst: return "ZLOB_FIRST";
-    case PageType::kZLobData: return "ZLOB_DATA";
-    case PageType::kZLobIndex: return "ZLOB_INDEX";
-    case PageType::kZLobFrag: return "ZLOB_FRAG";
-    case PageType::kZLobFragEntry: return "ZLOB_FRAG_ENTRY";
-    case PageType::kSdi: return "SDI";
-    case PageType::kRtree: return "RTREE";
-    case PageType::kIndex: return "INDEX";
-    case PageType::kMariaPageCompressed: return "PAGE_COMPRESSED";
-    case PageType::kMariaPageCompressedEncrypted: return "PAGE_COMPRESSED_ENCRYPTED";
+    case PageType::kAllocated:
+      return "ALLOCATED";
+    case PageType::kUndoLog:
+      return "UNDO_LOG";
+    case PageType::kInode:
+      return "INODE";
+    case PageType::kIbufFreeList:
+      return "IBUF_FREE_LIST";
+    case PageType::kIbufBitmap:
+      return "IBUF_BITMAP";
+    case PageType::kSys:
+      return "SYS";
+    case PageType::kTrxSys:
+      return "TRX_SYS";
+    case PageType::kFspHdr:
+      return "FSP_HDR";
+    case PageType::kXdes:
+      return "XDES";
+    case PageType::kBlob:
+      return "BLOB";
+    case PageType::kZBlob:
+      return "ZBLOB";
+    case PageType::kZBlob2:
+      return "ZBLOB2";
+    case PageType::kUnknown:
+      return "UNKNOWN";
+    case PageType::kCompressed:
+      return "COMPRESSED";
+    case PageType::kEncrypted:
+      return "ENCRYPTED";
+    case PageType::kCompressedAndEncrypted:
+      return "COMPRESSED_AND_ENCRYPTED";
+    case PageType::kEncryptedRtree:
+      return "ENCRYPTED_RTREE";
+    case PageType::kSdiBlobOrInstant:
+      return nullptr;  // depends on flavor
+    case PageType::kSdiZBlob:
+      return "SDI_ZBLOB";
+    case PageType::kUnused:
+      return "UNUSED";
+    case PageType::kRsegArray:
+      return "RSEG_ARRAY";
+    case PageType::kLobIndex:
+      return "LOB_INDEX";
+    case PageType::kLobData:
+      return "LOB_DATA";
+    case PageType::kLobFirst:
+      return "LOB_FIRST";
+    case PageType::kZLobFirst:
+      return "ZLOB_FIRST";
+    case PageType::kZLobData:
+      return "ZLOB_DATA";
+    case PageType::kZLobIndex:
+      return "ZLOB_INDEX";
+    case PageType::kZLobFrag:
+      return "ZLOB_FRAG";
+    case PageType::kZLobFragEntry:
+      return "ZLOB_FRAG_ENTRY";
+    case PageType::kSdi:
+      return "SDI";
+    case PageType::kRtree:
+      return "RTREE";
+    case PageType::kIndex:
+      return "INDEX";
+    case PageType::kMariaPageCompressed:
+      return "PAGE_COMPRESSED";
+    case PageType::kMariaPageCompressedEncrypted:
+      return "PAGE_COMPRESSED_ENCRYPTED";
   }
   return "";
 }

@@ -61,8 +61,9 @@ bool IsKnownPageType(std::uint16_t code);
 bool IsBtreePage(PageType type, Flavor flavor);
 
 // MariaDB full_crc32 page_compressed marker: bit 15 set, stored size = (low 15 bits) << 8.
-constexpr bool IsFullCrc32Compressed(std::uint16_t code) { return (code & 0x8000) != 0 &&
-    code != static_cast<std::uint16_t>(PageType::kMariaPageCompressed) &&
-    code != static_cast<std::uint16_t>(PageType::kMariaPageCompressedEncrypted); }
+constexpr bool IsFullCrc32Compressed(std::uint16_t code) {
+  return (code & 0x8000) != 0 && code != static_cast<std::uint16_t>(PageType::kMariaPageCompressed) &&
+         code != static_cast<std::uint16_t>(PageType::kMariaPageCompressedEncrypted);
+}
 
 }  // namespace strata::ondisk

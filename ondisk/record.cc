@@ -46,8 +46,8 @@ Bounds PageBounds(ConstBytes page) { return {kFilHeaderSize, page.size() - kFilT
 
 }  // namespace
 
-Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin,
-                                                    const RecordLayout& layout, RecordExtent* extent) {
+Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin, const RecordLayout& layout,
+                                                    RecordExtent* extent) {
   const Bounds b = PageBounds(page);
   if (origin < b.lo + kCompactExtraBytes || origin > b.hi) {
     return Status::CorruptionAt(origin, "record origin outside the page body");
@@ -71,7 +71,8 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
     return Status::CorruptionAt(at, "record at " + std::to_string(origin) + ": extra bytes run below the page body");
   };
 
-  std::size_t n_present = layout.core_fields ? std::min(layout.core_fields, layout.fields.size()) : layout.fields.size();
+  std::size_t n_present =
+      layout.core_fields ? std::min(layout.core_fields, layout.fields.size()) : layout.fields.size();
   if (header->info_bits & kInfoVersion) {
     std::uint8_t version = 0;
     if (!read_down(version)) return truncated();
@@ -91,9 +92,9 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
     }
     n_present = layout.core_fields + n_add + 1;
     if (n_present > layout.fields.size()) {
-      return Status::CorruptionAt(origin - kCompactExtraBytes - 1,
-                                  "record stores " + std::to_string(n_present) + " fields, layout has " +
-                                      std::to_string(layout.fields.size()));
+      return Status::CorruptionAt(
+          origin - kCompactExtraBytes - 1,
+          "record stores " + std::to_string(n_present) + " fields, layout has " + std::to_string(layout.fields.size()));
     }
   } else if (header->info_bits & kInfoInstant) {
     std::uint8_t b0 = 0, b1 = 0;
@@ -104,9 +105,9 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
       n_present = (std::size_t{b0 & 0x7Fu} << 8) | b1;
     }
     if (n_present > layout.fields.size()) {
-      return Status::CorruptionAt(origin - kCompactExtraBytes - 1,
-                                  "record stores " + std::to_string(n_present) + " fields, layout has " +
-                                      std::to_string(layout.fields.size()));
+      return Status::CorruptionAt(
+          origin - kCompactExtraBytes - 1,
+          "record stores " + std::to_string(n_present) + " fields, layout has " + std::to_string(layout.fields.size()));
     }
   }
 
@@ -155,8 +156,8 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
       }
     }
     if (!Fits(b.hi, data, s.length)) {
-      return Status::CorruptionAt(data, "field " + f.name + " of record at " + std::to_string(origin) +
-                                            " (" + std::to_string(s.length) + " bytes) runs past the page body");
+      return Status::CorruptionAt(data, "field " + f.name + " of record at " + std::to_string(origin) + " (" +
+                                            std::to_string(s.length) + " bytes) runs past the page body");
     }
     data += s.length;
   }
@@ -338,8 +339,9 @@ void ExternRef::EncodeTo(MutableBytes b, std::size_t at) const {
   Store32(b, at, space_id);
   Store32(b, at + 4, page_no);
   Store32(b, at + 8, offset_or_version);
-  Store64(b, at + 12, length | (std::uint64_t{not_owner} << 63) | (std::uint64_t{inherited} << 62) |
-                          (std::uint64_t{being_modified} << 61));
+  Store64(b, at + 12,
+          length | (std::uint64_t{not_owner} << 63) | (std::uint64_t{inherited} << 62) |
+              (std::uint64_t{being_modified} << 61));
 }
 
 }  // namespace strata::ondisk

@@ -41,7 +41,7 @@ struct FieldDef {
   std::uint32_t fixed_length = 0;  // > 0: always this many bytes, no length entry
   std::uint32_t max_length = 0;    // variable fields: declared maximum in bytes
   bool nullable = false;
-  bool blob = false;               // BLOB/TEXT/JSON/GEOMETRY: lengths may use 2 bytes at any size
+  bool blob = false;  // BLOB/TEXT/JSON/GEOMETRY: lengths may use 2 bytes at any size
 
   static FieldDef Fixed(std::string name, std::uint32_t length, bool nullable = false) {
     return {std::move(name), length, length, nullable, false};
@@ -89,8 +89,8 @@ struct FieldSlice {
   std::size_t offset = 0;  // page offset of the first data byte
   std::size_t length = 0;  // local bytes (includes the 20-byte reference when external)
   bool is_null = false;
-  bool external = false;   // the last 20 local bytes are an ExternRef
-  bool missing = false;    // MySQL instant ADD COLUMN: not stored, the default applies
+  bool external = false;  // the last 20 local bytes are an ExternRef
+  bool missing = false;   // MySQL instant ADD COLUMN: not stored, the default applies
 };
 
 // Splits a COMPACT record. Corruption (naming the offset) when the record's extra bytes or
@@ -104,8 +104,8 @@ struct RecordExtent {
   std::size_t start = 0, end = 0;
   std::size_t size() const { return end - start; }
 };
-Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin,
-                                                    const RecordLayout& layout, RecordExtent* extent = nullptr);
+Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t origin, const RecordLayout& layout,
+                                                    RecordExtent* extent = nullptr);
 // The row version a COMPACT record was written in (MySQL 8.0.29+ instant ADD/DROP COLUMN):
 // the byte below its header when the version flag is set, else 0.
 Result<std::uint8_t> RecordRowVersion(ConstBytes page, std::size_t origin);

@@ -6,11 +6,16 @@ namespace strata::ondisk {
 
 std::string ToString(RecordStatus s) {
   switch (s) {
-    case RecordStatus::kOrdinary: return "ordinary";
-    case RecordStatus::kNodePointer: return "node_pointer";
-    case RecordStatus::kInfimum: return "infimum";
-    case RecordStatus::kSupremum: return "supremum";
-    case RecordStatus::kInstant: return "instant";
+    case RecordStatus::kOrdinary:
+      return "ordinary";
+    case RecordStatus::kNodePointer:
+      return "node_pointer";
+    case RecordStatus::kInfimum:
+      return "infimum";
+    case RecordStatus::kSupremum:
+      return "supremum";
+    case RecordStatus::kInstant:
+      return "instant";
   }
   return "status(" + std::to_string(static_cast<int>(s)) + ")";
 }

@@ -49,7 +49,7 @@ struct RecordHeader {
   RecordStatus status = RecordStatus::kOrdinary;  // COMPACT only
   std::uint16_t n_fields = 0;                     // REDUNDANT only
   bool short_offsets = false;                     // REDUNDANT only: 1-byte field end offsets
-  std::uint16_t next = 0;  // the raw next field: relative (COMPACT) or absolute (REDUNDANT)
+  std::uint16_t next = 0;                         // the raw next field: relative (COMPACT) or absolute (REDUNDANT)
 
   bool deleted() const { return info_bits & kInfoDeleted; }
   bool min_rec() const { return info_bits & kInfoMinRec; }

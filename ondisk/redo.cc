@@ -9,17 +9,28 @@ namespace strata::ondisk {
 
 std::string ToString(LogFormat f) {
   switch (f) {
-    case LogFormat::kLegacy: return "legacy (MySQL <= 5.7.8, MariaDB <= 10.1)";
-    case LogFormat::kMySql57: return "MySQL 5.7.9 / MariaDB 10.2";
-    case LogFormat::kMySql801: return "MySQL 8.0.1";
-    case LogFormat::kMySql803: return "MySQL 8.0.3";
-    case LogFormat::kMySql8019: return "MySQL 8.0.19";
-    case LogFormat::kMySql8028: return "MySQL 8.0.28";
-    case LogFormat::kMySql8030: return "MySQL 8.0.30+";
-    case LogFormat::kMaria103: return "MariaDB 10.3";
-    case LogFormat::kMaria104: return "MariaDB 10.4";
-    case LogFormat::kMariaPhys: return "MariaDB 10.5-10.7 (PHYS)";
-    case LogFormat::kMariaPhys108: return "MariaDB 10.8+ (Phys)";
+    case LogFormat::kLegacy:
+      return "legacy (MySQL <= 5.7.8, MariaDB <= 10.1)";
+    case LogFormat::kMySql57:
+      return "MySQL 5.7.9 / MariaDB 10.2";
+    case LogFormat::kMySql801:
+      return "MySQL 8.0.1";
+    case LogFormat::kMySql803:
+      return "MySQL 8.0.3";
+    case LogFormat::kMySql8019:
+      return "MySQL 8.0.19";
+    case LogFormat::kMySql8028:
+      return "MySQL 8.0.28";
+    case LogFormat::kMySql8030:
+      return "MySQL 8.0.30+";
+    case LogFormat::kMaria103:
+      return "MariaDB 10.3";
+    case LogFormat::kMaria104:
+      return "MariaDB 10.4";
+    case LogFormat::kMariaPhys:
+      return "MariaDB 10.5-10.7 (PHYS)";
+    case LogFormat::kMariaPhys108:
+      return "MariaDB 10.8+ (Phys)";
   }
   return "log format " + std::to_string(static_cast<std::uint32_t>(f));
 }
@@ -73,8 +84,8 @@ Result<LogBlockHeader> LogBlockHeader::Decode(ConstBytes block) {
     return Status::CorruptionAt(4, "log block data length " + std::to_string(h.data_len));
   }
   if (h.first_rec_group != 0 && (h.first_rec_group < kLogBlockHeaderSize || h.first_rec_group > h.data_len)) {
-    return Status::CorruptionAt(6, "first record group at " + std::to_string(h.first_rec_group) +
-                                       " is outside the block's data");
+    return Status::CorruptionAt(
+        6, "first record group at " + std::to_string(h.first_rec_group) + " is outside the block's data");
   }
   return h;
 }
@@ -150,8 +161,8 @@ Result<std::uint64_t> LogGroupOffset(std::uint64_t lsn, std::uint64_t cp_lsn, st
                                      std::uint64_t file_size, std::uint32_t n_files) {
   assert(file_size > kLogFileHeaderSize && n_files > 0);
   if (cp_offset >= n_files * file_size || cp_offset % file_size < kLogFileHeaderSize) {
-    return Status::CorruptionAt(kLogCheckpoint1 + 16, "checkpoint offset " + std::to_string(cp_offset) +
-                                                          " is not in the log files' payload");
+    return Status::CorruptionAt(kLogCheckpoint1 + 16,
+                                "checkpoint offset " + std::to_string(cp_offset) + " is not in the log files' payload");
   }
   const std::uint64_t payload = file_size - kLogFileHeaderSize;
   const std::uint64_t capacity = n_files * payload;

@@ -46,16 +46,16 @@ inline constexpr std::size_t kMariaPhysStart = 12288;
 
 // Log format values (LOG_HEADER_FORMAT). Frozen on disk.
 enum class LogFormat : std::uint32_t {
-  kLegacy = 0,        // MySQL <= 5.7.8, MariaDB <= 10.1
-  kMySql57 = 1,       // 5.7.9, MariaDB 10.2
+  kLegacy = 0,   // MySQL <= 5.7.8, MariaDB <= 10.1
+  kMySql57 = 1,  // 5.7.9, MariaDB 10.2
   kMySql801 = 2,
   kMySql803 = 3,
   kMySql8019 = 4,
   kMySql8028 = 5,
-  kMySql8030 = 6,     // #innodb_redo/#ib_redoN files
+  kMySql8030 = 6,  // #innodb_redo/#ib_redoN files
   kMaria103 = 103,
   kMaria104 = 104,
-  kMariaPhys = 0x50485953,   // "PHYS", 10.5-10.7
+  kMariaPhys = 0x50485953,     // "PHYS", 10.5-10.7
   kMariaPhys108 = 0x50687973,  // "Phys", 10.8+
 };
 std::string ToString(LogFormat f);
@@ -95,7 +95,7 @@ struct LogFileHeader {
   bool checksum_ok = false;
 
   static Result<LogFileHeader> Decode(ConstBytes block);  // first 512 bytes of the file
-  void EncodeTo(MutableBytes block) const;                 // stamps the CRC
+  void EncodeTo(MutableBytes block) const;                // stamps the CRC
 };
 
 struct LogCheckpoint {
@@ -118,7 +118,8 @@ struct LogCheckpoint {
 // Corruption when the checkpoint's offset (read from disk) is not a payload byte of the group.
 // (Format 0 checkpoints keep that offset split over bytes 16 and 304; LogCheckpoint decodes
 // formats 1 and later.)
-Result<std::uint64_t> LogGroupOffset(std::uint64_t lsn, std::uint64_t checkpoint_lsn, std::uint64_t checkpoint_group_offset,
-                             std::uint64_t file_size, std::uint32_t n_files);
+Result<std::uint64_t> LogGroupOffset(std::uint64_t lsn, std::uint64_t checkpoint_lsn,
+                                     std::uint64_t checkpoint_group_offset, std::uint64_t file_size,
+                                     std::uint32_t n_files);
 
 }  // namespace strata::ondisk

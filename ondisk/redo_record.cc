@@ -6,10 +6,14 @@ namespace strata::ondisk {
 
 std::string ToString(RedoType t) {
   switch (t) {
-    case RedoType::kWrite: return "WRITE";
-    case RedoType::kInit: return "INIT";
-    case RedoType::kExtend: return "EXTEND";
-    case RedoType::kMtrEnd: return "MTR_END";
+    case RedoType::kWrite:
+      return "WRITE";
+    case RedoType::kInit:
+      return "INIT";
+    case RedoType::kExtend:
+      return "EXTEND";
+    case RedoType::kMtrEnd:
+      return "MTR_END";
   }
   return "type " + std::to_string(static_cast<int>(t));
 }
@@ -37,9 +41,12 @@ void AppendRedoExtend(std::vector<std::byte>& out, std::uint32_t space, std::uin
   WriteCompressed32(out, pages);
 }
 
-void AppendRedoMtrEnd(std::vector<std::byte>& out) { out.push_back(std::byte{static_cast<std::uint8_t>(RedoType::kMtrEnd)}); }
+void AppendRedoMtrEnd(std::vector<std::byte>& out) {
+  out.push_back(std::byte{static_cast<std::uint8_t>(RedoType::kMtrEnd)});
+}
 
-Result<std::optional<RedoRecord>> ParseRedoRecord(ConstBytes buf, std::size_t at, std::size_t page_size, std::size_t* next) {
+Result<std::optional<RedoRecord>> ParseRedoRecord(ConstBytes buf, std::size_t at, std::size_t page_size,
+                                                  std::size_t* next) {
   using Out = std::optional<RedoRecord>;
   if (at >= buf.size()) return Out();
   RedoRecord r;
@@ -50,7 +57,12 @@ Result<std::optional<RedoRecord>> ParseRedoRecord(ConstBytes buf, std::size_t at
   auto c32 = [&](std::uint32_t& v) -> int {
     if (p >= buf.size()) return 0;
     const std::uint8_t first = Load8(buf, p);
-    const std::size_t n = first < 0x80 ? 1 : first < 0xC0 ? 2 : first < 0xE0 ? 3 : first < 0xF0 ? 4 : first == 0xF0 ? 5 : 0;
+    const std::size_t n = first < 0x80    ? 1
+                          : first < 0xC0  ? 2
+                          : first < 0xE0  ? 3
+                          : first < 0xF0  ? 4
+                          : first == 0xF0 ? 5
+                                          : 0;
     if (n == 0) return -1;
     if (p + n > buf.size()) return 0;
     auto d = ReadCompressed32(buf, p);
@@ -83,8 +95,9 @@ Result<std::optional<RedoRecord>> ParseRedoRecord(ConstBytes buf, std::size_t at
       const int got = c32(len);
       if (got < 0) return bad("malformed compressed integer");
       if (got == 0) return Out();
-      if (std::size_t{r.offset} + len > page_size) return bad("write of " + std::to_string(len) + " bytes at offset " +
-                                                              std::to_string(r.offset) + " runs past the page");
+      if (std::size_t{r.offset} + len > page_size)
+        return bad("write of " + std::to_string(len) + " bytes at offset " + std::to_string(r.offset) +
+                   " runs past the page");
       if (p + len > buf.size()) return Out();
       r.bytes = buf.subspan(p, len);
       *next = p + len;

@@ -8,17 +8,19 @@ namespace strata::ondisk {
 
 std::string ToString(SdiType t) {
   switch (t) {
-    case SdiType::kTable: return "Table";
-    case SdiType::kTablespace: return "Tablespace";
+    case SdiType::kTable:
+      return "Table";
+    case SdiType::kTablespace:
+      return "Tablespace";
   }
   return "SdiType(" + std::to_string(static_cast<std::uint32_t>(t)) + ")";
 }
 
 const RecordLayout& SdiLayout() {
-  static const RecordLayout layout = ClusteredLeafLayout(
-      {FieldDef::Fixed("type", 4), FieldDef::Fixed("id", 8)},
-      {FieldDef::Fixed("uncompressed_len", 4), FieldDef::Fixed("compressed_len", 4),
-       FieldDef::Variable("data", 0xFFFFFFFF, false, true)});
+  static const RecordLayout layout =
+      ClusteredLeafLayout({FieldDef::Fixed("type", 4), FieldDef::Fixed("id", 8)},
+                          {FieldDef::Fixed("uncompressed_len", 4), FieldDef::Fixed("compressed_len", 4),
+                           FieldDef::Variable("data", 0xFFFFFFFF, false, true)});
   return layout;
 }
 
@@ -62,8 +64,8 @@ Result<std::string> InflateSdi(ConstBytes compressed, std::uint32_t uncompressed
   }
   std::string out(uncompressed_len, '\0');
   uLongf out_len = uncompressed_len;
-  int rc = uncompress(reinterpret_cast<Bytef*>(out.data()), &out_len,
-                      reinterpret_cast<const Bytef*>(compressed.data()), compressed.size());
+  int rc = uncompress(reinterpret_cast<Bytef*>(out.data()), &out_len, reinterpret_cast<const Bytef*>(compressed.data()),
+                      compressed.size());
   if (rc != Z_OK) {
     return Status::Corruption("SDI zlib stream does not inflate (zlib error " + std::to_string(rc) + ")");
   }
@@ -82,8 +84,8 @@ Result<std::string> SdiJson(const SdiRecord& record) {
 std::vector<std::byte> DeflateSdi(const std::string& json) {
   uLongf len = compressBound(json.size());
   std::vector<std::byte> out(len);
-  [[maybe_unused]] int rc = compress(reinterpret_cast<Bytef*>(out.data()), &len,
-                                     reinterpret_cast<const Bytef*>(json.data()), json.size());
+  [[maybe_unused]] int rc =
+      compress(reinterpret_cast<Bytef*>(out.data()), &len, reinterpret_cast<const Bytef*>(json.data()), json.size());
   assert(rc == Z_OK && "compressBound() leaves room for any input");
   out.resize(len);
   return out;

@@ -31,38 +31,38 @@ enum class SdiType : std::uint32_t { kTable = 1, kTablespace = 2 };
 // (dd::enum_column_types). The engine writes them and the inspector reads them through this
 // one list. Frozen on disk.
 enum class DdColumnType : int {
-  kDecimal = 1,     // pre-5.0 DECIMAL
-  kTiny = 2,        // TINYINT
-  kShort = 3,       // SMALLINT
-  kLong = 4,        // INT
+  kDecimal = 1,  // pre-5.0 DECIMAL
+  kTiny = 2,     // TINYINT
+  kShort = 3,    // SMALLINT
+  kLong = 4,     // INT
   kFloat = 5,
   kDouble = 6,
   kNull = 7,
-  kTimestamp = 8,   // pre-5.6
-  kLongLong = 9,    // BIGINT
-  kInt24 = 10,      // MEDIUMINT
-  kDate = 11,       // pre-5.0
-  kTime = 12,       // pre-5.6
-  kDatetime = 13,   // pre-5.6
+  kTimestamp = 8,  // pre-5.6
+  kLongLong = 9,   // BIGINT
+  kInt24 = 10,     // MEDIUMINT
+  kDate = 11,      // pre-5.0
+  kTime = 12,      // pre-5.6
+  kDatetime = 13,  // pre-5.6
   kYear = 14,
-  kNewDate = 15,    // DATE
-  kVarchar = 16,    // VARCHAR, VARBINARY
+  kNewDate = 15,  // DATE
+  kVarchar = 16,  // VARCHAR, VARBINARY
   kBit = 17,
-  kTimestamp2 = 18, // TIMESTAMP
-  kDatetime2 = 19,  // DATETIME
-  kTime2 = 20,      // TIME
-  kNewDecimal = 21, // DECIMAL
+  kTimestamp2 = 18,  // TIMESTAMP
+  kDatetime2 = 19,   // DATETIME
+  kTime2 = 20,       // TIME
+  kNewDecimal = 21,  // DECIMAL
   kEnum = 22,
   kSet = 23,
-  kTinyBlob = 24,   // TINYBLOB, TINYTEXT
+  kTinyBlob = 24,  // TINYBLOB, TINYTEXT
   kMediumBlob = 25,
   kLongBlob = 26,
-  kBlob = 27,       // BLOB, TEXT
+  kBlob = 27,  // BLOB, TEXT
   kVarString = 28,
-  kString = 29,     // CHAR, BINARY
+  kString = 29,  // CHAR, BINARY
   kGeometry = 30,
   kJson = 31,
-  kVector = 32,     // MySQL 9.0
+  kVector = 32,  // MySQL 9.0
 };
 std::string ToString(SdiType t);
 

@@ -16,8 +16,18 @@ namespace strata::ondisk {
 
 class [[nodiscard]] Status {
  public:
-  enum class Code { kOk = 0, kCorruption = 1, kInvalidArgument = 2, kNotSupported = 3, kIoError = 4,
-                    kNotFound = 5, kAlreadyExists = 6, kBusy = 7, kDeadlock = 8, kLockWaitTimeout = 9 };
+  enum class Code {
+    kOk = 0,
+    kCorruption = 1,
+    kInvalidArgument = 2,
+    kNotSupported = 3,
+    kIoError = 4,
+    kNotFound = 5,
+    kAlreadyExists = 6,
+    kBusy = 7,
+    kDeadlock = 8,
+    kLockWaitTimeout = 9
+  };
 
   // Which error exactly, beyond its code, for callers that map errors to another system's
   // numbers (the SQL layer's MySQL error codes) without reading the message text. Set where
@@ -99,7 +109,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT: implicit by design
     assert(!std::get<Status>(v_).ok() && "a Result built from a Status must carry an error");
   }
@@ -109,9 +119,18 @@ class [[nodiscard]] Result {
     static const Status kOk;
     return ok() ? kOk : std::get<Status>(v_);
   }
-  T& value() & { assert(ok()); return std::get<T>(v_); }
-  const T& value() const& { assert(ok()); return std::get<T>(v_); }
-  T&& value() && { assert(ok()); return std::get<T>(std::move(v_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<T>(v_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<T>(v_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<T>(std::move(v_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
@@ -125,8 +144,8 @@ class [[nodiscard]] Result {
 }  // namespace strata::ondisk
 
 // Early return on error, LevelDB style.
-#define STRATA_RETURN_IF_ERROR(expr)              \
-  do {                                            \
-    ::strata::ondisk::Status _st = (expr);        \
-    if (!_st.ok()) return _st;                    \
+#define STRATA_RETURN_IF_ERROR(expr)       \
+  do {                                     \
+    ::strata::ondisk::Status _st = (expr); \
+    if (!_st.ok()) return _st;             \
   } while (0)

@@ -71,7 +71,9 @@ std::string ToString(Flavor f);
 class PageSize {
  public:
   // Asserts `bytes` is one of 4, 8, 16, 32, 64 KiB; use FromBytes for untrusted values.
-  constexpr explicit PageSize(std::size_t bytes = kDefaultPageSize) : bytes_(bytes), logical_(bytes) { assert(IsValid(bytes)); }
+  constexpr explicit PageSize(std::size_t bytes = kDefaultPageSize) : bytes_(bytes), logical_(bytes) {
+    assert(IsValid(bytes));
+  }
   // A ROW_FORMAT=COMPRESSED tablespace: pages of `physical` bytes on disk (1-16 KiB), an XDES
   // page every `physical` pages, but extents of as many pages as the `logical` size gives (64
   // for 16 KiB), as InnoDB counts them.

@@ -80,8 +80,8 @@ Result<RsegArrayPage> RsegArrayPage::Open(ConstBytes page) {
     return Status::CorruptionAt(kVersion, "RSEG_ARRAY version is " + std::to_string(Load32(page, kVersion)));
   }
   if (Load32(page, kCount) > kMaxEntries) {
-    return Status::CorruptionAt(kCount, "RSEG_ARRAY lists " + std::to_string(Load32(page, kCount)) +
-                                            " rollback segments, at most 128 fit");
+    return Status::CorruptionAt(
+        kCount, "RSEG_ARRAY lists " + std::to_string(Load32(page, kCount)) + " rollback segments, at most 128 fit");
   }
   return RsegArrayPage(page);
 }
@@ -97,8 +97,8 @@ std::vector<PageNo> RsegArrayPage::rseg_pages() const {
 }
 
 std::uint8_t MySqlUndoSpaceNumber(std::uint32_t space_id) {
-  constexpr std::uint32_t kMaxUndoSpaceId = 0xFFFFFFEF;  // dict_sys_t::s_max_undo_space_id
-  constexpr std::uint32_t kMaxUndoSpaces = 127;          // FSP_MAX_UNDO_TABLESPACES
+  constexpr std::uint32_t kMaxUndoSpaceId = 0xFFFFFFEF;                            // dict_sys_t::s_max_undo_space_id
+  constexpr std::uint32_t kMaxUndoSpaces = 127;                                    // FSP_MAX_UNDO_TABLESPACES
   constexpr std::uint32_t kMinUndoSpaceId = 0xFFFFFFF0 - kMaxUndoSpaces * 400000;  // 400,000 ids per number
   // Undo tablespaces made by MySQL 5.7 keep their ids 1-127, which are their numbers.
   if (space_id < kMinUndoSpaceId || space_id > kMaxUndoSpaceId) return static_cast<std::uint8_t>(space_id);
@@ -117,35 +117,52 @@ void WriteRsegArray(MutableBytes page, const FsegHeader& fseg, const std::vector
 
 std::string ToString(UndoPageType t) {
   switch (t) {
-    case UndoPageType::kUnused: return "UNUSED";
-    case UndoPageType::kInsert: return "INSERT";
-    case UndoPageType::kUpdate: return "UPDATE";
+    case UndoPageType::kUnused:
+      return "UNUSED";
+    case UndoPageType::kInsert:
+      return "INSERT";
+    case UndoPageType::kUpdate:
+      return "UPDATE";
   }
   return "UNDO_TYPE(" + std::to_string(static_cast<int>(t)) + ")";
 }
 
 std::string ToString(UndoState s) {
   switch (s) {
-    case UndoState::kActive: return "ACTIVE";
-    case UndoState::kCached: return "CACHED";
-    case UndoState::kToFree: return "TO_FREE";
-    case UndoState::kToPurge: return "TO_PURGE";
-    case UndoState::kPrepared: return "PREPARED";
-    case UndoState::kPrepared80: return "PREPARED (8.0.29+)";
-    case UndoState::kPreparedInTc: return "PREPARED_IN_TC";
+    case UndoState::kActive:
+      return "ACTIVE";
+    case UndoState::kCached:
+      return "CACHED";
+    case UndoState::kToFree:
+      return "TO_FREE";
+    case UndoState::kToPurge:
+      return "TO_PURGE";
+    case UndoState::kPrepared:
+      return "PREPARED";
+    case UndoState::kPrepared80:
+      return "PREPARED (8.0.29+)";
+    case UndoState::kPreparedInTc:
+      return "PREPARED_IN_TC";
   }
   return "UNDO_STATE(" + std::to_string(static_cast<int>(s)) + ")";
 }
 
 std::string ToString(UndoRecordType t) {
   switch (t) {
-    case UndoRecordType::kRenameTable: return "RENAME_TABLE";
-    case UndoRecordType::kInsertMetadata: return "INSERT_METADATA";
-    case UndoRecordType::kInsert: return "INSERT_REC";
-    case UndoRecordType::kUpdateExisting: return "UPD_EXIST_REC";
-    case UndoRecordType::kUpdateDeleted: return "UPD_DEL_REC";
-    case UndoRecordType::kDeleteMark: return "DEL_MARK_REC";
-    case UndoRecordType::kEmpty: return "EMPTY";
+    case UndoRecordType::kRenameTable:
+      return "RENAME_TABLE";
+    case UndoRecordType::kInsertMetadata:
+      return "INSERT_METADATA";
+    case UndoRecordType::kInsert:
+      return "INSERT_REC";
+    case UndoRecordType::kUpdateExisting:
+      return "UPD_EXIST_REC";
+    case UndoRecordType::kUpdateDeleted:
+      return "UPD_DEL_REC";
+    case UndoRecordType::kDeleteMark:
+      return "DEL_MARK_REC";
+    case UndoRecordType::kEmpty:
+      return "EMPTY";
   }
   return "UNDO_REC(" + std::to_string(static_cast<int>(t)) + ")";
 }
@@ -159,11 +176,12 @@ Result<UndoPageHeader> UndoPageHeader::Decode(ConstBytes page) {
   h.node = ListNode::Decode(page, kNode);
   const std::size_t body_end = page.size() - kFilTrailerSize;
   if (h.free < kOffset + 18 || h.free > body_end) {
-    return Status::CorruptionAt(kOffset + 4, "undo page free offset " + std::to_string(h.free) + " is outside the body");
+    return Status::CorruptionAt(kOffset + 4,
+                                "undo page free offset " + std::to_string(h.free) + " is outside the body");
   }
   if (h.start > h.free) {
-    return Status::CorruptionAt(kOffset + 2, "undo page start " + std::to_string(h.start) + " is past its free offset " +
-                                                 std::to_string(h.free));
+    return Status::CorruptionAt(kOffset + 2, "undo page start " + std::to_string(h.start) +
+                                                 " is past its free offset " + std::to_string(h.free));
   }
   return h;
 }
@@ -185,7 +203,8 @@ Result<UndoSegmentHeader> UndoSegmentHeader::Decode(ConstBytes page) {
   if (h.state < 1 || h.state > 7) {
     return Status::CorruptionAt(kOffset, "undo segment state " + std::to_string(h.state));
   }
-  if (h.last_log != 0 && (h.last_log < kFirstLog || !Fits(page.size() - 8, h.last_log, UndoLogHeader::kSizeWithoutXid))) {
+  if (h.last_log != 0 &&
+      (h.last_log < kFirstLog || !Fits(page.size() - 8, h.last_log, UndoLogHeader::kSizeWithoutXid))) {
     return Status::CorruptionAt(kOffset + 2, "last undo log header at " + std::to_string(h.last_log));
   }
   STRATA_RETURN_IF_ERROR(h.page_list.Check(page.size(), kListNodeSize, kOffset + 14));

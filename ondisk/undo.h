@@ -170,7 +170,13 @@ void WriteRsegArray(MutableBytes page, const FsegHeader& fseg, const std::vector
 enum class UndoPageType : std::uint16_t { kUnused = 0, kInsert = 1, kUpdate = 2 };
 // 5 is PREPARED up to MySQL 8.0.28; 8.0.29+ writes 6 (PREPARED) and 7 (PREPARED_IN_TC).
 enum class UndoState : std::uint16_t {
-  kActive = 1, kCached = 2, kToFree = 3, kToPurge = 4, kPrepared = 5, kPrepared80 = 6, kPreparedInTc = 7,
+  kActive = 1,
+  kCached = 2,
+  kToFree = 3,
+  kToPurge = 4,
+  kPrepared = 5,
+  kPrepared80 = 6,
+  kPreparedInTc = 7,
 };
 std::string ToString(UndoPageType t);
 std::string ToString(UndoState s);
@@ -231,7 +237,7 @@ enum class UndoRecordType : std::uint8_t {
   kUpdateExisting = 12,
   kUpdateDeleted = 13,
   kDeleteMark = 14,
-  kEmpty = 15,           // MariaDB 10.6 bulk insert
+  kEmpty = 15,  // MariaDB 10.6 bulk insert
 };
 std::string ToString(UndoRecordType t);
 
@@ -248,8 +254,8 @@ struct RollPtr {
 
 // The part of an undo record every type shares, plus the update prefix.
 struct UndoRecordHeader {
-  std::size_t start = 0;     // page offset of the record
-  std::uint16_t next = 0;    // page offset of the next record (end of this one)
+  std::size_t start = 0;   // page offset of the record
+  std::uint16_t next = 0;  // page offset of the next record (end of this one)
   std::uint8_t type_cmpl = 0;
   UndoRecordType type() const { return static_cast<UndoRecordType>(type_cmpl & 0x0F); }
   std::uint8_t cmpl_info() const { return (type_cmpl >> 4) & 3; }
@@ -261,7 +267,7 @@ struct UndoRecordHeader {
   std::optional<std::uint8_t> info_bits;
   std::optional<std::uint64_t> old_trx_id;
   std::optional<RollPtr> old_roll_ptr;
-  std::size_t body = 0;      // page offset where the key fields start
+  std::size_t body = 0;  // page offset where the key fields start
 
   // Corruption when any part runs past `next` or the page.
   static Result<UndoRecordHeader> Decode(ConstBytes page, std::size_t start);

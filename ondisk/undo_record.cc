@@ -8,9 +8,9 @@ namespace strata::ondisk {
 
 namespace {
 
-constexpr std::uint32_t kSpatialStatusMask = 0x3000;    // SPATIAL_STATUS_MASK
-constexpr std::uint8_t kVirtualFormat1 = 0xF1;          // VIRTUAL_COL_UNDO_FORMAT_1
-constexpr std::uint8_t kMultiValue = 0xFF;              // MySQL 8.0 multi-valued column
+constexpr std::uint32_t kSpatialStatusMask = 0x3000;  // SPATIAL_STATUS_MASK
+constexpr std::uint8_t kVirtualFormat1 = 0xF1;        // VIRTUAL_COL_UNDO_FORMAT_1
+constexpr std::uint8_t kMultiValue = 0xFF;            // MySQL 8.0 multi-valued column
 
 // Reads what follows `at` inside `rec` (the record without its trailing own-offset).
 class BodyReader {
@@ -26,7 +26,8 @@ class BodyReader {
   }
 
   Status Skip(std::size_t n, const char* what) {
-    if (n > rec_.size() - at_) return Status::CorruptionAt(at_, std::string("undo record: ") + what + " runs past the record");
+    if (n > rec_.size() - at_)
+      return Status::CorruptionAt(at_, std::string("undo record: ") + what + " runs past the record");
     at_ += n;
     return Status::Ok();
   }
@@ -67,7 +68,8 @@ class BodyReader {
   // A virtual column's value: multi-valued ones have a form of their own.
   Status SkipVirtualValue() {
     if (at_ < rec_.size() && Load8(rec_, at_) == kMultiValue) {
-      if (at_ + 3 > rec_.size()) return Status::CorruptionAt(at_, "undo record: a multi-valued column's value is cut short");
+      if (at_ + 3 > rec_.size())
+        return Status::CorruptionAt(at_, "undo record: a multi-valued column's value is cut short");
       const std::uint16_t t = Load16(rec_, at_ + 1);
       return Skip(t < 2 ? 3 : 1 + std::size_t{t}, "a multi-valued column's value");
     }
@@ -82,9 +84,11 @@ class BodyReader {
       if (format1) ++at_;
     }
     if (!format1) return Status::Ok();
-    if (at_ + 2 > rec_.size()) return Status::CorruptionAt(at_, "undo record: a virtual column's index list is cut short");
+    if (at_ + 2 > rec_.size())
+      return Status::CorruptionAt(at_, "undo record: a virtual column's index list is cut short");
     const std::uint16_t n = Load16(rec_, at_);
-    if (n < 2) return Status::CorruptionAt(at_, "undo record: a virtual column's index list has length " + std::to_string(n));
+    if (n < 2)
+      return Status::CorruptionAt(at_, "undo record: a virtual column's index list has length " + std::to_string(n));
     return Skip(n, "a virtual column's index list");
   }
 
@@ -140,7 +144,8 @@ Result<UndoRecordBody> DecodeUndoRecordBody(ConstBytes page, const UndoRecordHea
   if (type == UndoRecordType::kUpdateExisting || type == UndoRecordType::kUpdateDeleted) {
     auto n = r.Number();
     if (!n.ok()) return n.status();
-    if (*n > end - r.at()) return Status::CorruptionAt(r.at(), "undo record: " + std::to_string(*n) + " updated fields cannot fit");
+    if (*n > end - r.at())
+      return Status::CorruptionAt(r.at(), "undo record: " + std::to_string(*n) + " updated fields cannot fit");
     bool format1 = false, first_virtual = true;
     for (std::uint32_t i = 0; i < *n; ++i) {
       auto pos = r.Number();
@@ -162,7 +167,8 @@ Result<UndoRecordBody> DecodeUndoRecordBody(ConstBytes page, const UndoRecordHea
   if (r.at() < end && type != UndoRecordType::kInsert) {
     if (r.at() + 2 > end) return Status::CorruptionAt(r.at(), "undo record's indexed-column section is cut short");
     const std::size_t stop = r.at() + Load16(page, r.at());
-    if (stop > end || stop < r.at() + 2) return Status::CorruptionAt(r.at(), "undo record's indexed-column length is impossible");
+    if (stop > end || stop < r.at() + 2)
+      return Status::CorruptionAt(r.at(), "undo record's indexed-column length is impossible");
     BodyReader ix(page.first(stop), r.at() + 2);
     body.indexed.emplace();
     bool format1 = false, first_virtual = true;

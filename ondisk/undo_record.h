@@ -41,9 +41,9 @@
 
 namespace strata::ondisk {
 
-inline constexpr std::uint32_t kUndoSqlNull = 0xFFFFFFFF;                      // UNIV_SQL_NULL
-inline constexpr std::uint32_t kUndoExternStorage = kUndoSqlNull - 16384;      // UNIV_EXTERN_STORAGE_FIELD
-inline constexpr std::uint32_t kRecMaxNFields = 1023;                          // REC_MAX_N_FIELDS
+inline constexpr std::uint32_t kUndoSqlNull = 0xFFFFFFFF;                  // UNIV_SQL_NULL
+inline constexpr std::uint32_t kUndoExternStorage = kUndoSqlNull - 16384;  // UNIV_EXTERN_STORAGE_FIELD
+inline constexpr std::uint32_t kRecMaxNFields = 1023;                      // REC_MAX_N_FIELDS
 
 // One value as an undo record holds it.
 struct UndoValue {
@@ -70,7 +70,7 @@ struct UndoField {
 
 struct UndoRecordBody {
   std::vector<UndoValue> key;
-  std::vector<UndoField> updated;  // types 12 and 13: old values of the fields the change wrote
+  std::vector<UndoField> updated;                 // types 12 and 13: old values of the fields the change wrote
   std::optional<std::vector<UndoField>> indexed;  // old values of the columns indexes use
 };
 

@@ -6,12 +6,18 @@ namespace strata::ondisk {
 
 std::string ToString(XdesState s) {
   switch (s) {
-    case XdesState::kNotInited: return "NOT_INITED";
-    case XdesState::kFree: return "FREE";
-    case XdesState::kFreeFrag: return "FREE_FRAG";
-    case XdesState::kFullFrag: return "FULL_FRAG";
-    case XdesState::kFseg: return "FSEG";
-    case XdesState::kFsegFrag: return "FSEG_FRAG";
+    case XdesState::kNotInited:
+      return "NOT_INITED";
+    case XdesState::kFree:
+      return "FREE";
+    case XdesState::kFreeFrag:
+      return "FREE_FRAG";
+    case XdesState::kFullFrag:
+      return "FULL_FRAG";
+    case XdesState::kFseg:
+      return "FSEG";
+    case XdesState::kFsegFrag:
+      return "FSEG_FRAG";
   }
   return "STATE(" + std::to_string(static_cast<std::uint32_t>(s)) + ")";
 }

@@ -17,14 +17,16 @@ namespace strata::ondisk {
 
 namespace {
 
-constexpr std::size_t kHeapStart = kCompactSupremumEnd;  // where the compressed heap begins (120)
+constexpr std::size_t kHeapStart = kCompactSupremumEnd;             // where the compressed heap begins (120)
 constexpr std::size_t kSysColumns = kDbTrxIdSize + kDbRollPtrSize;  // 13
 constexpr std::size_t kChildPageSize = 4;
 constexpr std::uint16_t kDirOwned = 0x4000;
 constexpr std::uint16_t kDirDeleted = 0x8000;
 constexpr std::uint16_t kDirOffsetMask = 0x3FFF;
 
-Status Bad(std::size_t offset, const std::string& what) { return Status::CorruptionAt(offset, "compressed page: " + what); }
+Status Bad(std::size_t offset, const std::string& what) {
+  return Status::CorruptionAt(offset, "compressed page: " + what);
+}
 
 // The index as the stream's first block describes it: enough to split records, nothing more.
 // Runs of NOT NULL fixed-length fields are described as one field of their summed length.
@@ -174,7 +176,8 @@ class Unpacker {
       return true;
     };
     if (n_slots < 2 || IndexPage::DirSlotOffset(l, n_slots - 1) < heap_top_) {
-      return Bad(IndexPage::kNDirSlots, "PAGE_N_DIR_SLOTS " + std::to_string(n_slots) + " does not fit above PAGE_HEAP_TOP");
+      return Bad(IndexPage::kNDirSlots,
+                 "PAGE_N_DIR_SLOTS " + std::to_string(n_slots) + " does not fit above PAGE_HEAP_TOP");
     }
     put_slot(kCompactInfimum);
     for (std::size_t i = 0; i < n_dense_; ++i) {
@@ -192,8 +195,8 @@ class Unpacker {
       recs_.push_back(origin);
     }
     if (!put_slot(kCompactSupremum) || slot != n_slots) {
-      return Bad(IndexPage::kNDirSlots, "PAGE_N_DIR_SLOTS " + std::to_string(n_slots) +
-                                            " does not match the records that own a slot");
+      return Bad(IndexPage::kNDirSlots,
+                 "PAGE_N_DIR_SLOTS " + std::to_string(n_slots) + " does not match the records that own a slot");
     }
     std::sort(recs_.begin(), recs_.end());
     if (std::adjacent_find(recs_.begin(), recs_.end()) != recs_.end()) {
@@ -204,7 +207,9 @@ class Unpacker {
 
   void WriteSystemRecords() {
     const std::size_t first = n_recs_ ? (DirEntry(0) & kDirOffsetMask) : kCompactSupremum;
-    RecordHeader infimum{.n_owned = 1, .heap_no = 0, .status = RecordStatus::kInfimum,
+    RecordHeader infimum{.n_owned = 1,
+                         .heap_no = 0,
+                         .status = RecordStatus::kInfimum,
                          .next = RecordHeader::NextField(kCompactInfimum, first, true)};
     RecordHeader supremum{.n_owned = 1, .heap_no = 1, .status = RecordStatus::kSupremum};
     infimum.EncodeTo(out_, kCompactInfimum, true);
@@ -289,9 +294,10 @@ class Unpacker {
     if (!inflater) return Status::IoError("libdeflate cannot allocate a decompressor");
     stream_.resize(description.size() + out_.size());
     std::size_t in_bytes = 0, out_bytes = 0;
-    const libdeflate_result rc =
-        libdeflate_zlib_decompress_ex(inflater, zip_.data() + kPageData, z_.avail_in + (z_.next_in - reinterpret_cast<const Bytef*>(zip_.data() + kPageData)),
-                                      stream_.data(), stream_.size(), &in_bytes, &out_bytes);
+    const libdeflate_result rc = libdeflate_zlib_decompress_ex(
+        inflater, zip_.data() + kPageData,
+        z_.avail_in + (z_.next_in - reinterpret_cast<const Bytef*>(zip_.data() + kPageData)), stream_.data(),
+        stream_.size(), &in_bytes, &out_bytes);
     if (rc != LIBDEFLATE_SUCCESS || out_bytes < description.size()) {
       return Bad(kPageData, rc == LIBDEFLATE_INSUFFICIENT_SPACE ? "the zlib stream holds more than a page"
                                                                 : "the zlib stream does not inflate");
@@ -322,12 +328,14 @@ class Unpacker {
         if (!kept) continue;
         step = PlaceTo(kept->from);
         if (!step.ok()) return step.status();
-        if (*step == Step::kEnded) return Bad(parts_.stream_end, "the stream ends inside record " + std::to_string(origin));
+        if (*step == Step::kEnded)
+          return Bad(parts_.stream_end, "the stream ends inside record " + std::to_string(origin));
         SkipOut(kept->size);
       }
       step = PlaceTo(extent->end);
       if (!step.ok()) return step.status();
-      if (*step == Step::kEnded) return Bad(parts_.stream_end, "the stream ends inside record " + std::to_string(origin));
+      if (*step == Step::kEnded)
+        return Bad(parts_.stream_end, "the stream ends inside record " + std::to_string(origin));
     }
     // What is left are the bytes of deleted or moved records up to PAGE_HEAP_TOP.
     if (!ended_ && at_ + (stream_.size() - used_) > heap_top_) {
@@ -336,7 +344,6 @@ class Unpacker {
     if (!ended_) (void)PlaceTo(at_ + (stream_.size() - used_));
     return Status::Ok();
   }
-
 
   // Records inserted or updated since the page was last compressed.
   Status ApplyLog() {
@@ -353,7 +360,8 @@ class Unpacker {
         v = ((v & 0x7F) << 8) | byte(at++);
       }
       const std::size_t heap_no = (v >> 1) + 1;
-      if (heap_no < 2 || heap_no - 2 >= n_dense_) return Bad(entry_at, "a log entry names heap number " + std::to_string(heap_no));
+      if (heap_no < 2 || heap_no - 2 >= n_dense_)
+        return Bad(entry_at, "a log entry names heap number " + std::to_string(heap_no));
       if (heap_no > next_heap_) return Bad(entry_at, "a log entry skips heap numbers");
       if (heap_no == next_heap_) {
         if (v & 1) return Bad(entry_at, "a log entry clears a record that was never written");
@@ -365,7 +373,8 @@ class Unpacker {
       if (v & 1) {
         auto extent = Extent(origin);
         if (!extent.ok()) return extent.status();
-        std::fill(out_.begin() + static_cast<std::ptrdiff_t>(origin), out_.begin() + static_cast<std::ptrdiff_t>(extent->end), std::byte{0});
+        std::fill(out_.begin() + static_cast<std::ptrdiff_t>(origin),
+                  out_.begin() + static_cast<std::ptrdiff_t>(extent->end), std::byte{0});
         continue;
       }
       // The header bytes, stored in the order they go down the page.
@@ -373,7 +382,8 @@ class Unpacker {
         if (at + k >= end) return std::nullopt;
         return byte(at + k);
       });
-      if (!header || origin < kHeapStart + kCompactExtraBytes + *header) return Bad(at, "a log entry's record header does not fit");
+      if (!header || origin < kHeapStart + kCompactExtraBytes + *header)
+        return Bad(at, "a log entry's record header does not fit");
       for (std::size_t k = 0; k < *header; ++k) out_[origin - kCompactExtraBytes - 1 - k] = zip_[at + k];
       at += *header;
       std::vector<FieldSlice> fields;
@@ -398,7 +408,8 @@ class Unpacker {
     }
     parts_.log_end = at - 1;
     if (next_heap_ != n_dense_ + 2) {
-      return Bad(parts_.log_end, std::to_string(n_dense_ + 2 - next_heap_) + " records are neither in the stream nor in the log");
+      return Bad(parts_.log_end,
+                 std::to_string(n_dense_ + 2 - next_heap_) + " records are neither in the stream nor in the log");
     }
     return Status::Ok();
   }
@@ -462,7 +473,8 @@ class Unpacker {
       if (free[origin]) continue;
       for (const FieldSlice& f : fields) {
         if (!f.external) continue;
-        if (externs < parts_.log_end + 1 + kExternRefSize) return Bad(externs, "the off-page references run into the log");
+        if (externs < parts_.log_end + 1 + kExternRefSize)
+          return Bad(externs, "the off-page references run into the log");
         externs -= kExternRefSize;
         ++parts_.n_blobs;
         std::memcpy(out_.data() + f.offset + f.length - kExternRefSize, zip_.data() + externs, kExternRefSize);

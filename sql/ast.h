@@ -64,26 +64,40 @@ struct OrderItem {
 
 // ---- statements ----------------------------------------------------------------------------
 
-struct CreateDatabase { std::string name; bool if_not_exists = false; };
-struct DropDatabase { std::string name; bool if_exists = false; };
-struct Use { std::string name; };
+struct CreateDatabase {
+  std::string name;
+  bool if_not_exists = false;
+};
+struct DropDatabase {
+  std::string name;
+  bool if_exists = false;
+};
+struct Use {
+  std::string name;
+};
 
 struct ColumnDefault {
-  std::optional<Value> value;    // the literal default (NULL included: Value::Null())
+  std::optional<Value> value;  // the literal default (NULL included: Value::Null())
   bool current_timestamp = false;
 };
 
 struct CreateTable {
   TableName table;
   bool if_not_exists = false;
-  TableSpec spec;  // database left empty when not given
-  std::vector<bool> default_now;  // per column: DEFAULT CURRENT_TIMESTAMP
+  TableSpec spec;                               // database left empty when not given
+  std::vector<bool> default_now;                // per column: DEFAULT CURRENT_TIMESTAMP
   std::optional<std::uint64_t> auto_increment;  // table option AUTO_INCREMENT=N
-  std::vector<std::string> ignored;  // clauses accepted without effect (shown as warnings)
+  std::vector<std::string> ignored;             // clauses accepted without effect (shown as warnings)
 };
 
-struct DropTable { std::vector<TableName> tables; bool if_exists = false; };
-struct CreateIndex { TableName table; IndexSpec index; };
+struct DropTable {
+  std::vector<TableName> tables;
+  bool if_exists = false;
+};
+struct CreateIndex {
+  TableName table;
+  IndexSpec index;
+};
 
 struct Insert {
   TableName table;
@@ -93,7 +107,10 @@ struct Insert {
   bool replace = false;
 };
 
-struct Assignment { std::string column; ExprPtr value; };
+struct Assignment {
+  std::string column;
+  ExprPtr value;
+};
 
 struct Update {
   TableName table;
@@ -126,7 +143,9 @@ struct Select {
   RowLock lock = RowLock::kNone;
 };
 
-struct Begin { bool consistent_snapshot = false; };
+struct Begin {
+  bool consistent_snapshot = false;
+};
 struct Commit {};
 struct Rollback {};
 
@@ -136,24 +155,43 @@ struct SetVariable {
   std::string name;  // lower case for system variables
   ExprPtr value;
 };
-struct Set { std::vector<SetVariable> items; };
-struct SetTransaction { Isolation isolation = Isolation::kRepeatableRead; bool global = false; };
+struct Set {
+  std::vector<SetVariable> items;
+};
+struct SetTransaction {
+  Isolation isolation = Isolation::kRepeatableRead;
+  bool global = false;
+};
 
-struct AlterInstanceRedo { bool enable = true; };
+struct AlterInstanceRedo {
+  bool enable = true;
+};
 // Statements a dump carries that change nothing here: LOCK/UNLOCK TABLES, ALTER TABLE ...
 // DISABLE/ENABLE KEYS, SET NAMES. `what` names it for the shell.
-struct NoOp { std::string what; };
+struct NoOp {
+  std::string what;
+};
 
 struct Show {
-  enum class What : std::uint8_t { kDatabases, kTables, kCreateTable, kTableStatus, kEngineStatus, kStatus, kVariables, kColumns };
+  enum class What : std::uint8_t {
+    kDatabases,
+    kTables,
+    kCreateTable,
+    kTableStatus,
+    kEngineStatus,
+    kStatus,
+    kVariables,
+    kColumns
+  };
   What what = What::kTables;
-  TableName table;            // SHOW CREATE TABLE / COLUMNS
-  std::string database;       // FROM db
+  TableName table;       // SHOW CREATE TABLE / COLUMNS
+  std::string database;  // FROM db
   std::optional<std::string> like;
   bool global = false;
 };
 
-using Statement = std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update,
-                               Delete, Select, Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show>;
+using Statement =
+    std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update, Delete, Select,
+                 Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show>;
 
 }  // namespace strata::sql

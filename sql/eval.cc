@@ -121,10 +121,13 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
     const __int128 x = a.value.is_int() ? __int128(a.value.as_int()) : __int128(a.value.as_uint());
     const __int128 y = b.value.is_int() ? __int128(b.value.as_int()) : __int128(b.value.as_uint());
     __int128 r = 0;
-    if (op == "+") r = x + y;
-    else if (op == "-") r = x - y;
+    if (op == "+")
+      r = x + y;
+    else if (op == "-")
+      r = x - y;
     else if (op == "*") {
-      if (__builtin_mul_overflow(x, y, &r)) return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()));
+      if (__builtin_mul_overflow(x, y, &r))
+        return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()));
     } else {  // DIV and %
       if (y == 0) return Null();
       r = op == "DIV" ? x / y : x % y;
@@ -136,18 +139,22 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
   const long double x = ToDouble(a.value), y = ToDouble(b.value);
   if ((op == "/" || op == "DIV" || op == "%") && y == 0) return Null();
   long double r = 0;
-  if (op == "+") r = x + y;
-  else if (op == "-") r = x - y;
-  else if (op == "*") r = x * y;
-  else if (op == "/") r = x / y;
+  if (op == "+")
+    r = x + y;
+  else if (op == "-")
+    r = x - y;
+  else if (op == "*")
+    r = x * y;
+  else if (op == "/")
+    r = x / y;
   else if (op == "DIV") {
     const long double q = std::trunc(x / y);
     if (!(q >= -kTwoTo63 && q < kTwoTo63)) {
       return OutOfRange(fmt::format("{} DIV {}", a.value.ToString(), b.value.ToString()));
     }
     return Int(static_cast<std::int64_t>(q));
-  }
-  else r = std::fmod(x, y);
+  } else
+    r = std::fmod(x, y);
   if (doubles) return SqlValue{Value::Double(static_cast<double>(r))};
   // Exact numbers (integers and DECIMAL): a DECIMAL result with MySQL's scale.
   const int sa = Scale(a), sb = Scale(b);
@@ -263,7 +270,9 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
 // call (CallFunction and Eval recurse, this does not).
 [[gnu::noinline]] SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args) {
   auto arity = [&](std::size_t lo, std::size_t hi) { return args.size() >= lo && args.size() <= hi; };
-  auto any_null = [&] { return std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); }); };
+  auto any_null = [&] {
+    return std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); });
+  };
   auto text = [](const SqlValue& v) { return v.value.is_string() ? v.value.as_string() : *Format(v.value); };
   if (f == "NOW" || f == "CURRENT_TIMESTAMP" || f == "SYSDATE" || f == "LOCALTIME" || f == "LOCALTIMESTAMP") {
     return Str(NowText(false));
@@ -301,14 +310,17 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     if (!arity(1, 1)) return WrongArguments(f);
     if (any_null()) return Null();
     const std::string s = text(args[0]);
-    if (f[0] == 'C') return Int(static_cast<std::int64_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; })));
+    if (f[0] == 'C')
+      return Int(static_cast<std::int64_t>(
+          std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; })));
     return Int(static_cast<std::int64_t>(s.size()));
   }
   if (f == "HEX") {
     if (!arity(1, 1)) return WrongArguments(f);
     if (any_null()) return Null();
     if (Integral(args[0])) {
-      return Str(fmt::format("{:X}", args[0].value.is_int() ? static_cast<std::uint64_t>(args[0].value.as_int()) : args[0].value.as_uint()));
+      return Str(fmt::format("{:X}", args[0].value.is_int() ? static_cast<std::uint64_t>(args[0].value.as_int())
+                                                            : args[0].value.as_uint()));
     }
     return Str(Hex(text(args[0])));
   }
@@ -323,7 +335,9 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     if (!arity(1, 1)) return WrongArguments(f);
     if (any_null()) return Null();
     std::string s = text(args[0]);
-    for (char& c : s) c = static_cast<char>(f[0] == 'L' ? std::tolower(static_cast<unsigned char>(c)) : std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : s)
+      c = static_cast<char>(f[0] == 'L' ? std::tolower(static_cast<unsigned char>(c))
+                                        : std::toupper(static_cast<unsigned char>(c)));
     return Str(std::move(s), args[0].kind);
   }
   if (f == "IFNULL" || f == "COALESCE") {
@@ -345,9 +359,14 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
       return args[0];
     }
     const double d = ToDouble(args[0].value);
-    if (f == "ABS") return args[0].kind == LiteralKind::kDecimal ? Decimal(std::fabs(d), Scale(args[0])) : SqlValue{Value::Double(std::fabs(d))};
+    if (f == "ABS")
+      return args[0].kind == LiteralKind::kDecimal ? Decimal(std::fabs(d), Scale(args[0]))
+                                                   : SqlValue{Value::Double(std::fabs(d))};
     if (f == "ROUND") {
-      const int places = args.size() == 2 ? static_cast<int>(std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), -400, 400)) : 0;
+      const int places =
+          args.size() == 2
+              ? static_cast<int>(std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), -400, 400))
+              : 0;
       double r = 0;  // rounded away entirely below -300 places
       if (places > 300) {
         r = d;  // past a double's digits: nothing to round (and 10^places would be infinite)
@@ -378,7 +397,8 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
       return Str(std::move(out), args[0].kind);
     }
     const auto len = static_cast<std::int64_t>(s.size());
-    if (f == "LEFT") return Str(s.substr(0, static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, len))), args[0].kind);
+    if (f == "LEFT")
+      return Str(s.substr(0, static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, len))), args[0].kind);
     if (f == "RIGHT") {
       const auto k = std::clamp<std::int64_t>(n, 0, len);
       return Str(s.substr(static_cast<std::size_t>(len - k)), args[0].kind);
@@ -447,12 +467,18 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
   constexpr std::size_t kStackReserve = 256 * 1024;
   if (auto overrun = CheckStack(kStackReserve)) return *overrun;
   switch (e.kind) {
-    case Expr::Kind::kLiteral: return SqlValue{e.value, e.literal_kind};
-    case Expr::Kind::kColumn: return ctx.Column(e);
-    case Expr::Kind::kUserVar: return ctx.UserVariable(e.name);
-    case Expr::Kind::kSystemVar: return ctx.SystemVariable(e.name);
-    case Expr::Kind::kDefault: return SqlError{1064, "42000", "DEFAULT is allowed only as a value to insert or set"};
-    case Expr::Kind::kFunction: return CallFunction(e, ctx);
+    case Expr::Kind::kLiteral:
+      return SqlValue{e.value, e.literal_kind};
+    case Expr::Kind::kColumn:
+      return ctx.Column(e);
+    case Expr::Kind::kUserVar:
+      return ctx.UserVariable(e.name);
+    case Expr::Kind::kSystemVar:
+      return ctx.SystemVariable(e.name);
+    case Expr::Kind::kDefault:
+      return SqlError{1064, "42000", "DEFAULT is allowed only as a value to insert or set"};
+    case Expr::Kind::kFunction:
+      return CallFunction(e, ctx);
     case Expr::Kind::kUnary: {
       auto v = Eval(*e.args[0], ctx);
       if (!v.ok() || v->value.is_null()) return v;
@@ -513,8 +539,10 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
         auto y = Eval(*e.args[k], ctx);
         if (!y.ok()) return y;
         const auto c = Compare(*x, *y);
-        if (!c) saw_null = true;
-        else if (*c == 0) return Int(e.negated ? 0 : 1);
+        if (!c)
+          saw_null = true;
+        else if (*c == 0)
+          return Int(e.negated ? 0 : 1);
       }
       if (saw_null) return Null();
       return Int(e.negated ? 1 : 0);
@@ -566,7 +594,8 @@ std::string FormatFloating(F v, int width, int max_digits) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
   std::string sci(buf, r.ptr);
-  if (std::count_if(sci.begin(), sci.begin() + static_cast<std::ptrdiff_t>(sci.find('e')), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) > max_digits) {
+  if (std::count_if(sci.begin(), sci.begin() + static_cast<std::ptrdiff_t>(sci.find('e')),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) > max_digits) {
     r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, max_digits - 1);
     sci.assign(buf, r.ptr);
   }
@@ -584,9 +613,12 @@ std::string FormatFloating(F v, int width, int max_digits) {
   const int exp_form_len = len + (len > 1) + 1 + (decpt <= 0 ? 1 : 0) + exp_len;
   std::string out = negative ? "-" : "";
   if (fixed_len <= width || (decpt > 0 && decpt < len) || fixed_len <= exp_form_len) {
-    if (decpt <= 0) out += "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
-    else if (decpt < len) out += digits.substr(0, static_cast<std::size_t>(decpt)) + "." + digits.substr(static_cast<std::size_t>(decpt));
-    else out += digits + std::string(static_cast<std::size_t>(decpt - len), '0');
+    if (decpt <= 0)
+      out += "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
+    else if (decpt < len)
+      out += digits.substr(0, static_cast<std::size_t>(decpt)) + "." + digits.substr(static_cast<std::size_t>(decpt));
+    else
+      out += digits + std::string(static_cast<std::size_t>(decpt - len), '0');
     return out;
   }
   out += digits.substr(0, 1);
@@ -609,8 +641,8 @@ Value ToColumn(SqlValue v, const Column& c) {
   if (c.is_integer() && v.value.is_string() && v.kind == LiteralKind::kDecimal) {
     return Value::Double(ToDouble(v.value));  // the codec rounds to the nearest integer
   }
-  if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat && c.type != ColumnType::kDouble &&
-      v.value.is_double()) {
+  if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat &&
+      c.type != ColumnType::kDouble && v.value.is_double()) {
     return Value::String(*Format(v.value));
   }
   return std::move(v.value);
@@ -631,12 +663,14 @@ std::string NewUuid() {
     clock_seq = static_cast<std::uint16_t>(rd() & 0x3FFF);
   }
   const auto now = std::chrono::system_clock::now().time_since_epoch();
-  std::uint64_t t = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / 100) +
-                    0x01B21DD213814000ull;
+  std::uint64_t t =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / 100) +
+      0x01B21DD213814000ull;
   if (t <= last) t = last + 1;  // unique within the process even at the same instant
   last = t;
   return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", static_cast<std::uint32_t>(t & 0xFFFFFFFF),
-                     static_cast<std::uint32_t>((t >> 32) & 0xFFFF), static_cast<std::uint32_t>(((t >> 48) & 0x0FFF) | 0x1000),
+                     static_cast<std::uint32_t>((t >> 32) & 0xFFFF),
+                     static_cast<std::uint32_t>(((t >> 48) & 0x0FFF) | 0x1000),
                      static_cast<std::uint32_t>(clock_seq | 0x8000), node);
 }
 

@@ -24,8 +24,8 @@ struct SqlValue {
 template <typename T>
 class SqlResult {
  public:
-  SqlResult(T v) : v_(std::move(v)) {}           // NOLINT: implicit, as Result<T> is
-  SqlResult(SqlError e) : v_(std::move(e)) {}    // NOLINT
+  SqlResult(T v) : v_(std::move(v)) {}         // NOLINT: implicit, as Result<T> is
+  SqlResult(SqlError e) : v_(std::move(e)) {}  // NOLINT
   bool ok() const { return v_.index() == 0; }
   T& operator*() { return std::get<0>(v_); }
   T* operator->() { return &std::get<0>(v_); }

@@ -35,9 +35,9 @@ struct Importer::Job {
   std::string file;
   InsertOptions insert_options;  // the session's sql_mode when the INSERT was read
   std::vector<Row> rows;
-  std::size_t row_count = 0;       // rows.size() before they were dropped for `prepared`
+  std::size_t row_count = 0;        // rows.size() before they were dropped for `prepared`
   BulkLoad::PreparedRows prepared;  // the rows encoded, while the table may bulk load
-  bool fallback = false;  // not only literals: the loader runs it through a session
+  bool fallback = false;            // not only literals: the loader runs it through a session
   std::optional<SqlError> error;
 };
 
@@ -161,7 +161,8 @@ bool Importer::OnStatement(ScriptStatement& st) {
                              std::holds_alternative<CreateDatabase>(s) || std::holds_alternative<CreateTable>(s);
     if (const auto* drop = std::get_if<DropTable>(&s)) {
       std::vector<std::string> names;
-      for (const TableName& n : drop->tables) names.push_back((n.database.empty() ? session_.database() : n.database) + "." + n.name);
+      for (const TableName& n : drop->tables)
+        names.push_back((n.database.empty() ? session_.database() : n.database) + "." + n.name);
       RetireLoaders(&names);
     } else if (!independent) {
       Drain();
@@ -341,7 +342,8 @@ std::uint64_t Importer::Apply(TableLoad& t, Job& job) {
   if (job.prepared) {  // its rows were dropped once encoded: read them again
     auto builder = RowBuilder::For(t.table->spec(), job.columns);
     auto rows = builder.ok() ? ReadRows(job.text, job.values_at, *builder) : std::nullopt;
-    if (!rows || !rows->ok()) return fail(rows && !rows->ok() ? rows->error() : SqlError{1105, "HY000", "rows could not be read again"});
+    if (!rows || !rows->ok())
+      return fail(rows && !rows->ok() ? rows->error() : SqlError{1105, "HY000", "rows could not be read again"});
     job.rows = std::move(**rows);
   }
   Status s = t.table->InsertBatch(job.rows, nullptr, job.insert_options);

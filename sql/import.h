@@ -49,12 +49,12 @@ struct ImportError {
 };
 
 struct ImportResult {
-  std::uint64_t rows = 0;        // rows inserted
-  std::uint64_t bulk_rows = 0;   // of which built bottom-up into empty tables (BulkLoad)
-  std::uint64_t statements = 0;  // statements run
-  std::uint64_t skipped = 0;     // versioned statements this server does not support
-  std::set<std::string> tables;  // "db.table" that received rows
-  std::string header_database;    // the header's database, when the dump needed it (ImportOptions::database)
+  std::uint64_t rows = 0;           // rows inserted
+  std::uint64_t bulk_rows = 0;      // of which built bottom-up into empty tables (BulkLoad)
+  std::uint64_t statements = 0;     // statements run
+  std::uint64_t skipped = 0;        // versioned statements this server does not support
+  std::set<std::string> tables;     // "db.table" that received rows
+  std::string header_database;      // the header's database, when the dump needed it (ImportOptions::database)
   std::vector<ImportError> errors;  // the first stops the import unless `force`
   // Tables load side by side, so when a statement fails, another table's loader may already
   // have applied INSERTs that come after it in the dump (every one before it is applied).
@@ -111,8 +111,8 @@ class Importer {
   std::vector<std::unique_ptr<Job>> graveyard_;    // applied jobs, for a reader thread to free
   std::map<Table*, std::unique_ptr<TableLoad>> tables_;
   std::size_t in_flight_ = 0;  // jobs queued or being parsed or applied
-  bool closing_ = false;  // the parser threads end
-  bool closed_ = false;   // Finish ran
+  bool closing_ = false;       // the parser threads end
+  bool closed_ = false;        // Finish ran
   std::vector<std::thread> parsers_;
   std::string current_table_;
 

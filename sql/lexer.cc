@@ -100,7 +100,8 @@ class Lexer {
       const char c = s_[i_];
       if (std::isspace(static_cast<unsigned char>(c))) {
         ++i_;
-      } else if (c == '#' || (c == '-' && At(1) == '-' && (i_ + 2 >= s_.size() || std::isspace(static_cast<unsigned char>(At(2)))))) {
+      } else if (c == '#' || (c == '-' && At(1) == '-' &&
+                              (i_ + 2 >= s_.size() || std::isspace(static_cast<unsigned char>(At(2)))))) {
         while (i_ < s_.size() && s_[i_] != '\n') ++i_;
       } else if (c == '*' && At(1) == '/' && versioned_ > 0) {
         --versioned_;  // the end of a versioned comment whose body was code
@@ -113,7 +114,8 @@ class Lexer {
           i_ += 3;
           const std::size_t digits = i_;
           while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
-          if (i_ == digits || std::stoull(std::string(s_.substr(digits, std::min<std::size_t>(i_ - digits, 9)))) <= kServerVersion) {
+          if (i_ == digits ||
+              std::stoull(std::string(s_.substr(digits, std::min<std::size_t>(i_ - digits, 9)))) <= kServerVersion) {
             ++versioned_;
             continue;
           }
@@ -233,7 +235,8 @@ class Lexer {
       while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
     }
     // MySQL allows names that start with digits (`1st_column`): a word after all.
-    if (kind == TokenKind::kInteger && i_ < s_.size() && WordChar(static_cast<unsigned char>(s_[i_]))) return Word(out, start);
+    if (kind == TokenKind::kInteger && i_ < s_.size() && WordChar(static_cast<unsigned char>(s_[i_])))
+      return Word(out, start);
     out.tokens.push_back({kind, std::string(s_.substr(start, i_ - start)), start});
     return true;
   }
@@ -259,7 +262,8 @@ class Lexer {
     const std::size_t b = i_;
     while (i_ < s_.size() && (WordChar(static_cast<unsigned char>(s_[i_])) || (system && s_[i_] == '.'))) ++i_;
     if (i_ == b) return Fail(out, start, "a variable needs a name after @");
-    out.tokens.push_back({system ? TokenKind::kSystemVar : TokenKind::kUserVar, std::string(s_.substr(b, i_ - b)), start});
+    out.tokens.push_back(
+        {system ? TokenKind::kSystemVar : TokenKind::kUserVar, std::string(s_.substr(b, i_ - b)), start});
     return true;
   }
 

@@ -17,16 +17,16 @@
 namespace strata::sql {
 
 enum class TokenKind : std::uint8_t {
-  kWord,         // a keyword or unquoted identifier (the text as written)
-  kQuotedName,   // `name` (text without the backticks)
-  kString,       // '...' or "..." (text decoded)
-  kHex,          // 0x.. or X'..' (text: the bytes)
-  kInteger,      // digits
-  kDecimal,      // digits with a point, no exponent
-  kFloat,        // with an exponent
-  kUserVar,      // @name (text: name)
-  kSystemVar,    // @@name, @@session.name, @@global.name (text: as written after @@)
-  kPunct,        // ( ) , ; . = < > <= >= <> != <=> + - * / % ! ~ & | ^ := && ||
+  kWord,        // a keyword or unquoted identifier (the text as written)
+  kQuotedName,  // `name` (text without the backticks)
+  kString,      // '...' or "..." (text decoded)
+  kHex,         // 0x.. or X'..' (text: the bytes)
+  kInteger,     // digits
+  kDecimal,     // digits with a point, no exponent
+  kFloat,       // with an exponent
+  kUserVar,     // @name (text: name)
+  kSystemVar,   // @@name, @@session.name, @@global.name (text: as written after @@)
+  kPunct,       // ( ) , ; . = < > <= >= <> != <=> + - * / % ! ~ & | ^ := && ||
   kEnd,
 };
 
@@ -47,8 +47,8 @@ struct LexError {
 };
 
 struct Lexed {
-  std::vector<Token> tokens;      // ends with kEnd
-  std::vector<std::string> hints; // the text of each /*+ ... */ hint
+  std::vector<Token> tokens;       // ends with kEnd
+  std::vector<std::string> hints;  // the text of each /*+ ... */ hint
   bool ok = true;
   LexError error;
 };

@@ -8,7 +8,8 @@ SqlError SyntaxError(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
   const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
   std::string near(text.substr(offset, 80));
-  while (!near.empty() && (near.back() == ';' || std::isspace(static_cast<unsigned char>(near.back())))) near.pop_back();
+  while (!near.empty() && (near.back() == ';' || std::isspace(static_cast<unsigned char>(near.back()))))
+    near.pop_back();
   return {1064, "42000",
           fmt::format("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server "
                       "version for the right syntax to use near '{}' at line {}",
@@ -43,9 +44,11 @@ sql::Statement Parser::ParseStatement() {
     ExpectWord("TRANSACTION");
     Begin b;
     do {
-      if (AcceptWords({"WITH", "CONSISTENT", "SNAPSHOT"})) b.consistent_snapshot = true;
-      else if (AcceptWords({"READ", "WRITE"})) {}
-      else if (AcceptWords({"READ", "ONLY"})) {}
+      if (AcceptWords({"WITH", "CONSISTENT", "SNAPSHOT"}))
+        b.consistent_snapshot = true;
+      else if (AcceptWords({"READ", "WRITE"})) {
+      } else if (AcceptWords({"READ", "ONLY"})) {
+      }
     } while (AcceptPunct(","));
     return b;
   }
@@ -88,8 +91,8 @@ sql::Statement Parser::ParseStatement() {
     return NoOp{what};
   }
   if (t.kind == TokenKind::kWord) {
-    static constexpr std::string_view kKnown[] = {"GRANT", "REVOKE", "TRUNCATE", "RENAME", "CALL", "PREPARE",
-                                                  "EXECUTE", "SAVEPOINT", "HANDLER", "LOAD", "XA", "INSTALL"};
+    static constexpr std::string_view kKnown[] = {"GRANT",   "REVOKE",    "TRUNCATE", "RENAME", "CALL", "PREPARE",
+                                                  "EXECUTE", "SAVEPOINT", "HANDLER",  "LOAD",   "XA",   "INSTALL"};
     for (std::string_view k : kKnown) {
       if (t.IsWord(k)) Unsupported(k);
     }

@@ -7,8 +7,10 @@ sql::Statement Parser::ParseAlter() {
   ++i_;
   if (AcceptWord("INSTANCE")) {
     AlterInstanceRedo a;
-    if (AcceptWord("DISABLE")) a.enable = false;
-    else ExpectWord("ENABLE");
+    if (AcceptWord("DISABLE"))
+      a.enable = false;
+    else
+      ExpectWord("ENABLE");
     ExpectWord("INNODB");
     ExpectWord("REDO_LOG");
     return a;
@@ -18,7 +20,8 @@ sql::Statement Parser::ParseAlter() {
   if (!AcceptWord("TABLE")) Unsupported("ALTER " + Peek().text);
   const TableName table = QualifiedName();
   if ((AcceptWord("DISABLE") || AcceptWord("ENABLE")) && AcceptWord("KEYS")) return NoOp{"ALTER TABLE ... KEYS"};
-  Unsupported("ALTER TABLE " + (table.name.empty() ? std::string() : "`" + table.name + "` ") + "other than DISABLE/ENABLE KEYS");
+  Unsupported("ALTER TABLE " + (table.name.empty() ? std::string() : "`" + table.name + "` ") +
+              "other than DISABLE/ENABLE KEYS");
 }
 
 sql::Statement Parser::ParseDrop() {
@@ -92,11 +95,16 @@ std::vector<std::string> Parser::KeyColumns(bool* prefixed) {
 
 void Parser::IndexOptions() {
   while (true) {
-    if (AcceptWord("USING")) Name();
-    else if (AcceptWord("COMMENT")) StringLiteral();
-    else if (AcceptWord("KEY_BLOCK_SIZE")) { AcceptPunct("="); Unsigned(); }
-    else if (AcceptWord("VISIBLE") || AcceptWord("INVISIBLE")) {}
-    else break;
+    if (AcceptWord("USING"))
+      Name();
+    else if (AcceptWord("COMMENT"))
+      StringLiteral();
+    else if (AcceptWord("KEY_BLOCK_SIZE")) {
+      AcceptPunct("=");
+      Unsigned();
+    } else if (AcceptWord("VISIBLE") || AcceptWord("INVISIBLE")) {
+    } else
+      break;
   }
 }
 
@@ -112,7 +120,9 @@ Charset Parser::CharsetName() {
   const Token& at = Peek();
   const std::string name = OptionValue();
   auto c = CharsetNamed(name);
-  if (!c) throw Failure{{1115, "42000", fmt::format("Unknown character set: '{}' (Strata has utf8mb4, latin1, binary)", name)}};
+  if (!c)
+    throw Failure{
+        {1115, "42000", fmt::format("Unknown character set: '{}' (Strata has utf8mb4, latin1, binary)", name)}};
   (void)at;
   return *c;
 }
@@ -128,14 +138,16 @@ sql::Statement Parser::ParseCreateTable() {
   CreateTable c;
   c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
   c.table = QualifiedName();
-  if (Peek().IsWord("LIKE") || Peek().IsWord("AS") || Peek().IsWord("SELECT")) Unsupported("CREATE TABLE ... LIKE/SELECT");
+  if (Peek().IsWord("LIKE") || Peek().IsWord("AS") || Peek().IsWord("SELECT"))
+    Unsupported("CREATE TABLE ... LIKE/SELECT");
   ExpectPunct("(");
   std::vector<bool> explicit_charset;
   do {
     const Token& t = Peek();
     if (t.IsWord("CONSTRAINT")) {
       ++i_;
-      if (!Peek().IsWord("PRIMARY") && !Peek().IsWord("UNIQUE") && !Peek().IsWord("FOREIGN") && !Peek().IsWord("CHECK")) Name();
+      if (!Peek().IsWord("PRIMARY") && !Peek().IsWord("UNIQUE") && !Peek().IsWord("FOREIGN") && !Peek().IsWord("CHECK"))
+        Name();
     }
     if (AcceptWords({"PRIMARY", "KEY"})) {
       if (!c.spec.primary_key.empty()) throw Failure{{1068, "42000", "Multiple primary key defined"}};
@@ -187,7 +199,8 @@ sql::Statement Parser::ParseCreateTable() {
     } else if (AcceptWord("ENGINE")) {
       AcceptPunct("=");
       const std::string engine = OptionValue();
-      if (!EqualsIgnoreCase(engine, "InnoDB")) c.ignored.push_back("ENGINE=" + engine + " (every table here is InnoDB)");
+      if (!EqualsIgnoreCase(engine, "InnoDB"))
+        c.ignored.push_back("ENGINE=" + engine + " (every table here is InnoDB)");
     } else if (Peek().IsWord("PARTITION")) {
       Unsupported("partitioned tables");
     } else if (Peek().kind == TokenKind::kWord) {
@@ -215,7 +228,9 @@ sql::Statement Parser::ParseCreateTable() {
     IndexSpec& ix = c.spec.indexes[k];
     if (!ix.name.empty()) continue;
     std::string name = ix.columns.front();
-    for (int n = 2; std::any_of(c.spec.indexes.begin(), c.spec.indexes.end(), [&](const IndexSpec& o) { return o.name == name; }); ++n) {
+    for (int n = 2;
+         std::any_of(c.spec.indexes.begin(), c.spec.indexes.end(), [&](const IndexSpec& o) { return o.name == name; });
+         ++n) {
       name = ix.columns.front() + "_" + std::to_string(n);
     }
     ix.name = name;
@@ -226,7 +241,8 @@ sql::Statement Parser::ParseCreateTable() {
 void Parser::SkipBalanced() {
   int depth = 0;
   while (!Peek().Is(TokenKind::kEnd)) {
-    if (Peek().IsPunct("(")) ++depth;
+    if (Peek().IsPunct("("))
+      ++depth;
     else if (Peek().IsPunct(")")) {
       if (depth == 0) return;
       --depth;
@@ -251,8 +267,11 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
     return true;
   };
   std::uint32_t ignored_width = 0;
-  struct IntType { std::string_view name; ColumnType type; };
-  static constexpr IntType kInts[] = {{"TINYINT", ColumnType::kTinyInt},   {"SMALLINT", ColumnType::kSmallInt},
+  struct IntType {
+    std::string_view name;
+    ColumnType type;
+  };
+  static constexpr IntType kInts[] = {{"TINYINT", ColumnType::kTinyInt},     {"SMALLINT", ColumnType::kSmallInt},
                                       {"MEDIUMINT", ColumnType::kMediumInt}, {"INT", ColumnType::kInt},
                                       {"INTEGER", ColumnType::kInt},         {"BIGINT", ColumnType::kBigInt},
                                       {"BOOL", ColumnType::kTinyInt},        {"BOOLEAN", ColumnType::kTinyInt}};
@@ -279,8 +298,10 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
     std::uint32_t p = 0, s = 0;
     length(&p, &s);
   } else if (type == "CHAR" || type == "CHARACTER" || type == "NCHAR") {
-    if (AcceptWord("VARYING")) col.type = ColumnType::kVarchar;
-    else col.type = ColumnType::kChar;
+    if (AcceptWord("VARYING"))
+      col.type = ColumnType::kVarchar;
+    else
+      col.type = ColumnType::kChar;
     col.length = 1;
     if (!length(&col.length, nullptr) && col.type == ColumnType::kVarchar) Syntax();
   } else if (type == "VARCHAR" || type == "NVARCHAR") {
@@ -299,7 +320,10 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
     col.type = type == "DATETIME" ? ColumnType::kDatetime : ColumnType::kTimestamp;
     length(&col.scale, nullptr);
   } else {
-    struct LobType { std::string_view name; ColumnType type; };
+    struct LobType {
+      std::string_view name;
+      ColumnType type;
+    };
     static constexpr LobType kLobs[] = {{"TINYTEXT", ColumnType::kTinyText},     {"TEXT", ColumnType::kText},
                                         {"MEDIUMTEXT", ColumnType::kMediumText}, {"LONGTEXT", ColumnType::kLongText},
                                         {"TINYBLOB", ColumnType::kTinyBlob},     {"BLOB", ColumnType::kBlob},
@@ -318,15 +342,22 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
   }
   // Attributes, in any order.
   while (true) {
-    if (AcceptWord("UNSIGNED")) col.is_unsigned = true;
-    else if (AcceptWord("SIGNED")) {}
-    else if (AcceptWord("ZEROFILL")) col.is_unsigned = true;
-    else if (AcceptWords({"NOT", "NULL"})) col.nullable = false;
-    else if (AcceptWord("NULL")) col.nullable = true;
-    else if (AcceptWord("AUTO_INCREMENT")) col.auto_increment = true;
+    if (AcceptWord("UNSIGNED"))
+      col.is_unsigned = true;
+    else if (AcceptWord("SIGNED")) {
+    } else if (AcceptWord("ZEROFILL"))
+      col.is_unsigned = true;
+    else if (AcceptWords({"NOT", "NULL"}))
+      col.nullable = false;
+    else if (AcceptWord("NULL"))
+      col.nullable = true;
+    else if (AcceptWord("AUTO_INCREMENT"))
+      col.auto_increment = true;
     else if (AcceptWords({"CHARACTER", "SET"}) || AcceptWord("CHARSET")) {
-      if (col.is_string()) col.charset = CharsetName();
-      else OptionValue();
+      if (col.is_string())
+        col.charset = CharsetName();
+      else
+        OptionValue();
       *has_charset = true;
     } else if (AcceptWord("COLLATE")) {
       const std::string name = OptionValue();

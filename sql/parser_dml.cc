@@ -60,8 +60,10 @@ void Parser::OrderLimit(std::vector<OrderItem>* order, std::optional<std::uint64
     do {
       OrderItem o;
       o.expr = Expression();
-      if (AcceptWord("DESC")) o.descending = true;
-      else AcceptWord("ASC");
+      if (AcceptWord("DESC"))
+        o.descending = true;
+      else
+        AcceptWord("ASC");
       order->push_back(std::move(o));
     } while (AcceptPunct(","));
   }
@@ -100,7 +102,8 @@ sql::Statement Parser::ParseUpdate() {
 
 sql::Statement Parser::ParseDelete() {
   ++i_;
-  while (AcceptWord("LOW_PRIORITY") || AcceptWord("QUICK") || AcceptWord("IGNORE")) {}
+  while (AcceptWord("LOW_PRIORITY") || AcceptWord("QUICK") || AcceptWord("IGNORE")) {
+  }
   ExpectWord("FROM");
   Delete d;
   d.table = QualifiedName();
@@ -137,8 +140,12 @@ sql::Statement Parser::ParseSelect() {
   if (AcceptWord("FROM")) {
     if (Peek().IsPunct("(")) Unsupported("subqueries");
     s.from = QualifiedName();
-    if (AcceptWord("AS")) Name();
-    else if (Peek().Is(TokenKind::kQuotedName) || (Peek().Is(TokenKind::kWord) && !Reserved(Peek()) && !Peek().IsWord("FORCE") && !Peek().IsWord("USE") && !Peek().IsWord("IGNORE") && !Peek().IsWord("JOIN"))) Name();
+    if (AcceptWord("AS"))
+      Name();
+    else if (Peek().Is(TokenKind::kQuotedName) ||
+             (Peek().Is(TokenKind::kWord) && !Reserved(Peek()) && !Peek().IsWord("FORCE") && !Peek().IsWord("USE") &&
+              !Peek().IsWord("IGNORE") && !Peek().IsWord("JOIN")))
+      Name();
     if (Peek().IsPunct(",") || Peek().IsWord("JOIN") || Peek().IsWord("LEFT") || Peek().IsWord("INNER") ||
         Peek().IsWord("RIGHT") || Peek().IsWord("CROSS") || Peek().IsWord("NATURAL")) {
       Unsupported("joins");
@@ -155,9 +162,12 @@ sql::Statement Parser::ParseSelect() {
   if (Peek().IsWord("GROUP") || Peek().IsWord("HAVING")) Unsupported("GROUP BY");
   if (Peek().IsWord("UNION")) Unsupported("UNION");
   OrderLimit(&s.order_by, &s.limit, &s.offset);
-  if (AcceptWords({"FOR", "UPDATE"})) s.lock = RowLock::kExclusive;
-  else if (AcceptWords({"FOR", "SHARE"}) || AcceptWords({"LOCK", "IN", "SHARE", "MODE"})) s.lock = RowLock::kShared;
-  if (s.lock != RowLock::kNone && (AcceptWord("NOWAIT") || AcceptWords({"SKIP", "LOCKED"}))) Unsupported("NOWAIT / SKIP LOCKED");
+  if (AcceptWords({"FOR", "UPDATE"}))
+    s.lock = RowLock::kExclusive;
+  else if (AcceptWords({"FOR", "SHARE"}) || AcceptWords({"LOCK", "IN", "SHARE", "MODE"}))
+    s.lock = RowLock::kShared;
+  if (s.lock != RowLock::kNone && (AcceptWord("NOWAIT") || AcceptWords({"SKIP", "LOCKED"})))
+    Unsupported("NOWAIT / SKIP LOCKED");
   return s;
 }
 
@@ -179,8 +189,10 @@ std::optional<Isolation> Parser::IsolationFromWords(const std::string& level) {
 sql::Statement Parser::ParseSet() {
   ++i_;
   bool global = false;
-  if (AcceptWord("GLOBAL")) global = true;
-  else AcceptWord("SESSION") || AcceptWord("LOCAL");
+  if (AcceptWord("GLOBAL"))
+    global = true;
+  else
+    AcceptWord("SESSION") || AcceptWord("LOCAL");
   if (AcceptWord("TRANSACTION")) {
     SetTransaction st;
     st.global = global;
@@ -210,8 +222,10 @@ sql::Statement Parser::ParseSet() {
     SetVariable v;
     v.scope = global ? SetVariable::Scope::kGlobal : SetVariable::Scope::kSession;
     if (!first) {
-      if (AcceptWord("GLOBAL")) v.scope = SetVariable::Scope::kGlobal;
-      else AcceptWord("SESSION") || AcceptWord("LOCAL");
+      if (AcceptWord("GLOBAL"))
+        v.scope = SetVariable::Scope::kGlobal;
+      else
+        AcceptWord("SESSION") || AcceptWord("LOCAL");
     }
     first = false;
     const Token& t = Peek();
@@ -251,14 +265,18 @@ sql::Statement Parser::ParseShow() {
   ++i_;
   Show s;
   auto like = [&] {
-    if (AcceptWord("LIKE")) s.like = StringLiteral();
-    else if (Peek().IsWord("WHERE")) Unsupported("SHOW ... WHERE");
+    if (AcceptWord("LIKE"))
+      s.like = StringLiteral();
+    else if (Peek().IsWord("WHERE"))
+      Unsupported("SHOW ... WHERE");
   };
   auto from = [&] {
     if (AcceptWord("FROM") || AcceptWord("IN")) s.database = Name();
   };
-  if (AcceptWord("GLOBAL")) s.global = true;
-  else AcceptWord("SESSION") || AcceptWord("LOCAL");
+  if (AcceptWord("GLOBAL"))
+    s.global = true;
+  else
+    AcceptWord("SESSION") || AcceptWord("LOCAL");
   const bool full = AcceptWord("FULL");
   if (AcceptWord("DATABASES") || AcceptWord("SCHEMAS")) {
     s.what = Show::What::kDatabases;

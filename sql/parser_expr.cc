@@ -125,20 +125,28 @@ ExprPtr Parser::Predicate() {
 ExprPtr Parser::Additive() {
   ExprPtr e = Multiplicative();
   while (true) {
-    if (AcceptPunct("+")) e = MakeBinary("+", std::move(e), Multiplicative());
-    else if (AcceptPunct("-")) e = MakeBinary("-", std::move(e), Multiplicative());
-    else return e;
+    if (AcceptPunct("+"))
+      e = MakeBinary("+", std::move(e), Multiplicative());
+    else if (AcceptPunct("-"))
+      e = MakeBinary("-", std::move(e), Multiplicative());
+    else
+      return e;
   }
 }
 
 ExprPtr Parser::Multiplicative() {
   ExprPtr e = Unary();
   while (true) {
-    if (AcceptPunct("*")) e = MakeBinary("*", std::move(e), Unary());
-    else if (AcceptPunct("/")) e = MakeBinary("/", std::move(e), Unary());
-    else if (AcceptWord("DIV")) e = MakeBinary("DIV", std::move(e), Unary());
-    else if (AcceptPunct("%") || AcceptWord("MOD")) e = MakeBinary("%", std::move(e), Unary());
-    else return e;
+    if (AcceptPunct("*"))
+      e = MakeBinary("*", std::move(e), Unary());
+    else if (AcceptPunct("/"))
+      e = MakeBinary("/", std::move(e), Unary());
+    else if (AcceptWord("DIV"))
+      e = MakeBinary("DIV", std::move(e), Unary());
+    else if (AcceptPunct("%") || AcceptWord("MOD"))
+      e = MakeBinary("%", std::move(e), Unary());
+    else
+      return e;
   }
 }
 
@@ -188,7 +196,8 @@ ExprPtr Parser::Primary() {
       while (Peek().Is(TokenKind::kString)) s += Take().text;  // 'a' 'b' is 'ab'
       return Literal(Value::String(std::move(s)), LiteralKind::kPlain, at);
     }
-    case TokenKind::kHex: return Literal(Value::String(Take().text), LiteralKind::kBinary, at);
+    case TokenKind::kHex:
+      return Literal(Value::String(Take().text), LiteralKind::kBinary, at);
     case TokenKind::kInteger: {
       const std::string& s = Take().text;
       std::int64_t v = 0;
@@ -199,7 +208,8 @@ ExprPtr Parser::Primary() {
       if (ec2 == std::errc()) return Literal(Value::UInt(u), LiteralKind::kPlain, at);
       return Literal(Value::String(s), LiteralKind::kDecimal, at);
     }
-    case TokenKind::kDecimal: return Literal(Value::String(Take().text), LiteralKind::kDecimal, at);
+    case TokenKind::kDecimal:
+      return Literal(Value::String(Take().text), LiteralKind::kDecimal, at);
     case TokenKind::kFloat: {
       const std::string& s = Take().text;
       double d = 0;
@@ -235,9 +245,12 @@ ExprPtr Parser::Primary() {
         return e;
       }
       Syntax();
-    case TokenKind::kQuotedName: return ColumnRef();
-    case TokenKind::kWord: break;
-    default: Syntax();
+    case TokenKind::kQuotedName:
+      return ColumnRef();
+    case TokenKind::kWord:
+      break;
+    default:
+      Syntax();
   }
   if (t.IsWord("NULL")) {
     ++i_;

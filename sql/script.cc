@@ -77,7 +77,8 @@ bool StatementSplitter::Emit(bool vertical, const Sink& sink) {
 bool StatementSplitter::Line(std::string_view line, bool complete, const Sink& sink) {
   if (state_ == State::kCode && !started_) {
     const std::string_view t = Trim(line);
-    if (t.size() >= 9 && EqualsIgnoreCase(t.substr(0, 9), "delimiter") && (t.size() == 9 || std::isspace(static_cast<unsigned char>(t[9])))) {
+    if (t.size() >= 9 && EqualsIgnoreCase(t.substr(0, 9), "delimiter") &&
+        (t.size() == 9 || std::isspace(static_cast<unsigned char>(t[9])))) {
       std::string_view d = Trim(t.substr(9));
       const std::size_t space = d.find_first_of(" \t");
       if (space != std::string_view::npos) d = d.substr(0, space);
@@ -107,9 +108,12 @@ bool StatementSplitter::Line(std::string_view line, bool complete, const Sink& s
           if (started_ && !Emit(vertical, sink)) return false;
           continue;
         }
-        if (c == '\'') state_ = State::kSingle;
-        else if (c == '"') state_ = State::kDouble;
-        else if (c == '`') state_ = State::kBacktick;
+        if (c == '\'')
+          state_ = State::kSingle;
+        else if (c == '"')
+          state_ = State::kDouble;
+        else if (c == '`')
+          state_ = State::kBacktick;
         else if (c == '#' || (c == '-' && i + 1 < line.size() && line[i + 1] == '-' &&
                               (i + 2 == line.size() || std::isspace(static_cast<unsigned char>(line[i + 2]))))) {
           Append(line.substr(run, i - run));  // a line comment: the rest of the line goes
@@ -127,7 +131,9 @@ bool StatementSplitter::Line(std::string_view line, bool complete, const Sink& s
         ++i;
         break;
       }
-      case State::kSingle: case State::kDouble: case State::kBacktick: {
+      case State::kSingle:
+      case State::kDouble:
+      case State::kBacktick: {
         const char quote = state_ == State::kSingle ? '\'' : state_ == State::kDouble ? '"' : '`';
         if (escaped_) {
           escaped_ = false;

@@ -16,9 +16,9 @@
 namespace strata::sql {
 
 struct ScriptStatement {
-  std::string text;          // without the delimiter
-  std::uint64_t line = 0;    // where the statement starts, counting from 1
-  bool vertical = false;     // ended by \G: print one column per line
+  std::string text;        // without the delimiter
+  std::uint64_t line = 0;  // where the statement starts, counting from 1
+  bool vertical = false;   // ended by \G: print one column per line
 };
 
 class StatementSplitter {
@@ -44,13 +44,13 @@ class StatementSplitter {
   void Append(std::string_view s);
 
   std::string delimiter_ = ";";
-  std::string partial_;      // a line not yet ended by '\n'
-  std::string current_;      // the statement so far
-  bool started_ = false;     // current_ holds something besides space and comments
-  std::uint64_t line_ = 1;   // the line being read
+  std::string partial_;     // a line not yet ended by '\n'
+  std::string current_;     // the statement so far
+  bool started_ = false;    // current_ holds something besides space and comments
+  std::uint64_t line_ = 1;  // the line being read
   std::uint64_t start_line_ = 1;
   State state_ = State::kCode;
-  bool escaped_ = false;     // the last character inside a quote was a backslash
+  bool escaped_ = false;  // the last character inside a quote was a backslash
   bool stopped_ = false;
 };
 

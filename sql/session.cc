@@ -24,17 +24,22 @@ std::string Lower(std::string_view s) {
 
 const char* IsolationName(Isolation i) {
   switch (i) {
-    case Isolation::kReadUncommitted: return "READ-UNCOMMITTED";
-    case Isolation::kReadCommitted: return "READ-COMMITTED";
-    case Isolation::kRepeatableRead: return "REPEATABLE-READ";
-    case Isolation::kSerializable: return "SERIALIZABLE";
+    case Isolation::kReadUncommitted:
+      return "READ-UNCOMMITTED";
+    case Isolation::kReadCommitted:
+      return "READ-COMMITTED";
+    case Isolation::kRepeatableRead:
+      return "REPEATABLE-READ";
+    case Isolation::kSerializable:
+      return "SERIALIZABLE";
   }
   return "REPEATABLE-READ";
 }
 
 std::optional<Isolation> IsolationFromName(std::string name) {
   for (char& c : name) c = c == ' ' ? '-' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  for (Isolation i : {Isolation::kReadUncommitted, Isolation::kReadCommitted, Isolation::kRepeatableRead, Isolation::kSerializable}) {
+  for (Isolation i :
+       {Isolation::kReadUncommitted, Isolation::kReadCommitted, Isolation::kRepeatableRead, Isolation::kSerializable}) {
     if (name == IsolationName(i)) return i;
   }
   return std::nullopt;
@@ -158,7 +163,8 @@ SqlResult<SqlValue> SessionContext::SystemVariable(const std::string& name) cons
 }
 
 std::optional<SqlValue> SessionContext::SessionFunction(const std::string& name) const {
-  if (name == "DATABASE" || name == "SCHEMA") return s_.database_.empty() ? SqlValue{} : SqlValue{Value::String(s_.database_)};
+  if (name == "DATABASE" || name == "SCHEMA")
+    return s_.database_.empty() ? SqlValue{} : SqlValue{Value::String(s_.database_)};
   if (name == "LAST_INSERT_ID") return SqlValue{Value::UInt(s_.last_insert_id_)};
   if (name == "CONNECTION_ID") return SqlValue{Value::UInt(s_.id_)};
   if (name == "VERSION") return SqlValue{Value::String(*s_.SystemVariable("version"))};
@@ -252,8 +258,10 @@ StatementOutcome Session::InTransaction(const std::function<StatementOutcome(Tra
     const std::uint64_t savepoint = (*trx)->Savepoint();
     StatementOutcome o = body(*trx);
     if (o.error) {
-      if (!(*trx)->active()) trx_.reset();  // a deadlock took the whole transaction
-      else if (Status r = (*trx)->RollbackToSavepoint(savepoint); !r.ok()) return RollbackFailed(o, r);
+      if (!(*trx)->active())
+        trx_.reset();  // a deadlock took the whole transaction
+      else if (Status r = (*trx)->RollbackToSavepoint(savepoint); !r.ok())
+        return RollbackFailed(o, r);
     }
     return o;
   }
@@ -280,7 +288,8 @@ Status Session::CommitNow(Transaction& t) {
   if (!async_commit_) return t.Commit();
   last_async_commit_ = t.CommitAsync();
   // An error known at once (the commit itself failed) is reported at once.
-  if (last_async_commit_->wait_for(std::chrono::seconds(0)) == std::future_status::ready) return last_async_commit_->get();
+  if (last_async_commit_->wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+    return last_async_commit_->get();
   return Status::Ok();
 }
 
@@ -290,7 +299,8 @@ std::optional<std::string> Session::HotRowGroup(const Update& u) {
   for (const std::string& h : hints_ ? *hints_ : std::vector<std::string>{}) {
     std::string flat;
     for (char c : h) {
-      if (!std::isspace(static_cast<unsigned char>(c))) flat += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (!std::isspace(static_cast<unsigned char>(c)))
+        flat += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     }
     hinted |= flat.find("GROUP_COMMIT(TRUE)") != std::string::npos;
   }
@@ -329,13 +339,11 @@ std::optional<SqlError> Session::EndTransaction(bool commit) {
 
 StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink) {
   // Statements that end the open transaction first, as MySQL's implicit commit does.
-  const bool implicit_commit = std::holds_alternative<CreateDatabase>(statement) ||
-                               std::holds_alternative<DropDatabase>(statement) ||
-                               std::holds_alternative<CreateTable>(statement) ||
-                               std::holds_alternative<DropTable>(statement) ||
-                               std::holds_alternative<CreateIndex>(statement) ||
-                               std::holds_alternative<AlterInstanceRedo>(statement) ||
-                               std::holds_alternative<Begin>(statement);
+  const bool implicit_commit =
+      std::holds_alternative<CreateDatabase>(statement) || std::holds_alternative<DropDatabase>(statement) ||
+      std::holds_alternative<CreateTable>(statement) || std::holds_alternative<DropTable>(statement) ||
+      std::holds_alternative<CreateIndex>(statement) || std::holds_alternative<AlterInstanceRedo>(statement) ||
+      std::holds_alternative<Begin>(statement);
   if (implicit_commit) {
     if (auto e = EndTransaction(true)) return Error(*e);
   }
@@ -494,47 +502,60 @@ StatementOutcome Session::DoSet(const Set& set) {
     };
     if (name == "autocommit") {
       auto b = on();
-      if (!b) return Error({1231, "42000", fmt::format("Variable 'autocommit' can't be set to the value of '{}'", text)});
+      if (!b)
+        return Error({1231, "42000", fmt::format("Variable 'autocommit' can't be set to the value of '{}'", text)});
       if (*b && !autocommit_) {
         if (auto e = EndTransaction(true)) return Error(*e);
       }
       autocommit_ = *b;
     } else if (name == "transaction_isolation" || name == "tx_isolation") {
       auto iso = IsolationFromName(text);
-      if (!iso) return Error({1231, "42000", fmt::format("Variable '{}' can't be set to the value of '{}'", name, text)});
+      if (!iso)
+        return Error({1231, "42000", fmt::format("Variable '{}' can't be set to the value of '{}'", name, text)});
       isolation_ = *iso;
     } else if (name == "innodb_flush_log_at_trx_commit") {
       if (v.scope != SetVariable::Scope::kGlobal) {
-        return Error({1229, "HY000", "Variable 'innodb_flush_log_at_trx_commit' is a GLOBAL variable and should be set with SET GLOBAL"});
+        return Error(
+            {1229, "HY000",
+             "Variable 'innodb_flush_log_at_trx_commit' is a GLOBAL variable and should be set with SET GLOBAL"});
       }
       Status st = db_.set_flush_log_at_trx_commit(std::atoi(text.c_str()));
       if (!st.ok() || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
-        return Error({1231, "42000", fmt::format("Variable 'innodb_flush_log_at_trx_commit' can't be set to the value of '{}'", text)});
+        return Error(
+            {1231, "42000",
+             fmt::format("Variable 'innodb_flush_log_at_trx_commit' can't be set to the value of '{}'", text)});
       }
     } else if (name == "async_commit") {
       auto b = on();
-      if (!b) return Error({1231, "42000", fmt::format("Variable 'async_commit' can't be set to the value of '{}'", text)});
+      if (!b)
+        return Error({1231, "42000", fmt::format("Variable 'async_commit' can't be set to the value of '{}'", text)});
       async_commit_ = *b;
     } else if (name == "enable_early_lock_release") {
       auto b = on();
-      if (!b) return Error({1231, "42000", fmt::format("Variable 'enable_early_lock_release' can't be set to the value of '{}'", text)});
+      if (!b)
+        return Error({1231, "42000",
+                      fmt::format("Variable 'enable_early_lock_release' can't be set to the value of '{}'", text)});
       db_.set_early_lock_release(*b);
     } else if (name == "max_elr_dependent_trx_count") {
       std::uint64_t count = 0;
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
       if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-        return Error({1231, "42000", fmt::format("Variable 'max_elr_dependent_trx_count' can't be set to the value of '{}'", text)});
+        return Error({1231, "42000",
+                      fmt::format("Variable 'max_elr_dependent_trx_count' can't be set to the value of '{}'", text)});
       }
       db_.set_max_elr_dependent_trx_count(count);
     } else if (name == "hot_row_group_commit_tables") {
       db_.set_group_commit_tables(text);
     } else if (name == "innodb_lock_wait_timeout") {
       const long secs = std::atol(text.c_str());
-      if (secs < 1) return Error({1231, "42000", fmt::format("Variable 'innodb_lock_wait_timeout' can't be set to the value of '{}'", text)});
+      if (secs < 1)
+        return Error({1231, "42000",
+                      fmt::format("Variable 'innodb_lock_wait_timeout' can't be set to the value of '{}'", text)});
       db_.set_lock_wait_timeout(std::chrono::seconds(secs));
       session_vars_[name] = std::to_string(secs);
     } else {
-      const bool known = std::any_of(std::begin(kVariables), std::end(kVariables), [&](const KnownVariable& k) { return k.name == name; });
+      const bool known = std::any_of(std::begin(kVariables), std::end(kVariables),
+                                     [&](const KnownVariable& k) { return k.name == name; });
       if (!known) o.warnings.push_back(fmt::format("Unknown system variable '{}': set here, used by nothing", name));
       session_vars_[name] = text;
     }
@@ -558,9 +579,12 @@ std::string Session::ShowCreateTable(const TableSpec& spec) const {
     if (c.auto_increment) l += " AUTO_INCREMENT";
     if (c.default_value) {
       const Value& d = *c.default_value;
-      if (d.is_null()) l += " DEFAULT NULL";
-      else if (d.is_string() && d.as_string() == "CURRENT_TIMESTAMP" && !c.is_string()) l += " DEFAULT CURRENT_TIMESTAMP";
-      else l += " DEFAULT '" + *Format(d, &c) + "'";
+      if (d.is_null())
+        l += " DEFAULT NULL";
+      else if (d.is_string() && d.as_string() == "CURRENT_TIMESTAMP" && !c.is_string())
+        l += " DEFAULT CURRENT_TIMESTAMP";
+      else
+        l += " DEFAULT '" + *Format(d, &c) + "'";
     } else if (c.nullable && !c.is_lob()) {
       l += " DEFAULT NULL";
     }
@@ -568,7 +592,8 @@ std::string Session::ShowCreateTable(const TableSpec& spec) const {
   }
   if (!spec.primary_key.empty()) lines.push_back("  PRIMARY KEY (" + list(spec.primary_key) + ")");
   for (const IndexSpec& ix : spec.indexes) {
-    lines.push_back(std::string("  ") + (ix.unique ? "UNIQUE KEY " : "KEY ") + quote(ix.name) + " (" + list(ix.columns) + ")");
+    lines.push_back(std::string("  ") + (ix.unique ? "UNIQUE KEY " : "KEY ") + quote(ix.name) + " (" +
+                    list(ix.columns) + ")");
   }
   for (std::size_t k = 0; k < lines.size(); ++k) out += lines[k] + (k + 1 < lines.size() ? ",\n" : "\n");
   out += ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
@@ -631,10 +656,24 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kTableStatus: {
       const std::string dbname = s.database.empty() ? database_ : s.database;
       if (dbname.empty()) return Error(NoDatabase());
-      sink.Header({{"Name"}, {"Engine"}, {"Version", true}, {"Row_format"}, {"Rows", true}, {"Avg_row_length", true},
-                   {"Data_length", true}, {"Max_data_length", true}, {"Index_length", true}, {"Data_free", true},
-                   {"Auto_increment", true}, {"Create_time"}, {"Update_time"}, {"Check_time"}, {"Collation"},
-                   {"Checksum", true}, {"Create_options"}, {"Comment"}});
+      sink.Header({{"Name"},
+                   {"Engine"},
+                   {"Version", true},
+                   {"Row_format"},
+                   {"Rows", true},
+                   {"Avg_row_length", true},
+                   {"Data_length", true},
+                   {"Max_data_length", true},
+                   {"Index_length", true},
+                   {"Data_free", true},
+                   {"Auto_increment", true},
+                   {"Create_time"},
+                   {"Update_time"},
+                   {"Check_time"},
+                   {"Collation"},
+                   {"Checksum", true},
+                   {"Create_options"},
+                   {"Comment"}});
       auto tables = db_.ListTables(dbname);
       std::sort(tables.begin(), tables.end());
       for (const auto& name : tables) {
@@ -643,7 +682,10 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
         if (!t.ok()) continue;
         // Exact row count (InnoDB estimates it); the file's size stands for the data.
         std::uint64_t rows = 0;
-        Status st = (*t)->Scan({}, [&](const engine::Row&) { ++rows; return true; });
+        Status st = (*t)->Scan({}, [&](const engine::Row&) {
+          ++rows;
+          return true;
+        });
         if (!st.ok()) return Error(FromStatus(st));
         const std::uint64_t bytes = (*t)->file_bytes();
         std::optional<std::string> auto_inc;
@@ -658,10 +700,12 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     }
     case Show::What::kEngineStatus: {
       sink.Header({{"Type"}, {"Name"}, {"Status"}});
-      const std::string text = "\n=====================================\nINNODB MONITOR OUTPUT (Strata)\n"
-                               "=====================================\n------------\nTRANSACTIONS\n------------\n" +
-                               db_.StatusReport().Render() + "----------------------------\nEND OF INNODB MONITOR OUTPUT\n"
-                               "============================\n";
+      const std::string text =
+          "\n=====================================\nINNODB MONITOR OUTPUT (Strata)\n"
+          "=====================================\n------------\nTRANSACTIONS\n------------\n" +
+          db_.StatusReport().Render() +
+          "----------------------------\nEND OF INNODB MONITOR OUTPUT\n"
+          "============================\n";
       emit({"InnoDB", "", text});
       return o;
     }

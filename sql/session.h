@@ -54,7 +54,7 @@ struct StatementOutcome {
   std::uint64_t rows = 0;   // rows sent, or rows affected
   std::string info;         // "Records: 3  Duplicates: 0  Warnings: 0", "Rows matched: ..."
   std::vector<std::string> warnings;
-  bool skipped = false;     // a versioned-comment statement this server does not support
+  bool skipped = false;  // a versioned-comment statement this server does not support
 };
 
 // The largest statement a session takes (MySQL 8.0's default max_allowed_packet): a longer

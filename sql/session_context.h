@@ -21,7 +21,8 @@ class SessionContext : public EvalContext {
 // A table's row: columns by name (case-insensitively), values typed by the column.
 class RowContext : public SessionContext {
  public:
-  RowContext(const Session& s, const TableSpec& spec, const Row* row = nullptr) : SessionContext(s), spec_(spec), row_(row) {}
+  RowContext(const Session& s, const TableSpec& spec, const Row* row = nullptr)
+      : SessionContext(s), spec_(spec), row_(row) {}
   void set_row(const Row* row) { row_ = row; }
   SqlResult<SqlValue> Column(const Expr& column) const override;
   const SqlValue* Aggregate(const Expr& call) const override;

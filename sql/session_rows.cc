@@ -22,7 +22,8 @@ std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& 
 
 SqlValue FromColumn(const Value& v, const engine::Column& c) {
   LiteralKind kind = LiteralKind::kPlain;
-  if (c.type == ColumnType::kDecimal) kind = LiteralKind::kDecimal;
+  if (c.type == ColumnType::kDecimal)
+    kind = LiteralKind::kDecimal;
   else if (c.charset == Charset::kBinary || c.type == ColumnType::kBinary || c.type == ColumnType::kVarbinary ||
            (c.is_lob() && !c.is_string())) {
     kind = LiteralKind::kBinary;
@@ -103,9 +104,9 @@ struct ColumnConstraint {
 // How rows are reached: some primary keys looked up, or an index scanned from a prefix.
 struct AccessPath {
   std::string index = "PRIMARY";
-  std::vector<std::size_t> columns;  // the index's columns, by position in the table
-  std::vector<SqlValue> eq;          // equal values on the leading columns
-  std::optional<Bound> lower, upper; // on the column after them
+  std::vector<std::size_t> columns;   // the index's columns, by position in the table
+  std::vector<SqlValue> eq;           // equal values on the leading columns
+  std::optional<Bound> lower, upper;  // on the column after them
   std::vector<std::vector<SqlValue>> points;
   bool use_points = false;
 };
@@ -163,7 +164,8 @@ class Planner {
         best_score = score;
       }
     };
-    if (!spec_.primary_key.empty()) consider("PRIMARY", spec_.primary_key, true);
+    if (!spec_.primary_key.empty())
+      consider("PRIMARY", spec_.primary_key, true);
     else {
       best.index = "PRIMARY";
       best_score = 0;
@@ -196,21 +198,30 @@ class Planner {
       const Expr* val = e.args[1].get();
       if (!ColumnOf(*col)) {
         std::swap(col, val);
-        if (op == "<") op = ">";
-        else if (op == "<=") op = ">=";
-        else if (op == ">") op = "<";
-        else if (op == ">=") op = "<=";
+        if (op == "<")
+          op = ">";
+        else if (op == "<=")
+          op = ">=";
+        else if (op == ">")
+          op = "<";
+        else if (op == ">=")
+          op = "<=";
       }
       auto c = ColumnOf(*col);
       if (!c) return;
       auto v = ConstantOf(*val, *c);
       if (!v) return;
       ColumnConstraint& cc = cons_[*c];
-      if (op == "=" || op == "<=>") cc.eq = *v;
-      else if (op == "<") cc.upper = Bound{*v, false};
-      else if (op == "<=") cc.upper = Bound{*v, true};
-      else if (op == ">") cc.lower = Bound{*v, false};
-      else if (op == ">=") cc.lower = Bound{*v, true};
+      if (op == "=" || op == "<=>")
+        cc.eq = *v;
+      else if (op == "<")
+        cc.upper = Bound{*v, false};
+      else if (op == "<=")
+        cc.upper = Bound{*v, true};
+      else if (op == ">")
+        cc.lower = Bound{*v, false};
+      else if (op == ">=")
+        cc.lower = Bound{*v, true};
     } else if (e.kind == Expr::Kind::kBetween && !e.negated) {
       auto c = ColumnOf(*e.args[0]);
       if (!c) return;
@@ -226,8 +237,10 @@ class Planner {
         if (!v) return;
         values.push_back(*v);
       }
-      if (e.args.size() == 2) cons_[*c].eq = values[0];
-      else cons_[*c].in = std::move(values);
+      if (e.args.size() == 2)
+        cons_[*c].eq = values[0];
+      else
+        cons_[*c].in = std::move(values);
     }
   }
 
@@ -236,7 +249,8 @@ class Planner {
   std::map<std::size_t, ColumnConstraint> cons_;
 };
 
-std::vector<Value> KeyValues(const std::vector<SqlValue>& values, const std::vector<std::size_t>& columns, const TableSpec& spec) {
+std::vector<Value> KeyValues(const std::vector<SqlValue>& values, const std::vector<std::size_t>& columns,
+                             const TableSpec& spec) {
   std::vector<Value> out;
   for (std::size_t k = 0; k < values.size(); ++k) out.push_back(ToColumn(values[k], spec.columns[columns[k]]));
   return out;
@@ -259,18 +273,21 @@ Status Visit(Table& t, const AccessPath& p, Transaction* trx, RowLock lock, cons
   std::vector<SqlValue> from = p.eq;
   if (p.lower) from.push_back(p.lower->value);
   o.from = KeyValues(from, p.columns, spec);
-  return t.Scan(o, [&](const Row& row) {
-    for (std::size_t k = 0; k < p.eq.size(); ++k) {
-      const std::size_t c = p.columns[k];
-      if (Compare(FromColumn(row[c], spec.columns[c]), p.eq[k]) != 0) return false;  // past the prefix
-    }
-    if (p.upper) {
-      const std::size_t c = p.columns[p.eq.size()];
-      const auto cmp = Compare(FromColumn(row[c], spec.columns[c]), p.upper->value);
-      if (cmp && (*cmp > 0 || (*cmp == 0 && !p.upper->inclusive))) return false;
-    }
-    return fn(row);
-  }, trx);
+  return t.Scan(
+      o,
+      [&](const Row& row) {
+        for (std::size_t k = 0; k < p.eq.size(); ++k) {
+          const std::size_t c = p.columns[k];
+          if (Compare(FromColumn(row[c], spec.columns[c]), p.eq[k]) != 0) return false;  // past the prefix
+        }
+        if (p.upper) {
+          const std::size_t c = p.columns[p.eq.size()];
+          const auto cmp = Compare(FromColumn(row[c], spec.columns[c]), p.upper->value);
+          if (cmp && (*cmp > 0 || (*cmp == 0 && !p.upper->inclusive))) return false;
+        }
+        return fn(row);
+      },
+      trx);
 }
 
 // A WHERE's verdict on the row in `ctx`.
@@ -282,25 +299,34 @@ SqlResult<bool> Matches(const Expr* where, const RowContext& ctx) {
 }
 
 bool NumericColumn(const engine::Column& c) {
-  return c.is_integer() || c.type == ColumnType::kDecimal || c.type == ColumnType::kFloat || c.type == ColumnType::kDouble;
+  return c.is_integer() || c.type == ColumnType::kDecimal || c.type == ColumnType::kFloat ||
+         c.type == ColumnType::kDouble;
 }
 
 bool NumericExpr(const Expr& e, const TableSpec* spec) {
   switch (e.kind) {
-    case Expr::Kind::kLiteral: return !e.value.is_string() || e.literal_kind == LiteralKind::kDecimal;
+    case Expr::Kind::kLiteral:
+      return !e.value.is_string() || e.literal_kind == LiteralKind::kDecimal;
     case Expr::Kind::kColumn: {
       auto i = spec ? FindColumn(*spec, e.name) : std::nullopt;
       return i && NumericColumn(spec->columns[*i]);
     }
-    case Expr::Kind::kBinary: case Expr::Kind::kUnary: case Expr::Kind::kIn: case Expr::Kind::kBetween:
-    case Expr::Kind::kIsNull: case Expr::Kind::kLike: return true;
+    case Expr::Kind::kBinary:
+    case Expr::Kind::kUnary:
+    case Expr::Kind::kIn:
+    case Expr::Kind::kBetween:
+    case Expr::Kind::kIsNull:
+    case Expr::Kind::kLike:
+      return true;
     case Expr::Kind::kFunction: {
-      static constexpr std::string_view kNumeric[] = {"COUNT", "SUM", "AVG", "LENGTH", "CHAR_LENGTH", "OCTET_LENGTH", "ABS",
-                                                      "FLOOR", "CEIL", "CEILING", "ROUND", "RAND", "LAST_INSERT_ID", "CONNECTION_ID"};
+      static constexpr std::string_view kNumeric[] = {
+          "COUNT", "SUM",  "AVG",     "LENGTH", "CHAR_LENGTH", "OCTET_LENGTH",   "ABS",
+          "FLOOR", "CEIL", "CEILING", "ROUND",  "RAND",        "LAST_INSERT_ID", "CONNECTION_ID"};
       if (std::find(std::begin(kNumeric), std::end(kNumeric), e.name) != std::end(kNumeric)) return true;
       return (e.name == "MIN" || e.name == "MAX") && !e.args.empty() && NumericExpr(*e.args[0], spec);
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -327,16 +353,19 @@ struct Accumulator {
       const auto c = best ? Compare(*v, *best) : std::optional<int>(0);
       if (!best || (call->name == "MIN" ? *c < 0 : *c > 0)) best = *v;
     } else if (call->name == "SUM" || call->name == "AVG") {
-      if (v->value.is_int()) int_sum += v->value.as_int();
-      else if (v->value.is_uint()) int_sum += v->value.as_uint();
-      else integral = false;
+      if (v->value.is_int())
+        int_sum += v->value.as_int();
+      else if (v->value.is_uint())
+        int_sum += v->value.as_uint();
+      else
+        integral = false;
       if (v->value.is_double() || (v->value.is_string() && v->kind != LiteralKind::kDecimal)) exact = false;
       if (v->kind == LiteralKind::kDecimal) {
         const auto dot = v->value.as_string().find('.');
         if (dot != std::string::npos) scale = std::max(scale, static_cast<int>(v->value.as_string().size() - dot - 1));
       }
-      sum += v->value.is_int() ? static_cast<long double>(v->value.as_int())
-             : v->value.is_uint() ? static_cast<long double>(v->value.as_uint())
+      sum += v->value.is_int()      ? static_cast<long double>(v->value.as_int())
+             : v->value.is_uint()   ? static_cast<long double>(v->value.as_uint())
              : v->value.is_double() ? static_cast<long double>(v->value.as_double())
                                     : std::strtold(v->value.as_string().c_str(), nullptr);
     }
@@ -352,7 +381,8 @@ struct Accumulator {
       return SqlValue{Value::String(fmt::format("{:.{}f}", static_cast<double>(v), s)), LiteralKind::kDecimal};
     };
     if (f == "SUM") {
-      if (integral && int_sum >= INT64_MIN && int_sum <= INT64_MAX) return {Value::Int(static_cast<std::int64_t>(int_sum))};
+      if (integral && int_sum >= INT64_MIN && int_sum <= INT64_MAX)
+        return {Value::Int(static_cast<std::int64_t>(int_sum))};
       if (!exact) return {Value::Double(static_cast<double>(sum))};
       return decimal(sum, scale);
     }
@@ -420,7 +450,8 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
   StatementOutcome o;
   std::uint64_t duplicates = 0;
   const InsertOptions options = insert_options();
-  const bool has_auto_inc = std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
+  const bool has_auto_inc =
+      std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
   if (!ins.ignore && !ins.replace) {
     Status st = t.InsertBatch(rows, trx, options);
     if (!st.ok()) return Error(FromStatus(st));
@@ -451,15 +482,19 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
           so.index = ix.name;
           so.lock = RowLock::kExclusive;
           for (std::size_t c : cols) so.from.push_back(row[c]);
-          Status ss = t.Scan(so, [&](const Row& other) {
-            for (std::size_t c : cols) {
-              if (Compare(FromColumn(other[c], spec.columns[c]), FromColumn(row[c], spec.columns[c])) != 0) return false;
-            }
-            std::vector<Value> key;
-            for (std::size_t c : pk) key.push_back(other[c]);
-            if (std::find(victims.begin(), victims.end(), key) == victims.end()) victims.push_back(key);
-            return false;
-          }, trx);
+          Status ss = t.Scan(
+              so,
+              [&](const Row& other) {
+                for (std::size_t c : cols) {
+                  if (Compare(FromColumn(other[c], spec.columns[c]), FromColumn(row[c], spec.columns[c])) != 0)
+                    return false;
+                }
+                std::vector<Value> key;
+                for (std::size_t c : pk) key.push_back(other[c]);
+                if (std::find(victims.begin(), victims.end(), key) == victims.end()) victims.push_back(key);
+                return false;
+              },
+              trx);
           if (!ss.ok()) return Error(FromStatus(ss));
         }
         for (const auto& key : victims) {

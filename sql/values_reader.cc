@@ -101,7 +101,8 @@ class Reader {
       const bool binary = EqualsIgnoreCase(s_.substr(i_, j - i_), "_binary");
       i_ = j;
       SkipSpace();
-      if (i_ < s_.size() && (s_[i_] == '\'' || s_[i_] == '"')) return QuotedString(binary ? LiteralKind::kBinary : LiteralKind::kPlain);
+      if (i_ < s_.size() && (s_[i_] == '\'' || s_[i_] == '"'))
+        return QuotedString(binary ? LiteralKind::kBinary : LiteralKind::kPlain);
       if (i_ + 1 < s_.size() && s_[i_] == '0' && (s_[i_ + 1] == 'x' || s_[i_ + 1] == 'X')) return Hex(i_ + 2, false);
       if (i_ + 1 < s_.size() && (s_[i_] == 'x' || s_[i_] == 'X') && s_[i_ + 1] == '\'') return Hex(i_ + 2, true);
     }
@@ -174,9 +175,11 @@ class Reader {
     }
     if (point) return SqlValue{Value::String(std::string(text)), LiteralKind::kDecimal};
     std::int64_t v = 0;
-    if (auto r = std::from_chars(text.data(), text.data() + text.size(), v); r.ec == std::errc()) return SqlValue{Value::Int(v)};
+    if (auto r = std::from_chars(text.data(), text.data() + text.size(), v); r.ec == std::errc())
+      return SqlValue{Value::Int(v)};
     std::uint64_t u = 0;
-    if (auto r = std::from_chars(text.data(), text.data() + text.size(), u); r.ec == std::errc()) return SqlValue{Value::UInt(u)};
+    if (auto r = std::from_chars(text.data(), text.data() + text.size(), u); r.ec == std::errc())
+      return SqlValue{Value::UInt(u)};
     return SqlValue{Value::String(std::string(text)), LiteralKind::kDecimal};
   }
 
@@ -233,7 +236,8 @@ std::optional<InsertHead> ReadInsertHead(std::string_view text) {
   return out;
 }
 
-std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::size_t values_at, const RowBuilder& builder) {
+std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::size_t values_at,
+                                                    const RowBuilder& builder) {
   std::vector<Row> rows;
   std::optional<SqlError> error;
   const ValuesRead r = ReadValues(text, values_at, [&](std::vector<std::optional<SqlValue>>& values) {

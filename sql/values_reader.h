@@ -44,6 +44,7 @@ std::optional<InsertHead> ReadInsertHead(std::string_view text);
 
 // The INSERT's rows as the table stores them; nullopt when a value is not a literal. A
 // malformed list is MySQL's 1064 for the statement text.
-std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::size_t values_at, const RowBuilder& builder);
+std::optional<SqlResult<std::vector<Row>>> ReadRows(std::string_view text, std::size_t values_at,
+                                                    const RowBuilder& builder);
 
 }  // namespace strata::sql

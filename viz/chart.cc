@@ -101,10 +101,12 @@ ondisk::Result<Raster> RenderLineChart(const LineChart& chart) {
   for (const auto& s : chart.series) {
     double travelled = 0;
     for (std::size_t i = 0; i + 1 < s.points.size(); ++i) {
-      DrawSegment(r, px(s.points[i].first), py(s.points[i].second), px(s.points[i + 1].first), py(s.points[i + 1].second),
-                  s.color, s.dashed, travelled);
+      DrawSegment(r, px(s.points[i].first), py(s.points[i].second), px(s.points[i + 1].first),
+                  py(s.points[i + 1].second), s.color, s.dashed, travelled);
     }
-    if (s.points.size() == 1) DrawSegment(r, px(s.points[0].first), py(s.points[0].second), px(s.points[0].first), py(s.points[0].second), s.color, false, travelled);
+    if (s.points.size() == 1)
+      DrawSegment(r, px(s.points[0].first), py(s.points[0].second), px(s.points[0].first), py(s.points[0].second),
+                  s.color, false, travelled);
     double key = 0;
     DrawSegment(r, left + pw + 16, legend_y + 8, left + pw + 44, legend_y + 8, s.color, s.dashed, key);
     font->Draw(r, left + pw + 52, legend_y, s.label, kText, kInk);

@@ -26,10 +26,14 @@ ondisk::Result<MapKind> ParseMapKind(const std::string& name) {
 
 std::string ToString(MapKind k) {
   switch (k) {
-    case MapKind::kExtents: return "extents";
-    case MapKind::kLsn: return "lsn";
-    case MapKind::kTypes: return "types";
-    case MapKind::kIndex: return "index";
+    case MapKind::kExtents:
+      return "extents";
+    case MapKind::kLsn:
+      return "lsn";
+    case MapKind::kTypes:
+      return "types";
+    case MapKind::kIndex:
+      return "index";
   }
   return "?";
 }
@@ -42,9 +46,14 @@ struct TypeClass {
   Rgb color;
 };
 const TypeClass kTypeClasses[] = {
-    {"INDEX (B-tree)", {66, 135, 245}}, {"SDI", {150, 110, 240}},         {"space management", {120, 130, 150}},
-    {"undo", {245, 130, 48}},           {"BLOB / LOB", {60, 180, 75}},    {"system", {150, 90, 60}},
-    {"other", {90, 90, 110}},           {"allocated, never written", inspect::kUnwrittenColor},
+    {"INDEX (B-tree)", {66, 135, 245}},
+    {"SDI", {150, 110, 240}},
+    {"space management", {120, 130, 150}},
+    {"undo", {245, 130, 48}},
+    {"BLOB / LOB", {60, 180, 75}},
+    {"system", {150, 90, 60}},
+    {"other", {90, 90, 110}},
+    {"allocated, never written", inspect::kUnwrittenColor},
     {"free", inspect::kFreeColor},
 };
 
@@ -52,24 +61,43 @@ std::size_t TypeClassOf(const PageCell& c) {
   if (c.free()) return 8;
   if (c.never_written()) return 7;
   switch (static_cast<PageType>(c.type)) {
-    case PageType::kIndex: case PageType::kRtree: return 0;
-    case PageType::kSdi: return 1;
-    case PageType::kFspHdr: case PageType::kXdes: case PageType::kInode: case PageType::kIbufBitmap:
-    case PageType::kIbufFreeList: return 2;
-    case PageType::kUndoLog: case PageType::kRsegArray: return 3;
-    case PageType::kBlob: case PageType::kZBlob: case PageType::kZBlob2: case PageType::kLobFirst:
-    case PageType::kLobData: case PageType::kLobIndex: case PageType::kSdiBlobOrInstant: case PageType::kSdiZBlob:
+    case PageType::kIndex:
+    case PageType::kRtree:
+      return 0;
+    case PageType::kSdi:
+      return 1;
+    case PageType::kFspHdr:
+    case PageType::kXdes:
+    case PageType::kInode:
+    case PageType::kIbufBitmap:
+    case PageType::kIbufFreeList:
+      return 2;
+    case PageType::kUndoLog:
+    case PageType::kRsegArray:
+      return 3;
+    case PageType::kBlob:
+    case PageType::kZBlob:
+    case PageType::kZBlob2:
+    case PageType::kLobFirst:
+    case PageType::kLobData:
+    case PageType::kLobIndex:
+    case PageType::kSdiBlobOrInstant:
+    case PageType::kSdiZBlob:
       return c.btree() ? 0 : 4;
-    case PageType::kSys: case PageType::kTrxSys: return 5;
-    default: return c.btree() ? 0 : 6;
+    case PageType::kSys:
+    case PageType::kTrxSys:
+      return 5;
+    default:
+      return c.btree() ? 0 : 6;
   }
 }
 
-std::string IndexLabel(std::uint64_t id, const Dictionary* names) { return (names ? *names : Dictionary{}).IndexName(id); }
+std::string IndexLabel(std::uint64_t id, const Dictionary* names) {
+  return (names ? *names : Dictionary{}).IndexName(id);
+}
 
 // The category of a page in the index/extents maps: an index slot, or one of the fixed ones.
 enum Fixed : std::size_t { kFree = 0, kUnwritten = 1, kOther = 2, kFirstIndex = 3 };
-
 
 // One colour per index name across the panels of a picture, and different colours for the
 // indexes of one file: the primary key's and the SDI's always the same (so two engines' PRIMARY
@@ -124,7 +152,9 @@ void TellApartSameNames(const std::vector<MapInput>& inputs, std::vector<Panel>&
       for (const auto& c : ec ? inputs[i].file->path() : full) parts.back().push_back(c.string());
     }
     std::size_t common = 0;  // leading components all share (the file name is always kept)
-    auto shared = [&](const std::vector<std::string>& p) { return common + 1 < p.size() && p[common] == parts[0][common]; };
+    auto shared = [&](const std::vector<std::string>& p) {
+      return common + 1 < p.size() && p[common] == parts[0][common];
+    };
     while (std::all_of(parts.begin(), parts.end(), shared)) ++common;
     for (std::size_t k = 0; k < same.size(); ++k) {
       std::filesystem::path shown;
@@ -152,7 +182,8 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
   // when the tallest file would need more than max_rows rows.
   m.pages_per_row = inputs.empty() ? 64 : inputs[0].file->geometry().pages_per_extent();
   const std::uint64_t rows_needed = (max_pages + m.pages_per_row - 1) / m.pages_per_row;
-  m.pages_per_cell = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (rows_needed + opt.max_rows - 1) / opt.max_rows));
+  m.pages_per_cell =
+      static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (rows_needed + opt.max_rows - 1) / opt.max_rows));
   // A row covers cells_per_row * pages_per_cell pages: an extent, or, when every file is
   // smaller than one, the largest file (its cells then as big as the column allows).
   m.cells_per_row = std::max<std::uint32_t>(1, std::min(m.pages_per_row, max_pages));
@@ -201,8 +232,8 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       records = fmt::format("{} records, {} leaf fill {:.0f}%", Thousands(rf.first), IndexLabel(id, inputs[f].names),
                             100 * rf.second / leaf_pages[id]);
     }
-    p.subtitle = fmt::format("{:.1f} MiB, {} pages ({} in B-trees), {}", file.file_bytes() / 1048576.0, Thousands(p.pages),
-                             Thousands(btree_pages), records);
+    p.subtitle = fmt::format("{:.1f} MiB, {} pages ({} in B-trees), {}", file.file_bytes() / 1048576.0,
+                             Thousands(p.pages), Thousands(btree_pages), records);
 
     // Per-page category and colour.
     std::vector<std::size_t> category(sm.pages.size());
@@ -215,21 +246,26 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       for (std::size_t n = 0; n < sm.pages.size(); ++n) category[n] = TypeClassOf(sm.pages[n]);
     } else if (m.kind == MapKind::kLsn) {
       colors = {inspect::kFreeColor, inspect::kUnwrittenColor, Viridis(0.5)};
-      labels = {"free", "allocated, never written",
-                m.rank_within_file ? "written (colour: rank by LSN, see the bar)" : "written (colour: LSN, see the bar)"};
+      labels = {
+          "free", "allocated, never written",
+          m.rank_within_file ? "written (colour: rank by LSN, see the bar)" : "written (colour: LSN, see the bar)"};
       // States, ranks and the histogram as `inspect lsn` reports them.
       const inspect::LsnReport lr = inspect::AnalyzeLsn(file, sm, 40);
       std::vector<std::uint32_t> written;
       for (std::uint32_t n = 0; n < sm.pages.size(); ++n) {
         const inspect::LsnState st = lr.pages[n].state;
-        category[n] = st == inspect::LsnState::kFree ? 0 : st == inspect::LsnState::kNeverWritten ? 1 : 2;  // damaged: below
+        category[n] = st == inspect::LsnState::kFree           ? 0
+                      : st == inspect::LsnState::kNeverWritten ? 1
+                                                               : 2;  // damaged: below
         if (category[n] == 2) written.push_back(n);
       }
       std::uint64_t lo = lr.min_lsn, hi = lr.max_lsn;
       if (opt.shared_scale) lo = gmin, hi = gmax;
       rank.assign(sm.pages.size(), 0);
       for (auto n : written) {
-        rank[n] = m.rank_within_file ? lr.pages[n].age_rank : hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
+        rank[n] = m.rank_within_file ? lr.pages[n].age_rank
+                  : hi > lo          ? double(sm.pages[n].lsn - lo) / double(hi - lo)
+                                     : 1.0;
       }
       p.lsn_min = written.empty() ? 0 : lo;
       p.lsn_max = written.empty() ? 0 : hi;
@@ -246,9 +282,12 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       labels = {"free", "allocated, never written", "other page types"};
       for (std::size_t n = 0; n < sm.pages.size(); ++n) {
         const auto& c = sm.pages[n];
-        if (c.free()) category[n] = kFree;
-        else if (c.never_written()) category[n] = kUnwritten;
-        else if (!c.btree() || c.bad_checksum()) category[n] = kOther;  // damaged: below
+        if (c.free())
+          category[n] = kFree;
+        else if (c.never_written())
+          category[n] = kUnwritten;
+        else if (!c.btree() || c.bad_checksum())
+          category[n] = kOther;  // damaged: below
         else {
           auto [it, added] = index_slot.emplace(c.index_id, colors.size());
           if (added) {

@@ -44,8 +44,8 @@ struct Panel {
   std::string subtitle;  // size, pages, records, average leaf fill
   std::uint32_t pages = 0;
   std::uint32_t damaged_pages = 0;  // fail their checksum: drawn as damaged, whatever they hold
-  std::vector<Rgb> cells;         // row-major, cells_per_row per row
-  std::vector<float> bar_height;  // extents map: fraction of the cell filled with its colour
+  std::vector<Rgb> cells;           // row-major, cells_per_row per row
+  std::vector<float> bar_height;    // extents map: fraction of the cell filled with its colour
   std::vector<Rgb> bar_background;
   std::vector<LegendEntry> legend;
   std::vector<std::uint64_t> histogram;  // lsn map: written pages per bucket over [lsn_min, lsn_max]

@@ -30,7 +30,8 @@ Status WriteFileAtomically(const std::filesystem::path& path, const std::functio
   };
   if (Status s = write(f); !s.ok()) return fail(s);
   if (std::fflush(f) != 0 || ::fsync(fd) != 0) {
-    return fail(Status::IoError(path.string() + ": write failed (" + std::strerror(errno) + "); the old file is unchanged"));
+    return fail(
+        Status::IoError(path.string() + ": write failed (" + std::strerror(errno) + "); the old file is unchanged"));
   }
   // mkstemp makes the file 0600: give it the old file's mode, or what the umask allows.
   struct stat old {};
@@ -58,7 +59,8 @@ Status WriteFileAtomically(const std::filesystem::path& path, const std::functio
 Status WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
   return WriteFileAtomically(path, [&](std::FILE* f) {
     if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
-      return Status::IoError(path.string() + ": write failed (" + std::strerror(errno) + "); the old file is unchanged");
+      return Status::IoError(path.string() + ": write failed (" + std::strerror(errno) +
+                             "); the old file is unchanged");
     }
     return Status::Ok();
   });

@@ -26,7 +26,9 @@ void Raster::Fill(int x, int y, int w, int h, Rgb c) {
 void Raster::Blend(int x, int y, Rgb c, double a) {
   if (x < 0 || y < 0 || x >= w_ || y >= h_ || a <= 0) return;
   std::uint8_t* p = px_.data() + (static_cast<std::size_t>(y) * w_ + x) * 3;
-  auto mix = [&](std::uint8_t dst, std::uint8_t src) { return static_cast<std::uint8_t>(dst + (src - dst) * std::min(a, 1.0) + 0.5); };
+  auto mix = [&](std::uint8_t dst, std::uint8_t src) {
+    return static_cast<std::uint8_t>(dst + (src - dst) * std::min(a, 1.0) + 0.5);
+  };
   p[0] = mix(p[0], c.r), p[1] = mix(p[1], c.g), p[2] = mix(p[2], c.b);
 }
 

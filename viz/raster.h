@@ -18,7 +18,7 @@ class Raster {
   Raster(int width, int height, Rgb background);
   int width() const { return w_; }
   int height() const { return h_; }
-  void Fill(int x, int y, int w, int h, Rgb c);  // clipped to the image
+  void Fill(int x, int y, int w, int h, Rgb c);   // clipped to the image
   void Blend(int x, int y, Rgb c, double alpha);  // one pixel, alpha in [0, 1]
   Rgb At(int x, int y) const;
   const std::vector<std::uint8_t>& pixels() const { return px_; }  // RGB rows

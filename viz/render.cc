@@ -14,7 +14,7 @@ using inspect::Viridis;
 namespace {
 
 constexpr int kMargin = 20;
-constexpr int kGap = 28;          // between panels, across and down
+constexpr int kGap = 28;  // between panels, across and down
 // Sizes are font pixel heights (ascender to descender; DejaVu's em is 0.86 of it). The smallest,
 // kAxisPx, is kSmallestTextPx: legible when the picture is shown at its own size.
 constexpr int kTitlePx = 22, kPanelTitlePx = 17, kSmallPx = 14, kAxisPx = kSmallestTextPx;
@@ -22,11 +22,11 @@ constexpr int kTitleH = 38;
 constexpr int kHeaderH = 50;
 constexpr int kAxisW = 78;
 constexpr int kHistH = 60;
-constexpr int kBarH = 10;         // the LSN colour bar
+constexpr int kBarH = 10;  // the LSN colour bar
 constexpr int kLegendRowH = 21;
 constexpr int kSwatch = 14;
-constexpr int kLineH = 19;        // a line of small text
-constexpr int kMinCell = 6;       // panels wrap into more rows before cells get smaller than this
+constexpr int kLineH = 19;   // a line of small text
+constexpr int kMinCell = 6;  // panels wrap into more rows before cells get smaller than this
 constexpr Rgb kInk{30, 30, 30};
 constexpr Rgb kFaint{110, 110, 110};
 
@@ -41,10 +41,11 @@ std::string Note(const MapModel& m) {
                               Thousands(m.pages_per_cell), m.pages_per_cell == 1 ? "" : "s (the most common kind)",
                               Thousands(std::uint64_t{m.cells_per_row} * m.pages_per_cell));
   if (m.kind == MapKind::kLsn) {
-    s += m.shared_scale       ? "; colour = LSN on one range for all files, dark = oldest"
-         : m.rank_within_file ? "; colour = the page's rank by LSN among its file's pages (not the LSN itself: the bar is "
-                                "ranks, oldest page to newest), dark = oldest"
-                              : "; colour = LSN between each file's oldest and newest page, dark = oldest";
+    s += m.shared_scale ? "; colour = LSN on one range for all files, dark = oldest"
+         : m.rank_within_file
+             ? "; colour = the page's rank by LSN among its file's pages (not the LSN itself: the bar is "
+               "ranks, oldest page to newest), dark = oldest"
+             : "; colour = LSN between each file's oldest and newest page, dark = oldest";
     s += "; bars = written pages per LSN range";
   }
   if (m.kind == MapKind::kExtents) s += "; bar height = how full the page is";
@@ -111,7 +112,8 @@ std::vector<std::string> LegendLines(const LegendEntry& e, int col_w, const Text
 int BelowMap(const MapModel& m, const Panel& p, int col_w, const TextMeasure& measure) {
   int h = 12;
   if (m.kind == MapKind::kLsn && !p.histogram.empty()) h += kHistH + 2 + kBarH + 2 + 2 * kLineH + 6;
-  for (const auto& e : p.legend) h += kLegendRowH + (static_cast<int>(LegendLines(e, col_w, measure).size()) - 1) * kLineH;
+  for (const auto& e : p.legend)
+    h += kLegendRowH + (static_cast<int>(LegendLines(e, col_w, measure).size()) - 1) * kLineH;
   return h;
 }
 
@@ -210,7 +212,8 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
         }
         s.Text(left, py + kHistH / 2 - kAxisPx / 2, "pages", kAxisPx, kFaint, measure);
         py += kHistH + 2;
-        for (int x = 0; x < map_w; ++x) s.Rect(b.map_x + x, py, 1, kBarH, Viridis(map_w > 1 ? double(x) / (map_w - 1) : 1));
+        for (int x = 0; x < map_w; ++x)
+          s.Rect(b.map_x + x, py, 1, kBarH, Viridis(map_w > 1 ? double(x) / (map_w - 1) : 1));
         py += kBarH + 2;
         const char* end = m.rank_within_file ? " page" : "";  // ranked: the bar runs from page to page, not LSN to LSN
         const std::string oldest = fmt::format("oldest{}: LSN {}", end, Thousands(p.lsn_min));
@@ -220,7 +223,8 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
         if (lo.x + lo.w + 8 <= b.map_x + map_w - newest_w) {
           s.Text(b.map_x + map_w, py, newest, kAxisPx, kFaint, measure, true);  // on the same line
         } else {
-          s.Text(b.map_x + map_w, py + kLineH, Ellipsize(newest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure, true);
+          s.Text(b.map_x + map_w, py + kLineH, Ellipsize(newest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure,
+                 true);
         }
         py += 2 * kLineH + 6;
       }

@@ -36,7 +36,7 @@ TextMeasure EstimatedMeasure() {
 std::string Ellipsize(const std::string& text, int px, int max_width, const TextMeasure& measure, bool middle) {
   if (measure(text, px) <= max_width) return text;
   const std::string dots = "\xE2\x80\xA6";  // …
-  std::vector<std::size_t> starts;            // where each character starts
+  std::vector<std::size_t> starts;          // where each character starts
   for (std::size_t i = 0; i < text.size(); i += CharBytes(text, i)) starts.push_back(i);
   const std::size_t n = starts.size();
   // `keep` characters of the text around the ellipsis: its head, or its head and tail.
@@ -48,8 +48,10 @@ std::string Ellipsize(const std::string& text, int px, int max_width, const Text
   std::size_t lo = 0, hi = n - 1;
   while (lo < hi) {
     const std::size_t mid = (lo + hi + 1) / 2;
-    if (measure(shortened(mid), px) <= max_width) lo = mid;
-    else hi = mid - 1;
+    if (measure(shortened(mid), px) <= max_width)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return shortened(lo);
 }
@@ -85,7 +87,8 @@ std::string DrawSvg(const Scene& s) {
       w += s.rects[j++].w;
     }
     if (w > 0 && a.h > 0) {
-      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", a.x, a.y, w, a.h, Hex(a.color));
+      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n", a.x, a.y, w, a.h,
+                         Hex(a.color));
     }
     i = j;
   }
@@ -93,9 +96,10 @@ std::string DrawSvg(const Scene& s) {
   for (const auto& t : s.texts) {
     // The baseline sits at the size below the top, as the PNG's glyphs do; textLength keeps the
     // measured width whatever font the viewer has.
-    out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\" textLength=\"{}\" "
-                       "lengthAdjust=\"spacingAndGlyphs\">{}</text>\n",
-                       t.x, t.y + t.px, t.px, Hex(t.color), t.width, Escaped(t.text));
+    out += fmt::format(
+        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{}\" textLength=\"{}\" "
+        "lengthAdjust=\"spacingAndGlyphs\">{}</text>\n",
+        t.x, t.y + t.px, t.px, Hex(t.color), t.width, Escaped(t.text));
   }
   return out + "</svg>\n";
 }

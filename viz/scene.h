@@ -28,7 +28,7 @@ struct SceneText {
   int px = 11;       // font size
   Rgb color;
   std::string text;
-  int width = 0;     // measured
+  int width = 0;                                          // measured
   Box box() const { return {x, y, width, px + px / 3}; }  // the line, descenders included
 };
 
@@ -48,7 +48,8 @@ struct Scene {
 
   void Rect(int x, int y, int w, int h, Rgb c) { rects.push_back({x, y, w, h, c}); }
   // Adds a text at (x, y), or ending at x when `right_aligned`; returns its box.
-  Box Text(int x, int y, const std::string& text, int px, Rgb c, const TextMeasure& measure, bool right_aligned = false);
+  Box Text(int x, int y, const std::string& text, int px, Rgb c, const TextMeasure& measure,
+           bool right_aligned = false);
 };
 
 // PNG needs the font (fonts-dejavu-core); SVG leaves drawing text to the viewer.

@@ -123,7 +123,8 @@ class TempDir {
  public:
   explicit TempDir(const std::string& tag) {
     static int counter = 0;  // one program, one thread creates these
-    path_ = BaseDir() / ("strata-" + ProgramName() + "-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" + tag);
+    path_ = BaseDir() / ("strata-" + ProgramName() + "-" + std::to_string(::getpid()) + "-" +
+                         std::to_string(++counter) + "-" + tag);
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -143,12 +144,18 @@ inline std::string FsName(const fs::path& p) {
   struct statfs st {};
   if (::statfs(p.c_str(), &st) != 0) return "?";
   switch (static_cast<unsigned long>(st.f_type)) {
-    case 0xEF53: return "ext4";
-    case 0x58465342: return "xfs";
-    case 0x9123683E: return "btrfs";
-    case 0x01021994: return "tmpfs (fsync does nothing: durable results here are not durable)";
-    case 0x794c7630: return "overlayfs";
-    case 0x2FC12FC1: return "zfs";
+    case 0xEF53:
+      return "ext4";
+    case 0x58465342:
+      return "xfs";
+    case 0x9123683E:
+      return "btrfs";
+    case 0x01021994:
+      return "tmpfs (fsync does nothing: durable results here are not durable)";
+    case 0x794c7630:
+      return "overlayfs";
+    case 0x2FC12FC1:
+      return "zfs";
     default: {
       char buf[32];
       std::snprintf(buf, sizeof buf, "fs type 0x%lx", static_cast<unsigned long>(st.f_type));

@@ -220,7 +220,8 @@ enum class FsyncMode { kOverwrite, kOverwrite512, kFallocated, kAppend };
 // The four kinds of write + fdatasync, interleaved (one of each per round, the order rotating)
 // so that whatever else the machine is doing falls on all of them alike.
 std::vector<FsyncResult> MeasureFsync(const fs::path& dir, int n) {
-  const FsyncMode modes[] = {FsyncMode::kOverwrite, FsyncMode::kOverwrite512, FsyncMode::kFallocated, FsyncMode::kAppend};
+  const FsyncMode modes[] = {FsyncMode::kOverwrite, FsyncMode::kOverwrite512, FsyncMode::kFallocated,
+                             FsyncMode::kAppend};
   constexpr std::size_t kRegion = 4 * kMiB;  // overwrite: the blocks cycle through 4 MiB written before
   struct Probe {
     FsyncMode mode;
@@ -239,7 +240,8 @@ std::vector<FsyncResult> MeasureFsync(const fs::path& dir, int n) {
     if (m == FsyncMode::kOverwrite || m == FsyncMode::kOverwrite512) {
       std::vector<char> zeros(kMiB, 0);
       for (std::size_t off = 0; off < kRegion; off += zeros.size()) {
-        if (::pwrite(p.fd, zeros.data(), zeros.size(), static_cast<off_t>(off)) != static_cast<ssize_t>(zeros.size())) Die("pwrite");
+        if (::pwrite(p.fd, zeros.data(), zeros.size(), static_cast<off_t>(off)) != static_cast<ssize_t>(zeros.size()))
+          Die("pwrite");
       }
     } else if (m == FsyncMode::kFallocated) {
       if (int e = ::posix_fallocate(p.fd, 0, static_cast<off_t>(static_cast<std::uint64_t>(n) * p.block)); e != 0) {
@@ -256,7 +258,8 @@ std::vector<FsyncResult> MeasureFsync(const fs::path& dir, int n) {
     for (std::size_t j = 0; j < probes.size(); ++j) {
       Probe& p = probes[(j + static_cast<std::size_t>(i)) % probes.size()];
       const bool overwrite = p.mode == FsyncMode::kOverwrite || p.mode == FsyncMode::kOverwrite512;
-      const std::uint64_t off = overwrite ? (static_cast<std::uint64_t>(i) * p.block) % kRegion : static_cast<std::uint64_t>(i) * p.block;
+      const std::uint64_t off =
+          overwrite ? (static_cast<std::uint64_t>(i) * p.block) % kRegion : static_cast<std::uint64_t>(i) * p.block;
       const auto t0 = Clock::now();
       if (::pwrite(p.fd, buf.data(), p.block, static_cast<off_t>(off)) != static_cast<ssize_t>(p.block)) Die("pwrite");
       if (::fdatasync(p.fd) != 0) Die(std::string("fdatasync: ") + std::strerror(errno));
@@ -303,7 +306,8 @@ struct CommitResult {
 };
 
 // Runs `per_thread` commits on each of `threads` threads; keys start at `*next_key`.
-CommitResult RunCommits(Table* table, Database* db, const CommitConfig& cfg, std::uint64_t per_thread, std::int64_t* next_key) {
+CommitResult RunCommits(Table* table, Database* db, const CommitConfig& cfg, std::uint64_t per_thread,
+                        std::int64_t* next_key) {
   const int threads = cfg.threads;
   std::vector<std::vector<double>> lat(static_cast<std::size_t>(threads));
   std::atomic<int> ready{0};
@@ -367,7 +371,8 @@ CommitResult MeasureCommits(const CommitConfig& cfg, double target_seconds) {
   std::uint64_t per_thread = EnvU64("STRATA_BENCH_COMMITS_PER_THREAD", 0);
   if (per_thread == 0) {
     // Pilot: about 300 commits in all (more when no fsync is involved), then size the real run.
-    const std::uint64_t pilot_total = cfg.flush_mode == 1 ? std::max<std::uint64_t>(300, 40 * static_cast<std::uint64_t>(cfg.threads)) : 20000;
+    const std::uint64_t pilot_total =
+        cfg.flush_mode == 1 ? std::max<std::uint64_t>(300, 40 * static_cast<std::uint64_t>(cfg.threads)) : 20000;
     const std::uint64_t pilot = std::max<std::uint64_t>(2, pilot_total / static_cast<std::uint64_t>(cfg.threads));
     CommitResult p = RunCommits(o.table, o.db.get(), cfg, pilot, &next_key);
     const double rate = static_cast<double>(p.commits) / std::max(p.seconds, 1e-6);
@@ -410,7 +415,8 @@ struct BulkResult {
   std::uint64_t pool_writes = 0, evictions = 0;
 };
 
-BulkResult MeasureBulk(const BulkData& d, std::uint64_t rows, BulkMode mode, std::uint64_t pool_bytes, std::uint64_t log_bytes) {
+BulkResult MeasureBulk(const BulkData& d, std::uint64_t rows, BulkMode mode, std::uint64_t pool_bytes,
+                       std::uint64_t log_bytes) {
   TempDir dir("bulk");
   DatabaseOptions opts;
   opts.buffer_pool_bytes = pool_bytes;
@@ -430,7 +436,8 @@ BulkResult MeasureBulk(const BulkData& d, std::uint64_t rows, BulkMode mode, std
     row[1] = Value::UInt(d.k[i]);
     row[2] = Value::String(d.c[i]);
     row[3] = Value::String(d.pad[i]);
-    if (auto st = o.table->Insert(row); !st.ok()) Die("bulk Insert of row " + std::to_string(i + 1) + ": " + st.ToString());
+    if (auto st = o.table->Insert(row); !st.ok())
+      Die("bulk Insert of row " + std::to_string(i + 1) + ": " + st.ToString());
   }
   const auto insert_end = Clock::now();
   if (mode == BulkMode::kRedoOff) {
@@ -442,10 +449,18 @@ BulkResult MeasureBulk(const BulkData& d, std::uint64_t rows, BulkMode mode, std
   const auto pool_after = o.db->buffer_pool_stats();
   BulkResult r;
   switch (mode) {
-    case BulkMode::kRedoOff: r.what = "redo disabled (SetRedoLogging false/true inside the timing)"; break;
-    case BulkMode::kFlush0: r.what = "redo on, flush_log_at_trx_commit=0, then Flush()"; break;
-    case BulkMode::kFlush2: r.what = "redo on, flush_log_at_trx_commit=2, then Flush()"; break;
-    case BulkMode::kFlush1: r.what = "redo on, flush_log_at_trx_commit=1, then Flush()"; break;
+    case BulkMode::kRedoOff:
+      r.what = "redo disabled (SetRedoLogging false/true inside the timing)";
+      break;
+    case BulkMode::kFlush0:
+      r.what = "redo on, flush_log_at_trx_commit=0, then Flush()";
+      break;
+    case BulkMode::kFlush2:
+      r.what = "redo on, flush_log_at_trx_commit=2, then Flush()";
+      break;
+    case BulkMode::kFlush1:
+      r.what = "redo on, flush_log_at_trx_commit=1, then Flush()";
+      break;
   }
   r.rows = rows;
   r.insert_seconds = Seconds(insert_end - insert_start);
@@ -465,7 +480,7 @@ struct ChildReport {
   char error[512] = {};
   std::uint64_t rows = 0, updates = 0;
   double load_seconds = 0;
-  RedoStats redo;                 // during the load
+  RedoStats redo;                  // during the load
   std::uint64_t fsyncs_after = 0;  // log syncs between the last commit and _exit
   std::uint64_t dirty_pages = 0, pool_writes = 0;
   std::int64_t last_id = 0;  // the last row updated, and its values
@@ -621,7 +636,8 @@ struct RecoveryRun {
   std::uint64_t rss_before = 0, rss_peak = 0;  // of the recovering process, around Open
 };
 
-RecoveryRun RecoverAndVerify(const fs::path& dir, const DatabaseOptions& opts, const ChildReport& rep, const char* cache) {
+RecoveryRun RecoverAndVerify(const fs::path& dir, const DatabaseOptions& opts, const ChildReport& rep,
+                             const char* cache) {
   RecoveryRun run;
   std::snprintf(run.cache, sizeof run.cache, "%s", cache);
   ResetPeakRss();
@@ -654,7 +670,8 @@ RecoveryRun RecoverAndVerify(const fs::path& dir, const DatabaseOptions& opts, c
   }
   if (count != rep.rows || !ordered) {
     ok = false;
-    note += "rows " + std::to_string(count) + " of " + std::to_string(rep.rows) + (ordered ? "" : " (keys not 1..n)") + "; ";
+    note += "rows " + std::to_string(count) + " of " + std::to_string(rep.rows) + (ordered ? "" : " (keys not 1..n)") +
+            "; ";
   }
   if (rep.last_id != 0) {
     auto g = (*t)->Get({Value::Int(rep.last_id)});
@@ -679,7 +696,8 @@ RecoveryRun RecoverAndVerify(const fs::path& dir, const DatabaseOptions& opts, c
             std::to_string(rep.redo.appends) + "; ";
   }
   run.verified = ok;
-  const std::string verdict = ok ? (note.empty() ? "all rows, last update, Check ok" : "data ok; " + note) : "FAILED: " + note;
+  const std::string verdict =
+      ok ? (note.empty() ? "all rows, last update, Check ok" : "data ok; " + note) : "FAILED: " + note;
   std::snprintf(run.verify_note, sizeof run.verify_note, "%s", verdict.c_str());
   const auto c1 = Clock::now();
   db->reset();
@@ -704,7 +722,8 @@ int RecoverMain(char** argv) {
   const RecoveryRun run = RecoverAndVerify(dir, opts, rep, argv[5]);
   if (std::strcmp(argv[6], "-") == 0) {
     std::printf("Open %.2f s; groups %" PRIu64 ", records %" PRIu64 ", applied %" PRIu64 ", pages %" PRIu64 "; %s\n",
-                run.open_seconds, run.stats.groups, run.stats.records, run.stats.applied, run.stats.pages, run.verify_note);
+                run.open_seconds, run.stats.groups, run.stats.records, run.stats.applied, run.stats.pages,
+                run.verify_note);
     return run.verified ? 0 : 1;
   }
   WriteAll(std::atoi(argv[6]), &run, sizeof run);
@@ -721,7 +740,8 @@ RecoveryRun RunRecoveryProcess(const fs::path& dir, const fs::path& report, std:
   if (pid < 0) Die("fork");
   if (pid == 0) {
     ::close(fds[0]);
-    const char* args[] = {"durability_bench", "--recover", dir.c_str(), report.c_str(), pool_s.c_str(), cache, fd_s.c_str(), nullptr};
+    const char* args[] = {"durability_bench", "--recover", dir.c_str(),  report.c_str(),
+                          pool_s.c_str(),     cache,       fd_s.c_str(), nullptr};
     ::execv("/proc/self/exe", const_cast<char* const*>(args));
     std::fprintf(stderr, "durability_bench: execv /proc/self/exe: %s\n", std::strerror(errno));
     ::_exit(127);
@@ -739,9 +759,10 @@ RecoveryRun RunRecoveryProcess(const fs::path& dir, const fs::path& report, std:
   int status = 0;
   ::waitpid(pid, &status, 0);
   if (got != sizeof run || !run.done) {
-    Die(std::string("the recovering process (") + cache + ") died without reporting; wait status " + std::to_string(status) +
-        "; the crashed directory is left at " + dir.string() + " (a copy of it reproduces: durability_bench --recover " +
-        dir.string() + " " + report.string() + " " + pool_s + " x -)");
+    Die(std::string("the recovering process (") + cache + ") died without reporting; wait status " +
+        std::to_string(status) + "; the crashed directory is left at " + dir.string() +
+        " (a copy of it reproduces: durability_bench --recover " + dir.string() + " " + report.string() + " " + pool_s +
+        " x -)");
   }
   return run;
 }
@@ -806,9 +827,10 @@ RecoveryResult MeasureRecovery() {
   if (!rep.ok) Die(std::string("the loading child failed: ") + rep.error);
   res.child = rep;
   res.dir_bytes = DirBytes(data, true);
-  Progress("recovery: child loaded " + std::to_string(rep.rows) + " rows + " + std::to_string(rep.updates) + " updates, " +
-           Fixed(static_cast<double>(rep.redo.bytes) / kMiB, 0) + " MiB redo in " + Fixed(rep.load_seconds, 1) +
-           " s, then crashed; " + std::to_string(rep.dirty_pages) + " dirty pages never written");
+  Progress("recovery: child loaded " + std::to_string(rep.rows) + " rows + " + std::to_string(rep.updates) +
+           " updates, " + Fixed(static_cast<double>(rep.redo.bytes) / kMiB, 0) + " MiB redo in " +
+           Fixed(rep.load_seconds, 1) + " s, then crashed; " + std::to_string(rep.dirty_pages) +
+           " dirty pages never written");
 
   fs::path cold;
   const bool do_cold = EnvU64("STRATA_BENCH_RECOVERY_COLD", 1) != 0;
@@ -828,8 +850,9 @@ RecoveryResult MeasureRecovery() {
     const fs::path kept = BaseDir() / ("strata-durability-crashed-" + std::to_string(::getpid()));
     CopyCold(data, kept);
     fs::copy_file(report, kept / "child_report.bin");
-    Progress("recovery: the crashed directory is kept at " + kept.string() + "; replay a copy of it with: " +
-             "durability_bench --recover <copy> " + (kept / "child_report.bin").string() + " " + std::to_string(pool) + " manual -");
+    Progress("recovery: the crashed directory is kept at " + kept.string() +
+             "; replay a copy of it with: " + "durability_bench --recover <copy> " +
+             (kept / "child_report.bin").string() + " " + std::to_string(pool) + " manual -");
   }
   res.runs.push_back(RunRecoveryProcess(data, report, pool, "warm (process crash)"));
   if (do_cold) {
@@ -873,7 +896,8 @@ int main(int argc, char** argv) {
   auto probe_fsync = [&](std::vector<FsyncResult>& into, const char* when) {
     TempDir dir("fsync");
     into = MeasureFsync(dir.path(), n_fsync);
-    for (const auto& f : into) Progress(std::string("fsync (") + when + "): " + f.what + ": median " + Fixed(f.median_us, 0) + " us");
+    for (const auto& f : into)
+      Progress(std::string("fsync (") + when + "): " + f.what + ": median " + Fixed(f.median_us, 0) + " us");
   };
   if (Wanted("fsync")) probe_fsync(fsyncs, "first");
   // The commit table's ratio column reads against the 4 KiB steady-state rate.
@@ -934,9 +958,10 @@ int main(int argc, char** argv) {
     const std::uint64_t big_log = EnvU64("STRATA_BENCH_BULK_BIG_LOG_MIB", 2048) * kMiB;
     if (big_log > 0) {
       bulk.push_back(MeasureBulk(data, bulk_rows, BulkMode::kFlush0, bulk_pool, big_log));
-      bulk.back().what = "redo on, flush_log_at_trx_commit=0, then Flush(); " + std::to_string(big_log / kMiB) + " MiB log";
-      Progress("bulk: " + bulk.back().what + ": " + Thousands(static_cast<double>(bulk.back().rows) / bulk.back().total_seconds) +
-               " rows/s");
+      bulk.back().what =
+          "redo on, flush_log_at_trx_commit=0, then Flush(); " + std::to_string(big_log / kMiB) + " MiB log";
+      Progress("bulk: " + bulk.back().what + ": " +
+               Thousands(static_cast<double>(bulk.back().rows) / bulk.back().total_seconds) + " rows/s");
     }
   }
 
@@ -967,59 +992,78 @@ int main(int argc, char** argv) {
   }
 
   if (!commits.empty()) {
-  std::printf("\n## 2. Commits (one Table::Insert of a ~140-byte row each into one shared table; a fresh database per line)\n\n");
-  std::printf("| flush_log_at_trx_commit | threads | group commit | commits | seconds | commits/s | log fsyncs | fsyncs/commit | commits/s ÷ raw fsyncs/s | p50 us | p99 us |\n");
-  std::printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf(
+        "\n## 2. Commits (one Table::Insert of a ~140-byte row each into one shared table; a fresh database per "
+        "line)\n\n");
+    std::printf(
+        "| flush_log_at_trx_commit | threads | group commit | commits | seconds | commits/s | log fsyncs | "
+        "fsyncs/commit | commits/s ÷ raw fsyncs/s | p50 us | p99 us |\n");
+    std::printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   }
   for (const auto& r : commits) {
     const double cps = static_cast<double>(r.commits) / r.seconds;
     std::printf("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.cfg.flush_mode, r.cfg.threads,
-                r.cfg.group_commit ? "on" : "off", Thousands(static_cast<double>(r.commits)).c_str(), Fixed(r.seconds, 2).c_str(),
-                Thousands(cps).c_str(), Thousands(static_cast<double>(r.redo.fsyncs)).c_str(),
+                r.cfg.group_commit ? "on" : "off", Thousands(static_cast<double>(r.commits)).c_str(),
+                Fixed(r.seconds, 2).c_str(), Thousands(cps).c_str(),
+                Thousands(static_cast<double>(r.redo.fsyncs)).c_str(),
                 Fixed(static_cast<double>(r.redo.fsyncs) / static_cast<double>(r.commits), 3).c_str(),
-                fsync_rate > 0 ? Fixed(cps / fsync_rate, 2).c_str() : "-", Thousands(r.p50_us).c_str(), Thousands(r.p99_us).c_str());
+                fsync_rate > 0 ? Fixed(cps / fsync_rate, 2).c_str() : "-", Thousands(r.p50_us).c_str(),
+                Thousands(r.p99_us).c_str());
   }
 
   if (!bulk.empty()) {
-  std::printf("\n## 3. Bulk load, sbtest rows, sequential keys, one thread (buffer pool %s MiB, redo log %s MiB unless said)\n\n",
-              Thousands(static_cast<double>(bulk_pool / kMiB)).c_str(), Thousands(static_cast<double>(bulk_log / kMiB)).c_str());
-  std::printf("| variant | rows | insert s | total s | rows/s (total) | vs redo off | redo MiB | log fsyncs | checkpoints | page writes |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf(
+        "\n## 3. Bulk load, sbtest rows, sequential keys, one thread (buffer pool %s MiB, redo log %s MiB unless "
+        "said)\n\n",
+        Thousands(static_cast<double>(bulk_pool / kMiB)).c_str(),
+        Thousands(static_cast<double>(bulk_log / kMiB)).c_str());
+    std::printf(
+        "| variant | rows | insert s | total s | rows/s (total) | vs redo off | redo MiB | log fsyncs | checkpoints | "
+        "page writes |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   }
   const double off_rate = bulk.empty() ? 1 : static_cast<double>(bulk[0].rows) / bulk[0].total_seconds;
   for (const auto& r : bulk) {
     const double rate = static_cast<double>(r.rows) / r.total_seconds;
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.what.c_str(), Thousands(static_cast<double>(r.rows)).c_str(),
-                Fixed(r.insert_seconds, 2).c_str(), Fixed(r.total_seconds, 2).c_str(), Thousands(rate).c_str(),
-                (Fixed(rate / off_rate, 3) + "x").c_str(), Fixed(static_cast<double>(r.redo.bytes) / kMiB, 0).c_str(),
-                Thousands(static_cast<double>(r.redo.fsyncs)).c_str(), Thousands(static_cast<double>(r.redo.checkpoints)).c_str(),
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.what.c_str(),
+                Thousands(static_cast<double>(r.rows)).c_str(), Fixed(r.insert_seconds, 2).c_str(),
+                Fixed(r.total_seconds, 2).c_str(), Thousands(rate).c_str(), (Fixed(rate / off_rate, 3) + "x").c_str(),
+                Fixed(static_cast<double>(r.redo.bytes) / kMiB, 0).c_str(),
+                Thousands(static_cast<double>(r.redo.fsyncs)).c_str(),
+                Thousands(static_cast<double>(r.redo.checkpoints)).c_str(),
                 Thousands(static_cast<double>(r.pool_writes)).c_str());
   }
 
   if (do_recovery) {
     const auto& c = rec.child;
     std::printf("\n## 4. Crash recovery\n\n");
-    std::printf("Load (forked child, buffer pool %s MiB, redo log %s MiB, page_cleaner=false, flush_log_at_trx_commit=0): "
-                "%s rows inserted + %s random updates, %s MiB of redo records in %s mini-transactions, %s s; "
-                "%s log syncs in the 2.5 s after the last commit; %s dirty pages, %s pages written before the crash; "
-                "%s checkpoints during the load; data directory %s MiB allocated.\n\n",
-                Thousands(static_cast<double>(rec.pool_bytes / kMiB)).c_str(), Thousands(static_cast<double>(rec.log_bytes / kMiB)).c_str(),
-                Thousands(static_cast<double>(c.rows)).c_str(), Thousands(static_cast<double>(c.updates)).c_str(),
-                Fixed(static_cast<double>(c.redo.bytes) / kMiB, 0).c_str(), Thousands(static_cast<double>(c.redo.appends)).c_str(),
-                Fixed(c.load_seconds, 1).c_str(), Thousands(static_cast<double>(c.fsyncs_after)).c_str(),
-                Thousands(static_cast<double>(c.dirty_pages)).c_str(), Thousands(static_cast<double>(c.pool_writes)).c_str(),
-                Thousands(static_cast<double>(c.redo.checkpoints)).c_str(), Thousands(static_cast<double>(rec.dir_bytes / kMiB)).c_str());
-    std::printf("| page cache | Open s | groups | records | applied | skipped | pages | replay threads | GiB/s of redo | peak RSS growth in Open MiB | check s | close s | verified |\n");
+    std::printf(
+        "Load (forked child, buffer pool %s MiB, redo log %s MiB, page_cleaner=false, flush_log_at_trx_commit=0): "
+        "%s rows inserted + %s random updates, %s MiB of redo records in %s mini-transactions, %s s; "
+        "%s log syncs in the 2.5 s after the last commit; %s dirty pages, %s pages written before the crash; "
+        "%s checkpoints during the load; data directory %s MiB allocated.\n\n",
+        Thousands(static_cast<double>(rec.pool_bytes / kMiB)).c_str(),
+        Thousands(static_cast<double>(rec.log_bytes / kMiB)).c_str(), Thousands(static_cast<double>(c.rows)).c_str(),
+        Thousands(static_cast<double>(c.updates)).c_str(), Fixed(static_cast<double>(c.redo.bytes) / kMiB, 0).c_str(),
+        Thousands(static_cast<double>(c.redo.appends)).c_str(), Fixed(c.load_seconds, 1).c_str(),
+        Thousands(static_cast<double>(c.fsyncs_after)).c_str(), Thousands(static_cast<double>(c.dirty_pages)).c_str(),
+        Thousands(static_cast<double>(c.pool_writes)).c_str(),
+        Thousands(static_cast<double>(c.redo.checkpoints)).c_str(),
+        Thousands(static_cast<double>(rec.dir_bytes / kMiB)).c_str());
+    std::printf(
+        "| page cache | Open s | groups | records | applied | skipped | pages | replay threads | GiB/s of redo | peak "
+        "RSS growth in Open MiB | check s | close s | verified |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (const auto& r : rec.runs) {
-      std::printf("| %s | %s | %s | %s | %s | %s | %s | %zu | %s | %s | %s | %s | %s |\n", r.cache, Fixed(r.open_seconds, 2).c_str(),
-                  Thousands(static_cast<double>(r.stats.groups)).c_str(), Thousands(static_cast<double>(r.stats.records)).c_str(),
-                  Thousands(static_cast<double>(r.stats.applied)).c_str(), Thousands(static_cast<double>(r.stats.skipped)).c_str(),
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %zu | %s | %s | %s | %s | %s |\n", r.cache,
+                  Fixed(r.open_seconds, 2).c_str(), Thousands(static_cast<double>(r.stats.groups)).c_str(),
+                  Thousands(static_cast<double>(r.stats.records)).c_str(),
+                  Thousands(static_cast<double>(r.stats.applied)).c_str(),
+                  Thousands(static_cast<double>(r.stats.skipped)).c_str(),
                   Thousands(static_cast<double>(r.stats.pages)).c_str(), r.stats.threads,
                   Fixed(static_cast<double>(c.redo.bytes) / kGiB / r.open_seconds, 3).c_str(),
                   Thousands(static_cast<double>((r.rss_peak - std::min(r.rss_peak, r.rss_before)) / kMiB)).c_str(),
-                  Fixed(r.check_seconds, 2).c_str(),
-                  Fixed(r.close_seconds, 2).c_str(), r.verify_note);
+                  Fixed(r.check_seconds, 2).c_str(), Fixed(r.close_seconds, 2).c_str(), r.verify_note);
     }
   }
   std::fflush(stdout);

@@ -272,7 +272,8 @@ void StrataLookup(benchmark::State& state, Setting setting) {
   StrataDb* s = SharedStrata(setting, err);
   if (s == nullptr) {
     state.SkipWithError(err.c_str());
-    for (auto _ : state) {}
+    for (auto _ : state) {
+    }
     return;
   }
   auto before = s->db->buffer_pool_stats();
@@ -300,7 +301,8 @@ void StrataScan(benchmark::State& state, Setting setting) {
   StrataDb* s = SharedStrata(setting, err);
   if (s == nullptr) {
     state.SkipWithError(err.c_str());
-    for (auto _ : state) {}
+    for (auto _ : state) {
+    }
     return;
   }
   for (auto _ : state) {
@@ -358,13 +360,13 @@ class Stmt {
 
 std::string OpenSqlite(Setting setting, const std::string& tag, SqliteDb& out) {
   out.dir = std::make_unique<TempDir>(tag);
-  if (sqlite3_open(out.file().c_str(), &out.db) != SQLITE_OK) return std::string("sqlite3_open: ") + sqlite3_errmsg(out.db);
+  if (sqlite3_open(out.file().c_str(), &out.db) != SQLITE_OK)
+    return std::string("sqlite3_open: ") + sqlite3_errmsg(out.db);
   const long cache_kib = static_cast<long>(CacheBytes(setting) / 1024);
   // No journal and no syncs: Strata has no redo or undo yet (see the top of this file).
   for (const std::string& sql :
        {std::string("PRAGMA journal_mode=OFF"), std::string("PRAGMA synchronous=OFF"),
-        std::string("PRAGMA locking_mode=EXCLUSIVE"),
-        "PRAGMA cache_size=-" + std::to_string(cache_kib),
+        std::string("PRAGMA locking_mode=EXCLUSIVE"), "PRAGMA cache_size=-" + std::to_string(cache_kib),
         std::string("CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER, c TEXT, pad TEXT)")}) {
     if (auto err = SqlExec(out.db, sql); !err.empty()) return err;
   }
@@ -457,13 +459,15 @@ void SqliteLookup(benchmark::State& state, Setting setting) {
   SqliteDb* s = SharedSqlite(setting, err);
   if (s == nullptr) {
     state.SkipWithError(err.c_str());
-    for (auto _ : state) {}
+    for (auto _ : state) {
+    }
     return;
   }
   Stmt sel(s->db, "SELECT id, k, c, pad FROM t WHERE id = ?");
   if (!sel.ok()) {
     state.SkipWithError(sqlite3_errmsg(s->db));
-    for (auto _ : state) {}
+    for (auto _ : state) {
+    }
     return;
   }
   sqlite3_stmt* st = sel.get();
@@ -487,13 +491,15 @@ void SqliteScan(benchmark::State& state, Setting setting) {
   SqliteDb* s = SharedSqlite(setting, err);
   if (s == nullptr) {
     state.SkipWithError(err.c_str());
-    for (auto _ : state) {}
+    for (auto _ : state) {
+    }
     return;
   }
   Stmt sel(s->db, "SELECT * FROM t");
   if (!sel.ok()) {
     state.SkipWithError(sqlite3_errmsg(s->db));
-    for (auto _ : state) {}
+    for (auto _ : state) {
+    }
     return;
   }
   sqlite3_stmt* st = sel.get();
@@ -524,9 +530,11 @@ void RegisterAll() {
     for (Order order : {Order::kSequential, Order::kRandom}) {
       const std::string op = order == Order::kSequential ? "insert_seq" : "insert_random";
       benchmark::RegisterBenchmark(("strata/" + op + suffix).c_str(), StrataInsert, setting, order)
-          ->UseManualTime()->Unit(benchmark::kMillisecond);
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
       benchmark::RegisterBenchmark(("sqlite/" + op + suffix).c_str(), SqliteInsert, setting, order)
-          ->UseManualTime()->Unit(benchmark::kMillisecond);
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
     }
     benchmark::RegisterBenchmark(("strata/lookup" + suffix).c_str(), StrataLookup, setting);
     benchmark::RegisterBenchmark(("sqlite/lookup" + suffix).c_str(), SqliteLookup, setting);

@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
   std::vector<std::uint32_t> frag, fseg;
   for (std::uint32_t x = 0; x < n_extents; ++x) (extent_is_frag(x) ? frag : fseg).push_back(x);
   auto list_of = [&](const std::vector<std::uint32_t>& xs) {
-    return xs.empty() ? ListBase{} : ListBase{static_cast<std::uint32_t>(xs.size()), node_addr(xs.front()), node_addr(xs.back())};
+    return xs.empty() ? ListBase{}
+                      : ListBase{static_cast<std::uint32_t>(xs.size()), node_addr(xs.front()), node_addr(xs.back())};
   };
 
   std::ofstream out(argv[1], std::ios::binary | std::ios::trunc);
@@ -115,7 +116,8 @@ int main(int argc, char** argv) {
         const auto& list = is_frag ? frag : fseg;
         auto it = std::lower_bound(list.begin(), list.end(), x);
         const std::size_t i = static_cast<std::size_t>(it - list.begin());
-        w.set_node({i ? node_addr(list[i - 1]) : FileAddr{}, i + 1 < list.size() ? node_addr(list[i + 1]) : FileAddr{}});
+        w.set_node(
+            {i ? node_addr(list[i - 1]) : FileAddr{}, i + 1 < list.size() ? node_addr(list[i + 1]) : FileAddr{}});
       }
     } else if (n % ps.xdes_period() == 1) {
       fil.set_type(PageType::kIbufBitmap);

@@ -215,10 +215,11 @@ double LoadBase(const fs::path& dir, std::uint64_t rows, std::uint64_t pool_byte
   for (std::uint64_t id = 1; id <= rows;) {
     batch.clear();
     for (; id <= rows && batch.size() < kBatch; ++id) {
-      batch.push_back({Value::Int(static_cast<std::int64_t>(id)), Value::UInt(1 + rng() % rows), Value::String(DigitGroups(rng, 10)),
-                       Value::String(DigitGroups(rng, 5))});
+      batch.push_back({Value::Int(static_cast<std::int64_t>(id)), Value::UInt(1 + rng() % rows),
+                       Value::String(DigitGroups(rng, 10)), Value::String(DigitGroups(rng, 5))});
     }
-    if (auto st = table->InsertBatch(batch); !st.ok()) Die("InsertBatch ending at id " + std::to_string(id - 1) + ": " + st.ToString());
+    if (auto st = table->InsertBatch(batch); !st.ok())
+      Die("InsertBatch ending at id " + std::to_string(id - 1) + ": " + st.ToString());
   }
   if (auto st = (*db)->Flush(); !st.ok()) Die("Flush: " + st.ToString());
   const double s = Seconds(Clock::now() - start);
@@ -246,8 +247,9 @@ void WaitOrReportHang(const std::atomic<int>& done, int n, Database* db, const s
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const double waited = Seconds(Clock::now() - start);
     if (waited >= next_report) {
-      Progress(what + ": " + std::to_string(n - done.load()) + " of " + std::to_string(n) + " threads still running " + Fixed(waited, 0) +
-               " s after the stop: a hang? (pid " + std::to_string(::getpid()) + ", gdb -p it); aborting at " + Fixed(hang_s, 0) + " s");
+      Progress(what + ": " + std::to_string(n - done.load()) + " of " + std::to_string(n) + " threads still running " +
+               Fixed(waited, 0) + " s after the stop: a hang? (pid " + std::to_string(::getpid()) +
+               ", gdb -p it); aborting at " + Fixed(hang_s, 0) + " s");
       if (!reporting.load()) {
         if (reporter.joinable()) reporter.join();
         reporting = true;
@@ -278,11 +280,11 @@ struct MixResult {
   std::uint64_t commits = 0;
   double seconds = 0;
   double p50_us = 0, p99_us = 0, max_us = 0;
-  std::uint64_t deadlocks = 0, timeouts = 0;   // retried transactions, as the threads saw them
-  LockStats locks;                              // the lock system's counters during the run
-  std::uint64_t history_at_stop = 0;            // history list length right after the threads stopped
-  std::uint64_t history_peak = 0;               // largest seen while running (sampled every 100 ms)
-  double drain_seconds = 0;                     // Purge() to empty the history after the run
+  std::uint64_t deadlocks = 0, timeouts = 0;  // retried transactions, as the threads saw them
+  LockStats locks;                            // the lock system's counters during the run
+  std::uint64_t history_at_stop = 0;          // history list length right after the threads stopped
+  std::uint64_t history_peak = 0;             // largest seen while running (sampled every 100 ms)
+  double drain_seconds = 0;                   // Purge() to empty the history after the run
   std::uint64_t drained_logs = 0;
   std::uint64_t redo_fsyncs = 0;
   bool sum_ok = true;
@@ -306,7 +308,8 @@ MixResult RunMix(const fs::path& base, const MixConfig& cfg, std::uint64_t seed)
   // Warm the buffer pool (both indexes) and take sum(k) before.
   const TableSums before = ScanSums(o.table);
   (void)ScanSums(o.table, "k_1");
-  if (before.rows != cfg.rows) Die("the loaded table has " + std::to_string(before.rows) + " rows, not " + std::to_string(cfg.rows));
+  if (before.rows != cfg.rows)
+    Die("the loaded table has " + std::to_string(before.rows) + " rows, not " + std::to_string(cfg.rows));
 
   const int threads = cfg.threads;
   std::vector<std::vector<double>> lat(static_cast<std::size_t>(threads));
@@ -345,13 +348,17 @@ MixResult RunMix(const fs::path& base, const MixConfig& cfg, std::uint64_t seed)
           Status s;
           // SELECT c FROM sbtest1 WHERE id = ?
           auto sel = table->Get({Value::Int(id_select)}, x);
-          if (!sel.ok()) s = sel.status();
-          else if (!sel->has_value()) return fail("point select: no row " + std::to_string(id_select));
+          if (!sel.ok())
+            s = sel.status();
+          else if (!sel->has_value())
+            return fail("point select: no row " + std::to_string(id_select));
           // UPDATE sbtest1 SET k = k + 1 WHERE id = ?
           if (s.ok()) {
             auto r = table->Get({Value::Int(id_index)}, x, RowLock::kExclusive);
-            if (!r.ok()) s = r.status();
-            else if (!r->has_value()) return fail("k update: no row " + std::to_string(id_index));
+            if (!r.ok())
+              s = r.status();
+            else if (!r->has_value())
+              return fail("k update: no row " + std::to_string(id_index));
             else {
               Row row = std::move(**r);
               row[1] = Value::UInt(KOf(row) + 1);
@@ -361,8 +368,10 @@ MixResult RunMix(const fs::path& base, const MixConfig& cfg, std::uint64_t seed)
           // UPDATE sbtest1 SET c = ? WHERE id = ?
           if (s.ok()) {
             auto r = table->Get({Value::Int(id_plain)}, x, RowLock::kExclusive);
-            if (!r.ok()) s = r.status();
-            else if (!r->has_value()) return fail("c update: no row " + std::to_string(id_plain));
+            if (!r.ok())
+              s = r.status();
+            else if (!r->has_value())
+              return fail("c update: no row " + std::to_string(id_plain));
             else {
               Row row = std::move(**r);
               row[2] = Value::String(new_c);
@@ -410,7 +419,8 @@ MixResult RunMix(const fs::path& base, const MixConfig& cfg, std::uint64_t seed)
       done.fetch_add(1);
     });
   }
-  WaitOrReportHang(done, threads, db, std::to_string(threads) + " threads, flush_log_at_trx_commit=" + std::to_string(cfg.flush_mode));
+  WaitOrReportHang(done, threads, db,
+                   std::to_string(threads) + " threads, flush_log_at_trx_commit=" + std::to_string(cfg.flush_mode));
   for (auto& j : joiners) j.join();
   const double seconds = Seconds(Clock::now() - start);
   MixResult r;
@@ -418,7 +428,9 @@ MixResult RunMix(const fs::path& base, const MixConfig& cfg, std::uint64_t seed)
   r.history_peak = std::max(history_peak, r.history_at_stop);
   const EngineStatus st = db->StatusReport();
   const RedoStats redo_after = db->redo_stats();
-  if (failed) Die(std::to_string(threads) + " threads, flush_log_at_trx_commit=" + std::to_string(cfg.flush_mode) + ": " + failure);
+  if (failed)
+    Die(std::to_string(threads) + " threads, flush_log_at_trx_commit=" + std::to_string(cfg.flush_mode) + ": " +
+        failure);
   r.threads = threads;
   r.flush_mode = cfg.flush_mode;
   r.seconds = seconds;
@@ -445,15 +457,18 @@ MixResult RunMix(const fs::path& base, const MixConfig& cfg, std::uint64_t seed)
   r.drain_seconds = Seconds(Clock::now() - drain_start);
   r.drained_logs = *purged;
   if (db->history_list_length() != 0) {
-    Progress("warning: the history list still has " + std::to_string(db->history_list_length()) + " logs after Purge() with no transaction open");
+    Progress("warning: the history list still has " + std::to_string(db->history_list_length()) +
+             " logs after Purge() with no transaction open");
   }
   const TableSums after = ScanSums(table);
   const TableSums after_k = ScanSums(table, "k_1");
-  r.sum_ok = after.rows == rows && after_k.rows == rows && after.sum_k == before.sum_k + r.commits && after_k.sum_k == after.sum_k;
+  r.sum_ok = after.rows == rows && after_k.rows == rows && after.sum_k == before.sum_k + r.commits &&
+             after_k.sum_k == after.sum_k;
   if (!r.sum_ok) {
-    Progress("WRONG RESULT: " + std::to_string(r.commits) + " transactions committed, each k = k + 1 once, but sum(k) went from " +
-             std::to_string(before.sum_k) + " to " + std::to_string(after.sum_k) + " (PRIMARY, " + std::to_string(after.rows) +
-             " rows) / " + std::to_string(after_k.sum_k) + " (k_1, " + std::to_string(after_k.rows) + " rows)");
+    Progress("WRONG RESULT: " + std::to_string(r.commits) +
+             " transactions committed, each k = k + 1 once, but sum(k) went from " + std::to_string(before.sum_k) +
+             " to " + std::to_string(after.sum_k) + " (PRIMARY, " + std::to_string(after.rows) + " rows) / " +
+             std::to_string(after_k.sum_k) + " (k_1, " + std::to_string(after_k.rows) + " rows)");
   }
   o.db.reset();
   return r;
@@ -491,7 +506,8 @@ PurgeResult MeasurePurge(const fs::path& base, std::uint64_t rows, std::uint64_t
   // The view that holds purge back.
   auto view = o.db->Begin(TransactionOptions{Isolation::kRepeatableRead, true});
   if (!view.ok()) Die("Begin: " + view.status().ToString());
-  if (auto r = o.table->Get({Value::Int(1)}, view->get()); !r.ok() || !r->has_value()) Die("the view's read of row 1 failed");
+  if (auto r = o.table->Get({Value::Int(1)}, view->get()); !r.ok() || !r->has_value())
+    Die("the view's read of row 1 failed");
 
   std::mt19937_64 rng(4242);
   n_deletes = std::min(n_deletes, rows);
@@ -499,21 +515,24 @@ PurgeResult MeasurePurge(const fs::path& base, std::uint64_t rows, std::uint64_t
   for (std::uint64_t i = 0; i < n_updates; ++i) {
     const std::int64_t id = static_cast<std::int64_t>(1 + rng() % rows);
     auto r = o.table->Get({Value::Int(id)});
-    if (!r.ok() || !r->has_value()) Die("purge: reading row " + std::to_string(id) + ": " + (r.ok() ? "missing" : r.status().ToString()));
+    if (!r.ok() || !r->has_value())
+      Die("purge: reading row " + std::to_string(id) + ": " + (r.ok() ? "missing" : r.status().ToString()));
     Row row = std::move(**r);
     if (i % 2 == 0) {
       row[1] = Value::UInt(KOf(row) + 1);  // the indexed column: a delete-marked k_1 entry and a new one
     } else {
       row[2] = Value::String(DigitGroups(rng, 10));
     }
-    if (auto st = o.table->Update(row); !st.ok()) Die("purge: Update of row " + std::to_string(id) + ": " + st.ToString());
+    if (auto st = o.table->Update(row); !st.ok())
+      Die("purge: Update of row " + std::to_string(id) + ": " + st.ToString());
     ++res.updates;
   }
   std::vector<std::int64_t> ids(rows);
   std::iota(ids.begin(), ids.end(), 1);
   std::shuffle(ids.begin(), ids.end(), rng);
   for (std::uint64_t i = 0; i < n_deletes; ++i) {
-    if (auto st = o.table->Delete({Value::Int(ids[i])}); !st.ok()) Die("purge: Delete of row " + std::to_string(ids[i]) + ": " + st.ToString());
+    if (auto st = o.table->Delete({Value::Int(ids[i])}); !st.ok())
+      Die("purge: Delete of row " + std::to_string(ids[i]) + ": " + st.ToString());
     ++res.deletes;
   }
   res.churn_seconds = Seconds(Clock::now() - churn_start);
@@ -544,8 +563,9 @@ PurgeResult MeasurePurge(const fs::path& base, std::uint64_t rows, std::uint64_t
   res.rows_after = s.rows;
   res.rows_ok = s.rows == rows - res.deletes && sk.rows == s.rows && sk.sum_k == s.sum_k;
   if (!res.rows_ok) {
-    Progress("WRONG RESULT: after purge PRIMARY has " + std::to_string(s.rows) + " rows (sum k " + std::to_string(s.sum_k) + "), k_1 " +
-             std::to_string(sk.rows) + " (sum k " + std::to_string(sk.sum_k) + "); expected " + std::to_string(rows - res.deletes));
+    Progress("WRONG RESULT: after purge PRIMARY has " + std::to_string(s.rows) + " rows (sum k " +
+             std::to_string(s.sum_k) + "), k_1 " + std::to_string(sk.rows) + " (sum k " + std::to_string(sk.sum_k) +
+             "); expected " + std::to_string(rows - res.deletes));
   }
   if (Status c = o.table->Check(); !c.ok()) {
     res.check_ok = false;
@@ -589,13 +609,15 @@ int LocksMain(char** argv) {
   if (method == "get") {
     for (std::uint64_t id = 1; id <= n; ++id) {
       auto r = o.table->Get({Value::Int(static_cast<std::int64_t>(id))}, trx->get(), RowLock::kExclusive);
-      if (!r.ok() || !r->has_value()) Die("locks: Get FOR UPDATE of row " + std::to_string(id) + ": " + (r.ok() ? "missing" : r.status().ToString()));
+      if (!r.ok() || !r->has_value())
+        Die("locks: Get FOR UPDATE of row " + std::to_string(id) + ": " + (r.ok() ? "missing" : r.status().ToString()));
       ++rows_locked;
     }
   } else {
     ScanOptions so;
     so.lock = RowLock::kExclusive;
-    Status st = o.table->Scan(so, [&](const Row&) { return ++rows_locked < n; }, trx->get());
+    Status st = o.table->Scan(
+        so, [&](const Row&) { return ++rows_locked < n; }, trx->get());
     if (!st.ok()) Die("locks: locking Scan: " + st.ToString());
   }
   const double seconds = Seconds(Clock::now() - start);
@@ -604,7 +626,8 @@ int LocksMain(char** argv) {
   if (auto st = (*trx)->Commit(); !st.ok()) Die("locks: Commit: " + st.ToString());
   const LockStats l2 = o.db->StatusReport().locks;
   std::printf("%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %.6f %" PRIu64 "\n", rows_locked, l1.locks - l0.locks,
-              l1.memory_bytes - l0.memory_bytes, static_cast<std::int64_t>(rss1) - static_cast<std::int64_t>(rss0), seconds, l2.locks);
+              l1.memory_bytes - l0.memory_bytes, static_cast<std::int64_t>(rss1) - static_cast<std::int64_t>(rss0),
+              seconds, l2.locks);
   std::fflush(stdout);
   return 0;
 }
@@ -637,7 +660,8 @@ LockResult MeasureLocks(const fs::path& base, std::uint64_t n, const std::string
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) Die("the --locks child (" + method + ", " + n_s + ") failed, wait status " + std::to_string(status));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    Die("the --locks child (" + method + ", " + n_s + ") failed, wait status " + std::to_string(status));
   LockResult r;
   r.n = n;
   r.method = method;
@@ -683,7 +707,8 @@ class Stmt {
   int rc_ = SQLITE_OK;
 };
 
-SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, double target_seconds, std::uint64_t cache_bytes) {
+SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, double target_seconds,
+                       std::uint64_t cache_bytes) {
   SqliteResult res;
   res.synchronous = synchronous;
   TempDir dir("sqlite");
@@ -701,9 +726,10 @@ SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, doubl
   };
   if (sqlite3_open(file.c_str(), &db) != SQLITE_OK) return error(std::string("sqlite3_open: ") + sqlite3_errmsg(db));
   for (const std::string& sql :
-       {std::string("PRAGMA journal_mode=WAL"), "PRAGMA synchronous=" + synchronous, std::string("PRAGMA locking_mode=EXCLUSIVE"),
-        "PRAGMA cache_size=-" + std::to_string(cache_bytes / 1024),
-        std::string("CREATE TABLE sbtest1(id INTEGER PRIMARY KEY, k INTEGER NOT NULL DEFAULT 0, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL)"),
+       {std::string("PRAGMA journal_mode=WAL"), "PRAGMA synchronous=" + synchronous,
+        std::string("PRAGMA locking_mode=EXCLUSIVE"), "PRAGMA cache_size=-" + std::to_string(cache_bytes / 1024),
+        std::string("CREATE TABLE sbtest1(id INTEGER PRIMARY KEY, k INTEGER NOT NULL DEFAULT 0, c CHAR(120) NOT NULL, "
+                    "pad CHAR(60) NOT NULL)"),
         std::string("CREATE INDEX k_1 ON sbtest1(k)")}) {
     if (auto e = SqlExec(db, sql); !e.empty()) return error(e);
   }
@@ -735,7 +761,8 @@ SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, doubl
     if (!s->ok()) return error(std::string("prepare: ") + sqlite3_errmsg(db));
   }
   // Warm the cache as Strata's scan does.
-  if (auto e = SqlExec(db, "SELECT sum(k), count(*), sum(length(c)), sum(length(pad)) FROM sbtest1"); !e.empty()) return error(e);
+  if (auto e = SqlExec(db, "SELECT sum(k), count(*), sum(length(c)), sum(length(pad)) FROM sbtest1"); !e.empty())
+    return error(e);
   if (auto e = SqlExec(db, "SELECT count(*) FROM sbtest1 INDEXED BY k_1 WHERE k >= 0"); !e.empty()) return error(e);
   auto step_done = [&](sqlite3_stmt* st) {
     const int rc = sqlite3_step(st);
@@ -746,7 +773,8 @@ SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, doubl
   std::vector<double> lat;
   lat.reserve(1 << 16);
   const auto start = Clock::now();
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(target_seconds));
+  const auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(target_seconds));
   while (Clock::now() < deadline) {
     const sqlite3_int64 id_select = static_cast<sqlite3_int64>(1 + rng() % rows);
     const sqlite3_int64 id_index = static_cast<sqlite3_int64>(1 + rng() % rows);
@@ -758,10 +786,12 @@ SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, doubl
     if (sqlite3_step(sel.get()) != SQLITE_ROW) return error(std::string("SELECT: ") + sqlite3_errmsg(db));
     sqlite3_reset(sel.get());
     sqlite3_bind_int64(upd_k.get(), 1, id_index);
-    if (!step_done(upd_k.get()) || sqlite3_changes(db) != 1) return error(std::string("UPDATE k: ") + sqlite3_errmsg(db));
+    if (!step_done(upd_k.get()) || sqlite3_changes(db) != 1)
+      return error(std::string("UPDATE k: ") + sqlite3_errmsg(db));
     sqlite3_bind_text(upd_c.get(), 1, new_c.data(), static_cast<int>(new_c.size()), SQLITE_TRANSIENT);
     sqlite3_bind_int64(upd_c.get(), 2, id_plain);
-    if (!step_done(upd_c.get()) || sqlite3_changes(db) != 1) return error(std::string("UPDATE c: ") + sqlite3_errmsg(db));
+    if (!step_done(upd_c.get()) || sqlite3_changes(db) != 1)
+      return error(std::string("UPDATE c: ") + sqlite3_errmsg(db));
     if (!step_done(commit.get())) return error(std::string("COMMIT: ") + sqlite3_errmsg(db));
     lat.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   }
@@ -831,9 +861,10 @@ int main(int argc, char** argv) {
         cfg.purge = mix_purge;
         mix.push_back(RunMix(base, cfg, seed++));
         const auto& r = mix.back();
-        Progress("mix: " + std::to_string(threads) + " threads, flush_log_at_trx_commit=" + std::to_string(flush) + ": " +
-                 Thousands(static_cast<double>(r.commits) / r.seconds) + " trx/s, " + std::to_string(r.deadlocks) + " deadlocks, history " +
-                 std::to_string(r.history_at_stop) + (r.sum_ok ? "" : ", WRONG sum(k)"));
+        Progress("mix: " + std::to_string(threads) + " threads, flush_log_at_trx_commit=" + std::to_string(flush) +
+                 ": " + Thousands(static_cast<double>(r.commits) / r.seconds) + " trx/s, " +
+                 std::to_string(r.deadlocks) + " deadlocks, history " + std::to_string(r.history_at_stop) +
+                 (r.sum_ok ? "" : ", WRONG sum(k)"));
       }
     }
   }
@@ -846,8 +877,8 @@ int main(int argc, char** argv) {
       for (const char* method : {"get", "scan"}) {
         locks.push_back(MeasureLocks(base, capped, method, pool_bytes));
         const auto& r = locks.back();
-        Progress(std::string("locks: ") + method + " " + std::to_string(capped) + ": " + std::to_string(r.locks) + " locks, " +
-                 Thousands(static_cast<double>(r.memory_bytes)) + " bytes");
+        Progress(std::string("locks: ") + method + " " + std::to_string(capped) + ": " + std::to_string(r.locks) +
+                 " locks, " + Thousands(static_cast<double>(r.memory_bytes)) + " bytes");
       }
     }
   }
@@ -856,9 +887,11 @@ int main(int argc, char** argv) {
   PurgeResult purge;
   const bool do_purge = Wanted("purge");
   if (do_purge) {
-    Progress("purge: " + std::to_string(purge_updates) + " updates and " + std::to_string(purge_deletes) + " deletes behind an open view");
+    Progress("purge: " + std::to_string(purge_updates) + " updates and " + std::to_string(purge_deletes) +
+             " deletes behind an open view");
     purge = MeasurePurge(base, rows, pool_bytes, purge_updates, purge_deletes);
-    Progress("purge: " + std::to_string(purge.logs) + " logs, " + std::to_string(purge.records) + " records in " + Fixed(purge.purge_seconds, 2) + " s");
+    Progress("purge: " + std::to_string(purge.logs) + " logs, " + std::to_string(purge.records) + " records in " +
+             Fixed(purge.purge_seconds, 2) + " s");
   }
 
   // 4.
@@ -872,8 +905,11 @@ int main(int argc, char** argv) {
     for (const char* sync : {"FULL", "NORMAL"}) {
       sqlite.push_back(SqliteMix(sync, rows, mix_seconds, pool_bytes));
       const auto& r = sqlite.back();
-      if (!r.error.empty()) Progress(std::string("sqlite ") + sync + ": " + r.error);
-      else Progress(std::string("sqlite synchronous=") + sync + ": " + Thousands(static_cast<double>(r.commits) / r.seconds) + " trx/s");
+      if (!r.error.empty())
+        Progress(std::string("sqlite ") + sync + ": " + r.error);
+      else
+        Progress(std::string("sqlite synchronous=") + sync + ": " +
+                 Thousands(static_cast<double>(r.commits) / r.seconds) + " trx/s");
     }
   }
 #endif
@@ -885,39 +921,52 @@ int main(int argc, char** argv) {
   std::printf("- Memory: %s MiB\n", Thousands(static_cast<double>(PhysicalMemory() / kMiB)).c_str());
   std::printf("- Kernel: %s %s\n", un.sysname, un.release);
   std::printf("- Directory: %s (%s)\n", base_dir.string().c_str(), FsName(base_dir).c_str());
-  std::printf("- Table: bench.sbtest1(id BIGINT PRIMARY KEY, k INT UNSIGNED, c CHAR(120), pad CHAR(60), KEY k_1(k)), %s rows, "
-              "loaded with InsertBatch (1000 rows a call, flush_log_at_trx_commit=2) in %s s\n",
-              Thousands(static_cast<double>(rows)).c_str(), Fixed(load_seconds, 2).c_str());
-  std::printf("- Buffer pool: %s MiB; everything else at DatabaseOptions' defaults (group_commit on, lock_wait_timeout 50 s, "
-              "deadlock_detect on) unless a section says\n",
-              Thousands(static_cast<double>(pool_bytes / kMiB)).c_str());
+  std::printf(
+      "- Table: bench.sbtest1(id BIGINT PRIMARY KEY, k INT UNSIGNED, c CHAR(120), pad CHAR(60), KEY k_1(k)), %s rows, "
+      "loaded with InsertBatch (1000 rows a call, flush_log_at_trx_commit=2) in %s s\n",
+      Thousands(static_cast<double>(rows)).c_str(), Fixed(load_seconds, 2).c_str());
+  std::printf(
+      "- Buffer pool: %s MiB; everything else at DatabaseOptions' defaults (group_commit on, lock_wait_timeout 50 s, "
+      "deadlock_detect on) unless a section says\n",
+      Thousands(static_cast<double>(pool_bytes / kMiB)).c_str());
   std::printf("- Run time of this program: %s s\n", Fixed(wall, 0).c_str());
 
   if (!mix.empty()) {
-    std::printf("\n## 1. Point-update mix (sysbench oltp_update-like), %s s per line, %u cores\n\n", Fixed(mix_seconds, 1).c_str(), cores);
-    std::printf("Each transaction (REPEATABLE READ): BEGIN; Get(id) (consistent read); Get(id2, FOR UPDATE) + Update k = k + 1 "
-                "(the indexed column); Get(id3, FOR UPDATE) + Update c (no index changes); COMMIT; ids uniform over %s rows. "
-                "purge=%s (the background purge thread%s). Every line reopens the one loaded directory (the history purged and the "
-                "database closed between lines; the buffer pool warmed by a scan of both indexes). Latency: first BEGIN to the "
-                "COMMIT that succeeded, retries included. Deadlocks and lock wait timeouts are retried with a new transaction. "
-                "History: the history list length when the threads stopped (and the largest seen, sampled every 100 ms); drain: "
-                "Database::Purge() emptying it afterwards. sum(k) check: after the line, sum(k) over PRIMARY and over k_1 equals "
-                "the sum before plus the transactions committed.\n\n",
-                Thousands(static_cast<double>(rows)).c_str(), mix_purge ? "true" : "false",
-                mix_purge ? "" : " off: STRATA_BENCH_TRX_PURGE=0");
-    std::printf("| flush_log_at_trx_commit | threads | transactions | seconds | trx/s | p50 us | p99 us | max us | deadlocks (retried) | "
-                "lock wait timeouts | lock waits | log fsyncs | history at stop | history peak | drain s | sum(k) check |\n");
+    std::printf("\n## 1. Point-update mix (sysbench oltp_update-like), %s s per line, %u cores\n\n",
+                Fixed(mix_seconds, 1).c_str(), cores);
+    std::printf(
+        "Each transaction (REPEATABLE READ): BEGIN; Get(id) (consistent read); Get(id2, FOR UPDATE) + Update k = k + 1 "
+        "(the indexed column); Get(id3, FOR UPDATE) + Update c (no index changes); COMMIT; ids uniform over %s rows. "
+        "purge=%s (the background purge thread%s). Every line reopens the one loaded directory (the history purged and "
+        "the "
+        "database closed between lines; the buffer pool warmed by a scan of both indexes). Latency: first BEGIN to the "
+        "COMMIT that succeeded, retries included. Deadlocks and lock wait timeouts are retried with a new transaction. "
+        "History: the history list length when the threads stopped (and the largest seen, sampled every 100 ms); "
+        "drain: "
+        "Database::Purge() emptying it afterwards. sum(k) check: after the line, sum(k) over PRIMARY and over k_1 "
+        "equals "
+        "the sum before plus the transactions committed.\n\n",
+        Thousands(static_cast<double>(rows)).c_str(), mix_purge ? "true" : "false",
+        mix_purge ? "" : " off: STRATA_BENCH_TRX_PURGE=0");
+    std::printf(
+        "| flush_log_at_trx_commit | threads | transactions | seconds | trx/s | p50 us | p99 us | max us | deadlocks "
+        "(retried) | "
+        "lock wait timeouts | lock waits | log fsyncs | history at stop | history peak | drain s | sum(k) check |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (int flush : {1, 2}) {
       for (const auto& r : mix) {
         if (r.flush_mode != flush) continue;
-        std::printf("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.flush_mode, r.threads,
-                    Thousands(static_cast<double>(r.commits)).c_str(), Fixed(r.seconds, 2).c_str(),
-                    Thousands(static_cast<double>(r.commits) / r.seconds).c_str(), Thousands(r.p50_us).c_str(), Thousands(r.p99_us).c_str(),
-                    Thousands(r.max_us).c_str(), Thousands(static_cast<double>(r.deadlocks)).c_str(),
-                    Thousands(static_cast<double>(r.timeouts)).c_str(), Thousands(static_cast<double>(r.locks.waits)).c_str(),
-                    Thousands(static_cast<double>(r.redo_fsyncs)).c_str(), Thousands(static_cast<double>(r.history_at_stop)).c_str(),
-                    Thousands(static_cast<double>(r.history_peak)).c_str(), Fixed(r.drain_seconds, 3).c_str(), r.sum_ok ? "ok" : "**WRONG**");
+        std::printf("| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.flush_mode,
+                    r.threads, Thousands(static_cast<double>(r.commits)).c_str(), Fixed(r.seconds, 2).c_str(),
+                    Thousands(static_cast<double>(r.commits) / r.seconds).c_str(), Thousands(r.p50_us).c_str(),
+                    Thousands(r.p99_us).c_str(), Thousands(r.max_us).c_str(),
+                    Thousands(static_cast<double>(r.deadlocks)).c_str(),
+                    Thousands(static_cast<double>(r.timeouts)).c_str(),
+                    Thousands(static_cast<double>(r.locks.waits)).c_str(),
+                    Thousands(static_cast<double>(r.redo_fsyncs)).c_str(),
+                    Thousands(static_cast<double>(r.history_at_stop)).c_str(),
+                    Thousands(static_cast<double>(r.history_peak)).c_str(), Fixed(r.drain_seconds, 3).c_str(),
+                    r.sum_ok ? "ok" : "**WRONG**");
       }
     }
   }
@@ -925,53 +974,73 @@ int main(int argc, char** argv) {
   if (do_purge) {
     const auto& p = purge;
     std::printf("\n## 2. Purge throughput (purge=false, flush_log_at_trx_commit=2, one thread, %u cores)\n\n", cores);
-    std::printf("A REPEATABLE READ view held open (consistent snapshot + one read) while %s autocommit single-row updates of random rows "
-                "(every other one k = k + 1, the indexed column; the others c) and %s autocommit deletes of distinct random rows ran "
-                "(%s s, %s statements/s); then the view committed and Database::Purge() ran to completion. Records: "
-                "StatusReport().purged_records before and after.\n\n",
-                Thousands(static_cast<double>(p.updates)).c_str(), Thousands(static_cast<double>(p.deletes)).c_str(),
-                Fixed(p.churn_seconds, 2).c_str(), Thousands(static_cast<double>(p.updates + p.deletes) / p.churn_seconds).c_str());
-    std::printf("| history before | undo logs purged | undo records purged | Purge() s | undo logs/s | undo records/s | history after | rows after | Table::Check |\n");
+    std::printf(
+        "A REPEATABLE READ view held open (consistent snapshot + one read) while %s autocommit single-row updates of "
+        "random rows "
+        "(every other one k = k + 1, the indexed column; the others c) and %s autocommit deletes of distinct random "
+        "rows ran "
+        "(%s s, %s statements/s); then the view committed and Database::Purge() ran to completion. Records: "
+        "StatusReport().purged_records before and after.\n\n",
+        Thousands(static_cast<double>(p.updates)).c_str(), Thousands(static_cast<double>(p.deletes)).c_str(),
+        Fixed(p.churn_seconds, 2).c_str(),
+        Thousands(static_cast<double>(p.updates + p.deletes) / p.churn_seconds).c_str());
+    std::printf(
+        "| history before | undo logs purged | undo records purged | Purge() s | undo logs/s | undo records/s | "
+        "history after | rows after | Table::Check |\n");
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s%s | %s |\n", Thousands(static_cast<double>(p.history_before)).c_str(),
-                Thousands(static_cast<double>(p.logs)).c_str(), Thousands(static_cast<double>(p.records)).c_str(),
-                Fixed(p.purge_seconds, 2).c_str(), Thousands(static_cast<double>(p.logs) / p.purge_seconds).c_str(),
-                Thousands(static_cast<double>(p.records) / p.purge_seconds).c_str(), Thousands(static_cast<double>(p.history_after)).c_str(),
-                Thousands(static_cast<double>(p.rows_after)).c_str(), p.rows_ok ? "" : " (**WRONG**)",
-                p.check_ok ? "ok" : ("**" + p.check_error + "**").c_str());
+    std::printf(
+        "| %s | %s | %s | %s | %s | %s | %s | %s%s | %s |\n", Thousands(static_cast<double>(p.history_before)).c_str(),
+        Thousands(static_cast<double>(p.logs)).c_str(), Thousands(static_cast<double>(p.records)).c_str(),
+        Fixed(p.purge_seconds, 2).c_str(), Thousands(static_cast<double>(p.logs) / p.purge_seconds).c_str(),
+        Thousands(static_cast<double>(p.records) / p.purge_seconds).c_str(),
+        Thousands(static_cast<double>(p.history_after)).c_str(), Thousands(static_cast<double>(p.rows_after)).c_str(),
+        p.rows_ok ? "" : " (**WRONG**)", p.check_ok ? "ok" : ("**" + p.check_error + "**").c_str());
   }
 
   if (!locks.empty()) {
-    std::printf("\n## 3. Lock table memory per held lock (one REPEATABLE READ transaction, a fresh process per line, %u cores)\n\n", cores);
-    std::printf("get: Get(id, FOR UPDATE) for ids 1..N (a unique exact match: record locks); scan: a locking Scan of PRIMARY "
-                "(FOR UPDATE: next-key locks) stopping at the N-th row. locks and memory_bytes: StatusReport().locks growth (the lock "
-                "table's own estimate of its containers); RSS: /proc/self/statm growth over the locking (after malloc_trim, with the "
-                "clustered index already in the buffer pool).\n\n");
-    std::printf("| method | N rows | rows locked | lock entries | memory_bytes | bytes/lock | RSS growth bytes | RSS bytes/lock | locking s | entries after commit |\n");
+    std::printf(
+        "\n## 3. Lock table memory per held lock (one REPEATABLE READ transaction, a fresh process per line, %u "
+        "cores)\n\n",
+        cores);
+    std::printf(
+        "get: Get(id, FOR UPDATE) for ids 1..N (a unique exact match: record locks); scan: a locking Scan of PRIMARY "
+        "(FOR UPDATE: next-key locks) stopping at the N-th row. locks and memory_bytes: StatusReport().locks growth "
+        "(the lock "
+        "table's own estimate of its containers); RSS: /proc/self/statm growth over the locking (after malloc_trim, "
+        "with the "
+        "clustered index already in the buffer pool).\n\n");
+    std::printf(
+        "| method | N rows | rows locked | lock entries | memory_bytes | bytes/lock | RSS growth bytes | RSS "
+        "bytes/lock | locking s | entries after commit |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const auto& r : locks) {
       const double per = r.locks ? static_cast<double>(r.memory_bytes) / static_cast<double>(r.locks) : 0;
       const double rss_per = r.locks ? static_cast<double>(r.rss_growth) / static_cast<double>(r.locks) : 0;
-      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.method.c_str(), Thousands(static_cast<double>(r.n)).c_str(),
-                  Thousands(static_cast<double>(r.rows_locked)).c_str(), Thousands(static_cast<double>(r.locks)).c_str(),
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.method.c_str(),
+                  Thousands(static_cast<double>(r.n)).c_str(), Thousands(static_cast<double>(r.rows_locked)).c_str(),
+                  Thousands(static_cast<double>(r.locks)).c_str(),
                   Thousands(static_cast<double>(r.memory_bytes)).c_str(), Fixed(per, 1).c_str(),
-                  Thousands(static_cast<double>(r.rss_growth)).c_str(), Fixed(rss_per, 1).c_str(), Fixed(r.seconds, 3).c_str(),
-                  Thousands(static_cast<double>(r.locks_after_commit)).c_str());
+                  Thousands(static_cast<double>(r.rss_growth)).c_str(), Fixed(rss_per, 1).c_str(),
+                  Fixed(r.seconds, 3).c_str(), Thousands(static_cast<double>(r.locks_after_commit)).c_str());
     }
   }
 
   if (Wanted("sqlite")) {
     std::printf("\n## 4. Strata against SQLite, the same transaction from 1 thread (%u cores)\n\n", cores);
     if (!have_sqlite) {
-      std::printf("Skipped: the build did not find SQLite (find_package(SQLite3)); install libsqlite3-dev and reconfigure.\n");
+      std::printf(
+          "Skipped: the build did not find SQLite (find_package(SQLite3)); install libsqlite3-dev and reconfigure.\n");
     } else {
-      std::printf("SQLite %s: sbtest1(id INTEGER PRIMARY KEY, k INTEGER, c CHAR(120), pad CHAR(60)) + INDEX k_1(k), %s rows; "
-                  "PRAGMA journal_mode=WAL, locking_mode=EXCLUSIVE, cache_size %s MiB (Strata's buffer pool); each transaction "
-                  "BEGIN; SELECT c WHERE id=?; UPDATE SET k=k+1 WHERE id=?; UPDATE SET c=? WHERE id=?; COMMIT (prepared "
-                  "statements), for %s s. Strata's figures are section 1's 1-thread lines of this run.\n\n",
-                  sqlite_version.c_str(), Thousands(static_cast<double>(rows)).c_str(),
-                  Thousands(static_cast<double>(pool_bytes / kMiB)).c_str(), Fixed(mix_seconds, 1).c_str());
-      std::printf("| durability | Strata trx/s | Strata p50 us | Strata p99 us | SQLite trx/s | SQLite p50 us | SQLite p99 us | Strata/SQLite |\n");
+      std::printf(
+          "SQLite %s: sbtest1(id INTEGER PRIMARY KEY, k INTEGER, c CHAR(120), pad CHAR(60)) + INDEX k_1(k), %s rows; "
+          "PRAGMA journal_mode=WAL, locking_mode=EXCLUSIVE, cache_size %s MiB (Strata's buffer pool); each transaction "
+          "BEGIN; SELECT c WHERE id=?; UPDATE SET k=k+1 WHERE id=?; UPDATE SET c=? WHERE id=?; COMMIT (prepared "
+          "statements), for %s s. Strata's figures are section 1's 1-thread lines of this run.\n\n",
+          sqlite_version.c_str(), Thousands(static_cast<double>(rows)).c_str(),
+          Thousands(static_cast<double>(pool_bytes / kMiB)).c_str(), Fixed(mix_seconds, 1).c_str());
+      std::printf(
+          "| durability | Strata trx/s | Strata p50 us | Strata p99 us | SQLite trx/s | SQLite p50 us | SQLite p99 us "
+          "| Strata/SQLite |\n");
       std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
       for (const auto& s : sqlite) {
         const int flush = s.synchronous == "FULL" ? 1 : 2;
@@ -979,7 +1048,8 @@ int main(int argc, char** argv) {
         for (const auto& r : mix) {
           if (r.threads == 1 && r.flush_mode == flush) m = &r;
         }
-        const std::string what = "flush_log_at_trx_commit=" + std::to_string(flush) + " vs synchronous=" + s.synchronous;
+        const std::string what =
+            "flush_log_at_trx_commit=" + std::to_string(flush) + " vs synchronous=" + s.synchronous;
         if (!s.error.empty()) {
           std::printf("| %s | - | - | - | error: %s | - | - | - |\n", what.c_str(), s.error.c_str());
           continue;
@@ -987,8 +1057,9 @@ int main(int argc, char** argv) {
         const double q = static_cast<double>(s.commits) / s.seconds;
         const double st = m ? static_cast<double>(m->commits) / m->seconds : 0;
         std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", what.c_str(), m ? Thousands(st).c_str() : "-",
-                    m ? Thousands(m->p50_us).c_str() : "-", m ? Thousands(m->p99_us).c_str() : "-", Thousands(q).c_str(),
-                    Thousands(s.p50_us).c_str(), Thousands(s.p99_us).c_str(), m && q > 0 ? (Fixed(st / q, 2) + "x").c_str() : "-");
+                    m ? Thousands(m->p50_us).c_str() : "-", m ? Thousands(m->p99_us).c_str() : "-",
+                    Thousands(q).c_str(), Thousands(s.p50_us).c_str(), Thousands(s.p99_us).c_str(),
+                    m && q > 0 ? (Fixed(st / q, 2) + "x").c_str() : "-");
       }
     }
   }

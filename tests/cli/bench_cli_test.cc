@@ -16,7 +16,8 @@ TEST(BenchCliTest, InsertBuildsATableTheInspectorReads) {
   strata::testing::TempDir tmp;
   const auto dir = tmp.path() / "d";
   const auto tsv = tmp.path() / "rows.tsv";
-  auto r = Strata("bench insert --datadir " + dir.string() + " --keys uuid --rows 3000 --batch 10 --json --rows-out " + tsv.string());
+  auto r = Strata("bench insert --datadir " + dir.string() + " --keys uuid --rows 3000 --batch 10 --json --rows-out " +
+                  tsv.string());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["rows"], 3000);
@@ -58,8 +59,8 @@ TEST(BenchCliTest, HotRowCountsEveryUpdateInEachMode) {
   int runs = 0;
   auto run = [&](const std::string& mode, const std::string& extra = "") {
     const auto dir = tmp.path() / ("d" + std::to_string(++runs));
-    auto r = Strata("bench hotrow --datadir " + dir.string() + " --threads 8 --updates 40 --fsync-latency-us 2000 --json --mode " +
-                    mode + extra);
+    auto r = Strata("bench hotrow --datadir " + dir.string() +
+                    " --threads 8 --updates 40 --fsync-latency-us 2000 --json --mode " + mode + extra);
     EXPECT_EQ(r.exit_code, 0) << mode << extra << ": " << r.out << r.err;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["total_updates"], 320);
@@ -91,7 +92,8 @@ TEST(BenchCliTest, HotRowCountsEveryUpdateInEachMode) {
 // async_commit: the same rows with fewer log flushes, all present once the final wait is over.
 TEST(BenchCliTest, AsyncCommitKeepsEveryRowWithFewerFlushes) {
   strata::testing::TempDir tmp;
-  auto r = Strata("bench async-commit --datadir " + (tmp.path() / "d").string() + " --loops 200 --fsync-latency-us 1000 --json");
+  auto r = Strata("bench async-commit --datadir " + (tmp.path() / "d").string() +
+                  " --loops 200 --fsync-latency-us 1000 --json");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["rows_ok"].get<bool>());

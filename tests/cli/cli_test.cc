@@ -35,8 +35,7 @@ TEST(CliTest, VersionPrintsTheProjectVersion) {
 TEST(CliTest, UnknownOptionExitsTwoWithOneLineErrorAndUsage) {
   CliRun r = StrataBoth("--no-such-option");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.output.rfind("strata: unrecognised option '--no-such-option'\nUsage: strata", 0), 0u)
-      << r.output;
+  EXPECT_EQ(r.output.rfind("strata: unrecognised option '--no-such-option'\nUsage: strata", 0), 0u) << r.output;
 }
 
 TEST(CliTest, UnknownGroupExitsTwo) {

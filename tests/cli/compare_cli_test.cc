@@ -23,7 +23,8 @@ const fs::path kSakila = strata::testing::SharedFixturesDir() / "mysql-sakila/8.
 
 std::map<std::string, nlohmann::json> Figures(const nlohmann::json& c) {
   std::map<std::string, nlohmann::json> out;
-  for (const auto& f : c["figures"]) out[(f["index"].is_null() ? "file" : f["index"].get<std::string>()) + " " + f["figure"].get<std::string>()] = f;
+  for (const auto& f : c["figures"])
+    out[(f["index"].is_null() ? "file" : f["index"].get<std::string>()) + " " + f["figure"].get<std::string>()] = f;
   return out;
 }
 

@@ -24,8 +24,9 @@ namespace fs = std::filesystem;
 TEST(ExperimentKeysCliTest, ReportedFiguresMatchInspect) {
   TempDir tmp;
   const fs::path out = tmp.path() / "report";
-  const auto run = Strata("experiment keys --rows 20000 --batch 50 --strategies autoinc,uuid,ulid,uuid-bin --buffer-pool 8M --json --out " +
-                          out.string());
+  const auto run = Strata(
+      "experiment keys --rows 20000 --batch 50 --strategies autoinc,uuid,ulid,uuid-bin --buffer-pool 8M --json --out " +
+      out.string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto j = nlohmann::json::parse(run.out);
   std::ifstream saved(out / "results.json");
@@ -57,7 +58,9 @@ TEST(ExperimentKeysCliTest, ReportedFiguresMatchInspect) {
     }
     EXPECT_EQ(ix["name"], "PRIMARY");
     EXPECT_EQ(r["leaf_pages"], ix["leaf_pages"]) << strategy;
-    EXPECT_EQ(r["data_pages"].get<std::uint64_t>(), ix["leaf_pages"].get<std::uint64_t>() + ix["nonleaf_pages"].get<std::uint64_t>()) << strategy;
+    EXPECT_EQ(r["data_pages"].get<std::uint64_t>(),
+              ix["leaf_pages"].get<std::uint64_t>() + ix["nonleaf_pages"].get<std::uint64_t>())
+        << strategy;
     EXPECT_EQ(r["index_pages"], 0) << strategy;
     EXPECT_EQ(r["levels"], ix["levels"]) << strategy;
     EXPECT_EQ(r["records"], ix["records"]) << strategy;
@@ -70,8 +73,10 @@ TEST(ExperimentKeysCliTest, ReportedFiguresMatchInspect) {
   // (20,000 rows fill only ~30 leaves of autoinc; the half-full last one costs it a point or two.)
   EXPECT_GT(by_strategy["autoinc"]["avg_leaf_fill"].get<double>(), 0.85);
   EXPECT_LT(by_strategy["uuid"]["avg_leaf_fill"].get<double>(), 0.75);
-  EXPECT_GT(by_strategy["uuid"]["leaf_pages"].get<std::uint64_t>(), by_strategy["ulid"]["leaf_pages"].get<std::uint64_t>());
-  EXPECT_GT(by_strategy["uuid"]["page_splits"].get<std::uint64_t>(), by_strategy["autoinc"]["page_splits"].get<std::uint64_t>());
+  EXPECT_GT(by_strategy["uuid"]["leaf_pages"].get<std::uint64_t>(),
+            by_strategy["ulid"]["leaf_pages"].get<std::uint64_t>());
+  EXPECT_GT(by_strategy["uuid"]["page_splits"].get<std::uint64_t>(),
+            by_strategy["autoinc"]["page_splits"].get<std::uint64_t>());
 
   for (const char* name : {"report.md", "report.html", "insert_time.png", "extents.png", "lsn.png", "index.png"}) {
     EXPECT_TRUE(fs::exists(out / name)) << name;
@@ -91,8 +96,10 @@ TEST(ExperimentKeysCliTest, ReportedFiguresMatchInspect) {
   std::vector<std::string> prose;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("|", 0) == 0) table += line;
-    else if (!table.empty() && !line.empty() && line[0] != '#' && line[0] != '!' && line[0] != '*') prose.push_back(line);
+    if (line.rfind("|", 0) == 0)
+      table += line;
+    else if (!table.empty() && !line.empty() && line[0] != '#' && line[0] != '!' && line[0] != '*')
+      prose.push_back(line);
   }
   EXPECT_NE(text.find("20,000 rows per table"), std::string::npos) << "numbers written one way";
   const std::regex figure(R"((^|[\s])(\d[\d,]*(\.\d+)?[x%]?)(?=[\s,;:)]|$))");
@@ -114,8 +121,9 @@ TEST(ExperimentKeysCliTest, MariadbRunsTheSameAndAgrees) {
   }
   TempDir tmp;
   const fs::path out = tmp.path() / "report";
-  const auto run = Strata("experiment keys --rows 6000 --batch 20 --strategies autoinc,uuid --mariadb --mariadb-port 33272 --json --out " +
-                          out.string());
+  const auto run = Strata(
+      "experiment keys --rows 6000 --batch 20 --strategies autoinc,uuid --mariadb --mariadb-port 33272 --json --out " +
+      out.string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto j = nlohmann::json::parse(run.out);
   ASSERT_EQ(j["results"].size(), 4u);
@@ -161,7 +169,8 @@ TEST(ExperimentKeysCliTest, MariadbRunsTheSameAndAgrees) {
   EXPECT_TRUE(c["only_in_b"].empty());
   EXPECT_TRUE(c["findings"].empty());
   std::map<std::string, nlohmann::json> figure;
-  for (const auto& f : c["figures"]) figure[(f["index"].is_null() ? "file" : f["index"].get<std::string>()) + " " + f["figure"].get<std::string>()] = f;
+  for (const auto& f : c["figures"])
+    figure[(f["index"].is_null() ? "file" : f["index"].get<std::string>()) + " " + f["figure"].get<std::string>()] = f;
   EXPECT_EQ(figure["PRIMARY records"]["a"], 6000);
   EXPECT_EQ(figure["PRIMARY records"]["b"], 6000);
   EXPECT_EQ(figure["PRIMARY leaf pages"]["a"], uuid["strata"]["leaf_pages"]);
@@ -173,9 +182,9 @@ TEST(ExperimentKeysCliTest, MariadbRunsTheSameAndAgrees) {
   EXPECT_EQ(Strata("inspect compare " + a).exit_code, 2) << "one file is a usage error";
 #ifdef STRATA_VIZ_BINARY
   const fs::path shot = tmp.path() / "compare.png";
-  const auto viewer = strata::testing::RunCommand("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " +
-                                                  std::string(STRATA_VIZ_BINARY) + " " + a + " " + b +
-                                                  " --compare --frames 3 --screenshot " + shot.string());
+  const auto viewer = strata::testing::RunCommand(
+      "ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " + std::string(STRATA_VIZ_BINARY) + " " + a +
+      " " + b + " --compare --frames 3 --screenshot " + shot.string());
   ASSERT_EQ(viewer.exit_code, 0) << viewer.out << viewer.err;
   auto png = strata::viz::ReadPng(shot);
   ASSERT_TRUE(png.ok()) << png.status().ToString();

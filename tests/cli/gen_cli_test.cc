@@ -19,9 +19,11 @@ namespace fs = std::filesystem;
 
 TEST(GenCliTest, EveryStrategysDumpImports) {
   TempDir tmp;
-  for (const std::string keys : {"seq", "autoinc", "uuid", "uuid-bin", "ulid", "uuid7", "uuid7-bin", "uuid1-swap-bin"}) {
+  for (const std::string keys :
+       {"seq", "autoinc", "uuid", "uuid-bin", "ulid", "uuid7", "uuid7-bin", "uuid1-swap-bin"}) {
     const std::string dump = (tmp.path() / (keys + ".sql.gz")).string();
-    const auto gen = Strata(fmt::format("gen dump --rows 3000 --keys {} --shape sbtest --net-buffer-length 20000 -o {}", keys, dump));
+    const auto gen = Strata(
+        fmt::format("gen dump --rows 3000 --keys {} --shape sbtest --net-buffer-length 20000 -o {}", keys, dump));
     ASSERT_EQ(gen.exit_code, 0) << gen.err;
     const std::string dir = (tmp.path() / keys).string();
     // No --database: the dump has no USE (as mysqldump of one database), its header names `test`.
@@ -69,12 +71,16 @@ TEST(GenCliTest, MariadbLoadsTheSameRows) {
   ASSERT_EQ(start.exit_code, 0) << start.out;
   for (const std::string keys : {"uuid", "uuid7-bin"}) {
     const std::string dump = (tmp.path() / (keys + ".sql")).string();
-    ASSERT_EQ(Strata(fmt::format("gen dump --rows 2000 --keys {} --shape sbtest --net-buffer-length 30000 -o {}", keys, dump)).exit_code, 0);
+    ASSERT_EQ(
+        Strata(fmt::format("gen dump --rows 2000 --keys {} --shape sbtest --net-buffer-length 30000 -o {}", keys, dump))
+            .exit_code,
+        0);
     std::string table = "innodb_" + keys;
     std::replace(table.begin(), table.end(), '-', '_');
     const std::string query = "SELECT HEX(id), k, c, pad FROM " + table + " ORDER BY id";
-    const auto load = RunCommand(fmt::format("echo 'CREATE DATABASE IF NOT EXISTS test' | {0} sql {1} && {0} sql {1} test < {2} 2>&1",
-                                             server.string(), sdir, dump));
+    const auto load =
+        RunCommand(fmt::format("echo 'CREATE DATABASE IF NOT EXISTS test' | {0} sql {1} && {0} sql {1} test < {2} 2>&1",
+                               server.string(), sdir, dump));
     ASSERT_EQ(load.exit_code, 0) << load.out;
     const auto theirs = RunCommand(fmt::format("echo '{}' | {} sql {} test -B", query, server.string(), sdir));
     ASSERT_EQ(theirs.exit_code, 0) << theirs.err;

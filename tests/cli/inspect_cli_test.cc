@@ -20,7 +20,8 @@ using strata::testing::TestDataDir;
 std::string Data(const std::string& rel) { return (TestDataDir() / rel).string(); }
 
 TEST(InspectCliTest, EveryCommandHasHelp) {
-  for (const char* c : {"summary", "regions", "pages", "page", "index", "extents", "lsn", "undo", "check", "schema", "rows"}) {
+  for (const char* c :
+       {"summary", "regions", "pages", "page", "index", "extents", "lsn", "undo", "check", "schema", "rows"}) {
     CommandResult r = Strata(std::string("inspect ") + c + " --help");
     EXPECT_EQ(r.exit_code, 0) << c;
     EXPECT_NE(r.out.find(std::string("Usage: strata inspect ") + c), std::string::npos) << c;
@@ -31,7 +32,8 @@ TEST(InspectCliTest, EveryCommandHasHelp) {
 TEST(InspectCliTest, EveryCommandPrintsJsonThatParses) {
   const std::string file = Data("mariadb/t_int.ibd");
   for (const char* c : {"summary", "regions", "pages", "page", "index", "extents", "lsn", "check", "schema"}) {
-    std::string args = std::string("inspect ") + c + " --json " + file + (std::string(c) == "page" ? " 3 --records" : "");
+    std::string args =
+        std::string("inspect ") + c + " --json " + file + (std::string(c) == "page" ? " 3 --records" : "");
     CommandResult r = Strata(args);
     EXPECT_EQ(r.exit_code, 0) << c << ": " << r.err;
     auto j = nlohmann::json::parse(r.out, nullptr, false);
@@ -121,8 +123,9 @@ TEST(InspectCliTest, RegionsAndExtentsNameTheIndexes) {
 }
 
 TEST(InspectCliTest, PageRecordsDecodeFieldsByNameFromSdi) {
-  CommandResult r = Strata("inspect page " + (strata::testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/actor.ibd").string() +
-                 " 4 --records");
+  CommandResult r =
+      Strata("inspect page " + (strata::testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/actor.ibd").string() +
+             " 4 --records");
   ASSERT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("layout: SDI index PRIMARY of sakila.actor"), std::string::npos);
   EXPECT_NE(r.out.find("first_name           \"PENELOPE\""), std::string::npos);
@@ -200,10 +203,10 @@ TEST(InspectCliTest, KeyFileDecryptsMariaDbTables) {
   EXPECT_NE(refused.err.find("bad.txt line 1, column 3"), std::string::npos) << refused.err;
 }
 
-
 // A MySQL-encrypted table read with the server's keyring_file: the rows its script inserted.
 TEST(InspectCliTest, KeyringDecryptsMySqlTables) {
-  const std::string ibd = (strata::testing::SharedFixturesDir() / "external" / "percona-parser" / "encrypted_test.ibd").string();
+  const std::string ibd =
+      (strata::testing::SharedFixturesDir() / "external" / "percona-parser" / "encrypted_test.ibd").string();
   const std::string keyring = Data("mysql-encrypted/keyring_test");
   CommandResult rows = Strata("inspect rows --keyring " + keyring + " " + ibd);
   EXPECT_EQ(rows.exit_code, 0) << rows.err;
@@ -224,7 +227,8 @@ TEST(InspectCliTest, DoublewriteOfAMySqlDataDirectory) {
   strata::testing::TempDir tmp;
   fs::create_directories(tmp.path() / "petespecial");
   strata::testing::Gunzip(Data("mysql-doublewrite/#ib_16384_0.dblwr.gz"), tmp.path() / "#ib_16384_0.dblwr");
-  strata::testing::Gunzip(Data("mysql-doublewrite/petespecial/HallPet.ibd.gz"), tmp.path() / "petespecial" / "HallPet.ibd");
+  strata::testing::Gunzip(Data("mysql-doublewrite/petespecial/HallPet.ibd.gz"),
+                          tmp.path() / "petespecial" / "HallPet.ibd");
   CommandResult text = Strata("inspect doublewrite --slots " + tmp.path().string());
   EXPECT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("12 hold copies"), std::string::npos) << text.out;
@@ -388,7 +392,9 @@ TEST(InspectCliTest, RowsOfMariaDbFilesUseTheFrmBesideThem) {
   std::ifstream whole(truth / "multi_index.tsv", std::ios::binary);
   EXPECT_EQ(r.out, std::string(std::istreambuf_iterator<char>(whole), {}));
   // A compressed table reads through the dictionary its compressed pages hold.
-  r = Strata("inspect rows " + (strata::testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd").string());
+  r = Strata(
+      "inspect rows " +
+      (strata::testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd").string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "id\tval\n1\tcompressed row 1\n2\tcompressed row 2\n");
 
@@ -398,7 +404,8 @@ TEST(InspectCliTest, RowsOfMariaDbFilesUseTheFrmBesideThem) {
   r = Strata("inspect rows " + (tmp.path() / index).string());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--create-table"), std::string::npos) << r.err;
-  r = Strata("inspect rows --json --create-table " + (fts / "create.sql").string() + " " + (tmp.path() / index).string());
+  r = Strata("inspect rows --json --create-table " + (fts / "create.sql").string() + " " +
+             (tmp.path() / index).string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["columns"][5], "POSITION");
@@ -417,7 +424,8 @@ TEST(InspectCliTest, RowsPrintWhatTheClientPrintsAndRefuseWhatTheyCannotKnow) {
   r = Strata("inspect rows --format sql " + (ninja / "data_types.ibd").string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("INSERT INTO `data_types` (`id`,`tiny_col`"), std::string::npos);
-  EXPECT_NE(r.out.find("(2,-128,-32768,-8388608,-9223372036854775808,-1.5,-2.718281828,-99999.99,'ABC'"), std::string::npos);
+  EXPECT_NE(r.out.find("(2,-128,-32768,-8388608,-9223372036854775808,-1.5,-2.718281828,-99999.99,'ABC'"),
+            std::string::npos);
 
   r = Strata("inspect rows --json --index idx_name " + (ninja / "multi_index.ibd").string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -446,11 +454,13 @@ TEST(InspectCliTest, RowsPrintWhatTheClientPrintsAndRefuseWhatTheyCannotKnow) {
              (tmp.path() / "edge_numbers.ibd").string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("SET NAMES utf8mb4;\nSET time_zone = '+00:00';\n", 0), 0u) << r.out.substr(0, 100);
-  EXPECT_NE(r.out.find("(1,-1.500,-0.01,00042,00000000000000000001,000012.50,-0.5000000000,123456.7,1e-16)"), std::string::npos)
+  EXPECT_NE(r.out.find("(1,-1.500,-0.01,00042,00000000000000000001,000012.50,-0.5000000000,123456.7,1e-16)"),
+            std::string::npos)
       << r.out;
 
   // What it cannot do is said before anything is printed.
-  r = Strata("inspect rows " + (strata::testing::SharedFixturesDir() / "external" / "percona-parser" / "encrypted_test.ibd").string());
+  r = Strata("inspect rows " +
+             (strata::testing::SharedFixturesDir() / "external" / "percona-parser" / "encrypted_test.ibd").string());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("encrypted"), std::string::npos) << r.err;
   EXPECT_EQ(Strata("inspect rows --table t " + (ninja / "simple_table.ibd").string()).exit_code, 2);
@@ -478,7 +488,9 @@ TEST(InspectCliTest, RowsSayWhatTheyLeaveOut) {
   const fs::path ninja = strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0";
   r = Strata("inspect rows " + (ninja / "type_test.ibd").string());
   EXPECT_NE(r.err.find("note: left out, as the file does not store them: virtual column(s) col_virtual_int, "
-                       "col_virtual_concat, col_virtual_datetime"), std::string::npos) << r.err;
+                       "col_virtual_concat, col_virtual_datetime"),
+            std::string::npos)
+      << r.err;
 }
 
 // A MySQL 8.0.30+ data directory: `check` reads its #innodb_redo as `redo` does.
@@ -496,7 +508,8 @@ TEST(InspectCliTest, CheckReadsTheRedoOfAMySql8030DataDirectory) {
 }
 
 TEST(InspectCliTest, LoneFilesSayWhatTheyCannotKnow) {
-  const std::string file = (strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0" / "simple_table.ibd").string();
+  const std::string file =
+      (strata::testing::SharedFixturesDir() / "external" / "ibdNinja" / "8.0" / "simple_table.ibd").string();
   CommandResult r = Strata("inspect undo --json " + file);
   EXPECT_EQ(r.exit_code, 1);
   auto j = nlohmann::json::parse(r.out, nullptr, false);

@@ -52,13 +52,16 @@ std::string AsTruth(const nlohmann::json& values) {
   std::string out;
   for (const auto& v : values) {
     if (!out.empty() || &v != &values[0]) out += '\t';
-    if (v.is_null()) out += "NULL";
-    else if (v.is_string()) out += v.get<std::string>();
+    if (v.is_null())
+      out += "NULL";
+    else if (v.is_string())
+      out += v.get<std::string>();
     else if (v.is_object()) {
       std::string hex = v["hex"];
       std::transform(hex.begin(), hex.end(), hex.begin(), ::toupper);
       out += hex;
-    } else out += v.dump();
+    } else
+      out += v.dump();
   }
   return out;
 }
@@ -194,10 +197,11 @@ TEST(RowHistoryCliTest, DamagedOrMissingUndoIsSaidNotGuessed) {
   strata::testing::WriteWholeFile(undo_file, bytes);
   CommandResult torn = Strata("inspect rows --history " + ibd);
   EXPECT_EQ(torn.exit_code, 1);
-  const std::string where = fs::path(undo_file).filename().string() + " page " + std::to_string(page) + " offset " +
-                            std::to_string(offset);
+  const std::string where =
+      fs::path(undo_file).filename().string() + " page " + std::to_string(page) + " offset " + std::to_string(offset);
   EXPECT_NE(torn.err.find(where), std::string::npos) << torn.err;
-  EXPECT_NE(torn.out.find("\t0\t0\t" + std::to_string(row7["trx_id"].get<std::uint64_t>()) + "\t(unknown: "), std::string::npos);
+  EXPECT_NE(torn.out.find("\t0\t0\t" + std::to_string(row7["trx_id"].get<std::uint64_t>()) + "\t(unknown: "),
+            std::string::npos);
   EXPECT_EQ(torn.out.find("\n7\trow-7-"), std::string::npos) << "no version rebuilt from the torn record";
 
   fs::remove(tmp.path() / "undo001");
@@ -272,7 +276,8 @@ TEST(RowHistoryCliTest, DamagedOrForeignTransactionSystemIsNotCalledPurged) {
   strata::testing::WriteWholeFile(tmp.path() / "undo002", rseg);
   CommandResult header = Strata("inspect rows --history " + ibd);
   EXPECT_EQ(header.exit_code, 1);
-  EXPECT_NE(header.err.find("undo002 page 14 (a rollback segment header) fails its checksum"), std::string::npos) << header.err;
+  EXPECT_NE(header.err.find("undo002 page 14 (a rollback segment header) fails its checksum"), std::string::npos)
+      << header.err;
 
   // The stale-log fixture's ibdata1: another server, whose transactions end far below these.
   strata::testing::Gunzip(TestDataDir() / "mariadb-stale" / "ibdata1.gz", ibdata1);

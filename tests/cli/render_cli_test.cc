@@ -36,8 +36,8 @@ TEST(RenderCliTest, ADataDirectoryFitsTheWidthAsked) {
 TEST(RenderCliTest, AWidthTooSmallToDrawIsAUsageError) {
   TempDir tmp;
   for (const char* width : {"100", "0", "-5"}) {
-    const auto r = Strata(std::string("render extents --width ") + width + " " + (kSakila / "film.ibd").string() + " -o " +
-                          (tmp.path() / "w.png").string());
+    const auto r = Strata(std::string("render extents --width ") + width + " " + (kSakila / "film.ibd").string() +
+                          " -o " + (tmp.path() / "w.png").string());
     EXPECT_EQ(r.exit_code, 2) << width;
     EXPECT_NE(r.err.find("--width"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(tmp.path() / "w.png")) << width;

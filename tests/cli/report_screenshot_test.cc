@@ -95,17 +95,19 @@ Grid TableGrid(const Raster& shot) {
 TEST(ReportScreenshotTest, TheReportReadsWholeInA1280PxWindow) {
   TempDir tmp;
   const fs::path out = tmp.path() / "report";
-  const auto run = Strata("experiment keys --rows 10000 --batch 100 --strategies autoinc,uuid,ulid --buffer-pool 8M --out " + out.string());
+  const auto run = Strata(
+      "experiment keys --rows 10000 --batch 100 --strategies autoinc,uuid,ulid --buffer-pool 8M --out " + out.string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
 
   const fs::path shot_path = tmp.path() / "shot.png";
   // Root needs --no-sandbox; the profile stays in the temporary directory; a container's small
   // /dev/shm and a missing crash reporter must not stop it.
-  const auto browser = RunCommand("chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
-                                  "--disable-dev-shm-usage --disable-breakpad "
-                                  "--force-device-scale-factor=1 --window-size=" + std::to_string(kWindowWidth) +
-                                  ",6000 --user-data-dir=" + (tmp.path() / "profile").string() + " --screenshot=" +
-                                  shot_path.string() + " file://" + (out / "report.html").string() + " 2>&1");
+  const auto browser = RunCommand(
+      "chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
+      "--disable-dev-shm-usage --disable-breakpad "
+      "--force-device-scale-factor=1 --window-size=" +
+      std::to_string(kWindowWidth) + ",6000 --user-data-dir=" + (tmp.path() / "profile").string() +
+      " --screenshot=" + shot_path.string() + " file://" + (out / "report.html").string() + " 2>&1");
   ASSERT_EQ(browser.exit_code, 0) << "chromium (scripts/install-deps.sh installs it): " << browser.out;
   auto shot = ReadPng(shot_path);
   ASSERT_TRUE(shot.ok()) << shot.status().ToString();
@@ -134,7 +136,8 @@ TEST(ReportScreenshotTest, TheReportReadsWholeInA1280PxWindow) {
     EXPECT_LT(f.right, kWindowWidth) << pictures[i];
     const double scale = double(f.width()) / png->width();
     EXPECT_NEAR(double(f.height()) / png->height(), scale, 0.01) << pictures[i] << ": not distorted";
-    EXPECT_GE(strata::viz::kSmallestTextPx * scale, kLegiblePx) << pictures[i] << " is shown at " << scale << " of its size";
+    EXPECT_GE(strata::viz::kSmallestTextPx * scale, kLegiblePx)
+        << pictures[i] << " is shown at " << scale << " of its size";
     if (f.width() != png->width() || f.height() != png->height()) continue;
     int differing = 0;  // shown at its own size: the screen holds the file's pixels
     for (int y = 0; y < png->height(); ++y) {

@@ -47,8 +47,8 @@ void ExpectServerChecksums(const std::string& datadir) {
     std::string order;
     std::istringstream cols(t.order_by);
     for (std::string c; std::getline(cols, c, ',');) order += (order.empty() ? "`" : ", `") + c + "`";
-    const auto r = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + datadir + " dumptest -e 'SELECT * FROM `" + t.table +
-                              "` ORDER BY " + order + "' | sha256sum");
+    const auto r = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + datadir +
+                              " dumptest -e 'SELECT * FROM `" + t.table + "` ORDER BY " + order + "' | sha256sum");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.substr(0, 64), t.sha256) << "table " << t.table;
     const auto count = Strata("sql --datadir " + datadir + " dumptest -N -e 'SELECT COUNT(*) FROM `" + t.table + "`'");
@@ -100,7 +100,8 @@ TEST(SqlCliTest, ScriptErrorsNameTheLineAndForceGoesOn) {
   std::ofstream(script) << "SELEC 1;\nSELECT COUNT(*) AS n FROM t;\n";
   r = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + dir + " -D d --force < " + script.string());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("ERROR 1064 (42000) at line 1: You have an error in your SQL syntax"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ERROR 1064 (42000) at line 1: You have an error in your SQL syntax"), std::string::npos)
+      << r.err;
   EXPECT_EQ(r.out, "n\n1\n");
 }
 
@@ -158,7 +159,8 @@ TEST(SqlCliTest, FailedImportKeepsEveryStatementBeforeTheFailingLine) {
     EXPECT_EQ(b, 3000) << "b's 30 INSERTs before the failing one";
     // a: its 31 INSERTs before line 66, and those after it only if the summary says so.
     long after = 0;
-    if (auto at = r.out.find("rows of "); at != std::string::npos) after = std::stol(r.out.substr(r.out.rfind("; ", at) + 2));
+    if (auto at = r.out.find("rows of "); at != std::string::npos)
+      after = std::stol(r.out.substr(r.out.rfind("; ", at) + 2));
     EXPECT_EQ(a, 3100 + after) << r.out;
   }
   // A gzip file cut between two statements is still named as damaged, not imported as a
@@ -199,18 +201,22 @@ TEST(SqlCliTest, InteractiveShellOnATerminalPrintsBoxedTables) {
   const std::string dir = (tmp.path() / "d").string();
   const std::string typed =
       "CREATE DATABASE x;\\nUSE x;\\nCREATE TABLE t (id int PRIMARY KEY, name varchar(10));\\n"
-      "INSERT INTO t VALUES (1,'apple'),(22,NULL);\\nSELECT * FROM t;\\nSELECT name\\n FROM t WHERE id = 1\\\\G\\nquit\\n";
-  auto r = RunCommand("printf \"" + typed + "\" | HOME=" + tmp.path().string() + " timeout 60 script -qfec '" + STRATA_BINARY +
-                      " sql --datadir " + dir + "' /dev/null | tr -d '\\r'");
+      "INSERT INTO t VALUES (1,'apple'),(22,NULL);\\nSELECT * FROM t;\\nSELECT name\\n FROM t WHERE id = "
+      "1\\\\G\\nquit\\n";
+  auto r = RunCommand("printf \"" + typed + "\" | HOME=" + tmp.path().string() + " timeout 60 script -qfec '" +
+                      STRATA_BINARY + " sql --datadir " + dir + "' /dev/null | tr -d '\\r'");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("strata> "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Query OK, 2 rows affected"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("+----+-------+\n| id | name  |\n+----+-------+\n|  1 | apple |\n| 22 | NULL  |\n+----+-------+\n"
-                       "2 rows in set"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("+----+-------+\n| id | name  |\n+----+-------+\n|  1 | apple |\n| 22 | NULL  |\n+----+-------+\n"
+                 "2 rows in set"),
+      std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("    -> "), std::string::npos) << r.out;  // the continuation prompt
-  EXPECT_NE(r.out.find("*************************** 1. row ***************************\nname: apple\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("*************************** 1. row ***************************\nname: apple\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("Bye"), std::string::npos) << r.out;
 }
 

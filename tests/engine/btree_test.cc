@@ -106,10 +106,12 @@ std::string Payload(std::mt19937& rng, std::size_t max) {
 
 void ExpectSameAsModel(Btree& tree, const std::map<std::int32_t, std::optional<std::string>>& model) {
   std::vector<std::int32_t> keys;
-  ASSERT_TRUE(tree.Scan({}, true, [&](const Tuple& t) {
-                    keys.push_back(static_cast<std::int32_t>(*DecodeSigned(t[0].span())));
-                    return true;
-                  }).ok());
+  ASSERT_TRUE(tree.Scan({}, true,
+                        [&](const Tuple& t) {
+                          keys.push_back(static_cast<std::int32_t>(*DecodeSigned(t[0].span())));
+                          return true;
+                        })
+                  .ok());
   ASSERT_EQ(keys.size(), model.size());
   std::size_t i = 0;
   for (const auto& [k, v] : model) ASSERT_EQ(keys[i++], k);
@@ -239,7 +241,8 @@ TEST(BtreeTest, FillFollowsInnodbSplitRules) {
 
 TEST(BtreeTest, FlushedFileChecksCleanWithTheInspector) {
   TreeFixture fx;
-  for (int k = 0; k < 30000; ++k) ASSERT_TRUE(fx.tree().Insert(Row((k * 7919) % 30000, std::string(k % 300, 'q'))).ok());
+  for (int k = 0; k < 30000; ++k)
+    ASSERT_TRUE(fx.tree().Insert(Row((k * 7919) % 30000, std::string(k % 300, 'q'))).ok());
   ASSERT_TRUE(fx.pool().FlushAll().ok());
   auto f = inspect::SpaceFile::Open(fx.path());
   ASSERT_TRUE(f.ok()) << f.status().ToString();

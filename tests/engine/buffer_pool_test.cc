@@ -19,7 +19,8 @@ using namespace strata::ondisk;
 
 class PoolFixture {
  public:
-  PoolFixture(std::size_t frames, std::uint32_t pages, std::chrono::milliseconds old_time = std::chrono::milliseconds(1000)) {
+  PoolFixture(std::size_t frames, std::uint32_t pages,
+              std::chrono::milliseconds old_time = std::chrono::milliseconds(1000)) {
     path_ = tmp_.path() / "t.ibd";
     auto f = Env::Default()->OpenFile(path_, OpenMode::kCreateNew);
     EXPECT_TRUE(f.ok());

@@ -107,18 +107,24 @@ void RunCrashes(int crashes, std::uint32_t seed) {
         case 0:
         case 1:
           s = t->Insert({Value::Int(k), Value::String(v), Value::Int(g)}, trx.get());
-          if (s.ok()) m[k] = {v, g};
-          else ASSERT_TRUE(s.IsAlreadyExists()) << s.ToString();
+          if (s.ok())
+            m[k] = {v, g};
+          else
+            ASSERT_TRUE(s.IsAlreadyExists()) << s.ToString();
           break;
         case 2:
           s = t->Update({Value::Int(k), Value::String(v), Value::Int(g)}, trx.get());
-          if (s.ok()) m[k] = {v, g};
-          else ASSERT_TRUE(s.IsNotFound()) << s.ToString();
+          if (s.ok())
+            m[k] = {v, g};
+          else
+            ASSERT_TRUE(s.IsNotFound()) << s.ToString();
           break;
         default:
           s = t->Delete({Value::Int(k)}, trx.get());
-          if (s.ok()) m.erase(k);
-          else ASSERT_TRUE(s.IsNotFound()) << s.ToString();
+          if (s.ok())
+            m.erase(k);
+          else
+            ASSERT_TRUE(s.IsNotFound()) << s.ToString();
       }
       if (trx && rng() % 8 == 0 && op + 1 < ops) {
         if (rng() % 4 == 0) {

@@ -44,12 +44,24 @@ TableSpec AllTypes() {
   TableSpec s;
   s.database = "shop";
   s.name = "everything";
-  s.columns = {Col("id", ColumnType::kBigInt, 0, false), Col("tiny", ColumnType::kTinyInt), Col("small", ColumnType::kSmallInt),
-               Col("medium", ColumnType::kMediumInt), Col("u32", ColumnType::kInt), Col("price", ColumnType::kDecimal, 10),
-               Col("ratio", ColumnType::kFloat), Col("score", ColumnType::kDouble), Col("code", ColumnType::kChar, 10),
-               Col("latin", ColumnType::kChar, 5), Col("name", ColumnType::kVarchar, 300), Col("raw", ColumnType::kBinary, 4),
-               Col("vraw", ColumnType::kVarbinary, 20), Col("day", ColumnType::kDate), Col("at", ColumnType::kDatetime),
-               Col("ts", ColumnType::kTimestamp), Col("note", ColumnType::kText), Col("data", ColumnType::kLongBlob)};
+  s.columns = {Col("id", ColumnType::kBigInt, 0, false),
+               Col("tiny", ColumnType::kTinyInt),
+               Col("small", ColumnType::kSmallInt),
+               Col("medium", ColumnType::kMediumInt),
+               Col("u32", ColumnType::kInt),
+               Col("price", ColumnType::kDecimal, 10),
+               Col("ratio", ColumnType::kFloat),
+               Col("score", ColumnType::kDouble),
+               Col("code", ColumnType::kChar, 10),
+               Col("latin", ColumnType::kChar, 5),
+               Col("name", ColumnType::kVarchar, 300),
+               Col("raw", ColumnType::kBinary, 4),
+               Col("vraw", ColumnType::kVarbinary, 20),
+               Col("day", ColumnType::kDate),
+               Col("at", ColumnType::kDatetime),
+               Col("ts", ColumnType::kTimestamp),
+               Col("note", ColumnType::kText),
+               Col("data", ColumnType::kLongBlob)};
   s.columns[4].is_unsigned = true;
   s.columns[5].scale = 2;
   s.columns[9].charset = Charset::kLatin1;
@@ -61,11 +73,24 @@ TableSpec AllTypes() {
 Row AllTypesRow(std::int64_t id, std::size_t blob_bytes) {
   std::string blob(blob_bytes, '\0');
   for (std::size_t i = 0; i < blob.size(); ++i) blob[i] = static_cast<char>(i * 7 + id);
-  return {Value::Int(id), Value::Int(-128), Value::Int(32767), Value::Int(-8388608), Value::UInt(4294967295u),
-          Value::String("-12345678.90"), Value::Double(0.5), Value::Double(-1.25e300), Value::String("héllo"),
-          Value::String("ab"), Value::String(std::string(250, 'v')), Value::String(std::string("\x01\x02", 2)),
-          Value::String(std::string("\x00\xff", 2)), Value::String("2024-02-29"), Value::String("2023-11-10 23:59:58.125"),
-          Value::String("2038-01-19 03:14:07"), Value::Null(), Value::String(blob)};
+  return {Value::Int(id),
+          Value::Int(-128),
+          Value::Int(32767),
+          Value::Int(-8388608),
+          Value::UInt(4294967295u),
+          Value::String("-12345678.90"),
+          Value::Double(0.5),
+          Value::Double(-1.25e300),
+          Value::String("héllo"),
+          Value::String("ab"),
+          Value::String(std::string(250, 'v')),
+          Value::String(std::string("\x01\x02", 2)),
+          Value::String(std::string("\x00\xff", 2)),
+          Value::String("2024-02-29"),
+          Value::String("2023-11-10 23:59:58.125"),
+          Value::String("2038-01-19 03:14:07"),
+          Value::Null(),
+          Value::String(blob)};
 }
 
 TEST(DatabaseTest, EveryTypeRoundTripsAndSurvivesReopen) {
@@ -179,7 +204,8 @@ TEST(DatabaseTest, AutoIncrementUniqueKeysAndSecondaryScans) {
   TableSpec s;
   s.database = "app";
   s.name = "users";
-  s.columns = {Col("id", ColumnType::kInt, 0, false), Col("email", ColumnType::kVarchar, 100, false), Col("age", ColumnType::kInt)};
+  s.columns = {Col("id", ColumnType::kInt, 0, false), Col("email", ColumnType::kVarchar, 100, false),
+               Col("age", ColumnType::kInt)};
   s.columns[0].auto_increment = true;
   s.columns[0].is_unsigned = true;
   s.primary_key = {"id"};
@@ -190,7 +216,8 @@ TEST(DatabaseTest, AutoIncrementUniqueKeysAndSecondaryScans) {
     auto t = db->CreateTable(s);
     ASSERT_TRUE(t.ok()) << t.status().ToString();
     for (int i = 0; i < 2000; ++i) {
-      ASSERT_TRUE((*t)->Insert({Value::Null(), Value::String("user" + std::to_string(i) + "@x"), Value::Int(i % 50)}).ok());
+      ASSERT_TRUE(
+          (*t)->Insert({Value::Null(), Value::String("user" + std::to_string(i) + "@x"), Value::Int(i % 50)}).ok());
       ASSERT_EQ((*t)->last_insert_id(), static_cast<std::uint64_t>(i + 1));
     }
     Status dup = (*t)->Insert({Value::Null(), Value::String("USER7@x"), Value::Int(1)});  // case-insensitive collation
@@ -205,16 +232,19 @@ TEST(DatabaseTest, AutoIncrementUniqueKeysAndSecondaryScans) {
   ASSERT_TRUE((*t)->Insert({Value::Null(), Value::String("after@x"), Value::Int(1)}).ok());
   EXPECT_EQ((*t)->last_insert_id(), 2001u);
   std::vector<std::int64_t> ages;
-  ASSERT_TRUE((*t)->Scan({"age", {Value::Int(48)}, true}, [&](const Row& r) {
-                    ages.push_back(r[2].as_int());
-                    return true;
-                  }).ok());
+  ASSERT_TRUE((*t)->Scan({"age", {Value::Int(48)}, true},
+                         [&](const Row& r) {
+                           ages.push_back(r[2].as_int());
+                           return true;
+                         })
+                  .ok());
   ASSERT_EQ(ages.size(), 81u);  // 40 each of ages 48 and 49, and the renamed row's 99
   EXPECT_EQ(ages.back(), 99);
   auto renamed = (*t)->Get({Value::UInt(5)});
   EXPECT_EQ((**renamed)[1].as_string(), "renamed@x");
   std::string first_email;
-  ASSERT_TRUE((*t)->Scan({"email", {}, true}, [&](const Row& r) { return first_email = r[1].as_string(), false; }).ok());
+  ASSERT_TRUE(
+      (*t)->Scan({"email", {}, true}, [&](const Row& r) { return first_email = r[1].as_string(), false; }).ok());
   EXPECT_EQ(first_email, "after@x");
 }
 
@@ -287,7 +317,9 @@ TEST(DatabaseTest, RandomWorkloadMatchesModel) {
       for (const auto& [key, val] : model) by_g.emplace(val.second, key);
       std::vector<int> want, got;
       for (const auto& [gg, key] : by_g) want.push_back(key);
-      ASSERT_TRUE((*t)->Scan({"g", {}, true}, [&](const Row& r) { return got.push_back(static_cast<int>(r[0].as_int())), true; }).ok());
+      ASSERT_TRUE((*t)->Scan({"g", {}, true},
+                             [&](const Row& r) { return got.push_back(static_cast<int>(r[0].as_int())), true; })
+                      .ok());
       ASSERT_EQ(got.size(), want.size());
     }
   }
@@ -344,7 +376,7 @@ TEST(DatabaseTest, FilesAreInnodbFilesToTheInspectorAndInnochecksum) {
   ASSERT_EQ(d.tables[0].indexes.size(), 1u);
   EXPECT_EQ(d.tables[0].indexes[0].root_page, 4u);
   EXPECT_TRUE(d.tables[0].indexes[0].clustered);
-  EXPECT_EQ(d.tables[0].indexes[0].leaf.fields.size(), 20u);  // 18 columns + DB_TRX_ID + DB_ROLL_PTR
+  EXPECT_EQ(d.tables[0].indexes[0].leaf.fields.size(), 20u);   // 18 columns + DB_TRX_ID + DB_ROLL_PTR
   EXPECT_EQ(d.tables[0].columns[10].field.max_length, 1200u);  // varchar(300) utf8mb4
 }
 

@@ -70,9 +70,9 @@ TEST(FaultInjectionEnvTest, CrashLosesExactlyTheUnsyncedWrites) {
   auto a = Bytes(16384, 1), b = Bytes(16384, 2), c = Bytes(16384, 3);
   ASSERT_TRUE((*f)->Write(0, a).ok());
   ASSERT_TRUE((*f)->Sync().ok());
-  ASSERT_TRUE((*f)->Write(0, b).ok());       // overwrite, unsynced
-  ASSERT_TRUE((*f)->Write(16384, c).ok());   // append, unsynced
-  ASSERT_TRUE((*f)->Resize(100000).ok());    // grow, unsynced
+  ASSERT_TRUE((*f)->Write(0, b).ok());      // overwrite, unsynced
+  ASSERT_TRUE((*f)->Write(16384, c).ok());  // append, unsynced
+  ASSERT_TRUE((*f)->Resize(100000).ok());   // grow, unsynced
   f->reset();
   ASSERT_TRUE(env.Crash().ok());
   EXPECT_EQ(ReadAll(&env, p), a);  // back to the synced page, size included

@@ -32,23 +32,19 @@ using testing::ListTxn;
 
 ListOp Read(int key, std::vector<int> seen) { return {ListOp::kRead, key, 0, std::move(seen)}; }
 ListOp Append(int key, int element) { return {ListOp::kAppend, key, element, {}}; }
-ListTxn Txn(int id, std::vector<ListOp> ops, bool committed = true) {
-  return {id, committed, std::move(ops)};
-}
+ListTxn Txn(int id, std::vector<ListOp> ops, bool committed = true) { return {id, committed, std::move(ops)}; }
 
 TEST(ListAppendCheckerTest, ASerialHistoryHasNoAnomaly) {
-  const auto r = testing::CheckListAppend(
-      {Txn(1, {Append(1, 1), Append(2, 2)}), Txn(2, {Read(1, {1}), Append(1, 3)}),
-       Txn(3, {Read(1, {1, 3}), Read(2, {2})})},
-      {{1, {1, 3}}, {2, {2}}});
+  const auto r = testing::CheckListAppend({Txn(1, {Append(1, 1), Append(2, 2)}), Txn(2, {Read(1, {1}), Append(1, 3)}),
+                                           Txn(3, {Read(1, {1, 3}), Read(2, {2})})},
+                                          {{1, {1, 3}}, {2, {2}}});
   EXPECT_TRUE(r.anomalies.empty()) << r.Summary();
   EXPECT_EQ(r.committed, 3u);
 }
 
 TEST(ListAppendCheckerTest, FindsEachAnomalyItNames) {
   struct Case {
-    std::set<std::string>
-        anomalies;  // what the history shows (a G1b or a non-repeatable read is also a cycle)
+    std::set<std::string> anomalies;  // what the history shows (a G1b or a non-repeatable read is also a cycle)
     std::vector<ListTxn> history;
     std::map<int, std::vector<int>> final_lists;
   };
@@ -58,32 +54,23 @@ TEST(ListAppendCheckerTest, FindsEachAnomalyItNames) {
        {Txn(1, {Append(1, 1), Append(2, 2)}), Txn(2, {Append(1, 3), Append(2, 4)})},
        {{1, {1, 3}}, {2, {4, 2}}}},
       {{"G1a"}, {Txn(1, {Append(1, 1)}, false), Txn(2, {Read(1, {1})})}, {{1, {}}}},
-      {{"G1b", "G-single"},
-       {Txn(1, {Append(1, 1), Append(1, 2)}), Txn(2, {Read(1, {1})})},
-       {{1, {1, 2}}}},
+      {{"G1b", "G-single"}, {Txn(1, {Append(1, 1), Append(1, 2)}), Txn(2, {Read(1, {1})})}, {{1, {1, 2}}}},
       // Each read what the other wrote.
-      {{"G1c"},
-       {Txn(1, {Append(1, 1), Read(2, {2})}), Txn(2, {Append(2, 2), Read(1, {1})})},
-       {{1, {1}}, {2, {2}}}},
+      {{"G1c"}, {Txn(1, {Append(1, 1), Read(2, {2})}), Txn(2, {Append(2, 2), Read(1, {1})})}, {{1, {1}}, {2, {2}}}},
       // T1 read key 1 before T2's append, yet appended to key 2 after T2 (read skew).
       {{"G-single"},
        {Txn(1, {Read(1, {}), Append(2, 3)}), Txn(2, {Append(1, 1), Append(2, 2)})},
        {{1, {1}}, {2, {2, 3}}}},
       // Write skew: each read both keys empty and appended to one.
       {{"G2"},
-       {Txn(1, {Read(1, {}), Read(2, {}), Append(1, 1)}),
-        Txn(2, {Read(1, {}), Read(2, {}), Append(2, 2)})},
+       {Txn(1, {Read(1, {}), Read(2, {}), Append(1, 1)}), Txn(2, {Read(1, {}), Read(2, {}), Append(2, 2)})},
        {{1, {1}}, {2, {2}}}},
       {{"lost-append"}, {Txn(1, {Append(1, 1)}), Txn(2, {Append(1, 2)})}, {{1, {2}}}},
       {{"aborted-append-kept"}, {Txn(1, {Append(1, 1)}, false)}, {{1, {1}}}},
-      {{"incompatible-order"},
-       {Txn(1, {Append(1, 1)}), Txn(2, {Append(1, 2)}), Txn(3, {Read(1, {2})})},
-       {{1, {1, 2}}}},
+      {{"incompatible-order"}, {Txn(1, {Append(1, 1)}), Txn(2, {Append(1, 2)}), Txn(3, {Read(1, {2})})}, {{1, {1, 2}}}},
       {{"duplicate-element"}, {Txn(1, {Append(1, 1)})}, {{1, {1, 1}}}},
       {{"unknown-element"}, {Txn(1, {Read(1, {9})})}, {{1, {9}}}},
-      {{"non-repeatable-read", "G-single"},
-       {Txn(1, {Read(1, {}), Read(1, {2})}), Txn(2, {Append(1, 2)})},
-       {{1, {2}}}},
+      {{"non-repeatable-read", "G-single"}, {Txn(1, {Read(1, {}), Read(1, {2})}), Txn(2, {Append(1, 2)})}, {{1, {2}}}},
       // A transaction that does not see its own append.
       {{"internal"}, {Txn(1, {Append(1, 1), Read(1, {})})}, {{1, {1}}}},
   };
@@ -98,10 +85,10 @@ TEST(ListAppendCheckerTest, FindsEachAnomalyItNames) {
 // A G-single in a component does not hide a G2 in it (T1 -rw-> T2 -rw-> T3 -rw-> T1, and
 // T2 -ww-> T1 closing one rw edge alone).
 TEST(ListAppendCheckerTest, FindsWriteSkewBesideReadSkew) {
-  const auto r = testing::CheckListAppend(
-      {Txn(1, {Read(1, {}), Append(2, 3), Append(4, 5)}),
-       Txn(2, {Append(1, 1), Append(2, 2), Read(3, {})}), Txn(3, {Append(3, 4), Read(4, {})})},
-      {{1, {1}}, {2, {2, 3}}, {3, {4}}, {4, {5}}});
+  const auto r =
+      testing::CheckListAppend({Txn(1, {Read(1, {}), Append(2, 3), Append(4, 5)}),
+                                Txn(2, {Append(1, 1), Append(2, 2), Read(3, {})}), Txn(3, {Append(3, 4), Read(4, {})})},
+                               {{1, {1}}, {2, {2, 3}}, {3, {4}}, {4, {5}}});
   EXPECT_EQ(r.count("G-single"), 1) << r.Summary();
   EXPECT_EQ(r.count("G2"), 1) << r.Summary();
 }
@@ -195,14 +182,12 @@ TEST_P(HistoryAnomalyTest, ConcurrentListAppendsShowNoAnomalyTheLevelForbids) {
           if (!row.ok()) {
             s = row.status();
           } else {
-            std::vector<int> list =
-                row->has_value() ? Parse((**row)[1].as_string()) : std::vector<int>{};
+            std::vector<int> list = row->has_value() ? Parse((**row)[1].as_string()) : std::vector<int>{};
             list.push_back(op.element);
             s = t.Update({Value::Int(op.key), Value::String(Join(list))}, trx->get());
           }
         }
-        txn.ops.push_back(std::move(
-            op));  // an append that failed may still have happened: the rollback settles it
+        txn.ops.push_back(std::move(op));  // an append that failed may still have happened: the rollback settles it
       }
       if (s.ok()) s = (*trx)->Commit();
       if (s.ok()) {
@@ -242,8 +227,7 @@ TEST_P(HistoryAnomalyTest, ConcurrentListAppendsShowNoAnomalyTheLevelForbids) {
   if (level >= Isolation::kRepeatableRead) forbidden.push_back("non-repeatable-read");
   if (level >= Isolation::kSerializable) forbidden.insert(forbidden.end(), {"G-single", "G2"});
   for (const auto& anomaly : forbidden)
-    EXPECT_EQ(report.count(anomaly), 0)
-        << anomaly << " under " << ToString(level) << ": " << report.Summary();
+    EXPECT_EQ(report.count(anomaly), 0) << anomaly << " under " << ToString(level) << ": " << report.Summary();
   // The workload has to make the anomalies possible at all: conflicts on few keys.
   EXPECT_GT(report.committed, static_cast<std::size_t>(kClients * per_client / 2));
   EXPECT_GT(report.rw + report.wr, 0u);

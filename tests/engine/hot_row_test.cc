@@ -37,8 +37,9 @@ std::string Sql(sql::Session& s, const std::string& text, FirstValue* out = null
 void CreateHotRow(Database& db) {
   sql::Session s(db);
   ASSERT_EQ(Sql(s, "CREATE DATABASE IF NOT EXISTS sbtest"), "");
-  ASSERT_EQ(Sql(s, "CREATE TABLE sbtest.sbtest1 (id int NOT NULL AUTO_INCREMENT, k int NOT NULL DEFAULT '0', "
-                   "c char(120) NOT NULL DEFAULT '', pad char(60) NOT NULL DEFAULT '', PRIMARY KEY (id))"),
+  ASSERT_EQ(Sql(s,
+                "CREATE TABLE sbtest.sbtest1 (id int NOT NULL AUTO_INCREMENT, k int NOT NULL DEFAULT '0', "
+                "c char(120) NOT NULL DEFAULT '', pad char(60) NOT NULL DEFAULT '', PRIMARY KEY (id))"),
             "");
   ASSERT_EQ(Sql(s, "INSERT INTO sbtest.sbtest1 VALUES (1, 0, 'aa', 'aa')"), "");
 }
@@ -113,8 +114,9 @@ TEST(HotRowTest, GroupCommitFailsAFailingStatementAlone) {
       sql::Session s(**db);
       for (int i = 0; i < kEach; ++i) {
         const bool bad = t == 0 && i % 4 == 0;
-        const std::string e = Sql(s, fmt::format("UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = {} WHERE id = 1",
-                                                 bad ? "NULL" : "k + 1"));
+        const std::string e =
+            Sql(s, fmt::format("UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = {} WHERE id = 1",
+                               bad ? "NULL" : "k + 1"));
         if (bad) {
           EXPECT_NE(e.find("cannot be null"), std::string::npos) << e;
           ++failed;
@@ -192,8 +194,9 @@ std::string ModeName(const ::testing::TestParamInfo<std::string>& info) {
 }
 bool UsesEarlyRelease(const std::string& mode) { return mode.find("elr") != std::string::npos; }
 std::string HotRowUpdate(const std::string& mode) {
-  return mode.find("group") != std::string::npos ? "UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = k + 1 WHERE id = 1"
-                                                 : "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1";
+  return mode.find("group") != std::string::npos
+             ? "UPDATE /*+ GROUP_COMMIT(TRUE) */ sbtest.sbtest1 SET k = k + 1 WHERE id = 1"
+             : "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1";
 }
 
 TEST(HotRowKillChild, UpdatesUntilKilled) {
@@ -259,7 +262,8 @@ TEST_P(HotRowKillTest, AcknowledgedUpdatesSurviveSigkill) {
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) acked += static_cast<std::size_t>(std::count(buf, buf + n, '1'));
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+      acked += static_cast<std::size_t>(std::count(buf, buf + n, '1'));
     ::close(fds[0]);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the child ended by itself (status " << status << ")";
     auto db = Database::Open(dir, DatabaseOptions{});

@@ -45,12 +45,12 @@ struct Shape {
   const char* name;
   int flush_log_at_trx_commit;
   bool random_keys;
-  int min_ops, max_ops;     // changes per transaction
-  int max_value;            // bytes; above ~8,000 the value goes off-page
-  int rollback_percent;     // transactions that end in ROLLBACK
-  int delete_percent;       // changes that delete (the rest insert or update)
-  int failing_percent;      // statements that fail on a duplicate and are undone alone
-  int kill_after_max;       // acknowledged transactions before the kill, at most
+  int min_ops, max_ops;  // changes per transaction
+  int max_value;         // bytes; above ~8,000 the value goes off-page
+  int rollback_percent;  // transactions that end in ROLLBACK
+  int delete_percent;    // changes that delete (the rest insert or update)
+  int failing_percent;   // statements that fail on a duplicate and are undone alone
+  int kill_after_max;    // acknowledged transactions before the kill, at most
 };
 
 // Sizes cross page, extent and undo-page boundaries: big transactions fill dozens of undo
@@ -108,11 +108,14 @@ Txn Generate(const Shape& shape, std::int64_t j) {
   for (int i = 0; i < n; ++i) {
     Change c;
     // Random keys over a range a few times the rows there are, so deletes and updates hit.
-    static const std::uint64_t range = std::getenv("STRATA_SHAPE_KEYS") ? std::atoll(std::getenv("STRATA_SHAPE_KEYS")) : 20000;
+    static const std::uint64_t range =
+        std::getenv("STRATA_SHAPE_KEYS") ? std::atoll(std::getenv("STRATA_SHAPE_KEYS")) : 20000;
     c.id = shape.random_keys ? static_cast<std::int64_t>(rng() % range) : j * shape.max_ops + i;
     const int r = pick(1, 100);
-    if (r <= shape.failing_percent) c.kind = Change::kFailingBatch;
-    else if (r <= shape.failing_percent + shape.delete_percent) c.kind = Change::kDelete;
+    if (r <= shape.failing_percent)
+      c.kind = Change::kFailingBatch;
+    else if (r <= shape.failing_percent + shape.delete_percent)
+      c.kind = Change::kDelete;
     c.v.assign(static_cast<std::size_t>(pick(1, shape.max_value)), static_cast<char>('a' + (j + i) % 26));
     c.g = pick(0, 99);
     t.changes.push_back(std::move(c));
@@ -125,8 +128,10 @@ using Model = std::map<std::int64_t, std::pair<std::string, int>>;
 void ApplyToModel(const Txn& t, std::int64_t j, Model& m) {
   if (t.rollback) return;
   for (const Change& c : t.changes) {
-    if (c.kind == Change::kUpsert) m[c.id] = {c.v, c.g};
-    else if (c.kind == Change::kDelete) m.erase(c.id);
+    if (c.kind == Change::kUpsert)
+      m[c.id] = {c.v, c.g};
+    else if (c.kind == Change::kDelete)
+      m.erase(c.id);
   }
   m[kMarker] = {std::to_string(j), 0};
 }
@@ -272,8 +277,8 @@ std::string FirstDifference(const Model& table, const Model& model) {
   auto show = [](const Model& m, std::int64_t id) {
     auto it = m.find(id);
     return it == m.end() ? std::string("absent")
-                         : "v of " + std::to_string(it->second.first.size()) + " bytes '" + it->second.first.substr(0, 1) +
-                               "...', g " + std::to_string(it->second.second);
+                         : "v of " + std::to_string(it->second.first.size()) + " bytes '" +
+                               it->second.first.substr(0, 1) + "...', g " + std::to_string(it->second.second);
   };
   std::size_t differ = 0;
   std::int64_t first = 0;
@@ -286,8 +291,8 @@ std::string FirstDifference(const Model& table, const Model& model) {
       }
     }
   }
-  return std::to_string(differ) + " rows differ; first id " + std::to_string(first) + ": table has " + show(table, first) +
-         ", model has " + show(model, first) + " (" + std::to_string(table.size()) + " vs " +
+  return std::to_string(differ) + " rows differ; first id " + std::to_string(first) + ": table has " +
+         show(table, first) + ", model has " + show(model, first) + " (" + std::to_string(table.size()) + " vs " +
          std::to_string(model.size()) + " rows)";
 }
 
@@ -312,8 +317,8 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
   const std::filesystem::path dir = tmp.path() / "d";
   std::mt19937 rng(static_cast<unsigned>(std::hash<std::string>{}(shape.name)));
   Model model;
-  std::int64_t committed = -1;      // the marker: the last transaction applied to the model
-  std::int64_t next = 0;            // the next transaction a child runs
+  std::int64_t committed = -1;  // the marker: the last transaction applied to the model
+  std::int64_t next = 0;        // the next transaction a child runs
   std::int64_t acked_total = 0, acked_commits = 0;
   for (int round = 0; round < kills; ++round) {
     const std::string when = std::string(shape.name) + " round " + std::to_string(round);
@@ -370,7 +375,8 @@ TEST_P(KillShapesTest, RecoveryKeepsEveryAcknowledgedTransactionAndNothingHalfDo
     ASSERT_LE(marker, in_flight) << when << ": transaction " << marker << " was never run";
     for (std::int64_t j = committed + 1; j <= marker; ++j) ApplyToModel(Generate(shape, j), j, model);
     // Acknowledged commits found present (with fil 0 the kill may take the last second's).
-    for (std::int64_t j = committed + 1; j <= std::min(marker, must_have); ++j) acked_commits += !Generate(shape, j).rollback;
+    for (std::int64_t j = committed + 1; j <= std::min(marker, must_have); ++j)
+      acked_commits += !Generate(shape, j).rollback;
     committed = marker;
     next = marker + 1;  // what the kill took (fil 0 may lose acknowledged ones) runs again
     const Model recovered = ReadAll(**t);
@@ -397,7 +403,8 @@ TEST_P(KillShapesTest, WithoutAKillTheTableFollowsTheModel) {
   testing::TempDir tmp;
   DatabaseOptions opts = Options(shape);
   if (std::getenv("STRATA_SHAPE_NOPURGE")) opts.purge = false;
-  if (std::getenv("STRATA_SHAPE_POOL_MB")) opts.buffer_pool_bytes = std::size_t(std::atoi(std::getenv("STRATA_SHAPE_POOL_MB"))) << 20;
+  if (std::getenv("STRATA_SHAPE_POOL_MB"))
+    opts.buffer_pool_bytes = std::size_t(std::atoi(std::getenv("STRATA_SHAPE_POOL_MB"))) << 20;
   auto db = Database::Open(tmp.path() / "d", opts);
   ASSERT_TRUE(db.ok()) << db.status().ToString();
   ASSERT_TRUE((*db)->CreateDatabase("kill").ok());
@@ -408,7 +415,8 @@ TEST_P(KillShapesTest, WithoutAKillTheTableFollowsTheModel) {
     Status s = RunTransaction(**db, **t, shape, j);
     ASSERT_TRUE(s.ok()) << "transaction " << j << ": " << s.ToString();
     ApplyToModel(Generate(shape, j), j, model);
-    if ((j + 1) % (std::getenv("STRATA_SHAPE_EVERY") ? std::atoi(std::getenv("STRATA_SHAPE_EVERY")) : 100) == 0 || j + 1 == n) {
+    if ((j + 1) % (std::getenv("STRATA_SHAPE_EVERY") ? std::atoi(std::getenv("STRATA_SHAPE_EVERY")) : 100) == 0 ||
+        j + 1 == n) {
       const Model table = ReadAll(**t);
       ASSERT_TRUE(table == model) << "after transaction " << j << ": " << FirstDifference(table, model);
       Status check = (**t).Check();
@@ -455,9 +463,12 @@ TEST(KillShapeFailure, Explain) {
       for (std::size_t i = 0; i < txn.changes.size(); ++i) {
         const Change& c = txn.changes[i];
         if (c.id != id) continue;
-        std::printf("  transaction %lld%s, change %zu of %zu: %s, v of %zu bytes '%c', g %d\n", static_cast<long long>(j),
-                    txn.rollback ? " (rolled back)" : "", i + 1, txn.changes.size(),
-                    c.kind == Change::kDelete ? "delete" : c.kind == Change::kUpsert ? "upsert" : "failing batch", c.v.size(), c.v[0], c.g);
+        std::printf("  transaction %lld%s, change %zu of %zu: %s, v of %zu bytes '%c', g %d\n",
+                    static_cast<long long>(j), txn.rollback ? " (rolled back)" : "", i + 1, txn.changes.size(),
+                    c.kind == Change::kDelete   ? "delete"
+                    : c.kind == Change::kUpsert ? "upsert"
+                                                : "failing batch",
+                    c.v.size(), c.v[0], c.g);
       }
     }
   }

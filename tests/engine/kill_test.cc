@@ -124,12 +124,14 @@ TEST(KillTest, AcknowledgedRowsSurviveSigkill) {
       continue;
     }
     std::set<int> present;
-    ASSERT_TRUE((*t)->Scan({}, [&](const Row& r) {
-                    const int id = static_cast<int>(r[0].as_int());
-                    EXPECT_EQ(r[1].as_string(), Value1(id));
-                    present.insert(id);
-                    return true;
-                  }).ok());
+    ASSERT_TRUE((*t)->Scan({},
+                           [&](const Row& r) {
+                             const int id = static_cast<int>(r[0].as_int());
+                             EXPECT_EQ(r[1].as_string(), Value1(id));
+                             present.insert(id);
+                             return true;
+                           })
+                    .ok());
     for (int id : acked) ASSERT_TRUE(present.count(id)) << "acknowledged row " << id << " lost in round " << round;
     for (int id : present) {
       if (!acked.count(id)) {

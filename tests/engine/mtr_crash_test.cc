@@ -34,15 +34,11 @@ TableSpec Spec() {
   return s;
 }
 
-Row R(std::int64_t id, std::string v, int g) {
-  return {Value::Int(id), Value::String(std::move(v)), Value::Int(g)};
-}
+Row R(std::int64_t id, std::string v, int g) { return {Value::Int(id), Value::String(std::move(v)), Value::Int(g)}; }
 
 // 300 rows over a few leaf pages, row 17 with an off-page value.
 constexpr int kRows = 300;
-Row BaseRow(int i) {
-  return R(i, std::string(i == 17 ? 12000 : 90, static_cast<char>('a' + i % 26)), i % 40);
-}
+Row BaseRow(int i) { return R(i, std::string(i == 17 ? 12000 : 90, static_cast<char>('a' + i % 26)), i % 40); }
 
 struct Statement {
   const char* name;
@@ -58,14 +54,12 @@ const Statement kStatements[] = {
        return t.InsertBatch(rows, x);
      }},
     {"Delete", [](Table& t, Transaction* x) { return t.Delete({Value::Int(21)}, x); }},
-    {"DeleteOfAnOffPageRow",
-     [](Table& t, Transaction* x) { return t.Delete({Value::Int(17)}, x); }},
+    {"DeleteOfAnOffPageRow", [](Table& t, Transaction* x) { return t.Delete({Value::Int(17)}, x); }},
     {"UpdateMovingTheIndexEntry",
      [](Table& t, Transaction* x) { return t.Update(R(21, std::string(90, 'z'), 39), x); }},
     {"UpdateGrowingTheRow",
      [](Table& t, Transaction* x) { return t.Update(R(22, std::string(4000, 'w'), 22 % 40), x); }},
-    {"UpdateToAnOffPageValue",
-     [](Table& t, Transaction* x) { return t.Update(R(23, std::string(20000, 'y'), 5), x); }},
+    {"UpdateToAnOffPageValue", [](Table& t, Transaction* x) { return t.Update(R(23, std::string(20000, 'y'), 5), x); }},
 };
 
 using Rows = std::map<std::int64_t, std::pair<std::string, std::int64_t>>;
@@ -110,9 +104,8 @@ class MtrCrashTest : public ::testing::TestWithParam<Statement> {
       int seen = 0;
       sync_point::Set([&](std::string_view point) {
         if (point != "mtr.committed" || ++seen != cut) return;
-        EXPECT_TRUE(
-            db->WaitDurable().ok());  // the log holds this mini-transaction and those before
-        env.PowerOff();               // and nothing written after it reaches the disk
+        EXPECT_TRUE(db->WaitDurable().ok());  // the log holds this mini-transaction and those before
+        env.PowerOff();                       // and nothing written after it reaches the disk
       });
       step();
       sync_point::Set(nullptr);
@@ -166,8 +159,8 @@ TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
   }
   ASSERT_GT(mtrs, 1) << "a statement of one mini-transaction has nothing to cut";
   for (int cut = 1; cut <= mtrs; ++cut) {
-    const std::string when = std::string(statement.name) + " cut after mini-transaction " +
-                             std::to_string(cut) + " of " + std::to_string(mtrs);
+    const std::string when = std::string(statement.name) + " cut after mini-transaction " + std::to_string(cut) +
+                             " of " + std::to_string(mtrs);
     Run run;
     {
       auto trx = run.db->Begin();
@@ -178,8 +171,7 @@ TEST_P(MtrCrashTest, RecoveryUndoesAStatementCutAfterAnyOfItsMiniTransactions) {
     }
     Table* t = run.Recover(when);
     ASSERT_NE(t, nullptr);
-    EXPECT_TRUE(ReadThrough(*t, "PRIMARY") == before)
-        << when << ": the rows differ from those before the statement";
+    EXPECT_TRUE(ReadThrough(*t, "PRIMARY") == before) << when << ": the rows differ from those before the statement";
     EXPECT_TRUE(ReadThrough(*t, "g") == before) << when << ": the rows read through index g differ";
     if (::testing::Test::HasFailure()) return;
   }
@@ -207,8 +199,7 @@ TEST(MtrCrashCommitTest, ACommitCutAnywhereIsAllOrNothing) {
   }
   ASSERT_GE(mtrs, 1);
   for (int cut = 1; cut <= mtrs; ++cut) {
-    const std::string when =
-        "commit cut after mini-transaction " + std::to_string(cut) + " of " + std::to_string(mtrs);
+    const std::string when = "commit cut after mini-transaction " + std::to_string(cut) + " of " + std::to_string(mtrs);
     MtrCrashTest::Run run;
     {
       auto trx = run.db->Begin();
@@ -222,8 +213,8 @@ TEST(MtrCrashCommitTest, ACommitCutAnywhereIsAllOrNothing) {
     ASSERT_NE(t, nullptr);
     const Rows now = ReadThrough(*t, "PRIMARY");
     EXPECT_TRUE(now == before || now == after)
-        << when << ": part of the transaction survived (" << now.size() << " rows; "
-        << before.size() << " before it, " << after.size() << " after)";
+        << when << ": part of the transaction survived (" << now.size() << " rows; " << before.size() << " before it, "
+        << after.size() << " after)";
     if (::testing::Test::HasFailure()) return;
   }
 }

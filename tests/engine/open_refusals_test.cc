@@ -64,7 +64,8 @@ fs::path MakeDir(const fs::path& root, int rows, bool crash) {
     auto t = (*db)->CreateTable(Spec("t"));
     EXPECT_TRUE(t.ok());
     EXPECT_TRUE((*db)->Flush().ok());
-    for (int i = 0; i < rows; ++i) EXPECT_TRUE((*t)->Insert({Value::Int(i), Value::String(std::string(100, 'x'))}).ok());
+    for (int i = 0; i < rows; ++i)
+      EXPECT_TRUE((*t)->Insert({Value::Int(i), Value::String(std::string(100, 'x'))}).ok());
     if (crash) env.PowerOff();
   }
   if (crash) {
@@ -130,7 +131,8 @@ TEST(OpenRefusalTest, TruncatedRedoLogIsRefused) {
 // A bit flipped in a block the records need, with valid blocks after it: InnoDB refuses this
 // too, rather than recovering the commits before the flip and dropping those after.
 TEST(OpenRefusalTest, DamagedRedoBlockFollowedByValidOnesIsRefused) {
-  for (const std::uint64_t at : {std::uint64_t{2048 + 512 * 40 + 100}, std::uint64_t{2048 + 512 * 300 + 4}, std::uint64_t{2048 + 512 * 600 + 1}}) {
+  for (const std::uint64_t at : {std::uint64_t{2048 + 512 * 40 + 100}, std::uint64_t{2048 + 512 * 300 + 4},
+                                 std::uint64_t{2048 + 512 * 600 + 1}}) {
     SCOPED_TRACE("flipped byte at file offset " + std::to_string(at));
     testing::TempDir tmp;
     const fs::path dir = MakeDir(tmp.path(), 3000, true);
@@ -219,7 +221,8 @@ TEST(ForceRecoveryTest, LevelThreeSkipsTheRollbackAndSixWritesNothing) {
     for (int i = 0; i < 100; ++i) ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::String("committed")}).ok());
     auto open = (*db)->Begin();
     ASSERT_TRUE(open.ok());
-    for (int i = 100; i < 3000; ++i) ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::String("open")}, open->get()).ok());
+    for (int i = 100; i < 3000; ++i)
+      ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::String("open")}, open->get()).ok());
     ASSERT_TRUE((*t)->Insert({Value::Int(-1), Value::String("committed after")}).ok());  // the log is durable past them
     env.PowerOff();
     db->reset();

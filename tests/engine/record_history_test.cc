@@ -30,7 +30,8 @@ struct Shape {
 };
 
 std::string Name(const ::testing::TestParamInfo<Shape>& p) {
-  return std::to_string(p.param.rows) + (p.param.random_keys ? "Random" : "Ascending") + (p.param.power_cut ? "PowerCut" : "Shutdown");
+  return std::to_string(p.param.rows) + (p.param.random_keys ? "Random" : "Ascending") +
+         (p.param.power_cut ? "PowerCut" : "Shutdown");
 }
 
 TableSpec Spec() {
@@ -58,7 +59,8 @@ Text AsText(std::int64_t id, std::optional<std::int64_t> k, const std::string& n
 }
 Text AsText(const inspect::Row& r) {
   Text t;
-  for (const auto& c : r.cells) t.push_back(c.text ? *c.text : c.unknown.empty() ? "NULL" : "(unknown: " + c.unknown + ")");
+  for (const auto& c : r.cells)
+    t.push_back(c.text ? *c.text : c.unknown.empty() ? "NULL" : "(unknown: " + c.unknown + ")");
   return t;
 }
 
@@ -142,8 +144,10 @@ TEST_P(RecordHistoryTest, VersionsAreTheOnesTheTransactionsWrote) {
         auto trx = (*db)->Begin();
         ASSERT_TRUE(trx.ok());
         const std::optional<std::int64_t> k = round == 2 ? std::optional<std::int64_t>(round) : std::nullopt;
-        ASSERT_TRUE((*t)->Update({Value::Int(id), k ? Value::Int(*k) : Value::Null(), Value::String("r" + std::to_string(round))},
-                                 trx->get()).ok());
+        ASSERT_TRUE((*t)->Update({Value::Int(id), k ? Value::Int(*k) : Value::Null(),
+                                  Value::String("r" + std::to_string(round))},
+                                 trx->get())
+                        .ok());
         const std::uint64_t writer = (*trx)->id();
         ASSERT_TRUE((*trx)->Commit().ok());
         expected[id].push_back({writer, AsText(id, k, "r" + std::to_string(round)), false});

@@ -39,7 +39,9 @@ TEST(RedoLogTest, GroupsRoundTripAcrossBlocksAndWrapAround) {
   std::mt19937 rng(3);
   for (int round = 0; round < 20; ++round) {
     // Keep what recovery needs within the capacity: checkpoint at the last group's end.
-    for (int i = 0; i < 8; ++i) ranges.push_back((*log)->Append(Group(static_cast<std::uint32_t>(round * 8 + i), 1 + rng() % 1200, static_cast<std::uint8_t>(i))));
+    for (int i = 0; i < 8; ++i)
+      ranges.push_back((*log)->Append(
+          Group(static_cast<std::uint32_t>(round * 8 + i), 1 + rng() % 1200, static_cast<std::uint8_t>(i))));
     ASSERT_TRUE((*log)->FlushUpTo((*log)->lsn()).ok());
     if (round < 19) {
       ASSERT_TRUE((*log)->Checkpoint(ranges.back().second).ok());
@@ -105,8 +107,10 @@ TEST(RedoLogTest, ARecordGrowingAFileBeyondReasonIsRefusedBeforeItGrows) {
   pool.Register(&space);
   for (const std::uint32_t pages : {1u << 30, 0xFFFFFFFFu}) {
     std::vector<std::byte> g;
-    if (pages == 0xFFFFFFFFu) AppendRedoInit(g, 3, pages - 1);  // a page that far, not an EXTEND
-    else AppendRedoExtend(g, 3, pages);
+    if (pages == 0xFFFFFFFFu)
+      AppendRedoInit(g, 3, pages - 1);  // a page that far, not an EXTEND
+    else
+      AppendRedoExtend(g, 3, pages);
     AppendRedoMtrEnd(g);
     auto r = ApplyRedo(pool, {{Lsn(500), Lsn(500 + g.size()), ConstBytes(g)}});
     ASSERT_FALSE(r.ok());
@@ -306,8 +310,10 @@ TEST(RedoInspectTest, APagesRecordsReplayToItsImage) {
   EXPECT_GE(r.mtr_groups, 150u);  // one per insert at least
   ASSERT_FALSE(r.records.empty());
   for (const auto& rec : r.records) {
-    if (rec.type == "INIT") std::fill(page.begin(), page.end(), std::byte{0});
-    else std::copy(rec.bytes.begin(), rec.bytes.end(), page.begin() + rec.offset);
+    if (rec.type == "INIT")
+      std::fill(page.begin(), page.end(), std::byte{0});
+    else
+      std::copy(rec.bytes.begin(), rec.bytes.end(), page.begin() + rec.offset);
   }
   {
     auto db = Database::Open(dir, o);
@@ -330,7 +336,8 @@ TEST(RedoInspectTest, ApplyRedoBuildsThePagesRecoveryBuilds) {
   const DatabaseOptions o = CrashOptions(env);
   CrashAfter(dir, env, o, [](Table& t) {
     for (int i = 0; i < 1500; ++i) ASSERT_TRUE(t.Insert(R(i * 7 % 1500)).ok());
-    for (int i = 0; i < 1500; i += 5) ASSERT_TRUE(t.Update({Value::Int(i), Value::String("updated " + std::to_string(i))}).ok());
+    for (int i = 0; i < 1500; i += 5)
+      ASSERT_TRUE(t.Update({Value::Int(i), Value::String("updated " + std::to_string(i))}).ok());
     for (int i = 1; i < 1500; i += 9) ASSERT_TRUE(t.Delete({Value::Int(i)}).ok());
   });
   ASSERT_TRUE(env.Crash().ok());

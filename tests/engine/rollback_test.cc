@@ -45,7 +45,9 @@ TableSpec Spec() {
 
 using Model = std::map<std::int64_t, std::pair<std::int64_t, std::string>>;
 
-Row R(std::int64_t id, std::int64_t k, std::string note) { return {Value::Int(id), Value::Int(k), Value::String(std::move(note))}; }
+Row R(std::int64_t id, std::int64_t k, std::string note) {
+  return {Value::Int(id), Value::Int(k), Value::String(std::move(note))};
+}
 
 struct Db {
   testing::TempDir tmp;
@@ -111,10 +113,14 @@ enum class Shape { kInserts, kDeletes, kGrowingUpdates, kMixed };
 
 std::string Name(Shape s) {
   switch (s) {
-    case Shape::kInserts: return "Inserts";
-    case Shape::kDeletes: return "Deletes";
-    case Shape::kGrowingUpdates: return "GrowingUpdates";
-    case Shape::kMixed: return "Mixed";
+    case Shape::kInserts:
+      return "Inserts";
+    case Shape::kDeletes:
+      return "Deletes";
+    case Shape::kGrowingUpdates:
+      return "GrowingUpdates";
+    case Shape::kMixed:
+      return "Mixed";
   }
   return "?";
 }
@@ -191,13 +197,11 @@ TEST_P(RollbackSizeTest, RollbackToASavepointKeepsWhatCameBefore) {
   d.Expect(kept, "after a reopen");
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, RollbackSizeTest,
-                         ::testing::Combine(::testing::Values(Shape::kInserts, Shape::kDeletes, Shape::kGrowingUpdates,
-                                                          Shape::kMixed),
-                                          ::testing::Values(1, 300, 3000)),
-                         [](const auto& info) {
-                           return Name(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, RollbackSizeTest,
+    ::testing::Combine(::testing::Values(Shape::kInserts, Shape::kDeletes, Shape::kGrowingUpdates, Shape::kMixed),
+                       ::testing::Values(1, 300, 3000)),
+    [](const auto& info) { return Name(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)); });
 
 // An autocommit statement of 4,000 rows failing on a duplicate at row 3,503 leaves nothing.
 TEST(RollbackTest, FailingAutocommitBatchLeavesNothing) {
@@ -271,7 +275,8 @@ TEST(RollbackTest, BrokenUndoPageListIsFoundByCheckAndRefusedAtOpen) {
   auto sys = inspect::SpaceFile::Open(dir / "ibdata1");
   ASSERT_TRUE(sys.ok());
   bool found = false;
-  for (const auto& f : inspect::AnalyzeUndo({&*sys}, true).findings) found |= f.what == "undo page list" && f.page == second;
+  for (const auto& f : inspect::AnalyzeUndo({&*sys}, true).findings)
+    found |= f.what == "undo page list" && f.page == second;
   EXPECT_TRUE(found) << "inspect check did not see the broken undo page list";
   auto db = Database::Open(dir, {});
   ASSERT_FALSE(db.ok()) << "opened over a rollback that cannot finish";

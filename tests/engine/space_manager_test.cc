@@ -56,8 +56,8 @@ TEST(SpaceManagerTest, NewTablespaceLooksLikeInnodbsAndChecksClean) {
   EXPECT_EQ(s.checksum_failures, 0u);
   auto fsp = FspHeader::Open(f->page(0));
   ASSERT_TRUE(fsp.ok());
-  EXPECT_EQ(fsp->free_limit(), 64u);   // one extent described, as InnoDB does
-  EXPECT_EQ(fsp->frag_n_used(), 3u);   // pages 0, 1, 2
+  EXPECT_EQ(fsp->free_limit(), 64u);  // one extent described, as InnoDB does
+  EXPECT_EQ(fsp->frag_n_used(), 3u);  // pages 0, 1, 2
   EXPECT_EQ(fsp->free_frag().length, 1u);
   EXPECT_EQ(fsp->seg_inodes_free().length, 1u);
   inspect::CheckReport r = Check(path);

@@ -40,7 +40,9 @@ TableSpec Accounts() {
   return s;
 }
 
-Row R(std::int64_t id, std::int64_t k, std::string note = "") { return {Value::Int(id), Value::Int(k), Value::String(std::move(note))}; }
+Row R(std::int64_t id, std::int64_t k, std::string note = "") {
+  return {Value::Int(id), Value::Int(k), Value::String(std::move(note))};
+}
 
 struct Fixture {
   testing::TempDir tmp;
@@ -73,7 +75,9 @@ struct Fixture {
     std::vector<std::int64_t> ids;
     ScanOptions o;
     o.index = index;
-    EXPECT_TRUE(t->Scan(o, [&](const Row& r) { return ids.push_back(r[0].as_int()), true; }, trx).ok());
+    EXPECT_TRUE(t->Scan(
+                     o, [&](const Row& r) { return ids.push_back(r[0].as_int()), true; }, trx)
+                    .ok());
     return ids;
   }
 };
@@ -102,7 +106,10 @@ TEST(IsolationTest, NonRepeatableReadUnderReadCommittedButNotRepeatableRead) {
     ScanOptions by_k;
     by_k.index = "k_1";
     std::vector<std::pair<std::int64_t, std::int64_t>> seen;
-    ASSERT_TRUE(f.t->Scan(by_k, [&](const Row& r) { return seen.emplace_back(r[0].as_int(), r[1].as_int()), true; }, reader.get()).ok());
+    ASSERT_TRUE(
+        f.t->Scan(
+               by_k, [&](const Row& r) { return seen.emplace_back(r[0].as_int(), r[1].as_int()), true; }, reader.get())
+            .ok());
     ASSERT_EQ(seen.size(), 5u);
     const std::int64_t expect = iso == Isolation::kReadCommitted ? 5 : 0;
     EXPECT_EQ(std::count(seen.begin(), seen.end(), std::make_pair(std::int64_t{20}, expect)), 1) << ToString(iso);
@@ -178,7 +185,10 @@ TEST(LockTest, PhantomInsertIsBlockedByAGapLock) {
   range.from = {Value::Int(20)};
   range.lock = RowLock::kExclusive;  // SELECT ... WHERE id BETWEEN 20 AND 35 FOR UPDATE
   std::vector<std::int64_t> ids;
-  ASSERT_TRUE(f.t->Scan(range, [&](const Row& r) { return r[0].as_int() <= 35 && (ids.push_back(r[0].as_int()), true); }, scanner.get()).ok());
+  ASSERT_TRUE(f.t->Scan(
+                     range, [&](const Row& r) { return r[0].as_int() <= 35 && (ids.push_back(r[0].as_int()), true); },
+                     scanner.get())
+                  .ok());
   EXPECT_EQ(ids, (std::vector<std::int64_t>{20, 30}));
   Status phantom = f.t->Insert(R(25, 0));
   EXPECT_TRUE(phantom.IsLockWaitTimeout()) << phantom.ToString();
@@ -208,7 +218,8 @@ TEST(LockTest, LostUpdateWithPlainReadsAndNotWithForUpdate) {
     ASSERT_TRUE(f.t->Update(R(10, ka + 1), a.get()).ok());
     ASSERT_TRUE(a->Commit().ok());
     ASSERT_TRUE(b_done.get().ok());
-    EXPECT_EQ(f.K(10), lock == RowLock::kNone ? 1 : 2) << (lock == RowLock::kNone ? "plain SELECT loses an update" : "FOR UPDATE");
+    EXPECT_EQ(f.K(10), lock == RowLock::kNone ? 1 : 2)
+        << (lock == RowLock::kNone ? "plain SELECT loses an update" : "FOR UPDATE");
   }
 }
 

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
     if (fs::is_directory(argv[i])) {
       for (const auto& e : fs::recursive_directory_iterator(argv[i])) {
         const std::string name = e.path().filename().string();
-        if (e.is_regular_file() && (name.ends_with(".ibd") || name.ends_with(".ibd.gz") || name.ends_with(".frm.gz") || name.ends_with(".cfg.gz") || name == "ibdata1.gz")) {
+        if (e.is_regular_file() && (name.ends_with(".ibd") || name.ends_with(".ibd.gz") || name.ends_with(".frm.gz") ||
+                                    name.ends_with(".cfg.gz") || name == "ibdata1.gz")) {
           files.push_back(e.path());
         }
       }

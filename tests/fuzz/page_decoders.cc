@@ -192,18 +192,23 @@ void DecodeColumnValues(ConstBytes raw) {
     };
     for (std::uint32_t w : {1, 2, 3, 4, 8}) add(ColumnType::kInt, w), add(ColumnType::kInt, w, 0, 0, 0, true);
     for (auto [p, sc] : {std::pair{10u, 2u}, {65u, 30u}, {1u, 0u}, {18u, 9u}}) add(ColumnType::kDecimal, 0, p, sc);
-    add(ColumnType::kFloat), add(ColumnType::kDouble), add(ColumnType::kBit, 13), add(ColumnType::kYear), add(ColumnType::kDate);
+    add(ColumnType::kFloat), add(ColumnType::kDouble), add(ColumnType::kBit, 13), add(ColumnType::kYear),
+        add(ColumnType::kDate);
     for (std::uint32_t fsp = 0; fsp <= 6; ++fsp) {
-      add(ColumnType::kTime, 0, 0, 0, fsp), add(ColumnType::kDatetime, 0, 0, 0, fsp), add(ColumnType::kTimestamp, 0, 0, 0, fsp);
+      add(ColumnType::kTime, 0, 0, 0, fsp), add(ColumnType::kDatetime, 0, 0, 0, fsp),
+          add(ColumnType::kTimestamp, 0, 0, 0, fsp);
     }
-    for (int coll : {45, 8, 63, 35, 54, 60, 13, 51}) add(ColumnType::kChar, 10, 0, 0, 0, false, coll), add(ColumnType::kVarchar, 0, 0, 0, 0, false, coll);
-    add(ColumnType::kEnum), add(ColumnType::kSet), add(ColumnType::kJson), add(ColumnType::kGeometry), add(ColumnType::kSystem, 6);
+    for (int coll : {45, 8, 63, 35, 54, 60, 13, 51})
+      add(ColumnType::kChar, 10, 0, 0, 0, false, coll), add(ColumnType::kVarchar, 0, 0, 0, 0, false, coll);
+    add(ColumnType::kEnum), add(ColumnType::kSet), add(ColumnType::kJson), add(ColumnType::kGeometry),
+        add(ColumnType::kSystem, 6);
     add(ColumnType::kUuid), add(ColumnType::kInet6), add(ColumnType::kInet4);
     return v;
   }();
   for (const auto& f : formats) {
     auto fixed = f.FixedBytes();
-    (void)ColumnText(f, fixed ? raw.first(std::min<std::size_t>(*fixed, raw.size())) : raw.first(std::min<std::size_t>(raw.size(), 4096)));
+    (void)ColumnText(f, fixed ? raw.first(std::min<std::size_t>(*fixed, raw.size()))
+                              : raw.first(std::min<std::size_t>(raw.size(), 4096)));
   }
   (void)JsonBinaryToText(raw.first(std::min<std::size_t>(raw.size(), 65536)));
 }

@@ -20,8 +20,7 @@ constexpr std::uint32_t kPages = 8;
 
 const std::filesystem::path& Dir() {
   static const std::filesystem::path dir = [] {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "strata-redo-fuzz-XXXXXX").string();
+    std::string pattern = (std::filesystem::temp_directory_path() / "strata-redo-fuzz-XXXXXX").string();
     const char* made = ::mkdtemp(pattern.data());
     return std::filesystem::path(made ? made : std::filesystem::temp_directory_path().string());
   }();
@@ -34,19 +33,13 @@ const std::filesystem::path& Dir() {
 class CappedFile final : public File {
  public:
   static constexpr std::uint64_t kCap = 1024;
-  CappedFile(std::unique_ptr<File> base, std::uint64_t page)
-      : base_(std::move(base)), page_(page) {}
-  Status Read(std::uint64_t offset, std::span<std::byte> out) override {
-    return base_->Read(offset, out);
-  }
-  Status Write(std::uint64_t offset, std::span<const std::byte> data) override {
-    return base_->Write(offset, data);
-  }
+  CappedFile(std::unique_ptr<File> base, std::uint64_t page) : base_(std::move(base)), page_(page) {}
+  Status Read(std::uint64_t offset, std::span<std::byte> out) override { return base_->Read(offset, out); }
+  Status Write(std::uint64_t offset, std::span<const std::byte> data) override { return base_->Write(offset, data); }
   Status Sync() override { return base_->Sync(); }
   Result<std::uint64_t> Size() override { return base_->Size(); }
   Status Resize(std::uint64_t size) override {
-    if (size > kCap * page_)
-      return Status::IoError("redo fuzz: the file may not grow past 1,024 pages");
+    if (size > kCap * page_) return Status::IoError("redo fuzz: the file may not grow past 1,024 pages");
     return base_->Resize(size);
   }
   const std::filesystem::path& path() const override { return base_->path(); }
@@ -61,11 +54,8 @@ class CappedFile final : public File {
 void ReplayRedo(const std::uint8_t* data, std::size_t size) {
   const PageSize ps;
   auto file = Env::Default()->OpenFile(Dir() / "t.ibd", OpenMode::kCreate);
-  if (!file.ok() || !(*file)->Resize(0).ok() ||
-      !(*file)->Resize(std::uint64_t{kPages} * ps.bytes()).ok())
-    std::abort();
-  Tablespace space(std::make_unique<CappedFile>(std::move(*file), ps.bytes()), SpaceId(kSpace), ps,
-                   kPages);
+  if (!file.ok() || !(*file)->Resize(0).ok() || !(*file)->Resize(std::uint64_t{kPages} * ps.bytes()).ok()) std::abort();
+  Tablespace space(std::make_unique<CappedFile>(std::move(*file), ps.bytes()), SpaceId(kSpace), ps, kPages);
   BufferPoolOptions o;
   o.bytes = 64 * ps.bytes();
   o.page_cleaner = false;
@@ -84,8 +74,7 @@ std::vector<std::vector<std::uint8_t>> RedoSeeds() {
     return out;
   };
   std::vector<std::vector<std::uint8_t>> seeds;
-  const std::byte text[] = {std::byte{'r'}, std::byte{'o'}, std::byte{'w'}, std::byte{1},
-                            std::byte{0xFF}};
+  const std::byte text[] = {std::byte{'r'}, std::byte{'o'}, std::byte{'w'}, std::byte{1}, std::byte{0xFF}};
   std::vector<std::byte> g;
   AppendRedoInit(g, kSpace, 3);
   AppendRedoWrite(g, kSpace, 3, 38, ConstBytes(text, sizeof text));

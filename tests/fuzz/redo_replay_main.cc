@@ -16,8 +16,7 @@ int main(int argc, char** argv) {
     int n = 0;
     for (const auto& seed : strata::fuzz::RedoSeeds()) {
       std::ofstream out(std::string(argv[2]) + "/seed-" + std::to_string(n++), std::ios::binary);
-      out.write(reinterpret_cast<const char*>(seed.data()),
-                static_cast<std::streamsize>(seed.size()));
+      out.write(reinterpret_cast<const char*>(seed.data()), static_cast<std::streamsize>(seed.size()));
     }
     return 0;
   }

@@ -67,8 +67,8 @@ std::uint8_t Selector(const std::vector<std::uint8_t>& file, std::size_t* page_s
   *page_size = 16384;
   using namespace strata::ondisk;
   if (file.size() < FspHeader::kFlags + 4) return 2;
-  auto flags = FspFlags::Decode(Load32(ConstBytes(reinterpret_cast<const std::byte*>(file.data()), file.size()),
-                                       FspHeader::kFlags));
+  auto flags = FspFlags::Decode(
+      Load32(ConstBytes(reinterpret_cast<const std::byte*>(file.data()), file.size()), FspHeader::kFlags));
   if (!flags.ok()) return 2;
   if (flags->zip_ssize != 0 && !flags->full_crc32) {
     // ROW_FORMAT=COMPRESSED: 1-16 KiB pages, each unpacked as well as read as is.

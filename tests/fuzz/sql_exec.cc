@@ -144,8 +144,7 @@ void RunSqlStatements(const std::uint8_t* data, std::size_t size) {
       }
       return ++run < kMaxStatements;
     };
-    if (splitter.Feed(std::string_view(reinterpret_cast<const char*>(data), size), execute))
-      splitter.Finish(execute);
+    if (splitter.Feed(std::string_view(reinterpret_cast<const char*>(data), size), execute)) splitter.Finish(execute);
     (void)session.WaitDurable();
   }  // the session's open transaction rolls back here, as at a disconnect
   CheckAndReset(db);

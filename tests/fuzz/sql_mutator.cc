@@ -20,28 +20,28 @@ struct Span {
 struct Shape {
   std::vector<Span> groups;
   std::vector<Span> operands;
-  std::vector<Span> literals;   // the operands that are numbers or strings
+  std::vector<Span> literals;     // the operands that are numbers or strings
   std::vector<std::size_t> ends;  // positions just after a ';'
 };
 
 bool IsWordChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '.' || c == '@' || c == '$';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+         c == '@' || c == '$';
 }
 
 // Words that are grammar, not operands: wrapping or swapping them only makes syntax errors.
 bool IsKeyword(std::string_view w) {
   static constexpr std::array<std::string_view, 60> kKeywords{
-      "SELECT", "FROM",   "WHERE",   "SET",       "VALUES",  "VALUE",    "INTO",   "UPDATE",  "DELETE",
-      "INSERT", "REPLACE", "IGNORE", "ORDER",     "BY",      "GROUP",    "HAVING", "LIMIT",   "AND",
-      "OR",     "XOR",    "NOT",     "IS",        "BEGIN",   "COMMIT",   "ROLLBACK", "TABLE", "CREATE",
-      "DROP",   "INDEX",  "ON",      "KEY",       "PRIMARY", "UNIQUE",   "IN",     "BETWEEN", "LIKE",
-      "CASE",   "WHEN",   "THEN",    "ELSE",      "END",     "FOR",      "AS",     "ASC",     "DESC",
-      "DEFAULT", "USE",   "DATABASE", "START",    "TRANSACTION", "WITH", "SESSION", "GLOBAL", "LEVEL",
-      "ISOLATION", "SHOW", "DISTINCT", "LOCK",    "SHARE",   "IF"};
+      "SELECT",  "FROM",    "WHERE",  "SET",    "VALUES",    "VALUE",   "INTO",     "UPDATE",   "DELETE", "INSERT",
+      "REPLACE", "IGNORE",  "ORDER",  "BY",     "GROUP",     "HAVING",  "LIMIT",    "AND",      "OR",     "XOR",
+      "NOT",     "IS",      "BEGIN",  "COMMIT", "ROLLBACK",  "TABLE",   "CREATE",   "DROP",     "INDEX",  "ON",
+      "KEY",     "PRIMARY", "UNIQUE", "IN",     "BETWEEN",   "LIKE",    "CASE",     "WHEN",     "THEN",   "ELSE",
+      "END",     "FOR",     "AS",     "ASC",    "DESC",      "DEFAULT", "USE",      "DATABASE", "START",  "TRANSACTION",
+      "WITH",    "SESSION", "GLOBAL", "LEVEL",  "ISOLATION", "SHOW",    "DISTINCT", "LOCK",     "SHARE",  "IF"};
   if (w.size() > 11) return false;
   char upper[12] = {};
-  for (std::size_t k = 0; k < w.size(); ++k) upper[k] = static_cast<char>(std::toupper(static_cast<unsigned char>(w[k])));
+  for (std::size_t k = 0; k < w.size(); ++k)
+    upper[k] = static_cast<char>(std::toupper(static_cast<unsigned char>(w[k])));
   const std::string_view u(upper, w.size());
   for (std::string_view k : kKeywords) {
     if (k == u) return true;
@@ -77,8 +77,8 @@ Shape Read(std::string_view t) {
       if (close == std::string_view::npos) break;
       i = close + 2;
     } else if (c == '(') {
-      const bool call = last_word.end == i && last_word.size() > 0 &&
-                        !IsKeyword(t.substr(last_word.begin, last_word.size()));
+      const bool call =
+          last_word.end == i && last_word.size() > 0 && !IsKeyword(t.substr(last_word.begin, last_word.size()));
       open.push_back({i, call ? last_word.begin : i});
       ++i;
     } else if (c == ')') {
@@ -121,16 +121,31 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kWrapper
     {"~", ""},
 }};
 
-constexpr std::array<std::string_view, 16> kOperators{
-    " + ", " - ", " * ", " / ", " % ", " DIV ", " AND ", " OR ", " XOR ", " = ", " <> ", " < ",
-    " >= ", " IS ", " LIKE ", " || "};
+constexpr std::array<std::string_view, 16> kOperators{" + ",   " - ", " * ",  " / ", " % ",  " DIV ", " AND ",  " OR ",
+                                                      " XOR ", " = ", " <> ", " < ", " >= ", " IS ",  " LIKE ", " || "};
 
-constexpr std::array<std::string_view, 22> kLiterals{
-    "0", "-1", "1", "NULL", "2147483647", "2147483648", "-2147483649", "9223372036854775807",
-    "9223372036854775808", "18446744073709551615", "-9223372036854775808", "1e308", "-0.0",
-    "0.000000000000000000000000000001", "99999999999999999999999999999999999999.99", "''",
-    "'x'", "'\\0\\n\\t\\\\'", "'2024-02-30 25:61:61'", "X'00FF'", "0xFFFFFFFFFFFFFFFFFF",
-    "REPEAT('z', 9000)"};
+constexpr std::array<std::string_view, 22> kLiterals{"0",
+                                                     "-1",
+                                                     "1",
+                                                     "NULL",
+                                                     "2147483647",
+                                                     "2147483648",
+                                                     "-2147483649",
+                                                     "9223372036854775807",
+                                                     "9223372036854775808",
+                                                     "18446744073709551615",
+                                                     "-9223372036854775808",
+                                                     "1e308",
+                                                     "-0.0",
+                                                     "0.000000000000000000000000000001",
+                                                     "99999999999999999999999999999999999999.99",
+                                                     "''",
+                                                     "'x'",
+                                                     "'\\0\\n\\t\\\\'",
+                                                     "'2024-02-30 25:61:61'",
+                                                     "X'00FF'",
+                                                     "0xFFFFFFFFFFFFFFFFFF",
+                                                     "REPEAT('z', 9000)"};
 
 // Statements over the harness's tables (sql_exec.cc): t (id, a, b, c) and u (k, v, w), with
 // their unique and secondary indexes, off-page values, transactions and the settings that
@@ -187,9 +202,12 @@ const T& Pick(const std::vector<T>& v, std::mt19937_64& rng) {
 // depth where a recursive parser or evaluator once ran out of stack).
 std::size_t Depth(std::mt19937_64& rng) {
   switch (rng() % 8) {
-    case 0: return 100 + rng() % 900;
-    case 1: return 2000 + rng() % 20000;
-    default: return 1 + rng() % 8;
+    case 0:
+      return 100 + rng() % 900;
+    case 1:
+      return 2000 + rng() % 20000;
+    default:
+      return 1 + rng() % 8;
   }
 }
 

@@ -30,9 +30,15 @@ int main(int argc, char** argv) {
         for (int e = 0; e < edits && !t.empty(); ++e) {
           const std::size_t at = rng() % t.size();
           switch (rng() % 3) {
-            case 0: t[at] = kBytes[rng() % (sizeof kBytes - 1)]; break;
-            case 1: t.insert(at, 1, kBytes[rng() % (sizeof kBytes - 1)]); break;
-            default: t.resize(at); break;
+            case 0:
+              t[at] = kBytes[rng() % (sizeof kBytes - 1)];
+              break;
+            case 1:
+              t.insert(at, 1, kBytes[rng() % (sizeof kBytes - 1)]);
+              break;
+            default:
+              t.resize(at);
+              break;
           }
         }
       }

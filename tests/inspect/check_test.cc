@@ -58,10 +58,10 @@ TEST(CheckTest, FindsEveryInjectedByteFlip) {
   std::mt19937 rng(7);
   testing::TempDir tmp;
   int flips = 0;
-  for (const fs::path& src : {testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd",
-                              testing::SharedFixturesDir() / "mysql-sakila/5.7/sakila/address.ibd",
-                              testing::TestDataDir() / "mariadb/t_int.ibd",
-                              testing::TestDataDir() / "mariadb/t_crc32.ibd"}) {
+  for (const fs::path& src :
+       {testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd",
+        testing::SharedFixturesDir() / "mysql-sakila/5.7/sakila/address.ibd",
+        testing::TestDataDir() / "mariadb/t_int.ibd", testing::TestDataDir() / "mariadb/t_crc32.ibd"}) {
     const auto original = testing::ReadWholeFile(src);
     for (int trial = 0; trial < 60; ++trial, ++flips) {
       auto bytes = original;
@@ -73,8 +73,9 @@ TEST(CheckTest, FindsEveryInjectedByteFlip) {
       const std::uint32_t page = static_cast<std::uint32_t>(at / 16384);
       bool named = false;
       for (const auto& f : r.findings) named |= f.page == page;
-      EXPECT_TRUE(named) << src.filename() << ": flip at byte " << at << " (page " << page << " offset "
-                         << at % 16384 << ") not reported:\n" << ToText(r);
+      EXPECT_TRUE(named) << src.filename() << ": flip at byte " << at << " (page " << page << " offset " << at % 16384
+                         << ") not reported:\n"
+                         << ToText(r);
     }
   }
   EXPECT_EQ(flips, 240);
@@ -104,8 +105,9 @@ TEST(CheckTest, FindsEveryInjectedByteFlipInACompressedFile) {
   testing::Gunzip(testing::TestDataDir() / "mariadb-compressed" / "zip1.ibd.gz", tmp.path() / "zip1.ibd");
   testing::Gunzip(testing::TestDataDir() / "mariadb-compressed" / "zip4.ibd.gz", tmp.path() / "zip4.ibd");
   std::mt19937 rng(11);
-  for (const auto& [src, zip] : {std::pair{testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd", 8192},
-                                 std::pair{tmp.path() / "zip1.ibd", 1024}, std::pair{tmp.path() / "zip4.ibd", 4096}}) {
+  for (const auto& [src, zip] :
+       {std::pair{testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd", 8192},
+        std::pair{tmp.path() / "zip1.ibd", 1024}, std::pair{tmp.path() / "zip4.ibd", 4096}}) {
     const auto original = testing::ReadWholeFile(src);
     const std::size_t page_size = static_cast<std::size_t>(zip);
     for (int trial = 0; trial < 60; ++trial) {
@@ -119,7 +121,8 @@ TEST(CheckTest, FindsEveryInjectedByteFlipInACompressedFile) {
       bool named = false;
       for (const auto& f : r.findings) named |= f.severity == Severity::kError && f.page == at / page_size;
       EXPECT_TRUE(named) << src.filename() << ": flip at byte " << at << " (page " << at / page_size << " offset "
-                         << at % page_size << ") not reported:\n" << ToText(r);
+                         << at % page_size << ") not reported:\n"
+                         << ToText(r);
     }
   }
 }

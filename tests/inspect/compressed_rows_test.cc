@@ -101,7 +101,8 @@ TEST(CompressedRowsTest, IndexFillIsGivenAsStoredAndAsUnpacked) {
 
 // MySQL 9.0's compressed file: its rows, through the dictionary (SDI) its compressed pages hold.
 TEST(CompressedRowsTest, MySqlCompressedFileReadsThroughItsOwnDictionary) {
-  auto file = SpaceFile::Open(testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd");
+  auto file =
+      SpaceFile::Open(testing::SharedFixturesDir() / "external" / "idb-utils-mysql90" / "mysql90_compressed.ibd");
   ASSERT_TRUE(file.ok());
   Dictionary dict = ReadDictionary(*file);
   EXPECT_TRUE(dict.findings.empty()) << dict.findings[0].ToString();
@@ -142,8 +143,10 @@ TEST(CompressedRowsTest, DamagedLeafIsSaidAndTheOthersRead) {
   std::size_t rows = 0, marked = 0, not_in_truth = 0;
   RowScan scan = ScanRows(*file, t.def, *t.def.Clustered(), false, [&](const Row& r) {
     ++rows;
-    if (r.page_damaged) ++marked;
-    else if (truth.find(TsvLine(r, false)) == std::string::npos) ++not_in_truth;
+    if (r.page_damaged)
+      ++marked;
+    else if (truth.find(TsvLine(r, false)) == std::string::npos)
+      ++not_in_truth;
   });
   EXPECT_EQ(not_in_truth, 0u);  // an unmarked row is a true row
   EXPECT_GE(rows, 1030u - on_leaf);

@@ -28,7 +28,8 @@ PageSet Pages(const std::filesystem::path& tsv) {
 std::filesystem::path MariaDbCrash(const testing::TempDir& tmp) {
   const auto data = testing::TestDataDir() / "mariadb-doublewrite";
   std::filesystem::create_directories(tmp.path() / "dw");
-  for (const char* f : {"ibdata1", "ib_logfile0", "dw/t.ibd"}) testing::Gunzip(data / (std::string(f) + ".gz"), tmp.path() / f);
+  for (const char* f : {"ibdata1", "ib_logfile0", "dw/t.ibd"})
+    testing::Gunzip(data / (std::string(f) + ".gz"), tmp.path() / f);
   return tmp.path();
 }
 
@@ -194,7 +195,8 @@ TEST(DoublewriteReportTest, PageCompressedCopiesAreWhole) {
     testing::Gunzip(testing::TestDataDir() / "mariadb-page-compressed" / format / "pc_zlib.ibd.gz", ibd);
     const std::vector<std::byte> pages = testing::ReadWholeFile(ibd);
     // A doublewrite file holding pages 3.. of the table, as they are stored.
-    std::vector<std::byte> dblwr(pages.begin() + 3 * 16384, pages.begin() + std::min<std::size_t>(pages.size(), 11 * 16384));
+    std::vector<std::byte> dblwr(pages.begin() + 3 * 16384,
+                                 pages.begin() + std::min<std::size_t>(pages.size(), 11 * 16384));
     testing::WriteWholeFile(tmp.path() / "#ib_16384_0.dblwr", dblwr);
     DoublewriteReport r = AnalyzeDoublewrite(tmp.path());
     ASSERT_EQ(r.sources.size(), 1u) << format;

@@ -170,7 +170,8 @@ TEST(MariaDbEncryptedTest, AWrongKeyIsSaidAndDecryptsNothing) {
     ASSERT_TRUE(f.ok());
     EXPECT_EQ(f->decrypted_pages(), 0u);
     bool said = false;
-    for (const Finding& x : f->findings()) said |= x.what == "wrong key" && x.detail.find("key id 1 of wrong.txt") != std::string::npos;
+    for (const Finding& x : f->findings())
+      said |= x.what == "wrong key" && x.detail.find("key id 1 of wrong.txt") != std::string::npos;
     EXPECT_TRUE(said);
     EXPECT_GT(Summarize(*f).encrypted_pages, 20u);  // still said to be encrypted, as without a key
   }
@@ -194,7 +195,9 @@ TEST(MariaDbEncryptedTest, KeyFileErrorsNameFileAndLine) {
     EncryptionKeys keys;
     return LoadMariaDbKeyFile(p, secret, &keys);
   };
-  EXPECT_TRUE(load("  # comment\n\n1;00112233445566778899aabbccddeeff\n7;00112233445566778899AABBCCDDEEFF0011223344556677\n").ok());
+  EXPECT_TRUE(
+      load("  # comment\n\n1;00112233445566778899aabbccddeeff\n7;00112233445566778899AABBCCDDEEFF0011223344556677\n")
+          .ok());
   EXPECT_NE(load("1;0011\n").message().find("line 1, column 7"), std::string::npos);
   EXPECT_NE(load("# ok\nx;00112233445566778899aabbccddeeff\n").message().find("line 2, column 1"), std::string::npos);
   EXPECT_NE(load("0;00112233445566778899aabbccddeeff\n").message().find("key id 0"), std::string::npos);
@@ -203,7 +206,8 @@ TEST(MariaDbEncryptedTest, KeyFileErrorsNameFileAndLine) {
   EXPECT_NE(load("1;00112233445566778899aabbccddeeff\n", "secret").message().find("not encrypted"), std::string::npos);
   EncryptionKeys keys;
   EXPECT_NE(LoadMariaDbKeyFile(kData / "keys.enc", "", &keys).message().find("--filekey"), std::string::npos);
-  EXPECT_NE(LoadMariaDbKeyFile(kData / "keys.enc", "not the secret", &keys).message().find("wrong secret"), std::string::npos);
+  EXPECT_NE(LoadMariaDbKeyFile(kData / "keys.enc", "not the secret", &keys).message().find("wrong secret"),
+            std::string::npos);
   EXPECT_FALSE(LoadMariaDbKeyFile(tmp.path() / "missing.txt", "", &keys).ok());
 }
 

@@ -50,7 +50,8 @@ TEST(MySqlEncryptedTest, PagesDecryptToWhatAnotherDecryptorWrote) {
   auto f = SpaceFile::Open(kEncrypted, &keys);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->decrypted_pages(), 4u);
-  EXPECT_EQ(f->decrypted_with(), "master key INNODBKey-0ca67a48-5da5-11f0-b0fe-bc24111003dd-1 of keyring_test, AES-256-CBC");
+  EXPECT_EQ(f->decrypted_with(),
+            "master key INNODBKey-0ca67a48-5da5-11f0-b0fe-bc24111003dd-1 of keyring_test, AES-256-CBC");
   testing::TempDir tmp;
   testing::Gunzip(kData / "decrypted_test.ibd.gz", tmp.path() / "golden.ibd");
   const auto golden = testing::ReadWholeFile(tmp.path() / "golden.ibd");

@@ -90,7 +90,8 @@ TEST(PageCompressedRowsTest, FlippedBytesAreFoundOnTheirPage) {
     const bool full_crc32 = t.name.rfind("fcrc32", 0) == 0;
     std::vector<std::uint32_t> compressed;
     for (std::uint32_t p = 0; (p + 1) * 16384 <= original.size(); ++p) {
-      if (ondisk::IsPageCompressed(ondisk::ConstBytes(original.data() + p * 16384, 16384), full_crc32)) compressed.push_back(p);
+      if (ondisk::IsPageCompressed(ondisk::ConstBytes(original.data() + p * 16384, 16384), full_crc32))
+        compressed.push_back(p);
     }
     ASSERT_GT(compressed.size(), 5u);
     for (int trial = 0; trial < 20; ++trial) {
@@ -99,7 +100,8 @@ TEST(PageCompressedRowsTest, FlippedBytesAreFoundOnTheirPage) {
       const std::size_t at = std::size_t{p} * 16384 + 60 + rng() % 200;  // early in the payload
       bytes[at] ^= std::byte(1u << (rng() % 8));
       const fs::path copy = tmp.path() / "flipped.ibd";
-      std::ofstream(copy, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      std::ofstream(copy, std::ios::binary)
+          .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
       ++tried;
       CheckReport r = CheckFile(copy);
       bool on_page = false;

@@ -35,7 +35,8 @@ std::uint64_t HistoryLength(const std::vector<SpaceFile>& files) {
 void Unpack(const testing::TempDir& tmp) {
   const auto data = testing::TestDataDir() / "mariadb-stale";
   std::filesystem::create_directories(tmp.path() / "st");
-  for (const char* f : {"ibdata1", "ib_logfile0", "st/t.ibd", "st/r.ibd"}) testing::Gunzip(data / (std::string(f) + ".gz"), tmp.path() / f);
+  for (const char* f : {"ibdata1", "ib_logfile0", "st/t.ibd", "st/r.ibd"})
+    testing::Gunzip(data / (std::string(f) + ".gz"), tmp.path() / f);
   for (const char* t : {"t.frm", "r.frm"}) std::filesystem::copy_file(data / "st" / t, tmp.path() / "st" / t);
 }
 
@@ -91,7 +92,8 @@ TEST(RedoApplyTest, RowsAfterReplayAreTheServers) {
   }
 }
 
-ondisk::MariaRedoRecord Record(const char* type, std::uint32_t offset, std::uint32_t length, std::vector<std::byte>& data) {
+ondisk::MariaRedoRecord Record(const char* type, std::uint32_t offset, std::uint32_t length,
+                               std::vector<std::byte>& data) {
   ondisk::MariaRedoRecord r;
   r.type = type;
   r.page_op = true;
@@ -159,9 +161,11 @@ TEST(RedoApplyTest, RecordsChangeThePageAsRecoveryDoes) {
   EXPECT_EQ(page[58], std::byte{0x11});
   EXPECT_EQ(ondisk::Load16(page, 61), 56u);
   std::vector<std::byte> insert{std::byte{6}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{1}};
-  EXPECT_EQ(ApplyMariaRecord(Record("EXTENDED/INSERT_HEAP_DYNAMIC", 0, 0, insert), page), MariaApply::kCorrupt);  // an undo page
+  EXPECT_EQ(ApplyMariaRecord(Record("EXTENDED/INSERT_HEAP_DYNAMIC", 0, 0, insert), page),
+            MariaApply::kCorrupt);  // an undo page
   std::vector<std::byte> redundant{std::byte{4}};
-  EXPECT_EQ(ApplyMariaRecord(Record("EXTENDED/INSERT_HEAP_REDUNDANT", 0, 0, redundant), page), MariaApply::kUnsupported);
+  EXPECT_EQ(ApplyMariaRecord(Record("EXTENDED/INSERT_HEAP_REDUNDANT", 0, 0, redundant), page),
+            MariaApply::kUnsupported);
 }
 
 }  // namespace

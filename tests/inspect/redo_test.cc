@@ -74,8 +74,8 @@ TEST(RedoReportTest, MariaDbRecordsNameThePagesRecoveryChanged) {
 
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> stamped;
   for (const auto& row : testing::ReadTsv(dir / "truth" / "page_lsns.tsv")) {
-    stamped[{static_cast<std::uint32_t>(std::stoul(row.at("space"))), static_cast<std::uint32_t>(std::stoul(row.at("page")))}] =
-        std::stoull(row.at("lsn"));
+    stamped[{static_cast<std::uint32_t>(std::stoul(row.at("space"))),
+             static_cast<std::uint32_t>(std::stoul(row.at("page")))}] = std::stoull(row.at("lsn"));
   }
   ASSERT_GT(stamped.size(), 50u);
   for (const auto& [id, lsn] : stamped) {
@@ -209,7 +209,8 @@ TEST(RedoReportTest, MySqlRecordsEndWhereTheTablespacePagesSayTheyWereLastChange
   RedoReport r = AnalyzeRedo(MySqlRedoDir(tmp), AllRecords());
   const std::filesystem::path dir = testing::SharedFixturesDir() / "external" / "idb-utils-mysql90";
   int checked = 0;
-  for (const auto& [file, space, page_size] : {std::tuple{"mysql90_standard.ibd", 2u, 16384u}, {"mysql90_compressed.ibd", 3u, 8192u}}) {
+  for (const auto& [file, space, page_size] :
+       {std::tuple{"mysql90_standard.ibd", 2u, 16384u}, {"mysql90_compressed.ibd", 3u, 8192u}}) {
     const std::vector<std::byte> bytes = testing::ReadWholeFile(dir / file);
     for (std::uint32_t page = 0; page * page_size < bytes.size(); ++page) {
       const std::uint64_t page_lsn = ondisk::Load64(bytes, page * page_size + 16);
@@ -239,7 +240,8 @@ TEST(RedoReportTest, MySqlRecordsEndWhereTheTablespacePagesSayTheyWereLastChange
     const auto& x = one.records[i];
     if (x.type.find("BYTES") == std::string::npos) continue;
     ASSERT_EQ(x.bytes.size(), x.length) << x.type;
-    for (std::size_t k = 0; k < x.length; ++k) EXPECT_EQ(x.bytes[k], page4[4 * 16384 + x.offset + k]) << x.type << " at " << x.offset;
+    for (std::size_t k = 0; k < x.length; ++k)
+      EXPECT_EQ(x.bytes[k], page4[4 * 16384 + x.offset + k]) << x.type << " at " << x.offset;
     ++compared;
   }
   EXPECT_GE(compared, 4u);
@@ -252,9 +254,9 @@ TEST(RedoReportTest, MySqlRecordsEndWhereTheTablespacePagesSayTheyWereLastChange
 TEST(RedoReportTest, MariaDb105RecordsEndWhereTheTablespacePagesSayTheyWereLastChanged) {
   testing::TempDir tmp;
   const auto data = testing::TestDataDir() / "mariadb105-redo";
-  const std::vector<std::string> files = {"p2430705db/tbl_admin.ibd", "p2430705db/tbl_session.ibd",
+  const std::vector<std::string> files = {"p2430705db/tbl_admin.ibd",     "p2430705db/tbl_session.ibd",
                                           "p2430705db/tbl_telemetry.ibd", "p2430705db/tbl_user.ibd",
-                                          "mysql/gtid_slave_pos.ibd", "mysql/innodb_index_stats.ibd",
+                                          "mysql/gtid_slave_pos.ibd",     "mysql/innodb_index_stats.ibd",
                                           "mysql/innodb_table_stats.ibd", "mysql/transaction_registry.ibd"};
   std::filesystem::create_directories(tmp.path() / "p2430705db");
   std::filesystem::create_directories(tmp.path() / "mysql");
@@ -297,7 +299,9 @@ TEST(RedoReportTest, MySqlFramingThatDisagreesWithTheRecordsIsNamed) {
   std::size_t block = 2048 + 100 * 512;  // the first block from the 100th on where a group starts
   while (ondisk::Load16(bytes, block + 6) == 0) block += 512;
   const std::uint64_t block_lsn = 32755712 + (block - 2048);
-  auto restamp = [&] { ondisk::Store32(bytes, block + 508, ondisk::Crc32c(ondisk::ConstBytes(bytes).subspan(block, 508))); };
+  auto restamp = [&] {
+    ondisk::Store32(bytes, block + 508, ondisk::Crc32c(ondisk::ConstBytes(bytes).subspan(block, 508)));
+  };
   const std::uint16_t first_group = ondisk::Load16(bytes, block + 6);
   ondisk::Store16(bytes, block + 6, first_group + 1);
   restamp();

@@ -42,8 +42,10 @@ std::string Slurp(const fs::path& p) {
 std::vector<std::string> Split(const std::string& s, char sep) {
   std::vector<std::string> out(1);
   for (char c : s) {
-    if (c == sep) out.emplace_back();
-    else out.back() += c;
+    if (c == sep)
+      out.emplace_back();
+    else
+      out.back() += c;
   }
   return out;
 }
@@ -75,7 +77,8 @@ std::string MysqlJson(const nlohmann::json& j) {
 std::string ScanText(const SpaceFile& file, const TableDef& t, const IndexDef& ix) {
   std::string out = TsvHeader(RowColumns(t, ix), false);
   RowScan scan = ScanRows(file, t, ix, false, [&](const Row& r) { AppendTsvLine(out, r, false); });
-  EXPECT_TRUE(scan.findings.empty()) << file.path() << ": " << (scan.findings.empty() ? "" : scan.findings.front().ToString());
+  EXPECT_TRUE(scan.findings.empty()) << file.path() << ": "
+                                     << (scan.findings.empty() ? "" : scan.findings.front().ToString());
   EXPECT_EQ(scan.unknown_cells, 0u) << file.path();
   return out;
 }
@@ -104,8 +107,9 @@ struct Volatile {
 };
 // Values of NOW()/CURRENT_TIMESTAMP: the servers ran at different times. Only their form is
 // compared.
-const std::vector<Volatile> kVolatile = {
-    {"data_types", "timestamp_col", 1}, {"instant_add_drop", "col_datetime_0", 0}, {"instant_add_drop", "col_datetime_6", 0}};
+const std::vector<Volatile> kVolatile = {{"data_types", "timestamp_col", 1},
+                                         {"instant_add_drop", "col_datetime_0", 0},
+                                         {"instant_add_drop", "col_datetime_6", 0}};
 
 void CompareWithServer(const fs::path& ibd) {
   std::string table;
@@ -122,7 +126,8 @@ void CompareWithServer(const fs::path& ibd) {
     for (std::size_t c = 0; c < a.size(); ++c) {
       const std::string where = ibd.string() + " row " + std::to_string(r) + " column " + header[c];
       bool is_volatile = false;
-      for (const auto& v : kVolatile) is_volatile |= v.table == table && v.column == header[c] && (v.row == 0 || v.row == int(r));
+      for (const auto& v : kVolatile)
+        is_volatile |= v.table == table && v.column == header[c] && (v.row == 0 || v.row == int(r));
       if (is_volatile) {
         static const std::regex datetime(R"(NULL|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?)");
         EXPECT_TRUE(std::regex_match(a[c], datetime)) << where << ": " << a[c];
@@ -197,7 +202,9 @@ TEST(MariaDbRowsTest, FilesMariaDbWroteReadWithTheirCreateTable) {
     EXPECT_EQ(ours, Slurp(dir / (table + ".tsv")));
     ++tables;
   }
-  EXPECT_EQ(tables, 24u);  // 11 of ibdNinja's; of extra/: 3 of edge values, 6 of instant ALTERs, 2 of charsets and types, key shapes; unpurged
+  EXPECT_EQ(
+      tables,
+      24u);  // 11 of ibdNinja's; of extra/: 3 of edge values, 6 of instant ALTERs, 2 of charsets and types, key shapes; unpurged
 }
 
 // The same files read with the .frm MariaDB keeps beside each: the server's whole definition,
@@ -240,10 +247,11 @@ TEST(MariaDbRowsTest, DefinitionThatDoesNotFitThePagesIsRefused) {
   testing::Gunzip(dir / "mariadb" / "multi_index.ibd.gz", tmp.path() / "multi_index.ibd");
   auto file = SpaceFile::Open(tmp.path() / "multi_index.ibd");
   ASSERT_TRUE(file.ok());
-  for (const char* sql : {"CREATE TABLE multi_index (id INT PRIMARY KEY, first_name VARCHAR(50), last_name VARCHAR(50), "
-                          "email VARCHAR(255), department_id BIGINT, created_at DATETIME) DEFAULT CHARSET=utf8mb4",
-                          "CREATE TABLE multi_index (id INT PRIMARY KEY, first_name VARCHAR(50), last_name VARCHAR(50), "
-                          "email VARCHAR(255), department_id INT, created_at DATETIME(6)) DEFAULT CHARSET=utf8mb4"}) {
+  for (const char* sql :
+       {"CREATE TABLE multi_index (id INT PRIMARY KEY, first_name VARCHAR(50), last_name VARCHAR(50), "
+        "email VARCHAR(255), department_id BIGINT, created_at DATETIME) DEFAULT CHARSET=utf8mb4",
+        "CREATE TABLE multi_index (id INT PRIMARY KEY, first_name VARCHAR(50), last_name VARCHAR(50), "
+        "email VARCHAR(255), department_id INT, created_at DATETIME(6)) DEFAULT CHARSET=utf8mb4"}) {
     SCOPED_TRACE(sql);
     auto def = TableFromCreateTable(sql, "", file->flavor());
     ASSERT_TRUE(def.ok());
@@ -366,7 +374,7 @@ TEST(MariaDbRowsTest, ValuesFromABlobPageThatFailsItsChecksumSaySo) {
 TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
   testing::TempDir tmp;
   auto [ibd, def] = UnpackMariaDbTable(tmp, "mi_many");
-  ASSERT_NE(def.Clustered(), nullptr);  // its CREATE TABLE read
+  ASSERT_NE(def.Clustered(), nullptr);           // its CREATE TABLE read
   std::map<std::uint32_t, std::size_t> rows_on;  // leaf -> rows, of the intact file
   std::vector<std::uint32_t> chain;
   {
@@ -397,7 +405,9 @@ TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
   EXPECT_EQ(seen, expected);
   std::string said;
   for (const Finding& f : scan.findings) said += f.ToString() + "\n";
-  EXPECT_NE(said.find("rows of this page are lost; the scan goes on at page " + std::to_string(chain[4])), std::string::npos) << said;
+  EXPECT_NE(said.find("rows of this page are lost; the scan goes on at page " + std::to_string(chain[4])),
+            std::string::npos)
+      << said;
   EXPECT_NE(said.find("parent's next node pointer to page " + std::to_string(skipped)), std::string::npos) << said;
 }
 
@@ -420,7 +430,8 @@ TEST(MariaDbRowsTest, RowsUnderADamagedRootAreReadAlongTheLeafChain) {
   EXPECT_EQ(ours, Slurp(testing::TestDataDir() / "ibdninja" / "truth" / "key_shapes.tsv"));
   ASSERT_EQ(scan.findings.size(), 2u);
   EXPECT_EQ(scan.findings[0].page, std::optional<std::uint32_t>(3));
-  EXPECT_NE(scan.findings[1].ToString().find("the scan starts here instead"), std::string::npos) << scan.findings[1].ToString();
+  EXPECT_NE(scan.findings[1].ToString().find("the scan starts here instead"), std::string::npos)
+      << scan.findings[1].ToString();
 }
 
 // A .frm cut short or overwritten is refused with the offset, never read past its end.
@@ -428,7 +439,9 @@ TEST(MariaDbRowsTest, DamagedFrmIsRefused) {
   testing::TempDir tmp;
   testing::Gunzip(testing::TestDataDir() / "ibdninja" / "truth" / "mariadb" / "type_test.frm.gz", tmp.path() / "t.frm");
   const std::string frm = Slurp(tmp.path() / "t.frm");
-  auto read = [](const std::string& b) { return TableFromFrm({reinterpret_cast<const std::byte*>(b.data()), b.size()}, "t"); };
+  auto read = [](const std::string& b) {
+    return TableFromFrm({reinterpret_cast<const std::byte*>(b.data()), b.size()}, "t");
+  };
   ASSERT_TRUE(read(frm).ok());
   EXPECT_FALSE(read(frm.substr(0, 63)).ok());
   EXPECT_FALSE(read(frm.substr(0, frm.size() / 2)).ok());
@@ -523,8 +536,10 @@ TEST(MariaDbRowsTest, ColumnMapThatDoesNotFitTheDefinitionIsRefused) {
   testing::Gunzip(dir / "mariadb" / "mi_drop_add.ibd.gz", ibd);
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
-  auto def = TableFromCreateTable("CREATE TABLE mi_drop_add (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(20), "
-                                  "c DATETIME(3))", "", file->flavor());
+  auto def = TableFromCreateTable(
+      "CREATE TABLE mi_drop_add (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(20), "
+      "c DATETIME(3))",
+      "", file->flavor());
   ASSERT_TRUE(def.ok());
   ASSERT_TRUE(PlaceInFile(*def, *file).ok());
   std::size_t rows = 0;
@@ -533,7 +548,8 @@ TEST(MariaDbRowsTest, ColumnMapThatDoesNotFitTheDefinitionIsRefused) {
     for (const auto& c : r.cells) EXPECT_FALSE(c.text.has_value());
   });
   ASSERT_FALSE(scan.findings.empty());
-  EXPECT_NE(scan.findings.front().ToString().find("the column map"), std::string::npos) << scan.findings.front().ToString();
+  EXPECT_NE(scan.findings.front().ToString().find("the column map"), std::string::npos)
+      << scan.findings.front().ToString();
   EXPECT_EQ(rows, 4u);
   EXPECT_EQ(scan.unknown_cells, 4u * 4u);
 }
@@ -554,15 +570,16 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   ASSERT_EQ(t->columns.size(), 9u);  // the six, InnoDB's FTS_DOC_ID (FULLTEXT), DB_TRX_ID and DB_ROLL_PTR
   const IndexDef& ix = *t->Clustered();
-  EXPECT_EQ(ix.fields, (std::vector<std::string>{"id", "DB_TRX_ID", "DB_ROLL_PTR", "name", "price", "kind", "doc", "FTS_DOC_ID"}));
+  EXPECT_EQ(ix.fields,
+            (std::vector<std::string>{"id", "DB_TRX_ID", "DB_ROLL_PTR", "name", "price", "kind", "doc", "FTS_DOC_ID"}));
   EXPECT_TRUE(t->columns[6].hidden);
   EXPECT_EQ(t->columns[1].format.collation, 8);  // latin1_bin: latin1
   EXPECT_EQ(t->columns[1].field.max_length, 40u);
   EXPECT_EQ(t->columns[2].field.fixed_length, 6u);  // DECIMAL(12,3): 9 integer digits in 4 bytes + 3 in 2
   EXPECT_EQ(t->columns[3].format.elements, (std::vector<std::string>{"a", "b'c"}));
   // Labels with backslash escapes mean what the server stored for them.
-  auto escaped = TableFromCreateTable(R"(CREATE TABLE e (k ENUM('tab\there', 'a\'b', 'back\\slash', 'nul\0', '50\%')))", "",
-                                      ondisk::Flavor::kMariaDb);
+  auto escaped = TableFromCreateTable(R"(CREATE TABLE e (k ENUM('tab\there', 'a\'b', 'back\\slash', 'nul\0', '50\%')))",
+                                      "", ondisk::Flavor::kMariaDb);
   ASSERT_TRUE(escaped.ok());
   EXPECT_EQ(escaped->columns[0].format.elements,
             (std::vector<std::string>{"tab\there", "a'b", "back\\slash", std::string("nul\0", 4), "50\\%"}));
@@ -574,10 +591,12 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
 
   auto bad = TableFromCreateTable("CREATE TABLE t (\n  a int,\n  b frobnicate(3)\n);", "", ondisk::Flavor::kMySql);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("line 3: column 'b': type frobnicate"), std::string::npos) << bad.status().ToString();
+  EXPECT_NE(bad.status().message().find("line 3: column 'b': type frobnicate"), std::string::npos)
+      << bad.status().ToString();
   EXPECT_FALSE(TableFromCreateTable("SELECT 1;", "", ondisk::Flavor::kMySql).ok());
   // A character set not known here is refused, not read as UTF-8: its width places the columns after it.
-  auto charset = TableFromCreateTable("CREATE TABLE t (\n a INT,\n b CHAR(4) CHARACTER SET klingon, c INT)", "", ondisk::Flavor::kMySql);
+  auto charset = TableFromCreateTable("CREATE TABLE t (\n a INT,\n b CHAR(4) CHARACTER SET klingon, c INT)", "",
+                                      ondisk::Flavor::kMySql);
   ASSERT_FALSE(charset.ok());
   EXPECT_NE(charset.status().message().find("line 3: column b: character set or collation klingon"), std::string::npos)
       << charset.status().ToString();
@@ -593,8 +612,9 @@ TEST(CreateTableTest, DefinitionsFromSqlAsDumpsWriteIt) {
   EXPECT_EQ(uuid->indexes[1].name, "by u");  // key names as written
   // Generated columns: AS (...) alone is VIRTUAL (not stored); a STORED one is stored, and an
   // INSERT that restores the rows must not give it a value.
-  auto gen = TableFromCreateTable("CREATE TABLE g (a INT PRIMARY KEY, v INT AS (a + 1), s INT AS (a * 2) STORED, b INT)", "",
-                                  ondisk::Flavor::kMariaDb);
+  auto gen =
+      TableFromCreateTable("CREATE TABLE g (a INT PRIMARY KEY, v INT AS (a + 1), s INT AS (a * 2) STORED, b INT)", "",
+                           ondisk::Flavor::kMariaDb);
   ASSERT_TRUE(gen.ok());
   EXPECT_TRUE(gen->columns[1].is_virtual);
   EXPECT_TRUE(gen->columns[2].generated);
@@ -631,10 +651,10 @@ TEST(SakilaRowsTest, MySql57FilesWithACreateTableReadAsThe80FilesDo) {
 // The sakila tables of MySQL 8.0 give their well-known contents.
 TEST(SakilaRowsTest, WellKnownRowsAndCounts) {
   const fs::path dir = testing::SharedFixturesDir() / "mysql-sakila" / "8.0" / "sakila";
-  const std::map<std::string, std::size_t> counts = {{"actor", 200}, {"category", 16}, {"city", 600}, {"country", 109},
-                                                     {"film", 1000}, {"film_actor", 5462}, {"film_category", 1000},
-                                                     {"inventory", 4581}, {"language", 6}, {"store", 2}, {"staff", 2},
-                                                     {"address", 603}, {"customer", 599}};
+  const std::map<std::string, std::size_t> counts = {
+      {"actor", 200},       {"category", 16},        {"city", 600},       {"country", 109}, {"film", 1000},
+      {"film_actor", 5462}, {"film_category", 1000}, {"inventory", 4581}, {"language", 6},  {"store", 2},
+      {"staff", 2},         {"address", 603},        {"customer", 599}};
   for (const auto& [name, rows] : counts) {
     const std::string text = RowsText(dir / (name + ".ibd"));
     EXPECT_EQ(Split(text, '\n').size(), rows + 2) << name;  // header and the final newline
@@ -651,12 +671,11 @@ TEST(SakilaRowsTest, WellKnownRowsAndCounts) {
   EXPECT_EQ(fts[1], "2\t1");
   EXPECT_EQ(fts[1000], "1001\t1000");
   const auto film = Split(RowsText(dir / "film.ibd"), '\n');
-  EXPECT_EQ(film[1], "1\tACADEMY DINOSAUR\tA Epic Drama of a Feminist And a Mad Scientist who must Battle a Teacher "
-                     "in The Canadian Rockies\t2006\t1\tNULL\t6\t0.99\t86\t20.99\tPG\tDeleted Scenes,Behind the "
-                     "Scenes\t2006-02-15 05:03:42");
+  EXPECT_EQ(film[1],
+            "1\tACADEMY DINOSAUR\tA Epic Drama of a Feminist And a Mad Scientist who must Battle a Teacher "
+            "in The Canadian Rockies\t2006\t1\tNULL\t6\t0.99\t86\t20.99\tPG\tDeleted Scenes,Behind the "
+            "Scenes\t2006-02-15 05:03:42");
 }
-
-
 
 // A FULLTEXT index's six tables, as MariaDB wrote them (tests/data/mariadb-fts, made by
 // datasets/mariadb/make-fts-fixture.sh): read with the CREATE TABLE of the table they index,
@@ -704,7 +723,8 @@ class FtsAuxTest : public ::testing::Test {
 
 TEST_F(FtsAuxTest, IndexTablesGiveWhatInnodbFtIndexTableShows) {
   std::string ours;
-  for (int n = 1; n <= 6; ++n) ours += Rows("FTS_0000000000000012_000000000000001e_INDEX_" + std::to_string(n) + ".ibd", n == 1);
+  for (int n = 1; n <= 6; ++n)
+    ours += Rows("FTS_0000000000000012_000000000000001e_INDEX_" + std::to_string(n) + ".ibd", n == 1);
   EXPECT_EQ(ours, Slurp(dir_ / "truth" / "innodb_ft_index_table.tsv"));
 }
 

@@ -22,10 +22,15 @@ namespace fs = std::filesystem;
 using testing::ReadTsv;
 
 // Server page-type names (INNODB_BUFFER_PAGE.PAGE_TYPE) and ours.
-const std::map<std::string, std::string> kServerTypes = {
-    {"FILE_SPACE_HEADER", "FSP_HDR"}, {"IBUF_BITMAP", "IBUF_BITMAP"}, {"INODE", "INODE"},
-    {"INDEX", "INDEX"},               {"BLOB", "BLOB"},               {"UNDO_LOG", "UNDO_LOG"},
-    {"SYSTEM", "SYS"},                {"TRX_SYSTEM", "TRX_SYS"},      {"EXTENT_DESCRIPTOR", "XDES"}};
+const std::map<std::string, std::string> kServerTypes = {{"FILE_SPACE_HEADER", "FSP_HDR"},
+                                                         {"IBUF_BITMAP", "IBUF_BITMAP"},
+                                                         {"INODE", "INODE"},
+                                                         {"INDEX", "INDEX"},
+                                                         {"BLOB", "BLOB"},
+                                                         {"UNDO_LOG", "UNDO_LOG"},
+                                                         {"SYSTEM", "SYS"},
+                                                         {"TRX_SYSTEM", "TRX_SYS"},
+                                                         {"EXTENT_DESCRIPTOR", "XDES"}};
 
 // Every page the server listed, compared field by field with what AnalyzePage decodes.
 void ComparePages(const fs::path& ibd, const fs::path& truth, const fs::path& indexes_tsv, std::size_t* index_pages) {
@@ -57,11 +62,13 @@ TEST(ServerTruthTest, EveryMariaDbIndexPageMatchesInnodbBufferPage) {
   std::size_t index_pages = 0;
   const fs::path dir = testing::TestDataDir() / "mariadb";
   for (const auto& ibd : testing::IbdFilesUnder(dir)) {
-    ComparePages(ibd, dir / "truth" / (ibd.stem().string() + ".pages.tsv"), dir / "truth/sys_indexes.tsv", &index_pages);
+    ComparePages(ibd, dir / "truth" / (ibd.stem().string() + ".pages.tsv"), dir / "truth/sys_indexes.tsv",
+                 &index_pages);
   }
   const fs::path hist = testing::TestDataDir() / "mariadb-history";
   for (const auto& ibd : testing::IbdFilesUnder(hist / "hist")) {
-    ComparePages(ibd, hist / "truth" / (ibd.stem().string() + ".pages.tsv"), hist / "truth/sys_indexes.tsv", &index_pages);
+    ComparePages(ibd, hist / "truth" / (ibd.stem().string() + ".pages.tsv"), hist / "truth/sys_indexes.tsv",
+                 &index_pages);
   }
   EXPECT_GT(index_pages, 100u);
 }
@@ -123,7 +130,8 @@ TEST(ServerTruthTest, LargePageTablespacesReadAsTheServerWroteThem) {
 TEST(ServerTruthTest, UndoHistoryLengthEqualsShowEngineInnodbStatus) {
   const fs::path hist = testing::TestDataDir() / "mariadb-history";
   testing::TempDir tmp;
-  for (const char* f : {"ibdata1", "undo001", "undo002"}) testing::Gunzip(hist / (std::string(f) + ".gz"), tmp.path() / f);
+  for (const char* f : {"ibdata1", "undo001", "undo002"})
+    testing::Gunzip(hist / (std::string(f) + ".gz"), tmp.path() / f);
   std::vector<Finding> findings;
   auto paths = ExpandPaths({tmp.path()}, &findings);
   ASSERT_EQ(paths.size(), 3u);

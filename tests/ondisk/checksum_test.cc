@@ -116,7 +116,7 @@ TEST(ChecksumTest, FullCrc32CompressedPageUsesStoredSize) {
   Store16(page, FilHeader::kType, 0x8000 | (4096 >> 8));  // stored size 4096
   StampChecksum(page, ChecksumAlgorithm::kFullCrc32);
   EXPECT_EQ(Load32(page, 4096 - 8), Load32(SamplePage(), 4096 - 8));  // no LSN copy in compressed data
-  page[10000] ^= std::byte{0xFF};  // beyond the stored size: not covered
+  page[10000] ^= std::byte{0xFF};                                     // beyond the stored size: not covered
   PageCheck c = ValidatePage(page, true);
   EXPECT_TRUE(c.valid);
   Store16(page, FilHeader::kType, 0x8000 | 0x7FFF);  // claims more than the page
@@ -139,8 +139,7 @@ TEST(ChecksumFixtureTest, EverySakilaPageValidatesAsMySqlWroteIt) {
     for (std::size_t off = 0; off < data.size(); off += 16384, ++pages) {
       ConstBytes page(data.data() + off, 16384);
       PageCheck c = ValidatePage(page, false);
-      ASSERT_TRUE(c.valid) << file << " page " << off / 16384 << " stored " << c.stored
-                           << " computed " << c.computed;
+      ASSERT_TRUE(c.valid) << file << " page " << off / 16384 << " stored " << c.stored << " computed " << c.computed;
       if (c.all_zero) continue;
       ++written;
       ASSERT_EQ(c.algorithm, ChecksumAlgorithm::kCrc32) << file << " page " << off / 16384;

@@ -43,7 +43,7 @@ TEST(ColumnFormatTest, BytesThatCannotBeAValueAreRefusedWithTheReason) {
   ucs2.type = ColumnType::kVarchar;
   ucs2.collation = 35;
   EXPECT_EQ(*ColumnText(ucs2, Bytes(std::string("\0a\x04\x1f", 4))), "a\xd0\x9f");  // "aП", converted by iconv
-  EXPECT_FALSE(ColumnText(ucs2, Bytes(std::string("\0a\0", 3))).ok());                 // half a character
+  EXPECT_FALSE(ColumnText(ucs2, Bytes(std::string("\0a\0", 3))).ok());              // half a character
   EXPECT_EQ(*ColumnText(ucs2, Bytes("")), "");  // the empty string is the same in every set
   ColumnFormat utf16 = ucs2;
   utf16.collation = 54;
@@ -82,11 +82,16 @@ TEST(ColumnFormatTest, BatchEscapingMatchesTheClientAtEveryPosition) {
   auto by_byte = [](std::string_view v) {
     std::string out;
     for (char c : v) {
-      if (c == '\t') out += "\\t";
-      else if (c == '\n') out += "\\n";
-      else if (c == '\\') out += "\\\\";
-      else if (c == '\0') out += "\\0";
-      else out += c;
+      if (c == '\t')
+        out += "\\t";
+      else if (c == '\n')
+        out += "\\n";
+      else if (c == '\\')
+        out += "\\\\";
+      else if (c == '\0')
+        out += "\\0";
+      else
+        out += c;
     }
     return out;
   };

@@ -43,7 +43,7 @@ TEST(MariaRedoTest, VarintsAtEveryLengthBoundary) {
   }
   std::size_t at = 0;
   EXPECT_FALSE(DecodeMariaVarint(Bytes({0xF1}), &at).ok());
-  EXPECT_FALSE(DecodeMariaVarint(Bytes({0xC0, 0x00}), &at).ok());  // cut short
+  EXPECT_FALSE(DecodeMariaVarint(Bytes({0xC0, 0x00}), &at).ok());                    // cut short
   EXPECT_FALSE(DecodeMariaVarint(Bytes({0xF0, 0xEF, 0xDF, 0xBF, 0x80}), &at).ok());  // past 32 bits
 }
 
@@ -51,11 +51,9 @@ TEST(MariaRedoTest, RecordsOfOneMiniTransaction) {
   // INIT_PAGE 5:300 (page 300 = varint 0x80 0xAC); WRITE same page at 24+14=38, 2 bytes;
   // MEMSET same page at 40+2=42, 10 bytes of 0x00; FREE_PAGE 5:7; WRITE 6:1 at 8, a 17-byte
   // record (long form: nibble 0, varint 1 => 16 more bytes).
-  const auto mtr = Bytes({0x13, 0x05, 0x80, 0xAC,
-                          0xB3, 0x0E, 0xAA, 0xBB,
-                          0xC3, 0x02, 0x0A, 0x00,
-                          0x02, 0x05, 0x07,
-                          0x30, 0x01, 0x06, 0x01, 0x08, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  const auto mtr =
+      Bytes({0x13, 0x05, 0x80, 0xAC, 0xB3, 0x0E, 0xAA, 0xBB, 0xC3, 0x02, 0x0A, 0x00, 0x02, 0x05, 0x07, 0x30,
+             0x01, 0x06, 0x01, 0x08, 1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12});
   auto r = Parse(mtr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 5u);
@@ -80,8 +78,7 @@ TEST(MariaRedoTest, RecordsOfOneMiniTransaction) {
 
 TEST(MariaRedoTest, FileOperationsAndExtendedSubtypes) {
   // FILE_MODIFY 5:0 "t.ibd", then EXTENDED/UNDO_APPEND on 0:300 (subtype 3 and 3 bytes).
-  const auto mtr = Bytes({0xB7, 0x05, 0x00, 't', '.', 'i', 'b', 'd',
-                          0x27, 0x00, 0x80, 0xAC, 0x03, 1, 2, 3});
+  const auto mtr = Bytes({0xB7, 0x05, 0x00, 't', '.', 'i', 'b', 'd', 0x27, 0x00, 0x80, 0xAC, 0x03, 1, 2, 3});
   auto r = Parse(mtr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 2u);
@@ -96,10 +93,10 @@ TEST(MariaRedoTest, FileOperationsAndExtendedSubtypes) {
 TEST(MariaRedoTest, MalformedRecordsAreRefusedWithWhere) {
   EXPECT_NE(Parse(Bytes({0xC3, 0x02, 0x0A, 0x00})).status().message().find("offset 0"), std::string::npos)
       << "a MEMSET of the same page with no page before it";
-  EXPECT_FALSE(Parse(Bytes({0x35, 0x05, 0x07})).ok());                     // length past the end
-  EXPECT_FALSE(Parse(Bytes({0x63, 0x05, 0x07, 0x00})).ok());               // RESERVED
-  EXPECT_FALSE(Parse(Bytes({0x23, 0x05, 0x07, 0x2A})).ok());               // unknown EXTENDED subtype
-  EXPECT_FALSE(Parse(Bytes({0x12, 0x05, 0x07, 0x91, 0x00})).ok());         // INIT_PAGE on the "same page"
+  EXPECT_FALSE(Parse(Bytes({0x35, 0x05, 0x07})).ok());              // length past the end
+  EXPECT_FALSE(Parse(Bytes({0x63, 0x05, 0x07, 0x00})).ok());        // RESERVED
+  EXPECT_FALSE(Parse(Bytes({0x23, 0x05, 0x07, 0x2A})).ok());        // unknown EXTENDED subtype
+  EXPECT_FALSE(Parse(Bytes({0x12, 0x05, 0x07, 0x91, 0x00})).ok());  // INIT_PAGE on the "same page"
   EXPECT_FALSE(Parse(Bytes({0x01})).ok());
 }
 

@@ -32,11 +32,13 @@ std::vector<Fixture> Fixtures(const testing::TempDir& tmp) {
   std::vector<Fixture> out;
   for (const char* format : {"fcrc32", "crc32"}) {
     for (const char* a : {"zlib", "lz4", "lzo", "lzma", "bzip2", "snappy", "mixed"}) {
-      const fs::path gz = testing::TestDataDir() / "mariadb-page-compressed" / format / (std::string("pc_") + a + ".ibd.gz");
+      const fs::path gz =
+          testing::TestDataDir() / "mariadb-page-compressed" / format / (std::string("pc_") + a + ".ibd.gz");
       if (!fs::exists(gz)) continue;  // pc_mixed is crc32 only
       const fs::path ibd = tmp.path() / (std::string(format) + "-" + a + ".ibd");
       testing::Gunzip(gz, ibd);
-      Fixture f{std::string(format) + "/" + a, std::string(format) == "fcrc32", testing::ReadWholeFile(ibd), PageCompression::kNone};
+      Fixture f{std::string(format) + "/" + a, std::string(format) == "fcrc32", testing::ReadWholeFile(ibd),
+                PageCompression::kNone};
       auto flags = FspFlags::Decode(Load32(ConstBytes(f.bytes).first(kPage), FspHeader::kFlags));
       EXPECT_TRUE(flags.ok());
       if (flags.ok()) f.algorithm = static_cast<PageCompression>(flags->compression_algorithm);

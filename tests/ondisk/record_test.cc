@@ -67,7 +67,9 @@ TEST(RecordTest, CompactRecordsRoundTripThroughAPage) {
                               i % 3 ? FieldValue{keep("s" + std::to_string(i))} : FieldValue{},
                               i % 5 ? FieldValue{Str("NNNN")} : FieldValue{},
                               {keep(long_value.substr(0, i * 6))},
-                              i % 7 == 0 ? FieldValue{ref, true} : i % 2 ? FieldValue{Str(blob)} : FieldValue{}};
+                              i % 7 == 0 ? FieldValue{ref, true}
+                              : i % 2    ? FieldValue{Str(blob)}
+                                         : FieldValue{}};
     rows.push_back(v);
     EncodedRecord r = EncodeCompactRecord(layout, v);
     ASSERT_NE(w.Append(r.bytes, r.extra_size), 0u) << i;
@@ -155,8 +157,13 @@ TEST(RecordTest, RedundantRecordsRoundTripThroughAPage) {
 }
 
 TEST(RecordTest, ExternRefRoundTripsWithFlags) {
-  ExternRef r{.space_id = 48, .page_no = 6, .offset_or_version = 38, .length = 36365,
-              .not_owner = true, .inherited = false, .being_modified = true};
+  ExternRef r{.space_id = 48,
+              .page_no = 6,
+              .offset_or_version = 38,
+              .length = 36365,
+              .not_owner = true,
+              .inherited = false,
+              .being_modified = true};
   std::vector<std::byte> b(20);
   r.EncodeTo(b, 0);
   EXPECT_EQ(ExternRef::Decode(b, 0), r);
@@ -229,8 +236,8 @@ std::vector<std::size_t> ClusteredLeaves(const TablespaceFile& file) {
   std::size_t first = 0;
   for (std::size_t n = 3; n < file.n_pages(); ++n) {
     auto ip = IndexPage::Open(file.page(n));
-    if (FilHeader(file.page(n)).type() == PageType::kIndex && ip.ok() && ip->index_id() == clustered &&
-        ip->is_leaf() && FilHeader(file.page(n)).prev() == kNullPage) {
+    if (FilHeader(file.page(n)).type() == PageType::kIndex && ip.ok() && ip->index_id() == clustered && ip->is_leaf() &&
+        FilHeader(file.page(n)).prev() == kNullPage) {
       first = n;
     }
   }

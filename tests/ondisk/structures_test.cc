@@ -80,9 +80,8 @@ TEST(FspHeaderTest, FlagsRoundTripInBothLayouts) {
 TEST(FspHeaderTest, ImpossibleFlagsAreCorruption) {
   for (std::uint32_t bad : {0x0000'0040u /* ssize 1 */, 0x0000'0020u /* atomic without antelope */,
                             0x0000'0001u /* antelope without atomic */, 0x0000'0161u /* ssize 5 */,
-                            0x0000'00EBu /* zip 16K on a 4K page */,
-                            0x0000'8000u /* reserved */, 0x0002'0000u, 0x0000'0111u /* fcrc32 bit 8 */,
-                            0x0000'0012u /* fcrc32 ssize 2 */}) {
+                            0x0000'00EBu /* zip 16K on a 4K page */, 0x0000'8000u /* reserved */, 0x0002'0000u,
+                            0x0000'0111u /* fcrc32 bit 8 */, 0x0000'0012u /* fcrc32 ssize 2 */}) {
     auto f = FspFlags::Decode(bad);
     EXPECT_TRUE(f.status().IsCorruption()) << std::hex << bad;
     EXPECT_NE(f.status().message().find("offset 54"), std::string::npos);
@@ -122,7 +121,7 @@ TEST(FspHeaderTest, RoundTrip) {
 // logical size's 64 pages, with a descriptor page every physical-page-size pages.
 TEST(FspHeaderTest, CompressedTablespacesOpenAtTheirPhysicalPageSize) {
   auto page = Page();
-  FspHeaderWriter(page).set_flags(0x21 | (4 << 1));  // DYNAMIC flags plus 8 KiB compressed pages
+  FspHeaderWriter(page).set_flags(0x21 | (4 << 1));            // DYNAMIC flags plus 8 KiB compressed pages
   EXPECT_TRUE(FspHeader::Open(page).status().IsCorruption());  // read as 16 KiB pages: wrong
   auto h = FspHeader::Open(ConstBytes(page.data(), 8192));
   ASSERT_TRUE(h.ok()) << h.status().ToString();
@@ -196,8 +195,8 @@ TEST(InodeTest, RoundTripAndUsage) {
 }
 
 TEST(MachTest, CompressedNumbersRoundTripAtEveryBoundary) {
-  for (std::uint32_t v : {0u, 0x7Fu, 0x80u, 0x3FFFu, 0x4000u, 0x1FFFFFu, 0x200000u, 0xFFFFFFFu, 0x10000000u,
-                          0xFFFFFFFFu}) {
+  for (std::uint32_t v :
+       {0u, 0x7Fu, 0x80u, 0x3FFFu, 0x4000u, 0x1FFFFFu, 0x200000u, 0xFFFFFFFu, 0x10000000u, 0xFFFFFFFFu}) {
     std::vector<std::byte> out;
     WriteCompressed32(out, v);
     EXPECT_EQ(out.size(), Compressed32Size(v));
@@ -301,14 +300,28 @@ TEST(UndoTest, UndoPageSegmentLogAndRecordRoundTrip) {
   auto page = Page();
   UndoPageHeader ph{.type = 2, .start = 272, .free = 400, .node = {}};
   ph.EncodeTo(page);
-  UndoSegmentHeader sh{.state = 4, .last_log = 86, .fseg = {SpaceId(0), PageNo(2), 434},
+  UndoSegmentHeader sh{.state = 4,
+                       .last_log = 86,
+                       .fseg = {SpaceId(0), PageNo(2), 434},
                        .page_list = {1, {PageNo(9), 44}, {PageNo(9), 44}}};
   sh.EncodeTo(page);
-  UndoLogHeader lh{.trx_id = 1300, .trx_no = 1301, .del_marks = 1, .log_start = 272, .xid_exists_or_flags = 1,
-                   .next_log = 0, .prev_log = 0, .history_node = {}, .xid_format = 1, .xid_gtrid_len = 4, .xid_bqual_len = 2};
+  UndoLogHeader lh{.trx_id = 1300,
+                   .trx_no = 1301,
+                   .del_marks = 1,
+                   .log_start = 272,
+                   .xid_exists_or_flags = 1,
+                   .next_log = 0,
+                   .prev_log = 0,
+                   .history_node = {},
+                   .xid_format = 1,
+                   .xid_gtrid_len = 4,
+                   .xid_bqual_len = 2};
   lh.EncodeTo(page, 86);
   UndoRecordHeader rh{.type_cmpl = static_cast<std::uint8_t>(UndoRecordType::kUpdateExisting) | 0x40,
-                      .undo_no = 3, .table_id = 1066, .info_bits = 0, .old_trx_id = 1299,
+                      .undo_no = 3,
+                      .table_id = 1066,
+                      .info_bits = 0,
+                      .old_trx_id = 1299,
                       .old_roll_ptr = RollPtr{false, 2, 77, 0x120}};
   auto bytes = rh.Encode();
   bytes.resize(bytes.size() + 6);  // key fields would go here, then the 2-byte own offset
@@ -338,8 +351,12 @@ TEST(UndoTest, UndoPageSegmentLogAndRecordRoundTrip) {
 
 TEST(RedoTest, BlockHeaderFileHeaderAndCheckpointRoundTrip) {
   std::vector<std::byte> block(512);
-  LogBlockHeader h{.number = LogBlockNumber(Lsn(8192 + 512 * 3)), .flush_bit = true, .data_len = 300,
-                   .encrypted = false, .first_rec_group = 12, .checkpoint_no = 5};
+  LogBlockHeader h{.number = LogBlockNumber(Lsn(8192 + 512 * 3)),
+                   .flush_bit = true,
+                   .data_len = 300,
+                   .encrypted = false,
+                   .first_rec_group = 12,
+                   .checkpoint_no = 5};
   h.EncodeTo(block);
   EXPECT_EQ(h.number, 20u);
   EXPECT_EQ(CheckLogBlockChecksum(block), LogChecksum::kCrc32c);
@@ -353,8 +370,11 @@ TEST(RedoTest, BlockHeaderFileHeaderAndCheckpointRoundTrip) {
   Store32(block, 508, LogLegacyBlockChecksum(block));
   EXPECT_EQ(CheckLogBlockChecksum(block), LogChecksum::kLegacy);
 
-  LogFileHeader fh{.format = static_cast<std::uint32_t>(LogFormat::kMySql8019), .subformat_or_uuid = 0,
-                   .start_lsn = 8192, .creator = "Strata 0.1", .flags = 2};
+  LogFileHeader fh{.format = static_cast<std::uint32_t>(LogFormat::kMySql8019),
+                   .subformat_or_uuid = 0,
+                   .start_lsn = 8192,
+                   .creator = "Strata 0.1",
+                   .flags = 2};
   fh.EncodeTo(block);
   auto fd = LogFileHeader::Decode(block);
   ASSERT_TRUE(fd.ok());
@@ -394,11 +414,25 @@ TEST(LobTest, PageHeadersRoundTrip) {
   EXPECT_TRUE(BlobPage::Decode(page).status().IsCorruption());
 
   auto first = Page();
-  LobFirstPage f{.version = 0, .flags = 0, .lob_version = 1, .last_trx = 5, .last_undo = 0, .data_len = 15680,
-                 .creator_trx = 5, .index_list = {2, {PageNo(7), 96}, {PageNo(7), 156}}, .free_list = {}};
+  LobFirstPage f{.version = 0,
+                 .flags = 0,
+                 .lob_version = 1,
+                 .last_trx = 5,
+                 .last_undo = 0,
+                 .data_len = 15680,
+                 .creator_trx = 5,
+                 .index_list = {2, {PageNo(7), 96}, {PageNo(7), 156}},
+                 .free_list = {}};
   f.EncodeTo(first);
-  LobIndexEntry e{.node = {{kNullPage, 0}, {PageNo(7), 156}}, .versions = {}, .creator_trx = 5, .modifier_trx = 0,
-                  .undo_no = 1, .modifier_undo_no = 0, .data_page = PageNo(7), .data_len = 15680, .lob_version = 1};
+  LobIndexEntry e{.node = {{kNullPage, 0}, {PageNo(7), 156}},
+                  .versions = {},
+                  .creator_trx = 5,
+                  .modifier_trx = 0,
+                  .undo_no = 1,
+                  .modifier_undo_no = 0,
+                  .data_page = PageNo(7),
+                  .data_len = 15680,
+                  .lob_version = 1};
   e.EncodeTo(first, 96);
   auto fd = LobFirstPage::Decode(first);
   ASSERT_TRUE(fd.ok()) << fd.status().ToString();

@@ -63,13 +63,15 @@ TEST(SqlParserTest, CreateTableWithTypesKeysAndOptions) {
       "  `name` varchar(45) CHARACTER SET latin1 COLLATE latin1_swedish_ci DEFAULT NULL,\n"
       "  `code` char(4) NOT NULL,\n"
       "  `uuid` binary(16) NOT NULL,\n"
-      "  `f` float, `d` double precision, `day` date, `at` datetime(6), `ts` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
+      "  `f` float, `d` double precision, `day` date, `at` datetime(6), `ts` timestamp NOT NULL DEFAULT "
+      "CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
       "  `body` mediumtext, `blob` longblob, `flag` boolean,\n"
       "  PRIMARY KEY (`id`),\n"
       "  UNIQUE KEY `uk_code` (`code`),\n"
       "  KEY `k_k` (`k`,`name`) USING BTREE,\n"
       "  INDEX (`day`)\n"
-      ") ENGINE=InnoDB AUTO_INCREMENT=42 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci ROW_FORMAT=DYNAMIC COMMENT='x'");
+      ") ENGINE=InnoDB AUTO_INCREMENT=42 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci ROW_FORMAT=DYNAMIC "
+      "COMMENT='x'");
   const auto& c = As<CreateTable>(std::move(p));
   EXPECT_TRUE(c.if_not_exists);
   EXPECT_EQ(c.table.database, "shop");
@@ -103,7 +105,8 @@ TEST(SqlParserTest, CreateTableWithTypesKeysAndOptions) {
 }
 
 TEST(SqlParserTest, InlinePrimaryKeyAndUnsupportedTypesAndKeys) {
-  const auto& c = As<CreateTable>(Parse("CREATE TABLE t (id char(36) NOT NULL PRIMARY KEY, v varchar(300), KEY k_v (v(16)))"));
+  const auto& c =
+      As<CreateTable>(Parse("CREATE TABLE t (id char(36) NOT NULL PRIMARY KEY, v varchar(300), KEY k_v (v(16)))"));
   EXPECT_EQ(c.spec.primary_key, std::vector<std::string>{"id"});
   EXPECT_EQ(c.spec.indexes[0].columns, std::vector<std::string>{"v"});  // prefix indexed whole
   EXPECT_FALSE(c.ignored.empty());
@@ -117,7 +120,10 @@ TEST(SqlParserTest, InlinePrimaryKeyAndUnsupportedTypesAndKeys) {
 }
 
 TEST(SqlParserTest, DatabasesUseDropAndIndexes) {
-  EXPECT_EQ(As<CreateDatabase>(Parse("CREATE DATABASE /*!32312 IF NOT EXISTS*/ `db` /*!40100 DEFAULT CHARACTER SET utf8mb4 */")).name, "db");
+  EXPECT_EQ(As<CreateDatabase>(
+                Parse("CREATE DATABASE /*!32312 IF NOT EXISTS*/ `db` /*!40100 DEFAULT CHARACTER SET utf8mb4 */"))
+                .name,
+            "db");
   EXPECT_TRUE(As<CreateDatabase>(Parse("CREATE SCHEMA IF NOT EXISTS db")).if_not_exists);
   EXPECT_TRUE(As<DropDatabase>(Parse("DROP DATABASE IF EXISTS db")).if_exists);
   EXPECT_EQ(As<Use>(Parse("USE `db`;")).name, "db");
@@ -131,9 +137,10 @@ TEST(SqlParserTest, DatabasesUseDropAndIndexes) {
 }
 
 TEST(SqlParserTest, InsertFormsKeepLiteralsAsWritten) {
-  const auto& i = As<Insert>(Parse(
-      "INSERT IGNORE INTO `t` (`a`,`b`,`c`,`d`) VALUES (1,'x',NULL,-5),(18446744073709551615,_binary 'b\\0',0xFF,12.50),"
-      "(DEFAULT,1.5e3,-0.25,X'00')"));
+  const auto& i =
+      As<Insert>(Parse("INSERT IGNORE INTO `t` (`a`,`b`,`c`,`d`) VALUES (1,'x',NULL,-5),(18446744073709551615,_binary "
+                       "'b\\0',0xFF,12.50),"
+                       "(DEFAULT,1.5e3,-0.25,X'00')"));
   EXPECT_TRUE(i.ignore);
   EXPECT_EQ(i.columns.size(), 4u);
   ASSERT_EQ(i.rows.size(), 3u);
@@ -162,8 +169,9 @@ TEST(SqlParserTest, UpdateDeleteAndSelectClauses) {
   EXPECT_EQ(u.limit, 5u);
   const auto& d = As<Delete>(Parse("DELETE FROM t WHERE a BETWEEN 1 AND 5 OR b IN ('x','y') AND c IS NOT NULL"));
   EXPECT_EQ(d.where->op, "OR");  // AND binds tighter
-  const auto& s = As<Select>(Parse(
-      "SELECT a, b AS bee, COUNT(*), HEX(c) h FROM db.t WHERE NOT a <> 3 AND b LIKE 'x%' ORDER BY 1, b DESC LIMIT 10, 20 FOR UPDATE"));
+  const auto& s =
+      As<Select>(Parse("SELECT a, b AS bee, COUNT(*), HEX(c) h FROM db.t WHERE NOT a <> 3 AND b LIKE 'x%' ORDER BY 1, "
+                       "b DESC LIMIT 10, 20 FOR UPDATE"));
   ASSERT_EQ(s.items.size(), 4u);
   EXPECT_EQ(s.items[1].alias, "bee");
   EXPECT_TRUE(s.items[2].expr->star);
@@ -185,15 +193,19 @@ TEST(SqlParserTest, TransactionsSetAndAlterInstance) {
   EXPECT_TRUE(As<Begin>(Parse("START TRANSACTION WITH CONSISTENT SNAPSHOT")).consistent_snapshot);
   As<Commit>(Parse("COMMIT WORK"));
   As<Rollback>(Parse("ROLLBACK"));
-  EXPECT_EQ(As<SetTransaction>(Parse("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")).isolation, Isolation::kReadCommitted);
-  const auto& set = As<Set>(Parse("SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO', GLOBAL innodb_flush_log_at_trx_commit = 0, autocommit=OFF"));
+  EXPECT_EQ(As<SetTransaction>(Parse("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")).isolation,
+            Isolation::kReadCommitted);
+  const auto& set =
+      As<Set>(Parse("SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO', GLOBAL "
+                    "innodb_flush_log_at_trx_commit = 0, autocommit=OFF"));
   ASSERT_EQ(set.items.size(), 4u);
   EXPECT_EQ(set.items[0].scope, SetVariable::Scope::kUser);
   EXPECT_EQ(set.items[0].value->kind, Expr::Kind::kSystemVar);
   EXPECT_EQ(set.items[1].name, "sql_mode");
   EXPECT_EQ(set.items[2].scope, SetVariable::Scope::kGlobal);
   EXPECT_EQ(set.items[3].value->value, Value::String("OFF"));
-  EXPECT_EQ(As<Set>(Parse("SET @@GLOBAL.innodb_flush_log_at_trx_commit=2")).items[0].scope, SetVariable::Scope::kGlobal);
+  EXPECT_EQ(As<Set>(Parse("SET @@GLOBAL.innodb_flush_log_at_trx_commit=2")).items[0].scope,
+            SetVariable::Scope::kGlobal);
   As<NoOp>(Parse("SET NAMES utf8mb4"));
   EXPECT_FALSE(As<AlterInstanceRedo>(Parse("ALTER INSTANCE DISABLE INNODB REDO_LOG")).enable);
   EXPECT_TRUE(As<AlterInstanceRedo>(Parse("ALTER INSTANCE ENABLE INNODB REDO_LOG")).enable);

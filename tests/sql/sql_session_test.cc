@@ -72,13 +72,15 @@ class SqlSessionTest : public ::testing::Test {
 using R = std::vector<std::vector<std::string>>;
 
 TEST_F(SqlSessionTest, InsertFillsDefaultsAndAutoIncrement) {
-  Ok("CREATE TABLE t (id int NOT NULL AUTO_INCREMENT, name varchar(20) NOT NULL DEFAULT 'anon', note text, PRIMARY KEY (id))");
+  Ok("CREATE TABLE t (id int NOT NULL AUTO_INCREMENT, name varchar(20) NOT NULL DEFAULT 'anon', note text, PRIMARY KEY "
+     "(id))");
   auto o = Ok("INSERT INTO t (note) VALUES ('a'), ('b')");
   EXPECT_EQ(o.rows, 2u);
   EXPECT_EQ(o.info, "Records: 2  Duplicates: 0  Warnings: 0");
   Ok("INSERT INTO t VALUES (10, DEFAULT, NULL)");
   Ok("INSERT INTO t SET note = 'c'");
-  EXPECT_EQ(Rows("SELECT * FROM t"), (R{{"1", "anon", "a"}, {"2", "anon", "b"}, {"10", "anon", "NULL"}, {"11", "anon", "c"}}));
+  EXPECT_EQ(Rows("SELECT * FROM t"),
+            (R{{"1", "anon", "a"}, {"2", "anon", "b"}, {"10", "anon", "NULL"}, {"11", "anon", "c"}}));
   EXPECT_EQ(One("SELECT LAST_INSERT_ID()"), "11");
   EXPECT_EQ(ErrorCode("INSERT INTO t VALUES (1, 'x', 'y')"), 1062u);
   EXPECT_EQ(ErrorCode("INSERT INTO t VALUES (1, 'x')"), 1136u);
@@ -93,20 +95,21 @@ TEST_F(SqlSessionTest, InsertFillsDefaultsAndAutoIncrement) {
 TEST_F(SqlSessionTest, EngineErrorsReachTheClientAsMysqlErrorNumbers) {
   Ok("CREATE TABLE t (id int NOT NULL, v tinyint, s varchar(3), d date, u varchar(10), PRIMARY KEY (id))");
   Ok("INSERT INTO t VALUES (1, 1, 'a', '2024-01-01', 'x')");
-  EXPECT_EQ(ErrorCode("INSERT INTO t VALUES (1, 1, 'a', NULL, NULL)"), 1062u);           // duplicate key
-  EXPECT_EQ(ErrorCode("CREATE DATABASE shop"), 1007u);                                     // database exists
-  EXPECT_EQ(ErrorCode("CREATE TABLE t (id int)"), 1050u);                                  // table exists
-  EXPECT_EQ(ErrorCode("CREATE TABLE nowhere.t (id int)"), 1049u);                          // unknown database
-  EXPECT_EQ(ErrorCode("DROP DATABASE nowhere"), 1008u);                                    // no database to drop
-  EXPECT_EQ(ErrorCode("SELECT * FROM missing"), 1146u);                                    // no such table
-  EXPECT_EQ(ErrorCode("DROP TABLE missing"), 1051u);                                       // unknown table
-  EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (NULL, 1)"), 1048u);                   // NULL not allowed
-  EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (2, 300)"), 1264u);                    // out of range
-  EXPECT_EQ(ErrorCode("INSERT INTO t (id, s) VALUES (3, 'abcd')"), 1406u);                 // data too long
-  EXPECT_EQ(ErrorCode("INSERT INTO t (id, d) VALUES (4, '2024-13-45')"), 1366u);           // incorrect value
-  EXPECT_EQ(ErrorCode("CREATE INDEX `k\xff` ON t (v)"), 1300u);                          // a name not utf8mb4
-  EXPECT_EQ(ErrorCode("INSERT INTO t (id, u) VALUES (5, X'C328')"), 1366u);                // a value not utf8mb4
-  EXPECT_NE(Run("INSERT INTO t (id, u) VALUES (5, X'C328')").error->message.find("Incorrect string value '\\xC3(' for column 'u'"),
+  EXPECT_EQ(ErrorCode("INSERT INTO t VALUES (1, 1, 'a', NULL, NULL)"), 1062u);    // duplicate key
+  EXPECT_EQ(ErrorCode("CREATE DATABASE shop"), 1007u);                            // database exists
+  EXPECT_EQ(ErrorCode("CREATE TABLE t (id int)"), 1050u);                         // table exists
+  EXPECT_EQ(ErrorCode("CREATE TABLE nowhere.t (id int)"), 1049u);                 // unknown database
+  EXPECT_EQ(ErrorCode("DROP DATABASE nowhere"), 1008u);                           // no database to drop
+  EXPECT_EQ(ErrorCode("SELECT * FROM missing"), 1146u);                           // no such table
+  EXPECT_EQ(ErrorCode("DROP TABLE missing"), 1051u);                              // unknown table
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (NULL, 1)"), 1048u);          // NULL not allowed
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (2, 300)"), 1264u);           // out of range
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, s) VALUES (3, 'abcd')"), 1406u);        // data too long
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, d) VALUES (4, '2024-13-45')"), 1366u);  // incorrect value
+  EXPECT_EQ(ErrorCode("CREATE INDEX `k\xff` ON t (v)"), 1300u);                   // a name not utf8mb4
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, u) VALUES (5, X'C328')"), 1366u);       // a value not utf8mb4
+  EXPECT_NE(Run("INSERT INTO t (id, u) VALUES (5, X'C328')")
+                .error->message.find("Incorrect string value '\\xC3(' for column 'u'"),
             std::string::npos);
   EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "1");
 }
@@ -202,12 +205,13 @@ TEST_F(SqlSessionTest, LockingReadsBlockWriters) {
 }
 
 TEST_F(SqlSessionTest, IndexedWhereClausesAgreeWithFullScans) {
-  Ok("CREATE TABLE t (id int PRIMARY KEY, k int NOT NULL, c varchar(10), d decimal(6,2), KEY k_k (k), KEY k_ck (c, k))");
+  Ok("CREATE TABLE t (id int PRIMARY KEY, k int NOT NULL, c varchar(10), d decimal(6,2), KEY k_k (k), KEY k_ck (c, "
+     "k))");
   std::mt19937 rng(7);
   std::string insert = "INSERT INTO t VALUES ";
   for (int i = 1; i <= 400; ++i) {
-    insert += fmt::format("{}({}, {}, '{}', {}.{:02})", i > 1 ? "," : "", i * 3, rng() % 50, static_cast<char>('a' + rng() % 6),
-                          rng() % 100, rng() % 100);
+    insert += fmt::format("{}({}, {}, '{}', {}.{:02})", i > 1 ? "," : "", i * 3, rng() % 50,
+                          static_cast<char>('a' + rng() % 6), rng() % 100, rng() % 100);
   }
   Ok(insert);
   // Each WHERE runs as written (index lookups and ranges) and with its columns wrapped in
@@ -257,8 +261,10 @@ TEST_F(SqlSessionTest, ExpressionsAndFunctions) {
   EXPECT_EQ(One("SELECT HEX('AB')"), "4142");
   EXPECT_EQ(One("SELECT HEX(255)"), "FF");
   EXPECT_EQ(One("SELECT HEX(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db'))"), "6CCD780CBABA102695645B8C656024DB");
-  EXPECT_EQ(One("SELECT HEX(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db', 1))"), "1026BABA6CCD780C95645B8C656024DB");
-  EXPECT_EQ(One("SELECT BIN_TO_UUID(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db', 1), 1)"), "6ccd780c-baba-1026-9564-5b8c656024db");
+  EXPECT_EQ(One("SELECT HEX(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db', 1))"),
+            "1026BABA6CCD780C95645B8C656024DB");
+  EXPECT_EQ(One("SELECT BIN_TO_UUID(UUID_TO_BIN('6ccd780c-baba-1026-9564-5b8c656024db', 1), 1)"),
+            "6ccd780c-baba-1026-9564-5b8c656024db");
   const std::string u = One("SELECT UUID()");
   EXPECT_EQ(u.size(), 36u);
   EXPECT_EQ(u[14], '1');  // version 1, as MySQL's
@@ -278,9 +284,10 @@ TEST_F(SqlSessionTest, ShowStatementsAndRedoSwitch) {
   EXPECT_EQ(Rows("SHOW TABLES"), (R{{"t"}}));
   EXPECT_EQ(out_.header, std::vector<std::string>{"Tables_in_shop"});
   const auto create = Rows("SHOW CREATE TABLE t");
-  EXPECT_EQ(create[0][1],
-            "CREATE TABLE `t` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `v` varchar(8) DEFAULT 'x',\n  PRIMARY KEY (`id`),\n"
-            "  KEY `k_v` (`v`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+  EXPECT_EQ(
+      create[0][1],
+      "CREATE TABLE `t` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `v` varchar(8) DEFAULT 'x',\n  PRIMARY KEY (`id`),\n"
+      "  KEY `k_v` (`v`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
   const auto status = Rows("SHOW TABLE STATUS LIKE 't'");
   ASSERT_EQ(status.size(), 1u);
   EXPECT_EQ(status[0][4], "2");   // Rows
@@ -304,7 +311,9 @@ TEST_F(SqlSessionTest, ShowStatementsAndRedoSwitch) {
 }
 
 TEST_F(SqlSessionTest, UnsupportedVersionedStatementsAreSkipped) {
-  auto o = Run("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 DEFINER=`root`@`localhost` SQL SECURITY DEFINER */ /*!50001 VIEW `v` AS SELECT 1 */");
+  auto o =
+      Run("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 DEFINER=`root`@`localhost` SQL SECURITY DEFINER */ /*!50001 "
+          "VIEW `v` AS SELECT 1 */");
   EXPECT_FALSE(o.error);
   EXPECT_TRUE(o.skipped);
   EXPECT_EQ(ErrorCode("CREATE VIEW v AS SELECT 1"), 1235u);
@@ -365,7 +374,8 @@ TEST_F(SqlSessionTest, BoundaryArgumentsGiveResultsOrErrorsNotHangsOrCrashes) {
   EXPECT_EQ(One("SELECT SUBSTRING('abcdef', 2, 1e300)"), "bcdef");
   EXPECT_EQ(One("SELECT FLOOR(-2.5)"), "-3");
   EXPECT_EQ(One("SELECT FLOOR(1e308)"), "1e308");
-  EXPECT_EQ(One("SELECT ROUND(2.5, 1e308)"), "2.5" + std::string(29, '0'));  // a DECIMAL gets the places asked, 30 at most
+  EXPECT_EQ(One("SELECT ROUND(2.5, 1e308)"),
+            "2.5" + std::string(29, '0'));  // a DECIMAL gets the places asked, 30 at most
   EXPECT_EQ(One("SELECT ROUND(2.5e0, 1e308)"), "2.5");
   EXPECT_EQ(One("SELECT ~0"), "18446744073709551615");
   EXPECT_EQ(One("SELECT ~(-1)"), "0");
@@ -414,9 +424,10 @@ TEST_F(SqlSessionTest, NestedCallsJustUnderTheDepthLimitNeverOverflowTheStack) {
     pthread_join(thread, nullptr);
     pthread_attr_destroy(&attr);
   };
-  const std::pair<std::string_view, std::string_view> wrappers[] = {
-      {"ABS(", ")"}, {"COALESCE(NULL, ", ")"}, {"IF(1, ", ", 0)"}, {"CONCAT(", ", '')"},
-      {"IFNULL(", ", 2)"}, {"-(", ")"}, {"NOT (", ")"}};
+  const std::pair<std::string_view, std::string_view> wrappers[] = {{"ABS(", ")"},       {"COALESCE(NULL, ", ")"},
+                                                                    {"IF(1, ", ", 0)"},  {"CONCAT(", ", '')"},
+                                                                    {"IFNULL(", ", 2)"}, {"-(", ")"},
+                                                                    {"NOT (", ")"}};
   for (const auto& [before, after] : wrappers) {
     const std::string e = "SELECT " + repeat(before, 990) + "1" + repeat(after, 990);
     const StatementOutcome here = Run(e);

@@ -19,7 +19,8 @@ namespace strata::testing {
 // Every row, header first; a read that loses or cannot decode anything fails the test.
 inline std::string RowsByFrm(const inspect::SpaceFile& file) {
   const std::string frm = ReadText(inspect::FrmBeside(file.path()).value_or(""));
-  auto def = inspect::TableFromFrm({reinterpret_cast<const std::byte*>(frm.data()), frm.size()}, file.path().stem().string());
+  auto def =
+      inspect::TableFromFrm({reinterpret_cast<const std::byte*>(frm.data()), frm.size()}, file.path().stem().string());
   EXPECT_TRUE(def.ok()) << def.status().ToString();
   if (!def.ok()) return "";
   EXPECT_TRUE(inspect::PlaceInFile(*def, file).ok());

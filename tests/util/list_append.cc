@@ -28,8 +28,7 @@ std::string Show(const std::vector<int>& list) {
     return out;
   };
   if (list.size() <= 8) return "[" + join(0, list.size()) + "]";
-  return "[" + join(0, 3) + " ...(" + std::to_string(list.size()) + ") " +
-         join(list.size() - 3, list.size()) + "]";
+  return "[" + join(0, 3) + " ...(" + std::to_string(list.size()) + ") " + join(list.size() - 3, list.size()) + "]";
 }
 
 // Strongly connected components of the graph restricted to edges of `kinds` (Tarjan);
@@ -72,9 +71,8 @@ std::vector<int> Components(const std::vector<std::vector<Edge>>& graph, unsigne
 
 std::string ListAppendReport::Summary() const {
   std::ostringstream out;
-  out << committed << " committed and " << aborted << " aborted transactions, " << reads
-      << " reads, " << appends << " appends; edges ww " << ww << ", wr " << wr << ", rw " << rw
-      << "; anomalies:";
+  out << committed << " committed and " << aborted << " aborted transactions, " << reads << " reads, " << appends
+      << " appends; edges ww " << ww << ", wr " << wr << ", rw " << rw << "; anomalies:";
   if (anomalies.empty()) out << " none";
   for (const auto& [name, n] : anomalies) out << ' ' << name << " x" << n;
   for (const auto& e : examples) out << "\n  " << e;
@@ -123,14 +121,13 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
     std::set<int> seen;
     for (int e : list) {
       if (!seen.insert(e).second)
-        note("duplicate-element",
-             "key " + std::to_string(key) + " holds " + std::to_string(e) + " twice");
+        note("duplicate-element", "key " + std::to_string(key) + " holds " + std::to_string(e) + " twice");
       auto w = writer.find(e);
       if (w == writer.end())
         note("unknown-element", "key " + std::to_string(key) + " holds " + std::to_string(e));
       else if (!w->second->committed)
-        note("aborted-append-kept", "key " + std::to_string(key) + " holds " + std::to_string(e) +
-                                        " of aborted " + name(*w->second));
+        note("aborted-append-kept",
+             "key " + std::to_string(key) + " holds " + std::to_string(e) + " of aborted " + name(*w->second));
     }
   }
   for (const ListTxn* t : nodes) {
@@ -138,8 +135,8 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
       if (op.kind != ListOp::kAppend) continue;
       const auto& list = final_of(op.key);
       if (std::find(list.begin(), list.end(), op.element) == list.end()) {
-        note("lost-append", name(*t) + " committed its append of " + std::to_string(op.element) +
-                                " to key " + std::to_string(op.key) + ", not in the final list");
+        note("lost-append", name(*t) + " committed its append of " + std::to_string(op.element) + " to key " +
+                                std::to_string(op.key) + ", not in the final list");
       }
     }
   }
@@ -176,8 +173,8 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
           return std::find(op.read.begin(), op.read.end(), e) != op.read.end();
         });
         if (!all_there || op.read.empty() || op.read.back() != elements.back()) {
-          note("internal", name(*t) + " appended " + Show(elements) + " to key " +
-                               std::to_string(op.key) + " and then read " + Show(op.read));
+          note("internal", name(*t) + " appended " + Show(elements) + " to key " + std::to_string(op.key) +
+                               " and then read " + Show(op.read));
         }
       }
       const auto& list = final_of(op.key);
@@ -189,8 +186,7 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
         if (prefix && list[i] != e) prefix = false;
         auto w = writer.find(e);
         if (w == writer.end()) {
-          note("unknown-element",
-               name(*t) + " read " + std::to_string(e) + " on key " + std::to_string(op.key));
+          note("unknown-element", name(*t) + " read " + std::to_string(e) + " on key " + std::to_string(op.key));
         } else if (!w->second->committed) {
           dirty = true;
           note("G1a", name(*t) + " read " + std::to_string(e) + " of aborted " + name(*w->second));
@@ -198,13 +194,13 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
       }
       if (dirty) continue;  // a version that never was: it is in no order (nor an edge)
       if (!prefix) {
-        note("incompatible-order", name(*t) + " read " + Show(op.read) + " on key " +
-                                       std::to_string(op.key) + ", final " + Show(list));
+        note("incompatible-order",
+             name(*t) + " read " + Show(op.read) + " on key " + std::to_string(op.key) + ", final " + Show(list));
         continue;
       }
       if (auto it = last_read.find(op.key); it != last_read.end() && it->second != op.read) {
-        note("non-repeatable-read", name(*t) + " read key " + std::to_string(op.key) + " as " +
-                                        Show(it->second) + " then " + Show(op.read));
+        note("non-repeatable-read",
+             name(*t) + " read key " + std::to_string(op.key) + " as " + Show(it->second) + " then " + Show(op.read));
       }
       last_read[op.key] = op.read;
       if (!op.read.empty() && writer.count(op.read.back())) {
@@ -215,8 +211,7 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
           bool after = false;
           for (const ListOp& wop : w->ops) {
             if (wop.kind == ListOp::kAppend && wop.key == op.key && after) {
-              note("G1b",
-                   name(*t) + " read " + Show(op.read) + ", an intermediate state of " + name(*w));
+              note("G1b", name(*t) + " read " + Show(op.read) + ", an intermediate state of " + name(*w));
               break;
             }
             if (wop.kind == ListOp::kAppend && wop.element == op.read.back()) after = true;
@@ -244,8 +239,7 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
     std::set<int> reported;
     for (std::size_t v = 0; v < graph.size(); ++v) {
       for (const Edge& e : graph[v]) {
-        if ((e.kind & must_use) && component[v] == component[e.to] &&
-            reported.insert(component[v]).second) {
+        if ((e.kind & must_use) && component[v] == component[e.to] && reported.insert(component[v]).second) {
           note(anomaly, "a cycle among " + describe(component, component[v]));
         }
       }
@@ -262,9 +256,7 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
   for (std::size_t a = 0; a < graph.size(); ++a) {
     for (const Edge& e : graph[a]) {
       const int c = all[a];
-      if (e.kind != kRw || c != all[static_cast<std::size_t>(e.to)] ||
-          (single.count(c) && g2.count(c)))
-        continue;
+      if (e.kind != kRw || c != all[static_cast<std::size_t>(e.to)] || (single.count(c) && g2.count(c))) continue;
       std::vector<std::array<bool, 2>> seen(graph.size(), {false, false});
       std::deque<std::pair<int, int>> queue{{e.to, 0}};
       seen[static_cast<std::size_t>(e.to)][0] = true;
@@ -284,9 +276,8 @@ ListAppendReport CheckListAppend(const std::vector<ListTxn>& history,
         }
       }
       if (back[0] && single.insert(c).second) {
-        note("G-single", name(*nodes[a]) + " -rw-> " +
-                             name(*nodes[static_cast<std::size_t>(e.to)]) +
-                             " and back through ww/wr");
+        note("G-single",
+             name(*nodes[a]) + " -rw-> " + name(*nodes[static_cast<std::size_t>(e.to)]) + " and back through ww/wr");
       }
       if (back[1] && g2.insert(c).second) {
         note("G2", name(*nodes[a]) + " -rw-> " + name(*nodes[static_cast<std::size_t>(e.to)]) +

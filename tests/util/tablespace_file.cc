@@ -18,8 +18,6 @@ TablespaceFile TablespaceFile::Load(const std::filesystem::path& path) {
   return f;
 }
 
-bool TablespaceFile::full_crc32() const {
-  return (ondisk::Load32(bytes, ondisk::FspHeader::kFlags) & 0x10) != 0;
-}
+bool TablespaceFile::full_crc32() const { return (ondisk::Load32(bytes, ondisk::FspHeader::kFlags) & 0x10) != 0; }
 
 }  // namespace strata::testing

@@ -21,8 +21,8 @@ namespace strata::viz {
 namespace {
 
 using inspect::Rgb;
-using ondisk::Status;
 using inspect::SpaceFile;
+using ondisk::Status;
 
 SpaceFile Open(const std::filesystem::path& p) {
   auto f = SpaceFile::Open(p);
@@ -120,7 +120,8 @@ void ExpectPixelsMatchLegend(const std::filesystem::path& file, MapKind kind) {
   std::uint64_t unexplained = 0;
   for (const auto& [c, n] : pixels) {
     bool flat = c == std::make_tuple(255, 255, 255);
-    for (const auto& e : m.panels[0].legend) flat |= !e.lsn_scale && c == std::make_tuple(e.color.r, e.color.g, e.color.b);
+    for (const auto& e : m.panels[0].legend)
+      flat |= !e.lsn_scale && c == std::make_tuple(e.color.r, e.color.g, e.color.b);
     if (!flat) unexplained += n;
   }
   for (const auto& e : m.panels[0].legend) {
@@ -197,8 +198,11 @@ TEST(RenderTest, ManyFilesWrapIntoAGridWhereNoTextOverlaps) {
   }
   auto a = Open(testing::TestDataDir() / "mariadb-history/hist/t_uuid.ibd");
   auto b = Open(testing::TestDataDir() / "mariadb-history/hist/t_autoinc.ibd");
-  ExpectTidyLayout(BuildModel({{&a, nullptr}, {&b, nullptr}}, {MapKind::kLsn, true, 1024, "a title far too long to fit "
-                                                                "a narrow picture of two maps side by side, so it is cut"}), 300);
+  ExpectTidyLayout(
+      BuildModel({{&a, nullptr}, {&b, nullptr}}, {MapKind::kLsn, true, 1024,
+                                                  "a title far too long to fit "
+                                                  "a narrow picture of two maps side by side, so it is cut"}),
+      300);
 }
 
 // One colour per index name in every panel: the 25 sakila files, named by their dictionaries,
@@ -289,7 +293,8 @@ TEST(ModelTest, APageThatFailsItsChecksumIsDrawnAsDamaged) {
   const auto path = tmp.path() / "film.ibd";
   std::filesystem::copy_file(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd", path);
   auto intact = Open(path);
-  const std::uint64_t intact_max_lsn = BuildModel({{&intact, nullptr}}, {MapKind::kLsn, false, 1024, ""}).panels[0].lsn_max;
+  const std::uint64_t intact_max_lsn =
+      BuildModel({{&intact, nullptr}}, {MapKind::kLsn, false, 1024, ""}).panels[0].lsn_max;
   {
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(6 * 16384 + 16);  // page 6's FIL_PAGE_LSN: a huge LSN, and the checksum no longer holds

@@ -31,9 +31,10 @@ TEST(ViewerTest, ScreenshotUnderXvfbShowsTheMapColours) {
   const auto shot = tmp.path() / "shot.png";
   const auto hist = testing::TestDataDir() / "mariadb-history/hist";
   // LeakSanitizer would report Mesa's own allocations in the sanitizer build.
-  auto r = testing::RunCommand("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " +
-                               std::string(STRATA_VIZ_BINARY) + " " + (hist / "t_sec.ibd").string() + " " +
-                               (hist / "t_uuid.ibd").string() + " --map index --frames 3 --screenshot " + shot.string());
+  auto r =
+      testing::RunCommand("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " +
+                          std::string(STRATA_VIZ_BINARY) + " " + (hist / "t_sec.ibd").string() + " " +
+                          (hist / "t_uuid.ibd").string() + " --map index --frames 3 --screenshot " + shot.string());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto png = ReadPng(shot);
   ASSERT_TRUE(png.ok()) << png.status().ToString();
@@ -79,7 +80,9 @@ TEST(ViewerTest, CompressedPageShowsItsStreamLogAndDirectory) {
   EXPECT_GT((colors[std::make_tuple(66, 135, 245)]), 24u) << "zlib stream";
   EXPECT_GT((colors[std::make_tuple(70, 190, 190)]), 24u) << "modification log";
   EXPECT_GT((colors[std::make_tuple(245, 130, 48)]), 24u) << "dense directory";
-  EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " --page x " + (tmp.path() / "zip2.ibd").string()).exit_code, 2);
+  EXPECT_EQ(
+      testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " --page x " + (tmp.path() / "zip2.ibd").string()).exit_code,
+      2);
 }
 
 TEST(ViewerTest, BadArgumentsExitTwo) {

@@ -33,7 +33,7 @@ struct LoadedFile {
 
 struct AppState {
   std::vector<std::unique_ptr<LoadedFile>> files;
-  inspect::EncryptionKeys keys;  // --key-file / --keyring: encrypted pages shown decrypted
+  inspect::EncryptionKeys keys;             // --key-file / --keyring: encrypted pages shown decrypted
   std::optional<inspect::UndoReport> undo;  // when a system tablespace is among the files
   std::atomic<std::size_t> loaded{0};       // files done, for the progress bar
   std::atomic<bool> finished{false};        // everything (undo included) is loaded

@@ -36,14 +36,16 @@ void ComparePanel::Draw(AppState& app, bool* open) {
   const LoadedFile& a = *app.files[app.compare_a];
   const LoadedFile& b = *app.files[app.compare_b];
   if (shown_ != std::make_pair(app.compare_a, app.compare_b)) {
-    comparison_ = inspect::CompareSpaces(a.summary, a.indexes, a.file->file_bytes(), b.summary, b.indexes, b.file->file_bytes());
+    comparison_ =
+        inspect::CompareSpaces(a.summary, a.indexes, a.file->file_bytes(), b.summary, b.indexes, b.file->file_bytes());
     shown_ = {app.compare_a, app.compare_b};
   }
   const inspect::SpaceComparison& c = comparison_;
   ImGui::TextDisabled("A: %s (%s)", c.file_a.c_str(), c.flavor_a.c_str());
   ImGui::TextDisabled("B: %s (%s)", c.file_b.c_str(), c.flavor_b.c_str());
 
-  if (ImGui::BeginTable("figures", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+  if (ImGui::BeginTable("figures", 4,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     for (const char* h : {"", "A", "B", "B vs A"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const auto& f : c.figures) {

@@ -25,7 +25,8 @@
 namespace {
 
 void Usage(std::ostream& out) {
-  out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--compare] [--screenshot OUT.png --frames N]\n\n"
+  out << "Usage: strata-viz PATH... [--map extents|lsn|types|index] [--page N] [--compare] [--screenshot OUT.png "
+         "--frames N]\n\n"
          "Opens tablespaces (.ibd, ibdata1, undo files) or data directories. Hover a page for its header,\n"
          "click it for the page panel (--page N opens it on page N of the first file); Ctrl+wheel zooms, right-drag\n"
          "pans. --compare sets the first two files side by side, index by index (the same rows written by\n"
@@ -63,7 +64,8 @@ bool OneDataDirectory(const std::vector<std::filesystem::path>& paths) {
   std::optional<std::filesystem::path> dir;
   for (const auto& p : paths) {
     std::error_code ec;
-    std::filesystem::path d = std::filesystem::is_directory(p, ec) ? std::filesystem::absolute(p, ec) : std::filesystem::path();
+    std::filesystem::path d =
+        std::filesystem::is_directory(p, ec) ? std::filesystem::absolute(p, ec) : std::filesystem::path();
     if (d.empty()) {
       const auto system = strata::inspect::FindSystemTablespace(p);
       d = system ? system->parent_path() : std::filesystem::absolute(p, ec).parent_path();
@@ -138,8 +140,9 @@ int main(int argc, char** argv) {
   }
 
   strata::inspect::EncryptionKeys keys;
-  for (const auto& st : {key_file.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMariaDbKeyFile(key_file, filekey, &keys),
-                         keyring.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMySqlKeyring(keyring, &keys)}) {
+  for (const auto& st :
+       {key_file.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMariaDbKeyFile(key_file, filekey, &keys),
+        keyring.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMySqlKeyring(keyring, &keys)}) {
     if (!st.ok()) {
       std::cerr << "strata-viz: " << st.message() << "\n";
       return 1;
@@ -161,7 +164,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  glfwSetErrorCallback([](int code, const char* what) { std::fprintf(stderr, "strata-viz: GLFW error %d: %s\n", code, what); });
+  glfwSetErrorCallback(
+      [](int code, const char* what) { std::fprintf(stderr, "strata-viz: GLFW error %d: %s\n", code, what); });
   if (!glfwInit()) return 1;
   const char* glsl_version = "#version 130";
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);

@@ -35,7 +35,8 @@ void RebuildTextures(AppState& app) {
     for (std::size_t c = 0; c < p.cells.size(); ++c) {
       Rgb color = p.cells[c];
       // Extents: the fill shows as intensity (full colour = full page).
-      if (!p.bar_height.empty() && p.bar_background[c] != p.cells[c]) color = inspect::Lighten(color, 0.75 * (1 - p.bar_height[c]));
+      if (!p.bar_height.empty() && p.bar_background[c] != p.cells[c])
+        color = inspect::Lighten(color, 0.75 * (1 - p.bar_height[c]));
       rgba[c * 4] = color.r, rgba[c * 4 + 1] = color.g, rgba[c * 4 + 2] = color.b, rgba[c * 4 + 3] = 255;
     }
     glBindTexture(GL_TEXTURE_2D, app.textures[i]);
@@ -66,7 +67,8 @@ void PageTooltip(const LoadedFile& f, std::uint32_t n) {
 
 }  // namespace
 
-void LeafFillHistogram(const std::string& label, const std::array<std::uint64_t, 10>& pages, std::uint64_t top, float width) {
+void LeafFillHistogram(const std::string& label, const std::array<std::uint64_t, 10>& pages, std::uint64_t top,
+                       float width) {
   float hist[10];
   std::uint64_t total = 0, peak = 0;
   for (int k = 0; k < 10; ++k) {
@@ -78,7 +80,8 @@ void LeafFillHistogram(const std::string& label, const std::array<std::uint64_t,
   // The counts above the plot, not over its bars (where a tall bar would hide them).
   ImGui::TextDisabled("%s leaf pages, tallest bar %s", Thousands(total).c_str(), Thousands(peak).c_str());
   const float x0 = ImGui::GetCursorPosX();
-  ImGui::PlotHistogram(label.c_str(), hist, 10, 0, nullptr, 0.0f, top ? static_cast<float>(top) : FLT_MAX, ImVec2(width, 60));
+  ImGui::PlotHistogram(label.c_str(), hist, 10, 0, nullptr, 0.0f, top ? static_cast<float>(top) : FLT_MAX,
+                       ImVec2(width, 60));
   ImGui::TextDisabled("0%%");
   ImGui::SameLine();  // (SameLine's own offset counts from a group's left, not the window's)
   ImGui::SetCursorPosX(x0 + width / 2 - ImGui::CalcTextSize("50%").x / 2);
@@ -92,8 +95,9 @@ void MapPanel::Draw(AppState& app) {
   ImGui::Begin("Page map");
   if (!app.all_loaded()) {
     // Each file is scanned a few times (summary, indexes); the bar follows files and the scan in hand.
-    const float done = app.files.empty() ? 1.0f
-                                         : (static_cast<float>(app.loaded.load()) + app.file_progress.load()) / app.files.size();
+    const float done = app.files.empty()
+                           ? 1.0f
+                           : (static_cast<float>(app.loaded.load()) + app.file_progress.load()) / app.files.size();
     ImGui::Text("Reading %zu tablespace%s...", app.files.size(), app.files.size() == 1 ? "" : "s");
     ImGui::ProgressBar(done);
     ImGui::End();
@@ -155,13 +159,16 @@ void MapPanel::Draw(AppState& app) {
       const std::uint64_t page = (std::uint64_t{row} * app.model.cells_per_row + col) * app.model.pages_per_cell;
       if (col < app.model.cells_per_row && page < f.file->n_pages()) {
         PageTooltip(f, static_cast<std::uint32_t>(page));
-        if (ImGui::IsMouseClicked(0)) app.selected = std::make_pair(i, static_cast<std::uint32_t>(page)), app.show_page = true;
+        if (ImGui::IsMouseClicked(0))
+          app.selected = std::make_pair(i, static_cast<std::uint32_t>(page)), app.show_page = true;
       }
     }
     for (const auto& e : p.legend) {
-      ImGui::ColorButton(e.label.c_str(), ImVec4(e.color.r / 255.f, e.color.g / 255.f, e.color.b / 255.f, 1), 0, ImVec2(12, 12));
+      ImGui::ColorButton(e.label.c_str(), ImVec4(e.color.r / 255.f, e.color.g / 255.f, e.color.b / 255.f, 1), 0,
+                         ImVec2(12, 12));
       ImGui::SameLine();
-      ImGui::Text("%s: %s page%s (%.1f%%)", e.label.c_str(), Thousands(e.pages).c_str(), e.pages == 1 ? "" : "s", e.percent);
+      ImGui::Text("%s: %s page%s (%.1f%%)", e.label.c_str(), Thousands(e.pages).c_str(), e.pages == 1 ? "" : "s",
+                  e.percent);
     }
     ImGui::EndGroup();
     ++panel;
@@ -183,7 +190,8 @@ void SummaryPanel::Draw(AppState& app, bool* open) {
     ImGui::Text("%s, space %u, %zu-byte pages, %u pages", s.flavor.c_str(), s.space_id, s.page_size, s.pages);
     ImGui::Text("checksums: %llu failed, %llu never written", static_cast<unsigned long long>(s.checksum_failures),
                 static_cast<unsigned long long>(s.never_written));
-    for (const auto& [type, n] : s.type_counts) ImGui::BulletText("%s: %llu", type.c_str(), static_cast<unsigned long long>(n));
+    for (const auto& [type, n] : s.type_counts)
+      ImGui::BulletText("%s: %llu", type.c_str(), static_cast<unsigned long long>(n));
     for (const auto& ix : f->indexes.indexes) {
       if (ix.levels.empty()) continue;
       LeafFillHistogram(fmt::format("{} leaf fill", ix.name.empty() ? std::to_string(ix.index_id) : ix.name),
@@ -198,22 +206,29 @@ void BtreePanel::Draw(AppState& app, bool* open) {
   for (const auto& f : app.files) {
     if (!f->ready || !f->file) continue;
     for (const auto& ix : f->indexes.indexes) {
-      const std::string title = fmt::format("{}: {}", f->path.filename().string(), ix.name.empty() ? std::to_string(ix.index_id) : ix.name);
+      const std::string title =
+          fmt::format("{}: {}", f->path.filename().string(), ix.name.empty() ? std::to_string(ix.index_id) : ix.name);
       if (!ImGui::TreeNode(title.c_str())) continue;
       if (ImGui::BeginTable("levels", 5, ImGuiTableFlags_Borders)) {
         for (const char* h : {"level", "pages", "records", "avg fill", "max fill"}) ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
         for (const auto& l : ix.levels) {
           ImGui::TableNextRow();
-          ImGui::TableNextColumn(); ImGui::Text("%u", l.level);
-          ImGui::TableNextColumn(); ImGui::Text("%llu", static_cast<unsigned long long>(l.pages));
-          ImGui::TableNextColumn(); ImGui::Text("%llu", static_cast<unsigned long long>(l.records));
-          ImGui::TableNextColumn(); ImGui::Text("%.1f%%", 100 * l.fill_avg);
-          ImGui::TableNextColumn(); ImGui::Text("%.1f%%", 100 * l.fill_max);
+          ImGui::TableNextColumn();
+          ImGui::Text("%u", l.level);
+          ImGui::TableNextColumn();
+          ImGui::Text("%llu", static_cast<unsigned long long>(l.pages));
+          ImGui::TableNextColumn();
+          ImGui::Text("%llu", static_cast<unsigned long long>(l.records));
+          ImGui::TableNextColumn();
+          ImGui::Text("%.1f%%", 100 * l.fill_avg);
+          ImGui::TableNextColumn();
+          ImGui::Text("%.1f%%", 100 * l.fill_max);
         }
         ImGui::EndTable();
       }
-      ImGui::Text("leaf chain: %llu of %llu steps not to the next page", static_cast<unsigned long long>(ix.discontiguous_steps),
+      ImGui::Text("leaf chain: %llu of %llu steps not to the next page",
+                  static_cast<unsigned long long>(ix.discontiguous_steps),
                   static_cast<unsigned long long>(ix.leaf_steps));
       ImGui::TreePop();
     }
@@ -225,17 +240,21 @@ void UndoPanel::Draw(AppState& app, bool* open) {
   if (!app.all_loaded() || !app.undo) return;
   if (!ImGui::Begin("Undo", open)) return ImGui::End();
   ImGui::Text("History list length %llu", static_cast<unsigned long long>(app.undo->history_list_length));
-  ImGui::Text("History size %llu pages in %zu rollback segments", static_cast<unsigned long long>(app.undo->history_pages),
-              app.undo->rsegs.size());
+  ImGui::Text("History size %llu pages in %zu rollback segments",
+              static_cast<unsigned long long>(app.undo->history_pages), app.undo->rsegs.size());
   if (ImGui::BeginTable("rsegs", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY, ImVec2(0, 300))) {
     for (const char* h : {"rollback segment", "space", "page", "history"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const auto& r : app.undo->rsegs) {
       ImGui::TableNextRow();
-      ImGui::TableNextColumn(); ImGui::TextUnformatted(r.source.c_str());
-      ImGui::TableNextColumn(); ImGui::Text("%u", r.space_id);
-      ImGui::TableNextColumn(); ImGui::Text("%u", r.page);
-      ImGui::TableNextColumn(); ImGui::Text("%u", r.history_length);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.source.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%u", r.space_id);
+      ImGui::TableNextColumn();
+      ImGui::Text("%u", r.page);
+      ImGui::TableNextColumn();
+      ImGui::Text("%u", r.history_length);
     }
     ImGui::EndTable();
   }
@@ -255,13 +274,18 @@ void PagePanel::Draw(AppState& app, bool* open) {
   }
   ondisk::ConstBytes page = f.file->page(n);
   // The page's regions as bands across its bytes.
-  struct Band { const char* name; std::size_t from, to; Rgb color; };
+  struct Band {
+    const char* name;
+    std::size_t from, to;
+    Rgb color;
+  };
   std::vector<Band> bands;
   const std::size_t size = page.size();
   bands.push_back({"FIL header", 0, 38, {120, 130, 150}});
   const bool btree = ondisk::IsBtreePage(ondisk::FilHeader(page).type(), f.file->flavor());
   ondisk::ZipPageParts z;
-  auto ip = btree ? f.file->OpenIndexPage(page, &z) : ondisk::Result<ondisk::IndexPage>(ondisk::Status::NotSupported("not a B-tree page"));
+  auto ip = btree ? f.file->OpenIndexPage(page, &z)
+                  : ondisk::Result<ondisk::IndexPage>(ondisk::Status::NotSupported("not a B-tree page"));
   const ondisk::ZipPageParts* zip = ip.ok() && f.file->compressed() ? &z : nullptr;
   if (zip) {
     // ROW_FORMAT=COMPRESSED: the stored page's parts (its records are those of the logical
@@ -290,7 +314,8 @@ void PagePanel::Draw(AppState& app, bool* open) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const auto& b : bands) {
-    dl->AddRectFilled(ImVec2(at.x + width * b.from / size, at.y), ImVec2(at.x + width * b.to / size, at.y + 24), Col(b.color));
+    dl->AddRectFilled(ImVec2(at.x + width * b.from / size, at.y), ImVec2(at.x + width * b.to / size, at.y + 24),
+                      Col(b.color));
   }
   ImGui::Dummy(ImVec2(width, 28));
   for (const auto& b : bands) {
