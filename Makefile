@@ -6,7 +6,7 @@ WERROR ?= $(if $(CI),ON,OFF)
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build demo test test-slow san-build asan tsan fuzz format clean
+.PHONY: all deps build demo test test-slow san-build asan tsan thread-safety fuzz format format-check clean
 all: build
 
 deps:
@@ -44,6 +44,11 @@ san-build: deps
 asan: san-build
 	@ctest --test-dir $(SAN_BUILD) --output-on-failure -j $(JOBS) -LE slow
 
+# The lock rules written with engine/thread_annotations.h (GUARDED_BY, REQUIRES, ...): clang
+# builds with -Wthread-safety, so the sanitizer build checks them, as errors here and in CI.
+thread-safety: WERROR = ON
+thread-safety: san-build
+
 # The concurrency suites (row locks, isolation levels and their histories, group commit, early
 # lock release, hot rows, purge beside writers, the buffer pool and its cleaner, the redo log)
 # under ThreadSanitizer: only the test files of those suites are built (engine_tsan_test), and
@@ -61,8 +66,13 @@ tsan: deps
 fuzz: san-build
 	@tests/fuzz/run.sh $(SAN_BUILD) $(FUZZ_SECONDS)
 
+# Layout is .clang-format's: `format` applies it, `format-check` (CI) names every file that
+# differs and fails.
 format:
 	@git ls-files '*.h' '*.cc' | xargs clang-format -i
+
+format-check: deps
+	@git ls-files '*.h' '*.cc' | xargs clang-format --dry-run --Werror
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) build-tsan

@@ -22,6 +22,7 @@ packages=(
   mariadb-server-core                   # innochecksum, run on the engine's files by the tests; mariadbd
   mariadb-client-core                   # with it, a private server loads `strata gen dump` files in a test
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for the fuzz targets
+  clang-format                          # `make format-check`: layout as .clang-format says
 )
 for group in "$@"; do
   case "$group" in
