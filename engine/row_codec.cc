@@ -57,6 +57,17 @@ Status Bad(const Column& c, Status::Reason why, const std::string& what, const V
   return Status::InvalidArgument(fmt::format("{} '{}' for column '{}'", what, v.ToString(), c.name)).Because(why);
 }
 
+// An integer given as a string ('42'): the whole string must be the number.
+template <class T>
+Result<T> ParseInteger(const Column& c, const Value& v) {
+  const std::string& s = v.as_string();
+  T out = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (ec != std::errc() || p != s.data() + s.size())
+    return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
+  return out;
+}
+
 Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
   if (v.is_int()) return v.as_int();
   if (v.is_uint()) {
@@ -65,12 +76,7 @@ Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
     return static_cast<std::int64_t>(v.as_uint());
   }
   if (v.is_double()) return static_cast<std::int64_t>(std::llround(v.as_double()));
-  const std::string& s = v.as_string();
-  std::int64_t out = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size())
-    return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
-  return out;
+  return ParseInteger<std::int64_t>(c, v);
 }
 
 Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
@@ -83,12 +89,7 @@ Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
     if (v.as_double() < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
     return static_cast<std::uint64_t>(std::llround(v.as_double()));
   }
-  const std::string& s = v.as_string();
-  std::uint64_t out = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size())
-    return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
-  return out;
+  return ParseInteger<std::uint64_t>(c, v);
 }
 
 std::string Str(const std::vector<std::byte>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }

@@ -69,16 +69,25 @@ Result<UndoLog> Rseg::NewSegment(UndoPageType type) {
   return log;
 }
 
+Result<Rseg::SegmentPage> Rseg::WriteSegmentPage(Mtr& mtr, PageNo seg_page) {
+  auto p = mtr.Write({system_.id(), seg_page});
+  if (!p.ok()) return p.status();
+  auto ph = UndoPageHeader::Decode(*p);
+  if (!ph.ok()) return Damaged(seg_page, ph.status());
+  auto sh = UndoSegmentHeader::Decode(*p);
+  if (!sh.ok()) return Damaged(seg_page, sh.status());
+  return SegmentPage{*p, *ph, *sh};
+}
+
 // trx_undo_header_create: a fresh insert log starts the page over; an update log goes after
 // the logs already on the page.
 Status Rseg::AddLogHeader(UndoLog& log, bool append) {
   Mtr mtr(pool_);
-  auto p = mtr.Write({system_.id(), log.seg_page});
-  if (!p.ok()) return p.status();
-  auto ph = UndoPageHeader::Decode(*p);
-  if (!ph.ok()) return Damaged(log.seg_page, ph.status());
-  auto sh = UndoSegmentHeader::Decode(*p);
-  if (!sh.ok()) return Damaged(log.seg_page, sh.status());
+  auto seg = WriteSegmentPage(mtr, log.seg_page);
+  if (!seg.ok()) return seg.status();
+  MutableBytes* p = &seg->page;
+  UndoPageHeader* ph = &seg->page_header;
+  UndoSegmentHeader* sh = &seg->segment_header;
   const std::uint16_t at = append ? ph->free : static_cast<std::uint16_t>(UndoSegmentHeader::kFirstLog);
   UndoLogHeader h;
   h.trx_id = log.trx_id;
@@ -238,12 +247,11 @@ Status Rseg::Commit(UndoLog* insert_log, UndoLog* update_log, std::uint64_t trx_
 
 // trx_undo_set_state_at_finish and trx_purge_add_undo_to_history.
 Status Rseg::EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no) {
-  auto p = mtr.Write({system_.id(), log.seg_page});
-  if (!p.ok()) return p.status();
-  auto ph = UndoPageHeader::Decode(*p);
-  if (!ph.ok()) return Damaged(log.seg_page, ph.status());
-  auto sh = UndoSegmentHeader::Decode(*p);
-  if (!sh.ok()) return Damaged(log.seg_page, sh.status());
+  auto seg = WriteSegmentPage(mtr, log.seg_page);
+  if (!seg.ok()) return seg.status();
+  MutableBytes* p = &seg->page;
+  UndoPageHeader* ph = &seg->page_header;
+  UndoSegmentHeader* sh = &seg->segment_header;
   const bool cache = log.pages == 1 && ph->free < p->size() * 3 / 4;
   if (log.type == UndoPageType::kInsert) {
     if (!cache) return FreeSegment(mtr, log.seg_page, log.slot);

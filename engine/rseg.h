@@ -92,6 +92,13 @@ class Rseg {
   std::size_t cached_segments() const { return cached_insert_.size() + cached_update_.size(); }
 
  private:
+  // An undo segment's first page, latched for writing, with its two headers read.
+  struct SegmentPage {
+    ondisk::MutableBytes page;
+    ondisk::UndoPageHeader page_header;
+    ondisk::UndoSegmentHeader segment_header;
+  };
+  Result<SegmentPage> WriteSegmentPage(Mtr& mtr, ondisk::PageNo seg_page);
   Result<UndoLog> NewSegment(ondisk::UndoPageType type);
   Status AddLogHeader(UndoLog& log, bool reuse_page);
   Status EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no);

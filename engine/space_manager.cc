@@ -291,11 +291,15 @@ Result<FsegHeader> SpaceManager::CreateSegment() {
   return FsegHeader{store_.space_id(), ipage, static_cast<std::uint16_t>(InodeEntry::OffsetOf(ps, *chosen))};
 }
 
+Result<MutableBytes> SpaceManager::InodePage(const FsegHeader& seg) {
+  STRATA_RETURN_IF_ERROR(seg.Check(store_.page_size(), 0));
+  return store_.Page(seg.page);
+}
+
 Result<PageNo> SpaceManager::AllocatePage(const FsegHeader& seg) {
   const PageSize ps = store_.page_size();
-  STRATA_RETURN_IF_ERROR(seg.Check(ps, 0));
   const std::uint32_t slot = seg.slot(ps);
-  auto ip = store_.Page(seg.page);
+  auto ip = InodePage(seg);
   if (!ip.ok()) return ip.status();
   InodeEntry inode(*ip, slot);
   if (!inode.in_use()) return Status::Corruption("segment header points at an unused inode slot");
@@ -355,9 +359,8 @@ Result<PageNo> SpaceManager::AllocatePage(const FsegHeader& seg) {
 
 Status SpaceManager::FreePage(const FsegHeader& seg, PageNo page) {
   const PageSize ps = store_.page_size();
-  STRATA_RETURN_IF_ERROR(seg.Check(ps, 0));
   const std::uint32_t slot = seg.slot(ps);
-  auto ip = store_.Page(seg.page);
+  auto ip = InodePage(seg);
   if (!ip.ok()) return ip.status();
   InodeEntry inode(*ip, slot);
   for (std::uint32_t s = 0; s < inode.frag_slots(); ++s) {
@@ -403,9 +406,8 @@ Status SpaceManager::FreePage(const FsegHeader& seg, PageNo page) {
 
 Status SpaceManager::DropSegment(const FsegHeader& seg) {
   const PageSize ps = store_.page_size();
-  STRATA_RETURN_IF_ERROR(seg.Check(ps, 0));
   const std::uint32_t slot = seg.slot(ps);
-  auto ip = store_.Page(seg.page);
+  auto ip = InodePage(seg);
   if (!ip.ok()) return ip.status();
   InodeEntry inode(*ip, slot);
   for (std::uint32_t s = 0; s < inode.frag_slots(); ++s) {

@@ -42,6 +42,8 @@ class SpaceManager {
 
  private:
   Result<ondisk::MutableBytes> Page0();
+  // The INODE page a segment header points at, once the header is checked.
+  Result<ondisk::MutableBytes> InodePage(const ondisk::FsegHeader& seg);
   Result<ondisk::PageNo> AllocateFragmentPage();
   Status FreeFragmentPage(ondisk::PageNo page);
   Result<std::uint32_t> AllocateFreeExtent();  // first page of the extent, off every list

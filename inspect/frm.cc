@@ -10,45 +10,14 @@
 #include "inspect/create_table.h"
 #include "inspect/sys_columns.h"
 #include "ondisk/column_format.h"
+#include "ondisk/mysql_type.h"
 
 namespace strata::inspect {
 
 using namespace strata::ondisk;
+using namespace strata::ondisk::mysql_type;  // the .frm column types
 
 namespace {
-
-// The server's type codes (MYSQL_TYPE_*) as a .frm records them.
-enum FrmType : std::uint8_t {
-  kTiny = 1,
-  kShort = 2,
-  kLong = 3,
-  kFloat = 4,
-  kDouble = 5,
-  kTimestamp = 7,
-  kLongLong = 8,
-  kInt24 = 9,
-  kDate = 10,
-  kTime = 11,
-  kDatetime = 12,
-  kYear = 13,
-  kNewDate = 14,
-  kVarchar = 15,
-  kBit = 16,
-  kTimestamp2 = 17,
-  kDatetime2 = 18,
-  kTime2 = 19,
-  kJson = 245,
-  kNewDecimal = 246,
-  kEnum = 247,
-  kSet = 248,
-  kTinyBlob = 249,
-  kMediumBlob = 250,
-  kLongBlob = 251,
-  kBlob = 252,
-  kVarString = 253,
-  kString = 254,
-  kGeometry = 255,
-};
 
 // Pack flags (sql/field.h FIELDFLAG_*).
 constexpr std::uint16_t kPackSigned = 0x1;  // with kPackNumber; for strings: binary

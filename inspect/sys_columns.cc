@@ -4,10 +4,14 @@
 
 #include "inspect/create_table.h"
 #include "ondisk/charsets.h"
+#include "ondisk/mysql_type.h"
 
 namespace strata::inspect {
 
 using namespace strata::ondisk;
+// The server types in PRTYPE's low byte; the names they share with the main types above are
+// written mysql_type::kVarchar, mysql_type::kBlob.
+using namespace strata::ondisk::mysql_type;
 
 namespace {
 
@@ -23,33 +27,6 @@ enum MainType : std::uint32_t {
   kVarMysql = 12,
   kMysql = 13,
   kGeometry = 14,
-};
-
-// The server's type codes (MYSQL_TYPE_*) that InnoDB keeps in PRTYPE's low byte.
-enum ServerType : std::uint32_t {
-  kTiny = 1,
-  kShort = 2,
-  kLong = 3,
-  kTimestamp = 7,
-  kLongLong = 8,
-  kInt24 = 9,
-  kDate = 10,
-  kTime = 11,
-  kDatetime = 12,
-  kYear = 13,
-  kNewDate = 14,
-  kTrueVarchar = 15,
-  kBit = 16,
-  kJson = 245,
-  kNewDecimal = 246,
-  kEnum = 247,
-  kSet = 248,
-  kTinyBlob = 249,
-  kMediumBlob = 250,
-  kLongBlob = 251,
-  kBlobType = 252,
-  kVarString = 253,
-  kString = 254,
 };
 
 }  // namespace
