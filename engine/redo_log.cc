@@ -99,23 +99,13 @@ std::uint64_t RedoLog::FileOffset(std::uint64_t block_lsn) const {
   return kLogFileHeaderSize + (block_lsn - kLogStartLsn) % capacity_;
 }
 
-// A block of this lap at `lsn`, whole: its checksum verifies and its number is the LSN's.
-bool RedoLog::BlockFollows(ConstBytes block, std::uint64_t lsn) {
-  auto h = LogBlockHeader::Decode(block);
-  return h.ok() && CheckLogBlockChecksum(block) == LogChecksum::kCrc32c && h->number == LogBlockNumber(Lsn(lsn));
-}
-
 Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   MutexLock lock(mu_);
   const std::uint64_t first_block = checkpoint_lsn_ - checkpoint_lsn_ % kLogBlockSize;
-  constexpr std::size_t kPayload = kLogBlockPayload;
-  // Each block's payload at a fixed stride in `stream`, so that position i is at a known LSN.
-  std::vector<std::byte>& stream = recovered_;
-  stream.clear();
-  stream.reserve(std::min<std::uint64_t>(capacity_, 64u << 20));
+  LogPayloadStream& stream = recovered_;
+  stream.Reset(first_block);
   std::vector<std::byte> chunk, last_block(kLogBlockSize, std::byte{0});
   std::uint64_t last_block_lsn = first_block;
-  std::size_t valid = 0;                        // stream bytes that are log data
   constexpr std::uint64_t kChunkBlocks = 2048;  // 1 MiB reads
   bool done = false;
   for (std::uint64_t b = first_block; !done && b - first_block < capacity_;) {
@@ -128,7 +118,9 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
     STRATA_RETURN_IF_ERROR(file_->Read(off, chunk));
     for (std::uint64_t k = 0; k < n; ++k, b += kLogBlockSize) {
       ConstBytes block = ConstBytes(chunk).subspan(k * kLogBlockSize, kLogBlockSize);
-      if (!BlockFollows(block, b) || (b == first_block && Load16(block, 4) < checkpoint_lsn_ % kLogBlockSize)) {
+      const LogBlockAt at = ReadLogBlockAt(block, b, kStrataLogFormat);
+      if (at.state != LogBlockState::kWritten ||
+          (b == first_block && Load16(block, 4) < checkpoint_lsn_ % kLogBlockSize)) {
         // The end of the log: a block of an earlier lap, one never written, or the torn last
         // write of a crash (the inspector says so too). Not when the log goes on after it:
         // then it is damage in the middle, and the records after it (acknowledged commits
@@ -136,9 +128,8 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
         std::vector<std::byte> after(kLogBlockSize);
         const bool has_after = b + kLogBlockSize - first_block < capacity_;
         if (has_after) STRATA_RETURN_IF_ERROR(file_->Read(FileOffset(b + kLogBlockSize), after));
-        const bool this_lap = Load32(block, 0) % (1u << 31) == LogBlockNumber(Lsn(b)) &&
-                              CheckLogBlockChecksum(block) != LogChecksum::kCrc32c;
-        if (has_after && BlockFollows(after, b + kLogBlockSize)) {
+        const bool this_lap = at.state == LogBlockState::kBadChecksum;
+        if (has_after && ReadLogBlockAt(after, b + kLogBlockSize, kStrataLogFormat).state == LogBlockState::kWritten) {
           return Status::Corruption(fmt::format(
               "{}: the log block at LSN {} (file offset {}) is damaged ({}), and the log goes on after it: the records "
               "past it cannot be replayed, so nothing was opened; restore the log from a backup",
@@ -148,24 +139,16 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
         done = true;
         break;
       }
-      auto h = LogBlockHeader::Decode(block);
-      const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
-      const std::size_t base = stream.size();
-      stream.resize(base + kPayload, std::byte{0});
-      std::memcpy(stream.data() + base, block.data() + kLogBlockHeaderSize, end - kLogBlockHeaderSize);
-      valid = base + end - kLogBlockHeaderSize;
       std::copy(block.begin(), block.end(), last_block.begin());
       last_block_lsn = b;
-      if (h->data_len < kLogBlockSize) {
+      if (!stream.Append(block, at.header)) {
         done = true;
         break;
       }
     }
   }
-  auto lsn_at = [&](std::size_t i) {
-    return first_block + i / kPayload * kLogBlockSize + kLogBlockHeaderSize + i % kPayload;
-  };
-  ConstBytes s(stream.data(), valid);
+  auto lsn_at = [&](std::size_t i) { return stream.LsnAt(i); };
+  ConstBytes s = stream.data();
 
   std::vector<RedoGroup> groups;
   std::size_t i = checkpoint_lsn_ % kLogBlockSize - kLogBlockHeaderSize;
@@ -185,13 +168,13 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   lsn_ = lsn_at(group_start);
   buf_lsn_ = lsn_ - lsn_ % kLogBlockSize;
   buf_.assign(kLogBlockSize, std::byte{0});
-  const std::size_t block_start = (buf_lsn_ - first_block) / kLogBlockSize * kPayload;
+  const std::size_t block_start = (buf_lsn_ - first_block) / kLogBlockSize * kLogBlockPayload;
   const std::size_t keep = lsn_ % kLogBlockSize - kLogBlockHeaderSize;
-  if (stream.size() < block_start + keep) {
+  if (stream.stride_bytes() < block_start + keep) {
     return Status::Corruption(
         fmt::format("{}: the log block at the checkpoint (LSN {}) is damaged", path().string(), checkpoint_lsn_));
   }
-  if (keep > 0) std::memcpy(buf_.data() + kLogBlockHeaderSize, stream.data() + block_start, keep);
+  if (keep > 0) std::memcpy(buf_.data() + kLogBlockHeaderSize, stream.data().data() + block_start, keep);
   if (buf_lsn_ == last_block_lsn) {
     const std::uint16_t first_group = Load16(last_block, 6);
     if (first_group != 0 && first_group < lsn_ % kLogBlockSize) Store16(buf_, 6, first_group);

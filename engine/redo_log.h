@@ -60,7 +60,7 @@ class RedoLog {
   // block ends the scan (what follows was never acknowledged). The groups' records stay
   // valid until ReleaseRecovery().
   Result<std::vector<RedoGroup>> Recover(std::size_t page_size);
-  void ReleaseRecovery() { std::vector<std::byte>().swap(recovered_); }
+  void ReleaseRecovery() { recovered_ = {}; }
 
   // Appends one mini-transaction's records; returns its [start, end) LSNs.
   std::pair<ondisk::Lsn, ondisk::Lsn> Append(ondisk::ConstBytes records);
@@ -95,7 +95,6 @@ class RedoLog {
   std::shared_mutex& commit_gate() { return commit_gate_; }
 
  private:
-  static bool BlockFollows(ondisk::ConstBytes block, std::uint64_t lsn);
   RedoLog(std::unique_ptr<File> file, std::uint64_t capacity) : file_(std::move(file)), capacity_(capacity) {}
   Status WriteHeader();
   // Writes (and with `sync` syncs) the log up to `target`; lets go of mu_ during the I/O.
@@ -142,7 +141,7 @@ class RedoLog {
   Status error_ GUARDED_BY(mu_);
   RedoStats stats_ GUARDED_BY(mu_);
   std::shared_mutex commit_gate_;
-  std::vector<std::byte> recovered_;  // the log read by Recover, which its groups point into
+  ondisk::LogPayloadStream recovered_;  // the log read by Recover, which its groups point into
 };
 
 }  // namespace strata::engine

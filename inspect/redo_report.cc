@@ -25,8 +25,6 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::size_t kPayloadEnd = kLogBlockSize - kLogBlockTrailerSize;
-
 std::string FormatName(std::uint32_t format) {
   if (format == kStrataLogFormat) return "Strata redo log, version 1";
   return ToString(static_cast<LogFormat>(format & 0x7FFFFFFF));
@@ -167,8 +165,8 @@ bool TakeMariaMtr(ConstBytes records, const std::function<std::uint64_t(std::siz
 // its termination byte and has no checksum of its own (its blocks have theirs). Decoded, not
 // replayed: no crashed 10.5-10.7 server's files are at hand to check a replay against (ApplyRedo
 // says so), so no visitor is called.
-void DecodeMaria105Records(const std::vector<std::byte>& stream, const std::vector<std::uint16_t>& first_group,
-                           std::size_t begin, std::uint64_t first_block, const RedoOptions& opt, RedoReport& r) {
+void DecodeMaria105Records(ConstBytes stream, const std::vector<std::uint16_t>& first_group, std::size_t begin,
+                           std::uint64_t first_block, const RedoOptions& opt, RedoReport& r) {
   RecordTally tally;
   std::vector<MariaRedoRecord> decoded;
   FirstGroupCheck group_starts(first_group, begin / kLogBlockPayload + 1, first_block, r);
@@ -194,8 +192,8 @@ void DecodeMaria105Records(const std::vector<std::byte>& stream, const std::vect
 }
 
 // The records of Strata's log from the checkpoint on, decoded; the first bad byte ends them.
-void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std::uint64_t first_block,
-                   const RedoOptions& opt, RedoReport& r, const MariaMtrVisitor& visit) {
+void DecodeRecords(ConstBytes stream, std::size_t begin, std::uint64_t first_block, const RedoOptions& opt,
+                   RedoReport& r, const MariaMtrVisitor& visit) {
   auto lsn_at = [&](std::size_t i) { return LsnAt(first_block, i); };
   std::vector<RedoRecordInfo> group;
   std::size_t group_start = begin;
@@ -259,8 +257,8 @@ void DecodeRecords(const std::vector<std::byte>& stream, std::size_t begin, std:
 // count (the checkpoint's: those before it were already on the pages). Every block's
 // first-record-group field is checked against where the records put the groups: the server
 // wrote it, so agreement confirms every record length decoded on the way.
-void DecodeMySqlRecords(const std::vector<std::byte>& stream, const std::vector<std::uint16_t>& first_group,
-                        std::size_t from, std::uint64_t first_block, const RedoOptions& opt, RedoReport& r) {
+void DecodeMySqlRecords(ConstBytes stream, const std::vector<std::uint16_t>& first_group, std::size_t from,
+                        std::uint64_t first_block, const RedoOptions& opt, RedoReport& r) {
   r.records_decoded = true;
   std::size_t k = std::min(from / kLogBlockPayload, first_group.size());
   while (k < first_group.size() && first_group[k] == 0) ++k;
@@ -702,9 +700,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     for (std::uint64_t next = b + kLogBlockSize; next <= b + 8 * kLogBlockSize; next += kLogBlockSize) {
       auto w = where(next);
       if (!w.ok() || !w->has_value() || !read_block(**w, next_block)) return false;
-      auto h = LogBlockHeader::Decode(next_block);
-      if (h.ok() && h->number == LogBlockNumber(Lsn(next)) && CheckLogBlockChecksum(next_block) != LogChecksum::kBad)
-        return true;
+      if (ReadLogBlockAt(next_block, next, r.format).state == LogBlockState::kWritten) return true;
     }
     return false;
   };
@@ -715,9 +711,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
                         : w.status().message();
     return fail("checkpoint", r.scan_end);
   }
-  std::vector<std::byte> stream;
-  std::vector<std::uint16_t> first_group;  // each block's first record group field
-  std::size_t valid = 0;
+  LogPayloadStream stream;
+  stream.Reset(first_block);
   bool encrypted = false;
   r.scan_end = "the whole circular area was read";
   for (std::uint64_t b = first_block; per_file || b - first_block < capacity; b += kLogBlockSize) {
@@ -734,9 +729,8 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
       r.scan_end = "the file ends";
       break;
     }
-    auto h = LogBlockHeader::Decode(block);
-    const LogChecksum sum = CheckLogBlockChecksum(block);
-    if (!h.ok() || h->number != LogBlockNumber(Lsn(b))) {
+    const LogBlockAt at = ReadLogBlockAt(block, b, r.format);
+    if (at.state == LogBlockState::kOtherLsn) {
       r.scan_end = fmt::format("block at LSN {} belongs elsewhere (an older pass over the file, or never written)", b);
       if (block_follows(b)) {  // written blocks of their own LSNs after it: damage, not the end
         r.findings.push_back(
@@ -747,7 +741,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
       }
       break;
     }
-    if (sum == LogChecksum::kBad) {
+    if (at.state == LogBlockState::kBadChecksum) {
       r.scan_end = fmt::format("block at LSN {} has a bad checksum", b);
       // A torn last write is normal after a crash; a bad block with good ones after it is not.
       const bool more = block_follows(b);
@@ -761,21 +755,14 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
       break;
     }
     ++r.blocks_valid;
-    encrypted |= h->encrypted;
-    const std::size_t end = std::min<std::size_t>(h->data_len, kPayloadEnd);
-    const std::size_t base = stream.size();
-    stream.resize(base + kLogBlockPayload, std::byte{0});
-    std::copy(block.begin() + kLogBlockHeaderSize, block.begin() + static_cast<std::ptrdiff_t>(end),
-              stream.begin() + static_cast<std::ptrdiff_t>(base));
-    first_group.push_back(h->first_rec_group);
-    valid = base + end - kLogBlockHeaderSize;
-    r.lsn_end = b + std::min<std::size_t>(h->data_len, kLogBlockSize);
-    if (h->data_len < kLogBlockSize) {
-      r.scan_end = fmt::format("block at LSN {} is the last one written ({} bytes)", b, h->data_len);
+    encrypted |= at.header.encrypted;
+    r.lsn_end = b + std::min<std::size_t>(at.header.data_len, kLogBlockSize);
+    if (!stream.Append(block, at.header)) {
+      r.scan_end = fmt::format("block at LSN {} is the last one written ({} bytes)", b, at.header.data_len);
       break;
     }
   }
-  stream.resize(valid);
+  const std::vector<std::uint16_t>& first_group = stream.first_groups();
   // Where the checkpoint's byte is in the stream of payloads; read from the start of a block,
   // where its first mini-transaction begins.
   std::size_t from =
@@ -785,15 +772,15 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   }
   if (r.format == kStrataLogFormat) {
     r.records_decoded = true;
-    DecodeRecords(stream, from, first_block, opt, r, visit);
+    DecodeRecords(stream.data(), from, first_block, opt, r, visit);
     FindTopPages(r);
   } else if (per_file && encrypted) {
     r.scan_end += "; its blocks are encrypted (innodb_redo_log_encrypt): records not decoded";
   } else if (per_file) {
-    DecodeMySqlRecords(stream, first_group, from, first_block, opt, r);
+    DecodeMySqlRecords(stream.data(), first_group, from, first_block, opt, r);
     FindTopPages(r);
   } else if (static_cast<LogFormat>(r.format & 0x7FFFFFFF) == LogFormat::kMariaPhys) {
-    DecodeMaria105Records(stream, first_group, from, first_block, opt, r);
+    DecodeMaria105Records(stream.data(), first_group, from, first_block, opt, r);
     FindTopPages(r);
   }
   return r;

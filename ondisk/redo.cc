@@ -1,9 +1,11 @@
 #include "ondisk/redo.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
 #include "ondisk/crc32c.h"
+#include "ondisk/redo_record.h"
 
 namespace strata::ondisk {
 
@@ -97,6 +99,35 @@ void LogBlockHeader::EncodeTo(MutableBytes block) const {
   Store16(block, 6, first_rec_group);
   Store32(block, 8, checkpoint_no);
   StampCrc(block);
+}
+
+LogBlockAt ReadLogBlockAt(ConstBytes block, std::uint64_t lsn, std::uint32_t log_format) {
+  LogBlockAt at;
+  auto h = LogBlockHeader::Decode(block);
+  if (!h.ok() || h->number != LogBlockNumber(Lsn(lsn))) return at;
+  at.header = *h;
+  const LogChecksum sum = CheckLogBlockChecksum(block);
+  const bool accepted = log_format == kStrataLogFormat ? sum == LogChecksum::kCrc32c : sum != LogChecksum::kBad;
+  at.state = accepted ? LogBlockState::kWritten : LogBlockState::kBadChecksum;
+  return at;
+}
+
+void LogPayloadStream::Reset(std::uint64_t first_block_lsn) {
+  bytes_.clear();
+  valid_ = 0;
+  first_block_ = first_block_lsn;
+  first_groups_.clear();
+}
+
+bool LogPayloadStream::Append(ConstBytes block, const LogBlockHeader& header) {
+  const std::size_t end = std::min<std::size_t>(header.data_len, kLogBlockSize - kLogBlockTrailerSize);
+  const std::size_t base = bytes_.size();
+  bytes_.resize(base + kLogBlockPayload, std::byte{0});
+  if (end > kLogBlockHeaderSize)
+    std::memcpy(bytes_.data() + base, block.data() + kLogBlockHeaderSize, end - kLogBlockHeaderSize);
+  valid_ = base + (end > kLogBlockHeaderSize ? end - kLogBlockHeaderSize : 0);
+  first_groups_.push_back(header.first_rec_group);
+  return header.data_len >= kLogBlockSize;
 }
 
 Result<LogFileHeader> LogFileHeader::Decode(ConstBytes block) {

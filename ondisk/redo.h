@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ondisk/endian.h"
 #include "ondisk/status.h"
@@ -81,6 +82,47 @@ struct LogBlockHeader {
   static Result<LogBlockHeader> Decode(ConstBytes block);
   // Writes the header and stamps the CRC-32C trailer over the whole block.
   void EncodeTo(MutableBytes block) const;
+};
+
+// Reading a log in LSN order, as recovery and `inspect redo` both do (so that they agree where
+// a log ends): the block found where the block of `lsn` belongs is
+//   kWritten      that block: its number is the LSN's and its checksum one the format writes
+//                 (Strata's logs: CRC-32C only; MySQL's and MariaDB's: CRC-32C, none
+//                 (0xDEADBEEF, innodb_log_checksums=OFF) or 5.6's "innodb" sum);
+//   kOtherLsn     a block of an earlier lap round the circle, or one never written;
+//   kBadChecksum  that block, but its checksum does not match (a torn write, or damage).
+// A log ends at its first block that is not kWritten, or at a written one with data_len < 512.
+enum class LogBlockState : std::uint8_t { kWritten, kOtherLsn, kBadChecksum };
+struct LogBlockAt {
+  LogBlockState state = LogBlockState::kOtherLsn;
+  LogBlockHeader header;  // as decoded (meaningful unless kOtherLsn)
+};
+LogBlockAt ReadLogBlockAt(ConstBytes block, std::uint64_t lsn, std::uint32_t log_format);
+
+// The payloads of a log's written blocks laid end to end at a fixed stride of
+// kLogBlockPayload bytes, so that stream position i is at a known LSN: records that run over
+// block boundaries are read from it as one run of bytes.
+class LogPayloadStream {
+ public:
+  // Starts again at the block of `first_block_lsn` (a multiple of 512).
+  void Reset(std::uint64_t first_block_lsn);
+  // Adds the next block, a written one; false once it is the log's last (data_len < 512).
+  bool Append(ConstBytes block, const LogBlockHeader& header);
+  ConstBytes data() const { return ConstBytes(bytes_.data(), valid_); }  // up to the last data byte
+  std::size_t blocks() const { return first_groups_.size(); }
+  std::size_t stride_bytes() const { return bytes_.size(); }  // blocks() whole payloads
+  std::uint64_t first_block_lsn() const { return first_block_; }
+  std::uint64_t LsnAt(std::size_t pos) const {
+    return first_block_ + pos / kLogBlockPayload * kLogBlockSize + kLogBlockHeaderSize + pos % kLogBlockPayload;
+  }
+  // Each block's first record group field (0: no group starts in it).
+  const std::vector<std::uint16_t>& first_groups() const { return first_groups_; }
+
+ private:
+  std::vector<std::byte> bytes_;
+  std::size_t valid_ = 0;
+  std::uint64_t first_block_ = 0;
+  std::vector<std::uint16_t> first_groups_;
 };
 
 struct LogFileHeader {

@@ -326,6 +326,49 @@ TEST(RedoInspectTest, APagesRecordsReplayToItsImage) {
   EXPECT_TRUE(EqualButStamped(page, recovered));
 }
 
+// Recovery and `inspect redo` read the log through one block reader, so they agree where it
+// ends. A block in the middle of a Strata log whose checksum field says "none" (0xDEADBEEF,
+// what a MySQL log without checksums carries) is damage in a Strata log: the inspector used to
+// read on past it while recovery refused the directory. Both now stop at that block: the
+// inspector names it as damage with written blocks after it, and open refuses, naming its LSN.
+TEST(RedoInspectTest, RecoveryAndTheInspectorEndTheLogAtTheSameBlock) {
+  testing::TempDir tmp;
+  const auto dir = tmp.path() / "d";
+  FaultInjectionEnv env(Env::Default());
+  const DatabaseOptions o = CrashOptions(env);
+  CrashAfter(dir, env, o, [](Table& t) {
+    for (int i = 0; i < 150; ++i) ASSERT_TRUE(t.Insert(R(i * 7 % 150)).ok());
+  });
+  ASSERT_TRUE(env.Crash().ok());
+  const inspect::RedoReport before = inspect::AnalyzeRedo(dir, {});
+  ASSERT_TRUE(before.findings.empty()) << before.findings[0].ToString();
+  ASSERT_GT(before.lsn_end - before.lsn_begin, 8 * kLogBlockSize);  // blocks on both sides of the one changed
+  const std::uint64_t mid = (before.lsn_begin + before.lsn_end) / 2;
+  const std::uint64_t block = mid - mid % kLogBlockSize;
+  {
+    auto f = Env::Default()->OpenFile(dir / "ib_logfile0", OpenMode::kExisting);
+    ASSERT_TRUE(f.ok());
+    auto size = (*f)->Size();
+    ASSERT_TRUE(size.ok());
+    const std::uint64_t at = kLogFileHeaderSize + (block - kLogStartLsn) % (*size - kLogFileHeaderSize);
+    std::vector<std::byte> bytes(kLogBlockSize);
+    ASSERT_TRUE((*f)->Read(at, bytes).ok());
+    ASSERT_EQ(CheckLogBlockChecksum(bytes), LogChecksum::kCrc32c);
+    Store32(bytes, kLogBlockSize - 4, 0xDEADBEEF);
+    ASSERT_TRUE((*f)->Write(at, bytes).ok());
+    ASSERT_TRUE((*f)->Sync().ok());
+  }
+  const inspect::RedoReport after = inspect::AnalyzeRedo(dir, {});
+  EXPECT_EQ(after.lsn_end, block);
+  ASSERT_FALSE(after.findings.empty());
+  EXPECT_EQ(after.findings[0].severity, inspect::Severity::kError);
+  EXPECT_NE(after.findings[0].detail.find(std::to_string(block)), std::string::npos) << after.findings[0].ToString();
+  auto db = Database::Open(dir, o);
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().code(), Status::Code::kCorruption);
+  EXPECT_NE(db.status().message().find("LSN " + std::to_string(block)), std::string::npos) << db.status().ToString();
+}
+
 // `--apply-redo` on Strata's own files after a power cut: every page of the table, replayed in
 // memory by the inspector, is the page the engine's own recovery writes (but for the bytes a
 // page write stamps), for inserts in an order that splits pages, updates and deletes.
