@@ -72,23 +72,24 @@ Result<BulkLoad::PreparedRows> Table::PrepareBulkRows(const std::vector<Row>& ro
   return BulkLoad::Prepare(*impl_, rows, options);
 }
 
-Result<std::unique_ptr<BulkLoad>> BulkLoad::Begin(TableImpl& t) {
-  std::unique_lock lock(t.mu_);
+Result<std::unique_ptr<BulkLoad>> BulkLoad::Begin(TableImpl& table) {
+  TableImpl::BulkAccess t(table);
+  std::unique_lock lock(t.mu());
   STRATA_RETURN_IF_ERROR(t.CheckWritable());
-  if (t.meta_.spec.primary_key.empty()) return Status::NotSupported("bulk load needs a primary key");
-  for (const IndexSpec& ix : t.meta_.spec.indexes) {
+  if (t.spec().primary_key.empty()) return Status::NotSupported("bulk load needs a primary key");
+  for (const IndexSpec& ix : t.spec().indexes) {
     if (ix.unique) return Status::NotSupported(fmt::format("bulk load into a table with unique key '{}'", ix.name));
   }
   bool empty = true;
-  STRATA_RETURN_IF_ERROR(t.trees_[0]->Scan({}, true, [&](const Tuple&) {
+  STRATA_RETURN_IF_ERROR(t.tree(0).Scan({}, true, [&](const Tuple&) {
     empty = false;
     return false;
   }));
   if (!empty) return Status::NotSupported("bulk load into a table that has rows");
   auto state = std::make_unique<BulkLoad::State>();
-  state->t = &t;
-  state->clustered.emplace(*t.trees_[0]);
-  state->secondary.resize(t.trees_.size() - 1);
+  state->t = &table;
+  state->clustered.emplace(t.tree(0));
+  state->secondary.resize(t.n_trees() - 1);
   return std::unique_ptr<BulkLoad>(new BulkLoad(std::move(state)));
 }
 
@@ -193,13 +194,15 @@ bool NeedsAutoinc(const TableSpec& spec, const Row& row, InsertOptions options) 
 }  // namespace
 
 // Touches only the table's definition and shapes, which do not change while it is loaded.
-Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector<Row>& rows, InsertOptions options) {
-  const TableSpec& spec = t.meta_.spec;
-  const auto& kinds = t.shapes_[0].compare;
-  const std::size_t limit = BtrPage::FreeSpaceOfEmpty(t.space_->page_size().bytes()) / 2;
+Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& table, const std::vector<Row>& rows,
+                                                 InsertOptions options) {
+  TableImpl::BulkAccess t(table);
+  const TableSpec& spec = t.spec();
+  const auto& kinds = t.shape(0).compare;
+  const std::size_t limit = BtrPage::FreeSpaceOfEmpty(t.page_size()) / 2;
   PreparedRows p(new Prepared());
   p->clustered.reserve(rows.size());
-  p->secondary.resize(t.trees_.size() - 1);
+  p->secondary.resize(t.n_trees() - 1);
   for (auto& s : p->secondary) s.entries.reserve(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
@@ -208,10 +211,10 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
                                                  spec.columns.size(), row.size()));
     }
     if (NeedsAutoinc(spec, row, options)) return Status::NotSupported("an AUTO_INCREMENT value to assign");
-    auto record = t.ClusteredRecord(row, 0);
+    auto record = t.ClusteredRecord(row);
     if (!record.ok())
       return rows.size() > 1 ? record.status().WithContext(fmt::format("row {} of the batch", i + 1)) : record.status();
-    if (EncodedSize(t.shapes_[0].leaf, *record) > limit)
+    if (EncodedSize(t.shape(0).leaf, *record) > limit)
       return Status::NotSupported("a row with columns to move off-page");
     Tuple key = t.KeyOf(*record);
     if (i > 0 && CompareKeys(key, p->last_key, kinds) <= 0) {
@@ -225,18 +228,18 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
                                                                    ? static_cast<std::uint64_t>(v.as_int())
                                                                    : 0);
     }
-    for (std::size_t x = 1; x < t.trees_.size(); ++x) {
+    for (std::size_t x = 1; x < t.n_trees(); ++x) {
       Tuple entry = t.SecondaryRecord(x, *record);
       SecondaryBatch& into = p->secondary[x - 1];
       const std::size_t key_offset = into.keys.size();
-      if (!NormalizedKey(entry, t.shapes_[x].compare, &into.keys))
+      if (!NormalizedKey(entry, t.shape(x).compare, &into.keys))
         return Status::NotSupported("a key that sorts only by comparison");
       const std::string_view key = std::string_view(into.keys).substr(key_offset);
       into.entries.push_back({KeyPrefix(key), 0, static_cast<std::uint32_t>(key_offset),
-                              static_cast<std::uint32_t>(key.size()), into.records.Append(t.shapes_[x].leaf, entry)});
+                              static_cast<std::uint32_t>(key.size()), into.records.Append(t.shape(x).leaf, entry)});
       if (i == 0) ReserveLike(into.keys, rows.size()), ReserveLike(into.records.bytes, rows.size());
     }
-    p->clustered.push_back(p->clustered_bytes.Append(t.shapes_[0].leaf, *record));
+    p->clustered.push_back(p->clustered_bytes.Append(t.shape(0).leaf, *record));
     if (i == 0) ReserveLike(p->clustered_bytes.bytes, rows.size());
     if (i == 0) p->first_key = key;
     p->last_key = std::move(key);
@@ -245,23 +248,23 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& t, const std::vector
 }
 
 Status BulkLoad::Add(const std::vector<Row>& rows, InsertOptions options) {
-  TableImpl& t = *s_->t;
+  TableImpl::BulkAccess t(*s_->t);
   std::vector<Row> assigned;
   {
     // AUTO_INCREMENT values are handed out in order, under the lock; the rest is Prepare's.
-    std::unique_lock lock(t.mu_);
-    const std::uint64_t before = t.autoinc_;
+    std::unique_lock lock(t.mu());
+    const std::uint64_t before = t.autoinc();
     assigned = rows;
     for (Row& r : assigned) {
-      if (r.size() != t.meta_.spec.columns.size()) break;  // Prepare says so
+      if (r.size() != t.spec().columns.size()) break;  // Prepare says so
       if (auto g = t.AssignAutoinc(r, options)) {
-        t.last_insert_id_ = *g;
-        t.autoinc_ = *g;
+        t.set_last_insert_id(*g);
+        t.autoinc() = *g;
       }
     }
-    auto p = Prepare(t, assigned, options);
+    auto p = Prepare(*s_->t, assigned, options);
     if (!p.ok()) {
-      t.autoinc_ = before;
+      t.autoinc() = before;
       return p.status();
     }
     lock.unlock();
@@ -271,16 +274,16 @@ Status BulkLoad::Add(const std::vector<Row>& rows, InsertOptions options) {
 
 Status BulkLoad::Add(Prepared& p) {
   State& s = *s_;
-  TableImpl& t = *s.t;
+  TableImpl::BulkAccess t(*s.t);
   if (s.finished) return Status::InvalidArgument("the bulk load has finished");
   if (p.clustered.empty()) return Status::Ok();
-  std::unique_lock lock(t.mu_);  // pages and the AUTO_INCREMENT counter are shared
+  std::unique_lock lock(t.mu());  // pages and the AUTO_INCREMENT counter are shared
   STRATA_RETURN_IF_ERROR(t.CheckWritable());
-  if (s.last_key && CompareKeys(p.first_key, *s.last_key, t.shapes_[0].compare) <= 0) {
+  if (s.last_key && CompareKeys(p.first_key, *s.last_key, t.shape(0).compare) <= 0) {
     return Status::NotSupported("a row not above the previous primary key");
   }
-  if (t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));  // room in the log
-  t.autoinc_ = std::max(t.autoinc_, p.max_autoinc);
+  STRATA_RETURN_IF_ERROR(t.BeforeWrite());  // room in the log
+  t.autoinc() = std::max(t.autoinc(), p.max_autoinc);
   const std::size_t n = p.clustered.size();  // counted before the records are consumed
   for (const EncodedRef& r : p.clustered) {
     STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Add(p.clustered_bytes.View(r), r.extra_size)));
@@ -288,7 +291,7 @@ Status BulkLoad::Add(Prepared& p) {
   for (std::size_t x = 0; x < p.secondary.size(); ++x) s.secondary[x].push_back(std::move(p.secondary[x]));
   s.last_key = std::move(p.last_key);
   s.rows += n;
-  t.stats_.rows_inserted += n;
+  t.CountInserted(n);
   return Status::Ok();
 }
 
@@ -296,10 +299,10 @@ Status BulkLoad::Finish() {
   State& s = *s_;
   if (s.finished) return Status::Ok();
   s.finished = true;
-  TableImpl& t = *s.t;
-  std::unique_lock lock(t.mu_);
+  TableImpl::BulkAccess t(*s.t);
+  std::unique_lock lock(t.mu());
   STRATA_RETURN_IF_ERROR(t.Guard(s.clustered->Finish()));
-  for (std::size_t x = 1; x < t.trees_.size(); ++x) {
+  for (std::size_t x = 1; x < t.n_trees(); ++x) {
     auto& batches = s.secondary[x - 1];
     std::vector<SortableEntry> entries;
     std::size_t total = 0;
@@ -314,9 +317,9 @@ Status BulkLoad::Finish() {
     }
     std::sort(entries.begin(), entries.end(),
               [&](const SortableEntry& a, const SortableEntry& b) { return EntryLess(a, b, batches); });
-    Btree::BulkBuilder build(*t.trees_[x]);
+    Btree::BulkBuilder build(t.tree(x));
     for (std::size_t k = 0; k < entries.size(); ++k) {
-      if (k % 4096 == 0 && t.hooks_.before_write) STRATA_RETURN_IF_ERROR(t.Guard(t.hooks_.before_write()));
+      if (k % 4096 == 0) STRATA_RETURN_IF_ERROR(t.BeforeWrite());
       const SortableEntry& e = entries[k];
       STRATA_RETURN_IF_ERROR(t.Guard(build.Add(batches[e.buffer].records.View(e.record), e.record.extra_size)));
     }

@@ -41,7 +41,7 @@ struct LockWait {
 
 class TableImpl {
  public:
-  friend class BulkLoad;
+  class BulkAccess;  // what a bulk load may reach (below)
   // A new table in a new, empty tablespace registered with the pool: SDI tree at page 3,
   // clustered root at page 4, secondary roots after it.
   static Result<std::unique_ptr<TableImpl>> Create(BufferPool& pool, std::shared_mutex& mu,
@@ -167,6 +167,39 @@ class TableImpl {
   Status failed_;
   Hooks hooks_;
   TrxServices svc_;
+};
+
+// What a bulk load (table_bulk.cc) may reach of a table, and nothing else: its lock, its
+// trees and their shapes, the record builders, the AUTO_INCREMENT counter, and the guards
+// every write goes through.
+class TableImpl::BulkAccess {
+ public:
+  explicit BulkAccess(TableImpl& t) : t_(t) {}
+  std::shared_mutex& mu() { return t_.mu_; }
+  const TableSpec& spec() const { return t_.meta_.spec; }
+  std::size_t n_trees() const { return t_.trees_.size(); }
+  Btree& tree(std::size_t index) { return *t_.trees_[index]; }
+  const IndexShape& shape(std::size_t index) const { return t_.shapes_[index]; }
+  std::size_t page_size() const { return t_.space_->page_size().bytes(); }
+  Result<Tuple> ClusteredRecord(const Row& row) { return t_.ClusteredRecord(row, 0); }
+  Tuple KeyOf(const Tuple& clustered) const { return t_.KeyOf(clustered); }
+  Tuple SecondaryRecord(std::size_t index, const Tuple& clustered) const {
+    return t_.SecondaryRecord(index, clustered);
+  }
+  std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const {
+    return t_.AssignAutoinc(row, options);
+  }
+  std::uint64_t& autoinc() { return t_.autoinc_; }
+  void set_last_insert_id(std::uint64_t id) { t_.last_insert_id_ = id; }
+  void CountInserted(std::uint64_t rows) { t_.stats_.rows_inserted += rows; }
+  Status CheckWritable() const { return t_.CheckWritable(); }
+  Status Guard(Status s) { return t_.Guard(std::move(s)); }
+  // Room in the log before a stretch of writes, as every writer makes (see Hooks).
+  Status BeforeWrite() { return t_.hooks_.before_write ? t_.Guard(t_.hooks_.before_write()) : Status::Ok(); }
+  Status PersistAutoinc() { return t_.PersistAutoinc(); }
+
+ private:
+  TableImpl& t_;
 };
 
 }  // namespace strata::engine
