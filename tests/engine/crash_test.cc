@@ -16,29 +16,20 @@
 #include "inspect/space_file.h"
 #include "tests/util/sanitizer.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
 
+using testing::Col;
+using testing::NotNull;
+
 TableSpec KvSpec() {
-  TableSpec s;
-  s.database = "crash";
-  s.name = "kv";
-  Column k;
-  k.name = "k";
-  k.type = ColumnType::kInt;
-  k.nullable = false;
-  Column v;
-  v.name = "v";
-  v.type = ColumnType::kVarchar;
-  v.length = 600;
-  Column g;
-  g.name = "g";
-  g.type = ColumnType::kInt;
-  s.columns = {k, v, g};
-  s.primary_key = {"k"};
-  s.indexes = {{"g", {"g"}, false}};
-  return s;
+  return {"crash",
+          "kv",
+          {NotNull(Col("k", ColumnType::kInt)), Col("v", ColumnType::kVarchar, 600), Col("g", ColumnType::kInt)},
+          {"k"},
+          {{"g", {"g"}, false}}};
 }
 
 using Model = std::map<int, std::pair<std::string, int>>;

@@ -19,18 +19,13 @@
 #include "tests/util/sanitizer.h"
 #include "tests/util/run_command.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
 
-Column Col(std::string name, ColumnType type, std::uint32_t length = 0, bool nullable = true) {
-  Column c;
-  c.name = std::move(name);
-  c.type = type;
-  c.length = length;
-  c.nullable = nullable;
-  return c;
-}
+using testing::Col;
+using testing::NotNull;
 
 std::unique_ptr<Database> OpenDb(const std::filesystem::path& dir, std::size_t pool = 64u << 20) {
   DatabaseOptions o;

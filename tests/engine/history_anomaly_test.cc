@@ -20,9 +20,13 @@
 #include "engine/db.h"
 #include "tests/util/list_append.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
+
+using testing::Col;
+using testing::NotNull;
 
 using testing::ListAppendReport;
 using testing::ListOp;
@@ -99,18 +103,7 @@ constexpr int kKeys = 6;
 constexpr int kClients = 6;
 
 TableSpec Lists() {
-  TableSpec s;
-  s.database = "h";
-  s.name = "lists";
-  Column k, v;
-  k.name = "k";
-  k.type = ColumnType::kInt;
-  k.nullable = false;
-  v.name = "v";
-  v.type = ColumnType::kLongText;
-  s.columns = {k, v};
-  s.primary_key = {"k"};
-  return s;
+  return {"h", "lists", {NotNull(Col("k", ColumnType::kInt)), Col("v", ColumnType::kLongText)}, {"k"}, {}};
 }
 
 std::vector<int> Parse(const std::string& text) {

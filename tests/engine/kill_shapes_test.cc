@@ -37,9 +37,13 @@
 #include "inspect/check.h"
 #include "inspect/space_file.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
+
+using testing::Col;
+using testing::NotNull;
 
 struct Shape {
   const char* name;
@@ -67,21 +71,11 @@ const Shape kShapes[] = {
 };
 
 TableSpec Spec() {
-  TableSpec s;
-  s.database = "kill";
-  s.name = "t";
-  Column id, v, g;
-  id.name = "id";
-  id.type = ColumnType::kBigInt;
-  id.nullable = false;
-  v.name = "v";
-  v.type = ColumnType::kLongText;
-  g.name = "g";
-  g.type = ColumnType::kInt;
-  s.columns = {id, v, g};
-  s.primary_key = {"id"};
-  s.indexes = {{"g", {"g"}, false}};
-  return s;
+  return {"kill",
+          "t",
+          {NotNull(Col("id", ColumnType::kBigInt)), Col("v", ColumnType::kLongText), Col("g", ColumnType::kInt)},
+          {"id"},
+          {{"g", {"g"}, false}}};
 }
 
 constexpr std::int64_t kMarker = -1;  // its v holds the number of the last committed transaction

@@ -18,24 +18,16 @@
 
 #include "engine/db.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
 
+using testing::Col;
+using testing::NotNull;
+
 TableSpec Spec() {
-  TableSpec s;
-  s.database = "kill";
-  s.name = "t";
-  Column id, v;
-  id.name = "id";
-  id.type = ColumnType::kInt;
-  id.nullable = false;
-  v.name = "v";
-  v.type = ColumnType::kVarchar;
-  v.length = 300;
-  s.columns = {id, v};
-  s.primary_key = {"id"};
-  return s;
+  return {"kill", "t", {NotNull(Col("id", ColumnType::kInt)), Col("v", ColumnType::kVarchar, 300)}, {"id"}, {}};
 }
 
 constexpr int kAckFd = 3;  // the child reports acknowledged keys here (stdout carries gtest's output)

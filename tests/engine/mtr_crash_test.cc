@@ -12,26 +12,20 @@
 #include "engine/fault_injection_env.h"
 #include "engine/sync_point.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
 
+using testing::Col;
+using testing::NotNull;
+
 TableSpec Spec() {
-  TableSpec s;
-  s.database = "c";
-  s.name = "t";
-  Column id, v, g;
-  id.name = "id";
-  id.type = ColumnType::kBigInt;
-  id.nullable = false;
-  v.name = "v";
-  v.type = ColumnType::kLongText;
-  g.name = "g";
-  g.type = ColumnType::kInt;
-  s.columns = {id, v, g};
-  s.primary_key = {"id"};
-  s.indexes = {{"g", {"g"}, false}};
-  return s;
+  return {"c",
+          "t",
+          {NotNull(Col("id", ColumnType::kBigInt)), Col("v", ColumnType::kLongText), Col("g", ColumnType::kInt)},
+          {"id"},
+          {{"g", {"g"}, false}}};
 }
 
 Row R(std::int64_t id, std::string v, int g) { return {Value::Int(id), Value::String(std::move(v)), Value::Int(g)}; }

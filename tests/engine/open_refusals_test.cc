@@ -12,26 +12,18 @@
 #include "engine/fault_injection_env.h"
 #include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
 
+using testing::Col;
+using testing::NotNull;
+
 namespace fs = std::filesystem;
 
 TableSpec Spec(const std::string& name) {
-  TableSpec s;
-  s.database = "shop";
-  s.name = name;
-  Column id, v;
-  id.name = "id";
-  id.type = ColumnType::kBigInt;
-  id.nullable = false;
-  v.name = "v";
-  v.type = ColumnType::kVarchar;
-  v.length = 200;
-  s.columns = {id, v};
-  s.primary_key = {"id"};
-  return s;
+  return {"shop", name, {NotNull(Col("id", ColumnType::kBigInt)), Col("v", ColumnType::kVarchar, 200)}, {"id"}, {}};
 }
 
 // Every file under `dir` with its bytes: what "nothing changed" is compared with.

@@ -16,31 +16,22 @@
 #include "ondisk/undo.h"
 #include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
 
+using testing::Col;
+using testing::NotNull;
+
 // id BIGINT PRIMARY KEY, k BIGINT, note VARCHAR(400), KEY k_1 (k)
 TableSpec Spec() {
-  TableSpec s;
-  s.database = "rb";
-  s.name = "t";
-  Column id, k, note;
-  id.name = "id";
-  id.type = ColumnType::kBigInt;
-  id.nullable = false;
-  k.name = "k";
-  k.type = ColumnType::kBigInt;
-  note.name = "note";
-  note.type = ColumnType::kVarchar;
-  note.length = 400;
-  s.columns = {id, k, note};
-  s.primary_key = {"id"};
-  IndexSpec k1;
-  k1.name = "k_1";
-  k1.columns = {"k"};
-  s.indexes = {k1};
-  return s;
+  return {
+      "rb",
+      "t",
+      {NotNull(Col("id", ColumnType::kBigInt)), Col("k", ColumnType::kBigInt), Col("note", ColumnType::kVarchar, 400)},
+      {"id"},
+      {{"k_1", {"k"}, false}}};
 }
 
 using Model = std::map<std::int64_t, std::pair<std::int64_t, std::string>>;

@@ -11,27 +11,23 @@
 #include "inspect/space_file.h"
 #include "inspect/undo.h"
 #include "tests/util/tsv.h"
+#include "tests/util/table_spec.h"
 
 namespace strata::engine {
 namespace {
 
-using namespace std::chrono_literals;
+using testing::Col;
+using testing::NotNull;
 
-Column Col(std::string name, ColumnType type, std::uint32_t length = 0) {
-  Column c;
-  c.name = std::move(name);
-  c.type = type;
-  c.length = length;
-  c.nullable = type != ColumnType::kBigInt;
-  return c;
-}
+using namespace std::chrono_literals;
 
 // id BIGINT PRIMARY KEY, k BIGINT, note VARCHAR(40), KEY k_1 (k)
 TableSpec Accounts() {
   TableSpec s;
   s.database = "bank";
   s.name = "acct";
-  s.columns = {Col("id", ColumnType::kBigInt), Col("k", ColumnType::kBigInt), Col("note", ColumnType::kVarchar, 40)};
+  s.columns = {NotNull(Col("id", ColumnType::kBigInt)), NotNull(Col("k", ColumnType::kBigInt)),
+               Col("note", ColumnType::kVarchar, 40)};
   s.primary_key = {"id"};
   IndexSpec k;
   k.name = "k_1";
