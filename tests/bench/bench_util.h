@@ -3,6 +3,7 @@
 // stderr, scratch directories, and what the machine is. Each program sets ProgramName() first.
 #pragma once
 
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -139,6 +140,23 @@ class TempDir {
  private:
   fs::path path_;
 };
+
+// The bytes of the files under `dir`: their sizes, or with `allocated` the blocks they take on
+// disk (a sparse or preallocated file is not what its size says).
+inline std::uintmax_t DirBytes(const fs::path& dir, bool allocated = false) {
+  std::uintmax_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+    if (!e.is_regular_file(ec)) continue;
+    if (!allocated) {
+      total += e.file_size(ec);
+    } else {
+      struct stat st {};
+      if (::stat(e.path().c_str(), &st) == 0) total += static_cast<std::uintmax_t>(st.st_blocks) * 512;
+    }
+  }
+  return total;
+}
 
 inline std::string FsName(const fs::path& p) {
   struct statfs st {};

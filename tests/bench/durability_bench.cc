@@ -575,21 +575,6 @@ void WriteAll(int fd, const void* p, std::size_t n) {
   ::_exit(0);  // the crash: no destructors, no clean shutdown, no page written
 }
 
-std::uintmax_t DirBytes(const fs::path& dir, bool allocated) {
-  std::uintmax_t total = 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file()) continue;
-    if (!allocated) {
-      total += e.file_size();
-    } else {
-      struct stat st;
-      std::memset(&st, 0, sizeof st);
-      if (::stat(e.path().c_str(), &st) == 0) total += static_cast<std::uintmax_t>(st.st_blocks) * 512;
-    }
-  }
-  return total;
-}
-
 // Copies a data directory, leaving all-zero 1 MiB chunks as holes; syncs the copies and drops
 // them from the page cache.
 void CopyCold(const fs::path& from, const fs::path& to) {

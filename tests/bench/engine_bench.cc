@@ -37,11 +37,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.h"
 #include "engine/db.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using strata::bench::DirBytes;
+using strata::bench::TempDir;
 using strata::engine::Charset;
 using strata::engine::Column;
 using strata::engine::ColumnType;
@@ -105,36 +108,6 @@ const Dataset& Data() {
     return d;
   }();
   return data;
-}
-
-// A fresh directory under the system's temporary directory, removed by the destructor.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() /
-            ("strata-engine-bench-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" + tag);
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::uintmax_t DirBytes(const fs::path& dir) {
-  std::uintmax_t total = 0;
-  std::error_code ec;
-  for (const auto& e : fs::recursive_directory_iterator(dir, ec))
-    if (e.is_regular_file(ec)) total += e.file_size(ec);
-  return total;
 }
 
 enum class Setting { kInMemory, kSmallPool };
@@ -546,6 +519,7 @@ void RegisterAll() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  strata::bench::ProgramName() = "engine_bench";
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("rows", std::to_string(RowCount()));
