@@ -286,6 +286,14 @@ DatabaseOptions CrashOptions(FaultInjectionEnv& env) {
   return o;
 }
 
+// 150 inserts in an order that splits pages, then a power cut: a log with records to replay.
+void CrashAfter150Inserts(const std::filesystem::path& dir, FaultInjectionEnv& env, const DatabaseOptions& o) {
+  CrashAfter(dir, env, o, [](Table& t) {
+    for (int i = 0; i < 150; ++i) ASSERT_TRUE(t.Insert(R(i * 7 % 150)).ok());
+  });
+  ASSERT_TRUE(env.Crash().ok());
+}
+
 // `strata inspect redo --page S:P` lists a page's records oldest first; replayed onto the page
 // as the files hold it after a crash, they give the page recovery builds.
 TEST(RedoInspectTest, APagesRecordsReplayToItsImage) {
@@ -293,10 +301,7 @@ TEST(RedoInspectTest, APagesRecordsReplayToItsImage) {
   const auto dir = tmp.path() / "d";
   FaultInjectionEnv env(Env::Default());
   const DatabaseOptions o = CrashOptions(env);
-  CrashAfter(dir, env, o, [](Table& t) {
-    for (int i = 0; i < 150; ++i) ASSERT_TRUE(t.Insert(R(i * 7 % 150)).ok());
-  });
-  ASSERT_TRUE(env.Crash().ok());
+  CrashAfter150Inserts(dir, env, o);
   const auto file = dir / "bulk" / "t.ibd";
   std::vector<std::byte> page(16384);
   {
@@ -336,10 +341,7 @@ TEST(RedoInspectTest, RecoveryAndTheInspectorEndTheLogAtTheSameBlock) {
   const auto dir = tmp.path() / "d";
   FaultInjectionEnv env(Env::Default());
   const DatabaseOptions o = CrashOptions(env);
-  CrashAfter(dir, env, o, [](Table& t) {
-    for (int i = 0; i < 150; ++i) ASSERT_TRUE(t.Insert(R(i * 7 % 150)).ok());
-  });
-  ASSERT_TRUE(env.Crash().ok());
+  CrashAfter150Inserts(dir, env, o);
   const inspect::RedoReport before = inspect::AnalyzeRedo(dir, {});
   ASSERT_TRUE(before.findings.empty()) << before.findings[0].ToString();
   ASSERT_GT(before.lsn_end - before.lsn_begin, 8 * kLogBlockSize);  // blocks on both sides of the one changed
