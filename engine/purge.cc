@@ -9,7 +9,9 @@
 
 namespace strata::engine {
 
-PurgeSys::~PurgeSys() {
+PurgeSys::~PurgeSys() { StopThread(); }
+
+void PurgeSys::StopThread() {
   {
     MutexLock lock(stop_mu_);
     stop_ = true;

@@ -103,7 +103,7 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   MutexLock lock(mu_);
   const std::uint64_t first_block = checkpoint_lsn_ - checkpoint_lsn_ % kLogBlockSize;
   LogPayloadStream& stream = recovered_;
-  stream.Reset(first_block);
+  stream.Reset(first_block, std::min<std::uint64_t>(capacity_, 64u << 20));
   std::vector<std::byte> chunk, last_block(kLogBlockSize, std::byte{0});
   std::uint64_t last_block_lsn = first_block;
   constexpr std::uint64_t kChunkBlocks = 2048;  // 1 MiB reads

@@ -38,6 +38,10 @@ namespace strata::engine {
 
 class CondVar;
 
+// Code that must let go of a held Mutex for a stretch of I/O calls Unlock and Lock on it (the
+// checker follows those; clang 14 cannot check a scope object that releases). Nothing between
+// the two may throw: the engine reports errors as Status, and only running out of memory
+// throws.
 class CAPABILITY("mutex") Mutex {
  public:
   void Lock() ACQUIRE() { mu_.lock(); }

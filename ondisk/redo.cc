@@ -112,8 +112,9 @@ LogBlockAt ReadLogBlockAt(ConstBytes block, std::uint64_t lsn, std::uint32_t log
   return at;
 }
 
-void LogPayloadStream::Reset(std::uint64_t first_block_lsn) {
+void LogPayloadStream::Reset(std::uint64_t first_block_lsn, std::size_t expected_bytes) {
   bytes_.clear();
+  bytes_.reserve(expected_bytes);
   valid_ = 0;
   first_block_ = first_block_lsn;
   first_groups_.clear();

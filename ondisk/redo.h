@@ -104,8 +104,9 @@ LogBlockAt ReadLogBlockAt(ConstBytes block, std::uint64_t lsn, std::uint32_t log
 // block boundaries are read from it as one run of bytes.
 class LogPayloadStream {
  public:
-  // Starts again at the block of `first_block_lsn` (a multiple of 512).
-  void Reset(std::uint64_t first_block_lsn);
+  // Starts again at the block of `first_block_lsn` (a multiple of 512), with room for
+  // `expected_bytes` of payload.
+  void Reset(std::uint64_t first_block_lsn, std::size_t expected_bytes = 0);
   // Adds the next block, a written one; false once it is the log's last (data_len < 512).
   bool Append(ConstBytes block, const LogBlockHeader& header);
   ConstBytes data() const { return ConstBytes(bytes_.data(), valid_); }  // up to the last data byte
