@@ -68,11 +68,14 @@ fuzz: san-build
 
 # Layout is .clang-format's: `format` applies it, `format-check` (CI) names every file that
 # differs and fails.
+# The sources: git's list in a checkout, else every .h/.cc below the module folders.
+SOURCES_CMD = git ls-files '*.h' '*.cc' 2>/dev/null || find ondisk engine sql inspect viz datasets experiments cli tests -name '*.h' -o -name '*.cc'
+
 format:
-	@git ls-files '*.h' '*.cc' | xargs clang-format -i
+	@($(SOURCES_CMD)) | xargs clang-format -i
 
 format-check: deps
-	@git ls-files '*.h' '*.cc' | xargs clang-format --dry-run --Werror
+	@($(SOURCES_CMD)) | xargs clang-format --dry-run --Werror
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) build-tsan
