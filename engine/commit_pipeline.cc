@@ -25,8 +25,10 @@ CommitPipeline::CommitPipeline(Parts parts, CommitSettings settings)
       group_commit_(settings.group_commit),
       flush_log_at_trx_commit_(settings.flush_log_at_trx_commit),
       elr_enabled_(settings.early_lock_release),
-      elr_max_(settings.max_elr_dependent_trx_count),
-      async_(std::make_unique<AsyncCommitQueue>([this](ondisk::Lsn lsn) { return MakeDurable(lsn); })) {}
+      elr_max_(settings.max_elr_dependent_trx_count) {
+  if (settings.writable)
+    async_ = std::make_unique<AsyncCommitQueue>([this](ondisk::Lsn lsn) { return MakeDurable(lsn); });
+}
 
 CommitPipeline::~CommitPipeline() { async_.reset(); }
 
@@ -54,7 +56,8 @@ Status CommitPipeline::Commit(TrxImpl& trx, const std::function<void()>& in_memo
 std::shared_future<Status> CommitPipeline::CommitAsync(TrxImpl& trx) {
   if (trx.id == 0) return Ready(Commit(trx));
   Ticket ticket = CommitInMemory(trx, true);
-  if (!ticket.released) return Ready(CommitDurable(trx, std::move(ticket)));  // nothing to wait for in the background
+  if (!ticket.released || !async_)
+    return Ready(CommitDurable(trx, std::move(ticket)));  // nothing to wait for in the background
   if (ticket.serial.owns_lock()) ticket.serial.unlock();
   ++commits_;
   return async_->Add(ticket.lsn);

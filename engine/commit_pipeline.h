@@ -46,6 +46,7 @@ struct CommitSettings {
   bool early_lock_release = false;
   std::size_t max_elr_dependent_trx_count = 1000;
   bool group_commit = true;
+  bool writable = true;  // false (force_recovery >= 3): no asynchronous commit thread is started
 };
 
 class CommitPipeline {

@@ -170,7 +170,7 @@ void DatabaseImpl::CreateTransactionParts() {
   pipeline_ = std::make_unique<CommitPipeline>(
       CommitPipeline::Parts{mu_, *pool_, *log_, *rseg_, *trx_sys_, *lock_sys_},
       CommitSettings{options_.flush_log_at_trx_commit, options_.enable_early_lock_release,
-                     options_.max_elr_dependent_trx_count, options_.group_commit});
+                     options_.max_elr_dependent_trx_count, options_.group_commit, options_.force_recovery < 3});
   purge_ = std::make_unique<PurgeSys>(
       PurgeSys::Parts{mu_, *rseg_, *trx_sys_, [this](std::uint64_t id) { return TableById(id); }});
 }
