@@ -7,7 +7,7 @@
 
 namespace strata::engine {
 
-Status HotRowGroups::Run(const std::string& name, const std::function<Status(Transaction&)>& body, const Database& db) {
+Status HotRowGroups::Run(const std::string& name, const std::function<Status(Transaction&)>& body, const Hooks& db) {
   auto me = std::make_shared<Request>();
   me->body = &body;
   MutexLock lock(mu_);
@@ -46,7 +46,7 @@ Status HotRowGroups::Run(const std::string& name, const std::function<Status(Tra
   return me->result;
 }
 
-void HotRowGroups::Lead(const Batch& batch, const Database& db, const std::function<void()>& hand_over) {
+void HotRowGroups::Lead(const Batch& batch, const Hooks& db, const std::function<void()>& hand_over) {
   auto trx = db.begin();
   if (!trx.ok()) {
     for (auto& r : batch) r->result = trx.status();

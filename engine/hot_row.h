@@ -28,15 +28,14 @@ class HotRowGroups {
  public:
   // What a leader needs of the database: a transaction to run its batch in, and that
   // transaction's commit, which calls `in_memory` once the commit is in memory.
-  struct Database {
+  struct Hooks {
     std::function<Result<std::unique_ptr<Transaction>>()> begin;
     std::function<Status(Transaction&, const std::function<void()>& in_memory)> commit;
   };
 
   // Runs `body` as one statement of the batch queued on `group`; returns once the batch's
   // commit is durable (or with the statement's own failure).
-  Status Run(const std::string& group, const std::function<Status(Transaction&)>& body, const Database& db)
-      EXCLUDES(mu_);
+  Status Run(const std::string& group, const std::function<Status(Transaction&)>& body, const Hooks& db) EXCLUDES(mu_);
 
   // The tables whose autocommit single-row UPDATEs are grouped ("db.t1,db.t2").
   void set_tables(const std::string& list) EXCLUDES(tables_mu_);
@@ -65,7 +64,7 @@ class HotRowGroups {
   };
   // The leader's work, with mu_ released: runs and commits `batch`, and calls hand_over once
   // the next leader may start.
-  static void Lead(const Batch& batch, const Database& db, const std::function<void()>& hand_over);
+  static void Lead(const Batch& batch, const Hooks& db, const std::function<void()>& hand_over);
 
   Mutex mu_;
   std::unordered_map<std::string, Group> groups_ GUARDED_BY(mu_);

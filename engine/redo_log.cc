@@ -104,8 +104,7 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   const std::uint64_t first_block = checkpoint_lsn_ - checkpoint_lsn_ % kLogBlockSize;
   LogPayloadStream& stream = recovered_;
   stream.Reset(first_block, std::min<std::uint64_t>(capacity_, 64u << 20));
-  std::vector<std::byte> chunk, last_block(kLogBlockSize, std::byte{0});
-  std::uint64_t last_block_lsn = first_block;
+  std::vector<std::byte> chunk;
   constexpr std::uint64_t kChunkBlocks = 2048;  // 1 MiB reads
   bool done = false;
   for (std::uint64_t b = first_block; !done && b - first_block < capacity_;) {
@@ -139,8 +138,6 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
         done = true;
         break;
       }
-      std::copy(block.begin(), block.end(), last_block.begin());
-      last_block_lsn = b;
       if (!stream.Append(block, at.header)) {
         done = true;
         break;
@@ -175,8 +172,10 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
         fmt::format("{}: the log block at the checkpoint (LSN {}) is damaged", path().string(), checkpoint_lsn_));
   }
   if (keep > 0) std::memcpy(buf_.data() + kLogBlockHeaderSize, stream.data().data() + block_start, keep);
-  if (buf_lsn_ == last_block_lsn) {
-    const std::uint16_t first_group = Load16(last_block, 6);
+  // The stream kept each block's header field of where its first group starts.
+  const std::uint64_t last_block_lsn = first_block + (stream.blocks() ? stream.blocks() - 1 : 0) * kLogBlockSize;
+  if (buf_lsn_ == last_block_lsn && stream.blocks() > 0) {
+    const std::uint16_t first_group = stream.first_groups().back();
     if (first_group != 0 && first_group < lsn_ % kLogBlockSize) Store16(buf_, 6, first_group);
   } else if (keep > 0 && buf_lsn_ >= first_block) {
     // A full block from the middle of the scan: its header is not at hand, but any group

@@ -85,24 +85,22 @@ Status Rseg::AddLogHeader(UndoLog& log, bool append) {
   Mtr mtr(pool_);
   auto seg = WriteSegmentPage(mtr, log.seg_page);
   if (!seg.ok()) return seg.status();
-  MutableBytes* p = &seg->page;
-  UndoPageHeader* ph = &seg->page_header;
-  UndoSegmentHeader* sh = &seg->segment_header;
-  const std::uint16_t at = append ? ph->free : static_cast<std::uint16_t>(UndoSegmentHeader::kFirstLog);
+  auto& [page, ph, sh] = *seg;
+  const std::uint16_t at = append ? ph.free : static_cast<std::uint16_t>(UndoSegmentHeader::kFirstLog);
   UndoLogHeader h;
   h.trx_id = log.trx_id;
   h.log_start = static_cast<std::uint16_t>(at + UndoLogHeader::kSizeWithoutXid);
-  if (append && sh->last_log != 0) {
-    h.prev_log = sh->last_log;
-    Store16(*p, sh->last_log + 30, at);  // TRX_UNDO_NEXT_LOG of the previous header
+  if (append && sh.last_log != 0) {
+    h.prev_log = sh.last_log;
+    Store16(page, sh.last_log + 30, at);  // TRX_UNDO_NEXT_LOG of the previous header
   }
-  std::fill(p->begin() + at, p->begin() + h.log_start, std::byte{0});
-  h.EncodeTo(*p, at);
-  ph->start = ph->free = h.log_start;
-  ph->EncodeTo(*p);
-  sh->state = static_cast<std::uint16_t>(UndoState::kActive);
-  sh->last_log = at;
-  sh->EncodeTo(*p);
+  std::fill(page.begin() + at, page.begin() + h.log_start, std::byte{0});
+  h.EncodeTo(page, at);
+  ph.start = ph.free = h.log_start;
+  ph.EncodeTo(page);
+  sh.state = static_cast<std::uint16_t>(UndoState::kActive);
+  sh.last_log = at;
+  sh.EncodeTo(page);
   log.header = at;
   log.last_page = log.top_page = log.seg_page;
   log.top_offset = 0;
@@ -249,21 +247,19 @@ Status Rseg::Commit(UndoLog* insert_log, UndoLog* update_log, std::uint64_t trx_
 Status Rseg::EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no) {
   auto seg = WriteSegmentPage(mtr, log.seg_page);
   if (!seg.ok()) return seg.status();
-  MutableBytes* p = &seg->page;
-  UndoPageHeader* ph = &seg->page_header;
-  UndoSegmentHeader* sh = &seg->segment_header;
-  const bool cache = log.pages == 1 && ph->free < p->size() * 3 / 4;
+  auto& [page, ph, sh] = *seg;
+  const bool cache = log.pages == 1 && ph.free < page.size() * 3 / 4;
   if (log.type == UndoPageType::kInsert) {
     if (!cache) return FreeSegment(mtr, log.seg_page, log.slot);
-    sh->state = static_cast<std::uint16_t>(UndoState::kCached);
-    sh->EncodeTo(*p);
+    sh.state = static_cast<std::uint16_t>(UndoState::kCached);
+    sh.EncodeTo(page);
     cached_insert_.emplace_back(log.slot, log.seg_page);
     return Status::Ok();
   }
-  Store64(*p, log.header + 8, trx_no);
-  Store16(*p, log.header + 16, log.del_marks ? 1 : 0);
-  sh->state = static_cast<std::uint16_t>(cache ? UndoState::kCached : UndoState::kToPurge);
-  sh->EncodeTo(*p);
+  Store64(page, log.header + 8, trx_no);
+  Store16(page, log.header + 16, log.del_marks ? 1 : 0);
+  sh.state = static_cast<std::uint16_t>(cache ? UndoState::kCached : UndoState::kToPurge);
+  sh.EncodeTo(page);
   MtrPageStore store(mtr, system_);
   STRATA_RETURN_IF_ERROR(
       ListAddFirst(store, ListRef{header_page_, kHistoryBase},
