@@ -4,7 +4,10 @@
 //   inspect_replay FILE_OR_DIR...       (.ibd files; .ibd.gz, .frm.gz, .cfg.gz and ibdata1.gz unpacked first)
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -37,7 +40,13 @@ std::vector<std::uint8_t> Read(const fs::path& path) {
 int main(int argc, char** argv) {
   std::mt19937 rng(1130);
   std::size_t inputs = 0;
+  // Mutants per file: bursts of byte writes, then one zeroed page, then one truncation.
+  int mutants = 6;
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--mutants") == 0 && i + 1 < argc) {
+      mutants = std::max(2, std::atoi(argv[++i]));
+      continue;
+    }
     std::vector<fs::path> files;
     if (fs::is_directory(argv[i])) {
       for (const auto& e : fs::recursive_directory_iterator(argv[i])) {
@@ -54,7 +63,7 @@ int main(int argc, char** argv) {
       std::vector<std::uint8_t> bytes = Read(path);
       strata::fuzz::InspectEverything(bytes.data(), bytes.size());
       ++inputs;
-      for (int m = 0; m < 6; ++m, ++inputs) {
+      for (int m = 0; m < mutants; ++m, ++inputs) {
         auto mutant = bytes;
         const std::size_t pages = mutant.size() / 16384;
         for (int k = 0; k < 40 && pages; ++k) {
@@ -62,8 +71,8 @@ int main(int argc, char** argv) {
           const std::size_t at = page * 16384 + (rng() % 3 ? rng() % 160 : rng() % 16384);
           mutant[at] = static_cast<std::uint8_t>(rng());
         }
-        if (m == 4 && pages) std::fill_n(mutant.begin() + (rng() % pages) * 16384, 16384, 0);
-        if (m == 5) mutant.resize(rng() % (mutant.size() + 1));
+        if (m == mutants - 2 && pages) std::fill_n(mutant.begin() + (rng() % pages) * 16384, 16384, 0);
+        if (m == mutants - 1) mutant.resize(rng() % (mutant.size() + 1));
         strata::fuzz::InspectEverything(mutant.data(), mutant.size());
       }
     }

@@ -4,7 +4,9 @@
 //   fuzz_replay --ibd PATH...     every page of every .ibd (or .ibd.gz) under PATH, at the
 //                                 page size and checksum format its FSP flags give, as found
 //                                 and with deterministic byte flips and truncations
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -87,9 +89,9 @@ std::uint8_t Selector(const std::vector<std::uint8_t>& file, std::size_t* page_s
   return 2;
 }
 
-// Each page, then 8 mutants: a burst of random byte writes (biased to the headers, where the
-// pointers live), and a truncation.
-void RunPages(const std::vector<std::uint8_t>& file, std::mt19937& rng) {
+// Each page, then its mutants: bursts of random byte writes (biased to the headers, where the
+// pointers live), the last one a truncation.
+void RunPages(const std::vector<std::uint8_t>& file, int mutants, std::mt19937& rng) {
   std::size_t kPage = 0;
   const std::uint8_t selector = Selector(file, &kPage);
   for (std::size_t off = 0; off + kPage <= file.size(); off += kPage) {
@@ -97,14 +99,14 @@ void RunPages(const std::vector<std::uint8_t>& file, std::mt19937& rng) {
     input[0] = selector;
     std::memcpy(input.data() + 1, file.data() + off, kPage);
     Run(input);
-    for (int m = 0; m < 8; ++m) {
+    for (int m = 0; m < mutants; ++m) {
       std::vector<std::uint8_t> mutant = input;
       const int flips = 1 + static_cast<int>(rng() % 16);
       for (int f = 0; f < flips; ++f) {
         std::size_t at = 1 + (rng() % 2 ? rng() % 200 : rng() % kPage);
         mutant[at] = static_cast<std::uint8_t>(rng());
       }
-      if (m == 7) mutant.resize(1 + rng() % kPage);
+      if (m == mutants - 1) mutant.resize(1 + rng() % kPage);
       Run(mutant);
     }
   }
@@ -114,15 +116,20 @@ void RunPages(const std::vector<std::uint8_t>& file, std::mt19937& rng) {
 
 int main(int argc, char** argv) {
   bool ibd = false;
+  int mutants = 8;
   std::mt19937 rng(20261130);
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--ibd") == 0) {
       ibd = true;
       continue;
     }
+    if (std::strcmp(argv[i], "--mutants") == 0 && i + 1 < argc) {
+      mutants = std::max(1, std::atoi(argv[++i]));
+      continue;
+    }
     for (const auto& f : Files(argv[i], ibd)) {
       if (ibd) {
-        RunPages(ReadFile(f), rng);
+        RunPages(ReadFile(f), mutants, rng);
       } else {
         Run(ReadFile(f));
       }
