@@ -139,7 +139,7 @@ int Keys(const std::vector<std::string>& args) {
       "flush-log-at-trx-commit", po::value<int>()->default_value(1), "innodb_flush_log_at_trx_commit: 1, 2 or 0")(
       "mariadb", "run the same on a private MariaDB server per strategy (needs mariadb-server) and compare")(
       "mariadb-port", po::value<int>()->default_value(33281), "the TCP port of that server on 127.0.0.1")(
-      "mariadb-script", po::value<std::string>()->default_value(STRATA_SOURCE_DIR "/datasets/mariadb/server.sh"),
+      "mariadb-script", po::value<std::string>()->default_value(STRATA_SOURCE_DIR "/scripts/mariadb/server.sh"),
       "the script that starts and stops it")("json", "print results.json on stdout instead of the table")(
       "help,h", "show this help");
   auto usage = [&](std::ostream& out) {

@@ -16,7 +16,7 @@ using ondisk::Status;
 namespace {
 
 // bank.acct (id BIGINT PRIMARY KEY, k BIGINT, note VARCHAR(40), KEY k_1 (k)), as the MariaDB
-// side of the experiment (datasets/mariadb/history-scenario.sh) creates it.
+// side of the experiment (experiments/mariadb/history-scenario.sh) creates it.
 engine::TableSpec AccountSpec() {
   engine::TableSpec s;
   s.database = "bank";

@@ -92,7 +92,7 @@ ondisk::Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir,
                                            const KeyExperimentOptions& options, const KeyProgressFn& progress = {});
 
 struct MariadbOptions {
-  std::filesystem::path script;  // datasets/mariadb/server.sh
+  std::filesystem::path script;  // scripts/mariadb/server.sh
   int port = 33281;
 };
 

@@ -1,4 +1,4 @@
-// The key experiment on a real MariaDB: a private server per strategy (datasets/mariadb/
+// The key experiment on a real MariaDB: a private server per strategy (scripts/mariadb/
 // server.sh, fresh data directory, bound to 127.0.0.1), the same statements Strata ran sent
 // through the mariadb client, and figures from the server itself: insert times from its
 // clock (NOW(6) between chunks), page splits from INNODB_METRICS, leaf pages from

@@ -22,8 +22,8 @@ kbs=8
 keep=0
 die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
-# shellcheck source=tests/bench/private_mariadb.sh
-. "$top/tests/bench/private_mariadb.sh"
+# shellcheck source=scripts/mariadb/lib.sh
+. "$top/scripts/mariadb/lib.sh"
 # shellcheck source=tests/bench/measure.sh
 . "$top/tests/bench/measure.sh"
 while [ $# -gt 0 ]; do
@@ -56,7 +56,7 @@ mariadb_start "$dir/mariadb" "$port" 0 "innodb_buffer_pool_size=1G
 innodb_log_file_size=512M
 innodb_read_only_compressed=OFF
 local_infile=1"
-sql() { "$mariadb_server" sql "$dir/mariadb" "$@"; }
+sql() { "$SERVER" sql "$dir/mariadb" "$@"; }
 sql -e "CREATE DATABASE bench"
 for t in plain zip; do
   format="ROW_FORMAT=DYNAMIC"

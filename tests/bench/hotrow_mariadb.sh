@@ -4,7 +4,7 @@
 # row lock serialises the updates, so what a server gets out of it depends on how many commits it
 # can put behind one redo log flush.
 #
-# A private mariadbd (datasets/mariadb/server.sh, its own data directory under a scratch
+# A private mariadbd (scripts/mariadb/server.sh, its own data directory under a scratch
 # directory, 127.0.0.1, binary log off) gets sysbench's sbtest1 with --rows rows (id 1..N), then
 # mariadb-slap runs T connections, each sending `UPDATE sbtest1 SET k=k+1 WHERE id=1` U times in
 # autocommit mode over the unix socket; the next statement leaves only when the reply to the last
@@ -57,8 +57,8 @@ keep=0
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
-# shellcheck source=tests/bench/private_mariadb.sh
-. "$top/tests/bench/private_mariadb.sh"
+# shellcheck source=scripts/mariadb/lib.sh
+. "$top/scripts/mariadb/lib.sh"
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -138,7 +138,7 @@ mariadb_start "$mdir" "$port" "$flush" "innodb_buffer_pool_size=${STRATA_BENCH_M
 innodb_log_file_size=${STRATA_BENCH_MARIADB_LOG:-256M}
 innodb_log_buffer_size=16M
 max_connections=$((threads + 20))" "${preload[@]}"
-sql() { "$mariadb_server" sql "$mdir" -N -B "$@"; }
+sql() { "$SERVER" sql "$mdir" -N -B "$@"; }
 config=$(sql -e "SELECT CONCAT_WS(' ', @@version, @@innodb_flush_log_at_trx_commit,
   @@innodb_flush_method, @@log_bin, @@innodb_buffer_pool_size DIV 1048576,
   @@innodb_log_file_size DIV 1048576)")

@@ -43,8 +43,8 @@ out=${OUT:-$build/import_bench.md}
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
-# shellcheck source=tests/bench/private_mariadb.sh
-. "$top/tests/bench/private_mariadb.sh"
+# shellcheck source=scripts/mariadb/lib.sh
+. "$top/scripts/mariadb/lib.sh"
 
 while [ $# -gt 0 ]; do
   case $1 in
@@ -316,8 +316,8 @@ innodb_log_file_size=$redo
 innodb_log_buffer_size=16M
 innodb_autoextend_increment=64
 max_allowed_packet=64M"
-  "$mariadb_server" sql "$mdir" -e 'CREATE DATABASE sbtest'
-  mariadb_config=$("$mariadb_server" sql "$mdir" -N -B -e "SELECT CONCAT('MariaDB ', @@version,
+  "$SERVER" sql "$mdir" -e 'CREATE DATABASE sbtest'
+  mariadb_config=$("$SERVER" sql "$mdir" -N -B -e "SELECT CONCAT('MariaDB ', @@version,
     ': innodb_buffer_pool_size=', @@innodb_buffer_pool_size DIV 1048576, 'M',
     ', innodb_log_file_size=', @@innodb_log_file_size DIV 1048576, 'M',
     ', innodb_log_buffer_size=', @@innodb_log_buffer_size DIV 1048576, 'M',
@@ -327,8 +327,8 @@ max_allowed_packet=64M"
   progress "$mariadb_config"
   prepare "$dump"
   progress "${label[$key]} ..."
-  if timed "$log" "$dump" "$mariadb_server" sql "$mdir" sbtest; then
-    finish "$key" "$log" "$("$mariadb_server" sql "$mdir" -N -B -e 'SELECT COUNT(*) FROM sbtest.sbtest1' 2>>"$log" | first_number)"
+  if timed "$log" "$dump" "$SERVER" sql "$mdir" sbtest; then
+    finish "$key" "$log" "$("$SERVER" sql "$mdir" -N -B -e 'SELECT COUNT(*) FROM sbtest.sbtest1' 2>>"$log" | first_number)"
   else
     status[$key]="failed: exit $? (see $log)"
     progress "${label[$key]}: ${status[$key]}"
@@ -338,7 +338,7 @@ max_allowed_packet=64M"
     mariadb_stop "$mdir"
     mv "$mdir" "$work/mariadb-flush$flush"
   else
-    "$mariadb_server" sql "$mdir" -e 'DROP DATABASE sbtest'  # then the slow shutdown has nothing to flush
+    "$SERVER" sql "$mdir" -e 'DROP DATABASE sbtest'  # then the slow shutdown has nothing to flush
     mariadb_stop "$mdir"
     rm -rf "$mdir"
   fi
@@ -380,7 +380,7 @@ fi
   echo "- Machine: $(nproc) cores (${cpu:-?}), $(awk -v k="$ram_kib" 'BEGIN { printf "%.1f", k / 1048576 }') GiB RAM; scratch $work on $fs_type ($fs_source, $fs_options)$fs_note."
   echo "- Disk sequential write there: **$dd_sync MB/s** (\`dd if=/dev/zero bs=1M count=$dd_mib conv=fdatasync\`: through the page cache, timed to the end of one fdatasync); $dd_direct MB/s with \`oflag=direct\` (one 1 MiB write in flight)."
   if [ -n "$mariadb_config" ]; then
-    echo "- ${mariadb_config%, innodb_flush_log_at_trx_commit=*} (a private instance from datasets/mariadb/server.sh, fresh data directory and database for each line; the setting of the line given to mariadbd at start; binary log off). Data directory after the load: $(awk -v b="${mariadb_bytes:-0}" 'BEGIN { printf "%.0f", b / 1e6 }') MB."
+    echo "- ${mariadb_config%, innodb_flush_log_at_trx_commit=*} (a private instance from scripts/mariadb/server.sh, fresh data directory and database for each line; the setting of the line given to mariadbd at start; binary log off). Data directory after the load: $(awk -v b="${mariadb_bytes:-0}" 'BEGIN { printf "%.0f", b / 1e6 }') MB."
   fi
   if wanted sqlite; then
     echo "- SQLite $(sqlite3 --version | cut -d' ' -f1): journal_mode=OFF, synchronous=OFF, one transaction, cache_size $sqlite_cache_mib MiB, \`id INTEGER PRIMARY KEY\` (rows clustered by id) and index k_1 created before the rows, as the dump creates KEY k_1. Database file: $(awk -v b="${sqlite_bytes:-0}" 'BEGIN { printf "%.0f", b / 1e6 }') MB."

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fidelity of Strata's B-tree fill against a real MariaDB (issue 5's acceptance):
 # the same generated rows, inserted one by one, into Strata and into a private MariaDB
-# (datasets/mariadb/insert-fidelity.sh); leaf pages and average leaf fill of PRIMARY and
+# (experiments/mariadb/insert-fidelity.sh); leaf pages and average leaf fill of PRIMARY and
 # k_1 compared. Exits 1 when a PRIMARY figure differs by more than 10%.
 #
 #   tests/bench/insert_fidelity.sh [ROWS] [STRATEGY...]     (default 200000, all five)
@@ -23,7 +23,7 @@ for s in "${strategies[@]}"; do
   rm -rf "$work/$s"
   "$strata" bench insert --datadir "$work/$s" --keys "$s" --rows "$rows" --flush-log-at-trx-commit 0 --rows-out "$work/$s.tsv" --json > "$work/$s.strata-insert.json"
   "$strata" inspect index "$work/$s/bench/sbtest1.ibd" --json > "$work/$s.strata-index.json"
-  "$here/datasets/mariadb/insert-fidelity.sh" "$s" "$work/$s.tsv" "$work/$s.mariadb.json" > "$work/$s.mariadb.log" 2>&1 ||
+  "$here/experiments/mariadb/insert-fidelity.sh" "$s" "$work/$s.tsv" "$work/$s.mariadb.json" > "$work/$s.mariadb.log" 2>&1 ||
     { echo "insert_fidelity: MariaDB run failed, see $work/$s.mariadb.log" >&2; exit 1; }
 done
 

@@ -21,8 +21,8 @@ rows=2000000
 keep=0
 die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
-# shellcheck source=tests/bench/private_mariadb.sh
-. "$top/tests/bench/private_mariadb.sh"
+# shellcheck source=scripts/mariadb/lib.sh
+. "$top/scripts/mariadb/lib.sh"
 # shellcheck source=tests/bench/measure.sh
 . "$top/tests/bench/measure.sh"
 while [ $# -gt 0 ]; do
@@ -52,7 +52,7 @@ innodb_io_capacity_max=100"
 port=$(mariadb_free_port 33097)
 progress "inserting $rows rows into a private MariaDB"
 mariadb_start "$dir/mariadb" "$port" 2 "$cnf"
-sql() { "$mariadb_server" sql "$1" "${@:2}"; }
+sql() { "$SERVER" sql "$1" "${@:2}"; }
 sql "$dir/mariadb" -e "CREATE DATABASE bench; CREATE TABLE bench.t (id INT NOT NULL PRIMARY KEY, k INT NOT NULL,
   c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k_1 (k)) ENGINE=InnoDB"
 for ((done = 0; done < rows; done += 100000)); do

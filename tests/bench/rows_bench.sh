@@ -17,8 +17,8 @@ strata=$build/cli/strata
 rows=2000000
 die() { echo "$prog: $*" >&2; exit 1; }
 progress() { echo "[$prog] $*" >&2; }
-# shellcheck source=tests/bench/private_mariadb.sh
-. "$top/tests/bench/private_mariadb.sh"
+# shellcheck source=scripts/mariadb/lib.sh
+. "$top/scripts/mariadb/lib.sh"
 while [ $# -gt 0 ]; do
   case $1 in
     --rows) [ $# -ge 2 ] || die "--rows needs a value"; rows=$2; shift 2 ;;
@@ -72,7 +72,7 @@ port=$(mariadb_free_port 33090)
 mariadb_start "$dir/mariadb" "$port" 0 "innodb_buffer_pool_size=${pool_mib}M
 innodb_log_file_size=512M
 local_infile=1"
-sql() { "$mariadb_server" sql "$dir/mariadb" "$@"; }
+sql() { "$SERVER" sql "$dir/mariadb" "$@"; }
 sql -e "CREATE DATABASE bench; CREATE TABLE bench.sbtest1 (id INT NOT NULL PRIMARY KEY, k INT UNSIGNED NOT NULL DEFAULT 0,
   c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', KEY k_1 (k)) ENGINE=InnoDB"
 sql --local-infile=1 -e "LOAD DATA LOCAL INFILE '$dir/rows.tsv' INTO TABLE bench.sbtest1"

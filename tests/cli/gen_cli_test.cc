@@ -1,5 +1,5 @@
 // `strata gen dump`: the file loads into Strata for every key strategy, and a private MariaDB
-// (datasets/mariadb/server.sh) loads it to the same rows, in the same key order.
+// (scripts/mariadb/server.sh) loads it to the same rows, in the same key order.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -65,7 +65,7 @@ TEST(GenCliTest, MariadbLoadsTheSameRows) {
     GTEST_SKIP() << "needs mariadb-client-core and mariadb-server-core (scripts/install-deps.sh)";
   }
   TempDir tmp;
-  const fs::path server = fs::path(STRATA_SOURCE_DIR) / "datasets/mariadb/server.sh";
+  const fs::path server = fs::path(STRATA_SOURCE_DIR) / "scripts/mariadb/server.sh";
   const std::string sdir = (tmp.path() / "server").string();
   const auto start = RunCommand(fmt::format("{} start {} 33271 2>&1", server.string(), sdir));
   ASSERT_EQ(start.exit_code, 0) << start.out;

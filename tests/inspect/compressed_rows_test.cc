@@ -1,6 +1,6 @@
 // ROW_FORMAT=COMPRESSED tables read row by row: the files a private MariaDB 10.11 wrote with
 // every KEY_BLOCK_SIZE (tests/data/mariadb-compressed, made by
-// datasets/mariadb/make-compressed-fixture.sh) print exactly what its `mariadb -B` printed,
+// tests/data/mariadb-compressed/make.sh) print exactly what its `mariadb -B` printed,
 // off-page values and rows changed after the load (the pages' modification logs) included.
 #include <gtest/gtest.h>
 

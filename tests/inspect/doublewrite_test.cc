@@ -1,6 +1,6 @@
 // `strata inspect doublewrite` against what the servers did with their own doublewrite copies:
 // MariaDB 10.11 killed mid-workload with torn pages (tests/data/mariadb-doublewrite, made by
-// datasets/mariadb/make-doublewrite-fixture.sh), whose recovery restored some pages and gave up
+// tests/data/mariadb-doublewrite/make.sh), whose recovery restored some pages and gave up
 // on others; and a MySQL 8.0.30 #ib_16384_0.dblwr from a public data directory.
 #include "inspect/doublewrite_report.h"
 

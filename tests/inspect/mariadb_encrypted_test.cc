@@ -1,6 +1,6 @@
 // Tables MariaDB 10.11 encrypted (file_key_management), plain and PAGE_COMPRESSED, in both page
 // formats, with AES-CBC and AES-CTR (tests/data/mariadb-encrypted, made by
-// datasets/mariadb/make-encrypted-fixture.sh). Read without the key, every encrypted page is
+// tests/data/mariadb-encrypted/make.sh). Read without the key, every encrypted page is
 // said to be encrypted, its stored checksum is checked (MariaDB checksums the encrypted
 // bytes), and nothing intact is called damaged; with the key file, the rows are what the
 // server printed and damage is found on its page; a wrong key is said, and decrypts nothing.

@@ -1,6 +1,6 @@
 // MariaDB PAGE_COMPRESSED tables read by the inspector: every algorithm in both page formats
 // (tests/data/mariadb-page-compressed, made by
-// datasets/mariadb/make-page-compressed-fixture.sh) prints what `mariadb -B` printed, checks
+// tests/data/mariadb-page-compressed/make.sh) prints what `mariadb -B` printed, checks
 // clean, and a flipped byte in a compressed page is found on its page.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // --apply-redo against what MariaDB 10.11 reported: a server killed while 1,500 committed
 // transactions were in the history and in the log only (tests/data/mariadb-stale, made by
-// datasets/mariadb/make-stale-fixture.sh). On disk the history is empty; with the log replayed
+// tests/data/mariadb-stale/make.sh). On disk the history is empty; with the log replayed
 // it is what the server printed before the kill and after its own crash recovery.
 #include "inspect/redo_apply.h"
 

@@ -1,5 +1,5 @@
 // `strata inspect redo` against MariaDB 10.11's own logs (tests/data/mariadb-redo, made by
-// datasets/mariadb/make-redo-fixture.sh): the checkpoint LSN and the end of the log must be
+// tests/data/mariadb-redo/make.sh): the checkpoint LSN and the end of the log must be
 // what the server reported, at shutdown and when it recovered the crashed one.
 #include "inspect/redo_report.h"
 

@@ -1,6 +1,6 @@
 // `inspect rows` against what a server printed: ibdNinja's MySQL 8.0.40 and 8.4 files read by
 // the inspector, and the same SQL scripts run on a private MariaDB whose `mariadb -B` output is
-// tests/data/ibdninja/truth (datasets/mariadb/make-ibdninja-truth.sh). Every cell must match
+// tests/data/ibdninja/truth (tests/data/ibdninja/make-mariadb-truth.sh). Every cell must match
 // byte for byte, except the ones the two servers cannot agree on (README there): NOW() read at
 // different moments, and JSON, which MySQL normalises and MariaDB keeps as written — those
 // are compared after putting MariaDB's text in MySQL's normal form.
@@ -678,7 +678,7 @@ TEST(SakilaRowsTest, WellKnownRowsAndCounts) {
 }
 
 // A FULLTEXT index's six tables, as MariaDB wrote them (tests/data/mariadb-fts, made by
-// datasets/mariadb/make-fts-fixture.sh): read with the CREATE TABLE of the table they index,
+// tests/data/mariadb-fts/make.sh): read with the CREATE TABLE of the table they index,
 // they give, one after the other, exactly what the server printed for
 // INFORMATION_SCHEMA.INNODB_FT_INDEX_TABLE; the deleted ids and settings, its other tables.
 class FtsAuxTest : public ::testing::Test {

@@ -150,7 +150,7 @@ TEST(RealFilesTest, RootPagesPointAtTheirSegments) {
 }
 
 // The server's own report (information_schema.INNODB_BUFFER_PAGE, captured by
-// datasets/mariadb/make-fixtures.sh) against what ondisk decodes from the same bytes.
+// tests/data/mariadb/make.sh) against what ondisk decodes from the same bytes.
 TEST(RealFilesTest, MariaDbIndexPagesMatchTheServersRecordCountsAndDataSizes) {
   std::size_t compared = 0;
   for (const auto& path : testing::IbdFilesUnder(testing::TestDataDir() / "mariadb")) {

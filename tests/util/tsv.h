@@ -1,4 +1,5 @@
-// Reading the tab-separated ground truth that datasets/mariadb/ captured from the server.
+// Reading the tab-separated ground truth that the MariaDB fixture scripts (tests/data/*/make.sh)
+// captured from the server.
 #pragma once
 
 #include <filesystem>

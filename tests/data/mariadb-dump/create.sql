@@ -1,4 +1,4 @@
--- Executed by make-dump-fixture.sh (mariadb --default-character-set=utf8mb4)
+-- Executed by make.sh (mariadb --default-character-set=utf8mb4)
 -- against a fresh private MariaDB instance started with
 -- --default-time-zone=+00:00. Every value is deterministic.
 CREATE DATABASE dumptest CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;

@@ -1,4 +1,4 @@
--- Builds ftsdb.articles for tests/data/mariadb-fts (datasets/mariadb/make-fts-fixture.sh).
+-- Builds ftsdb.articles for tests/data/mariadb-fts (tests/data/mariadb-fts/make.sh).
 -- Every row carries a marker word rowNN (NN = id) so that its FTS_DOC_ID can be read back
 -- from INNODB_FT_INDEX_TABLE.
 CREATE DATABASE ftsdb;

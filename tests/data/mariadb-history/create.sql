@@ -1,4 +1,4 @@
--- Executed by make-history-fixture.sh against a fresh private MariaDB instance.
+-- Executed by make.sh against a fresh private MariaDB instance.
 -- Deterministic except the UUID() values (t_uuid, t_bin16) and time columns.
 CREATE DATABASE hist CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
 USE hist;

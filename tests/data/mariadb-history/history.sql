@@ -1,4 +1,4 @@
--- Executed by make-history-fixture.sh (connection B) while connection A holds
+-- Executed by make.sh (connection B) while connection A holds
 -- a read view. One history-list entry per transaction: 300+200+10+10+5+5 = 530.
 USE hist;
 -- 300 single-row UPDATEs of t_autoinc (ids 7, 17, ..., 2997)

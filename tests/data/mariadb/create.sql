@@ -1,4 +1,4 @@
--- Executed by make-fixtures.sh against a fresh private MariaDB instance.
+-- Executed by make.sh against a fresh private MariaDB instance.
 -- Row data is deterministic except UUID() values in t_uuid and time columns.
 CREATE DATABASE strata_fx CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
 USE strata_fx;

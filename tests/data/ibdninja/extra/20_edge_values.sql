@@ -1,5 +1,5 @@
 -- Strata's own additions to ibdNinja's scripts: values whose printing has rules of its own,
--- run on MariaDB by datasets/mariadb/make-ibdninja-truth.sh (there is no MySQL file of them).
+-- run on MariaDB by tests/data/ibdninja/make-mariadb-truth.sh (there is no MySQL file of them).
 CREATE TABLE edge_numbers (
   id INT NOT NULL PRIMARY KEY,
   f FLOAT(7,3),

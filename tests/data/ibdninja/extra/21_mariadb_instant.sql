@@ -2,7 +2,7 @@
 -- dropped (each way a dropped column is stored: fixed, short and long variable, NULL and NOT
 -- NULL) and added after a drop, in DYNAMIC, COMPACT and REDUNDANT rows, under a variable-length
 -- key, and in a tree of several levels. Rows are written before and after each ALTER, so old
--- rows hold dropped values and lack added ones. Run on MariaDB only (make-ibdninja-truth.sh).
+-- rows hold dropped values and lack added ones. Run on MariaDB only (make-mariadb-truth.sh).
 SET SESSION alter_algorithm = 'INSTANT';
 
 CREATE TABLE mi_reorder (id INT PRIMARY KEY, a INT, b VARCHAR(10), c INT) ENGINE=InnoDB;

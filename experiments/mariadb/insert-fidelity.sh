@@ -56,12 +56,8 @@
 # session. Needs mariadb-server, mariadb-client, python3 (Debian 12: 10.11).
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
+source "$(dirname "$0")/../../scripts/mariadb/lib.sh"
 usage() { sed -n '2,56p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-say() { echo "$prog: $*" >&2; }
 
 [[ $# -ge 3 && $# -le 4 ]] || usage
 STRATEGY=$1 ROWS=$2 OUTJSON=$3 WORKARG=${4:-}
@@ -82,7 +78,7 @@ OUTDIR=$(dirname -- "$OUTJSON")
 [[ -w $OUTDIR ]] || die "directory of OUT.json is not writable: $OUTDIR"
 [[ ! -d $OUTJSON ]] || die "OUT.json '$OUTJSON' is a directory"
 command -v python3 >/dev/null || die "python3 not found (apt-get install -y python3)"
-[[ -x $SERVER ]] || die "helper not found or not executable: $SERVER"
+mariadb_require_server
 BUFFER_POOL=${BUFFER_POOL:-512M}
 [[ $BUFFER_POOL =~ ^[0-9]+[KMG]?$ ]] || die "BUFFER_POOL must look like 512M, got '$BUFFER_POOL'"
 
@@ -113,7 +109,7 @@ cleanup() {
     if (( own_work )) && (( rc == 0 || ! started )) && [[ ${KEEP_WORK:-0} != 1 ]]; then
         rm -rf -- "$WORK"
     else
-        say "work directory kept: $WORK"
+        log "work directory kept: $WORK"
     fi
     exit $rc
 }
@@ -121,13 +117,12 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-sql() { "$SERVER" sql "$INST" --default-character-set=utf8mb4 "$@"; }
-val() { sql --batch --skip-column-names -e "$1"; }
+sql() { sqlin "$INST" --default-character-set=utf8mb4 "$@"; }
 
 # ------------------------------------------- validate ROWS, write the SQL ----
 # rows.sql: line 1 = session settings, line N+1 = the INSERT for ROWS line N,
 # so the client's "ERROR ... at line L" maps back to ROWS line L-1.
-say "checking $ROWS and writing one INSERT per row"
+log "checking $ROWS and writing one INSERT per row"
 NROWS=$(python3 - "$STRATEGY" "$ROWS" "$WORK/rows.sql" <<'PY'
 import re, sys
 strategy, src, dst = sys.argv[1:4]
@@ -194,17 +189,13 @@ if n == 0:
 print(n)
 PY
 ) || exit 1
-say "$NROWS rows, strategy $STRATEGY, work directory $WORK"
+log "$NROWS rows, strategy $STRATEGY, work directory $WORK"
 
 # ------------------------------------------------------------ the server ----
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 if [[ -n ${PORT:-} ]]; then
     [[ $PORT =~ ^[0-9]+$ ]] || die "PORT must be a number, got '$PORT'"
 else
-    PORT=33062
-    while port_in_use "$PORT"; do
-        (( ++PORT < 33200 )) || die "no free port in 33062..33199; set PORT"
-    done
+    PORT=$(mariadb_free_port 33062)
 fi
 
 # Later lines win over server.sh's defaults (its 32M pool and 4M redo log).
@@ -235,7 +226,7 @@ running=1   # from here on the trap stops whatever server.sh may have started
 started=1
 "$SERVER" start "$INST" "$PORT" >&2
 
-PAGE_SIZE=$(val "SELECT @@innodb_page_size")
+PAGE_SIZE=$(val "$INST" "SELECT @@innodb_page_size")
 [[ $PAGE_SIZE == 16384 ]] || die "server runs with innodb_page_size=$PAGE_SIZE, expected 16384"
 
 sql <<SQL
@@ -250,7 +241,7 @@ CREATE TABLE $DB.sbtest1 (
 SQL
 
 # ------------------------------------------------------------- the load -----
-say "inserting $NROWS rows, one INSERT (autocommit) per row, one client session"
+log "inserting $NROWS rows, one INSERT (autocommit) per row, one client session"
 # The client runs as our own background child (not through server.sh) so that
 # INT/TERM are handled at once and cleanup can end it by its pid.
 CLIENT=$(command -v mariadb || command -v mysql) || die "mariadb client not found (apt-get install -y mariadb-client)"
@@ -274,11 +265,11 @@ if (( load_rc != 0 )); then
 fi
 t1=$(date +%s.%N)
 LOAD_SECONDS=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$t0" "$t1")
-say "loaded in ${LOAD_SECONDS}s"
+log "loaded in ${LOAD_SECONDS}s"
 
-got=$(val "SELECT COUNT(*) FROM $DB.sbtest1 FORCE INDEX (PRIMARY)")
+got=$(val "$INST" "SELECT COUNT(*) FROM $DB.sbtest1 FORCE INDEX (PRIMARY)")
 [[ $got == "$NROWS" ]] || die "table has $got rows after the load, expected $NROWS"
-got=$(val "SELECT COUNT(*) FROM $DB.sbtest1 FORCE INDEX (k_1)")
+got=$(val "$INST" "SELECT COUNT(*) FROM $DB.sbtest1 FORCE INDEX (k_1)")
 [[ $got == "$NROWS" ]] || die "index k_1 has $got entries, expected $NROWS"
 
 # ----------------------------------------------------- server-side truth ----
@@ -286,31 +277,31 @@ sql --batch --skip-column-names -e "ANALYZE TABLE $DB.sbtest1" >"$WORK/analyze.t
 grep -qP '\tanalyze\tstatus\tOK$' "$WORK/analyze.tsv" ||
     die "ANALYZE TABLE did not report OK: $(cat "$WORK/analyze.tsv")"
 
-val "SELECT index_name, stat_name, stat_value FROM mysql.innodb_index_stats
+val "$INST" "SELECT index_name, stat_name, stat_value FROM mysql.innodb_index_stats
      WHERE database_name='$DB' AND table_name='sbtest1' AND stat_name IN ('n_leaf_pages','size')
      ORDER BY index_name, stat_name" >"$WORK/index_stats.tsv"
 
-SPACE=$(val "SELECT SPACE FROM information_schema.INNODB_SYS_TABLESPACES WHERE NAME='$DB/sbtest1'")
+SPACE=$(val "$INST" "SELECT SPACE FROM information_schema.INNODB_SYS_TABLESPACES WHERE NAME='$DB/sbtest1'")
 [[ $SPACE =~ ^[0-9]+$ ]] || die "tablespace $DB/sbtest1 not found in INNODB_SYS_TABLESPACES"
-val "SELECT i.NAME, i.INDEX_ID, i.PAGE_NO FROM information_schema.INNODB_SYS_INDEXES i
+val "$INST" "SELECT i.NAME, i.INDEX_ID, i.PAGE_NO FROM information_schema.INNODB_SYS_INDEXES i
      JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID
      WHERE t.NAME='$DB/sbtest1' ORDER BY i.INDEX_ID" >"$WORK/indexes.tsv"
 
 # Every INDEX page of the tablespace that is in the buffer pool (all of them:
 # the pool is big enough and nothing else ran; checked against the file below).
-val "SELECT INDEX_NAME, PAGE_NUMBER, NUMBER_RECORDS, DATA_SIZE, TABLE_NAME
+val "$INST" "SELECT INDEX_NAME, PAGE_NUMBER, NUMBER_RECORDS, DATA_SIZE, TABLE_NAME
      FROM information_schema.INNODB_BUFFER_PAGE
      WHERE SPACE=$SPACE AND PAGE_TYPE='INDEX'
      ORDER BY PAGE_NUMBER" >"$WORK/buffer_pages.tsv"
 
-VERSION=$(val "SELECT VERSION()")
-val "SELECT LOWER(VARIABLE_NAME), VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES
+VERSION=$(val "$INST" "SELECT VERSION()")
+val "$INST" "SELECT LOWER(VARIABLE_NAME), VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES
      WHERE VARIABLE_NAME IN ('INNODB_PAGE_SIZE','INNODB_BUFFER_POOL_SIZE','INNODB_FLUSH_LOG_AT_TRX_COMMIT',
        'INNODB_DOUBLEWRITE','INNODB_FILE_PER_TABLE','INNODB_CHANGE_BUFFERING','INNODB_CHECKSUM_ALGORITHM',
        'INNODB_AUTOINC_LOCK_MODE','INNODB_FILL_FACTOR','INNODB_COMPRESSION_ALGORITHM',
        'INNODB_STATS_PERSISTENT_SAMPLE_PAGES','INNODB_ADAPTIVE_HASH_INDEX')
      ORDER BY 1" >"$WORK/variables.tsv"
-val "SELECT ROW_FORMAT FROM information_schema.TABLES WHERE TABLE_SCHEMA='$DB' AND TABLE_NAME='sbtest1'" \
+val "$INST" "SELECT ROW_FORMAT FROM information_schema.TABLES WHERE TABLE_SCHEMA='$DB' AND TABLE_NAME='sbtest1'" \
     >"$WORK/row_format.txt"
 
 # ------------------------------------------------------ slow shutdown ------
@@ -448,4 +439,4 @@ print(f"{strategy}: rows={nrows} primary leaf={p['leaf_pages']} fill={p['avg_lea
       f"fill={k['avg_leaf_fill']:.4f} non-leaf={k['non_leaf_pages']} levels={k['levels']} | "
       f"file_bytes={size}", file=sys.stderr)
 PY
-say "wrote $OUTJSON"
+log "wrote $OUTJSON"

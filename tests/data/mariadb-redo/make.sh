@@ -13,7 +13,7 @@
 #       past the checkpoint once a copy was recovered (innodb_force_recovery=3) and stopped
 #   OUTDIR/README.md
 #
-#   make-redo-fixture.sh OUTDIR        (normally tests/data/mariadb-redo)
+#   make.sh [OUTDIR]        (OUTDIR defaults to tests/data/mariadb-redo, where this script is)
 #
 # The log is made as small as the server accepts (the minimum of
 # innodb_log_file_size is probed, 4 MiB in 10.11). Each captured log is also
@@ -27,21 +27,14 @@
 # Needs: mariadb-server + mariadb-client (Debian 12: 10.11), python3, gzip.
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
-log() { echo "$prog: $*" >&2; }
-warn() { echo "$prog: WARNING: $*" >&2; }
-
-[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd -P)
 PORT=${PORT:-33063}
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-mariadb-redo "$@"
+warn() { echo "$prog: WARNING: $*" >&2; }
 PORT2=$((PORT + 1))
 command -v python3 >/dev/null || die "python3 not found"
-MARIADBD=$(command -v mariadbd || command -v mysqld || echo /usr/sbin/mariadbd)
-[[ -x $MARIADBD ]] || die "mariadbd not found (apt-get install mariadb-server mariadb-client)"
+mariadb_require_server
+MARIADBD=$(mariadb_find_tool mariadbd)
 
 # ------------------------------------------- smallest accepted log size -----
 # mariadbd clamps a too-small value and says so ("unsigned value 1 adjusted to N").
@@ -53,28 +46,11 @@ log "smallest innodb_log_file_size accepted by $("$MARIADBD" --version | awk '{p
 export SERVER_EXTRA_CNF="innodb_log_file_size=$MIN_LOG_SIZE
 innodb_fast_shutdown=1"
 
-WORK=$(mktemp -d /tmp/strata-mariadb-redo.XXXXXX)
-running=()   # instance directories that may still run
-cleanup() {
-    local rc=$? d
-    for d in "${running[@]}"; do "$SERVER" stop "$d" >/dev/null 2>&1 || true; done
-    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then
-        echo "$prog: instance directory kept: $WORK" >&2
-    else
-        rm -rf "$WORK"
-    fi
-    exit $rc
-}
-trap cleanup EXIT
-
-start() { "$SERVER" start "$1" "$2" >&2; running+=("$1"); }
 stop_slow() { # server.sh stop = slow shutdown; only for the verification copies
     "$SERVER" stop "$1" >&2
     local d keep=(); for d in "${running[@]}"; do [[ $d == "$1" ]] || keep+=("$d"); done
     running=("${keep[@]}")
 }
-sqlin() { local d=$1; shift; "$SERVER" sql "$d" "$@"; }
-val()   { sqlin "$1" --batch --skip-column-names -e "$2"; }
 gstatus() { val "$1" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '$2'"; }
 innodb_status() { val "$1" "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g'; }
 # status_vals DIR PREFIX : "key<TAB>value" lines from the LOG section + status variables
@@ -217,7 +193,7 @@ rm -f "$OUT/ib_logfile0.gz" "$OUT/README.md"
 mkdir -p "$OUT/truth" "$OUT/crashed/truth"
 
 MAIN=$WORK/main
-start "$MAIN" "$PORT"
+start_instance "$MAIN" "$PORT"
 VERSION=$(val "$MAIN" "SELECT VERSION()")
 LOG_FILE_SIZE=$(val "$MAIN" "SELECT @@innodb_log_file_size")
 LOG_BUFFER_SIZE=$(val "$MAIN" "SELECT @@innodb_log_buffer_size")
@@ -277,7 +253,7 @@ log "file: newest checkpoint LSN $FILE_CP, end of log (mini-transaction walk) $F
 VCLEAN=$WORK/verify-clean
 mkdir -p "$VCLEAN"
 cp -a "$MAIN/data" "$VCLEAN/data"
-start "$VCLEAN" "$PORT2"
+start_instance "$VCLEAN" "$PORT2"
 RESTART_CP=$(gstatus "$VCLEAN" INNODB_LSN_LAST_CHECKPOINT)
 RESTART_LSN=$(gstatus "$VCLEAN" INNODB_LSN_CURRENT)
 RESTART_EOL_LINE=$(grep -m1 'InnoDB: End of log at LSN=' "$VCLEAN/mariadbd.err" || true)
@@ -327,7 +303,7 @@ check() { [[ $1 == "$2" ]] && echo "ok ($1)" || echo "MISMATCH ($1 vs $2)"; }
 # Restart the same instance (same log), commit single-row INSERTs until the
 # LSN has passed the next ring-buffer wrap point (so the records after the
 # checkpoint are likely to run over the end of the file), then SIGKILL.
-start "$MAIN" "$PORT"
+start_instance "$MAIN" "$PORT"
 L0=$(gstatus "$MAIN" INNODB_LSN_CURRENT)
 WRAP=$((12288 + ((L0 - 12288) / CAPACITY + 1) * CAPACITY))
 TARGET=$((WRAP + 32768))
@@ -358,7 +334,7 @@ python3 "$WORK/redo-check.py" "$OUT/crashed/ib_logfile0.gz" >"$WORK/crash.file" 
 VCRASH=$WORK/verify-crash
 mkdir -p "$VCRASH"
 cp -a "$MAIN/data" "$VCRASH/data"
-start "$VCRASH" "$PORT2"
+start_instance "$VCRASH" "$PORT2"
 REC_CP_LINE=$(grep -m1 'InnoDB: Starting crash recovery from checkpoint LSN=' "$VCRASH/mariadbd.err" || true)
 REC_EOL_LINE=$(grep -m1 'InnoDB: End of log at LSN=' "$VCRASH/mariadbd.err" || true)
 REC_PAGES_LINE=$(grep -m1 'InnoDB: To recover: ' "$VCRASH/mariadbd.err" || true)
@@ -376,8 +352,7 @@ stop_slow "$VCRASH"
 VPAGES=$WORK/verify-pages
 mkdir -p "$VPAGES"
 cp -a "$MAIN/data" "$VPAGES/data"
-"$SERVER" start "$VPAGES" "$PORT2" --innodb-force-recovery=3 >&2
-running+=("$VPAGES")
+start_instance "$VPAGES" "$PORT2" --innodb-force-recovery=3
 stop_slow "$VPAGES"
 python3 - "$VPAGES/data" "$REC_CP" >"$OUT/crashed/truth/page_lsns.tsv" <<'PY'
 import os, struct, sys
@@ -459,10 +434,10 @@ size_of() { stat -c %s "$1"; }
 cat >"$OUT/README.md" <<MD
 # MariaDB redo log fixtures (ib_logfile0)
 
-Generated by \`datasets/mariadb/make-redo-fixture.sh\` (instance managed by
-\`datasets/mariadb/server.sh\`). Regenerate with
+Generated by \`tests/data/mariadb-redo/make.sh\` (instance managed by
+\`scripts/mariadb/server.sh\`). Regenerate with
 
-    datasets/mariadb/make-redo-fixture.sh tests/data/mariadb-redo
+    tests/data/mariadb-redo/make.sh
 
 Regenerating changes LSNs and timestamps, so the logs and \`truth/\` must always be
 taken from the same run.

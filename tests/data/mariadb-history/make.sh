@@ -4,24 +4,20 @@
 # while undo history is held by an open read view, plus the server's own
 # ground truth (History list length, information_schema).
 #
-#   make-history-fixture.sh OUTDIR
+#   make.sh [OUTDIR]        (OUTDIR defaults to tests/data/mariadb-history, where this script is)
+#
+# Reads create.sql beside it (the database and its tables); writes history.sql, the
+# transactions it ran.
 #
 # Env: PORT (default 33062), KEEP_WORK=1 keeps the temporary instance directory.
 # Needs: mariadb-server + mariadb-client (Debian 12: 10.11), python3, gzip.
-# See server.sh (instance management) and history-length.py (on-disk check).
+# See scripts/mariadb/server.sh (instance management) and history-length.py (on-disk check).
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-HISTLEN=$HERE/history-length.py
-die() { echo "$prog: error: $*" >&2; exit 1; }
-log() { echo "$prog: $*" >&2; }
-
-[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd -P)
 PORT=${PORT:-33062}
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-mariadb-hist "$@"
+HISTLEN=$HERE/history-length.py
 DB=hist
 TABLES=(t_autoinc t_uuid t_ulid t_bin16 t_sec)
 MYSQL_IBD=(gtid_slave_pos innodb_index_stats innodb_table_stats transaction_registry)
@@ -33,142 +29,35 @@ export SERVER_EXTRA_CNF='innodb_undo_tablespaces=2
 innodb_undo_log_truncate=OFF
 innodb_stats_auto_recalc=OFF'
 
-WORK=$(mktemp -d /tmp/strata-mariadb-hist.XXXXXX)
-running=0
-a_pid=
-cleanup() {
-    local rc=$?
-    if [[ -n $a_pid ]]; then
-        exec 7>&- 2>/dev/null || true       # EOF ends connection A
-        wait "$a_pid" 2>/dev/null || true
-    fi
-    if (( running )); then "$SERVER" stop "$WORK" || true; fi
-    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then
-        echo "$prog: instance directory kept: $WORK" >&2
-    else
-        rm -rf "$WORK"
-    fi
-    exit $rc
-}
-trap cleanup EXIT
-
-sql()  { "$SERVER" sql "$WORK" "$@"; }
+sql()  { sqlin "$WORK" "$@"; }
 # q FILE QUERY : tab-separated result with a header line (NULL written as NULL)
 q()    { sql --batch -e "$2" "$DB" >"$1"; }
-val()  { sql --batch --skip-column-names -e "$1"; }
-gstatus() { val "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '$1'"; }
-innodb_status() { val "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g'; }
+gstatus() { val "$WORK" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '$1'"; }
+innodb_status() { val "$WORK" "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g'; }
 hll() { innodb_status | sed -n 's/^History list length \([0-9]*\).*/\1/p' | head -n1; }
 
 # Clear old outputs we produce (only our own file names).
 rm -rf "$OUT/truth" "$OUT/hist" "$OUT/mysql"
-rm -f "$OUT"/ibdata1.gz "$OUT"/undo00?.gz "$OUT/README.md" "$OUT/create.sql" "$OUT/history.sql"
+rm -f "$OUT"/ibdata1.gz "$OUT"/undo00?.gz "$OUT/README.md" "$OUT/history.sql"
+fixture_inputs create.sql
 mkdir -p "$OUT/truth" "$OUT/hist" "$OUT/mysql"
 
-"$SERVER" start "$WORK" "$PORT"
-running=1
+start_instance "$WORK" "$PORT"
 DATA=$WORK/data
 for f in ibdata1 undo001 undo002; do
     [[ -f $DATA/$f ]] || die "$DATA/$f was not created (innodb_undo_tablespaces=2 at install time?)"
 done
-[[ $(val "SELECT @@innodb_undo_tablespaces") == 2 ]] || die "innodb_undo_tablespaces is not 2"
+[[ $(val "$WORK" "SELECT @@innodb_undo_tablespaces") == 2 ]] || die "innodb_undo_tablespaces is not 2"
 
 # ---------------------------------------------------------------- create ----
-cat >"$OUT/create.sql" <<'SQL'
--- Executed by make-history-fixture.sh against a fresh private MariaDB instance.
--- Deterministic except the UUID() values (t_uuid, t_bin16) and time columns.
-CREATE DATABASE hist CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
-USE hist;
-
--- Crockford base32 (0-9, A-Z without I L O U) of the low 5*width bits of n.
-DELIMITER //
-CREATE FUNCTION crockford32(n BIGINT UNSIGNED, width INT) RETURNS VARCHAR(32) CHARACTER SET ascii
-  DETERMINISTIC NO SQL
-BEGIN
-  DECLARE s VARCHAR(32) CHARACTER SET ascii DEFAULT '';
-  WHILE width > 0 DO
-    SET s = CONCAT(SUBSTRING('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (n & 31) + 1, 1), s);
-    SET n = n >> 5;
-    SET width = width - 1;
-  END WHILE;
-  RETURN s;
-END//
-DELIMITER ;
-
--- 3000 rows, BIGINT AUTO_INCREMENT PK (ids 1..3000, appended in key order).
-CREATE TABLE t_autoinc (
-  id      BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
-  payload VARCHAR(200) NOT NULL
-) ENGINE=InnoDB;
-INSERT INTO t_autoinc (payload)
-  SELECT CONCAT('row-', seq, '-', LEFT(REPEAT(MD5(seq), 2), 20 + seq % 41)) FROM seq_1_to_3000;
-
--- 3000 rows, CHAR(36) utf8mb4 PK holding UUID() text (MariaDB UUID() is a
--- version-1 UUID, so successive values are nearly in text order; the rows are
--- inserted in a pseudo-random order, ORDER BY MD5(seq), to model random keys).
-CREATE TABLE t_uuid (
-  id   CHAR(36) NOT NULL PRIMARY KEY,
-  seq  INT NOT NULL,
-  note VARCHAR(40) NOT NULL
-) ENGINE=InnoDB;
-CREATE TEMPORARY TABLE tmp_uuid (seq INT NOT NULL PRIMARY KEY, u CHAR(36) NOT NULL);
-INSERT INTO tmp_uuid SELECT seq, UUID() FROM seq_1_to_3000;
-INSERT INTO t_uuid SELECT u, seq, CONCAT('uuid row ', seq) FROM tmp_uuid ORDER BY MD5(seq);
-DROP TEMPORARY TABLE tmp_uuid;
-
--- 3000 rows, CHAR(26) ascii_bin PK holding ULID-like strings: 10 Crockford
--- base32 chars of a millisecond timestamp (2025-01-01T00:00:00Z + seq*250 ms,
--- increasing) + 16 chars (80 bits) taken from MD5('ulid-<seq>'); inserted in
--- timestamp (= key) order.
-CREATE TABLE t_ulid (
-  id         CHAR(26) CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY,
-  seq        INT NOT NULL,
-  created_ms BIGINT NOT NULL,
-  n          INT NOT NULL,
-  note       VARCHAR(40) NOT NULL
-) ENGINE=InnoDB;
-INSERT INTO t_ulid
-  SELECT CONCAT(crockford32(1735689600000 + seq * 250, 10),
-                crockford32(CONV(SUBSTRING(MD5(CONCAT('ulid-', seq)), 1, 10), 16, 10), 8),
-                crockford32(CONV(SUBSTRING(MD5(CONCAT('ulid-', seq)), 11, 10), 16, 10), 8)),
-         seq, 1735689600000 + seq * 250, seq, CONCAT('ulid row ', seq)
-  FROM seq_1_to_3000;
-
--- 3000 rows, BINARY(16) PK = UNHEX(REPLACE(UUID(),'-','')) (UUID_TO_BIN without
--- the time swap; inserted in generation order).
-CREATE TABLE t_bin16 (
-  id    BINARY(16) NOT NULL PRIMARY KEY,
-  seq   INT NOT NULL,
-  label VARCHAR(40) NOT NULL
-) ENGINE=InnoDB;
-INSERT INTO t_bin16 SELECT UNHEX(REPLACE(UUID(), '-', '')), seq, CONCAT('bin16 row ', seq) FROM seq_1_to_3000;
-
--- 3000 rows, INT PK + a UNIQUE secondary index and a two-column secondary index.
-CREATE TABLE t_sec (
-  id      INT UNSIGNED NOT NULL PRIMARY KEY,
-  email   VARCHAR(64) NOT NULL,
-  grp     SMALLINT NOT NULL,
-  created DATETIME NOT NULL,
-  note    VARCHAR(100) NULL,
-  UNIQUE KEY uk_email (email),
-  KEY k_grp_created (grp, created)
-) ENGINE=InnoDB;
-INSERT INTO t_sec
-  SELECT seq, CONCAT('user', LPAD(seq * 7919 % 100003, 6, '0'), '@example.com'), seq % 50,
-         TIMESTAMP'2024-01-01 00:00:00' + INTERVAL seq * 37 MINUTE,
-         IF(seq % 9 = 0, NULL, CONCAT('note ', seq))
-  FROM seq_1_to_3000;
-
-ANALYZE TABLE t_autoinc, t_uuid, t_ulid, t_bin16, t_sec;
-SQL
-sql <"$OUT/create.sql" >/dev/null
+sql <"$HERE/create.sql" >/dev/null
 
 # ------------------------------------------------------- history workload ---
 # Every statement outside START TRANSACTION..COMMIT is its own (autocommit)
 # transaction; each committed read-write transaction adds exactly one undo log
 # to the history list.
 {
-    echo "-- Executed by make-history-fixture.sh (connection B) while connection A holds"
+    echo "-- Executed by make.sh (connection B) while connection A holds"
     echo "-- a read view. One history-list entry per transaction: 300+200+10+10+5+5 = 530."
     echo "USE hist;"
     echo "-- 300 single-row UPDATEs of t_autoinc (ids 7, 17, ..., 2997)"
@@ -232,7 +121,7 @@ log "history list length before connection A: $h"
 # A background client reads statements from a FIFO, so the transaction stays
 # open until we write COMMIT (or close the FIFO).
 mkfifo "$WORK/a.fifo"
-"$SERVER" sql "$WORK" --batch --unbuffered <"$WORK/a.fifo" >"$WORK/a.out" 2>"$WORK/a.err" &
+sqlin "$WORK" --batch --unbuffered <"$WORK/a.fifo" >"$WORK/a.out" 2>"$WORK/a.err" &
 a_pid=$!
 exec 7>"$WORK/a.fifo"
 a_send() { printf '%s\n' "$@" >&7; }
@@ -269,7 +158,7 @@ done
 a_send "SELECT '@@@ counts' AS \`@@@ counts\`;"
 counts_sql=
 for t in "${TABLES[@]}"; do
-    for ix in $(val "SELECT INDEX_NAME FROM information_schema.STATISTICS
+    for ix in $(val "$WORK" "SELECT INDEX_NAME FROM information_schema.STATISTICS
                      WHERE TABLE_SCHEMA='$DB' AND TABLE_NAME='$t'
                      GROUP BY INDEX_NAME ORDER BY INDEX_NAME='PRIMARY' DESC, INDEX_NAME"); do
         counts_sql+="${counts_sql:+ UNION ALL }SELECT '$t' AS \`table\`, '$ix' AS \`index\`, COUNT(*) AS \`count\` FROM hist.$t FORCE INDEX (\`$ix\`)"
@@ -290,7 +179,7 @@ done
 
 # -------------------------------------------------- flush + capture + copy --
 flush_wait() { # all dirty pages written, 3 consecutive seconds with 0 dirty
-    val "SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0; SET GLOBAL innodb_max_dirty_pages_pct = 0;
+    val "$WORK" "SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0; SET GLOBAL innodb_max_dirty_pages_pct = 0;
          SET GLOBAL innodb_log_checkpoint_now = ON" >/dev/null
     local i zero=0 d
     for ((i = 0; i < 300; i++)); do
@@ -307,7 +196,7 @@ flush_wait() { # all dirty pages written, 3 consecutive seconds with 0 dirty
 
 capture_truth() {
     local T=$OUT/truth TID="SELECT TABLE_ID FROM information_schema.INNODB_SYS_TABLES WHERE NAME LIKE '$DB/%'"
-    val "SELECT VERSION()" >"$T/version.txt"
+    val "$WORK" "SELECT VERSION()" >"$T/version.txt"
     q "$T/variables.tsv" "SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES
        WHERE VARIABLE_NAME IN ('VERSION','INNODB_PAGE_SIZE','INNODB_CHECKSUM_ALGORITHM','INNODB_DEFAULT_ROW_FORMAT',
          'INNODB_FILE_PER_TABLE','INNODB_BUFFER_POOL_SIZE','INNODB_LOG_FILE_SIZE','INNODB_DATA_FILE_PATH',
@@ -332,7 +221,7 @@ capture_truth() {
            FROM information_schema.INNODB_BUFFER_PAGE
            WHERE SPACE = (SELECT SPACE FROM information_schema.INNODB_SYS_TABLESPACES WHERE NAME = '$DB/$t')
            ORDER BY PAGE_NUMBER"
-        val "SHOW CREATE TABLE $DB.$t" | cut -f2- | sed 's/\\n/\n/g; s/$/;/' >>"$T/schema.sql"
+        val "$WORK" "SHOW CREATE TABLE $DB.$t" | cut -f2- | sed 's/\\n/\n/g; s/$/;/' >>"$T/schema.sql"
     done
     q "$T/system_undo.pages.tsv" "SELECT SPACE, PAGE_NUMBER, PAGE_TYPE, NUMBER_RECORDS, DATA_SIZE, INDEX_NAME,
          NEWEST_MODIFICATION, OLDEST_MODIFICATION, PAGE_STATE, IO_FIX
@@ -376,7 +265,7 @@ for attempt in 1 2; do
     read -r HLL LSN DIRTY < <(state)
     copy_files
     read -r HLL2 LSN2 DIRTY2 < <(state)
-    METRIC=$(val "SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")
+    METRIC=$(val "$WORK" "SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")
     log "server: History list length $HLL (after copy $HLL2), trx_rseg_history_len $METRIC," \
         "LSN $LSN (after copy $LSN2), dirty pages $DIRTY/$DIRTY2"
     if [[ $HLL != "$HLL2" || $LSN != "$LSN2" || $DIRTY != 0 || $DIRTY2 != 0 ]]; then
@@ -398,9 +287,7 @@ a_send "COMMIT;" "SELECT '@@@ committed' AS \`@@@ committed\`;"
 a_wait committed
 exec 7>&-
 wait "$a_pid" || die "connection A client failed: $(cat "$WORK/a.err")"
-a_pid=
 "$SERVER" stop "$WORK"
-running=0
 
 # ------------------------------------------------------ write the output ----
 for f in ibdata1 undo001 undo002; do gzip -9 -n -c "$SNAP/$f" >"$OUT/$f.gz"; done
@@ -476,11 +363,11 @@ MAX_HSIZE=$(awk -F'\t' 'NR > 1 && $1 != "total" && $6 > m { m = $6 } END { print
 cat >"$OUT/README.md" <<MD
 # MariaDB snapshot with held undo history
 
-Generated by \`datasets/mariadb/make-history-fixture.sh\` (instance managed by
-\`datasets/mariadb/server.sh\`, on-disk check by \`datasets/mariadb/history-length.py\`).
+Generated by \`tests/data/mariadb-history/make.sh\` (instance managed by
+\`scripts/mariadb/server.sh\`, on-disk check by \`tests/data/mariadb-history/history-length.py\`).
 Regenerate with:
 
-    datasets/mariadb/make-history-fixture.sh tests/data/mariadb-history
+    tests/data/mariadb-history/make.sh
 
 Regenerating changes UUIDs, LSNs, transaction ids and timestamps, so the files and
 \`truth/\` must always be taken from the same run.
@@ -576,7 +463,7 @@ $MIN_H..$MAX_H history entries each, and together have $SLOTS_USED TRX_RSEG_UNDO
 entries in use (column undo_slots_used): the history entries are undo log headers
 on cached undo pages that are still referenced from those slots. Reproduce with
 
-    datasets/mariadb/history-length.py tests/data/mariadb-history/ibdata1.gz \\
+    tests/data/mariadb-history/history-length.py tests/data/mariadb-history/ibdata1.gz \\
         tests/data/mariadb-history/undo001.gz tests/data/mariadb-history/undo002.gz
 
 ## truth/

@@ -2,135 +2,39 @@
 # Build small InnoDB tablespace fixtures with a real MariaDB server, plus the
 # ground truth the server reports about them.
 #
-#   make-fixtures.sh OUTDIR
+#   make.sh [OUTDIR]        (OUTDIR defaults to tests/data/mariadb, where this script is)
 #
 # Env: PORT (default 33061), KEEP_WORK=1 keeps the temporary instance directory.
-# Needs: mariadb-server + mariadb-client (Debian 12: 10.11). See server.sh.
+# Needs: mariadb-server + mariadb-client (Debian 12: 10.11). See scripts/mariadb/server.sh.
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
-
-[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd -P)
 PORT=${PORT:-33061}
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-mariadb "$@"
 DB=strata_fx
 TABLES=(t_int t_uuid t_redundant t_compact t_blob t_crc32 t_crc32_compact)
 
-WORK=$(mktemp -d /tmp/strata-mariadb.XXXXXX)
-running=0
-cleanup() {
-    local rc=$?
-    if (( running )); then "$SERVER" stop "$WORK" || true; fi
-    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then
-        echo "$prog: instance directory kept: $WORK" >&2
-    else
-        rm -rf "$WORK"
-    fi
-    exit $rc
-}
-trap cleanup EXIT
-
-sql()  { "$SERVER" sql "$WORK" "$@"; }
+sql()  { sqlin "$WORK" "$@"; }
 # q FILE QUERY : tab-separated result with a header line (NULL written as NULL)
 q()    { sql --batch -e "$2" "$DB" >"$1"; }
-val()  { sql --batch --skip-column-names -e "$1"; }
 
 # Clear old outputs we produce (only our own file names).
 rm -rf "$OUT/truth"
-rm -f "$OUT"/*.ibd "$OUT/README.md" "$OUT/create.sql"
+rm -f "$OUT"/*.ibd "$OUT/README.md"
+fixture_inputs create.sql
 mkdir -p "$OUT/truth"
 
-"$SERVER" start "$WORK" "$PORT"
-running=1
+start_instance "$WORK" "$PORT"
 
 # ---------------------------------------------------------------- create ----
-cat >"$OUT/create.sql" <<'SQL'
--- Executed by make-fixtures.sh against a fresh private MariaDB instance.
--- Row data is deterministic except UUID() values in t_uuid and time columns.
-CREATE DATABASE strata_fx CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci;
-USE strata_fx;
-
--- (a) 2000 rows, AUTO_INCREMENT PK, nullable column, secondary index.
---     ROW_FORMAT defaults to DYNAMIC; clustered index has 2 levels.
-CREATE TABLE t_int (
-  id   INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
-  name VARCHAR(100) NOT NULL,
-  val  INT NULL,
-  KEY k_val (val)
-) ENGINE=InnoDB;
-INSERT INTO t_int (name, val)
-  SELECT CONCAT('name-', seq, '-', REPEAT(CHAR(97 + seq % 26 USING ascii), seq % 61)),
-         IF(seq % 7 = 0, NULL, (seq * 37) % 1000)
-  FROM seq_1_to_2000;
-
--- (b) 2000 rows keyed by UUID() text (random-order inserts, page splits).
---     CHAR(36) in utf8mb4 is stored variable-length (36..144 bytes) in DYNAMIC.
-CREATE TABLE t_uuid (
-  id CHAR(36) NOT NULL PRIMARY KEY,
-  n  INT NOT NULL
-) ENGINE=InnoDB;
-INSERT INTO t_uuid SELECT UUID(), seq FROM seq_1_to_2000;
-
--- (c)/(d) same schema in the two pre-DYNAMIC row formats.
-CREATE TABLE t_redundant (
-  id  INT NOT NULL PRIMARY KEY,
-  big BIGINT NOT NULL,
-  s   VARCHAR(60) NULL,
-  c   CHAR(10) NOT NULL,
-  d   DATE NULL,
-  n   INT NULL,
-  KEY k_n (n)
-) ENGINE=InnoDB ROW_FORMAT=REDUNDANT;
-INSERT INTO t_redundant
-  SELECT seq, CAST(seq AS SIGNED) * 1000003 - 500000000, IF(seq % 5 = 0, NULL, REPEAT(CHAR(65 + seq % 26 USING ascii), seq % 60)),
-         CONCAT('c', seq), IF(seq % 3 = 0, NULL, DATE('2020-01-01') + INTERVAL seq DAY),
-         IF(seq % 4 = 0, NULL, CAST(seq AS SIGNED) % 17 - 8)
-  FROM seq_1_to_300;
-CREATE TABLE t_compact LIKE t_redundant;
-ALTER TABLE t_compact ROW_FORMAT=COMPACT;
-INSERT INTO t_compact SELECT * FROM t_redundant;
-
--- (e) off-page (externally stored) BLOB/TEXT columns: two 40 KB values,
---     plus small rows that stay in-page.
-CREATE TABLE t_blob (
-  id   INT NOT NULL PRIMARY KEY,
-  note VARCHAR(20) NOT NULL,
-  body LONGBLOB NULL,
-  txt  TEXT NULL
-) ENGINE=InnoDB;
-INSERT INTO t_blob VALUES
-  (1, 'small', 'tiny blob', 'tiny text'),
-  (2, 'big-blob', (SELECT GROUP_CONCAT(LPAD(seq, 8, '0') ORDER BY seq SEPARATOR '') FROM seq_1_to_5000), 'short'),
-  (3, 'big-text', NULL, (SELECT GROUP_CONCAT(MD5(seq) ORDER BY seq SEPARATOR '') FROM seq_1_to_1250)),
-  (4, 'null', NULL, NULL);
-
--- (f) old (non-full_crc32) tablespace format: tables created while
---     innodb_checksum_algorithm=crc32 get FSP flags without the 0x10 marker.
-SET GLOBAL innodb_checksum_algorithm = crc32;
-CREATE TABLE t_crc32 (
-  id  INT NOT NULL PRIMARY KEY,
-  s   VARCHAR(40) NOT NULL,
-  n   INT NULL,
-  KEY k_n (n)
-) ENGINE=InnoDB ROW_FORMAT=DYNAMIC;
-CREATE TABLE t_crc32_compact LIKE t_crc32;
-ALTER TABLE t_crc32_compact ROW_FORMAT=COMPACT;
-SET GLOBAL innodb_checksum_algorithm = full_crc32;
-INSERT INTO t_crc32 SELECT seq, CONCAT('crc32-row-', seq), IF(seq % 6 = 0, NULL, seq % 50) FROM seq_1_to_300;
-INSERT INTO t_crc32_compact SELECT * FROM t_crc32;
-SQL
 # group_concat_max_len must be raised for the 40 KB values.
-{ echo "SET SESSION group_concat_max_len = 1048576;"; cat "$OUT/create.sql"; } | sql
+{ echo "SET SESSION group_concat_max_len = 1048576;"; cat "$HERE/create.sql"; } | sql
 
 # Note: ALTER ... ROW_FORMAT on an empty table rebuilds it; the flags come
 # from the checksum algorithm at rebuild time, which is still crc32 above.
 
 # ------------------------------------------------------- wait for purge -----
-hll() { val "SHOW ENGINE INNODB STATUS" | sed -n 's/.*History list length \([0-9]*\).*/\1/p' | head -n1; }
+hll() { val "$WORK" "SHOW ENGINE INNODB STATUS" | sed -n 's/.*History list length \([0-9]*\).*/\1/p' | head -n1; }
 for ((i = 0; i < 120; i++)); do
     h=$(hll)
     [[ $h == 0 ]] && break
@@ -143,19 +47,19 @@ echo "$prog: history list length before dump: ${h:-?}"
 : >"$OUT/truth/index_counts.tsv"
 printf 'table\tindex\tcount\n' >>"$OUT/truth/index_counts.tsv"
 for t in "${TABLES[@]}"; do
-    for ix in $(val "SELECT INDEX_NAME FROM information_schema.STATISTICS
+    for ix in $(val "$WORK" "SELECT INDEX_NAME FROM information_schema.STATISTICS
                      WHERE TABLE_SCHEMA='$DB' AND TABLE_NAME='$t'
                      GROUP BY INDEX_NAME ORDER BY INDEX_NAME='PRIMARY' DESC, INDEX_NAME"); do
-        c=$(val "SELECT COUNT(*) FROM $DB.$t FORCE INDEX (\`$ix\`)")
+        c=$(val "$WORK" "SELECT COUNT(*) FROM $DB.$t FORCE INDEX (\`$ix\`)")
         printf '%s\t%s\t%s\n' "$t" "$ix" "$c" >>"$OUT/truth/index_counts.tsv"
     done
 done
-val "SELECT SUM(LENGTH(body)) + SUM(LENGTH(txt)) FROM $DB.t_blob" >/dev/null
+val "$WORK" "SELECT SUM(LENGTH(body)) + SUM(LENGTH(txt)) FROM $DB.t_blob" >/dev/null
 
 # ---------------------------------------------------------- ground truth ----
 TID="SELECT TABLE_ID FROM information_schema.INNODB_SYS_TABLES WHERE NAME LIKE '$DB/%'"
 
-val "SELECT VERSION()" >"$OUT/truth/version.txt"
+val "$WORK" "SELECT VERSION()" >"$OUT/truth/version.txt"
 q "$OUT/truth/variables.tsv" "SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES
    WHERE VARIABLE_NAME IN ('VERSION','INNODB_PAGE_SIZE','INNODB_CHECKSUM_ALGORITHM','INNODB_DEFAULT_ROW_FORMAT',
      'INNODB_COMPRESSION_ALGORITHM','INNODB_FILE_PER_TABLE','INNODB_BUFFER_POOL_SIZE','INNODB_LOG_FILE_SIZE',
@@ -178,7 +82,7 @@ for t in "${TABLES[@]}"; do
        FROM information_schema.INNODB_BUFFER_PAGE
        WHERE SPACE = (SELECT SPACE FROM information_schema.INNODB_SYS_TABLESPACES WHERE NAME = '$DB/$t')
        ORDER BY PAGE_NUMBER"
-    val "SHOW CREATE TABLE $DB.$t" | cut -f2- | sed 's/\\n/\n/g; s/$/;/' >>"$OUT/truth/schema.sql.tmp"
+    val "$WORK" "SHOW CREATE TABLE $DB.$t" | cut -f2- | sed 's/\\n/\n/g; s/$/;/' >>"$OUT/truth/schema.sql.tmp"
 done
 mv "$OUT/truth/schema.sql.tmp" "$OUT/truth/schema.sql"
 
@@ -189,13 +93,12 @@ done
 q "$OUT/truth/t_blob.rows.tsv" "SELECT id, note, LENGTH(body) AS body_len, SHA2(body, 256) AS body_sha256,
    LENGTH(txt) AS txt_len, SHA2(txt, 256) AS txt_sha256 FROM t_blob ORDER BY id"
 
-val "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g' >"$OUT/truth/innodb_status.txt"
+val "$WORK" "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g' >"$OUT/truth/innodb_status.txt"
 HLL=$(sed -n 's/^History list length \([0-9]*\).*/\1/p' "$OUT/truth/innodb_status.txt" | head -n1)
 printf 'history_list_length\t%s\n' "$HLL" >"$OUT/truth/history_list_length.tsv"
 
 # ---------------------------------------------------------------- finish ----
 "$SERVER" stop "$WORK"
-running=0
 
 for t in "${TABLES[@]}"; do
     cp "$WORK/data/$DB/$t.ibd" "$OUT/$t.ibd"
@@ -234,10 +137,10 @@ VERSION=$(cat "$OUT/truth/version.txt")
 cat >"$OUT/README.md" <<MD
 # MariaDB InnoDB fixtures
 
-Generated by \`datasets/mariadb/make-fixtures.sh\` (instance managed by
-\`datasets/mariadb/server.sh\`). Regenerate with:
+Generated by \`tests/data/mariadb/make.sh\` (instance managed by
+\`scripts/mariadb/server.sh\`). Regenerate with:
 
-    datasets/mariadb/make-fixtures.sh tests/data/mariadb
+    tests/data/mariadb/make.sh
 
 Regenerating changes UUIDs, LSNs, space/table/index ids and timestamps, so
 ground truth and .ibd files must always be taken from the same run.

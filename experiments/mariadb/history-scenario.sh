@@ -25,11 +25,7 @@
 # the private instance (own datadir/socket under a mktemp dir, 127.0.0.1).
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-die() { echo "$prog: error: $*" >&2; exit 1; }
-say() { echo "$prog: $*" >&2; }
+source "$(dirname "$0")/../../scripts/mariadb/lib.sh"
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 
 N=10000 OUTFILE=
@@ -44,18 +40,8 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 [[ $N =~ ^[1-9][0-9]*$ ]] || die "--updates must be a positive integer, got '$N'"
-[[ -x $SERVER ]] || die "helper not found or not executable: $SERVER"
-# server.sh would also catch these, but only after creating the work directory.
-for b in mariadbd:mysqld mariadb:mysql; do
-    found=0
-    for n in ${b/:/ }; do
-        if command -v "$n" >/dev/null || [[ -x /usr/sbin/$n || -x /usr/local/sbin/$n ]]; then found=1; fi
-    done
-    (( found )) || die "${b%%:*} not found; install it with: apt-get install -y mariadb-server mariadb-client"
-done
+mariadb_require_server
 
-# fd 3 carries the TSV; everything else (server.sh chatter included) goes to
-# stderr so stdout stays clean when the TSV goes there.
 if [[ -n $OUTFILE ]]; then
     exec 3>"$OUTFILE" || die "cannot write $OUTFILE"
 else
@@ -64,38 +50,12 @@ fi
 exec 1>&2
 emit() { local IFS=$'\t'; echo "$*" >&3; }
 
-port_in_use() { (exec 4<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 if [[ -n ${PORT:-} ]]; then
     [[ $PORT =~ ^[0-9]+$ ]] || die "PORT must be a number, got '$PORT'"
 else
-    PORT=33062
-    while port_in_use "$PORT"; do
-        (( ++PORT < 33200 )) || die "no free port in 33062..33199; set PORT"
-    done
+    PORT=$(mariadb_free_port 33062)
 fi
-
-WORK=$(mktemp -d /tmp/strata-histscen.XXXXXX)
-running=0 v_pid=
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM
-    if [[ -n $v_pid ]]; then
-        exec 7>&- 2>/dev/null || true          # EOF on the FIFO ends the view session
-        sleep 0.2
-        kill "$v_pid" 2>/dev/null || true      # only our own client, by pid
-        wait "$v_pid" 2>/dev/null || true
-    fi
-    if (( running )); then "$SERVER" stop "$WORK" || true; fi
-    if (( rc != 0 )) || [[ ${KEEP_WORK:-0} == 1 ]]; then
-        say "instance directory kept: $WORK"
-    else
-        rm -rf "$WORK"
-    fi
-    exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+work_init strata-histscen
 
 # stats_auto_recalc=OFF: otherwise the stats thread rewrites
 # mysql.innodb_*_stats after the updates, adding its own history entries.
@@ -105,20 +65,18 @@ export SERVER_EXTRA_CNF="innodb_stats_auto_recalc=OFF
 innodb_flush_log_at_trx_commit=0
 ${SERVER_EXTRA_CNF:-}"
 
-sql() { "$SERVER" sql "$WORK" "$@"; }
-val() { sql --batch --skip-column-names -e "$1"; }
+sql() { sqlin "$WORK" "$@"; }
 # History list length from INNODB_METRICS 'trx_rseg_history_len': on 10.11 the
 # counter exists, is enabled by default and equals "History list length" of
 # SHOW ENGINE INNODB STATUS (and GLOBAL_STATUS Innodb_history_list_length), but
 # is one cheap query instead of parsing the status text.
-hll() { val "SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME='trx_rseg_history_len'"; }
+hll() { val "$WORK" "SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME='trx_rseg_history_len'"; }
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $(( t / 1000 )); }
 secs() { local d=$(( $(now_ms) - $1 )); printf '%d.%03d' $(( d / 1000 )) $(( d % 1000 )); }
 
 t_start=$(now_ms)
-running=1
-"$SERVER" start "$WORK" "$PORT"
-say "server $(val 'SELECT VERSION()'), work directory $WORK"
+start_instance "$WORK" "$PORT"
+log "server $(val "$WORK" 'SELECT VERSION()'), work directory $WORK"
 
 sql <<'SQL'
 CREATE DATABASE bank;
@@ -127,8 +85,8 @@ CREATE TABLE bank.acct (id BIGINT NOT NULL PRIMARY KEY, k BIGINT, note VARCHAR(4
 INSERT INTO bank.acct (id, k) VALUES (1, 0);
 SQL
 
-[[ $(val "SELECT ENABLED FROM information_schema.INNODB_METRICS WHERE NAME='trx_rseg_history_len'") == 1 ]] ||
-    val "SET GLOBAL innodb_monitor_enable='trx_rseg_history_len'" >/dev/null
+[[ $(val "$WORK" "SELECT ENABLED FROM information_schema.INNODB_METRICS WHERE NAME='trx_rseg_history_len'") == 1 ]] ||
+    val "$WORK" "SET GLOBAL innodb_monitor_enable='trx_rseg_history_len'" >/dev/null
 # The DDL and the INSERT leave history entries; start from an empty list so the
 # growth seen below is only the updates'.
 for ((i = 0; i < 240; i++)); do
@@ -162,7 +120,7 @@ v_send "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ;" \
        "SELECT '@@@ open';"
 v_wait open
 grep -qx 'k=0' "$WORK/view.out" || die "view session did not see k=0: $(cat "$WORK/view.out")"
-say "read view open (session $v_pid); running $N autocommit UPDATEs"
+log "read view open (session $v_pid); running $N autocommit UPDATEs"
 
 # ---- the updates: one client invocation per batch (cheap), but every
 # statement is its own autocommit transaction, i.e. one history entry each.
@@ -179,8 +137,8 @@ while (( done_n < N )); do
     done_n=$(( done_n + b ))
     emit view_open "$done_n" "$(hll)" "$(secs "$t_upd")"
 done
-say "updates done in $(secs "$t_upd") s"
-[[ $(val "SELECT k FROM bank.acct WHERE id=1") == "$N" ]] || die "k is not $N after the updates"
+log "updates done in $(secs "$t_upd") s"
+[[ $(val "$WORK" "SELECT k FROM bank.acct WHERE id=1") == "$N" ]] || die "k is not $N after the updates"
 
 # ---- close the view (after checking it still sees the old version) and
 # watch purge drain the list.
@@ -193,13 +151,11 @@ while :; do
     h=$(hll) s=$(secs "$t_close")
     emit view_closed "$N" "$h" "$s"
     [[ $h == 0 ]] && break
-    (( $(now_ms) - t_close < 120000 )) || { say "history still $h after 120 s"; break; }
+    (( $(now_ms) - t_close < 120000 )) || { log "history still $h after 120 s"; break; }
     sleep 0.5
 done
 exec 7>&-
 wait "$v_pid" || true
-v_pid=
 
 "$SERVER" stop "$WORK"
-running=0
-say "total run time $(secs "$t_start") s"
+log "total run time $(secs "$t_start") s"

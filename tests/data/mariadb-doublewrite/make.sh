@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+START_TIMEOUT=60 start_instance "$RECOVER" "$PORT" || STARTED=no#!/usr/bin/env bash
 # Build a MariaDB doublewrite fixture with a real server, and what the server itself did with it:
 #
 #   OUTDIR/ibdata1.gz, OUTDIR/ib_logfile0.gz, OUTDIR/dw/t.ibd.gz
@@ -13,15 +13,15 @@
 #   OUTDIR/truth/log.tsv
 #       its crash recovery lines (checkpoint, end of log), errors, rows and CHECK TABLE afterwards
 #
-#   make-doublewrite-fixture.sh OUTDIR        (normally tests/data/mariadb-doublewrite)
+#   make.sh [OUTDIR]        (OUTDIR defaults to tests/data/mariadb-doublewrite, where this script is)
 #
 # Env: PORT (default 33071), SECONDS_OF_UPDATES (default 4), KEEP_WORK=1.
 # Needs: mariadb-server + mariadb-client (Debian 12: 10.11), python3, gzip.
 set -euo pipefail
 
 PORT=${PORT:-33071}
-source "$(dirname "$0")/fixture-lib.sh"
-fixture_init "$@" strata-mariadb-dblwr
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-mariadb-dblwr "$@"
 UPDATE_SECONDS=${SECONDS_OF_UPDATES:-4}
 
 # The smallest log keeps the fixture small; a page cleaner that flushes all the time fills
@@ -32,8 +32,7 @@ innodb_max_dirty_pages_pct=0"
 
 
 MAIN=$WORK/main
-"$SERVER" start "$MAIN" "$PORT" >&2
-running+=("$MAIN")
+start_instance "$MAIN" "$PORT"
 VERSION=$(val "$MAIN" "SELECT VERSION()")
 sqlin "$MAIN" -e "CREATE DATABASE dw; CREATE TABLE dw.t (id INT PRIMARY KEY AUTO_INCREMENT, a INT NOT NULL,
     b VARCHAR(120) NOT NULL, KEY (a)) ENGINE=InnoDB; USE dw;
@@ -104,8 +103,7 @@ cp -a "$CRASHED/data" "$RECOVER/data"
 # A torn page with no copy recovery accepts stops it ("Unable to apply log to corrupted
 # page"): the server then does not start, which is part of what it reports.
 STARTED=yes
-START_TIMEOUT=60 "$SERVER" start "$RECOVER" "$PORT" >&2 || STARTED=no
-[[ $STARTED == yes ]] && running+=("$RECOVER")
+START_TIMEOUT=60 start_instance "$RECOVER" "$PORT" || STARTED=no
 ERR=$RECOVER/mariadbd.err
 rm -rf "$OUT/truth" "$OUT/dw"
 mkdir -p "$OUT/truth" "$OUT/dw"
@@ -146,7 +144,7 @@ cp "$WORK/torn.tsv" "$OUT/truth/torn.tsv"
 cat >"$OUT/README.md" <<MD
 # MariaDB doublewrite fixture
 
-Made by \`datasets/mariadb/make-doublewrite-fixture.sh tests/data/mariadb-doublewrite\` with
+Made by \`tests/data/mariadb-doublewrite/make.sh\` with
 $VERSION (Debian 12): dw.t (12,000 rows) updated by two clients while the page cleaner flushed
 through the doublewrite area (ibdata1 pages 64-191), then SIGKILL. In dw/t.ibd the second half
 of every page with a copy in the area was then zeroed, as a torn write leaves it

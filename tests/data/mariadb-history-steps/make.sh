@@ -17,20 +17,19 @@
 # inserted again; then a transaction left open (update, insert, delete) while the files are
 # copied.
 #
-#   make-history-steps-fixture.sh OUTDIR      (normally tests/data/mariadb-history-steps)
+#   make.sh [OUTDIR]        (OUTDIR defaults to tests/data/mariadb-history-steps, where this script is)
 #
 # Env: PORT (default 33079), KEEP_WORK=1. Needs: mariadb-server + mariadb-client, gzip.
 set -euo pipefail
 
 PORT=${PORT:-33079}
-source "$(dirname "$0")/fixture-lib.sh"
-fixture_init "$@" strata-mariadb-history-steps
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-mariadb-history-steps "$@"
 export SERVER_EXTRA_CNF="innodb_undo_tablespaces=0
 innodb_log_file_size=64M"
 
 MAIN=$WORK/main
-"$SERVER" start "$MAIN" "$PORT" >&2
-running+=("$MAIN")
+start_instance "$MAIN" "$PORT"
 DATA=$MAIN/data
 sql() { sqlin "$MAIN" steps "$@"; }
 innodb_status() { val "$MAIN" "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g'; }

@@ -25,38 +25,26 @@
 #                           the system tablespace of the same server: its SYS_COLUMNS define
 #                           the tables when no CREATE TABLE is given
 #
-#   make-ibdninja-truth.sh OUTDIR        (normally tests/data/ibdninja/truth)
+#   make-mariadb-truth.sh [OUTDIR]        (OUTDIR defaults to tests/data/ibdninja/truth)
 #
 # `strata inspect rows` on the MySQL-written .ibd must print the same bytes, except where the
 # two servers cannot agree (NOW() at different moments, JSON that MySQL normalises and MariaDB
 # keeps as written); tests/data/ibdninja/README.md lists those cells.
 #
-# Env: PORT (default 33066). Needs mariadb-server, mariadb-client (Debian 12: 10.11).
+# Env: PORT (default 33066), KEEP_WORK=1. Needs mariadb-server, mariadb-client (Debian 12: 10.11).
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-SQL=$HERE/../../tests/data/ibdninja/sql
-EXTRA=$HERE/../../tests/data/ibdninja/extra
-[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd -P)
 PORT=${PORT:-33066}
-WORK=$(mktemp -d /tmp/strata-ibdninja.XXXXXX)
-cleanup() {
-    local rc=$?
-    "$SERVER" stop "$WORK" >/dev/null 2>&1 || true
-    rm -rf "$WORK"
-    exit $rc
-}
-trap cleanup EXIT
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-ibdninja "${@:-$(dirname "$0")/truth}"
+SQL=$HERE/sql
+EXTRA=$HERE/extra
 
 # UTC, as the fixtures' TIMESTAMP columns are printed by the inspector.
 SERVER_EXTRA_CNF="default_time_zone='+00:00'
-character_set_server=utf8mb4" "$SERVER" start "$WORK" "$PORT" >&2
+character_set_server=utf8mb4" start_instance "$WORK" "$PORT"
 
-run() { "$SERVER" sql "$WORK" --default-character-set=utf8mb4 "$@"; }
+run() { sqlin "$WORK" --default-character-set=utf8mb4 "$@"; }
 
 # script -> tables it leaves, with the ORDER BY that lists them in primary key order
 # (nullable_no_pk has none: its rows are in insertion order, as its hidden row ids are).
@@ -91,7 +79,7 @@ for script in $(printf '%s\n' "${!tables[@]}" | sort); do
     file=$SQL/$script.sql charset=latin1
     [ -f "$file" ] || file=$EXTRA/$script.sql charset=utf8mb4
     sed "s/CONCAT(col_char_utf8, '_suffix')/CONCAT(RTRIM(col_char_utf8), '_suffix')/" "$file" |
-        "$SERVER" sql "$WORK" --default-character-set="$charset" --force ibdninja_test 2> "$WORK/$script.err" || true
+        sqlin "$WORK" --default-character-set="$charset" --force ibdninja_test 2> "$WORK/$script.err" || true
     for entry in ${tables[$script]}; do
         table=${entry%%:*} key=${entry#*:}
         order=${key:+ ORDER BY $key}
@@ -102,7 +90,7 @@ for script in $(printf '%s\n' "${!tables[@]}" | sort); do
             AND TABLE_NAME = '$table' AND EXTRA NOT LIKE '%VIRTUAL%'")
         run -B ibdninja_test -e "SELECT $columns FROM $table$order" > "$OUT/$table.tsv"
         if [[ -s $WORK/$script.err ]]; then cp "$WORK/$script.err" "$OUT/$table.log"; else rm -f "$OUT/$table.log"; fi
-        echo "$prog: $table: $(($(wc -l < "$OUT/$table.tsv") - 1)) rows" >&2
+        log "$table: $(($(wc -l < "$OUT/$table.tsv") - 1)) rows"
         all_tables+=("$table")
     done
 done

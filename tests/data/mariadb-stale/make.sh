@@ -11,15 +11,15 @@
 #   OUTDIR/truth/rows.tsv, rows_r.tsv
 #       `mariadb -B -e 'SELECT * FROM st.t ORDER BY id'` (and st.r ORDER BY k) on that recovered copy
 #
-#   make-stale-fixture.sh OUTDIR        (normally tests/data/mariadb-stale)
+#   make.sh [OUTDIR]        (OUTDIR defaults to tests/data/mariadb-stale, where this script is)
 #
 # Env: PORT (default 33073), KEEP_WORK=1.
 # Needs: mariadb-server + mariadb-client (Debian 12: 10.11), gzip.
 set -euo pipefail
 
 PORT=${PORT:-33073}
-source "$(dirname "$0")/fixture-lib.sh"
-fixture_init "$@" strata-mariadb-stale
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-mariadb-stale "$@"
 
 # Undo logs in ibdata1 (no undo tablespaces) keep the fixture to two files; a log large enough
 # that no checkpoint is forced during the updates, and a page cleaner that leaves pages dirty.
@@ -32,8 +32,7 @@ innodb_adaptive_flushing=OFF"
 history_length() { val "$1" "SHOW ENGINE INNODB STATUS" | cut -f3 | sed 's/\\n/\n/g' | sed -n 's/^History list length \([0-9]*\).*/\1/p'; }
 
 MAIN=$WORK/main
-"$SERVER" start "$MAIN" "$PORT" >&2
-running+=("$MAIN")
+start_instance "$MAIN" "$PORT"
 VERSION=$(val "$MAIN" "SELECT VERSION()")
 sqlin "$MAIN" -e "CREATE DATABASE st; USE st; CREATE TABLE t (id INT PRIMARY KEY, n INT NOT NULL, s VARCHAR(64) NOT NULL) ENGINE=InnoDB;
   INSERT INTO t SELECT seq, 0, REPEAT('s', 40) FROM seq_1_to_2000;
@@ -77,8 +76,7 @@ log "killed $VERSION with History list length $BEFORE_KILL (checkpoint age $CHEC
 RECOVER=$WORK/recover
 mkdir -p "$RECOVER"
 cp -a "$MAIN/data" "$RECOVER/data"
-"$SERVER" start "$RECOVER" "$PORT" --innodb-force-recovery=2 >&2
-running+=("$RECOVER")
+start_instance "$RECOVER" "$PORT" --innodb-force-recovery=2
 AFTER_RECOVERY=$(history_length "$RECOVER")
 sqlin "$RECOVER" -B -e "SELECT * FROM st.t ORDER BY id" >"$WORK/rows.tsv"
 sqlin "$RECOVER" -B -e "SELECT * FROM st.r ORDER BY k" >"$WORK/rows_r.tsv"
@@ -109,7 +107,7 @@ cp "$WORK/rows_r.tsv" "$OUT/truth/rows_r.tsv"
 cat >"$OUT/README.md" <<MD
 # MariaDB pages older than their redo log
 
-Made by \`datasets/mariadb/make-stale-fixture.sh tests/data/mariadb-stale\` with $VERSION (Debian 12):
+Made by \`tests/data/mariadb-stale/make.sh\` with $VERSION (Debian 12):
 undo logs in ibdata1, a 32 MiB log, then 1,500 single-row statements on st.t (UPDATEs that
 change a row's length, INSERTs, DELETEs; and on st.r, keyed by MD5 values, inserts all over
 its pages and deletes) each its own transaction (a DELETE of a missing row changes nothing), committed while another connection held a read view (so

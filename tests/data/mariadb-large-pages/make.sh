@@ -9,36 +9,22 @@
 #   OUTDIR/<size>/truth.tsv   what the server says of it: page size, rows, and
 #       innochecksum's verdict
 #
-#   make-large-page-fixture.sh OUTDIR        (normally tests/data/mariadb-large-pages)
+#   make.sh [OUTDIR]        (OUTDIR defaults to tests/data/mariadb-large-pages, where this script is)
 #
-# Env: PORT (default 33065). Needs mariadb-server, mariadb-client (Debian 12: 10.11).
+# Env: PORT (default 33065), KEEP_WORK=1. Needs mariadb-server, mariadb-client (Debian 12: 10.11).
 set -euo pipefail
 
-prog=$(basename "$0")
-HERE=$(cd "$(dirname "$0")" && pwd -P)
-SERVER=$HERE/server.sh
-[[ $# -eq 1 ]] || { echo "usage: $prog OUTDIR" >&2; exit 2; }
-mkdir -p "$1"
-OUT=$(cd "$1" && pwd -P)
 PORT=${PORT:-33065}
-WORK=$(mktemp -d /tmp/strata-large-pages.XXXXXX)
-current=""
-cleanup() {
-    local rc=$?
-    [[ -n $current ]] && "$SERVER" stop "$current" >/dev/null 2>&1 || true
-    rm -rf "$WORK"
-    exit $rc
-}
-trap cleanup EXIT
+source "$(dirname "$0")/../../../scripts/mariadb/lib.sh"
+fixture_init strata-large-pages "$@"
 
 for size in 32k 64k; do
     inst=$WORK/$size
     SERVER_EXTRA_CNF="innodb_page_size=$size
 innodb_file_per_table=1
 innodb_data_file_path=ibdata1:12M:autoextend
-innodb_temp_data_file_path=ibtmp1:12M:autoextend" "$SERVER" start "$inst" "$PORT" >&2
-    current=$inst
-    "$SERVER" sql "$inst" <<'SQL'
+innodb_temp_data_file_path=ibtmp1:12M:autoextend" start_instance "$inst" "$PORT"
+    sqlin "$inst" <<'SQL'
 CREATE DATABASE fx;
 USE fx;
 CREATE TABLE t_pages (
@@ -53,14 +39,13 @@ INSERT INTO t_pages
          IF(seq % 100 = 0, REPEAT(CONCAT('blob', seq), 5000), NULL)
   FROM seq_1_to_1500;
 SQL
-    rows=$("$SERVER" sql "$inst" -N -e 'SELECT COUNT(*) FROM fx.t_pages')
-    page=$("$SERVER" sql "$inst" -N -e 'SELECT @@innodb_page_size')
+    rows=$(val "$inst" 'SELECT COUNT(*) FROM fx.t_pages')
+    page=$(val "$inst" 'SELECT @@innodb_page_size')
     "$SERVER" stop "$inst" >&2
-    current=""
     mkdir -p "$OUT/$size"
     verdict=ok
     innochecksum "$inst/data/fx/t_pages.ibd" >/dev/null 2>&1 || verdict=failed
     gzip -9 -n -c "$inst/data/fx/t_pages.ibd" > "$OUT/$size/t_pages.ibd.gz"
     printf 'page_size\trows\tinnochecksum\n%s\t%s\t%s\n' "$page" "$rows" "$verdict" > "$OUT/$size/truth.tsv"
-    echo "$prog: $size: $(stat -c %s "$inst/data/fx/t_pages.ibd") bytes, $rows rows, innochecksum $verdict" >&2
+    log "$size: $(stat -c %s "$inst/data/fx/t_pages.ibd") bytes, $rows rows, innochecksum $verdict"
 done
