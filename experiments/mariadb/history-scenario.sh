@@ -98,29 +98,14 @@ done
 
 # ---- the read view: a client that reads statements from a FIFO stays
 # connected (and its transaction open) until we send COMMIT.
-mkfifo "$WORK/view.fifo"
-CLIENT=$(command -v mariadb || command -v mysql || echo /usr/bin/mariadb)
-"$CLIENT" --defaults-file="$WORK/my.cnf" --batch --skip-column-names --unbuffered \
-    <"$WORK/view.fifo" >"$WORK/view.out" 2>"$WORK/view.err" &
-v_pid=$!
-exec 7>"$WORK/view.fifo"
-v_send() { printf '%s\n' "$@" >&7; }
-v_wait() { # v_wait MARKER: wait until the view session has printed "@@@ MARKER"
-    local i
-    for ((i = 0; i < 6000; i++)); do
-        grep -qx "@@@ $1" "$WORK/view.out" && return 0
-        kill -0 "$v_pid" 2>/dev/null || { cat "$WORK/view.err" >&2; die "view session exited"; }
-        sleep 0.02
-    done
-    die "view session did not reach '$1'"
-}
-v_send "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ;" \
+session_open view "$WORK" --skip-column-names
+session_send view "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ;" \
        "START TRANSACTION WITH CONSISTENT SNAPSHOT;" \
        "SELECT CONCAT('k=', k) FROM bank.acct WHERE id=1;" \
        "SELECT '@@@ open';"
-v_wait open
+session_wait view open
 grep -qx 'k=0' "$WORK/view.out" || die "view session did not see k=0: $(cat "$WORK/view.out")"
-log "read view open (session $v_pid); running $N autocommit UPDATEs"
+log "read view open (session ${session_pid[view]}); running $N autocommit UPDATEs"
 
 # ---- the updates: one client invocation per batch (cheap), but every
 # statement is its own autocommit transaction, i.e. one history entry each.
@@ -142,10 +127,10 @@ log "updates done in $(secs "$t_upd") s"
 
 # ---- close the view (after checking it still sees the old version) and
 # watch purge drain the list.
-v_send "SELECT CONCAT('k=', k, ' still') FROM bank.acct WHERE id=1;"
+session_send view "SELECT CONCAT('k=', k, ' still') FROM bank.acct WHERE id=1;"
 t_close=$(now_ms)
-v_send "COMMIT;" "SELECT '@@@ closed';"
-v_wait closed
+session_send view "COMMIT;" "SELECT '@@@ closed';"
+session_wait view closed
 grep -qx 'k=0 still' "$WORK/view.out" || die "the read view did not keep seeing k=0"
 while :; do
     h=$(hll) s=$(secs "$t_close")
@@ -154,8 +139,7 @@ while :; do
     (( $(now_ms) - t_close < 120000 )) || { log "history still $h after 120 s"; break; }
     sleep 0.5
 done
-exec 7>&-
-wait "$v_pid" || true
+session_close view || true
 
 "$SERVER" stop "$WORK"
 log "total run time $(secs "$t_start") s"

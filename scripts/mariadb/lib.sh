@@ -15,6 +15,11 @@
 #                                  (kept on failure or with KEEP_WORK=1)
 #   work_init PREFIX               the same without OUT, for scripts that keep nothing
 #   start_instance DIR PORT [MARIADBD_OPTION...]   server.sh start, and DIR added to `running`
+#   session_open NAME DIR [OPTION...]   a client on instance DIR that reads statements from a FIFO,
+#                                  so that its transaction stays open between them; its output
+#                                  goes to WORK/NAME.out (batch mode, unbuffered)
+#   session_send NAME STATEMENT...       session_wait NAME MARKER: until it printed "@@@ MARKER"
+#   session_close NAME             end of input: the client ends (an open transaction rolls back)
 #   fixture_sql_for TABLE FILE     FILE's statements on table `t`, written for TABLE instead
 #   fixture_same_rows TSV WHAT     the first table's rows kept as OUT/rows.tsv.new; every later
 #                                  table must print the same (dies naming WHAT otherwise)
@@ -25,7 +30,7 @@
 # Callers set -euo pipefail first.
 SERVER=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)/server.sh
 HERE=$(cd "$(dirname "$0")" && pwd -P)
-prog=$(basename "$0")
+prog=${prog:-$(basename "$0")}
 declare -F die >/dev/null || die() {
   echo "$prog: error: $*" >&2
   exit 1
@@ -93,6 +98,42 @@ work_init() {
   trap fixture_cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
+}
+
+declare -A session_pid session_fd
+session_open() {
+  local name=$1 dir=$2
+  shift 2
+  mkfifo "$WORK/$name.fifo"
+  # The client must not hold the other sessions' FIFOs open, or closing one would not end it.
+  {
+    local fd
+    for fd in "${session_fd[@]}"; do exec {fd}>&-; done
+    sqlin "$dir" --batch --unbuffered "$@"
+  } <"$WORK/$name.fifo" >"$WORK/$name.out" 2>"$WORK/$name.err" &
+  session_pid[$name]=$!
+  exec {session_fd[$name]}>"$WORK/$name.fifo"
+}
+session_send() {
+  local name=$1
+  shift
+  printf '%s\n' "$@" >&"${session_fd[$name]}"
+}
+session_wait() {
+  local i
+  for ((i = 0; i < 2400; i++)); do
+    grep -qx "@@@ $2" "$WORK/$1.out" && return 0
+    kill -0 "${session_pid[$1]}" 2>/dev/null || {
+      cat "$WORK/$1.err" >&2
+      die "session $1 exited"
+    }
+    sleep 0.05
+  done
+  die "session $1 did not reach '$2' in 120 s"
+}
+session_close() {
+  exec {session_fd[$1]}>&-
+  wait "${session_pid[$1]}"
 }
 
 fixture_sql_for() {

@@ -13,25 +13,19 @@
 # `innochecksum` as the peer. Prints a Markdown table with each compressed/plain ratio.
 # (scripts/install-deps.sh bench mariadb first.)
 set -euo pipefail
-prog=compressed_bench
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BUILD:-$top/build}
-strata=$build/cli/strata
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 rows=1000000
 kbs=8
 keep=0
-die() { echo "$prog: $*" >&2; exit 1; }
-progress() { echo "[$prog] $*" >&2; }
 # shellcheck source=scripts/mariadb/lib.sh
 . "$top/scripts/mariadb/lib.sh"
-# shellcheck source=tests/bench/measure.sh
-. "$top/tests/bench/measure.sh"
 while [ $# -gt 0 ]; do
   case $1 in
     --rows) [ $# -ge 2 ] || die "--rows needs a value"; rows=$2; shift 2 ;;
     --key-block-size) [ $# -ge 2 ] || die "--key-block-size needs a value"; kbs=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    -h | --help) print_help; exit 0 ;;
     *) die "unknown argument '$1'" ;;
   esac
 done

@@ -18,14 +18,11 @@
 # keeps a copy of the crashed directory), STRATA_BENCH_ONLY (e.g. fsync,commits: a subset).
 # The default run takes about 5-6 minutes and needs ~6 GiB free under STRATA_BENCH_DIR.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BUILD:-$top/build}
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 bin=$build/tests/bench/durability_bench
 out=${OUT:-$build/durability_bench.md}
-[ -x "$bin" ] || {
-  echo "durability_bench: $bin is missing: cmake --build build --target durability_bench" >&2
-  exit 1
-}
+[ -x "$bin" ] || die "$bin is missing: cmake --build build --target durability_bench"
 echo "# durability_bench $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), $(nproc) cores" | tee "$out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
 "$bin" "$@" 2>&1 | tee -a "$out"

@@ -9,14 +9,11 @@
 # build/), OUT (the JSON results, default $BUILD/engine_bench.json).
 # Prints Google Benchmark's console output, then a Markdown table of items/s per operation.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BUILD:-$top/build}
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 bin=$build/tests/bench/engine_bench
 out=${OUT:-$build/engine_bench.json}
-[ -x "$bin" ] || {
-  echo "engine_bench: $bin is missing: scripts/install-deps.sh bench, then cmake --build build --target engine_bench" >&2
-  exit 1
-}
+[ -x "$bin" ] || die "$bin is missing: scripts/install-deps.sh bench, then cmake --build build --target engine_bench"
 
 "$bin" --benchmark_format=console --benchmark_out="$out" --benchmark_out_format=json "$@"
 

@@ -11,8 +11,8 @@
 # at most, and MariaDB only at the disk's latency. Needs a built strata (build/cli/strata) and,
 # for the MariaDB rows, scripts/install-deps.sh mariadb.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-strata=${STRATA:-$top/build/cli/strata}
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 out=/dev/stdout
 quick=0
 while [ $# -gt 0 ]; do

@@ -41,8 +41,8 @@
 # install, start and slow shutdown), ~60 s with --fsync-latency-us 10000; ~300 MB of disk.
 set -euo pipefail
 export LC_ALL=C
-prog=hotrow_mariadb
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 shim_src=$top/tests/bench/fsync_delay.c
 
 threads=50
@@ -54,9 +54,6 @@ out=""
 scratch=${STRATA_BENCH_DIR:-/var/tmp}
 keep=0
 
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
-die() { echo "$prog: $*" >&2; exit 1; }
-progress() { echo "[$prog] $*" >&2; }
 # shellcheck source=scripts/mariadb/lib.sh
 . "$top/scripts/mariadb/lib.sh"
 

@@ -30,19 +30,14 @@
 # ~12 GB and ten times as long or more (the data outgrow MariaDB's 1G buffer pool).
 set -euo pipefail
 export LC_ALL=C
-prog=import_bench
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BUILD:-$top/build}
-strata=${STRATA:-$build/cli/strata}
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 gen=$top/tests/bench/gen_sbtest_dump.py
 rows=1000000
 threads=""
 keep=0
 out=${OUT:-$build/import_bench.md}
 
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
-die() { echo "$prog: $*" >&2; exit 1; }
-progress() { echo "[$prog] $*" >&2; }
 # shellcheck source=scripts/mariadb/lib.sh
 . "$top/scripts/mariadb/lib.sh"
 

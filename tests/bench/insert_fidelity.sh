@@ -8,22 +8,22 @@
 #   env: STRATA (the binary, default build/cli/strata), WORK (default a temp dir)
 # Needs: scripts/install-deps.sh mariadb
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 rows=${1:-200000}
 shift || true
 strategies=("$@")
 [[ ${#strategies[@]} -gt 0 ]] || strategies=(seq autoinc uuid ulid uuid-bin)
-strata=${STRATA:-$here/build/cli/strata}
 work=${WORK:-$(mktemp -d /tmp/strata-fidelity.XXXXXX)}
 mkdir -p "$work"
-[[ -x $strata ]] || { echo "insert_fidelity: $strata not found (build first)" >&2; exit 2; }
+[[ -x $strata ]] || die "$strata not found (build first)"
 
 for s in "${strategies[@]}"; do
   echo "== $s: $rows rows" >&2
   rm -rf "$work/$s"
   "$strata" bench insert --datadir "$work/$s" --keys "$s" --rows "$rows" --flush-log-at-trx-commit 0 --rows-out "$work/$s.tsv" --json > "$work/$s.strata-insert.json"
   "$strata" inspect index "$work/$s/bench/sbtest1.ibd" --json > "$work/$s.strata-index.json"
-  "$here/experiments/mariadb/insert-fidelity.sh" "$s" "$work/$s.tsv" "$work/$s.mariadb.json" > "$work/$s.mariadb.log" 2>&1 ||
+  "$top/experiments/mariadb/insert-fidelity.sh" "$s" "$work/$s.tsv" "$work/$s.mariadb.json" > "$work/$s.mariadb.log" 2>&1 ||
     { echo "insert_fidelity: MariaDB run failed, see $work/$s.mariadb.log" >&2; exit 1; }
 done
 

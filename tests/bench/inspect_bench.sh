@@ -9,14 +9,13 @@
 set -euo pipefail
 size=${1:-2048}
 format=${2:-}
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BUILD:-$top/build}
-strata=$build/cli/strata
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 gen=$build/tests/bench/bench_make_tablespace
 for tool in innochecksum /usr/bin/time; do
-  command -v "$tool" >/dev/null || { echo "inspect_bench: $tool is missing: scripts/install-deps.sh bench" >&2; exit 1; }
+  command -v "$tool" >/dev/null || die "$tool is missing: scripts/install-deps.sh bench"
 done
-[ -x "$strata" ] && [ -x "$gen" ] || { echo "inspect_bench: build first (make build)" >&2; exit 1; }
+[ -x "$strata" ] && [ -x "$gen" ] || die "build first (make build)"
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
 trap 'rm -rf "$dir"' EXIT

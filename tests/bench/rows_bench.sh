@@ -10,20 +10,16 @@
 # `mariadb-dump` of the table, after one warming read. Prints a Markdown table; throughput is
 # tablespace bytes per second. (scripts/install-deps.sh bench mariadb first.)
 set -euo pipefail
-prog=rows_bench
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BUILD:-$top/build}
-strata=$build/cli/strata
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 rows=2000000
-die() { echo "$prog: $*" >&2; exit 1; }
-progress() { echo "[$prog] $*" >&2; }
 # shellcheck source=scripts/mariadb/lib.sh
 . "$top/scripts/mariadb/lib.sh"
 while [ $# -gt 0 ]; do
   case $1 in
     --rows) [ $# -ge 2 ] || die "--rows needs a value"; rows=$2; shift 2 ;;
     --rows=*) rows=${1#--rows=}; shift ;;
-    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    -h | --help) print_help; exit 0 ;;
     *) die "unknown argument '$1'" ;;
   esac
 done

@@ -20,14 +20,11 @@
 # subset of mix,purge,locks,sqlite).
 # The default run takes about 2 minutes on 2 cores and needs ~200 MiB under STRATA_BENCH_DIR.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${BUILD:-$top/build}
+# shellcheck source=tests/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 bin=$build/tests/bench/trx_bench
 out=${1:-${OUT:-$build/trx_bench.md}}
-[ -f "$build/CMakeCache.txt" ] || {
-  echo "trx_bench: $build is not configured: cmake -S $top -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release" >&2
-  exit 1
-}
+[ -f "$build/CMakeCache.txt" ] || die "$build is not configured: cmake -S $top -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release"
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 case "$build_type" in
   Release | RelWithDebInfo) ;;

@@ -44,30 +44,13 @@ for _ in $(seq 120); do
     sleep 1
 done
 
-# Sessions that hold a transaction open read statements from a FIFO (fd 7 + k).
-declare -a PIDS
-session() { # session K: start session K
-    mkfifo "$WORK/s$1.fifo"
-    "$SERVER" sql "$MAIN" --batch --unbuffered <"$WORK/s$1.fifo" >"$WORK/s$1.out" 2>"$WORK/s$1.err" &
-    PIDS[$1]=$!
-    eval "exec $((7 + $1))>\"$WORK/s$1.fifo\""
-}
-send() { local k=$1; shift; printf '%s\n' "$@" >&$((7 + k)); }
-wait_for() { # wait_for K MARKER
-    local i
-    for ((i = 0; i < 600; i++)); do
-        grep -qx "@@@ $2" "$WORK/s$1.out" && return 0
-        kill -0 "${PIDS[$1]}" 2>/dev/null || { cat "$WORK/s$1.err" >&2; die "session $1 exited"; }
-        sleep 0.2
-    done
-    die "session $1 did not reach '$2'"
-}
+# Sessions s1..s5 hold a transaction open (lib.sh: session_open).
 open_view() { # open_view K: a consistent snapshot, read once so that it is made now
-    session "$1"
-    send "$1" "SELECT '@@@ conn' AS \`@@@ conn\`;" "SELECT CONNECTION_ID();" \
+    session_open "s$1" "$MAIN"
+    session_send "s$1" "SELECT '@@@ conn' AS \`@@@ conn\`;" "SELECT CONNECTION_ID();" \
         "START TRANSACTION WITH CONSISTENT SNAPSHOT;" "SELECT COUNT(*) FROM steps.t;" \
         "SELECT '@@@ open' AS \`@@@ open\`;"
-    wait_for "$1" open
+    session_wait "s$1" open
 }
 
 open_view 1
@@ -86,16 +69,16 @@ sql -e "DELETE FROM t WHERE id = 2001; INSERT INTO t VALUES (7, 'reinsert', 7, N
 open_view 4
 sql -e "UPDATE t SET v = CONCAT(REPEAT('x', 60), id)"
 # Not committed when the files are copied: no view may see it.
-session 5
-send 5 "START TRANSACTION;" "UPDATE steps.t SET v = 'uncommitted' WHERE id = 2;" \
+session_open s5 "$MAIN"
+session_send s5 "START TRANSACTION;" "UPDATE steps.t SET v = 'uncommitted' WHERE id = 2;" \
     "INSERT INTO steps.t VALUES (5000, 'uncommitted', NULL, NULL);" "DELETE FROM steps.t WHERE id = 4;" \
     "SELECT '@@@ open' AS \`@@@ open\`;"
-wait_for 5 open
+session_wait s5 open
 
 mkdir -p "$OUT/truth" "$OUT/steps"
 for k in 1 2 3 4; do
-    send "$k" "SELECT '@@@ rows' AS \`@@@ rows\`;" "SELECT * FROM steps.t ORDER BY id;" "SELECT '@@@ done' AS \`@@@ done\`;"
-    wait_for "$k" done
+    session_send "s$k" "SELECT '@@@ rows' AS \`@@@ rows\`;" "SELECT * FROM steps.t ORDER BY id;" "SELECT '@@@ done' AS \`@@@ done\`;"
+    session_wait "s$k" done
     awk '/^@@@ /{name = substr($0, 5); next} name == "rows"' "$WORK/s$k.out" >"$OUT/truth/view$k.tsv"
 done
 val "$MAIN" "SELECT VERSION()" >"$OUT/truth/version.txt"
@@ -137,7 +120,9 @@ cp "$WORK/t.frm" "$OUT/steps/t.frm"
 (( $(wc -l <"$OUT/truth/views.tsv") == 5 )) || { cat "$OUT/truth/views.tsv" >&2; die "not every view found in SHOW ENGINE INNODB STATUS"; }
 
 gzip -9 -n -f "$OUT"/truth/view?.tsv "$OUT/truth/latest.tsv"
-for k in 1 2 3 4 5; do send "$k" "ROLLBACK;"; eval "exec $((7 + k))>&-"; done
-wait
+for k in 1 2 3 4 5; do
+    session_send "s$k" "ROLLBACK;"
+    session_close "s$k"
+done
 "$SERVER" stop "$MAIN" >&2
 log "done: $OUT ($(cat "$OUT/truth/version.txt"))"

@@ -120,25 +120,12 @@ log "history list length before connection A: $h"
 # ------------------------------------------------------- connection A -------
 # A background client reads statements from a FIFO, so the transaction stays
 # open until we write COMMIT (or close the FIFO).
-mkfifo "$WORK/a.fifo"
-sqlin "$WORK" --batch --unbuffered <"$WORK/a.fifo" >"$WORK/a.out" 2>"$WORK/a.err" &
-a_pid=$!
-exec 7>"$WORK/a.fifo"
-a_send() { printf '%s\n' "$@" >&7; }
-a_wait() { # a_wait MARKER : wait until connection A has printed "@@@ MARKER"
-    local i
-    for ((i = 0; i < 600; i++)); do
-        grep -qx "@@@ $1" "$WORK/a.out" && return 0
-        kill -0 "$a_pid" 2>/dev/null || { cat "$WORK/a.err" >&2; die "connection A exited"; }
-        sleep 0.2
-    done
-    die "connection A did not reach '$1'"
-}
-a_send "SELECT '@@@ conn' AS \`@@@ conn\`;" "SELECT CONNECTION_ID();" \
+session_open a "$WORK"
+session_send a "SELECT '@@@ conn' AS \`@@@ conn\`;" "SELECT CONNECTION_ID();" \
        "START TRANSACTION WITH CONSISTENT SNAPSHOT;" \
        "SELECT COUNT(*) FROM hist.t_autoinc;" \
        "SELECT '@@@ ready' AS \`@@@ ready\`;"
-a_wait ready
+session_wait a ready
 A_CONN=$(awk '/^@@@ conn$/{f=1; next} f && /^[0-9]+$/{print; exit}' "$WORK/a.out")
 log "connection A (id $A_CONN) holds a read view"
 
@@ -150,12 +137,12 @@ log "history list length after history.sql: $h (expected $EXPECTED_TRX transacti
 
 # ------------------------------------- row truth: A's view and latest view --
 for t in "${TABLES[@]}"; do
-    a_send "SELECT '@@@ $t.snapshot' AS \`@@@ $t.snapshot\`;" \
+    session_send a "SELECT '@@@ $t.snapshot' AS \`@@@ $t.snapshot\`;" \
            "SELECT ${COLS[$t]} FROM hist.$t WHERE ${TOUCHED[$t]} ORDER BY ${ORDER_BY[$t]};"
     q "$OUT/truth/$t.touched.latest.tsv" \
       "SELECT ${COLS[$t]} FROM $t WHERE ${TOUCHED[$t]} ORDER BY ${ORDER_BY[$t]}"
 done
-a_send "SELECT '@@@ counts' AS \`@@@ counts\`;"
+session_send a "SELECT '@@@ counts' AS \`@@@ counts\`;"
 counts_sql=
 for t in "${TABLES[@]}"; do
     for ix in $(val "$WORK" "SELECT INDEX_NAME FROM information_schema.STATISTICS
@@ -164,9 +151,9 @@ for t in "${TABLES[@]}"; do
         counts_sql+="${counts_sql:+ UNION ALL }SELECT '$t' AS \`table\`, '$ix' AS \`index\`, COUNT(*) AS \`count\` FROM hist.$t FORCE INDEX (\`$ix\`)"
     done
 done
-a_send "$counts_sql;" "SELECT '@@@ truth-done' AS \`@@@ truth-done\`;"
+session_send a "$counts_sql;" "SELECT '@@@ truth-done' AS \`@@@ truth-done\`;"
 q "$OUT/truth/index_counts.latest.tsv" "$counts_sql"
-a_wait truth-done
+session_wait a truth-done
 # Split A's output at its "@@@ name" marker lines (header + value, both "@@@ name").
 awk -v dir="$OUT/truth" '
     /^@@@ / { name = substr($0, 5); next }
@@ -283,10 +270,9 @@ done
                 "(server $HLL, disk ${DISK:-?})"
 
 # ------------------------------------------------- end A, stop the server ---
-a_send "COMMIT;" "SELECT '@@@ committed' AS \`@@@ committed\`;"
-a_wait committed
-exec 7>&-
-wait "$a_pid" || die "connection A client failed: $(cat "$WORK/a.err")"
+session_send a "COMMIT;" "SELECT '@@@ committed' AS \`@@@ committed\`;"
+session_wait a committed
+session_close a || die "connection A client failed: $(cat "$WORK/a.err")"
 "$SERVER" stop "$WORK"
 
 # ------------------------------------------------------ write the output ----
