@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/value.h"
@@ -58,6 +59,22 @@ struct Column {
   // "int unsigned", "varchar(45)", "decimal(10,2)", ... as SHOW CREATE TABLE prints them.
   std::string SqlType() const;
 };
+
+// A column written as short as CREATE TABLE writes it:
+//   TableSpec{"shop", "t", {NotNull(Col("id", ColumnType::kBigInt)), Col("v", ColumnType::kVarchar, 200)}, {"id"}, {}}
+inline Column Col(std::string name, ColumnType type, std::uint32_t length = 0, bool nullable = true) {
+  Column c;
+  c.name = std::move(name);
+  c.type = type;
+  c.length = length;
+  c.nullable = nullable;
+  return c;
+}
+
+inline Column NotNull(Column c) {
+  c.nullable = false;
+  return c;
+}
 
 struct IndexSpec {
   std::string name;

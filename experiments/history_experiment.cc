@@ -21,16 +21,8 @@ engine::TableSpec AccountSpec() {
   engine::TableSpec s;
   s.database = "bank";
   s.name = "acct";
-  auto col = [](std::string name, engine::ColumnType type, std::uint32_t length, bool nullable) {
-    engine::Column c;
-    c.name = std::move(name);
-    c.type = type;
-    c.length = length;
-    c.nullable = nullable;
-    return c;
-  };
-  s.columns = {col("id", engine::ColumnType::kBigInt, 0, false), col("k", engine::ColumnType::kBigInt, 0, true),
-               col("note", engine::ColumnType::kVarchar, 40, true)};
+  s.columns = {engine::NotNull(engine::Col("id", engine::ColumnType::kBigInt)),
+               engine::Col("k", engine::ColumnType::kBigInt), engine::Col("note", engine::ColumnType::kVarchar, 40)};
   s.primary_key = {"id"};
   engine::IndexSpec k;
   k.name = "k_1";

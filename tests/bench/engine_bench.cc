@@ -39,6 +39,7 @@
 
 #include "bench_util.h"
 #include "engine/db.h"
+#include "experiments/sbtest.h"
 
 namespace {
 
@@ -124,27 +125,12 @@ std::int64_t KeyAt(const Dataset& d, Order o, std::size_t i) {
 // ---------------------------------------------------------------------------------------------
 // Strata
 
+// sysbench's sbtest1 with its BIGINT id, without the index on k.
 TableSpec SbtestSpec() {
-  TableSpec spec;
-  spec.database = "bench";
-  spec.name = "sbtest1";
-  auto column = [](std::string name, ColumnType type, std::uint32_t length, bool is_unsigned) {
-    Column col;
-    col.name = std::move(name);
-    col.type = type;
-    col.length = length;
-    col.is_unsigned = is_unsigned;
-    col.nullable = false;
-    col.charset = Charset::kUtf8mb4;
-    return col;
-  };
-  Column id = column("id", ColumnType::kBigInt, 0, false);
-  Column k = column("k", ColumnType::kInt, 0, true);
-  Column c = column("c", ColumnType::kChar, 120, false);
-  Column pad = column("pad", ColumnType::kChar, 60, false);
-  spec.columns = {id, k, c, pad};
-  spec.primary_key = {"id"};
-  return spec;
+  strata::experiments::SbtestShape shape;
+  shape.bigint_id = true;
+  shape.k_index = false;
+  return strata::experiments::SbtestSpec("bench", "sbtest1", shape);
 }
 
 struct StrataDb {

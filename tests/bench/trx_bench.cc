@@ -73,6 +73,7 @@
 #include <vector>
 
 #include "engine/db.h"
+#include "experiments/sbtest.h"
 
 #ifdef STRATA_BENCH_HAVE_SQLITE
 #include <sqlite3.h>
@@ -130,28 +131,11 @@ std::string DigitGroups(std::mt19937_64& rng, int groups) {
   return s;
 }
 
-Column MakeColumn(std::string name, ColumnType type, std::uint32_t length, bool is_unsigned) {
-  Column col;
-  col.name = std::move(name);
-  col.type = type;
-  col.length = length;
-  col.is_unsigned = is_unsigned;
-  col.nullable = false;
-  col.charset = Charset::kUtf8mb4;
-  return col;
-}
-
-// sysbench's sbtest1 with its secondary index k_1, as cli/bench_command.cc builds it (BIGINT id).
+// sysbench's sbtest1 with its secondary index k_1 and sysbench's own BIGINT id.
 TableSpec SbtestSpec() {
-  TableSpec spec;
-  spec.database = "bench";
-  spec.name = "sbtest1";
-  spec.columns = {MakeColumn("id", ColumnType::kBigInt, 0, false), MakeColumn("k", ColumnType::kInt, 0, true),
-                  MakeColumn("c", ColumnType::kChar, 120, false), MakeColumn("pad", ColumnType::kChar, 60, false)};
-  spec.columns[1].default_value = Value::UInt(0);
-  spec.primary_key = {"id"};
-  spec.indexes = {IndexSpec{"k_1", {"k"}, false}};
-  return spec;
+  strata::experiments::SbtestShape shape;
+  shape.bigint_id = true;
+  return strata::experiments::SbtestSpec("bench", "sbtest1", shape);
 }
 
 std::uint64_t KOf(const Row& row) {
