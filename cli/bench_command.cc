@@ -37,7 +37,8 @@ int BenchInsert(const std::vector<std::string>& args) {
                              "enabled again at the end")(
       "rows-out", po::value<std::string>(),
       "also write the rows as TSV (id, k, c, pad; uuid-bin ids in hex), "
-      "e.g. for experiments/mariadb/insert-fidelity.sh")("json", "print the result as JSON")("help,h", "show this help");
+      "e.g. for experiments/mariadb/insert-fidelity.sh")("json", "print the result as JSON")("help,h",
+                                                                                             "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench insert --datadir D [--keys STRATEGY] [--rows N] [--batch B]\n\n"
         << "Creates an sbtest-like table (id keyed by the strategy, k, c, pad, KEY k_1(k)) and inserts\n"

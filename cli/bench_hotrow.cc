@@ -119,8 +119,8 @@ int BenchHotRow(const std::vector<std::string>& args) {
               << fmt::format(
                      "Mode: {}, fsync latency added: {} us{}\n", vm["mode"].as<std::string>(), o.fsync_latency_us,
                      mode->elr ? fmt::format(", max_elr_dependent_trx_count {}", o.max_elr_dependent_trx_count) : "")
-              << fmt::format("Commits per log fsync: {:.1f} ({} commits, {} fsyncs)\n", r.commits_per_fsync,
-                             r.commits, r.log_fsyncs)
+              << fmt::format("Commits per log fsync: {:.1f} ({} commits, {} fsyncs)\n", r.commits_per_fsync, r.commits,
+                             r.log_fsyncs)
               << fmt::format("Commit latency: p50 {:.2f} ms, p99 {:.2f} ms\n", r.p50_ms, r.p99_ms)
               << (r.ceiling_tps > 0
                       ? fmt::format(

@@ -198,7 +198,7 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& table, const std::ve
                                                  InsertOptions options) {
   TableImpl::BulkAccess t(table);
   const TableSpec& spec = t.spec();
-  const auto& kinds = t.shape(0).compare;
+  const auto& kinds = t.records().shape(0).compare;
   const std::size_t limit = BtrPage::FreeSpaceOfEmpty(t.page_size()) / 2;
   PreparedRows p(new Prepared());
   p->clustered.reserve(rows.size());
@@ -211,12 +211,12 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& table, const std::ve
                                                  spec.columns.size(), row.size()));
     }
     if (NeedsAutoinc(spec, row, options)) return Status::NotSupported("an AUTO_INCREMENT value to assign");
-    auto record = t.ClusteredRecord(row);
+    auto record = t.records().ClusteredRecord(row, 0);
     if (!record.ok())
       return rows.size() > 1 ? record.status().WithContext(fmt::format("row {} of the batch", i + 1)) : record.status();
-    if (EncodedSize(t.shape(0).leaf, *record) > limit)
+    if (EncodedSize(t.records().shape(0).leaf, *record) > limit)
       return Status::NotSupported("a row with columns to move off-page");
-    Tuple key = t.KeyOf(*record);
+    Tuple key = t.records().KeyOf(*record);
     if (i > 0 && CompareKeys(key, p->last_key, kinds) <= 0) {
       return Status::NotSupported(fmt::format("row {} of the batch is not above the previous primary key", i + 1));
     }
@@ -229,17 +229,18 @@ Result<BulkLoad::PreparedRows> BulkLoad::Prepare(TableImpl& table, const std::ve
                                                                    : 0);
     }
     for (std::size_t x = 1; x < t.n_trees(); ++x) {
-      Tuple entry = t.SecondaryRecord(x, *record);
+      Tuple entry = t.records().SecondaryRecord(x, *record);
       SecondaryBatch& into = p->secondary[x - 1];
       const std::size_t key_offset = into.keys.size();
-      if (!NormalizedKey(entry, t.shape(x).compare, &into.keys))
+      if (!NormalizedKey(entry, t.records().shape(x).compare, &into.keys))
         return Status::NotSupported("a key that sorts only by comparison");
       const std::string_view key = std::string_view(into.keys).substr(key_offset);
       into.entries.push_back({KeyPrefix(key), 0, static_cast<std::uint32_t>(key_offset),
-                              static_cast<std::uint32_t>(key.size()), into.records.Append(t.shape(x).leaf, entry)});
+                              static_cast<std::uint32_t>(key.size()),
+                              into.records.Append(t.records().shape(x).leaf, entry)});
       if (i == 0) ReserveLike(into.keys, rows.size()), ReserveLike(into.records.bytes, rows.size());
     }
-    p->clustered.push_back(p->clustered_bytes.Append(t.shape(0).leaf, *record));
+    p->clustered.push_back(p->clustered_bytes.Append(t.records().shape(0).leaf, *record));
     if (i == 0) ReserveLike(p->clustered_bytes.bytes, rows.size());
     if (i == 0) p->first_key = key;
     p->last_key = std::move(key);
@@ -279,7 +280,7 @@ Status BulkLoad::Add(Prepared& p) {
   if (p.clustered.empty()) return Status::Ok();
   std::unique_lock lock(t.mu());  // pages and the AUTO_INCREMENT counter are shared
   STRATA_RETURN_IF_ERROR(t.CheckWritable());
-  if (s.last_key && CompareKeys(p.first_key, *s.last_key, t.shape(0).compare) <= 0) {
+  if (s.last_key && CompareKeys(p.first_key, *s.last_key, t.records().shape(0).compare) <= 0) {
     return Status::NotSupported("a row not above the previous primary key");
   }
   STRATA_RETURN_IF_ERROR(t.BeforeWrite());  // room in the log

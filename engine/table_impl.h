@@ -10,16 +10,11 @@
 #include "engine/catalog.h"
 #include "engine/db.h"
 #include "engine/lob_store.h"
+#include "engine/table_records.h"
 #include "engine/undo_record.h"
 #include "ondisk/value.h"
 
 namespace strata::engine {
-
-// A number as the big-endian bytes of a stored field (DB_TRX_ID, DB_ROLL_PTR, row ids).
-inline std::string BigEndianField(std::uint64_t v, std::size_t width) {
-  auto b = ondisk::EncodeUnsigned(v, width);
-  return {reinterpret_cast<const char*>(b.data()), b.size()};
-}
 
 // What a table's statements need of the transaction system.
 struct TrxServices {
@@ -68,7 +63,7 @@ class TableImpl {
   // held). Both may run again after a crash: they check what the record still needs.
   Status Undo(const UndoRecord& rec, std::uint64_t roll_ptr);
   Status Purge(const UndoRecord& rec, std::uint64_t trx_id, const ReadView& purge_view);
-  std::size_t n_key() const { return shapes_[0].n_key; }
+  std::size_t n_key() const { return rec_.shape(0).n_key; }
   // Adds a secondary index (the caller holds the database's write lock).
   Status AddIndex(const IndexSpec& index, std::uint64_t index_id);
 
@@ -105,12 +100,8 @@ class TableImpl {
   Status InsertIntention(TrxImpl& trx, std::size_t index, const Tuple& record, LockWait& wait);
   // The lock name of the record after `record` in the index (its supremum at the end).
   Result<std::string> NextKey(std::size_t index, const Tuple& record);
-  std::string RecordKey(std::size_t index, const Tuple& record) const;
   // Undo.
   Result<std::uint64_t> WriteUndo(TrxImpl& trx, UndoRecord& rec);
-  std::vector<std::pair<std::uint32_t, Datum>> IndexedValues(const Tuple& clustered) const;
-  // A clustered record with only the fields an undo record carries (key and indexed columns).
-  Tuple PartialRecord(const UndoRecord& rec) const;
   // MVCC.
   Result<std::optional<Tuple>> VisibleVersion(Tuple record, bool deleted, const ReadView& view);
   // The version before this one (through its DB_ROLL_PTR); none when the record was inserted.
@@ -122,22 +113,12 @@ class TableImpl {
   Status SecInsertOrUnmark(std::size_t index, const Tuple& entry);
   Status SecMark(std::size_t index, const Tuple& entry, bool deleted);  // NotFound tolerated
   Status SecRemove(std::size_t index, const Tuple& entry);              // NotFound tolerated
-  std::uint64_t TrxIdOf(const Tuple& clustered) const;
-  std::uint64_t RollPtrOf(const Tuple& clustered) const;
-  void SetSystemFields(Tuple& clustered, std::uint64_t trx_id, std::uint64_t roll_ptr) const;
-  Tuple KeyOf(const Tuple& clustered) const;
-  Tuple ClusteredKeyOfEntry(std::size_t index, const Tuple& entry) const;
   Status LoadCounters();
-  // Encodes a row into the clustered record (DB_ROW_ID/DB_TRX_ID/DB_ROLL_PTR included).
-  Result<Tuple> ClusteredRecord(const Row& row, std::uint64_t row_id);
-  Tuple SecondaryRecord(std::size_t index, const Tuple& clustered) const;
-  Result<Tuple> PrimaryKey(const std::vector<Value>& values) const;
   Result<Row> RowOf(const Tuple& clustered);
   // Moves the longest columns off-page until the record fits half a page (DYNAMIC rules).
   Status Externalize(Tuple& clustered);
   Status FreeExternal(const Tuple& clustered);
   Status CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& secondary, const Tuple& own_key, LockWait& wait);
-  std::string DuplicateMessage(std::size_t index, const Tuple& record) const;
   Status PersistAutoinc();
   // AUTO_INCREMENT: a NULL (or 0) gets the next value, which is returned; values used raise the counter.
   std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const;
@@ -146,15 +127,12 @@ class TableImpl {
   // until redo exists (the durability issue) the table then refuses further writes.
   Status Guard(Status s);
   Status CheckWritable() const;
-  std::size_t FieldOfColumn(std::size_t index, int column) const;
-  std::size_t IndexByName(const std::string& name) const;  // indexes.size() when unknown
 
   BufferPool& pool_;
   std::shared_mutex& mu_;
   std::unique_ptr<Tablespace> space_;
   TableMeta meta_;
-  std::vector<std::vector<IndexField>> fields_;  // per index
-  std::vector<IndexShape> shapes_;
+  TableRecords rec_;  // rows to records and back, per index
   std::vector<std::unique_ptr<Btree>> trees_;
   std::unique_ptr<Btree> sdi_;
   std::unique_ptr<LobStore> lobs_;
@@ -162,7 +140,6 @@ class TableImpl {
   std::uint64_t persisted_autoinc_ = 0;
   std::uint64_t next_row_id_ = 1;
   std::uint64_t last_insert_id_ = 0;
-  std::size_t trx_pos_ = 0, roll_pos_ = 0;  // DB_TRX_ID and DB_ROLL_PTR in the clustered record
   TableStats stats_;
   Status failed_;
   Hooks hooks_;
@@ -170,7 +147,7 @@ class TableImpl {
 };
 
 // What a bulk load (table_bulk.cc) may reach of a table, and nothing else: its lock, its
-// trees and their shapes, the record builders, the AUTO_INCREMENT counter, and the guards
+// trees, the record builders (with the trees' shapes), the AUTO_INCREMENT counter, and the guards
 // every write goes through.
 class TableImpl::BulkAccess {
  public:
@@ -179,13 +156,10 @@ class TableImpl::BulkAccess {
   const TableSpec& spec() const { return t_.meta_.spec; }
   std::size_t n_trees() const { return t_.trees_.size(); }
   Btree& tree(std::size_t index) { return *t_.trees_[index]; }
-  const IndexShape& shape(std::size_t index) const { return t_.shapes_[index]; }
+  // The records of rows: a bulk load builds them with row id 0 (a table without a primary key
+  // is never bulk loaded).
+  const TableRecords& records() const { return t_.rec_; }
   std::size_t page_size() const { return t_.space_->page_size().bytes(); }
-  Result<Tuple> ClusteredRecord(const Row& row) { return t_.ClusteredRecord(row, 0); }
-  Tuple KeyOf(const Tuple& clustered) const { return t_.KeyOf(clustered); }
-  Tuple SecondaryRecord(std::size_t index, const Tuple& clustered) const {
-    return t_.SecondaryRecord(index, clustered);
-  }
   std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const {
     return t_.AssignAutoinc(row, options);
   }

@@ -69,9 +69,10 @@ ondisk::Result<HotRowResult> RunHotRow(const HotRowOptions& o, const UpdatesDone
       return s;
     }
     if (auto t = (*db)->CreateTable(SbtestSpec("sbtest", "sbtest1", shape)); !t.ok()) return t.status();
-    if (Status s = RunAll(setup, {"USE sbtest", "INSERT INTO sbtest1 VALUES (1, 0, 'aa', 'aa')",
-                                  "SELECT k FROM sbtest1 WHERE id = 1"},
-                          &before);
+    if (Status s = RunAll(
+            setup,
+            {"USE sbtest", "INSERT INTO sbtest1 VALUES (1, 0, 'aa', 'aa')", "SELECT k FROM sbtest1 WHERE id = 1"},
+            &before);
         !s.ok()) {
       return s;
     }
@@ -133,8 +134,8 @@ ondisk::Result<HotRowResult> RunHotRow(const HotRowOptions& o, const UpdatesDone
   r.p50_ms = Percentile(all, 0.50);
   r.p99_ms = Percentile(all, 0.99);
   const std::uint64_t syncs = redo_after.commit_syncs - redo_before.commit_syncs;
-  r.log_sync_ms = syncs ? static_cast<double>(redo_after.commit_sync_micros - redo_before.commit_sync_micros) /
-                              1000.0 / static_cast<double>(syncs)
+  r.log_sync_ms = syncs ? static_cast<double>(redo_after.commit_sync_micros - redo_before.commit_sync_micros) / 1000.0 /
+                              static_cast<double>(syncs)
                         : 0;
   r.ceiling_tps = r.log_sync_ms > 0 ? threads * 1000.0 / r.log_sync_ms : 0;
   sql::FirstValueSink after;
@@ -165,7 +166,8 @@ ondisk::Result<AsyncCommitResult> RunAsyncCommit(const AsyncCommitOptions& o) {
     const std::uint64_t fsyncs = (*db)->redo_stats().fsyncs;
     const auto start = Clock::now();
     for (unsigned i = 0; i < o.loops; ++i) {
-      if (Status e = RunAll(s, {fmt::format("INSERT INTO commits (run, i) VALUES ({}, {})", async ? 1 : 0, i), "COMMIT"});
+      if (Status e =
+              RunAll(s, {fmt::format("INSERT INTO commits (run, i) VALUES ({}, {})", async ? 1 : 0, i), "COMMIT"});
           !e.ok()) {
         return e;
       }

@@ -54,8 +54,8 @@ ondisk::Result<InsertBenchResult> RunInsertBench(const InsertBenchOptions& o, co
   for (std::uint64_t i = 0; i < o.rows; ++i) {
     const std::string key = keys.Next();
     const datasets::SbtestRow r = rows.Next();
-    pending.push_back({IdValue(o.keys, key), engine::Value::UInt(r.k), engine::Value::String(r.c),
-                       engine::Value::String(r.pad)});
+    pending.push_back(
+        {IdValue(o.keys, key), engine::Value::UInt(r.k), engine::Value::String(r.c), engine::Value::String(r.pad)});
     if (tsv.is_open()) {
       tsv << (datasets::KeyGenerator::IsBinary(o.keys) ? datasets::ToHex(key) : key) << '\t' << r.k << '\t' << r.c
           << '\t' << r.pad << '\n';

@@ -25,7 +25,8 @@ TEST(SbtestTest, TheSqlFormCreatesTheSpecForEveryKeyStrategy) {
     dump.keys = keys;
     dump.shape = datasets::TableShape::kSbtest;
     dump.table = "sbtest1";
-    for (const std::string& text : {std::string("CREATE DATABASE sb"), std::string("USE sb"), CreateTableStatement(dump)}) {
+    for (const std::string& text :
+         {std::string("CREATE DATABASE sb"), std::string("USE sb"), CreateTableStatement(dump)}) {
       auto outcome = session.Execute(text, ignore);
       ASSERT_FALSE(outcome.error) << text << ": " << outcome.error->message;
     }
