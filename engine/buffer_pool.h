@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/engine_status.h"
 #include "engine/frame_memory.h"
 #include "engine/tablespace.h"
 #include "engine/thread_annotations.h"
@@ -50,11 +51,6 @@ struct BufferPoolOptions {
   bool page_cleaner = true;
   std::chrono::milliseconds cleaner_interval{1000};
   double dirty_low_water = 0.10;  // the cleaner keeps dirty pages below this fraction
-};
-
-struct BufferPoolStats {
-  std::uint64_t reads = 0, writes = 0, hits = 0, evictions = 0, young_moves = 0;
-  std::size_t frames = 0, used = 0, dirty = 0;
 };
 
 class BufferPool;

@@ -24,8 +24,8 @@
 // them, on Flush(), and when the database closes.
 //
 // The vocabulary the API speaks has headers of its own: `row.h` (Row, RowLock, ScanOptions,
-// InsertOptions), `db_options.h` (DatabaseOptions, TransactionOptions), `engine_status.h`
-// (EngineStatus, TableStats). This header is the face only: the state behind it is
+// InsertOptions), `db_options.h` (DatabaseOptions, TransactionOptions), `isolation.h`,
+// `engine_status.h` (EngineStatus, TableStats and the parts' counters). This header is the face only: the state behind it is
 // DatabaseImpl's (engine/db_impl.h), which the engine's own files use.
 #pragma once
 
@@ -39,20 +39,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/buffer_pool.h"
 #include "engine/db_options.h"
-#include "engine/doublewrite.h"
 #include "engine/engine_status.h"
-#include "engine/recovery.h"
-#include "engine/redo_log.h"
 #include "engine/row.h"
 #include "engine/schema.h"
-#include "engine/trx_sys.h"
 
 namespace strata::engine {
 
 class DatabaseImpl;
 class TableImpl;
+struct TrxImpl;
 
 class Transaction {
  public:

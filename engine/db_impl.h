@@ -23,6 +23,7 @@
 #include "engine/checkpointer.h"
 #include "engine/commit_pipeline.h"
 #include "engine/db.h"
+#include "engine/doublewrite.h"
 #include "engine/env.h"
 #include "engine/hot_row.h"
 #include "engine/purge.h"

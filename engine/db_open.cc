@@ -7,6 +7,7 @@
 
 #include "engine/data_dir.h"
 #include "engine/db_impl.h"
+#include "engine/recovery.h"
 #include "engine/system_space.h"
 #include "engine/table_impl.h"
 #include "ondisk/checksum.h"

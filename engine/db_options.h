@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "engine/trx_sys.h"
+#include "engine/isolation.h"
 
 namespace strata::engine {
 

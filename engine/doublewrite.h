@@ -12,14 +12,11 @@
 #include <mutex>
 #include <vector>
 
+#include "engine/engine_status.h"
 #include "engine/buffer_pool.h"
 #include "engine/env.h"
 
 namespace strata::engine {
-
-struct DoublewriteStats {
-  std::uint64_t batches = 0, pages = 0, restored = 0;
-};
 
 class Doublewrite {
  public:

@@ -31,6 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/engine_status.h"
 #include "engine/key.h"
 #include "engine/thread_annotations.h"
 #include "ondisk/status.h"
@@ -53,12 +54,6 @@ struct TrxLocks {
   const std::string* waiting_on = nullptr;  // the key of its waiting request
   bool victim = false;
   bool registered = false;
-};
-
-struct LockStats {
-  std::uint64_t locks = 0;  // queue entries (granted and waiting)
-  std::uint64_t waits = 0, timeouts = 0, deadlocks = 0;
-  std::uint64_t memory_bytes = 0;  // of the lock table (estimate from its containers)
 };
 
 // A record's lock name: the index id and the record's key fields.

@@ -6,17 +6,11 @@
 
 #include <vector>
 
+#include "engine/engine_status.h"
 #include "engine/buffer_pool.h"
 #include "engine/redo_log.h"
 
 namespace strata::engine {
-
-struct RecoveryStats {
-  std::uint64_t groups = 0, records = 0, applied = 0, skipped = 0, pages = 0;
-  std::size_t threads = 0;            // that replayed the pages
-  std::uint64_t rolled_back_trx = 0;  // transactions left active by the crash, rolled back
-  std::uint64_t history_at_open = 0;  // the history list length found, before purge started
-};
 
 // Every tablespace the log may name must be registered with the pool; records for others
 // (dropped tables) are skipped.

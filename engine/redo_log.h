@@ -19,25 +19,13 @@
 #include <shared_mutex>
 #include <vector>
 
+#include "engine/engine_status.h"
 #include "engine/env.h"
 #include "engine/thread_annotations.h"
 #include "ondisk/redo.h"
 #include "ondisk/types.h"
 
 namespace strata::engine {
-
-struct RedoStats {
-  std::uint64_t commits = 0;  // write operations ended (counted by the database)
-  std::uint64_t appends = 0;  // mini-transactions
-  std::uint64_t writes = 0;   // file writes
-  std::uint64_t fsyncs = 0;   // of the log file (data writes, checkpoints, header)
-  std::uint64_t bytes = 0;    // record bytes appended
-  std::uint64_t checkpoints = 0;
-  // The syncs of written log blocks (fsyncs less checkpoints and header writes) and the time
-  // they took in all: a session that waits for each commit to be durable manages one per sync.
-  std::uint64_t commit_syncs = 0;
-  std::uint64_t commit_sync_micros = 0;
-};
 
 // One complete mini-transaction found by the recovery scan.
 struct RedoGroup {

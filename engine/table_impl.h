@@ -7,10 +7,15 @@
 #include <shared_mutex>
 
 #include "engine/btree.h"
+#include "engine/buffer_pool.h"
 #include "engine/catalog.h"
 #include "engine/db.h"
 #include "engine/lob_store.h"
+#include "engine/lock_sys.h"
+#include "engine/read_view.h"
+#include "engine/rseg.h"
 #include "engine/table_records.h"
+#include "engine/trx_sys.h"
 #include "engine/undo_record.h"
 #include "ondisk/value.h"
 

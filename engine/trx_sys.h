@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine_status.h"
 #include "engine/buffer_pool.h"
 #include "engine/lock_sys.h"
 #include "engine/read_view.h"
@@ -27,9 +28,6 @@
 #include "engine/tablespace.h"
 
 namespace strata::engine {
-
-enum class Isolation : std::uint8_t { kReadUncommitted, kReadCommitted, kRepeatableRead, kSerializable };
-std::string ToString(Isolation i);  // "REPEATABLE READ"
 
 // One transaction's state inside the engine (Transaction in db.h is its face).
 struct TrxImpl {
@@ -44,17 +42,6 @@ struct TrxImpl {
   std::uint64_t undo_no = 0;  // undo records written (the next record's undo_no)
   std::uint64_t rows_modified = 0;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-};
-
-struct TrxSummary {
-  std::uint64_t id = 0;
-  std::uint64_t seq = 0;
-  Isolation isolation = Isolation::kRepeatableRead;
-  double seconds = 0;
-  std::uint64_t undo_records = 0, rows_modified = 0, locks = 0;
-  bool has_view = false;
-  bool waiting = false;
-  std::uint64_t view_low_limit_id = 0, view_up_limit_id = 0;
 };
 
 class TrxSys {
