@@ -5,15 +5,18 @@
 
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -180,6 +183,35 @@ inline std::string FsName(const fs::path& p) {
       return buf;
     }
   }
+}
+
+// Reads up to `size` bytes from a pipe (a child's report), through EINTR; how many came
+// before end of file or an error.
+inline std::size_t ReadFully(int fd, void* into, std::size_t size) {
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, static_cast<char*>(into) + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return got;
+}
+
+// /proc/cpuinfo's first "model name" ("?" where there is none).
+inline std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  }
+  return "?";
+}
+
+// "Linux 6.1.0-18-amd64": uname's system and release.
+inline std::string KernelName() {
+  struct utsname un {};
+  ::uname(&un);
+  return std::string(un.sysname) + " " + un.release;
 }
 
 inline std::uint64_t PhysicalMemory() {

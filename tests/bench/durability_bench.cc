@@ -50,7 +50,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -733,13 +732,7 @@ RecoveryRun RunRecoveryProcess(const fs::path& dir, const fs::path& report, std:
   }
   ::close(fds[1]);
   RecoveryRun run;
-  std::size_t got = 0;
-  while (got < sizeof run) {
-    const ssize_t n = ::read(fds[0], reinterpret_cast<char*>(&run) + got, sizeof run - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
+  const std::size_t got = ReadFully(fds[0], &run, sizeof run);
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -798,13 +791,7 @@ RecoveryResult MeasureRecovery() {
   }
   ::close(fds[1]);
   ChildReport rep;
-  std::size_t got = 0;
-  while (got < sizeof rep) {
-    const ssize_t n = ::read(fds[0], reinterpret_cast<char*>(&rep) + got, sizeof rep - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
+  const std::size_t got = ReadFully(fds[0], &rep, sizeof rep);
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -858,19 +845,7 @@ int main(int argc, char** argv) {
   }
   const fs::path base = BaseDir();
   const unsigned cores = std::thread::hardware_concurrency();
-  struct utsname un {};
-  ::uname(&un);
-  std::string cpu = "?";
-  {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.rfind("model name", 0) == 0) {
-        cpu = line.substr(line.find(':') + 2);
-        break;
-      }
-    }
-  }
+  const std::string cpu = CpuModel();
   const std::uint64_t phys = PhysicalMemory();
   Progress("directory " + base.string() + " (" + FsName(base) + "), " + std::to_string(cores) + " cores, " +
            std::to_string(phys / kMiB) + " MiB memory");
@@ -960,7 +935,7 @@ int main(int argc, char** argv) {
   std::printf("- CPU: %s, %u cores (hardware_concurrency)\n", cpu.c_str(), cores);
   std::printf("- Memory: %s MiB (%s MiB available at the end)\n", Thousands(static_cast<double>(phys / kMiB)).c_str(),
               Thousands(static_cast<double>(AvailableMemory() / kMiB)).c_str());
-  std::printf("- Kernel: %s %s\n", un.sysname, un.release);
+  std::printf("- Kernel: %s\n", KernelName().c_str());
   std::printf("- Directory: %s (%s)\n", base.string().c_str(), FsName(base).c_str());
   std::printf("- Peak RSS of this process: %s MiB\n", Thousands(static_cast<double>(PeakRssBytes() / kMiB)).c_str());
 

@@ -24,7 +24,6 @@
 // N is STRATA_BENCH_ROWS (default 200000). Run through tests/bench/engine_bench.sh for a table.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -32,12 +31,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "bench_util.h"
+#include "sqlite_util.h"
 #include "engine/db.h"
 #include "experiments/sbtest.h"
 
@@ -45,6 +46,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using strata::bench::DirBytes;
+using strata::bench::SqlExec;
+using strata::bench::Stmt;
 using strata::bench::TempDir;
 using strata::engine::Charset;
 using strata::engine::Column;
@@ -122,6 +125,53 @@ std::int64_t KeyAt(const Dataset& d, Order o, std::size_t i) {
   return o == Order::kSequential ? static_cast<std::int64_t>(i + 1) : d.shuffled[i];
 }
 
+// The timed part common to both peers: each iteration opens a fresh database and inserts every
+// row; `after` adds a peer's own counters (and may close it) before its size is taken.
+template <class Db>
+void TimedInserts(benchmark::State& state, Setting setting, Order order, const char* tag,
+                  std::string (*open)(Setting, const std::string&, Db&),
+                  std::string (*insert_all)(const Dataset&, Order, Db&), const std::function<void(Db&)>& after) {
+  const Dataset& d = Data();
+  std::uintmax_t bytes = 0;
+  for (auto _ : state) {
+    Db s;
+    if (auto err = open(setting, tag, s); !err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    auto err = insert_all(d, order, s);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+    if (after) after(s);
+    bytes = DirBytes(s.dir->path());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * d.n));
+  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
+}
+
+// One database per peer and setting, built once (sequential inserts) for the lookup and scan
+// runs; `err` says why there is none.
+template <class Db>
+Db* SharedDb(Setting setting, const char* peer, std::string (*open)(Setting, const std::string&, Db&),
+             std::string (*insert_all)(const Dataset&, Order, Db&), std::string& err) {
+  static std::unique_ptr<Db> dbs[2];
+  static std::string errors[2];
+  const int i = static_cast<int>(setting);
+  if (!dbs[i] && errors[i].empty()) {
+    auto s = std::make_unique<Db>();
+    errors[i] = open(setting, std::string(peer) + "-shared-" + SettingName(setting), *s);
+    if (errors[i].empty()) errors[i] = insert_all(Data(), Order::kSequential, *s);
+    if (errors[i].empty()) dbs[i] = std::move(s);
+  }
+  err = errors[i];
+  return dbs[i].get();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Strata
 
@@ -184,45 +234,15 @@ void AddPoolCounters(benchmark::State& state, Database& db) {
 }
 
 void StrataInsert(benchmark::State& state, Setting setting, Order order) {
-  const Dataset& d = Data();
-  std::uintmax_t bytes = 0;
-  for (auto _ : state) {
-    StrataDb s;
-    if (auto err = OpenStrata(setting, "strata-insert", s); !err.empty()) {
-      state.SkipWithError(err.c_str());
-      break;
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    auto err = StrataInsertAll(d, order, s);
-    auto t1 = std::chrono::steady_clock::now();
-    if (!err.empty()) {
-      state.SkipWithError(err.c_str());
-      break;
-    }
-    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+  TimedInserts<StrataDb>(state, setting, order, "strata-insert", OpenStrata, StrataInsertAll, [&](StrataDb& s) {
     AddPoolCounters(state, *s.db);
-    auto ts = s.table->stats();
-    state.counters["page_splits"] = static_cast<double>(ts.page_splits);
+    state.counters["page_splits"] = static_cast<double>(s.table->stats().page_splits);
     s.db.reset();  // closes (nothing dirty after Flush)
-    bytes = DirBytes(s.dir->path());
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * d.n));
-  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
+  });
 }
 
-// One database per setting, built once (sequential inserts) for the lookup and scan runs.
 StrataDb* SharedStrata(Setting setting, std::string& err) {
-  static std::unique_ptr<StrataDb> dbs[2];
-  static std::string errors[2];
-  const int i = static_cast<int>(setting);
-  if (!dbs[i] && errors[i].empty()) {
-    auto s = std::make_unique<StrataDb>();
-    errors[i] = OpenStrata(setting, std::string("strata-shared-") + SettingName(setting), *s);
-    if (errors[i].empty()) errors[i] = StrataInsertAll(Data(), Order::kSequential, *s);
-    if (errors[i].empty()) dbs[i] = std::move(s);
-  }
-  err = errors[i];
-  return dbs[i].get();
+  return SharedDb<StrataDb>(setting, "strata", OpenStrata, StrataInsertAll, err);
 }
 
 void StrataLookup(benchmark::State& state, Setting setting) {
@@ -293,30 +313,6 @@ struct SqliteDb {
   fs::path file() const { return dir->path() / "bench.db"; }
 };
 
-std::string SqlExec(sqlite3* db, const std::string& sql) {
-  char* msg = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
-    std::string e = sql + ": " + (msg ? msg : sqlite3_errmsg(db));
-    sqlite3_free(msg);
-    return e;
-  }
-  return {};
-}
-
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
-  ~Stmt() { sqlite3_finalize(s_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-  bool ok() const { return rc_ == SQLITE_OK; }
-  sqlite3_stmt* get() const { return s_; }
-
- private:
-  sqlite3_stmt* s_ = nullptr;
-  int rc_ = SQLITE_OK;
-};
-
 std::string OpenSqlite(Setting setting, const std::string& tag, SqliteDb& out) {
   out.dir = std::make_unique<TempDir>(tag);
   if (sqlite3_open(out.file().c_str(), &out.db) != SQLITE_OK)
@@ -364,43 +360,13 @@ std::string SqliteInsertAll(const Dataset& d, Order order, SqliteDb& s) {
 }
 
 void SqliteInsert(benchmark::State& state, Setting setting, Order order) {
-  const Dataset& d = Data();
-  std::uintmax_t bytes = 0;
-  for (auto _ : state) {
-    SqliteDb s;
-    if (auto err = OpenSqlite(setting, "sqlite-insert", s); !err.empty()) {
-      state.SkipWithError(err.c_str());
-      break;
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    auto err = SqliteInsertAll(d, order, s);
-    auto t1 = std::chrono::steady_clock::now();
-    if (!err.empty()) {
-      state.SkipWithError(err.c_str());
-      break;
-    }
-    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
-    bytes = DirBytes(s.dir->path());
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * d.n));
-  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
+  TimedInserts<SqliteDb>(state, setting, order, "sqlite-insert", OpenSqlite, SqliteInsertAll, {});
 }
 
 SqliteDb* SharedSqlite(Setting setting, std::string& err) {
-  static std::unique_ptr<SqliteDb> dbs[2];
-  static std::string errors[2];
-  const int i = static_cast<int>(setting);
-  if (!dbs[i] && errors[i].empty()) {
-    auto s = std::make_unique<SqliteDb>();
-    errors[i] = OpenSqlite(setting, std::string("sqlite-shared-") + SettingName(setting), *s);
-    if (errors[i].empty()) errors[i] = SqliteInsertAll(Data(), Order::kSequential, *s);
-    if (errors[i].empty()) dbs[i] = std::move(s);
-  }
-  err = errors[i];
-  return dbs[i].get();
+  return SharedDb<SqliteDb>(setting, "sqlite", OpenSqlite, SqliteInsertAll, err);
 }
 
-// Reads every column of the current row, as Strata's Row holds them all.
 std::uint64_t ReadColumns(sqlite3_stmt* st) {
   std::uint64_t sum = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
   sum += static_cast<std::uint64_t>(sqlite3_column_int64(st, 1));

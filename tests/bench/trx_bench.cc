@@ -48,7 +48,6 @@
 #include <malloc.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,7 +75,7 @@
 #include "experiments/sbtest.h"
 
 #ifdef STRATA_BENCH_HAVE_SQLITE
-#include <sqlite3.h>
+#include "sqlite_util.h"
 #endif
 
 #include "bench_util.h"
@@ -667,30 +666,6 @@ struct SqliteResult {
 };
 
 #ifdef STRATA_BENCH_HAVE_SQLITE
-std::string SqlExec(sqlite3* db, const std::string& sql) {
-  char* msg = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
-    std::string e = sql + ": " + (msg ? msg : sqlite3_errmsg(db));
-    sqlite3_free(msg);
-    return e;
-  }
-  return {};
-}
-
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
-  ~Stmt() { sqlite3_finalize(s_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-  bool ok() const { return rc_ == SQLITE_OK; }
-  sqlite3_stmt* get() const { return s_; }
-
- private:
-  sqlite3_stmt* s_ = nullptr;
-  int rc_ = SQLITE_OK;
-};
-
 SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, double target_seconds,
                        std::uint64_t cache_bytes) {
   SqliteResult res;
@@ -799,19 +774,7 @@ int main(int argc, char** argv) {
   }
   const fs::path base_dir = BaseDir();
   const unsigned cores = std::thread::hardware_concurrency();
-  struct utsname un {};
-  ::uname(&un);
-  std::string cpu = "?";
-  {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.rfind("model name", 0) == 0) {
-        cpu = line.substr(line.find(':') + 2);
-        break;
-      }
-    }
-  }
+  const std::string cpu = CpuModel();
   const std::uint64_t rows = std::max<std::uint64_t>(2, EnvU64("STRATA_BENCH_TRX_ROWS", 100000));
   const double mix_seconds = EnvDouble("STRATA_BENCH_TRX_SECONDS", 5.0);
   const std::vector<std::uint64_t> thread_counts = EnvList("STRATA_BENCH_TRX_THREADS", "1,8,50", 1000);
@@ -903,7 +866,7 @@ int main(int argc, char** argv) {
   std::printf("\n## Machine\n\n");
   std::printf("- CPU: %s, %u cores (hardware_concurrency)\n", cpu.c_str(), cores);
   std::printf("- Memory: %s MiB\n", Thousands(static_cast<double>(PhysicalMemory() / kMiB)).c_str());
-  std::printf("- Kernel: %s %s\n", un.sysname, un.release);
+  std::printf("- Kernel: %s\n", KernelName().c_str());
   std::printf("- Directory: %s (%s)\n", base_dir.string().c_str(), FsName(base_dir).c_str());
   std::printf(
       "- Table: bench.sbtest1(id BIGINT PRIMARY KEY, k INT UNSIGNED, c CHAR(120), pad CHAR(60), KEY k_1(k)), %s rows, "
