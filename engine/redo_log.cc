@@ -119,7 +119,7 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
       ConstBytes block = ConstBytes(chunk).subspan(k * kLogBlockSize, kLogBlockSize);
       const LogBlockAt at = ReadLogBlockAt(block, b, kStrataLogFormat);
       if (at.state != LogBlockState::kWritten ||
-          (b == first_block && Load16(block, 4) < checkpoint_lsn_ % kLogBlockSize)) {
+          (b == first_block && at.header.data_len < checkpoint_lsn_ % kLogBlockSize)) {
         // The end of the log: a block of an earlier lap, one never written, or the torn last
         // write of a crash (the inspector says so too). Not when the log goes on after it:
         // then it is damage in the middle, and the records after it (acknowledged commits
@@ -176,13 +176,14 @@ Result<std::vector<RedoGroup>> RedoLog::Recover(std::size_t page_size) {
   const std::uint64_t last_block_lsn = first_block + (stream.blocks() ? stream.blocks() - 1 : 0) * kLogBlockSize;
   if (buf_lsn_ == last_block_lsn && stream.blocks() > 0) {
     const std::uint16_t first_group = stream.first_groups().back();
-    if (first_group != 0 && first_group < lsn_ % kLogBlockSize) Store16(buf_, 6, first_group);
+    if (first_group != 0 && first_group < lsn_ % kLogBlockSize)
+      Store16(buf_, LogBlockHeader::kFirstRecGroup, first_group);
   } else if (keep > 0 && buf_lsn_ >= first_block) {
     // A full block from the middle of the scan: its header is not at hand, but any group
     // start before lsn_ in it was recorded there; find it from the groups themselves.
     for (const auto& g : groups) {
       if (g.start.value() >= buf_lsn_ && g.start.value() < lsn_) {
-        Store16(buf_, 6, static_cast<std::uint16_t>(g.start.value() % kLogBlockSize));
+        Store16(buf_, LogBlockHeader::kFirstRecGroup, static_cast<std::uint16_t>(g.start.value() % kLogBlockSize));
         break;
       }
     }

@@ -378,7 +378,7 @@ Result<UndoLog> Rseg::ReadActiveLog(std::uint32_t slot, PageNo seg_page) {
   g = ReadGuard();  // ForEachRecord latches the page again
   HistoryLog walk{seg_page, log.header, log.trx_id, 0};
   STRATA_RETURN_IF_ERROR(ForEachRecord(walk, [&](ConstBytes page, std::size_t start) {
-    log.top_page = PageNo(Load32(page, 4));
+    log.top_page = FilHeader(page).page_no();
     log.top_offset = static_cast<std::uint16_t>(start);
     ++log.records;
     return Status::Ok();

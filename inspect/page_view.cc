@@ -537,6 +537,7 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const 
   if (type == PageType::kUndoLog) UndoSections(page, v, with_records);
   SystemSections(f, page, v);
   LobSections(page, v);
+  v.regions = PageRegions(f, page);
   return v;
 }
 
@@ -550,8 +551,12 @@ nlohmann::json ToJson(const PageView& v) {
     }
     sections[s.name] = fields;
   }
-  nlohmann::json j = {
-      {"file", v.file}, {"page_no", v.page_no}, {"type", v.type}, {"sections", sections}, {"problems", v.problems}};
+  nlohmann::json regions = nlohmann::json::array();
+  for (const auto& r : v.regions) {
+    regions.push_back({{"name", r.name}, {"from", r.from}, {"to", r.to}, {"bytes", r.to - r.from}});
+  }
+  nlohmann::json j = {{"file", v.file},       {"page_no", v.page_no}, {"type", v.type},
+                      {"sections", sections}, {"regions", regions},   {"problems", v.problems}};
   if (v.with_records) {
     nlohmann::json recs = nlohmann::json::array();
     for (const auto& r : v.records) {
@@ -593,6 +598,9 @@ std::string ToText(const PageView& v) {
       out += fmt::format("    {} {:<26} {:<12} {}\n", where, f.name, value, f.note);
     }
   }
+  out += "\n  regions (bytes from..to)\n";
+  for (const auto& r : v.regions)
+    out += fmt::format("    {:>5}..{:<5} {:>6}  {}\n", r.from, r.to, r.to - r.from, r.name);
   if (v.with_records) {
     out += fmt::format("\n  records ({}; layout: {})\n", v.records.size(),
                        v.layout_source.empty() ? "unknown, header bits only" : v.layout_source);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inspect/page_regions.h"
 #include "inspect/space_file.h"
 
 namespace strata::inspect {
@@ -53,6 +54,7 @@ struct PageView {
   std::uint32_t page_no = 0;
   std::string type;
   std::vector<ViewSection> sections;
+  std::vector<PageRegion> regions;  // where the page's bytes go, first to last
   bool with_records = false;
   std::string layout_source;  // "SDI index PRIMARY", "REDUNDANT (self-describing)", or empty
   std::vector<RecordView> records;

@@ -74,30 +74,30 @@ void StampCrc(MutableBytes b) { Store32(b, kLogBlockSize - 4, Crc32c(b.first(kLo
 Result<LogBlockHeader> LogBlockHeader::Decode(ConstBytes block) {
   STRATA_RETURN_IF_ERROR(CheckBlockSize(block));
   LogBlockHeader h;
-  const std::uint32_t no = Load32(block, 0);
+  const std::uint32_t no = Load32(block, kNumber);
   h.number = no & 0x7FFFFFFF;
   h.flush_bit = no >> 31;
-  const std::uint16_t len = Load16(block, 4);
+  const std::uint16_t len = Load16(block, kDataLen);
   h.data_len = len & 0x7FFF;
   h.encrypted = len >> 15;
-  h.first_rec_group = Load16(block, 6);
-  h.checkpoint_no = Load32(block, 8);
+  h.first_rec_group = Load16(block, kFirstRecGroup);
+  h.checkpoint_no = Load32(block, kCheckpointNo);
   if (h.data_len < kLogBlockHeaderSize || h.data_len > kLogBlockSize) {
-    return Status::CorruptionAt(4, "log block data length " + std::to_string(h.data_len));
+    return Status::CorruptionAt(kDataLen, "log block data length " + std::to_string(h.data_len));
   }
   if (h.first_rec_group != 0 && (h.first_rec_group < kLogBlockHeaderSize || h.first_rec_group > h.data_len)) {
     return Status::CorruptionAt(
-        6, "first record group at " + std::to_string(h.first_rec_group) + " is outside the block's data");
+        kFirstRecGroup, "first record group at " + std::to_string(h.first_rec_group) + " is outside the block's data");
   }
   return h;
 }
 
 void LogBlockHeader::EncodeTo(MutableBytes block) const {
   assert(block.size() >= kLogBlockSize && number < (1u << 30) + 1 && data_len <= kLogBlockSize);
-  Store32(block, 0, number | (flush_bit ? 0x80000000u : 0));
-  Store16(block, 4, static_cast<std::uint16_t>(data_len | (encrypted ? 0x8000 : 0)));
-  Store16(block, 6, first_rec_group);
-  Store32(block, 8, checkpoint_no);
+  Store32(block, kNumber, number | (flush_bit ? 0x80000000u : 0));
+  Store16(block, kDataLen, static_cast<std::uint16_t>(data_len | (encrypted ? 0x8000 : 0)));
+  Store16(block, kFirstRecGroup, first_rec_group);
+  Store32(block, kCheckpointNo, checkpoint_no);
   StampCrc(block);
 }
 

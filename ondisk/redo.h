@@ -70,6 +70,10 @@ std::uint32_t LogLegacyBlockChecksum(ConstBytes block);  // MySQL 5.6 "innodb" l
 LogChecksum CheckLogBlockChecksum(ConstBytes block);
 
 struct LogBlockHeader {
+  // Where the fields sit in a block (LOG_BLOCK_HDR_NO, _DATA_LEN, _FIRST_REC_GROUP,
+  // LOG_BLOCK_CHECKPOINT_NO); the records start after them, at kLogBlockHeaderSize.
+  static constexpr std::size_t kNumber = 0, kDataLen = 4, kFirstRecGroup = 6, kCheckpointNo = 8;
+
   std::uint32_t number = 0;  // without the flush bit
   bool flush_bit = false;
   std::uint16_t data_len = 0;  // without the encrypted bit

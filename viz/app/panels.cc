@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "inspect/page_info.h"
+#include "inspect/page_regions.h"
 #include "inspect/page_view.h"
 #include "inspect/pages.h"
 #include "ondisk/fil_header.h"
@@ -273,43 +274,9 @@ void PagePanel::Draw(AppState& app, bool* open) {
     return ImGui::End();
   }
   ondisk::ConstBytes page = f.file->page(n);
-  // The page's regions as bands across its bytes.
-  struct Band {
-    const char* name;
-    std::size_t from, to;
-    Rgb color;
-  };
-  std::vector<Band> bands;
+  // The page's regions (inspect/page_regions.h) as bands across its bytes.
+  const std::vector<inspect::PageRegion> bands = inspect::PageRegions(*f.file, page);
   const std::size_t size = page.size();
-  bands.push_back({"FIL header", 0, 38, {120, 130, 150}});
-  const bool btree = ondisk::IsBtreePage(ondisk::FilHeader(page).type(), f.file->flavor());
-  ondisk::ZipPageParts z;
-  auto ip = btree ? f.file->OpenIndexPage(page, &z)
-                  : ondisk::Result<ondisk::IndexPage>(ondisk::Status::NotSupported("not a B-tree page"));
-  const ondisk::ZipPageParts* zip = ip.ok() && f.file->compressed() ? &z : nullptr;
-  if (zip) {
-    // ROW_FORMAT=COMPRESSED: the stored page's parts (its records are those of the logical
-    // page it unpacks to); no FIL trailer.
-    const std::size_t dir = size - 2 * zip->n_dense, refs_end = zip->trailer_start + 20 * zip->n_blobs;
-    bands.push_back({"page header", 38, 94, {150, 110, 240}});
-    bands.push_back({"zlib stream", 94, zip->stream_end, {66, 135, 245}});
-    bands.push_back({"modification log", zip->stream_end, zip->log_end + 1, {70, 190, 190}});
-    bands.push_back({"free space", zip->log_end + 1, zip->trailer_start, {225, 225, 225}});
-    bands.push_back({"off-page references", zip->trailer_start, refs_end, {230, 190, 60}});
-    bands.push_back({"stored columns", refs_end, dir, {60, 180, 75}});
-    bands.push_back({"dense directory", dir, size, {245, 130, 48}});
-  } else if (ip.ok() && btree) {
-    // IndexPage::Open guarantees supremum end <= heap top <= directory start < size - 8.
-    const std::size_t dir = size - 8 - 2 * ip->n_dir_slots();
-    bands.push_back({"page header", 38, 94, {150, 110, 240}});
-    bands.push_back({"infimum/supremum", 94, ip->supremum_end(), {220, 60, 180}});
-    bands.push_back({"records", ip->supremum_end(), ip->heap_top(), {66, 135, 245}});
-    bands.push_back({"free space", ip->heap_top(), dir, {225, 225, 225}});
-    bands.push_back({"directory", dir, size - 8, {245, 130, 48}});
-  } else {
-    bands.push_back({"body", 38, size - 8, {60, 180, 75}});
-  }
-  if (!zip) bands.push_back({"trailer", size - 8, size, {120, 130, 150}});
   const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -319,9 +286,10 @@ void PagePanel::Draw(AppState& app, bool* open) {
   }
   ImGui::Dummy(ImVec2(width, 28));
   for (const auto& b : bands) {
-    ImGui::ColorButton(b.name, ImVec4(b.color.r / 255.f, b.color.g / 255.f, b.color.b / 255.f, 1), 0, ImVec2(12, 12));
+    ImGui::ColorButton(b.name.c_str(), ImVec4(b.color.r / 255.f, b.color.g / 255.f, b.color.b / 255.f, 1), 0,
+                       ImVec2(12, 12));
     ImGui::SameLine();
-    ImGui::Text("%s: bytes %zu..%zu (%zu)", b.name, b.from, b.to, b.to - b.from);
+    ImGui::Text("%s: bytes %zu..%zu (%zu)", b.name.c_str(), b.from, b.to, b.to - b.from);
   }
   ImGui::Separator();
   if (shown_ != *app.selected) {
