@@ -28,7 +28,8 @@ std::vector<PageRegion> PageRegions(const SpaceFile& f, ConstBytes page) {
   if (ip.ok() && f.compressed()) {
     // The stored page's parts (its records are those of the logical page it unpacks to); a
     // compressed page has no FIL trailer.
-    const std::size_t dir = size - kDirSlotSize * zip.n_dense, refs_end = zip.trailer_start + kExternRefSize * zip.n_blobs;
+    const std::size_t dir = size - kDirSlotSize * zip.n_dense,
+                      refs_end = zip.trailer_start + kExternRefSize * zip.n_blobs;
     r.push_back({"page header", kFilHeaderSize, kPageData, kPageHeaderColor});
     r.push_back({"zlib stream", kPageData, zip.stream_end, kRecordsColor});
     r.push_back({"modification log", zip.stream_end, zip.log_end + 1, kLogColor});

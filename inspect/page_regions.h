@@ -15,7 +15,7 @@
 namespace strata::inspect {
 
 struct PageRegion {
-  std::string name;  // "FIL header", "records", "free space", ...
+  std::string name;              // "FIL header", "records", "free space", ...
   std::size_t from = 0, to = 0;  // bytes [from, to) of the stored page
   Rgb color;
 };

@@ -45,7 +45,8 @@ std::size_t Bytes(const std::vector<PageRegion>& regions, const std::string& nam
 TEST(PageRegionsTest, EveryPageOfRealFilesIsCutWithoutGapOrOverlap) {
   testing::TempDir unpacked;
   std::vector<fs::path> files = testing::IbdFilesUnder(testing::TestDataDir() / "mariadb");
-  for (const auto& f : testing::IbdFilesUnder(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila")) files.push_back(f);
+  for (const auto& f : testing::IbdFilesUnder(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila"))
+    files.push_back(f);
   // Gzipped fixtures: 32 and 64 KiB pages, ROW_FORMAT=COMPRESSED at each KEY_BLOCK_SIZE,
   // PAGE_COMPRESSED in both checksum formats, and encrypted pages read without their key.
   std::vector<fs::path> gz = {testing::TestDataDir() / "mariadb-large-pages/32k/t_pages.ibd.gz",
@@ -72,8 +73,8 @@ TEST(PageRegionsTest, EveryPageOfRealFilesIsCutWithoutGapOrOverlap) {
     }
   }
   EXPECT_GT(pages, 1000u);
-  for (const char* name : {"records", "directory", "FIL trailer", "zlib stream", "modification log", "dense directory",
-                           "body"}) {
+  for (const char* name :
+       {"records", "directory", "FIL trailer", "zlib stream", "modification log", "dense directory", "body"}) {
     EXPECT_GT(seen[name], 0u) << name;
   }
 }
