@@ -68,8 +68,9 @@ fuzz: san-build
 
 # Layout is .clang-format's: `format` applies it, `format-check` (CI) names every file that
 # differs and fails.
-# The sources: git's list in a checkout, else every .h/.cc below the module folders.
-SOURCES_CMD = git ls-files '*.h' '*.cc' 2>/dev/null || find ondisk engine sql inspect viz datasets experiments cli tests -name '*.h' -o -name '*.cc'
+# The sources: git's list in a checkout (new files not yet added included), else every .h/.cc
+# below the module folders.
+SOURCES_CMD = git ls-files --cached --others --exclude-standard '*.h' '*.cc' 2>/dev/null || find ondisk engine sql inspect viz datasets experiments cli tests -name '*.h' -o -name '*.cc'
 
 format:
 	@($(SOURCES_CMD)) | xargs clang-format -i
