@@ -134,37 +134,37 @@ bool LogPayloadStream::Append(ConstBytes block, const LogBlockHeader& header) {
 Result<LogFileHeader> LogFileHeader::Decode(ConstBytes block) {
   STRATA_RETURN_IF_ERROR(CheckBlockSize(block));
   LogFileHeader h;
-  h.format = Load32(block, 0);
-  h.subformat_or_uuid = Load32(block, 4);
-  h.start_lsn = Load64(block, 8);
-  const char* creator = reinterpret_cast<const char*>(block.data() + 16);
-  h.creator.assign(creator, strnlen(creator, 32));
-  h.flags = Load32(block, 48);
-  h.strata_file_size = Load64(block, 52);
+  h.format = Load32(block, kFormat);
+  h.subformat_or_uuid = Load32(block, kSubformat);
+  h.start_lsn = Load64(block, kStartLsn);
+  const char* creator = reinterpret_cast<const char*>(block.data() + kCreator);
+  h.creator.assign(creator, strnlen(creator, kCreatorSize));
+  h.flags = Load32(block, kFlags);
+  h.strata_file_size = Load64(block, kStrataFileSize);
   h.checksum_ok = CheckLogBlockChecksum(block) == LogChecksum::kCrc32c;
   return h;
 }
 
 void LogFileHeader::EncodeTo(MutableBytes block) const {
-  assert(block.size() >= kLogBlockSize && creator.size() < 32);
+  assert(block.size() >= kLogBlockSize && creator.size() < kCreatorSize);
   std::memset(block.data(), 0, kLogBlockSize);
-  Store32(block, 0, format);
-  Store32(block, 4, subformat_or_uuid);
-  Store64(block, 8, start_lsn);
-  std::memcpy(block.data() + 16, creator.data(), creator.size());
-  Store32(block, 48, flags);
-  Store64(block, 52, strata_file_size);
+  Store32(block, kFormat, format);
+  Store32(block, kSubformat, subformat_or_uuid);
+  Store64(block, kStartLsn, start_lsn);
+  std::memcpy(block.data() + kCreator, creator.data(), creator.size());
+  Store32(block, kFlags, flags);
+  Store64(block, kStrataFileSize, strata_file_size);
   StampCrc(block);
 }
 
 Result<LogCheckpoint> LogCheckpoint::Decode(ConstBytes block) {
   STRATA_RETURN_IF_ERROR(CheckBlockSize(block));
   LogCheckpoint c;
-  c.number = Load64(block, 0);
-  c.lsn = Load64(block, 8);
-  c.offset = Load64(block, 16);
-  c.log_buf_size = Load64(block, 24);
-  c.maria_end_lsn = Load64(block, 496);
+  c.number = Load64(block, kNumber);
+  c.lsn = Load64(block, kLsn);
+  c.offset = Load64(block, kOffset);
+  c.log_buf_size = Load64(block, kLogBufSize);
+  c.maria_end_lsn = Load64(block, kMariaEndLsn);
   c.checksum_ok = CheckLogBlockChecksum(block) == LogChecksum::kCrc32c;
   return c;
 }
@@ -172,20 +172,22 @@ Result<LogCheckpoint> LogCheckpoint::Decode(ConstBytes block) {
 void LogCheckpoint::EncodeTo(MutableBytes block) const {
   assert(block.size() >= kLogBlockSize);
   std::memset(block.data(), 0, kLogBlockSize);
-  Store64(block, 0, number);
-  Store64(block, 8, lsn);
-  Store64(block, 16, offset);
-  Store64(block, 24, log_buf_size);
-  Store64(block, 496, maria_end_lsn);
+  Store64(block, kNumber, number);
+  Store64(block, kLsn, lsn);
+  Store64(block, kOffset, offset);
+  Store64(block, kLogBufSize, log_buf_size);
+  Store64(block, kMariaEndLsn, maria_end_lsn);
   StampCrc(block);
 }
 
 Result<LogCheckpoint> LogCheckpoint::DecodeMariaPhys(ConstBytes block) {
-  if (block.size() < 64) return Status::CorruptionAt(block.size(), "MariaDB checkpoint block shorter than 64 bytes");
+  if (block.size() < kPhysSize) {
+    return Status::CorruptionAt(block.size(), "MariaDB checkpoint block shorter than 64 bytes");
+  }
   LogCheckpoint c;
-  c.lsn = Load64(block, 0);
-  c.maria_end_lsn = Load64(block, 8);
-  c.checksum_ok = Load32(block, 60) == Crc32c(block.first(60));
+  c.lsn = Load64(block, kPhysLsn);
+  c.maria_end_lsn = Load64(block, kPhysEndLsn);
+  c.checksum_ok = Load32(block, kPhysCrc) == Crc32c(block.first(kPhysCrc));
   return c;
 }
 
@@ -193,7 +195,7 @@ Result<std::uint64_t> LogGroupOffset(std::uint64_t lsn, std::uint64_t cp_lsn, st
                                      std::uint64_t file_size, std::uint32_t n_files) {
   assert(file_size > kLogFileHeaderSize && n_files > 0);
   if (cp_offset >= n_files * file_size || cp_offset % file_size < kLogFileHeaderSize) {
-    return Status::CorruptionAt(kLogCheckpoint1 + 16,
+    return Status::CorruptionAt(kLogCheckpoint1 + LogCheckpoint::kOffset,
                                 "checkpoint offset " + std::to_string(cp_offset) + " is not in the log files' payload");
   }
   const std::uint64_t payload = file_size - kLogFileHeaderSize;

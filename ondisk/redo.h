@@ -131,6 +131,11 @@ class LogPayloadStream {
 };
 
 struct LogFileHeader {
+  // Where the fields sit in the file's first block (LOG_HEADER_FORMAT, _SUBFORMAT or the
+  // UUID, _START_LSN, _CREATOR (32 bytes), Strata's flags and file size).
+  static constexpr std::size_t kFormat = 0, kSubformat = 4, kStartLsn = 8, kCreator = 16, kCreatorSize = 32,
+                               kFlags = 48, kStrataFileSize = 52;
+
   std::uint32_t format = 0;  // LogFormat, plus MariaDB's encryption bit 31
   std::uint32_t subformat_or_uuid = 0;
   std::uint64_t start_lsn = 0;
@@ -146,6 +151,12 @@ struct LogFileHeader {
 };
 
 struct LogCheckpoint {
+  // Where the fields sit in a checkpoint block (LOG_CHECKPOINT_NO, _LSN, _OFFSET,
+  // _LOG_BUF_SIZE; MariaDB 10.5-10.7's end LSN near the block's end), and in a MariaDB 10.8+
+  // checkpoint (LSN, end LSN, CRC-32C over the bytes before it).
+  static constexpr std::size_t kNumber = 0, kLsn = 8, kOffset = 16, kLogBufSize = 24, kMariaEndLsn = 496;
+  static constexpr std::size_t kPhysLsn = 0, kPhysEndLsn = 8, kPhysCrc = 60, kPhysSize = 64;
+
   std::uint64_t number = 0;
   std::uint64_t lsn = 0;
   std::uint64_t offset = 0;
