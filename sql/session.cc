@@ -95,12 +95,6 @@ bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern
   return r.ok() && Truth(*r).value_or(false);
 }
 
-StatementOutcome Error(SqlError e) {
-  StatementOutcome o;
-  o.error = std::move(e);
-  return o;
-}
-
 StatementOutcome Affected(std::uint64_t rows) {
   StatementOutcome o;
   o.rows = rows;

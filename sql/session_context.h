@@ -39,4 +39,8 @@ std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& 
 // A stored value as an expression sees it (binary columns compare as bytes, DECIMAL exactly).
 SqlValue FromColumn(const Value& v, const engine::Column& c);
 
+// A statement's failure as its outcome, and MySQL's ER_BAD_FIELD_ERROR.
+StatementOutcome Error(SqlError e);
+SqlError UnknownColumn(const std::string& name, std::string_view where);
+
 }  // namespace strata::sql
