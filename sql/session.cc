@@ -1,5 +1,5 @@
 // The session: dispatch, transactions, DDL, SET and SHOW. Row statements are in
-// session_rows.cc.
+// session_rows.cc and session_select.cc.
 #include "sql/session.h"
 
 #include <fmt/format.h>
