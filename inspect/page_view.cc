@@ -179,22 +179,34 @@ const char* DirectionName(std::uint16_t d) {
   return d <= 5 ? names[d] : "?";
 }
 
-// A ROW_FORMAT=COMPRESSED B-tree page: where its parts lie on the stored page. Its records
-// are those of the logical page it unpacks to, at their offsets there.
-ViewSection CompressedSection(std::size_t physical, std::size_t logical, const ZipPageParts& z) {
-  const std::size_t dir = physical - 2 * z.n_dense;
-  return {"compressed page",
-          {{"page_size", 0, 0, physical,
-            fmt::format("bytes stored; unpacks to {} (record offsets below are there)", logical)},
-           {"zlib_stream", 94, z.stream_end - 94, z.stream_end - 94, "bytes: the index's fields, then the records"},
-           {"modification_log", z.stream_end, z.log_end + 1 - z.stream_end, z.log_end + 1 - z.stream_end,
-            fmt::format("bytes: {} record(s) written since the page was compressed", z.log_records)},
-           {"free", z.log_end + 1, z.trailer_start - z.log_end - 1, z.trailer_start - z.log_end - 1,
-            "bytes for the log to grow"},
-           {"blob_refs", z.trailer_start, 20 * z.n_blobs, z.n_blobs, "20-byte off-page references"},
-           {"stored_columns", z.trailer_start + 20 * z.n_blobs, dir - z.trailer_start - 20 * z.n_blobs,
-            dir - z.trailer_start - 20 * z.n_blobs, "bytes: DB_TRX_ID + DB_ROLL_PTR or child page numbers, per record"},
-           {"dense_directory", dir, 2 * z.n_dense, z.n_dense, "entries: records in key order, then the free list"}}};
+// A ROW_FORMAT=COMPRESSED B-tree page: where its parts lie on the stored page (the regions
+// PageRegions cuts), with what each holds. Its records are those of the logical page it
+// unpacks to, at their offsets there.
+ViewSection CompressedSection(const SpaceFile& f, ConstBytes page, const ZipPageParts& z) {
+  struct Part {
+    const char* region;
+    const char* field;
+    std::uint64_t count;
+    std::string note;
+  };
+  const std::vector<Part> parts = {
+      {"zlib stream", "zlib_stream", 0, "bytes: the index's fields, then the records"},
+      {"modification log", "modification_log", 0,
+       fmt::format("bytes: {} record(s) written since the page was compressed", z.log_records)},
+      {"free space", "free", 0, "bytes for the log to grow"},
+      {"off-page references", "blob_refs", z.n_blobs, "20-byte off-page references"},
+      {"stored columns", "stored_columns", 0, "bytes: DB_TRX_ID + DB_ROLL_PTR or child page numbers, per record"},
+      {"dense directory", "dense_directory", z.n_dense, "entries: records in key order, then the free list"}};
+  ViewSection s{"compressed page",
+                {{"page_size", 0, 0, page.size(),
+                  fmt::format("bytes stored; unpacks to {} (record offsets below are there)", f.logical_page_size())}}};
+  for (const PageRegion& r : PageRegions(f, page)) {
+    for (const Part& p : parts) {
+      if (r.name == p.region)
+        s.fields.push_back({p.field, r.from, r.to - r.from, p.count ? p.count : r.to - r.from, p.note});
+    }
+  }
+  return s;
 }
 
 void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records, const Dictionary* server) {
@@ -206,7 +218,7 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
     return;
   }
   if (f.compressed()) {
-    v.sections.push_back(CompressedSection(page.size(), f.logical_page_size(), zip));
+    v.sections.push_back(CompressedSection(f, page, zip));
     page = ip->page();  // the unpacked page, which the IndexPage holds
   }
   PageSpace sp = ip->Space();
