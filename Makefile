@@ -16,7 +16,7 @@ build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DSTRATA_WERROR=$(WERROR) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The key-strategy study (issue 10) at a laptop's size: 500,000 rows per table keyed by
+# The key-strategy study at a laptop's size: 500,000 rows per table keyed by
 # auto-increment, plain int, UUIDv4 char(36) and ULID, a 16 MiB buffer pool (smaller than the
 # UUID table), the report in $(DEMO_OUT). MARIADB=1 runs the same on a private MariaDB too
 # (scripts/install-deps.sh mariadb first).

@@ -128,8 +128,9 @@ class TableImpl {
   // AUTO_INCREMENT: a NULL (or 0) gets the next value, which is returned; values used raise the counter.
   std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const;
   void NoteAutoinc(const Row& row);
-  // A write that failed on I/O or found damage part-way may have left an index half changed;
-  // until redo exists (the durability issue) the table then refuses further writes.
+  // A write that failed on I/O or found damage part-way may have left an index half changed:
+  // the table then refuses further writes until the database is reopened, and recovery
+  // repairs it from the log.
   Status Guard(Status s);
   Status CheckWritable() const;
 

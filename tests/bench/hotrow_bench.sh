@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9's hot-row table in one run on one machine: `strata bench hotrow` in its four modes and
+# The hot-row table in one run on one machine: `strata bench hotrow` in its four modes and
 # MariaDB (tests/bench/hotrow_mariadb.sh) on the same 50-thread workload, at the disk's own fsync
 # latency and with 1 ms and 10 ms added to every redo log sync; early lock release at 10 ms by
 # max_elr_dependent_trx_count; then `strata bench async-commit` at each latency.

@@ -404,7 +404,7 @@ fi
     fi
   done
   echo
-  # The target, when both sides ran.
+  # Strata against the faster MariaDB line, when both sides ran.
   best_mariadb="" best_key=""
   for key in mariadb1 mariadb0; do
     if [ "${status[$key]}" = ok ] && { [ -z "$best_mariadb" ] || awk -v a="${secs[$key]}" -v b="$best_mariadb" 'BEGIN { exit !(a < b) }'; }; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fidelity of Strata's B-tree fill against a real MariaDB (issue 5's acceptance):
+# Fidelity of Strata's B-tree fill against a real MariaDB:
 # the same generated rows, inserted one by one, into Strata and into a private MariaDB
 # (experiments/mariadb/insert-fidelity.sh); leaf pages and average leaf fill of PRIMARY and
 # k_1 compared. Exits 1 when a PRIMARY figure differs by more than 10%.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long kill -9 campaign of issue 19 (CI runs a bounded sample: 3 kills per shape in the
+# The long kill -9 campaign (CI runs a bounded sample: 3 kills per shape in the
 # unit suite, 30 under the slow label): KILLS rounds of each shape of
 # tests/engine/kill_shapes_test.cc, one shape after another, each round a child killed at a
 # random point and the recovered directory checked against the model.
