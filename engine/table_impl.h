@@ -129,8 +129,8 @@ class TableImpl {
   std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const;
   void NoteAutoinc(const Row& row);
   // A write that failed on I/O or found damage part-way may have left an index half changed:
-  // the table then refuses further writes until the database is reopened, and recovery
-  // repairs it from the log.
+  // the table then refuses further writes until the database is reopened (CheckWritable says
+  // so), so that nothing builds on a change only half made.
   Status Guard(Status s);
   Status CheckWritable() const;
 
