@@ -35,19 +35,11 @@ std::string Name(const ::testing::TestParamInfo<Shape>& p) {
 }
 
 TableSpec Spec() {
-  auto col = [](std::string name, ColumnType type, std::uint32_t length, bool nullable) {
-    Column c;
-    c.name = std::move(name);
-    c.type = type;
-    c.length = length;
-    c.nullable = nullable;
-    return c;
-  };
   TableSpec s;
   s.database = "h";
   s.name = "t";
-  s.columns = {col("id", ColumnType::kBigInt, 0, false), col("k", ColumnType::kBigInt, 0, true),
-               col("note", ColumnType::kVarchar, 700, true)};
+  s.columns = {NotNull(Col("id", ColumnType::kBigInt)), Col("k", ColumnType::kBigInt),
+               Col("note", ColumnType::kVarchar, 700)};
   s.primary_key = {"id"};
   return s;
 }
