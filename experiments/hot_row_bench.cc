@@ -12,6 +12,7 @@
 
 #include "engine/db.h"
 #include "engine/sync_latency_env.h"
+#include "experiments/run_sql.h"
 #include "experiments/sbtest.h"
 #include "sql/session.h"
 
@@ -22,17 +23,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// Runs statements, turning the first error into a Status that names the statement; `out`
-// keeps the first value of the results.
+// Runs statements until one fails; `out` keeps the first value of their results.
 Status RunAll(sql::Session& s, const std::vector<std::string>& statements, sql::FirstValueSink* out = nullptr) {
-  sql::FirstValueSink ignore;
-  for (const auto& text : statements) {
-    auto o = s.Execute(text, out ? *out : ignore);
-    if (o.error) {
-      return Status::InvalidArgument(
-          fmt::format("{}: ERROR {} ({}): {}", text, o.error->code, o.error->sqlstate, o.error->message));
-    }
-  }
+  for (const auto& text : statements) STRATA_RETURN_IF_ERROR(RunSql(s, text, out));
   return Status::Ok();
 }
 

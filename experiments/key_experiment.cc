@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "engine/db.h"
+#include "experiments/run_sql.h"
 #include "sql/session.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
@@ -28,15 +29,6 @@ std::vector<KeyStrategy> StudyStrategies() {
 namespace {
 
 using FirstValue = sql::FirstValueSink;
-
-Status Run(sql::Session& session, const std::string& text, FirstValue* out = nullptr) {
-  FirstValue ignore;
-  auto o = session.Execute(text, out ? *out : ignore);
-  if (!o.error) return Status::Ok();
-  const std::string shown = text.size() > 120 ? text.substr(0, 120) + "..." : text;
-  return Status::InvalidArgument(
-      fmt::format("{}: ERROR {} ({}): {}", shown, o.error->code, o.error->sqlstate, o.error->message));
-}
 
 double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -99,12 +91,12 @@ Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStra
     sql::Session session(**db);
     for (const std::string& text : {fmt::format("CREATE DATABASE `{}`", options.database),
                                     fmt::format("USE `{}`", options.database), CreateTableFor(options, strategy)}) {
-      if (Status s = Run(session, text); !s.ok()) return s;
+      if (Status s = RunSql(session, text); !s.ok()) return s;
     }
     Status failed;
     const auto start = Clock::now();
     ForEachInsert(options, strategy, r.table, [&](const std::string& statement, std::uint64_t done, bool sample) {
-      if (failed = Run(session, statement); !failed.ok()) {
+      if (failed = RunSql(session, statement); !failed.ok()) {
         failed = failed.WithContext(fmt::format("{} rows in", done));
         return false;
       }
@@ -131,7 +123,7 @@ Result<KeyRunResult> RunStrataKeys(const std::filesystem::path& datadir, KeyStra
     for (double* seconds : {&r.count_cold_seconds, &r.count_warm_seconds}) {
       FirstValue answer;
       const auto start = Clock::now();
-      if (Status s = Run(session, count, &answer); !s.ok()) return s;
+      if (Status s = RunSql(session, count, &answer); !s.ok()) return s;
       *seconds = Since(start);
       const std::string got = answer.value.value_or("");
       if (got.empty() || got.find_first_not_of("0123456789") != std::string::npos) {
