@@ -182,7 +182,8 @@ const char* DirectionName(std::uint16_t d) {
 // A ROW_FORMAT=COMPRESSED B-tree page: where its parts lie on the stored page (the regions
 // PageRegions cuts), with what each holds. Its records are those of the logical page it
 // unpacks to, at their offsets there.
-ViewSection CompressedSection(const SpaceFile& f, ConstBytes page, const ZipPageParts& z) {
+ViewSection CompressedSection(const SpaceFile& f, ConstBytes page, const std::vector<PageRegion>& regions,
+                              const ZipPageParts& z) {
   struct Part {
     const char* region;
     const char* field;
@@ -200,7 +201,7 @@ ViewSection CompressedSection(const SpaceFile& f, ConstBytes page, const ZipPage
   ViewSection s{"compressed page",
                 {{"page_size", 0, 0, page.size(),
                   fmt::format("bytes stored; unpacks to {} (record offsets below are there)", f.logical_page_size())}}};
-  for (const PageRegion& r : PageRegions(f, page)) {
+  for (const PageRegion& r : regions) {
     for (const Part& p : parts) {
       if (r.name == p.region)
         s.fields.push_back({p.field, r.from, r.to - r.from, p.count ? p.count : r.to - r.from, p.note});
@@ -218,7 +219,7 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
     return;
   }
   if (f.compressed()) {
-    v.sections.push_back(CompressedSection(f, page, zip));
+    v.sections.push_back(CompressedSection(f, page, v.regions, zip));
     page = ip->page();  // the unpacked page, which the IndexPage holds
   }
   PageSpace sp = ip->Space();
@@ -539,6 +540,7 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const 
   v.page_no = n;
   v.type = PageTypeName(FilHeader(page).type_code(), f.flavor());
   v.with_records = with_records;
+  v.regions = PageRegions(f, page);  // before the sections: the compressed one reads them
   v.sections.push_back(FilSection(f, page));
   if (f.page_compressed()) PageCompressionSection(f, n, v);
   const PageType type = FilHeader(page).type();
@@ -549,7 +551,6 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const 
   if (type == PageType::kUndoLog) UndoSections(page, v, with_records);
   SystemSections(f, page, v);
   LobSections(page, v);
-  v.regions = PageRegions(f, page);
   return v;
 }
 
