@@ -19,11 +19,14 @@
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 namespace strata::bench {
 
 namespace fs = std::filesystem;
+
+constexpr std::uint64_t kMiB = 1u << 20;
 
 // "durability_bench": prefixes errors and progress lines, names scratch directories.
 inline std::string& ProgramName() {
@@ -216,6 +219,34 @@ inline std::string KernelName() {
 
 inline std::uint64_t PhysicalMemory() {
   return static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGE_SIZE));
+}
+
+// Where and on what a program measures: said in a progress line when it starts, and as its
+// report's "## Machine" section (a program adds its own lines after it).
+struct Machine {
+  fs::path dir = BaseDir();
+  unsigned cores = std::thread::hardware_concurrency();
+  std::string cpu = CpuModel();
+  std::uint64_t memory = PhysicalMemory();
+
+  void SayStart() const {
+    Progress("directory " + dir.string() + " (" + FsName(dir) + "), " + std::to_string(cores) + " cores, " +
+             std::to_string(memory / kMiB) + " MiB memory");
+  }
+  void PrintSection() const {
+    std::printf("\n## Machine\n\n");
+    std::printf("- CPU: %s, %u cores (hardware_concurrency)\n", cpu.c_str(), cores);
+    std::printf("- Memory: %s MiB\n", Thousands(static_cast<double>(memory / kMiB)).c_str());
+    std::printf("- Kernel: %s\n", KernelName().c_str());
+    std::printf("- Directory: %s (%s)\n", dir.string().c_str(), FsName(dir).c_str());
+  }
+};
+
+// The programs take their settings from STRATA_BENCH_* variables only.
+inline int EnvOnlyUsage() {
+  std::fprintf(stderr, "usage: %s (settings through STRATA_BENCH_* variables; see the source)\n",
+               ProgramName().c_str());
+  return 2;
 }
 
 }  // namespace strata::bench

@@ -92,7 +92,6 @@ using strata::engine::TableSpec;
 using strata::engine::Value;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::uint64_t kMiB = 1u << 20;
 constexpr std::uint64_t kGiB = 1u << 30;
 
 // ---------------------------------------------------------------------------------------------
@@ -839,16 +838,9 @@ RecoveryResult MeasureRecovery() {
 int main(int argc, char** argv) {
   strata::bench::ProgramName() = "durability_bench";
   if (argc == 7 && std::strcmp(argv[1], "--recover") == 0) return RecoverMain(argv);
-  if (argc > 1) {
-    std::fprintf(stderr, "usage: durability_bench (settings through STRATA_BENCH_* variables; see the source)\n");
-    return 2;
-  }
-  const fs::path base = BaseDir();
-  const unsigned cores = std::thread::hardware_concurrency();
-  const std::string cpu = CpuModel();
-  const std::uint64_t phys = PhysicalMemory();
-  Progress("directory " + base.string() + " (" + FsName(base) + "), " + std::to_string(cores) + " cores, " +
-           std::to_string(phys / kMiB) + " MiB memory");
+  if (argc > 1) return EnvOnlyUsage();
+  const Machine machine;
+  machine.SayStart();
 
   // 1.
   const int n_fsync = static_cast<int>(EnvU64("STRATA_BENCH_FSYNCS", 1000));
@@ -931,12 +923,9 @@ int main(int argc, char** argv) {
   if (do_recovery) rec = MeasureRecovery();
 
   // ---- Report ----
-  std::printf("\n## Machine\n\n");
-  std::printf("- CPU: %s, %u cores (hardware_concurrency)\n", cpu.c_str(), cores);
-  std::printf("- Memory: %s MiB (%s MiB available at the end)\n", Thousands(static_cast<double>(phys / kMiB)).c_str(),
+  machine.PrintSection();
+  std::printf("- Memory available at the end: %s MiB\n",
               Thousands(static_cast<double>(AvailableMemory() / kMiB)).c_str());
-  std::printf("- Kernel: %s\n", KernelName().c_str());
-  std::printf("- Directory: %s (%s)\n", base.string().c_str(), FsName(base).c_str());
   std::printf("- Peak RSS of this process: %s MiB\n", Thousands(static_cast<double>(PeakRssBytes() / kMiB)).c_str());
 
   if (!fsyncs.empty()) {

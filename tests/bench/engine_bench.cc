@@ -155,10 +155,12 @@ void TimedInserts(benchmark::State& state, Setting setting, Order order, const c
 }
 
 // One database per peer and setting, built once (sequential inserts) for the lookup and scan
-// runs; `err` says why there is none.
+// runs. Null when there is none, with `state` skipped and saying why (a skipped benchmark may
+// return without entering its loop).
 template <class Db>
-Db* SharedDb(Setting setting, const char* peer, std::string (*open)(Setting, const std::string&, Db&),
-             std::string (*insert_all)(const Dataset&, Order, Db&), std::string& err) {
+Db* SharedDb(benchmark::State& state, Setting setting, const char* peer,
+             std::string (*open)(Setting, const std::string&, Db&),
+             std::string (*insert_all)(const Dataset&, Order, Db&)) {
   static std::unique_ptr<Db> dbs[2];
   static std::string errors[2];
   const int i = static_cast<int>(setting);
@@ -168,7 +170,7 @@ Db* SharedDb(Setting setting, const char* peer, std::string (*open)(Setting, con
     if (errors[i].empty()) errors[i] = insert_all(Data(), Order::kSequential, *s);
     if (errors[i].empty()) dbs[i] = std::move(s);
   }
-  err = errors[i];
+  if (!errors[i].empty()) state.SkipWithError(errors[i].c_str());
   return dbs[i].get();
 }
 
@@ -241,20 +243,14 @@ void StrataInsert(benchmark::State& state, Setting setting, Order order) {
   });
 }
 
-StrataDb* SharedStrata(Setting setting, std::string& err) {
-  return SharedDb<StrataDb>(setting, "strata", OpenStrata, StrataInsertAll, err);
+StrataDb* SharedStrata(benchmark::State& state, Setting setting) {
+  return SharedDb<StrataDb>(state, setting, "strata", OpenStrata, StrataInsertAll);
 }
 
 void StrataLookup(benchmark::State& state, Setting setting) {
   const Dataset& d = Data();
-  std::string err;
-  StrataDb* s = SharedStrata(setting, err);
-  if (s == nullptr) {
-    state.SkipWithError(err.c_str());
-    for (auto _ : state) {
-    }
-    return;
-  }
+  StrataDb* s = SharedStrata(state, setting);
+  if (s == nullptr) return;
   auto before = s->db->buffer_pool_stats();
   std::vector<Value> key(1);
   std::size_t i = 0;
@@ -276,14 +272,8 @@ void StrataLookup(benchmark::State& state, Setting setting) {
 
 void StrataScan(benchmark::State& state, Setting setting) {
   const Dataset& d = Data();
-  std::string err;
-  StrataDb* s = SharedStrata(setting, err);
-  if (s == nullptr) {
-    state.SkipWithError(err.c_str());
-    for (auto _ : state) {
-    }
-    return;
-  }
+  StrataDb* s = SharedStrata(state, setting);
+  if (s == nullptr) return;
   for (auto _ : state) {
     std::size_t rows = 0;
     std::uint64_t sum = 0;
@@ -363,8 +353,8 @@ void SqliteInsert(benchmark::State& state, Setting setting, Order order) {
   TimedInserts<SqliteDb>(state, setting, order, "sqlite-insert", OpenSqlite, SqliteInsertAll, {});
 }
 
-SqliteDb* SharedSqlite(Setting setting, std::string& err) {
-  return SharedDb<SqliteDb>(setting, "sqlite", OpenSqlite, SqliteInsertAll, err);
+SqliteDb* SharedSqlite(benchmark::State& state, Setting setting) {
+  return SharedDb<SqliteDb>(state, setting, "sqlite", OpenSqlite, SqliteInsertAll);
 }
 
 std::uint64_t ReadColumns(sqlite3_stmt* st) {
@@ -380,19 +370,11 @@ std::uint64_t ReadColumns(sqlite3_stmt* st) {
 
 void SqliteLookup(benchmark::State& state, Setting setting) {
   const Dataset& d = Data();
-  std::string err;
-  SqliteDb* s = SharedSqlite(setting, err);
-  if (s == nullptr) {
-    state.SkipWithError(err.c_str());
-    for (auto _ : state) {
-    }
-    return;
-  }
+  SqliteDb* s = SharedSqlite(state, setting);
+  if (s == nullptr) return;
   Stmt sel(s->db, "SELECT id, k, c, pad FROM t WHERE id = ?");
   if (!sel.ok()) {
     state.SkipWithError(sqlite3_errmsg(s->db));
-    for (auto _ : state) {
-    }
     return;
   }
   sqlite3_stmt* st = sel.get();
@@ -412,19 +394,11 @@ void SqliteLookup(benchmark::State& state, Setting setting) {
 
 void SqliteScan(benchmark::State& state, Setting setting) {
   const Dataset& d = Data();
-  std::string err;
-  SqliteDb* s = SharedSqlite(setting, err);
-  if (s == nullptr) {
-    state.SkipWithError(err.c_str());
-    for (auto _ : state) {
-    }
-    return;
-  }
+  SqliteDb* s = SharedSqlite(state, setting);
+  if (s == nullptr) return;
   Stmt sel(s->db, "SELECT * FROM t");
   if (!sel.ok()) {
     state.SkipWithError(sqlite3_errmsg(s->db));
-    for (auto _ : state) {
-    }
     return;
   }
   sqlite3_stmt* st = sel.get();

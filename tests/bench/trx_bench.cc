@@ -106,8 +106,6 @@ using strata::engine::TransactionOptions;
 using strata::engine::Value;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::uint64_t kMiB = 1u << 20;
-
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
@@ -768,13 +766,9 @@ SqliteResult SqliteMix(const std::string& synchronous, std::uint64_t rows, doubl
 int main(int argc, char** argv) {
   strata::bench::ProgramName() = "trx_bench";
   if (argc == 6 && std::strcmp(argv[1], "--locks") == 0) return LocksMain(argv);
-  if (argc > 1) {
-    std::fprintf(stderr, "usage: trx_bench (settings through STRATA_BENCH_* variables; see the source)\n");
-    return 2;
-  }
-  const fs::path base_dir = BaseDir();
-  const unsigned cores = std::thread::hardware_concurrency();
-  const std::string cpu = CpuModel();
+  if (argc > 1) return EnvOnlyUsage();
+  const Machine machine;
+  const unsigned cores = machine.cores;
   const std::uint64_t rows = std::max<std::uint64_t>(2, EnvU64("STRATA_BENCH_TRX_ROWS", 100000));
   const double mix_seconds = EnvDouble("STRATA_BENCH_TRX_SECONDS", 5.0);
   const std::vector<std::uint64_t> thread_counts = EnvList("STRATA_BENCH_TRX_THREADS", "1,8,50", 1000);
@@ -783,8 +777,7 @@ int main(int argc, char** argv) {
   const std::uint64_t purge_updates = EnvU64("STRATA_BENCH_PURGE_TRX", 100000);
   const std::uint64_t purge_deletes = EnvU64("STRATA_BENCH_PURGE_DELETES", 20000);
   const std::vector<std::uint64_t> lock_ns = EnvList("STRATA_BENCH_LOCK_ROWS", "1000,10000,100000", 100000000);
-  Progress("directory " + base_dir.string() + " (" + FsName(base_dir) + "), " + std::to_string(cores) + " cores, " +
-           std::to_string(PhysicalMemory() / kMiB) + " MiB memory");
+  machine.SayStart();
 
   const auto wall_start = Clock::now();
   TempDir top("base");
@@ -863,11 +856,7 @@ int main(int argc, char** argv) {
   const double wall = Seconds(Clock::now() - wall_start);
 
   // ---- Report ----
-  std::printf("\n## Machine\n\n");
-  std::printf("- CPU: %s, %u cores (hardware_concurrency)\n", cpu.c_str(), cores);
-  std::printf("- Memory: %s MiB\n", Thousands(static_cast<double>(PhysicalMemory() / kMiB)).c_str());
-  std::printf("- Kernel: %s\n", KernelName().c_str());
-  std::printf("- Directory: %s (%s)\n", base_dir.string().c_str(), FsName(base_dir).c_str());
+  machine.PrintSection();
   std::printf(
       "- Table: bench.sbtest1(id BIGINT PRIMARY KEY, k INT UNSIGNED, c CHAR(120), pad CHAR(60), KEY k_1(k)), %s rows, "
       "loaded with InsertBatch (1000 rows a call, flush_log_at_trx_commit=2) in %s s\n",
