@@ -58,7 +58,8 @@ class KeyGenerator {
 std::string ToHex(std::string_view bytes);
 
 // A row of sysbench's sbtest table without its key: k random in [1, rows], c and pad made of
-// groups of 11 digits joined by '-' (120 and 60 characters), as sysbench fills them.
+// 10 and 5 groups of 11 digits joined by '-' (119 and 59 characters), as sysbench's
+// oltp_common.lua fills them.
 struct SbtestRow {
   std::uint32_t k = 0;
   std::string c, pad;
@@ -70,7 +71,7 @@ class SbtestRowGenerator {
   SbtestRow Next();
 
  private:
-  std::string Digits(int groups, int tail);
+  std::string Digits(int groups);
   std::uint64_t rows_;
   std::mt19937_64 rng_;
 };

@@ -10,10 +10,11 @@
 #   val DIR SQL               one value from it
 # and, for scripts that build something in a scratch directory:
 #   fixture_init PREFIX [OUTDIR]   OUT: OUTDIR, by default the script's own directory (where its
-#                                  data lives), made absolute; WORK: a fresh /tmp/PREFIX.XXXXXX;
-#                                  a trap that stops every instance in `running` and removes WORK
-#                                  (kept on failure or with KEEP_WORK=1)
-#   work_init PREFIX               the same without OUT, for scripts that keep nothing
+#                                  data lives), made absolute; and work_init PREFIX
+#   work_init PREFIX [PARENT]      WORK: a fresh PARENT/PREFIX.XXXXXX (PARENT: /tmp); a trap that
+#                                  stops every instance started (`running`) and removes WORK:
+#                                  always with KEEP_WORK=0, never with KEEP_WORK=1, and by default
+#                                  only when the script succeeded
 #   start_instance DIR PORT [MARIADBD_OPTION...]   server.sh start, and DIR added to `running`
 #   session_open NAME DIR [OPTION...]   a client on instance DIR that reads statements from a FIFO,
 #                                  so that its transaction stays open between them; its output
@@ -71,11 +72,13 @@ start_instance() {
   "$SERVER" start "$@" >&2
 }
 
-fixture_cleanup() {
+work_cleanup() {
   local rc=$? d
-  for d in "${running[@]}"; do "$SERVER" stop "$d" >/dev/null 2>&1 || true; done
   jobs -p | xargs -r kill 2>/dev/null || true
-  if ((rc != 0)) || [[ ${KEEP_WORK:-0} == 1 ]]; then
+  for d in "${running[@]}"; do
+    "$SERVER" stop "$d" >/dev/null 2>&1 || kill "$(cat "$d/mariadbd.pid" 2>/dev/null)" 2>/dev/null || true
+  done
+  if [[ ${KEEP_WORK:-} == 1 || (${KEEP_WORK:-} != 0 && rc -ne 0) ]]; then
     echo "$prog: work directory kept: $WORK" >&2
   else
     rm -rf "$WORK"
@@ -94,8 +97,9 @@ fixture_init() {
 }
 
 work_init() {
-  WORK=$(mktemp -d "/tmp/$1.XXXXXX")
-  trap fixture_cleanup EXIT
+  mkdir -p "${2:-/tmp}"
+  WORK=$(mktemp -d "$(cd "${2:-/tmp}" && pwd -P)/$1.XXXXXX")
+  trap work_cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
 }
@@ -169,16 +173,9 @@ fixture_inputs() {
 mariadb_start() {
   local dir=$1 port=$2 flush=$3 cnf=$4
   shift 4
+  running+=("$dir")
   SERVER_EXTRA_CNF=$cnf "$@" "$SERVER" start "$dir" "$port" --innodb-flush-log-at-trx-commit="$flush" >&2
 }
 
 mariadb_stop() { "$SERVER" stop "$1" >&2; }
 
-# For an EXIT trap: stops the instance in DIR if one runs there, however the script ended.
-mariadb_stop_if_running() {
-  local dir=$1
-  if [ -f "$dir/mariadbd.pid" ] && "$SERVER" status "$dir" 2>/dev/null; then
-    log "stopping the private MariaDB"
-    mariadb_stop "$dir" || kill "$(cat "$dir/mariadbd.pid")" 2>/dev/null || true
-  fi
-}

@@ -5,6 +5,10 @@
 #   print_help, usage   the script's header comment: on stdout; on stderr with exit 2
 #   measure CMD...      the best of 3 wall-clock seconds of CMD with its output discarded (the
 #                       script sets `dir`, a scratch directory, first)
+#   measure_rss CMD...  the same, and the largest peak RSS in KiB: "SECONDS KIB"
+#   best_of_3 NAME CMD...   measure_rss into best_secs[NAME] and best_kib[NAME]
+#   check_rows_and_tools    after the options: `rows` a positive integer, the CLI built,
+#                       /usr/bin/time installed
 prog=$(basename "$0" .sh)
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BUILD:-$top/build}
@@ -20,12 +24,34 @@ usage() {
   exit 2
 }
 
-measure() {
-  local best="" t
+check_rows_and_tools() {
+  [[ $rows =~ ^[1-9][0-9]*$ ]] || die "--rows must be a positive integer, not '$rows'"
+  [ -x "$strata" ] || die "build first (make build)"
+  command -v /usr/bin/time >/dev/null || die "/usr/bin/time is missing: scripts/install-deps.sh bench"
+}
+
+measure_rss() {
+  local best="" rss=0 t m
   for _ in 1 2 3; do
-    /usr/bin/time -f "%e" -o "$dir/time" "$@" >/dev/null 2>"$dir/stderr" || die "failed: $* ($(tail -n 1 "$dir/stderr"))"
-    t=$(tail -n 1 "$dir/time")
+    /usr/bin/time -f "%e %M" -o "$dir/time" "$@" >/dev/null 2>"$dir/stderr" || die "failed: $* ($(tail -n 1 "$dir/stderr"))"
+    read -r t m < <(tail -n 1 "$dir/time")
     if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    [ "$m" -gt "$rss" ] && rss=$m
   done
-  echo "$best"
+  echo "$best $rss"
+}
+measure() {
+  local r
+  r=$(measure_rss "$@")
+  echo "${r% *}"
+}
+
+declare -A best_secs best_kib
+best_of_3() {
+  local name=$1 r
+  shift
+  progress "timing: $name"
+  r=$(measure_rss "$@")
+  best_secs[$name]=${r% *}
+  best_kib[$name]=${r#* }
 }

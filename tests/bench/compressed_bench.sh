@@ -17,27 +17,25 @@ set -euo pipefail
 . "$(dirname "$0")/bench_lib.sh"
 rows=1000000
 kbs=8
-keep=0
+KEEP_WORK=0
 # shellcheck source=scripts/mariadb/lib.sh
 . "$top/scripts/mariadb/lib.sh"
 while [ $# -gt 0 ]; do
   case $1 in
     --rows) [ $# -ge 2 ] || die "--rows needs a value"; rows=$2; shift 2 ;;
     --key-block-size) [ $# -ge 2 ] || die "--key-block-size needs a value"; kbs=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
+    --keep) KEEP_WORK=1; shift ;;
     -h | --help) print_help; exit 0 ;;
     *) die "unknown argument '$1'" ;;
   esac
 done
-[[ $rows =~ ^[1-9][0-9]*$ ]] || die "--rows must be a positive integer, not '$rows'"
+check_rows_and_tools
 [[ $kbs =~ ^(1|2|4|8|16)$ ]] || die "--key-block-size must be 1, 2, 4, 8 or 16, not '$kbs'"
-[ -x "$strata" ] || die "build first (make build)"
-command -v /usr/bin/time >/dev/null || die "/usr/bin/time is missing: scripts/install-deps.sh bench"
 mariadb_require_server
 innochecksum=$(mariadb_find_tool innochecksum) || die "innochecksum is missing: scripts/install-deps.sh mariadb"
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/strata-compressed-bench.XXXXXX")
-trap 'mariadb_stop_if_running "$dir/mariadb"; if [ $keep = 1 ]; then progress "files kept in $dir"; else rm -rf "$dir"; fi' EXIT
+work_init strata-compressed-bench "${TMPDIR:-/tmp}"
+dir=$WORK
 
 progress "generating $rows sbtest rows"
 "$strata" bench insert --datadir "$dir/strata" --rows "$rows" --batch 1000 --disable-redo \

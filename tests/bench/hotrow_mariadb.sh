@@ -52,7 +52,7 @@ rows=100
 latency_us=0
 out=""
 scratch=${STRATA_BENCH_DIR:-/var/tmp}
-keep=0
+KEEP_WORK=0
 
 # shellcheck source=scripts/mariadb/lib.sh
 . "$top/scripts/mariadb/lib.sh"
@@ -65,8 +65,8 @@ while [ $# -gt 0 ]; do
       shift 2
       ;;
     --*=*) opt=${1%%=*} val=${1#*=}; shift ;;
-    --keep) keep=1; shift; continue ;;
-    -h | --help) usage ;;
+    --keep) KEEP_WORK=1; shift; continue ;;
+    -h | --help) print_help; exit 0 ;;
     *) echo "$prog: unknown argument '$1'" >&2; usage ;;
   esac
   case $opt in
@@ -96,27 +96,10 @@ if [ "$latency_us" -gt 0 ]; then
 fi
 
 # --- scratch directory and clean-up ------------------------------------------------------------
-mkdir -p "$scratch"
-work=$(mktemp -d "$(cd "$scratch" && pwd -P)/strata-hotrow.XXXXXX")
+# (work_init's trap ends the clients too: started in the background, they ignore SIGINT.)
+work_init strata-hotrow "$scratch"
+work=$WORK
 mdir=$work/mariadb
-slap_pid=""
-cleanup() {
-  local rc=$?
-  # Interrupted mid-run: the clients first (started in the background, they ignore SIGINT).
-  if [ -n "$slap_pid" ] && kill -0 "$slap_pid" 2>/dev/null; then
-    kill "$slap_pid" 2>/dev/null || true
-    wait "$slap_pid" 2>/dev/null || true
-  fi
-  mariadb_stop_if_running "$mdir"
-  if [ "$keep" = 1 ]; then
-    progress "kept $work"
-  else
-    rm -rf "$work"
-  fi
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # --- the fsync delay, when asked for -----------------------------------------------------------
 preload=()
@@ -170,10 +153,8 @@ rc=0
 # In the background so that a signal reaches the trap at once, not after the last update.
 "$slap" --defaults-file="$mdir/my.cnf" --create-schema=sbtest --iterations=1 \
   --concurrency="$threads" --number-of-queries="$total" --query="$query" >"$slap_out" 2>&1 &
-slap_pid=$!
-wait "$slap_pid" || rc=$?
+wait $! || rc=$?
 t1=$EPOCHREALTIME
-slap_pid=""
 [ "$rc" = 0 ] || { cat "$slap_out" >&2; die "mariadb-slap failed (exit $rc)"; }
 wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 # "Average number of seconds to run all queries: 12.345 seconds"; one iteration, so the one time.

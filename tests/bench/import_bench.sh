@@ -35,7 +35,7 @@ export LC_ALL=C
 gen=$top/tests/bench/gen_sbtest_dump.py
 rows=1000000
 threads=""
-keep=0
+KEEP_WORK=0
 out=${OUT:-$build/import_bench.md}
 
 # shellcheck source=scripts/mariadb/lib.sh
@@ -48,10 +48,10 @@ while [ $# -gt 0 ]; do
     --big) rows=10000000; shift ;;
     --threads) [ $# -ge 2 ] || usage; threads=$2; shift 2 ;;
     --threads=*) threads=${1#--threads=}; shift ;;
-    --keep) keep=1; shift ;;
+    --keep) KEEP_WORK=1; shift ;;
     --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h | --help) usage ;;
+    -h | --help) print_help; exit 0 ;;
     *) echo "$prog: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -114,28 +114,15 @@ else
 fi
 
 # --- scratch directory -------------------------------------------------------------------------
-base=${STRATA_BENCH_DIR:-${TMPDIR:-/var/tmp}}
-mkdir -p "$base"
-work=$(mktemp -d "$base/strata-import-bench.XXXXXX")
+work_init strata-import-bench "${STRATA_BENCH_DIR:-${TMPDIR:-/var/tmp}}"
+work=$WORK
 mdir=$work/mariadb
-cleanup() {
-  local rc=$?
-  mariadb_stop_if_running "$mdir"
-  if [ "$keep" = 1 ]; then
-    progress "kept $work"
-  else
-    rm -rf "$work"
-  fi
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # Room: both dump texts (~201 bytes a row each), the largest data directory (~2.5x the text for
 # MariaDB with its 1G redo log), the dd file.
 avail=$(df -P -B1 "$work" | awk 'NR == 2 { print $4 }')
 need=$((rows * 201 * 2 + rows * 201 * 5 / 2 + 1073741824 + dd_mib * 1048576))
-[ "$keep" = 1 ] && need=$((need + rows * 201 * 8))
+[ "$KEEP_WORK" = 1 ] && need=$((need + rows * 201 * 8))
 [ "$avail" -gt "$need" ] ||
   die "$work has $((avail / 1000000)) MB free, the run needs about $((need / 1000000)) MB (STRATA_BENCH_DIR elsewhere?)"
 
@@ -282,7 +269,7 @@ strata_load() { # strata_load KEY: one load into a fresh data directory
     timed "$log" /dev/null "${cmd[@]}" || { status[$key]="failed: exit $? (see $log)"; progress "${label[$key]}: ${status[$key]}"; return 0; }
   fi
   finish "$key" "$log" "$(strata_count "$datadir")"
-  [ "$keep" = 1 ] || rm -rf "$datadir"
+  [ "$KEEP_WORK" = 1 ] || rm -rf "$datadir"
   parts+=("${label[$key]} $(took "$t")")
 }
 
@@ -329,7 +316,7 @@ max_allowed_packet=64M"
     progress "${label[$key]}: ${status[$key]}"
   fi
   mariadb_bytes=$(du -sb "$mdir/data/sbtest" 2>/dev/null | cut -f1)
-  if [ "$keep" = 1 ]; then
+  if [ "$KEEP_WORK" = 1 ]; then
     mariadb_stop "$mdir"
     mv "$mdir" "$work/mariadb-flush$flush"
   else
@@ -362,7 +349,7 @@ if wanted sqlite; then
     progress "${label[sqlite]}: ${status[sqlite]}"
   fi
   sqlite_bytes=$(stat -c %s "$db" 2>/dev/null || echo 0)
-  [ "$keep" = 1 ] || rm -f "$db"
+  [ "$KEEP_WORK" = 1 ] || rm -f "$db"
   parts+=("SQLite $(took "$t")")
 fi
 

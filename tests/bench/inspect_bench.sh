@@ -25,44 +25,23 @@ echo "generating a ${size} MiB tablespace${format:+ ($format)}..." >&2
 bytes=$(stat -c %s "$file")
 cat "$file" > /dev/null; cat "$file" > /dev/null  # into the page cache
 
-# best-of-3 wall time in seconds and peak RSS in KiB of a command (output discarded)
-measure() {
-  local best="" rss=0 t m
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$@" > /dev/null 2>"$dir/stderr" || {
-      echo "inspect_bench: failed: $* ($(tail -n 1 "$dir/stderr"))" >&2; exit 1; }
-    read -r t m < <(tail -n 1 "$dir/time")
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-    [ "$m" -gt "$rss" ] && rss=$m
-  done
-  echo "$best $rss"
-}
-
-declare -A secs mem
-run() {
-  local name=$1 r
-  shift
-  r=$(measure "$@")
-  secs[$name]=${r% *}
-  mem[$name]=${r#* }
-}
-run "cat FILE > /dev/null" cat "$file"
-run "innochecksum FILE" innochecksum "$file"
-run "strata inspect summary" "$strata" inspect summary "$file"
-run "strata inspect pages" "$strata" inspect pages "$file"
-run "strata inspect lsn" "$strata" inspect lsn "$file"
-run "strata inspect check" "$strata" inspect check "$file"
+best_of_3 "cat FILE > /dev/null" cat "$file"
+best_of_3 "innochecksum FILE" innochecksum "$file"
+best_of_3 "strata inspect summary" "$strata" inspect summary "$file"
+best_of_3 "strata inspect pages" "$strata" inspect pages "$file"
+best_of_3 "strata inspect lsn" "$strata" inspect lsn "$file"
+best_of_3 "strata inspect check" "$strata" inspect check "$file"
 
 echo
 echo "File: $((bytes / 1048576)) MiB, $((bytes / 16384)) pages${format:+, $format}; $(nproc) cores; best of 3, page cache warm."
 echo
 echo "| command | seconds | GB/s | vs innochecksum | peak RSS MiB |"
 echo "|---|---:|---:|---:|---:|"
-ic=${secs["innochecksum FILE"]}
+ic=${best_secs["innochecksum FILE"]}
 for name in "cat FILE > /dev/null" "innochecksum FILE" "strata inspect summary" "strata inspect pages" \
             "strata inspect lsn" "strata inspect check"; do
-  s=${secs[$name]}
-  awk -v n="$name" -v s="$s" -v b="$bytes" -v ic="$ic" -v m="${mem[$name]}" 'BEGIN {
+  s=${best_secs[$name]}
+  awk -v n="$name" -v s="$s" -v b="$bytes" -v ic="$ic" -v m="${best_kib[$name]}" 'BEGIN {
     gbs = (s > 0) ? b / s / 1e9 : 0; ratio = (s > 0) ? ic / s : 0;
     printf "| `%s` | %.2f | %.2f | %.2fx | %.0f |\n", n, s, gbs, ratio, m / 1024 }'
 done

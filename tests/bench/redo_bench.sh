@@ -16,24 +16,22 @@ set -euo pipefail
 # shellcheck source=tests/bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
 rows=2000000
-keep=0
+KEEP_WORK=0
 # shellcheck source=scripts/mariadb/lib.sh
 . "$top/scripts/mariadb/lib.sh"
 while [ $# -gt 0 ]; do
   case $1 in
     --rows) [ $# -ge 2 ] || die "--rows needs a value"; rows=$2; shift 2 ;;
-    --keep) keep=1; shift ;;
+    --keep) KEEP_WORK=1; shift ;;
     -h | --help) print_help; exit 0 ;;
     *) die "unknown argument '$1'" ;;
   esac
 done
-[[ $rows =~ ^[1-9][0-9]*$ ]] || die "--rows must be a positive integer, not '$rows'"
-[ -x "$strata" ] || die "build first (make build)"
-command -v /usr/bin/time >/dev/null || die "/usr/bin/time is missing: scripts/install-deps.sh bench"
+check_rows_and_tools
 mariadb_require_server
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/strata-redo-bench.XXXXXX")
-trap 'mariadb_stop_if_running "$dir/mariadb"; mariadb_stop_if_running "$dir/recover"; if [ $keep = 1 ]; then progress "files kept in $dir"; else rm -rf "$dir"; fi' EXIT
+work_init strata-redo-bench "${TMPDIR:-/tmp}"
+dir=$WORK
 
 cnf="innodb_buffer_pool_size=3G
 innodb_log_file_size=1G

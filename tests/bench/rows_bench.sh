@@ -23,14 +23,13 @@ while [ $# -gt 0 ]; do
     *) die "unknown argument '$1'" ;;
   esac
 done
-[[ $rows =~ ^[1-9][0-9]*$ ]] || die "--rows must be a positive integer, not '$rows'"
-[ -x "$strata" ] || die "build first (make build)"
-command -v /usr/bin/time >/dev/null || die "/usr/bin/time is missing: scripts/install-deps.sh bench"
+check_rows_and_tools
 mariadb_require_server
 dump=$(mariadb_find_tool mariadb-dump) || die "mariadb-dump is missing: scripts/install-deps.sh mariadb"
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/strata-rows-bench.XXXXXX")
-trap 'mariadb_stop_if_running "$dir/mariadb"; rm -rf "$dir"' EXIT
+KEEP_WORK=0
+work_init strata-rows-bench "${TMPDIR:-/tmp}"
+dir=$WORK
 
 progress "generating $rows sbtest rows"
 "$strata" bench insert --datadir "$dir/strata" --rows "$rows" --batch 1000 --disable-redo \
@@ -39,28 +38,9 @@ file=$dir/strata/bench/sbtest1.ibd
 bytes=$(stat -c %s "$file")
 cat "$file" > /dev/null
 
-measure() {  # best-of-3 seconds and peak RSS (KiB) of a command, output discarded
-  local best="" rss=0 t m
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e %M" -o "$dir/time" "$@" > /dev/null 2>"$dir/stderr" || die "failed: $* ($(tail -n 1 "$dir/stderr"))"
-    read -r t m < <(tail -n 1 "$dir/time")
-    if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-    [ "$m" -gt "$rss" ] && rss=$m
-  done
-  echo "$best $rss"
-}
-declare -A secs mem
-run() {
-  local name=$1 r
-  shift
-  progress "timing: $name"
-  r=$(measure "$@")
-  secs[$name]=${r% *}
-  mem[$name]=${r#* }
-}
-run "cat FILE" cat "$file"
-run "strata inspect rows (tsv)" "$strata" inspect rows "$file"
-run "strata inspect rows --format sql" "$strata" inspect rows --format sql "$file"
+best_of_3 "cat FILE" cat "$file"
+best_of_3 "strata inspect rows (tsv)" "$strata" inspect rows "$file"
+best_of_3 "strata inspect rows --format sql" "$strata" inspect rows --format sql "$file"
 
 progress "loading the same rows into a private MariaDB"
 pool_mib=$(( bytes / 1048576 * 2 + 256 ))
@@ -77,8 +57,8 @@ loaded=$(sql -N -e 'SELECT COUNT(*) FROM bench.sbtest1')
 sock=$dir/mariadb/mariadbd.sock
 client=$(mariadb_find_tool mariadb)
 "$client" -uroot -S "$sock" -B -e 'SELECT * FROM bench.sbtest1' > /dev/null  # into the buffer pool
-run "mariadb -B -e 'SELECT * FROM t'" "$client" -uroot -S "$sock" -B -e 'SELECT * FROM bench.sbtest1'
-run "mariadb-dump t" "$dump" -uroot -S "$sock" bench sbtest1
+best_of_3 "mariadb -B -e 'SELECT * FROM t'" "$client" -uroot -S "$sock" -B -e 'SELECT * FROM bench.sbtest1'
+best_of_3 "mariadb-dump t" "$dump" -uroot -S "$sock" bench sbtest1
 
 echo
 echo "Table: $rows rows, tablespace $((bytes / 1048576)) MiB; $(nproc) cores; best of 3, page cache / buffer pool warm."
@@ -87,7 +67,7 @@ echo "| command | seconds | MB/s of tablespace | peak RSS MiB |"
 echo "|---|---:|---:|---:|"
 for name in "cat FILE" "strata inspect rows (tsv)" "strata inspect rows --format sql" \
             "mariadb -B -e 'SELECT * FROM t'" "mariadb-dump t"; do
-  s=${secs[$name]}
-  awk -v n="$name" -v s="$s" -v b="$bytes" -v m="${mem[$name]}" \
+  s=${best_secs[$name]}
+  awk -v n="$name" -v s="$s" -v b="$bytes" -v m="${best_kib[$name]}" \
     'BEGIN { printf "| %s | %.2f | %.0f | %.0f |\n", n, s, (s > 0 ? b / s / 1e6 : 0), m / 1024 }'
 done

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "engine/buffer_pool.h"
 #include "engine/recovery.h"
@@ -18,13 +19,28 @@ namespace {
 constexpr std::uint32_t kSpace = 1;
 constexpr std::uint32_t kPages = 8;
 
-const std::filesystem::path& Dir() {
-  static const std::filesystem::path dir = [] {
+// The scratch directory of this process, removed when it exits normally (the fuzzer's own
+// exits included), so that runs do not pile up under /tmp.
+class ScratchDir {
+ public:
+  ScratchDir() {
     std::string pattern = (std::filesystem::temp_directory_path() / "strata-redo-fuzz-XXXXXX").string();
-    const char* made = ::mkdtemp(pattern.data());
-    return std::filesystem::path(made ? made : std::filesystem::temp_directory_path().string());
-  }();
-  return dir;
+    if (::mkdtemp(pattern.data()) == nullptr) std::abort();
+    path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+const std::filesystem::path& Dir() {
+  static const ScratchDir dir;
+  return dir.path();
 }
 
 // The file under the tablespace, grown at most to kCap pages in all: one input may hold
