@@ -74,10 +74,11 @@ int GenDump(const std::vector<std::string>& args) {
       "table", po::value<std::string>(), "table name (default innodb_<strategy>)")(
       "database", po::value<std::string>()->default_value("test"), "the database named in the header")(
       "seed", po::value<std::uint64_t>()->default_value(1), "seed of the random keys and rows")(
-      "net-buffer-length", po::value<std::size_t>()->default_value(1u << 20),
-      "split INSERTs at this many bytes, as mariadb-dump does")(
-      "output,o", po::value<std::string>(), "the file to write (.gz: gzip-compressed; -: stdout)")("help,h",
-                                                                                                   "show this help");
+      "net-buffer-length", po::value<std::size_t>()->default_value(DumpOptions{}.net_buffer_length),
+      "split INSERTs below this many bytes, as mariadb-dump does (4096 to 16777216, rounded down to a "
+      "multiple of 1024 as it rounds them)")("output,o", po::value<std::string>(),
+                                             "the file to write (.gz: gzip-compressed; -: stdout)")("help,h",
+                                                                                                    "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata gen dump --rows N --keys STRATEGY [--shape key-only|sbtest] [--table T] -o FILE[.gz]\n\n"
         << "Writes a generated table as mariadb-dump would dump it, keys in the order the strategy\n"
@@ -103,8 +104,9 @@ int GenDump(const std::vector<std::string>& args) {
   if (vm.count("table")) o.table = vm["table"].as<std::string>();
   o.database = vm["database"].as<std::string>();
   o.seed = vm["seed"].as<std::uint64_t>();
-  o.net_buffer_length = vm["net-buffer-length"].as<std::size_t>();
-  if (o.net_buffer_length < 1024) return fail_usage("--net-buffer-length must be at least 1024");
+  o.net_buffer_length = vm["net-buffer-length"].as<std::size_t>() / 1024 * 1024;
+  if (o.net_buffer_length < 4096 || o.net_buffer_length > 16777216)
+    return fail_usage("--net-buffer-length must be from 4096 to 16777216, as mariadb-dump takes it");
   const std::string path = vm["output"].as<std::string>();
   std::string error;
   auto out = OutputFile::Open(path, &error);

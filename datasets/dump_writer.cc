@@ -104,19 +104,28 @@ bool WriteDump(const DumpOptions& o, const std::function<bool(std::string_view)>
   if (!write(head)) return false;
 
   RowTuples tuples(o.keys, o.shape, o.rows, o.seed);
-  const std::string start = fmt::format("INSERT INTO `{}` VALUES ", table);
+  // mariadb-dump's extended INSERTs (dump_table in its source): a row to a line, and a new
+  // statement when the running length (the INSERT text plus 4, then each row plus 2) would
+  // reach net_buffer_length.
+  const std::string pattern = fmt::format("INSERT INTO `{}` VALUES\n", table);
   std::string statement;
+  std::size_t length = 0;
   for (std::uint64_t i = 1; i <= o.rows; ++i) {
     const std::string row = tuples.Next();
-    // As mariadb-dump: a statement grows until the next row would take it past net_buffer_length.
-    if (!statement.empty() && statement.size() + row.size() + 2 >= o.net_buffer_length) {
+    const std::size_t row_length = row.size() + 2;
+    if (!statement.empty() && length + row_length < o.net_buffer_length) {
+      statement += ",\n";
+      statement += row;
+      length += row_length;
+      continue;
+    }
+    if (!statement.empty()) {
       statement += ";\n";
       if (!write(statement)) return false;
       if (progress) progress(i - 1);
-      statement.clear();
     }
-    statement += statement.empty() ? start : ",";
-    statement += row;
+    statement = pattern + row;
+    length = pattern.size() + 4 + row_length;
   }
   if (!statement.empty()) {
     statement += ";\n";

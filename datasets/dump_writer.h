@@ -27,7 +27,9 @@ struct DumpOptions {
   std::string database = "test";
   std::string table;  // empty: DefaultTableName(keys)
   std::uint64_t seed = 1;
-  std::size_t net_buffer_length = 1u << 20;  // mariadb-dump's default
+  // mariadb-dump's default: 1 MiB less 1,025 bytes, rounded down to a multiple of 1,024 as
+  // it rounds the option.
+  std::size_t net_buffer_length = 1046528;
 };
 
 // "innodb_uuid", "innodb_uuid7_bin", ...: the study's naming.

@@ -26,7 +26,7 @@ packages=(
 )
 for group in "$@"; do
   case "$group" in
-    bench) packages+=(time sqlite3 python3 jq) ;;  # GNU time for peak memory; the SQLite CLI and python3 for import_bench; jq for hotrow_bench
+    bench) packages+=(time sqlite3 python3 jq) ;;  # GNU time for peak memory; the SQLite CLI for import_bench; python3 for redo_bench and cli_ab; jq for hotrow_bench
     mariadb) packages+=(mariadb-server mariadb-client python3
                         # every PAGE_COMPRESSED algorithm, for its fixture script
                         mariadb-plugin-provider-lz4 mariadb-plugin-provider-lzo mariadb-plugin-provider-lzma

@@ -2,8 +2,8 @@
 # Loading a mysqldump on this machine, in one run: `strata import` with and without
 # --disable-redo, `strata sql < dump`, MariaDB's `mariadb < dump.sql` with
 # innodb_flush_log_at_trx_commit=1 and =0, and SQLite `.read` of the same rows with journaling off.
-# The dump is a generated sysbench-like sbtest1 (tests/bench/gen_sbtest_dump.py) in the exact
-# layout of mariadb-dump 10.11. Each load's wall-clock time counts only once its SELECT COUNT(*)
+# The dump is a generated sysbench-like sbtest1 (`strata gen dump --shape sbtest`, whose INSERTs
+# are mariadb-dump's byte for byte). Each load's wall-clock time counts only once its SELECT COUNT(*)
 # matches. Prints progress on stderr and a Markdown report on stdout; the report is kept in --out.
 #
 #   tests/bench/import_bench.sh [--rows N] [--big] [--threads N] [--keep] [--out FILE]
@@ -23,16 +23,14 @@
 # the MariaDB pool's size), STRATA_BENCH_DD_MIB (MiB dd writes, default 1024), STRATA_BENCH_PORT
 # (first port tried for the private MariaDB, default 33170), STRATA_BENCH_IMPORT_ARGS (more
 # options for both `strata import` lines, e.g. "--buffer-pool 1G"; split at spaces).
-# Needs: scripts/install-deps.sh bench mariadb (python3, sqlite3, mariadb-server, mariadb-client).
-# The strata parts are skipped, with a note in the report, while `strata import --help` (or
-# `strata sql --help`) fails or lists no --datadir.
+# Needs: the CLI built, scripts/install-deps.sh bench mariadb (sqlite3, mariadb-server,
+# mariadb-client).
 # The default run needs ~3 GB free and takes ~1 minute on 2 cores without strata; --big needs
 # ~12 GB and ten times as long or more (the data outgrow MariaDB's 1G buffer pool).
 set -euo pipefail
 export LC_ALL=C
 # shellcheck source=tests/bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
-gen=$top/tests/bench/gen_sbtest_dump.py
 rows=1000000
 threads=""
 KEEP_WORK=0
@@ -81,7 +79,7 @@ sqlite_cache_mib=${STRATA_BENCH_SQLITE_CACHE_MIB:-$(to_mib "$pool")}
 [[ $sqlite_cache_mib =~ ^[0-9]+$ ]] || die "STRATA_BENCH_SQLITE_CACHE_MIB must be a number of MiB"
 [[ $dd_mib =~ ^[1-9][0-9]*$ ]] || die "STRATA_BENCH_DD_MIB must be a positive number of MiB"
 
-command -v python3 >/dev/null || die "python3 is missing: scripts/install-deps.sh bench"
+[ -x "$strata" ] || die "build first (make build): the dump is made by $strata"
 if wanted sqlite; then
   command -v sqlite3 >/dev/null || die "sqlite3 is missing: scripts/install-deps.sh bench"
 fi
@@ -89,29 +87,8 @@ if wanted mariadb; then
   mariadb_require_server
 fi
 
-# --- strata: is the interface there yet? -----------------------------------------------------
-strata_import_ok=0 strata_sql_ok=0 strata_import_why="" strata_sql_why=""
-if wanted strata; then
-  if [ ! -x "$strata" ]; then
-    strata_import_why="$strata is missing (cmake --build build)" strata_sql_why=$strata_import_why
-  else
-    # An option line of the help ("  --datadir arg"), not the placeholder's "Planned: ..." text.
-    if help=$("$strata" import --help 2>&1) && grep -Eq -- '^ +(-[[:alnum:]] \[ )?--datadir\b' <<<"$help"; then
-      strata_import_ok=1
-    else
-      strata_import_why="\`strata import --help\` fails or has no --datadir option in this build"
-    fi
-    if help=$("$strata" sql --help 2>&1) && grep -Eq -- '^ +(-[[:alnum:]] \[ )?--datadir\b' <<<"$help"; then
-      strata_sql_ok=1
-    else
-      strata_sql_why="\`strata sql --help\` fails or has no --datadir option in this build"
-    fi
-  fi
-  [ -z "$strata_import_why" ] || progress "strata import skipped: $strata_import_why"
-  [ -z "$strata_sql_why" ] || progress "strata sql skipped: $strata_sql_why"
-else
-  strata_import_why="not selected (STRATA_BENCH_ONLY=$STRATA_BENCH_ONLY)" strata_sql_why=$strata_import_why
-fi
+strata_why=""
+wanted strata || strata_why="not selected (STRATA_BENCH_ONLY=$STRATA_BENCH_ONLY)"
 
 # --- scratch directory -------------------------------------------------------------------------
 work_init strata-import-bench "${STRATA_BENCH_DIR:-${TMPDIR:-/var/tmp}}"
@@ -147,7 +124,25 @@ dump=$work/sbtest1.sql
 lite=$work/sbtest1.sqlite.sql
 progress "generating $rows rows into $dump and $lite"
 t=$(now)
-python3 "$gen" --rows "$rows" --database sbtest --out "$dump" --sqlite-out "$lite" --quiet
+"$strata" gen dump --rows "$rows" --keys autoinc --shape sbtest --table sbtest1 --database sbtest -o "$dump" 2>/dev/null
+# SQLite reads the dump's own INSERTs after a plain CREATE TABLE (id INTEGER PRIMARY KEY, so the
+# rows are clustered by id as in InnoDB) and CREATE INDEX k_1, in one transaction.
+{
+  cat <<'EOF'
+PRAGMA journal_mode=OFF;
+PRAGMA synchronous=OFF;
+BEGIN;
+CREATE TABLE `sbtest1` (
+  `id` INTEGER NOT NULL PRIMARY KEY,
+  `k` INTEGER NOT NULL DEFAULT 0,
+  `c` CHAR(120) NOT NULL DEFAULT '',
+  `pad` CHAR(60) NOT NULL DEFAULT ''
+);
+CREATE INDEX `k_1` ON `sbtest1` (`k`);
+EOF
+  awk '/^INSERT INTO/,/;$/' "$dump"
+  echo 'COMMIT;'
+} >"$lite"
 gen_secs=$(since "$t")
 parts+=("generate both dumps $(awk -v s="$gen_secs" 'BEGIN { printf "%.1f s", s }')")
 dump_bytes=$(stat -c %s "$dump")
@@ -220,33 +215,14 @@ threads_opt=()
 [ -n "$threads" ] && threads_opt=(--threads "$threads")
 read -r -a extra_opt <<<"${STRATA_BENCH_IMPORT_ARGS:-}"
 threads_opt+=("${extra_opt[@]}")
-add strata_import "\`strata import${threads:+ --threads $threads}\`" "$dump_bytes" "$strata_import_why"
-add strata_noredo "\`strata import --disable-redo${threads:+ --threads $threads}\`" "$dump_bytes" "$strata_import_why"
-add strata_sql "\`strata sql < dump.sql\`" "$dump_bytes" "$strata_sql_why"
+add strata_import "\`strata import${threads:+ --threads $threads}\`" "$dump_bytes" "$strata_why"
+add strata_noredo "\`strata import --disable-redo${threads:+ --threads $threads}\`" "$dump_bytes" "$strata_why"
+add strata_sql "\`strata sql < dump.sql\`" "$dump_bytes" "$strata_why"
 
-# strata_count DATADIR: COUNT(*) of sbtest1 (in sbtest or strata sql's default database) through
-# `strata sql`; while that is missing, the leaf records of sbtest1.ibd's PRIMARY from
-# `strata inspect index --json` (a fresh load has no delete-marked records).
+# strata_count DATADIR: COUNT(*) of sbtest.sbtest1 through `strata sql`.
 strata_count() {
-  local q out n ibd
-  if [ "$strata_sql_ok" = 1 ]; then
-    # shellcheck disable=SC2016  # backquotes are SQL's here
-    for q in 'SELECT COUNT(*) FROM `sbtest`.`sbtest1`;' 'USE `sbtest`; SELECT COUNT(*) FROM `sbtest1`;' \
-             'SELECT COUNT(*) FROM `sbtest1`;'; do
-      out=$(printf '%s\n' "$q" | "$strata" sql --datadir "$1" 2>&1) || continue
-      n=$(first_number <<<"$out")
-      [ -n "$n" ] && { echo "$n"; return 0; }
-    done
-  fi
-  ibd=$1/sbtest/sbtest1.ibd
-  [ -f "$ibd" ] || ibd=$(find "$1" -name sbtest1.ibd 2>/dev/null | head -n 1)
-  [ -n "$ibd" ] || return 0
-  "$strata" inspect index "$ibd" --json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-f = d["files"][0] if "files" in d else d
-ix = next(i for i in f["indexes"] if i.get("name") == "PRIMARY")
-print(next(l["records"] for l in ix["levels"] if l["level"] == 0))' 2>/dev/null || true
+  # shellcheck disable=SC2016  # backquotes are SQL's here
+  "$strata" sql --datadir "$1" -B -N -e 'SELECT COUNT(*) FROM `sbtest`.`sbtest1`' 2>&1 | first_number
 }
 
 strata_load() { # strata_load KEY: one load into a fresh data directory
@@ -273,11 +249,9 @@ strata_load() { # strata_load KEY: one load into a fresh data directory
   parts+=("${label[$key]} $(took "$t")")
 }
 
-if [ "$strata_import_ok" = 1 ]; then
+if [ -z "$strata_why" ]; then
   strata_load strata_import
   strata_load strata_noredo
-fi
-if [ "$strata_sql_ok" = 1 ]; then
   strata_load strata_sql
 fi
 
@@ -358,7 +332,7 @@ fi
   echo "# import_bench $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), $(nproc) cores"
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "- Dump: $(thousands "$rows") rows of sysbench-like \`sbtest1\` (tests/bench/gen_sbtest_dump.py, mariadb-dump 10.11 layout): $(awk -v b="$dump_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB in $inserts extended INSERTs; the SQLite script with the same INSERTs $(awk -v b="$lite_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB. Both generated in $(awk -v s="$gen_secs" 'BEGIN { printf "%.1f", s }') s ($(thousands "$(awk -v r="$rows" -v s="$gen_secs" 'BEGIN { print (s > 0) ? r / s : 0 }')") rows/s)."
+  echo "- Dump: $(thousands "$rows") rows of sysbench-like \`sbtest1\` (\`strata gen dump --keys autoinc --shape sbtest\`, mariadb-dump's INSERTs): $(awk -v b="$dump_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB in $inserts extended INSERTs; the SQLite script with the same INSERTs $(awk -v b="$lite_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB. Both generated in $(awk -v s="$gen_secs" 'BEGIN { printf "%.1f", s }') s ($(thousands "$(awk -v r="$rows" -v s="$gen_secs" 'BEGIN { print (s > 0) ? r / s : 0 }')") rows/s)."
   echo "- Machine: $(nproc) cores (${cpu:-?}), $(awk -v k="$ram_kib" 'BEGIN { printf "%.1f", k / 1048576 }') GiB RAM; scratch $work on $fs_type ($fs_source, $fs_options)$fs_note."
   echo "- Disk sequential write there: **$dd_sync MB/s** (\`dd if=/dev/zero bs=1M count=$dd_mib conv=fdatasync\`: through the page cache, timed to the end of one fdatasync); $dd_direct MB/s with \`oflag=direct\` (one 1 MiB write in flight)."
   if [ -n "$mariadb_config" ]; then
@@ -367,7 +341,7 @@ fi
   if wanted sqlite; then
     echo "- SQLite $(sqlite3 --version | cut -d' ' -f1): journal_mode=OFF, synchronous=OFF, one transaction, cache_size $sqlite_cache_mib MiB, \`id INTEGER PRIMARY KEY\` (rows clustered by id) and index k_1 created before the rows, as the dump creates KEY k_1. Database file: $(awk -v b="${sqlite_bytes:-0}" 'BEGIN { printf "%.0f", b / 1e6 }') MB."
   fi
-  echo "- strata: $strata${threads:+, --threads $threads}${STRATA_BENCH_IMPORT_ARGS:+, import options $STRATA_BENCH_IMPORT_ARGS}${strata_import_why:+; import skipped: $strata_import_why}${strata_sql_why:+; sql skipped: $strata_sql_why}$( [ "$strata_import_ok" = 1 ] && [ "$strata_sql_ok" = 0 ] && echo "; rows counted with strata inspect index (no strata sql yet)")."
+  echo "- strata: $strata${threads:+, --threads $threads}${STRATA_BENCH_IMPORT_ARGS:+, import options $STRATA_BENCH_IMPORT_ARGS}${strata_why:+; skipped: $strata_why}."
   echo
   echo "| contender | seconds | rows/s | MB/s of dump text | time / \`strata import --disable-redo\`'s | then \`sync\` s |"
   echo "|---|---:|---:|---:|---:|---:|"
