@@ -62,11 +62,8 @@ TEST(CompareCliTest, DamageIsSaidAndNothingIsMatchedByGuess) {
   TempDir tmp;
   const fs::path bad = tmp.path() / "film.ibd";
   fs::copy_file(kSakila / "film.ibd", bad);
-  {
-    std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(100);
-    f.write("xxxxxxxx", 8);  // page 0: the dictionary's root cannot be found, the names are lost
-  }
+  // page 0: the dictionary's root cannot be found, the names are lost
+  strata::testing::OverwriteAt(bad, 100, "xxxxxxxx");
   const auto r = Strata("inspect compare --json " + (kSakila / "film.ibd").string() + " " + bad.string());
   EXPECT_EQ(r.exit_code, 1);
   const auto c = nlohmann::json::parse(r.out);

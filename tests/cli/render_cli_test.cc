@@ -48,11 +48,7 @@ TEST(RenderCliTest, ADamagedFileIsDrawnAndSaidToBeDamaged) {
   TempDir tmp;
   const fs::path copy = tmp.path() / "film.ibd";
   fs::copy_file(kSakila / "film.ibd", copy);
-  {
-    std::fstream f(copy, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(6 * 16384 + 300);
-    f.write(std::string(100, 'x').data(), 100);
-  }
+  strata::testing::OverwriteAt(copy, 6 * 16384 + 300, std::string(100, 'x'));
   const auto r = Strata("render extents " + copy.string() + " -o " + (tmp.path() / "bad.png").string());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(copy.string() + ": 1 page fails its checksum"), std::string::npos) << r.err;

@@ -128,15 +128,7 @@ TEST(OpenRefusalTest, DamagedRedoBlockFollowedByValidOnesIsRefused) {
     SCOPED_TRACE("flipped byte at file offset " + std::to_string(at));
     testing::TempDir tmp;
     const fs::path dir = MakeDir(tmp.path(), 3000, true);
-    {
-      std::fstream f(dir / "ib_logfile0", std::ios::in | std::ios::out | std::ios::binary);
-      f.seekg(static_cast<std::streamoff>(at));
-      char c = 0;
-      f.read(&c, 1);
-      c ^= 0x10;
-      f.seekp(static_cast<std::streamoff>(at));
-      f.write(&c, 1);
-    }
+    testing::FlipBitsAt(dir / "ib_logfile0", at, 0x10);
     ExpectRefusedUnchanged(dir, "is damaged");
   }
 }

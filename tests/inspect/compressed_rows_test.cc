@@ -129,13 +129,7 @@ TEST(CompressedRowsTest, DamagedLeafIsSaidAndTheOthersRead) {
     ScanRows(*file, t.def, *t.def.Clustered(), false, [&](const Row& r) { on_leaf += r.page == leaf; });
   }
   ASSERT_GT(on_leaf, 0u);
-  {  // the middle of the leaf's zlib stream
-    std::fstream f(t.ibd, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(std::streamoff{leaf} * 4096 + 300);
-    const char was = static_cast<char>(f.get());
-    f.seekp(std::streamoff{leaf} * 4096 + 300);
-    f.put(static_cast<char>(was ^ 0x10));
-  }
+  testing::FlipBitsAt(t.ibd, std::uint64_t{leaf} * 4096 + 300, 0x10);  // the middle of the leaf's zlib stream
   auto file = SpaceFile::Open(t.ibd);
   ASSERT_TRUE(file.ok());
   ASSERT_TRUE(PlaceInFile(t.def, *file).ok());
@@ -167,11 +161,8 @@ TEST(CompressedRowsTest, ValueFromADamagedCompressedBlobPageSaysSo) {
     }
   }
   ASSERT_NE(zblob, 0u);
-  {  // a byte past the end of the zlib stream: the value still inflates, the checksum fails
-    std::fstream f(t.ibd, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(std::streamoff{zblob} * 2048 + 2040);
-    f.put('\x5a');
-  }
+  // a byte past the end of the zlib stream: the value still inflates, the checksum fails
+  testing::OverwriteAt(t.ibd, std::uint64_t{zblob} * 2048 + 2040, "\x5a");
   auto file = SpaceFile::Open(t.ibd);
   ASSERT_TRUE(file.ok());
   ASSERT_TRUE(PlaceInFile(t.def, *file).ok());

@@ -313,11 +313,7 @@ TEST(MariaDbRowsTest, RowsFromAPageThatFailsItsChecksumSaySo) {
     ASSERT_TRUE(PlaceInFile(def, *file).ok());
     ScanRows(*file, def, *def.Clustered(), false, [&](const Row& r) { leaf = std::max(leaf, r.page); });
   }
-  {  // one byte of a value on the last leaf, changed
-    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(std::streamoff{leaf} * 16384 + 1000);
-    f.put('\x7f');
-  }
+  testing::OverwriteAt(ibd, std::uint64_t{leaf} * 16384 + 1000, "\x7f");  // one byte of a value on the last leaf
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
   std::size_t damaged = 0, rows = 0;
@@ -347,13 +343,7 @@ TEST(MariaDbRowsTest, ValuesFromABlobPageThatFailsItsChecksumSaySo) {
     }
   }
   ASSERT_NE(blob, 0u);
-  {
-    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(std::streamoff{blob} * 16384 + 200);
-    const char was = static_cast<char>(f.get());
-    f.seekp(std::streamoff{blob} * 16384 + 200);
-    f.put(static_cast<char>(was ^ 0x04));  // one bit
-  }
+  testing::FlipBitsAt(ibd, std::uint64_t{blob} * 16384 + 200, 0x04);
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
   ASSERT_TRUE(PlaceInFile(def, *file).ok());
@@ -387,15 +377,10 @@ TEST(MariaDbRowsTest, ScanGoesOnPastALeafItCannotRead) {
   }
   ASSERT_GE(chain.size(), 10u);
   const std::uint32_t lost = chain[3], skipper = chain[7], skipped = chain[8];
-  {
-    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(std::streamoff{lost} * 16384);
-    f.write(std::string(16384, '\0').data(), 16384);
-    const std::uint32_t past = chain[9];
-    const char next[4] = {char(past >> 24), char(past >> 16), char(past >> 8), char(past)};
-    f.seekp(std::streamoff{skipper} * 16384 + 12);  // FIL_PAGE_NEXT
-    f.write(next, 4);
-  }
+  testing::OverwriteAt(ibd, std::uint64_t{lost} * 16384, std::string(16384, '\0'));
+  const std::uint32_t past = chain[9];
+  const char next[4] = {char(past >> 24), char(past >> 16), char(past >> 8), char(past)};
+  testing::OverwriteAt(ibd, std::uint64_t{skipper} * 16384 + 12, std::string_view(next, 4));  // FIL_PAGE_NEXT
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
   std::map<std::uint32_t, std::size_t> seen;
@@ -417,11 +402,7 @@ TEST(MariaDbRowsTest, RowsUnderADamagedRootAreReadAlongTheLeafChain) {
   testing::TempDir tmp;
   auto [ibd, def] = UnpackMariaDbTable(tmp, "key_shapes");
   ASSERT_NE(def.Clustered(), nullptr);  // its CREATE TABLE read
-  {
-    std::fstream f(ibd, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(3 * 16384);
-    f.write(std::string(16384, '\0').data(), 16384);
-  }
+  testing::OverwriteAt(ibd, 3 * 16384, std::string(16384, '\0'));
   auto file = SpaceFile::Open(ibd);
   ASSERT_TRUE(file.ok());
   ASSERT_TRUE(PlaceInFile(def, *file).ok());

@@ -10,6 +10,7 @@
 #include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/undo.h"
+#include "tests/util/fixtures.h"
 #include "tests/util/tsv.h"
 
 namespace strata::inspect {
@@ -80,12 +81,8 @@ TEST(UndoTest, MySql80UndoTablespacesAreReadThroughTheirRsegArray) {
 TEST(UndoTest, DamagedRollbackSegmentIsAFindingNotACrash) {
   testing::TempDir tmp;
   auto path = WriteUndoTablespace(tmp.path(), "undo_001", 0xFFFFFFEF, {2});
-  {
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(4 * 16384 + 46 + 4);  // history list's first node: point it into the FIL header
-    const char bad[6] = {0, 0, 0, 4, 0, 3};
-    f.write(bad, 6);
-  }
+  // history list's first node: point it into the FIL header
+  testing::OverwriteAt(path, 4 * 16384 + 46 + 4, std::string("\0\0\0\4\0\3", 6));
   auto u = SpaceFile::Open(path);
   ASSERT_TRUE(u.ok());
   UndoReport r = AnalyzeUndo({&*u}, true);

@@ -43,6 +43,22 @@ std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path) {
   return data;
 }
 
+void OverwriteAt(const std::filesystem::path& path, std::uint64_t offset, std::string_view bytes) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) throw std::runtime_error("cannot write " + path.string() + " at " + std::to_string(offset));
+}
+
+void FlipBitsAt(const std::filesystem::path& path, std::uint64_t offset, std::uint8_t mask) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(offset));
+  char c = 0;
+  f.read(&c, 1);
+  if (!f) throw std::runtime_error("cannot read " + path.string() + " at " + std::to_string(offset));
+  OverwriteAt(path, offset, std::string(1, static_cast<char>(c ^ static_cast<char>(mask))));
+}
+
 void WriteWholeFile(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));

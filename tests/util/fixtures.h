@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::testing {
@@ -23,5 +25,10 @@ std::vector<std::byte> ReadWholeFile(const std::filesystem::path& path);
 void WriteWholeFile(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
 // The same as text (a TSV the server printed, a .frm, a SQL script).
 std::string ReadText(const std::filesystem::path& path);
+
+// Damage in place, as a disk or a stray write would: `bytes` written over the file at `offset`,
+// or the bits of `mask` flipped in the byte there. Throw std::runtime_error naming the file.
+void OverwriteAt(const std::filesystem::path& path, std::uint64_t offset, std::string_view bytes);
+void FlipBitsAt(const std::filesystem::path& path, std::uint64_t offset, std::uint8_t mask);
 
 }  // namespace strata::testing

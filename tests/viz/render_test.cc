@@ -295,11 +295,8 @@ TEST(ModelTest, APageThatFailsItsChecksumIsDrawnAsDamaged) {
   auto intact = Open(path);
   const std::uint64_t intact_max_lsn =
       BuildModel({{&intact, nullptr}}, {MapKind::kLsn, false, 1024, ""}).panels[0].lsn_max;
-  {
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(6 * 16384 + 16);  // page 6's FIL_PAGE_LSN: a huge LSN, and the checksum no longer holds
-    f.write("\xff\xff\xff\xff\xff\xff\xff\xff", 8);
-  }
+  // page 6's FIL_PAGE_LSN: a huge LSN, and the checksum no longer holds
+  testing::OverwriteAt(path, 6 * 16384 + 16, std::string(8, '\xff'));
   auto damaged = Open(path);
   for (MapKind kind : {MapKind::kExtents, MapKind::kLsn, MapKind::kTypes, MapKind::kIndex}) {
     const MapModel m = BuildModel({{&damaged, nullptr}}, {kind, false, 1024, ""});
