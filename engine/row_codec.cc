@@ -165,13 +165,8 @@ std::optional<DateTime> ParseDateTime(const std::string& s) {
 
 FieldDef StorageOf(const Column& c) {
   const bool n = c.nullable;
+  if (c.is_integer()) return FieldDef::Fixed(c.name, IntWidth(c.type), n);
   switch (c.type) {
-    case ColumnType::kTinyInt:
-    case ColumnType::kSmallInt:
-    case ColumnType::kMediumInt:
-    case ColumnType::kInt:
-    case ColumnType::kBigInt:
-      return FieldDef::Fixed(c.name, IntWidth(c.type), n);
     case ColumnType::kDecimal:
       return FieldDef::Fixed(c.name, DecimalBytes(c.length, c.scale), n);
     case ColumnType::kFloat:
@@ -204,15 +199,12 @@ ColumnFormat FormatOf(const Column& c) {
   f.is_unsigned = c.is_unsigned;
   f.collation = CollationOf(c);
   f.length = c.length;
+  if (c.is_integer()) {
+    f.type = ondisk::ColumnType::kInt;
+    f.length = IntWidth(c.type);
+    return f;
+  }
   switch (c.type) {
-    case ColumnType::kTinyInt:
-    case ColumnType::kSmallInt:
-    case ColumnType::kMediumInt:
-    case ColumnType::kInt:
-    case ColumnType::kBigInt:
-      f.type = ondisk::ColumnType::kInt;
-      f.length = IntWidth(c.type);
-      break;
     case ColumnType::kDecimal:
       f.type = ondisk::ColumnType::kDecimal;
       f.precision = c.length;
