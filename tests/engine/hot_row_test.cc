@@ -1,12 +1,7 @@
 // Hot rows: early lock release, hot-row group commit and asynchronous commit never acknowledge
 // what a crash or a failed log write could take back (INV-3).
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -18,6 +13,7 @@
 #include "engine/fault_injection_env.h"
 #include "sql/session.h"
 #include "engine/sync_latency_env.h"
+#include "tests/util/kill_child.h"
 #include "tests/util/tsv.h"
 
 namespace strata::engine {
@@ -182,7 +178,6 @@ TEST(HotRowTest, AsyncCommitReportsAFailedLogWrite) {
 
 // kill -9 in the middle of the hot-row workload, in each mode: after recovery k counts every
 // acknowledged update and at most those in flight besides (STRATA_HOTROW_KILLS rounds per mode).
-constexpr int kAckFd = 3;
 constexpr int kChildThreads = 6;
 
 // The four modes of `strata bench hotrow`, and what each means for a session's update.
@@ -208,7 +203,7 @@ TEST(HotRowKillChild, UpdatesUntilKilled) {
   auto db = Database::Open(dir, o);
   ASSERT_TRUE(db.ok()) << db.status().ToString();
   if (!(*db)->GetTable("sbtest", "sbtest1").ok()) CreateHotRow(**db);
-  ::write(kAckFd, "R\n", 2);  // ready: the table exists
+  testing::Acknowledge("R\n");  // ready: the table exists
   const std::string update = HotRowUpdate(mode);
   std::vector<std::thread> threads;
   for (int t = 0; t < kChildThreads; ++t) {
@@ -216,7 +211,7 @@ TEST(HotRowKillChild, UpdatesUntilKilled) {
       sql::Session s(**db);
       for (;;) {
         if (Sql(s, update) != "") return;
-        if (::write(kAckFd, "1\n", 2) < 0) return;  // acknowledged (one write: atomic on a pipe)
+        if (!testing::Acknowledge("1\n")) return;
       }
     });
   }
@@ -233,39 +228,12 @@ TEST_P(HotRowKillTest, AcknowledgedUpdatesSurviveSigkill) {
   std::mt19937 rng(11);
   std::int64_t k = 0;  // after the last recovery
   for (int round = 0; round < kills; ++round) {
-    int fds[2];
-    ASSERT_EQ(::pipe(fds), 0);
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      ::close(fds[0]);
-      if (fds[1] != kAckFd) ::dup2(fds[1], kAckFd);
-      const int null = ::open("/dev/null", O_WRONLY);
-      ::dup2(null, STDOUT_FILENO);
-      ::setenv("STRATA_HOTROW_DIR", dir.c_str(), 1);
-      ::setenv("STRATA_HOTROW_MODE", GetParam().c_str(), 1);
-      ::execl("/proc/self/exe", "engine_test", "--gtest_filter=HotRowKillChild.UpdatesUntilKilled", nullptr);
-      ::_exit(127);
-    }
-    ::close(fds[1]);
-    const std::size_t want = 20 + rng() % 400;  // acknowledged updates before the kill
-    std::size_t acked = 0;
-    char buf[4096];
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-    while (acked < want && std::chrono::steady_clock::now() < deadline) {
-      pollfd p{fds[0], POLLIN, 0};
-      if (::poll(&p, 1, 1000) <= 0) continue;
-      const ssize_t n = ::read(fds[0], buf, sizeof buf);
-      if (n <= 0) break;
-      acked += static_cast<std::size_t>(std::count(buf, buf + n, '1'));
-    }
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
-      acked += static_cast<std::size_t>(std::count(buf, buf + n, '1'));
-    ::close(fds[0]);
-    ASSERT_TRUE(WIFSIGNALED(status)) << "the child ended by itself (status " << status << ")";
+    // Killed after a random number of acknowledged updates (the first line says it is ready).
+    const auto child = testing::RunChildUntilKilled("HotRowKillChild.UpdatesUntilKilled",
+                                                    {{"STRATA_HOTROW_DIR", dir}, {"STRATA_HOTROW_MODE", GetParam()}},
+                                                    1 + 20 + rng() % 400);
+    const auto acked = static_cast<std::size_t>(std::count(child.acks.begin(), child.acks.end(), '1'));
+    ASSERT_TRUE(child.signalled) << "the child ended by itself (status " << child.status << ")";
     auto db = Database::Open(dir, DatabaseOptions{});
     ASSERT_TRUE(db.ok()) << "round " << round << ": " << db.status().ToString();
     const std::int64_t now = ReadK(**db);

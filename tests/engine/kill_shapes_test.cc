@@ -19,11 +19,6 @@
 // with STRATA_KILL_KEEP_CRASHED also the files as the kill left them, before recovery, to
 // SHAPE.crashed (each round copies them first: slower).
 #include <gtest/gtest.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -31,11 +26,11 @@
 #include <map>
 #include <random>
 #include <set>
-#include <thread>
 
 #include "engine/db.h"
 #include "inspect/check.h"
 #include "inspect/space_file.h"
+#include "tests/util/kill_child.h"
 #include "tests/util/tsv.h"
 #include "tests/util/table_spec.h"
 
@@ -179,8 +174,6 @@ const Shape* FindShape(const std::string& name) {
   return nullptr;
 }
 
-constexpr int kAckFd = 3;
-
 // The child: runs only when the parent set STRATA_KILL_SHAPE_DIR.
 TEST(KillShapeChild, RunsUntilKilled) {
   const char* dir = std::getenv("STRATA_KILL_SHAPE_DIR");
@@ -196,8 +189,7 @@ TEST(KillShapeChild, RunsUntilKilled) {
   for (std::int64_t j = std::atoll(std::getenv("STRATA_KILL_FROM"));; ++j) {
     Status s = RunTransaction(**db, **t, *shape, j);
     ASSERT_TRUE(s.ok()) << "transaction " << j << ": " << s.ToString();
-    const std::string line = std::to_string(j) + "\n";
-    if (::write(kAckFd, line.data(), line.size()) < 0) return;
+    if (!testing::Acknowledge(std::to_string(j) + "\n")) return;
   }
 }
 
@@ -211,45 +203,15 @@ struct Round {
 // transactions and a random few milliseconds more (inside the next ones).
 Round RunChild(const std::string& dir, const Shape& shape, std::int64_t from, std::mt19937& rng) {
   Round round;
-  int fds[2];
-  if (::pipe(fds) != 0) return round;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    if (fds[1] != kAckFd) ::dup2(fds[1], kAckFd);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, STDOUT_FILENO);
-    ::setenv("STRATA_KILL_SHAPE_DIR", dir.c_str(), 1);
-    ::setenv("STRATA_KILL_SHAPE", shape.name, 1);
-    ::setenv("STRATA_KILL_FROM", std::to_string(from).c_str(), 1);
-    ::execl("/proc/self/exe", "engine_test", "--gtest_filter=KillShapeChild.RunsUntilKilled", nullptr);
-    ::_exit(127);
-  }
-  ::close(fds[1]);
   const std::size_t want = 1 + rng() % static_cast<unsigned>(shape.kill_after_max);
-  std::string out;
-  char buf[4096];
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  bool ended = false;
-  while (static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n')) < want &&
-         std::chrono::steady_clock::now() < deadline) {
-    pollfd p{fds[0], POLLIN, 0};
-    if (::poll(&p, 1, 1000) <= 0) continue;
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n <= 0) {
-      ended = true;
-      break;
-    }
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  if (!ended) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 20000));
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-  ::close(fds[0]);
-  round.signalled = WIFSIGNALED(status);
-  round.output = out;
+  const std::chrono::microseconds delay(rng() % 20000);
+  auto child = testing::RunChildUntilKilled(
+      "KillShapeChild.RunsUntilKilled",
+      {{"STRATA_KILL_SHAPE_DIR", dir}, {"STRATA_KILL_SHAPE", shape.name}, {"STRATA_KILL_FROM", std::to_string(from)}},
+      want, delay);
+  round.signalled = child.signalled;
+  round.output = std::move(child.acks);
+  const std::string& out = round.output;
   std::size_t pos = 0;
   for (std::size_t nl; (nl = out.find('\n', pos)) != std::string::npos; pos = nl + 1) {
     round.last_acked = std::max<std::int64_t>(round.last_acked, std::stoll(out.substr(pos, nl - pos)));
