@@ -62,6 +62,15 @@ struct InspectRun {
     AddKeyOptions(options);
   }
 
+  // A file's report as this run prints it, JSON or text (ToJson/ToText found beside its type).
+  template <class Report>
+  void Put(const Report& r, nlohmann::json& j, std::string& text) const {
+    if (json)
+      j = ToJson(r);
+    else
+      text = ToText(r);
+  }
+
   // For the commands that read pages: a data directory's redo log past its checkpoint.
   InspectRun& ReadsPages() {
     options.add_options()(
@@ -201,10 +210,7 @@ int Summary(const std::vector<std::string>& args) {
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     SpaceSummary s = Summarize(f, run.ServerDictionaryFor(f));
-    if (run.json)
-      j = ToJson(s);
-    else
-      text = ToText(s);
+    run.Put(s, j, text);
   });
 }
 
@@ -289,10 +295,7 @@ int Page(const std::vector<std::string>& args) {
       return;
     }
     PageView v = ViewPage(f, n, records, run.ServerDictionaryFor(f));
-    if (run.json)
-      j = ToJson(v);
-    else
-      text = ToText(v);
+    run.Put(v, j, text);
     // Damage found: the exit status says so, as every inspect command's does.
     const ondisk::PageCheck c = f.CheckPage(f.page(n));
     if (!c.valid && !c.all_zero && !c.unverifiable) {
@@ -311,10 +314,7 @@ int Index(const std::vector<std::string>& args) {
   if (auto rc = run.Parse(args)) return *rc;
   return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
     IndexesReport r = AnalyzeIndexes(f, run.ServerDictionaryFor(f));
-    if (run.json)
-      j = ToJson(r);
-    else
-      text = ToText(r);
+    run.Put(r, j, text);
   });
 }
 
@@ -493,10 +493,7 @@ int Check(const std::vector<std::string>& args) {
       [&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
         CheckReport r = CheckSpace(f);
         failed |= !r.clean();
-        if (run.json)
-          j = ToJson(r);
-        else
-          text = ToText(r);
+        run.Put(r, j, text);
       },
       [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run, findings); });
 }
