@@ -78,19 +78,12 @@ int Import(const std::vector<std::string>& args) {
 
   engine::DatabaseOptions dbo;
   dbo.buffer_pool_bytes = vm["buffer-pool"].as<std::size_t>() << 20;
-  if (auto bad = CheckForceRecovery(vm)) {
-    std::cerr << "strata import: " << *bad << "\n";
-    return kExitUsage;
-  }
-  dbo.force_recovery = vm["force-recovery"].as<int>();
-  auto db = engine::Database::Open(vm["datadir"].as<std::string>(), dbo);
-  if (!db.ok()) {
-    std::cerr << "strata import: " << db.status().ToString() << "\n";
-    return kExitFailure;
-  }
+  int exit_code = kExitOk;
+  auto db = OpenDataDirectory("import", vm, dbo, exit_code);
+  if (!db) return exit_code;
   const bool disable_redo = vm.count("disable-redo") > 0;
   if (disable_redo) {
-    if (ondisk::Status s = (*db)->SetRedoLogging(false); !s.ok()) {
+    if (ondisk::Status s = db->SetRedoLogging(false); !s.ok()) {
       std::cerr << "strata import: cannot disable redo logging: " << s.ToString() << "\n";
       return kExitFailure;
     }
@@ -103,7 +96,7 @@ int Import(const std::vector<std::string>& args) {
   if (vm.count("database")) io.database = vm["database"].as<std::string>();
   io.threads = vm["threads"].as<unsigned>();
   io.force = vm.count("force") > 0;
-  sql::Importer importer(**db, io);
+  sql::Importer importer(*db, io);
   ProgressBar bar("import", total_bytes);
   std::uint64_t done_bytes = 0, text_bytes = 0;
   std::string buf(1u << 20, '\0');
@@ -140,7 +133,7 @@ int Import(const std::vector<std::string>& args) {
               << "\n";
   }
   if (disable_redo) {
-    if (ondisk::Status s = (*db)->SetRedoLogging(true); !s.ok()) {
+    if (ondisk::Status s = db->SetRedoLogging(true); !s.ok()) {
       std::cerr << "strata import: enabling redo logging again failed: " << s.ToString() << "\n";
       return kExitFailure;
     }
@@ -150,7 +143,7 @@ int Import(const std::vector<std::string>& args) {
   std::uint64_t data_bytes = 0;
   for (const std::string& name : r.tables) {
     const auto dot = name.find('.');
-    if (auto t = (*db)->GetTable(name.substr(0, dot), name.substr(dot + 1)); t.ok()) data_bytes += (*t)->file_bytes();
+    if (auto t = db->GetTable(name.substr(0, dot), name.substr(dot + 1)); t.ok()) data_bytes += (*t)->file_bytes();
   }
   std::cout << fmt::format(
       "Imported {} rows into {} tables from {} file(s) in {:.2f} s ({:.2f} s loading{}): {:.0f} rows/s, "

@@ -50,10 +50,22 @@ std::optional<std::size_t> ParseSize(const std::string& text) {
   return std::nullopt;
 }
 
-std::optional<std::string> CheckForceRecovery(const boost::program_options::variables_map& vm) {
+std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command, const po::variables_map& vm,
+                                                    engine::DatabaseOptions options, int& exit_code) {
   const int level = vm["force-recovery"].as<int>();
-  if (level < 0 || level > 6) return "--force-recovery takes a level from 0 to 6, not " + std::to_string(level);
-  return std::nullopt;
+  if (level < 0 || level > 6) {
+    std::cerr << "strata " << command << ": --force-recovery takes a level from 0 to 6, not " << level << "\n";
+    exit_code = kExitUsage;
+    return nullptr;
+  }
+  options.force_recovery = level;
+  auto db = engine::Database::Open(vm["datadir"].as<std::string>(), options);
+  if (!db.ok()) {
+    std::cerr << "strata " << command << ": " << db.status().ToString() << "\n";
+    exit_code = kExitFailure;
+    return nullptr;
+  }
+  return std::move(*db);
 }
 
 }  // namespace strata::cli

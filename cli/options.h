@@ -5,9 +5,12 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/db.h"
 
 namespace strata::cli {
 
@@ -26,8 +29,13 @@ std::optional<int> ParseOptions(const std::string& command, const std::vector<st
 inline constexpr const char* kForceRecoveryHelp =
     "innodb_force_recovery: 1-2 no purge; 3-5 no rollback of transactions a crash left active, every change "
     "refused; 6 no redo replay either, nothing written (also opens a directory that crashed with redo disabled)";
-// Its value, or an error message for a level outside 0..6.
-std::optional<std::string> CheckForceRecovery(const boost::program_options::variables_map& vm);
+
+// The data directory of --datadir, opened with `options` and --force-recovery. Null once the
+// error was said on stderr ("strata <command>: ..."), with `exit_code` kExitUsage for a level
+// outside 0..6 and kExitFailure when the engine refused.
+std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command,
+                                                    const boost::program_options::variables_map& vm,
+                                                    engine::DatabaseOptions options, int& exit_code);
 
 // "128M", "8m", "1G", "65536": bytes; nullopt when the text is not a size.
 std::optional<std::size_t> ParseSize(const std::string& text);

@@ -157,17 +157,10 @@ int Sql(const std::vector<std::string>& args) {
 
   engine::DatabaseOptions dbo;
   dbo.buffer_pool_bytes = vm["buffer-pool"].as<std::size_t>() << 20;
-  if (auto bad = CheckForceRecovery(vm)) {
-    std::cerr << "strata sql: " << *bad << "\n";
-    return kExitUsage;
-  }
-  dbo.force_recovery = vm["force-recovery"].as<int>();
-  auto db = engine::Database::Open(vm["datadir"].as<std::string>(), dbo);
-  if (!db.ok()) {
-    std::cerr << "strata sql: " << db.status().ToString() << "\n";
-    return kExitFailure;
-  }
-  Session session(**db);
+  int exit_code = kExitOk;
+  auto db = OpenDataDirectory("sql", vm, dbo, exit_code);
+  if (!db) return exit_code;
+  Session session(*db);
   const bool stdin_tty = ::isatty(STDIN_FILENO), stdout_tty = ::isatty(STDOUT_FILENO);
   const bool execute = vm.count("execute") > 0;
   ShellOptions so;

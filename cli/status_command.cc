@@ -34,17 +34,10 @@ int Status(const std::vector<std::string>& args) {
   o.create_if_missing = false;
   o.purge = false;  // report the history as it is, not as purge leaves it
   o.page_cleaner = false;
-  if (auto bad = CheckForceRecovery(vm)) {
-    std::cerr << "strata status: " << *bad << "\n";
-    return kExitUsage;
-  }
-  o.force_recovery = vm["force-recovery"].as<int>();
-  auto db = engine::Database::Open(vm["datadir"].as<std::string>(), o);
-  if (!db.ok()) {
-    std::cerr << "strata status: " << db.status().ToString() << "\n";
-    return kExitFailure;
-  }
-  const engine::EngineStatus s = (*db)->StatusReport();
+  int exit_code = kExitOk;
+  auto db = OpenDataDirectory("status", vm, o, exit_code);
+  if (!db) return exit_code;
+  const engine::EngineStatus s = db->StatusReport();
   if (vm.count("json")) {
     nlohmann::json trx = nlohmann::json::array();
     for (const auto& t : s.transactions) {
@@ -58,14 +51,14 @@ int Status(const std::vector<std::string>& args) {
     nlohmann::json j = {{"trx_id_counter", s.max_trx_id},
                         {"purge_done_below_trx_no", s.purged_below_no},
                         {"history_list_length", s.history_list_length},
-                        {"recovered_rolled_back_transactions", (*db)->recovery().rolled_back_trx},
+                        {"recovered_rolled_back_transactions", db->recovery().rolled_back_trx},
                         {"transactions", trx}};
     std::cout << j.dump(2) << "\n";
     return kExitOk;
   }
   std::cout << s.Render();
-  if ((*db)->recovery().rolled_back_trx) {
-    std::cout << "(opening rolled back " << (*db)->recovery().rolled_back_trx
+  if (db->recovery().rolled_back_trx) {
+    std::cout << "(opening rolled back " << db->recovery().rolled_back_trx
               << " transaction(s) left active by a crash)\n";
   }
   return kExitOk;
