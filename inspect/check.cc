@@ -44,6 +44,7 @@ class Checker {
     r.pages_checked = f_.n_pages();
     CheckSiblings();
     CheckRoots();
+    CheckUsedPagesWritten();
     if (f_.flags()) {
       CheckFspLists();
       CheckSegments();
@@ -98,6 +99,7 @@ class Checker {
     CheckFlushLsnField(p);
     if (!p.header_error.empty()) Add(p.page_no, std::nullopt, "B-tree page header", p.header_error);
     if (!p.structure_error.empty()) Add(p.page_no, std::nullopt, "B-tree page structure", p.structure_error);
+    if (p.all_zero && f_.IsUsed(p.page_no)) used_but_zero_.push_back(p.page_no);
     if (p.is_btree) {
       ++btree_pages_;
       links_[p.page_no] = {p.prev, p.next, p.index_id, p.level, true};
@@ -116,6 +118,7 @@ class Checker {
       if (fsp.ok() && btree_pages_ > 0 && fsp->sdi_version() != 0 && zero(fsp->sdi_root().value())) {
         Add(fsp->sdi_root().value(), std::nullopt, "root page is all zeros",
             "the SDI root (the table's definition) was wiped or never written");
+        zero_roots_.insert(fsp->sdi_root().value());
         return;  // the dictionary below comes from it
       }
     }
@@ -125,8 +128,23 @@ class Checker {
         if (zero(ix.root_page)) {
           Add(ix.root_page, std::nullopt, "root page is all zeros",
               fmt::format("the root of index {} of {} was wiped or never written", ix.name, ix.table));
+          zero_roots_.insert(ix.root_page);
         }
       }
+    }
+  }
+
+  // A page is written when it is allocated, so one the extent descriptors mark in use cannot be
+  // all zeros unless it was wiped or its writes were lost (a crash before it was flushed leaves
+  // it to the redo log). This holds without the dictionary, for leaves and roots alike. The
+  // system tablespace is left out: the fragment pages of its doublewrite segment are allocated
+  // and never written.
+  void CheckUsedPagesWritten() {
+    if (f_.space_id().value() == kSystemSpaceId) return;
+    for (std::uint32_t n : used_but_zero_) {
+      if (zero_roots_.count(n)) continue;  // said as a root already
+      Add(n, std::nullopt, "page in use is all zeros",
+          "its extent descriptor marks it in use, but it was wiped or its writes were lost");
     }
   }
 
@@ -293,6 +311,8 @@ class Checker {
   std::string name_;
   std::vector<Links> links_;
   std::vector<Finding> report_;
+  std::vector<std::uint32_t> used_but_zero_;      // all-zero pages the descriptors mark in use
+  std::unordered_set<std::uint32_t> zero_roots_;  // all-zero roots, reported by CheckRoots
   std::uint32_t btree_pages_ = 0;
   std::uint32_t encrypted_pages_ = 0;
   bool mariadb_encrypted_ = false;  // some of them are MariaDB's, whose checksums were checked

@@ -136,6 +136,18 @@ void SpaceFile::Release() {
   fd_ = -1;
 }
 
+// With page 0 unreadable, the space id is the one most of the next pages that carry their own
+// page number name (zeroed or misplaced pages among them cannot outvote the rest).
+SpaceId SpaceFile::SpaceIdOfMostPages(std::size_t page_size) const {
+  std::map<std::uint32_t, int> votes;
+  for (std::uint32_t n = 1; n < 64 && (n + 1) * page_size <= size_; ++n) {
+    ConstBytes p(data_ + n * page_size, page_size);
+    if (!AllZero(p) && Load32(p, FilHeader::kPageNo) == n) ++votes[Load32(p, FilHeader::kSpaceId)];
+  }
+  auto most = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; });
+  return SpaceId(most == votes.end() ? 0 : most->first);
+}
+
 void SpaceFile::DetectPageSize() {
   const std::string file = path_.filename().string();
   ConstBytes head(data_, std::min<std::uint64_t>(size_, kMaxPageSize));
@@ -181,9 +193,11 @@ void SpaceFile::DetectPageSize() {
       normal += ValidatePage(p, false).valid && !ValidatePage(p, false).all_zero;
     }
     full_crc32_ = full > normal;
+    space_id_ = SpaceIdOfMostPages(best);
     findings_.push_back({Severity::kError, file, 0, std::size_t{0}, "page 0 unreadable",
                          why + "; page size " + std::to_string(best) + " inferred from page numbers" +
-                             (full_crc32_ ? ", full_crc32 from the other pages' checksums" : "")});
+                             (full_crc32_ ? ", full_crc32 from the other pages' checksums" : "") + ", space id " +
+                             std::to_string(space_id_.value()) + " from the other pages' headers"});
   }
   n_pages_ = static_cast<std::uint32_t>(size_ / page_size_);
   if (size_ % page_size_) {
@@ -191,8 +205,8 @@ void SpaceFile::DetectPageSize() {
                          "ends with " + std::to_string(size_ % page_size_) + " bytes of a partial page"});
   }
   ConstBytes p0 = page(0);
-  space_id_ = FilHeader(p0).space_id();
   if (flags_) {
+    space_id_ = FilHeader(p0).space_id();
     full_crc32_ = flags_->full_crc32;
     fsp_size_ = Load32(p0, FspHeader::kSize);
     free_limit_ = Load32(p0, FspHeader::kFreeLimit);
@@ -562,6 +576,23 @@ bool SpaceFile::IsFree(std::uint32_t n) const {
   XdesEntry e(desc, loc.entry, geometry());
   // Entries outside the free lists' reach (never initialised) describe free pages too.
   return e.state() == XdesState::kFree || e.state() == XdesState::kNotInited || e.is_free(loc.bit);
+}
+
+bool SpaceFile::IsUsed(std::uint32_t n) const {
+  if (!flags_ || n >= n_pages_ || n >= free_limit_) return false;
+  XdesLocation loc = LocateXdes(PageNo(n), geometry());
+  ConstBytes desc = page(loc.descriptor_page.value());
+  if (AllZero(desc) || (loc.descriptor_page.value() != 0 && FilHeader(desc).type() != PageType::kXdes)) return false;
+  XdesEntry e(desc, loc.entry, geometry());
+  switch (e.state()) {
+    case XdesState::kFreeFrag:
+    case XdesState::kFullFrag:
+    case XdesState::kFseg:
+    case XdesState::kFsegFrag:
+      return !e.is_free(loc.bit);
+    default:
+      return false;
+  }
 }
 
 std::string SpaceFile::flavor_name() const {

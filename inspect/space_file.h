@@ -116,6 +116,8 @@ class SpaceFile {
   // Freed pages keep their old bytes, so a freed INDEX page still looks like one; analyzers
   // must not count it in its old tree. False when the descriptor page is unreadable.
   bool IsFree(std::uint32_t n) const;
+  // Whether a readable extent descriptor marks page n in use (false when none can tell).
+  bool IsUsed(std::uint32_t n) const;
   // System tablespace pages that hold the doublewrite buffer: copies of other pages.
   bool InDoublewrite(std::uint32_t n) const {
     for (auto b : doublewrite_blocks_) {
@@ -131,6 +133,7 @@ class SpaceFile {
   SpaceFile() = default;
   void Release();
   void DetectPageSize();
+  ondisk::SpaceId SpaceIdOfMostPages(std::size_t page_size) const;
   void DetectFlavor();
   void DetectDoublewrite();
   void UnpackPages(const EncryptionKeys* keys);

@@ -10,6 +10,7 @@
 #include "inspect/page_info.h"
 #include "inspect/summary.h"
 #include "ondisk/checksum.h"
+#include "ondisk/fil_header.h"
 #include "ondisk/file_list.h"
 #include "ondisk/fsp_header.h"
 #include "tests/util/fixtures.h"
@@ -170,6 +171,28 @@ TEST(CheckTest, ZeroFilledRootPagesAreDamage) {
   }
 }
 
+// A zeroed leaf has no root to point at it, only its extent descriptor and its siblings: the
+// descriptor marks it in use, so the check names it whether or not its siblings are readable.
+TEST(CheckTest, ZeroFilledPagesInUseAreDamage) {
+  const std::pair<fs::path, std::uint32_t> cases[] = {
+      {testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd", 12},  // a leaf of PRIMARY
+      {testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd", 17},  // the last leaf of an index
+      {testing::TestDataDir() / "mariadb/t_uuid.ibd", 6},                       // MariaDB, full_crc32
+  };
+  for (const auto& [src, page] : cases) {
+    testing::TempDir tmp;
+    auto bytes = testing::ReadWholeFile(src);
+    std::fill(bytes.begin() + page * 16384, bytes.begin() + (page + 1) * 16384, std::byte{0});
+    testing::WriteWholeFile(tmp.path() / "t.ibd", bytes);
+    auto f = SpaceFile::Open(tmp.path() / "t.ibd");
+    ASSERT_TRUE(f.ok());
+    CheckReport r = CheckSpace(*f);
+    bool named = false;
+    for (const auto& x : r.findings) named |= x.what == "page in use is all zeros" && x.page == page;
+    EXPECT_TRUE(named) << src << " page " << page << "\n" << ToText(r);
+  }
+}
+
 TEST(CheckTest, TruncatedFileIsReportedAndTheRestStillChecked) {
   testing::TempDir tmp;
   auto bytes = testing::ReadWholeFile(testing::TestDataDir() / "mariadb/t_int.ibd");
@@ -200,8 +223,14 @@ TEST(CheckTest, ZeroedPageZeroStillReadsTheRest) {
   EXPECT_EQ(f->findings()[0].what, "page 0 unreadable");
   EXPECT_EQ(f->findings()[0].page, 0u);
   EXPECT_NE(f->findings()[0].detail.find("all zeros"), std::string::npos);
+  EXPECT_EQ(f->space_id().value(),
+            ondisk::FilHeader(ondisk::ConstBytes(bytes.data() + 16384, 16384)).space_id().value())
+      << "the space id comes from the other pages";
   SpaceSummary s = Summarize(*f);
   EXPECT_GT(s.type_counts["INDEX"], 10u);  // every B-tree page is still found
+  EXPECT_EQ(s.misplaced_pages, 0u);
+  CheckReport r = CheckSpace(*f);
+  for (const auto& x : r.findings) EXPECT_NE(x.what, "misplaced page") << ToText(r);
 }
 
 TEST(CheckTest, FlagsNamingTheWrongPageSizeAreOverruled) {

@@ -107,6 +107,33 @@ TEST(RedoReportTest, MariaDbRecordsNameThePagesRecoveryChanged) {
   }
 }
 
+// Bytes of the crashed log damaged between its checkpoint and the checkpoint's end LSN (a
+// flipped byte, a zeroed 4 KiB block): the walk stops there, and that is damage, not the end
+// of the log. The server would refuse the log for want of its FILE_CHECKPOINT record.
+TEST(RedoReportTest, MariaDbLogEndingBeforeTheCheckpointsEndIsDamage) {
+  const auto dir = testing::TestDataDir() / "mariadb-redo" / "crashed";
+  auto truth = Truth(dir / "truth" / "log.tsv");
+  const std::uint64_t first_lsn = std::stoull(truth.at("file_header_first_lsn"));
+  const std::uint64_t capacity = std::stoull(truth.at("file_ring_capacity"));
+  const std::uint64_t end_lsn = std::stoull(truth.at("file_checkpoint_end_lsn"));
+  auto offset_of = [&](std::uint64_t lsn) { return 12288 + (lsn - first_lsn) % capacity; };
+  for (const std::uint64_t damaged_lsn : {std::uint64_t{11000000}, end_lsn - 5000}) {
+    for (const bool zero_block : {false, true}) {
+      testing::TempDir tmp;
+      testing::Gunzip(dir / "ib_logfile0.gz", tmp.path() / "ib_logfile0");
+      if (zero_block) {
+        testing::OverwriteAt(tmp.path() / "ib_logfile0", offset_of(damaged_lsn), std::string(4096, '\0'));
+      } else {
+        testing::FlipBitsAt(tmp.path() / "ib_logfile0", offset_of(damaged_lsn), 0x5a);
+      }
+      RedoReport r = AnalyzeRedo(tmp.path() / "ib_logfile0", {});
+      ASSERT_FALSE(r.findings.empty()) << "damage at LSN " << damaged_lsn;
+      EXPECT_EQ(r.findings.back().what, "log ends early") << ToText(r);
+      EXPECT_LE(r.lsn_end, damaged_lsn);
+    }
+  }
+}
+
 TEST(RedoReportTest, DamageIsAFindingNotACrash) {
   testing::TempDir tmp;
   const auto path = tmp.path() / "ib_logfile0";
