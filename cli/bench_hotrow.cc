@@ -43,7 +43,7 @@ std::optional<Mode> ParseMode(const std::string& m) {
 int BenchHotRow(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
-      "threads", po::value<unsigned>()->default_value(50), "sessions updating the row at once")(
+      "threads", po::value<unsigned>()->default_value(50), "sessions updating the row at once (1 to 1024)")(
       "updates", po::value<unsigned>()->default_value(2000), "updates per session")(
       "mode", po::value<std::string>()->default_value("default"),
       "default (locks held until the commit is durable), elr (early lock release), group-commit (hint "
@@ -71,6 +71,11 @@ int BenchHotRow(const std::vector<std::string>& args) {
   const auto mode = ParseMode(vm["mode"].as<std::string>());
   if (!mode) {
     std::cerr << "strata bench hotrow: unknown --mode '" << vm["mode"].as<std::string>() << "'\n";
+    usage(std::cerr);
+    return kExitUsage;
+  }
+  if (vm["threads"].as<unsigned>() > 1024) {
+    std::cerr << "strata bench hotrow: --threads takes 1 to 1024, not " << vm["threads"].as<unsigned>() << "\n";
     usage(std::cerr);
     return kExitUsage;
   }

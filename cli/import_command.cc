@@ -41,7 +41,7 @@ int Import(const std::vector<std::string>& args) {
       "load into this database (created when missing); default: the one the dump's header names")(
       "disable-redo",
       "load with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), enabled again at the end")(
-      "threads", po::value<unsigned>()->default_value(0), "threads reading rows (0: one per core)")(
+      "threads", po::value<unsigned>()->default_value(0), "threads reading rows (0: one per core; at most 256)")(
       "buffer-pool", po::value<std::size_t>()->default_value(256), "buffer pool size in MiB")(
       "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
       "force,f", "go on after a failed statement (exit status 1 at the end)")("help,h", "show this help");
@@ -63,6 +63,11 @@ int Import(const std::vector<std::string>& args) {
   };
   po::variables_map vm;
   if (auto done = ParseOptions("import", args, options, positional, usage, vm, {"datadir", "dump"})) return *done;
+  if (vm["threads"].as<unsigned>() > 256) {
+    std::cerr << "strata import: --threads takes 0 to 256, not " << vm["threads"].as<unsigned>() << "\n";
+    usage(std::cerr);
+    return kExitUsage;
+  }
   const auto files = vm["dump"].as<std::vector<std::string>>();
   std::vector<std::unique_ptr<InputFile>> inputs;
   std::uint64_t total_bytes = 0;
@@ -77,7 +82,6 @@ int Import(const std::vector<std::string>& args) {
   }
 
   engine::DatabaseOptions dbo;
-  dbo.buffer_pool_bytes = vm["buffer-pool"].as<std::size_t>() << 20;
   int exit_code = kExitOk;
   auto db = OpenDataDirectory("import", vm, dbo, exit_code);
   if (!db) return exit_code;

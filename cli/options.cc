@@ -1,12 +1,42 @@
 #include "cli/options.h"
 
+#include <cctype>
 #include <iostream>
+#include <limits>
 
 #include "cli/command.h"
 
 namespace po = boost::program_options;
 
 namespace strata::cli {
+
+namespace {
+
+template <typename T>
+bool Holds(const po::value_semantic* semantic) {
+  return dynamic_cast<const po::typed_value<T>*>(semantic) != nullptr;
+}
+
+// Boost converts "-5" for an unsigned option by wrapping it round to a huge number (18446744073709551611
+// rows, threads or MiB); such a value is refused by name instead.
+std::optional<std::string> NegativeUnsignedValue(const po::parsed_options& parsed) {
+  for (const po::option& o : parsed.options) {
+    if (o.string_key.empty() || o.value.empty()) continue;
+    const po::option_description* d = parsed.description->find_nothrow(o.string_key, false);
+    if (!d) continue;
+    const po::value_semantic* v = d->semantic().get();
+    if (!Holds<unsigned>(v) && !Holds<unsigned long>(v) && !Holds<unsigned long long>(v)) continue;
+    for (const std::string& token : o.value) {
+      const auto first = token.find_first_not_of(" \t");
+      if (first != std::string::npos && token[first] == '-') {
+        return "the argument ('" + token + "') for option '--" + o.string_key + "' is invalid: it cannot be negative";
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<int> ParseOptions(const std::string& command, const std::vector<std::string>& args,
                                 const po::options_description& options,
@@ -19,7 +49,9 @@ std::optional<int> ParseOptions(const std::string& command, const std::vector<st
     return kExitUsage;
   };
   try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    po::parsed_options parsed = po::command_line_parser(args).options(options).positional(positional).run();
+    if (auto negative = NegativeUnsignedValue(parsed)) return fail(*negative);
+    po::store(parsed, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     return fail(e.what());
@@ -29,12 +61,17 @@ std::optional<int> ParseOptions(const std::string& command, const std::vector<st
     return kExitOk;
   }
   for (const auto& name : required) {
-    if (!vm.count(name)) return fail("missing --" + name);
+    if (vm.count(name)) continue;
+    const bool is_positional = positional.max_total_count() > 0 && positional.name_for_position(0) == name;
+    std::string upper = name;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return fail(is_positional ? "missing " + upper : "missing --" + name);
   }
   return std::nullopt;
 }
 
 std::optional<std::size_t> ParseSize(const std::string& text) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;  // stoull takes "-1"
   std::size_t end = 0;
   unsigned long long v = 0;
   try {
@@ -44,10 +81,17 @@ std::optional<std::size_t> ParseSize(const std::string& text) {
   }
   const std::string unit = text.substr(end);
   if (unit.empty()) return v;
-  if (unit == "K" || unit == "k") return v << 10;
-  if (unit == "M" || unit == "m") return v << 20;
-  if (unit == "G" || unit == "g") return v << 30;
-  return std::nullopt;
+  int shift = 0;
+  if (unit == "K" || unit == "k")
+    shift = 10;
+  else if (unit == "M" || unit == "m")
+    shift = 20;
+  else if (unit == "G" || unit == "g")
+    shift = 30;
+  else
+    return std::nullopt;
+  if (v > (std::numeric_limits<std::size_t>::max() >> shift)) return std::nullopt;
+  return v << shift;
 }
 
 std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command, const po::variables_map& vm,
@@ -59,6 +103,16 @@ std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command, 
     return nullptr;
   }
   options.force_recovery = level;
+  if (vm.count("buffer-pool")) {
+    // In MiB, as --buffer-pool of sql and import takes it; the engine's smallest pool is 16 pages.
+    const std::size_t mib = vm["buffer-pool"].as<std::size_t>();
+    if (mib == 0 || mib > (std::numeric_limits<std::size_t>::max() >> 20)) {
+      std::cerr << "strata " << command << ": --buffer-pool takes a size in MiB from 1, not " << mib << "\n";
+      exit_code = kExitUsage;
+      return nullptr;
+    }
+    options.buffer_pool_bytes = mib << 20;
+  }
   auto db = engine::Database::Open(vm["datadir"].as<std::string>(), options);
   if (!db.ok()) {
     std::cerr << "strata " << command << ": " << db.status().ToString() << "\n";

@@ -30,9 +30,10 @@ inline constexpr const char* kForceRecoveryHelp =
     "innodb_force_recovery: 1-2 no purge; 3-5 no rollback of transactions a crash left active, every change "
     "refused; 6 no redo replay either, nothing written (also opens a directory that crashed with redo disabled)";
 
-// The data directory of --datadir, opened with `options` and --force-recovery. Null once the
-// error was said on stderr ("strata <command>: ..."), with `exit_code` kExitUsage for a level
-// outside 0..6 and kExitFailure when the engine refused.
+// The data directory of --datadir, opened with `options`, --force-recovery and (where the
+// command has it) --buffer-pool in MiB. Null once the error was said on stderr ("strata
+// <command>: ..."), with `exit_code` kExitUsage for a level outside 0..6 or a pool of 0 MiB and
+// kExitFailure when the engine refused (a pool larger than the machine can give among others).
 std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command,
                                                     const boost::program_options::variables_map& vm,
                                                     engine::DatabaseOptions options, int& exit_code);

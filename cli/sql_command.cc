@@ -156,7 +156,6 @@ int Sql(const std::vector<std::string>& args) {
   if (auto done = ParseOptions("sql", args, options, positional, usage, vm, {"datadir"})) return *done;
 
   engine::DatabaseOptions dbo;
-  dbo.buffer_pool_bytes = vm["buffer-pool"].as<std::size_t>() << 20;
   int exit_code = kExitOk;
   auto db = OpenDataDirectory("sql", vm, dbo, exit_code);
   if (!db) return exit_code;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <stdexcept>
 
 #include "engine/data_dir.h"
 #include "engine/db_impl.h"
@@ -76,6 +77,17 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
   const bool exists = *kind == DataDirKind::kStrata;
   if (!exists && !options.create_if_missing)
     return Status::NotFound(fmt::format("{}: no Strata data directory here", dir.string()));
+  // The pool first: a size the machine cannot give is refused before anything is written.
+  BufferPoolOptions bp;
+  bp.bytes = options.buffer_pool_bytes;
+  bp.page_cleaner = options.page_cleaner;
+  try {
+    db->pool_ = std::make_unique<BufferPool>(bp);
+  } catch (const std::exception& e) {  // its memory (bad_alloc, length_error) or its cleaner thread
+    return Status::InvalidArgument(
+        fmt::format("a buffer pool of {} MiB cannot be allocated on this machine ({}); give a smaller one",
+                    bp.bytes >> 20, e.what()));
+  }
   STRATA_RETURN_IF_ERROR(env.CreateDir(dir));
   auto lock = env.LockFile(dir / "strata.lock");
   if (!lock.ok()) {
@@ -86,10 +98,6 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
   db->lock_ = std::move(*lock);
   // A creation that stopped part way (a crash, a full disk): nothing in it was ever used.
   if (*kind == DataDirKind::kUnfinishedCreation) STRATA_RETURN_IF_ERROR(RemoveCreatedFiles(env, dir));
-  BufferPoolOptions bp;
-  bp.bytes = options.buffer_pool_bytes;
-  bp.page_cleaner = options.page_cleaner;
-  db->pool_ = std::make_unique<BufferPool>(bp);
   if (!exists) {
     Status created = db->CreateFiles();
     if (!created.ok()) {

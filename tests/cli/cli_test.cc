@@ -1,8 +1,10 @@
 // Runs the real `strata` binary and checks what users see: help, version, exit codes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
+#include "tests/util/tsv.h"
 #include "tests/util/run_command.h"
 
 namespace {
@@ -58,6 +60,39 @@ TEST(CliTest, UnknownCommandInGroupExitsTwo) {
   CliRun r = StrataBoth("inspect no-such-command");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("unknown command 'no-such-command'"), std::string::npos) << r.output;
+}
+
+// Boost would wrap "-5" round to 2^64 - 5 rows, keys, threads or MiB: a disk filled or an
+// abort, where a user's slip of the keyboard deserves a usage error that changes nothing.
+TEST(CliTest, NegativeCountsAndSizesAreUsageErrors) {
+  strata::testing::TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  for (const std::string& args :
+       {std::string("gen dump --rows -5 --keys seq -o ") + (tmp.path() / "x.sql").string(),
+        std::string("gen keys --keys seq -n -1"), "sql --datadir " + dir + " --buffer-pool -1 -e 'SELECT 1'",
+        "import x.sql --datadir " + dir + " --threads -1", "bench hotrow --datadir " + dir + " --threads -4"}) {
+    CliRun r = StrataBoth(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("cannot be negative"), std::string::npos) << args << "\n" << r.output;
+  }
+  for (const std::string& args :
+       {"sql --datadir " + dir + " --buffer-pool 0 -e 'SELECT 1'",
+        "import x.sql --datadir " + dir + " --threads 100000", "bench hotrow --datadir " + dir + " --threads 100000"}) {
+    EXPECT_EQ(StrataBoth(args).exit_code, 2) << args;
+  }
+  EXPECT_FALSE(std::filesystem::exists(tmp.path() / "x.sql"));
+  EXPECT_FALSE(std::filesystem::exists(dir)) << "a refused command created the data directory";
+  // A pool the machine cannot give is the engine's refusal, not an abort.
+  CliRun huge = StrataBoth("sql --datadir " + dir + " --buffer-pool 1000000000000 -e 'SELECT 1'");
+  EXPECT_EQ(huge.exit_code, 1) << huge.output;
+  EXPECT_NE(huge.output.find("cannot be allocated"), std::string::npos) << huge.output;
+  EXPECT_FALSE(std::filesystem::exists(dir)) << "the refused pool left a data directory behind";
+}
+
+TEST(CliTest, AMissingPositionalArgumentIsNamedAsSuch) {
+  CliRun r = StrataBoth("import --datadir /nonexistent");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output.rfind("strata import: missing DUMP\n", 0), 0u) << r.output;
 }
 
 }  // namespace
