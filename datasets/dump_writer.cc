@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ondisk/identifier.h"
+
 namespace strata::datasets {
 
 std::optional<TableShape> ParseTableShape(const std::string& name) {
@@ -42,11 +44,16 @@ constexpr std::string_view kSessionRestore =
     "/*!40101 SET COLLATION_CONNECTION=@OLD_COLLATION_CONNECTION */;\n"
     "/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */;\n\n";
 
+std::string QuotedTable(const DumpOptions& o) {
+  return ondisk::QuoteIdentifier(o.table.empty() ? DefaultTableName(o.keys) : o.table);
+}
+
 }  // namespace
 
 std::string RowTuples::Next(bool autoinc_as_null) {
   ++row_;
-  // Numbers bare, text quoted (the generators' alphabets need no escaping), bytes in hex.
+  // Numbers bare, text quoted (the generators' alphabets need no escaping), bytes in hex as
+  // --hex-blob writes them.
   const std::string key = key_gen_.Next();
   std::string tuple = "(";
   if (keys_ == KeyStrategy::kAutoinc) {
@@ -56,7 +63,7 @@ std::string RowTuples::Next(bool autoinc_as_null) {
   } else if (!KeyGenerator::IsBinary(keys_)) {
     tuple += "'" + key + "'";
   } else {
-    tuple += "0x" + ToHex(key);
+    tuple += "0x" + ToHex(key, HexCase::kUpper);
   }
   if (shape_ == TableShape::kSbtest) {
     const SbtestRow r = row_gen_.Next();
@@ -66,8 +73,7 @@ std::string RowTuples::Next(bool autoinc_as_null) {
 }
 
 std::string CreateTableStatement(const DumpOptions& o) {
-  const std::string table = o.table.empty() ? DefaultTableName(o.keys) : o.table;
-  std::string s = fmt::format("CREATE TABLE `{}` (\n  `id` {} NOT NULL{},\n", table, KeyColumnType(o.keys),
+  std::string s = fmt::format("CREATE TABLE {} (\n  `id` {} NOT NULL{},\n", QuotedTable(o), KeyColumnType(o.keys),
                               o.keys == KeyStrategy::kAutoinc ? " AUTO_INCREMENT" : "");
   if (o.shape == TableShape::kSbtest) {
     s += "  `k` int(10) unsigned NOT NULL DEFAULT 0,\n"
@@ -78,12 +84,15 @@ std::string CreateTableStatement(const DumpOptions& o) {
   } else {
     s += "  PRIMARY KEY (`id`)\n";
   }
-  return s + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci";
+  // The server's next AUTO_INCREMENT value, which SHOW CREATE TABLE (and so the dump) names.
+  const std::string next_id =
+      o.keys == KeyStrategy::kAutoinc && o.rows > 0 ? fmt::format(" AUTO_INCREMENT={}", o.rows + 1) : "";
+  return s + ") ENGINE=InnoDB" + next_id + " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci";
 }
 
 bool WriteDump(const DumpOptions& o, const std::function<bool(std::string_view)>& write,
                const std::function<void(std::uint64_t)>& progress) {
-  const std::string table = o.table.empty() ? DefaultTableName(o.keys) : o.table;
+  const std::string table = QuotedTable(o);
   std::string head = fmt::format(
       "-- Strata gen dump: {} rows, keys {}, shape {}, seed {} (mariadb-dump's layout)\n--\n"
       "-- Host: localhost    Database: {}\n"
@@ -91,15 +100,15 @@ bool WriteDump(const DumpOptions& o, const std::function<bool(std::string_view)>
       o.rows, ToString(o.keys), o.shape == TableShape::kSbtest ? "sbtest" : "key-only", o.seed, o.database);
   head += kSessionSave;
   head += fmt::format(
-      "--\n-- Table structure for table `{0}`\n--\n\n"
-      "DROP TABLE IF EXISTS `{0}`;\n"
+      "--\n-- Table structure for table {0}\n--\n\n"
+      "DROP TABLE IF EXISTS {0};\n"
       "/*!40101 SET @saved_cs_client     = @@character_set_client */;\n"
       "/*!40101 SET character_set_client = utf8mb4 */;\n"
       "{1};\n"
       "/*!40101 SET character_set_client = @saved_cs_client */;\n\n"
-      "--\n-- Dumping data for table `{0}`\n--\n\n"
-      "LOCK TABLES `{0}` WRITE;\n"
-      "/*!40000 ALTER TABLE `{0}` DISABLE KEYS */;\n",
+      "--\n-- Dumping data for table {0}\n--\n\n"
+      "LOCK TABLES {0} WRITE;\n"
+      "/*!40000 ALTER TABLE {0} DISABLE KEYS */;\n",
       table, CreateTableStatement(o));
   if (!write(head)) return false;
 
@@ -107,7 +116,7 @@ bool WriteDump(const DumpOptions& o, const std::function<bool(std::string_view)>
   // mariadb-dump's extended INSERTs (dump_table in its source): a row to a line, and a new
   // statement when the running length (the INSERT text plus 4, then each row plus 2) would
   // reach net_buffer_length.
-  const std::string pattern = fmt::format("INSERT INTO `{}` VALUES\n", table);
+  const std::string pattern = fmt::format("INSERT INTO {} VALUES\n", table);
   std::string statement;
   std::size_t length = 0;
   for (std::uint64_t i = 1; i <= o.rows; ++i) {
@@ -132,7 +141,7 @@ bool WriteDump(const DumpOptions& o, const std::function<bool(std::string_view)>
     if (!write(statement)) return false;
   }
   if (progress) progress(o.rows);
-  std::string tail = fmt::format("/*!40000 ALTER TABLE `{0}` ENABLE KEYS */;\nUNLOCK TABLES;\n", table);
+  std::string tail = fmt::format("/*!40000 ALTER TABLE {0} ENABLE KEYS */;\nUNLOCK TABLES;\n", table);
   tail += kSessionRestore;
   tail += "-- Dump completed\n";
   return write(tail);

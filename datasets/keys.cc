@@ -87,8 +87,8 @@ std::string KeyGenerator::Ulid(std::uint64_t millis, std::uint64_t hi16, std::ui
   return s;
 }
 
-std::string ToHex(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
+std::string ToHex(std::string_view bytes, HexCase hex_case) {
+  const char* kHex = hex_case == HexCase::kUpper ? "0123456789ABCDEF" : "0123456789abcdef";
   std::string out;
   out.reserve(2 * bytes.size());
   for (unsigned char c : bytes) {

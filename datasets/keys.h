@@ -54,8 +54,10 @@ class KeyGenerator {
   std::uint64_t v1_ticks_ = 0, v1_clock_seq_ = 0, v1_node_ = 0;
 };
 
-// Bytes as lowercase hex ("0aff..."): binary keys where text is wanted.
-std::string ToHex(std::string_view bytes);
+// Bytes as hex ("0aff...", or "0AFF..." as mariadb-dump --hex-blob writes them): binary keys
+// where text is wanted.
+enum class HexCase { kLower, kUpper };
+std::string ToHex(std::string_view bytes, HexCase hex_case = HexCase::kLower);
 
 // A row of sysbench's sbtest table without its key: k random in [1, rows], c and pad made of
 // 10 and 5 groups of 11 digits joined by '-' (119 and 59 characters), as sysbench's

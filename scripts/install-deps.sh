@@ -20,7 +20,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
   chromium                              # draws report.html headless for its screenshot test
   mariadb-server-core                   # innochecksum, run on the engine's files by the tests; mariadbd
-  mariadb-client-core                   # with it, a private server loads `strata gen dump` files in a test
+  mariadb-client                        # mariadb and mariadb-dump: a private server loads and dumps `strata gen dump` files in a test
   clang libclang-rt-14-dev   # libFuzzer and the sanitizer runtimes for the fuzz targets
   clang-format                          # `make format-check`: layout as .clang-format says
 )

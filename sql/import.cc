@@ -9,6 +9,7 @@
 #include "sql/parser.h"
 #include "sql/row_builder.h"
 #include "sql/values_reader.h"
+#include "ondisk/identifier.h"
 
 namespace strata::sql {
 
@@ -59,8 +60,8 @@ struct Importer::TableLoad {
 Importer::Importer(Database& db, ImportOptions options) : db_(db), options_(std::move(options)), session_(db) {
   if (!options_.database.empty()) {
     Discard none;
-    (void)session_.Execute("CREATE DATABASE IF NOT EXISTS `" + options_.database + "`", none);
-    auto o = session_.Execute("USE `" + options_.database + "`", none);
+    (void)session_.Execute("CREATE DATABASE IF NOT EXISTS " + ondisk::QuoteIdentifier(options_.database), none);
+    auto o = session_.Execute("USE " + ondisk::QuoteIdentifier(options_.database), none);
     if (o.error) Fail({*o.error, 0, ""});
   }
   unsigned n = options_.threads ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -110,7 +111,7 @@ void Importer::UseHeaderDatabase(const ScriptStatement& st) {
     return;
   }
   Discard none;
-  const std::string quoted = "`" + header_database_ + "`";
+  const std::string quoted = ondisk::QuoteIdentifier(header_database_);
   (void)session_.Execute("CREATE DATABASE IF NOT EXISTS " + quoted, none);
   auto o = session_.Execute("USE " + quoted, none);
   if (o.error) return Fail({*o.error, st.line, file_, result_.statements});
@@ -192,7 +193,7 @@ bool Importer::FastInsert(ScriptStatement& st) {
     load->name = ins.table.name;
     load->session = std::make_unique<Session>(db_);
     Discard none;
-    (void)load->session->Execute("USE `" + load->database + "`", none);
+    (void)load->session->Execute("USE " + ondisk::QuoteIdentifier(load->database), none);
     TableLoad* raw = load.get();
     load->loader = std::thread([this, raw] { LoadLoop(raw); });
     result_.tables.insert(load->database + "." + load->name);

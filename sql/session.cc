@@ -11,6 +11,7 @@
 
 #include "sql/lexer.h"
 #include "sql/session_context.h"
+#include "ondisk/identifier.h"
 
 namespace strata::sql {
 
@@ -558,16 +559,15 @@ StatementOutcome Session::DoSet(const Set& set) {
 }
 
 std::string Session::ShowCreateTable(const TableSpec& spec) const {
-  auto quote = [](const std::string& n) { return "`" + n + "`"; };
   auto list = [&](const std::vector<std::string>& cols) {
     std::string out;
-    for (const auto& c : cols) out += (out.empty() ? "" : ",") + quote(c);
+    for (const auto& c : cols) out += (out.empty() ? "" : ",") + ondisk::QuoteIdentifier(c);
     return out;
   };
-  std::string out = "CREATE TABLE " + quote(spec.name) + " (\n";
+  std::string out = "CREATE TABLE " + ondisk::QuoteIdentifier(spec.name) + " (\n";
   std::vector<std::string> lines;
   for (const engine::Column& c : spec.columns) {
-    std::string l = "  " + quote(c.name) + " " + c.SqlType();
+    std::string l = "  " + ondisk::QuoteIdentifier(c.name) + " " + c.SqlType();
     if (c.is_string() && c.charset == Charset::kLatin1) l += " CHARACTER SET latin1";
     if (!c.nullable) l += " NOT NULL";
     if (c.auto_increment) l += " AUTO_INCREMENT";
@@ -586,7 +586,7 @@ std::string Session::ShowCreateTable(const TableSpec& spec) const {
   }
   if (!spec.primary_key.empty()) lines.push_back("  PRIMARY KEY (" + list(spec.primary_key) + ")");
   for (const IndexSpec& ix : spec.indexes) {
-    lines.push_back(std::string("  ") + (ix.unique ? "UNIQUE KEY " : "KEY ") + quote(ix.name) + " (" +
+    lines.push_back(std::string("  ") + (ix.unique ? "UNIQUE KEY " : "KEY ") + ondisk::QuoteIdentifier(ix.name) + " (" +
                     list(ix.columns) + ")");
   }
   for (std::size_t k = 0; k < lines.size(); ++k) out += lines[k] + (k + 1 < lines.size() ? ",\n" : "\n");
