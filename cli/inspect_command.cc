@@ -534,7 +534,7 @@ int Redo(const std::vector<std::string>& args) {
   InspectRun run("redo",
                  "PATH...\n\nA redo log (ib_logfile0, #innodb_redo/#ib_redoN, or a data directory holding one):\n"
                  "header, both checkpoints, the log after the newer one, and the records of Strata's,\n"
-                 "MySQL 8.0.30+ and MariaDB 10.8+ logs counted by type and by page.");
+                 "MySQL 8.0.30+ and MariaDB 10.5+ logs counted by type and by page.");
   run.options.add_options()("records", "list every record after the checkpoint")(
       "page", po::value<std::string>(), "S:P: only the records for space S page P, oldest first (implies --records)")(
       "all", "MySQL 8.0.30+: every record the #ib_redo files still hold, not only those after the checkpoint");

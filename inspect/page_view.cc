@@ -538,7 +538,7 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const 
   PageView v;
   v.file = f.path().string();
   v.page_no = n;
-  v.type = PageTypeName(FilHeader(page).type_code(), f.flavor());
+  v.type = PageTypeName(AnalyzePage(f, n), f.flavor());  // as pages and summary name it: FREE, DOUBLEWRITE, ...
   v.with_records = with_records;
   v.regions = PageRegions(f, page);  // before the sections: the compressed one reads them
   v.sections.push_back(FilSection(f, page));

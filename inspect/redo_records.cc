@@ -1,5 +1,5 @@
 // The records of a redo log, decoded from the payload stream its blocks make (or, for
-// MariaDB 10.8+, from its ring): Strata's own records, MySQL 5.7-9.x's, and MariaDB's. The
+// MariaDB 10.8+, from its ring): Strata's own records, MySQL 8.0.30+'s, and MariaDB 10.5+'s. The
 // counting and the checks of where mini-transactions start live here; redo_report.cc reads
 // the files, the header and the checkpoints, and calls these.
 #include "inspect/redo_records.h"

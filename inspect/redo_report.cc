@@ -7,6 +7,9 @@
 #include <unordered_map>
 
 #include "inspect/redo_records.h"
+#include "ondisk/checksum.h"
+#include "ondisk/fil_header.h"
+#include "ondisk/fsp_header.h"
 #include "ondisk/mariadb_redo.h"
 #include "ondisk/mysql_redo.h"
 #include "ondisk/redo.h"
@@ -21,6 +24,30 @@ namespace {
 std::string FormatName(std::uint32_t format) {
   if (format == kStrataLogFormat) return "Strata redo log, version 1";
   return ToString(static_cast<LogFormat>(format & 0x7FFFFFFF));
+}
+
+bool KnownFormat(std::uint32_t format) {
+  static constexpr LogFormat kKnown[] = {LogFormat::kLegacy,    LogFormat::kMySql57,     LogFormat::kMySql801,
+                                         LogFormat::kMySql803,  LogFormat::kMySql8019,   LogFormat::kMySql8028,
+                                         LogFormat::kMySql8030, LogFormat::kMaria103,    LogFormat::kMaria104,
+                                         LogFormat::kMariaPhys, LogFormat::kMariaPhys108};
+  const auto f = static_cast<LogFormat>(format & 0x7FFFFFFF);
+  return format == kStrataLogFormat || std::find(std::begin(kKnown), std::end(kKnown), f) != std::end(kKnown);
+}
+
+// A tablespace given where a log was meant: its page 0 is an FSP_HDR page that passes its
+// own checksum (a log's header never does).
+bool IsTablespace(std::ifstream& in, std::uint64_t file_size) {
+  std::vector<std::byte> head(std::min<std::uint64_t>(file_size, kMaxPageSize));
+  in.seekg(0);
+  if (head.size() < FspHeader::kFlags + 4 ||
+      !in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size())))
+    return false;
+  auto flags = FspFlags::Decode(Load32(head, FspHeader::kFlags));
+  if (!flags.ok() || flags->physical_page_size > head.size()) return false;
+  const ConstBytes p0(head.data(), flags->physical_page_size);
+  const PageCheck c = ValidatePage(p0, flags->full_crc32);
+  return c.valid && !c.all_zero && FilHeader(p0).type() == PageType::kFspHdr && FilHeader(p0).page_no().value() == 0;
 }
 
 bool BlockFramed(std::uint32_t format) {
@@ -162,10 +189,20 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
     return static_cast<bool>(in);
   };
+  if (IsTablespace(in, r.file_size)) {
+    return fail("not a redo log",
+                "this is a tablespace (page 0 is an FSP_HDR page with a valid checksum): read it "
+                "with `strata inspect summary`, `pages` or `check`");
+  }
   std::vector<std::byte> block(kLogBlockSize);
   if (!read(0, block)) return fail("truncated", fmt::format("{} bytes: shorter than a log file header", r.file_size));
   auto header = LogFileHeader::Decode(block);
   if (!header.ok()) return fail("file header", header.status().message());
+  if (!KnownFormat(header->format) && !header->checksum_ok) {
+    return fail("not a redo log", fmt::format("its header names format {:#x}, none InnoDB or Strata writes, and its "
+                                              "checksum does not match",
+                                              header->format));
+  }
   r.format = header->format;
   r.format_name = FormatName(header->format);
   r.creator = header->creator;

@@ -94,6 +94,21 @@ TEST(InspectCliTest, MissingFileAndBadArgumentsHaveDistinctExitCodes) {
   EXPECT_NE(far.err.find("has 18 pages"), std::string::npos) << far.err;
 }
 
+// One page, one name: `inspect page` calls a page what `inspect pages` and `summary` call it
+// (a never-written free page is FREE in all three, not ALLOCATED in one).
+TEST(InspectCliTest, PageNamesAPagesTypeAsPagesDoes) {
+  const std::string film = (strata::testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd").string();
+  CommandResult pages = Strata("inspect pages --json " + film);
+  ASSERT_EQ(pages.exit_code, 0) << pages.err;
+  const auto listed = nlohmann::json::parse(pages.out)["files"][0]["pages"];
+  ASSERT_EQ(listed.size(), 22u);
+  for (const auto& p : listed) {
+    CommandResult one = Strata("inspect page --json " + film + " " + std::to_string(p["page_no"].get<int>()));
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    EXPECT_EQ(nlohmann::json::parse(one.out)["files"][0]["type"], p["type"]) << "page " << p["page_no"];
+  }
+}
+
 TEST(InspectCliTest, UndoOnADataDirectoryPrintsTheServersHistoryLength) {
   strata::testing::TempDir tmp;
   for (const char* f : {"ibdata1", "undo001", "undo002"}) {

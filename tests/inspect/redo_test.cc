@@ -134,6 +134,21 @@ TEST(RedoReportTest, MariaDbLogEndingBeforeTheCheckpointsEndIsDamage) {
   }
 }
 
+// A tablespace or any other file given by mistake is said to be no log, not read as one with
+// made-up checkpoints and flags.
+TEST(RedoReportTest, AFileThatIsNoLogIsSaidToBeNone) {
+  testing::TempDir tmp;
+  const auto text = tmp.path() / "notes.txt";
+  testing::WriteWholeFile(text, std::vector<std::byte>(4096, std::byte{'x'}));
+  for (const std::filesystem::path& p :
+       {testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film.ibd", testing::TestDataDir() / "mariadb/t_int.ibd",
+        testing::TestDataDir() / "mariadb/t_compact.ibd", text}) {
+    RedoReport r = AnalyzeRedo(p, {});
+    ASSERT_EQ(r.findings.size(), 1u) << p << "\n" << ToText(r);
+    EXPECT_EQ(r.findings[0].what, "not a redo log") << p;
+  }
+}
+
 TEST(RedoReportTest, DamageIsAFindingNotACrash) {
   testing::TempDir tmp;
   const auto path = tmp.path() / "ib_logfile0";
