@@ -92,6 +92,7 @@ json ColumnJson(const Column& c, std::size_t position) {
             // What the engine needs back that MySQL keeps elsewhere.
             {"strata_length", c.length},
             {"strata_charset", static_cast<int>(c.charset)},
+            {"strata_binary_collation", c.binary_collation},
             {"strata_type", static_cast<int>(c.type)}};
   if (c.default_value && !c.default_value->is_null()) {
     const Value& v = *c.default_value;
@@ -248,6 +249,7 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
       col.type = static_cast<ColumnType>(c.at("strata_type").get<int>());
       col.length = c.at("strata_length").get<std::uint32_t>();
       col.charset = static_cast<Charset>(c.at("strata_charset").get<int>());
+      col.binary_collation = c.value("strata_binary_collation", false);  // absent before it was kept
       col.nullable = c.at("is_nullable").get<bool>();
       col.is_unsigned = c.at("is_unsigned").get<bool>();
       col.auto_increment = c.at("is_auto_increment").get<bool>();

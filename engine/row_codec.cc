@@ -240,13 +240,16 @@ ColumnFormat FormatOf(const Column& c) {
 
 int CollationOf(const Column& c) {
   if (!c.is_string()) return 63;
-  return c.charset == Charset::kUtf8mb4 ? 45 : c.charset == Charset::kLatin1 ? 8 : 63;
+  if (c.charset == Charset::kUtf8mb4) return c.binary_collation ? 46 : 45;
+  if (c.charset == Charset::kLatin1) return c.binary_collation ? 47 : 8;
+  return 63;
 }
 
 CompareKind CompareKindOf(const Column& c) {
   if (c.type == ColumnType::kFloat) return CompareKind::kFloat;
   if (c.type == ColumnType::kDouble) return CompareKind::kDouble;
-  if (c.is_string()) return c.charset == Charset::kBinary ? CompareKind::kPadSpace : CompareKind::kCaseFold;
+  if (c.is_string())
+    return c.charset == Charset::kBinary || c.binary_collation ? CompareKind::kPadSpace : CompareKind::kCaseFold;
   return CompareKind::kBinary;
 }
 

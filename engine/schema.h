@@ -51,6 +51,9 @@ struct Column {
   bool nullable = true;
   bool auto_increment = false;
   Charset charset = Charset::kUtf8mb4;
+  // utf8mb4_bin / latin1_bin: text compares byte for byte (trailing spaces aside), not with
+  // the charset's default case-insensitive collation; 'a' and 'A' are two keys.
+  bool binary_collation = false;
   std::optional<Value> default_value;
 
   bool is_integer() const { return type <= ColumnType::kBigInt; }

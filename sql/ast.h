@@ -16,8 +16,9 @@
 namespace strata::sql {
 
 // How a literal was written, which decides how it compares and converts: a hex string or
-// `_binary '...'` compares as bytes; a decimal literal keeps its exact digits.
-enum class LiteralKind : std::uint8_t { kPlain, kBinary, kDecimal };
+// `_binary '...'` compares as bytes; a decimal literal keeps its exact digits. kBinCollated is
+// text read from a column of a _bin collation: bytes decide, but trailing spaces do not.
+enum class LiteralKind : std::uint8_t { kPlain, kBinary, kDecimal, kBinCollated };
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;

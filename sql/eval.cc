@@ -65,18 +65,28 @@ SqlValue Decimal(long double v, int scale) {
   return Str(std::move(s), LiteralKind::kDecimal);
 }
 
-int CompareText(const std::string& a, const std::string& b, bool binary) {
-  if (binary) {
+// How two strings compare: the more exact side decides (a binary string over a _bin column's
+// text, either over the default case-insensitive collation), as MySQL's coercibility does.
+LiteralKind TextOrder(LiteralKind a, LiteralKind b) {
+  if (a == LiteralKind::kBinary || b == LiteralKind::kBinary) return LiteralKind::kBinary;
+  if (a == LiteralKind::kBinCollated || b == LiteralKind::kBinCollated) return LiteralKind::kBinCollated;
+  return LiteralKind::kPlain;
+}
+
+int CompareText(const std::string& a, const std::string& b, LiteralKind order) {
+  if (order == LiteralKind::kBinary) {
     const int c = a.compare(b);
     return c < 0 ? -1 : c > 0;
   }
-  // utf8mb4_general_ci-like: ASCII case folded, trailing spaces ignored (PAD SPACE).
+  // utf8mb4_general_ci-like: ASCII case folded; _bin: bytes. Trailing spaces ignored (PAD SPACE).
   std::size_t la = a.size(), lb = b.size();
   while (la && a[la - 1] == ' ') --la;
   while (lb && b[lb - 1] == ' ') --lb;
   const std::size_t n = std::min(la, lb);
+  const bool fold = order == LiteralKind::kPlain;
   for (std::size_t i = 0; i < n; ++i) {
-    const int x = std::toupper(static_cast<unsigned char>(a[i])), y = std::toupper(static_cast<unsigned char>(b[i]));
+    const int x = fold ? std::toupper(static_cast<unsigned char>(a[i])) : static_cast<unsigned char>(a[i]);
+    const int y = fold ? std::toupper(static_cast<unsigned char>(b[i])) : static_cast<unsigned char>(b[i]);
     if (x != y) return x < y ? -1 : 1;
   }
   return la == lb ? 0 : la < lb ? -1 : 1;
@@ -299,12 +309,12 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     if (args.empty()) return WrongArguments(f);
     if (any_null()) return Null();
     std::string out;
-    bool binary = false;
+    LiteralKind order = LiteralKind::kPlain;
     for (const SqlValue& a : args) {
       out += text(a);
-      binary |= a.kind == LiteralKind::kBinary;
+      order = TextOrder(order, a.kind);
     }
-    return Str(std::move(out), binary ? LiteralKind::kBinary : LiteralKind::kPlain);
+    return Str(std::move(out), order);
   }
   if (f == "LENGTH" || f == "OCTET_LENGTH" || f == "CHAR_LENGTH" || f == "CHARACTER_LENGTH") {
     if (!arity(1, 1)) return WrongArguments(f);
@@ -443,8 +453,7 @@ std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
   const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
   if (text_a && text_b) {
-    return CompareText(a.value.as_string(), b.value.as_string(),
-                       a.kind == LiteralKind::kBinary || b.kind == LiteralKind::kBinary);
+    return CompareText(a.value.as_string(), b.value.as_string(), TextOrder(a.kind, b.kind));
   }
   if (Integral(a) && Integral(b)) {
     const __int128 x = a.value.is_int() ? __int128(a.value.as_int()) : __int128(a.value.as_uint());
@@ -572,7 +581,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       if (x->value.is_null() || p->value.is_null()) return Null();
       const std::string s = x->value.is_string() ? x->value.as_string() : *Format(x->value);
       const std::string pat = p->value.is_string() ? p->value.as_string() : *Format(p->value);
-      const bool m = LikeMatch(s, pat, x->kind == LiteralKind::kBinary || p->kind == LiteralKind::kBinary);
+      const bool m = LikeMatch(s, pat, TextOrder(x->kind, p->kind) != LiteralKind::kPlain);
       return Int(m != e.negated);
     }
   }

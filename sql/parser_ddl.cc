@@ -127,11 +127,38 @@ Charset Parser::CharsetName() {
   return *c;
 }
 
-std::optional<Charset> Parser::CharsetOfCollation(const std::string& name) {
+Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
+  const std::string name = OptionValue();
   const std::string n = Lower(name);
-  if (n == "binary") return Charset::kBinary;
+  // The collations whose comparisons Strata's two (ASCII case folded, or bytes; trailing
+  // spaces ignored) stand for; accent-sensitive, case-sensitive and language ones are not.
+  static const char* const kCaseInsensitive[] = {"general_ci",    "unicode_ci", "unicode_520_ci",     "0900_ai_ci",
+                                                 "uca1400_ai_ci", "swedish_ci", "general_mysql500_ci"};
+  static const char* const kBinary[] = {"bin"};
   const auto us = n.find('_');
-  return CharsetNamed(n.substr(0, us));
+  std::optional<Collation> found;
+  if (n == "binary") {
+    found = Collation{Charset::kBinary, true};
+  } else if (auto cs = CharsetNamed(n.substr(0, us)); cs && us != std::string::npos) {
+    const std::string rest = n.substr(us + 1);
+    for (const char* r : kCaseInsensitive) {
+      if (rest == r) found = Collation{*cs, false};
+    }
+    for (const char* r : kBinary) {
+      if (rest == r) found = Collation{*cs, true};
+    }
+  }
+  if (!found) {
+    throw Failure{{1273, "HY000",
+                   fmt::format("Unknown collation: '{}' (Strata compares text by the _ci collations of utf8mb4 and "
+                               "latin1, case-insensitively, and by their _bin ones)",
+                               name)}};
+  }
+  if (charset && *charset != found->charset) {
+    const char* named = *charset == Charset::kLatin1 ? "latin1" : *charset == Charset::kBinary ? "binary" : "utf8mb4";
+    throw Failure{{1253, "42000", fmt::format("COLLATION '{}' is not valid for CHARACTER SET '{}'", name, named)}};
+  }
+  return *found;
 }
 
 sql::Statement Parser::ParseCreateTable() {
@@ -183,6 +210,7 @@ sql::Statement Parser::ParseCreateTable() {
   } while (AcceptPunct(","));
   ExpectPunct(")");
   std::optional<Charset> table_charset;
+  bool table_binary_collation = false;
   while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
     AcceptPunct(",");
     AcceptWord("DEFAULT");
@@ -191,8 +219,9 @@ sql::Statement Parser::ParseCreateTable() {
       table_charset = CharsetName();
     } else if (AcceptWord("COLLATE")) {
       AcceptPunct("=");
-      const std::string name = OptionValue();
-      if (!table_charset) table_charset = CharsetOfCollation(name);
+      const Collation collation = CollationName(table_charset);
+      table_charset = collation.charset;
+      table_binary_collation = collation.binary;
     } else if (AcceptWord("AUTO_INCREMENT")) {
       AcceptPunct("=");
       c.auto_increment = Unsigned();
@@ -213,7 +242,10 @@ sql::Statement Parser::ParseCreateTable() {
   }
   for (std::size_t k = 0; k < c.spec.columns.size(); ++k) {
     Column& col = c.spec.columns[k];
-    if (!explicit_charset[k] && table_charset && (col.is_string())) col.charset = *table_charset;
+    if (!explicit_charset[k] && table_charset && (col.is_string())) {
+      col.charset = *table_charset;
+      col.binary_collation = table_binary_collation;
+    }
   }
   c.spec.database = c.table.database;
   c.spec.name = c.table.name;
@@ -360,9 +392,11 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
         OptionValue();
       *has_charset = true;
     } else if (AcceptWord("COLLATE")) {
-      const std::string name = OptionValue();
-      if (!*has_charset && col.is_string()) {
-        if (auto cs = CharsetOfCollation(name)) col.charset = *cs;
+      const Collation collation =
+          CollationName(*has_charset && col.is_string() ? std::optional(col.charset) : std::nullopt);
+      if (col.is_string()) {
+        col.charset = collation.charset;
+        col.binary_collation = collation.binary;
         *has_charset = true;
       }
     } else if (AcceptWord("DEFAULT")) {

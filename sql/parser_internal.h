@@ -181,7 +181,13 @@ class Parser {
   void IndexOptions();
   static std::optional<Charset> CharsetNamed(const std::string& name);
   Charset CharsetName();
-  static std::optional<Charset> CharsetOfCollation(const std::string& name);
+  struct Collation {
+    Charset charset;
+    bool binary;  // a *_bin collation (Column::binary_collation)
+  };
+  // COLLATE's name: a collation Strata compares by, else error 1273 (or 1253 when it is not one
+  // of `charset`'s).
+  Collation CollationName(std::optional<Charset> charset);
   sql::Statement ParseCreateTable();
   void SkipBalanced();
   Column ColumnDefinition(CreateTable& c, bool* has_charset, bool* default_now);

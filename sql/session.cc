@@ -568,7 +568,11 @@ std::string Session::ShowCreateTable(const TableSpec& spec) const {
   std::vector<std::string> lines;
   for (const engine::Column& c : spec.columns) {
     std::string l = "  " + ondisk::QuoteIdentifier(c.name) + " " + c.SqlType();
-    if (c.is_string() && c.charset == Charset::kLatin1) l += " CHARACTER SET latin1";
+    if (c.is_string() && (c.charset == Charset::kLatin1 || c.binary_collation)) {
+      const std::string charset = c.charset == Charset::kLatin1 ? "latin1" : "utf8mb4";
+      l += " CHARACTER SET " + charset;
+      if (c.binary_collation) l += " COLLATE " + charset + "_bin";
+    }
     if (!c.nullable) l += " NOT NULL";
     if (c.auto_increment) l += " AUTO_INCREMENT";
     if (c.default_value) {

@@ -28,6 +28,8 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
   else if (c.charset == Charset::kBinary || c.type == ColumnType::kBinary || c.type == ColumnType::kVarbinary ||
            (c.is_lob() && !c.is_string())) {
     kind = LiteralKind::kBinary;
+  } else if (c.is_string() && c.binary_collation) {
+    kind = LiteralKind::kBinCollated;
   }
   return {v, kind};
 }

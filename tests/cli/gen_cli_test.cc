@@ -7,21 +7,17 @@
 #include <filesystem>
 
 #include "tests/util/fixtures.h"
+#include "tests/util/private_mariadb.h"
 #include "tests/util/run_command.h"
 #include "tests/util/tsv.h"
 
 namespace {
 
+using strata::testing::PrivateMariadb;
 using strata::testing::RunCommand;
 using strata::testing::Strata;
 using strata::testing::TempDir;
 namespace fs = std::filesystem;
-
-// Stops the private server however the test ends: a failed assertion returns early.
-struct ServerStopper {
-  std::string script, dir;
-  ~ServerStopper() { (void)RunCommand(fmt::format("{} stop {} 2>&1", script, dir)); }
-};
 
 TEST(GenCliTest, EveryStrategysDumpImports) {
   TempDir tmp;
@@ -67,15 +63,13 @@ TEST(GenCliTest, BadArgumentsAreUsageErrors) {
 // The MariaDB client loads the dump, and every row (key in hex, k, c, pad, in key order) is
 // the same there as in Strata after `strata import`.
 TEST(GenCliTest, MariadbLoadsTheSameRows) {
-  if (RunCommand("command -v mariadb && command -v mariadb-dump && command -v mariadb-install-db").exit_code != 0) {
-    GTEST_SKIP() << "needs mariadb-client-core and mariadb-server-core (scripts/install-deps.sh)";
-  }
+  if (!PrivateMariadb::Installed())
+    GTEST_SKIP() << "needs mariadb-client and mariadb-server-core (scripts/install-deps.sh)";
   TempDir tmp;
+  const PrivateMariadb mariadb(tmp.path() / "server", 33271);
+  ASSERT_TRUE(mariadb.up()) << mariadb.start_output();
   const fs::path server = fs::path(STRATA_SOURCE_DIR) / "scripts/mariadb/server.sh";
-  const std::string sdir = (tmp.path() / "server").string();
-  const auto start = RunCommand(fmt::format("{} start {} 33271 2>&1", server.string(), sdir));
-  ASSERT_EQ(start.exit_code, 0) << start.out;
-  ServerStopper stop{server.string(), sdir};
+  const std::string sdir = mariadb.dir();
   for (const std::string keys : {"uuid", "uuid7-bin"}) {
     const std::string dump = (tmp.path() / (keys + ".sql")).string();
     ASSERT_EQ(

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tests/util/fixtures.h"
+#include "tests/util/private_mariadb.h"
 #include "tests/util/run_command.h"
 #include "tests/util/tsv.h"
 
@@ -73,6 +74,68 @@ TEST(SqlCliTest, RealMariadbDumpThroughImportMatchesTheServer) {
   ExpectServerChecksums(dir);
   auto check = Strata("inspect check " + dir + "/dumptest/big.ibd");
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+}
+
+// Collations decide which keys are duplicates and which rows a WHERE finds: the same script
+// through the MariaDB client and through `strata sql` and `strata import` prints the same
+// thing (a _bin key holds 'a' and 'A'; a _ci one refuses the second with 1062; a collation
+// Strata does not compare by is refused, not read as another).
+TEST(SqlCliTest, CollationsCompareAsMariadbDoes) {
+  if (!strata::testing::PrivateMariadb::Installed()) GTEST_SKIP() << "needs MariaDB (scripts/install-deps.sh)";
+  TempDir tmp;
+  const auto script = tmp.path() / "collations.sql";
+  std::ofstream(script) << R"(CREATE DATABASE coll;
+USE coll;
+CREATE TABLE bin_col (v VARCHAR(10) COLLATE utf8mb4_bin PRIMARY KEY, n INT);
+INSERT INTO bin_col VALUES ('a', 1), ('A', 2), ('b ', 3), ('B', 4);
+CREATE TABLE bin_table (v VARCHAR(10) PRIMARY KEY, w VARCHAR(10) CHARACTER SET latin1, KEY (w))
+  DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+INSERT INTO bin_table VALUES ('x', 'p'), ('X', 'P');
+CREATE TABLE ci (v VARCHAR(10) PRIMARY KEY) COLLATE utf8mb4_general_ci;
+INSERT INTO ci VALUES ('q');
+SELECT v, n FROM bin_col ORDER BY v;
+SELECT n FROM bin_col WHERE v = 'a';
+SELECT n FROM bin_col WHERE v = 'b';
+SELECT n FROM bin_col WHERE v LIKE 'a%';
+SELECT n FROM bin_col WHERE v IN ('A', 'B') ORDER BY n;
+SELECT v FROM bin_table WHERE v = 'x';
+SELECT COUNT(*) FROM bin_table WHERE w = 'p';
+SELECT COUNT(*) FROM ci WHERE v = 'Q';
+INSERT INTO ci VALUES ('Q');
+)";
+  const auto refused = tmp.path() / "refused.sql";
+  std::ofstream(refused)
+      << "USE coll;\nCREATE TABLE latin_mix (v VARCHAR(3) CHARACTER SET latin1 COLLATE utf8mb4_bin);\n";
+
+  const strata::testing::PrivateMariadb mariadb(tmp.path() / "server", 33272);
+  ASSERT_TRUE(mariadb.up()) << mariadb.start_output();
+  const auto theirs = mariadb.Sql("", script, "-B");
+  const auto theirs_refused = mariadb.Sql("", refused, "-B");
+  const std::string dir = (tmp.path() / "d").string();
+  const auto ours = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + dir + " -B < " + script.string());
+  const auto ours_refused =
+      RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + dir + " -B < " + refused.string());
+  EXPECT_EQ(ours.out, theirs.out);
+  EXPECT_EQ(ours.exit_code, theirs.exit_code);
+  // The same error at the same line (the key's name is written differently: ci.PRIMARY).
+  const std::string duplicate = "ERROR 1062 (23000) at line 18: Duplicate entry 'Q' for key '";
+  EXPECT_NE(theirs.err.find(duplicate), std::string::npos) << theirs.err;
+  EXPECT_NE(ours.err.find(duplicate), std::string::npos) << ours.err;
+  const std::string mismatch =
+      "ERROR 1253 (42000) at line 2: COLLATION 'utf8mb4_bin' is not valid for CHARACTER SET 'latin1'";
+  EXPECT_NE(theirs_refused.err.find(mismatch), std::string::npos) << theirs_refused.err;
+  EXPECT_NE(ours_refused.err.find(mismatch), std::string::npos) << ours_refused.err;
+
+  // Through import's bulk load, the keys sort and clash the same way.
+  const std::string imported = (tmp.path() / "i").string();
+  const auto imp = Strata("import " + script.string() + " --datadir " + imported);
+  EXPECT_NE(imp.err.find("ERROR 1062"), std::string::npos) << imp.out << imp.err;
+  EXPECT_EQ(Strata("sql --datadir " + imported + " coll -N -e 'SELECT v FROM bin_col ORDER BY v'").out,
+            "A\nB\na\nb \n");
+  EXPECT_EQ(
+      Strata("sql --datadir " + imported + " -N -e 'CREATE TABLE coll.k (v CHAR(2) COLLATE utf8mb4_klingon_ci)'").err,
+      "ERROR 1273 (HY000) at line 1: Unknown collation: 'utf8mb4_klingon_ci' (Strata compares text by the _ci "
+      "collations of utf8mb4 and latin1, case-insensitively, and by their _bin ones)\n");
 }
 
 TEST(SqlCliTest, ImportWithRedoDisabledSaysSoAndEnablesItAgain) {

@@ -1,0 +1,47 @@
+// A private MariaDB server (scripts/mariadb/server.sh) for tests that compare Strata with
+// what the server itself reports. Tests that use it define STRATA_SOURCE_DIR.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/util/run_command.h"
+
+namespace strata::testing {
+
+class PrivateMariadb {
+ public:
+  // Whether the server and its clients are installed (scripts/install-deps.sh installs them).
+  static bool Installed() {
+    return RunCommand("command -v mariadb && command -v mariadb-dump && command -v mariadb-install-db").exit_code == 0;
+  }
+
+  // Starts a server with its data in `dir`, on 127.0.0.1:`port`; up() says whether it came up.
+  PrivateMariadb(const std::filesystem::path& dir, int port)
+      : script_((std::filesystem::path(STRATA_SOURCE_DIR) / "scripts/mariadb/server.sh").string()),
+        dir_(dir.string()),
+        start_(RunCommand(fmt::format("{} start {} {} 2>&1", script_, dir_, port))) {}
+  // Stopped however the test ends: a failed assertion returns early.
+  ~PrivateMariadb() { (void)RunCommand(fmt::format("{} stop {} 2>&1", script_, dir_)); }
+  PrivateMariadb(const PrivateMariadb&) = delete;
+  PrivateMariadb& operator=(const PrivateMariadb&) = delete;
+
+  bool up() const { return start_.exit_code == 0; }
+  const std::string& start_output() const { return start_.out; }
+  const std::string& dir() const { return dir_; }
+
+  // The mariadb client, batch mode, reading `file`, in `database` (empty: none); `flags` as
+  // mariadb takes them (-B, -N, ...).
+  CommandResult Sql(const std::string& database, const std::filesystem::path& file,
+                    const std::string& flags = "") const {
+    return RunCommand(fmt::format("{} sql {} {} {} < {}", script_, dir_, database, flags, file.string()));
+  }
+
+ private:
+  std::string script_, dir_;
+  CommandResult start_;
+};
+
+}  // namespace strata::testing
