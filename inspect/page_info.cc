@@ -11,6 +11,14 @@ namespace strata::inspect {
 
 using namespace strata::ondisk;
 
+namespace {
+// A page carrying another page number, or another space id where the file's is known.
+bool IsMisplaced(ConstBytes page, std::uint32_t n, const SpaceFile& file) {
+  const Misplacement m = CheckPlacement(page, PageNo(n), file.space_id());
+  return m.page_no_differs || (m.space_id_differs && file.space_id_known());
+}
+}  // namespace
+
 PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, bool deep) {
   return AnalyzePage(file, n, file.page(n), deep);
 }
@@ -36,8 +44,7 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.doublewrite = file.InDoublewrite(n);
   // (MariaDB's full_crc32 encryption leaves the page number in clear, not the space id.)
   p.misplaced =
-      !p.doublewrite && (p.encrypted && file.full_crc32() ? fil.page_no().value() != n
-                                                          : CheckPlacement(page, PageNo(n), file.space_id()).any());
+      !p.doublewrite && (p.encrypted && file.full_crc32() ? fil.page_no().value() != n : IsMisplaced(page, n, file));
   if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) &&
       file.compressed()) {
     // ROW_FORMAT=COMPRESSED: the records are compressed, but the page header is the one of

@@ -275,11 +275,12 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     r.lsn_end = cp.lsn;
     WalkMariaPhys(path, r.file_size, r.start_lsn, cp.lsn, opt, r, visit);
     // The server writes its FILE_CHECKPOINT record at the checkpoint's end LSN and will not
-    // recover a log whose readable records stop short of it: bytes were cut or damaged there.
-    if (r.records_decoded && cp.end_lsn > r.lsn_end) {
+    // recover a log whose readable records stop short of it or at it (the record itself
+    // unreadable): bytes were cut or damaged there.
+    if (r.records_decoded && cp.end_lsn != 0 && cp.end_lsn >= r.lsn_end) {
       r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "log ends early",
-                            fmt::format("the readable records end at LSN {}, before the checkpoint's end LSN {} "
-                                        "(where its FILE_CHECKPOINT record is): the log was cut or damaged there, "
+                            fmt::format("the readable records end at LSN {}, short of the FILE_CHECKPOINT record at "
+                                        "the checkpoint's end LSN {}: the log was cut or damaged there, "
                                         "and MariaDB's recovery refuses it",
                                         r.lsn_end, cp.end_lsn)});
       r.scan_end = fmt::format(

@@ -115,6 +115,7 @@ SpaceFile& SpaceFile::operator=(SpaceFile&& o) noexcept {
   flavor_ = o.flavor_;
   full_crc32_ = o.full_crc32_;
   space_id_ = o.space_id_;
+  space_id_known_ = o.space_id_known_;
   flags_ = o.flags_;
   fsp_size_ = o.fsp_size_;
   server_version_ = o.server_version_;
@@ -137,15 +138,18 @@ void SpaceFile::Release() {
 }
 
 // With page 0 unreadable, the space id is the one most of the next pages that carry their own
-// page number name (zeroed or misplaced pages among them cannot outvote the rest).
-SpaceId SpaceFile::SpaceIdOfMostPages(std::size_t page_size) const {
+// page number name (zeroed or misplaced pages among them cannot outvote the rest). None when
+// they disagree: where encryption or compression hides the field, every page names another.
+std::optional<SpaceId> SpaceFile::SpaceIdOfMostPages(std::size_t page_size) const {
   std::map<std::uint32_t, int> votes;
+  int all = 0;
   for (std::uint32_t n = 1; n < 64 && (n + 1) * page_size <= size_; ++n) {
     ConstBytes p(data_ + n * page_size, page_size);
-    if (!AllZero(p) && Load32(p, FilHeader::kPageNo) == n) ++votes[Load32(p, FilHeader::kSpaceId)];
+    if (!AllZero(p) && Load32(p, FilHeader::kPageNo) == n) ++votes[Load32(p, FilHeader::kSpaceId)], ++all;
   }
   auto most = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; });
-  return SpaceId(most == votes.end() ? 0 : most->first);
+  if (most == votes.end() || most->second < 2 || 2 * most->second <= all) return std::nullopt;
+  return SpaceId(most->first);
 }
 
 void SpaceFile::DetectPageSize() {
@@ -193,11 +197,14 @@ void SpaceFile::DetectPageSize() {
       normal += ValidatePage(p, false).valid && !ValidatePage(p, false).all_zero;
     }
     full_crc32_ = full > normal;
-    space_id_ = SpaceIdOfMostPages(best);
+    const std::optional<SpaceId> voted = SpaceIdOfMostPages(best);
+    space_id_ = voted.value_or(SpaceId(0));
+    space_id_known_ = voted.has_value();
     findings_.push_back({Severity::kError, file, 0, std::size_t{0}, "page 0 unreadable",
                          why + "; page size " + std::to_string(best) + " inferred from page numbers" +
-                             (full_crc32_ ? ", full_crc32 from the other pages' checksums" : "") + ", space id " +
-                             std::to_string(space_id_.value()) + " from the other pages' headers"});
+                             (full_crc32_ ? ", full_crc32 from the other pages' checksums" : "") +
+                             (voted ? ", space id " + std::to_string(voted->value()) + " from the other pages' headers"
+                                    : ", space id unknown (the other pages' headers disagree)")});
   }
   n_pages_ = static_cast<std::uint32_t>(size_ / page_size_);
   if (size_ % page_size_) {

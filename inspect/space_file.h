@@ -101,6 +101,8 @@ class SpaceFile {
   // `zip`, when given, receives where a compressed page's parts lie.
   ondisk::Result<ondisk::IndexPage> OpenIndexPage(ondisk::ConstBytes page, ondisk::ZipPageParts* zip = nullptr) const;
   ondisk::SpaceId space_id() const { return space_id_; }
+  // False when page 0 is unreadable and the other pages do not agree on one; space_id() is 0 then.
+  bool space_id_known() const { return space_id_known_; }
   // Decoded page-0 flags, when page 0 is readable.
   const std::optional<ondisk::FspFlags>& flags() const { return flags_; }
   std::uint32_t fsp_size() const { return fsp_size_; }
@@ -133,7 +135,7 @@ class SpaceFile {
   SpaceFile() = default;
   void Release();
   void DetectPageSize();
-  ondisk::SpaceId SpaceIdOfMostPages(std::size_t page_size) const;
+  std::optional<ondisk::SpaceId> SpaceIdOfMostPages(std::size_t page_size) const;
   void DetectFlavor();
   void DetectDoublewrite();
   void UnpackPages(const EncryptionKeys* keys);
@@ -157,6 +159,7 @@ class SpaceFile {
   ondisk::Flavor flavor_ = ondisk::Flavor::kUnknown;
   bool full_crc32_ = false;
   ondisk::SpaceId space_id_;
+  bool space_id_known_ = true;
   std::optional<ondisk::FspFlags> flags_;
   std::uint32_t fsp_size_ = 0;
   std::uint32_t server_version_ = 0;

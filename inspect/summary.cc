@@ -14,7 +14,7 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
   s.flavor = file.flavor_name();
   s.full_crc32 = file.full_crc32();
   s.page_size = file.page_size();
-  s.space_id = file.space_id().value();
+  if (file.space_id_known()) s.space_id = file.space_id().value();
   s.flags = file.flags();
   s.page_compressed = file.compressed_pages();
   s.decrypted_pages = file.decrypted_pages();
@@ -98,7 +98,7 @@ nlohmann::json ToJson(const SpaceSummary& s) {
   j["flavor"] = s.flavor;
   j["full_crc32"] = s.full_crc32;
   j["page_size"] = s.page_size;
-  j["space_id"] = s.space_id;
+  j["space_id"] = s.space_id ? nlohmann::json(*s.space_id) : nlohmann::json(nullptr);
   j["flags"] = s.flags ? nlohmann::json(s.flags->raw) : nlohmann::json(nullptr);
   j["flags_text"] = s.flags ? nlohmann::json(s.flags->ToString()) : nlohmann::json(nullptr);
   j["page_compressed"] = s.page_compressed.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.page_compressed);
@@ -141,7 +141,7 @@ nlohmann::json ToJson(const SpaceSummary& s) {
 std::string ToText(const SpaceSummary& s) {
   std::string out = fmt::format("{}\n", s.file);
   out += fmt::format("  flavor         {}{}\n", s.flavor, s.kind == "file-per-table" ? "" : " (" + s.kind + ")");
-  out += fmt::format("  space id       {}\n", s.space_id);
+  out += fmt::format("  space id       {}\n", s.space_id ? std::to_string(*s.space_id) : "unknown");
   out += fmt::format("  page size      {} bytes\n", s.page_size);
   out += fmt::format("  flags          {}\n", s.flags ? s.flags->ToString() : "unreadable");
   if (!s.page_compressed.empty()) {

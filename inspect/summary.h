@@ -34,7 +34,7 @@ struct SpaceSummary {
   std::string flavor;
   bool full_crc32 = false;
   std::size_t page_size = 0;
-  std::uint32_t space_id = 0;
+  std::optional<std::uint32_t> space_id;  // none when page 0 is unreadable and the pages disagree
   std::optional<ondisk::FspFlags> flags;
   std::uint32_t fsp_size = 0;  // pages, per the FSP header
   std::uint32_t pages = 0;     // whole pages in the file

@@ -117,7 +117,7 @@ TEST(RedoReportTest, MariaDbLogEndingBeforeTheCheckpointsEndIsDamage) {
   const std::uint64_t capacity = std::stoull(truth.at("file_ring_capacity"));
   const std::uint64_t end_lsn = std::stoull(truth.at("file_checkpoint_end_lsn"));
   auto offset_of = [&](std::uint64_t lsn) { return 12288 + (lsn - first_lsn) % capacity; };
-  for (const std::uint64_t damaged_lsn : {std::uint64_t{11000000}, end_lsn - 5000}) {
+  for (const std::uint64_t damaged_lsn : {std::uint64_t{11000000}, end_lsn - 5000, end_lsn}) {
     for (const bool zero_block : {false, true}) {
       testing::TempDir tmp;
       testing::Gunzip(dir / "ib_logfile0.gz", tmp.path() / "ib_logfile0");

@@ -188,7 +188,8 @@ void SummaryPanel::Draw(AppState& app, bool* open) {
       continue;
     }
     const auto& s = f->summary;
-    ImGui::Text("%s, space %u, %zu-byte pages, %u pages", s.flavor.c_str(), s.space_id, s.page_size, s.pages);
+    const std::string space = s.space_id ? std::to_string(*s.space_id) : "unknown";
+    ImGui::Text("%s, space %s, %zu-byte pages, %u pages", s.flavor.c_str(), space.c_str(), s.page_size, s.pages);
     ImGui::Text("checksums: %llu failed, %llu never written", static_cast<unsigned long long>(s.checksum_failures),
                 static_cast<unsigned long long>(s.never_written));
     for (const auto& [type, n] : s.type_counts)
