@@ -24,17 +24,32 @@ int CompareBytes(ConstBytes a, ConstBytes b) {
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
-int CompareFolded(ConstBytes a, ConstBytes b) {
+// PAD SPACE (the server's collations of CHAR/VARCHAR): the shorter string compares as if
+// padded with spaces, so past a common prefix the longer one's first byte that is not a space
+// decides against the space: "a\t" sorts before "a" and "a~" after it. `fold`: ASCII letters
+// compare as upper case (the _ci collations).
+int ComparePadded(ConstBytes a, ConstBytes b, bool fold) {
+  a = TrimSpaces(a);
+  b = TrimSpaces(b);
+  auto weight = [](std::byte x) {
+    const auto c = static_cast<unsigned char>(x);
+    return c >= 'a' && c <= 'z' ? c - 32 : c;
+  };
   const std::size_t n = std::min(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    auto fold = [](std::byte x) {
-      auto c = static_cast<unsigned char>(x);
-      return c >= 'a' && c <= 'z' ? c - 32 : c;
-    };
-    const int x = fold(a[i]), y = fold(b[i]);
-    if (x != y) return x < y ? -1 : 1;
+  if (!fold) {
+    if (int c = n ? std::memcmp(a.data(), b.data(), n) : 0) return c < 0 ? -1 : 1;
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const int x = weight(a[i]), y = weight(b[i]);
+      if (x != y) return x < y ? -1 : 1;
+    }
   }
-  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+  if (a.size() == b.size()) return 0;
+  const ConstBytes rest = a.size() > b.size() ? a.subspan(n) : b.subspan(n);
+  std::size_t k = 0;
+  while (rest[k] == std::byte{' '}) ++k;  // trimmed: a byte that is not a space ends it
+  const int longer = static_cast<unsigned char>(rest[k]) < ' ' ? -1 : 1;
+  return a.size() > b.size() ? longer : -longer;
 }
 
 template <typename T>
@@ -52,9 +67,9 @@ int CompareField(CompareKind kind, bool a_null, ConstBytes a, bool b_null, Const
     case CompareKind::kBinary:
       return CompareBytes(a, b);
     case CompareKind::kPadSpace:
-      return CompareBytes(TrimSpaces(a), TrimSpaces(b));
+      return ComparePadded(a, b, false);
     case CompareKind::kCaseFold:
-      return CompareFolded(TrimSpaces(a), TrimSpaces(b));
+      return ComparePadded(a, b, true);
     case CompareKind::kFloat: {
       float x = LoadLittle<float>(a), y = LoadLittle<float>(b);
       return x < y ? -1 : x > y ? 1 : 0;

@@ -89,7 +89,14 @@ int CompareText(const std::string& a, const std::string& b, LiteralKind order) {
     const int y = fold ? std::toupper(static_cast<unsigned char>(b[i])) : static_cast<unsigned char>(b[i]);
     if (x != y) return x < y ? -1 : 1;
   }
-  return la == lb ? 0 : la < lb ? -1 : 1;
+  if (la == lb) return 0;
+  // The shorter one is padded with spaces: the longer one's first byte that is not a space
+  // decides ("a\t" < "a" < "a~"), as the engine's keys order them.
+  const std::string& longer = la > lb ? a : b;
+  std::size_t k = n;
+  while (longer[k] == ' ') ++k;
+  const int sign = static_cast<unsigned char>(longer[k]) < ' ' ? -1 : 1;
+  return la > lb ? sign : -sign;
 }
 
 bool LikeMatch(std::string_view s, std::string_view p, bool binary) {
