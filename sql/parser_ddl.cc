@@ -442,7 +442,23 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
       break;
     }
   }
-  if (col.is_string() && col.charset == Charset::kBinary) col.charset = Charset::kBinary;
+  // CHARACTER SET binary (or COLLATE binary) makes text a byte string, as the server does:
+  // CHAR becomes BINARY, VARCHAR VARBINARY and each TEXT its BLOB (SHOW CREATE TABLE says so).
+  if (col.is_string() && col.charset == Charset::kBinary) {
+    switch (col.type) {
+      case ColumnType::kChar:
+        col.type = ColumnType::kBinary;
+        break;
+      case ColumnType::kVarchar:
+        col.type = ColumnType::kVarbinary;
+        break;
+      default:  // the TEXT types, in the order of their BLOBs
+        col.type = static_cast<ColumnType>(static_cast<int>(col.type) - static_cast<int>(ColumnType::kTinyText) +
+                                           static_cast<int>(ColumnType::kTinyBlob));
+        break;
+    }
+    col.binary_collation = false;
+  }
   return col;
 }
 

@@ -79,7 +79,7 @@ TEST(SqlCliTest, RealMariadbDumpThroughImportMatchesTheServer) {
 // Collations decide which keys are duplicates and which rows a WHERE finds: the same script
 // through the MariaDB client and through `strata sql` and `strata import` prints the same
 // thing (a _bin key holds 'a' and 'A'; a _ci one refuses the second with 1062; a collation
-// Strata does not compare by is refused, not read as another; PAD SPACE puts "a\t" before "a").
+// Strata does not compare by is refused, not read as another; PAD SPACE puts "a\t" before "a"; COLLATE binary makes VARBINARY, where 'a ' is not 'a').
 TEST(SqlCliTest, CollationsCompareAsMariadbDoes) {
   if (!strata::testing::PrivateMariadb::Installed()) GTEST_SKIP() << "needs MariaDB (scripts/install-deps.sh)";
   TempDir tmp;
@@ -110,6 +110,9 @@ SELECT HEX(MIN(k)) FROM pad_bin;
 SELECT COUNT(*) FROM pad_bin WHERE k < 'a';
 SELECT HEX(k) FROM pad_ci ORDER BY k;
 SELECT COUNT(*) FROM pad_ci WHERE k > 'b';
+CREATE TABLE vb (v VARCHAR(5) COLLATE binary PRIMARY KEY, c CHAR(3) CHARACTER SET binary);
+INSERT INTO vb VALUES ('a', 'x'), ('a ', 'x');
+SELECT HEX(v), HEX(c) FROM vb ORDER BY v;
 INSERT INTO ci VALUES ('Q');
 )";
   const auto refused = tmp.path() / "refused.sql";
@@ -127,7 +130,7 @@ INSERT INTO ci VALUES ('Q');
   EXPECT_EQ(ours.out, theirs.out);
   EXPECT_EQ(ours.exit_code, theirs.exit_code);
   // The same error at the same line (the key's name is written differently: ci.PRIMARY).
-  const std::string duplicate = "ERROR 1062 (23000) at line 27: Duplicate entry 'Q' for key '";
+  const std::string duplicate = "ERROR 1062 (23000) at line 30: Duplicate entry 'Q' for key '";
   EXPECT_NE(theirs.err.find(duplicate), std::string::npos) << theirs.err;
   EXPECT_NE(ours.err.find(duplicate), std::string::npos) << ours.err;
   const std::string mismatch =
