@@ -68,6 +68,7 @@ struct OrderItem {
 struct CreateDatabase {
   std::string name;
   bool if_not_exists = false;
+  std::vector<std::string> ignored;  // options accepted without effect (shown as warnings)
 };
 struct DropDatabase {
   std::string name;

@@ -49,7 +49,26 @@ sql::Statement Parser::ParseCreate() {
     CreateDatabase c;
     c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
     c.name = Name();
-    SkipToEnd();  // DEFAULT CHARACTER SET ... COLLATE ...
+    // Checked as the server checks them; a database keeps no default collation here, so a
+    // _bin one (which tables without their own COLLATE would take) is said to be ignored.
+    std::optional<Charset> charset;
+    while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
+      AcceptWord("DEFAULT");
+      if (AcceptWord("CHARSET") || AcceptWords({"CHARACTER", "SET"})) {
+        AcceptPunct("=");
+        charset = CharsetName();
+      } else if (AcceptWord("COLLATE")) {
+        AcceptPunct("=");
+        const Collation collation = CollationName(charset);
+        if (collation.binary) {
+          c.ignored.push_back(
+              "the database's default collation (tables in it compare text case-insensitively unless "
+              "their CREATE TABLE names a _bin COLLATE)");
+        }
+      } else {
+        ++i_;  // COMMENT, ...: accepted
+      }
+    }
     return c;
   }
   const bool unique = AcceptWord("UNIQUE");

@@ -353,7 +353,9 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
             return o;
           }
           if (!st.ok()) return Error(FromStatus(st));
-          return Affected(1);
+          StatementOutcome o = Affected(1);
+          for (const std::string& w : s.ignored) o.warnings.push_back("ignored: " + w);
+          return o;
         } else if constexpr (std::is_same_v<T, DropDatabase>) {
           const auto tables = db_.ListTables(s.name);
           Status st = db_.DropDatabase(s.name);

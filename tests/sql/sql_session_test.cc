@@ -123,6 +123,19 @@ TEST_F(SqlSessionTest, ZeroIsAValueUnderNoAutoValueOnZero) {
   EXPECT_EQ(Rows("SELECT id FROM t"), (R{{"0"}, {"5"}, {"6"}}));
 }
 
+// A database's options are checked as the server checks them; its default collation is not
+// kept, and a _bin one, which would change how its tables compare text, is said to be ignored.
+TEST_F(SqlSessionTest, DatabaseCollationsAreCheckedAndABinaryDefaultIsAWarning) {
+  EXPECT_EQ(ErrorCode("CREATE DATABASE d1 COLLATE utf8mb4_nosuch"), 1273u);
+  EXPECT_EQ(ErrorCode("CREATE DATABASE d2 CHARACTER SET latin1 COLLATE utf8mb4_bin"), 1253u);
+  EXPECT_EQ(ErrorCode("CREATE DATABASE d3 CHARACTER SET klingon"), 1115u);
+  EXPECT_TRUE(
+      Ok("CREATE DATABASE d4 /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */").warnings.empty());
+  auto o = Ok("CREATE DATABASE d5 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
+  ASSERT_EQ(o.warnings.size(), 1u);
+  EXPECT_NE(o.warnings[0].find("default collation"), std::string::npos) << o.warnings[0];
+}
+
 TEST_F(SqlSessionTest, InsertIgnoreAndReplace) {
   Ok("CREATE TABLE t (id int PRIMARY KEY, code char(3) NOT NULL, v int, UNIQUE KEY uk (code))");
   Ok("INSERT INTO t VALUES (1,'a',1),(2,'b',2)");
