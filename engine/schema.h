@@ -98,6 +98,7 @@ struct TableSpec {
   std::vector<Column> columns;
   std::vector<std::string> primary_key;  // empty: a hidden 6-byte DB_ROW_ID orders the rows
   std::vector<IndexSpec> indexes;        // secondary indexes
+  std::uint64_t auto_increment = 0;      // table option AUTO_INCREMENT=N: the first value handed out (0: 1)
 
   // InvalidArgument naming the problem: unknown or duplicate columns, a nullable primary key
   // column, more than one AUTO_INCREMENT column or one that is not an integer leading a key,

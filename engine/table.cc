@@ -81,6 +81,10 @@ Result<std::unique_ptr<TableImpl>> TableImpl::Create(BufferPool& pool, std::shar
   t->BuildShapes();
   t->sdi_ = std::make_unique<Btree>(pool, ts, SdiShape(), PageNo(3));
   STRATA_RETURN_IF_ERROR(t->WriteSdi());
+  if (t->meta_.spec.auto_increment > 1) {
+    t->autoinc_ = t->meta_.spec.auto_increment - 1;  // the last value handed out, as the counter keeps it
+    STRATA_RETURN_IF_ERROR(t->PersistAutoinc());
+  }
   return t;
 }
 

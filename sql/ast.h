@@ -86,10 +86,9 @@ struct ColumnDefault {
 struct CreateTable {
   TableName table;
   bool if_not_exists = false;
-  TableSpec spec;                               // database left empty when not given
-  std::vector<bool> default_now;                // per column: DEFAULT CURRENT_TIMESTAMP
-  std::optional<std::uint64_t> auto_increment;  // table option AUTO_INCREMENT=N
-  std::vector<std::string> ignored;             // clauses accepted without effect (shown as warnings)
+  TableSpec spec;                    // database left empty when not given
+  std::vector<bool> default_now;     // per column: DEFAULT CURRENT_TIMESTAMP
+  std::vector<std::string> ignored;  // clauses accepted without effect (shown as warnings)
 };
 
 struct DropTable {

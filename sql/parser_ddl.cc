@@ -243,7 +243,7 @@ sql::Statement Parser::ParseCreateTable() {
       table_binary_collation = collation.binary;
     } else if (AcceptWord("AUTO_INCREMENT")) {
       AcceptPunct("=");
-      c.auto_increment = Unsigned();
+      c.spec.auto_increment = Unsigned();
     } else if (AcceptWord("ENGINE")) {
       AcceptPunct("=");
       const std::string engine = OptionValue();

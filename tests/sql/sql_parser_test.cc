@@ -101,7 +101,7 @@ TEST(SqlParserTest, CreateTableWithTypesKeysAndOptions) {
   EXPECT_TRUE(c.spec.indexes[0].unique);
   EXPECT_EQ(c.spec.indexes[1].columns, (std::vector<std::string>{"k", "name"}));
   EXPECT_EQ(c.spec.indexes[2].name, "day");  // unnamed keys are named after their first column
-  EXPECT_EQ(c.auto_increment, 42u);
+  EXPECT_EQ(c.spec.auto_increment, 42u);
 }
 
 TEST(SqlParserTest, InlinePrimaryKeyAndUnsupportedTypesAndKeys) {

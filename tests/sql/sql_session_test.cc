@@ -90,6 +90,27 @@ TEST_F(SqlSessionTest, InsertFillsDefaultsAndAutoIncrement) {
   EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "4");  // the failed statements changed nothing
 }
 
+// The table option AUTO_INCREMENT=N (what mariadb-dump writes) is where the counter starts,
+// and it survives a reopen as the counter does; a larger explicit id moves it on.
+TEST_F(SqlSessionTest, TheAutoIncrementTableOptionStartsTheCounter) {
+  Ok("CREATE TABLE a (id int NOT NULL AUTO_INCREMENT PRIMARY KEY, v int) AUTO_INCREMENT=1001");
+  Ok("INSERT INTO a (v) VALUES (1)");
+  EXPECT_EQ(One("SELECT MAX(id) FROM a"), "1001");
+  Ok("INSERT INTO a VALUES (5000, 2)");
+  Ok("INSERT INTO a (v) VALUES (3)");
+  EXPECT_EQ(One("SELECT MAX(id) FROM a"), "5001");
+  Ok("CREATE TABLE b (id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB AUTO_INCREMENT=77");
+  session_.reset();
+  db_.reset();
+  auto db = Database::Open(dir_.path(), {});
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  db_ = std::move(*db);
+  session_ = std::make_unique<Session>(*db_);
+  Ok("USE shop");
+  Ok("INSERT INTO b VALUES (NULL)");
+  EXPECT_EQ(One("SELECT id FROM b"), "77");
+}
+
 // Every error the engine gives a reason reaches the client as MySQL's number for it (the
 // numbers MariaDB 10.11 gives the same statements).
 TEST_F(SqlSessionTest, EngineErrorsReachTheClientAsMysqlErrorNumbers) {
