@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "datasets/dump_writer.h"
+#include "engine/schema.h"
 
 namespace strata::cli {
 
@@ -103,6 +105,17 @@ int GenDump(const std::vector<std::string>& args) {
   o.shape = *shape;
   if (vm.count("table")) o.table = vm["table"].as<std::string>();
   o.database = vm["database"].as<std::string>();
+  // Names the dump's statements can hold and both servers and Strata load: no control
+  // characters either, which would break out of the header's comment lines.
+  for (const auto& [option, name] : {std::pair{"--table", o.table}, std::pair{"--database", o.database}}) {
+    if (name.empty() && std::string_view(option) == "--table") continue;  // the default
+    const bool control =
+        std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    if (!engine::CheckTableOrDatabaseName(name).ok() || !engine::CheckIdentifier(name).ok() || control)
+      return fail_usage(std::string(option) + " '" + name +
+                        "' cannot name a table or database: it must be 1 to 64 characters of UTF-8 without '/', '\\', "
+                        "'.' or control characters, not ending in a space");
+  }
   o.seed = vm["seed"].as<std::uint64_t>();
   o.net_buffer_length = vm["net-buffer-length"].as<std::size_t>() / 1024 * 1024;
   if (o.net_buffer_length < 4096 || o.net_buffer_length > 16777216)

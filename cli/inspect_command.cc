@@ -2,6 +2,7 @@
 
 #include "cli/inspect_rows_command.h"
 #include "cli/key_options.h"
+#include "cli/options.h"
 #include "cli/progress.h"
 
 #include <boost/program_options.hpp>
@@ -266,12 +267,7 @@ int Page(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   // N and PATH in either order: `page 3 t.ibd` reads as well as `page t.ibd 3`.
-  auto number = [](const std::string& s) -> std::optional<std::uint32_t> {
-    std::uint32_t v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return v;
-  };
+  const auto number = ParseUint32;
   std::string page_arg = run.vm["page"].as<std::string>();
   if (!number(page_arg) && number(run.paths[0].string())) {
     const std::filesystem::path file = page_arg;
@@ -545,14 +541,14 @@ int Redo(const std::vector<std::string>& args) {
   if (run.vm.count("page")) {
     const std::string p = run.vm["page"].as<std::string>();
     const auto colon = p.find(':');
-    try {
-      if (colon == std::string::npos) throw std::invalid_argument("no colon");
-      opt.page = std::make_pair(static_cast<std::uint32_t>(std::stoul(p.substr(0, colon))),
-                                static_cast<std::uint32_t>(std::stoul(p.substr(colon + 1))));
-    } catch (const std::exception&) {
-      std::cerr << "strata inspect redo: --page wants SPACE:PAGE, e.g. 5:4; got '" << p << "'\n";
+    const auto space = ParseUint32(p.substr(0, colon));
+    const auto page = colon == std::string::npos ? std::nullopt : ParseUint32(p.substr(colon + 1));
+    if (!space || !page) {
+      std::cerr << "strata inspect redo: --page wants SPACE:PAGE, two numbers below 2^32, e.g. 5:4; got '" << p
+                << "'\n";
       return kExitUsage;
     }
+    opt.page = std::make_pair(*space, *page);
   }
   bool failed = false;
   nlohmann::json out = {

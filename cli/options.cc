@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <cctype>
+#include <charconv>
 #include <iostream>
 #include <limits>
 
@@ -68,6 +69,13 @@ std::optional<int> ParseOptions(const std::string& command, const std::vector<st
     return fail(is_positional ? "missing " + upper : "missing --" + name);
   }
   return std::nullopt;
+}
+
+std::optional<std::uint32_t> ParseUint32(const std::string& text) {
+  std::uint32_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
 }
 
 std::optional<std::size_t> ParseSize(const std::string& text) {

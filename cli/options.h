@@ -38,6 +38,10 @@ std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command,
                                                     const boost::program_options::variables_map& vm,
                                                     engine::DatabaseOptions options, int& exit_code);
 
+// A page or space number: decimal digits only, below 2^32; nullopt for anything else ("-1",
+// "1e3", "0x10", "3junk").
+std::optional<std::uint32_t> ParseUint32(const std::string& text);
+
 // "128M", "8m", "1G", "65536": bytes; nullopt when the text is not a size.
 std::optional<std::size_t> ParseSize(const std::string& text);
 

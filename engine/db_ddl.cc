@@ -38,7 +38,7 @@ Status DatabaseImpl::SaveCatalog() {
 Status DatabaseImpl::CreateDatabase(const std::string& name) {
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
-  if (name.empty() || name.find_first_of("/\\.") != std::string::npos)
+  if (!CheckTableOrDatabaseName(name).ok())
     return Status::InvalidArgument(fmt::format("database name '{}' is not allowed", name));
   STRATA_RETURN_IF_ERROR(CheckIdentifier(name));
   if (std::find(databases_.begin(), databases_.end(), name) != databases_.end()) {

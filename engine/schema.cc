@@ -97,6 +97,12 @@ std::size_t FirstInvalidUtf8(std::string_view s) {
   return std::string_view::npos;
 }
 
+Status CheckTableOrDatabaseName(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name.find_first_of("/\\.") != std::string::npos || name.back() == ' ')
+    return Status::InvalidArgument(fmt::format("name '{}' is not allowed", name));
+  return Status::Ok();
+}
+
 Status CheckIdentifier(const std::string& name) {
   // Well-formed UTF-8, as MySQL requires of identifiers; the SDI and the catalog are JSON,
   // which holds nothing else.
@@ -119,8 +125,7 @@ Status TableSpec::Validate() const {
   for (const auto& ix : indexes) STRATA_RETURN_IF_ERROR(CheckIdentifier(ix.name));
   if (name.empty() || database.empty()) return bad("database and table names must not be empty");
   for (const std::string* n : {&name, &database}) {
-    if (n->find_first_of("/\\.") != std::string::npos || n->size() > 64)
-      return bad(fmt::format("name '{}' is not allowed", *n));
+    if (Status s = CheckTableOrDatabaseName(*n); !s.ok()) return bad(s.message());
   }
   if (columns.empty()) return bad("a table must have at least one column");
   if (columns.size() > 1000) return bad("too many columns (at most 1000)");

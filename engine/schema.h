@@ -88,6 +88,10 @@ struct IndexSpec {
 // InvalidArgument ("Invalid utf8mb4 character string: 'FF'", MySQL's words) unless `name` is
 // well-formed UTF-8: a database, table, column or index name.
 Status CheckIdentifier(const std::string& name);
+// InvalidArgument naming it unless `name` can name a database or table: not empty, at most 64
+// characters, no '/', '\\' or '.' (each is a file or folder of the data directory), not ending
+// in a space (the server refuses those too).
+Status CheckTableOrDatabaseName(const std::string& name);
 // Where `s` stops being well-formed UTF-8 (an overlong form, a surrogate, a code point past
 // U+10FFFF, a cut sequence): the offset of the first bad byte, or npos when it is all valid.
 std::size_t FirstInvalidUtf8(std::string_view s);

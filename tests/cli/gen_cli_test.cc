@@ -55,6 +55,14 @@ TEST(GenCliTest, TheHeadersDatabaseOrTheOneGivenReceivesTheDump) {
 TEST(GenCliTest, BadArgumentsAreUsageErrors) {
   EXPECT_EQ(Strata("gen dump --rows 10 --keys uuid9 -o /dev/null").exit_code, 2);
   EXPECT_EQ(Strata("gen dump --rows 10 --keys uuid --shape wide -o /dev/null").exit_code, 2);
+  // Names no server would load, or that would break out of the header's comments.
+  for (const char* name : {"'trail '", "a.b", "''", "\"$(printf 'x\\nDROP DATABASE test')\"", "a/b"}) {
+    EXPECT_EQ(Strata(std::string("gen dump --rows 10 --keys seq --database ") + name + " -o /dev/null").exit_code, 2)
+        << name;
+    EXPECT_EQ(Strata(std::string("gen dump --rows 10 --keys seq --table ") + name + " -o /dev/null").exit_code,
+              std::string(name) == "''" ? 0 : 2)
+        << name;  // an empty --table is the default name
+  }
   const auto r = Strata("gen dump --rows 10 --keys uuid -o /nonexistent/dir/x.sql");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("/nonexistent/dir/x.sql"), std::string::npos) << r.err;

@@ -94,6 +94,18 @@ TEST(InspectCliTest, MissingFileAndBadArgumentsHaveDistinctExitCodes) {
   EXPECT_NE(far.err.find("has 18 pages"), std::string::npos) << far.err;
 }
 
+// A page named by something that is not a plain number below 2^32 is a usage error, never a
+// page it happened to parse into (1e3:3 read as 1:3, -1 as 4294967295).
+TEST(InspectCliTest, RedoPageNumbersAreReadStrictly) {
+  strata::testing::TempDir tmp;
+  strata::testing::Gunzip(TestDataDir() / "mariadb-redo" / "ib_logfile0.gz", tmp.path() / "ib_logfile0");
+  const std::string log = (tmp.path() / "ib_logfile0").string();
+  for (const char* bad : {"1e3:3", "4294967296:3", "0:3junk", "-1:3", "0x10:3", "3", ":3"}) {
+    EXPECT_EQ(Strata("inspect redo " + log + " --page " + bad).exit_code, 2) << bad;
+  }
+  EXPECT_EQ(Strata("inspect redo " + log + " --page 0:3").exit_code, 0);
+}
+
 // One page, one name: `inspect page` calls a page what `inspect pages` and `summary` call it
 // (a never-written free page is FREE in all three, not ALLOCATED in one).
 TEST(InspectCliTest, PageNamesAPagesTypeAsPagesDoes) {
