@@ -46,7 +46,9 @@ bool IsTablespace(std::ifstream& in, std::uint64_t file_size) {
   auto flags = FspFlags::Decode(Load32(head, FspHeader::kFlags));
   if (!flags.ok() || flags->physical_page_size > head.size()) return false;
   const ConstBytes p0(head.data(), flags->physical_page_size);
-  const PageCheck c = ValidatePage(p0, flags->full_crc32);
+  // (ROW_FORMAT=COMPRESSED pages carry the compressed-page checksum, at 1 to 16 KiB.)
+  const PageCheck c =
+      !flags->full_crc32 && flags->zip_ssize ? ValidateCompressedPage(p0) : ValidatePage(p0, flags->full_crc32);
   return c.valid && !c.all_zero && FilHeader(p0).type() == PageType::kFspHdr && FilHeader(p0).page_no().value() == 0;
 }
 
