@@ -52,22 +52,15 @@ sql::Statement Parser::ParseCreate() {
     // Checked as the server checks them; a database keeps no default collation here, so a
     // _bin one (which tables without their own COLLATE would take) is said to be ignored.
     std::optional<Charset> charset;
+    bool binary = false;
     while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
       AcceptWord("DEFAULT");
-      if (AcceptWord("CHARSET") || AcceptWords({"CHARACTER", "SET"})) {
-        AcceptPunct("=");
-        charset = CharsetName();
-      } else if (AcceptWord("COLLATE")) {
-        AcceptPunct("=");
-        const Collation collation = CollationName(charset);
-        if (collation.binary) {
-          c.ignored.push_back(
-              "the database's default collation (tables in it compare text case-insensitively unless "
-              "their CREATE TABLE names a _bin COLLATE)");
-        }
-      } else {
-        ++i_;  // COMMENT, ...: accepted
-      }
+      if (!CharsetOrCollateOption(charset, binary)) ++i_;  // COMMENT, ...: accepted
+    }
+    if (binary) {
+      c.ignored.push_back(
+          "the database's default collation (tables in it compare text case-insensitively unless their CREATE "
+          "TABLE names a _bin COLLATE)");
     }
     return c;
   }
@@ -144,6 +137,20 @@ Charset Parser::CharsetName() {
         {1115, "42000", fmt::format("Unknown character set: '{}' (Strata has utf8mb4, latin1, binary)", name)}};
   (void)at;
   return *c;
+}
+
+bool Parser::CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary) {
+  if (AcceptWord("CHARSET") || AcceptWords({"CHARACTER", "SET"})) {
+    AcceptPunct("=");
+    charset = CharsetName();
+    return true;
+  }
+  if (!AcceptWord("COLLATE")) return false;
+  AcceptPunct("=");
+  const Collation collation = CollationName(charset);
+  charset = collation.charset;
+  binary = collation.binary;
+  return true;
 }
 
 Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
@@ -233,14 +240,7 @@ sql::Statement Parser::ParseCreateTable() {
   while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
     AcceptPunct(",");
     AcceptWord("DEFAULT");
-    if (AcceptWord("CHARSET") || AcceptWords({"CHARACTER", "SET"})) {
-      AcceptPunct("=");
-      table_charset = CharsetName();
-    } else if (AcceptWord("COLLATE")) {
-      AcceptPunct("=");
-      const Collation collation = CollationName(table_charset);
-      table_charset = collation.charset;
-      table_binary_collation = collation.binary;
+    if (CharsetOrCollateOption(table_charset, table_binary_collation)) {
     } else if (AcceptWord("AUTO_INCREMENT")) {
       AcceptPunct("=");
       c.spec.auto_increment = Unsigned();

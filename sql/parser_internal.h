@@ -188,6 +188,9 @@ class Parser {
   // COLLATE's name: a collation Strata compares by, else error 1273 (or 1253 when it is not one
   // of `charset`'s).
   Collation CollationName(std::optional<Charset> charset);
+  // CHARACTER SET / CHARSET [=] x or COLLATE [=] y, as CREATE DATABASE and CREATE TABLE take
+  // them for their default: true when one was read into `charset` and `binary` (a _bin one).
+  bool CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary);
   sql::Statement ParseCreateTable();
   void SkipBalanced();
   Column ColumnDefinition(CreateTable& c, bool* has_charset, bool* default_now);

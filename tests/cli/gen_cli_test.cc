@@ -74,7 +74,7 @@ TEST(GenCliTest, MariadbLoadsTheSameRows) {
   if (!PrivateMariadb::Installed())
     GTEST_SKIP() << "needs mariadb-client and mariadb-server-core (scripts/install-deps.sh)";
   TempDir tmp;
-  const PrivateMariadb mariadb(tmp.path() / "server", 33271);
+  const PrivateMariadb mariadb(tmp.path() / "server");
   ASSERT_TRUE(mariadb.up()) << mariadb.start_output();
   const fs::path server = fs::path(STRATA_SOURCE_DIR) / "scripts/mariadb/server.sh";
   const std::string sdir = mariadb.dir();

@@ -119,7 +119,7 @@ INSERT INTO ci VALUES ('Q');
   std::ofstream(refused)
       << "USE coll;\nCREATE TABLE latin_mix (v VARCHAR(3) CHARACTER SET latin1 COLLATE utf8mb4_bin);\n";
 
-  const strata::testing::PrivateMariadb mariadb(tmp.path() / "server", 33272);
+  const strata::testing::PrivateMariadb mariadb(tmp.path() / "server");
   ASSERT_TRUE(mariadb.up()) << mariadb.start_output();
   const auto theirs = mariadb.Sql("", script, "-B");
   const auto theirs_refused = mariadb.Sql("", refused, "-B");

@@ -36,12 +36,17 @@ struct Collect : ResultSink {
 class SqlSessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    Open();
+    Ok("CREATE DATABASE shop");
+    Ok("USE shop");
+  }
+
+  // The data directory, and a session on it.
+  void Open() {
     auto db = Database::Open(dir_.path(), {});
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(*db);
     session_ = std::make_unique<Session>(*db_);
-    Ok("CREATE DATABASE shop");
-    Ok("USE shop");
   }
 
   StatementOutcome Run(const std::string& sql, Session* s = nullptr) { return (s ? *s : *session_).Execute(sql, out_); }
@@ -102,10 +107,7 @@ TEST_F(SqlSessionTest, TheAutoIncrementTableOptionStartsTheCounter) {
   Ok("CREATE TABLE b (id bigint NOT NULL AUTO_INCREMENT PRIMARY KEY) ENGINE=InnoDB AUTO_INCREMENT=77");
   session_.reset();
   db_.reset();
-  auto db = Database::Open(dir_.path(), {});
-  ASSERT_TRUE(db.ok()) << db.status().ToString();
-  db_ = std::move(*db);
-  session_ = std::make_unique<Session>(*db_);
+  Open();
   Ok("USE shop");
   Ok("INSERT INTO b VALUES (NULL)");
   EXPECT_EQ(One("SELECT id FROM b"), "77");

@@ -2,7 +2,11 @@
 // what the server itself reports. Tests that use it define STRATA_SOURCE_DIR.
 #pragma once
 
+#include <arpa/inet.h>
 #include <fmt/format.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -18,11 +22,12 @@ class PrivateMariadb {
     return RunCommand("command -v mariadb && command -v mariadb-dump && command -v mariadb-install-db").exit_code == 0;
   }
 
-  // Starts a server with its data in `dir`, on 127.0.0.1:`port`; up() says whether it came up.
-  PrivateMariadb(const std::filesystem::path& dir, int port)
+  // Starts a server with its data in `dir`, on a free port of 127.0.0.1 (tests running side by
+  // side each get their own); up() says whether it came up.
+  explicit PrivateMariadb(const std::filesystem::path& dir)
       : script_((std::filesystem::path(STRATA_SOURCE_DIR) / "scripts/mariadb/server.sh").string()),
         dir_(dir.string()),
-        start_(RunCommand(fmt::format("{} start {} {} 2>&1", script_, dir_, port))) {}
+        start_(RunCommand(fmt::format("{} start {} {} 2>&1", script_, dir_, FreePort()))) {}
   // Stopped however the test ends: a failed assertion returns early.
   ~PrivateMariadb() { (void)RunCommand(fmt::format("{} stop {} 2>&1", script_, dir_)); }
   PrivateMariadb(const PrivateMariadb&) = delete;
@@ -40,6 +45,23 @@ class PrivateMariadb {
   }
 
  private:
+  // A port the kernel hands out as free now (it could be taken before the server binds it; the
+  // start then fails and says so).
+  static int FreePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 33271;
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
+      port = ntohs(a.sin_port);
+    }
+    if (fd >= 0) ::close(fd);
+    return port;
+  }
+
   std::string script_, dir_;
   CommandResult start_;
 };
