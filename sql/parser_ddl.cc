@@ -160,7 +160,6 @@ Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
   // spaces ignored) stand for; accent-sensitive, case-sensitive and language ones are not.
   static const char* const kCaseInsensitive[] = {"general_ci",    "unicode_ci", "unicode_520_ci",     "0900_ai_ci",
                                                  "uca1400_ai_ci", "swedish_ci", "general_mysql500_ci"};
-  static const char* const kBinary[] = {"bin"};
   const auto us = n.find('_');
   std::optional<Collation> found;
   if (n == "binary") {
@@ -170,9 +169,7 @@ Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
     for (const char* r : kCaseInsensitive) {
       if (rest == r) found = Collation{*cs, false};
     }
-    for (const char* r : kBinary) {
-      if (rest == r) found = Collation{*cs, true};
-    }
+    if (rest == "bin") found = Collation{*cs, true};
   }
   if (!found) {
     throw Failure{{1273, "HY000",
