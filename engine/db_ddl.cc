@@ -1,5 +1,5 @@
-// The catalog (ibdata1's list of databases and tables) and the DDL that changes it. DDL is
-// made durable at once: the file, its directory entry, then the catalog.
+// The catalog (ibdata1's list of databases and tables) and the DDL that changes it, each
+// statement atomic and durable through the catalog page and its DDL log (system_space.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,17 +22,42 @@ void DatabaseImpl::AttachTable(TableImpl& t) {
   t.set_services({trx_sys_.get(), lock_sys_.get(), rseg_.get(), [this](TrxImpl& trx) { return EnsureWritable(trx); }});
 }
 
+// The commit point of a DDL statement (system_space.h): the catalog page rewritten in one
+// mini-transaction, durable before this returns.
 Status DatabaseImpl::SaveCatalog() {
   Catalog c;
   c.next_space_id = next_space_id_;
   c.next_index_id = next_index_id_;
   c.next_table_id = next_table_id_;
   c.databases = databases_;
+  c.ddl_log = ddl_log_;
   for (const auto& [key, t] : tables_) {
     c.tables.push_back({t->spec().database, t->spec().name, t->impl_->meta().space_id});
   }
   STRATA_RETURN_IF_ERROR(WriteCatalog(*pool_, *system_, c));
-  return pool_->FlushSpace(SpaceId(0));
+  return pool_->FlushSpace(SpaceId(0));  // the log first (INV-1), so the change is durable
+}
+
+void DatabaseImpl::ForgetDdlLog(const std::string& path) {
+  std::erase_if(ddl_log_, [&](const DdlLogEntry& e) { return e.path == path; });
+}
+
+// Removes what the DDL log names: the files of drops that committed, and what creates that
+// did not commit had made; then the log is emptied. Files before directories.
+Status DatabaseImpl::FinishDdlLog() {
+  if (ddl_log_.empty()) return Status::Ok();
+  std::stable_partition(ddl_log_.begin(), ddl_log_.end(),
+                        [](const DdlLogEntry& e) { return e.kind == DdlLogEntry::Kind::kRemoveFile; });
+  for (const auto& e : ddl_log_) {
+    const auto path = dir_ / e.path;
+    if (!env_->Exists(path)) continue;
+    Status removed = env_->Remove(path);
+    // A database folder holding files that are not ours stays, as DROP DATABASE leaves it.
+    if (!removed.ok() && e.kind == DdlLogEntry::Kind::kRemoveFile) return removed.WithContext("finishing a DDL statement");
+    STRATA_RETURN_IF_ERROR(env_->SyncDir(path.parent_path()));
+  }
+  ddl_log_.clear();
+  return SaveCatalog();
 }
 
 Status DatabaseImpl::CreateDatabase(const std::string& name) {
@@ -45,8 +70,13 @@ Status DatabaseImpl::CreateDatabase(const std::string& name) {
     return Status::AlreadyExists(fmt::format("Can't create database '{}'; database exists", name))
         .Because(Status::Reason::kDatabaseExists);
   }
+  // The folder is logged for removal before it exists, and the write that adds the database
+  // takes the entry out: a crash in between leaves no folder the catalog does not know.
+  ddl_log_.push_back({DdlLogEntry::Kind::kRemoveDir, name});
+  STRATA_RETURN_IF_ERROR(SaveCatalog());
   STRATA_RETURN_IF_ERROR(env_->CreateDir(dir_ / name));
   STRATA_RETURN_IF_ERROR(env_->SyncDir(dir_));
+  ForgetDdlLog(name);
   databases_.push_back(name);
   return SaveCatalog();
 }
@@ -68,32 +98,44 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
     return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name))
         .Because(Status::Reason::kTableExists);
   if (read_only_) return ReadOnly();
-  const auto path = dir_ / spec.database / (spec.name + ".ibd");
-  // A file the catalog does not know was left by a CREATE that crashed before it finished.
+  const std::string file = spec.database + "/" + spec.name + ".ibd";
+  const auto path = dir_ / file;
+  // The new file is logged for removal (with the ids it takes) before it is made; the write
+  // that adds the table takes the entry out. A crash in between: the next open removes it.
+  const SpaceId space_id(next_space_id_++);
+  const std::uint64_t table_id = next_table_id_++;
+  const std::uint64_t first_index_id = next_index_id_;
+  next_index_id_ += 1 + spec.indexes.size();
+  ddl_log_.push_back({DdlLogEntry::Kind::kRemoveFile, file});
+  STRATA_RETURN_IF_ERROR(SaveCatalog());
+  // A file the catalog does not know was left by a CREATE whose removal failed.
   if (env_->Exists(path)) STRATA_RETURN_IF_ERROR(env_->Remove(path));
   auto f = env_->OpenFile(path, OpenMode::kCreateNew);
   if (!f.ok()) return f.status();
   const PageSize ps = pool_->options().page_size;
   STRATA_RETURN_IF_ERROR((*f)->Resize(std::uint64_t{kNewTablePages} * ps.bytes()));
-  auto ts = std::make_unique<Tablespace>(std::move(*f), SpaceId(next_space_id_++), ps, kNewTablePages);
+  auto ts = std::make_unique<Tablespace>(std::move(*f), space_id, ps, kNewTablePages);
   pool_->Register(ts.get());
-  const SpaceId space_id = ts->id();
   TableMeta meta;
   meta.spec = spec;
-  meta.table_id = next_table_id_++;
-  auto impl = TableImpl::Create(*pool_, mu_, std::move(ts), std::move(meta), &next_index_id_);
+  meta.table_id = table_id;
+  std::uint64_t index_id = first_index_id;
+  auto impl = TableImpl::Create(*pool_, mu_, std::move(ts), std::move(meta), &index_id);
   if (!impl.ok()) {  // the pool let go of the space as the half-built table went
-    (void)env_->Remove(path);
+    if (env_->Remove(path).ok()) {
+      ForgetDdlLog(file);
+      (void)SaveCatalog();  // else the next open removes it
+    }
     return impl.status();
   }
   AttachTable(**impl);
+  STRATA_RETURN_IF_ERROR(pool_->FlushSpace(space_id));
+  STRATA_RETURN_IF_ERROR(env_->SyncDir(dir_ / spec.database));
   auto table = std::unique_ptr<Table>(new Table(std::move(*impl), this));
   Table* out = table.get();
   tables_[key] = std::move(table);
-  // DDL is made durable at once: the new file, its directory entry, then the catalog.
-  STRATA_RETURN_IF_ERROR(pool_->FlushSpace(space_id));
-  STRATA_RETURN_IF_ERROR(env_->SyncDir(dir_ / spec.database));
-  STRATA_RETURN_IF_ERROR(SaveCatalog());
+  ForgetDdlLog(file);
+  STRATA_RETURN_IF_ERROR(SaveCatalog());  // the commit point
   return out;
 }
 
@@ -106,33 +148,78 @@ Result<Table*> DatabaseImpl::GetTable(const std::string& database, const std::st
   return it->second.get();
 }
 
+// Takes the tables out of the catalog with their files logged for removal in one write (the
+// commit point); only then do their pages leave the pool and their files go, and the log
+// entries with them. Until that write is durable the tables stay whole: their changes not yet
+// on their pages are still in the log, which a checkpoint cannot pass while the pages are dirty.
+Status DatabaseImpl::DropTablesLocked(const std::vector<std::string>& keys, const std::string& database_dir,
+                                      bool* committed_out) {
+  std::vector<decltype(tables_)::node_type> dropped;
+  std::vector<DdlLogEntry> removals;
+  for (const auto& key : keys) {
+    auto node = tables_.extract(key);
+    removals.push_back({DdlLogEntry::Kind::kRemoveFile,
+                        std::filesystem::relative(node.mapped()->path(), dir_).generic_string()});
+    dropped.push_back(std::move(node));
+  }
+  if (!database_dir.empty()) removals.push_back({DdlLogEntry::Kind::kRemoveDir, database_dir});
+  ddl_log_.insert(ddl_log_.end(), removals.begin(), removals.end());
+  Status committed = SaveCatalog();
+  if (!committed.ok()) {
+    // Not known to be durable: the tables stay open as they were (the next catalog write
+    // names them again), and the error says the statement failed.
+    for (auto& node : dropped) tables_.insert(std::move(node));
+    for (const auto& e : removals) ForgetDdlLog(e.path);
+    return committed;
+  }
+  if (committed_out) *committed_out = true;
+  dropped.clear();  // ~TableImpl: the pool lets go of each space before its file closes
+  for (const auto& e : removals) {
+    const auto path = dir_ / e.path;
+    Status removed = env_->Remove(path);
+    if (!removed.ok()) {
+      // A database folder holding files that are not ours stays (the catalog no longer lists it).
+      if (e.kind == DdlLogEntry::Kind::kRemoveDir) {
+        ForgetDdlLog(e.path);
+        continue;
+      }
+      return removed.WithContext("the drop is committed; the next open removes the file");
+    }
+    STRATA_RETURN_IF_ERROR(env_->SyncDir(path.parent_path()));
+    ForgetDdlLog(e.path);
+  }
+  return SaveCatalog();
+}
+
 Status DatabaseImpl::DropTable(const std::string& database, const std::string& name) {
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
-  auto it = tables_.find(TableKey(database, name));
-  if (it == tables_.end())
+  const std::string key = TableKey(database, name);
+  if (!tables_.count(key))
     return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name))
         .Because(Status::Reason::kUnknownTable);
-  const auto path = it->second->path();
-  tables_.erase(it);  // ~TableImpl: the pool lets go of the space before its file closes
-  STRATA_RETURN_IF_ERROR(SaveCatalog());
-  STRATA_RETURN_IF_ERROR(env_->Remove(path));
-  return env_->SyncDir(path.parent_path());
+  return DropTablesLocked({key}, "", nullptr);
 }
 
+// One catalog write drops the database and every table in it: after a crash it is all there
+// or all gone.
 Status DatabaseImpl::DropDatabase(const std::string& name) {
-  if (read_only_) return ReadOnly();
-  for (const std::string& table : ListTables(name)) STRATA_RETURN_IF_ERROR(DropTable(name, table));
   std::unique_lock lock(mu_);
+  if (read_only_) return ReadOnly();
   auto it = std::find(databases_.begin(), databases_.end(), name);
   if (it == databases_.end()) {
     return Status::NotFound(fmt::format("Can't drop database '{}'; database doesn't exist", name))
         .Because(Status::Reason::kNoDatabaseToDrop);
   }
-  databases_.erase(it);
-  STRATA_RETURN_IF_ERROR(SaveCatalog());
-  (void)env_->Remove(dir_ / name);  // stays when something else put files there
-  return env_->SyncDir(dir_);
+  std::vector<std::string> keys;
+  for (const auto& [key, t] : tables_) {
+    if (t->spec().database == name) keys.push_back(key);
+  }
+  const auto at = databases_.erase(it) - databases_.begin();
+  bool committed = false;
+  Status s = DropTablesLocked(keys, name, &committed);
+  if (!committed) databases_.insert(databases_.begin() + at, name);  // it is still there
+  return s;
 }
 
 std::vector<std::string> DatabaseImpl::ListTables(const std::string& database) const {
@@ -151,9 +238,13 @@ Status DatabaseImpl::CreateIndex(const std::string& database, const std::string&
   if (it == tables_.end())
     return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table))
         .Because(Status::Reason::kNoSuchTable);
-  STRATA_RETURN_IF_ERROR(it->second->impl_->AddIndex(index, next_index_id_++));
-  STRATA_RETURN_IF_ERROR(pool_->FlushSpace(it->second->impl_->space().id()));
-  return SaveCatalog();
+  // The id is taken in the catalog first, so that an index a crash left half built (its
+  // pages unused, the table's definition without it) never shares an id with a later one.
+  const std::uint64_t index_id = next_index_id_++;
+  STRATA_RETURN_IF_ERROR(SaveCatalog());
+  // The commit point is the table's definition (SDI) naming the index, one mini-transaction.
+  STRATA_RETURN_IF_ERROR(it->second->impl_->AddIndex(index, index_id));
+  return pool_->FlushSpace(it->second->impl_->space().id());
 }
 
 std::string DatabaseImpl::TableKey(const std::string& database, const std::string& table) {

@@ -27,6 +27,7 @@
 #include "engine/env.h"
 #include "engine/hot_row.h"
 #include "engine/purge.h"
+#include "engine/system_space.h"
 
 namespace strata::engine {
 
@@ -92,7 +93,12 @@ class DatabaseImpl final : public Database {
   Status BeforeWrite();
   Status ReadOnly() const;  // the refusal of a change under force_recovery >= 3
   // Catalog and DDL (db_ddl.cc).
-  Status SaveCatalog();
+  Status SaveCatalog();  // the commit point of a DDL statement
+  void ForgetDdlLog(const std::string& path);
+  Status FinishDdlLog();  // at open: removes what the DDL log names, then empties it
+  // Drops the tables (and the database folder, when given) in one catalog write; committed
+  // says whether that write was made durable.
+  Status DropTablesLocked(const std::vector<std::string>& keys, const std::string& database_dir, bool* committed);
   void AttachTable(TableImpl& t);
   TableImpl* TableById(std::uint64_t table_id);                                        // mu_ held
   static std::string TableKey(const std::string& database, const std::string& table);  // tables_'s key
@@ -118,6 +124,7 @@ class DatabaseImpl final : public Database {
   mutable std::shared_mutex mu_;
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
   std::vector<std::string> databases_;
+  std::vector<DdlLogEntry> ddl_log_;  // what the next open removes, unless a statement finishes first
   std::uint32_t next_space_id_ = 1;
   std::uint64_t next_index_id_ = 1;
   std::uint64_t next_table_id_ = 1;

@@ -184,10 +184,25 @@ void DatabaseImpl::CreateTransactionParts() {
       PurgeSys::Parts{mu_, *rseg_, *trx_sys_, [this](std::uint64_t id) { return TableById(id); }});
 }
 
+// ibdata1 is recovered first (its torn pages, then its share of the log), because the catalog
+// is one of its pages and the log may hold the last DDL statement's change to it; then the
+// tables the recovered catalog lists, then their share of the log, then what the DDL log says
+// is left to remove.
 Status DatabaseImpl::Load() {
+  std::vector<RedoGroup> groups;
+  if (!skip_redo_) {
+    STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return id == SpaceId(0) ? system_.get() : nullptr; }));
+    auto recovered = log_->Recover(pool_->options().page_size.bytes());
+    if (!recovered.ok()) return recovered.status();
+    groups = std::move(*recovered);
+    auto st = ApplyRedo(*pool_, groups, [](SpaceId id) { return id == SpaceId(0); });
+    if (!st.ok()) return st.status();
+    recovery_ = *st;
+  }
   auto catalog = ReadCatalog(*pool_, *system_);
   if (!catalog.ok()) return catalog.status();
   databases_ = catalog->databases;
+  ddl_log_ = catalog->ddl_log;
   next_space_id_ = catalog->next_space_id;
   next_index_id_ = catalog->next_index_id;
   next_table_id_ = catalog->next_table_id;
@@ -211,15 +226,15 @@ Status DatabaseImpl::Load() {
     spaces.push_back(std::move(*ts));
   }
   if (!skip_redo_) {
-    // Torn pages first (from their doublewrite copies), then the log replayed onto them.
     STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return pool_->space(id); }));
-    auto groups = log_->Recover(pool_->options().page_size.bytes());
-    if (!groups.ok()) return groups.status();
-    auto st = ApplyRedo(*pool_, *groups);
+    auto st = ApplyRedo(*pool_, groups, [](SpaceId id) { return id != SpaceId(0); });
     if (!st.ok()) return st.status();
-    recovery_ = *st;
+    recovery_.applied += st->applied;
+    recovery_.skipped += st->skipped;
+    recovery_.pages += st->pages;
+    recovery_.threads = std::max(recovery_.threads, st->threads);
     log_->ReleaseRecovery();
-    if (!groups->empty()) STRATA_RETURN_IF_ERROR(Flush());
+    if (!groups.empty()) STRATA_RETURN_IF_ERROR(Flush());
   }
   rseg_ = std::make_unique<Rseg>(*pool_, *system_, PageNo(6));  // TRX_SYS slot 0
   trx_sys_ = std::make_unique<TrxSys>(*pool_, *system_);
@@ -233,6 +248,7 @@ Status DatabaseImpl::Load() {
     tables_[TableKey(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl), this));
   }
   unregister.armed = false;
+  if (!read_only_) STRATA_RETURN_IF_ERROR(FinishDdlLog());
   return LoadTransactions(options_.force_recovery < 3);
 }
 

@@ -84,7 +84,8 @@ Status Grow(Tablespace& ts, std::uint64_t pages, const RedoGroup& g) {
 
 // One pass in log order extends the files and sorts the records by page; then the pages are
 // replayed independently, spread over threads when there are enough of them.
-Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups) {
+Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups,
+                                const std::function<bool(SpaceId)>& covers) {
   RecoveryStats st;
   const std::size_t page_size = pool.options().page_size.bytes();
   std::unordered_map<std::uint64_t, std::vector<PageRecord>> by_page;
@@ -99,6 +100,7 @@ Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& 
       const RedoRecord& rec = **r;
       ++st.records;
       if (rec.type == RedoType::kMtrEnd) continue;
+      if (covers && !covers(SpaceId(rec.space))) continue;
       Tablespace* ts = pool.space(SpaceId(rec.space));
       if (!ts) {
         ++st.skipped;  // a dropped table's

@@ -4,6 +4,7 @@
 // from INIT, and is Corruption naming the page otherwise.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "engine/engine_status.h"
@@ -12,8 +13,11 @@
 
 namespace strata::engine {
 
-// Every tablespace the log may name must be registered with the pool; records for others
-// (dropped tables) are skipped.
-Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups);
+// Replays the records of the spaces `covers` accepts (all when empty). Every tablespace the log
+// may name must be registered with the pool; records for others (dropped tables) are skipped.
+// The system tablespace is replayed on its own first: the catalog it holds says which table
+// files there are.
+Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups,
+                                const std::function<bool(ondisk::SpaceId)>& covers = {});
 
 }  // namespace strata::engine

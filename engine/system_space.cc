@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "engine/btr_page.h"
@@ -84,7 +85,12 @@ Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& c) {
   nlohmann::json tables = nlohmann::json::array();
   for (const auto& t : c.tables)
     tables.push_back({{"database", t.database}, {"name", t.name}, {"space_id", t.space_id}});
-  const std::string text = nlohmann::json{{"databases", c.databases}, {"tables", tables}}.dump();
+  nlohmann::json ddl_log = nlohmann::json::array();
+  for (const auto& e : c.ddl_log)
+    ddl_log.push_back({{e.kind == DdlLogEntry::Kind::kRemoveDir ? "remove_dir" : "remove", e.path}});
+  nlohmann::json doc{{"databases", c.databases}, {"tables", tables}};
+  if (!c.ddl_log.empty()) doc["ddl_log"] = ddl_log;
+  const std::string text = doc.dump();
   const std::vector<std::byte> z = DeflateSdi(text);
   const std::size_t room = space.page_size().bytes() - kFilTrailerSize - kCatalog - 20;
   if (z.size() > room) {
@@ -133,6 +139,16 @@ Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space) {
     for (const auto& t : j.at("tables")) {
       c.tables.push_back({t.at("database").get<std::string>(), t.at("name").get<std::string>(),
                           t.at("space_id").get<std::uint32_t>()});
+    }
+    for (const auto& e : j.value("ddl_log", nlohmann::json::array())) {
+      const bool dir = e.contains("remove_dir");
+      std::string path = e.at(dir ? "remove_dir" : "remove").get<std::string>();
+      // Only names this engine writes: a database folder or db/table.ibd, never a way out.
+      const std::filesystem::path rel(path);
+      bool inside = !path.empty() && rel.is_relative();
+      for (const auto& part : rel) inside = inside && part != ".." && part != ".";
+      if (!inside) return Status::Corruption(where + ": catalog DDL log names '" + path + "'");
+      c.ddl_log.push_back({dir ? DdlLogEntry::Kind::kRemoveDir : DdlLogEntry::Kind::kRemoveFile, std::move(path)});
     }
   } catch (const std::exception& e) {
     return Status::Corruption(where + ": catalog JSON: " + e.what());

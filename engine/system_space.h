@@ -9,8 +9,18 @@
 //   264  4  format version (1)
 //   268  4  length of the zlib stream below
 //   272  4  length of the JSON text it inflates to
-//   276  .. zlib stream of the JSON {"databases": [...], "tables": [{"database","name","space_id"}]}
+//   276  .. zlib stream of the JSON {"databases": [...], "tables": [{"database","name","space_id"}],
+//           "ddl_log": [{"remove": "db/t.ibd"}, {"remove_dir": "db"}]}
 // Table definitions themselves live in each table's SDI, not here.
+//
+// The catalog page is the commit point of every DDL statement (MySQL 8.0's atomic DDL, with the
+// page's mini-transaction as the dictionary transaction): a statement changes it in one
+// mini-transaction and makes the log durable before it reports success. Its "ddl_log" lists the
+// files an open must remove: a CREATE names its new file (or directory) before making it and
+// takes the entry out in the write that adds the table, so a crash before that leaves nothing
+// behind; a DROP names the files in the write that removes the tables, so the files go only
+// once the drop is committed, and an open after a crash finishes it. Readers of format 1 that
+// predate "ddl_log" ignore it.
 #pragma once
 
 #include <string>
@@ -28,11 +38,20 @@ struct CatalogEntry {
   std::uint32_t space_id = 0;
 };
 
+// A file or directory (relative to the data directory) that the next open removes.
+struct DdlLogEntry {
+  enum class Kind { kRemoveFile, kRemoveDir };
+  Kind kind = Kind::kRemoveFile;
+  std::string path;
+  bool operator==(const DdlLogEntry&) const = default;
+};
+
 struct Catalog {
   std::uint64_t next_table_id = 1, next_index_id = 1;
   std::uint32_t next_space_id = 1;
   std::vector<std::string> databases;
   std::vector<CatalogEntry> tables;
+  std::vector<DdlLogEntry> ddl_log;
 };
 
 // Lays out a new system tablespace in `space` (already registered with the pool).
