@@ -127,6 +127,9 @@ std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command, 
     exit_code = kExitFailure;
     return nullptr;
   }
+  // The rest opened; these are refused by name until their files are restored (or dropped).
+  for (const std::string& table : (*db)->recovery().unavailable_tables)
+    std::cerr << "strata " << command << ": warning: " << table << "\n";
   return std::move(*db);
 }
 

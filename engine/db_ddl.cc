@@ -34,6 +34,10 @@ Status DatabaseImpl::SaveCatalog() {
   for (const auto& [key, t] : tables_) {
     c.tables.push_back({t->spec().database, t->spec().name, t->impl_->meta().space_id});
   }
+  for (const auto& [key, t] : unavailable_) {
+    const auto slash = key.find('/');
+    c.tables.push_back({key.substr(0, slash), key.substr(slash + 1), t.space_id});
+  }
   STRATA_RETURN_IF_ERROR(WriteCatalog(*pool_, *system_, c));
   return pool_->FlushSpace(SpaceId(0));  // the log first (INV-1), so the change is durable
 }
@@ -53,7 +57,8 @@ Status DatabaseImpl::FinishDdlLog() {
     if (!env_->Exists(path)) continue;
     Status removed = env_->Remove(path);
     // A database folder holding files that are not ours stays, as DROP DATABASE leaves it.
-    if (!removed.ok() && e.kind == DdlLogEntry::Kind::kRemoveFile) return removed.WithContext("finishing a DDL statement");
+    if (!removed.ok() && e.kind == DdlLogEntry::Kind::kRemoveFile)
+      return removed.WithContext("finishing a DDL statement");
     STRATA_RETURN_IF_ERROR(env_->SyncDir(path.parent_path()));
   }
   ddl_log_.clear();
@@ -94,7 +99,7 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
         .Because(Status::Reason::kUnknownDatabase);
   }
   const std::string key = TableKey(spec.database, spec.name);
-  if (tables_.count(key))
+  if (tables_.count(key) || unavailable_.count(key))
     return Status::AlreadyExists(fmt::format("Table '{}' already exists", spec.name))
         .Because(Status::Reason::kTableExists);
   if (read_only_) return ReadOnly();
@@ -142,9 +147,11 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
 Result<Table*> DatabaseImpl::GetTable(const std::string& database, const std::string& name) {
   std::shared_lock lock(mu_);
   auto it = tables_.find(TableKey(database, name));
-  if (it == tables_.end())
+  if (it == tables_.end()) {
+    if (auto u = unavailable_.find(TableKey(database, name)); u != unavailable_.end()) return u->second.why;
     return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, name))
         .Because(Status::Reason::kNoSuchTable);
+  }
   return it->second.get();
 }
 
@@ -155,12 +162,19 @@ Result<Table*> DatabaseImpl::GetTable(const std::string& database, const std::st
 Status DatabaseImpl::DropTablesLocked(const std::vector<std::string>& keys, const std::string& database_dir,
                                       bool* committed_out) {
   std::vector<decltype(tables_)::node_type> dropped;
+  std::vector<decltype(unavailable_)::node_type> dropped_unavailable;  // only their files to remove
   std::vector<DdlLogEntry> removals;
   for (const auto& key : keys) {
-    auto node = tables_.extract(key);
-    removals.push_back({DdlLogEntry::Kind::kRemoveFile,
-                        std::filesystem::relative(node.mapped()->path(), dir_).generic_string()});
-    dropped.push_back(std::move(node));
+    std::filesystem::path path;
+    if (auto node = tables_.extract(key)) {
+      path = node.mapped()->path();
+      dropped.push_back(std::move(node));
+    } else {
+      auto gone = unavailable_.extract(key);
+      path = gone.mapped().path;
+      dropped_unavailable.push_back(std::move(gone));
+    }
+    removals.push_back({DdlLogEntry::Kind::kRemoveFile, std::filesystem::relative(path, dir_).generic_string()});
   }
   if (!database_dir.empty()) removals.push_back({DdlLogEntry::Kind::kRemoveDir, database_dir});
   ddl_log_.insert(ddl_log_.end(), removals.begin(), removals.end());
@@ -169,6 +183,7 @@ Status DatabaseImpl::DropTablesLocked(const std::vector<std::string>& keys, cons
     // Not known to be durable: the tables stay open as they were (the next catalog write
     // names them again), and the error says the statement failed.
     for (auto& node : dropped) tables_.insert(std::move(node));
+    for (auto& node : dropped_unavailable) unavailable_.insert(std::move(node));
     for (const auto& e : removals) ForgetDdlLog(e.path);
     return committed;
   }
@@ -176,7 +191,7 @@ Status DatabaseImpl::DropTablesLocked(const std::vector<std::string>& keys, cons
   dropped.clear();  // ~TableImpl: the pool lets go of each space before its file closes
   for (const auto& e : removals) {
     const auto path = dir_ / e.path;
-    Status removed = env_->Remove(path);
+    Status removed = env_->Exists(path) ? env_->Remove(path) : Status::Ok();  // a missing table's file
     if (!removed.ok()) {
       // A database folder holding files that are not ours stays (the catalog no longer lists it).
       if (e.kind == DdlLogEntry::Kind::kRemoveDir) {
@@ -195,7 +210,7 @@ Status DatabaseImpl::DropTable(const std::string& database, const std::string& n
   std::unique_lock lock(mu_);
   if (read_only_) return ReadOnly();
   const std::string key = TableKey(database, name);
-  if (!tables_.count(key))
+  if (!tables_.count(key) && !unavailable_.count(key))
     return Status::NotFound(fmt::format("Unknown table '{}.{}'", database, name))
         .Because(Status::Reason::kUnknownTable);
   return DropTablesLocked({key}, "", nullptr);
@@ -212,9 +227,7 @@ Status DatabaseImpl::DropDatabase(const std::string& name) {
         .Because(Status::Reason::kNoDatabaseToDrop);
   }
   std::vector<std::string> keys;
-  for (const auto& [key, t] : tables_) {
-    if (t->spec().database == name) keys.push_back(key);
-  }
+  for (const std::string& table : ListTablesLocked(name)) keys.push_back(TableKey(name, table));
   const auto at = databases_.erase(it) - databases_.begin();
   bool committed = false;
   Status s = DropTablesLocked(keys, name, &committed);
@@ -224,10 +237,20 @@ Status DatabaseImpl::DropDatabase(const std::string& name) {
 
 std::vector<std::string> DatabaseImpl::ListTables(const std::string& database) const {
   std::shared_lock lock(mu_);
+  return ListTablesLocked(database);
+}
+
+// Unopened tables too: they exist, and SHOW TABLES and DROP see them.
+std::vector<std::string> DatabaseImpl::ListTablesLocked(const std::string& database) const {
   std::vector<std::string> out;
+  const std::string prefix = database + "/";
   for (const auto& [key, t] : tables_) {
-    if (t->spec().database == database) out.push_back(t->spec().name);
+    if (key.starts_with(prefix)) out.push_back(key.substr(prefix.size()));
   }
+  for (const auto& [key, t] : unavailable_) {
+    if (key.starts_with(prefix)) out.push_back(key.substr(prefix.size()));
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -95,6 +95,7 @@ class DatabaseImpl final : public Database {
   // Catalog and DDL (db_ddl.cc).
   Status SaveCatalog();  // the commit point of a DDL statement
   void ForgetDdlLog(const std::string& path);
+  std::vector<std::string> ListTablesLocked(const std::string& database) const;
   Status FinishDdlLog();  // at open: removes what the DDL log names, then empties it
   // Drops the tables (and the database folder, when given) in one catalog write; committed
   // says whether that write was made durable.
@@ -123,6 +124,14 @@ class DatabaseImpl final : public Database {
   // statement's B-tree work runs under it; see TableImpl).
   mutable std::shared_mutex mu_;
   std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
+  // In the catalog but not opened (file missing or damaged): listed, refused with the reason,
+  // droppable.
+  struct UnavailableTable {
+    std::uint32_t space_id = 0;
+    std::filesystem::path path;
+    Status why;
+  };
+  std::map<std::string, UnavailableTable> unavailable_;
   std::vector<std::string> databases_;
   std::vector<DdlLogEntry> ddl_log_;  // what the next open removes, unless a statement finishes first
   std::uint32_t next_space_id_ = 1;

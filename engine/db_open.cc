@@ -199,6 +199,7 @@ Status DatabaseImpl::Load() {
     if (!st.ok()) return st.status();
     recovery_ = *st;
   }
+  STRATA_RETURN_IF_ERROR(CheckSystemSpaceHeaders(*pool_, *system_));
   auto catalog = ReadCatalog(*pool_, *system_);
   if (!catalog.ok()) return catalog.status();
   databases_ = catalog->databases;
@@ -219,31 +220,71 @@ Status DatabaseImpl::Load() {
       }
     }
   } unregister{*pool_, spaces};
-  for (const auto& t : catalog->tables) {
+  // A table whose file cannot be opened, replayed or trusted is left unopened, named with the
+  // reason, and nothing is written to it; the others open as usual.
+  auto set_aside = [&](std::size_t i, const Status& why) {
+    const auto& t = catalog->tables[i];
+    if (spaces[i]) {
+      pool_->Discard(spaces[i]->id());
+      spaces[i].reset();
+    }
+    // MySQL's ER_TABLE_CORRUPT words, then what was found.
+    const Status named = Status::Corruption(fmt::format("Operation cannot be performed. The table '{}.{}' is missing, "
+                                                        "corrupt or contains bad data: {}",
+                                                        t.database, t.name, why.message()))
+                             .Because(Status::Reason::kTableUnavailable);
+    unavailable_[TableKey(t.database, t.name)] = {t.space_id, dir_ / t.database / (t.name + ".ibd"), named};
+    recovery_.unavailable_tables.push_back(named.message());
+  };
+  for (std::size_t i = 0; i < catalog->tables.size(); ++i) {
+    const auto& t = catalog->tables[i];
     auto ts = OpenTablespace(t.database, t.name, t.space_id);
-    if (!ts.ok()) return ts.status();
+    spaces.emplace_back();
+    if (!ts.ok()) {
+      const Status::Code code = ts.status().code();
+      // A missing or damaged file is this table's problem; anything else (no file descriptors
+      // left, say) is the open's, and is said as such.
+      if (code != Status::Code::kNotFound && code != Status::Code::kCorruption && code != Status::Code::kNotSupported)
+        return ts.status();
+      set_aside(i, ts.status());
+      continue;
+    }
     pool_->Register(ts->get());
-    spaces.push_back(std::move(*ts));
+    spaces.back() = std::move(*ts);
   }
   if (!skip_redo_) {
     STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return pool_->space(id); }));
-    auto st = ApplyRedo(*pool_, groups, [](SpaceId id) { return id != SpaceId(0); });
+    DamagedSpaces damaged;
+    auto st = ApplyRedo(
+        *pool_, groups, [](SpaceId id) { return id != SpaceId(0); }, &damaged);
     if (!st.ok()) return st.status();
     recovery_.applied += st->applied;
     recovery_.skipped += st->skipped;
     recovery_.pages += st->pages;
     recovery_.threads = std::max(recovery_.threads, st->threads);
     log_->ReleaseRecovery();
-    if (!groups.empty()) STRATA_RETURN_IF_ERROR(Flush());
+    for (std::size_t i = 0; i < spaces.size(); ++i) {
+      if (!spaces[i]) continue;
+      if (auto it = damaged.find(spaces[i]->id().value()); it != damaged.end()) set_aside(i, it->second);
+    }
   }
+  for (std::size_t i = 0; i < spaces.size(); ++i) {
+    if (!spaces[i]) continue;
+    if (Status s = TableImpl::CheckHeaders(*pool_, *spaces[i]); !s.ok()) set_aside(i, s);
+  }
+  if (!skip_redo_ && !groups.empty()) STRATA_RETURN_IF_ERROR(Flush());
   rseg_ = std::make_unique<Rseg>(*pool_, *system_, PageNo(6));  // TRX_SYS slot 0
   trx_sys_ = std::make_unique<TrxSys>(*pool_, *system_);
   lock_sys_ = std::make_unique<LockSys>(LockSys::Options{options_.lock_wait_timeout, options_.deadlock_detect});
   CreateTransactionParts();
   for (std::size_t i = 0; i < catalog->tables.size(); ++i) {
+    if (!spaces[i]) continue;
     const auto& t = catalog->tables[i];
-    auto impl = TableImpl::Open(*pool_, mu_, spaces[i]);  // on failure, the guard above discards
-    if (!impl.ok()) return impl.status().WithContext(fmt::format("table {}.{}", t.database, t.name));
+    auto impl = TableImpl::Open(*pool_, mu_, spaces[i]);
+    if (!impl.ok()) {
+      set_aside(i, impl.status());
+      continue;
+    }
     AttachTable(**impl);
     tables_[TableKey(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl), this));
   }

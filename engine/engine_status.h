@@ -73,6 +73,9 @@ struct RecoveryStats {
   std::size_t threads = 0;            // that replayed the pages
   std::uint64_t rolled_back_trx = 0;  // transactions left active by the crash, rolled back
   std::uint64_t history_at_open = 0;  // the history list length found, before purge started
+  // Tables of the catalog left unopened (file missing or damaged), each with why; the rest
+  // opened, and nothing is written to these.
+  std::vector<std::string> unavailable_tables;
 };
 
 }  // namespace strata::engine

@@ -8,6 +8,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/redo_record.h"
 
@@ -33,6 +34,14 @@ Status ApplyPage(BufferPool& pool, PageId id, const std::vector<RedoGroup>& grou
     if (gi != current) {
       current = gi;
       auto page = pool.Read(id);
+      if (page.ok() && rec.type != RedoType::kInit && AllZero(page->page())) {
+        // The log changes a page it does not create here, so the page was written before
+        // (the checkpoint passed its creation only once it was on disk): that write is gone.
+        return Status::Corruption(fmt::format(
+            "{}: page {} is all zeros, but the log's group ending at LSN {} changes it (the page was wiped or its "
+            "writes were lost)",
+            pool.space(id.space)->path().string(), id.page.value(), g.end.value()));
+      }
       if (page.ok()) {
         apply = FilHeader(page->page()).lsn().value() < g.end.value();
       } else if (rec.type == RedoType::kInit) {
@@ -85,7 +94,7 @@ Status Grow(Tablespace& ts, std::uint64_t pages, const RedoGroup& g) {
 // One pass in log order extends the files and sorts the records by page; then the pages are
 // replayed independently, spread over threads when there are enough of them.
 Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups,
-                                const std::function<bool(SpaceId)>& covers) {
+                                const std::function<bool(SpaceId)>& covers, DamagedSpaces* damaged) {
   RecoveryStats st;
   const std::size_t page_size = pool.options().page_size.bytes();
   std::unordered_map<std::uint64_t, std::vector<PageRecord>> by_page;
@@ -129,9 +138,17 @@ Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& 
     for (std::size_t i = t; i < order.size(); i += threads) {
       const std::uint64_t key = order[i];
       const PageId id{SpaceId(static_cast<std::uint32_t>(key >> 32)), PageNo(static_cast<std::uint32_t>(key))};
+      if (damaged) {
+        std::lock_guard lock(mu);
+        if (damaged->count(id.space.value())) continue;  // its other pages are not replayed
+      }
       Status s = ApplyPage(pool, id, groups, by_page.at(key), local);
       if (!s.ok()) {
         std::lock_guard lock(mu);
+        if (damaged) {
+          damaged->try_emplace(id.space.value(), s);
+          continue;
+        }
         if (first_error.ok()) first_error = s;
         return;
       }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "engine/engine_status.h"
@@ -17,7 +18,13 @@ namespace strata::engine {
 // may name must be registered with the pool; records for others (dropped tables) are skipped.
 // The system tablespace is replayed on its own first: the catalog it holds says which table
 // files there are.
+//
+// A page that cannot be replayed (unreadable, or all zeros where the log changes an existing
+// page: its earlier writes are lost) fails the replay; with `damaged` given, it fails only its
+// own space instead, named there with the reason, and the other spaces are replayed.
+using DamagedSpaces = std::map<std::uint32_t, Status>;
 Result<RecoveryStats> ApplyRedo(BufferPool& pool, const std::vector<RedoGroup>& groups,
-                                const std::function<bool(ondisk::SpaceId)>& covers = {});
+                                const std::function<bool(ondisk::SpaceId)>& covers = {},
+                                DamagedSpaces* damaged = nullptr);
 
 }  // namespace strata::engine

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/btr_page.h"
+#include "engine/header_check.h"
 #include "engine/mtr.h"
 #include "engine/space_manager.h"
 #include "ondisk/fil_header.h"
@@ -79,6 +80,23 @@ Status CreateSystemSpace(BufferPool& pool, Tablespace& space) {
   dict_seg->EncodeTo(*dict, kDictFseg);
   mtr.Commit();
   return WriteCatalog(pool, space, {});
+}
+
+Status CheckSystemSpaceHeaders(BufferPool& pool, const Tablespace& space) {
+  const std::uint32_t flags = FspFlags::EncodeMySql(space.page_size(), true, true, false);
+  struct Expect {
+    PageNo page;
+    PageType type;
+    const char* what;
+  };
+  for (const Expect& e : {Expect{PageNo(0), PageType::kFspHdr, "the system tablespace header"},
+                          Expect{PageNo(2), PageType::kInode, "the segment inode page"},
+                          Expect{PageNo(5), PageType::kTrxSys, "the transaction system header (TRX_SYS)"},
+                          Expect{PageNo(6), PageType::kSys, "the rollback segment header"},
+                          Expect{kDictHeaderPage, PageType::kSys, "the catalog"}}) {
+    STRATA_RETURN_IF_ERROR(CheckHeaderPage(pool, space, e.page, e.type, e.what, flags));
+  }
+  return Status::Ok();
 }
 
 Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& c) {

@@ -56,6 +56,8 @@ struct Catalog {
 
 // Lays out a new system tablespace in `space` (already registered with the pool).
 Status CreateSystemSpace(BufferPool& pool, Tablespace& space);
+// ibdata1's FSP header, inode, TRX_SYS, rollback segment and catalog pages (header_check.h).
+Status CheckSystemSpaceHeaders(BufferPool& pool, const Tablespace& space);
 Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& catalog);
 Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space);
 

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <mutex>
 
+#include "engine/header_check.h"
 #include "engine/row_codec.h"
 #include "engine/space_manager.h"
 #include "engine/table_impl.h"
+#include "ondisk/checksum.h"
+#include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/sdi.h"
@@ -113,6 +116,13 @@ Result<std::unique_ptr<TableImpl>> TableImpl::Open(BufferPool& pool, std::shared
   t->sdi_ = std::make_unique<Btree>(pool, *t->space_, SdiShape(), PageNo(3));
   STRATA_RETURN_IF_ERROR(t->LoadCounters());
   return t;
+}
+
+Status TableImpl::CheckHeaders(BufferPool& pool, const Tablespace& space) {
+  const std::uint32_t flags = FspFlags::EncodeMySql(space.page_size(), true, true, true);
+  STRATA_RETURN_IF_ERROR(CheckHeaderPage(pool, space, PageNo(0), PageType::kFspHdr, "the tablespace header", flags));
+  STRATA_RETURN_IF_ERROR(CheckHeaderPage(pool, space, PageNo(2), PageType::kInode, "the segment inode page", flags));
+  return CheckHeaderPage(pool, space, PageNo(3), PageType::kSdi, "the table definition's root (SDI)", flags);
 }
 
 // The SDI records: the table (type 1, keyed by table id) and the tablespace (type 2).

@@ -51,6 +51,10 @@ class TableImpl {
   // is built; when the SDI cannot be read, `space` stays with the caller.
   static Result<std::unique_ptr<TableImpl>> Open(BufferPool& pool, std::shared_mutex& mu,
                                                  std::unique_ptr<Tablespace>& space);
+  // The pages every write starts from, checked before anything is written to the file: page 0
+  // the FSP header of this space with the engine's flags, page 2 a segment inode page, page 3
+  // the SDI root. Corruption naming the file, page and what was expected.
+  static Status CheckHeaders(BufferPool& pool, const Tablespace& space);
   // Takes the space out of the buffer pool before its file closes.
   ~TableImpl();
 

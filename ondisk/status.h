@@ -47,6 +47,7 @@ class [[nodiscard]] Status {
     kIncorrectValue,          // a value its column's type cannot read (a date, a number)
     kInvalidCharacterString,  // bytes that are not valid in the column's character set
     kRowTooLargeForLog,       // a row's BLOB/TEXT data over a quarter of the redo log
+    kTableUnavailable,        // a table whose file is missing or damaged, left unopened
   };
 
   Status() = default;

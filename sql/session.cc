@@ -121,7 +121,7 @@ constexpr MysqlErrorFor kMysqlErrors[] = {
     {Status::Reason::kUnknownTable, 1051, "42S02"},      {Status::Reason::kNullNotAllowed, 1048, "23000"},
     {Status::Reason::kOutOfRange, 1264, "22003"},        {Status::Reason::kDataTooLong, 1406, "22001"},
     {Status::Reason::kIncorrectValue, 1366, "HY000"},    {Status::Reason::kInvalidCharacterString, 1300, "HY000"},
-    {Status::Reason::kRowTooLargeForLog, 1118, "42000"},
+    {Status::Reason::kRowTooLargeForLog, 1118, "42000"}, {Status::Reason::kTableUnavailable, 1877, "HY000"},
 };
 
 SqlError FromStatus(const Status& s) {
@@ -205,6 +205,7 @@ SqlResult<Table*> Session::FindTable(const TableName& name) {
   const std::string& dbname = name.database.empty() ? database_ : name.database;
   if (dbname.empty()) return NoDatabase();
   auto t = db_.GetTable(dbname, name.name);
+  if (t.status().reason() == Status::Reason::kTableUnavailable) return FromStatus(t.status());
   if (!t.ok()) return SqlError{1146, "42S02", fmt::format("Table '{}.{}' doesn't exist", dbname, name.name)};
   return *t;
 }

@@ -180,6 +180,45 @@ TEST(SqlCliTest, ScriptErrorsNameTheLineAndForceGoesOn) {
   EXPECT_EQ(r.out, "n\n1\n");
 }
 
+// A zeroed page 0 of one table: the shell opens, says which table it set aside and why, and
+// the other table reads and takes rows; the damaged one is ERROR 1877 on every open, and its
+// file is never written (it used to take an INSERT that wrote a made-up header over the damage
+// and made the whole directory unopenable).
+TEST(SqlCliTest, AZeroedTableHeaderFailsThatTableAloneOnEveryOpen) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  ASSERT_EQ(Strata("sql --datadir " + dir +
+                   " -e 'CREATE DATABASE d; USE d; CREATE TABLE t1 (id INT PRIMARY KEY); CREATE TABLE t2 (id INT "
+                   "PRIMARY KEY); INSERT INTO t1 VALUES (1); INSERT INTO t2 VALUES (1)'")
+                .exit_code,
+            0);
+  const auto t1 = tmp.path() / "d" / "d" / "t1.ibd";
+  strata::testing::OverwriteAt(t1, 0, std::string(16384, '\0'));
+  std::filesystem::resize_file(tmp.path() / "d" / "ib_doublewrite", 0);  // no copy to repair it from
+  const auto damaged = strata::testing::ReadWholeFile(t1);
+  for (int open = 0; open < 2; ++open) {
+    auto r = Strata("sql --datadir " + dir + " d -e 'INSERT INTO t2 VALUES (" + std::to_string(open + 2) +
+                    "); SELECT COUNT(*) AS n FROM t2; SHOW TABLES'");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "n\n" + std::to_string(open + 2) + "\nTables_in_d\nt1\nt2\n");
+    EXPECT_NE(r.err.find("warning: Operation cannot be performed. The table 'd.t1' is missing, corrupt or contains "
+                         "bad data:"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("t1.ibd: page 0 offset 0: all zeros"), std::string::npos) << r.err;
+    r = Strata("sql --datadir " + dir + " d -e 'INSERT INTO t1 VALUES (5)'");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("ERROR 1877 (HY000) at line 1: Operation cannot be performed. The table 'd.t1'"),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_TRUE(strata::testing::ReadWholeFile(t1) == damaged) << "the damaged file was written to";
+  // DROP TABLE takes it away, file and all; the name is free again.
+  auto r = Strata("sql --datadir " + dir + " d -e 'DROP TABLE t1; CREATE TABLE t1 (a INT); SHOW TABLES'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "Tables_in_d\nt1\nt2\n");
+}
+
 TEST(SqlCliTest, ImportNamesTheLineAndFileOfABadRow) {
   TempDir tmp;
   const std::string dir = (tmp.path() / "d").string();

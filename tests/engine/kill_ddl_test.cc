@@ -68,7 +68,9 @@ TableSpec Spec(const std::string& database, const std::string& table) {
           {}};
 }
 
-std::mt19937_64 StepRng(std::int64_t j) { return std::mt19937_64(static_cast<std::uint64_t>(j) * 0x9E3779B97F4A7C15ull); }
+std::mt19937_64 StepRng(std::int64_t j) {
+  return std::mt19937_64(static_cast<std::uint64_t>(j) * 0x9E3779B97F4A7C15ull);
+}
 
 // Step j given what exists: mostly inserts and table DDL, sometimes a whole database.
 Step Plan(std::int64_t j, const State& s) {
@@ -102,11 +104,21 @@ std::vector<Row> StepRows(std::int64_t j) {
 
 void ApplyToModel(const Step& step, std::int64_t j, State& s) {
   switch (step.kind) {
-    case Step::kCreateDatabase: s[step.database]; break;
-    case Step::kDropDatabase: s.erase(step.database); break;
-    case Step::kCreateTable: s[step.database][step.table] = {}; break;
-    case Step::kDropTable: s[step.database].erase(step.table); break;
-    case Step::kCreateIndex: s[step.database][step.table].indexed = true; break;
+    case Step::kCreateDatabase:
+      s[step.database];
+      break;
+    case Step::kDropDatabase:
+      s.erase(step.database);
+      break;
+    case Step::kCreateTable:
+      s[step.database][step.table] = {};
+      break;
+    case Step::kDropTable:
+      s[step.database].erase(step.table);
+      break;
+    case Step::kCreateIndex:
+      s[step.database][step.table].indexed = true;
+      break;
     case Step::kInsert:
       for (const Row& r : StepRows(j))
         s[step.database][step.table].rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int()};
@@ -116,11 +128,16 @@ void ApplyToModel(const Step& step, std::int64_t j, State& s) {
 
 Status RunStep(Database& db, const Step& step, std::int64_t j) {
   switch (step.kind) {
-    case Step::kCreateDatabase: return db.CreateDatabase(step.database);
-    case Step::kDropDatabase: return db.DropDatabase(step.database);
-    case Step::kCreateTable: return db.CreateTable(Spec(step.database, step.table)).status();
-    case Step::kDropTable: return db.DropTable(step.database, step.table);
-    case Step::kCreateIndex: return db.CreateIndex(step.database, step.table, {"ig", {"g"}, false});
+    case Step::kCreateDatabase:
+      return db.CreateDatabase(step.database);
+    case Step::kDropDatabase:
+      return db.DropDatabase(step.database);
+    case Step::kCreateTable:
+      return db.CreateTable(Spec(step.database, step.table)).status();
+    case Step::kDropTable:
+      return db.DropTable(step.database, step.table);
+    case Step::kCreateIndex:
+      return db.CreateIndex(step.database, step.table, {"ig", {"g"}, false});
     case Step::kInsert: {
       auto t = db.GetTable(step.database, step.table);
       if (!t.ok()) return t.status();
@@ -189,7 +206,8 @@ TEST(KillDdlChild, RunsUntilKilled) {
   }
   Table* steady = *d.GetTable("steady", "s");
   std::int64_t next_id = 1;
-  ASSERT_TRUE(steady->Scan({"PRIMARY", {}, false}, [&](const Row& r) { return next_id = r[0].as_int() + 1, false; }).ok());
+  ASSERT_TRUE(
+      steady->Scan({"PRIMARY", {}, false}, [&](const Row& r) { return next_id = r[0].as_int() + 1, false; }).ok());
   std::atomic<bool> stop = false;
   std::thread beside([&] {
     for (std::int64_t id = next_id; !stop; ++id) {
@@ -275,19 +293,19 @@ TEST_P(KillDdlTest, EveryStatementIsAllOrNothingAndStaysSoAcrossOpens) {
   const std::filesystem::path dir = tmp.path() / "d";
   std::mt19937 rng(static_cast<unsigned>(1234 + flush));
   State model;
-  std::int64_t next = 0;         // the next step a child runs
-  std::int64_t rows_seen = 0;    // the steady table's rows found after the previous round
-  std::int64_t ddl_points = 0;   // kills that fell while a DDL statement was in flight
+  std::int64_t next = 0;        // the next step a child runs
+  std::int64_t rows_seen = 0;   // the steady table's rows found after the previous round
+  std::int64_t ddl_points = 0;  // kills that fell while a DDL statement was in flight
   std::int64_t acked_steps = 0;
   for (int round = 0; round < kills; ++round) {
     const std::string when = "flush " + std::to_string(flush) + " round " + std::to_string(round);
     const std::size_t want = 1 + rng() % 200;
     const std::chrono::microseconds delay(rng() % 30000);
-    auto child = testing::RunChildUntilKilled(
-        "KillDdlChild.RunsUntilKilled",
-        {{"STRATA_KILL_DDL_DIR", dir.string()}, {"STRATA_KILL_DDL_FLUSH", std::to_string(flush)},
-         {"STRATA_KILL_FROM", std::to_string(next)}},
-        want, delay);
+    auto child = testing::RunChildUntilKilled("KillDdlChild.RunsUntilKilled",
+                                              {{"STRATA_KILL_DDL_DIR", dir.string()},
+                                               {"STRATA_KILL_DDL_FLUSH", std::to_string(flush)},
+                                               {"STRATA_KILL_FROM", std::to_string(next)}},
+                                              want, delay);
     // SIGABRT is the child's own failure (a statement refused; its stderr says which).
     ASSERT_TRUE(child.signalled && WTERMSIG(child.status) == SIGKILL)
         << when << ": the child ended by itself (status " << child.status << ")";
@@ -324,11 +342,14 @@ TEST_P(KillDdlTest, EveryStatementIsAllOrNothingAndStaysSoAcrossOpens) {
       auto steady = (*db)->GetTable("steady", "s");
       if (steady.ok()) {
         std::int64_t expect = 1;
-        ASSERT_TRUE((*steady)->Scan({}, [&](const Row& r) {
-          EXPECT_EQ(r[0].as_int(), expect) << when << ": the steady rows have a gap";
-          ++expect;
-          return true;
-        }).ok());
+        ASSERT_TRUE((*steady)
+                        ->Scan({},
+                               [&](const Row& r) {
+                                 EXPECT_EQ(r[0].as_int(), expect) << when << ": the steady rows have a gap";
+                                 ++expect;
+                                 return true;
+                               })
+                        .ok());
         steady_rows = expect - 1;
       }
       for (const auto& [d, tables] : first) {
@@ -344,17 +365,17 @@ TEST_P(KillDdlTest, EveryStatementIsAllOrNothingAndStaysSoAcrossOpens) {
       ASSERT_TRUE(db.ok()) << when << " (second open): " << db.status().ToString();
       second = Snapshot(**db, true);
     }
-    ASSERT_TRUE(first == second) << when << ": the second open differs from the first:\n  first:  "
-                                 << Describe(first) << "\n  second: " << Describe(second);
+    ASSERT_TRUE(first == second) << when << ": the second open differs from the first:\n  first:  " << Describe(first)
+                                 << "\n  second: " << Describe(second);
     // The newest model state the directory equals, searching back from the step in flight.
     std::int64_t found = -1;
     for (std::int64_t k = in_flight; k >= next - 1 && found < 0; --k) {
       if (models[static_cast<std::size_t>(k - next + 1)] == first) found = k;
     }
-    ASSERT_GE(found, next - 1) << when << ": the directory is no state the steps " << next << ".." << in_flight
-                               << " pass through:\n  found: " << Describe(first)
-                               << "\n  after the last acknowledged: "
-                               << Describe(models[static_cast<std::size_t>(acks.last_step >= next ? acks.last_step - next + 1 : 0)]);
+    ASSERT_GE(found, next - 1)
+        << when << ": the directory is no state the steps " << next << ".." << in_flight
+        << " pass through:\n  found: " << Describe(first) << "\n  after the last acknowledged: "
+        << Describe(models[static_cast<std::size_t>(acks.last_step >= next ? acks.last_step - next + 1 : 0)]);
     const std::int64_t must = flush == 0 ? last_acked_ddl : acks.last_step;
     ASSERT_GE(found, must) << when << ": acknowledged step " << must << " was lost (found the state after " << found
                            << ")";
@@ -369,8 +390,8 @@ TEST_P(KillDdlTest, EveryStatementIsAllOrNothingAndStaysSoAcrossOpens) {
     CheckFiles(dir, when);
     if (::testing::Test::HasFailure()) return;
   }
-  std::printf("[ kill ] DDL, flush %d: %d kills (%lld during DDL), %lld steps acknowledged, %lld steady rows\n",
-              flush, kills, static_cast<long long>(ddl_points), static_cast<long long>(acked_steps),
+  std::printf("[ kill ] DDL, flush %d: %d kills (%lld during DDL), %lld steps acknowledged, %lld steady rows\n", flush,
+              kills, static_cast<long long>(ddl_points), static_cast<long long>(acked_steps),
               static_cast<long long>(rows_seen));
 }
 
