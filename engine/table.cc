@@ -7,8 +7,6 @@
 #include "engine/row_codec.h"
 #include "engine/space_manager.h"
 #include "engine/table_impl.h"
-#include "ondisk/checksum.h"
-#include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/sdi.h"
