@@ -61,7 +61,9 @@ void MakeDir(const fs::path& dir, bool crash) {
       env.PowerOff();
     }
   }
-  if (crash) ASSERT_TRUE(env.Crash().ok());
+  if (crash) {
+    ASSERT_TRUE(env.Crash().ok());
+  }
 }
 
 struct Damage {
@@ -199,8 +201,9 @@ TEST_P(DamageTest, OneFilesDamageStaysItsOwnAndNoWriteMakesItWorse) {
   // for what recovery could rightly bring forward, which for a refused table is nothing.
   const auto after = Files(dir);
   if (d.keep_doublewrite) return;
-  if (d.page <= 3 && std::string(d.file) != "ib_doublewrite")
+  if (d.page <= 3 && std::string(d.file) != "ib_doublewrite") {
     EXPECT_TRUE(after.at(d.file) == damaged.at(d.file)) << d.name << ": the damaged file was written to";
+  }
   if (std::string(d.file) != "ib_doublewrite" && d.page == 4) {
     // Recovery and the writes may touch other pages of the file, never the damaged one.
     const auto& a = after.at(d.file);
