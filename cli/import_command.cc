@@ -177,6 +177,17 @@ int Import(const std::vector<std::string>& args) {
             << (r.skipped ? fmt::format(" ({} skipped: versioned statements this server does not support)", r.skipped)
                           : "")
             << "\n";
+  if (r.warning_count || r.notes) {
+    std::cout << fmt::format("{} warnings, {} notes{}\n", r.warning_count, r.notes,
+                             r.warning_count > r.warnings.size()
+                                 ? fmt::format(" (the first {} below)", r.warnings.size())
+                             : r.warning_count ? " (below)"
+                                               : "");
+    for (const sql::ImportWarning& w : r.warnings) {
+      std::cerr << fmt::format("{} (Code {}) at line {}{}: {}\n", sql::LevelName(w.warning.level), w.warning.code,
+                               w.line, w.file.empty() ? "" : " of " + w.file, w.warning.message);
+    }
+  }
   return r.errors.empty() && ok ? kExitOk : kExitFailure;
 }
 

@@ -31,8 +31,9 @@ using sql::StatementSplitter;
 struct ShellOptions {
   OutputMode mode = OutputMode::kBatch;
   OutputOptions output;
-  bool force = false;        // go on after an error
-  bool interactive = false;  // errors without line numbers, summaries after each statement
+  bool force = false;          // go on after an error
+  bool interactive = false;    // errors without line numbers, summaries after each statement
+  bool show_warnings = false;  // each statement's SHOW WARNINGS after it, as the mysql client's --show-warnings
 };
 
 std::string_view Trim(std::string_view s) {
@@ -61,9 +62,20 @@ class Runner {
     if (o.error) {
       failed_ = true;
       std::cerr << FormatError(*o.error, options_.interactive ? std::nullopt : std::optional(st.line)) << "\n";
+      PrintWarnings(o);
       return options_.force || options_.interactive;
     }
+    PrintWarnings(o);
     return true;
+  }
+
+  // As the mysql client prints them: "Warning (Code 1264): Out of range value ...".
+  void PrintWarnings(const sql::StatementOutcome& o) {
+    // An error alone was said on stderr already; with warnings, the client lists them all.
+    if (!options_.show_warnings || o.warnings.empty()) return;
+    for (const sql::SqlWarning& w : session_.diagnostics())
+      std::cout << sql::LevelName(w.level) << " (Code " << w.code << "): " << w.message << "\n";
+    std::cout.flush();
   }
 
   bool failed() const { return failed_; }
@@ -139,6 +151,7 @@ int Sql(const std::vector<std::string>& args) {
       "table,t", "boxed tables even when the output is not a terminal")(
       "vertical,E", "one column per line for every result")("skip-column-names,N", "no header line")(
       "raw,r", "batch values without escaping")("force,f", "go on after a failed statement (exit status 1 at the end)")(
+      "show-warnings", "print each statement's notes and warnings after it, as SHOW WARNINGS lists them")(
       "buffer-pool", po::value<std::size_t>()->default_value(128), "buffer pool size in MiB")(
       "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)("help,h", "show this help");
   po::positional_options_description positional;
@@ -170,6 +183,7 @@ int Sql(const std::vector<std::string>& args) {
   so.output.raw = vm.count("raw") > 0;
   so.output.summaries = so.interactive;
   so.force = vm.count("force") > 0;
+  so.show_warnings = vm.count("show-warnings") > 0;
   Runner runner(session, so);
 
   if (vm.count("database")) {

@@ -162,6 +162,7 @@ struct Set {
 struct SetTransaction {
   Isolation isolation = Isolation::kRepeatableRead;
   bool global = false;
+  bool count = false;  // SHOW COUNT(*) WARNINGS / ERRORS
 };
 
 struct AlterInstanceRedo {
@@ -182,13 +183,16 @@ struct Show {
     kEngineStatus,
     kStatus,
     kVariables,
-    kColumns
+    kColumns,
+    kWarnings,
+    kErrors
   };
   What what = What::kTables;
   TableName table;       // SHOW CREATE TABLE / COLUMNS
   std::string database;  // FROM db
   std::optional<std::string> like;
   bool global = false;
+  bool count = false;  // SHOW COUNT(*) WARNINGS / ERRORS
 };
 
 using Statement =

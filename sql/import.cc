@@ -130,6 +130,19 @@ void Importer::Fail(ImportError e) {
   result_.errors.push_back(std::move(e));
 }
 
+void Importer::Warn(const StatementOutcome& o, std::uint64_t line, const std::string& file) {
+  if (o.warnings.empty()) return;
+  std::lock_guard lock(mu_);
+  for (const SqlWarning& w : o.warnings) {
+    if (w.level == SqlWarning::Level::kNote) {
+      ++result_.notes;
+      continue;
+    }
+    if (result_.warnings.size() < ImportResult::kKeptWarnings) result_.warnings.push_back({w, line, file});
+    ++result_.warning_count;
+  }
+}
+
 bool Importer::Feed(std::string_view text) {
   if (Stopped()) return false;
   if (!header_scanned_) ScanHeader(text);
@@ -173,6 +186,7 @@ bool Importer::OnStatement(ScriptStatement& st) {
   Discard none;
   const StatementOutcome o = session_.Run(parsed, none);
   if (o.skipped) ++result_.skipped;
+  Warn(o, st.line, file_);
   if (o.error) Fail({*o.error, st.line, file_, result_.statements});
   return !Stopped();
 }
@@ -312,6 +326,7 @@ std::uint64_t Importer::Apply(TableLoad& t, Job& job) {
     Discard none;
     const StatementOutcome o = t.session->Execute(job.text, none);
     if (o.error) return fail(*o.error);
+    Warn(o, job.line, job.file);
     return o.rows;
   }
   if (!t.bulk_tried) {

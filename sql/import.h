@@ -48,11 +48,23 @@ struct ImportError {
   std::uint64_t ordinal = 0;  // the statement's place in the whole import (1: the first)
 };
 
+// A warning a statement of the dump left (SHOW WARNINGS level Warning or Error): something it
+// asked for that did not happen as written.
+struct ImportWarning {
+  SqlWarning warning;
+  std::uint64_t line = 0;
+  std::string file;
+};
+
 struct ImportResult {
   std::uint64_t rows = 0;           // rows inserted
   std::uint64_t bulk_rows = 0;      // of which built bottom-up into empty tables (BulkLoad)
   std::uint64_t statements = 0;     // statements run
   std::uint64_t skipped = 0;        // versioned statements this server does not support
+  std::uint64_t notes = 0;          // SHOW WARNINGS level Note ("Unknown table" of DROP IF EXISTS, ...)
+  std::uint64_t warning_count = 0;  // level Warning, of which the first kKeptWarnings are kept:
+  std::vector<ImportWarning> warnings;
+  static constexpr std::size_t kKeptWarnings = 20;
   std::set<std::string> tables;     // "db.table" that received rows
   std::string header_database;      // the header's database, when the dump needed it (ImportOptions::database)
   std::vector<ImportError> errors;  // the first stops the import unless `force`
@@ -88,6 +100,7 @@ class Importer {
   // Before a statement that needs a database when none is selected: the header's one.
   void UseHeaderDatabase(const ScriptStatement& st);
   void Fail(ImportError e);
+  void Warn(const StatementOutcome& o, std::uint64_t line, const std::string& file);
   bool Stopped() const { return stopped_.load(); }
   // Waits until every queued row is in and published (bulk loads finished).
   void Drain();

@@ -7,6 +7,13 @@ namespace strata::sql {
 SqlError SyntaxError(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
   const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  if (offset < text.size() && text[offset] == '\0') {
+    // Printed, the byte would vanish and the message would point at the text after it.
+    return {1064, "42000",
+            fmt::format("You have an error in your SQL syntax: a NUL byte (ASCII '\\0') at line {}, offset {} of "
+                        "the statement, outside any quoted string",
+                        line, offset)};
+  }
   std::string near(text.substr(offset, 80));
   while (!near.empty() && (near.back() == ';' || std::isspace(static_cast<unsigned char>(near.back()))))
     near.pop_back();
@@ -18,6 +25,18 @@ SqlError SyntaxError(std::string_view text, std::size_t offset) {
 
 SqlError NotSupported(std::string_view what) {
   return {1235, "42000", fmt::format("This version of Strata doesn't yet support '{}'", what)};
+}
+
+const char* LevelName(SqlWarning::Level level) {
+  switch (level) {
+    case SqlWarning::Level::kNote:
+      return "Note";
+    case SqlWarning::Level::kWarning:
+      return "Warning";
+    case SqlWarning::Level::kError:
+      return "Error";
+  }
+  return "Warning";
 }
 
 namespace parser_internal {
@@ -117,6 +136,24 @@ bool StartsWithVersionedComment(std::string_view text) {
   return text.substr(i, 3) == "/*!";
 }
 
+// "VIEW `v`": what a CREATE or DROP of a view, trigger or routine names, for the warning that
+// says it was skipped.
+std::string ObjectNamed(const std::vector<Token>& tokens) {
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    for (const char* kind : {"VIEW", "TRIGGER", "PROCEDURE", "FUNCTION", "EVENT"}) {
+      if (!tokens[i].IsWord(kind)) continue;
+      std::size_t n = i + 1;
+      if (tokens[n].IsWord("IF")) n += tokens[n + 1].IsWord("NOT") ? 3 : 2;  // IF [NOT] EXISTS
+      if (n >= tokens.size() || tokens[n].kind == TokenKind::kEnd) return kind;
+      std::string name = ondisk::QuoteIdentifier(tokens[n].text);
+      if (n + 2 < tokens.size() && tokens[n + 1].IsPunct("."))
+        name += "." + ondisk::QuoteIdentifier(tokens[n + 2].text);
+      return std::string(kind) + " " + name;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 Parsed Parse(std::string_view text) {
@@ -128,6 +165,7 @@ Parsed Parse(std::string_view text) {
     return out;
   }
   out.hints = std::move(lexed.hints);
+  if (out.versioned) out.object = ObjectNamed(lexed.tokens);
   try {
     Parser p(text, std::move(lexed.tokens));
     out.statement = p.Top();

@@ -194,10 +194,11 @@ sql::Statement Parser::ParseCreateTable() {
   std::vector<bool> explicit_charset;
   do {
     const Token& t = Peek();
+    std::string constraint;
     if (t.IsWord("CONSTRAINT")) {
       ++i_;
       if (!Peek().IsWord("PRIMARY") && !Peek().IsWord("UNIQUE") && !Peek().IsWord("FOREIGN") && !Peek().IsWord("CHECK"))
-        Name();
+        constraint = Name();
     }
     if (AcceptWords({"PRIMARY", "KEY"})) {
       if (!c.spec.primary_key.empty()) throw Failure{{1068, "42000", "Multiple primary key defined"}};
@@ -218,8 +219,12 @@ sql::Statement Parser::ParseCreateTable() {
     } else if (Peek().IsWord("FULLTEXT") || Peek().IsWord("SPATIAL")) {
       Unsupported(Upper(Peek().text) + " indexes");
     } else if (Peek().IsWord("FOREIGN")) {
-      c.ignored.push_back("FOREIGN KEY (Strata checks no foreign keys)");
+      const std::size_t from = Peek().offset;
       SkipBalanced();
+      c.ignored.push_back(
+          fmt::format("{}{} (Strata neither checks foreign keys nor keeps them)",
+                      constraint.empty() ? "" : "CONSTRAINT " + ondisk::QuoteIdentifier(constraint) + " ",
+                      Trimmed(from, Peek().offset)));
     } else if (Peek().IsWord("CHECK")) {
       c.ignored.push_back("CHECK constraint");
       SkipBalanced();

@@ -278,6 +278,16 @@ sql::Statement Parser::ParseShow() {
   else
     AcceptWord("SESSION") || AcceptWord("LOCAL");
   const bool full = AcceptWord("FULL");
+  if (AcceptWord("COUNT")) {  // SHOW COUNT(*) WARNINGS
+    if (!AcceptPunct("(") || !AcceptPunct("*") || !AcceptPunct(")")) Syntax();
+    s.count = true;
+  }
+  if (AcceptWord("WARNINGS") || AcceptWord("ERRORS")) {
+    s.what = t_[i_ - 1].IsWord("WARNINGS") ? Show::What::kWarnings : Show::What::kErrors;
+    if (!s.count && AcceptWord("LIMIT")) Unsupported("SHOW WARNINGS LIMIT");
+    return s;
+  }
+  if (s.count) Syntax();
   if (AcceptWord("DATABASES") || AcceptWord("SCHEMAS")) {
     s.what = Show::What::kDatabases;
     like();

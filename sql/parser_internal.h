@@ -24,6 +24,7 @@
 #include "sql/lexer.h"
 #include "sql/parser.h"
 #include "sql/stack_guard.h"
+#include "ondisk/identifier.h"
 
 namespace strata::sql::parser_internal {
 

@@ -49,7 +49,9 @@ bool StatementSplitter::Finish(const Sink& sink) {
     partial_.clear();
     if (!Line(line, false, sink)) return false;
   }
-  if (started_ && state_ != State::kComment) return Emit(false, sink);
+  // What is held at the end runs, as the mysql client sends it: a statement without its
+  // delimiter, even one followed by a comment left open (the comment is not part of it).
+  if (started_) return Emit(false, sink);
   return !stopped_;
 }
 

@@ -49,37 +49,55 @@ std::optional<Isolation> IsolationFromName(std::string name) {
 // System variables a session answers for, with the values a fresh MySQL 8.0 session shows.
 // Those the engine acts on are read from its state instead (SystemVariable below).
 struct KnownVariable {
+  enum class Kind : std::uint8_t { kText, kBool, kUnsigned, kReadOnly };
   std::string_view name, value;
+  Kind kind = Kind::kText;
 };
+using VarKind = KnownVariable::Kind;
 static_assert(kMaxAllowedPacket == 67108864, "max_allowed_packet below says so");
+// Those a dump, a connector or a user sets whose effect Strata has or need not have (a timeout,
+// the binary log it does not write); one whose effect it lacks and a user would rely on
+// (sql_safe_updates, sql_select_limit) is not here, so that setting it is an error, not a no-op.
 constexpr KnownVariable kVariables[] = {
-    {"async_commit", "0"},
-    {"autocommit", "1"},
+    {"async_commit", "0", VarKind::kBool},
+    {"auto_increment_increment", "1", VarKind::kReadOnly},
+    {"auto_increment_offset", "1", VarKind::kReadOnly},
+    {"autocommit", "1", VarKind::kBool},
     {"character_set_client", "utf8mb4"},
     {"character_set_connection", "utf8mb4"},
+    {"character_set_database", "utf8mb4"},
     {"character_set_results", "utf8mb4"},
     {"character_set_server", "utf8mb4"},
     {"collation_connection", "utf8mb4_general_ci"},
+    {"collation_database", "utf8mb4_general_ci"},
     {"collation_server", "utf8mb4_general_ci"},
-    {"enable_early_lock_release", "0"},
-    {"foreign_key_checks", "1"},
+    {"default_storage_engine", "InnoDB"},
+    {"enable_early_lock_release", "0", VarKind::kBool},
+    {"foreign_key_checks", "1", VarKind::kBool},
     {"hot_row_group_commit_tables", ""},
-    {"innodb_deadlock_detect", "ON"},
-    {"innodb_flush_log_at_trx_commit", "1"},
-    {"innodb_lock_wait_timeout", "50"},
-    {"innodb_page_size", "16384"},
-    {"lower_case_table_names", "0"},
-    {"max_allowed_packet", "67108864"},  // kMaxAllowedPacket
-    {"max_elr_dependent_trx_count", "1000"},
-    {"net_buffer_length", "16384"},
+    {"innodb_deadlock_detect", "ON", VarKind::kReadOnly},
+    {"innodb_flush_log_at_trx_commit", "1", VarKind::kUnsigned},
+    {"innodb_lock_wait_timeout", "50", VarKind::kUnsigned},
+    {"innodb_page_size", "16384", VarKind::kReadOnly},
+    {"interactive_timeout", "28800", VarKind::kUnsigned},
+    {"lower_case_table_names", "0", VarKind::kReadOnly},
+    {"max_allowed_packet", "67108864", VarKind::kReadOnly},  // kMaxAllowedPacket
+    {"max_elr_dependent_trx_count", "1000", VarKind::kUnsigned},
+    {"net_buffer_length", "16384", VarKind::kUnsigned},
+    {"net_read_timeout", "30", VarKind::kUnsigned},
+    {"net_write_timeout", "60", VarKind::kUnsigned},
+    {"sql_log_bin", "1", VarKind::kBool},  // no binary log is written either way
     {"sql_mode", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"},
-    {"sql_notes", "1"},
+    {"sql_notes", "1", VarKind::kBool},
+    {"sql_quote_show_create", "1", VarKind::kBool},
+    {"system_time_zone", "UTC", VarKind::kReadOnly},
     {"time_zone", "SYSTEM"},
     {"transaction_isolation", "REPEATABLE-READ"},
     {"tx_isolation", "REPEATABLE-READ"},
-    {"unique_checks", "1"},
-    {"version", "8.0.40-strata"},
-    {"version_comment", "Strata (InnoDB layout)"},
+    {"unique_checks", "1", VarKind::kBool},
+    {"version", "8.0.40-strata", VarKind::kReadOnly},
+    {"version_comment", "Strata (InnoDB layout)", VarKind::kReadOnly},
+    {"wait_timeout", "28800", VarKind::kUnsigned},
 };
 
 bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern) {
@@ -103,6 +121,15 @@ StatementOutcome Affected(std::uint64_t rows) {
 }
 
 SqlError NoDatabase() { return {1046, "3D000", "No database selected"}; }
+SqlError UnknownDatabase(const std::string& name) {
+  return {1049, "42000", fmt::format("Unknown database '{}'", name)};
+}
+
+SqlWarning Note(unsigned code, std::string message) { return {SqlWarning::Level::kNote, code, std::move(message)}; }
+// A clause accepted without its effect: a warning, so that SHOW WARNINGS says what was left out.
+SqlWarning Ignored(const std::string& what) {
+  return {SqlWarning::Level::kWarning, 1235, "Accepted without effect: " + what};
+}
 
 std::atomic<std::uint64_t> next_session_id{1};
 
@@ -193,6 +220,8 @@ std::optional<std::string> Session::SystemVariable(const std::string& name) cons
   if (name == "max_elr_dependent_trx_count") return std::to_string(db_.max_elr_dependent_trx_count());
   if (name == "hot_row_group_commit_tables") return db_.group_commit_tables();
   if (name == "innodb_redo_log_enabled") return db_.redo_logging() ? "ON" : "OFF";
+  if (name == "warning_count") return std::to_string(DiagnosticCount(false));
+  if (name == "error_count") return std::to_string(DiagnosticCount(true));
   auto it = session_vars_.find(name);
   if (it != session_vars_.end()) return it->second;
   for (const KnownVariable& k : kVariables) {
@@ -210,29 +239,59 @@ SqlResult<Table*> Session::FindTable(const TableName& name) {
   return *t;
 }
 
+bool Session::DatabaseExists(const std::string& name) const {
+  const auto dbs = db_.ListDatabases();
+  return std::find(dbs.begin(), dbs.end(), name) != dbs.end();
+}
+
+std::size_t Session::DiagnosticCount(bool errors_only) const {
+  return std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                       [&](const SqlWarning& w) { return !errors_only || w.level == SqlWarning::Level::kError; });
+}
+
 SqlError PacketTooLarge() { return {1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"}; }
 
 StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
   if (text.size() > kMaxAllowedPacket) return Error(PacketTooLarge());
-  if (auto fast = FastInsert(text)) return *fast;
+  if (auto fast = FastInsert(text)) {
+    Remember(*fast, nullptr);
+    return *fast;
+  }
   return Run(Parse(text), sink);
 }
 
 StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
+  StatementOutcome o;
   if (p.error) {
-    StatementOutcome o = Error(*p.error);
-    // "/*!50001 CREATE ... VIEW */": the dump asks only servers that support it.
+    o = Error(*p.error);
+    // "/*!50001 CREATE ... VIEW */": the dump asks servers from 5.0.1 on, which Strata claims
+    // to be; one it cannot run yet is skipped, but never without a word.
     if (p.versioned && (p.error->code == 1235 || p.error->code == 1064)) {
+      o.warnings.push_back(
+          {SqlWarning::Level::kWarning, p.error->code,
+           fmt::format("Skipped {}: {}", p.object.empty() ? "a versioned statement" : p.object, o.error->message)});
       o.error.reset();
       o.skipped = true;
     }
-    return o;
+  } else if (p.statement) {
+    hints_ = &p.hints;
+    o = Dispatch(*p.statement, sink);
+    hints_ = nullptr;
   }
-  if (!p.statement) return {};
-  hints_ = &p.hints;
-  StatementOutcome o = Dispatch(*p.statement, sink);
-  hints_ = nullptr;
+  Remember(o, p.statement ? &*p.statement : nullptr, !p.statement && !p.error);
   return o;
+}
+
+// What SHOW WARNINGS lists next: this statement's notes, warnings and error. Statements that
+// read the list, and those that touch no table and say nothing, leave it as it was.
+void Session::Remember(const StatementOutcome& o, const Statement* statement, bool comment) {
+  const Show* show = statement ? std::get_if<Show>(statement) : nullptr;
+  const Select* select = statement ? std::get_if<Select>(statement) : nullptr;
+  const bool reads_diagnostics = show && (show->what == Show::What::kWarnings || show->what == Show::What::kErrors);
+  const bool quiet = !o.error && o.warnings.empty() && ((select && !select->from) || comment);
+  if (reads_diagnostics || quiet) return;
+  diagnostics_ = o.warnings;
+  if (o.error) diagnostics_.push_back({SqlWarning::Level::kError, o.error->code, o.error->message});
 }
 
 SqlResult<Transaction*> Session::StatementTransaction() {
@@ -350,29 +409,26 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
           Status st = db_.CreateDatabase(s.name);
           if (st.IsAlreadyExists() && s.if_not_exists) {
             StatementOutcome o = Affected(0);
-            o.warnings.push_back(fmt::format("Can't create database '{}'; database exists", s.name));
+            o.warnings.push_back(Note(1007, fmt::format("Can't create database '{}'; database exists", s.name)));
             return o;
           }
           if (!st.ok()) return Error(FromStatus(st));
           StatementOutcome o = Affected(1);
-          for (const std::string& w : s.ignored) o.warnings.push_back("ignored: " + w);
+          for (const std::string& w : s.ignored) o.warnings.push_back(Ignored(w));
           return o;
         } else if constexpr (std::is_same_v<T, DropDatabase>) {
           const auto tables = db_.ListTables(s.name);
           Status st = db_.DropDatabase(s.name);
           if (st.IsNotFound() && s.if_exists) {
             StatementOutcome o = Affected(0);
-            o.warnings.push_back(fmt::format("Can't drop database '{}'; database doesn't exist", s.name));
+            o.warnings.push_back(Note(1008, fmt::format("Can't drop database '{}'; database doesn't exist", s.name)));
             return o;
           }
           if (!st.ok()) return Error(FromStatus(st));
           if (database_ == s.name) database_.clear();
           return Affected(tables.size());
         } else if constexpr (std::is_same_v<T, Use>) {
-          const auto dbs = db_.ListDatabases();
-          if (std::find(dbs.begin(), dbs.end(), s.name) == dbs.end()) {
-            return Error({1049, "42000", fmt::format("Unknown database '{}'", s.name)});
-          }
+          if (!DatabaseExists(s.name)) return Error(UnknownDatabase(s.name));
           database_ = s.name;
           StatementOutcome o;
           o.info = "Database changed";
@@ -388,7 +444,7 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
             Status st = db_.DropTable(dbname, n.name);
             if (st.IsNotFound()) {
               missing.push_back(dbname + "." + n.name);
-              if (s.if_exists) o.warnings.push_back(fmt::format("Unknown table '{}.{}'", dbname, n.name));
+              if (s.if_exists) o.warnings.push_back(Note(1051, fmt::format("Unknown table '{}.{}'", dbname, n.name)));
             } else if (!st.ok()) {
               return Error(FromStatus(st));
             }
@@ -465,7 +521,7 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   if (db_.GetTable(spec.database, spec.name).ok()) {
     if (c.if_not_exists) {
       StatementOutcome o;
-      o.warnings.push_back(fmt::format("Table '{}' already exists", spec.name));
+      o.warnings.push_back(Note(1050, fmt::format("Table '{}' already exists", spec.name)));
       return o;
     }
     return Error({1050, "42S01", fmt::format("Table '{}' already exists", spec.name)});
@@ -477,12 +533,23 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
     return Error(FromStatus(st));
   }
   StatementOutcome o;
-  for (const std::string& w : c.ignored) o.warnings.push_back("ignored: " + w);
+  for (const std::string& w : c.ignored) o.warnings.push_back(Ignored(w));
   return o;
 }
 
 StatementOutcome Session::DoSet(const Set& set) {
   StatementOutcome o;
+  // Every name is checked before anything is set: a misspelt variable changes nothing.
+  for (const SetVariable& v : set.items) {
+    if (v.scope == SetVariable::Scope::kUser) continue;
+    const auto known = std::find_if(std::begin(kVariables), std::end(kVariables),
+                                    [&](const KnownVariable& k) { return k.name == v.name; });
+    const bool counter = v.name == "warning_count" || v.name == "error_count";
+    if (known == std::end(kVariables) && !counter)
+      return Error({1193, "HY000", fmt::format("Unknown system variable '{}'", v.name)});
+    if (counter || known->kind == VarKind::kReadOnly)
+      return Error({1238, "HY000", fmt::format("Variable '{}' is a read only variable", v.name)});
+  }
   for (const SetVariable& v : set.items) {
     auto value = Eval(*v.value, *context_);
     if (!value.ok()) return Error(value.error());
@@ -517,7 +584,15 @@ StatementOutcome Session::DoSet(const Set& set) {
             {1229, "HY000",
              "Variable 'innodb_flush_log_at_trx_commit' is a GLOBAL variable and should be set with SET GLOBAL"});
       }
-      Status st = db_.set_flush_log_at_trx_commit(std::atoi(text.c_str()));
+      // Past the largest mode, the largest, with MySQL's warning (as it does for any number
+      // out of a variable's range).
+      int mode = std::atoi(text.c_str());
+      if (mode > 2 && std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c); })) {
+        o.warnings.push_back({SqlWarning::Level::kWarning, 1292,
+                              fmt::format("Truncated incorrect innodb_flush_log_at_trx_commit value: '{}'", text)});
+        mode = 2;
+      }
+      Status st = db_.set_flush_log_at_trx_commit(mode);
       if (!st.ok() || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
         return Error(
             {1231, "42000",
@@ -552,10 +627,16 @@ StatementOutcome Session::DoSet(const Set& set) {
       db_.set_lock_wait_timeout(std::chrono::seconds(secs));
       session_vars_[name] = std::to_string(secs);
     } else {
-      const bool known = std::any_of(std::begin(kVariables), std::end(kVariables),
-                                     [&](const KnownVariable& k) { return k.name == name; });
-      if (!known) o.warnings.push_back(fmt::format("Unknown system variable '{}': set here, used by nothing", name));
-      session_vars_[name] = text;
+      const auto known = std::find_if(std::begin(kVariables), std::end(kVariables),
+                                      [&](const KnownVariable& k) { return k.name == name; });
+      std::uint64_t number = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+      const bool is_unsigned = !text.empty() && ec == std::errc() && end == text.data() + text.size();
+      if ((known->kind == VarKind::kBool && !on()) || (known->kind == VarKind::kUnsigned && !is_unsigned))
+        return Error({1231, "42000",
+                      fmt::format("Variable '{}' can't be set to the value of '{}'", name,
+                                  value->value.is_null() ? "NULL" : text)});
+      session_vars_[name] = known->kind == VarKind::kBool ? (*on() ? "1" : "0") : text;
     }
   }
   return o;
@@ -621,6 +702,7 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kTables: {
       const std::string dbname = s.database.empty() ? database_ : s.database;
       if (dbname.empty()) return Error(NoDatabase());
+      if (!DatabaseExists(dbname)) return Error(UnknownDatabase(dbname));
       sink.Header({{"Tables_in_" + dbname}});
       auto tables = db_.ListTables(dbname);
       std::sort(tables.begin(), tables.end());
@@ -657,6 +739,7 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kTableStatus: {
       const std::string dbname = s.database.empty() ? database_ : s.database;
       if (dbname.empty()) return Error(NoDatabase());
+      if (!DatabaseExists(dbname)) return Error(UnknownDatabase(dbname));
       sink.Header({{"Name"},
                    {"Engine"},
                    {"Version", true},
@@ -727,6 +810,21 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
       };
       for (const auto& [name, value] : status) {
         if (LikeMatches(name, s.like)) emit({name, value});
+      }
+      return o;
+    }
+    case Show::What::kWarnings:
+    case Show::What::kErrors: {
+      if (s.count) {
+        const bool errors = s.what == Show::What::kErrors;
+        sink.Header({{errors ? "@@session.error_count" : "@@session.warning_count", true}});
+        emit({std::to_string(DiagnosticCount(errors))});
+        return o;
+      }
+      sink.Header({{"Level"}, {"Code", true}, {"Message"}});
+      for (const SqlWarning& w : diagnostics_) {
+        if (s.what == Show::What::kErrors && w.level != SqlWarning::Level::kError) continue;
+        emit({LevelName(w.level), std::to_string(w.code), w.message});
       }
       return o;
     }

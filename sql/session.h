@@ -53,7 +53,7 @@ struct StatementOutcome {
   bool result_set = false;  // rows went to the sink (a SELECT or SHOW)
   std::uint64_t rows = 0;   // rows sent, or rows affected
   std::string info;         // "Records: 3  Duplicates: 0  Warnings: 0", "Rows matched: ..."
-  std::vector<std::string> warnings;
+  std::vector<SqlWarning> warnings;
   bool skipped = false;  // a versioned-comment statement this server does not support
 };
 
@@ -76,6 +76,8 @@ class Session {
   // How this session's INSERTs treat values (sql_mode NO_AUTO_VALUE_ON_ZERO).
   InsertOptions insert_options() const;
   bool in_transaction() const { return trx_ != nullptr; }
+  // What SHOW WARNINGS lists now: the notes, warnings and error of the last statement that had any.
+  const std::vector<SqlWarning>& diagnostics() const { return diagnostics_; }
   // With async_commit on, commits return before they are durable; this waits until every
   // commit of this session is (the end of a script reports success only after it).
   Status WaitDurable();
@@ -89,6 +91,7 @@ class Session {
  private:
   friend class SessionContext;
   StatementOutcome Dispatch(const Statement& statement, ResultSink& sink);
+  void Remember(const StatementOutcome& o, const Statement* statement, bool comment = false);
   // The transaction a statement runs in: the open one, one begun because autocommit is off,
   // or (nullptr) none, and the statement commits on its own.
   SqlResult<Transaction*> StatementTransaction();
@@ -111,6 +114,9 @@ class Session {
   StatementOutcome DoSet(const Set& s);
   StatementOutcome DoShow(const Show& s, ResultSink& sink);
   std::optional<std::string> SystemVariable(const std::string& name) const;
+  bool DatabaseExists(const std::string& name) const;
+  // The diagnostics SHOW WARNINGS lists (@@warning_count), or only the errors (@@error_count).
+  std::size_t DiagnosticCount(bool errors_only) const;
   std::string ShowCreateTable(const TableSpec& spec) const;
 
   Database& db_;
@@ -121,6 +127,7 @@ class Session {
   Isolation isolation_ = Isolation::kRepeatableRead;
   std::map<std::string, SqlValue> user_vars_;
   std::map<std::string, std::string> session_vars_;  // values SET in this session
+  std::vector<SqlWarning> diagnostics_;              // of the last statement that had any
   std::uint64_t last_insert_id_ = 0;
   bool async_commit_ = false;
   std::optional<std::shared_future<Status>> last_async_commit_;

@@ -115,7 +115,7 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       Status st = t.Insert(row, trx, options);
       if (st.IsAlreadyExists() && ins.ignore) {
         ++duplicates;
-        o.warnings.push_back(st.message());
+        o.warnings.push_back({SqlWarning::Level::kWarning, 1062, st.message()});
         continue;
       }
       if (st.IsAlreadyExists() && ins.replace) {

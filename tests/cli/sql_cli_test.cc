@@ -162,6 +162,42 @@ TEST(SqlCliTest, ImportWithRedoDisabledSaysSoAndEnablesItAgain) {
   ExpectServerChecksums(dir);
 }
 
+// What a dump asks for and Strata does not do is said, by name, where the user looks: the
+// import summary and SHOW WARNINGS (foreign keys were dropped and views and triggers skipped
+// with exit 0 and not a word).
+TEST(SqlCliTest, WhatADumpAsksAndStrataSkipsIsNamed) {
+  TempDir tmp;
+  const auto dump = tmp.path() / "d.sql";
+  std::ofstream(dump) << R"(CREATE DATABASE shop;
+USE shop;
+CREATE TABLE p (id INT PRIMARY KEY);
+CREATE TABLE c (id INT PRIMARY KEY, pid INT, KEY (pid),
+  CONSTRAINT `c_ibfk_1` FOREIGN KEY (`pid`) REFERENCES `p` (`id`) ON DELETE CASCADE);
+INSERT INTO p VALUES (1);
+/*!50001 CREATE ALGORITHM=UNDEFINED */
+/*!50013 DEFINER=`root`@`localhost` SQL SECURITY DEFINER */
+/*!50001 VIEW `v` AS select `p`.`id` AS `id` from `p` */;
+DELIMITER ;;
+/*!50003 CREATE*/ /*!50017 DEFINER=`root`@`localhost`*/ /*!50003 TRIGGER `c_bi` BEFORE INSERT ON `c` FOR EACH ROW SET NEW.pid = NEW.pid */;;
+DELIMITER ;
+)";
+  auto r = Strata("import " + dump.string() + " --datadir " + (tmp.path() / "i").string());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("3 warnings"), std::string::npos) << r.out;
+  for (const char* named :
+       {"at line 4 of", "CONSTRAINT `c_ibfk_1` FOREIGN KEY (`pid`) REFERENCES `p` (`id`) ON DELETE CASCADE",
+        "at line 7 of", "Skipped VIEW `v`", "at line 11 of", "Skipped TRIGGER `c_bi`"}) {
+    EXPECT_NE(r.err.find(named), std::string::npos) << named << "\n" << r.err;
+  }
+  r = RunCommand(std::string(STRATA_BINARY) + " sql --datadir " + (tmp.path() / "s").string() + " < " + dump.string() +
+                 " && " + STRATA_BINARY + " sql --datadir " + (tmp.path() / "s").string() +
+                 " shop -e 'CREATE TABLE c2 (id INT PRIMARY KEY, FOREIGN KEY (id) REFERENCES p (id)); SHOW WARNINGS'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "Level\tCode\tMessage\nWarning\t1235\tAccepted without effect: FOREIGN KEY (id) REFERENCES p (id) "
+            "(Strata neither checks foreign keys nor keeps them)\n");
+}
+
 TEST(SqlCliTest, ScriptErrorsNameTheLineAndForceGoesOn) {
   TempDir tmp;
   const std::string dir = (tmp.path() / "d").string();
