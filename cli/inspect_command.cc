@@ -24,6 +24,7 @@
 #include "inspect/lsn_report.h"
 #include "inspect/page_info.h"
 #include "inspect/page_view.h"
+#include "inspect/path_check.h"
 #include "inspect/pages.h"
 #include "inspect/regions.h"
 #include "inspect/schema.h"
@@ -56,6 +57,7 @@ struct InspectRun {
   bool json = false;
   EncryptionKeys keys;  // --key-file, --keyring: encrypted pages are read decrypted
   bool apply_redo = false;
+  bool refused_paths = false;                           // a PATH was not read (RefusedPath): the run fails
   std::map<std::filesystem::path, RedoReport> redo_of;  // each data directory's log, read once
 
   InspectRun(std::string cmd, std::string use) : command(std::move(cmd)), usage(std::move(use)) {
@@ -85,7 +87,14 @@ struct InspectRun {
   // (--apply-redo), or else a warning that the pages are older than the log.
   void BringForward(std::vector<SpaceFile>& files, std::vector<Finding>& findings) {
     for (const auto& p : paths) {
-      if (!std::filesystem::is_directory(p)) continue;
+      std::error_code ec;
+      if (!std::filesystem::is_directory(p, ec)) continue;
+      if (HasLog(p)) {
+        // A crash with redo disabled explains the damage found below: said first.
+        for (const auto& f : RedoOf(p).findings) {
+          if (f.what == "crash-unsafe") findings.push_back(f);
+        }
+      }
       if (apply_redo) {
         RedoApplyResult a = ApplyRedo(p, files);
         findings.insert(findings.end(), a.findings.begin(), a.findings.end());
@@ -136,7 +145,15 @@ struct InspectRun {
       PrintHelp(std::cerr);
       return kExitUsage;
     }
-    for (const auto& p : vm["path"].as<std::vector<std::string>>()) paths.emplace_back(p);
+    for (const auto& p : vm["path"].as<std::vector<std::string>>()) {
+      if (auto refused = RefusedPath(p)) {  // a FIFO or a link loop: named, and the rest go on
+        std::cerr << "strata inspect " << command << ": " << p << ": " << *refused << "\n";
+        refused_paths = true;
+        continue;
+      }
+      paths.emplace_back(p);
+    }
+    if (paths.empty()) return kExitFailure;
     apply_redo = vm.count("apply-redo") > 0;
     return std::nullopt;
   }
@@ -160,7 +177,7 @@ struct InspectRun {
       for (const auto& f : opened) files.push_back(f.path());
     }
     BringForward(opened, findings);
-    bool failed = HasError(findings);
+    bool failed = HasError(findings) || refused_paths;
     ScanProgress progress(TerminalProgressBar());
     nlohmann::json out = {
         {"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
@@ -209,8 +226,9 @@ int Summary(const std::vector<std::string>& args) {
                  "indexes (root, levels, pages, records, fill) and checksum failures.");
   run.ReadsPages();
   if (auto rc = run.Parse(args)) return *rc;
-  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool&) {
+  return run.ForEachFile([&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
     SpaceSummary s = Summarize(f, run.ServerDictionaryFor(f));
+    failed |= HasError(s.findings);  // a page failing its checksum is damage found: exit 1
     run.Put(s, j, text);
   });
 }
@@ -442,7 +460,8 @@ void CheckDirectoryLogs(InspectRun& run, std::vector<Finding>& findings) {
   const EncryptionKeys& keys = run.keys;
   bool any_dir = false;
   for (const auto& p : paths) {
-    if (!std::filesystem::is_directory(p)) continue;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(p, ec)) continue;
     any_dir = true;
     std::vector<Finding> ignored;
     std::vector<SpaceFile> files = OpenSpaces({p}, &ignored, &keys);
@@ -459,7 +478,8 @@ void CheckDirectoryLogs(InspectRun& run, std::vector<Finding>& findings) {
         std::filesystem::exists(p / "ib_logfile0") || std::filesystem::is_directory(p / "#innodb_redo");
     if (has_log) {
       for (const auto& f : run.RedoOf(p).findings) {
-        if (f.severity == Severity::kError) findings.push_back(f);
+        if (f.severity == Severity::kError && f.what != "crash-unsafe")
+          findings.push_back(f);  // that one: BringForward
       }
     } else {
       findings.push_back({Severity::kInfo, p.string(), std::nullopt, std::nullopt, "redo not checked",

@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "cli/key_options.h"
 #include "cli/progress.h"
+#include "inspect/path_check.h"
 #include "inspect/redo_apply.h"
 #include "inspect/cfg.h"
 #include "inspect/create_table.h"
@@ -238,6 +239,7 @@ int InspectRows(const std::vector<std::string>& args) {
   auto keys = KeysFromOptions(vm);
   if (!keys.ok()) return Fail(keys.status().message());
   const std::string path = vm["path"].as<std::vector<std::string>>()[0];
+  if (auto refused = RefusedPath(path)) return Fail(path + ": " + *refused);
   auto file = SpaceFile::Open(path, &*keys);
   if (!file.ok()) return Fail(path + ": " + file.status().ToString());
   // The data directory the file is in (its own directory or the one above, holding a redo
@@ -245,9 +247,7 @@ int InspectRows(const std::vector<std::string>& args) {
   std::filesystem::path datadir;
   const auto own_dir = std::filesystem::absolute(path).parent_path();
   for (const auto& d : {own_dir, own_dir.parent_path()}) {
-    if (datadir.empty() &&
-        (std::filesystem::exists(d / "ib_logfile0") || std::filesystem::is_directory(d / "#innodb_redo")))
-      datadir = d;
+    if (datadir.empty() && HasLog(d)) datadir = d;
   }
   // Older versions are in the undo logs of the system and undo tablespaces.
   std::vector<SpaceFile> undo_files;

@@ -18,12 +18,12 @@ namespace strata::inspect {
 
 using namespace strata::ondisk;
 
-namespace {
-
 bool HasLog(const std::filesystem::path& dir) {
   std::error_code ec;
   return std::filesystem::exists(dir / "ib_logfile0", ec) || std::filesystem::is_directory(dir / "#innodb_redo", ec);
 }
+
+namespace {
 
 // The page's own checksum and trailer, once its bytes and LSN are final.
 void Restamp(const SpaceFile& f, MutableBytes page) {
@@ -101,9 +101,9 @@ std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir, const R
   if (!r.newest) return std::nullopt;
   const std::uint64_t cp = r.checkpoints[*r.newest].lsn;
   std::string what;
-  if (r.records_decoded && r.mtr_groups > 0) {
-    what = fmt::format("{} mini-transactions past its checkpoint (LSN {} .. {}) changing {} pages", r.mtr_groups, cp,
-                       r.lsn_end, r.pages.size());
+  if (r.records_decoded && r.mtr_groups > r.checkpoint_marks) {
+    what = fmt::format("{} mini-transactions past its checkpoint (LSN {} .. {}) changing {} pages",
+                       r.mtr_groups - r.checkpoint_marks, cp, r.lsn_end, r.pages.size());
   } else if (!r.records_decoded && r.lsn_end > cp) {
     what = fmt::format("{} bytes of log past its checkpoint (LSN {} .. {})", r.lsn_end - cp, cp, r.lsn_end);
   } else {

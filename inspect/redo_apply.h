@@ -19,6 +19,9 @@
 
 namespace strata::inspect {
 
+// Whether `dir` holds a redo log (ib_logfile0 or #innodb_redo/): a data directory.
+bool HasLog(const std::filesystem::path& dir);
+
 // A warning when the directory's redo log holds changes past its checkpoint (how many, which
 // LSN range, how many pages); nullopt when it holds none or there is no log. `analysed`: the
 // log's report when the caller has it already (the log is then not read again).

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "inspect/path_check.h"
 #include "inspect/redo_records.h"
 #include "ondisk/checksum.h"
 #include "ondisk/fil_header.h"
@@ -164,7 +165,8 @@ std::vector<std::string> FlagNames(const RedoReport& r) {
 RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt, const MariaMtrVisitor& visit) {
   RedoReport r;
   r.page_asked = opt.page;
-  const std::filesystem::path path = std::filesystem::is_directory(input) ? RedoFileIn(input) : input;
+  std::error_code ec;
+  const std::filesystem::path path = std::filesystem::is_directory(input, ec) ? RedoFileIn(input) : input;
   r.file = path.string();
   auto fail = [&](const std::string& what, const std::string& detail) {
     r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, what, detail});
@@ -177,9 +179,10 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     r.scan_end = "a spare file: not read";
     return r;
   }
+  if (auto refused = RefusedPath(path)) return fail("not read", *refused);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return fail("cannot open", std::filesystem::is_directory(input)
+    return fail("cannot open", std::filesystem::is_directory(input, ec)
                                    ? "no ib_logfile0 or #innodb_redo/#ib_redoN in this directory"
                                    : "cannot read the file");
   }
@@ -210,6 +213,14 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   r.creator = header->creator;
   r.start_lsn = header->start_lsn;
   r.flags = header->flags;
+  if (HasFlag(r, kLogFlagCrashUnsafe, kMySqlLogFlagCrashUnsafe)) {
+    // The cause of whatever damage the pages show, said before any of it.
+    r.findings.push_back(
+        {Severity::kError, r.file, std::nullopt, std::nullopt, "crash-unsafe",
+         "redo logging was disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG, or an import with --disable-redo) and "
+         "the server did not stop cleanly: pages it had not yet written are lost or torn and no log can bring them "
+         "back, so zeroed pages and broken links in these files are expected; load the data again"});
+  }
   r.header_checksum_ok = header->checksum_ok;
   if (!r.header_checksum_ok) {
     r.findings.push_back({Severity::kWarning, r.file, std::nullopt, 508, "file header", "checksum does not match"});
@@ -218,7 +229,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   // One #ib_redoN file of several: recovery starts from the newest checkpoint of them all,
   // which may be in another file (--all reads from the start of the file given instead).
   if (header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030) && !opt.all &&
-      !std::filesystem::is_directory(input)) {
+      !std::filesystem::is_directory(input, ec)) {
     std::filesystem::path best = path;
     std::uint64_t best_lsn = NewestCheckpointLsn(path);
     for (const auto& span : RedoFileSet(path, header->subformat_or_uuid)) {
@@ -311,7 +322,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
     }
     // --all: every record the files still hold (from the oldest file of a data directory, or
     // from the start of the file given).
-    if (opt.all) scan_from = std::filesystem::is_directory(input) ? spans.front().start_lsn : r.start_lsn;
+    if (opt.all) scan_from = std::filesystem::is_directory(input, ec) ? spans.front().start_lsn : r.start_lsn;
   } else if (opt.all && static_cast<LogFormat>(r.format & 0x7FFFFFFF) == LogFormat::kMariaPhys &&
              cp.lsn - r.start_lsn + kLogBlockSize < r.file_size - kLogFileHeaderSize) {
     scan_from = r.start_lsn;  // the ring has not come round: it holds everything since it was made

@@ -77,6 +77,7 @@ struct RedoReport {
   std::string scan_end;                      // why the scan stopped
   std::uint64_t lsn_begin = 0, lsn_end = 0;  // the log present after the checkpoint
   std::uint64_t mtr_groups = 0;
+  std::uint64_t checkpoint_marks = 0;       // of which MariaDB's FILE_CHECKPOINT markers, changing nothing
   std::uint64_t incomplete_tail_bytes = 0;  // a last group cut short (never committed)
   std::map<std::string, std::uint64_t> record_types;
   std::map<std::pair<std::uint32_t, std::uint32_t>, RedoPageInfo> pages;  // (space, page)

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <regex>
 
+#include "inspect/path_check.h"
 #include "ondisk/checksum.h"
 #include "ondisk/crc32c.h"
 #include "ondisk/doublewrite.h"
@@ -33,6 +34,8 @@ std::string ToString(SpaceKind k) {
       return "undo";
     case SpaceKind::kDictionary:
       return "dictionary";
+    case SpaceKind::kTemporary:
+      return "temporary";
     case SpaceKind::kOther:
       return "other";
   }
@@ -47,6 +50,7 @@ SpaceKind KindFromName(const std::filesystem::path& p) {
   if (std::regex_match(name, undo_re)) return SpaceKind::kUndo;
   if (name == "mysql.ibd") return SpaceKind::kDictionary;
   if (p.extension() == ".ibd") return SpaceKind::kFilePerTable;
+  if (name == "ibtmp1" || p.extension() == ".ibt") return SpaceKind::kTemporary;
   return SpaceKind::kOther;
 }
 
@@ -70,7 +74,8 @@ int KindOrder(SpaceKind k) {
 ondisk::Result<SpaceFile> SpaceFile::Open(const std::filesystem::path& path, const EncryptionKeys* keys) {
   SpaceFile f;
   f.path_ = path;
-  f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking, so that a FIFO is refused below instead of waiting for a writer.
+  f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (f.fd_ < 0) return Status::IoError(path.string() + ": " + std::strerror(errno));
   struct stat st;
   if (::fstat(f.fd_, &st) != 0) return Status::IoError(path.string() + ": " + std::strerror(errno));
@@ -640,12 +645,27 @@ std::vector<std::filesystem::path> ExpandPaths(const std::vector<std::filesystem
   std::vector<std::filesystem::path> out;
   for (const auto& p : paths) {
     std::error_code ec;
-    if (std::filesystem::is_directory(p, ec)) {
+    if (auto refused = RefusedPath(p)) {
+      if (findings)
+        findings->push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "not read", *refused});
+    } else if (std::filesystem::is_directory(p, ec)) {
       std::vector<std::filesystem::path> found;
+      // Every level (links to directories are not followed, so no loop is walked).
       for (auto it = std::filesystem::recursive_directory_iterator(p, ec);
            !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-        if (it.depth() > 1) it.disable_recursion_pending();
-        if (it->is_regular_file() && KindFromName(it->path()) != SpaceKind::kOther) found.push_back(it->path());
+        if (KindFromName(it->path()) == SpaceKind::kOther) continue;
+        if (auto refused = RefusedPath(it->path())) {
+          if (findings) {
+            findings->push_back(
+                {Severity::kWarning, it->path().string(), std::nullopt, std::nullopt, "not read", *refused});
+          }
+          continue;
+        }
+        std::error_code file_ec;
+        if (it->is_regular_file(file_ec)) found.push_back(it->path());
+      }
+      if (ec && findings) {
+        findings->push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "cannot list", ec.message()});
       }
       std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
         int ka = KindOrder(KindFromName(a)), kb = KindOrder(KindFromName(b));

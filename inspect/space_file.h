@@ -26,9 +26,11 @@
 namespace strata::inspect {
 
 // What kind of tablespace a file is, by name and page 0.
-enum class SpaceKind { kFilePerTable, kSystem, kUndo, kDictionary, kOther };
+// kTemporary: ibtmp1 and MySQL 8.0's session files #innodb_temp/temp_N.ibt, recreated at every
+// start and never flushed for durability.
+enum class SpaceKind { kFilePerTable, kSystem, kUndo, kDictionary, kTemporary, kOther };
 std::string ToString(SpaceKind k);
-// By file name: ibdata1.., undo001 / undo_001 / *.ibu, mysql.ibd, *.ibd.
+// By file name: ibdata1.., undo001 / undo_001 / *.ibu, mysql.ibd, *.ibd, ibtmp1 / *.ibt.
 SpaceKind KindFromName(const std::filesystem::path& p);
 
 class SpaceFile {

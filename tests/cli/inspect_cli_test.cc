@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+#include <sys/stat.h>
+
 #include <fstream>
 #include <string>
 
@@ -554,4 +557,106 @@ TEST(InspectCliTest, LoneFilesSayWhatTheyCannotKnow) {
   const auto& page0 = j["files"][0]["pages"][0];
   EXPECT_TRUE(page0["prev"].is_null());  // 80040 and 1 there are MySQL's server and space versions
   EXPECT_TRUE(page0["next"].is_null());
+}
+
+// A FIFO or a symbolic link loop, given as PATH or met inside a directory, is refused by name
+// and the rest is read (a loop aborted with an uncaught filesystem_error, a FIFO hung forever;
+// an ib_logfile0 that is a FIFO hung every command on its directory).
+TEST(InspectCliTest, FifosAndLinkLoopsAreRefusedByNameAndTheRestIsRead) {
+  strata::testing::TempDir tmp;
+  const auto dir = tmp.path();
+  std::filesystem::create_directories(dir / "d" / "db");
+  std::filesystem::copy_file(Data("mariadb/t_int.ibd"), dir / "d" / "db" / "t.ibd");
+  ASSERT_EQ(::mkfifo((dir / "fifo.ibd").c_str(), 0644), 0);
+  ASSERT_EQ(::mkfifo((dir / "d" / "db" / "x.ibd").c_str(), 0644), 0);
+  ASSERT_EQ(::mkfifo((dir / "d" / "ib_logfile0").c_str(), 0644), 0);
+  std::filesystem::create_symlink("loop", dir / "loop");
+  std::filesystem::create_symlink("self.ibd", dir / "d" / "db" / "self.ibd");
+  const std::string paths =
+      (dir / "fifo.ibd").string() + " " + (dir / "loop").string() + " " + Data("mariadb/t_int.ibd");
+  for (const char* command : {"summary", "check", "pages", "undo", "redo", "doublewrite"}) {
+    const auto r =
+        strata::testing::RunCommand(fmt::format("timeout 20 {} inspect {} {}", STRATA_BINARY, command, paths));
+    EXPECT_EQ(r.exit_code, 1) << command << ": " << r.err;  // 124: it hung; 134: it aborted
+    EXPECT_NE(r.err.find("fifo.ibd: a FIFO (named pipe)"), std::string::npos) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("loop: a symbolic link loop"), std::string::npos) << command << ": " << r.err;
+  }
+  EXPECT_NE(Strata("inspect summary " + paths).out.find("t_int.ibd"), std::string::npos);
+  for (const char* command : {"summary", "check", "undo", "rows"}) {
+    const std::string path = std::string(command) == "rows" ? (dir / "fifo.ibd").string() : (dir / "d").string();
+    const auto r =
+        strata::testing::RunCommand(fmt::format("timeout 20 {} inspect {} {}", STRATA_BINARY, command, path));
+    EXPECT_NE(r.exit_code, 124) << command << " hung";
+    EXPECT_NE(r.exit_code, 134) << command << " aborted: " << r.err;
+    if (std::string(command) == "check") {
+      EXPECT_NE(r.err.find("x.ibd: not read (a FIFO"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("ib_logfile0: not read (a FIFO"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("self.ibd: not read (a symbolic link loop"), std::string::npos) << r.err;
+      EXPECT_NE(r.out.find("t.ibd"), std::string::npos) << r.out;
+    }
+  }
+}
+
+// A MariaDB 10.8+ log ends, after a clean shutdown, with the one FILE_CHECKPOINT mini-
+// transaction past its checkpoint: that is no sign of a crash (every clean directory was
+// warned as "crashed, or copied while it ran"); a crashed server's log still is.
+TEST(InspectCliTest, ACleanlyStoppedMariadbIsNotCalledStale) {
+  strata::testing::TempDir tmp;
+  for (const std::string which : {"clean", "crashed"}) {
+    const auto dir = tmp.path() / which;
+    std::filesystem::create_directories(dir / "db");
+    std::filesystem::copy_file(Data("mariadb/t_int.ibd"), dir / "db" / "t.ibd");
+    const std::string log = which == "clean" ? "mariadb-redo/ib_logfile0.gz" : "mariadb-redo/crashed/ib_logfile0.gz";
+    ASSERT_EQ(strata::testing::RunCommand("zcat " + Data(log) + " > " + (dir / "ib_logfile0").string()).exit_code, 0);
+    const auto r = Strata("inspect summary " + dir.string());
+    EXPECT_EQ(r.err.find("stale pages") != std::string::npos, which == "crashed") << which << ": " << r.err;
+  }
+}
+
+// Summary's exit status says damage was found, as its help promises (a page failing its
+// checksum exited 0).
+TEST(InspectCliTest, SummaryExitsOneOnAPageFailingItsChecksum) {
+  strata::testing::TempDir tmp;
+  const auto file = tmp.path() / "t.ibd";
+  std::filesystem::copy_file(Data("mariadb/t_int.ibd"), file);
+  EXPECT_EQ(Strata("inspect summary " + file.string()).exit_code, 0);
+  strata::testing::OverwriteAt(file, 3 * 16384 + 200, "damage");
+  const auto r = Strata("inspect summary " + file.string());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("checksum mismatch"), std::string::npos) << r.out;
+}
+
+// A temporary tablespace is never written for durability: its zeroed pages are notes under one
+// that says why, not damage (ibtmp1 and MySQL's temp_N.ibt exited 1 as "wiped").
+TEST(InspectCliTest, TemporaryTablespacesAreNotCalledDamaged) {
+  strata::testing::TempDir tmp;
+  for (const char* name : {"t.ibd", "temp_1.ibt", "ibtmp1"}) {
+    const auto file = tmp.path() / name;
+    std::filesystem::copy_file(Data("mariadb/t_int.ibd"), file);
+    strata::testing::OverwriteAt(file, 3 * 16384, std::string(16384, '\0'));
+    const auto r = Strata(std::string("inspect check ") + file.string());
+    const bool temporary = std::string(name) != "t.ibd";
+    EXPECT_EQ(r.exit_code, temporary ? 0 : 1) << name << ": " << r.out;
+    EXPECT_EQ(r.out.find("temporary tablespace (recreated at every server start") != std::string::npos, temporary)
+        << name << ": " << r.out;
+  }
+}
+
+// A crash while redo logging was disabled: check and summary say that cause first (the log
+// header's CRASH_UNSAFE flag), not only the thousands of zeroed pages and broken links.
+TEST(InspectCliTest, ACrashWithRedoDisabledIsNamedAsTheCause) {
+  strata::testing::TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  const auto r = strata::testing::RunCommand(fmt::format(
+      "(printf 'CREATE DATABASE d; ALTER INSTANCE DISABLE INNODB REDO_LOG; CREATE TABLE d.t (id INT PRIMARY KEY); "
+      "INSERT INTO d.t VALUES (1); SELECT 42;\\n'; sleep 4) | {} sql --datadir {} > {}.out & "
+      "for i in $(seq 50); do grep -q 42 {}.out 2>/dev/null && break; sleep 0.1; done; "
+      "pkill -9 -f 'sql --datadir {}$'; wait",
+      STRATA_BINARY, dir, dir, dir, dir));
+  ASSERT_NE(strata::testing::ReadWholeFile(dir + ".out").size(), 0u) << r.err;
+  for (const char* command : {"check", "summary"}) {
+    const auto c = Strata(std::string("inspect ") + command + " " + dir);
+    EXPECT_EQ(c.exit_code, 1) << command;
+    EXPECT_NE(c.err.find("crash-unsafe (redo logging was disabled"), std::string::npos) << command << ": " << c.err;
+  }
 }
