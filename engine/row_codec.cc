@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <limits>
 
 #include "ondisk/column_format.h"
 #include "ondisk/value.h"
@@ -30,6 +31,19 @@ std::uint32_t IntWidth(ColumnType t) {
       return 8;
   }
 }
+
+}  // namespace
+
+std::int64_t IntegerMin(const Column& c) {
+  return c.is_unsigned ? 0 : -(std::int64_t{1} << (8 * IntWidth(c.type) - 2)) * 2;
+}
+
+std::uint64_t IntegerMax(const Column& c) {
+  const std::uint32_t bits = 8 * IntWidth(c.type) - (c.is_unsigned ? 0 : 1);
+  return bits == 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
+}
+
+namespace {
 
 std::uint32_t LobMax(ColumnType t) {
   switch (t) {
@@ -57,15 +71,25 @@ Status Bad(const Column& c, Status::Reason why, const std::string& what, const V
   return Status::InvalidArgument(fmt::format("{} '{}' for column '{}'", what, v.ToString(), c.name)).Because(why);
 }
 
-// An integer given as a string ('42'): the whole string must be the number.
+// An integer given as a string ('42', '-7', ' 42 ', '2.5', '1e2'), as MySQL reads one: an
+// integer too large for the type is out of range, not an incorrect value; a number with text
+// after it ('12abc') is truncated data, and no number at all ('abc', '') incorrect.
 template <class T>
-Result<T> ParseInteger(const Column& c, const Value& v) {
-  const std::string& s = v.as_string();
+Result<T> ParseInteger(const Column& c, const Value& v, Result<T> (*from_double)(const Column&, const Value&)) {
+  std::string_view s = v.as_string();
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   T out = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  if (ec != std::errc() || p != s.data() + s.size())
-    return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
-  return out;
+  if (ec == std::errc() && p == s.data() + s.size()) return out;
+  if (ec == std::errc::result_out_of_range) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+  const std::string text(s);
+  char* end = nullptr;
+  const double d = std::strtod(text.c_str(), &end);
+  if (end == text.c_str()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
+  if (*end != '\0') return Bad(c, Status::Reason::kDataTruncated, "Data truncated", v);
+  return from_double(c, Value::Double(d));
 }
 
 Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
@@ -75,8 +99,14 @@ Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
       return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
     return static_cast<std::int64_t>(v.as_uint());
   }
-  if (v.is_double()) return static_cast<std::int64_t>(std::llround(v.as_double()));
-  return ParseInteger<std::int64_t>(c, v);
+  if (v.is_double()) {
+    // Rounded half away from zero; 2^63 and past (and NaN) do not fit.
+    const double r = std::round(v.as_double());
+    if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+      return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+    return static_cast<std::int64_t>(r);
+  }
+  return ParseInteger<std::int64_t>(c, v, &ToSigned);
 }
 
 Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
@@ -86,10 +116,13 @@ Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
     return static_cast<std::uint64_t>(v.as_int());
   }
   if (v.is_double()) {
-    if (v.as_double() < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
-    return static_cast<std::uint64_t>(std::llround(v.as_double()));
+    // Any negative number is out of range, also one that would round to 0 (MySQL's -0.4).
+    const double r = std::round(v.as_double());
+    if (!(v.as_double() >= 0 && r < 18446744073709551616.0))
+      return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+    return static_cast<std::uint64_t>(r);
   }
-  return ParseInteger<std::uint64_t>(c, v);
+  return ParseInteger<std::uint64_t>(c, v, &ToUnsigned);
 }
 
 std::string Str(const std::vector<std::byte>& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
@@ -297,9 +330,14 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       else {
         const std::string& s = v.as_string();
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-        if (ec != std::errc() || p != s.data() + s.size())
+        if (ec == std::errc::result_out_of_range && p == s.data() + s.size())
+          d = std::strtod(s.c_str(), nullptr);  // too large: infinity, refused below; too small: 0
+        else if (ec != std::errc() || p != s.data() + s.size())
           return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
       }
+      // Never infinity or NaN, and a FLOAT only what a float holds (1e300 became inf).
+      if (!std::isfinite(d) || (c.type == ColumnType::kFloat && std::abs(d) > std::numeric_limits<float>::max()))
+        return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
       std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
       if (c.type == ColumnType::kFloat) {
         const float f = static_cast<float>(d);

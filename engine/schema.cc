@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "engine/row_codec.h"
+
 namespace strata::engine {
 
 bool Column::is_string() const {
@@ -158,6 +160,15 @@ Status TableSpec::Validate() const {
         break;
       default:
         break;
+    }
+    // A default is a value the column must hold: checked here, not at the first INSERT that
+    // relies on it (CURRENT_TIMESTAMP, the one function a default may be, is the session's).
+    if (c.default_value &&
+        !(c.default_value->is_string() && c.default_value->as_string() == "CURRENT_TIMESTAMP" && !c.is_string())) {
+      if (!EncodeValue(c, *c.default_value).ok()) {
+        return Status::InvalidArgument(fmt::format("Invalid default value for '{}'", c.name))
+            .Because(Status::Reason::kInvalidDefault);
+      }
     }
     if (c.auto_increment) {
       ++autoinc;

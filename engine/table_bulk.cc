@@ -258,9 +258,14 @@ Status BulkLoad::Add(const std::vector<Row>& rows, InsertOptions options) {
     assigned = rows;
     for (Row& r : assigned) {
       if (r.size() != t.spec().columns.size()) break;  // Prepare says so
-      if (auto g = t.AssignAutoinc(r, options)) {
-        t.set_last_insert_id(*g);
-        t.autoinc() = *g;
+      auto g = t.AssignAutoinc(r, options);
+      if (!g.ok()) {
+        t.autoinc() = before;
+        return g.status();
+      }
+      if (*g) {
+        t.set_last_insert_id(**g);
+        t.autoinc() = **g;
       }
     }
     auto p = Prepare(*s_->t, assigned, options);

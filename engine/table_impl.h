@@ -129,8 +129,9 @@ class TableImpl {
   Status FreeExternal(const Tuple& clustered);
   Status CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& secondary, const Tuple& own_key, LockWait& wait);
   Status PersistAutoinc();
-  // AUTO_INCREMENT: a NULL (or 0) gets the next value, which is returned; values used raise the counter.
-  std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const;
+  // AUTO_INCREMENT: a NULL (or 0) gets the next value, which is returned; values used raise the
+  // counter. An error once the column's type has no next value.
+  Result<std::optional<std::uint64_t>> AssignAutoinc(Row& row, InsertOptions options) const;
   void NoteAutoinc(const Row& row);
   // A write that failed on I/O or found damage part-way may have left an index half changed:
   // the table then refuses further writes until the database is reopened (CheckWritable says
@@ -170,7 +171,7 @@ class TableImpl::BulkAccess {
   // is never bulk loaded).
   const TableRecords& records() const { return t_.rec_; }
   std::size_t page_size() const { return t_.space_->page_size().bytes(); }
-  std::optional<std::uint64_t> AssignAutoinc(Row& row, InsertOptions options) const {
+  Result<std::optional<std::uint64_t>> AssignAutoinc(Row& row, InsertOptions options) const {
     return t_.AssignAutoinc(row, options);
   }
   std::uint64_t& autoinc() { return t_.autoinc_; }

@@ -142,7 +142,7 @@ Status TableImpl::Delete(TrxImpl& trx, const std::vector<Value>& primary_key) {
   return Write(trx, [&](LockWait& wait) { return DeleteLocked(trx, primary_key, wait); });
 }
 
-std::optional<std::uint64_t> TableImpl::AssignAutoinc(Row& row, InsertOptions options) const {
+Result<std::optional<std::uint64_t>> TableImpl::AssignAutoinc(Row& row, InsertOptions options) const {
   std::optional<std::uint64_t> generated;
   for (std::size_t c = 0; c < meta_.spec.columns.size(); ++c) {
     const Column& col = meta_.spec.columns[c];
@@ -151,6 +151,18 @@ std::optional<std::uint64_t> TableImpl::AssignAutoinc(Row& row, InsertOptions op
     const bool zero = v.is_null() || (options.zero_generates_auto_increment &&
                                       ((v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0)));
     if (zero) {
+      // Past the type's last value there is none to hand out: MySQL's 167, and for BIGINT
+      // UNSIGNED, whose counter cannot go past it either, 1467. Never a wrap to the minimum.
+      // (InnoDB keeps BIGINT UNSIGNED's last value as the mark of a spent counter: it is never
+      // handed out.)
+      if (IntegerMax(col) == UINT64_MAX && autoinc_ >= UINT64_MAX - 1) {
+        return Status::InvalidArgument("Failed to read auto-increment value from storage engine")
+            .Because(Status::Reason::kAutoincExhausted);
+      }
+      if (autoinc_ >= IntegerMax(col)) {
+        return Status::InvalidArgument(fmt::format("Out of range value for column '{}'", col.name))
+            .Because(Status::Reason::kAutoincOutOfRange);
+      }
       generated = autoinc_ + 1;
       row[c] = col.is_unsigned ? Value::UInt(*generated) : Value::Int(static_cast<std::int64_t>(*generated));
     }
@@ -176,7 +188,9 @@ Status TableImpl::InsertLocked(TrxImpl& trx, const Row& input, InsertOptions opt
                                                spec.columns.size(), input.size()));
   }
   Row row = input;
-  const std::optional<std::uint64_t> generated = AssignAutoinc(row, options);
+  const auto assigned = AssignAutoinc(row, options);
+  if (!assigned.ok()) return assigned.status();
+  const std::optional<std::uint64_t> generated = *assigned;
   const std::uint64_t row_id = next_row_id_;
   auto record = rec_.ClusteredRecord(row, row_id);
   if (!record.ok()) return record.status();

@@ -48,6 +48,10 @@ class [[nodiscard]] Status {
     kInvalidCharacterString,  // bytes that are not valid in the column's character set
     kRowTooLargeForLog,       // a row's BLOB/TEXT data over a quarter of the redo log
     kTableUnavailable,        // a table whose file is missing or damaged, left unopened
+    kDataTruncated,           // a number with text after it ('12abc')
+    kAutoincOutOfRange,       // the next AUTO_INCREMENT value is past its column's type
+    kAutoincExhausted,        // a BIGINT UNSIGNED AUTO_INCREMENT has handed out its last value
+    kInvalidDefault,          // a column's DEFAULT its own type cannot hold
   };
 
   Status() = default;

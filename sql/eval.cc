@@ -125,8 +125,19 @@ bool LikeMatch(std::string_view s, std::string_view p, bool binary) {
   return pi == p.size();
 }
 
-SqlError OutOfRange(const std::string& what) {
-  return {1690, "22003", fmt::format("BIGINT value is out of range in '{}'", what)};
+SqlError OutOfRange(const std::string& what, const char* type = "BIGINT") {
+  return {1690, "22003", fmt::format("{} value is out of range in '{}'", type, what)};
+}
+
+SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const SqlValue& b);
+
+// -x exactly: -(-9223372036854775808) is 9223372036854775808, as MySQL has it.
+SqlResult<SqlValue> Negate(const SqlValue& v) {
+  if (!Integral(v)) return Arithmetic("-", Int(0), v);
+  const __int128 r = -(v.value.is_int() ? __int128(v.value.as_int()) : __int128(v.value.as_uint()));
+  if (r >= INT64_MIN && r <= INT64_MAX) return Int(static_cast<std::int64_t>(r));
+  if (r > 0 && r <= static_cast<__int128>(UINT64_MAX)) return SqlValue{Value::UInt(static_cast<std::uint64_t>(r))};
+  return OutOfRange("-(" + v.value.ToString() + ")");
 }
 
 SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const SqlValue& b) {
@@ -138,20 +149,26 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
     const __int128 x = a.value.is_int() ? __int128(a.value.as_int()) : __int128(a.value.as_uint());
     const __int128 y = b.value.is_int() ? __int128(b.value.as_int()) : __int128(b.value.as_uint());
     __int128 r = 0;
+    // MySQL's rule: the result is a BIGINT UNSIGNED when an operand is one, else a BIGINT,
+    // and a result its type cannot hold is an error, never a wrapped or rounded number.
+    const bool is_unsigned = a.value.is_uint() || b.value.is_uint();
+    const std::string what = fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString());
+    const char* type = is_unsigned ? "BIGINT UNSIGNED" : "BIGINT";
     if (op == "+")
       r = x + y;
     else if (op == "-")
       r = x - y;
     else if (op == "*") {
-      if (__builtin_mul_overflow(x, y, &r))
-        return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()));
+      if (__builtin_mul_overflow(x, y, &r)) return OutOfRange(what, type);
     } else {  // DIV and %
       if (y == 0) return Null();
       r = op == "DIV" ? x / y : x % y;
+      if (!is_unsigned && r >= INT64_MIN && r <= INT64_MAX) return Int(static_cast<std::int64_t>(r));
     }
-    if (r >= INT64_MIN && r <= INT64_MAX) return Int(static_cast<std::int64_t>(r));
-    if (r >= 0 && r <= static_cast<__int128>(UINT64_MAX)) return SqlValue{Value::UInt(static_cast<std::uint64_t>(r))};
-    return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()));
+    if (is_unsigned && r >= 0 && r <= static_cast<__int128>(UINT64_MAX))
+      return SqlValue{Value::UInt(static_cast<std::uint64_t>(r))};
+    if (!is_unsigned && r >= INT64_MIN && r <= INT64_MAX) return Int(static_cast<std::int64_t>(r));
+    return OutOfRange(what, type);
   }
   const long double x = ToDouble(a.value), y = ToDouble(b.value);
   if ((op == "/" || op == "DIV" || op == "%") && y == 0) return Null();
@@ -172,7 +189,11 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
     return Int(static_cast<std::int64_t>(q));
   } else
     r = std::fmod(x, y);
-  if (doubles) return SqlValue{Value::Double(static_cast<double>(r))};
+  if (doubles) {
+    if (!std::isfinite(static_cast<double>(r)))
+      return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()), "DOUBLE");
+    return SqlValue{Value::Double(static_cast<double>(r))};
+  }
   // Exact numbers (integers and DECIMAL): a DECIMAL result with MySQL's scale.
   const int sa = Scale(a), sb = Scale(b);
   const int scale = op == "*" ? sa + sb : op == "/" ? sa + 4 : std::max(sa, sb);
@@ -371,7 +392,9 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   if (f == "ABS" || f == "FLOOR" || f == "CEIL" || f == "CEILING" || f == "ROUND") {
     if (f == "ROUND" ? !arity(1, 2) : !arity(1, 1)) return WrongArguments(f);
     if (any_null()) return Null();
-    if (Integral(args[0]) && (f != "ABS" || args[0].value.is_uint() || args[0].value.as_int() != INT64_MIN)) {
+    if (f == "ABS" && args[0].value.is_int() && args[0].value.as_int() == INT64_MIN)
+      return OutOfRange("abs(" + args[0].value.ToString() + ")");
+    if (Integral(args[0])) {
       if (f == "ABS" && args[0].value.is_int()) return Int(std::llabs(args[0].value.as_int()));
       return args[0];
     }
@@ -499,7 +522,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       auto v = Eval(*e.args[0], ctx);
       if (!v.ok() || v->value.is_null()) return v;
       if (e.op == "NOT") return Int(Truth(*v).value() ? 0 : 1);
-      if (e.op == "-") return Arithmetic("-", Int(0), *v);
+      if (e.op == "-") return Negate(*v);
       if (v->value.is_uint()) return SqlValue{Value::UInt(~v->value.as_uint())};
       // MySQL takes the operand as a BIGINT UNSIGNED: a negative one by its two's complement.
       const double d = std::round(ToDouble(v->value));
@@ -654,9 +677,6 @@ std::optional<std::string> Format(const Value& v, const Column* column) {
 }
 
 Value ToColumn(SqlValue v, const Column& c) {
-  if (c.is_integer() && v.value.is_string() && v.kind == LiteralKind::kDecimal) {
-    return Value::Double(ToDouble(v.value));  // the codec rounds to the nearest integer
-  }
   if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat &&
       c.type != ColumnType::kDouble && v.value.is_double()) {
     return Value::String(*Format(v.value));

@@ -62,7 +62,8 @@ bool HasAggregate(const Expr& e);
 // precision, doubles in MySQL's shortest form ("1e20", "0.1").
 std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
 
-// The value a column stores for `v` (a DECIMAL literal into an integer column is rounded).
+// The value handed to a column for `v` (a DOUBLE into a text column as MySQL prints it); the
+// engine converts the rest (a DECIMAL literal into an integer column is rounded there, exactly).
 Value ToColumn(SqlValue v, const Column& c);
 
 // MySQL's UUID(): a version-1 UUID, as text.

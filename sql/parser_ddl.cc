@@ -484,10 +484,12 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
 }
 
 Value Parser::Negate(const Value& v) {
-  if (v.is_int()) return Value::Int(-v.as_int());
+  if (v.is_int()) return v.as_int() == INT64_MIN ? Value::UInt(std::uint64_t{1} << 63) : Value::Int(-v.as_int());
   if (v.is_uint()) {
     if (v.as_uint() == (std::uint64_t{1} << 63)) return Value::Int(INT64_MIN);
-    return Value::Double(-static_cast<double>(v.as_uint()));
+    // Below BIGINT's range: the exact number as text, which a BIGINT refuses as out of range
+    // (as a double it was rounded to -9223372036854775808 and stored).
+    return Value::String("-" + std::to_string(v.as_uint()));
   }
   if (v.is_double()) return Value::Double(-v.as_double());
   if (v.is_string()) return Value::String("-" + v.as_string());

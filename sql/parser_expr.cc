@@ -1,6 +1,9 @@
 // Expressions, lowest precedence first: OR, XOR, AND, NOT, predicates, arithmetic, unary, primaries.
 #include "sql/parser_internal.h"
 
+#include <cmath>
+#include <cstdlib>
+
 namespace strata::sql::parser_internal {
 
 ExprPtr Parser::Expression() {
@@ -212,8 +215,9 @@ ExprPtr Parser::Primary() {
       return Literal(Value::String(Take().text), LiteralKind::kDecimal, at);
     case TokenKind::kFloat: {
       const std::string& s = Take().text;
-      double d = 0;
-      std::from_chars(s.data(), s.data() + s.size(), d);
+      const double d = std::strtod(s.c_str(), nullptr);  // a number too small is 0, as in MySQL
+      if (!std::isfinite(d))
+        throw Failure{{1367, "22007", fmt::format("Illegal double '{}' value found during parsing", s)}};
       return Literal(Value::Double(d), LiteralKind::kPlain, at);
     }
     case TokenKind::kUserVar: {

@@ -149,6 +149,8 @@ constexpr MysqlErrorFor kMysqlErrors[] = {
     {Status::Reason::kOutOfRange, 1264, "22003"},        {Status::Reason::kDataTooLong, 1406, "22001"},
     {Status::Reason::kIncorrectValue, 1366, "HY000"},    {Status::Reason::kInvalidCharacterString, 1300, "HY000"},
     {Status::Reason::kRowTooLargeForLog, 1118, "42000"}, {Status::Reason::kTableUnavailable, 1877, "HY000"},
+    {Status::Reason::kDataTruncated, 1265, "01000"},     {Status::Reason::kAutoincOutOfRange, 167, "22003"},
+    {Status::Reason::kAutoincExhausted, 1467, "HY000"},  {Status::Reason::kInvalidDefault, 1067, "42000"},
 };
 
 SqlError FromStatus(const Status& s) {
@@ -529,7 +531,8 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   auto t = db_.CreateTable(spec);
   if (!t.ok()) {
     const Status& st = t.status();
-    if (st.code() == Status::Code::kInvalidArgument) return Error({1064, "42000", st.message()});
+    if (st.code() == Status::Code::kInvalidArgument && st.reason() == Status::Reason::kNone)
+      return Error({1064, "42000", st.message()});
     return Error(FromStatus(st));
   }
   StatementOutcome o;

@@ -118,6 +118,11 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
         o.warnings.push_back({SqlWarning::Level::kWarning, 1062, st.message()});
         continue;
       }
+      if (st.reason() == Status::Reason::kAutoincOutOfRange && ins.ignore) {  // no value to give it: no row
+        ++duplicates;  // MySQL counts it so ("Records: 3  Duplicates: 1")
+        o.warnings.push_back({SqlWarning::Level::kWarning, 167, st.message()});
+        continue;
+      }
       if (st.IsAlreadyExists() && ins.replace) {
         // REPLACE: delete every row the new one collides with (on the primary key or a
         // unique key), then insert it.

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 #include "sql/lexer.h"
 
@@ -169,8 +171,11 @@ class Reader {
     std::string_view text = s_.substr(start, i_ - start);
     if (text[0] == '+') text.remove_prefix(1);
     if (exponent) {
-      double d = 0;
-      std::from_chars(text.data(), text.data() + text.size(), d);
+      const double d = std::strtod(std::string(text).c_str(), nullptr);
+      if (!std::isfinite(d)) {  // past DOUBLE: the parser's error 1367 says so
+        outcome_ = ValuesRead::Outcome::kNotLiteral;
+        return std::nullopt;
+      }
       return SqlValue{Value::Double(d)};
     }
     if (point) return SqlValue{Value::String(std::string(text)), LiteralKind::kDecimal};

@@ -421,7 +421,9 @@ TEST_F(SqlSessionTest, BoundaryArgumentsGiveResultsOrErrorsNotHangsOrCrashes) {
   EXPECT_EQ(One("SELECT ~1e308"), "0");
   EXPECT_EQ(ErrorCode("SELECT 18446744073709551615 * 18446744073709551615"), 1690u);  // not a wrapped __int128
   EXPECT_EQ(ErrorCode("SELECT 1e308 DIV 1"), 1690u);
-  EXPECT_EQ(One("SELECT 4294967296 * 4294967295"), "18446744069414584320");
+  // Two BIGINTs give a BIGINT, as in MySQL: past INT64_MAX is 1690, never an unsigned result.
+  EXPECT_EQ(ErrorCode("SELECT 4294967296 * 4294967295"), 1690u);
+  EXPECT_EQ(One("SELECT 9223372036854775808 + 9223372036854775807"), "18446744073709551615");  // an unsigned operand
   EXPECT_EQ(ErrorCode("SET GLOBAL max_elr_dependent_trx_count = 99999999999999999999999"), 1231u);
   EXPECT_EQ(ErrorCode("SET GLOBAL max_elr_dependent_trx_count = '12abc'"), 1231u);
   Ok("SET GLOBAL max_elr_dependent_trx_count = 1000");
