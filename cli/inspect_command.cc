@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "inspect/check.h"
 #include "inspect/compare.h"
@@ -83,12 +84,25 @@ struct InspectRun {
     return *this;
   }
 
-  // Each data directory given: its log's changes past the checkpoint replayed onto `files`
-  // (--apply-redo), or else a warning that the pages are older than the log.
+  // Each data directory given, or holding a file given: its log's changes past the checkpoint
+  // replayed onto `files` (--apply-redo), or else a warning that the pages are older than the log.
   void BringForward(std::vector<SpaceFile>& files, std::vector<Finding>& findings) {
-    for (const auto& p : paths) {
+    std::set<std::filesystem::path> done;
+    for (const auto& given : paths) {
       std::error_code ec;
-      if (!std::filesystem::is_directory(p, ec)) continue;
+      std::filesystem::path p = given;
+      if (!std::filesystem::is_directory(given, ec)) {
+        auto dir = DataDirOf(given);
+        if (!dir) {
+          if (apply_redo) {
+            findings.push_back({Severity::kError, given.string(), std::nullopt, std::nullopt, "--apply-redo",
+                                "no redo log beside the file or in the directory above it: nothing to replay"});
+          }
+          continue;
+        }
+        p = *dir;
+      }
+      if (!done.insert(std::filesystem::weakly_canonical(p, ec)).second) continue;
       if (HasLog(p)) {
         // A crash with redo disabled explains the damage found below: said first.
         for (const auto& f : RedoOf(p).findings) {
@@ -540,6 +554,11 @@ int Undo(const std::vector<std::string>& args) {
     j["schema_version"] = kJsonSchemaVersion;
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
+    // The history length is the headline: a stale one is said to be stale above it, not only
+    // in the findings after every rollback segment.
+    for (const Finding& f : findings) {
+      if (f.what == "stale pages") std::cout << "Warning: " << f.ToString() << "\n";
+    }
     std::cout << ToText(r);
   }
   return failed ? kExitFailure : kExitOk;

@@ -244,11 +244,7 @@ int InspectRows(const std::vector<std::string>& args) {
   if (!file.ok()) return Fail(path + ": " + file.status().ToString());
   // The data directory the file is in (its own directory or the one above, holding a redo
   // log): its changes past the checkpoint replayed, or said to be missing from the pages.
-  std::filesystem::path datadir;
-  const auto own_dir = std::filesystem::absolute(path).parent_path();
-  for (const auto& d : {own_dir, own_dir.parent_path()}) {
-    if (datadir.empty() && HasLog(d)) datadir = d;
-  }
+  const std::filesystem::path datadir = DataDirOf(path).value_or(std::filesystem::path());
   // Older versions are in the undo logs of the system and undo tablespaces.
   std::vector<SpaceFile> undo_files;
   if (history || as_of) {

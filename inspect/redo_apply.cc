@@ -23,6 +23,14 @@ bool HasLog(const std::filesystem::path& dir) {
   return std::filesystem::exists(dir / "ib_logfile0", ec) || std::filesystem::is_directory(dir / "#innodb_redo", ec);
 }
 
+std::optional<std::filesystem::path> DataDirOf(const std::filesystem::path& file) {
+  const auto own = std::filesystem::absolute(file).parent_path();
+  for (const auto& d : {own, own.parent_path()}) {
+    if (HasLog(d)) return d;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // The page's own checksum and trailer, once its bytes and LSN are final.

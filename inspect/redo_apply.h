@@ -21,6 +21,9 @@ namespace strata::inspect {
 
 // Whether `dir` holds a redo log (ib_logfile0 or #innodb_redo/): a data directory.
 bool HasLog(const std::filesystem::path& dir);
+// The data directory a tablespace file belongs to: its own directory or the one above
+// (db/t.ibd), whichever holds a redo log; nullopt when neither does.
+std::optional<std::filesystem::path> DataDirOf(const std::filesystem::path& file);
 
 // A warning when the directory's redo log holds changes past its checkpoint (how many, which
 // LSN range, how many pages); nullopt when it holds none or there is no log. `analysed`: the

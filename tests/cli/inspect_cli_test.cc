@@ -297,6 +297,35 @@ TEST(InspectCliTest, ApplyRedoGivesTheServersHistoryLength) {
   EXPECT_NE(summary.err.find("redo applied"), std::string::npos) << summary.err;
 }
 
+// One file of a killed server's directory, given alone: every page-reading command finds the
+// log above it and warns, or replays it with --apply-redo (only `rows` did; `undo` on ibdata1
+// alone said history length 0 with --apply-redo), and --apply-redo without a log is an error.
+TEST(InspectCliTest, OneFileOfACrashedDirectoryIsWarnedOrBroughtForward) {
+  strata::testing::TempDir tmp;
+  fs::create_directories(tmp.path() / "st");
+  for (const char* f : {"ibdata1", "ib_logfile0", "st/t.ibd"}) {
+    strata::testing::Gunzip(TestDataDir() / "mariadb-stale" / (std::string(f) + ".gz"), tmp.path() / f);
+  }
+  const std::string table = (tmp.path() / "st" / "t.ibd").string();
+  for (const char* command : {"summary", "index", "pages", "lsn", "extents", "regions", "check"}) {
+    const CommandResult stale = Strata(std::string("inspect ") + command + " " + table);
+    EXPECT_NE(stale.err.find("stale pages"), std::string::npos) << command << ": " << stale.err;
+    const CommandResult applied = Strata(std::string("inspect ") + command + " --apply-redo " + table);
+    EXPECT_NE(applied.err.find("redo applied"), std::string::npos) << command << ": " << applied.err;
+  }
+  std::string truth;
+  for (const auto& row : strata::testing::ReadTsv(TestDataDir() / "mariadb-stale" / "truth" / "history.tsv")) {
+    if (row.at("key") == "history_list_length_before_kill") truth = row.at("value");
+  }
+  const CommandResult headline = Strata("inspect undo " + tmp.path().string());
+  EXPECT_EQ(headline.out.rfind("Warning: ", 0), 0u) << headline.out;  // above the history length, not after it
+  const CommandResult undo = Strata("inspect undo --apply-redo --json " + (tmp.path() / "ibdata1").string());
+  EXPECT_EQ(nlohmann::json::parse(undo.out)["history_list_length"].get<std::uint64_t>(), std::stoull(truth));
+  const CommandResult alone = Strata("inspect summary --apply-redo " + Data("mariadb/t_int.ibd"));
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_NE(alone.err.find("no redo log beside the file"), std::string::npos) << alone.err;
+}
+
 // A MySQL 9.0 data directory's log: after its clean stop nothing follows the checkpoint, and
 // --all says what the server did before (the records still in #ib_redo9 and #ib_redo10).
 TEST(InspectCliTest, RedoOfAMySqlDataDirectory) {
