@@ -111,6 +111,7 @@ std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command, 
     return nullptr;
   }
   options.force_recovery = level;
+  options.read_only = vm.count("read-only") > 0;
   if (vm.count("buffer-pool")) {
     // In MiB, as --buffer-pool of sql and import takes it; the engine's smallest pool is 16 pages.
     const std::size_t mib = vm["buffer-pool"].as<std::size_t>();
@@ -124,6 +125,11 @@ std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command, 
   auto db = engine::Database::Open(vm["datadir"].as<std::string>(), options);
   if (!db.ok()) {
     std::cerr << "strata " << command << ": " << db.status().ToString() << "\n";
+    const bool has_read_only = command == "sql" || command == "status";  // the commands that only read
+    if (has_read_only && !options.read_only && options.force_recovery < 6 &&
+        db.status().message().find("Read-only file system") != std::string::npos)
+      std::cerr << "strata " << command
+                << ": the directory is on a read-only file system: --read-only opens it without writing\n";
     exit_code = kExitFailure;
     return nullptr;
   }

@@ -30,7 +30,11 @@ inline constexpr const char* kForceRecoveryHelp =
     "innodb_force_recovery: 1-2 no purge; 3-5 no rollback of transactions a crash left active, every change "
     "refused; 6 no redo replay either, nothing written (also opens a directory that crashed with redo disabled)";
 
-// The data directory of --datadir, opened with `options`, --force-recovery and (where the
+inline constexpr const char* kReadOnlyHelp =
+    "innodb_read_only: open every file for reading only and write nothing (a snapshot, a backup on a read-only "
+    "mount); every change is refused, and a log that needs crash recovery is refused (6 implies this)";
+
+// The data directory of --datadir, opened with `options`, --force-recovery, --read-only and (where the
 // command has it) --buffer-pool in MiB. Null once the error was said on stderr ("strata
 // <command>: ..."), with `exit_code` kExitUsage for a level outside 0..6 or a pool of 0 MiB and
 // kExitFailure when the engine refused (a pool larger than the machine can give among others).

@@ -17,7 +17,7 @@ int Status(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the Strata data directory")(
       "json", "print the figures as JSON")("force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
-      "help,h", "show this help");
+      "read-only", kReadOnlyHelp)("help,h", "show this help");
   po::positional_options_description positional;
   positional.add("datadir", 1);
   auto usage = [&](std::ostream& out) {

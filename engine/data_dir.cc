@@ -48,7 +48,7 @@ Status CheckStrataLog(Env& env, const std::filesystem::path& dir, const std::set
                     "written to the tables cannot be recovered",
                     dir.string()));
   }
-  auto f = env.OpenFile(log, OpenMode::kExisting);
+  auto f = env.OpenFile(log, OpenMode::kReadOnly);
   if (!f.ok()) return f.status();
   std::vector<std::byte> block(kLogBlockSize);
   auto size = (*f)->Size();

@@ -119,6 +119,7 @@ class DatabaseImpl final : public Database {
   RecoveryStats recovery_;
   bool read_only_ = false;  // force_recovery >= 3: every change refused, nothing flushed at close
   bool skip_redo_ = false;  // force_recovery 6: no doublewrite restore, no redo replay
+  bool no_writes_ = false;  // read_only or force_recovery 6: files opened read-only, nothing created
   bool opened_ = false;     // a database that failed to open is not flushed on destruction
   // Writers exclusive, readers shared: the tables, the catalog, and every page change (a
   // statement's B-tree work runs under it; see TableImpl).

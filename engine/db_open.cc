@@ -75,12 +75,15 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
   auto kind = ClassifyDataDir(env, dir);  // reads only: nothing is written to a directory not known to be ours
   if (!kind.ok()) return kind.status();
   const bool exists = *kind == DataDirKind::kStrata;
-  if (!exists && !options.create_if_missing)
-    return Status::NotFound(fmt::format("{}: no Strata data directory here", dir.string()));
+  db->no_writes_ = options.read_only || options.force_recovery >= 6;
+  if (!exists && (!options.create_if_missing || db->no_writes_)) {
+    return Status::NotFound(fmt::format("{}: no Strata data directory here{}", dir.string(),
+                                        db->no_writes_ ? " (a read-only open creates nothing)" : ""));
+  }
   // The pool first: a size the machine cannot give is refused before anything is written.
   BufferPoolOptions bp;
   bp.bytes = options.buffer_pool_bytes;
-  bp.page_cleaner = options.page_cleaner;
+  bp.page_cleaner = options.page_cleaner && !db->no_writes_;
   try {
     db->pool_ = std::make_unique<BufferPool>(bp);
   } catch (const std::exception& e) {  // its memory (bad_alloc, length_error) or its cleaner thread
@@ -88,14 +91,17 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
         fmt::format("a buffer pool of {} MiB cannot be allocated on this machine ({}); give a smaller one",
                     bp.bytes >> 20, e.what()));
   }
-  STRATA_RETURN_IF_ERROR(env.CreateDir(dir));
+  if (!db->no_writes_) STRATA_RETURN_IF_ERROR(env.CreateDir(dir));
   auto lock = env.LockFile(dir / "strata.lock");
   if (!lock.ok()) {
     if (lock.status().code() == Status::Code::kBusy)
       return Status::Busy(fmt::format("data directory {} is in use: {}", dir.string(), lock.status().message()));
-    return lock.status().WithContext(fmt::format("data directory {} cannot be locked", dir.string()));
+    // A read-only mount cannot hold a lock file; a read-only open writes nothing to guard.
+    if (!db->no_writes_)
+      return lock.status().WithContext(fmt::format("data directory {} cannot be locked", dir.string()));
+  } else {
+    db->lock_ = std::move(*lock);
   }
-  db->lock_ = std::move(*lock);
   // A creation that stopped part way (a crash, a full disk): nothing in it was ever used.
   if (*kind == DataDirKind::kUnfinishedCreation) STRATA_RETURN_IF_ERROR(RemoveCreatedFiles(env, dir));
   if (!exists) {
@@ -112,8 +118,8 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
       return created.WithContext(fmt::format("creating the data directory {}", dir.string()));
     }
   } else {
-    STRATA_RETURN_IF_ERROR(db->OpenDoublewrite());
-    auto log = RedoLog::Open(env, logfile);
+    if (!db->no_writes_) STRATA_RETURN_IF_ERROR(db->OpenDoublewrite());  // it restores by writing
+    auto log = RedoLog::Open(env, logfile, db->no_writes_);
     if (!log.ok()) return log.status();
     db->log_ = std::move(*log);
     db->checkpointer_ = std::make_unique<Checkpointer>(*db->pool_, *db->log_);
@@ -127,7 +133,7 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
             dir.string()));
       }
     }
-    auto f = env.OpenFile(ibdata, OpenMode::kExisting);
+    auto f = env.OpenFile(ibdata, db->no_writes_ ? OpenMode::kReadOnly : OpenMode::kExisting);
     if (!f.ok()) return f.status();
     auto ts = Tablespace::Open(std::move(*f), SpaceId(0), bp.page_size);
     if (!ts.ok()) return ts.status();
@@ -136,7 +142,7 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
     db->pool_->set_redo(db->log_.get());
     db->pool_->before_write = [log = db->log_.get()](Lsn lsn) { return log->FlushUpTo(lsn); };
   }
-  db->read_only_ = options.force_recovery >= 3;
+  db->read_only_ = db->no_writes_ || options.force_recovery >= 3;
   db->skip_redo_ = options.force_recovery >= 6;
   STRATA_RETURN_IF_ERROR(db->Load());
   if (db->log_->flags() & kLogFlagNoLogging) {
@@ -179,7 +185,7 @@ void DatabaseImpl::CreateTransactionParts() {
   pipeline_ = std::make_unique<CommitPipeline>(
       CommitPipeline::Parts{mu_, *pool_, *log_, *rseg_, *trx_sys_, *lock_sys_},
       CommitSettings{options_.flush_log_at_trx_commit, options_.enable_early_lock_release,
-                     options_.max_elr_dependent_trx_count, options_.group_commit, options_.force_recovery < 3});
+                     options_.max_elr_dependent_trx_count, options_.group_commit, !read_only_});
   purge_ = std::make_unique<PurgeSys>(
       PurgeSys::Parts{mu_, *rseg_, *trx_sys_, [this](std::uint64_t id) { return TableById(id); }});
 }
@@ -191,10 +197,19 @@ void DatabaseImpl::CreateTransactionParts() {
 Status DatabaseImpl::Load() {
   std::vector<RedoGroup> groups;
   if (!skip_redo_) {
-    STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return id == SpaceId(0) ? system_.get() : nullptr; }));
+    if (dblwr_)
+      STRATA_RETURN_IF_ERROR(
+          dblwr_->Restore([this](SpaceId id) { return id == SpaceId(0) ? system_.get() : nullptr; }));
     auto recovered = log_->Recover(pool_->options().page_size.bytes());
     if (!recovered.ok()) return recovered.status();
     groups = std::move(*recovered);
+    if (no_writes_ && !groups.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: the redo log holds {} mini-transactions past its checkpoint (the server crashed, or the files were "
+          "copied while it ran); crash recovery would write them into the files, which a read-only open never does. "
+          "Open a writable copy, or use --force-recovery 6 to read the files as they are (older than the log)",
+          (dir_ / "ib_logfile0").string(), groups.size()));
+    }
     auto st = ApplyRedo(*pool_, groups, [](SpaceId id) { return id == SpaceId(0); });
     if (!st.ok()) return st.status();
     recovery_ = *st;
@@ -253,7 +268,7 @@ Status DatabaseImpl::Load() {
     spaces.back() = std::move(*ts);
   }
   if (!skip_redo_) {
-    STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return pool_->space(id); }));
+    if (dblwr_) STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return pool_->space(id); }));
     DamagedSpaces damaged;
     auto st = ApplyRedo(
         *pool_, groups, [](SpaceId id) { return id != SpaceId(0); }, &damaged);
@@ -290,13 +305,13 @@ Status DatabaseImpl::Load() {
   }
   unregister.armed = false;
   if (!read_only_) STRATA_RETURN_IF_ERROR(FinishDdlLog());
-  return LoadTransactions(options_.force_recovery < 3);
+  return LoadTransactions(options_.force_recovery < 3 && !no_writes_);
 }
 
 Result<std::unique_ptr<Tablespace>> DatabaseImpl::OpenTablespace(const std::string& database, const std::string& name,
                                                                  std::uint32_t space_id) {
   const auto path = dir_ / database / (name + ".ibd");
-  auto f = env_->OpenFile(path, OpenMode::kExisting);
+  auto f = env_->OpenFile(path, no_writes_ ? OpenMode::kReadOnly : OpenMode::kExisting);
   if (!f.ok())
     return f.status().WithContext(
         fmt::format("table {}.{} is in the catalog but its file cannot be opened", database, name));

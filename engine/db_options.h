@@ -32,6 +32,11 @@ struct DatabaseOptions {
   //          nothing is written; the only level that opens a directory that crashed while
   //          redo logging was disabled.
   int force_recovery = 0;
+  // innodb_read_only: every file is opened for reading only and nothing is written, created or
+  // removed (a snapshot, a backup on a read-only mount); every change is refused. A log that
+  // holds changes past its checkpoint is refused, since recovery would write them into the
+  // files (force_recovery 6 reads the files as they are instead, and implies read_only).
+  bool read_only = false;
   bool create_if_missing = true;
   bool page_cleaner = true;
   Env* env = nullptr;                                   // Env::Default() when null

@@ -42,6 +42,7 @@ enum class OpenMode {
   kExisting,   // fail if missing
   kCreate,     // open, creating if missing
   kCreateNew,  // fail if it exists
+  kReadOnly,   // fail if missing; reads only (a read-only open: a snapshot, a backup mount)
 };
 
 class Env {

@@ -96,7 +96,7 @@ class PosixLock final : public FileLock {
 class PosixEnv final : public Env {
  public:
   Result<std::unique_ptr<File>> OpenFile(const std::filesystem::path& path, OpenMode mode) override {
-    int flags = O_RDWR | O_CLOEXEC;
+    int flags = (mode == OpenMode::kReadOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC;
     if (mode == OpenMode::kCreate) flags |= O_CREAT;
     if (mode == OpenMode::kCreateNew) flags |= O_CREAT | O_EXCL;
     const int fd = ::open(path.c_str(), flags, 0644);

@@ -54,8 +54,8 @@ Status RedoLog::WriteHeader() {
   return Status::Ok();
 }
 
-Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::path& path) {
-  auto f = env.OpenFile(path, OpenMode::kExisting);
+Result<std::unique_ptr<RedoLog>> RedoLog::Open(Env& env, const std::filesystem::path& path, bool read_only) {
+  auto f = env.OpenFile(path, read_only ? OpenMode::kReadOnly : OpenMode::kExisting);
   if (!f.ok()) return f.status();
   auto size = (*f)->Size();
   if (!size.ok()) return size.status();

@@ -41,7 +41,7 @@ class RedoLog {
   static Result<std::unique_ptr<RedoLog>> Create(Env& env, const std::filesystem::path& path, std::uint64_t capacity);
   // An existing log: validates the header and picks the newer valid checkpoint. Recover()
   // must run before anything is appended.
-  static Result<std::unique_ptr<RedoLog>> Open(Env& env, const std::filesystem::path& path);
+  static Result<std::unique_ptr<RedoLog>> Open(Env& env, const std::filesystem::path& path, bool read_only = false);
 
   // Scans from the checkpoint to the end of the log and returns every complete
   // mini-transaction in order; positions the log to append after the last one. A damaged
