@@ -276,4 +276,12 @@ class Lexer {
 
 Lexed Lex(std::string_view text) { return Lexer(text).Run(); }
 
+std::string DecimalText(std::string_view literal) {
+  const std::size_t sign = !literal.empty() && (literal[0] == '-' || literal[0] == '+') ? 1 : 0;
+  std::string out(literal.substr(0, sign));
+  if (literal.size() > sign && literal[sign] == '.') out += '0';
+  out += literal.substr(sign);
+  return out;
+}
+
 }  // namespace strata::sql

@@ -41,6 +41,9 @@ struct Token {
   bool IsWord(std::string_view w) const;
 };
 
+// A DECIMAL literal as MySQL writes it back: ".5" is 0.5, "-.5" -0.5.
+std::string DecimalText(std::string_view literal);
+
 struct LexError {
   std::size_t offset = 0;
   std::string message;

@@ -212,7 +212,7 @@ ExprPtr Parser::Primary() {
       return Literal(Value::String(s), LiteralKind::kDecimal, at);
     }
     case TokenKind::kDecimal:
-      return Literal(Value::String(Take().text), LiteralKind::kDecimal, at);
+      return Literal(Value::String(DecimalText(Take().text)), LiteralKind::kDecimal, at);
     case TokenKind::kFloat: {
       const std::string& s = Take().text;
       const double d = std::strtod(s.c_str(), nullptr);  // a number too small is 0, as in MySQL

@@ -178,7 +178,7 @@ class Reader {
       }
       return SqlValue{Value::Double(d)};
     }
-    if (point) return SqlValue{Value::String(std::string(text)), LiteralKind::kDecimal};
+    if (point) return SqlValue{Value::String(DecimalText(text)), LiteralKind::kDecimal};
     std::int64_t v = 0;
     if (auto r = std::from_chars(text.data(), text.data() + text.size(), v); r.ec == std::errc())
       return SqlValue{Value::Int(v)};

@@ -197,6 +197,7 @@ SELECT 2147483647 + 1 AS x;
 SELECT 1e308 * 10 AS x;
 SELECT 4294967296 * 4294967296 AS x;
 SELECT 3 - 5 AS x;
+SELECT .5 AS x, -.5 AS y, 1.50 AS z, .5 + 1 AS w;
 )",
              true);
 }
