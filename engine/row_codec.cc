@@ -34,9 +34,7 @@ std::uint32_t IntWidth(ColumnType t) {
 
 }  // namespace
 
-std::int64_t IntegerMin(const Column& c) {
-  return c.is_unsigned ? 0 : -(std::int64_t{1} << (8 * IntWidth(c.type) - 2)) * 2;
-}
+std::int64_t IntegerMin(const Column& c) { return c.is_unsigned ? 0 : -static_cast<std::int64_t>(IntegerMax(c)) - 1; }
 
 std::uint64_t IntegerMax(const Column& c) {
   const std::uint32_t bits = 8 * IntWidth(c.type) - (c.is_unsigned ? 0 : 1);
@@ -303,12 +301,12 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       if (c.is_unsigned) {
         auto u = ToUnsigned(c, v);
         if (!u.ok()) return u.status();
-        if (w < 8 && *u >> (8 * w)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+        if (*u > IntegerMax(c)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
         return Datum::Of(Str(EncodeUnsigned(*u, w)));
       }
       auto s = ToSigned(c, v);
       if (!s.ok()) return s.status();
-      if (w < 8 && (*s < -(std::int64_t{1} << (8 * w - 1)) || *s >= (std::int64_t{1} << (8 * w - 1)))) {
+      if (*s < IntegerMin(c) || (*s > 0 && static_cast<std::uint64_t>(*s) > IntegerMax(c))) {
         return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
       }
       return Datum::Of(Str(EncodeSigned(*s, w)));

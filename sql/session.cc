@@ -100,6 +100,13 @@ constexpr KnownVariable kVariables[] = {
     {"wait_timeout", "28800", VarKind::kUnsigned},
 };
 
+const KnownVariable* FindVariable(std::string_view name) {
+  for (const KnownVariable& k : kVariables) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
 bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern) {
   if (!pattern) return true;
   Expr like;
@@ -226,9 +233,7 @@ std::optional<std::string> Session::SystemVariable(const std::string& name) cons
   if (name == "error_count") return std::to_string(DiagnosticCount(true));
   auto it = session_vars_.find(name);
   if (it != session_vars_.end()) return it->second;
-  for (const KnownVariable& k : kVariables) {
-    if (k.name == name) return std::string(k.value);
-  }
+  if (const KnownVariable* k = FindVariable(name)) return std::string(k->value);
   return std::nullopt;
 }
 
@@ -545,11 +550,9 @@ StatementOutcome Session::DoSet(const Set& set) {
   // Every name is checked before anything is set: a misspelt variable changes nothing.
   for (const SetVariable& v : set.items) {
     if (v.scope == SetVariable::Scope::kUser) continue;
-    const auto known = std::find_if(std::begin(kVariables), std::end(kVariables),
-                                    [&](const KnownVariable& k) { return k.name == v.name; });
+    const KnownVariable* known = FindVariable(v.name);
     const bool counter = v.name == "warning_count" || v.name == "error_count";
-    if (known == std::end(kVariables) && !counter)
-      return Error({1193, "HY000", fmt::format("Unknown system variable '{}'", v.name)});
+    if (!known && !counter) return Error({1193, "HY000", fmt::format("Unknown system variable '{}'", v.name)});
     if (counter || known->kind == VarKind::kReadOnly)
       return Error({1238, "HY000", fmt::format("Variable '{}' is a read only variable", v.name)});
   }
@@ -630,8 +633,7 @@ StatementOutcome Session::DoSet(const Set& set) {
       db_.set_lock_wait_timeout(std::chrono::seconds(secs));
       session_vars_[name] = std::to_string(secs);
     } else {
-      const auto known = std::find_if(std::begin(kVariables), std::end(kVariables),
-                                      [&](const KnownVariable& k) { return k.name == name; });
+      const KnownVariable* known = FindVariable(name);  // checked above
       std::uint64_t number = 0;
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
       const bool is_unsigned = !text.empty() && ec == std::errc() && end == text.data() + text.size();
