@@ -1,6 +1,5 @@
 #include "cli/sql_command.h"
 
-#include <editline/readline.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -14,6 +13,7 @@
 #include "cli/input_file.h"
 #include "cli/options.h"
 #include "cli/sql_output.h"
+#include "cli/terminal_lines.h"
 #include "engine/db.h"
 #include "sql/script.h"
 #include "sql/session.h"
@@ -55,7 +55,11 @@ class Runner {
     }
     ResultPrinter printer(std::cout, st.vertical ? OutputMode::kVertical : options_.mode, options_.output);
     const auto start = std::chrono::steady_clock::now();
+    if (terminal_) terminal_->SetRunning(&session_);
     const sql::StatementOutcome o = session_.Execute(st.text, printer);
+    if (terminal_) terminal_->SetRunning(nullptr);
+    if (o.error && o.error->code == 1317 && terminal_)
+      std::cout << " -- query aborted\n";  // after the ^C the terminal echoed
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     printer.Done(o, seconds);
     std::cout.flush();  // a program reading our output sees each result as it completes
@@ -80,8 +84,11 @@ class Runner {
 
   bool failed() const { return failed_; }
   bool quit() const { return quit_; }
+  // Ctrl-C at this terminal interrupts the statements run from now on.
+  void set_terminal(TerminalLines* terminal) { terminal_ = terminal; }
 
  private:
+  TerminalLines* terminal_ = nullptr;
   Session& session_;
   const ShellOptions& options_;
   bool failed_ = false;
@@ -109,22 +116,24 @@ int RunInteractive(Session& session, Runner& runner) {
   std::cout << "Welcome to the Strata SQL shell. Commands end with ; or \\g; \\G prints one column per line.\n"
             << "Data directory: " << session.db().dir().string() << "    Type 'quit' or 'exit' to leave.\n\n";
   const char* home = std::getenv("HOME");
-  const std::string history = home ? std::string(home) + "/.strata_history" : "";
-  using_history();
-  if (!history.empty()) read_history(history.c_str());
+  TerminalLines terminal(home ? std::string(home) + "/.strata_history" : "");
+  runner.set_terminal(&terminal);
   StatementSplitter splitter;
   auto sink = [&](ScriptStatement& st) { return runner.Run(st); };
   while (!runner.quit()) {
     const std::string prompt = splitter.pending() ? "    -> " : "strata> ";
-    char* raw = readline(prompt.c_str());
-    if (!raw) {  // Ctrl-D
+    std::string line;
+    const TerminalLines::Got got = terminal.Read(prompt, line);
+    if (got == TerminalLines::Got::kEnd) {  // Ctrl-D
       std::cout << "Bye\n";
       break;
     }
-    std::string line(raw);
-    std::free(raw);
+    if (got == TerminalLines::Got::kCancelled) {  // Ctrl-C: the statement typed so far is dropped
+      splitter.Clear();
+      continue;
+    }
     const std::string_view t = Trim(line);
-    if (!t.empty()) add_history(line.c_str());
+    if (!t.empty()) terminal.AddHistory(line);
     if (!splitter.pending() && (t == "quit" || t == "exit" || t == "\\q" || t == "quit;" || t == "exit;")) {
       std::cout << "Bye\n";
       break;
@@ -136,7 +145,7 @@ int RunInteractive(Session& session, Runner& runner) {
     line.push_back('\n');
     splitter.Feed(line, sink);
   }
-  if (!history.empty()) write_history(history.c_str());
+  runner.set_terminal(nullptr);
   return kExitOk;
 }
 
@@ -161,7 +170,8 @@ int Sql(const std::vector<std::string>& args) {
     out << "Usage: strata sql --datadir D [DATABASE] [-e \"STATEMENTS\"] [options] [< script.sql]\n\n"
         << "A SQL shell on a Strata data directory, in the mysql client's manner: typed statements at a\n"
         << "terminal (line editing, history in ~/.strata_history, boxed results, \\G for vertical\n"
-        << "output), or a script or dump from stdin, run statement by statement with tab-separated\n"
+        << "output, Ctrl-C to drop the line typed or stop the statement running), or a script or\n"
+        << "dump from stdin, run statement by statement with tab-separated\n"
         << "results flushed as each statement completes. The first failed statement stops a script\n"
         << "with \"ERROR <code> (<state>) at line L: <message>\" and exit status 1 (--force goes on).\n\n"
         << options << "\n";

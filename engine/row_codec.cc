@@ -8,6 +8,7 @@
 #include <ctime>
 #include <limits>
 
+#include "ondisk/charsets.h"
 #include "ondisk/column_format.h"
 #include "ondisk/value.h"
 
@@ -65,8 +66,24 @@ std::size_t Utf8Chars(const std::string& s) {
   return n;
 }
 
+// MySQL's words for a value its column refuses, without the "at row N" that the statement
+// running the insert adds: "Out of range value for column 'c'", and with the value for those
+// that show it: "Incorrect integer value: 'abc' for column 'c'".
+Status Bad(const Column& c, Status::Reason why, const std::string& what) {
+  return Status::InvalidArgument(fmt::format("{} for column '{}'", what, c.name)).Because(why);
+}
 Status Bad(const Column& c, Status::Reason why, const std::string& what, const Value& v) {
-  return Status::InvalidArgument(fmt::format("{} '{}' for column '{}'", what, v.ToString(), c.name)).Because(why);
+  return Status::InvalidArgument(fmt::format("{}: '{}' for column '{}'", what, v.ToString(), c.name)).Because(why);
+}
+
+// The bytes of a string from `from` on as MySQL shows ones it could not store: \xC3( for C3 28.
+std::string ShownBytes(const std::string& s, std::size_t from) {
+  std::string shown;
+  for (std::size_t i = from; i < s.size() && i < from + 6; ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    shown += b >= 0x80 || b < 0x20 ? fmt::format("\\x{:02X}", b) : std::string(1, s[i]);
+  }
+  return shown;
 }
 
 // An integer given as a string ('42', '-7', ' 42 ', '2.5', '1e2'), as MySQL reads one: an
@@ -81,12 +98,12 @@ Result<T> ParseInteger(const Column& c, const Value& v, Result<T> (*from_double)
   T out = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   if (ec == std::errc() && p == s.data() + s.size()) return out;
-  if (ec == std::errc::result_out_of_range) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+  if (ec == std::errc::result_out_of_range) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
   const std::string text(s);
   char* end = nullptr;
   const double d = std::strtod(text.c_str(), &end);
   if (end == text.c_str()) return Bad(c, Status::Reason::kIncorrectValue, "Incorrect integer value", v);
-  if (*end != '\0') return Bad(c, Status::Reason::kDataTruncated, "Data truncated", v);
+  if (*end != '\0') return Bad(c, Status::Reason::kDataTruncated, "Data truncated");
   return from_double(c, Value::Double(d));
 }
 
@@ -94,14 +111,14 @@ Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
   if (v.is_int()) return v.as_int();
   if (v.is_uint()) {
     if (v.as_uint() > static_cast<std::uint64_t>(INT64_MAX))
-      return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+      return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
     return static_cast<std::int64_t>(v.as_uint());
   }
   if (v.is_double()) {
     // Rounded half away from zero; 2^63 and past (and NaN) do not fit.
     const double r = std::round(v.as_double());
     if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
-      return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+      return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
     return static_cast<std::int64_t>(r);
   }
   return ParseInteger<std::int64_t>(c, v, &ToSigned);
@@ -110,14 +127,14 @@ Result<std::int64_t> ToSigned(const Column& c, const Value& v) {
 Result<std::uint64_t> ToUnsigned(const Column& c, const Value& v) {
   if (v.is_uint()) return v.as_uint();
   if (v.is_int()) {
-    if (v.as_int() < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+    if (v.as_int() < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
     return static_cast<std::uint64_t>(v.as_int());
   }
   if (v.is_double()) {
     // Any negative number is out of range, also one that would round to 0 (MySQL's -0.4).
     const double r = std::round(v.as_double());
     if (!(v.as_double() >= 0 && r < 18446744073709551616.0))
-      return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+      return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
     return static_cast<std::uint64_t>(r);
   }
   return ParseInteger<std::uint64_t>(c, v, &ToUnsigned);
@@ -139,7 +156,7 @@ Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
     return Bad(c, Status::Reason::kIncorrectValue, "Incorrect decimal value", v);
   ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
   const std::uint32_t intg = c.length - c.scale, frac = c.scale;
-  if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+  if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
   if (fp.size() > frac) {  // round half up on the dropped digits, as MySQL does
     const bool up = fp[frac] >= '5';
     fp.resize(frac);
@@ -153,7 +170,7 @@ Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
         ++all[static_cast<std::size_t>(i)];
       ip = all.substr(0, all.size() - frac);
       fp = all.substr(all.size() - frac);
-      if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+      if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
     }
   }
   return ondisk::EncodeDecimal(negative, ip, fp, c.length, c.scale);
@@ -301,13 +318,13 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       if (c.is_unsigned) {
         auto u = ToUnsigned(c, v);
         if (!u.ok()) return u.status();
-        if (*u > IntegerMax(c)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+        if (*u > IntegerMax(c)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
         return Datum::Of(Str(EncodeUnsigned(*u, w)));
       }
       auto s = ToSigned(c, v);
       if (!s.ok()) return s.status();
       if (*s < IntegerMin(c) || (*s > 0 && static_cast<std::uint64_t>(*s) > IntegerMax(c))) {
-        return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+        return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
       }
       return Datum::Of(Str(EncodeSigned(*s, w)));
     }
@@ -330,12 +347,16 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
         auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
         if (ec == std::errc::result_out_of_range && p == s.data() + s.size())
           d = std::strtod(s.c_str(), nullptr);  // too large: infinity, refused below; too small: 0
-        else if (ec != std::errc() || p != s.data() + s.size())
+        else if (ec != std::errc() && p == s.data())
+          return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
+        else if (p != s.data() + s.size())
+          return Bad(c, Status::Reason::kDataTruncated, "Data truncated");  // '3x'
+        else if (ec != std::errc())
           return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
       }
       // Never infinity or NaN, and a FLOAT only what a float holds (1e300 became inf).
       if (!std::isfinite(d) || (c.type == ColumnType::kFloat && std::abs(d) > std::numeric_limits<float>::max()))
-        return Bad(c, Status::Reason::kOutOfRange, "Out of range value", v);
+        return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
       std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
       if (c.type == ColumnType::kFloat) {
         const float f = static_cast<float>(d);
@@ -350,7 +371,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
     case ColumnType::kTimestamp: {
       auto t = v.is_string() ? ParseDateTime(v.as_string()) : std::nullopt;
       if (!t)
-        return Bad(c, Status::Reason::kIncorrectValue,
+        return Bad(c, Status::Reason::kIncorrectDatetime,
                    c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
       if (c.type == ColumnType::kDate) return Datum::Of(Str(EncodeSigned(t->day + 32 * t->month + 512 * t->year, 3)));
       std::string out;
@@ -369,7 +390,7 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
             t->year == 0 && t->month == 0 && t->day == 0 && t->hour == 0 && t->minute == 0 && t->second == 0;
         const std::int64_t secs = zero ? 0 : timegm(&tm);
         if ((!zero && secs < 1) || secs > 2147483647)
-          return Bad(c, Status::Reason::kIncorrectValue, "Incorrect datetime value", v);
+          return Bad(c, Status::Reason::kIncorrectDatetime, "Incorrect datetime value", v);
         out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
       }
       ondisk::AppendFraction(out, t->micro, c.scale);
@@ -385,19 +406,19 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
   const std::size_t len = binary ? s.size() : Utf8Chars(s);
   std::size_t limit = c.is_lob() ? LobMax(c.type) : c.length;
   if (c.is_lob() && !binary) limit = LobMax(c.type);  // TEXT limits are in bytes
-  if ((c.is_lob() ? s.size() : len) > limit)
-    return Bad(c, Status::Reason::kDataTooLong, "Data too long", Value::String(s.substr(0, 40)));
-  // Strict mode: bytes that are not utf8mb4 do not go into a utf8mb4 column (MySQL's 1366,
-  // the bad bytes shown as the server shows them: \xC3( for C3 28).
+  if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, Status::Reason::kDataTooLong, "Data too long");
+  // Strict mode: bytes that are not utf8mb4 do not go into a utf8mb4 column, nor characters
+  // latin1 lacks into a latin1 one (MySQL's 1366). Values are UTF-8 everywhere above the
+  // bytes: a latin1 column stores each character as its one latin1 byte.
   if (!binary && c.charset == Charset::kUtf8mb4) {
-    if (const std::size_t bad = FirstInvalidUtf8(s); bad != std::string::npos) {
-      std::string shown;
-      for (std::size_t i = bad; i < s.size() && i < bad + 6; ++i) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        shown += b >= 0x80 || b < 0x20 ? fmt::format("\\x{:02X}", b) : std::string(1, s[i]);
-      }
-      return Bad(c, Status::Reason::kIncorrectValue, "Incorrect string value", Value::String(shown));
-    }
+    if (const std::size_t bad = FirstInvalidUtf8(s); bad != std::string::npos)
+      return Bad(c, Status::Reason::kIncorrectValue, "Incorrect string value", Value::String(ShownBytes(s, bad)));
+  } else if (!binary && c.charset == Charset::kLatin1) {
+    std::size_t bad = 0;
+    auto latin1 = ondisk::Utf8ToLatin1(s, &bad);
+    if (!latin1.ok())
+      return Bad(c, Status::Reason::kIncorrectValue, "Incorrect string value", Value::String(ShownBytes(s, bad)));
+    s = std::move(*latin1);
   }
   if (c.type == ColumnType::kChar) {  // CHARACTER SET binary is BINARY: zero bytes pad it
     const std::size_t min_bytes = c.length;
@@ -446,6 +467,11 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       return Value::String(std::move(*text));
     }
     default:
+      if (c.is_string() && c.charset == Charset::kLatin1) {
+        std::string text;
+        ondisk::AppendLatin1AsUtf8(text, b);
+        return Value::String(std::move(text));
+      }
       return Value::String(d.bytes);
   }
 }

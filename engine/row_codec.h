@@ -20,10 +20,6 @@ CompareKind CompareKindOf(const Column& c);
 // 47 latin1_bin, 63 binary).
 int CollationOf(const Column& c);
 
-// The values an integer column holds: [IntegerMin, IntegerMax].
-std::int64_t IntegerMin(const Column& c);
-std::uint64_t IntegerMax(const Column& c);
-
 // InvalidArgument naming the column when the value does not fit ("Out of range value",
 // "Data too long", "Incorrect datetime value", as MySQL words them).
 Result<Datum> EncodeValue(const Column& c, const Value& v);

@@ -105,6 +105,8 @@ Status CheckTableOrDatabaseName(const std::string& name) {
   return Status::Ok();
 }
 
+Status CheckValue(const Column& c, const Value& v) { return EncodeValue(c, v).status(); }
+
 Status CheckIdentifier(const std::string& name) {
   // Well-formed UTF-8, as MySQL requires of identifiers; the SDI and the catalog are JSON,
   // which holds nothing else.
@@ -165,7 +167,7 @@ Status TableSpec::Validate() const {
     // relies on it (CURRENT_TIMESTAMP, the one function a default may be, is the session's).
     if (c.default_value &&
         !(c.default_value->is_string() && c.default_value->as_string() == "CURRENT_TIMESTAMP" && !c.is_string())) {
-      if (!EncodeValue(c, *c.default_value).ok()) {
+      if (!CheckValue(c, *c.default_value).ok()) {
         return Status::InvalidArgument(fmt::format("Invalid default value for '{}'", c.name))
             .Because(Status::Reason::kInvalidDefault);
       }

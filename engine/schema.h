@@ -95,6 +95,12 @@ Status CheckTableOrDatabaseName(const std::string& name);
 // Where `s` stops being well-formed UTF-8 (an overlong form, a surrogate, a code point past
 // U+10FFFF, a cut sequence): the offset of the first bad byte, or npos when it is all valid.
 std::size_t FirstInvalidUtf8(std::string_view s);
+// Ok when column `c` holds `v` as it is, else the error storing it gives (InvalidArgument with
+// its Status::Reason: out of range, truncated, too long, not a number, not a date...).
+Status CheckValue(const Column& c, const Value& v);
+// The values an integer column holds: [IntegerMin, IntegerMax].
+std::int64_t IntegerMin(const Column& c);
+std::uint64_t IntegerMax(const Column& c);
 
 struct TableSpec {
   std::string database;

@@ -2,6 +2,7 @@
 
 #include <iconv.h>
 
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <map>
@@ -70,6 +71,75 @@ CharsetInfo OtherCharsetByName(const std::string& name, int* collation) {
     return r.cs;
   }
   return {};
+}
+
+namespace {
+
+// latin1's 0x80-0x9F are Windows-1252's typographic characters; the rest is ISO 8859-1. The
+// five bytes 1252 leaves undefined stand for themselves, as in MySQL.
+constexpr std::array<char16_t, 32> kLatin1High = {0x20AC, 0x81,   0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                                  0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,   0x017D, 0x8F,
+                                                  0x90,   0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                                  0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D,   0x017E, 0x0178};
+
+char16_t Latin1Char(std::uint8_t b) { return b >= 0x80 && b < 0xA0 ? kLatin1High[b - 0x80] : b; }
+
+}  // namespace
+
+void AppendLatin1AsUtf8(std::string& out, ConstBytes latin1) {
+  for (std::byte x : latin1) {
+    const char16_t u = Latin1Char(static_cast<std::uint8_t>(x));
+    if (u < 0x80) {
+      out += static_cast<char>(u);
+    } else if (u < 0x800) {
+      out += static_cast<char>(0xC0 | (u >> 6));
+      out += static_cast<char>(0x80 | (u & 63));
+    } else {
+      out += static_cast<char>(0xE0 | (u >> 12));
+      out += static_cast<char>(0x80 | ((u >> 6) & 63));
+      out += static_cast<char>(0x80 | (u & 63));
+    }
+  }
+}
+
+Result<std::string> Utf8ToLatin1(std::string_view utf8, std::size_t* bad_at) {
+  std::string out;
+  out.reserve(utf8.size());
+  for (std::size_t i = 0; i < utf8.size();) {
+    const auto b0 = static_cast<std::uint8_t>(utf8[i]);
+    char32_t u = 0;
+    std::size_t n = 1;
+    if (b0 < 0x80) {
+      u = b0;
+    } else if ((b0 & 0xE0) == 0xC0) {
+      u = b0 & 0x1F, n = 2;
+    } else if ((b0 & 0xF0) == 0xE0) {
+      u = b0 & 0x0F, n = 3;
+    } else {
+      n = 0;  // a 4-byte character is never latin1, and anything else is not UTF-8
+    }
+    bool ok = n > 0 && i + n <= utf8.size();
+    for (std::size_t k = 1; ok && k < n; ++k) {
+      const auto b = static_cast<std::uint8_t>(utf8[i + k]);
+      ok = (b & 0xC0) == 0x80;
+      u = (u << 6) | (b & 0x3F);
+    }
+    int byte = -1;
+    if (ok && u < 0x80) {
+      byte = static_cast<int>(u);
+    } else if (ok) {
+      for (int c = 0x80; c < 0x100 && byte < 0; ++c) {
+        if (Latin1Char(static_cast<std::uint8_t>(c)) == u) byte = c;
+      }
+    }
+    if (byte < 0) {
+      if (bad_at) *bad_at = i;
+      return Status::InvalidArgument("a character latin1 does not have at byte " + std::to_string(i));
+    }
+    out += static_cast<char>(byte);
+    i += n;
+  }
+  return out;
 }
 
 Result<std::string> ToUtf8(const CharsetInfo& cs, ConstBytes bytes) {

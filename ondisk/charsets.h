@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "ondisk/endian.h"
 #include "ondisk/status.h"
@@ -24,6 +25,12 @@ CharsetInfo OtherCharsetOfCollation(int id);
 
 // The character set named `name` ("koi8r", case-insensitive), with one of its collations' ids.
 CharsetInfo OtherCharsetByName(const std::string& name, int* collation);
+
+// MySQL's latin1 (which is Windows-1252) as UTF-8, appended to `out`.
+void AppendLatin1AsUtf8(std::string& out, ConstBytes latin1);
+// UTF-8 text as latin1 bytes; the byte offset of the first character latin1 has no byte for
+// (or of the first byte that is not UTF-8) when there is one.
+Result<std::string> Utf8ToLatin1(std::string_view utf8, std::size_t* bad_at = nullptr);
 
 // `bytes` of that character set as UTF-8. InvalidArgument when they are not valid in it.
 Result<std::string> ToUtf8(const CharsetInfo& cs, ConstBytes bytes);

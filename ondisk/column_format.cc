@@ -157,29 +157,6 @@ Result<std::string> TimeText(const ColumnFormat& f, ConstBytes b) {
   return out;
 }
 
-// MySQL's latin1 is Windows-1252: 0x80-0x9F are the typographic characters, the rest is
-// ISO 8859-1 (the five bytes that 1252 leaves undefined map to themselves, as MySQL does).
-void AppendLatin1AsUtf8(std::string& out, ConstBytes b) {
-  static constexpr std::array<char16_t, 32> k80 = {0x20AC, 0x81,   0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-                                                   0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,   0x017D, 0x8F,
-                                                   0x90,   0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-                                                   0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D,   0x017E, 0x0178};
-  for (std::byte x : b) {
-    const auto c = static_cast<std::uint8_t>(x);
-    const char16_t u = c >= 0x80 && c < 0xA0 ? k80[c - 0x80] : c;
-    if (u < 0x80) {
-      out += static_cast<char>(u);
-    } else if (u < 0x800) {
-      out += static_cast<char>(0xC0 | (u >> 6));
-      out += static_cast<char>(0x80 | (u & 63));
-    } else {
-      out += static_cast<char>(0xE0 | (u >> 12));
-      out += static_cast<char>(0x80 | ((u >> 6) & 63));
-      out += static_cast<char>(0x80 | (u & 63));
-    }
-  }
-}
-
 // MariaDB keeps an RFC 4122 UUID of version 1-5 with its fields last-first (node, clock
 // sequence, time high, mid, low), so time-based ones sort by time; any other as written.
 Result<std::string> UuidText(const ColumnFormat& f, ConstBytes b) {

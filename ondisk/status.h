@@ -44,7 +44,8 @@ class [[nodiscard]] Status {
     kNullNotAllowed,          // NULL into a NOT NULL column
     kOutOfRange,              // a number outside its column's type
     kDataTooLong,             // a string or binary value longer than its column
-    kIncorrectValue,          // a value its column's type cannot read (a date, a number)
+    kIncorrectValue,          // a value its column's type cannot read (a number, a string)
+    kIncorrectDatetime,       // a date or time its column's type cannot read ('2020-13-45')
     kInvalidCharacterString,  // bytes that are not valid in the column's character set
     kRowTooLargeForLog,       // a row's BLOB/TEXT data over a quarter of the redo log
     kTableUnavailable,        // a table whose file is missing or damaged, left unopened

@@ -114,6 +114,7 @@ struct Assignment {
 };
 
 struct Update {
+  bool ignore = false;  // UPDATE IGNORE: duplicates skipped, values mended, with warnings
   TableName table;
   std::vector<Assignment> set;
   ExprPtr where;

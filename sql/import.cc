@@ -7,6 +7,7 @@
 
 #include "sql/lexer.h"
 #include "sql/parser.h"
+#include "sql/column_fit.h"
 #include "sql/row_builder.h"
 #include "sql/values_reader.h"
 #include "ondisk/identifier.h"
@@ -35,6 +36,7 @@ struct Importer::Job {
   std::uint64_t line = 0;
   std::string file;
   InsertOptions insert_options;  // the session's sql_mode when the INSERT was read
+  bool strict = true;            // ... and whether it was strict
   std::vector<Row> rows;
   std::size_t row_count = 0;        // rows.size() before they were dropped for `prepared`
   BulkLoad::PreparedRows prepared;  // the rows encoded, while the table may bulk load
@@ -222,6 +224,7 @@ bool Importer::FastInsert(ScriptStatement& st) {
   job->line = st.line;
   job->file = file_;
   job->insert_options = session_.insert_options();
+  job->strict = session_.strict();
   current_table_ = load->database + "." + load->name;
   // Bounded: a few statements per reader thread (each up to a packet, 16 MiB by default).
   const std::size_t limit = 2 * parsers_.size() + 2;
@@ -345,8 +348,9 @@ std::uint64_t Importer::Apply(TableLoad& t, Job& job) {
       bulk_rows_ += job.row_count;
       return job.row_count;
     }
-    if (!s.IsNotSupported()) return fail(FromStatus(s));
-    // Out of key order: what is loaded is published, and inserts take over.
+    if (!s.IsNotSupported() && !IsValueError(s)) return fail(FromStatus(s));
+    // Out of key order, or a value to refuse or mend with the row named: what is loaded is
+    // published, and inserts take over.
     t.bulk_possible = false;
     Status f = t.bulk->Finish();
     {
@@ -362,8 +366,10 @@ std::uint64_t Importer::Apply(TableLoad& t, Job& job) {
       return fail(rows && !rows->ok() ? rows->error() : SqlError{1105, "HY000", "rows could not be read again"});
     job.rows = std::move(**rows);
   }
-  Status s = t.table->InsertBatch(job.rows, nullptr, job.insert_options);
-  if (!s.ok()) return fail(FromStatus(s));
+  StatementOutcome o;
+  if (auto e = InsertFitted(*t.table, job.rows, nullptr, job.insert_options, job.strict, o.warnings))
+    return fail(std::move(*e));
+  Warn(o, job.line, job.file);
   return job.rows.size();
 }
 

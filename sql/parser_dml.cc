@@ -82,8 +82,8 @@ void Parser::OrderLimit(std::vector<OrderItem>* order, std::optional<std::uint64
 sql::Statement Parser::ParseUpdate() {
   ++i_;
   AcceptWord("LOW_PRIORITY");
-  if (AcceptWord("IGNORE")) Unsupported("UPDATE IGNORE");
   Update u;
+  u.ignore = AcceptWord("IGNORE");
   u.table = QualifiedName();
   if (Peek().IsPunct(",") || Peek().IsWord("JOIN")) Unsupported("multi-table UPDATE");
   ExpectWord("SET");

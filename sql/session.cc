@@ -158,6 +158,7 @@ constexpr MysqlErrorFor kMysqlErrors[] = {
     {Status::Reason::kRowTooLargeForLog, 1118, "42000"}, {Status::Reason::kTableUnavailable, 1877, "HY000"},
     {Status::Reason::kDataTruncated, 1265, "01000"},     {Status::Reason::kAutoincOutOfRange, 167, "22003"},
     {Status::Reason::kAutoincExhausted, 1467, "HY000"},  {Status::Reason::kInvalidDefault, 1067, "42000"},
+    {Status::Reason::kIncorrectDatetime, 1292, "22007"},
 };
 
 SqlError FromStatus(const Status& s) {
@@ -218,6 +219,12 @@ InsertOptions Session::insert_options() const {
   return o;
 }
 
+bool Session::strict() const {
+  std::string mode = *SystemVariable("sql_mode");
+  for (char& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return mode.find("STRICT_TRANS_TABLES") != std::string::npos || mode.find("STRICT_ALL_TABLES") != std::string::npos;
+}
+
 std::optional<std::string> Session::SystemVariable(const std::string& name) const {
   if (name == "autocommit") return autocommit_ ? "1" : "0";
   if (name == "transaction_isolation" || name == "tx_isolation") {
@@ -259,6 +266,7 @@ std::size_t Session::DiagnosticCount(bool errors_only) const {
 SqlError PacketTooLarge() { return {1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"}; }
 
 StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
+  interrupted_.store(false, std::memory_order_relaxed);
   if (text.size() > kMaxAllowedPacket) return Error(PacketTooLarge());
   if (auto fast = FastInsert(text)) {
     Remember(*fast, nullptr);

@@ -10,6 +10,7 @@
 
 #include "sql/engine_api.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -75,6 +76,9 @@ class Session {
   const std::string& database() const { return database_; }
   // How this session's INSERTs treat values (sql_mode NO_AUTO_VALUE_ON_ZERO).
   InsertOptions insert_options() const;
+  // sql_mode has STRICT_TRANS_TABLES or STRICT_ALL_TABLES: a value its column cannot hold
+  // fails the statement (otherwise it is mended, with a warning).
+  bool strict() const;
   bool in_transaction() const { return trx_ != nullptr; }
   // What SHOW WARNINGS lists now: the notes, warnings and error of the last statement that had any.
   const std::vector<SqlWarning>& diagnostics() const { return diagnostics_; }
@@ -82,6 +86,11 @@ class Session {
   // commit of this session is (the end of a script reports success only after it).
   Status WaitDurable();
   Database& db() { return db_; }
+  // Asks the statement running to stop (KILL QUERY; Ctrl-C in the shell): it ends with
+  // ERROR 1317 and is rolled back, the transaction stays open. Safe from a signal handler and
+  // from another thread; a request made while no statement runs is forgotten.
+  void Interrupt() { interrupted_.store(true, std::memory_order_relaxed); }
+  bool interrupted() const { return interrupted_.load(std::memory_order_relaxed); }
 
   // What expressions of this session see (variables, DATABASE(), LAST_INSERT_ID()).
   const EvalContext& context() const;
@@ -133,6 +142,8 @@ class Session {
   std::optional<std::shared_future<Status>> last_async_commit_;
   const std::vector<std::string>* hints_ = nullptr;  // of the statement running
   std::uint64_t id_ = 0;
+  std::atomic<bool> interrupted_{false};
+  static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 };
 
 // The error a failed engine call becomes, with MySQL's number and SQLSTATE.

@@ -42,5 +42,7 @@ SqlValue FromColumn(const Value& v, const engine::Column& c);
 // A statement's failure as its outcome, and MySQL's ER_BAD_FIELD_ERROR.
 StatementOutcome Error(SqlError e);
 SqlError UnknownColumn(const std::string& name, std::string_view where);
+// ER_QUERY_INTERRUPTED: the statement was asked to stop (Session::Interrupt).
+SqlError Interrupted();
 
 }  // namespace strata::sql

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "sql/access_path.h"
+#include "sql/column_fit.h"
 #include "sql/lexer.h"
 #include "sql/row_builder.h"
 #include "sql/values_reader.h"
@@ -57,6 +58,8 @@ SqlError UnknownColumn(const std::string& name, std::string_view where) {
   return {1054, "42S22", fmt::format("Unknown column '{}' in '{}'", name, where)};
 }
 
+SqlError Interrupted() { return {1317, "70100", "Query execution was interrupted"}; }
+
 // ---- INSERT / REPLACE ----------------------------------------------------------------------
 
 StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
@@ -107,11 +110,13 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
   const bool has_auto_inc =
       std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
   if (!ins.ignore && !ins.replace) {
-    Status st = t.InsertBatch(rows, trx, options);
-    if (!st.ok()) return Error(FromStatus(st));
+    if (auto e = InsertFitted(t, rows, trx, options, strict(), o.warnings)) return Error(std::move(*e));
     o.rows = rows.size();
   } else {
-    for (const Row& row : rows) {
+    const bool fit = ins.ignore || !strict();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      Row row = rows[r];
+      if (fit) FitRow(spec, row, r + 1, o.warnings);
       Status st = t.Insert(row, trx, options);
       if (st.IsAlreadyExists() && ins.ignore) {
         ++duplicates;
@@ -120,7 +125,7 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       }
       if (st.reason() == Status::Reason::kAutoincOutOfRange && ins.ignore) {  // no value to give it: no row
         ++duplicates;  // MySQL counts it so ("Records: 3  Duplicates: 1")
-        o.warnings.push_back({SqlWarning::Level::kWarning, 167, st.message()});
+        o.warnings.push_back({SqlWarning::Level::kWarning, 167, AtRow(FromStatus(st), r + 1).message});
         continue;
       }
       if (st.IsAlreadyExists() && ins.replace) {
@@ -163,7 +168,7 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
         o.rows += victims.size();
         st = t.Insert(row, trx, options);
       }
-      if (!st.ok()) return Error(FromStatus(st));
+      if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, r + 1) : AtRow(FromStatus(st), r + 1));
       ++o.rows;
     }
   }
@@ -189,6 +194,10 @@ SqlResult<std::vector<Row>> ChangingRows(Table& t, const Session& session, const
   std::vector<Row> rows;
   std::optional<SqlError> error;
   Status st = Visit(t, path, trx, RowLock::kExclusive, [&](const Row& row) {
+    if (session.interrupted()) {
+      error = Interrupted();
+      return false;
+    }
     ctx.set_row(&row);
     auto m = Matches(where, ctx);
     if (!m.ok()) {
@@ -248,7 +257,11 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
   StatementOutcome o;
   std::uint64_t changed = 0;
   RowContext ctx(*this, spec);
+  const bool fit = u.ignore || !strict();
+  std::size_t row_number = 0;  // MySQL's "at row N" counts the rows matched
   for (const Row& old : *rows) {
+    if (interrupted()) return Error(Interrupted());
+    ++row_number;
     Row row = old;
     ctx.set_row(&row);  // later assignments see earlier ones, as in MySQL
     for (std::size_t k = 0; k < u.set.size(); ++k) {
@@ -261,6 +274,7 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
       if (!v.ok()) return Error(v.error());
       row[targets[k]] = ToColumn(*v, c);
     }
+    if (fit) FitRow(spec, row, row_number, o.warnings);
     if (row == old) continue;
     bool key_changed = false;
     for (std::size_t c : pk) key_changed |= !(row[c] == old[c]);
@@ -269,15 +283,25 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
       std::vector<Value> key;
       for (std::size_t c : pk) key.push_back(old[c]);
       st = t.Delete(key, trx);
-      if (st.ok()) st = t.Insert(row, trx);
+      if (st.ok()) {
+        st = t.Insert(row, trx);
+        // UPDATE IGNORE leaves a row whose new key is taken as it was.
+        if (st.IsAlreadyExists() && u.ignore) {
+          if (Status back = t.Insert(old, trx); !back.ok()) return Error(FromStatus(back));
+        }
+      }
     } else {
       st = t.Update(row, trx);
     }
-    if (!st.ok()) return Error(FromStatus(st));
+    if (st.IsAlreadyExists() && u.ignore) {
+      o.warnings.push_back({SqlWarning::Level::kWarning, 1062, st.message()});
+      continue;
+    }
+    if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, row_number) : FromStatus(st));
     ++changed;
   }
   o.rows = changed;
-  o.info = fmt::format("Rows matched: {}  Changed: {}  Warnings: 0", rows->size(), changed);
+  o.info = fmt::format("Rows matched: {}  Changed: {}  Warnings: {}", rows->size(), changed, o.warnings.size());
   return o;
 }
 
@@ -289,6 +313,7 @@ StatementOutcome Session::DoDelete(const Delete& d, Transaction* trx) {
   if (!rows.ok()) return Error(rows.error());
   const auto pk = Positions(t.spec(), t.spec().primary_key);
   for (const Row& row : *rows) {
+    if (interrupted()) return Error(Interrupted());
     std::vector<Value> key;
     for (std::size_t c : pk) key.push_back(row[c]);
     Status st = t.Delete(key, trx);

@@ -258,6 +258,10 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
   std::uint64_t skipped = 0;
   const bool stream = !aggregate && sorted_by_index;
   Status st = Visit(*table, path, trx, s.lock, [&](const Row& row) {
+    if (interrupted()) {
+      error = Interrupted();
+      return false;
+    }
     ctx.set_row(&row);
     auto m = Matches(s.where.get(), ctx);
     if (!m.ok()) {

@@ -23,9 +23,15 @@ using strata::testing::TempDir;
 
 // What both print, with the differences that are only naming made equal: MySQL 8.0 (whose
 // messages Strata writes) names a key 'table.key', MariaDB 'key'.
+// messages name a column `db`.`table`.`c` where MySQL 8.0 writes 'c', and give 1366 SQLSTATE
+// 22007 where MySQL 8.0 gives HY000.
 std::string Normalized(const std::string& text) {
   static const std::regex qualified_key("for key '[^'.]*\\.");
-  return std::regex_replace(text, qualified_key, "for key '");
+  static const std::regex qualified_column("for column `[^`]*`\\.`[^`]*`\\.`([^`]*)`");
+  static const std::regex state_1366("ERROR 1366 \\(22007\\)");
+  std::string out = std::regex_replace(text, qualified_key, "for key '");
+  out = std::regex_replace(out, qualified_column, "for column '$1'");
+  return std::regex_replace(out, state_1366, "ERROR 1366 (HY000)");
 }
 
 // The error lines of stderr (the client also echoes each failed statement there); with
@@ -248,6 +254,74 @@ SELECT id, a, b, c FROM ok1;
 SHOW TABLES;
 )",
              true);
+}
+
+// A value its column cannot hold: a strict statement fails naming the row; INSERT IGNORE,
+// UPDATE IGNORE and a sql_mode without STRICT_TRANS_TABLES store the nearest value the column
+// holds, with the server's warning for each (INSERT IGNORE failed as if strict).
+TEST_F(MariadbEdgesTest, ValuesTheColumnCannotHoldFailOrAreMended) {
+  ExpectSame(
+      R"(CREATE TABLE t (id INT PRIMARY KEY, ti TINYINT, tu TINYINT UNSIGNED, d DECIMAL(5,2), f FLOAT, db DOUBLE, c VARCHAR(3), dt DATE, dtt DATETIME, nn INT NOT NULL DEFAULT 7);
+INSERT INTO t (id, ti) VALUES (1, 1000);
+INSERT INTO t (id, ti) VALUES (1, 'abc');
+INSERT INTO t (id, ti) VALUES (1, '12abc');
+INSERT INTO t (id, d) VALUES (1, 1000);
+INSERT INTO t (id, d) VALUES (1, 'abc');
+INSERT INTO t (id, f) VALUES (1, 'abc');
+INSERT INTO t (id, db) VALUES (1, 'abc');
+INSERT INTO t (id, db) VALUES (1, '3x');
+INSERT INTO t (id, db) VALUES (1, '1e400');
+INSERT INTO t (id, c) VALUES (1, 'abcdef');
+INSERT INTO t (id, dt) VALUES (1, '2020-13-45');
+INSERT INTO t (id, dtt) VALUES (1, 'garbage');
+INSERT INTO t (id, ti) VALUES (1, 1), (2, 200);
+INSERT INTO t (id, ti) VALUES (1, 1), (2, 2), (3, 'x');
+INSERT IGNORE INTO t (id, ti, tu, d, f, db, c, dt, dtt) VALUES (10, 1000, -5, 1000, 1e300, '1e400', 'abcdef', '2020-13-45', 'garbage');
+INSERT IGNORE INTO t (id, ti, tu, d, f, db) VALUES (11, -1000, 1000, -1000, -1e300, '-1e400');
+INSERT IGNORE INTO t (id, ti, tu, d, db) VALUES (12, 'abc', '12abc', 'abc', '3x');
+INSERT IGNORE INTO t (id, nn) VALUES (13, NULL);
+INSERT IGNORE INTO t (id, ti) VALUES (14, 1), (14, 2), (15, 300);
+SELECT id, ti, tu, d, db, c, dt, dtt, nn FROM t ORDER BY id;
+UPDATE t SET ti = ti * 100 WHERE id >= 14;
+UPDATE t SET ti = 1000;
+UPDATE IGNORE t SET ti = ti * 100 WHERE id >= 14;
+SELECT id, ti FROM t WHERE id >= 14 ORDER BY id;
+SET sql_mode = '';
+INSERT INTO t (id, ti, c) VALUES (20, 1000, 'toolong');
+INSERT INTO t (id, nn) VALUES (22, NULL), (23, NULL);
+UPDATE t SET ti = ti + 1000 WHERE id = 20;
+SELECT id, ti, c, nn FROM t WHERE id >= 20 ORDER BY id;
+SET sql_mode = 'STRICT_TRANS_TABLES';
+INSERT INTO t (id, ti) VALUES (30, 1), (31, 2), (32, 3000);
+SELECT COUNT(*) FROM t WHERE id >= 30;
+)");
+  // UPDATE IGNORE leaves the rows whose new key is taken (MySQL 8.0 warns 1062 for each,
+  // MariaDB says nothing: compared without warnings).
+  ExpectSame(R"(CREATE TABLE u (id INT PRIMARY KEY, v INT, UNIQUE KEY (v));
+INSERT INTO u VALUES (1, 1), (2, 2), (14, 14), (15, 15);
+UPDATE IGNORE u SET v = 2 WHERE id = 1;
+UPDATE IGNORE u SET v = v + 1 WHERE id < 10;
+UPDATE IGNORE u SET id = 15 WHERE id = 14;
+UPDATE u SET id = 15 WHERE id = 14;
+SELECT * FROM u ORDER BY id;
+)",
+             true);
+}
+
+// A latin1 column stores each character as its one latin1 byte and gives back the same text
+// (CHAR stored 'café' UTF-8 encoded and printed it 'cafÃ©'); a character latin1 lacks is 1366,
+// or '?' under IGNORE.
+TEST_F(MariadbEdgesTest, Latin1ColumnsKeepTheirCharacters) {
+  ExpectSame(
+      R"(CREATE TABLE t (id INT PRIMARY KEY, c CHAR(4) CHARACTER SET latin1, v VARCHAR(10) CHARACTER SET latin1, x TEXT CHARACTER SET latin1);
+INSERT INTO t VALUES (1, 'café', 'Zoë €', 'naïve');
+INSERT INTO t VALUES (2, 'abcd', '日本', 'x');
+INSERT INTO t VALUES (3, 'cafés', 'x', 'x');
+SELECT id, c, v, x, CHAR_LENGTH(c), CHAR_LENGTH(v) FROM t;
+SELECT id FROM t WHERE c = 'café';
+INSERT IGNORE INTO t VALUES (4, 'ab', 'ok日本', 'y');
+SELECT id, v FROM t WHERE id = 4;
+)");
 }
 
 }  // namespace

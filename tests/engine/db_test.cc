@@ -130,7 +130,7 @@ TEST(DatabaseTest, BadValuesAreRefusedByColumnName) {
   Row r = AllTypesRow(1, 10);
   r[1] = Value::Int(300);
   Status s = (*t)->Insert(r);
-  EXPECT_EQ(s.message(), "Out of range value '300' for column 'tiny'");
+  EXPECT_EQ(s.message(), "Out of range value for column 'tiny'");
   r = AllTypesRow(1, 10);
   r[13] = Value::String("2023-02-30");
   EXPECT_NE((*t)->Insert(r).message().find("Incorrect date value"), std::string::npos);

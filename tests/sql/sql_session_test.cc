@@ -128,11 +128,11 @@ TEST_F(SqlSessionTest, EngineErrorsReachTheClientAsMysqlErrorNumbers) {
   EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (NULL, 1)"), 1048u);          // NULL not allowed
   EXPECT_EQ(ErrorCode("INSERT INTO t (id, v) VALUES (2, 300)"), 1264u);           // out of range
   EXPECT_EQ(ErrorCode("INSERT INTO t (id, s) VALUES (3, 'abcd')"), 1406u);        // data too long
-  EXPECT_EQ(ErrorCode("INSERT INTO t (id, d) VALUES (4, '2024-13-45')"), 1366u);  // incorrect value
+  EXPECT_EQ(ErrorCode("INSERT INTO t (id, d) VALUES (4, '2024-13-45')"), 1292u);  // incorrect date
   EXPECT_EQ(ErrorCode("CREATE INDEX `k\xff` ON t (v)"), 1300u);                   // a name not utf8mb4
   EXPECT_EQ(ErrorCode("INSERT INTO t (id, u) VALUES (5, X'C328')"), 1366u);       // a value not utf8mb4
   EXPECT_NE(Run("INSERT INTO t (id, u) VALUES (5, X'C328')")
-                .error->message.find("Incorrect string value '\\xC3(' for column 'u'"),
+                .error->message.find("Incorrect string value: '\\xC3(' for column 'u' at row 1"),
             std::string::npos);
   EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "1");
 }
