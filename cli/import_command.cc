@@ -43,6 +43,8 @@ int Import(const std::vector<std::string>& args) {
       "load with redo logging disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG), enabled again at the end")(
       "threads", po::value<unsigned>()->default_value(0), "threads reading rows (0: one per core; at most 256)")(
       "buffer-pool", po::value<std::size_t>()->default_value(256), "buffer pool size in MiB")(
+      "open-files", po::value<std::size_t>(), kOpenFilesHelp)(
+
       "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
       "force,f", "go on after a failed statement (exit status 1 at the end)")("help,h", "show this help");
   po::positional_options_description positional;

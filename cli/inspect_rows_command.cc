@@ -527,6 +527,9 @@ int InspectRows(const std::vector<std::string>& args) {
       return;
     }
     for (const auto& v : versions) {
+      // A version whose writer is not known (the history refused, the record unreadable) is
+      // not judged visible: what the view saw is then unknown, not this version's values.
+      if (v.change.empty() && !v.purged && !v.unknown.empty() && v.trx_id == 0) break;
       // MariaDB's DB_TRX_ID 0 (history purged): every view sees it.
       if (!v.committed || (v.trx_id >= *as_of && v.trx_id != 0)) continue;
       if (&v != &versions.front()) {

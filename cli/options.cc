@@ -122,6 +122,14 @@ std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command, 
     }
     options.buffer_pool_bytes = mib << 20;
   }
+  if (vm.count("open-files")) {
+    options.open_files = vm["open-files"].as<std::size_t>();
+    if (options.open_files == 0) {
+      std::cerr << "strata " << command << ": --open-files takes a count from 1\n";
+      exit_code = kExitUsage;
+      return nullptr;
+    }
+  }
   auto db = engine::Database::Open(vm["datadir"].as<std::string>(), options);
   if (!db.ok()) {
     std::cerr << "strata " << command << ": " << db.status().ToString() << "\n";

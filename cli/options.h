@@ -34,8 +34,12 @@ inline constexpr const char* kReadOnlyHelp =
     "innodb_read_only: open every file for reading only and write nothing (a snapshot, a backup on a read-only "
     "mount); every change is refused, and a log that needs crash recovery is refused (6 implies this)";
 
+inline constexpr const char* kOpenFilesHelp =
+    "innodb_open_files: at most N tablespace and log files open at once, the least recently used closed and "
+    "reopened when needed (default: half of ulimit -n)";
+
 // The data directory of --datadir, opened with `options`, --force-recovery, --read-only and (where the
-// command has it) --buffer-pool in MiB. Null once the error was said on stderr ("strata
+// command has them) --buffer-pool in MiB and --open-files. Null once the error was said on stderr ("strata
 // <command>: ..."), with `exit_code` kExitUsage for a level outside 0..6 or a pool of 0 MiB and
 // kExitFailure when the engine refused (a pool larger than the machine can give among others).
 std::unique_ptr<engine::Database> OpenDataDirectory(const std::string& command,

@@ -162,6 +162,8 @@ int Sql(const std::vector<std::string>& args) {
       "raw,r", "batch values without escaping")("force,f", "go on after a failed statement (exit status 1 at the end)")(
       "show-warnings", "print each statement's notes and warnings after it, as SHOW WARNINGS lists them")(
       "buffer-pool", po::value<std::size_t>()->default_value(128), "buffer pool size in MiB")(
+      "open-files", po::value<std::size_t>(), kOpenFilesHelp)(
+
       "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)("read-only", kReadOnlyHelp)(
       "help,h", "show this help");
   po::positional_options_description positional;

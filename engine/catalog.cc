@@ -71,15 +71,15 @@ json ColumnJson(const Column& c, std::size_t position) {
   json j = {{"name", c.name},
             {"type", static_cast<int>(DdType(c))},
             {"is_nullable", c.nullable},
-            {"is_zerofill", false},
+            {"is_zerofill", c.zerofill},
             {"is_unsigned", c.is_unsigned},
             {"is_auto_increment", c.auto_increment},
             {"is_virtual", false},
             {"hidden", 1},
             {"ordinal_position", position},
             {"char_length", f.max_length},
-            {"numeric_precision", c.type == ColumnType::kDecimal ? c.length : 0},
-            {"numeric_scale", c.type == ColumnType::kDecimal ? c.scale : 0},
+            {"numeric_precision", c.type == ColumnType::kDecimal || c.length ? c.length : 0},
+            {"numeric_scale", c.type == ColumnType::kDecimal || c.length ? c.scale : 0},
             {"datetime_precision", c.scale},
             {"has_no_default", !c.default_value.has_value() && !c.nullable},
             {"default_value_null", !c.default_value.has_value() || c.default_value->is_null()},
@@ -252,9 +252,12 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
       col.binary_collation = c.value("strata_binary_collation", false);  // absent before it was kept
       col.nullable = c.at("is_nullable").get<bool>();
       col.is_unsigned = c.at("is_unsigned").get<bool>();
+      col.zerofill = c.value("is_zerofill", false);
       col.auto_increment = c.at("is_auto_increment").get<bool>();
-      col.scale = col.type == ColumnType::kDecimal ? c.at("numeric_scale").get<std::uint32_t>()
-                                                   : c.at("datetime_precision").get<std::uint32_t>();
+      col.scale = col.type == ColumnType::kDecimal ||
+                          ((col.type == ColumnType::kFloat || col.type == ColumnType::kDouble) && col.length)
+                      ? c.at("numeric_scale").get<std::uint32_t>()
+                      : c.at("datetime_precision").get<std::uint32_t>();
       if (c.contains("strata_default")) {
         const json& d = c["strata_default"];
         col.default_value = d.is_number_unsigned()  ? Value::UInt(d.get<std::uint64_t>())

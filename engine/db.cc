@@ -51,6 +51,8 @@ Status Table::Scan(const ScanOptions& options, const std::function<bool(const Ro
 }
 std::uint64_t Table::last_insert_id() const { return impl_->last_insert_id(); }
 TableStats Table::stats() const { return impl_->stats(); }
+Result<TableSize> Table::size() const { return impl_->Size(); }
+std::uint64_t Table::next_auto_increment() const { return impl_->next_auto_increment(); }
 Status Table::Check() { return impl_->Check(); }
 const std::filesystem::path& Table::path() const { return impl_->space().path(); }
 std::uint64_t Table::file_bytes() const {

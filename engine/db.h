@@ -143,7 +143,11 @@ class Table {
   Result<BulkLoad::PreparedRows> PrepareBulkRows(const std::vector<Row>& rows, InsertOptions options = {});
 
   std::uint64_t last_insert_id() const;
+  // The value the next generated AUTO_INCREMENT gets; 0 when the table has no such column.
+  std::uint64_t next_auto_increment() const;
   TableStats stats() const;
+  // Corruption naming the page when a segment header or inode is damaged.
+  Result<TableSize> size() const;
   // Structural check of every index of the table (see Btree::Check).
   Status Check();
   const std::filesystem::path& path() const;

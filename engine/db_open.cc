@@ -69,6 +69,7 @@ Result<std::unique_ptr<Database>> DatabaseImpl::Open(const std::filesystem::path
   db->dir_ = dir;
   db->options_ = options;
   db->env_ = options.env ? options.env : Env::Default();
+  if (options.open_files > 0) db->env_->SetOpenFilesLimit(options.open_files);
   Env& env = *db->env_;
   const auto ibdata = dir / "ibdata1";
   const auto logfile = dir / "ib_logfile0";

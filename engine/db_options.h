@@ -37,6 +37,9 @@ struct DatabaseOptions {
   // holds changes past its checkpoint is refused, since recovery would write them into the
   // files (force_recovery 6 reads the files as they are instead, and implies read_only).
   bool read_only = false;
+  // innodb_open_files: at most this many files open at once, the least recently used closed
+  // and reopened on their next use; 0 keeps the process's limit (half of `ulimit -n`).
+  std::size_t open_files = 0;
   bool create_if_missing = true;
   bool page_cleaner = true;
   Env* env = nullptr;                                   // Env::Default() when null

@@ -41,6 +41,15 @@ struct EngineStatus {
   std::string Render() const;  // the TRANSACTIONS section as InnoDB prints it
 };
 
+// SHOW TABLE STATUS's sizes as InnoDB counts them: the pages each index's two segments
+// reserve (fragment pages and whole extents, LOB pages with the clustered index's), and the
+// free extents of the file.
+struct TableSize {
+  std::uint64_t data_bytes = 0;   // Data_length: the clustered index
+  std::uint64_t index_bytes = 0;  // Index_length: the secondary indexes
+  std::uint64_t free_bytes = 0;   // Data_free: free extents beyond the reserve InnoDB keeps
+};
+
 struct TableStats {
   std::uint64_t rows_inserted = 0, rows_updated = 0, rows_deleted = 0;
   std::uint64_t page_splits = 0, page_merges = 0;

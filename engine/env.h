@@ -62,6 +62,9 @@ class Env {
   // An exclusive lock (flock) on `path`, created if needed. Fails at once, saying who holds
   // it when that is known, if another process does.
   virtual Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) = 0;
+  // innodb_open_files: at most this many files stay open at once (process-wide); the least
+  // recently used are closed and reopened when next used. Half of `ulimit -n` until set.
+  virtual void SetOpenFilesLimit(std::size_t limit) { (void)limit; }
 };
 
 }  // namespace strata::engine

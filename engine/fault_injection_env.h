@@ -68,6 +68,7 @@ class FaultInjectionEnv final : public Env {
   Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) override {
     return base_->LockFile(path);
   }
+  void SetOpenFilesLimit(std::size_t limit) override { base_->SetOpenFilesLimit(limit); }
 
  private:
   friend class FaultInjectionFile;

@@ -1,12 +1,17 @@
 // The POSIX Env: pread/pwrite, fdatasync, posix_fallocate, flock.
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <list>
+#include <mutex>
 
 #include "engine/env.h"
 
@@ -18,15 +23,73 @@ Status Errno(const std::filesystem::path& path, const std::string& what, int err
   return Status::IoError(path.string() + ": " + what + ": " + std::strerror(err));
 }
 
+// Descriptors are a process-wide budget (ulimit -n), and a data directory may hold more tables
+// than it allows. As InnoDB's innodb_open_files, files beyond the limit are closed, least
+// recently used first, and reopened by path at their next use. A file being read or written is
+// never closed, and one with unsynced writes is synced first, so the fsync that makes its
+// writes durable (and any error of theirs) is never lost with its descriptor.
+class PosixFile;
+
+class DescriptorCache {
+ public:
+  static DescriptorCache& Get() {
+    static DescriptorCache cache;
+    return cache;
+  }
+
+  void SetLimit(std::size_t limit) {
+    std::lock_guard<std::mutex> l(mu_);
+    limit_ = std::max<std::size_t>(limit, 1);
+  }
+
+  // Registers a file opened on `fd`, making room for it among the open ones.
+  void Add(PosixFile* f);
+  // The descriptor of `f`, reopened if it was closed; it stays open until Release().
+  Result<int> Acquire(PosixFile* f);
+  void Release(PosixFile* f);
+  void Remove(PosixFile* f);  // the file is being destroyed: closes its descriptor
+  // After EMFILE from an open elsewhere: closes half of the unused files.
+  void GiveBack() {
+    std::lock_guard<std::mutex> l(mu_);
+    MakeRoom(open_ / 2 + 1);
+  }
+
+ private:
+  DescriptorCache() {
+    // Half the soft limit: the rest stays for sockets, directories and the lock file.
+    rlimit r{};
+    if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+      limit_ = std::max<std::size_t>(static_cast<std::size_t>(r.rlim_cur) / 2, 16);
+  }
+  // Closes unused files, least recently used first, until fewer than `keep` are open.
+  void MakeRoom(std::size_t keep);
+  void Close(PosixFile* f);
+
+  std::mutex mu_;
+  std::size_t limit_ = 4096;
+  std::size_t open_ = 0;
+  std::list<PosixFile*> lru_;  // open files, most recently used first
+};
+
 class PosixFile final : public File {
  public:
-  PosixFile(std::filesystem::path path, int fd) : path_(std::move(path)), fd_(fd) {}
-  ~PosixFile() override { ::close(fd_); }
+  PosixFile(std::filesystem::path path, int fd, bool read_only) : path_(std::move(path)), read_only_(read_only) {
+    struct stat st;
+    if (::fstat(fd, &st) == 0) {
+      dev_ = st.st_dev;
+      ino_ = st.st_ino;
+    }
+    fd_ = fd;
+    DescriptorCache::Get().Add(this);
+  }
+  ~PosixFile() override { DescriptorCache::Get().Remove(this); }
 
   Status Read(std::uint64_t offset, std::span<std::byte> out) override {
+    Held fd(this);
+    if (!fd.ok()) return fd.status();
     std::size_t done = 0;
     while (done < out.size()) {
-      const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+      const ssize_t n = ::pread(*fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return Errno(path_, "read at offset " + std::to_string(offset + done), errno);
       if (n == 0) {
@@ -39,9 +102,12 @@ class PosixFile final : public File {
   }
 
   Status Write(std::uint64_t offset, std::span<const std::byte> data) override {
+    Held fd(this);
+    if (!fd.ok()) return fd.status();
+    ++writes_;
     std::size_t done = 0;
     while (done < data.size()) {
-      const ssize_t n = ::pwrite(fd_, data.data() + done, data.size() - done, static_cast<off_t>(offset + done));
+      const ssize_t n = ::pwrite(*fd, data.data() + done, data.size() - done, static_cast<off_t>(offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return Errno(path_, "write at offset " + std::to_string(offset + done), n < 0 ? errno : ENOSPC);
       done += static_cast<std::size_t>(n);
@@ -50,26 +116,33 @@ class PosixFile final : public File {
   }
 
   Status Sync() override {
-    if (::fdatasync(fd_) != 0) return Errno(path_, "fdatasync", errno);
-    return Status::Ok();
+    Held fd(this);
+    if (!fd.ok()) return fd.status();
+    return SyncOpen(*fd);
   }
 
   Result<std::uint64_t> Size() override {
+    Held fd(this);
+    if (!fd.ok()) return fd.status();
     struct stat st;
-    if (::fstat(fd_, &st) != 0) return Errno(path_, "fstat", errno);
+    if (::fstat(*fd, &st) != 0) return Errno(path_, "fstat", errno);
     return static_cast<std::uint64_t>(st.st_size);
   }
 
   Status Resize(std::uint64_t size) override {
-    auto current = Size();
-    if (!current.ok()) return current.status();
-    if (size > *current) {
+    Held fd(this);
+    if (!fd.ok()) return fd.status();
+    ++writes_;
+    struct stat st;
+    if (::fstat(*fd, &st) != 0) return Errno(path_, "fstat", errno);
+    const auto current = static_cast<std::uint64_t>(st.st_size);
+    if (size > current) {
       // Reserve the blocks now: a full disk shows up here, not in a later page write.
-      const int err = ::posix_fallocate(fd_, static_cast<off_t>(*current), static_cast<off_t>(size - *current));
+      const int err = ::posix_fallocate(*fd, static_cast<off_t>(current), static_cast<off_t>(size - current));
       if (err == 0) return Status::Ok();
       if (err != EOPNOTSUPP && err != EINVAL) return Errno(path_, "extend to " + std::to_string(size) + " bytes", err);
     }
-    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0)
+    if (::ftruncate(*fd, static_cast<off_t>(size)) != 0)
       return Errno(path_, "resize to " + std::to_string(size), errno);
     return Status::Ok();
   }
@@ -77,9 +150,129 @@ class PosixFile final : public File {
   const std::filesystem::path& path() const override { return path_; }
 
  private:
-  std::filesystem::path path_;
-  int fd_;
+  friend class DescriptorCache;
+
+  // The descriptor for one operation, reopened if the cache had closed it.
+  class Held {
+   public:
+    explicit Held(PosixFile* f) : f_(f), fd_(DescriptorCache::Get().Acquire(f)) {}
+    ~Held() {
+      if (fd_.ok()) DescriptorCache::Get().Release(f_);
+    }
+    bool ok() const { return fd_.ok(); }
+    Status status() const { return fd_.status(); }
+    int operator*() const { return *fd_; }
+
+   private:
+    PosixFile* f_;
+    Result<int> fd_;
+  };
+
+  // fdatasync; what it reports covers every write since the last one. A sync the cache made
+  // before closing the file, and that failed, is reported here once.
+  Status SyncOpen(int fd) {
+    const std::uint64_t writes = writes_;
+    if (::fdatasync(fd) != 0) return Errno(path_, "fdatasync", errno);
+    synced_writes_ = writes;
+    Status failed = std::move(close_sync_error_);
+    close_sync_error_ = Status::Ok();
+    return failed;
+  }
+
+  // Opens the file again by its path: the same file (device and inode) or an error. (A file
+  // removed by hand whose inode number went to a new file at the same path is not noticed.)
+  Result<int> Reopen(int* err) {
+    const int fd = ::open(path_.c_str(), (read_only_ ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+    *err = fd < 0 ? errno : 0;
+    if (fd < 0) return Errno(path_, "reopen (closed to keep within the open-files limit)", *err);
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || st.st_dev != dev_ || st.st_ino != ino_) {
+      ::close(fd);
+      return Status::IoError(path_.string() +
+                             ": was removed or replaced while closed to keep within the open-files limit");
+    }
+    return fd;
+  }
+
+  bool dirty() const { return writes_ != synced_writes_; }
+
+  const std::filesystem::path path_;
+  const bool read_only_;
+  dev_t dev_ = 0;
+  ino_t ino_ = 0;
+  // The rest is guarded by the cache's mutex, except the write counters, which the file's
+  // owner keeps in order as it keeps the order of its writes and syncs.
+  int fd_ = -1;
+  int users_ = 0;  // operations holding fd_ now
+  std::list<PosixFile*>::iterator lru_position_;
+  std::atomic<std::uint64_t> writes_{0};
+  std::atomic<std::uint64_t> synced_writes_{0};
+  Status close_sync_error_ = Status::Ok();
 };
+
+void DescriptorCache::Add(PosixFile* f) {
+  std::lock_guard<std::mutex> l(mu_);
+  MakeRoom(limit_);
+  lru_.push_front(f);
+  f->lru_position_ = lru_.begin();
+  ++open_;
+}
+
+Result<int> DescriptorCache::Acquire(PosixFile* f) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (f->fd_ < 0) {
+    MakeRoom(limit_);
+    int err = 0;
+    auto fd = f->Reopen(&err);
+    if (err == EMFILE && open_ > 0) {  // the process ran out elsewhere: give back more
+      MakeRoom(open_ / 2 + 1);
+      fd = f->Reopen(&err);
+    }
+    if (!fd.ok()) return fd.status();
+    f->fd_ = *fd;
+    ++open_;
+    lru_.push_front(f);
+  } else {
+    lru_.splice(lru_.begin(), lru_, f->lru_position_);
+  }
+  f->lru_position_ = lru_.begin();
+  ++f->users_;
+  return f->fd_;
+}
+
+void DescriptorCache::Release(PosixFile* f) {
+  std::lock_guard<std::mutex> l(mu_);
+  --f->users_;
+}
+
+void DescriptorCache::Remove(PosixFile* f) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (f->fd_ >= 0) Close(f);
+}
+
+void DescriptorCache::MakeRoom(std::size_t keep) {
+  // Clean files first: closing them costs nothing but a later open.
+  for (bool dirty_too : {false, true}) {
+    for (auto it = lru_.end(); open_ >= keep && it != lru_.begin();) {
+      PosixFile* f = *--it;
+      if (f->users_ > 0 || (f->dirty() && !dirty_too)) continue;
+      if (f->dirty()) {
+        Status synced = f->SyncOpen(f->fd_);
+        if (!synced.ok()) f->close_sync_error_ = synced;  // the owner's next Sync() reports it
+      }
+      const auto next = std::next(it);
+      Close(f);
+      it = next;
+    }
+  }
+}
+
+void DescriptorCache::Close(PosixFile* f) {
+  lru_.erase(f->lru_position_);
+  ::close(f->fd_);
+  f->fd_ = -1;
+  --open_;
+}
 
 class PosixLock final : public FileLock {
  public:
@@ -99,9 +292,13 @@ class PosixEnv final : public Env {
     int flags = (mode == OpenMode::kReadOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC;
     if (mode == OpenMode::kCreate) flags |= O_CREAT;
     if (mode == OpenMode::kCreateNew) flags |= O_CREAT | O_EXCL;
-    const int fd = ::open(path.c_str(), flags, 0644);
+    int fd = ::open(path.c_str(), flags, 0644);
+    if (fd < 0 && errno == EMFILE) {
+      DescriptorCache::Get().GiveBack();
+      fd = ::open(path.c_str(), flags, 0644);
+    }
     if (fd < 0) return Errno(path, "open", errno);
-    return std::unique_ptr<File>(new PosixFile(path, fd));
+    return std::unique_ptr<File>(new PosixFile(path, fd, mode == OpenMode::kReadOnly));
   }
 
   Status CreateDir(const std::filesystem::path& path) override {
@@ -146,6 +343,8 @@ class PosixEnv final : public Env {
     if (ec) return Status::IoError(dir.string() + ": list directory: " + ec.message());
     return names;
   }
+
+  void SetOpenFilesLimit(std::size_t limit) override { DescriptorCache::Get().SetLimit(limit); }
 
   Result<std::unique_ptr<FileLock>> LockFile(const std::filesystem::path& path) override {
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

@@ -37,6 +37,34 @@ std::uint32_t IntWidth(ColumnType t) {
 
 std::int64_t IntegerMin(const Column& c) { return c.is_unsigned ? 0 : -static_cast<std::int64_t>(IntegerMax(c)) - 1; }
 
+double FloatingMax(const Column& c) {
+  if (c.length > 0) return std::pow(10.0, c.length - c.scale) - std::pow(10.0, -static_cast<double>(c.scale));
+  return c.type == ColumnType::kFloat ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+}
+
+std::size_t DisplayWidth(const Column& c) {
+  switch (c.type) {
+    case ColumnType::kTinyInt:
+      return c.length ? c.length : 3;
+    case ColumnType::kSmallInt:
+      return c.length ? c.length : 5;
+    case ColumnType::kMediumInt:
+      return c.length ? c.length : 8;
+    case ColumnType::kInt:
+      return c.length ? c.length : 10;
+    case ColumnType::kBigInt:
+      return c.length ? c.length : 20;
+    case ColumnType::kDecimal:
+      return c.length + (c.scale > 0);
+    case ColumnType::kFloat:
+      return c.length ? c.length : 12;
+    case ColumnType::kDouble:
+      return c.length ? c.length : 22;
+    default:
+      return 0;
+  }
+}
+
 std::uint64_t IntegerMax(const Column& c) {
   const std::uint32_t bits = 8 * IntWidth(c.type) - (c.is_unsigned ? 0 : 1);
   return bits == 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
@@ -354,8 +382,13 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
         else if (ec != std::errc())
           return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
       }
-      // Never infinity or NaN, and a FLOAT only what a float holds (1e300 became inf).
-      if (!std::isfinite(d) || (c.type == ColumnType::kFloat && std::abs(d) > std::numeric_limits<float>::max()))
+      // FLOAT(M,D) and DOUBLE(M,D) keep D decimals, rounded as the server rounds them.
+      if (c.length > 0 && std::isfinite(d)) {
+        const double unit = std::pow(10.0, c.scale);
+        d = std::floor(d) + std::nearbyint((d - std::floor(d)) * unit) / unit;
+      }
+      // Never infinity or NaN, and only what the column holds (a FLOAT's 1e300 became inf).
+      if (!std::isfinite(d) || std::abs(d) > FloatingMax(c) || (c.is_unsigned && d < 0))
         return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
       std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
       if (c.type == ColumnType::kFloat) {

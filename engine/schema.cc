@@ -23,24 +23,27 @@ bool Column::is_string() const {
 }
 
 std::string Column::SqlType() const {
-  const std::string u = is_unsigned ? " unsigned" : "";
+  const std::string u = std::string(is_unsigned ? " unsigned" : "") + (zerofill ? " zerofill" : "");
+  // An integer's display width shows only with ZEROFILL, as MySQL 8.0 prints it.
+  const std::string width = zerofill ? fmt::format("({})", DisplayWidth(*this)) : "";
   switch (type) {
     case ColumnType::kTinyInt:
-      return "tinyint" + u;
+      return "tinyint" + width + u;
     case ColumnType::kSmallInt:
-      return "smallint" + u;
+      return "smallint" + width + u;
     case ColumnType::kMediumInt:
-      return "mediumint" + u;
+      return "mediumint" + width + u;
     case ColumnType::kInt:
-      return "int" + u;
+      return "int" + width + u;
     case ColumnType::kBigInt:
-      return "bigint" + u;
+      return "bigint" + width + u;
     case ColumnType::kDecimal:
       return fmt::format("decimal({},{}){}", length, scale, u);
     case ColumnType::kFloat:
-      return "float" + u;
-    case ColumnType::kDouble:
-      return "double" + u;
+    case ColumnType::kDouble: {
+      const char* name = type == ColumnType::kFloat ? "float" : "double";
+      return length ? fmt::format("{}({},{}){}", name, length, scale, u) : name + u;
+    }
     case ColumnType::kChar:
       return fmt::format("char({})", length);
     case ColumnType::kVarchar:

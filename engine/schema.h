@@ -44,10 +44,14 @@ enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
 struct Column {
   std::string name;
   ColumnType type = ColumnType::kInt;
-  // CHAR/VARCHAR/TEXT: characters; BINARY/VARBINARY: bytes; DECIMAL: precision (digits).
+  // CHAR/VARCHAR/TEXT: characters; BINARY/VARBINARY: bytes; DECIMAL, FLOAT(M,D), DOUBLE(M,D):
+  // precision (digits; 0 for a FLOAT or DOUBLE without (M,D)); integers: the display width
+  // ZEROFILL pads to.
   std::uint32_t length = 0;
-  std::uint32_t scale = 0;  // DECIMAL: digits after the point; DATETIME/TIMESTAMP: fractional digits
+  // DECIMAL, FLOAT(M,D), DOUBLE(M,D): digits after the point; DATETIME/TIMESTAMP: fractional digits.
+  std::uint32_t scale = 0;
   bool is_unsigned = false;
+  bool zerofill = false;  // ZEROFILL (implies UNSIGNED): printed padded with zeros to DisplayWidth
   bool nullable = true;
   bool auto_increment = false;
   Charset charset = Charset::kUtf8mb4;
@@ -101,6 +105,11 @@ Status CheckValue(const Column& c, const Value& v);
 // The values an integer column holds: [IntegerMin, IntegerMax].
 std::int64_t IntegerMin(const Column& c);
 std::uint64_t IntegerMax(const Column& c);
+// The largest magnitude a FLOAT or DOUBLE column holds (FLOAT(7,3): 9999.999).
+double FloatingMax(const Column& c);
+// The characters a ZEROFILL column's values are padded to: an integer's display width (INT
+// UNSIGNED's 10 unless given), DECIMAL(M,D)'s M digits and point.
+std::size_t DisplayWidth(const Column& c);
 
 struct TableSpec {
   std::string database;

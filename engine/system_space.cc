@@ -12,7 +12,7 @@
 #include "engine/space_manager.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
-#include "ondisk/sdi.h"
+#include "ondisk/strata_catalog.h"
 #include "ondisk/undo.h"
 
 namespace strata::engine {
@@ -22,13 +22,7 @@ using namespace strata::ondisk;
 namespace {
 
 constexpr std::size_t kDictHdr = kFilHeaderSize;  // DICT_HDR fields start at FIL_PAGE_DATA
-constexpr std::size_t kDictRowId = kDictHdr + 0;
-constexpr std::size_t kDictTableId = kDictHdr + 8;
-constexpr std::size_t kDictIndexId = kDictHdr + 16;
-constexpr std::size_t kDictMaxSpaceId = kDictHdr + 24;
 constexpr std::size_t kDictFseg = kDictHdr + 56;
-constexpr std::size_t kCatalog = 256;
-constexpr char kMagic[8] = {'S', 'T', 'R', 'A', 'T', 'C', 'A', 'T'};
 constexpr std::uint64_t kIbufIndexId = 0xFFFFFFFF00000000ull;  // DICT_IBUF_ID_MIN + space 0
 
 }  // namespace
@@ -108,51 +102,26 @@ Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& c) {
     ddl_log.push_back({{e.kind == DdlLogEntry::Kind::kRemoveDir ? "remove_dir" : "remove", e.path}});
   nlohmann::json doc{{"databases", c.databases}, {"tables", tables}};
   if (!c.ddl_log.empty()) doc["ddl_log"] = ddl_log;
-  const std::string text = doc.dump();
-  const std::vector<std::byte> z = DeflateSdi(text);
-  const std::size_t room = space.page_size().bytes() - kFilTrailerSize - kCatalog - 20;
-  if (z.size() > room) {
-    return Status::NotSupported(fmt::format("the catalog of {} tables takes {} bytes compressed; one page holds {}",
-                                            c.tables.size(), z.size(), room));
-  }
   Mtr mtr(pool);
   auto page = mtr.Write({space.id(), kDictHeaderPage});
   if (!page.ok()) return page.status();
-  MutableBytes p = *page;
-  Store64(p, kDictRowId, 0);
-  Store64(p, kDictTableId, c.next_table_id);
-  Store64(p, kDictIndexId, c.next_index_id);
-  Store32(p, kDictMaxSpaceId, c.next_space_id);
-  std::fill(p.begin() + kCatalog, p.end() - kFilTrailerSize, std::byte{0});
-  std::memcpy(p.data() + kCatalog, kMagic, 8);
-  Store32(p, kCatalog + 8, 1);
-  Store32(p, kCatalog + 12, static_cast<std::uint32_t>(z.size()));
-  Store32(p, kCatalog + 16, static_cast<std::uint32_t>(text.size()));
-  std::memcpy(p.data() + kCatalog + 20, z.data(), z.size());
+  const Status s = EncodeCatalogPage({c.next_table_id, c.next_index_id, c.next_space_id, doc.dump()}, *page);
+  if (!s.ok()) return s.WithContext(fmt::format("{} tables", c.tables.size()));
   return Status::Ok();
 }
 
 Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space) {
   auto g = pool.Read({space.id(), kDictHeaderPage});
   if (!g.ok()) return g.status();
-  ConstBytes p = g->page();
   const std::string where = fmt::format("{}: page {}", space.path().string(), kDictHeaderPage.value());
-  if (std::memcmp(p.data() + kCatalog, kMagic, 8) != 0) {
-    return Status::Corruption(where + ": no Strata catalog (is this a MySQL or MariaDB data directory?)");
-  }
-  if (Load32(p, kCatalog + 8) != 1)
-    return Status::NotSupported(where + ": catalog format version " + std::to_string(Load32(p, kCatalog + 8)));
-  const std::uint32_t zlen = Load32(p, kCatalog + 12), tlen = Load32(p, kCatalog + 16);
-  if (zlen > p.size() - kCatalog - 20 - kFilTrailerSize)
-    return Status::Corruption(where + ": catalog length overruns the page");
-  auto text = InflateSdi(p.subspan(kCatalog + 20, zlen), tlen);
-  if (!text.ok()) return text.status().WithContext(where);
+  auto page = DecodeCatalogPage(g->page(), where);
+  if (!page.ok()) return page.status();
   Catalog c;
-  c.next_table_id = Load64(p, kDictTableId);
-  c.next_index_id = Load64(p, kDictIndexId);
-  c.next_space_id = Load32(p, kDictMaxSpaceId);
+  c.next_table_id = page->next_table_id;
+  c.next_index_id = page->next_index_id;
+  c.next_space_id = page->next_space_id;
   try {
-    auto j = nlohmann::json::parse(*text);
+    auto j = nlohmann::json::parse(page->json);
     c.databases = j.at("databases").get<std::vector<std::string>>();
     for (const auto& t : j.at("tables")) {
       c.tables.push_back({t.at("database").get<std::string>(), t.at("name").get<std::string>(),

@@ -3,14 +3,9 @@
 //   4 INDEX (change buffer root, empty)   5 TRX_SYS (rollback segment slots)
 //   6 SYS (first rollback segment header)   7 SYS (data dictionary header)
 // The dictionary header page keeps InnoDB's counters (DICT_HDR_ROW_ID, TABLE_ID, INDEX_ID,
-// MAX_SPACE_ID) and, from byte 256, the engine's catalog: which tables exist and in which
-// tablespace. Its format (version 1):
-//   256  8  magic "STRATCAT"
-//   264  4  format version (1)
-//   268  4  length of the zlib stream below
-//   272  4  length of the JSON text it inflates to
-//   276  .. zlib stream of the JSON {"databases": [...], "tables": [{"database","name","space_id"}],
-//           "ddl_log": [{"remove": "db/t.ibd"}, {"remove_dir": "db"}]}
+// MAX_SPACE_ID) and, from byte 256, the engine's catalog (ondisk/strata_catalog.h has the
+// bytes): which databases and tables exist and in which tablespace, as JSON
+// {"databases": [...], "tables": [{"database","name","space_id"}], "ddl_log": [...]}.
 // Table definitions themselves live in each table's SDI, not here.
 //
 // The catalog page is the commit point of every DDL statement (MySQL 8.0's atomic DDL, with the

@@ -287,6 +287,58 @@ Status TableImpl::AddIndex(const IndexSpec& index, std::uint64_t index_id) {
   return WriteSdi();
 }
 
+std::uint64_t TableImpl::next_auto_increment() const {
+  std::shared_lock lock(mu_);
+  for (const Column& c : meta_.spec.columns) {
+    if (c.auto_increment) return autoinc_ >= IntegerMax(c) ? autoinc_ : autoinc_ + 1;
+  }
+  return 0;
+}
+
+Result<TableSize> TableImpl::Size() const {
+  std::shared_lock lock(mu_);
+  const PageSize ps = space_->page_size();
+  // The pages an index's leaf and non-leaf segments reserve (InnoDB's btr_get_size).
+  auto reserved = [&](PageNo root) -> Result<std::uint64_t> {
+    auto page = pool_.Read({space_->id(), root});
+    if (!page.ok()) return page.status();
+    std::uint64_t pages = 0;
+    for (const std::size_t at : {IndexPage::kSegLeaf, IndexPage::kSegTop}) {
+      const FsegHeader seg = FsegHeader::Decode(page->page(), at);
+      STRATA_RETURN_IF_ERROR(seg.Check(ps, at).WithContext(
+          fmt::format("{}: page {}: segment header at {}", space_->path().string(), root.value(), at)));
+      auto inode = pool_.Read({space_->id(), seg.page});
+      if (!inode.ok()) return inode.status();
+      pages += InodeEntry(inode->page(), seg.slot(ps)).Usage().reserved_pages;
+    }
+    return pages * ps.bytes();
+  };
+  TableSize size;
+  for (std::size_t i = 0; i < meta_.indexes.size(); ++i) {
+    auto bytes = reserved(meta_.indexes[i].root);
+    if (!bytes.ok()) return bytes.status();
+    (i == 0 ? size.data_bytes : size.index_bytes) += *bytes;
+  }
+  // Whole free extents: on the FREE list and above the free limit (less the extents that
+  // would hold descriptor pages), less InnoDB's reserve of 2 extents and 1% of the file.
+  auto page0 = pool_.Read({space_->id(), PageNo(0)});
+  if (!page0.ok()) return page0.status();
+  auto fsp = FspHeader::Open(page0->page());
+  if (!fsp.ok()) return fsp.status();
+  const std::uint64_t extent = ps.pages_per_extent();
+  const std::uint64_t pages = fsp->size();
+  if (pages < extent) return size;
+  std::uint64_t above_limit = pages > fsp->free_limit() ? (pages - fsp->free_limit()) / extent : 0;
+  if (above_limit > 0) {
+    --above_limit;
+    above_limit -= above_limit / ps.xdes_entries_per_page();
+  }
+  const std::uint64_t free_extents = fsp->free().length + above_limit;
+  const std::uint64_t reserve = 2 + (pages / extent) * 2 / 200;
+  if (free_extents > reserve) size.free_bytes = (free_extents - reserve) * extent * ps.bytes();
+  return size;
+}
+
 TableStats TableImpl::stats() const {
   std::shared_lock lock(mu_);
   TableStats s = stats_;

@@ -85,7 +85,9 @@ class TableImpl {
   const TableMeta& meta() const { return meta_; }
   Tablespace& space() { return *space_; }
   std::uint64_t last_insert_id() const { return last_insert_id_; }
+  std::uint64_t next_auto_increment() const;
   TableStats stats() const;
+  Result<TableSize> Size() const;
 
  private:
   TableImpl(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta);

@@ -44,6 +44,7 @@ class Checker {
     r.pages_checked = f_.n_pages();
     CheckSiblings();
     CheckRoots();
+    CheckSystemPagesWritten();
     CheckUsedPagesWritten();
     if (f_.flags()) {
       CheckFspLists();
@@ -131,6 +132,25 @@ class Checker {
           zero_roots_.insert(ix.root_page);
         }
       }
+    }
+  }
+
+  // The system tablespace's first eight pages have fixed roles and are written when the data
+  // directory is made: one all zeros was wiped (the server, and Strata, refuse to start on it).
+  void CheckSystemPagesWritten() {
+    const std::string file = f_.path().filename().string();
+    const bool first_system_file =
+        file == "ibdata1" || (f_.space_id().value() == kSystemSpaceId && f_.flags() && file.rfind("ibdata", 0) != 0);
+    if (!first_system_file) return;
+    static constexpr const char* kRoles[] = {
+        "FSP header",         "change buffer bitmap", "segment inodes",         "change buffer header",
+        "change buffer root", "transaction system",   "first rollback segment", "data dictionary header"};
+    for (std::uint32_t n = 0; n < 8 && n < f_.n_pages(); ++n) {
+      if (!f_.CheckPage(f_.page(n)).all_zero) continue;
+      Add(n, std::nullopt, "system page is all zeros",
+          fmt::format("page {} of the system tablespace (the {}) is written when the data directory is made: it "
+                      "was wiped or its writes were lost",
+                      n, kRoles[n]));
     }
   }
 

@@ -52,12 +52,9 @@ Value Limit(const Column& c, bool negative) {
       if (c.is_unsigned && negative) return Value::String("0");
       return Value::String((negative ? "-" : "") + nines);
     }
-    case ColumnType::kFloat: {
-      const double m = std::numeric_limits<float>::max();
-      return Value::Double(negative ? -m : m);
-    }
     default: {
-      const double m = std::numeric_limits<double>::max();
+      const double m = FloatingMax(c);
+      if (c.is_unsigned && negative) return Value::Double(0);
       return Value::Double(negative ? -m : m);
     }
   }

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
+
+#include "sql/decimal.h"
 #include <random>
 
 #include "sql/stack_guard.h"
@@ -50,19 +52,6 @@ double ToDouble(const Value& v) {
   if (i < s.size() && s[i] == '+') ++b;
   std::from_chars(b, s.data() + s.size(), d);
   return d;
-}
-
-int Scale(const SqlValue& v) {
-  if (v.kind != LiteralKind::kDecimal || !v.value.is_string()) return 0;
-  const std::string& s = v.value.as_string();
-  const auto dot = s.find('.');
-  return dot == std::string::npos ? 0 : static_cast<int>(s.size() - dot - 1);
-}
-
-SqlValue Decimal(long double v, int scale) {
-  std::string s = fmt::format("{:.{}f}", static_cast<double>(v), scale);
-  if (s.find_first_not_of("-0.") == std::string::npos && s[0] == '-') s.erase(0, 1);  // no "-0.00"
-  return Str(std::move(s), LiteralKind::kDecimal);
 }
 
 // How two strings compare: the more exact side decides (a binary string over a _bin column's
@@ -131,6 +120,50 @@ SqlError OutOfRange(const std::string& what, const char* type = "BIGINT") {
 
 SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const SqlValue& b);
 
+// An integer or a DECIMAL as an exact number.
+Decimal ExactOf(const SqlValue& v) {
+  if (v.value.is_int()) return Decimal::Of(v.value.as_int());
+  if (v.value.is_uint()) return Decimal::OfUnsigned(v.value.as_uint());
+  return Decimal::Parse(v.value.as_string()).value_or(Decimal());
+}
+
+SqlValue OfDecimal(const Decimal& d) { return Str(d.ToString(), LiteralKind::kDecimal); }
+
+bool Exact(const SqlValue& v) { return Integral(v) || (v.kind == LiteralKind::kDecimal && v.value.is_string()); }
+
+// Integers and DECIMALs computed exactly, with MySQL's result scales; a result past the 81
+// digits the server computes with is an error.
+SqlResult<SqlValue> ExactArithmetic(const std::string& op, const SqlValue& a, const SqlValue& b) {
+  const Decimal x = ExactOf(a), y = ExactOf(b);
+  const std::string what = fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString());
+  Decimal r;
+  if (op == "+") {
+    r = x + y;
+  } else if (op == "-") {
+    r = x - y;
+  } else if (op == "*") {
+    r = x * y;
+  } else if (op == "/") {
+    auto q = x.Divide(y, std::min(x.scale() + 4, Decimal::kMaxScale));  // div_precision_increment
+    if (!q) return Null();
+    r = *q;
+  } else if (op == "DIV") {
+    auto m = x.Remainder(y);
+    if (!m) return Null();
+    const Decimal whole = *(x - *m).Divide(y, 0);  // exact: the remainder is off
+    if (auto i = whole.ToInt64()) return Int(*i);
+    return OutOfRange(what);
+  } else {
+    auto m = x.Remainder(y);
+    if (!m) return Null();
+    r = *m;
+  }
+  if (r.integer_digits() > Decimal::kMaxResultDigits) return OutOfRange(what, "DECIMAL");
+  if (r.integer_digits() + r.scale() > Decimal::kMaxResultDigits)
+    r = r.Rounded(Decimal::kMaxResultDigits - r.integer_digits());
+  return OfDecimal(r);
+}
+
 // -x exactly: -(-9223372036854775808) is 9223372036854775808, as MySQL has it.
 SqlResult<SqlValue> Negate(const SqlValue& v) {
   if (!Integral(v)) return Arithmetic("-", Int(0), v);
@@ -170,6 +203,7 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
     if (!is_unsigned && r >= INT64_MIN && r <= INT64_MAX) return Int(static_cast<std::int64_t>(r));
     return OutOfRange(what, type);
   }
+  if (!doubles) return ExactArithmetic(op, a, b);
   const long double x = ToDouble(a.value), y = ToDouble(b.value);
   if ((op == "/" || op == "DIV" || op == "%") && y == 0) return Null();
   long double r = 0;
@@ -189,15 +223,9 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
     return Int(static_cast<std::int64_t>(q));
   } else
     r = std::fmod(x, y);
-  if (doubles) {
-    if (!std::isfinite(static_cast<double>(r)))
-      return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()), "DOUBLE");
-    return SqlValue{Value::Double(static_cast<double>(r))};
-  }
-  // Exact numbers (integers and DECIMAL): a DECIMAL result with MySQL's scale.
-  const int sa = Scale(a), sb = Scale(b);
-  const int scale = op == "*" ? sa + sb : op == "/" ? sa + 4 : std::max(sa, sb);
-  return Decimal(r, std::min(scale, 30));
+  if (!std::isfinite(static_cast<double>(r)))
+    return OutOfRange(fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString()), "DOUBLE");
+  return SqlValue{Value::Double(static_cast<double>(r))};
 }
 
 std::string Hex(const std::string& s) {
@@ -399,14 +427,25 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
       return args[0];
     }
     const double d = ToDouble(args[0].value);
-    if (f == "ABS")
-      return args[0].kind == LiteralKind::kDecimal ? Decimal(std::fabs(d), Scale(args[0]))
-                                                   : SqlValue{Value::Double(std::fabs(d))};
+    const bool exact = Exact(args[0]);  // a DECIMAL, computed exactly
+    if (f == "ABS") {
+      if (!exact) return SqlValue{Value::Double(std::fabs(d))};
+      const Decimal x = ExactOf(args[0]);
+      return OfDecimal(x.Compare(Decimal()) < 0 ? Decimal() - x : x);
+    }
     if (f == "ROUND") {
       const int places =
           args.size() == 2
               ? static_cast<int>(std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), -400, 400))
               : 0;
+      if (exact) {
+        // MySQL's scale: the places asked for, 0 to 30; negative places round the integer part.
+        const Decimal x = ExactOf(args[0]);
+        if (places >= 0) return OfDecimal(x.Rounded(std::min(places, Decimal::kMaxScale)));
+        if (places < -Decimal::kMaxDigits) return OfDecimal(Decimal());
+        const Decimal step = *Decimal::Parse("1" + std::string(static_cast<std::size_t>(-places), '0'));
+        return OfDecimal(*x.Divide(step, 0) * step);
+      }
       double r = 0;  // rounded away entirely below -300 places
       if (places > 300) {
         r = d;  // past a double's digits: nothing to round (and 10^places would be infinite)
@@ -414,8 +453,15 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
         const double m = std::pow(10.0, places);
         r = std::round(d * m) / m;
       }
-      if (args[0].kind == LiteralKind::kDecimal) return Decimal(r, std::clamp(places, 0, 30));  // MySQL's largest scale
       return SqlValue{Value::Double(r)};
+    }
+    if (exact) {
+      const Decimal x = ExactOf(args[0]);
+      Decimal t = x.Truncated();
+      if (f == "FLOOR" && x.Compare(t) < 0) t = t - Decimal::Of(1);
+      if (f != "FLOOR" && x.Compare(t) > 0) t = t + Decimal::Of(1);
+      if (auto i = t.ToInt64()) return Int(*i);
+      return OfDecimal(t);
     }
     const double r = f == "FLOOR" ? std::floor(d) : std::ceil(d);
     if (!(std::fabs(r) < kTwoTo63)) return SqlValue{Value::Double(r)};  // as MySQL, past BIGINT
@@ -467,6 +513,7 @@ SqlResult<SqlValue> EvalContext::SystemVariable(const std::string& name) const {
 }
 std::optional<SqlValue> EvalContext::SessionFunction(const std::string&) const { return std::nullopt; }
 const SqlValue* EvalContext::Aggregate(const Expr&) const { return nullptr; }
+SqlResult<SqlValue> EvalContext::DivisionByZero() const { return Null(); }
 
 bool IsAggregate(const Expr& e) {
   return e.kind == Expr::Kind::kFunction &&
@@ -490,6 +537,7 @@ std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
     const __int128 y = b.value.is_int() ? __int128(b.value.as_int()) : __int128(b.value.as_uint());
     return x < y ? -1 : x > y;
   }
+  if (Exact(a) && Exact(b)) return ExactOf(a).Compare(ExactOf(b));
   const double x = ToDouble(a.value), y = ToDouble(b.value);
   return x < y ? -1 : x > y;
 }
@@ -568,6 +616,9 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       if (e.op == "<=") return c ? Int(*c <= 0) : Null();
       if (e.op == ">") return c ? Int(*c > 0) : Null();
       if (e.op == ">=") return c ? Int(*c >= 0) : Null();
+      if ((e.op == "/" || e.op == "DIV" || e.op == "%") && !a->value.is_null() && !b->value.is_null() &&
+          (Exact(*b) ? ExactOf(*b).is_zero() : ToDouble(b->value) == 0))
+        return ctx.DivisionByZero();
       return Arithmetic(e.op, *a, *b);
     }
     case Expr::Kind::kIn: {
@@ -669,11 +720,18 @@ std::string FormatFloating(F v, int width, int max_digits) {
 
 std::optional<std::string> Format(const Value& v, const Column* column) {
   if (v.is_null()) return std::nullopt;
-  if (v.is_double()) {
-    if (column && column->type == ColumnType::kFloat) return FormatFloating(static_cast<float>(v.as_double()), 11, 6);
-    return FormatFloating(v.as_double(), 15, 17);
-  }
-  return v.ToString();
+  std::string text;
+  if (!v.is_double())
+    text = v.ToString();
+  else if (column && column->length > 0)  // FLOAT(M,D) and DOUBLE(M,D) print their D decimals ('1.500')
+    text = fmt::format("{:.{}f}", v.as_double() == 0 ? 0.0 : v.as_double(), column->scale);
+  else if (column && column->type == ColumnType::kFloat)
+    text = FormatFloating(static_cast<float>(v.as_double()), 11, 6);
+  else
+    text = FormatFloating(v.as_double(), 15, 17);
+  if (column && column->zerofill && text.size() < DisplayWidth(*column))
+    text.insert(0, DisplayWidth(*column) - text.size(), '0');
+  return text;
 }
 
 Value ToColumn(SqlValue v, const Column& c) {

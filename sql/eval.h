@@ -46,6 +46,9 @@ class EvalContext {
   virtual std::optional<SqlValue> SessionFunction(const std::string& name) const;
   // The value of an aggregate (COUNT, SUM, ...) computed over the rows already.
   virtual const SqlValue* Aggregate(const Expr& call) const;
+  // What x / 0, x DIV 0 and x % 0 give: NULL here; in a session, as its sql_mode says (a
+  // warning, or in strict mode an error for INSERT and UPDATE).
+  virtual SqlResult<SqlValue> DivisionByZero() const;
 };
 
 SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx);

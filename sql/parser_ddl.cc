@@ -329,10 +329,13 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
                                       {"INTEGER", ColumnType::kInt},         {"BIGINT", ColumnType::kBigInt},
                                       {"BOOL", ColumnType::kTinyInt},        {"BOOLEAN", ColumnType::kTinyInt}};
   bool found = false;
+  std::uint32_t display_width = 0;  // of an integer: what ZEROFILL pads to, and nothing else
   for (const IntType& it : kInts) {
     if (type == it.name) {
       col.type = it.type;
-      length(&ignored_width, nullptr);  // display width: no effect on storage
+      length(&display_width, nullptr);
+      if (display_width > 255)
+        throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 255)", col.name)}};
       found = true;
     }
   }
@@ -341,15 +344,34 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
     col.type = ColumnType::kDecimal;
     col.length = 10;
     length(&col.length, &col.scale);
-  } else if (type == "FLOAT") {
-    col.type = ColumnType::kFloat;
-    std::uint32_t p = 0, s = 0;
-    if (length(&p, &s) && p > 24 && s == 0) col.type = ColumnType::kDouble;
-  } else if (type == "DOUBLE" || type == "REAL") {
-    AcceptWord("PRECISION");
-    col.type = ColumnType::kDouble;
-    std::uint32_t p = 0, s = 0;
-    length(&p, &s);
+  } else if (type == "FLOAT" || type == "DOUBLE" || type == "REAL") {
+    // FLOAT(p) is a FLOAT up to 24 bits of precision and a DOUBLE above; FLOAT(M,D) and
+    // DOUBLE(M,D) keep M digits, D of them decimals (Column::length and scale).
+    col.type = type == "FLOAT" ? ColumnType::kFloat : ColumnType::kDouble;
+    if (type != "FLOAT") AcceptWord("PRECISION");
+    constexpr std::uint32_t kNoScale = UINT32_MAX;
+    std::uint32_t p = 0, s = kNoScale;
+    if (AcceptPunct("(")) {
+      p = static_cast<std::uint32_t>(Unsigned());
+      if (AcceptPunct(","))
+        s = static_cast<std::uint32_t>(Unsigned());
+      else if (type != "FLOAT")
+        Syntax();  // DOUBLE and REAL take (M,D) or nothing
+      ExpectPunct(")");
+      if (s == kNoScale && p > 24) col.type = ColumnType::kDouble;
+      if (s != kNoScale) {
+        if (p > 255)
+          throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 255)", col.name)}};
+        if (s > p)
+          throw Failure{
+              {1427, "42000",
+               fmt::format("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{}')", col.name)}};
+        if (s > 30)
+          throw Failure{{1425, "42000", fmt::format("Too big scale specified for '{}'. Maximum is 30", col.name)}};
+        col.length = p;
+        col.scale = s;
+      }
+    }
   } else if (type == "CHAR" || type == "CHARACTER" || type == "NCHAR") {
     if (AcceptWord("VARYING"))
       col.type = ColumnType::kVarchar;
@@ -398,9 +420,14 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
     if (AcceptWord("UNSIGNED"))
       col.is_unsigned = true;
     else if (AcceptWord("SIGNED")) {
-    } else if (AcceptWord("ZEROFILL"))
-      col.is_unsigned = true;
-    else if (AcceptWords({"NOT", "NULL"}))
+    } else if (Peek().IsWord("ZEROFILL")) {
+      if (!col.is_integer() && col.type != ColumnType::kDecimal && col.type != ColumnType::kFloat &&
+          col.type != ColumnType::kDouble)
+        Syntax();  // a number's attribute only
+      ++i_;
+      col.is_unsigned = col.zerofill = true;
+      if (col.is_integer()) col.length = display_width;
+    } else if (AcceptWords({"NOT", "NULL"}))
       col.nullable = false;
     else if (AcceptWord("NULL"))
       col.nullable = true;

@@ -23,6 +23,18 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// Whether sql_mode's comma-separated list holds `mode` (given in upper case).
+bool SqlModeHas(const std::string& sql_mode, std::string_view mode) {
+  std::string upper(sql_mode);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (std::size_t at = 0; at <= upper.size();) {
+    const std::size_t end = std::min(upper.find(',', at), upper.size());
+    if (std::string_view(upper).substr(at, end - at) == mode) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
 const char* IsolationName(Isolation i) {
   switch (i) {
     case Isolation::kReadUncommitted:
@@ -83,11 +95,12 @@ constexpr KnownVariable kVariables[] = {
     {"lower_case_table_names", "0", VarKind::kReadOnly},
     {"max_allowed_packet", "67108864", VarKind::kReadOnly},  // kMaxAllowedPacket
     {"max_elr_dependent_trx_count", "1000", VarKind::kUnsigned},
+    {"max_error_count", "64", VarKind::kUnsigned},
     {"net_buffer_length", "16384", VarKind::kUnsigned},
     {"net_read_timeout", "30", VarKind::kUnsigned},
     {"net_write_timeout", "60", VarKind::kUnsigned},
     {"sql_log_bin", "1", VarKind::kBool},  // no binary log is written either way
-    {"sql_mode", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"},
+    {"sql_mode", "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"},
     {"sql_notes", "1", VarKind::kBool},
     {"sql_quote_show_create", "1", VarKind::kBool},
     {"system_time_zone", "UTC", VarKind::kReadOnly},
@@ -178,6 +191,16 @@ SqlError FromStatus(const Status& s) {
 
 // ---- contexts ------------------------------------------------------------------------------
 
+// sql_mode ERROR_FOR_DIVISION_BY_ZERO: NULL with warning 1365, and in strict mode an error for
+// the INSERT or UPDATE (not IGNORE) that would store it; without the mode, NULL alone.
+SqlResult<SqlValue> SessionContext::DivisionByZero() const {
+  if (SqlModeHas(*s_.SystemVariable("sql_mode"), "ERROR_FOR_DIVISION_BY_ZERO")) {
+    if (s_.strict() && s_.storing_values_) return SqlError{1365, "22012", "Division by 0"};
+    s_.eval_warnings_.push_back({SqlWarning::Level::kWarning, 1365, "Division by 0"});
+  }
+  return SqlValue{};
+}
+
 SqlResult<SqlValue> SessionContext::UserVariable(const std::string& name) const {
   auto it = s_.user_vars_.find(Lower(name));
   if (it == s_.user_vars_.end()) return SqlValue{};
@@ -220,9 +243,8 @@ InsertOptions Session::insert_options() const {
 }
 
 bool Session::strict() const {
-  std::string mode = *SystemVariable("sql_mode");
-  for (char& ch : mode) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return mode.find("STRICT_TRANS_TABLES") != std::string::npos || mode.find("STRICT_ALL_TABLES") != std::string::npos;
+  const std::string mode = *SystemVariable("sql_mode");
+  return SqlModeHas(mode, "STRICT_TRANS_TABLES") || SqlModeHas(mode, "STRICT_ALL_TABLES");
 }
 
 std::optional<std::string> Session::SystemVariable(const std::string& name) const {
@@ -259,8 +281,7 @@ bool Session::DatabaseExists(const std::string& name) const {
 }
 
 std::size_t Session::DiagnosticCount(bool errors_only) const {
-  return std::count_if(diagnostics_.begin(), diagnostics_.end(),
-                       [&](const SqlWarning& w) { return !errors_only || w.level == SqlWarning::Level::kError; });
+  return errors_only ? diagnostic_errors_ : diagnostic_count_;
 }
 
 SqlError PacketTooLarge() { return {1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"}; }
@@ -290,7 +311,14 @@ StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
     }
   } else if (p.statement) {
     hints_ = &p.hints;
+    const auto* insert = std::get_if<Insert>(&*p.statement);
+    const auto* update = std::get_if<Update>(&*p.statement);
+    storing_values_ = (insert && !insert->ignore) || (update && !update->ignore);
+    eval_warnings_.clear();
     o = Dispatch(*p.statement, sink);
+    // Warnings raised while expressions were evaluated come first, as they came first.
+    o.warnings.insert(o.warnings.begin(), eval_warnings_.begin(), eval_warnings_.end());
+    eval_warnings_.clear();
     hints_ = nullptr;
   }
   Remember(o, p.statement ? &*p.statement : nullptr, !p.statement && !p.error);
@@ -307,6 +335,12 @@ void Session::Remember(const StatementOutcome& o, const Statement* statement, bo
   if (reads_diagnostics || quiet) return;
   diagnostics_ = o.warnings;
   if (o.error) diagnostics_.push_back({SqlWarning::Level::kError, o.error->code, o.error->message});
+  // Counted all, kept only the first max_error_count, as the server keeps them.
+  diagnostic_count_ = diagnostics_.size();
+  diagnostic_errors_ = std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                                     [](const SqlWarning& w) { return w.level == SqlWarning::Level::kError; });
+  const std::size_t kept = std::stoull(*SystemVariable("max_error_count"));
+  if (diagnostics_.size() > kept) diagnostics_.resize(kept);
 }
 
 SqlResult<Transaction*> Session::StatementTransaction() {
@@ -655,7 +689,8 @@ StatementOutcome Session::DoSet(const Set& set) {
   return o;
 }
 
-std::string Session::ShowCreateTable(const TableSpec& spec) const {
+std::string Session::ShowCreateTable(const engine::Table& table) const {
+  const TableSpec& spec = table.spec();
   auto list = [&](const std::vector<std::string>& cols) {
     std::string out;
     for (const auto& c : cols) out += (out.empty() ? "" : ",") + ondisk::QuoteIdentifier(c);
@@ -691,7 +726,10 @@ std::string Session::ShowCreateTable(const TableSpec& spec) const {
                     list(ix.columns) + ")");
   }
   for (std::size_t k = 0; k < lines.size(); ++k) out += lines[k] + (k + 1 < lines.size() ? ",\n" : "\n");
-  out += ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+  out += ") ENGINE=InnoDB";
+  if (const std::uint64_t next = table.next_auto_increment(); next > 1)
+    out += " AUTO_INCREMENT=" + std::to_string(next);
+  out += " DEFAULT CHARSET=utf8mb4";
   return out;
 }
 
@@ -728,7 +766,7 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
       auto t = FindTable(s.table);
       if (!t.ok()) return Error(t.error());
       sink.Header({{"Table"}, {"Create Table"}});
-      emit({(*t)->spec().name, ShowCreateTable((*t)->spec())});
+      emit({(*t)->spec().name, ShowCreateTable(**t)});
       return o;
     }
     case Show::What::kColumns: {
@@ -777,20 +815,21 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
         if (!LikeMatches(name, s.like)) continue;
         auto t = db_.GetTable(dbname, name);
         if (!t.ok()) continue;
-        // Exact row count (InnoDB estimates it); the file's size stands for the data.
+        // An exact row count (InnoDB estimates it); sizes are the pages the indexes' segments
+        // reserve, as InnoDB counts them.
         std::uint64_t rows = 0;
         Status st = (*t)->Scan({}, [&](const engine::Row&) {
           ++rows;
           return true;
         });
         if (!st.ok()) return Error(FromStatus(st));
-        const std::uint64_t bytes = (*t)->file_bytes();
+        auto size = (*t)->size();
+        if (!size.ok()) return Error(FromStatus(size.status()));
         std::optional<std::string> auto_inc;
-        for (const engine::Column& c : (*t)->spec().columns) {
-          if (c.auto_increment) auto_inc = std::to_string((*t)->last_insert_id() + 1);
-        }
-        emit({name, "InnoDB", "10", "Dynamic", std::to_string(rows), std::to_string(rows ? bytes / rows : 0),
-              std::to_string(bytes), "0", "0", "0", auto_inc, std::nullopt, std::nullopt, std::nullopt,
+        if (const std::uint64_t next = (*t)->next_auto_increment(); next > 0) auto_inc = std::to_string(next);
+        emit({name, "InnoDB", "10", "Dynamic", std::to_string(rows), std::to_string(rows ? size->data_bytes / rows : 0),
+              std::to_string(size->data_bytes), "0", std::to_string(size->index_bytes),
+              std::to_string(size->free_bytes), auto_inc, std::nullopt, std::nullopt, std::nullopt,
               "utf8mb4_general_ci", std::nullopt, "", ""});
       }
       return o;

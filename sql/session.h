@@ -126,17 +126,22 @@ class Session {
   bool DatabaseExists(const std::string& name) const;
   // The diagnostics SHOW WARNINGS lists (@@warning_count), or only the errors (@@error_count).
   std::size_t DiagnosticCount(bool errors_only) const;
-  std::string ShowCreateTable(const TableSpec& spec) const;
+  std::string ShowCreateTable(const engine::Table& table) const;
 
   Database& db_;
   std::unique_ptr<EvalContext> context_;
+  // The statement running stores the values it computes (INSERT or UPDATE, not IGNORE), and
+  // the warnings its expressions raised so far (SessionContext adds them).
+  bool storing_values_ = false;
+  mutable std::vector<SqlWarning> eval_warnings_;
   std::string database_;
   std::unique_ptr<Transaction> trx_;
   bool autocommit_ = true;
   Isolation isolation_ = Isolation::kRepeatableRead;
   std::map<std::string, SqlValue> user_vars_;
   std::map<std::string, std::string> session_vars_;  // values SET in this session
-  std::vector<SqlWarning> diagnostics_;              // of the last statement that had any
+  std::vector<SqlWarning> diagnostics_;              // of the last statement that had any (max_error_count of them)
+  std::size_t diagnostic_count_ = 0, diagnostic_errors_ = 0;  // of all it had
   std::uint64_t last_insert_id_ = 0;
   bool async_commit_ = false;
   std::optional<std::shared_future<Status>> last_async_commit_;

@@ -13,6 +13,7 @@ class SessionContext : public EvalContext {
   SqlResult<SqlValue> UserVariable(const std::string& name) const override;
   SqlResult<SqlValue> SystemVariable(const std::string& name) const override;
   std::optional<SqlValue> SessionFunction(const std::string& name) const override;
+  SqlResult<SqlValue> DivisionByZero() const override;
 
  protected:
   const Session& s_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sql/access_path.h"
+#include "sql/decimal.h"
 #include "sql/lexer.h"
 #include "sql/session.h"
 #include "sql/session_context.h"
@@ -49,10 +50,12 @@ bool NumericExpr(const Expr& e, const TableSpec* spec) {
 struct Accumulator {
   const Expr* call = nullptr;
   std::uint64_t count = 0;
-  __int128 int_sum = 0;
+  // SUM and AVG: exactly over integers and DECIMALs (MySQL's DECIMAL sum), as a double
+  // once a double or a string comes.
+  __int128 int_sum = 0;  // the integers' part (no row count makes it overflow)
+  Decimal decimal_sum;   // the DECIMALs' part
   long double sum = 0;
   bool exact = true, integral = true;
-  int scale = 0;
   std::optional<SqlValue> best;  // MIN/MAX
 
   std::optional<SqlError> Add(const RowContext& ctx) {
@@ -68,23 +71,36 @@ struct Accumulator {
       const auto c = best ? Compare(*v, *best) : std::optional<int>(0);
       if (!best || (call->name == "MIN" ? *c < 0 : *c > 0)) best = *v;
     } else if (call->name == "SUM" || call->name == "AVG") {
-      if (v->value.is_int())
-        int_sum += v->value.as_int();
-      else if (v->value.is_uint())
-        int_sum += v->value.as_uint();
-      else
-        integral = false;
-      if (v->value.is_double() || (v->value.is_string() && v->kind != LiteralKind::kDecimal)) exact = false;
-      if (v->kind == LiteralKind::kDecimal) {
-        const auto dot = v->value.as_string().find('.');
-        if (dot != std::string::npos) scale = std::max(scale, static_cast<int>(v->value.as_string().size() - dot - 1));
+      const Value& x = v->value;
+      integral = integral && (x.is_int() || x.is_uint());
+      const bool decimal = v->kind == LiteralKind::kDecimal && x.is_string();
+      if (exact && x.is_int()) {
+        int_sum += x.as_int();
+      } else if (exact && x.is_uint()) {
+        int_sum += x.as_uint();
+      } else if (exact && decimal) {
+        decimal_sum = decimal_sum + Decimal::Parse(x.as_string()).value_or(Decimal());
+      } else if (exact) {
+        exact = false;
+        sum = ExactSum().ToDouble();
       }
-      sum += v->value.is_int()      ? static_cast<long double>(v->value.as_int())
-             : v->value.is_uint()   ? static_cast<long double>(v->value.as_uint())
-             : v->value.is_double() ? static_cast<long double>(v->value.as_double())
-                                    : std::strtold(v->value.as_string().c_str(), nullptr);
+      if (!exact) {
+        sum += x.is_int()      ? static_cast<long double>(x.as_int())
+               : x.is_uint()   ? static_cast<long double>(x.as_uint())
+               : x.is_double() ? static_cast<long double>(x.as_double())
+                               : std::strtold(x.as_string().c_str(), nullptr);
+      }
     }
     return std::nullopt;
+  }
+
+  Decimal ExactSum() const {
+    const bool negative = int_sum < 0;
+    const unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(int_sum) : int_sum;
+    const Decimal two_to_64 = Decimal::OfUnsigned(UINT64_MAX) + Decimal::Of(1);
+    Decimal d = Decimal::OfUnsigned(static_cast<std::uint64_t>(magnitude >> 64)) * two_to_64 +
+                Decimal::OfUnsigned(static_cast<std::uint64_t>(magnitude));
+    return (negative ? Decimal() - d : d) + decimal_sum;
   }
 
   SqlValue Result() const {
@@ -92,17 +108,16 @@ struct Accumulator {
     if (f == "COUNT") return {Value::UInt(count)};
     if (f == "MIN" || f == "MAX") return best.value_or(SqlValue{});
     if (count == 0) return {};
-    auto decimal = [](long double v, int s) {
-      return SqlValue{Value::String(fmt::format("{:.{}f}", static_cast<double>(v), s)), LiteralKind::kDecimal};
-    };
+    auto decimal = [](const Decimal& d) { return SqlValue{Value::String(d.ToString()), LiteralKind::kDecimal}; };
     if (f == "SUM") {
+      if (!exact) return {Value::Double(static_cast<double>(sum))};
       if (integral && int_sum >= INT64_MIN && int_sum <= INT64_MAX)
         return {Value::Int(static_cast<std::int64_t>(int_sum))};
-      if (!exact) return {Value::Double(static_cast<double>(sum))};
-      return decimal(sum, scale);
+      return decimal(ExactSum());
     }
     if (!exact) return {Value::Double(static_cast<double>(sum / count))};  // AVG
-    return decimal(sum / count, scale + 4);
+    const Decimal total = ExactSum();
+    return decimal(*total.Divide(Decimal::OfUnsigned(count), std::min(total.scale() + 4, Decimal::kMaxScale)));
   }
 };
 

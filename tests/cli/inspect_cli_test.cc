@@ -689,3 +689,42 @@ TEST(InspectCliTest, ACrashWithRedoDisabledIsNamedAsTheCause) {
     EXPECT_NE(c.err.find("crash-unsafe (redo logging was disabled"), std::string::npos) << command << ": " << c.err;
   }
 }
+
+// A file the catalog of a Strata directory does not know (what a kill during CREATE TABLE
+// leaves: all zeros) is named an orphan, not page damage; a zeroed page among ibdata1's first
+// eight (the dictionary header, TRX_SYS, ...) is damage named by its role, where check said
+// "no problems found".
+TEST(InspectCliTest, OrphanFilesAreNamedAndZeroedSystemPagesAreDamage) {
+  strata::testing::TempDir tmp;
+  const auto dir = tmp.path() / "d";
+  auto made = Strata("sql --datadir " + dir.string() +
+                     " -e \"CREATE DATABASE d; CREATE TABLE d.t (id INT PRIMARY KEY, v TEXT); "
+                     "INSERT INTO d.t VALUES (1, 'a'), (2, REPEAT('b', 20000))\"");
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const auto clean = Strata("inspect check " + dir.string());
+  ASSERT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+
+  std::ofstream(dir / "d" / "t2.ibd", std::ios::binary) << std::string(5 * 16384, '\0');
+  const auto orphan = Strata("inspect check " + dir.string());
+  EXPECT_EQ(orphan.exit_code, 0) << orphan.out << orphan.err;
+  EXPECT_NE((orphan.out + orphan.err).find("t2.ibd: orphan file (no table of the data directory's catalog"),
+            std::string::npos)
+      << orphan.out << orphan.err;
+  EXPECT_EQ((orphan.out + orphan.err).find("all zeros"), std::string::npos) << orphan.out << orphan.err;
+  std::filesystem::remove(dir / "d" / "t2.ibd");
+
+  for (const auto& [page, role] : {std::pair{7, "data dictionary header"}, std::pair{5, "transaction system"}}) {
+    const auto copy = tmp.path() / ("zeroed" + std::to_string(page));
+    std::filesystem::copy(dir, copy, std::filesystem::copy_options::recursive);
+    {
+      std::fstream f(copy / "ibdata1", std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(page * 16384);
+      f << std::string(16384, '\0');
+    }
+    const auto c = Strata("inspect check " + copy.string());
+    EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+    EXPECT_NE((c.out + c.err).find(fmt::format("page {} of the system tablespace (the {})", page, role)),
+              std::string::npos)
+        << c.out << c.err;
+  }
+}

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "engine/fault_injection_env.h"
@@ -59,6 +61,55 @@ TEST(PosixEnvTest, SecondLockOnADirectoryFailsWithAClearMessage) {
   EXPECT_NE(second.status().message().find("locked by another process"), std::string::npos);
   first->reset();
   EXPECT_TRUE(env->LockFile(tmp.path() / "strata.lock").ok());  // released with the first
+}
+
+std::size_t OpenDescriptors() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
+  return n;
+}
+
+// More files than the open-files limit: each is closed and reopened behind the caller's back,
+// its writes kept and synced, and a file replaced while closed is an error, not another file.
+TEST(PosixEnvTest, FilesBeyondTheOpenFilesLimitAreClosedAndReopened) {
+  testing::TempDir tmp;
+  Env* env = Env::Default();
+  env->SetOpenFilesLimit(4);
+  const std::size_t before = OpenDescriptors();
+  std::vector<std::unique_ptr<File>> files;
+  for (int i = 0; i < 40; ++i) {
+    auto f = env->OpenFile(tmp.path() / ("t" + std::to_string(i) + ".ibd"), OpenMode::kCreateNew);
+    ASSERT_TRUE(f.ok()) << f.status().ToString();
+    ASSERT_TRUE((*f)->Resize(16384).ok());
+    ASSERT_TRUE((*f)->Write(100, Bytes(1000, i)).ok());  // unsynced when the next opens close it
+    files.push_back(std::move(*f));
+  }
+  EXPECT_LE(OpenDescriptors(), before + 4);
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 39; i >= 0; --i) {  // against the LRU order: every use reopens
+      std::vector<std::byte> back(1000);
+      ASSERT_TRUE(files[i]->Read(100, back).ok());
+      EXPECT_EQ(back, Bytes(1000, i)) << i;
+      ASSERT_TRUE(files[i]->Write(2000 + round, Bytes(1, round)).ok());
+      ASSERT_TRUE(files[i]->Sync().ok());
+      EXPECT_EQ(*files[i]->Size(), 16384u);
+    }
+    EXPECT_LE(OpenDescriptors(), before + 4);
+  }
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(ReadAll(env, files[i]->path())[2002], Bytes(1, 2)[0]) << i;
+
+  // t39.ibd is closed by now (the last round used it first); another file takes its name (the
+  // old one moved aside: a removed file's inode number may be handed to the new one).
+  std::filesystem::rename(files[39]->path(), tmp.path() / "moved-aside");
+  { std::ofstream(files[39]->path()) << "another file"; }
+  std::vector<std::byte> back(10);
+  Status replaced = files[39]->Read(0, back);
+  EXPECT_FALSE(replaced.ok());
+  EXPECT_NE(replaced.message().find("t39.ibd: was removed or replaced while closed"), std::string::npos)
+      << replaced.ToString();
+  files.clear();
+  EXPECT_EQ(OpenDescriptors(), before);
+  env->SetOpenFilesLimit(512);
 }
 
 TEST(FaultInjectionEnvTest, CrashLosesExactlyTheUnsyncedWrites) {

@@ -323,11 +323,14 @@ TEST_F(SqlSessionTest, ShowStatementsAndRedoSwitch) {
   EXPECT_EQ(
       create[0][1],
       "CREATE TABLE `t` (\n  `id` int NOT NULL AUTO_INCREMENT,\n  `v` varchar(8) DEFAULT 'x',\n  PRIMARY KEY (`id`),\n"
-      "  KEY `k_v` (`v`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+      "  KEY `k_v` (`v`)\n) ENGINE=InnoDB AUTO_INCREMENT=3 DEFAULT CHARSET=utf8mb4");
   const auto status = Rows("SHOW TABLE STATUS LIKE 't'");
   ASSERT_EQ(status.size(), 1u);
-  EXPECT_EQ(status[0][4], "2");   // Rows
-  EXPECT_EQ(status[0][10], "3");  // Auto_increment
+  EXPECT_EQ(status[0][4], "2");      // Rows
+  EXPECT_EQ(status[0][6], "16384");  // Data_length: the clustered root, one page
+  EXPECT_EQ(status[0][8], "16384");  // Index_length: k_v's root
+  EXPECT_EQ(status[0][9], "0");      // Data_free
+  EXPECT_EQ(status[0][10], "3");     // Auto_increment
   EXPECT_NE(Rows("SHOW ENGINE INNODB STATUS")[0][2].find("History list length"), std::string::npos);
   EXPECT_EQ(Rows("SHOW GLOBAL STATUS LIKE 'Innodb_redo_log_enabled'"), (R{{"Innodb_redo_log_enabled", "ON"}}));
   Ok("ALTER INSTANCE DISABLE INNODB REDO_LOG");
