@@ -70,7 +70,7 @@ void ResultPrinter::Row(const std::vector<std::optional<std::string>>& values) {
   if (!header_printed_ && options_.column_names) {
     for (std::size_t i = 0; i < columns_.size(); ++i) {
       if (i) out_ << '\t';
-      PutEscaped(out_, columns_[i].name);
+      out_ << columns_[i].name;  // as the client prints names: not escaped, unlike values
     }
     out_ << '\n';
   }

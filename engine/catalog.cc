@@ -253,6 +253,9 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
       col.nullable = c.at("is_nullable").get<bool>();
       col.is_unsigned = c.at("is_unsigned").get<bool>();
       col.zerofill = c.value("is_zerofill", false);
+      // The text's collation (45, 8, 46, 47 were the only ones before collation_id was read).
+      if (col.is_string() && col.charset != Charset::kBinary)
+        col.collation_id = static_cast<std::uint16_t>(c.value("collation_id", 0));
       col.auto_increment = c.at("is_auto_increment").get<bool>();
       col.scale = col.type == ColumnType::kDecimal ||
                           ((col.type == ColumnType::kFloat || col.type == ColumnType::kDouble) && col.length)

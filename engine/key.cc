@@ -24,26 +24,14 @@ int CompareBytes(ConstBytes a, ConstBytes b) {
   return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
-// PAD SPACE (the server's collations of CHAR/VARCHAR): the shorter string compares as if
-// padded with spaces, so past a common prefix the longer one's first byte that is not a space
-// decides against the space: "a\t" sorts before "a" and "a~" after it. `fold`: ASCII letters
-// compare as upper case (the _ci collations).
-int ComparePadded(ConstBytes a, ConstBytes b, bool fold) {
+// PAD SPACE (the _bin collations of CHAR/VARCHAR): the shorter string compares as if padded
+// with spaces, so past a common prefix the longer one's first byte that is not a space
+// decides against the space: "a\t" sorts before "a" and "a~" after it.
+int ComparePadded(ConstBytes a, ConstBytes b) {
   a = TrimSpaces(a);
   b = TrimSpaces(b);
-  auto weight = [](std::byte x) {
-    const auto c = static_cast<unsigned char>(x);
-    return c >= 'a' && c <= 'z' ? c - 32 : c;
-  };
   const std::size_t n = std::min(a.size(), b.size());
-  if (!fold) {
-    if (int c = n ? std::memcmp(a.data(), b.data(), n) : 0) return c < 0 ? -1 : 1;
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      const int x = weight(a[i]), y = weight(b[i]);
-      if (x != y) return x < y ? -1 : 1;
-    }
-  }
+  if (int c = n ? std::memcmp(a.data(), b.data(), n) : 0) return c < 0 ? -1 : 1;
   if (a.size() == b.size()) return 0;
   const ConstBytes rest = a.size() > b.size() ? a.subspan(n) : b.subspan(n);
   std::size_t k = 0;
@@ -61,15 +49,36 @@ T LoadLittle(ConstBytes b) {
 
 }  // namespace
 
+TextRule TextRuleOf(CompareKind kind) {
+  switch (kind) {
+    case CompareKind::kLatin1SwedishCi:
+      return TextRule::kLatin1SwedishCi;
+    case CompareKind::kUnicodeCi:
+      return TextRule::kUnicodeCi;
+    case CompareKind::kUnicodeCiNoPad:
+      return TextRule::kUnicodeCiNoPad;
+    case CompareKind::kPadSpace:
+      return TextRule::kBin;
+    case CompareKind::kGeneralCi:
+      return TextRule::kGeneralCi;
+    default:
+      return TextRule::kBytes;
+  }
+}
+
 int CompareField(CompareKind kind, bool a_null, ConstBytes a, bool b_null, ConstBytes b) {
   if (a_null || b_null) return a_null == b_null ? 0 : a_null ? -1 : 1;
   switch (kind) {
     case CompareKind::kBinary:
       return CompareBytes(a, b);
     case CompareKind::kPadSpace:
-      return ComparePadded(a, b, false);
-    case CompareKind::kCaseFold:
-      return ComparePadded(a, b, true);
+      return ComparePadded(a, b);
+    case CompareKind::kGeneralCi:
+    case CompareKind::kLatin1SwedishCi:
+    case CompareKind::kUnicodeCi:
+    case CompareKind::kUnicodeCiNoPad:
+      return CompareText(TextRuleOf(kind), {reinterpret_cast<const char*>(a.data()), a.size()},
+                         {reinterpret_cast<const char*>(b.data()), b.size()});
     case CompareKind::kFloat: {
       float x = LoadLittle<float>(a), y = LoadLittle<float>(b);
       return x < y ? -1 : x > y ? 1 : 0;

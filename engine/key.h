@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/collation.h"
 #include "ondisk/endian.h"
 #include "ondisk/page_type.h"
 #include "ondisk/record.h"
@@ -17,9 +18,13 @@ namespace strata::engine {
 enum class CompareKind : std::uint8_t {
   kBinary,    // memcmp, shorter first on a tie (integers, dates, DECIMAL, BINARY/VARBINARY, BLOB)
   kPadSpace,  // binary collations of CHAR/VARCHAR: trailing spaces do not count
-  kCaseFold,  // *_ci collations: ASCII letters fold to upper case, trailing spaces do not count
-  kFloat,     // 4-byte little-endian IEEE
-  kDouble,    // 8-byte little-endian IEEE
+  // The case- and accent-insensitive collations of text (engine/collation.h has their rules).
+  kGeneralCi,
+  kLatin1SwedishCi,
+  kUnicodeCi,
+  kUnicodeCiNoPad,
+  kFloat,   // 4-byte little-endian IEEE
+  kDouble,  // 8-byte little-endian IEEE
 };
 
 // One stored field: its bytes as they sit in the record (or the 20-byte reference ending
@@ -35,6 +40,9 @@ struct Datum {
   bool operator==(const Datum&) const = default;
 };
 using Tuple = std::vector<Datum>;
+
+// The collation rule of a text kind (kGeneralCi ... kUnicodeCiNoPad).
+TextRule TextRuleOf(CompareKind kind);
 
 // NULL sorts first, as in InnoDB.
 int CompareField(CompareKind kind, bool a_null, ondisk::ConstBytes a, bool b_null, ondisk::ConstBytes b);

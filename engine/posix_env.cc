@@ -297,6 +297,7 @@ class PosixEnv final : public Env {
       DescriptorCache::Get().GiveBack();
       fd = ::open(path.c_str(), flags, 0644);
     }
+    if (fd < 0 && errno == ENOENT) return Status::NotFound(path.string() + ": open: " + std::strerror(ENOENT));
     if (fd < 0) return Errno(path, "open", errno);
     return std::unique_ptr<File>(new PosixFile(path, fd, mode == OpenMode::kReadOnly));
   }

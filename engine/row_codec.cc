@@ -183,6 +183,9 @@ Result<std::string> EncodeDecimal(const Column& c, const Value& v) {
   if ((ip.empty() && fp.empty()) || !digits(ip) || !digits(fp))
     return Bad(c, Status::Reason::kIncorrectValue, "Incorrect decimal value", v);
   ip.erase(0, std::min(ip.find_first_not_of('0'), ip.size()));
+  // Below zero is out of an UNSIGNED column's range even where rounding would make it 0.
+  if (negative && c.is_unsigned && (ip + fp).find_first_not_of('0') != std::string::npos)
+    return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
   const std::uint32_t intg = c.length - c.scale, frac = c.scale;
   if (ip.size() > intg) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
   if (fp.size() > frac) {  // round half up on the dropped digits, as MySQL does
@@ -315,17 +318,37 @@ ColumnFormat FormatOf(const Column& c) {
 }
 
 int CollationOf(const Column& c) {
-  if (!c.is_string()) return 63;
+  if (!c.is_string() || c.charset == Charset::kBinary) return 63;
+  if (c.collation_id != 0) return c.collation_id;
   if (c.charset == Charset::kUtf8mb4) return c.binary_collation ? 46 : 45;
   if (c.charset == Charset::kLatin1) return c.binary_collation ? 47 : 8;
   return 63;
 }
 
+TextRule TextRuleOf(const Column& c) {
+  if (!c.is_string() || c.charset == Charset::kBinary) return TextRule::kBytes;
+  if (c.binary_collation) return TextRule::kBin;
+  if (auto info = CollationById(static_cast<std::uint16_t>(CollationOf(c)))) return info->rule;
+  return DefaultCollation(c.charset == Charset::kLatin1).rule;
+}
+
 CompareKind CompareKindOf(const Column& c) {
   if (c.type == ColumnType::kFloat) return CompareKind::kFloat;
   if (c.type == ColumnType::kDouble) return CompareKind::kDouble;
-  if (c.is_string())
-    return c.charset == Charset::kBinary || c.binary_collation ? CompareKind::kPadSpace : CompareKind::kCaseFold;
+  if (!c.is_string()) return CompareKind::kBinary;
+  switch (TextRuleOf(c)) {
+    case TextRule::kBytes:
+    case TextRule::kBin:
+      return CompareKind::kPadSpace;
+    case TextRule::kGeneralCi:
+      return CompareKind::kGeneralCi;
+    case TextRule::kLatin1SwedishCi:
+      return CompareKind::kLatin1SwedishCi;
+    case TextRule::kUnicodeCi:
+      return CompareKind::kUnicodeCi;
+    case TextRule::kUnicodeCiNoPad:
+      return CompareKind::kUnicodeCiNoPad;
+  }
   return CompareKind::kBinary;
 }
 
@@ -382,14 +405,21 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
         else if (ec != std::errc())
           return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
       }
+      // Below zero is out of an UNSIGNED column's range even where rounding would make it 0.
+      if (c.is_unsigned && d < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
       // FLOAT(M,D) and DOUBLE(M,D) keep D decimals, rounded as the server rounds them.
       if (c.length > 0 && std::isfinite(d)) {
         const double unit = std::pow(10.0, c.scale);
         d = std::floor(d) + std::nearbyint((d - std::floor(d)) * unit) / unit;
       }
-      // Never infinity or NaN, and only what the column holds (a FLOAT's 1e300 became inf).
-      if (!std::isfinite(d) || std::abs(d) > FloatingMax(c) || (c.is_unsigned && d < 0))
-        return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
+      // Never infinity or NaN, and only what the column holds (a FLOAT's 1e300 became inf). A
+      // FLOAT(M,D) limit a float cannot hold (FLOAT(8,0)'s 99999999 is stored as 1e8) is
+      // compared as the float it is stored as, or the row could never be written again.
+      const double max = FloatingMax(c);
+      const bool over = c.type == ColumnType::kFloat && c.length > 0
+                            ? static_cast<float>(std::abs(d)) > static_cast<float>(max)
+                            : std::abs(d) > max;
+      if (!std::isfinite(d) || over) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
       std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
       if (c.type == ColumnType::kFloat) {
         const float f = static_cast<float>(d);

@@ -16,8 +16,8 @@ ondisk::FieldDef StorageOf(const Column& c);
 // The column as ondisk describes it, for ColumnText and the inspector.
 ondisk::ColumnFormat FormatOf(const Column& c);
 CompareKind CompareKindOf(const Column& c);
-// MySQL's collation id for the column (45 utf8mb4_general_ci, 46 utf8mb4_bin, 8 latin1_swedish_ci,
-// 47 latin1_bin, 63 binary).
+// The server's collation id for the column (45 utf8mb4_general_ci, 46 utf8mb4_bin, 8
+// latin1_swedish_ci, 47 latin1_bin, 63 binary, or the collation_id it was given).
 int CollationOf(const Column& c);
 
 // InvalidArgument naming the column when the value does not fit ("Out of range value",

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/collation.h"
 #include "engine/value.h"
 
 namespace strata::engine {
@@ -58,6 +59,9 @@ struct Column {
   // utf8mb4_bin / latin1_bin: text compares byte for byte (trailing spaces aside), not with
   // the charset's default case-insensitive collation; 'a' and 'A' are two keys.
   bool binary_collation = false;
+  // Text: the server's id of the collation (engine/collation.h), 0 for the charset's default
+  // (utf8mb4_general_ci, latin1_swedish_ci) or, with binary_collation, its _bin one.
+  std::uint16_t collation_id = 0;
   std::optional<Value> default_value;
 
   bool is_integer() const { return type <= ColumnType::kBigInt; }
@@ -105,6 +109,8 @@ Status CheckValue(const Column& c, const Value& v);
 // The values an integer column holds: [IntegerMin, IntegerMax].
 std::int64_t IntegerMin(const Column& c);
 std::uint64_t IntegerMax(const Column& c);
+// How the column's text compares (kBytes for what is not text).
+TextRule TextRuleOf(const Column& c);
 // The largest magnitude a FLOAT or DOUBLE column holds (FLOAT(7,3): 9999.999).
 double FloatingMax(const Column& c);
 // The characters a ZEROFILL column's values are padded to: an integer's display width (INT

@@ -106,7 +106,7 @@ int CompareKeys(const Tuple& a, const Tuple& b, const std::vector<CompareKind>& 
 // A byte string whose memcmp order is the entries' index order, so that sorting a million
 // entries compares bytes instead of decoding fields. Each field: 0x00 for NULL, else 0x01 and
 // its bytes normalised as the collation compares them (PAD SPACE: trailing spaces dropped;
-// _ci: ASCII upper-cased; floats: sign-flipped big-endian), with 0x00 escaped as 0x00 0xFF
+// _ci: the collation's weights; floats: sign-flipped big-endian), with 0x00 escaped as 0x00 0xFF
 // and a 0x00 0x00 terminator so that a shorter value sorts first. False when a padded
 // string ends in a byte below the space, where dropping spaces would change the order.
 // Appends to `out`.
@@ -131,19 +131,32 @@ bool NormalizedKey(const Tuple& t, const std::vector<CompareKind>& kinds, std::s
         for (std::size_t k = n; k-- > 0;) out->push_back(static_cast<char>((bits >> (8 * k)) & 0xFF));
         continue;
       }
-      case CompareKind::kPadSpace:
-      case CompareKind::kCaseFold: {
+      case CompareKind::kPadSpace: {
         while (!b.empty() && b.back() == ' ') b.remove_suffix(1);
         for (char c : b) {
           if (static_cast<unsigned char>(c) < 0x20) return false;
         }
-        if (kinds[i] == CompareKind::kCaseFold) {
-          folded.assign(b);
-          for (char& c : folded) {
-            if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+        break;
+      }
+      case CompareKind::kGeneralCi:
+      case CompareKind::kLatin1SwedishCi:
+      case CompareKind::kUnicodeCi:
+      case CompareKind::kUnicodeCiNoPad: {
+        // The collation's weights, big-endian, trailing spaces' dropped under PAD SPACE.
+        const TextRule rule = TextRuleOf(kinds[i]);
+        std::vector<std::uint32_t> weights = TextWeights(rule, b);
+        const std::uint32_t space = SpaceWeight(rule);
+        if (PadsSpace(rule)) {
+          while (!weights.empty() && weights.back() == space) weights.pop_back();
+          for (std::uint32_t w : weights) {
+            if (w < space) return false;
           }
-          b = folded;
         }
+        folded.clear();
+        for (std::uint32_t w : weights) {
+          for (int shift = 24; shift >= 0; shift -= 8) folded.push_back(static_cast<char>((w >> shift) & 0xFF));
+        }
+        b = folded;
         break;
       }
       case CompareKind::kBinary:

@@ -16,6 +16,7 @@ packages=(
   libdeflate-dev                        # inflates ROW_FORMAT=COMPRESSED pages at twice zlib's speed
   liblz4-dev liblzo2-dev liblzma-dev libbz2-dev libsnappy-dev  # MariaDB's PAGE_COMPRESSED algorithms
   libedit-dev                           # line editing and history in `strata sql`
+  libicu-dev                            # collations: Unicode character data and the UCA (engine/collation.h)
   libimgui-dev libglfw3-dev libgl-dev   # strata-viz
   xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
   chromium                              # draws report.html headless for its screenshot test

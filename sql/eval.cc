@@ -62,55 +62,58 @@ LiteralKind TextOrder(LiteralKind a, LiteralKind b) {
   return LiteralKind::kPlain;
 }
 
-int CompareText(const std::string& a, const std::string& b, LiteralKind order) {
-  if (order == LiteralKind::kBinary) {
-    const int c = a.compare(b);
-    return c < 0 ? -1 : c > 0;
-  }
-  // utf8mb4_general_ci-like: ASCII case folded; _bin: bytes. Trailing spaces ignored (PAD SPACE).
-  std::size_t la = a.size(), lb = b.size();
-  while (la && a[la - 1] == ' ') --la;
-  while (lb && b[lb - 1] == ' ') --lb;
-  const std::size_t n = std::min(la, lb);
-  const bool fold = order == LiteralKind::kPlain;
-  for (std::size_t i = 0; i < n; ++i) {
-    const int x = fold ? std::toupper(static_cast<unsigned char>(a[i])) : static_cast<unsigned char>(a[i]);
-    const int y = fold ? std::toupper(static_cast<unsigned char>(b[i])) : static_cast<unsigned char>(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  if (la == lb) return 0;
-  // The shorter one is padded with spaces: the longer one's first byte that is not a space
-  // decides ("a\t" < "a" < "a~"), as the engine's keys order them.
-  const std::string& longer = la > lb ? a : b;
-  std::size_t k = n;
-  while (longer[k] == ' ') ++k;
-  const int sign = static_cast<unsigned char>(longer[k]) < ' ' ? -1 : 1;
-  return la > lb ? sign : -sign;
+// The rule two texts compare by: bytes when either is a binary string, else a column's
+// collation over a literal's, else the session's utf8mb4_general_ci.
+engine::TextRule RuleFor(const SqlValue& a, const SqlValue& b) {
+  const LiteralKind order = TextOrder(a.kind, b.kind);
+  if (order == LiteralKind::kBinary) return engine::TextRule::kBytes;
+  if (order == LiteralKind::kBinCollated) return engine::TextRule::kBin;
+  if (a.collation) return *a.collation;
+  if (b.collation) return *b.collation;
+  return engine::TextRule::kGeneralCi;
 }
 
-bool LikeMatch(std::string_view s, std::string_view p, bool binary) {
-  auto eq = [binary](char a, char b) {
-    return binary ? a == b : std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
+// LIKE, character by character ('_' is one character, not one byte), each compared by the
+// collation's rule (a binary string's by byte).
+bool LikeMatch(std::string_view text, std::string_view pattern, engine::TextRule rule) {
+  const bool bytes = rule == engine::TextRule::kBytes;
+  const auto characters = [bytes](std::string_view t) {
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < t.size();) {
+      std::size_t n = 1;
+      const auto c = static_cast<unsigned char>(t[i]);
+      if (!bytes) n = c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      n = std::min(n, t.size() - i);
+      out.push_back(t.substr(i, n));
+      i += n;
+    }
+    return out;
   };
-  std::size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
+  const auto s = characters(text), p = characters(pattern);
+  const auto eq = [rule](std::string_view a, std::string_view b) {
+    return a == b ||
+           (rule != engine::TextRule::kBytes && rule != engine::TextRule::kBin && engine::CompareUtf8(rule, a, b) == 0);
+  };
+  const auto is = [&](std::size_t k, char c) { return k < p.size() && p[k].size() == 1 && p[k][0] == c; };
+  std::size_t si = 0, pi = 0, star_p = SIZE_MAX, star_s = 0;
   while (si < s.size()) {
-    if (pi < p.size() && p[pi] == '%') {
+    if (is(pi, '%')) {
       star_p = ++pi;
       star_s = si;
-    } else if (pi < p.size() && p[pi] == '\\' && pi + 1 < p.size() && eq(s[si], p[pi + 1])) {
+    } else if (is(pi, '\\') && pi + 1 < p.size() && eq(s[si], p[pi + 1])) {
       pi += 2;
       ++si;
-    } else if (pi < p.size() && p[pi] != '\\' && (p[pi] == '_' || eq(s[si], p[pi]))) {
+    } else if (pi < p.size() && !is(pi, '\\') && (is(pi, '_') || eq(s[si], p[pi]))) {
       ++pi;
       ++si;
-    } else if (star_p != std::string_view::npos) {
+    } else if (star_p != SIZE_MAX) {
       pi = star_p;
       si = ++star_s;
     } else {
       return false;
     }
   }
-  while (pi < p.size() && p[pi] == '%') ++pi;
+  while (is(pi, '%')) ++pi;
   return pi == p.size();
 }
 
@@ -400,11 +403,9 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   if (f == "LOWER" || f == "LCASE" || f == "UPPER" || f == "UCASE") {
     if (!arity(1, 1)) return WrongArguments(f);
     if (any_null()) return Null();
-    std::string s = text(args[0]);
-    for (char& c : s)
-      c = static_cast<char>(f[0] == 'L' ? std::tolower(static_cast<unsigned char>(c))
-                                        : std::toupper(static_cast<unsigned char>(c)));
-    return Str(std::move(s), args[0].kind);
+    if (args[0].kind == LiteralKind::kBinary) return args[0];  // bytes have no case, as on the server
+    const std::string s = text(args[0]);
+    return Str(f[0] == 'L' ? engine::LowerCase(s) : engine::UpperCase(s), args[0].kind);
   }
   if (f == "IFNULL" || f == "COALESCE") {
     if (f == "IFNULL" ? !arity(2, 2) : args.empty()) return WrongArguments(f);
@@ -422,36 +423,45 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     if (any_null()) return Null();
     if (f == "ABS" && args[0].value.is_int() && args[0].value.as_int() == INT64_MIN)
       return OutOfRange("abs(" + args[0].value.ToString() + ")");
-    if (Integral(args[0])) {
+    // Places as the server takes them: a number rounded to the nearest integer (1.6 is 2).
+    const int places =
+        f == "ROUND" && args.size() == 2
+            ? static_cast<int>(std::clamp<std::int64_t>(ClampToInt64(std::round(ToDouble(args[1].value))), -400, 400))
+            : 0;
+    if (Integral(args[0]) && !(f == "ROUND" && places < 0)) {
       if (f == "ABS" && args[0].value.is_int()) return Int(std::llabs(args[0].value.as_int()));
       return args[0];
     }
     const double d = ToDouble(args[0].value);
-    const bool exact = Exact(args[0]);  // a DECIMAL, computed exactly
+    const bool exact = Exact(args[0]);  // an integer or a DECIMAL, computed exactly
     if (f == "ABS") {
       if (!exact) return SqlValue{Value::Double(std::fabs(d))};
       const Decimal x = ExactOf(args[0]);
       return OfDecimal(x.Compare(Decimal()) < 0 ? Decimal() - x : x);
     }
     if (f == "ROUND") {
-      const int places =
-          args.size() == 2
-              ? static_cast<int>(std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), -400, 400))
-              : 0;
       if (exact) {
-        // MySQL's scale: the places asked for, 0 to 30; negative places round the integer part.
+        // MySQL's scale: the places asked for, 0 to 30; negative places round the integer part
+        // (an integer stays one: ROUND(155, -1) is 160).
         const Decimal x = ExactOf(args[0]);
         if (places >= 0) return OfDecimal(x.Rounded(std::min(places, Decimal::kMaxScale)));
-        if (places < -Decimal::kMaxDigits) return OfDecimal(Decimal());
-        const Decimal step = *Decimal::Parse("1" + std::string(static_cast<std::size_t>(-places), '0'));
-        return OfDecimal(*x.Divide(step, 0) * step);
+        Decimal r;
+        if (places >= -Decimal::kMaxDigits) {
+          const Decimal step = *Decimal::Parse("1" + std::string(static_cast<std::size_t>(-places), '0'));
+          r = *x.Divide(step, 0) * step;
+        }
+        if (Integral(args[0])) {
+          if (auto i = r.ToInt64(); i && args[0].value.is_int()) return Int(*i);
+          if (auto u = r.ToUint64(); u && args[0].value.is_uint()) return SqlValue{Value::UInt(*u)};
+        }
+        return OfDecimal(r);
       }
       double r = 0;  // rounded away entirely below -300 places
       if (places > 300) {
         r = d;  // past a double's digits: nothing to round (and 10^places would be infinite)
       } else if (places >= -300) {
         const double m = std::pow(10.0, places);
-        r = std::round(d * m) / m;
+        r = std::nearbyint(d * m) / m;  // halves to even, as the server's rint()
       }
       return SqlValue{Value::Double(r)};
     }
@@ -530,7 +540,7 @@ std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
   const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
   if (text_a && text_b) {
-    return CompareText(a.value.as_string(), b.value.as_string(), TextOrder(a.kind, b.kind));
+    return engine::CompareUtf8(RuleFor(a, b), a.value.as_string(), b.value.as_string());
   }
   if (Integral(a) && Integral(b)) {
     const __int128 x = a.value.is_int() ? __int128(a.value.as_int()) : __int128(a.value.as_uint());
@@ -662,7 +672,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       if (x->value.is_null() || p->value.is_null()) return Null();
       const std::string s = x->value.is_string() ? x->value.as_string() : *Format(x->value);
       const std::string pat = p->value.is_string() ? p->value.as_string() : *Format(p->value);
-      const bool m = LikeMatch(s, pat, TextOrder(x->kind, p->kind) != LiteralKind::kPlain);
+      const bool m = LikeMatch(s, pat, RuleFor(*x, *p));
       return Int(m != e.negated);
     }
   }

@@ -17,8 +17,14 @@ namespace strata::sql {
 
 // A value in flight: how it compares and converts depends on where it came from.
 struct SqlValue {
+  SqlValue() = default;
+  SqlValue(Value v, LiteralKind k = LiteralKind::kPlain) : value(std::move(v)), kind(k) {}  // NOLINT: implicit
+
   Value value;
   LiteralKind kind = LiteralKind::kPlain;  // kBinary: bytes; kDecimal: exact digits in text
+  // Text read from a column: its collation, which decides against a literal's (the session's
+  // utf8mb4_general_ci), as the server's coercibility rules have it.
+  std::optional<engine::TextRule> collation;
 };
 
 template <typename T>

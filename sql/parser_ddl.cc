@@ -53,14 +53,15 @@ sql::Statement Parser::ParseCreate() {
     // _bin one (which tables without their own COLLATE would take) is said to be ignored.
     std::optional<Charset> charset;
     bool binary = false;
+    std::uint16_t collation = 0;
     while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
       AcceptWord("DEFAULT");
-      if (!CharsetOrCollateOption(charset, binary)) ++i_;  // COMMENT, ...: accepted
+      if (!CharsetOrCollateOption(charset, binary, &collation)) ++i_;  // COMMENT, ...: accepted
     }
-    if (binary) {
+    if (collation != 0 && collation != engine::DefaultCollation(charset == Charset::kLatin1).id) {
       c.ignored.push_back(
-          "the database's default collation (tables in it compare text case-insensitively unless their CREATE "
-          "TABLE names a _bin COLLATE)");
+          "the database's default collation (tables in it take their charset's default collation unless their "
+          "CREATE TABLE names a COLLATE)");
     }
     return c;
   }
@@ -139,7 +140,7 @@ Charset Parser::CharsetName() {
   return *c;
 }
 
-bool Parser::CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary) {
+bool Parser::CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary, std::uint16_t* collation_id) {
   if (AcceptWord("CHARSET") || AcceptWords({"CHARACTER", "SET"})) {
     AcceptPunct("=");
     charset = CharsetName();
@@ -150,31 +151,23 @@ bool Parser::CharsetOrCollateOption(std::optional<Charset>& charset, bool& binar
   const Collation collation = CollationName(charset);
   charset = collation.charset;
   binary = collation.binary;
+  if (collation_id) *collation_id = collation.id;
   return true;
 }
 
 Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
   const std::string name = OptionValue();
-  const std::string n = Lower(name);
-  // The collations whose comparisons Strata's two (ASCII case folded, or bytes; trailing
-  // spaces ignored) stand for; accent-sensitive, case-sensitive and language ones are not.
-  static const char* const kCaseInsensitive[] = {"general_ci",    "unicode_ci", "unicode_520_ci",     "0900_ai_ci",
-                                                 "uca1400_ai_ci", "swedish_ci", "general_mysql500_ci"};
-  const auto us = n.find('_');
   std::optional<Collation> found;
-  if (n == "binary") {
-    found = Collation{Charset::kBinary, true};
-  } else if (auto cs = CharsetNamed(n.substr(0, us)); cs && us != std::string::npos) {
-    const std::string rest = n.substr(us + 1);
-    for (const char* r : kCaseInsensitive) {
-      if (rest == r) found = Collation{*cs, false};
-    }
-    if (rest == "bin") found = Collation{*cs, true};
+  if (Lower(name) == "binary") {
+    found = Collation{Charset::kBinary, true, 63};
+  } else if (auto info = engine::CollationByName(name)) {
+    found =
+        Collation{info->latin1 ? Charset::kLatin1 : Charset::kUtf8mb4, info->rule == engine::TextRule::kBin, info->id};
   }
   if (!found) {
     throw Failure{{1273, "HY000",
-                   fmt::format("Unknown collation: '{}' (Strata compares text by the _ci collations of utf8mb4 and "
-                               "latin1, case-insensitively, and by their _bin ones)",
+                   fmt::format("Unknown collation: '{}' (Strata compares text by utf8mb4's general_ci, unicode_ci, "
+                               "unicode_520_ci, uca1400_ai_ci, 0900_ai_ci and bin, latin1's swedish_ci and bin)",
                                name)}};
   }
   if (charset && *charset != found->charset) {
@@ -239,10 +232,11 @@ sql::Statement Parser::ParseCreateTable() {
   ExpectPunct(")");
   std::optional<Charset> table_charset;
   bool table_binary_collation = false;
+  std::uint16_t table_collation = 0;
   while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
     AcceptPunct(",");
     AcceptWord("DEFAULT");
-    if (CharsetOrCollateOption(table_charset, table_binary_collation)) {
+    if (CharsetOrCollateOption(table_charset, table_binary_collation, &table_collation)) {
     } else if (AcceptWord("AUTO_INCREMENT")) {
       AcceptPunct("=");
       c.spec.auto_increment = Unsigned();
@@ -266,6 +260,7 @@ sql::Statement Parser::ParseCreateTable() {
     if (!explicit_charset[k] && table_charset && (col.is_string())) {
       col.charset = *table_charset;
       col.binary_collation = table_binary_collation;
+      col.collation_id = table_collation;
     }
   }
   c.spec.database = c.table.database;
@@ -358,6 +353,8 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
       else if (type != "FLOAT")
         Syntax();  // DOUBLE and REAL take (M,D) or nothing
       ExpectPunct(")");
+      if (s == kNoScale && p > 53)
+        throw Failure{{1063, "42000", fmt::format("Incorrect column specifier for column '{}'", col.name)}};
       if (s == kNoScale && p > 24) col.type = ColumnType::kDouble;
       if (s != kNoScale) {
         if (p > 255)
@@ -445,6 +442,7 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
       if (col.is_string()) {
         col.charset = collation.charset;
         col.binary_collation = collation.binary;
+        col.collation_id = collation.id;
         *has_charset = true;
       }
     } else if (AcceptWord("DEFAULT")) {
@@ -506,6 +504,7 @@ Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default
         break;
     }
     col.binary_collation = false;
+    col.collation_id = 0;
   }
   return col;
 }

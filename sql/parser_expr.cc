@@ -163,6 +163,8 @@ ExprPtr Parser::Unary() {
     if (t.text == "-" && operand->kind == Expr::Kind::kLiteral && !operand->value.is_null() &&
         operand->literal_kind != LiteralKind::kBinary && !operand->value.is_string()) {
       operand->value = Negate(operand->value);
+      // Below BIGINT's range the negated number is exact digits, as a DECIMAL literal is.
+      if (operand->value.is_string()) operand->literal_kind = LiteralKind::kDecimal;
       operand->offset = t.offset;
       return operand;
     }

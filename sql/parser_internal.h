@@ -184,14 +184,15 @@ class Parser {
   Charset CharsetName();
   struct Collation {
     Charset charset;
-    bool binary;  // a *_bin collation (Column::binary_collation)
+    bool binary;       // a *_bin collation (Column::binary_collation)
+    std::uint16_t id;  // the server's id (Column::collation_id)
   };
   // COLLATE's name: a collation Strata compares by, else error 1273 (or 1253 when it is not one
   // of `charset`'s).
   Collation CollationName(std::optional<Charset> charset);
   // CHARACTER SET / CHARSET [=] x or COLLATE [=] y, as CREATE DATABASE and CREATE TABLE take
   // them for their default: true when one was read into `charset` and `binary` (a _bin one).
-  bool CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary);
+  bool CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary, std::uint16_t* collation_id = nullptr);
   sql::Statement ParseCreateTable();
   void SkipBalanced();
   Column ColumnDefinition(CreateTable& c, bool* has_charset, bool* default_now);

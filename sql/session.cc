@@ -23,6 +23,82 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+// sql_mode's words in the server's order (the order it prints them in), and the combinations
+// that stand for several.
+constexpr std::string_view kSqlModes[] = {"REAL_AS_FLOAT",
+                                          "PIPES_AS_CONCAT",
+                                          "ANSI_QUOTES",
+                                          "IGNORE_SPACE",
+                                          "IGNORE_BAD_TABLE_OPTIONS",
+                                          "ONLY_FULL_GROUP_BY",
+                                          "NO_UNSIGNED_SUBTRACTION",
+                                          "NO_DIR_IN_CREATE",
+                                          "POSTGRESQL",
+                                          "ORACLE",
+                                          "MSSQL",
+                                          "DB2",
+                                          "MAXDB",
+                                          "NO_KEY_OPTIONS",
+                                          "NO_TABLE_OPTIONS",
+                                          "NO_FIELD_OPTIONS",
+                                          "MYSQL323",
+                                          "MYSQL40",
+                                          "ANSI",
+                                          "NO_AUTO_VALUE_ON_ZERO",
+                                          "NO_BACKSLASH_ESCAPES",
+                                          "STRICT_TRANS_TABLES",
+                                          "STRICT_ALL_TABLES",
+                                          "NO_ZERO_IN_DATE",
+                                          "NO_ZERO_DATE",
+                                          "ALLOW_INVALID_DATES",
+                                          "ERROR_FOR_DIVISION_BY_ZERO",
+                                          "TRADITIONAL",
+                                          "NO_AUTO_CREATE_USER",
+                                          "HIGH_NOT_PRECEDENCE",
+                                          "NO_ENGINE_SUBSTITUTION",
+                                          "PAD_CHAR_TO_FULL_LENGTH",
+                                          "EMPTY_STRING_IS_NULL",
+                                          "SIMULTANEOUS_ASSIGNMENT",
+                                          "TIME_ROUND_FRACTIONAL"};
+
+// SET sql_mode's value as the server keeps it: each word checked, TRADITIONAL and ANSI
+// expanded, in the server's order; nullopt and the word that is not a mode otherwise.
+std::optional<std::string> SqlModeValue(const std::string& text, std::string* bad) {
+  std::vector<bool> set(std::size(kSqlModes));
+  auto add = [&](std::string_view word) {
+    for (std::size_t i = 0; i < std::size(kSqlModes); ++i) {
+      if (kSqlModes[i] == word) set[i] = true;
+    }
+  };
+  std::string upper(text);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (std::size_t at = 0; at < upper.size();) {
+    std::size_t end = std::min(upper.find(',', at), upper.size());
+    std::string_view word = std::string_view(upper).substr(at, end - at);
+    while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+    while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
+    at = end + 1;
+    if (word.empty()) continue;
+    if (std::find(std::begin(kSqlModes), std::end(kSqlModes), word) == std::end(kSqlModes)) {
+      *bad = std::string(word);
+      return std::nullopt;
+    }
+    add(word);
+    if (word == "TRADITIONAL") {
+      for (auto w : {"STRICT_TRANS_TABLES", "STRICT_ALL_TABLES", "NO_ZERO_IN_DATE", "NO_ZERO_DATE",
+                     "ERROR_FOR_DIVISION_BY_ZERO", "NO_AUTO_CREATE_USER", "NO_ENGINE_SUBSTITUTION"})
+        add(w);
+    } else if (word == "ANSI") {
+      for (auto w : {"REAL_AS_FLOAT", "PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE"}) add(w);
+    }
+  }
+  std::string out;
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    if (set[i]) out += (out.empty() ? "" : ",") + std::string(kSqlModes[i]);
+  }
+  return out;
+}
+
 // Whether sql_mode's comma-separated list holds `mode` (given in upper case).
 bool SqlModeHas(const std::string& sql_mode, std::string_view mode) {
   std::string upper(sql_mode);
@@ -312,8 +388,7 @@ StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
   } else if (p.statement) {
     hints_ = &p.hints;
     const auto* insert = std::get_if<Insert>(&*p.statement);
-    const auto* update = std::get_if<Update>(&*p.statement);
-    storing_values_ = (insert && !insert->ignore) || (update && !update->ignore);
+    storing_values_ = insert && !insert->ignore;  // UPDATE says so around its SET values alone
     eval_warnings_.clear();
     o = Dispatch(*p.statement, sink);
     // Warnings raised while expressions were evaluated come first, as they came first.
@@ -584,6 +659,15 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   }
   StatementOutcome o;
   for (const std::string& w : c.ignored) o.warnings.push_back(Ignored(w));
+  // A Unicode collation is compared by ICU's data, not the server's tables: said, never silent.
+  std::vector<std::uint16_t> said;
+  for (const engine::Column& col : spec.columns) {
+    const auto collation = engine::CollationById(col.collation_id);
+    if (!col.is_string() || !collation || std::count(said.begin(), said.end(), collation->id)) continue;
+    said.push_back(collation->id);
+    if (const std::string note = engine::UnicodeWarning(*collation); !note.empty())
+      o.warnings.push_back({SqlWarning::Level::kNote, 1235, note});
+  }
   return o;
 }
 
@@ -621,6 +705,15 @@ StatementOutcome Session::DoSet(const Set& set) {
         if (auto e = EndTransaction(true)) return Error(*e);
       }
       autocommit_ = *b;
+    } else if (name == "sql_mode") {
+      // Checked and expanded (a misspelt mode was kept as given, and TRADITIONAL or DEFAULT
+      // turned strict mode off without a word).
+      std::string bad;
+      auto mode = Lower(text) == "default" ? std::optional<std::string>(std::string(FindVariable(name)->value))
+                                           : SqlModeValue(text, &bad);
+      if (!mode)
+        return Error({1231, "42000", fmt::format("Variable 'sql_mode' can't be set to the value of '{}'", bad)});
+      session_vars_[name] = *mode;
     } else if (name == "transaction_isolation" || name == "tx_isolation") {
       auto iso = IsolationFromName(text);
       if (!iso)
@@ -704,6 +797,9 @@ std::string Session::ShowCreateTable(const engine::Table& table) const {
       const std::string charset = c.charset == Charset::kLatin1 ? "latin1" : "utf8mb4";
       l += " CHARACTER SET " + charset;
       if (c.binary_collation) l += " COLLATE " + charset + "_bin";
+    } else if (auto collation = engine::CollationById(c.collation_id);
+               c.is_string() && collation && collation->id != engine::DefaultCollation(false).id) {
+      l += std::string(" COLLATE ") + collation->name;
     }
     if (!c.nullable) l += " NOT NULL";
     if (c.auto_increment) l += " AUTO_INCREMENT";

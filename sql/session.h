@@ -130,8 +130,8 @@ class Session {
 
   Database& db_;
   std::unique_ptr<EvalContext> context_;
-  // The statement running stores the values it computes (INSERT or UPDATE, not IGNORE), and
-  // the warnings its expressions raised so far (SessionContext adds them).
+  // Expressions being evaluated are values to store (an INSERT's, an UPDATE's SET, not IGNORE),
+  // and the warnings the statement's expressions raised so far (SessionContext adds them).
   bool storing_values_ = false;
   mutable std::vector<SqlWarning> eval_warnings_;
   std::string database_;

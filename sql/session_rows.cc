@@ -37,7 +37,9 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
   } else if (c.is_string() && c.binary_collation) {
     kind = LiteralKind::kBinCollated;
   }
-  return {v, kind};
+  SqlValue out{v, kind};
+  if (c.is_string()) out.collation = engine::TextRuleOf(c);
+  return out;
 }
 
 SqlResult<SqlValue> RowContext::Column(const Expr& column) const {
@@ -275,7 +277,9 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
         row[targets[k]] = c.default_value.value_or(Value::Null());
         continue;
       }
+      storing_values_ = !u.ignore;  // a value stored, not a WHERE: x/0 here is an error in strict mode
       auto v = Eval(*u.set[k].value, ctx);
+      storing_values_ = false;
       if (!v.ok()) return Error(v.error());
       row[targets[k]] = ToColumn(*v, c);
     }

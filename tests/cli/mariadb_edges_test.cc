@@ -341,6 +341,8 @@ SELECT id FROM s WHERE d > 12345678901234567890123456789012345.12345678901234567
 SELECT id FROM s WHERE e = 0.1 ORDER BY id;
 SELECT 1/3, 10 DIV 3, 2.96 DIV 1, -7.5 % 2, ROUND(2.5), ROUND(-2.5), ROUND(1234.5678, -2), ROUND(1.23456, 3);
 SELECT FLOOR(-2.5), CEIL(2.1), ABS(-1.50), 0.1 + 0.2 = 0.3, 1.0 = 1, 1.5 * 1.5, 7 / 2, -0.5 * 0;
+SELECT ROUND(155, -1), ROUND(-155, -2), ROUND(1234567, -3), ROUND(18446744073709551615, -1), ROUND(5, -1);
+SELECT ROUND(2.5e0), ROUND(0.5e0), ROUND(-2.5e0), ROUND('2.5'), ROUND(2.567, 1.6), ROUND(2.567, -0.6), ABS(-18446744073709551615);
 SELECT 99999999999999999999999999999999999999999999999999999999999999999 * 10;
 SELECT 99999999999999999999999999999999999999999999999999999999999999999 + 1;
 SELECT 999999999999999999999999999999999999999999999999999999999999999999999999999999999 + 1;
@@ -367,6 +369,15 @@ SET sql_mode = 'ERROR_FOR_DIVISION_BY_ZERO';
 INSERT INTO z VALUES (6, 10/0, 1);
 SELECT id, v, d FROM z ORDER BY id;
 )");
+  // x/0 in a WHERE is no value stored: a warning, not an error (how many: the server
+  // evaluates the constant once, Strata for each row it looks at).
+  ExpectSame(R"(CREATE TABLE z (id INT PRIMARY KEY, v INT);
+INSERT INTO z VALUES (1, 1), (2, 2);
+UPDATE z SET v = 5 WHERE id = 1/0;
+SELECT @@warning_count > 0;
+SELECT id, v FROM z ORDER BY id;
+)",
+             /*codes_only=*/true);
 }
 
 // FLOAT(M,D) and DOUBLE(M,D) keep D decimals, print them and compute with them; ZEROFILL pads
@@ -396,6 +407,14 @@ CREATE TABLE g5 (a FLOAT(10,31));
 CREATE TABLE g6 (a VARCHAR(3) ZEROFILL);
 CREATE TABLE g7 (a FLOAT(40,31));
 CREATE TABLE g8 (a FLOAT(0,0));
+CREATE TABLE g9 (a FLOAT(54));
+CREATE TABLE t8 (id INT PRIMARY KEY, e FLOAT(8,0), x INT, u DECIMAL(6,2) UNSIGNED, w FLOAT(6,2) UNSIGNED);
+INSERT INTO t8 VALUES (1, 99999999, 1, 0, 0);
+UPDATE t8 SET x = 2;
+INSERT INTO t8 VALUES (2, 1, 1, -0.001, 0);
+INSERT INTO t8 VALUES (3, 1, 1, 0, -0.001);
+INSERT INTO t8 VALUES (4, 1, 1, -0, -0);
+SELECT * FROM t8 ORDER BY id;
 )");
 }
 
@@ -462,6 +481,68 @@ SET max_error_count = 3;
 INSERT IGNORE INTO w (id, t) VALUES (100, 1000), (101, 1001), (102, 1002), (103, 1003), (104, 1004);
 SELECT @@warning_count, @@max_error_count;
 SHOW WARNINGS;
+)");
+}
+
+// Text compares by its collation's weights, in keys, unique checks, WHERE, LIKE, ORDER BY and
+// UPPER/LOWER: utf8mb4_general_ci folds accents and non-ASCII case (ß = S), latin1_swedish_ci
+// puts Å Ä Ö after Z and Ü with Y. (Only ASCII letters were folded: a UNIQUE key took 'Zoë',
+// 'ZOË' and 'Zoe' as three values.)
+TEST_F(MariadbEdgesTest, TextComparesByItsCollation) {
+  ExpectSame(R"(CREATE TABLE g (id INT PRIMARY KEY, v VARCHAR(20), UNIQUE KEY uv (v));
+INSERT INTO g VALUES (1, 'Zoë');
+INSERT INTO g VALUES (2, 'ZOË');
+INSERT INTO g VALUES (3, 'Zoe');
+INSERT INTO g VALUES (4, 'straße');
+INSERT INTO g VALUES (5, 'STRASE');
+INSERT INTO g VALUES (6, 'strasse'), (7, 'Ǆemal'), (8, 'émile'), (9, 'Ölund'), (10, 'olunda'), (11, 'Ωmega'), (12, 'ωMEGAs');
+INSERT INTO g VALUES (13, 'OLUND  ');
+SELECT 'Zoë' = 'ZOË', 'Zoë' = 'Zoe', 'a' = 'A  ', 'a\t' < 'a', 'Ǆ' = 'ǆ', 'ß' = 's', 'ß' = 'ss', UPPER('zoë straße ǆ'), LOWER('ZOË Σ');
+SELECT id, v FROM g WHERE v = 'ZOE';
+SELECT id, v FROM g WHERE v = 'OLUND' ORDER BY id;
+SELECT id FROM g WHERE v LIKE 'zo_' ORDER BY id;
+SELECT id FROM g WHERE v LIKE '%MEGA' ORDER BY id;
+SELECT id, v FROM g ORDER BY v, id;
+SELECT id FROM g WHERE v > 'N' ORDER BY id;
+CREATE TABLE l (id INT PRIMARY KEY, v VARCHAR(20) CHARACTER SET latin1, KEY kv (v));
+INSERT INTO l VALUES (1, 'Café'), (2, 'CAFE'), (3, 'Åsa'), (4, 'Zebra'), (5, 'Ärlig'), (6, 'Öl'), (7, 'Über'), (8, 'Yvonne'), (9, 'Ølse'), (10, 'æble');
+SELECT id FROM l WHERE v = 'cafe' ORDER BY id;
+SELECT id, v FROM l ORDER BY v, id;
+SELECT id FROM l WHERE v > 'Z' ORDER BY id;
+SELECT id FROM l WHERE v = 'ÄRLIG' OR v = 'yber' ORDER BY id;
+)");
+  // The Unicode collations: ICU's weights (CREATE TABLE notes so, hence codes only).
+  ExpectSame(R"(CREATE TABLE u (id INT PRIMARY KEY, v VARCHAR(20) COLLATE utf8mb4_unicode_ci, UNIQUE KEY uv (v));
+INSERT INTO u VALUES (1, 'straße');
+INSERT INTO u VALUES (2, 'STRASSE');
+INSERT INTO u VALUES (3, 'œuvre');
+INSERT INTO u VALUES (4, 'OEUVRE');
+INSERT INTO u VALUES (5, 'Résumé'), (6, 'resumes'), (7, 'zebra'), (8, 'Ábc');
+INSERT INTO u VALUES (9, 'RESUME  ');
+SELECT id, v FROM u ORDER BY v, id;
+SELECT id FROM u WHERE v = 'RESUME' ORDER BY id;
+)",
+             /*codes_only=*/true);
+}
+
+// SET sql_mode checks each mode and expands TRADITIONAL and ANSI, and DEFAULT is the default:
+// a misspelt mode was kept as given, and TRADITIONAL or DEFAULT turned strict mode off.
+TEST_F(MariadbEdgesTest, SqlModeIsCheckedAndExpanded) {
+  ExpectSame(R"(CREATE TABLE r (id INT PRIMARY KEY, t TINYINT, v INT);
+SET sql_mode = 'BOGUS_MODE';
+SET sql_mode = 'STRICT_TRANS_TABLES,NO_SUCH';
+SET sql_mode = 'traditional';
+SELECT @@sql_mode;
+INSERT INTO r VALUES (1, 1000, 1);
+INSERT INTO r VALUES (2, 1, 1/0);
+SET sql_mode = 'ansi,no_auto_value_on_zero';
+SELECT @@sql_mode;
+INSERT INTO r VALUES (3, 1000, 1);
+SET sql_mode = DEFAULT;
+INSERT INTO r VALUES (4, 1000, 1);
+SET sql_mode = '';
+SELECT @@sql_mode;
+SELECT id, t, v FROM r ORDER BY id;
 )");
 }
 

@@ -58,4 +58,24 @@ TEST(OpenFilesTest, MoreTablesThanUlimitAllowsAreCreatedWrittenAndReadBack) {
   EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
 }
 
+// A table whose file was deleted is refused by name and the rest opens (the whole directory
+// was refused: the missing file came back as an I/O error, not as missing).
+TEST(OpenFilesTest, AMissingTableFileFailsThatTableAlone) {
+  TempDir tmp;
+  const std::string dir = (tmp.path() / "d").string();
+  auto made =
+      RunCommand(fmt::format("{} sql --datadir {} -e \"CREATE DATABASE m; CREATE TABLE m.a (id INT PRIMARY KEY); "
+                             "CREATE TABLE m.b (id INT PRIMARY KEY); INSERT INTO m.b VALUES (7)\"",
+                             STRATA_BINARY, dir));
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  std::filesystem::remove(tmp.path() / "d" / "m" / "a.ibd");
+  auto b = RunCommand(fmt::format("{} sql --datadir {} -N -e \"SELECT id FROM m.b\"", STRATA_BINARY, dir));
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(b.out, "7\n");
+  EXPECT_NE(b.err.find("a.ibd"), std::string::npos) << b.err;
+  auto a = RunCommand(fmt::format("{} sql --datadir {} -N -e \"SELECT id FROM m.a\"", STRATA_BINARY, dir));
+  EXPECT_EQ(a.exit_code, 1);
+  EXPECT_NE(a.err.find("ERROR"), std::string::npos) << a.err;
+}
+
 }  // namespace
