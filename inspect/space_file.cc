@@ -579,6 +579,15 @@ bool SpaceFile::ReadPages(std::uint32_t first, std::uint32_t count, std::byte* o
   return true;
 }
 
+bool SpaceFile::InHole(std::uint32_t first, std::uint32_t count) const {
+  if (stored_ || copy_on_write_ || fd_ < 0) return false;  // pages in memory may differ from the file
+  const off_t start = static_cast<off_t>(std::size_t{first} * page_size_);
+  const off_t end = static_cast<off_t>(std::size_t{first + count} * page_size_);
+  const off_t data = ::lseek(fd_, start, SEEK_DATA);
+  if (data < 0) return errno == ENXIO;  // no data at or after start: a hole to the end
+  return data >= end;
+}
+
 bool SpaceFile::IsFree(std::uint32_t n) const {
   if (!flags_ || n >= n_pages_) return false;
   if (n >= free_limit_) return true;

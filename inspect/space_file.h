@@ -115,6 +115,9 @@ class SpaceFile {
   // Copies pages [first, first + count) into `out` with one pread: the fast path for
   // sequential passes. False if the read fell short (callers then use page()).
   bool ReadPages(std::uint32_t first, std::uint32_t count, std::byte* out) const;
+  // Whether pages [first, first + count) lie in a hole of a sparse file (SEEK_DATA finds no
+  // data in them): all zeros, known without reading them. False when unsure.
+  bool InHole(std::uint32_t first, std::uint32_t count) const;
 
   // Whether the extent descriptors mark page n free (or it lies at or past the free limit).
   // Freed pages keep their old bytes, so a freed INDEX page still looks like one; analyzers

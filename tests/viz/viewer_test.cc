@@ -91,5 +91,20 @@ TEST(ViewerTest, BadArgumentsExitTwo) {
   EXPECT_EQ(testing::RunCommand(std::string(STRATA_VIZ_BINARY) + " --help").exit_code, 0);
 }
 
+// A killed server's directory: the undo panel's history length is the files' as they are,
+// and the viewer says so (on stderr too) as inspect undo does; it showed the stale figure alone.
+TEST(ViewerTest, AStaleHistoryLengthIsSaidToBeStale) {
+  testing::TempDir tmp;
+  for (const char* f : {"ibdata1", "ib_logfile0"})
+    testing::Gunzip(testing::TestDataDir() / "mariadb-stale" / (std::string(f) + ".gz"), tmp.path() / f);
+  const auto shot = tmp.path() / "shot.png";
+  auto r = testing::RunCommand("ASAN_OPTIONS=detect_leaks=0 xvfb-run -a -s '-screen 0 1280x800x24' " +
+                               std::string(STRATA_VIZ_BINARY) + " " + (tmp.path() / "ibdata1").string() +
+                               " --frames 3 --screenshot " + shot.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("strata-viz: warning: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stale"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace strata::viz

@@ -35,9 +35,12 @@ struct AppState {
   std::vector<std::unique_ptr<LoadedFile>> files;
   inspect::EncryptionKeys keys;             // --key-file / --keyring: encrypted pages shown decrypted
   std::optional<inspect::UndoReport> undo;  // when a system tablespace is among the files
-  std::atomic<std::size_t> loaded{0};       // files done, for the progress bar
-  std::atomic<bool> finished{false};        // everything (undo included) is loaded
-  std::atomic<float> file_progress{0};      // share of the current file's pages scanned
+  // Why the undo figures are stale (the redo log holds changes past its checkpoint: a crash),
+  // said above them and on stderr; empty when they are not.
+  std::string undo_stale;
+  std::atomic<std::size_t> loaded{0};   // files done, for the progress bar
+  std::atomic<bool> finished{false};    // everything (undo included) is loaded
+  std::atomic<float> file_progress{0};  // share of the current file's pages scanned
   std::thread loader;
 
   MapKind map = MapKind::kExtents;

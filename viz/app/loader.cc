@@ -1,6 +1,9 @@
 #include "viz/app/app_state.h"
 
+#include <iostream>
+
 #include "inspect/page_info.h"
+#include "inspect/redo_apply.h"
 #include "inspect/sys_dictionary.h"
 
 namespace strata::viz {
@@ -36,7 +39,16 @@ void StartLoading(AppState& app, const std::vector<std::filesystem::path>& paths
       lf->ready = true;
       app.loaded++;
     }
-    if (!system_files.empty()) app.undo = inspect::AnalyzeUndo(system_files, false);
+    if (!system_files.empty()) {
+      app.undo = inspect::AnalyzeUndo(system_files, false);
+      // The history length of a crashed directory is the files' as they are, not the server's.
+      if (auto dir = inspect::DataDirOf(system_files.front()->path())) {
+        if (auto stale = inspect::StaleLogFinding(*dir)) {
+          app.undo_stale = stale->ToString();
+          std::cerr << "strata-viz: warning: " << app.undo_stale << "\n";
+        }
+      }
+    }
     app.finished = true;
   });
 }

@@ -241,6 +241,12 @@ void BtreePanel::Draw(AppState& app, bool* open) {
 void UndoPanel::Draw(AppState& app, bool* open) {
   if (!app.all_loaded() || !app.undo) return;
   if (!ImGui::Begin("Undo", open)) return ImGui::End();
+  if (!app.undo_stale.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.2f, 1.0f));
+    ImGui::TextWrapped("Warning: %s. The figures below are the files' as they are, not the server's.",
+                       app.undo_stale.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::Text("History list length %llu", static_cast<unsigned long long>(app.undo->history_list_length));
   ImGui::Text("History size %llu pages in %zu rollback segments",
               static_cast<unsigned long long>(app.undo->history_pages), app.undo->rsegs.size());
