@@ -45,8 +45,9 @@ class Decimal {
   std::optional<Decimal> Divide(const Decimal& o, int scale) const;
   // The remainder with the sign of the dividend (MySQL's %); nullopt when `o` is zero.
   std::optional<Decimal> Remainder(const Decimal& o) const;
-  // The integer part, toward zero.
+  // The integer part, toward zero; `scale` digits after the point, the rest dropped.
   Decimal Truncated() const { return Rescaled(0, false); }
+  Decimal Truncated(int scale) const { return Rescaled(scale, false); }
   // `scale` digits after the point: fewer rounded half away from zero, more zero-filled.
   Decimal Rounded(int scale) const { return Rescaled(scale, true); }
   int Compare(const Decimal& o) const;

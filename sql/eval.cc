@@ -134,22 +134,37 @@ SqlValue OfDecimal(const Decimal& d) { return Str(d.ToString(), LiteralKind::kDe
 
 bool Exact(const SqlValue& v) { return Integral(v) || (v.kind == LiteralKind::kDecimal && v.value.is_string()); }
 
-// Integers and DECIMALs computed exactly, with MySQL's result scales; a result past the 81
-// digits the server computes with is an error.
+// The digits after the point a number shows: a quotient's, or as many as its text has.
+int ShownScale(const SqlValue& v) {
+  if (v.decimals >= 0) return v.decimals;
+  if (v.kind != LiteralKind::kDecimal || !v.value.is_string()) return 0;
+  const auto d = Decimal::Parse(v.value.as_string());
+  return d ? d->scale() : 0;
+}
+
+// Integers and DECIMALs computed exactly, with MySQL's result scales (+ -: the larger, *: the
+// sum, /: the dividend's plus div_precision_increment 4); a quotient is computed to the next
+// multiple of nine digits and shows only its scale, as the server's 9-digit words do, so
+// 1/7*7 is 1.0000, not 1.0003. A result past the 81 digits the server computes with is an error.
 SqlResult<SqlValue> ExactArithmetic(const std::string& op, const SqlValue& a, const SqlValue& b) {
   const Decimal x = ExactOf(a), y = ExactOf(b);
   const std::string what = fmt::format("{} {} {}", a.value.ToString(), op, b.value.ToString());
+  const int sa = ShownScale(a), sb = ShownScale(b);
   Decimal r;
+  int shown = std::max(sa, sb);
   if (op == "+") {
     r = x + y;
   } else if (op == "-") {
     r = x - y;
   } else if (op == "*") {
     r = x * y;
+    shown = std::min(sa + sb, Decimal::kMaxScale);
   } else if (op == "/") {
-    auto q = x.Divide(y, std::min(x.scale() + 4, Decimal::kMaxScale));  // div_precision_increment
+    shown = std::min(sa + 4, Decimal::kMaxScale);
+    const int digits = (x.scale() + 4 + 8) / 9 * 9;
+    auto q = x.Divide(y, digits + 1);
     if (!q) return Null();
-    r = *q;
+    r = q->Truncated(digits);
   } else if (op == "DIV") {
     auto m = x.Remainder(y);
     if (!m) return Null();
@@ -164,7 +179,9 @@ SqlResult<SqlValue> ExactArithmetic(const std::string& op, const SqlValue& a, co
   if (r.integer_digits() > Decimal::kMaxResultDigits) return OutOfRange(what, "DECIMAL");
   if (r.integer_digits() + r.scale() > Decimal::kMaxResultDigits)
     r = r.Rounded(Decimal::kMaxResultDigits - r.integer_digits());
-  return OfDecimal(r);
+  SqlValue out = OfDecimal(r);
+  if (r.scale() != shown) out.decimals = shown;
+  return out;
 }
 
 // -x exactly: -(-9223372036854775808) is 9223372036854775808, as MySQL has it.
@@ -547,7 +564,12 @@ std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
     const __int128 y = b.value.is_int() ? __int128(b.value.as_int()) : __int128(b.value.as_uint());
     return x < y ? -1 : x > y;
   }
-  if (Exact(a) && Exact(b)) return ExactOf(a).Compare(ExactOf(b));
+  if (Exact(a) && Exact(b)) {
+    // A quotient compares as it shows (1/3 = 0.3333 holds on the server), though it computes
+    // with all its digits.
+    const auto shown = [](const SqlValue& v) { return v.decimals >= 0 ? ExactOf(v).Rounded(v.decimals) : ExactOf(v); };
+    return shown(a).Compare(shown(b));
+  }
   const double x = ToDouble(a.value), y = ToDouble(b.value);
   return x < y ? -1 : x > y;
 }
@@ -742,6 +764,13 @@ std::optional<std::string> Format(const Value& v, const Column* column) {
   if (column && column->zerofill && text.size() < DisplayWidth(*column))
     text.insert(0, DisplayWidth(*column) - text.size(), '0');
   return text;
+}
+
+std::optional<std::string> FormatResult(const SqlValue& v) {
+  if (v.decimals >= 0 && v.kind == LiteralKind::kDecimal && v.value.is_string()) {
+    if (auto d = Decimal::Parse(v.value.as_string())) return d->Rounded(v.decimals).ToString();
+  }
+  return Format(v.value);
 }
 
 Value ToColumn(SqlValue v, const Column& c) {

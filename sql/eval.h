@@ -25,6 +25,9 @@ struct SqlValue {
   // Text read from a column: its collation, which decides against a literal's (the session's
   // utf8mb4_general_ci), as the server's coercibility rules have it.
   std::optional<engine::TextRule> collation;
+  // A DECIMAL computed with more digits than it shows (a quotient keeps nine digits per
+  // nine, as the server's do): the digits after the point it is printed with; -1: all it has.
+  int decimals = -1;
 };
 
 template <typename T>
@@ -70,6 +73,9 @@ bool HasAggregate(const Expr& e);
 // As the mysql client shows a value: NULL as nullopt, a float column's value in float
 // precision, doubles in MySQL's shortest form ("1e20", "0.1").
 std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
+
+// As the client is sent an expression's value: Format, a DECIMAL rounded to the digits it shows.
+std::optional<std::string> FormatResult(const SqlValue& v);
 
 // The value handed to a column for `v` (a DOUBLE into a text column as MySQL prints it); the
 // engine converts the rest (a DECIMAL literal into an integer column is rounded there, exactly).

@@ -188,7 +188,7 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
       }
       auto v = Eval(*out.expr, ctx);
       if (!v.ok()) return v.error();
-      values.push_back(Format(v->value));
+      values.push_back(FormatResult(*v));
     }
     return values;
   };
