@@ -533,10 +533,23 @@ int Check(const std::vector<std::string>& args) {
           return;
         }
         CheckReport r = CheckSpace(f);
+        if (auto wrong = orphans.WrongSpace(f.path(), f.space_id().value())) {
+          r.findings.push_back({Severity::kError, f.path().filename().string(), 0,
+                                std::size_t{ondisk::FilHeader::kSpaceId}, "not this table's file", *wrong});
+        }
         failed |= !r.clean();
         run.Put(r, j, text);
       },
-      [&](std::vector<Finding>& findings) { CheckDirectoryLogs(run, findings); });
+      [&](std::vector<Finding>& findings) {
+        CheckDirectoryLogs(run, findings);
+        for (const auto& p : run.paths) {
+          for (const std::string& name : orphans.Missing(p)) {
+            findings.push_back({Severity::kError, (p / name).string(), std::nullopt, std::nullopt, "missing file",
+                                "the data directory's catalog lists this table, but its file is not there: the "
+                                "server refuses the table"});
+          }
+        }
+      });
 }
 
 // Undo needs every tablespace at once: TRX_SYS in ibdata1 points into the undo tablespaces.

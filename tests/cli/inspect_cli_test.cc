@@ -713,6 +713,25 @@ TEST(InspectCliTest, OrphanFilesAreNamedAndZeroedSystemPagesAreDamage) {
   EXPECT_EQ((orphan.out + orphan.err).find("all zeros"), std::string::npos) << orphan.out << orphan.err;
   std::filesystem::remove(dir / "d" / "t2.ibd");
 
+  // Another table's file copied over this one's, and a table's file deleted: the server
+  // refuses the table, and check says why (it was silent, exit 0).
+  auto second = Strata("sql --datadir " + dir.string() + " -e \"CREATE TABLE d.u (id INT PRIMARY KEY)\"");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  {
+    const auto copy = tmp.path() / "swapped";
+    std::filesystem::copy(dir, copy, std::filesystem::copy_options::recursive);
+    std::filesystem::copy_file(copy / "d" / "t.ibd", copy / "d" / "u.ibd",
+                               std::filesystem::copy_options::overwrite_existing);
+    const auto c = Strata("inspect check " + copy.string());
+    EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+    EXPECT_NE((c.out + c.err).find("u.ibd page 0 offset 34: not this table's file"), std::string::npos)
+        << c.out << c.err;
+    std::filesystem::remove(copy / "d" / "u.ibd");
+    const auto m = Strata("inspect check " + copy.string());
+    EXPECT_EQ(m.exit_code, 1) << m.out << m.err;
+    EXPECT_NE(m.err.find("u.ibd: missing file"), std::string::npos) << m.out << m.err;
+  }
+
   for (const auto& [page, role] : {std::pair{7, "data dictionary header"}, std::pair{5, "transaction system"}}) {
     const auto copy = tmp.path() / ("zeroed" + std::to_string(page));
     std::filesystem::copy(dir, copy, std::filesystem::copy_options::recursive);
