@@ -68,6 +68,8 @@ std::string ClusteredName(const TableSpec& spec) { return spec.primary_key.empty
 
 json ColumnJson(const Column& c, std::size_t position) {
   const ondisk::FieldDef f = StorageOf(c);
+  const bool fixed_scale = c.type == ColumnType::kDecimal ||
+                           ((c.type == ColumnType::kFloat || c.type == ColumnType::kDouble) && c.length > 0);
   json j = {{"name", c.name},
             {"type", static_cast<int>(DdType(c))},
             {"is_nullable", c.nullable},
@@ -78,8 +80,9 @@ json ColumnJson(const Column& c, std::size_t position) {
             {"hidden", 1},
             {"ordinal_position", position},
             {"char_length", f.max_length},
-            {"numeric_precision", c.type == ColumnType::kDecimal || c.length ? c.length : 0},
-            {"numeric_scale", c.type == ColumnType::kDecimal || c.length ? c.scale : 0},
+            {"numeric_precision", fixed_scale ? c.length : 0},
+            {"numeric_scale", fixed_scale ? c.scale : 0},
+            {"numeric_scale_null", !fixed_scale},  // as MySQL marks a DECIMAL, FLOAT(M,D) or DOUBLE(M,D)
             {"datetime_precision", c.scale},
             {"has_no_default", !c.default_value.has_value() && !c.nullable},
             {"default_value_null", !c.default_value.has_value() || c.default_value->is_null()},

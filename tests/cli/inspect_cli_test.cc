@@ -768,3 +768,20 @@ TEST(InspectCliTest, SparseFilesAreReadOnlyWhereTheyHoldData) {
     EXPECT_NE(r.out.find("6553600"), std::string::npos) << command << ": " << r.out;
   }
 }
+
+// Strata's own FLOAT(M,D) and DOUBLE(M,D) columns read back by the inspector with their D
+// decimals, as SELECT prints them (the SDI lacked numeric_scale_null, so 3.50 came out 3.5).
+TEST(InspectCliTest, FloatDigitsOfStrataFilesPrintAsSelectDoes) {
+  strata::testing::TempDir tmp;
+  const auto dir = tmp.path() / "d";
+  auto made = Strata("sql --datadir " + dir.string() +
+                     " -e \"CREATE DATABASE f; CREATE TABLE f.t (id INT PRIMARY KEY, a FLOAT(5,2), b DOUBLE(9,3), "
+                     "v VARCHAR(8), d DECIMAL(6,2)); INSERT INTO f.t VALUES (1, 3.5, -2.25, 'x', 1.5), "
+                     "(2, 999.99, 0, NULL, -0.5)\"");
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const auto rows = Strata("inspect rows " + (dir / "f" / "t.ibd").string());
+  ASSERT_EQ(rows.exit_code, 0) << rows.err;
+  const auto select = Strata("sql --datadir " + dir.string() + " -B -e \"SELECT * FROM f.t ORDER BY id\"");
+  ASSERT_EQ(select.exit_code, 0) << select.err;
+  EXPECT_EQ(rows.out, select.out);
+}
