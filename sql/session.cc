@@ -768,7 +768,11 @@ StatementOutcome Session::DoSet(const Set& set) {
       db_.set_lock_wait_timeout(std::chrono::seconds(secs));
       session_vars_[name] = std::to_string(secs);
     } else {
-      const KnownVariable* known = FindVariable(name);  // checked above
+      const KnownVariable* known = FindVariable(name);             // checked above
+      if (Lower(text) == "default" && value->value.is_string()) {  // SET x = DEFAULT: its default again
+        session_vars_.erase(name);
+        continue;
+      }
       std::uint64_t number = 0;
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
       const bool is_unsigned = !text.empty() && ec == std::errc() && end == text.data() + text.size();
@@ -776,7 +780,13 @@ StatementOutcome Session::DoSet(const Set& set) {
         return Error({1231, "42000",
                       fmt::format("Variable '{}' can't be set to the value of '{}'", name,
                                   value->value.is_null() ? "NULL" : text)});
-      session_vars_[name] = known->kind == VarKind::kBool ? (*on() ? "1" : "0") : text;
+      std::string kept = known->kind == VarKind::kBool ? (*on() ? "1" : "0") : text;
+      if (name == "max_error_count" && number > 65535) {  // the server's largest, with its warning
+        o.warnings.push_back(
+            {SqlWarning::Level::kWarning, 1292, fmt::format("Truncated incorrect max_error_count value: '{}'", text)});
+        kept = "65535";
+      }
+      session_vars_[name] = kept;
     }
   }
   return o;

@@ -482,6 +482,10 @@ SET max_error_count = 3;
 INSERT IGNORE INTO w (id, t) VALUES (100, 1000), (101, 1001), (102, 1002), (103, 1003), (104, 1004);
 SELECT @@warning_count, @@max_error_count;
 SHOW WARNINGS;
+SET max_error_count = 70000;
+SELECT @@max_error_count;
+SET max_error_count = DEFAULT;
+SELECT @@max_error_count;
 )");
 }
 
