@@ -19,7 +19,10 @@ class UndoReader {
   UndoReader(const std::vector<const SpaceFile*>& files, bool logs) : logs_(logs) {
     for (const SpaceFile* f : files) {
       // ibdata2.. share space id 0 with ibdata1; TRX_SYS is in the file that starts the space.
-      if (f->space_id().value() == kSystemSpaceId && FilHeader(f->page(0)).type() != PageType::kFspHdr) continue;
+      if (f->space_id().value() == kSystemSpaceId && FilHeader(f->page(0)).type() != PageType::kFspHdr) {
+        if (f->path().filename() == "ibdata1") damaged_system_ = f;
+        continue;
+      }
       by_space_[f->space_id().value()] = f;
     }
     report_.logs = logs;
@@ -28,6 +31,10 @@ class UndoReader {
   UndoReport Run() {
     if (auto it = by_space_.find(kSystemSpaceId); it != by_space_.end()) {
       ReadTrxSys(*it->second);
+    } else if (damaged_system_) {
+      Add(damaged_system_->path().string(), 0, "no system tablespace",
+          "page 0 is not an FSP header (damaged?), so TRX_SYS and its rollback segments were not read");
+      report_.incomplete = "no system tablespace: TRX_SYS and its rollback segments were not read";
     } else {
       Add("", std::nullopt, "no system tablespace",
           "TRX_SYS lives in ibdata1 (space 0): name it or its data directory to see every rollback segment");
@@ -208,6 +215,7 @@ class UndoReader {
 
   bool logs_;
   std::map<std::uint32_t, const SpaceFile*> by_space_;
+  const SpaceFile* damaged_system_ = nullptr;  // an ibdata1 whose page 0 is no FSP header
   std::unordered_set<std::uint64_t> seen_;
   std::unordered_set<std::uint64_t> walked_;  // undo segments whose page lists were walked
   UndoReport report_;

@@ -732,7 +732,8 @@ TEST(InspectCliTest, OrphanFilesAreNamedAndZeroedSystemPagesAreDamage) {
     EXPECT_NE(m.err.find("u.ibd: missing file"), std::string::npos) << m.out << m.err;
   }
 
-  for (const auto& [page, role] : {std::pair{7, "data dictionary header"}, std::pair{5, "transaction system"}}) {
+  for (const auto& [page, role] :
+       {std::pair{7, "data dictionary header"}, std::pair{5, "transaction system"}, std::pair{0, "FSP header"}}) {
     const auto copy = tmp.path() / ("zeroed" + std::to_string(page));
     std::filesystem::copy(dir, copy, std::filesystem::copy_options::recursive);
     {
@@ -745,6 +746,7 @@ TEST(InspectCliTest, OrphanFilesAreNamedAndZeroedSystemPagesAreDamage) {
     EXPECT_NE((c.out + c.err).find(fmt::format("page {} of the system tablespace (the {})", page, role)),
               std::string::npos)
         << c.out << c.err;
+    EXPECT_EQ(c.err.find(": : "), std::string::npos) << "a finding without its file: " << c.err;
   }
 }
 
