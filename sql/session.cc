@@ -405,8 +405,9 @@ StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
 void Session::Remember(const StatementOutcome& o, const Statement* statement, bool comment) {
   const Show* show = statement ? std::get_if<Show>(statement) : nullptr;
   const Select* select = statement ? std::get_if<Select>(statement) : nullptr;
+  const bool set = statement && std::holds_alternative<Set>(*statement);
   const bool reads_diagnostics = show && (show->what == Show::What::kWarnings || show->what == Show::What::kErrors);
-  const bool quiet = !o.error && o.warnings.empty() && ((select && !select->from) || comment);
+  const bool quiet = !o.error && o.warnings.empty() && ((select && !select->from) || set || comment);
   if (reads_diagnostics || quiet) return;
   diagnostics_ = o.warnings;
   if (o.error) diagnostics_.push_back({SqlWarning::Level::kError, o.error->code, o.error->message});

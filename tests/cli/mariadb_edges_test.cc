@@ -487,6 +487,19 @@ SELECT @@max_error_count;
 SET max_error_count = DEFAULT;
 SELECT @@max_error_count;
 )");
+  // Statements that use no table (SET, SELECT without FROM) and say nothing leave the list.
+  ExpectSame(R"(CREATE TABLE w (id INT PRIMARY KEY, t TINYINT);
+INSERT IGNORE INTO w VALUES (1, 1000);
+SET @a = 1;
+SHOW WARNINGS;
+INSERT IGNORE INTO w VALUES (2, 1000);
+SELECT 1;
+SHOW WARNINGS;
+INSERT IGNORE INTO w VALUES (3, 1000);
+SET sql_mode = 'STRICT_TRANS_TABLES';
+SHOW WARNINGS;
+)",
+             /*codes_only=*/true);
 }
 
 // Text compares by its collation's weights, in keys, unique checks, WHERE, LIKE, ORDER BY and
