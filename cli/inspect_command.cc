@@ -180,8 +180,10 @@ struct InspectRun {
   // Opens each tablespace and hands it to `each`, which returns its JSON and text and may
   // mark the run as failed. Prints as it goes (text) or once at the end (JSON).
   // `after`, when given, runs once the files are done: more findings for the same report.
+  // `skip`: why a file is not to be read at all (said as a warning), or nullopt.
   int ForEachFile(const std::function<void(const SpaceFile&, nlohmann::json&, std::string&, bool& failed)>& each,
-                  const std::function<void(std::vector<Finding>&)>& after = nullptr) {
+                  const std::function<void(std::vector<Finding>&)>& after = nullptr,
+                  const std::function<std::optional<std::string>(const std::filesystem::path&)>& skip = nullptr) {
     std::vector<Finding> findings;
     auto files = ExpandPaths(paths, &findings);
     // --apply-redo changes pages of several files at once: they are all opened first.
@@ -198,6 +200,10 @@ struct InspectRun {
         {"command", command}, {"schema_version", kJsonSchemaVersion}, {"files", nlohmann::json::array()}};
     for (std::size_t i = 0; i < files.size(); ++i) {
       const auto& path = files[i];
+      if (auto why = skip ? skip(path) : std::nullopt) {
+        findings.push_back({Severity::kWarning, path.string(), std::nullopt, std::nullopt, "orphan file", *why});
+        continue;
+      }
       auto f = apply_redo ? ondisk::Result<SpaceFile>(std::move(opened[i])) : SpaceFile::Open(path, &keys);
       if (!f.ok()) {
         findings.push_back(
@@ -523,15 +529,6 @@ int Check(const std::vector<std::string>& args) {
   OrphanFiles orphans;
   return run.ForEachFile(
       [&](const SpaceFile& f, nlohmann::json& j, std::string& text, bool& failed) {
-        if (auto why = orphans.Why(f.path())) {
-          // Not a table's file: its pages are no table's damage (an interrupted CREATE leaves zeros).
-          CheckReport r;
-          r.file = f.path().string();
-          r.findings.push_back({Severity::kWarning, f.path().filename().string(), std::nullopt, std::nullopt,
-                                "orphan file", *why + "; its pages are not checked as a table's"});
-          run.Put(r, j, text);
-          return;
-        }
         CheckReport r = CheckSpace(f);
         if (auto wrong = orphans.WrongSpace(f.path(), f.space_id().value())) {
           r.findings.push_back({Severity::kError, f.path().filename().string(), 0,
@@ -549,6 +546,12 @@ int Check(const std::vector<std::string>& args) {
                                 "server refuses the table"});
           }
         }
+      },
+      // Not a table's file: its pages are no table's damage (an interrupted CREATE leaves zeros
+      // or nothing), and it is not read as one.
+      [&](const std::filesystem::path& file) -> std::optional<std::string> {
+        if (auto why = orphans.Why(file)) return *why + "; not checked as a table's file";
+        return std::nullopt;
       });
 }
 

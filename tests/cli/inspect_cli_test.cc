@@ -712,6 +712,11 @@ TEST(InspectCliTest, OrphanFilesAreNamedAndZeroedSystemPagesAreDamage) {
       << orphan.out << orphan.err;
   EXPECT_EQ((orphan.out + orphan.err).find("all zeros"), std::string::npos) << orphan.out << orphan.err;
   std::filesystem::remove(dir / "d" / "t2.ibd");
+  std::ofstream(dir / "d" / "t3.ibd");  // empty: a kill before the file got its first page
+  const auto empty = Strata("inspect check " + dir.string());
+  EXPECT_EQ(empty.exit_code, 0) << empty.out << empty.err;
+  EXPECT_NE(empty.err.find("t3.ibd: orphan file"), std::string::npos) << empty.err;
+  std::filesystem::remove(dir / "d" / "t3.ibd");
 
   // Another table's file copied over this one's, and a table's file deleted: the server
   // refuses the table, and check says why (it was silent, exit 0).
