@@ -12,6 +12,7 @@
 #include <cstring>
 #include <list>
 #include <mutex>
+#include <utility>
 
 #include "engine/env.h"
 
@@ -48,6 +49,8 @@ class DescriptorCache {
   Result<int> Acquire(PosixFile* f);
   void Release(PosixFile* f);
   void Remove(PosixFile* f);  // the file is being destroyed: closes its descriptor
+  // The failure of a sync the cache made before closing `f` (Ok when none), given once.
+  Status TakeSyncError(PosixFile* f);
   // After EMFILE from an open elsewhere: closes half of the unused files.
   void GiveBack() {
     std::lock_guard<std::mutex> l(mu_);
@@ -118,7 +121,10 @@ class PosixFile final : public File {
   Status Sync() override {
     Held fd(this);
     if (!fd.ok()) return fd.status();
-    return SyncOpen(*fd);
+    Status synced = SyncOpen(*fd);
+    // A sync the cache made before closing the file, and that failed, is reported once, here.
+    Status failed_before = DescriptorCache::Get().TakeSyncError(this);
+    return synced.ok() ? failed_before : synced;
   }
 
   Result<std::uint64_t> Size() override {
@@ -168,15 +174,12 @@ class PosixFile final : public File {
     Result<int> fd_;
   };
 
-  // fdatasync; what it reports covers every write since the last one. A sync the cache made
-  // before closing the file, and that failed, is reported here once.
+  // fdatasync; what it reports covers every write before it began.
   Status SyncOpen(int fd) {
     const std::uint64_t writes = writes_;
     if (::fdatasync(fd) != 0) return Errno(path_, "fdatasync", errno);
     synced_writes_ = writes;
-    Status failed = std::move(close_sync_error_);
-    close_sync_error_ = Status::Ok();
-    return failed;
+    return Status::Ok();
   }
 
   // Opens the file again by its path: the same file (device and inode) or an error. (A file
@@ -200,14 +203,14 @@ class PosixFile final : public File {
   const bool read_only_;
   dev_t dev_ = 0;
   ino_t ino_ = 0;
-  // The rest is guarded by the cache's mutex, except the write counters, which the file's
-  // owner keeps in order as it keeps the order of its writes and syncs.
+  // The rest is guarded by the cache's mutex, except the write counters: atomics, where two
+  // syncs racing can at worst leave the file looking dirty, which costs an extra sync.
   int fd_ = -1;
   int users_ = 0;  // operations holding fd_ now
   std::list<PosixFile*>::iterator lru_position_;
   std::atomic<std::uint64_t> writes_{0};
   std::atomic<std::uint64_t> synced_writes_{0};
-  Status close_sync_error_ = Status::Ok();
+  Status close_sync_error_ = Status::Ok();  // guarded by the cache's mutex
 };
 
 void DescriptorCache::Add(PosixFile* f) {
@@ -243,6 +246,11 @@ Result<int> DescriptorCache::Acquire(PosixFile* f) {
 void DescriptorCache::Release(PosixFile* f) {
   std::lock_guard<std::mutex> l(mu_);
   --f->users_;
+}
+
+Status DescriptorCache::TakeSyncError(PosixFile* f) {
+  std::lock_guard<std::mutex> l(mu_);
+  return std::exchange(f->close_sync_error_, Status::Ok());
 }
 
 void DescriptorCache::Remove(PosixFile* f) {
