@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cctype>
 #include <charconv>
+#include <map>
+#include <mutex>
 
 #include "sql/lexer.h"
 #include "sql/session_context.h"
@@ -304,7 +306,26 @@ std::optional<SqlValue> SessionContext::SessionFunction(const std::string& name)
 
 // ---- session -------------------------------------------------------------------------------
 
-Session::Session(Database& db) : db_(db), context_(std::make_unique<SessionContext>(*this)), id_(next_session_id++) {}
+namespace {
+// SET GLOBAL of a variable a session keeps its own copy of: what sessions opened later start
+// from, as the server's global values are; the sessions open keep theirs.
+std::mutex global_values_mu;
+std::map<std::string, std::string> global_values;
+}  // namespace
+
+Session::Session(Database& db) : db_(db), context_(std::make_unique<SessionContext>(*this)), id_(next_session_id++) {
+  std::lock_guard<std::mutex> l(global_values_mu);
+  session_vars_.insert(global_values.begin(), global_values.end());
+}
+
+void Session::SetSessionOrGlobal(const std::string& name, const std::string& value, bool global) {
+  if (!global) {
+    session_vars_[name] = value;
+    return;
+  }
+  std::lock_guard<std::mutex> l(global_values_mu);
+  global_values[name] = value;
+}
 
 Session::~Session() {
   if (trx_) (void)trx_->Rollback();
@@ -714,7 +735,7 @@ StatementOutcome Session::DoSet(const Set& set) {
                                            : SqlModeValue(text, &bad);
       if (!mode)
         return Error({1231, "42000", fmt::format("Variable 'sql_mode' can't be set to the value of '{}'", bad)});
-      session_vars_[name] = *mode;
+      SetSessionOrGlobal(name, *mode, v.scope == SetVariable::Scope::kGlobal);
     } else if (name == "transaction_isolation" || name == "tx_isolation") {
       auto iso = IsolationFromName(text);
       if (!iso)
@@ -771,7 +792,12 @@ StatementOutcome Session::DoSet(const Set& set) {
     } else {
       const KnownVariable* known = FindVariable(name);             // checked above
       if (Lower(text) == "default" && value->value.is_string()) {  // SET x = DEFAULT: its default again
-        session_vars_.erase(name);
+        if (v.scope == SetVariable::Scope::kGlobal) {
+          std::lock_guard<std::mutex> l(global_values_mu);
+          global_values.erase(name);
+        } else {
+          session_vars_.erase(name);
+        }
         continue;
       }
       std::uint64_t number = 0;
@@ -787,7 +813,7 @@ StatementOutcome Session::DoSet(const Set& set) {
             {SqlWarning::Level::kWarning, 1292, fmt::format("Truncated incorrect max_error_count value: '{}'", text)});
         kept = "65535";
       }
-      session_vars_[name] = kept;
+      SetSessionOrGlobal(name, kept, v.scope == SetVariable::Scope::kGlobal);
     }
   }
   return o;

@@ -123,6 +123,8 @@ class Session {
   StatementOutcome DoSet(const Set& s);
   StatementOutcome DoShow(const Show& s, ResultSink& sink);
   std::optional<std::string> SystemVariable(const std::string& name) const;
+  // SET x (this session's value) or SET GLOBAL x (the value sessions opened later start from).
+  void SetSessionOrGlobal(const std::string& name, const std::string& value, bool global);
   bool DatabaseExists(const std::string& name) const;
   // The diagnostics SHOW WARNINGS lists (@@warning_count), or only the errors (@@error_count).
   std::size_t DiagnosticCount(bool errors_only) const;

@@ -544,7 +544,8 @@ SELECT id FROM u WHERE v = 'RESUME' ORDER BY id;
 }
 
 // SET sql_mode checks each mode and expands TRADITIONAL and ANSI, and DEFAULT is the default:
-// a misspelt mode was kept as given, and TRADITIONAL or DEFAULT turned strict mode off.
+// a misspelt mode was kept as given, and TRADITIONAL or DEFAULT turned strict mode off. SET
+// GLOBAL leaves the session's own value (it overwrote it).
 TEST_F(MariadbEdgesTest, SqlModeIsCheckedAndExpanded) {
   ExpectSame(R"(CREATE TABLE r (id INT PRIMARY KEY, t TINYINT, v INT);
 SET sql_mode = 'BOGUS_MODE';
@@ -561,6 +562,14 @@ INSERT INTO r VALUES (4, 1000, 1);
 SET sql_mode = '';
 SELECT @@sql_mode;
 SELECT id, t, v FROM r ORDER BY id;
+SET sql_mode = DEFAULT;
+SET GLOBAL sql_mode = '';
+INSERT INTO r VALUES (5, 1000, 1);
+SET max_error_count = 10;
+SET GLOBAL max_error_count = 5;
+SELECT @@max_error_count;
+SET GLOBAL max_error_count = DEFAULT;
+SET GLOBAL sql_mode = DEFAULT;
 )");
 }
 
