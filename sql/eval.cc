@@ -62,6 +62,20 @@ LiteralKind TextOrder(LiteralKind a, LiteralKind b) {
   return LiteralKind::kPlain;
 }
 
+// How much of text arithmetic reads as a number: all of it ("12", " 1.5e3"), all but trailing
+// spaces (" 3 ": the server notes it), or less ("12abc", "abc", "": it warns).
+enum class NumberText { kWhole, kTrailingSpaces, kTruncated };
+NumberText ReadAsNumber(const std::string& text) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  std::strtod(s, &end);
+  if (end == s) return NumberText::kTruncated;
+  const char* number_end = end;
+  while (*end == ' ') ++end;
+  if (static_cast<std::size_t>(end - s) != text.size()) return NumberText::kTruncated;
+  return end == number_end ? NumberText::kWhole : NumberText::kTrailingSpaces;
+}
+
 // The rule two texts compare by: bytes when either is a binary string, else a column's
 // collation over a literal's, else the session's utf8mb4_general_ci.
 engine::TextRule RuleFor(const SqlValue& a, const SqlValue& b) {
@@ -541,6 +555,7 @@ SqlResult<SqlValue> EvalContext::SystemVariable(const std::string& name) const {
 std::optional<SqlValue> EvalContext::SessionFunction(const std::string&) const { return std::nullopt; }
 const SqlValue* EvalContext::Aggregate(const Expr&) const { return nullptr; }
 SqlResult<SqlValue> EvalContext::DivisionByZero() const { return Null(); }
+void EvalContext::Warn(const SqlWarning&) const {}
 
 bool IsAggregate(const Expr& e) {
   return e.kind == Expr::Kind::kFunction &&
@@ -648,6 +663,14 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       if (e.op == "<=") return c ? Int(*c <= 0) : Null();
       if (e.op == ">") return c ? Int(*c > 0) : Null();
       if (e.op == ">=") return c ? Int(*c >= 0) : Null();
+      // Text that is not wholly a number counts as its leading number, with the server's warning.
+      for (const SqlValue* v : {&*a, &*b}) {
+        if (!v->value.is_string() || v->kind == LiteralKind::kDecimal || v->kind == LiteralKind::kBinary) continue;
+        const NumberText read = ReadAsNumber(v->value.as_string());
+        if (read == NumberText::kWhole) continue;
+        ctx.Warn({read == NumberText::kTruncated ? SqlWarning::Level::kWarning : SqlWarning::Level::kNote, 1292,
+                  fmt::format("Truncated incorrect DOUBLE value: '{}'", v->value.as_string())});
+      }
       if ((e.op == "/" || e.op == "DIV" || e.op == "%") && !a->value.is_null() && !b->value.is_null() &&
           (Exact(*b) ? ExactOf(*b).is_zero() : ToDouble(b->value) == 0))
         return ctx.DivisionByZero();

@@ -58,6 +58,8 @@ class EvalContext {
   // What x / 0, x DIV 0 and x % 0 give: NULL here; in a session, as its sql_mode says (a
   // warning, or in strict mode an error for INSERT and UPDATE).
   virtual SqlResult<SqlValue> DivisionByZero() const;
+  // A warning for the statement (SHOW WARNINGS); dropped outside a session.
+  virtual void Warn(const SqlWarning& w) const;
 };
 
 SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx);

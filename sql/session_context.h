@@ -14,6 +14,7 @@ class SessionContext : public EvalContext {
   SqlResult<SqlValue> SystemVariable(const std::string& name) const override;
   std::optional<SqlValue> SessionFunction(const std::string& name) const override;
   SqlResult<SqlValue> DivisionByZero() const override;
+  void Warn(const SqlWarning& w) const override { s_.eval_warnings_.push_back(w); }
 
  protected:
   const Session& s_;
