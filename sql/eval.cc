@@ -773,13 +773,17 @@ std::string FormatFloating(F v, int width, int max_digits) {
 
 }  // namespace
 
+std::string FixedDecimals(double v, std::uint32_t decimals) {
+  return fmt::format("{:.{}f}", v == 0 ? 0.0 : v, decimals);  // never "-0.00"
+}
+
 std::optional<std::string> Format(const Value& v, const Column* column) {
   if (v.is_null()) return std::nullopt;
   std::string text;
   if (!v.is_double())
     text = v.ToString();
   else if (column && column->length > 0)  // FLOAT(M,D) and DOUBLE(M,D) print their D decimals ('1.500')
-    text = fmt::format("{:.{}f}", v.as_double() == 0 ? 0.0 : v.as_double(), column->scale);
+    text = FixedDecimals(v.as_double(), column->scale);
   else if (column && column->type == ColumnType::kFloat)
     text = FormatFloating(static_cast<float>(v.as_double()), 11, 6);
   else

@@ -79,6 +79,9 @@ std::optional<std::string> Format(const Value& v, const Column* column = nullptr
 // As the client is sent an expression's value: Format, a DECIMAL rounded to the digits it shows.
 std::optional<std::string> FormatResult(const SqlValue& v);
 
+// A FLOAT(M,D) or DOUBLE(M,D) value with its D decimals, as the server prints it ("1.500").
+std::string FixedDecimals(double v, std::uint32_t decimals);
+
 // The value handed to a column for `v` (a DOUBLE into a text column as MySQL prints it); the
 // engine converts the rest (a DECIMAL literal into an integer column is rounded there, exactly).
 Value ToColumn(SqlValue v, const Column& c);

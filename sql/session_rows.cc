@@ -29,8 +29,7 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
   } else if (c.length > 0 && v.is_double()) {
     // FLOAT(M,D) and DOUBLE(M,D) take part in expressions as the D-decimal numbers they print
     // (the server finds a FLOAT(7,3)'s 1.235 equal to 1.235, and doubles it to 2.470).
-    return {Value::String(fmt::format("{:.{}f}", v.as_double() == 0 ? 0.0 : v.as_double(), c.scale)),
-            LiteralKind::kDecimal};
+    return {Value::String(FixedDecimals(v.as_double(), c.scale)), LiteralKind::kDecimal};
   } else if (c.charset == Charset::kBinary || c.type == ColumnType::kBinary || c.type == ColumnType::kVarbinary ||
              (c.is_lob() && !c.is_string())) {
     kind = LiteralKind::kBinary;
