@@ -1,10 +1,7 @@
 #include "engine/collation.h"
 
 #include <unicode/normalizer2.h>
-#include <unicode/ucol.h>
-#include <unicode/ucoleitr.h>
 #include <unicode/uchar.h>
-#include <unicode/ustring.h>
 
 #include <algorithm>
 #include <array>
@@ -12,22 +9,25 @@
 #include <mutex>
 #include <vector>
 
+#include "engine/uca.h"
 #include "ondisk/charsets.h"
 
 namespace strata::engine {
 
 namespace {
 
-constexpr std::uint16_t kUtf8GeneralCi = 45, kUtf8Bin = 46, kLatin1SwedishCi = 8, kLatin1Bin = 47;
+constexpr std::uint16_t kUtf8GeneralCi = 45, kUtf8Bin = 46, kLatin1SwedishCi = 8, kLatin1Bin = 47, kMysql0900AiCi = 255;
 
 constexpr CollationInfo kCollations[] = {
     {kUtf8GeneralCi, "utf8mb4_general_ci", false, TextRule::kGeneralCi},
     {kUtf8Bin, "utf8mb4_bin", false, TextRule::kBin},
-    {224, "utf8mb4_unicode_ci", false, TextRule::kUnicodeCi},
-    {246, "utf8mb4_unicode_520_ci", false, TextRule::kUnicodeCi},
-    {255, "utf8mb4_0900_ai_ci", false, TextRule::kUnicodeCiNoPad},
-    {2304, "utf8mb4_uca1400_ai_ci", false, TextRule::kUnicodeCi},
-    {2308, "utf8mb4_uca1400_nopad_ai_ci", false, TextRule::kUnicodeCiNoPad},
+    {224, "utf8mb4_unicode_ci", false, TextRule::kUca400},
+    {1248, "utf8mb4_unicode_nopad_ci", false, TextRule::kUca400NoPad},
+    {246, "utf8mb4_unicode_520_ci", false, TextRule::kUca520},
+    {1270, "utf8mb4_unicode_520_nopad_ci", false, TextRule::kUca520NoPad},
+    {2304, "utf8mb4_uca1400_ai_ci", false, TextRule::kUca1400},
+    {2308, "utf8mb4_uca1400_nopad_ai_ci", false, TextRule::kUca1400NoPad},
+    {kMysql0900AiCi, "utf8mb4_0900_ai_ci", false, TextRule::kUca1400NoPad},
     {kLatin1SwedishCi, "latin1_swedish_ci", true, TextRule::kLatin1SwedishCi},
     {kLatin1Bin, "latin1_bin", true, TextRule::kBin},
 };
@@ -36,46 +36,6 @@ std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-// The next code point of UTF-8 text; a byte that does not start a well-formed sequence is
-// U+FFFD (values are checked on the way in, so only foreign bytes get here).
-char32_t NextCodePoint(std::string_view s, std::size_t& i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || i + n > s.size()) {
-    ++i;
-    return 0xFFFD;
-  }
-  char32_t cp = n == 1 ? c : c & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) {
-      ++i;
-      return 0xFFFD;
-    }
-    cp = (cp << 6) | (b(i + k) & 0x3F);
-  }
-  i += n;
-  return cp;
-}
-
-void AppendUtf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // Whether the character was in Unicode 3.0, whose data the general_ci tables were made from.
@@ -149,58 +109,21 @@ const std::array<std::uint8_t, 256>& Latin1SwedishWeights() {
   return weights;
 }
 
-// ICU's root collation at primary strength: accents and case do not count.
-const UCollator* RootCollator() {
-  static UCollator* collator = [] {
-    UErrorCode status = U_ZERO_ERROR;
-    UCollator* c = ucol_open("", &status);
-    if (U_FAILURE(status)) return static_cast<UCollator*>(nullptr);
-    ucol_setStrength(c, UCOL_PRIMARY);
-    ucol_setAttribute(c, UCOL_ALTERNATE_HANDLING, UCOL_NON_IGNORABLE, &status);
-    return c;
-  }();
-  return collator;
-}
-
-// The primary weights of UTF-8 text, in order (ignorable characters have none).
-std::vector<std::uint32_t> PrimaryWeights(std::string_view utf8) {
-  std::vector<std::uint32_t> out;
-  const UCollator* collator = RootCollator();
-  if (!collator) return out;
-  std::vector<UChar> text(utf8.size() + 1);
-  int32_t length = 0;
-  UErrorCode status = U_ZERO_ERROR;
-  u_strFromUTF8WithSub(text.data(), static_cast<int32_t>(text.size()), &length, utf8.data(),
-                       static_cast<int32_t>(utf8.size()), 0xFFFD, nullptr, &status);
-  if (U_FAILURE(status)) return out;
-  UCollationElements* it = ucol_openElements(collator, text.data(), length, &status);
-  if (U_FAILURE(status)) return out;
-  for (int32_t ce = ucol_next(it, &status); ce != UCOL_NULLORDER && U_SUCCESS(status); ce = ucol_next(it, &status)) {
-    const std::uint32_t primary = ucol_primaryOrder(ce);
-    if (primary != 0) out.push_back(primary);
+// The server's weights for a UCA rule; null for the others.
+const UcaTable* UcaTableOf(TextRule rule) {
+  switch (rule) {
+    case TextRule::kUca400:
+    case TextRule::kUca400NoPad:
+      return &Uca400Table();
+    case TextRule::kUca520:
+    case TextRule::kUca520NoPad:
+      return &Uca520Table();
+    case TextRule::kUca1400:
+    case TextRule::kUca1400NoPad:
+      return &Uca1400Table();
+    default:
+      return nullptr;
   }
-  ucol_closeElements(it);
-  return out;
-}
-
-// Two weight sequences; with PAD SPACE the shorter continues with `space`'s weight.
-int CompareWeights(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b, bool pad,
-                   std::uint32_t space) {
-  const std::size_t n = std::min(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-  }
-  if (a.size() == b.size()) return 0;
-  const bool a_longer = a.size() > b.size();
-  const std::vector<std::uint32_t>& longer = a_longer ? a : b;
-  int sign = 1;
-  if (pad) {
-    std::size_t k = n;
-    while (k < longer.size() && longer[k] == space) ++k;
-    if (k == longer.size()) return 0;
-    sign = longer[k] < space ? -1 : 1;
-  }
-  return a_longer ? sign : -sign;
 }
 
 template <typename F>
@@ -208,9 +131,9 @@ std::string MapCase(std::string_view utf8, F map) {
   std::string out;
   out.reserve(utf8.size());
   for (std::size_t i = 0; i < utf8.size();) {
-    const char32_t c = NextCodePoint(utf8, i);
+    const char32_t c = ondisk::NextUtf8(utf8, i);
     const auto mapped = static_cast<char32_t>(map(static_cast<UChar32>(c)));
-    AppendUtf8(out, InUnicode30(c) && InUnicode30(mapped) ? mapped : c);
+    ondisk::AppendUtf8(out, InUnicode30(c) && InUnicode30(mapped) ? mapped : c);
   }
   return out;
 }
@@ -250,7 +173,7 @@ std::vector<std::uint32_t> TextWeights(TextRule rule, std::string_view text) {
       break;
     case TextRule::kGeneralCi:
       out.reserve(text.size());
-      for (std::size_t i = 0; i < text.size();) out.push_back(GeneralCiWeight(NextCodePoint(text, i)));
+      for (std::size_t i = 0; i < text.size();) out.push_back(GeneralCiWeight(ondisk::NextUtf8(text, i)));
       break;
     case TextRule::kLatin1SwedishCi: {
       const auto& w = Latin1SwedishWeights();
@@ -258,24 +181,22 @@ std::vector<std::uint32_t> TextWeights(TextRule rule, std::string_view text) {
       for (char b : text) out.push_back(w[static_cast<unsigned char>(b)]);
       break;
     }
-    case TextRule::kUnicodeCi:
-    case TextRule::kUnicodeCiNoPad:
-      out = PrimaryWeights(text);
+    default:
+      out = UcaWeights(*UcaTableOf(rule), text);
       break;
   }
   return out;
 }
 
 std::uint32_t SpaceWeight(TextRule rule) {
-  if (rule != TextRule::kUnicodeCi && rule != TextRule::kUnicodeCiNoPad) return ' ';
-  static const std::uint32_t space = [] {
-    const auto w = PrimaryWeights(" ");
-    return w.empty() ? 0u : w.front();
-  }();
-  return space;
+  const UcaTable* table = UcaTableOf(rule);
+  return table ? table->space : ' ';
 }
 
-bool PadsSpace(TextRule rule) { return rule != TextRule::kBytes && rule != TextRule::kUnicodeCiNoPad; }
+bool PadsSpace(TextRule rule) {
+  return rule != TextRule::kBytes && rule != TextRule::kUca400NoPad && rule != TextRule::kUca520NoPad &&
+         rule != TextRule::kUca1400NoPad;
+}
 
 // A weight per character, compared as they come (no allocation: keys are compared on every
 // step down a B-tree), the rest of the longer against the space's weight (PAD SPACE).
@@ -314,7 +235,7 @@ int CompareText(TextRule rule, std::string_view a, std::string_view b) {
           ++i;
           return weights[c];
         }
-        const char32_t cp = NextCodePoint(s, i);
+        const char32_t cp = ondisk::NextUtf8(s, i);
         return cp > 0xFFFF ? 0xFFFD : weights[cp];
       });
     }
@@ -324,11 +245,9 @@ int CompareText(TextRule rule, std::string_view a, std::string_view b) {
         return weights[static_cast<unsigned char>(s[i++])];
       });
     }
-    case TextRule::kUnicodeCi:
-    case TextRule::kUnicodeCiNoPad:
-      break;
+    default:
+      return UcaCompare(*UcaTableOf(rule), a, b, PadsSpace(rule));
   }
-  return CompareWeights(TextWeights(rule, a), TextWeights(rule, b), PadsSpace(rule), SpaceWeight(rule));
 }
 
 int CompareUtf8(TextRule rule, std::string_view a, std::string_view b) {
@@ -340,7 +259,7 @@ int CompareUtf8(TextRule rule, std::string_view a, std::string_view b) {
     std::string out;
     for (std::size_t i = 0; i < utf8.size();) {
       const std::size_t from = i;
-      NextCodePoint(utf8, i);
+      ondisk::NextUtf8(utf8, i);
       auto one = ondisk::Utf8ToLatin1(utf8.substr(from, i - from));
       out += one.ok() ? *one : "?";
     }
@@ -353,11 +272,9 @@ std::string UpperCase(std::string_view utf8) { return MapCase(utf8, u_toupper); 
 std::string LowerCase(std::string_view utf8) { return MapCase(utf8, u_tolower); }
 
 std::string UnicodeWarning(const CollationInfo& c) {
-  if (c.rule != TextRule::kUnicodeCi && c.rule != TextRule::kUnicodeCiNoPad) return "";
-  return std::string(c.name) +
-         " is compared by the Unicode Collation Algorithm's primary weights from ICU's root collation, whose "
-         "data is newer than the server's: CJK ideographs and Hangul syllables sort differently" +
-         (c.id == 224 ? ", and æ ø đ ł ð equal the letters they are made from" : "");
+  if (c.id != kMysql0900AiCi) return "";
+  return "utf8mb4_0900_ai_ci is compared as MariaDB 11.4 compares it, by utf8mb4_uca1400_nopad_ai_ci's weights "
+         "(Unicode 14.0); MySQL's own (Unicode 9.0) order characters added since Unicode 9.0 differently";
 }
 
 }  // namespace strata::engine

@@ -1,19 +1,20 @@
 // How text compares under a column's collation: the weights MySQL's and MariaDB's collations
-// give characters, computed from the Unicode data ICU carries. Keys are ordered, unique keys
-// checked and WHERE clauses compared by these rules, so 'Zoë', 'ZOË' and 'Zoe' are one value
-// under utf8mb4_general_ci, as on the server.
+// give characters (general_ci's computed from the Unicode data ICU carries, the UCA ones the
+// server's own tables). Keys are ordered, unique keys checked and WHERE clauses compared by
+// these rules, so 'Zoë', 'ZOË' and 'Zoe' are one value under utf8mb4_general_ci, as on the server.
 //
 //   general_ci         one weight per character: the upper case of its base letter as Unicode 3.0
 //                      had them (ß = S, é = E, characters newer than 3.0 weigh themselves, those
 //                      above U+FFFF all weigh U+FFFD); measured equal to MariaDB 10.11's weights
 //                      for all 63,488 BMP code points.
 //   latin1_swedish_ci  one weight per byte from the server's table (Å Ä Ö after Z, Ü = Y).
-//   unicode_ci, unicode_520_ci, uca1400_ai_ci, 0900_ai_ci
-//                      the Unicode Collation Algorithm's primary weights, from ICU's root
-//                      collation (non-ignorable): accents and case do not count. ICU's data is
-//                      newer than the server's tables: CJK ideographs and Hangul syllables sort
-//                      differently, and unicode_ci keeps æ ø đ ł ð apart where ICU does not.
-//                      CREATE TABLE says so with a warning (UnicodeWarning).
+//   unicode_ci, unicode_520_ci, uca1400_ai_ci and their _nopad_ forms
+//                      the Unicode Collation Algorithm's primary weights as the server's tables
+//                      have them (UCA 4.0.0, 5.2.0 and 14.0.0: uca_tables.h), measured equal to
+//                      MariaDB 10.11's for every code point: accents and case do not count, and
+//                      each version has its own letters (æ is one of its own in 4.0.0).
+//   0900_ai_ci         MySQL 8.0's, compared as MariaDB 11.4 does: uca1400_nopad_ai_ci's weights.
+//                      CREATE TABLE says so with a note (UnicodeWarning).
 //   _bin               bytes (code point order for UTF-8).
 // All but 0900_ai_ci and the _nopad_ ones are PAD SPACE: the shorter string is compared as if
 // padded with spaces, so trailing spaces do not count and 'a\t' < 'a'.
@@ -32,8 +33,12 @@ enum class TextRule : std::uint8_t {
   kBin,              // utf8mb4_bin, latin1_bin: bytes, PAD SPACE
   kGeneralCi,        // utf8mb4_general_ci (UTF-8 text)
   kLatin1SwedishCi,  // latin1_swedish_ci (latin1 bytes)
-  kUnicodeCi,        // the UCA ones, PAD SPACE (UTF-8 text)
-  kUnicodeCiNoPad,   // utf8mb4_0900_ai_ci, utf8mb4_uca1400_nopad_ai_ci
+  kUca400,           // utf8mb4_unicode_ci (UTF-8 text, as all the UCA ones)
+  kUca400NoPad,      // utf8mb4_unicode_nopad_ci
+  kUca520,           // utf8mb4_unicode_520_ci
+  kUca520NoPad,      // utf8mb4_unicode_520_nopad_ci
+  kUca1400,          // utf8mb4_uca1400_ai_ci
+  kUca1400NoPad,     // utf8mb4_uca1400_nopad_ai_ci, utf8mb4_0900_ai_ci
 };
 
 struct CollationInfo {
@@ -67,7 +72,7 @@ bool PadsSpace(TextRule rule);
 std::string UpperCase(std::string_view utf8);
 std::string LowerCase(std::string_view utf8);
 
-// The note CREATE TABLE gives for a UCA collation (see above); empty for the others.
+// The note CREATE TABLE gives for utf8mb4_0900_ai_ci (see above); empty for the others.
 std::string UnicodeWarning(const CollationInfo& c);
 
 }  // namespace strata::engine

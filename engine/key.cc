@@ -53,10 +53,18 @@ TextRule TextRuleOf(CompareKind kind) {
   switch (kind) {
     case CompareKind::kLatin1SwedishCi:
       return TextRule::kLatin1SwedishCi;
-    case CompareKind::kUnicodeCi:
-      return TextRule::kUnicodeCi;
-    case CompareKind::kUnicodeCiNoPad:
-      return TextRule::kUnicodeCiNoPad;
+    case CompareKind::kUca400:
+      return TextRule::kUca400;
+    case CompareKind::kUca400NoPad:
+      return TextRule::kUca400NoPad;
+    case CompareKind::kUca520:
+      return TextRule::kUca520;
+    case CompareKind::kUca520NoPad:
+      return TextRule::kUca520NoPad;
+    case CompareKind::kUca1400:
+      return TextRule::kUca1400;
+    case CompareKind::kUca1400NoPad:
+      return TextRule::kUca1400NoPad;
     case CompareKind::kPadSpace:
       return TextRule::kBin;
     case CompareKind::kGeneralCi:
@@ -75,8 +83,12 @@ int CompareField(CompareKind kind, bool a_null, ConstBytes a, bool b_null, Const
       return ComparePadded(a, b);
     case CompareKind::kGeneralCi:
     case CompareKind::kLatin1SwedishCi:
-    case CompareKind::kUnicodeCi:
-    case CompareKind::kUnicodeCiNoPad:
+    case CompareKind::kUca400:
+    case CompareKind::kUca400NoPad:
+    case CompareKind::kUca520:
+    case CompareKind::kUca520NoPad:
+    case CompareKind::kUca1400:
+    case CompareKind::kUca1400NoPad:
       return CompareText(TextRuleOf(kind), {reinterpret_cast<const char*>(a.data()), a.size()},
                          {reinterpret_cast<const char*>(b.data()), b.size()});
     case CompareKind::kFloat: {

@@ -21,8 +21,12 @@ enum class CompareKind : std::uint8_t {
   // The case- and accent-insensitive collations of text (engine/collation.h has their rules).
   kGeneralCi,
   kLatin1SwedishCi,
-  kUnicodeCi,
-  kUnicodeCiNoPad,
+  kUca400,
+  kUca400NoPad,
+  kUca520,
+  kUca520NoPad,
+  kUca1400,
+  kUca1400NoPad,
   kFloat,   // 4-byte little-endian IEEE
   kDouble,  // 8-byte little-endian IEEE
 };
@@ -41,7 +45,7 @@ struct Datum {
 };
 using Tuple = std::vector<Datum>;
 
-// The collation rule of a text kind (kGeneralCi ... kUnicodeCiNoPad).
+// The collation rule of a text kind (kGeneralCi ... kUca1400NoPad).
 TextRule TextRuleOf(CompareKind kind);
 
 // NULL sorts first, as in InnoDB.

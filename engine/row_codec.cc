@@ -344,10 +344,18 @@ CompareKind CompareKindOf(const Column& c) {
       return CompareKind::kGeneralCi;
     case TextRule::kLatin1SwedishCi:
       return CompareKind::kLatin1SwedishCi;
-    case TextRule::kUnicodeCi:
-      return CompareKind::kUnicodeCi;
-    case TextRule::kUnicodeCiNoPad:
-      return CompareKind::kUnicodeCiNoPad;
+    case TextRule::kUca400:
+      return CompareKind::kUca400;
+    case TextRule::kUca400NoPad:
+      return CompareKind::kUca400NoPad;
+    case TextRule::kUca520:
+      return CompareKind::kUca520;
+    case TextRule::kUca520NoPad:
+      return CompareKind::kUca520NoPad;
+    case TextRule::kUca1400:
+      return CompareKind::kUca1400;
+    case TextRule::kUca1400NoPad:
+      return CompareKind::kUca1400NoPad;
   }
   return CompareKind::kBinary;
 }

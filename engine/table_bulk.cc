@@ -140,8 +140,12 @@ bool NormalizedKey(const Tuple& t, const std::vector<CompareKind>& kinds, std::s
       }
       case CompareKind::kGeneralCi:
       case CompareKind::kLatin1SwedishCi:
-      case CompareKind::kUnicodeCi:
-      case CompareKind::kUnicodeCiNoPad: {
+      case CompareKind::kUca400:
+      case CompareKind::kUca400NoPad:
+      case CompareKind::kUca520:
+      case CompareKind::kUca520NoPad:
+      case CompareKind::kUca1400:
+      case CompareKind::kUca1400NoPad: {
         // The collation's weights, big-endian, trailing spaces' dropped under PAD SPACE.
         const TextRule rule = TextRuleOf(kinds[i]);
         std::vector<std::uint32_t> weights = TextWeights(rule, b);

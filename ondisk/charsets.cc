@@ -86,58 +86,67 @@ char16_t Latin1Char(std::uint8_t b) { return b >= 0x80 && b < 0xA0 ? kLatin1High
 
 }  // namespace
 
-void AppendLatin1AsUtf8(std::string& out, ConstBytes latin1) {
-  for (std::byte x : latin1) {
-    const char16_t u = Latin1Char(static_cast<std::uint8_t>(x));
-    if (u < 0x80) {
-      out += static_cast<char>(u);
-    } else if (u < 0x800) {
-      out += static_cast<char>(0xC0 | (u >> 6));
-      out += static_cast<char>(0x80 | (u & 63));
-    } else {
-      out += static_cast<char>(0xE0 | (u >> 12));
-      out += static_cast<char>(0x80 | ((u >> 6) & 63));
-      out += static_cast<char>(0x80 | (u & 63));
-    }
+char32_t NextUtf8(std::string_view s, std::size_t& i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) {
+    ++i;
+    return 0xFFFD;
   }
+  char32_t cp = n == 1 ? c : c & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) {
+      ++i;
+      return 0xFFFD;
+    }
+    cp = (cp << 6) | (b(i + k) & 0x3F);
+  }
+  i += n;
+  return cp;
+}
+
+void AppendUtf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+void AppendLatin1AsUtf8(std::string& out, ConstBytes latin1) {
+  for (std::byte x : latin1) AppendUtf8(out, Latin1Char(static_cast<std::uint8_t>(x)));
 }
 
 Result<std::string> Utf8ToLatin1(std::string_view utf8, std::size_t* bad_at) {
   std::string out;
   out.reserve(utf8.size());
   for (std::size_t i = 0; i < utf8.size();) {
-    const auto b0 = static_cast<std::uint8_t>(utf8[i]);
-    char32_t u = 0;
-    std::size_t n = 1;
-    if (b0 < 0x80) {
-      u = b0;
-    } else if ((b0 & 0xE0) == 0xC0) {
-      u = b0 & 0x1F, n = 2;
-    } else if ((b0 & 0xF0) == 0xE0) {
-      u = b0 & 0x0F, n = 3;
-    } else {
-      n = 0;  // a 4-byte character is never latin1, and anything else is not UTF-8
-    }
-    bool ok = n > 0 && i + n <= utf8.size();
-    for (std::size_t k = 1; ok && k < n; ++k) {
-      const auto b = static_cast<std::uint8_t>(utf8[i + k]);
-      ok = (b & 0xC0) == 0x80;
-      u = (u << 6) | (b & 0x3F);
-    }
+    const std::size_t at = i;
+    const char32_t u = NextUtf8(utf8, i);  // U+FFFD, never latin1, for what is not UTF-8
     int byte = -1;
-    if (ok && u < 0x80) {
+    if (u < 0x80) {
       byte = static_cast<int>(u);
-    } else if (ok) {
+    } else {
       for (int c = 0x80; c < 0x100 && byte < 0; ++c) {
         if (Latin1Char(static_cast<std::uint8_t>(c)) == u) byte = c;
       }
     }
     if (byte < 0) {
-      if (bad_at) *bad_at = i;
-      return Status::InvalidArgument("a character latin1 does not have at byte " + std::to_string(i));
+      if (bad_at) *bad_at = at;
+      return Status::InvalidArgument("a character latin1 does not have at byte " + std::to_string(at));
     }
     out += static_cast<char>(byte);
-    i += n;
   }
   return out;
 }

@@ -26,6 +26,12 @@ CharsetInfo OtherCharsetOfCollation(int id);
 // The character set named `name` ("koi8r", case-insensitive), with one of its collations' ids.
 CharsetInfo OtherCharsetByName(const std::string& name, int* collation);
 
+// The code point of the UTF-8 character at s[i], advancing i past it; U+FFFD for a byte that
+// does not start a well-formed sequence (advancing one byte).
+char32_t NextUtf8(std::string_view s, std::size_t& i);
+// `cp` as UTF-8, appended to `out`.
+void AppendUtf8(std::string& out, char32_t cp);
+
 // MySQL's latin1 (which is Windows-1252) as UTF-8, appended to `out`.
 void AppendLatin1AsUtf8(std::string& out, ConstBytes latin1);
 // UTF-8 text as latin1 bytes; the byte offset of the first character latin1 has no byte for

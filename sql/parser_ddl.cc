@@ -167,7 +167,8 @@ Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
   if (!found) {
     throw Failure{{1273, "HY000",
                    fmt::format("Unknown collation: '{}' (Strata compares text by utf8mb4's general_ci, unicode_ci, "
-                               "unicode_520_ci, uca1400_ai_ci, 0900_ai_ci and bin, latin1's swedish_ci and bin)",
+                               "unicode_520_ci, uca1400_ai_ci, their _nopad_ forms, 0900_ai_ci and bin, latin1's "
+                               "swedish_ci and bin)",
                                name)}};
   }
   if (charset && *charset != found->charset) {

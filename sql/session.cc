@@ -681,7 +681,7 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   }
   StatementOutcome o;
   for (const std::string& w : c.ignored) o.warnings.push_back(Ignored(w));
-  // A Unicode collation is compared by ICU's data, not the server's tables: said, never silent.
+  // MySQL's utf8mb4_0900_ai_ci is compared by MariaDB's UCA 14.0.0 weights: said, never silent.
   std::vector<std::uint16_t> said;
   for (const engine::Column& col : spec.columns) {
     const auto collation = engine::CollationById(col.collation_id);

@@ -159,6 +159,19 @@ TEST_F(SqlSessionTest, DatabaseCollationsAreCheckedAndABinaryDefaultIsAWarning) 
   EXPECT_NE(o.warnings[0].message.find("default collation"), std::string::npos) << o.warnings[0].message;
 }
 
+// MySQL's utf8mb4_0900_ai_ci is compared by MariaDB's UCA 14.0.0 weights (NO PAD, as MySQL's):
+// CREATE TABLE says so in a note; the server's own collations need no note.
+TEST_F(SqlSessionTest, MysqlsUca900CollationSaysWhoseWeightsItUses) {
+  auto o = Ok("CREATE TABLE t (id int PRIMARY KEY, v varchar(10) COLLATE utf8mb4_0900_ai_ci, KEY kv (v))");
+  ASSERT_EQ(o.warnings.size(), 1u);
+  EXPECT_NE(o.warnings[0].message.find("uca1400_nopad_ai_ci"), std::string::npos) << o.warnings[0].message;
+  EXPECT_TRUE(Ok("CREATE TABLE u (v varchar(10) COLLATE utf8mb4_unicode_520_nopad_ci)").warnings.empty());
+  Ok("INSERT INTO t VALUES (1, 'l\u00B7a'), (2, 'LA'), (3, 'lb'), (4, 'la '), (5, 'ŀa')");
+  // 'l' + U+00B7 is one contraction that weighs as 'l' (so does U+0140); a trailing space counts
+  // (NO PAD). As MariaDB orders them under uca1400_nopad_ai_ci.
+  EXPECT_EQ(Rows("SELECT id FROM t ORDER BY v, id"), (R{{"1"}, {"2"}, {"5"}, {"4"}, {"3"}}));
+}
+
 TEST_F(SqlSessionTest, InsertIgnoreAndReplace) {
   Ok("CREATE TABLE t (id int PRIMARY KEY, code char(3) NOT NULL, v int, UNIQUE KEY uk (code))");
   Ok("INSERT INTO t VALUES (1,'a',1),(2,'b',2)");
