@@ -60,8 +60,13 @@ Result<PageNo> Btree::Create(Mtr& mtr, Tablespace& space, const IndexShape& shap
   return *root;
 }
 
+Result<MutableBytes> Btree::Latch(Mtr& mtr, PageNo n) {
+  clock_.fetch_add(1, std::memory_order_relaxed);
+  return mtr.Write({space_.id(), n});
+}
+
 Result<BtrPage> Btree::WritePage(Mtr& mtr, PageNo n) {
-  auto page = mtr.Write({space_.id(), n});
+  auto page = Latch(mtr, n);
   if (!page.ok()) return page.status();
   if (Load64(*page, IndexPage::kIndexId) != shape_.id ||
       Load16(*page, FilHeader::kType) != static_cast<std::uint16_t>(shape_.page_type)) {
@@ -75,6 +80,7 @@ Result<BtrPage> Btree::WritePage(Mtr& mtr, PageNo n) {
 // copy when it already holds the page); only the target page is latched for writing. With
 // one writer per tree the path stays valid until the caller changes it.
 Result<Btree::Path> Btree::Descend(Mtr& mtr, const Tuple& key, std::size_t n_fields, std::uint16_t level, bool strict) {
+  searches_.fetch_add(1, std::memory_order_relaxed);
   Path path;
   PageNo n = root_;
   const std::size_t ps = space_.page_size().bytes();
@@ -146,12 +152,13 @@ RawRecord Btree::NodePointer(const BtrPage& child, std::size_t first, PageNo chi
 }
 
 Result<PageNo> Btree::NewPage(Mtr& mtr, std::uint16_t level) {
-  auto root = mtr.Write({space_.id(), root_});
+  auto root = Latch(mtr, root_);
   if (!root.ok()) return root.status();
   const FsegHeader seg = FsegHeader::Decode(*root, level == 0 ? IndexPage::kSegLeaf : IndexPage::kSegTop);
   MtrPageStore store(mtr, space_);
   auto n = SpaceManager(store).AllocatePage(seg);
   if (!n.ok()) return n.status();
+  clock_.fetch_add(1, std::memory_order_relaxed);
   auto page = mtr.Create({space_.id(), *n});
   if (!page.ok()) return page.status();
   BtrPage::Init(*page, shape_.id, level, shape_.page_type);
@@ -159,7 +166,7 @@ Result<PageNo> Btree::NewPage(Mtr& mtr, std::uint16_t level) {
 }
 
 Status Btree::FreePage(Mtr& mtr, PageNo page, std::uint16_t level) {
-  auto root = mtr.Write({space_.id(), root_});
+  auto root = Latch(mtr, root_);
   if (!root.ok()) return root.status();
   const FsegHeader seg = FsegHeader::Decode(*root, level == 0 ? IndexPage::kSegLeaf : IndexPage::kSegTop);
   MtrPageStore store(mtr, space_);
@@ -345,7 +352,7 @@ Status Btree::SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_
     nf.set_next(right);
     pf.set_next(*n_new);
     if (right != kNullPage) {
-      auto r = mtr.Write({space_.id(), right});
+      auto r = Latch(mtr, right);
       if (!r.ok()) return r.status();
       FilHeaderWriter(*r).set_prev(*n_new);
     }
@@ -358,7 +365,7 @@ Status Btree::SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_
     nf.set_next(pno);
     pf.set_prev(*n_new);
     if (left != kNullPage) {
-      auto l = mtr.Write({space_.id(), left});
+      auto l = Latch(mtr, left);
       if (!l.ok()) return l.status();
       FilHeaderWriter(*l).set_next(*n_new);
     }
@@ -389,12 +396,12 @@ Status Btree::SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_
 Status Btree::Unlink(Mtr& mtr, BtrPage& page) {
   const PageNo prev = page.prev(), next = page.next();
   if (prev != kNullPage) {
-    auto p = mtr.Write({space_.id(), prev});
+    auto p = Latch(mtr, prev);
     if (!p.ok()) return p.status();
     FilHeaderWriter(*p).set_next(next);
   }
   if (next != kNullPage) {
-    auto p = mtr.Write({space_.id(), next});
+    auto p = Latch(mtr, next);
     if (!p.ok()) return p.status();
     FilHeaderWriter(*p).set_prev(prev);
   }
@@ -548,7 +555,7 @@ Status Btree::SetDeleteMark(const Tuple& key, bool deleted) {
   return Status::Ok();
 }
 
-Status Btree::Update(const Tuple& record, bool deleted) {
+Status Btree::Update(const Tuple& record, bool deleted, const Position* at) {
   assert(record.size() == shape_.leaf.fields.size());
   const std::size_t size = EncodedSize(shape_.leaf, record);
   if (size > BtrPage::FreeSpaceOfEmpty(space_.page_size().bytes()) / 2) {
@@ -557,8 +564,18 @@ Status Btree::Update(const Tuple& record, bool deleted) {
   }
   auto enc = EncodeTuple(shape_.leaf, record);
   Mtr mtr(pool_);
-  auto path = FindRecord(mtr, record);
-  if (!path.ok()) return path.status();
+  Result<Path> path = Path{};
+  if (at && at->clock == modify_clock()) {  // nothing in the tree moved since the record was found there
+    auto page = WritePage(mtr, at->page);
+    if (!page.ok()) return page.status();
+    const bool there = page->Compare(at->cursor, record, shape_.n_key, shape_.compare) == 0;
+    assert(there);
+    if (there) path->push_back({at->page, at->cursor});
+  }
+  if (path->empty()) {
+    path = FindRecord(mtr, record);
+    if (!path.ok()) return path.status();
+  }
   auto page = WritePage(mtr, path->back().page);
   if (!page.ok()) return page.status();
   const std::size_t c = path->back().cursor;
@@ -583,15 +600,19 @@ Result<std::optional<Tuple>> Btree::Get(const Tuple& key) {
   return std::optional<Tuple>(std::move((*m)->record));
 }
 
-Result<std::optional<Btree::Marked>> Btree::GetMarked(const Tuple& key) {
+Result<std::optional<Btree::Marked>> Btree::GetMarked(const Tuple& key, Position* at) {
   std::optional<Marked> found;
-  auto s = ScanMarked(key, true, [&](const Tuple& t, bool deleted) {
+  const std::uint64_t clock = modify_clock();
+  auto s = Visit(key, true, [&](const Tuple& t, bool deleted, PageNo page, std::size_t cursor) {
     const std::size_t n = std::min(key.size(), t.size());
     bool equal = true;
     for (std::size_t i = 0; i < n && equal; ++i) {
       equal = CompareField(shape_.compare[i], t[i].null, t[i].span(), key[i].null, key[i].span()) == 0;
     }
-    if (equal) found = Marked{t, deleted};
+    if (equal) {
+      found = Marked{t, deleted};
+      if (at) *at = {page, cursor, clock};
+    }
     return false;
   });
   if (!s.ok()) return s;
@@ -603,6 +624,12 @@ Status Btree::Scan(const Tuple& from, bool forward, const std::function<bool(con
 }
 
 Status Btree::ScanMarked(const Tuple& from, bool forward, const std::function<bool(const Tuple&, bool)>& fn) {
+  return Visit(from, forward, [&](const Tuple& t, bool deleted, PageNo, std::size_t) { return fn(t, deleted); });
+}
+
+Status Btree::Visit(const Tuple& from, bool forward,
+                    const std::function<bool(const Tuple&, bool, PageNo, std::size_t)>& fn) {
+  searches_.fetch_add(1, std::memory_order_relaxed);
   ReadGuard guard;
   PageNo n = root_;
   std::size_t c = 0;
@@ -637,7 +664,7 @@ Status Btree::ScanMarked(const Tuple& from, bool forward, const std::function<bo
       c = forward ? page->First() : page->Last();
       continue;
     }
-    if (!fn(DecodeRecord(*page, c), (page->info_bits(c) & kInfoDeleted) != 0)) return Status::Ok();
+    if (!fn(DecodeRecord(*page, c), (page->info_bits(c) & kInfoDeleted) != 0, guard.id().page, c)) return Status::Ok();
     c = forward ? page->Next(c) : page->Prev(c);
   }
 }

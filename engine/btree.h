@@ -25,6 +25,7 @@
 // page cleaner). Changes to pages happen inside a mini-transaction.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -43,7 +44,7 @@ struct BtreeStats {
 class Btree {
  public:
   Btree(BufferPool& pool, Tablespace& space, const IndexShape& shape, ondisk::PageNo root)
-      : pool_(pool), space_(space), shape_(shape), root_(root) {}
+      : pool_(pool), space_(space), shape_(shape), root_(root), clock_(FirstClock()) {}
 
   // Creates the index's segments and its root (an empty leaf); returns the root page.
   static Result<ondisk::PageNo> Create(Mtr& mtr, Tablespace& space, const IndexShape& shape);
@@ -52,9 +53,18 @@ class Btree {
   Status Insert(const Tuple& record);
   // Removes the record whose first n_key fields equal `key`; NotFound when there is none.
   Status Delete(const Tuple& key);
+  // Where GetMarked found a record: the page and the record's origin in it, and the tree's
+  // modify clock then. While the clock has not moved, no page of the tree has changed, so the
+  // record is still there.
+  struct Position {
+    ondisk::PageNo page{0};
+    std::size_t cursor = 0;
+    std::uint64_t clock = 0;
+  };
   // Replaces the record with the same key: in place when the new record has the same size,
-  // else by delete and insert. `deleted` sets or clears the record's delete mark.
-  Status Update(const Tuple& record, bool deleted = false);
+  // else by delete and insert. `deleted` sets or clears the record's delete mark. With `at`
+  // still current, the record is taken from there rather than searched for.
+  Status Update(const Tuple& record, bool deleted = false, const Position* at = nullptr);
   // Sets or clears the delete mark of the record whose first n_key fields equal `key`.
   Status SetDeleteMark(const Tuple& key, bool deleted);
   // The record whose first key.size() fields equal `key` (the first such one), delete-marked
@@ -64,7 +74,12 @@ class Btree {
     Tuple record;
     bool deleted = false;
   };
-  Result<std::optional<Marked>> GetMarked(const Tuple& key);
+  Result<std::optional<Marked>> GetMarked(const Tuple& key, Position* at = nullptr);
+  // Moves whenever a page of the tree is latched for writing (InnoDB's modify clock, for the
+  // whole tree: the tree has one writer at a time, under the database's write lock).
+  std::uint64_t modify_clock() const { return clock_.load(std::memory_order_relaxed); }
+  // Searches from the root so far (for writing or reading).
+  std::uint64_t searches() const { return searches_.load(std::memory_order_relaxed); }
   // Visits records from the first >= `from` upwards (forward), or from the last <= `from`
   // downwards, comparing on from.size() fields (an empty tuple starts at an end), while `fn`
   // returns true. Delete-marked records are visited too; ScanMarked says which they are.
@@ -124,6 +139,11 @@ class Btree {
 
   const ondisk::RecordLayout& LayoutAt(std::uint16_t level) const { return level == 0 ? shape_.leaf : shape_.node; }
   Result<BtrPage> WritePage(Mtr& mtr, ondisk::PageNo n);
+  // The page latched for writing in `mtr`, the modify clock moved.
+  Result<ondisk::MutableBytes> Latch(Mtr& mtr, ondisk::PageNo n);
+  // ScanMarked, with where each record is.
+  Status Visit(const Tuple& from, bool forward,
+               const std::function<bool(const Tuple&, bool deleted, ondisk::PageNo, std::size_t)>& fn);
   // Descends to `level`, latching each page for writing; the last step is on that level.
   Result<Path> Descend(Mtr& mtr, const Tuple& key, std::size_t n_fields, std::uint16_t level, bool strict);
   // Descends to the leaf record whose first n_key fields equal `key`, latched for writing;
@@ -147,6 +167,14 @@ class Btree {
   IndexShape shape_;
   ondisk::PageNo root_;
   BtreeStats stats_;
+  // The modify clock; each tree's starts 2^32 above the last one's, so that a Position of a
+  // dropped tree never matches a new one made at the same address.
+  std::atomic<std::uint64_t> clock_;
+  std::atomic<std::uint64_t> searches_{0};
+  static std::uint64_t FirstClock() {
+    static std::atomic<std::uint64_t> trees{0};
+    return (trees.fetch_add(1, std::memory_order_relaxed) + 1) << 32;
+  }
 };
 
 // The child page a node pointer leads to (its last 4 bytes).

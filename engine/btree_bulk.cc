@@ -82,7 +82,7 @@ Status Btree::BulkBuilder::Finish() {
     if (levels_[level].pages == 0) {
       // All of this level fits one page: it becomes the root, in place.
       Mtr mtr(t_.pool_);
-      auto root = mtr.Write({t_.space_.id(), t_.root_});
+      auto root = t_.Latch(mtr, t_.root_);
       if (!root.ok()) return root.status();
       Store16(*root, IndexPage::kLevel, static_cast<std::uint16_t>(level));
       BtrPage(*root, t_.LayoutAt(static_cast<std::uint16_t>(level))).Rebuild(Views(levels_[level]));

@@ -53,6 +53,9 @@ struct TableSize {
 struct TableStats {
   std::uint64_t rows_inserted = 0, rows_updated = 0, rows_deleted = 0;
   std::uint64_t page_splits = 0, page_merges = 0;
+  // Searches from the root of the clustered index, and row lock requests (a point UPDATE
+  // makes one of each: the read that locates and locks the row hands it to the write).
+  std::uint64_t clustered_searches = 0, lock_requests = 0;
 };
 
 struct BufferPoolStats {

@@ -346,6 +346,8 @@ TableStats TableImpl::stats() const {
     s.page_splits += t->stats().splits;
     s.page_merges += t->stats().merges;
   }
+  s.clustered_searches = trees_[0]->searches();
+  s.lock_requests = lock_requests_.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -154,6 +154,7 @@ class TableImpl {
   std::uint64_t next_row_id_ = 1;
   std::uint64_t last_insert_id_ = 0;
   TableStats stats_;
+  std::atomic<std::uint64_t> lock_requests_{0};  // LockRecord calls (from readers too: not under the write lock)
   Status failed_;
   Hooks hooks_;
   TrxServices svc_;

@@ -56,12 +56,14 @@ Result<std::optional<Row>> TableImpl::Get(TrxImpl& trx, const std::vector<Value>
     std::optional<Row> out;
     {
       std::shared_lock l(mu_);
-      auto cur = trees_[0]->GetMarked(*key);
+      Btree::Position at;
+      auto cur = trees_[0]->GetMarked(*key, &at);
       if (!cur.ok()) return cur.status();
       if (cur->has_value()) {
         // Equality on the whole primary key: the record alone is locked.
         STRATA_RETURN_IF_ERROR(
             LockRecord(trx, rec_.RecordKey(0, *key), rec_.TrxIdOf((*cur)->record), mode, LockKind::kRecord, wait));
+        if (!wait.needed && mode == LockMode::kExclusive) trx.locked_record = {{this, *key, **cur, at}};
         if (!wait.needed && !(*cur)->deleted) {
           auto row = RowOf((*cur)->record);
           if (!row.ok()) return row.status();

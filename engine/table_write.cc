@@ -33,6 +33,7 @@ Result<std::string> TableImpl::NextKey(std::size_t index, const Tuple& record) {
 
 Status TableImpl::LockRecord(TrxImpl& trx, const std::string& key, std::uint64_t rec_trx, LockMode mode, LockKind kind,
                              LockWait& wait) {
+  lock_requests_.fetch_add(1, std::memory_order_relaxed);
   if (rec_trx != 0 && rec_trx != trx.id) svc_.locks->ConvertImplicit(rec_trx, key);
   if (svc_.locks->TryAcquire(trx.locks, key, mode, kind).ok()) return Status::Ok();
   wait = {true, key, mode, kind};
@@ -263,12 +264,21 @@ Status TableImpl::UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait) {
   auto record = rec_.ClusteredRecord(row, 0);
   if (!record.ok()) return record.status();
   const Tuple key = rec_.KeyOf(*record);
-  auto old = trees_[0]->GetMarked(key);
-  if (!old.ok()) return old.status();
-  if (!old->has_value()) return Status::NotFound("no row with this primary key");
-  STRATA_RETURN_IF_ERROR(LockRecord(trx, rec_.RecordKey(0, key), rec_.TrxIdOf((*old)->record), LockMode::kExclusive,
-                                    LockKind::kRecord, wait));
-  if (wait.needed) return Status::Ok();
+  Result<std::optional<Btree::Marked>> old = std::optional<Btree::Marked>();
+  const Btree::Position* at = nullptr;
+  if (const auto& locked = trx.locked_record;
+      locked && locked->table == this && locked->key == key && locked->at.clock == trees_[0]->modify_clock()) {
+    // Located and locked by this transaction, and nothing in the tree moved since.
+    *old = locked->record;
+    at = &locked->at;
+  } else {
+    old = trees_[0]->GetMarked(key);
+    if (!old.ok()) return old.status();
+    if (!old->has_value()) return Status::NotFound("no row with this primary key");
+    STRATA_RETURN_IF_ERROR(LockRecord(trx, rec_.RecordKey(0, key), rec_.TrxIdOf((*old)->record), LockMode::kExclusive,
+                                      LockKind::kRecord, wait));
+    if (wait.needed) return Status::Ok();
+  }
   if ((*old)->deleted) return Status::NotFound("no row with this primary key");
   const Tuple& before_rec = (*old)->record;
   std::vector<std::pair<Tuple, Tuple>> changed;  // per secondary index: old and new entry
@@ -305,7 +315,7 @@ Status TableImpl::UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait) {
   auto roll = WriteUndo(trx, undo);
   if (!roll.ok()) return roll.status();
   rec_.SetSystemFields(*record, trx.id, *roll);
-  STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record, false));
+  STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record, false, at));
   for (std::size_t i = 1; i < trees_.size(); ++i) {
     auto& [before, after] = changed[i - 1];
     if (before.empty()) continue;

@@ -243,6 +243,59 @@ TEST(DatabaseTest, AutoIncrementUniqueKeysAndSecondaryScans) {
   EXPECT_EQ(first_email, "after@x");
 }
 
+// An UPDATE of a row the transaction has just read with an exclusive lock writes it where the
+// read found it: one search of the clustered index and one lock request per row (it searched
+// three times and asked for the lock twice). Whatever changed the tree in between (another
+// row's insert that splits the page, a row that grows) sends the update back to a search.
+TEST(DatabaseTest, AnUpdateWritesTheRowWhereItsLockingReadFoundIt) {
+  testing::TempDir tmp;
+  auto db = OpenDb(tmp.path() / "d");
+  ASSERT_TRUE(db->CreateDatabase("app").ok());
+  TableSpec s;
+  s.database = "app";
+  s.name = "hot";
+  s.columns = {Col("id", ColumnType::kInt, 0, false), Col("k", ColumnType::kInt),
+               Col("pad", ColumnType::kVarchar, 900)};
+  s.primary_key = {"id"};
+  s.indexes = {{"k", {"k"}, false}};
+  auto t = db->CreateTable(s);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  for (int i = 1; i <= 40; ++i) ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::Int(0), Value::String("p")}).ok());
+  auto trx = db->Begin();
+  ASSERT_TRUE(trx.ok());
+  const auto update = [&](int id, int k, const std::string& pad) {
+    auto row = (*t)->Get({Value::Int(id)}, trx->get(), RowLock::kExclusive);
+    ASSERT_TRUE(row.ok() && row->has_value());
+    ASSERT_EQ((**row)[1].as_int(), k - 1);
+    ASSERT_TRUE((*t)->Update({Value::Int(id), Value::Int(k), Value::String(pad)}, trx->get()).ok());
+  };
+  for (int k = 1; k <= 50; ++k) {
+    const TableStats before = (*t)->stats();
+    update(7, k, "p");
+    const TableStats after = (*t)->stats();
+    EXPECT_EQ(after.clustered_searches - before.clustered_searches, 1u) << k;
+    EXPECT_EQ(after.lock_requests - before.lock_requests, 1u) << k;
+  }
+  // Between the read and the write, the page splits under other rows' inserts, or the row
+  // grows (delete and insert): the update searches again and lands on the right record.
+  auto row = (*t)->Get({Value::Int(8)}, trx->get(), RowLock::kExclusive);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  for (int i = 1000; i < 1060; ++i)
+    ASSERT_TRUE((*t)->Insert({Value::Int(i), Value::Int(0), Value::String(std::string(800, 'x'))}, trx->get()).ok());
+  ASSERT_TRUE((*t)->Update({Value::Int(8), Value::Int(1), Value::String(std::string(700, 'y'))}, trx->get()).ok());
+  update(9, 1, std::string(600, 'z'));
+  update(9, 2, "short again");
+  ASSERT_TRUE((*trx)->Commit().ok());
+  ASSERT_TRUE((*t)->Check().ok());
+  std::vector<std::int64_t> ks;
+  ASSERT_TRUE(
+      (*t)->Scan({"k", {Value::Int(1)}, true}, [&](const Row& r) { return ks.push_back(r[0].as_int()), true; }).ok());
+  EXPECT_EQ(ks, (std::vector<std::int64_t>{8, 9, 7}));
+  EXPECT_EQ((**(*t)->Get({Value::Int(7)}))[1].as_int(), 50);
+  EXPECT_EQ((**(*t)->Get({Value::Int(8)}))[2].as_string(), std::string(700, 'y'));
+  EXPECT_EQ((**(*t)->Get({Value::Int(9)}))[2].as_string(), "short again");
+}
+
 TEST(DatabaseTest, TableWithoutPrimaryKeyUsesHiddenRowIds) {
   testing::TempDir tmp;
   const auto dir = tmp.path() / "d";

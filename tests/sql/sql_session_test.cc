@@ -172,6 +172,26 @@ TEST_F(SqlSessionTest, MysqlsUca900CollationSaysWhoseWeightsItUses) {
   EXPECT_EQ(Rows("SELECT id FROM t ORDER BY v, id"), (R{{"1"}, {"2"}, {"5"}, {"4"}, {"3"}}));
 }
 
+// A point UPDATE hands the row its locking read found to the engine: one search of the
+// clustered index and one lock request per row, in autocommit and in a transaction (the
+// hot-row statement; it searched three times and asked for the lock twice).
+TEST_F(SqlSessionTest, APointUpdateSearchesAndLocksOnce) {
+  Ok("CREATE TABLE sbtest1 (id int PRIMARY KEY, k int, c char(120), KEY k_1 (k))");
+  Ok("INSERT INTO sbtest1 VALUES (1, 0, 'a'), (2, 0, 'b'), (3, 0, 'c')");
+  auto t = db_->GetTable("shop", "sbtest1");
+  ASSERT_TRUE(t.ok());
+  for (const char* begin : {"", "BEGIN"}) {
+    if (*begin) Ok(begin);
+    const auto before = (*t)->stats();
+    for (int i = 0; i < 10; ++i) EXPECT_EQ(Ok("UPDATE sbtest1 SET k = k + 1 WHERE id = 2").rows, 1u);
+    const auto after = (*t)->stats();
+    EXPECT_EQ(after.clustered_searches - before.clustered_searches, 10u) << begin;
+    EXPECT_EQ(after.lock_requests - before.lock_requests, 10u) << begin;
+    if (*begin) Ok("COMMIT");
+  }
+  EXPECT_EQ(Rows("SELECT k FROM sbtest1 ORDER BY id"), (R{{"0"}, {"20"}, {"0"}}));
+}
+
 TEST_F(SqlSessionTest, InsertIgnoreAndReplace) {
   Ok("CREATE TABLE t (id int PRIMARY KEY, code char(3) NOT NULL, v int, UNIQUE KEY uk (code))");
   Ok("INSERT INTO t VALUES (1,'a',1),(2,'b',2)");
