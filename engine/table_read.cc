@@ -63,12 +63,13 @@ Result<std::optional<Row>> TableImpl::Get(TrxImpl& trx, const std::vector<Value>
         // Equality on the whole primary key: the record alone is locked.
         STRATA_RETURN_IF_ERROR(
             LockRecord(trx, rec_.RecordKey(0, *key), rec_.TrxIdOf((*cur)->record), mode, LockKind::kRecord, wait));
-        if (!wait.needed && mode == LockMode::kExclusive) trx.locked_record = {{this, *key, **cur, at}};
         if (!wait.needed && !(*cur)->deleted) {
           auto row = RowOf((*cur)->record);
           if (!row.ok()) return row.status();
           out = std::move(*row);
         }
+        if (!wait.needed && mode == LockMode::kExclusive)  // the key is not needed again: it returns now
+          trx.locked_record = {{this, std::move(*key), std::move(**cur), at}};
       } else if (gaps) {
         auto next = NextKey(0, *key);
         if (!next.ok()) return next.status();

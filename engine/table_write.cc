@@ -264,23 +264,26 @@ Status TableImpl::UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait) {
   auto record = rec_.ClusteredRecord(row, 0);
   if (!record.ok()) return record.status();
   const Tuple key = rec_.KeyOf(*record);
-  Result<std::optional<Btree::Marked>> old = std::optional<Btree::Marked>();
-  const Btree::Position* at = nullptr;
-  if (const auto& locked = trx.locked_record;
+  Btree::Marked old;
+  std::optional<Btree::Position> at;
+  if (auto& locked = trx.locked_record;
       locked && locked->table == this && locked->key == key && locked->at.clock == trees_[0]->modify_clock()) {
-    // Located and locked by this transaction, and nothing in the tree moved since.
-    *old = locked->record;
-    at = &locked->at;
+    // Located and locked by this transaction, and nothing in the tree moved since. Taken: the
+    // update moves the clock anyway.
+    old = std::move(locked->record);
+    at = locked->at;
+    locked.reset();
   } else {
-    old = trees_[0]->GetMarked(key);
-    if (!old.ok()) return old.status();
-    if (!old->has_value()) return Status::NotFound("no row with this primary key");
-    STRATA_RETURN_IF_ERROR(LockRecord(trx, rec_.RecordKey(0, key), rec_.TrxIdOf((*old)->record), LockMode::kExclusive,
+    auto found = trees_[0]->GetMarked(key);
+    if (!found.ok()) return found.status();
+    if (!found->has_value()) return Status::NotFound("no row with this primary key");
+    old = std::move(**found);
+    STRATA_RETURN_IF_ERROR(LockRecord(trx, rec_.RecordKey(0, key), rec_.TrxIdOf(old.record), LockMode::kExclusive,
                                       LockKind::kRecord, wait));
     if (wait.needed) return Status::Ok();
   }
-  if ((*old)->deleted) return Status::NotFound("no row with this primary key");
-  const Tuple& before_rec = (*old)->record;
+  if (old.deleted) return Status::NotFound("no row with this primary key");
+  const Tuple& before_rec = old.record;
   std::vector<std::pair<Tuple, Tuple>> changed;  // per secondary index: old and new entry
   bool any_changed = false;
   for (std::size_t i = 1; i < trees_.size(); ++i) {
@@ -315,7 +318,7 @@ Status TableImpl::UpdateLocked(TrxImpl& trx, const Row& row, LockWait& wait) {
   auto roll = WriteUndo(trx, undo);
   if (!roll.ok()) return roll.status();
   rec_.SetSystemFields(*record, trx.id, *roll);
-  STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record, false, at));
+  STRATA_RETURN_IF_ERROR(trees_[0]->Update(*record, false, at ? &*at : nullptr));
   for (std::size_t i = 1; i < trees_.size(); ++i) {
     auto& [before, after] = changed[i - 1];
     if (before.empty()) continue;
