@@ -12,8 +12,12 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
+# CI compiles with line tables only (-g1: backtraces keep file and line, and the build takes
+# about a quarter less time than with full -g); local builds keep CMake's -O2 -g.
+DEBUG_INFO ?= $(if $(CI),-g1,-g)
+
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DSTRATA_WERROR=$(WERROR) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DSTRATA_WERROR=$(WERROR) "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 $(DEBUG_INFO) -DNDEBUG" >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The key-strategy study at a laptop's size: 500,000 rows per table keyed by
@@ -56,7 +60,7 @@ thread-safety: san-build
 # out, and why), with asserts on, at -O1 (TSan's overhead, not the optimiser, sets the pace).
 TSAN_FILTER ?= LockTest.*:IsolationTest.*:HistoryTest.*:HotRowTest.*:BufferPoolTest.*:RedoLogTest.*:Levels/HistoryAnomalyTest.*:Shapes/KillShapesTest.WithoutAKill*/RandomKeys*:Shapes/KillShapesTest.WithoutAKill*/GrowingUpdatesAndDeletes:Shapes/KillShapesTest.WithoutAKill*/OffPageValues
 tsan: deps
-	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 $(DEBUG_INFO)" \
 	  -DSTRATA_TSAN=ON -DSTRATA_WERROR=$(WERROR) >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target engine_tsan_test
 	@TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \

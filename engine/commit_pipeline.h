@@ -54,7 +54,7 @@ class CommitPipeline {
   // The parts a commit touches; `db_mu` is the database's lock, held exclusively while the
   // commit takes its number and ends its undo logs.
   struct Parts {
-    std::shared_mutex& db_mu;
+    SharedMutex& db_mu;
     BufferPool& pool;
     RedoLog& log;
     Rseg& rseg;

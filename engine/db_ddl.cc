@@ -66,7 +66,7 @@ Status DatabaseImpl::FinishDdlLog() {
 }
 
 Status DatabaseImpl::CreateDatabase(const std::string& name) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (read_only_) return ReadOnly();
   if (!CheckTableOrDatabaseName(name).ok())
     return Status::InvalidArgument(fmt::format("database name '{}' is not allowed", name));
@@ -87,13 +87,13 @@ Status DatabaseImpl::CreateDatabase(const std::string& name) {
 }
 
 std::vector<std::string> DatabaseImpl::ListDatabases() const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   return databases_;
 }
 
 Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
   STRATA_RETURN_IF_ERROR(spec.Validate());
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (std::find(databases_.begin(), databases_.end(), spec.database) == databases_.end()) {
     return Status::NotFound(fmt::format("Unknown database '{}'", spec.database))
         .Because(Status::Reason::kUnknownDatabase);
@@ -145,7 +145,7 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
 }
 
 Result<Table*> DatabaseImpl::GetTable(const std::string& database, const std::string& name) {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   auto it = tables_.find(TableKey(database, name));
   if (it == tables_.end()) {
     if (auto u = unavailable_.find(TableKey(database, name)); u != unavailable_.end()) return u->second.why;
@@ -207,7 +207,7 @@ Status DatabaseImpl::DropTablesLocked(const std::vector<std::string>& keys, cons
 }
 
 Status DatabaseImpl::DropTable(const std::string& database, const std::string& name) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (read_only_) return ReadOnly();
   const std::string key = TableKey(database, name);
   if (!tables_.count(key) && !unavailable_.count(key))
@@ -219,7 +219,7 @@ Status DatabaseImpl::DropTable(const std::string& database, const std::string& n
 // One catalog write drops the database and every table in it: after a crash it is all there
 // or all gone.
 Status DatabaseImpl::DropDatabase(const std::string& name) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (read_only_) return ReadOnly();
   auto it = std::find(databases_.begin(), databases_.end(), name);
   if (it == databases_.end()) {
@@ -236,7 +236,7 @@ Status DatabaseImpl::DropDatabase(const std::string& name) {
 }
 
 std::vector<std::string> DatabaseImpl::ListTables(const std::string& database) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   return ListTablesLocked(database);
 }
 
@@ -255,7 +255,7 @@ std::vector<std::string> DatabaseImpl::ListTablesLocked(const std::string& datab
 }
 
 Status DatabaseImpl::CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (read_only_) return ReadOnly();
   auto it = tables_.find(TableKey(database, table));
   if (it == tables_.end())

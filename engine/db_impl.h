@@ -93,20 +93,21 @@ class DatabaseImpl final : public Database {
   Status BeforeWrite();
   Status ReadOnly() const;  // the refusal of a change under force_recovery >= 3
   // Catalog and DDL (db_ddl.cc).
-  Status SaveCatalog();  // the commit point of a DDL statement
-  void ForgetDdlLog(const std::string& path);
-  std::vector<std::string> ListTablesLocked(const std::string& database) const;
-  Status FinishDdlLog();  // at open: removes what the DDL log names, then empties it
+  Status SaveCatalog() REQUIRES(mu_);  // the commit point of a DDL statement
+  void ForgetDdlLog(const std::string& path) REQUIRES(mu_);
+  std::vector<std::string> ListTablesLocked(const std::string& database) const REQUIRES_SHARED(mu_);
+  Status FinishDdlLog() REQUIRES(mu_);  // at open: removes what the DDL log names, then empties it
   // Drops the tables (and the database folder, when given) in one catalog write; committed
   // says whether that write was made durable.
-  Status DropTablesLocked(const std::vector<std::string>& keys, const std::string& database_dir, bool* committed);
+  Status DropTablesLocked(const std::vector<std::string>& keys, const std::string& database_dir, bool* committed)
+      REQUIRES(mu_);
   void AttachTable(TableImpl& t);
-  TableImpl* TableById(std::uint64_t table_id);                                        // mu_ held
+  TableImpl* TableById(std::uint64_t table_id) REQUIRES_SHARED(mu_);
   static std::string TableKey(const std::string& database, const std::string& table);  // tables_'s key
   // Transactions (transaction.cc).
-  Status LoadTransactions(bool roll_back);                    // the rollback segment, and rollback of what a crash left
-  Status EnsureWritable(TrxImpl& trx);                        // an id and undo logs (write lock held)
-  Status UndoDownTo(TrxImpl& trx, std::uint64_t to_undo_no);  // mu_ held
+  Status LoadTransactions(bool roll_back);  // the rollback segment, and rollback of what a crash left
+  Status EnsureWritable(TrxImpl& trx);      // an id and undo logs (write lock held)
+  Status UndoDownTo(TrxImpl& trx, std::uint64_t to_undo_no) REQUIRES(mu_);
 
   std::filesystem::path dir_;
   DatabaseOptions options_;
@@ -121,10 +122,11 @@ class DatabaseImpl final : public Database {
   bool skip_redo_ = false;  // force_recovery 6: no doublewrite restore, no redo replay
   bool no_writes_ = false;  // read_only or force_recovery 6: files opened read-only, nothing created
   bool opened_ = false;     // a database that failed to open is not flushed on destruction
-  // Writers exclusive, readers shared: the tables, the catalog, and every page change (a
-  // statement's B-tree work runs under it; see TableImpl).
-  mutable std::shared_mutex mu_;
-  std::map<std::string, std::unique_ptr<Table>> tables_;  // "db/table"
+  // Writers exclusive, readers shared: the tables, the catalog (the members below that say
+  // so, checked by clang), and every page change: a statement's B-tree work runs under it, taken
+  // by TableImpl, the commit pipeline and purge through the reference they are given.
+  mutable SharedMutex mu_;
+  std::map<std::string, std::unique_ptr<Table>> tables_ GUARDED_BY(mu_);  // "db/table"
   // In the catalog but not opened (file missing or damaged): listed, refused with the reason,
   // droppable.
   struct UnavailableTable {
@@ -132,12 +134,13 @@ class DatabaseImpl final : public Database {
     std::filesystem::path path;
     Status why;
   };
-  std::map<std::string, UnavailableTable> unavailable_;
-  std::vector<std::string> databases_;
-  std::vector<DdlLogEntry> ddl_log_;  // what the next open removes, unless a statement finishes first
-  std::uint32_t next_space_id_ = 1;
-  std::uint64_t next_index_id_ = 1;
-  std::uint64_t next_table_id_ = 1;
+  std::map<std::string, UnavailableTable> unavailable_ GUARDED_BY(mu_);
+  std::vector<std::string> databases_ GUARDED_BY(mu_);
+  // What the next open removes, unless a statement finishes first.
+  std::vector<DdlLogEntry> ddl_log_ GUARDED_BY(mu_);
+  std::uint32_t next_space_id_ GUARDED_BY(mu_) = 1;
+  std::uint64_t next_index_id_ GUARDED_BY(mu_) = 1;
+  std::uint64_t next_table_id_ GUARDED_BY(mu_) = 1;
   std::unique_ptr<Rseg> rseg_;
   std::unique_ptr<TrxSys> trx_sys_;
   std::unique_ptr<LockSys> lock_sys_;

@@ -176,7 +176,8 @@ DatabaseImpl::~DatabaseImpl() {
   }
   // The pool (and its page cleaner) goes first, before the files it could still write to.
   pool_->StopCleaner();
-  tables_.clear();  // each table takes its space out of the pool first
+  WriterLock lock(mu_);  // every other thread has stopped; for the checker
+  tables_.clear();       // each table takes its space out of the pool first
   pool_.reset();
 }
 
@@ -187,8 +188,11 @@ void DatabaseImpl::CreateTransactionParts() {
       CommitPipeline::Parts{mu_, *pool_, *log_, *rseg_, *trx_sys_, *lock_sys_},
       CommitSettings{options_.flush_log_at_trx_commit, options_.enable_early_lock_release,
                      options_.max_elr_dependent_trx_count, options_.group_commit, !read_only_});
-  purge_ = std::make_unique<PurgeSys>(
-      PurgeSys::Parts{mu_, *rseg_, *trx_sys_, [this](std::uint64_t id) { return TableById(id); }});
+  purge_ =
+      std::make_unique<PurgeSys>(PurgeSys::Parts{mu_, *rseg_, *trx_sys_, [this](std::uint64_t id) {
+                                                   mu_.AssertHeld();  // purge calls it with the lock it was given held
+                                                   return TableById(id);
+                                                 }});
 }
 
 // ibdata1 is recovered first (its torn pages, then its share of the log), because the catalog
@@ -218,11 +222,14 @@ Status DatabaseImpl::Load() {
   STRATA_RETURN_IF_ERROR(CheckSystemSpaceHeaders(*pool_, *system_));
   auto catalog = ReadCatalog(*pool_, *system_);
   if (!catalog.ok()) return catalog.status();
-  databases_ = catalog->databases;
-  ddl_log_ = catalog->ddl_log;
-  next_space_id_ = catalog->next_space_id;
-  next_index_id_ = catalog->next_index_id;
-  next_table_id_ = catalog->next_table_id;
+  {
+    WriterLock lock(mu_);
+    databases_ = catalog->databases;
+    ddl_log_ = catalog->ddl_log;
+    next_space_id_ = catalog->next_space_id;
+    next_index_id_ = catalog->next_index_id;
+    next_table_id_ = catalog->next_table_id;
+  }
   std::vector<std::unique_ptr<Tablespace>> spaces;
   // A failed open leaves no page of these files in the pool (nothing half-recovered is written).
   struct Unregister {
@@ -249,6 +256,7 @@ Status DatabaseImpl::Load() {
                                                         "corrupt or contains bad data: {}",
                                                         t.database, t.name, why.message()))
                              .Because(Status::Reason::kTableUnavailable);
+    WriterLock lock(mu_);
     unavailable_[TableKey(t.database, t.name)] = {t.space_id, dir_ / t.database / (t.name + ".ibd"), named};
     recovery_.unavailable_tables.push_back(named.message());
   };
@@ -302,10 +310,14 @@ Status DatabaseImpl::Load() {
       continue;
     }
     AttachTable(**impl);
+    WriterLock lock(mu_);
     tables_[TableKey(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl), this));
   }
   unregister.armed = false;
-  if (!read_only_) STRATA_RETURN_IF_ERROR(FinishDdlLog());
+  if (!read_only_) {
+    WriterLock lock(mu_);
+    STRATA_RETURN_IF_ERROR(FinishDdlLog());
+  }
   return LoadTransactions(options_.force_recovery < 3 && !no_writes_);
 }
 
@@ -352,7 +364,7 @@ Status DatabaseImpl::Flush() {
 }
 
 Status DatabaseImpl::SetRedoLogging(bool enabled) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (read_only_) return ReadOnly();
   if (enabled == pool_->redo_enabled()) return Status::Ok();
   if (!enabled) {

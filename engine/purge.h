@@ -22,7 +22,7 @@ class TableImpl;
 class PurgeSys {
  public:
   struct Parts {
-    std::shared_mutex& db_mu;  // held exclusively while one undo log is purged
+    SharedMutex& db_mu;  // held exclusively while one undo log is purged
     Rseg& rseg;
     TrxSys& trx_sys;
     // The table an undo record names, or null when it was dropped (db_mu held).

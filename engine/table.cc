@@ -33,7 +33,7 @@ IndexShape SdiShape() {
 
 }  // namespace
 
-TableImpl::TableImpl(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta)
+TableImpl::TableImpl(BufferPool& pool, SharedMutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta)
     : pool_(pool), mu_(mu), space_(std::move(space)), meta_(std::move(meta)) {}
 
 // The pool lets go of the space (waiting for a write of its pages in flight) before the
@@ -52,7 +52,7 @@ void TableImpl::BuildShapes() {
   lobs_ = std::make_unique<LobStore>(pool_, *space_, meta_.indexes[0].root);
 }
 
-Result<std::unique_ptr<TableImpl>> TableImpl::Create(BufferPool& pool, std::shared_mutex& mu,
+Result<std::unique_ptr<TableImpl>> TableImpl::Create(BufferPool& pool, SharedMutex& mu,
                                                      std::unique_ptr<Tablespace> space, TableMeta meta,
                                                      std::uint64_t* next_index_id) {
   meta.space_id = space->id().value();
@@ -89,7 +89,7 @@ Result<std::unique_ptr<TableImpl>> TableImpl::Create(BufferPool& pool, std::shar
   return t;
 }
 
-Result<std::unique_ptr<TableImpl>> TableImpl::Open(BufferPool& pool, std::shared_mutex& mu,
+Result<std::unique_ptr<TableImpl>> TableImpl::Open(BufferPool& pool, SharedMutex& mu,
                                                    std::unique_ptr<Tablespace>& space) {
   Btree sdi(pool, *space, SdiShape(), PageNo(3));
   std::optional<std::string> json;

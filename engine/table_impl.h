@@ -15,6 +15,7 @@
 #include "engine/read_view.h"
 #include "engine/rseg.h"
 #include "engine/table_records.h"
+#include "engine/thread_annotations.h"
 #include "engine/trx_sys.h"
 #include "engine/undo_record.h"
 #include "ondisk/value.h"
@@ -44,13 +45,11 @@ class TableImpl {
   class BulkAccess;  // what a bulk load may reach (below)
   // A new table in a new, empty tablespace registered with the pool: SDI tree at page 3,
   // clustered root at page 4, secondary roots after it.
-  static Result<std::unique_ptr<TableImpl>> Create(BufferPool& pool, std::shared_mutex& mu,
-                                                   std::unique_ptr<Tablespace> space, TableMeta meta,
-                                                   std::uint64_t* next_index_id);
+  static Result<std::unique_ptr<TableImpl>> Create(BufferPool& pool, SharedMutex& mu, std::unique_ptr<Tablespace> space,
+                                                   TableMeta meta, std::uint64_t* next_index_id);
   // An existing tablespace: the definition comes from its SDI. The table takes `space` once it
   // is built; when the SDI cannot be read, `space` stays with the caller.
-  static Result<std::unique_ptr<TableImpl>> Open(BufferPool& pool, std::shared_mutex& mu,
-                                                 std::unique_ptr<Tablespace>& space);
+  static Result<std::unique_ptr<TableImpl>> Open(BufferPool& pool, SharedMutex& mu, std::unique_ptr<Tablespace>& space);
   // The pages every write starts from, checked before anything is written to the file: page 0
   // the FSP header of this space with the engine's flags, page 2 a segment inode page, page 3
   // the SDI root. Corruption naming the file, page and what was expected.
@@ -90,7 +89,7 @@ class TableImpl {
   Result<TableSize> Size() const;
 
  private:
-  TableImpl(BufferPool& pool, std::shared_mutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta);
+  TableImpl(BufferPool& pool, SharedMutex& mu, std::unique_ptr<Tablespace> space, TableMeta meta);
   void BuildShapes();
   Status WriteSdi();
   // Runs a write statement under the write lock, waiting for row locks between attempts.
@@ -142,7 +141,7 @@ class TableImpl {
   Status CheckWritable() const;
 
   BufferPool& pool_;
-  std::shared_mutex& mu_;
+  SharedMutex& mu_;
   std::unique_ptr<Tablespace> space_;
   TableMeta meta_;
   TableRecords rec_;  // rows to records and back, per index
@@ -166,7 +165,7 @@ class TableImpl {
 class TableImpl::BulkAccess {
  public:
   explicit BulkAccess(TableImpl& t) : t_(t) {}
-  std::shared_mutex& mu() { return t_.mu_; }
+  SharedMutex& mu() { return t_.mu_; }
   const TableSpec& spec() const { return t_.meta_.spec; }
   std::size_t n_trees() const { return t_.trees_.size(); }
   Btree& tree(std::size_t index) { return *t_.trees_[index]; }

@@ -116,7 +116,7 @@ Status DatabaseImpl::RollbackAndEnd(TrxImpl& trx) {
 // nothing; each record is undone and then removed from its log).
 Status DatabaseImpl::RollbackTrx(TrxImpl& trx, std::uint64_t to) {
   if (pipeline_->halted()) return pipeline_->Stopped();
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   Status s = UndoDownTo(trx, to);
   if (!s.ok()) {
     s = s.WithContext(fmt::format("rolling back transaction {}", trx.id));
@@ -137,6 +137,7 @@ Status DatabaseImpl::UndoDownTo(TrxImpl& trx, std::uint64_t to) {
       STRATA_RETURN_IF_ERROR(rseg_->WithRecord(l->top_page, l->top_offset, [&](ConstBytes page, std::size_t start) {
         auto h = UndoRecordHeader::Decode(page, start);
         if (!h.ok()) return h.status();
+        mu_.AssertHeld();  // run here, within UndoDownTo
         TableImpl* t = TableById(h->table_id);
         auto d = UndoRecord::Decode(page, start, t ? t->n_key() : 0);
         if (!d.ok()) return d.status();
