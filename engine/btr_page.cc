@@ -21,12 +21,12 @@ void BtrPage::Init(MutableBytes page, std::uint64_t index_id, std::uint16_t leve
 
 std::size_t BtrPage::Next(std::size_t origin) const {
   if (origin == kSupremum) return 0;
-  const auto rel = static_cast<std::int16_t>(Load16(p_, origin - 2));
+  const auto rel = static_cast<std::int16_t>(Load16(p_, origin - kCompactNextBefore));
   return (origin + static_cast<std::size_t>(static_cast<std::ptrdiff_t>(rel))) & (p_.size() - 1);
 }
 
 void BtrPage::set_next(std::size_t origin, std::size_t next) {
-  Store16(p_, origin - 2, RecordHeader::NextField(origin, next, true));
+  Store16(p_, origin - kCompactNextBefore, RecordHeader::NextField(origin, next, true));
 }
 
 void BtrPage::set_n_owned(std::size_t origin, unsigned n) {

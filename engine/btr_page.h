@@ -51,9 +51,9 @@ class BtrPage {
   std::uint16_t garbage() const { return ondisk::Load16(p_, ondisk::IndexPage::kGarbage); }
   std::uint16_t heap_top() const { return ondisk::Load16(p_, ondisk::IndexPage::kHeapTop); }
   std::uint16_t n_heap() const { return ondisk::Load16(p_, ondisk::IndexPage::kNHeap) & 0x7FFF; }
-  ondisk::PageNo prev() const { return ondisk::PageNo(ondisk::Load32(p_, 8)); }
-  ondisk::PageNo next() const { return ondisk::PageNo(ondisk::Load32(p_, 12)); }
-  ondisk::PageNo page_no() const { return ondisk::PageNo(ondisk::Load32(p_, 4)); }
+  ondisk::PageNo prev() const { return ondisk::PageNo(ondisk::Load32(p_, ondisk::FilHeader::kPrev)); }
+  ondisk::PageNo next() const { return ondisk::PageNo(ondisk::Load32(p_, ondisk::FilHeader::kNext)); }
+  ondisk::PageNo page_no() const { return ondisk::PageNo(ondisk::Load32(p_, ondisk::FilHeader::kPageNo)); }
 
   std::size_t Next(std::size_t origin) const;           // 0 after the supremum
   std::size_t Prev(std::size_t origin) const;           // the infimum's is 0

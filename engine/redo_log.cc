@@ -213,7 +213,8 @@ std::pair<Lsn, Lsn> RedoLog::Append(ConstBytes records) {
   const std::uint64_t start = lsn_;
   const std::size_t at = start - start % kLogBlockSize - buf_lsn_;
   if (buf_.size() < at + kLogBlockSize) buf_.resize(at + kLogBlockSize, std::byte{0});
-  if (Load16(buf_, at + 6) == 0) Store16(buf_, at + 6, static_cast<std::uint16_t>(start % kLogBlockSize));
+  if (Load16(buf_, at + LogBlockHeader::kFirstRecGroup) == 0)
+    Store16(buf_, at + LogBlockHeader::kFirstRecGroup, static_cast<std::uint16_t>(start % kLogBlockSize));
   AppendBytes(records);
   ++stats_.appends;
   stats_.bytes += records.size();
@@ -329,7 +330,7 @@ Status RedoLog::WriteBlocks(Lsn target, bool sync) {
       h.number = LogBlockNumber(Lsn(b));
       h.flush_bit = k == 0;
       h.data_len = static_cast<std::uint16_t>(k + 1 == n_blocks ? end % kLogBlockSize : kLogBlockSize);
-      h.first_rec_group = Load16(out, k * kLogBlockSize + 6);
+      h.first_rec_group = Load16(out, k * kLogBlockSize + LogBlockHeader::kFirstRecGroup);
       h.checkpoint_no = static_cast<std::uint32_t>(checkpoint_no_);
       h.EncodeTo(MutableBytes(out).subspan(k * kLogBlockSize, kLogBlockSize));
     }

@@ -16,8 +16,8 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::size_t kPageStart = UndoPageHeader::kOffset + 18;    // TRX_UNDO_PAGE_HDR_SIZE after it
-constexpr std::size_t kPageList = UndoSegmentHeader::kOffset + 14;  // TRX_UNDO_PAGE_LIST
+constexpr std::size_t kPageStart = UndoPageHeader::kEnd;
+constexpr std::size_t kPageList = UndoSegmentHeader::kPageList;
 constexpr std::size_t kHistoryBase = RsegHeader::kHistory;
 constexpr std::size_t kTrailerReserve = 10;  // trx_undo_left keeps this free
 
@@ -92,7 +92,7 @@ Status Rseg::AddLogHeader(UndoLog& log, bool append) {
   h.log_start = static_cast<std::uint16_t>(at + UndoLogHeader::kSizeWithoutXid);
   if (append && sh.last_log != 0) {
     h.prev_log = sh.last_log;
-    Store16(page, sh.last_log + 30, at);  // TRX_UNDO_NEXT_LOG of the previous header
+    Store16(page, sh.last_log + UndoLogHeader::kNextLog, at);  // the previous header's
   }
   std::fill(page.begin() + at, page.begin() + h.log_start, std::byte{0});
   h.EncodeTo(page, at);
@@ -142,7 +142,7 @@ Result<std::uint64_t> Rseg::Append(UndoLog& log, const std::function<std::vector
     // trx_undo_add_page: the segment grows by a page, linked at the end of its page list.
     auto seg_page = mtr.Write({system_.id(), log.seg_page});
     if (!seg_page.ok()) return seg_page.status();
-    const FsegHeader fseg = FsegHeader::Decode(*seg_page, UndoSegmentHeader::kOffset + 4);
+    const FsegHeader fseg = FsegHeader::Decode(*seg_page, UndoSegmentHeader::kFseg);
     MtrPageStore store(mtr, system_);
     auto n = SpaceManager(store).AllocatePage(fseg);
     if (!n.ok()) return n.status();
@@ -183,9 +183,10 @@ Status Rseg::PopTop(UndoLog& log) {
   ph->free = log.top_offset;
   ph->EncodeTo(*p);
   if (--log.records == 0) return Status::Ok();
-  const std::size_t first = log.top_page == log.seg_page ? Load16(*p, log.header + 18) : kPageStart;
+  const std::size_t first =
+      log.top_page == log.seg_page ? Load16(*p, log.header + UndoLogHeader::kLogStart) : kPageStart;
   if (log.top_offset > first) {
-    log.top_offset = Load16(*p, log.top_offset - 2);
+    log.top_offset = Load16(*p, log.top_offset - UndoRecordHeader::kStartBefore);
     return Status::Ok();
   }
   // The page holds nothing of the log any more: it leaves the segment.
@@ -194,7 +195,7 @@ Status Rseg::PopTop(UndoLog& log) {
   if (empty == log.seg_page || prev == kNullPage) return Status::Corruption("undo log page list is broken");
   auto seg_page = mtr.Write({system_.id(), log.seg_page});
   if (!seg_page.ok()) return seg_page.status();
-  const FsegHeader fseg = FsegHeader::Decode(*seg_page, UndoSegmentHeader::kOffset + 4);
+  const FsegHeader fseg = FsegHeader::Decode(*seg_page, UndoSegmentHeader::kFseg);
   MtrPageStore store(mtr, system_);
   STRATA_RETURN_IF_ERROR(ListRemove(store, ListRef{log.seg_page, kPageList}, FileAddr{empty, UndoPageHeader::kNode}));
   STRATA_RETURN_IF_ERROR(SpaceManager(store).FreePage(fseg, empty));
@@ -204,7 +205,7 @@ Status Rseg::PopTop(UndoLog& log) {
   auto pph = UndoPageHeader::Decode(*pp);
   if (!pph.ok()) return Damaged(prev, pph.status());
   log.last_page = log.top_page = prev;
-  log.top_offset = Load16(*pp, pph->free - 2);
+  log.top_offset = Load16(*pp, pph->free - UndoRecordHeader::kStartBefore);
   return Status::Ok();
 }
 
@@ -256,8 +257,8 @@ Status Rseg::EndLog(Mtr& mtr, UndoLog& log, std::uint64_t trx_no) {
     cached_insert_.emplace_back(log.slot, log.seg_page);
     return Status::Ok();
   }
-  Store64(page, log.header + 8, trx_no);
-  Store16(page, log.header + 16, log.del_marks ? 1 : 0);
+  Store64(page, log.header + UndoLogHeader::kTrxNo, trx_no);
+  Store16(page, log.header + UndoLogHeader::kDelMarks, log.del_marks ? 1 : 0);
   sh.state = static_cast<std::uint16_t>(cache ? UndoState::kCached : UndoState::kToPurge);
   sh.EncodeTo(page);
   MtrPageStore store(mtr, system_);
@@ -328,7 +329,8 @@ Status Rseg::ForEachRecord(const HistoryLog& log, const std::function<Status(Con
       if (next <= at || next > end) return Damaged(page, Status::CorruptionAt(at, "undo record chain goes backwards"));
       at = next;
     }
-    if (first && Load16(p, log.header + 30) != 0) return Status::Ok();  // a later log follows on this page
+    if (first && Load16(p, log.header + UndoLogHeader::kNextLog) != 0)
+      return Status::Ok();  // a later log follows on this page
     first = false;
     page = ListNode::Decode(p, UndoPageHeader::kNode).next.page;
   }

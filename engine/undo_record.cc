@@ -64,10 +64,10 @@ std::vector<std::byte> UndoRecord::Encode(std::uint16_t start) const {
     }
     Store16(out, at, static_cast<std::uint16_t>(out.size() - at));
   }
-  const std::size_t end = start + out.size() + 2;
-  Store16(out, 0, static_cast<std::uint16_t>(end));
-  out.resize(out.size() + 2);
-  Store16(out, out.size() - 2, start);
+  const std::size_t end = start + out.size() + UndoRecordHeader::kStartBefore;
+  Store16(out, UndoRecordHeader::kNext, static_cast<std::uint16_t>(end));
+  out.resize(out.size() + UndoRecordHeader::kStartBefore);
+  Store16(out, out.size() - UndoRecordHeader::kStartBefore, start);
   return out;
 }
 

@@ -25,6 +25,8 @@ namespace strata::ondisk {
 
 inline constexpr std::size_t kCompactExtraBytes = 5;    // REC_N_NEW_EXTRA_BYTES
 inline constexpr std::size_t kRedundantExtraBytes = 6;  // REC_N_OLD_EXTRA_BYTES
+// COMPACT: the next record's offset, relative to this origin, in the 2 bytes just before it.
+inline constexpr std::size_t kCompactNextBefore = 2;
 
 // Info bits (high nibble of the first header byte). Frozen on disk.
 inline constexpr std::uint8_t kInfoMinRec = 0x10;

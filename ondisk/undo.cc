@@ -225,14 +225,14 @@ Result<UndoLogHeader> UndoLogHeader::Decode(ConstBytes page, std::size_t at) {
   }
   UndoLogHeader h;
   h.trx_id = Load64(page, at);
-  h.trx_no = Load64(page, at + 8);
-  h.del_marks = Load16(page, at + 16);
-  h.log_start = Load16(page, at + 18);
+  h.trx_no = Load64(page, at + kTrxNo);
+  h.del_marks = Load16(page, at + kDelMarks);
+  h.log_start = Load16(page, at + kLogStart);
   h.xid_exists_or_flags = Load8(page, at + 20);
   h.dict_trans = Load8(page, at + 21);
   h.table_id = Load64(page, at + 22);
-  h.next_log = Load16(page, at + 30);
-  h.prev_log = Load16(page, at + 32);
+  h.next_log = Load16(page, at + kNextLog);
+  h.prev_log = Load16(page, at + kPrevLog);
   h.history_node = ListNode::Decode(page, at + kHistoryNode);
   if (h.xid_exists_or_flags & 1) {
     if (!Fits(body_end, at, kSizeWithXid)) return Status::CorruptionAt(at + 20, "XID does not fit in the page");
@@ -249,14 +249,14 @@ Result<UndoLogHeader> UndoLogHeader::Decode(ConstBytes page, std::size_t at) {
 
 void UndoLogHeader::EncodeTo(MutableBytes page, std::size_t at) const {
   Store64(page, at, trx_id);
-  Store64(page, at + 8, trx_no);
-  Store16(page, at + 16, del_marks);
-  Store16(page, at + 18, log_start);
+  Store64(page, at + kTrxNo, trx_no);
+  Store16(page, at + kDelMarks, del_marks);
+  Store16(page, at + kLogStart, log_start);
   Store8(page, at + 20, xid_exists_or_flags);
   Store8(page, at + 21, dict_trans);
   Store64(page, at + 22, table_id);
-  Store16(page, at + 30, next_log);
-  Store16(page, at + 32, prev_log);
+  Store16(page, at + kNextLog, next_log);
+  Store16(page, at + kPrevLog, prev_log);
   history_node.EncodeTo(page, at + kHistoryNode);
   if (xid_exists_or_flags & 1) {
     Store32(page, at + 46, static_cast<std::uint32_t>(xid_format));

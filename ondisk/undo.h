@@ -184,6 +184,7 @@ std::string ToString(UndoState s);
 struct UndoPageHeader {
   static constexpr std::size_t kOffset = 38;
   static constexpr std::size_t kNode = 44;
+  static constexpr std::size_t kEnd = kOffset + 18;  // TRX_UNDO_PAGE_HDR_SIZE: a later page's records start here
   std::uint16_t type = 0;
   std::uint16_t start = 0;
   std::uint16_t free = 0;
@@ -195,6 +196,8 @@ struct UndoPageHeader {
 
 struct UndoSegmentHeader {
   static constexpr std::size_t kOffset = 56;
+  static constexpr std::size_t kFseg = kOffset + 4;       // TRX_UNDO_FSEG_HEADER
+  static constexpr std::size_t kPageList = kOffset + 14;  // TRX_UNDO_PAGE_LIST
   static constexpr std::size_t kFirstLog = 86;
   std::uint16_t state = 0;
   std::uint16_t last_log = 0;
@@ -206,6 +209,12 @@ struct UndoSegmentHeader {
 };
 
 struct UndoLogHeader {
+  // Fields, from the header's start.
+  static constexpr std::size_t kTrxNo = 8;
+  static constexpr std::size_t kDelMarks = 16;
+  static constexpr std::size_t kLogStart = 18;
+  static constexpr std::size_t kNextLog = 30;
+  static constexpr std::size_t kPrevLog = 32;
   static constexpr std::size_t kHistoryNode = 34;  // history list addresses point here
   static constexpr std::size_t kSizeWithoutXid = 46;
   static constexpr std::size_t kSizeWithXid = 186;
@@ -254,8 +263,12 @@ struct RollPtr {
 
 // The part of an undo record every type shares, plus the update prefix.
 struct UndoRecordHeader {
-  std::size_t start = 0;   // page offset of the record
-  std::uint16_t next = 0;  // page offset of the next record (end of this one)
+  // A record begins with the page offset of the next one (its own end) and ends with the 2
+  // bytes that hold its own start, which is how a log is walked backwards.
+  static constexpr std::size_t kNext = 0;
+  static constexpr std::size_t kStartBefore = 2;  // the start's bytes, before the next record
+  std::size_t start = 0;                          // page offset of the record
+  std::uint16_t next = 0;                         // page offset of the next record (end of this one)
   std::uint8_t type_cmpl = 0;
   UndoRecordType type() const { return static_cast<UndoRecordType>(type_cmpl & 0x0F); }
   std::uint8_t cmpl_info() const { return (type_cmpl >> 4) & 3; }

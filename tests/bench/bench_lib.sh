@@ -9,6 +9,8 @@
 #   best_of_3 NAME CMD...   measure_rss into best_secs[NAME] and best_kib[NAME]
 #   check_rows_and_tools    after the options: `rows` a positive integer, the CLI built,
 #                       /usr/bin/time installed
+#   ab_table RESULTS OLD NEW   the A/B scripts' Markdown table from RESULTS (lines "NAME<TAB>old|new
+#                       <TAB>VALUE"): each side's median, NEW/OLD, each side's range
 prog=$(basename "$0" .sh)
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${BUILD:-$top/build}
@@ -54,4 +56,21 @@ best_of_3() {
   r=$(measure_rss "$@")
   best_secs[$name]=${r% *}
   best_kib[$name]=${r#* }
+}
+
+ab_table() {
+  python3 - "$@" <<'PY'
+import collections, statistics, sys
+runs = collections.OrderedDict()
+for line in open(sys.argv[1]):
+    name, side, value = line.rstrip("\n").split("\t")
+    runs.setdefault(name, {"old": [], "new": []})[side].append(float(value))
+print(f"old: {sys.argv[2]}\nnew: {sys.argv[3]}\n")
+print("| run | old median | new median | new/old | old range | new range |")
+print("|---|---:|---:|---:|---|---|")
+for name, v in runs.items():
+    o, n = statistics.median(v["old"]), statistics.median(v["new"])
+    print(f"| {name} | {o:,.0f} | {n:,.0f} | {n / o:.2f} | {min(v['old']):,.0f}–{max(v['old']):,.0f} "
+          f"| {min(v['new']):,.0f}–{max(v['new']):,.0f} |")
+PY
 }

@@ -75,17 +75,4 @@ for ((round = 1; round <= rounds; round++)); do
   done
 done
 
-python3 - "$results" "$old" "$new" <<'PY'
-import collections, statistics, sys
-runs = collections.OrderedDict()
-for line in open(sys.argv[1]):
-    name, side, value = line.rstrip("\n").split("\t")
-    runs.setdefault(name, {"old": [], "new": []})[side].append(float(value))
-print(f"old: {sys.argv[2]}\nnew: {sys.argv[3]}\n")
-print("| run | old median | new median | new/old | old range | new range |")
-print("|---|---:|---:|---:|---|---|")
-for name, v in runs.items():
-    o, n = statistics.median(v["old"]), statistics.median(v["new"])
-    print(f"| {name} | {o:,.0f} | {n:,.0f} | {n / o:.2f} | {min(v['old']):,.0f}–{max(v['old']):,.0f} "
-          f"| {min(v['new']):,.0f}–{max(v['new']):,.0f} |")
-PY
+ab_table "$results" "$old" "$new"
