@@ -21,8 +21,6 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::size_t kDictHdr = kFilHeaderSize;  // DICT_HDR fields start at FIL_PAGE_DATA
-constexpr std::size_t kDictFseg = kDictHdr + 56;
 constexpr std::uint64_t kIbufIndexId = 0xFFFFFFFF00000000ull;  // DICT_IBUF_ID_MIN + space 0
 
 }  // namespace
@@ -71,7 +69,7 @@ Status CreateSystemSpace(BufferPool& pool, Tablespace& space) {
   if (!dict_seg.ok()) return dict_seg.status();
   auto dict = take(*dict_seg, kDictHeaderPage, PageType::kSys);
   if (!dict.ok()) return dict.status();
-  dict_seg->EncodeTo(*dict, kDictFseg);
+  dict_seg->EncodeTo(*dict, DictHeader::kFseg);
   mtr.Commit();
   return WriteCatalog(pool, space, {});
 }

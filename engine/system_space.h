@@ -22,11 +22,12 @@
 #include <vector>
 
 #include "engine/buffer_pool.h"
+#include "ondisk/sys_tables.h"
 
 namespace strata::engine {
 
 inline constexpr std::uint32_t kSystemSpaceInitialPages = 768;  // 12 MiB, as innodb_data_file_path's default
-inline constexpr ondisk::PageNo kDictHeaderPage{7};
+inline constexpr ondisk::PageNo kDictHeaderPage{ondisk::DictHeader::kPage};
 
 struct CatalogEntry {
   std::string database, name;

@@ -3,14 +3,7 @@
 // so that the copied .ibd can be imported elsewhere. For the inspector it is a dictionary of
 // one table that travels with the file: its columns, and where every secondary index starts.
 //
-// Format version 1, all integers big-endian, every name a 4-byte length (with the NUL) and
-// its bytes:
-//
-//   version 4 | hostname | "db/table" | autoinc 8 | page size 4 | table flags 4 | n_cols 4
-//   per column: prtype 4, mtype 4, len 4, mbminmaxlen 4, ind 4, ord_part 4, max_prefix 4, name
-//   n_indexes 4
-//   per index: id 8, space 4, root page 4, type 4, trx_id_offset 4, n_user_defined_cols 4,
-//              n_uniq 4, n_nullable 4, n_fields 4, name; per field: prefix_len 4, fixed_len 4, name
+// The bytes are ondisk/cfg.h's.
 #pragma once
 
 #include <filesystem>

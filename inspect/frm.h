@@ -1,20 +1,7 @@
 // The .frm file MySQL 5.x and MariaDB keep beside each table's .ibd: the server's own
 // definition of the table, every detail the client prints by (DECIMAL's scale, ENUM labels,
 // fractional-second digits, ZEROFILL, ...), which InnoDB's SYS_COLUMNS does not keep.
-// Little-endian throughout:
-//
-//   header (64 bytes)  FE 01, version; @4 u16 length of MariaDB's extra2 segment (MySQL: 3);
-//                      @6 u16 where the keys are; @51 u32 server version
-//   extra2 (MariaDB, from 64): type, length, data ...; 129 per-column flags (invisible),
-//                      130 per-column data type names (UUID, INET6, ...)
-//   forminfo           at the u32 that follows extra2 (MySQL: at 67): 288 bytes, @258 column
-//                      count, @260 screens, @268 names, @270 ENUM/SET lists, @274 their bytes,
-//                      @284 comments, @286 expressions (generated columns, defaults)
-//   columns            after forminfo and the screens: 17 bytes each (@3 length, @8 pack flags:
-//                      NULL, UNSIGNED, ZEROFILL, decimals; @12 ENUM/SET list; @13 type;
-//                      @11 and @14 collation), then names, lists, comments, expressions
-//   keys               count, parts; 8 bytes a key (flags: unique), 9 a part (column,
-//                      bytes: a prefix when fewer than the column's), then the key names
+// The bytes are ondisk/frm.h's; this turns them into the definition rows decode with.
 #pragma once
 
 #include <filesystem>

@@ -4,6 +4,7 @@
 
 #include "inspect/lob_reader.h"
 #include "ondisk/fil_header.h"
+#include "ondisk/instant.h"
 #include "ondisk/page_type.h"
 
 namespace strata::inspect {
@@ -12,22 +13,9 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::uint16_t kDropped = 0x8000;
-constexpr std::uint16_t kDroppedNotNull = 0x4000;
-constexpr std::uint16_t kColumnBits = 0x03FF;
-
-// A dropped column's slot, from what the map keeps of it: only how it is stored.
-FieldDef DroppedField(std::uint16_t entry) {
-  const bool nullable = !(entry & kDroppedNotNull);
-  const std::uint32_t storage = entry & kColumnBits;
-  if (storage == 0) return FieldDef::Variable("(dropped)", 255, nullable);
-  if (storage == 1) return FieldDef::Variable("(dropped)", 65535, nullable, true);
-  return FieldDef::Fixed("(dropped)", storage - 1, nullable);
-}
-
 // The column map's entries, read from the BLOB the metadata record at `origin` refers to.
-Result<std::vector<std::uint16_t>> ReadColumnMap(const SpaceFile& file, const IndexDef& index, ConstBytes page,
-                                                 std::uint32_t page_no, std::size_t origin, bool compact) {
+Result<std::vector<MariaDbColumnMapEntry>> ReadColumnMap(const SpaceFile& file, const IndexDef& index, ConstBytes page,
+                                                         std::uint32_t page_no, std::size_t origin, bool compact) {
   const std::size_t key_fields = index.n_unique_in_tree;
   std::size_t ref_at = 0;
   if (compact) {
@@ -47,19 +35,13 @@ Result<std::vector<std::uint16_t>> ReadColumnMap(const SpaceFile& file, const In
   if (ref_at + kExternRefSize > page.size())
     return Status::CorruptionAt(origin, "the column map reference runs off the page");
   const ExternRef ref = ExternRef::Decode(page, ref_at);
-  if (ref.length < 4 || ref.length > 4 + 2 * 1024) {
+  if (ref.length < 4 || ref.length > kMariaDbColumnMapMaxBytes) {
     return Status::CorruptionAt(ref_at, fmt::format("page {}: the column map is {} bytes long", page_no, ref.length));
   }
   auto blob = ReadExternal(file, ref);
   if (!blob.ok()) return blob.status().WithContext(fmt::format("the column map of page {}", page_no));
-  const ConstBytes b{reinterpret_cast<const std::byte*>(blob->data()), blob->size()};
-  const std::uint32_t n = Load32(b, 0);
-  if (b.size() != 4 + 2 * std::size_t{n}) {
-    return Status::Corruption(fmt::format("page {}: the column map (page {}) counts {} fields in {} bytes", page_no,
-                                          ref.page_no, n, b.size()));
-  }
-  std::vector<std::uint16_t> entries(n);
-  for (std::uint32_t i = 0; i < n; ++i) entries[i] = Load16(b, 4 + 2 * i);
+  auto entries = DecodeMariaDbColumnMap({reinterpret_cast<const std::byte*>(blob->data()), blob->size()});
+  if (!entries.ok()) return entries.status().WithContext(fmt::format("page {} (map on page {})", page_no, ref.page_no));
   return entries;
 }
 
@@ -76,7 +58,7 @@ Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef&
   out.leaf = index.leaf;
   out.column_of.assign(index.columns.begin(), index.columns.end());
   // A plain ADD COLUMN leaves the infimum as it was; a DROP or reorder zeroes it.
-  const bool has_map = Load8(root.page(), root.infimum()) == 0;
+  const bool has_map = MariaDbRootHasColumnMap(root.page(), root.infimum());
   const std::size_t first_user = index.n_unique_in_tree + 2;  // after the key, DB_TRX_ID, DB_ROLL_PTR
   if (has_map) {
     if (first_leaf >= file.n_pages())
@@ -103,13 +85,13 @@ Result<MariaDbInstant> ReadMariaDbInstant(const SpaceFile& file, const TableDef&
     std::vector<bool> named(table.columns.size(), false);
     for (std::size_t f = 0; f < first_user; ++f) named[index.columns[f]] = true;
     std::size_t live = 0;
-    for (std::uint16_t e : *entries) {
-      if (e & kDropped) {
-        out.leaf.fields.push_back(DroppedField(e));
+    for (const MariaDbColumnMapEntry& e : *entries) {
+      if (e.dropped()) {
+        out.leaf.fields.push_back(e.DroppedField());
         out.column_of.push_back(-1);
         continue;
       }
-      const std::size_t k = e & kColumnBits;
+      const std::size_t k = e.column();
       if (k >= stored.size() || named[stored[k]]) {
         return Status::Corruption(
             fmt::format("page {}: the column map names column {} of {}, which the definition "

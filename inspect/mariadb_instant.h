@@ -1,20 +1,5 @@
-// MariaDB's instant ALTER TABLE, as its clustered index keeps it (10.3+ ADD COLUMN, 10.4+
-// DROP COLUMN and column reorder):
-//
-//   root page: type 18 (not INDEX); PAGE_INSTANT (bytes 50-51) >> 3 = core fields, the fields
-//              of rows written before the first instant ALTER. After a DROP or reorder the
-//              infimum's 8 bytes are zero and the supremum's last byte holds the core rows'
-//              NULL bitmap width.
-//   metadata:  the first record of the leftmost leaf, info bit MIN_REC: it holds the defaults
-//              of added columns. With DROP/reorder it is also delete-marked, and a 20-byte
-//              reference after DB_ROLL_PTR leads to one BLOB page (type 10, data at 46):
-//                u32 n | u16 entry[n]   one per field after DB_ROLL_PTR, in physical order
-//                entry: 0x8000 dropped, 0x4000 dropped and NOT NULL, low 10 bits: the live
-//                column's place among the table's stored columns, or for a dropped one its
-//                storage (0: variable <= 255 bytes, 1: variable and longer, L + 1: fixed L).
-//
-// Fields never move: a dropped column keeps its slot in every row, a column added later goes
-// at the end of the row whatever its place in SELECT *.
+// MariaDB's instant ALTER TABLE (the bytes: ondisk/instant.h): the layout of today's rows of a
+// table altered instantly, from its definition and the column map its metadata record leads to.
 #pragma once
 
 #include <cstdint>

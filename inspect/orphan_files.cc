@@ -6,20 +6,20 @@
 
 #include "inspect/redo_apply.h"
 #include "ondisk/strata_catalog.h"
+#include "ondisk/sys_tables.h"
 
 namespace strata::inspect {
 
 namespace {
 
 constexpr std::size_t kStrataPageSize = 16384;  // the only page size Strata writes
-constexpr std::size_t kCatalogPage = 7;         // ibdata1's data dictionary header
 
 }  // namespace
 
 std::optional<OrphanFiles::Known> OrphanFiles::Read(const std::filesystem::path& datadir) {
   std::ifstream in(datadir / "ibdata1", std::ios::binary);
   std::vector<std::byte> page(kStrataPageSize);
-  in.seekg(static_cast<std::streamoff>(kCatalogPage * kStrataPageSize));
+  in.seekg(static_cast<std::streamoff>(ondisk::DictHeader::kPage * kStrataPageSize));
   if (!in.read(reinterpret_cast<char*>(page.data()), static_cast<std::streamsize>(page.size()))) return std::nullopt;
   if (!ondisk::HasStrataCatalog(page)) return std::nullopt;
   auto catalog = ondisk::DecodeCatalogPage(page, "ibdata1");

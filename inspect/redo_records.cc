@@ -105,25 +105,6 @@ class FirstGroupCheck {
   std::uint64_t mismatches_ = 0;
 };
 
-// Where the records of a MariaDB mini-transaction starting at `i` end: at its termination
-// byte, a byte 0 or 1 (no record starts so; each record's first byte gives its length).
-// nullopt when they run to `limit` or a length is malformed.
-std::optional<std::uint64_t> MariaRecordsEnd(ConstBytes all, std::uint64_t i, std::uint64_t limit) {
-  std::uint64_t l = i;
-  while (l < limit && std::to_integer<unsigned>(all[l]) > 1) {
-    std::size_t p = l + 1;
-    std::uint64_t n = std::to_integer<unsigned>(all[l]) & 0x0F;
-    if (n == 0) {
-      auto v = DecodeMariaVarint(all, &p);
-      if (!v.ok()) return std::nullopt;
-      n = std::uint64_t{*v} + 15;
-    }
-    l += 1 + n;
-  }
-  if (l >= limit) return std::nullopt;
-  return l;
-}
-
 // One whole MariaDB mini-transaction, ending at `end_lsn`: decoded, visited, counted, and its
 // records kept when asked for. `lsn_of(k)`: the LSN of its k-th byte. False (said) when its
 // records do not decode.
@@ -182,13 +163,13 @@ void DecodeMaria105Records(ConstBytes stream, const std::vector<std::uint16_t>& 
       continue;
     }
     group_starts.At(i);
-    const auto l = MariaRecordsEnd(stream, i, stream.size());
+    const auto l = MariaMtrRecordsEnd(stream, i, stream.size());
     if (!l) break;  // the log ends (a mini-transaction cut short is not applied)
     auto lsn_of = [&](std::size_t k) { return LsnAt(first_block, i + k); };
-    if (!TakeMariaMtr(ConstBytes(stream).subspan(i, *l - i), lsn_of, LsnAt(first_block, *l + 1), opt, r, tally, decoded,
-                      {}))
+    if (!TakeMariaMtr(ConstBytes(stream).subspan(i, *l - i), lsn_of, LsnAt(first_block, *l + kMariaMtrTermination), opt,
+                      r, tally, decoded, {}))
       break;
-    i = *l + 1;
+    i = *l + kMariaMtrTermination;
   }
   tally.AddTo(r);
   r.records_decoded = true;
@@ -406,16 +387,16 @@ void WalkMariaPhys(const std::filesystem::path& path, std::uint64_t file_size, s
   std::uint64_t i = 0;  // where the next mini-transaction starts, from the checkpoint
   while (i < cap) {
     // Its records' lengths lead to the termination byte; then the CRC-32C of the records.
-    const std::uint64_t limit = std::min<std::uint64_t>(i + kMtrMax, size - 5);  // room for T and the CRC
-    const auto end = MariaRecordsEnd(all, i, limit);
+    const std::uint64_t limit = std::min<std::uint64_t>(i + kMtrMax, size - kMariaMtrTrailer);
+    const auto end = MariaMtrRecordsEnd(all, i, limit);
     if (!end || *end == i || all[*end] != seqbit(cp_lsn + *end)) break;
     const std::uint64_t l = *end;
     const ConstBytes records = all.subspan(i, l - i);
-    if (Crc32c(records) != Load32(all, l + 1)) break;
+    if (Crc32c(records) != Load32(all, l + kMariaMtrTermination)) break;
     // A whole mini-transaction: what recovery would apply.
     auto lsn_of = [&](std::size_t k) { return cp_lsn + i + k; };
-    if (!TakeMariaMtr(records, lsn_of, cp_lsn + l + 5, opt, r, tally, decoded, visit)) break;
-    i = l + 5;
+    if (!TakeMariaMtr(records, lsn_of, cp_lsn + l + kMariaMtrTrailer, opt, r, tally, decoded, visit)) break;
+    i = l + kMariaMtrTrailer;
   }
   tally.AddTo(r);
   r.records_decoded = true;

@@ -309,7 +309,7 @@ RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& op
   // before 10.8, Strata), or on through this #ib_redo file and the ones after it (MySQL 8.0.30+).
   std::vector<std::byte> cpb(kLogBlockSize);
   read(*r.newest == 0 ? kLogCheckpoint1 : kLogCheckpoint2, cpb);
-  const std::uint64_t cp_offset = Load64(cpb, 16);
+  const std::uint64_t cp_offset = Load64(cpb, LogCheckpoint::kOffset);
   if (r.file_size <= kLogFileHeaderSize + kLogBlockSize) return fail("truncated", "no room for log blocks");
   std::vector<RedoFileSpan> spans;
   std::uint64_t scan_from = cp.lsn;

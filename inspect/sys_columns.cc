@@ -9,27 +9,8 @@
 namespace strata::inspect {
 
 using namespace strata::ondisk;
-// The server types in PRTYPE's low byte; the names they share with the main types above are
-// written mysql_type::kVarchar, mysql_type::kBlob.
-using namespace strata::ondisk::mysql_type;
-
-namespace {
-
-enum MainType : std::uint32_t {
-  kVarchar = 1,
-  kChar = 2,
-  kFixBinary = 3,
-  kBinary = 4,
-  kBlob = 5,
-  kInt = 6,
-  kFloat = 9,
-  kDouble = 10,
-  kVarMysql = 12,
-  kMysql = 13,
-  kGeometry = 14,
-};
-
-}  // namespace
+using namespace strata::ondisk::mysql_type;  // the server's types, in PRTYPE's low byte
+using M = MainType;                          // InnoDB's, in MTYPE
 
 CharWidth WidthOfCollation(int id) {
   if (id >= 1024 && id < 2048) id -= 1024;         // MariaDB's NO PAD collations: their PAD twin's width
@@ -56,12 +37,12 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
   ColumnDef c;
   c.name = s.name;
   c.nullable = !s.not_null();
-  c.is_unsigned = s.prtype & 0x200;
+  c.is_unsigned = s.prtype & Prtype::kUnsigned;
   c.is_virtual = s.is_virtual();
   ColumnFormat& f = c.format;
   f.is_unsigned = c.is_unsigned;
-  const std::uint32_t type = s.prtype & 0xFF;
-  const int collation = static_cast<int>((s.prtype >> 16) & 0x7FFF);
+  const std::uint32_t type = Prtype::Type(s.prtype);
+  const int collation = Prtype::Collation(s.prtype);
   const bool n = c.nullable;
   auto unknown = [&](const std::string& what, const std::string& why) {
     f.type = ColumnType::kUnknown;
@@ -73,8 +54,9 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
                                                s.mtype, s.prtype, s.len));
   };
   const std::uint32_t len = s.len;
-  switch (s.mtype) {
-    case kInt:
+  const auto mtype = static_cast<M>(s.mtype);
+  switch (mtype) {
+    case M::kInt:
       c.field = FieldDef::Fixed(c.name, len, n);
       if (type == kYear && len == 1)
         f.type = ColumnType::kYear;
@@ -91,13 +73,13 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
         unknown("type " + std::to_string(type) + " stored as a " + std::to_string(len) + "-byte integer",
                 "not decoded");
       break;
-    case kFloat:
-    case kDouble:
-      c.field = FieldDef::Fixed(c.name, s.mtype == kFloat ? 4 : 8, n);
-      unknown(s.mtype == kFloat ? "FLOAT" : "DOUBLE",
+    case M::kFloat:
+    case M::kDouble:
+      c.field = FieldDef::Fixed(c.name, mtype == M::kFloat ? 4 : 8, n);
+      unknown(mtype == M::kFloat ? "FLOAT" : "DOUBLE",
               "SYS_COLUMNS does not say whether it prints a fixed number of decimals, as FLOAT(M,D) does" + give);
       break;
-    case kFixBinary:
+    case M::kFixBinary:
       c.field = FieldDef::Fixed(c.name, len, n);
       if (type == kNewDecimal) {
         unknown("DECIMAL", "SYS_COLUMNS keeps its width, not its precision and scale" + give);
@@ -124,18 +106,18 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
         f.collation = 63;
       }
       break;
-    case kChar:
-    case kMysql:
-    case kVarchar:
-    case kVarMysql:
-    case kBinary: {
-      const int coll = s.mtype == kBinary ? 63 : collation ? collation : s.mtype <= kChar ? 8 : 0;
+    case M::kChar:
+    case M::kMysql:
+    case M::kVarchar:
+    case M::kVarMysql:
+    case M::kBinary: {
+      const int coll = mtype == M::kBinary ? 63 : collation ? collation : mtype <= M::kChar ? 8 : 0;
       const CharWidth w = WidthOfCollation(coll);
       if (!w.mbmaxlen)
         return refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
       f.collation = coll;
       f.length = len / w.mbmaxlen;
-      if (s.mtype == kChar || s.mtype == kMysql) {
+      if (mtype == M::kChar || mtype == M::kMysql) {
         f.type = ColumnType::kChar;
         // CHAR in a character set of varying width is stored with a length, like VARCHAR.
         c.field = w.fixed ? FieldDef::Fixed(c.name, len, n) : FieldDef::Variable(c.name, len, n);
@@ -145,7 +127,7 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
       }
       break;
     }
-    case kBlob:
+    case M::kBlob:
       c.field = FieldDef::Variable(c.name, len == 9 ? 255 : 0xFFFFFFFF, n, true);  // LEN: length bytes + 8
       if (type == kJson && flavor != Flavor::kMariaDb) {                           // MariaDB's JSON is LONGTEXT
         f.type = ColumnType::kJson;
@@ -156,7 +138,7 @@ Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
           unknown("TEXT", "collation " + std::to_string(f.collation) + " is not converted to UTF-8 yet");
       }
       break;
-    case kGeometry:
+    case M::kGeometry:
       c.field = FieldDef::Variable(c.name, 0xFFFFFFFF, n, true);
       f.type = ColumnType::kGeometry;
       break;
@@ -175,9 +157,9 @@ void SetSysTableName(TableDef& t, const std::string& full) {
 
 void SetSysIndexKind(IndexDef& ix, const TableDef& table, std::uint32_t type) {
   ix.table = table.schema.empty() ? table.name : table.schema + "." + table.name;
-  ix.clustered = type & 1;
-  ix.unique = type & 2;
-  ix.spatial = type & 64;
+  ix.clustered = type & IndexType::kClustered;
+  ix.unique = type & IndexType::kUnique;
+  ix.spatial = type & IndexType::kSpatial;
 }
 
 Result<TableDef> TableFromSys(const TableDef& table, std::vector<SysColumn> sys, const IndexFields& fields,

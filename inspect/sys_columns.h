@@ -3,10 +3,7 @@
 // a value (main type, the server's type code, flags, collation, byte length), not everything
 // the server needs to print it:
 //
-//   PRTYPE  bits 0-7 the server's type code (DATETIME for DATETIME2 too), 0x100 NOT NULL,
-//           0x200 UNSIGNED, 0x1000 two length bytes, 0x2000 virtual, bits 16-30 collation id
-//   MTYPE   1 VARCHAR (latin1), 2 CHAR (latin1), 3 FIXBINARY, 4 BINARY, 5 BLOB, 6 INT,
-//           9 FLOAT, 10 DOUBLE, 12 VARMYSQL, 13 MYSQL (other character sets), 14 GEOMETRY
+// (PRTYPE and MTYPE: ondisk/sys_tables.h).
 //
 // DECIMAL's scale, ENUM/SET labels, BIT widths, fractional-second digits (the length gives them
 // in pairs), FLOAT(M,D) and MariaDB's UUID/INET types are not there: such a column is stored
@@ -24,20 +21,12 @@
 
 #include "inspect/schema.h"
 #include "ondisk/status.h"
+#include "ondisk/sys_tables.h"
 #include "ondisk/types.h"
 
 namespace strata::inspect {
 
-struct SysColumn {
-  std::string name;
-  std::uint32_t pos = 0;
-  std::uint32_t mtype = 0;
-  std::uint32_t prtype = 0;
-  std::uint32_t len = 0;
-
-  bool is_virtual() const { return prtype & 0x2000; }
-  bool not_null() const { return prtype & 0x100; }
-};
+using ondisk::SysColumn;
 
 // The column `c` of a table in a tablespace of `flavor`. InvalidArgument naming the column when
 // even its storage is unknown (a main type or character set this reader does not know): then

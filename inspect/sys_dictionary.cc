@@ -12,6 +12,7 @@
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/record.h"
+#include "ondisk/sys_tables.h"
 
 namespace strata::inspect {
 
@@ -19,19 +20,11 @@ using namespace strata::ondisk;
 
 namespace {
 
-constexpr std::uint32_t kDictHdrPage = 7;
-constexpr std::size_t kDictHdrTables = 70;   // root of SYS_TABLES
-constexpr std::size_t kDictHdrColumns = 78;  // root of SYS_COLUMNS
-constexpr std::size_t kDictHdrIndexes = 82;  // root of SYS_INDEXES
-constexpr std::size_t kDictHdrFields = 86;   // root of SYS_FIELDS
-
-using Fields = std::vector<ConstBytes>;
-
 // Visits the fields of every live leaf record of the REDUNDANT B-tree rooted at `root`,
 // descending along the leftmost node pointers and then along the leaf chain. Stops, with a
 // finding, at the first page that does not fit.
 void WalkSysTree(const SpaceFile& f, std::uint32_t root, const std::string& tree, Dictionary& d,
-                 const std::function<void(const Fields&)>& visit) {
+                 const std::function<void(const SysFields&)>& visit) {
   const std::string name = f.path().filename().string();
   auto fail = [&](std::uint32_t page, const std::string& why) {
     d.findings.push_back({Severity::kError, name, page, std::nullopt, tree, why});
@@ -63,7 +56,7 @@ void WalkSysTree(const SpaceFile& f, std::uint32_t root, const std::string& tree
         fail(page, fields.status().message());
         continue;
       }
-      Fields out;
+      SysFields out;
       for (const auto& s : *fields) out.push_back(s.is_null ? ConstBytes() : f.page(page).subspan(s.offset, s.length));
       visit(out);
     }
@@ -71,61 +64,51 @@ void WalkSysTree(const SpaceFile& f, std::uint32_t root, const std::string& tree
   }
 }
 
-std::string Text(ConstBytes b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
-
 }  // namespace
 
 Dictionary ReadSysDictionary(const SpaceFile& f) {
   Dictionary d;
-  if (f.space_id().value() != kSystemSpaceId || f.n_pages() <= kDictHdrPage) return d;
-  ConstBytes hdr = f.page(kDictHdrPage);
+  if (f.space_id().value() != kSystemSpaceId || f.n_pages() <= DictHeader::kPage) return d;
+  ConstBytes hdr = f.page(DictHeader::kPage);
   if (FilHeader(hdr).type() != PageType::kSys) return d;
   d.source = "SYS_TABLES/SYS_COLUMNS/SYS_INDEXES/SYS_FIELDS";
 
-  // SYS_TABLES: NAME, DB_TRX_ID, DB_ROLL_PTR, ID, N_COLS, TYPE, MIX_ID, MIX_LEN, CLUSTER_NAME, SPACE
   std::map<std::uint64_t, std::size_t> table_by_id;
-  WalkSysTree(f, Load32(hdr, kDictHdrTables), "SYS_TABLES", d, [&](const Fields& r) {
-    if (r.size() < 4 || r[3].size() != 8) return;
+  WalkSysTree(f, Load32(hdr, DictHeader::kTablesRoot), "SYS_TABLES", d, [&](const SysFields& r) {
+    auto row = DecodeSysTables(r);
+    if (!row) return;
     TableDef t;
-    SetSysTableName(t, Text(r[0]));
-    if (r.size() >= 10 && r[9].size() == 4) t.space_id = Load32(r[9], 0);
-    table_by_id[Load64(r[3], 0)] = d.tables.size();
+    SetSysTableName(t, row->name);
+    if (row->space) t.space_id = *row->space;
+    table_by_id[row->id] = d.tables.size();
     d.tables.push_back(std::move(t));
   });
-  // SYS_COLUMNS: TABLE_ID, POS, DB_TRX_ID, DB_ROLL_PTR, NAME, MTYPE, PRTYPE, LEN, PREC
   std::map<std::size_t, std::vector<SysColumn>> columns;  // by table
-  WalkSysTree(f, Load32(hdr, kDictHdrColumns), "SYS_COLUMNS", d, [&](const Fields& r) {
-    if (r.size() < 8 || r[0].size() != 8 || r[1].size() != 4 || r[5].size() != 4 || r[6].size() != 4 ||
-        r[7].size() != 4)
-      return;
-    auto t = table_by_id.find(Load64(r[0], 0));
-    if (t == table_by_id.end()) return;
-    columns[t->second].push_back({Text(r[4]), Load32(r[1], 0), Load32(r[5], 0), Load32(r[6], 0), Load32(r[7], 0)});
+  WalkSysTree(f, Load32(hdr, DictHeader::kColumnsRoot), "SYS_COLUMNS", d, [&](const SysFields& r) {
+    auto row = DecodeSysColumns(r);
+    if (!row) return;
+    auto t = table_by_id.find(row->table_id);
+    if (t != table_by_id.end()) columns[t->second].push_back(std::move(row->column));
   });
-  // SYS_FIELDS: INDEX_ID, POS, DB_TRX_ID, DB_ROLL_PTR, COL_NAME. POS is the field's number, or,
-  // when a field of the index is a prefix, number << 16 | prefix bytes (the first field's
-  // number, 0, then leaves just the prefix).
   IndexFields fields;
-  WalkSysTree(f, Load32(hdr, kDictHdrFields), "SYS_FIELDS", d, [&](const Fields& r) {
-    if (r.size() < 5 || r[0].size() != 8 || r[1].size() != 4) return;
-    const std::uint32_t pos = Load32(r[1], 0);
-    auto& parts = fields[Load64(r[0], 0)];
-    const bool split = parts.empty() || pos > 0xFFFF;
-    parts.push_back({Text(r[4]), split ? pos & 0x7FFF : 0});  // MariaDB 10.8+: 0x8000 marks DESC
+  WalkSysTree(f, Load32(hdr, DictHeader::kFieldsRoot), "SYS_FIELDS", d, [&](const SysFields& r) {
+    auto row = DecodeSysFields(r);
+    if (!row) return;
+    auto& parts = fields[row->index_id];
+    parts.push_back({row->column, row->PrefixBytes(parts.empty())});
   });
-  // SYS_INDEXES: TABLE_ID, ID, DB_TRX_ID, DB_ROLL_PTR, NAME, N_FIELDS, TYPE, SPACE, PAGE_NO
-  WalkSysTree(f, Load32(hdr, kDictHdrIndexes), "SYS_INDEXES", d, [&](const Fields& r) {
-    if (r.size() < 9 || r[0].size() != 8 || r[1].size() != 8 || r[6].size() != 4 || r[8].size() != 4) return;
-    auto t = table_by_id.find(Load64(r[0], 0));
+  WalkSysTree(f, Load32(hdr, DictHeader::kIndexesRoot), "SYS_INDEXES", d, [&](const SysFields& r) {
+    auto row = DecodeSysIndexes(r);
+    if (!row) return;
+    auto t = table_by_id.find(row->table_id);
     if (t == table_by_id.end()) return;
     TableDef& table = d.tables[t->second];
     IndexDef ix;
-    ix.id = Load64(r[1], 0);
-    ix.name = Text(r[4]);
-    if (!ix.name.empty() && static_cast<unsigned char>(ix.name[0]) == 0xFF)
-      ix.name = ix.name.substr(1) + " (being built)";
-    ix.root_page = Load32(r[8], 0);
-    SetSysIndexKind(ix, table, Load32(r[6], 0));
+    ix.id = row->id;
+    ix.name = row->name;
+    if (!ix.name.empty() && ix.name[0] == kTempIndexPrefix) ix.name = ix.name.substr(1) + " (being built)";
+    ix.root_page = row->root_page;
+    SetSysIndexKind(ix, table, row->type);
     table.indexes.push_back(std::move(ix));
   });
   // Column layouts, where SYS_COLUMNS describes every column of a table with a clustered index.

@@ -172,6 +172,22 @@ Status ParseMariaMtr(ConstBytes b, std::vector<MariaRedoRecord>* out) {
   return Status::Ok();
 }
 
+std::optional<std::uint64_t> MariaMtrRecordsEnd(ConstBytes b, std::uint64_t i, std::uint64_t limit) {
+  std::uint64_t l = i;
+  while (l < limit && std::to_integer<unsigned>(b[l]) > 1) {
+    std::size_t p = l + 1;
+    std::uint64_t n = std::to_integer<unsigned>(b[l]) & 0x0F;  // the record's length after its first byte
+    if (n == 0) {
+      auto v = DecodeMariaVarint(b, &p);
+      if (!v.ok()) return std::nullopt;
+      n = std::uint64_t{*v} + 15;
+    }
+    l += 1 + n;
+  }
+  if (l >= limit) return std::nullopt;
+  return l;
+}
+
 namespace {
 
 // An empty B-tree page, as MariaDB's page_create_low makes it: the header zeroed, two

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,16 @@ MariaApply ApplyMariaRecord(const MariaRedoRecord& r, MutableBytes page);
 
 // Decodes a varint at b[*at], moving *at past it; Corruption if it is malformed or cut short.
 Result<std::uint32_t> DecodeMariaVarint(ConstBytes b, std::size_t* at);
+
+// A mini-transaction's records are followed by a termination byte (0 or 1, the ring's pass
+// parity; no record starts so, as each record's first byte gives its length) and, in the
+// 10.8+ log, the CRC-32C of the records.
+inline constexpr std::size_t kMariaMtrTermination = 1;
+inline constexpr std::size_t kMariaMtrTrailer = kMariaMtrTermination + 4;
+
+// Where the records of the mini-transaction starting at b[i] end: at its termination byte.
+// nullopt when they run to `limit` or a length is malformed.
+std::optional<std::uint64_t> MariaMtrRecordsEnd(ConstBytes b, std::uint64_t i, std::uint64_t limit);
 
 // Splits one mini-transaction's records (without its termination byte and CRC) into `out`
 // (cleared first; its capacity is reused, as a log holds millions of mini-transactions).

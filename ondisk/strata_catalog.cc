@@ -6,16 +6,12 @@
 #include "ondisk/endian.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/sdi.h"
+#include "ondisk/sys_tables.h"
 
 namespace strata::ondisk {
 
 namespace {
 
-constexpr std::size_t kDictHdr = kFilHeaderSize;  // DICT_HDR fields start at FIL_PAGE_DATA
-constexpr std::size_t kDictRowId = kDictHdr + 0;
-constexpr std::size_t kDictTableId = kDictHdr + 8;
-constexpr std::size_t kDictIndexId = kDictHdr + 16;
-constexpr std::size_t kDictMaxSpaceId = kDictHdr + 24;
 constexpr std::size_t kCatalog = 256;
 constexpr std::size_t kCatalogHeader = 20;  // magic, version, two lengths
 constexpr char kMagic[8] = {'S', 'T', 'R', 'A', 'T', 'C', 'A', 'T'};
@@ -39,9 +35,9 @@ Result<CatalogPage> DecodeCatalogPage(ConstBytes p, std::string_view where) {
   auto text = InflateSdi(p.subspan(kCatalog + kCatalogHeader, zlen), tlen);
   if (!text.ok()) return text.status().WithContext(at);
   CatalogPage c;
-  c.next_table_id = Load64(p, kDictTableId);
-  c.next_index_id = Load64(p, kDictIndexId);
-  c.next_space_id = Load32(p, kDictMaxSpaceId);
+  c.next_table_id = Load64(p, DictHeader::kTableId);
+  c.next_index_id = Load64(p, DictHeader::kIndexId);
+  c.next_space_id = Load32(p, DictHeader::kMaxSpaceId);
   c.json = std::move(*text);
   return c;
 }
@@ -53,10 +49,10 @@ Status EncodeCatalogPage(const CatalogPage& c, MutableBytes p) {
     return Status::NotSupported("the catalog takes " + std::to_string(z.size()) + " bytes compressed; one page holds " +
                                 std::to_string(room));
   }
-  Store64(p, kDictRowId, 0);
-  Store64(p, kDictTableId, c.next_table_id);
-  Store64(p, kDictIndexId, c.next_index_id);
-  Store32(p, kDictMaxSpaceId, c.next_space_id);
+  Store64(p, DictHeader::kRowId, 0);
+  Store64(p, DictHeader::kTableId, c.next_table_id);
+  Store64(p, DictHeader::kIndexId, c.next_index_id);
+  Store32(p, DictHeader::kMaxSpaceId, c.next_space_id);
   std::fill(p.begin() + kCatalog, p.end() - kFilTrailerSize, std::byte{0});
   std::memcpy(p.data() + kCatalog, kMagic, 8);
   Store32(p, kCatalog + 8, 1);

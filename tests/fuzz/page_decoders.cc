@@ -4,13 +4,16 @@
 #include <cstring>
 #include <vector>
 
+#include "ondisk/cfg.h"
 #include "ondisk/checksum.h"
 #include "ondisk/column_format.h"
 #include "ondisk/json_binary.h"
 #include "ondisk/doublewrite.h"
 #include "ondisk/fil_header.h"
+#include "ondisk/frm.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
+#include "ondisk/instant.h"
 #include "ondisk/inode.h"
 #include "ondisk/lob.h"
 #include "ondisk/mach.h"
@@ -213,6 +216,18 @@ void DecodeColumnValues(ConstBytes raw) {
   (void)JsonBinaryToText(raw.first(std::min<std::size_t>(raw.size(), 65536)));
 }
 
+// The formats that are files of their own, not pages. A .cfg that reads must write back to bytes
+// that read the same.
+void DecodeForeignFormats(ConstBytes raw) {
+  (void)DecodeFrm(raw);
+  (void)DecodeMariaDbColumnMap(raw);
+  auto cfg = DecodeCfg(raw);
+  if (!cfg.ok()) return;
+  const std::vector<std::byte> again = EncodeCfg(*cfg);
+  auto back = DecodeCfg(again);
+  if (!back.ok() || EncodeCfg(*back) != again) __builtin_trap();
+}
+
 }  // namespace
 
 void DecodeEverything(const std::uint8_t* data, std::size_t size) {
@@ -231,6 +246,7 @@ void DecodeEverything(const std::uint8_t* data, std::size_t size) {
   std::vector<MariaRedoRecord> mtr;
   const bool mtr_ok = ParseMariaMtr(raw, &mtr).ok();  // the input as one MariaDB mini-transaction's records
   DecodeColumnValues(raw);
+  DecodeForeignFormats(raw);
 
   std::vector<std::byte> page(page_size);
   std::memcpy(page.data(), raw.data(), std::min(raw.size(), page_size));
