@@ -2,31 +2,24 @@
 
 #include <boost/program_options.hpp>
 
-#include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/key_options.h"
 #include "cli/progress.h"
-#include "inspect/path_check.h"
-#include "inspect/redo_apply.h"
-#include "inspect/cfg.h"
-#include "inspect/create_table.h"
-#include "inspect/record_history.h"
-#include "inspect/undo_locator.h"
-#include "inspect/frm.h"
+#include "cli/rows_printer.h"
+#include "inspect/definition_resolver.h"
 #include "inspect/fts_aux.h"
-#include "inspect/row_output.h"
+#include "inspect/path_check.h"
+#include "inspect/record_history.h"
+#include "inspect/redo_apply.h"
 #include "inspect/rows.h"
 #include "inspect/schema.h"
 #include "inspect/space_file.h"
 #include "inspect/sys_dictionary.h"
+#include "inspect/undo_locator.h"
 
 namespace strata::cli {
 
@@ -68,75 +61,31 @@ constexpr const char* kUsage =
     "Tables altered instantly (MySQL row versions, MariaDB's instant ALTER) print their rows,\n"
     "but their history is not followed.";
 
-constexpr std::size_t kRowsPerInsert = 1000;
 constexpr std::uint64_t kVersionProblemsSaid = 10;  // each on a line of its own; then a count
+constexpr const char* kSays = "strata inspect rows: ";
 
 int Fail(const std::string& message) {
-  std::cerr << "strata inspect rows: " << message << "\n";
+  std::cerr << kSays << message << "\n";
   return kExitFailure;
 }
 
-// The table the .cfg beside `file` describes, added to `dict`; a .cfg that cannot be read is said.
-void AppendCfgBeside(const SpaceFile& file, Dictionary& dict) {
-  auto cfg = TableFromCfgBeside(file);
-  if (cfg.ok())
-    dict.tables.push_back(std::move(*cfg));
-  else if (!cfg.status().IsNotFound())
-    std::cerr << "strata inspect rows: " << cfg.status().message() << " (not used)\n";
-}
+struct RowsOptions {
+  std::string path;
+  RowFormat format = RowFormat::kTsv;
+  std::optional<std::string> index;
+  DefinitionSources sources;
+  bool deleted = false;
+  bool history = false;
+  std::optional<std::uint64_t> as_of;
+  bool apply_redo = false;
+  EncryptionKeys keys;
 
-// Notes on stderr for what the output leaves out by design: virtual columns (computed by the
-// server, not stored) and, when the definition is SYS_COLUMNS', whether an UNSIGNED integer is
-// ZEROFILL (not recorded there; the server would pad it with zeros).
-void SayWhatIsLeftOut(const TableDef& table, bool from_sys_columns) {
-  std::string virtuals, unsigned_ints;
-  for (const auto& c : table.columns) {
-    if (c.is_virtual && !c.dropped) virtuals += (virtuals.empty() ? "" : ", ") + c.name;
-    if (from_sys_columns && !c.hidden && c.format.type == ondisk::ColumnType::kInt && c.format.is_unsigned) {
-      unsigned_ints += (unsigned_ints.empty() ? "" : ", ") + c.name;
-    }
-  }
-  if (!virtuals.empty()) {
-    std::cerr << "strata inspect rows: note: left out, as the file does not store them: virtual column(s) " << virtuals
-              << "\n";
-  }
-  if (!unsigned_ints.empty()) {
-    std::cerr << "strata inspect rows: note: SYS_COLUMNS does not say whether " << unsigned_ints << " (UNSIGNED) "
-              << "are ZEROFILL (the server would pad them with zeros): the .frm or --create-table says\n";
-  }
-}
+  bool with_deleted() const { return deleted || history; }
+  bool versions() const { return history || as_of; }
+};
 
-// The table `table` of the SQL file; without one, the table named like `file`, else the first.
-ondisk::Result<TableDef> DefinitionFromSql(const std::filesystem::path& file, const std::string& sql_path,
-                                           const std::string& table, ondisk::Flavor flavor) {
-  std::ifstream in(sql_path, std::ios::binary);
-  if (!in) return ondisk::Status::IoError(sql_path + ": cannot be read");
-  const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto def = TableFromCreateTable(sql, table.empty() ? file.stem().string() : table, flavor);
-  if (!def.ok() && table.empty()) def = TableFromCreateTable(sql, "", flavor);
-  if (!def.ok()) return def.status().WithContext(sql_path);
-  return def;
-}
-
-// The definition of a FULLTEXT auxiliary table: fixed by InnoDB, but for an INDEX table's
-// words, whose type is that of the FULLTEXT index's first column in `parent`.
-ondisk::Result<TableDef> FtsDefinition(const FtsAuxFile& aux, const TableDef* parent, const SpaceFile& file) {
-  const ColumnDef* word = parent ? FtsWordColumn(*parent) : nullptr;
-  if (parent && !word && aux.kind == FtsAuxFile::kIndex) {
-    return ondisk::Status::InvalidArgument(
-        "table " + parent->name +
-        " has no FULLTEXT index (or several whose first "
-        "columns differ in type): give the CREATE TABLE of the table this index is of");
-  }
-  auto def = FtsAuxTable(aux, word);
-  if (!def.ok()) return def.status().WithContext(file.path().string());
-  STRATA_RETURN_IF_ERROR(PlaceInFile(*def, file));
-  return def;
-}
-
-}  // namespace
-
-int InspectRows(const std::vector<std::string>& args) {
+// The options, or the exit status when they cannot be run (said, with the usage where it helps).
+std::optional<int> ParseOptions(const std::vector<std::string>& args, RowsOptions& o) {
   po::options_description options("Options");
   options.add_options()("index", po::value<std::string>(), "read this index instead of the clustered one")(
       "create-table", po::value<std::string>(), "take the definition from the CREATE TABLE in this SQL file")(
@@ -163,7 +112,7 @@ int InspectRows(const std::vector<std::string>& args) {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "strata inspect rows: " << e.what() << "\n";
+    std::cerr << kSays << e.what() << "\n";
     help(std::cerr);
     return kExitUsage;
   }
@@ -172,426 +121,287 @@ int InspectRows(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!vm.count("path") || vm["path"].as<std::vector<std::string>>().size() != 1) {
-    std::cerr << "strata inspect rows: give one tablespace file\n";
+    std::cerr << kSays << "give one tablespace file\n";
     help(std::cerr);
     return kExitUsage;
   }
+  auto usage_error = [](const std::string& why) {
+    std::cerr << kSays << why << "\n";
+    return kExitUsage;
+  };
+  o.path = vm["path"].as<std::vector<std::string>>()[0];
   const std::string fmt_name = vm.count("json") ? "json" : vm["format"].as<std::string>();
-  RowFormat format;
   if (fmt_name == "tsv")
-    format = RowFormat::kTsv;
+    o.format = RowFormat::kTsv;
   else if (fmt_name == "json")
-    format = RowFormat::kJson;
+    o.format = RowFormat::kJson;
   else if (fmt_name == "sql")
-    format = RowFormat::kSql;
-  else {
-    std::cerr << "strata inspect rows: --format is tsv, json or sql, not '" << fmt_name << "'\n";
-    return kExitUsage;
-  }
-  if (vm.count("json") && !vm["format"].defaulted() && vm["format"].as<std::string>() != "json") {
-    std::cerr << "strata inspect rows: --json and --format " << vm["format"].as<std::string>()
-              << " ask for two formats\n";
-    return kExitUsage;
-  }
-  if (vm.count("table") && !vm.count("create-table")) {
-    std::cerr << "strata inspect rows: --table names a table of --create-table's file; give that file\n";
-    return kExitUsage;
-  }
-  if (vm.count("index") && format == RowFormat::kSql) {
-    std::cerr << "strata inspect rows: --format sql restores whole rows; a secondary index holds only some columns\n";
-    return kExitUsage;
-  }
-  const bool history = vm.count("history") > 0;
-  std::optional<std::uint64_t> as_of;
+    o.format = RowFormat::kSql;
+  else
+    return usage_error("--format is tsv, json or sql, not '" + fmt_name + "'");
+  if (vm.count("json") && !vm["format"].defaulted() && vm["format"].as<std::string>() != "json")
+    return usage_error("--json and --format " + vm["format"].as<std::string>() + " ask for two formats");
+  if (vm.count("table") && !vm.count("create-table"))
+    return usage_error("--table names a table of --create-table's file; give that file");
+  if (vm.count("index")) o.index = vm["index"].as<std::string>();
+  if (vm.count("create-table")) o.sources.create_table = vm["create-table"].as<std::string>();
+  if (vm.count("table")) o.sources.table = vm["table"].as<std::string>();
+  o.deleted = vm.count("deleted") > 0;
+  o.history = vm.count("history") > 0;
+  o.apply_redo = vm.count("apply-redo") > 0;
+  if (o.index && o.format == RowFormat::kSql)
+    return usage_error("--format sql restores whole rows; a secondary index holds only some columns");
   if (vm.count("as-of")) {
     // A transaction id: 1 to 2^48 - 1 (DB_TRX_ID is 6 bytes).
     const std::string text = vm["as-of"].as<std::string>();
     std::uint64_t n = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n >= (std::uint64_t{1} << 48)) {
-      std::cerr << "strata inspect rows: --as-of takes a transaction id, 1 to 281474976710655, not '" << text << "'\n";
-      return kExitUsage;
-    }
-    as_of = n;
+    if (ec != std::errc() || end != text.data() + text.size() || n == 0 || n >= (std::uint64_t{1} << 48))
+      return usage_error("--as-of takes a transaction id, 1 to 281474976710655, not '" + text + "'");
+    o.as_of = n;
   }
-  if ((history || as_of) && vm.count("index")) {
-    std::cerr
-        << "strata inspect rows: older versions are kept for a table's rows, not for a secondary index's entries\n";
-    return kExitUsage;
-  }
-  if (history + (as_of.has_value()) + vm.count("deleted") > 1) {
-    std::cerr
-        << "strata inspect rows: --history, --as-of and --deleted each choose which versions to print: give one\n";
-    return kExitUsage;
-  }
-  if (history && format == RowFormat::kSql) {
-    std::cerr << "strata inspect rows: --history and --format sql do not go together (a restore takes one version of "
-                 "each row)\n";
-    return kExitUsage;
-  }
-  const bool with_deleted = vm.count("deleted") > 0 || history;
-  if (with_deleted && format == RowFormat::kSql) {
-    std::cerr << "strata inspect rows: --deleted and --format sql do not go together (a restore must not bring back "
-                 "deleted rows)\n";
-    return kExitUsage;
-  }
-
+  if (o.versions() && o.index)
+    return usage_error("older versions are kept for a table's rows, not for a secondary index's entries");
+  if (o.history + o.as_of.has_value() + o.deleted > 1)
+    return usage_error("--history, --as-of and --deleted each choose which versions to print: give one");
+  if (o.history && o.format == RowFormat::kSql)
+    return usage_error("--history and --format sql do not go together (a restore takes one version of each row)");
+  if (o.with_deleted() && o.format == RowFormat::kSql)
+    return usage_error("--deleted and --format sql do not go together (a restore must not bring back deleted rows)");
   auto keys = KeysFromOptions(vm);
   if (!keys.ok()) return Fail(keys.status().message());
-  const std::string path = vm["path"].as<std::vector<std::string>>()[0];
-  if (auto refused = RefusedPath(path)) return Fail(path + ": " + *refused);
-  auto file = SpaceFile::Open(path, &*keys);
-  if (!file.ok()) return Fail(path + ": " + file.status().ToString());
+  o.keys = std::move(*keys);
+  return std::nullopt;
+}
+
+// The file and, for older versions, the undo tablespaces, brought forward by the redo log when
+// asked (else a log past the pages is warned of).
+struct OpenedFiles {
+  std::optional<SpaceFile> file;
+  std::vector<SpaceFile> undo;
+};
+
+std::optional<int> OpenFiles(const RowsOptions& o, OpenedFiles& opened) {
+  if (auto refused = RefusedPath(o.path)) return Fail(o.path + ": " + *refused);
+  auto file = SpaceFile::Open(o.path, &o.keys);
+  if (!file.ok()) return Fail(o.path + ": " + file.status().ToString());
+  opened.file = std::move(*file);
+  if (o.versions()) {  // older versions are in the undo logs of the system and undo tablespaces
+    auto undo = OpenUndoSpaces(o.path, &o.keys);
+    if (!undo.ok()) return Fail(o.path + ": " + undo.status().message());
+    opened.undo = std::move(*undo);
+  }
   // The data directory the file is in (its own directory or the one above, holding a redo
   // log): its changes past the checkpoint replayed, or said to be missing from the pages.
-  const std::filesystem::path datadir = DataDirOf(path).value_or(std::filesystem::path());
-  // Older versions are in the undo logs of the system and undo tablespaces.
-  std::vector<SpaceFile> undo_files;
-  if (history || as_of) {
-    auto opened = OpenUndoSpaces(path, &*keys);
-    if (!opened.ok()) return Fail(path + ": " + opened.status().message());
-    undo_files = std::move(*opened);
+  const std::filesystem::path datadir = DataDirOf(o.path).value_or(std::filesystem::path());
+  if (datadir.empty()) {
+    if (o.apply_redo) return Fail(o.path + ": --apply-redo: no redo log beside the file or in the directory above it");
+    return std::nullopt;
   }
-  if (!datadir.empty() && vm.count("apply-redo")) {
-    std::vector<SpaceFile> all;
-    all.push_back(std::move(*file));
-    for (auto& u : undo_files) all.push_back(std::move(u));
-    RedoApplyResult applied = ApplyRedo(datadir, all);
-    for (const auto& f : applied.findings)
-      std::cerr << "strata inspect rows: " << ToString(f.severity) << ": " << f.ToString() << "\n";
-    if (HasError(applied.findings)) return kExitFailure;
-    file = std::move(all[0]);
-    for (std::size_t i = 1; i < all.size(); ++i) undo_files[i - 1] = std::move(all[i]);
-  } else if (!datadir.empty()) {
-    if (auto stale = StaleLogFinding(datadir))
-      std::cerr << "strata inspect rows: warning: " << stale->ToString() << "\n";
-  } else if (vm.count("apply-redo")) {
-    return Fail(path + ": --apply-redo: no redo log beside the file or in the directory above it");
+  if (!o.apply_redo) {
+    if (auto stale = StaleLogFinding(datadir)) std::cerr << kSays << "warning: " << stale->ToString() << "\n";
+    return std::nullopt;
   }
-  // Page bodies that are not plain B-tree pages cannot be read record by record.
-  if (!file->flags() && file->page_size() < ondisk::kDefaultPageSize) {
+  std::vector<SpaceFile> all;
+  all.push_back(std::move(*opened.file));
+  for (auto& u : opened.undo) all.push_back(std::move(u));
+  RedoApplyResult applied = ApplyRedo(datadir, all);
+  for (const auto& f : applied.findings) std::cerr << kSays << ToString(f.severity) << ": " << f.ToString() << "\n";
+  if (HasError(applied.findings)) return kExitFailure;
+  opened.file = std::move(all[0]);
+  for (std::size_t i = 1; i < all.size(); ++i) opened.undo[i - 1] = std::move(all[i]);
+  return std::nullopt;
+}
+
+// Why the file's pages cannot be read record by record, if they cannot.
+std::optional<std::string> UnreadablePages(const SpaceFile& file) {
+  if (!file.flags() && file.page_size() < ondisk::kDefaultPageSize) {
     // A ROW_FORMAT=COMPRESSED table: only page 0's flags say what its pages unpack to.
-    return Fail(path + ": page 0's tablespace flags are unreadable and its pages are " +
-                std::to_string(file->page_size()) +
-                " bytes: this looks like a ROW_FORMAT=COMPRESSED table, and without the flags the size its pages "
-                "unpack to is not known");
+    return "page 0's tablespace flags are unreadable and its pages are " + std::to_string(file.page_size()) +
+           " bytes: this looks like a ROW_FORMAT=COMPRESSED table, and without the flags the size its pages unpack "
+           "to is not known";
   }
   // Encrypted pages that were not decrypted (no key given, or not the right one) hold no rows;
   // page 3 is the first a table's data (or MySQL's dictionary) is on.
-  if (file->n_pages() > 3 && file->IsEncryptedPage(file->page(3))) {
-    if (const auto& crypt = file->mariadb_crypt()) {
-      return Fail(path + ": the tablespace is encrypted by MariaDB (key id " + std::to_string(crypt->key_id) +
-                  "); its pages need the key: give the server's key file with --key-file");
-    }
-    return Fail(path +
-                ": the tablespace is encrypted (ENCRYPTION='Y'); its pages need the server's keyring: give its "
-                "keyring_file with --keyring");
+  if (file.n_pages() <= 3 || !file.IsEncryptedPage(file.page(3))) return std::nullopt;
+  if (const auto& crypt = file.mariadb_crypt()) {
+    return "the tablespace is encrypted by MariaDB (key id " + std::to_string(crypt->key_id) +
+           "); its pages need the key: give the server's key file with --key-file";
   }
-  const std::optional<FtsAuxFile> aux = FtsAuxOf(file->path());
-  ServerDictionaries servers;
-  Dictionary dict;
-  bool given = false;          // dict.tables[0] is the file's table, placed in it (--create-table, .frm)
-  std::size_t own_tables = 0;  // dict.tables before the server's SYS_* ones
-  if (vm.count("create-table")) {
-    auto def = DefinitionFromSql(file->path(), vm["create-table"].as<std::string>(),
-                                 vm.count("table") ? vm["table"].as<std::string>() : "", file->flavor());
-    if (!def.ok()) return Fail(def.status().message());
-    if (aux)
-      def = FtsDefinition(*aux, &*def, *file);  // the SQL is the indexed table's
-    else if (const auto placed = PlaceInFile(*def, *file); !placed.ok())
-      def = placed;
-    if (!def.ok()) return Fail(def.status().message());
-    dict.tables.push_back(std::move(*def));
-    given = true;
-    AppendCfgBeside(*file, dict);  // for secondary roots
-    if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
-  } else {
-    dict = ReadDictionary(*file);  // MySQL 8.0's SDI
-    // MySQL 5.x and MariaDB: the server's .frm beside the file, else its ibdata1's SYS_COLUMNS.
-    if (dict.tables.empty() && !aux) {
-      if (auto frm = TableFromFrmBeside(*file); frm.ok())
-        dict.tables.push_back(std::move(*frm)), given = true;
-      else if (!frm.status().IsNotFound())
-        std::cerr << "strata inspect rows: " << frm.status().message()
-                  << " (read with SYS_COLUMNS instead, if ibdata1 is at hand)\n";
-    }
-    // The .cfg of FLUSH TABLES ... FOR EXPORT: SYS_COLUMNS' facts and every index's root.
-    if (!aux) AppendCfgBeside(*file, dict);
-    own_tables = dict.tables.size();
-    if (const Dictionary* server = servers.For(*file)) dict.Append(*server);
-  }
-  // The table whose clustered index is rooted in this file (a server's dictionary lists all);
-  // one given for the file is its table even when its root page is damaged.
-  TableDef* table = given ? &dict.tables.front() : nullptr;
-  for (auto& t : dict.tables) {
-    if (!table && !t.columns.empty() && RootedIn(t, *file)) table = &t;
-  }
-  // A definition that does not know its secondary indexes' roots (.frm, --create-table) takes
-  // them from the server's SYS_INDEXES, by name, when its ibdata1 is at hand.
-  for (const auto& other : dict.tables) {
-    if (!table || &other == table || !RootedIn(other, *file) || other.Clustered()->id != table->Clustered()->id)
-      continue;
-    for (auto& ix : table->indexes) {
-      for (const auto& sys : other.indexes) {
-        if (!ix.clustered && ix.root_page == ondisk::kFilNull && sys.name == ix.name)
-          ix.root_page = sys.root_page, ix.id = sys.id;
-      }
-    }
-  }
-  if (!table && aux) {
-    auto def = FtsDefinition(*aux, nullptr, *file);
-    if (!def.ok()) return Fail(def.status().message());
-    dict.tables.push_back(std::move(*def));
-    table = &dict.tables.back();
-  }
-  if (!table) {
-    return Fail(path +
-                ": no table definition with columns: MySQL 8.0 files carry one (SDI), MySQL 5.x and MariaDB "
-                "keep theirs in the ibdata1 of the data directory (SYS_COLUMNS); without one, give the table's CREATE "
-                "TABLE with --create-table FILE.sql");
-  }
-  SayWhatIsLeftOut(*table, !given && static_cast<std::size_t>(table - dict.tables.data()) >= own_tables);
-  const IndexDef* index = table->Clustered();
-  if (vm.count("index")) {
+  return "the tablespace is encrypted (ENCRYPTION='Y'); its pages need the server's keyring: give its keyring_file "
+         "with --keyring";
+}
+
+// The index --index names (default: the clustered one), or why it cannot be listed.
+ondisk::Result<const IndexDef*> ChooseIndex(const TableDef& table, const RowsOptions& o) {
+  const IndexDef* index = table.Clustered();
+  if (o.index) {
     index = nullptr;
-    for (const auto& ix : table->indexes) {
-      if (ix.name == vm["index"].as<std::string>()) index = &ix;
+    for (const auto& ix : table.indexes) {
+      if (ix.name == *o.index) index = &ix;
     }
     if (!index) {
       std::string names;
-      for (const auto& ix : table->indexes) {
+      for (const auto& ix : table.indexes) {
         if (!ix.leaf.fields.empty()) names += (names.empty() ? "" : ", ") + ix.name;
       }
-      return Fail(path + ": table " + table->name + " has no index '" + vm["index"].as<std::string>() +
-                  "' whose entries can be " + "listed (these can: " + names +
-                  "; FULLTEXT and SPATIAL indexes are not read this way)");
+      return ondisk::Status::NotFound(o.path + ": table " + table.name + " has no index '" + *o.index +
+                                      "' whose entries can be listed (these can: " + names +
+                                      "; FULLTEXT and SPATIAL indexes are not read this way)");
     }
   }
   if (index->root_page == ondisk::kFilNull) {
-    return Fail(path + ": where index " + index->name +
-                " starts is recorded in the server's dictionary (SYS_INDEXES in the "
-                "data directory's ibdata1), which is not at hand");
+    return ondisk::Status::NotFound(o.path + ": where index " + index->name +
+                                    " starts is recorded in the server's dictionary (SYS_INDEXES in the data "
+                                    "directory's ibdata1), which is not at hand");
   }
+  return index;
+}
 
-  if (format == RowFormat::kSql) {
-    // INSERTs carry the digits that read back as the same FLOAT, not the six the client shows.
-    for (auto& t : dict.tables) {
-      for (auto& c : t.columns) c.format.exact_float = true;
-      for (auto& ix : t.indexes) {
-        for (auto& f : ix.formats) f.exact_float = true;
-      }
-    }
-  }
-  // A FULLTEXT index table reads as INNODB_FT_INDEX_TABLE shows it: a line per word position.
-  const bool expand = aux && aux->kind == FtsAuxFile::kIndex && index->clustered && format != RowFormat::kSql;
-  const std::vector<RowColumn> columns = expand ? FtsIndexColumns() : RowColumns(*table, *index);
-  ProgressBar progress("rows", file->n_pages());
-  std::uint32_t last_page = ondisk::kFilNull;
-  std::uint64_t pages_seen = 0;
-  std::string out;
-  const std::string insert = format == RowFormat::kSql ? SqlInsertPrefix(table->name, columns) : "";
-  std::size_t in_insert = 0;                           // rows of the INSERT being written
-  std::uint32_t damaged_page_said = ondisk::kFilNull;  // the failing page whose rows follow
-  auto end_insert = [&] {
-    if (in_insert) out += ";\n";
-    in_insert = 0;
-  };
-  std::uint64_t rows_left_out = 0;
-  auto flush = [&](bool all) {
-    if (all) end_insert();
-    if (all || out.size() >= (1 << 20)) {
-      std::cout << out;
-      out.clear();
-    }
-  };
-
-  // Older versions: where their undo records are, and how a record's are followed.
-  bool purge_passed_view = false;
-  std::vector<const SpaceFile*> undo_spaces;
-  for (const auto& u : undo_files) undo_spaces.push_back(&u);
-  std::optional<UndoLocator> locator;
-  std::optional<RecordHistory> versions_of;
-  if (history || as_of) {
-    locator.emplace(undo_spaces);
+// Older versions of rows: where their undo records are, how a record's are followed, and what
+// of them could not be told.
+class Versions {
+ public:
+  Versions(const RowsOptions& o, const std::vector<SpaceFile>& undo_files, const SpaceFile& file, const TableDef& table,
+           const IndexDef& index)
+      : o_(o), index_(index) {
+    std::vector<const SpaceFile*> spaces;
+    for (const auto& u : undo_files) spaces.push_back(&u);
+    locator_.emplace(spaces);
     for (const auto& u : undo_files) {
       for (const auto& f : u.findings()) {
-        if (f.severity == Severity::kError) std::cerr << "strata inspect rows: warning: " << f.ToString() << "\n";
+        if (f.severity == Severity::kError) std::cerr << kSays << "warning: " << f.ToString() << "\n";
       }
     }
-    const auto& gaps = locator->gaps();
-    for (std::size_t i = 0; i < gaps.size() && i < kVersionProblemsSaid; ++i) {
-      std::cerr << "strata inspect rows: warning: " << gaps[i]
-                << " (versions whose undo records are there cannot be rebuilt)\n";
-    }
+    const auto& gaps = locator_->gaps();
+    for (std::size_t i = 0; i < gaps.size() && i < kVersionProblemsSaid; ++i)
+      std::cerr << kSays << "warning: " << gaps[i] << " (versions whose undo records are there cannot be rebuilt)\n";
     if (gaps.size() > kVersionProblemsSaid) {
-      std::cerr << "strata inspect rows: warning: " << gaps.size() - kVersionProblemsSaid << " more places in the undo "
-                << "logs cannot be read\n";
+      std::cerr << kSays << "warning: " << gaps.size() - kVersionProblemsSaid
+                << " more places in the undo logs cannot be read\n";
     }
-    versions_of.emplace(*file, *table, *index, *locator);
-    if (!versions_of->refused().empty()) {
-      std::cerr << "strata inspect rows: " << path << ": " << versions_of->refused() << "\n";
-    }
+    history_.emplace(file, table, index, *locator_);
+    if (!history_->refused().empty()) std::cerr << kSays << o.path << ": " << history_->refused() << "\n";
     // Purge removes the versions of transactions committed before the oldest commit still in
     // the history; a transaction at or above N commits after N, so a view below it is whole.
-    const std::uint64_t oldest = locator->oldest_history_trx_no().value_or(locator->max_trx_id() + 1);
-    if (as_of && *as_of + 1 < oldest) {
-      std::cerr << "strata inspect rows: warning: purge has removed the undo logs of transactions committed before "
-                << "number " << oldest << ": a read view below transaction " << *as_of << " may have seen versions "
-                << "that are gone (rows deleted since are then missing here, without a word)\n";
-      purge_passed_view = true;
+    const std::uint64_t oldest = locator_->oldest_history_trx_no().value_or(locator_->max_trx_id() + 1);
+    if (o.as_of && *o.as_of + 1 < oldest) {
+      std::cerr << kSays << "warning: purge has removed the undo logs of transactions committed before number "
+                << oldest << ": a read view below transaction " << *o.as_of
+                << " may have seen versions that are gone (rows deleted since are then missing here, without a "
+                   "word)\n";
+      purge_passed_view_ = true;
     }
   }
-  if (format == RowFormat::kTsv) out += history ? TsvHistoryHeader(columns) : TsvHeader(columns, with_deleted);
-  // TIMESTAMPs are printed in UTC and text as UTF-8: a restore must read them so.
-  if (format == RowFormat::kSql) out += "SET NAMES utf8mb4;\nSET time_zone = '+00:00';\n";
-  if (format == RowFormat::kJson) {
-    nlohmann::json names = nlohmann::json::array();
-    for (const auto& c : columns) names.push_back(c.name);
-    out += "{\"command\": \"rows\", \"schema_version\": 1, \"file\": " + nlohmann::json(path).dump() + ", \"table\": " +
-           nlohmann::json(table->schema.empty() ? table->name : table->schema + "." + table->name).dump() +
-           ", \"index\": " + nlohmann::json(index->name).dump() + ", \"columns\": " + names.dump() + ", \"rows\": [";
-  }
-  bool first = true;
-  auto print = [&](const Row& row) {
-    switch (format) {
-      case RowFormat::kTsv:
-        AppendTsvLine(out, row, with_deleted);
-        break;
-      case RowFormat::kJson:
-        out += (first ? "\n  " : ",\n  ") +
-               RowJson(columns, row).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        break;
-      case RowFormat::kSql: {
-        bool complete = true;
-        for (const auto& c : row.cells) complete &= c.unknown.empty();
-        if (complete && row.page_damaged && row.page != damaged_page_said) {
-          // Said where the rows are, so a restore can be checked: the values may be wrong.
-          end_insert();
-          damaged_page_said = row.page;
-          out += "-- the rows below, up to the next such line, are from page " + std::to_string(row.page) +
-                 ", which fails its checksum: their values may be damaged\n";
-        } else if (complete && !row.page_damaged && damaged_page_said != ondisk::kFilNull) {
-          end_insert();
-          damaged_page_said = ondisk::kFilNull;
-          out += "-- the rows below are from pages that pass their checksums\n";
-        }
-        if (complete) {
-          out += in_insert ? ",\n" : insert;
-          AppendSqlTuple(out, columns, row);
-          if (++in_insert == kRowsPerInsert) end_insert();
-        } else {
-          end_insert();
-          ++rows_left_out;
-          out += "-- the row at page " + std::to_string(row.page) + " offset " + std::to_string(row.offset) +
-                 " is left out: a value in it cannot be decoded\n";
-        }
-        break;
-      }
-    }
-    first = false;
-    flush(false);
-  };
-  std::uint64_t bad_ilists = 0;
-  std::uint64_t unreadable_versions = 0, unknown_in_versions = 0;
-  // --history: every version; --as-of: the one the read view sees, if it sees the row.
-  auto print_versions = [&](const Row& row) {
-    const std::vector<RecordVersion> versions = versions_of->Versions(row);
-    for (std::size_t i = 0; i < versions.size(); ++i) {
-      const RecordVersion& v = versions[i];
+
+  // --history: every version of `row`; --as-of: the one the read view sees, if it sees the row.
+  void Print(const Row& row, const std::vector<RowColumn>& columns, RowsPrinter& printer) {
+    const std::vector<RecordVersion> versions = history_->Versions(row);
+    for (const RecordVersion& v : versions) {
       // Damage, files not at hand (said once above when the table's history is refused).
       const bool unreadable = v.change.empty() && !v.purged;
-      if (unreadable && ++unreadable_versions <= kVersionProblemsSaid && versions_of->refused().empty()) {
-        std::cerr << "strata inspect rows: " << path << ": the record at page " << row.page << " offset " << row.offset
-                  << ": " << v.unknown << "\n";
+      if (unreadable && ++unreadable_ <= kVersionProblemsSaid && history_->refused().empty()) {
+        std::cerr << kSays << o_.path << ": the record at page " << row.page << " offset " << row.offset << ": "
+                  << v.unknown << "\n";
       }
     }
-    if (history) {
+    if (o_.history) {
       for (std::size_t i = 1; i < versions.size(); ++i) {
-        for (const auto& c : versions[i].row.cells) unknown_in_versions += !c.unknown.empty();
+        for (const auto& c : versions[i].row.cells) unknown_values_ += !c.unknown.empty();
       }
-      if (format == RowFormat::kTsv) {
-        for (std::size_t i = 0; i < versions.size(); ++i) AppendTsvVersion(out, versions[i], i);
-      } else {
-        nlohmann::json j = VersionJson(columns, versions[0]);
-        j["older"] = nlohmann::json::array();
-        for (std::size_t i = 1; i < versions.size(); ++i) {
-          nlohmann::json older = VersionJson(columns, versions[i]);
-          older.erase("page");  // the record's place; the version came from the newer one's "undo"
-          older.erase("offset");
-          j["older"].push_back(std::move(older));
-        }
-        out += (first ? "\n  " : ",\n  ") + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        first = false;
-      }
-      flush(false);
-      return;
+      printer.Versions(versions);
+    } else if (auto seen = VersionSeenBy(versions, *o_.as_of, columns, index_, unknown_values_)) {
+      printer.Row(*seen);
     }
-    for (const auto& v : versions) {
-      // A version whose writer is not known (the history refused, the record unreadable) is
-      // not judged visible: what the view saw is then unknown, not this version's values.
-      if (v.change.empty() && !v.purged && !v.unknown.empty() && v.trx_id == 0) break;
-      // MariaDB's DB_TRX_ID 0 (history purged): every view sees it.
-      if (!v.committed || (v.trx_id >= *as_of && v.trx_id != 0)) continue;
-      if (&v != &versions.front()) {
-        for (const auto& c : v.row.cells) unknown_in_versions += !c.unknown.empty();
-      }
-      if (!v.row.deleted) print(v.row);
-      return;
+  }
+
+  // What could not be told, said after the rows; whether all was.
+  bool SayWhatWasNotWhole() const {
+    if (unreadable_ > kVersionProblemsSaid) {
+      std::cerr << kSays << unreadable_ << " rows in all have versions that cannot be told (the first "
+                << kVersionProblemsSaid << " are said above)\n";
     }
-    // No version old enough: the row was inserted after the view, or what it saw is gone.
-    const RecordVersion& oldest = versions.back();
-    if (oldest.change == "insert") return;
-    Row gone = oldest.row;
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      const auto key_end = index->columns.begin() + static_cast<std::ptrdiff_t>(index->n_unique_in_tree);
-      if (std::find(index->columns.begin(), key_end, columns[i].column) != key_end) continue;
-      gone.cells[i] = {std::nullopt, "the version this read view sees cannot be rebuilt: " + oldest.unknown};
-      ++unknown_in_versions;
-    }
-    gone.deleted = false;
-    print(gone);
-  };
-  RowScan scan = ScanRows(*file, *table, *index, with_deleted || as_of, [&](const Row& row) {
+    if (unknown_values_) std::cerr << kSays << unknown_values_ << " value(s) of older versions could not be given\n";
+    return unreadable_ == 0 && unknown_values_ == 0 && !purge_passed_view_;
+  }
+
+ private:
+  const RowsOptions& o_;
+  const IndexDef& index_;
+  std::optional<UndoLocator> locator_;
+  std::optional<RecordHistory> history_;
+  bool purge_passed_view_ = false;
+  std::uint64_t unreadable_ = 0;
+  std::uint64_t unknown_values_ = 0;
+};
+
+}  // namespace
+
+int InspectRows(const std::vector<std::string>& args) {
+  RowsOptions o;
+  if (auto exit = ParseOptions(args, o)) return *exit;
+  OpenedFiles opened;
+  if (auto exit = OpenFiles(o, opened)) return *exit;
+  const SpaceFile& file = *opened.file;
+  if (auto why = UnreadablePages(file)) return Fail(o.path + ": " + *why);
+
+  ServerDictionaries servers;
+  o.sources.server = servers.For(file);
+  auto resolved = ResolveDefinition(file, o.sources);
+  if (!resolved.ok()) return Fail(resolved.status().message());
+  for (const auto& note : resolved->notes) std::cerr << kSays << note << "\n";
+  if (!resolved->table) return Fail(NoDefinitionMessage(file));
+  if (o.format == RowFormat::kSql) {
+    // INSERTs carry the digits that read back as the same FLOAT, not the six the client shows.
+    for (auto& t : resolved->dict.tables) t.UseExactFloats();
+  }
+  const TableDef& table = *resolved->Table();
+  auto chosen = ChooseIndex(table, o);
+  if (!chosen.ok()) return Fail(chosen.status().message());
+  const IndexDef& index = **chosen;
+
+  // A FULLTEXT index table reads as INNODB_FT_INDEX_TABLE shows it: a line per word position.
+  const std::optional<FtsAuxFile> aux = FtsAuxOf(file.path());
+  const bool expand = aux && aux->kind == FtsAuxFile::kIndex && index.clustered && o.format != RowFormat::kSql;
+  const std::vector<RowColumn> columns = expand ? FtsIndexColumns() : RowColumns(table, index);
+  std::optional<Versions> versions;
+  if (o.versions()) versions.emplace(o, opened.undo, file, table, index);
+  RowsPrinter printer(
+      o.format, columns, o.with_deleted(), o.history,
+      {o.path, table.schema.empty() ? table.name : table.schema + "." + table.name, index.name, table.name});
+  printer.Begin();
+  ProgressBar progress("rows", file.n_pages());
+  std::uint32_t last_page = ondisk::kFilNull;
+  std::uint64_t pages_seen = 0, bad_ilists = 0;
+  RowScan scan = ScanRows(file, table, index, o.with_deleted() || o.as_of, [&](const Row& row) {
     if (row.page != last_page) {
       last_page = row.page;
       progress.Update(++pages_seen);
     }
-    if (versions_of) return print_versions(row);
-    if (!expand) return print(row);
-    if (const auto st = ExpandIlist(row, print); !st.ok()) {
+    if (versions) return versions->Print(row, columns, printer);
+    if (!expand) return printer.Row(row);
+    if (const auto st = ExpandIlist(row, [&](const Row& r) { printer.Row(r); }); !st.ok()) {
       ++bad_ilists;
-      std::cerr << "strata inspect rows: " << path << ": " << st.message() << "\n";
+      std::cerr << kSays << o.path << ": " << st.message() << "\n";
     }
   });
   progress.Finish();
-  if (format == RowFormat::kJson) {
-    nlohmann::json findings = nlohmann::json::array();
-    for (const auto& f : scan.findings) findings.push_back(ToJson(f));
-    out += std::string(first ? "" : "\n") + "], \"findings\": " + findings.dump() + "}\n";
-  }
-  flush(true);
-  std::cout.flush();
+  printer.End(scan.findings);
+
   // What opening the file found (a damaged page 0, a cut tail) is said too: the rows may be
   // all there is, but the file is not whole.
   std::size_t file_errors = 0;
-  for (const auto& f : file->findings()) {
-    std::cerr << "strata inspect rows: " << f.ToString() << "\n";
+  for (const auto& f : file.findings()) {
+    std::cerr << kSays << f.ToString() << "\n";
     file_errors += f.severity == Severity::kError;
   }
-  for (const auto& f : scan.findings) std::cerr << "strata inspect rows: " << f.ToString() << "\n";
-  if (unreadable_versions > kVersionProblemsSaid) {
-    std::cerr << "strata inspect rows: " << unreadable_versions
-              << " rows in all have versions that cannot be told (the first " << kVersionProblemsSaid
-              << " are said above)\n";
-  }
-  if (unknown_in_versions)
-    std::cerr << "strata inspect rows: " << unknown_in_versions << " value(s) of older versions could not be given\n";
+  for (const auto& f : scan.findings) std::cerr << kSays << f.ToString() << "\n";
+  const bool versions_whole = !versions || versions->SayWhatWasNotWhole();
   if (scan.unknown_cells) {
-    std::cerr << "strata inspect rows: " << scan.unknown_cells << " value(s) could not be decoded"
-              << (rows_left_out ? " (" + std::to_string(rows_left_out) + " row(s) left out of the INSERTs)" : "")
-              << "\n";
+    const std::uint64_t left_out = printer.rows_left_out();
+    std::cerr << kSays << scan.unknown_cells << " value(s) could not be decoded"
+              << (left_out ? " (" + std::to_string(left_out) + " row(s) left out of the INSERTs)" : "") << "\n";
   }
-  const bool versions_whole = unreadable_versions == 0 && unknown_in_versions == 0 && !purge_passed_view;
   return scan.findings.empty() && scan.unknown_cells == 0 && bad_ilists == 0 && file_errors == 0 && versions_whole
              ? kExitOk
              : kExitFailure;

@@ -4,7 +4,7 @@
 
 #include <ctime>
 
-#include "inspect/frm.h"
+#include "inspect/definition_resolver.h"
 #include "inspect/mariadb_instant.h"
 #include "inspect/pages.h"
 #include "inspect/page_info.h"
@@ -252,13 +252,8 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
   if (!with_records) return;
 
   // Which layout decodes the records.
-  Dictionary dict = DictionaryFor(f, server);
-  if (dict.source.rfind("SDI", 0) != 0) {  // no SDI: MySQL 5.x and MariaDB keep a .frm beside the file
-    if (auto frm = TableFromFrmBeside(f); frm.ok()) {
-      dict.tables.insert(dict.tables.begin(), std::move(*frm));
-      dict.source = dict.source.empty() ? ".frm" : ".frm + " + dict.source;
-    }
-  }
+  auto resolved = ResolveDefinition(f, {std::nullopt, "", server});
+  Dictionary dict = resolved.ok() ? std::move(resolved->dict) : DictionaryFor(f, server);
   const IndexDef* def = dict.FindIndex(ip->index_id());
   if (def) v.sections[v.sections.size() - 2].fields.push_back({"index", 66, 8, def->name, def->table});
   if (def && def->leaf.fields.empty()) def = nullptr;  // names only (SYS_* tables): no layout

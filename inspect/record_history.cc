@@ -1,5 +1,7 @@
 #include "inspect/record_history.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "inspect/mariadb_instant.h"
@@ -213,6 +215,36 @@ std::optional<RecordHistory::Older> RecordHistory::StepBack(RecordVersion& v, st
   fields[n_key_].bytes = BigEndian(*h->old_trx_id, 6);
   fields[n_key_ + 1].bytes = BigEndian(older.roll_ptr, 7);
   return older;
+}
+
+std::optional<Row> VersionSeenBy(const std::vector<RecordVersion>& versions, std::uint64_t as_of,
+                                 const std::vector<RowColumn>& columns, const IndexDef& index,
+                                 std::uint64_t& unknown_values) {
+  auto count_unknown = [&](const Row& row) {
+    for (const auto& c : row.cells) unknown_values += !c.unknown.empty();
+  };
+  for (const auto& v : versions) {
+    // A version whose writer is not known (the history refused, the record unreadable) is
+    // not judged visible: what the view saw is then unknown, not this version's values.
+    if (v.change.empty() && !v.purged && !v.unknown.empty() && v.trx_id == 0) break;
+    // MariaDB's DB_TRX_ID 0 (history purged): every view sees it.
+    if (!v.committed || (v.trx_id >= as_of && v.trx_id != 0)) continue;
+    if (&v != &versions.front()) count_unknown(v.row);
+    if (v.row.deleted) return std::nullopt;
+    return v.row;
+  }
+  // No version old enough: the row was inserted after the view, or what it saw is gone.
+  const RecordVersion& oldest = versions.back();
+  if (oldest.change == "insert") return std::nullopt;
+  Row gone = oldest.row;
+  const auto key_end = index.columns.begin() + static_cast<std::ptrdiff_t>(index.n_unique_in_tree);
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (std::find(index.columns.begin(), key_end, columns[i].column) != key_end) continue;
+    gone.cells[i] = {std::nullopt, "the version this read view sees cannot be rebuilt: " + oldest.unknown};
+    ++unknown_values;
+  }
+  gone.deleted = false;
+  return gone;
 }
 
 }  // namespace strata::inspect

@@ -75,4 +75,13 @@ class RecordHistory {
   std::string refused_;
 };
 
+// What a read view that sees every committed transaction below `as_of`, and none from it on,
+// sees of a row whose versions (newest first) are `versions`: nullopt when it sees no row (the
+// row was inserted after the view, or the view saw it deleted). When what it saw cannot be
+// rebuilt (purged, damaged), the row with its key and every other value unknown with the
+// reason. `unknown_values` counts the values of older versions that could not be given.
+std::optional<Row> VersionSeenBy(const std::vector<RecordVersion>& versions, std::uint64_t as_of,
+                                 const std::vector<RowColumn>& columns, const IndexDef& index,
+                                 std::uint64_t& unknown_values);
+
 }  // namespace strata::inspect

@@ -356,6 +356,13 @@ const TableDef* Dictionary::TableOf(const IndexDef* index) const {
   return nullptr;
 }
 
+void TableDef::UseExactFloats() {
+  for (auto& c : columns) c.format.exact_float = true;
+  for (auto& ix : indexes) {
+    for (auto& f : ix.formats) f.exact_float = true;
+  }
+}
+
 bool TableDef::AlteredInstantlyByMySql() const {
   for (const auto& c : columns) {
     if (c.instant_default || c.instant_default_null || c.version_added || c.version_dropped) return true;

@@ -76,6 +76,9 @@ struct TableDef {
   const IndexDef* Clustered() const;
   // Whether MySQL's instant ADD/DROP COLUMN changed it (SDI's instant columns).
   bool AlteredInstantlyByMySql() const;
+  // FLOAT values printed with the digits that read back as the same FLOAT (INSERT output),
+  // not the six the client shows.
+  void UseExactFloats();
 };
 
 struct Dictionary {
