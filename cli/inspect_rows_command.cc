@@ -84,8 +84,7 @@ struct RowsOptions {
   bool versions() const { return history || as_of; }
 };
 
-// The options, or the exit status when they cannot be run (said, with the usage where it helps).
-std::optional<int> ParseOptions(const std::vector<std::string>& args, RowsOptions& o) {
+po::options_description RowsOptionsDescription() {
   po::options_description options("Options");
   options.add_options()("index", po::value<std::string>(), "read this index instead of the clustered one")(
       "create-table", po::value<std::string>(), "take the definition from the CREATE TABLE in this SQL file")(
@@ -102,6 +101,12 @@ std::optional<int> ParseOptions(const std::vector<std::string>& args, RowsOption
       "replay the redo log of the data directory the file is in (MariaDB 10.8+, Strata) onto its pages in "
       "memory first, as crash recovery would; the file is never written")("help,h", "show this help");
   AddKeyOptions(options);
+  return options;
+}
+
+// The options, or the exit status when they cannot be run (said, with the usage where it helps).
+std::optional<int> ParseOptions(const std::vector<std::string>& args, RowsOptions& o) {
+  const po::options_description options = RowsOptionsDescription();
   po::options_description all;
   all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
