@@ -162,297 +162,371 @@ std::vector<std::string> FlagNames(const RedoReport& r) {
 
 }  // namespace
 
-RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt, const MariaMtrVisitor& visit) {
-  RedoReport r;
-  r.page_asked = opt.page;
-  std::error_code ec;
-  const std::filesystem::path path = std::filesystem::is_directory(input, ec) ? RedoFileIn(input) : input;
-  r.file = path.string();
-  auto fail = [&](const std::string& what, const std::string& detail) {
-    r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, what, detail});
-    return r;
-  };
-  if (IsSpareRedoFile(path)) {
-    r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "spare log file",
-                          "MySQL 8.0.30+ keeps this file ready to become the next #ib_redo file: it holds no log yet"});
-    r.format_name = "spare #innodb_redo file";
-    r.scan_end = "a spare file: not read";
-    return r;
+namespace {
+
+// One analysis of a log: its file header, checkpoints, and the records from the newest
+// checkpoint on. Each step returns false after adding the finding that stops it.
+class RedoAnalysis {
+ public:
+  RedoAnalysis(const std::filesystem::path& input, const RedoOptions& opt, const MariaMtrVisitor& visit)
+      : input_(input), opt_(opt), visit_(visit) {
+    r_.page_asked = opt.page;
   }
-  if (auto refused = RefusedPath(path)) return fail("not read", *refused);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return fail("cannot open", std::filesystem::is_directory(input, ec)
-                                   ? "no ib_logfile0 or #innodb_redo/#ib_redoN in this directory"
-                                   : "cannot read the file");
+
+  RedoReport Run() {
+    if (!Open() || !ReadHeader()) return std::move(r_);
+    if (auto there = FromTheNewestFile()) return std::move(*there);
+    if (!ReadCheckpoints()) return std::move(r_);
+    if (phys_) {
+      ReadPhysical();
+    } else if (ScanBlocks()) {
+      DecodeStream();
+    }
+    return std::move(r_);
   }
-  in.seekg(0, std::ios::end);
-  r.file_size = static_cast<std::uint64_t>(in.tellg());
-  auto read = [&](std::uint64_t offset, std::vector<std::byte>& out) {
-    if (offset + out.size() > r.file_size) return false;
-    in.seekg(static_cast<std::streamoff>(offset));
-    in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
-    return static_cast<bool>(in);
-  };
-  if (IsTablespace(in, r.file_size)) {
-    return fail("not a redo log",
-                "this is a tablespace (page 0 is an FSP_HDR page with a valid checksum): read it "
-                "with `strata inspect summary`, `pages` or `check`");
+
+ private:
+  bool Fail(const std::string& what, const std::string& detail) {
+    r_.findings.push_back({Severity::kError, r_.file, std::nullopt, std::nullopt, what, detail});
+    return false;
   }
-  std::vector<std::byte> block(kLogBlockSize);
-  if (!read(0, block)) return fail("truncated", fmt::format("{} bytes: shorter than a log file header", r.file_size));
-  auto header = LogFileHeader::Decode(block);
-  if (!header.ok()) return fail("file header", header.status().message());
-  if (!KnownFormat(header->format) && !header->checksum_ok) {
-    return fail("not a redo log", fmt::format("its header names format {:#x}, none InnoDB or Strata writes, and its "
-                                              "checksum does not match",
-                                              header->format));
+  bool InputIsDirectory() const {
+    std::error_code ec;
+    return std::filesystem::is_directory(input_, ec);
   }
-  r.format = header->format;
-  r.format_name = FormatName(header->format);
-  r.creator = header->creator;
-  r.start_lsn = header->start_lsn;
-  r.flags = header->flags;
-  if (HasFlag(r, kLogFlagCrashUnsafe, kMySqlLogFlagCrashUnsafe)) {
-    // The cause of whatever damage the pages show, said before any of it.
-    r.findings.push_back(
-        {Severity::kError, r.file, std::nullopt, std::nullopt, "crash-unsafe",
-         "redo logging was disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG, or an import with --disable-redo) and "
-         "the server did not stop cleanly: pages it had not yet written are lost or torn and no log can bring them "
-         "back, so zeroed pages and broken links in these files are expected; load the data again"});
+  bool Read(std::uint64_t offset, std::vector<std::byte>& out) {
+    if (offset + out.size() > r_.file_size) return false;
+    in_.seekg(static_cast<std::streamoff>(offset));
+    in_.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    return static_cast<bool>(in_);
   }
-  r.header_checksum_ok = header->checksum_ok;
-  if (!r.header_checksum_ok) {
-    r.findings.push_back({Severity::kWarning, r.file, std::nullopt, 508, "file header", "checksum does not match"});
+
+  // The file: the directory's log when given a directory; a spare file, a tablespace or
+  // something that is no file at all stops here.
+  bool Open() {
+    path_ = InputIsDirectory() ? RedoFileIn(input_) : input_;
+    r_.file = path_.string();
+    if (IsSpareRedoFile(path_)) {
+      r_.findings.push_back(
+          {Severity::kInfo, r_.file, std::nullopt, std::nullopt, "spare log file",
+           "MySQL 8.0.30+ keeps this file ready to become the next #ib_redo file: it holds no log yet"});
+      r_.format_name = "spare #innodb_redo file";
+      r_.scan_end = "a spare file: not read";
+      return false;
+    }
+    if (auto refused = RefusedPath(path_)) return Fail("not read", *refused);
+    in_.open(path_, std::ios::binary);
+    if (!in_) {
+      return Fail("cannot open", InputIsDirectory() ? "no ib_logfile0 or #innodb_redo/#ib_redoN in this directory"
+                                                    : "cannot read the file");
+    }
+    in_.seekg(0, std::ios::end);
+    r_.file_size = static_cast<std::uint64_t>(in_.tellg());
+    if (IsTablespace(in_, r_.file_size)) {
+      return Fail("not a redo log",
+                  "this is a tablespace (page 0 is an FSP_HDR page with a valid checksum): read it "
+                  "with `strata inspect summary`, `pages` or `check`");
+    }
+    return true;
   }
-  r.block_framed = BlockFramed(header->format);
+
+  bool ReadHeader() {
+    std::vector<std::byte> block(kLogBlockSize);
+    if (!Read(0, block))
+      return Fail("truncated", fmt::format("{} bytes: shorter than a log file header", r_.file_size));
+    auto header = LogFileHeader::Decode(block);
+    if (!header.ok()) return Fail("file header", header.status().message());
+    if (!KnownFormat(header->format) && !header->checksum_ok) {
+      return Fail("not a redo log", fmt::format("its header names format {:#x}, none InnoDB or Strata writes, and its "
+                                                "checksum does not match",
+                                                header->format));
+    }
+    header_ = *header;
+    r_.format = header->format;
+    r_.format_name = FormatName(header->format);
+    r_.creator = header->creator;
+    r_.start_lsn = header->start_lsn;
+    r_.flags = header->flags;
+    if (HasFlag(r_, kLogFlagCrashUnsafe, kMySqlLogFlagCrashUnsafe)) {
+      // The cause of whatever damage the pages show, said before any of it.
+      r_.findings.push_back(
+          {Severity::kError, r_.file, std::nullopt, std::nullopt, "crash-unsafe",
+           "redo logging was disabled (ALTER INSTANCE DISABLE INNODB REDO_LOG, or an import with --disable-redo) and "
+           "the server did not stop cleanly: pages it had not yet written are lost or torn and no log can bring them "
+           "back, so zeroed pages and broken links in these files are expected; load the data again"});
+    }
+    r_.header_checksum_ok = header->checksum_ok;
+    if (!r_.header_checksum_ok)
+      r_.findings.push_back({Severity::kWarning, r_.file, std::nullopt, 508, "file header", "checksum does not match"});
+    r_.block_framed = BlockFramed(header->format);
+    phys_ = !r_.block_framed;
+    // MySQL 8.0.30+: each #ib_redoN file holds one stretch of LSNs from its start LSN on, at
+    // offset 2048 + (LSN - start LSN); the log goes on in the next file, not round this one.
+    per_file_ = header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030);
+    return true;
+  }
+
   // One #ib_redoN file of several: recovery starts from the newest checkpoint of them all,
   // which may be in another file (--all reads from the start of the file given instead).
-  if (header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030) && !opt.all &&
-      !std::filesystem::is_directory(input, ec)) {
-    std::filesystem::path best = path;
-    std::uint64_t best_lsn = NewestCheckpointLsn(path);
-    for (const auto& span : RedoFileSet(path, header->subformat_or_uuid)) {
+  std::optional<RedoReport> FromTheNewestFile() {
+    if (!per_file_ || opt_.all || InputIsDirectory()) return std::nullopt;
+    std::filesystem::path best = path_;
+    std::uint64_t best_lsn = NewestCheckpointLsn(path_);
+    for (const auto& span : RedoFileSet(path_, header_.subformat_or_uuid)) {
       if (const std::uint64_t lsn = NewestCheckpointLsn(span.path); lsn > best_lsn) best_lsn = lsn, best = span.path;
     }
-    if (best != path) {
-      RedoReport there = AnalyzeRedo(best, opt, visit);
-      there.findings.insert(
-          there.findings.begin(),
-          {Severity::kInfo, r.file, std::nullopt, std::nullopt, "newer checkpoint",
-           fmt::format("the log's newest checkpoint (LSN {}) is in {}: read from there, as recovery would", best_lsn,
-                       best.filename().string())});
-      return there;
-    }
+    if (best == path_) return std::nullopt;
+    RedoReport there = AnalyzeRedo(best, opt_, visit_);
+    there.findings.insert(
+        there.findings.begin(),
+        {Severity::kInfo, r_.file, std::nullopt, std::nullopt, "newer checkpoint",
+         fmt::format("the log's newest checkpoint (LSN {}) is in {}: read from there, as recovery would", best_lsn,
+                     best.filename().string())});
+    return there;
   }
 
   // Checkpoints: the newer valid one is where recovery would start.
-  const bool phys = !r.block_framed;
-  // MySQL 8.0.30+: each #ib_redoN file holds one stretch of LSNs from its start LSN on, at
-  // offset 2048 + (LSN - start LSN); the log goes on in the next file, not round this one.
-  const bool per_file = header->format == static_cast<std::uint32_t>(LogFormat::kMySql8030);
-  for (std::size_t at : phys ? std::vector<std::size_t>{kMariaPhysCheckpoint1, kMariaPhysCheckpoint2}
-                             : std::vector<std::size_t>{kLogCheckpoint1, kLogCheckpoint2}) {
-    RedoCheckpointInfo c;
-    c.file_offset = at;
-    std::vector<std::byte> cb(phys ? 64 : kLogBlockSize);
-    if (read(at, cb)) {
-      auto cp = phys ? LogCheckpoint::DecodeMariaPhys(cb) : LogCheckpoint::Decode(cb);
-      if (cp.ok()) {
-        c.valid = cp->checksum_ok && cp->lsn != 0;
-        c.number = cp->number;
-        c.lsn = cp->lsn;
-        c.end_lsn = cp->maria_end_lsn;
+  bool ReadCheckpoints() {
+    for (std::size_t at : phys_ ? std::vector<std::size_t>{kMariaPhysCheckpoint1, kMariaPhysCheckpoint2}
+                                : std::vector<std::size_t>{kLogCheckpoint1, kLogCheckpoint2}) {
+      RedoCheckpointInfo c;
+      c.file_offset = at;
+      std::vector<std::byte> cb(phys_ ? 64 : kLogBlockSize);
+      if (Read(at, cb)) {
+        auto cp = phys_ ? LogCheckpoint::DecodeMariaPhys(cb) : LogCheckpoint::Decode(cb);
+        if (cp.ok()) {
+          c.valid = cp->checksum_ok && cp->lsn != 0;
+          c.number = cp->number;
+          c.lsn = cp->lsn;
+          c.end_lsn = cp->maria_end_lsn;
+          c.offset = cp->offset;
+        }
       }
+      r_.checkpoints.push_back(c);
     }
-    r.checkpoints.push_back(c);
-  }
-  for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
-    const auto& c = r.checkpoints[i];
-    if (!c.valid) continue;
-    // MariaDB 10.8+ and MySQL 8.0.30+ keep no checkpoint number: the larger LSN is the newer.
-    const bool by_lsn = phys || per_file;
-    const bool newer =
-        !r.newest || (by_lsn ? c.lsn > r.checkpoints[*r.newest].lsn : c.number > r.checkpoints[*r.newest].number);
-    if (newer) r.newest = i;
-  }
-  if (!r.newest) return fail("checkpoints", "neither checkpoint block is valid");
-  const RedoCheckpointInfo& cp = r.checkpoints[*r.newest];
-  r.lsn_begin = r.lsn_end = cp.lsn;
-  if (phys) {
-    if (opt.all) {
-      r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "--all",
-                            "a MariaDB 10.8+ log can only be walked from its checkpoint (nothing marks where an older "
-                            "mini-transaction starts): read from there"});
+    for (std::size_t i = 0; i < r_.checkpoints.size(); ++i) {
+      const auto& c = r_.checkpoints[i];
+      if (!c.valid) continue;
+      // MariaDB 10.8+ and MySQL 8.0.30+ keep no checkpoint number: the larger LSN is the newer.
+      const bool by_lsn = phys_ || per_file_;
+      const bool newer = !r_.newest || (by_lsn ? c.lsn > r_.checkpoints[*r_.newest].lsn
+                                               : c.number > r_.checkpoints[*r_.newest].number);
+      if (newer) r_.newest = i;
     }
-    r.lsn_end = cp.lsn;
-    WalkMariaPhys(path, r.file_size, r.start_lsn, cp.lsn, opt, r, visit);
+    if (!r_.newest) return Fail("checkpoints", "neither checkpoint block is valid");
+    r_.lsn_begin = r_.lsn_end = checkpoint().lsn;
+    return true;
+  }
+  const RedoCheckpointInfo& checkpoint() const { return r_.checkpoints[*r_.newest]; }
+
+  // MariaDB 10.8+: mini-transactions from the checkpoint, with no blocks around them.
+  void ReadPhysical() {
+    const RedoCheckpointInfo& cp = checkpoint();
+    if (opt_.all) {
+      r_.findings.push_back({Severity::kInfo, r_.file, std::nullopt, std::nullopt, "--all",
+                             "a MariaDB 10.8+ log can only be walked from its checkpoint (nothing marks where an "
+                             "older mini-transaction starts): read from there"});
+    }
+    WalkMariaPhys(path_, r_.file_size, r_.start_lsn, cp.lsn, opt_, r_, visit_);
     // The server writes its FILE_CHECKPOINT record at the checkpoint's end LSN and will not
     // recover a log whose readable records stop short of it or at it (the record itself
     // unreadable): bytes were cut or damaged there.
-    if (r.records_decoded && cp.end_lsn != 0 && cp.end_lsn >= r.lsn_end) {
-      r.findings.push_back({Severity::kError, r.file, std::nullopt, std::nullopt, "log ends early",
-                            fmt::format("the readable records end at LSN {}, short of the FILE_CHECKPOINT record at "
-                                        "the checkpoint's end LSN {}: the log was cut or damaged there, "
-                                        "and MariaDB's recovery refuses it",
-                                        r.lsn_end, cp.end_lsn)});
-      r.scan_end = fmt::format(
+    if (r_.records_decoded && cp.end_lsn != 0 && cp.end_lsn >= r_.lsn_end) {
+      r_.findings.push_back({Severity::kError, r_.file, std::nullopt, std::nullopt, "log ends early",
+                             fmt::format("the readable records end at LSN {}, short of the FILE_CHECKPOINT record at "
+                                         "the checkpoint's end LSN {}: the log was cut or damaged there, "
+                                         "and MariaDB's recovery refuses it",
+                                         r_.lsn_end, cp.end_lsn)});
+      r_.scan_end = fmt::format(
           "{} mini-transactions after the checkpoint; the next bytes do not form one, short of "
           "the checkpoint's end LSN",
-          r.mtr_groups);
+          r_.mtr_groups);
     }
-    FindTopPages(r);
-    return r;
+    FindTopPages(r_);
   }
 
-  // Blocks from the checkpoint's block on: round the circular area (MySQL before 8.0.30, MariaDB
-  // before 10.8, Strata), or on through this #ib_redo file and the ones after it (MySQL 8.0.30+).
-  std::vector<std::byte> cpb(kLogBlockSize);
-  read(*r.newest == 0 ? kLogCheckpoint1 : kLogCheckpoint2, cpb);
-  const std::uint64_t cp_offset = Load64(cpb, LogCheckpoint::kOffset);
-  if (r.file_size <= kLogFileHeaderSize + kLogBlockSize) return fail("truncated", "no room for log blocks");
-  std::vector<RedoFileSpan> spans;
-  std::uint64_t scan_from = cp.lsn;
-  if (per_file) {
-    spans = RedoFileSet(path, header->subformat_or_uuid);
-    if (std::none_of(spans.begin(), spans.end(), [&](const auto& s) { return s.start_lsn == r.start_lsn; })) {
-      spans.push_back(
-          {path, r.start_lsn, r.start_lsn + (r.file_size - kLogFileHeaderSize) / kLogBlockSize * kLogBlockSize});
-      std::sort(spans.begin(), spans.end(), [](const auto& x, const auto& y) { return x.start_lsn < y.start_lsn; });
+  // Where the block scan starts: the checkpoint, or with --all the oldest LSN the files hold.
+  std::uint64_t ScanFrom() {
+    std::uint64_t from = checkpoint().lsn;
+    if (per_file_) {
+      spans_ = RedoFileSet(path_, header_.subformat_or_uuid);
+      if (std::none_of(spans_.begin(), spans_.end(), [&](const auto& s) { return s.start_lsn == r_.start_lsn; })) {
+        spans_.push_back(
+            {path_, r_.start_lsn, r_.start_lsn + (r_.file_size - kLogFileHeaderSize) / kLogBlockSize * kLogBlockSize});
+        std::sort(spans_.begin(), spans_.end(), [](const auto& x, const auto& y) { return x.start_lsn < y.start_lsn; });
+      }
+      // --all: every record the files still hold (from the oldest file of a data directory, or
+      // from the start of the file given).
+      if (opt_.all) from = InputIsDirectory() ? spans_.front().start_lsn : r_.start_lsn;
+    } else if (opt_.all && static_cast<LogFormat>(r_.format & 0x7FFFFFFF) == LogFormat::kMariaPhys &&
+               checkpoint().lsn - r_.start_lsn + kLogBlockSize < r_.file_size - kLogFileHeaderSize) {
+      from = r_.start_lsn;  // the ring has not come round: it holds everything since it was made
+    } else if (opt_.all) {
+      r_.findings.push_back({Severity::kInfo, r_.file, std::nullopt, std::nullopt, "--all",
+                             "this log is read from its checkpoint: only MySQL 8.0.30+ logs and MariaDB 10.5-10.7 "
+                             "logs that have not come round their ring are read from their start"});
     }
-    // --all: every record the files still hold (from the oldest file of a data directory, or
-    // from the start of the file given).
-    if (opt.all) scan_from = std::filesystem::is_directory(input, ec) ? spans.front().start_lsn : r.start_lsn;
-  } else if (opt.all && static_cast<LogFormat>(r.format & 0x7FFFFFFF) == LogFormat::kMariaPhys &&
-             cp.lsn - r.start_lsn + kLogBlockSize < r.file_size - kLogFileHeaderSize) {
-    scan_from = r.start_lsn;  // the ring has not come round: it holds everything since it was made
-  } else if (opt.all) {
-    r.findings.push_back({Severity::kInfo, r.file, std::nullopt, std::nullopt, "--all",
-                          "this log is read from its checkpoint: only MySQL 8.0.30+ logs and MariaDB 10.5-10.7 logs "
-                          "that have not come round their ring are read from their start"});
+    return from;
   }
-  r.lsn_begin = r.lsn_end = scan_from;
-  const std::uint64_t first_block = scan_from - scan_from % kLogBlockSize;
-  const std::uint64_t capacity = r.file_size - kLogFileHeaderSize;
 
-  // Where the block at LSN `b` is, and reading it; another #ib_redo file is opened as needed.
+  // Where the block at LSN `b` is: placed by the checkpoint's block, whose file offset the
+  // checkpoint gives, or (MySQL 8.0.30+) in the #ib_redo file whose stretch holds it.
   struct Where {
     const std::filesystem::path* file = nullptr;
     std::uint64_t offset = 0;
   };
-  auto where = [&](std::uint64_t b) -> Result<std::optional<Where>> {
-    if (!per_file) {
-      // Placed by the checkpoint's block, whose file offset the checkpoint gives.
+  Result<std::optional<Where>> Locate(std::uint64_t b) const {
+    if (!per_file_) {
+      const RedoCheckpointInfo& cp = checkpoint();
       auto off =
-          LogGroupOffset(b, cp.lsn - cp.lsn % kLogBlockSize, cp_offset - cp_offset % kLogBlockSize, r.file_size, 1);
+          LogGroupOffset(b, cp.lsn - cp.lsn % kLogBlockSize, cp.offset - cp.offset % kLogBlockSize, r_.file_size, 1);
       if (!off.ok()) return off.status();
-      return std::optional<Where>(Where{&path, *off});
+      return std::optional<Where>(Where{&path_, *off});
     }
-    for (const auto& span : spans) {
+    for (const auto& span : spans_) {
       if (b >= span.start_lsn && b < span.end_lsn)
         return std::optional<Where>(Where{&span.path, kLogFileHeaderSize + (b - span.start_lsn)});
     }
     return std::optional<Where>();
-  };
-  std::ifstream other;
-  std::filesystem::path other_path;
-  auto read_block = [&](const Where& w, std::vector<std::byte>& out) {
-    if (*w.file == path) return read(w.offset, out);
-    if (other_path != *w.file) other = std::ifstream(*w.file, std::ios::binary), other_path = *w.file;
-    other.seekg(static_cast<std::streamoff>(w.offset));
-    return static_cast<bool>(other.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size())));
-  };
+  }
+  bool ReadBlock(const Where& w, std::vector<std::byte>& out) {
+    if (*w.file == path_) return Read(w.offset, out);
+    if (other_path_ != *w.file) other_ = std::ifstream(*w.file, std::ios::binary), other_path_ = *w.file;
+    other_.seekg(static_cast<std::streamoff>(w.offset));
+    return static_cast<bool>(
+        other_.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size())));
+  }
   // Whether any of the 8 blocks after a bad one at LSN `b` is a written block of its own LSN
   // with a good checksum: then the bad block is damage inside the log, not its torn end.
-  auto block_follows = [&](std::uint64_t b) {
+  bool BlockFollows(std::uint64_t b) {
     std::vector<std::byte> next_block(kLogBlockSize);
     for (std::uint64_t next = b + kLogBlockSize; next <= b + 8 * kLogBlockSize; next += kLogBlockSize) {
-      auto w = where(next);
-      if (!w.ok() || !w->has_value() || !read_block(**w, next_block)) return false;
-      if (ReadLogBlockAt(next_block, next, r.format).state == LogBlockState::kWritten) return true;
+      auto w = Locate(next);
+      if (!w.ok() || !w->has_value() || !ReadBlock(**w, next_block)) return false;
+      if (ReadLogBlockAt(next_block, next, r_.format).state == LogBlockState::kWritten) return true;
     }
     return false;
-  };
+  }
 
-  if (auto w = where(first_block); !w.ok() || !w->has_value()) {
-    r.scan_end = w.ok() ? fmt::format("LSN {} is in none of the #ib_redo files here (this one holds {} .. {})",
-                                      scan_from, r.start_lsn, r.start_lsn + capacity)
-                        : w.status().message();
-    return fail("checkpoint", r.scan_end);
-  }
-  LogPayloadStream stream;
-  stream.Reset(first_block);
-  bool encrypted = false;
-  r.scan_end = "the whole circular area was read";
-  for (std::uint64_t b = first_block; per_file || b - first_block < capacity; b += kLogBlockSize) {
-    auto w = where(b);
-    if (!w.ok()) return fail("checkpoint", w.status().message());
-    if (!w->has_value()) {
-      r.scan_end = fmt::format("the #ib_redo files here end at LSN {}", b);
-      break;
+  // Blocks from the scan's start on: round the circular area (MySQL before 8.0.30, MariaDB
+  // before 10.8, Strata), or on through this #ib_redo file and the ones after it (MySQL
+  // 8.0.30+), their payloads gathered in stream_ until the last block written.
+  bool ScanBlocks() {
+    if (r_.file_size <= kLogFileHeaderSize + kLogBlockSize) return Fail("truncated", "no room for log blocks");
+    scan_from_ = ScanFrom();
+    r_.lsn_begin = r_.lsn_end = scan_from_;
+    first_block_ = scan_from_ - scan_from_ % kLogBlockSize;
+    const std::uint64_t capacity = r_.file_size - kLogFileHeaderSize;
+    if (auto w = Locate(first_block_); !w.ok() || !w->has_value()) {
+      r_.scan_end = w.ok() ? fmt::format("LSN {} is in none of the #ib_redo files here (this one holds {} .. {})",
+                                         scan_from_, r_.start_lsn, r_.start_lsn + capacity)
+                           : w.status().message();
+      return Fail("checkpoint", r_.scan_end);
     }
-    const std::string file = (*w)->file->string();
-    if (r.log_files.empty() || r.log_files.back() != file) r.log_files.push_back(file);
-    ++r.blocks_read;
-    if (!read_block(**w, block)) {
-      r.scan_end = "the file ends";
-      break;
-    }
-    const LogBlockAt at = ReadLogBlockAt(block, b, r.format);
-    if (at.state == LogBlockState::kOtherLsn) {
-      r.scan_end = fmt::format("block at LSN {} belongs elsewhere (an older pass over the file, or never written)", b);
-      if (block_follows(b)) {  // written blocks of their own LSNs after it: damage, not the end
-        r.findings.push_back(
-            {Severity::kError, file, std::nullopt, static_cast<std::size_t>((*w)->offset), "log block",
-             fmt::format("LSN {}: its header is not this block's, and written blocks follow it: the log "
-                         "is damaged here, and recovery would stop at this block",
-                         b)});
+    stream_.Reset(first_block_);
+    r_.scan_end = "the whole circular area was read";
+    std::vector<std::byte> block(kLogBlockSize);
+    for (std::uint64_t b = first_block_; per_file_ || b - first_block_ < capacity; b += kLogBlockSize) {
+      auto w = Locate(b);
+      if (!w.ok()) return Fail("checkpoint", w.status().message());
+      if (!w->has_value()) {
+        r_.scan_end = fmt::format("the #ib_redo files here end at LSN {}", b);
+        break;
       }
-      break;
+      const std::string file = (*w)->file->string();
+      if (r_.log_files.empty() || r_.log_files.back() != file) r_.log_files.push_back(file);
+      ++r_.blocks_read;
+      if (!ReadBlock(**w, block)) {
+        r_.scan_end = "the file ends";
+        break;
+      }
+      const LogBlockAt at = ReadLogBlockAt(block, b, r_.format);
+      if (at.state != LogBlockState::kWritten) {
+        SayWhereTheBlocksEnd(at.state, b, file, (*w)->offset);
+        break;
+      }
+      ++r_.blocks_valid;
+      encrypted_ |= at.header.encrypted;
+      r_.lsn_end = b + std::min<std::size_t>(at.header.data_len, kLogBlockSize);
+      if (!stream_.Append(block, at.header)) {
+        r_.scan_end = fmt::format("block at LSN {} is the last one written ({} bytes)", b, at.header.data_len);
+        break;
+      }
     }
-    if (at.state == LogBlockState::kBadChecksum) {
-      r.scan_end = fmt::format("block at LSN {} has a bad checksum", b);
-      // A torn last write is normal after a crash; a bad block with good ones after it is not.
-      const bool more = block_follows(b);
-      r.findings.push_back(
-          {more ? Severity::kError : Severity::kWarning, file, std::nullopt, static_cast<std::size_t>((*w)->offset),
-           "log block",
-           more ? fmt::format("LSN {}: checksum does not match, and written blocks follow it: the log is "
-                              "damaged here, and recovery would stop at this block",
-                              b)
-                : fmt::format("LSN {}: checksum does not match (a torn last write is normal after a crash)", b)});
-      break;
+    return true;
+  }
+
+  // A block at LSN `b` that is not a written one of its own: the log's end, or damage when
+  // written blocks follow it.
+  void SayWhereTheBlocksEnd(LogBlockState state, std::uint64_t b, const std::string& file, std::uint64_t offset) {
+    const auto at = static_cast<std::size_t>(offset);
+    if (state == LogBlockState::kOtherLsn) {
+      r_.scan_end = fmt::format("block at LSN {} belongs elsewhere (an older pass over the file, or never written)", b);
+      if (BlockFollows(b)) {
+        r_.findings.push_back({Severity::kError, file, std::nullopt, at, "log block",
+                               fmt::format("LSN {}: its header is not this block's, and written blocks follow it: "
+                                           "the log is damaged here, and recovery would stop at this block",
+                                           b)});
+      }
+      return;
     }
-    ++r.blocks_valid;
-    encrypted |= at.header.encrypted;
-    r.lsn_end = b + std::min<std::size_t>(at.header.data_len, kLogBlockSize);
-    if (!stream.Append(block, at.header)) {
-      r.scan_end = fmt::format("block at LSN {} is the last one written ({} bytes)", b, at.header.data_len);
-      break;
+    r_.scan_end = fmt::format("block at LSN {} has a bad checksum", b);
+    // A torn last write is normal after a crash; a bad block with good ones after it is not.
+    const bool more = BlockFollows(b);
+    r_.findings.push_back(
+        {more ? Severity::kError : Severity::kWarning, file, std::nullopt, at, "log block",
+         more ? fmt::format("LSN {}: checksum does not match, and written blocks follow it: the log is "
+                            "damaged here, and recovery would stop at this block",
+                            b)
+              : fmt::format("LSN {}: checksum does not match (a torn last write is normal after a crash)", b)});
+  }
+
+  // The records of the payloads gathered, by the log's format.
+  void DecodeStream() {
+    const std::vector<std::uint16_t>& first_group = stream_.first_groups();
+    // Where the scan's first byte is in the stream of payloads; read from the start of a
+    // block, where its first mini-transaction begins.
+    std::size_t from =
+        (scan_from_ - first_block_) < kLogBlockHeaderSize ? 0 : scan_from_ - first_block_ - kLogBlockHeaderSize;
+    if (scan_from_ == first_block_ && !first_group.empty() && first_group[0] >= kLogBlockHeaderSize)
+      from = first_group[0] - kLogBlockHeaderSize;
+    if (r_.format == kStrataLogFormat) {
+      r_.records_decoded = true;
+      DecodeRecords(stream_.data(), from, first_block_, opt_, r_, visit_);
+      FindTopPages(r_);
+    } else if (per_file_ && encrypted_) {
+      r_.scan_end += "; its blocks are encrypted (innodb_redo_log_encrypt): records not decoded";
+    } else if (per_file_) {
+      DecodeMySqlRecords(stream_.data(), first_group, from, first_block_, opt_, r_);
+      FindTopPages(r_);
+    } else if (static_cast<LogFormat>(r_.format & 0x7FFFFFFF) == LogFormat::kMariaPhys) {
+      DecodeMaria105Records(stream_.data(), first_group, from, first_block_, opt_, r_);
+      FindTopPages(r_);
     }
   }
-  const std::vector<std::uint16_t>& first_group = stream.first_groups();
-  // Where the checkpoint's byte is in the stream of payloads; read from the start of a block,
-  // where its first mini-transaction begins.
-  std::size_t from =
-      (scan_from - first_block) < kLogBlockHeaderSize ? 0 : scan_from - first_block - kLogBlockHeaderSize;
-  if (scan_from == first_block && !first_group.empty() && first_group[0] >= kLogBlockHeaderSize) {
-    from = first_group[0] - kLogBlockHeaderSize;
-  }
-  if (r.format == kStrataLogFormat) {
-    r.records_decoded = true;
-    DecodeRecords(stream.data(), from, first_block, opt, r, visit);
-    FindTopPages(r);
-  } else if (per_file && encrypted) {
-    r.scan_end += "; its blocks are encrypted (innodb_redo_log_encrypt): records not decoded";
-  } else if (per_file) {
-    DecodeMySqlRecords(stream.data(), first_group, from, first_block, opt, r);
-    FindTopPages(r);
-  } else if (static_cast<LogFormat>(r.format & 0x7FFFFFFF) == LogFormat::kMariaPhys) {
-    DecodeMaria105Records(stream.data(), first_group, from, first_block, opt, r);
-    FindTopPages(r);
-  }
-  return r;
+
+  const std::filesystem::path input_;
+  const RedoOptions& opt_;
+  const MariaMtrVisitor& visit_;
+  RedoReport r_;
+  std::filesystem::path path_;
+  std::ifstream in_;
+  LogFileHeader header_;
+  bool phys_ = false;      // MariaDB 10.8+: no blocks
+  bool per_file_ = false;  // MySQL 8.0.30+: #ib_redoN files
+  std::vector<RedoFileSpan> spans_;
+  std::ifstream other_;  // another #ib_redo file, while blocks are read from it
+  std::filesystem::path other_path_;
+  std::uint64_t scan_from_ = 0;
+  std::uint64_t first_block_ = 0;
+  LogPayloadStream stream_;
+  bool encrypted_ = false;
+};
+
+}  // namespace
+
+RedoReport AnalyzeRedo(const std::filesystem::path& input, const RedoOptions& opt, const MariaMtrVisitor& visit) {
+  return RedoAnalysis(input, opt, visit).Run();
 }
 
 namespace {

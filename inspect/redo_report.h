@@ -32,6 +32,7 @@ struct RedoCheckpointInfo {
   std::uint64_t number = 0;
   std::uint64_t lsn = 0;
   std::uint64_t end_lsn = 0;  // MariaDB 10.8+
+  std::uint64_t offset = 0;   // where in the log group its LSN's block is (block-framed logs)
 };
 
 struct RedoRecordInfo {
