@@ -20,172 +20,208 @@ using namespace strata::ondisk::mysql_type;  // the .frm column types
 
 namespace {
 
-Result<ColumnDef> Column(const FrmColumn& fc, const FrmFile& frm) {
-  const std::string& name = fc.name;
-  const bool mariadb = frm.mariadb();
-  const auto& intervals = frm.intervals;
-  ColumnDef c;
-  c.name = name;
-  c.nullable = fc.nullable();
-  c.is_virtual = fc.is_virtual;
-  c.generated = fc.generated;
-  c.hidden = fc.invisible;  // left out of SELECT *, stored all the same
-  ColumnFormat& f = c.format;
-  c.is_unsigned = f.is_unsigned = fc.is_unsigned();
-  const std::uint32_t decimals = fc.decimals;
-  constexpr std::uint32_t kNotFixed = 31;  // NOT_FIXED_DEC: FLOAT without (M,D)
-  const bool n = c.nullable;
-  auto fixed = [&](std::uint32_t bytes) { c.field = FieldDef::Fixed(name, bytes, n); };
-  auto unknown = [&](std::uint32_t bytes, const std::string& what) {
-    f.type = ColumnType::kUnknown;
-    f.name = what;
-    if (bytes) fixed(bytes);
-  };
-  auto integer = [&](std::uint32_t bytes) {
-    f.type = ColumnType::kInt;
-    f.length = bytes;
-    if (fc.zerofill()) f.zerofill_width = fc.length;
-    fixed(bytes);
-  };
-  f.collation = fc.collation ? fc.collation : 63;
-  const CharWidth width = WidthOfCollation(f.collation);
-  if (!fc.type_name.empty()) {
-    f.collation = 63;
-    if (fc.type_name == "uuid")
-      f.type = ColumnType::kUuid;
-    else if (fc.type_name == "inet6")
-      f.type = ColumnType::kInet6;
-    else if (fc.type_name == "inet4")
-      f.type = ColumnType::kInet4;
+constexpr std::uint32_t kNotFixed = 31;  // NOT_FIXED_DEC: FLOAT without (M,D)
+
+// One .frm column as the definition rows decode with, by the family of its type. A type this
+// reader does not decode keeps its width, so the columns after it still decode.
+class ColumnReader {
+ public:
+  ColumnReader(const FrmColumn& fc, const FrmFile& frm) : fc_(fc), frm_(frm), f_(c_.format) {
+    c_.name = fc.name;
+    c_.nullable = fc.nullable();
+    c_.is_virtual = fc.is_virtual;
+    c_.generated = fc.generated;
+    c_.hidden = fc.invisible;  // left out of SELECT *, stored all the same
+    c_.is_unsigned = f_.is_unsigned = fc.is_unsigned();
+    f_.collation = fc.collation ? fc.collation : 63;
+  }
+
+  Result<ColumnDef> Read() {
+    Status st = !fc_.type_name.empty() ? Named() : IsEnumOrSet() ? EnumOrSet() : ByType();
+    if (!st.ok()) return st;
+    if (fc_.compressed)
+      Unknown(0, "MariaDB COMPRESSED " + std::string(f_.type == ColumnType::kVarchar ? "text" : "column") +
+                     " (decompression is not done yet)");
+    if (f_.name.empty()) f_.name = "frm type " + std::to_string(fc_.type);
+    return std::move(c_);
+  }
+
+ private:
+  void Fixed(std::uint32_t bytes) { c_.field = FieldDef::Fixed(c_.name, bytes, c_.nullable); }
+  void Variable(std::uint32_t max_bytes, bool blob = false) {
+    c_.field = FieldDef::Variable(c_.name, max_bytes, c_.nullable, blob);
+  }
+  void Unknown(std::uint32_t bytes, const std::string& what) {
+    f_.type = ColumnType::kUnknown;
+    f_.name = what;
+    if (bytes) Fixed(bytes);
+  }
+  Status Refuse(const std::string& what) const { return Status::InvalidArgument("column " + c_.name + ": " + what); }
+
+  // MariaDB's data type plugins, named in extra2: stored as fixed binary.
+  Status Named() {
+    f_.collation = 63;
+    if (fc_.type_name == "uuid")
+      f_.type = ColumnType::kUuid;
+    else if (fc_.type_name == "inet6")
+      f_.type = ColumnType::kInet6;
+    else if (fc_.type_name == "inet4")
+      f_.type = ColumnType::kInet4;
     else
-      return Status::InvalidArgument("column " + name + ": MariaDB type " + fc.type_name +
-                                     " is not one this reader knows");
-    f.name = fc.type_name;
-    fixed(*f.FixedBytes());
-  } else if (fc.type == kEnum || fc.type == kSet ||
-             (fc.type == kString && fc.pack & (FrmPack::kInterval | FrmPack::kBitfield))) {
-    f.type =
-        fc.type == kEnum || (fc.type == kString && fc.pack & FrmPack::kInterval) ? ColumnType::kEnum : ColumnType::kSet;
-    if (fc.interval == 0 || fc.interval > intervals.size()) {
-      return Status::Corruption(fmt::format("column {}: ENUM/SET list {} of {}", name, fc.interval, intervals.size()));
+      return Refuse("MariaDB type " + fc_.type_name + " is not one this reader knows");
+    f_.name = fc_.type_name;
+    Fixed(*f_.FixedBytes());
+    return Status::Ok();
+  }
+
+  bool IsEnumOrSet() const {
+    return fc_.type == kEnum || fc_.type == kSet ||
+           (fc_.type == kString && (fc_.pack & (FrmPack::kInterval | FrmPack::kBitfield)));
+  }
+  Status EnumOrSet() {
+    const bool is_enum = fc_.type == kEnum || (fc_.type == kString && (fc_.pack & FrmPack::kInterval));
+    f_.type = is_enum ? ColumnType::kEnum : ColumnType::kSet;
+    if (fc_.interval == 0 || fc_.interval > frm_.intervals.size()) {
+      return Status::Corruption(
+          fmt::format("column {}: ENUM/SET list {} of {}", c_.name, fc_.interval, frm_.intervals.size()));
     }
-    f.elements = intervals[fc.interval - 1];
-    fixed(*f.FixedBytes());
+    f_.elements = frm_.intervals[fc_.interval - 1];
+    Fixed(*f_.FixedBytes());
     // The labels are kept in the column's character set (hex when it is wider than a byte).
-    if (CharsetOfCollation(f.collation) != Charset::kUtf8 && CharsetOfCollation(f.collation) != Charset::kBinary) {
-      unknown(0, "ENUM or SET with labels in collation " + std::to_string(f.collation) + " (not converted yet)");
-    }
-  } else {
-    switch (fc.type) {
+    const Charset cs = CharsetOfCollation(f_.collation);
+    if (cs != Charset::kUtf8 && cs != Charset::kBinary)
+      Unknown(0, "ENUM or SET with labels in collation " + std::to_string(f_.collation) + " (not converted yet)");
+    return Status::Ok();
+  }
+
+  Status ByType() {
+    switch (fc_.type) {
       case kTiny:
-        integer(1);
-        break;
+        return Integer(1);
       case kShort:
-        integer(2);
-        break;
+        return Integer(2);
       case kInt24:
-        integer(3);
-        break;
+        return Integer(3);
       case kLong:
-        integer(4);
-        break;
+        return Integer(4);
       case kLongLong:
-        integer(8);
-        break;
+        return Integer(8);
       case kFloat:
       case kDouble:
-        f.type = fc.type == kFloat ? ColumnType::kFloat : ColumnType::kDouble;
-        if (decimals < kNotFixed) {
-          f.fixed_decimals = true;
-          f.scale = decimals;
-          if (fc.zerofill()) f.zerofill_width = fc.length;
-        }
-        fixed(fc.type == kFloat ? 4 : 8);
-        break;
+        return Floating();
       case kNewDecimal:
-        f.type = ColumnType::kDecimal;
-        f.scale = decimals;
-        f.precision = fc.length - (decimals ? 1 : 0) - (f.is_unsigned ? 0 : 1);
-        if (f.precision < 1 || f.precision > 65 || f.scale > 38 || f.scale > f.precision) {
-          return Status::Corruption(fmt::format("column {}: DECIMAL({},{})", name, f.precision, f.scale));
-        }
-        if (fc.zerofill()) f.zerofill_width = f.precision + (f.scale ? 1 : 0);
-        fixed(DecimalBytes(f.precision, f.scale));
-        break;
+        return Decimal();
       case kBit:
-        f.type = ColumnType::kBit;
-        f.length = std::clamp<std::uint32_t>(fc.length, 1, 64);
-        fixed((f.length + 7) / 8);
-        break;
+        f_.type = ColumnType::kBit;
+        f_.length = std::clamp<std::uint32_t>(fc_.length, 1, 64);
+        Fixed((f_.length + 7) / 8);
+        return Status::Ok();
       case kYear:
-        f.type = ColumnType::kYear, fixed(1);
-        break;
+        f_.type = ColumnType::kYear, Fixed(1);
+        return Status::Ok();
       case kNewDate:
-        f.type = ColumnType::kDate, fixed(3);
-        break;
+        f_.type = ColumnType::kDate, Fixed(3);
+        return Status::Ok();
       case kTime2:
       case kDatetime2:
-      case kTimestamp2: {
-        const std::uint32_t whole = fc.type == kTime2 ? 10 : 19;  // characters without a fraction
-        f.type = fc.type == kTime2       ? ColumnType::kTime
-                 : fc.type == kDatetime2 ? ColumnType::kDatetime
-                                         : ColumnType::kTimestamp;
-        f.fsp = fc.length > whole ? std::min<std::uint32_t>(fc.length - whole - 1, 6) : 0;
-        fixed(*f.FixedBytes());
-        break;
-      }
+      case kTimestamp2:
+        return Temporal();
       case kDate:
-        unknown(4, "DATE in the pre-5.0 format (not decoded)");
-        break;
+        Unknown(4, "DATE in the pre-5.0 format (not decoded)");
+        return Status::Ok();
       case kTime:
       case kDatetime:
       case kTimestamp:
-        unknown(fc.type == kTime       ? 3
-                : fc.type == kDatetime ? 8
-                                       : 4,
+        Unknown(fc_.type == kTime       ? 3
+                : fc_.type == kDatetime ? 8
+                                        : 4,
                 "DATETIME, TIMESTAMP or TIME in the MySQL 5.5 format (not decoded)");
-        break;
+        return Status::Ok();
       case kString:
-      case kVarchar: {
-        if (!width.mbmaxlen)
-          return Status::InvalidArgument(
-              fmt::format("column {}: collation {} is not one this reader knows", name, f.collation));
-        f.type = fc.type == kString ? ColumnType::kChar : ColumnType::kVarchar;
-        f.length = fc.length / width.mbmaxlen;
-        if (fc.type == kString && width.fixed)
-          fixed(fc.length);
-        else
-          c.field = FieldDef::Variable(name, fc.length, n);
-        break;
-      }
+      case kVarchar:
+        return String();
       case kTinyBlob:
       case kBlob:
       case kMediumBlob:
       case kLongBlob:
-        f.type = ColumnType::kVarchar;
-        c.field = FieldDef::Variable(name, fc.type == kTinyBlob ? 255 : 0xFFFFFFFF, n, true);
-        if (!width.mbmaxlen) unknown(0, "TEXT in collation " + std::to_string(f.collation) + " (not converted yet)");
-        break;
+        f_.type = ColumnType::kVarchar;
+        Variable(fc_.type == kTinyBlob ? 255 : 0xFFFFFFFF, true);
+        if (!WidthOfCollation(f_.collation).mbmaxlen)
+          Unknown(0, "TEXT in collation " + std::to_string(f_.collation) + " (not converted yet)");
+        return Status::Ok();
       case kJson:
-        if (mariadb) return Status::InvalidArgument("column " + name + ": type 245 in a MariaDB .frm");
-        f.type = ColumnType::kJson;
-        c.field = FieldDef::Variable(name, 0xFFFFFFFF, n, true);
-        break;
+        if (frm_.mariadb()) return Refuse("type 245 in a MariaDB .frm");
+        f_.type = ColumnType::kJson;
+        Variable(0xFFFFFFFF, true);
+        return Status::Ok();
       case kGeometry:
-        f.type = ColumnType::kGeometry;
-        f.collation = 63;
-        c.field = FieldDef::Variable(name, 0xFFFFFFFF, n, true);
-        break;
+        f_.type = ColumnType::kGeometry;
+        f_.collation = 63;
+        Variable(0xFFFFFFFF, true);
+        return Status::Ok();
       default:
-        return Status::InvalidArgument(fmt::format("column {}: type {} is not one this reader knows", name, fc.type));
+        return Refuse(fmt::format("type {} is not one this reader knows", fc_.type));
     }
   }
-  if (fc.compressed)
-    unknown(0, "MariaDB COMPRESSED " + std::string(f.type == ColumnType::kVarchar ? "text" : "column") +
-                   " (decompression is not done yet)");
-  if (f.name.empty()) f.name = "frm type " + std::to_string(fc.type);
-  return c;
-}
+
+  Status Integer(std::uint32_t bytes) {
+    f_.type = ColumnType::kInt;
+    f_.length = bytes;
+    if (fc_.zerofill()) f_.zerofill_width = fc_.length;
+    Fixed(bytes);
+    return Status::Ok();
+  }
+
+  Status Floating() {
+    f_.type = fc_.type == kFloat ? ColumnType::kFloat : ColumnType::kDouble;
+    if (fc_.decimals < kNotFixed) {
+      f_.fixed_decimals = true;
+      f_.scale = fc_.decimals;
+      if (fc_.zerofill()) f_.zerofill_width = fc_.length;
+    }
+    Fixed(fc_.type == kFloat ? 4 : 8);
+    return Status::Ok();
+  }
+
+  Status Decimal() {
+    f_.type = ColumnType::kDecimal;
+    f_.scale = fc_.decimals;
+    // The display length counts the point and the sign.
+    f_.precision = fc_.length - (fc_.decimals ? 1 : 0) - (f_.is_unsigned ? 0 : 1);
+    if (f_.precision < 1 || f_.precision > 65 || f_.scale > 38 || f_.scale > f_.precision)
+      return Status::Corruption(fmt::format("column {}: DECIMAL({},{})", c_.name, f_.precision, f_.scale));
+    if (fc_.zerofill()) f_.zerofill_width = f_.precision + (f_.scale ? 1 : 0);
+    Fixed(DecimalBytes(f_.precision, f_.scale));
+    return Status::Ok();
+  }
+
+  Status Temporal() {
+    const std::uint32_t whole = fc_.type == kTime2 ? 10 : 19;  // characters without a fraction
+    f_.type = fc_.type == kTime2       ? ColumnType::kTime
+              : fc_.type == kDatetime2 ? ColumnType::kDatetime
+                                       : ColumnType::kTimestamp;
+    f_.fsp = fc_.length > whole ? std::min<std::uint32_t>(fc_.length - whole - 1, 6) : 0;
+    Fixed(*f_.FixedBytes());
+    return Status::Ok();
+  }
+
+  Status String() {
+    const CharWidth width = WidthOfCollation(f_.collation);
+    if (!width.mbmaxlen) return Refuse(fmt::format("collation {} is not one this reader knows", f_.collation));
+    f_.type = fc_.type == kString ? ColumnType::kChar : ColumnType::kVarchar;
+    f_.length = fc_.length / width.mbmaxlen;
+    if (fc_.type == kString && width.fixed)
+      Fixed(fc_.length);
+    else
+      Variable(fc_.length);
+    return Status::Ok();
+  }
+
+  const FrmColumn& fc_;
+  const FrmFile& frm_;
+  ColumnDef c_;
+  ColumnFormat& f_;
+};
 
 }  // namespace
 
@@ -199,7 +235,7 @@ Result<TableDef> TableFromFrm(ConstBytes bytes, const std::string& table_name) {
   TableDef t;
   t.name = table_name;
   for (const FrmColumn& fc : frm->columns) {
-    auto c = Column(fc, *frm);
+    auto c = ColumnReader(fc, *frm).Read();
     if (!c.ok()) return c.status().WithContext(".frm");
     t.columns.push_back(std::move(*c));
   }
