@@ -233,6 +233,7 @@ Status Visit(Table& t, const AccessPath& p, Transaction* trx, RowLock lock, cons
 
 SqlResult<bool> Matches(const Expr* where, const RowContext& ctx) {
   if (!where) return true;
+  const RowContext::InClause in_where(ctx, "where clause");
   auto v = Eval(*where, ctx);
   if (!v.ok()) return v.error();
   return Truth(*v).value_or(false);

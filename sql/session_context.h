@@ -31,7 +31,22 @@ class RowContext : public SessionContext {
   // Aggregates computed over the rows (COUNT, SUM, ...), looked up by their node.
   std::vector<std::pair<const Expr*, SqlValue>> aggregates;
 
+  // The clause being evaluated, which an unknown column's error names ("where clause", ...),
+  // for as long as the scope lives.
+  class InClause {
+   public:
+    InClause(const RowContext& ctx, std::string_view clause) : ctx_(ctx), outer_(ctx.clause_) { ctx.clause_ = clause; }
+    ~InClause() { ctx_.clause_ = outer_; }
+    InClause(const InClause&) = delete;
+    InClause& operator=(const InClause&) = delete;
+
+   private:
+    const RowContext& ctx_;
+    std::string_view outer_;
+  };
+
  private:
+  mutable std::string_view clause_ = "field list";
   const TableSpec& spec_;
   const Row* row_;
 };

@@ -43,7 +43,7 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
 
 SqlResult<SqlValue> RowContext::Column(const Expr& column) const {
   auto i = FindColumn(spec_, column.name);
-  if (!i || !row_) return EvalContext::Column(column);
+  if (!i || !row_) return UnknownColumn(column.name, clause_);
   return FromColumn((*row_)[*i], spec_.columns[*i]);
 }
 

@@ -622,4 +622,31 @@ SET GLOBAL sql_mode = DEFAULT;
 )");
 }
 
+// The steps a SELECT's rows go through (filter, aggregate or sort, limit, project) in the
+// shapes where they meet: OFFSET past the end, LIMIT 0, an aggregate row under OFFSET, a
+// SELECT without FROM, ORDER BY an index's order or not, by position, alias and expression.
+TEST_F(MariadbEdgesTest, SelectStepsMeetAsInTheServer) {
+  ExpectSame(R"(CREATE TABLE s (id INT PRIMARY KEY, k INT, v VARCHAR(10), KEY (k));
+INSERT INTO s VALUES (1, 30, 'c'), (2, 10, NULL), (3, 20, 'a'), (4, 10, 'b'), (5, NULL, 'e');
+SELECT 1 LIMIT 1 OFFSET 1;
+SELECT 1 + 1 LIMIT 0;
+SELECT 'x' AS a LIMIT 1;
+SELECT COUNT(*), SUM(k), MIN(v), MAX(v) FROM s;
+SELECT COUNT(*) FROM s LIMIT 1 OFFSET 1;
+SELECT COUNT(*) FROM s LIMIT 0;
+SELECT COUNT(*), AVG(k) FROM s WHERE k > 100;
+SELECT id FROM s ORDER BY k LIMIT 2;
+SELECT id FROM s ORDER BY k DESC, id LIMIT 3 OFFSET 1;
+SELECT id, v FROM s ORDER BY 2;
+SELECT id, k * 2 AS dbl FROM s ORDER BY dbl DESC, id;
+SELECT * FROM s ORDER BY 2, 1 LIMIT 4;
+SELECT id FROM s WHERE k = 10 ORDER BY id LIMIT 1 OFFSET 1;
+SELECT id FROM s ORDER BY id LIMIT 2 OFFSET 4;
+SELECT id FROM s ORDER BY id LIMIT 2 OFFSET 9;
+SELECT id FROM s ORDER BY 3;
+SELECT id FROM s WHERE nosuch = 1;
+)",
+             /*codes_only=*/true);  // MariaDB says 'ORDER BY' and 'WHERE', MySQL 8.0 (and Strata) 'order clause'...
+}
+
 }  // namespace

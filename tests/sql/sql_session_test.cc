@@ -95,6 +95,23 @@ TEST_F(SqlSessionTest, InsertFillsDefaultsAndAutoIncrement) {
   EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "4");  // the failed statements changed nothing
 }
 
+// An unknown column is named with the clause it is in, in MySQL 8.0's words.
+TEST_F(SqlSessionTest, AnUnknownColumnIsNamedWithItsClause) {
+  Ok("CREATE TABLE t (id int PRIMARY KEY, k int)");
+  Ok("INSERT INTO t VALUES (1, 2), (2, 1)");
+  auto message = [&](const std::string& sql) {
+    auto o = Run(sql);
+    return o.error ? o.error->message : "<no error>";
+  };
+  EXPECT_EQ(message("SELECT nope FROM t"), "Unknown column 'nope' in 'field list'");
+  EXPECT_EQ(message("SELECT id FROM t WHERE nope = 1"), "Unknown column 'nope' in 'where clause'");
+  EXPECT_EQ(message("SELECT id FROM t ORDER BY nope"), "Unknown column 'nope' in 'order clause'");
+  EXPECT_EQ(message("SELECT id FROM t ORDER BY 3"), "Unknown column '3' in 'order clause'");
+  EXPECT_EQ(message("UPDATE t SET k = 1 WHERE nope = 1"), "Unknown column 'nope' in 'where clause'");
+  EXPECT_EQ(message("DELETE FROM t WHERE nope = 1"), "Unknown column 'nope' in 'where clause'");
+  EXPECT_EQ(message("SELECT k + nope FROM t"), "Unknown column 'nope' in 'field list'");
+}
+
 // The table option AUTO_INCREMENT=N (what mariadb-dump writes) is where the counter starts,
 // and it survives a reopen as the counter does; a larger explicit id moves it on.
 TEST_F(SqlSessionTest, TheAutoIncrementTableOptionStartsTheCounter) {

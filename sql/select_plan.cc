@@ -1,0 +1,193 @@
+#include "sql/select_plan.h"
+
+#include <algorithm>
+
+#include "sql/access_path.h"
+#include "sql/decimal.h"
+
+namespace strata::sql {
+
+bool FilterStep::Push(const Row* row) {
+  state_.ctx.set_row(row);
+  auto m = Matches(where_, state_.ctx);
+  if (!m.ok()) return state_.Fail(m.error());
+  return !*m || next_->Push(row);
+}
+
+// Running value of one aggregate call.
+struct AggregateStep::Accumulator {
+  const Expr* call = nullptr;
+  std::uint64_t count = 0;
+  // SUM and AVG: exactly over integers and DECIMALs (MySQL's DECIMAL sum), as a double
+  // once a double or a string comes.
+  __int128 int_sum = 0;  // the integers' part (no row count makes it overflow)
+  Decimal decimal_sum;   // the DECIMALs' part
+  long double sum = 0;
+  bool exact = true, integral = true;
+  std::optional<SqlValue> best;  // MIN/MAX
+
+  std::optional<SqlError> Add(const RowContext& ctx) {
+    if (call->star) {
+      ++count;
+      return std::nullopt;
+    }
+    auto v = Eval(*call->args.at(0), ctx);
+    if (!v.ok()) return v.error();
+    if (v->value.is_null()) return std::nullopt;
+    ++count;
+    if (call->name == "MIN" || call->name == "MAX") {
+      const auto c = best ? Compare(*v, *best) : std::optional<int>(0);
+      if (!best || (call->name == "MIN" ? *c < 0 : *c > 0)) best = *v;
+    } else if (call->name == "SUM" || call->name == "AVG") {
+      const Value& x = v->value;
+      integral = integral && (x.is_int() || x.is_uint());
+      const bool decimal = v->kind == LiteralKind::kDecimal && x.is_string();
+      if (exact && x.is_int()) {
+        int_sum += x.as_int();
+      } else if (exact && x.is_uint()) {
+        int_sum += x.as_uint();
+      } else if (exact && decimal) {
+        decimal_sum = decimal_sum + Decimal::Parse(x.as_string()).value_or(Decimal());
+      } else if (exact) {
+        exact = false;
+        sum = ExactSum().ToDouble();
+      }
+      if (!exact) {
+        sum += x.is_int()      ? static_cast<long double>(x.as_int())
+               : x.is_uint()   ? static_cast<long double>(x.as_uint())
+               : x.is_double() ? static_cast<long double>(x.as_double())
+                               : std::strtold(x.as_string().c_str(), nullptr);
+      }
+    }
+    return std::nullopt;
+  }
+
+  Decimal ExactSum() const {
+    const bool negative = int_sum < 0;
+    const unsigned __int128 magnitude = negative ? -static_cast<unsigned __int128>(int_sum) : int_sum;
+    const Decimal two_to_64 = Decimal::OfUnsigned(UINT64_MAX) + Decimal::Of(1);
+    Decimal d = Decimal::OfUnsigned(static_cast<std::uint64_t>(magnitude >> 64)) * two_to_64 +
+                Decimal::OfUnsigned(static_cast<std::uint64_t>(magnitude));
+    return (negative ? Decimal() - d : d) + decimal_sum;
+  }
+
+  SqlValue Result() const {
+    const std::string& f = call->name;
+    if (f == "COUNT") return {Value::UInt(count)};
+    if (f == "MIN" || f == "MAX") return best.value_or(SqlValue{});
+    if (count == 0) return {};
+    auto decimal = [](const Decimal& d) { return SqlValue{Value::String(d.ToString()), LiteralKind::kDecimal}; };
+    if (f == "SUM") {
+      if (!exact) return {Value::Double(static_cast<double>(sum))};
+      if (integral && int_sum >= INT64_MIN && int_sum <= INT64_MAX)
+        return {Value::Int(static_cast<std::int64_t>(int_sum))};
+      return decimal(ExactSum());
+    }
+    if (!exact) return {Value::Double(static_cast<double>(sum / count))};  // AVG
+    const Decimal total = ExactSum();
+    return decimal(*total.Divide(Decimal::OfUnsigned(count), std::min(total.scale() + 4, Decimal::kMaxScale)));
+  }
+};
+
+namespace {
+
+void CollectAggregates(const Expr& e, std::vector<const Expr*>& out) {
+  if (IsAggregate(e)) {
+    out.push_back(&e);
+    return;
+  }
+  for (const auto& a : e.args) CollectAggregates(*a, out);
+}
+
+}  // namespace
+
+AggregateStep::AggregateStep(PlanState& state, const std::vector<const Expr*>& outputs, RowStep* next)
+    : RowStep(state, next) {
+  std::vector<const Expr*> calls;
+  for (const Expr* e : outputs) CollectAggregates(*e, calls);
+  for (const Expr* call : calls) {
+    Accumulator a;
+    a.call = call;
+    accumulators_.push_back(a);
+  }
+}
+
+AggregateStep::~AggregateStep() = default;
+
+bool AggregateStep::Push(const Row* row) {
+  state_.ctx.set_row(row);
+  for (Accumulator& a : accumulators_) {
+    if (auto e = a.Add(state_.ctx)) return state_.Fail(*e);
+  }
+  return true;
+}
+
+bool AggregateStep::Finish() {
+  for (const Accumulator& a : accumulators_) state_.ctx.aggregates.emplace_back(a.call, a.Result());
+  next_->Push(nullptr);
+  return RowStep::Finish();
+}
+
+bool SortStep::Push(const Row* row) {
+  rows_.push_back(*row);
+  return true;
+}
+
+bool SortStep::Finish() {
+  std::vector<std::pair<std::vector<SqlValue>, std::size_t>> keyed;
+  keyed.reserve(rows_.size());
+  const RowContext::InClause in_order(state_.ctx, "order clause");
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    state_.ctx.set_row(&rows_[i]);
+    std::vector<SqlValue> k;
+    for (const Key& key : keys_) {
+      auto v = Eval(*key.expr, state_.ctx);
+      if (!v.ok()) return state_.Fail(v.error());
+      k.push_back(std::move(*v));
+    }
+    keyed.emplace_back(std::move(k), i);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    for (std::size_t j = 0; j < keys_.size(); ++j) {
+      const bool an = a.first[j].value.is_null(), bn = b.first[j].value.is_null();
+      int c = an && bn ? 0 : an ? -1 : bn ? 1 : *Compare(a.first[j], b.first[j]);
+      if (keys_[j].descending) c = -c;
+      if (c) return c < 0;
+    }
+    return false;
+  });
+  for (const auto& [key, i] : keyed) {
+    if (!next_->Push(&rows_[i])) break;
+  }
+  return RowStep::Finish();
+}
+
+bool LimitStep::Push(const Row* row) {
+  if (limit_ && passed_ >= *limit_) return false;
+  if (skipped_ < offset_) {
+    ++skipped_;
+    return true;
+  }
+  ++passed_;
+  return next_->Push(row) && !(limit_ && passed_ >= *limit_);
+}
+
+bool ProjectStep::Push(const Row* row) {
+  state_.ctx.set_row(row);
+  std::vector<std::optional<std::string>> values;
+  values.reserve(outputs_.size());
+  for (const SelectOutput& out : outputs_) {
+    if (out.column && row) {
+      values.push_back(Format((*row)[*out.column], &spec_->columns[*out.column]));
+      continue;
+    }
+    auto v = Eval(*out.expr, state_.ctx);
+    if (!v.ok()) return state_.Fail(v.error());
+    values.push_back(FormatResult(*v));
+  }
+  sink_.Row(values);
+  ++rows_;
+  return true;
+}
+
+}  // namespace strata::sql
