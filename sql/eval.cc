@@ -10,57 +10,18 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
-
-#include "sql/decimal.h"
 #include <random>
 
+#include "sql/decimal.h"
+#include "sql/functions.h"
 #include "sql/stack_guard.h"
+#include "sql/value_ops.h"
 
 namespace strata::sql {
 
+using namespace ops;
+
 namespace {
-
-SqlValue Null() { return {}; }
-SqlValue Int(std::int64_t v) { return {Value::Int(v), LiteralKind::kPlain}; }
-SqlValue Str(std::string s, LiteralKind k = LiteralKind::kPlain) { return {Value::String(std::move(s)), k}; }
-
-bool Integral(const SqlValue& v) { return v.value.is_int() || v.value.is_uint(); }
-
-// 2^63: the first double past BIGINT's range (and -2^63 its lowest value).
-constexpr double kTwoTo63 = 9223372036854775808.0;
-
-// A double as an integer argument (a count, a length, a number of places): rounded toward
-// zero, and held within range, where a plain cast of 1e308 or NaN is undefined behaviour.
-std::int64_t ClampToInt64(double d) {
-  if (std::isnan(d)) return 0;
-  if (d >= kTwoTo63) return INT64_MAX;
-  if (d <= -kTwoTo63) return INT64_MIN;
-  return static_cast<std::int64_t>(d);
-}
-
-double ToDouble(const Value& v) {
-  if (v.is_int()) return static_cast<double>(v.as_int());
-  if (v.is_uint()) return static_cast<double>(v.as_uint());
-  if (v.is_double()) return v.as_double();
-  if (!v.is_string()) return 0;
-  // MySQL converts the longest numeric prefix ('12abc' is 12, 'abc' is 0).
-  const std::string& s = v.as_string();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  double d = 0;
-  const char* b = s.data() + i;
-  if (i < s.size() && s[i] == '+') ++b;
-  std::from_chars(b, s.data() + s.size(), d);
-  return d;
-}
-
-// How two strings compare: the more exact side decides (a binary string over a _bin column's
-// text, either over the default case-insensitive collation), as MySQL's coercibility does.
-LiteralKind TextOrder(LiteralKind a, LiteralKind b) {
-  if (a == LiteralKind::kBinary || b == LiteralKind::kBinary) return LiteralKind::kBinary;
-  if (a == LiteralKind::kBinCollated || b == LiteralKind::kBinCollated) return LiteralKind::kBinCollated;
-  return LiteralKind::kPlain;
-}
 
 // How much of text arithmetic reads as a number: all of it ("12", " 1.5e3"), all but trailing
 // spaces (" 3 ": the server notes it), or less ("12abc", "abc", "": it warns).
@@ -131,22 +92,7 @@ bool LikeMatch(std::string_view text, std::string_view pattern, engine::TextRule
   return pi == p.size();
 }
 
-SqlError OutOfRange(const std::string& what, const char* type = "BIGINT") {
-  return {1690, "22003", fmt::format("{} value is out of range in '{}'", type, what)};
-}
-
 SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const SqlValue& b);
-
-// An integer or a DECIMAL as an exact number.
-Decimal ExactOf(const SqlValue& v) {
-  if (v.value.is_int()) return Decimal::Of(v.value.as_int());
-  if (v.value.is_uint()) return Decimal::OfUnsigned(v.value.as_uint());
-  return Decimal::Parse(v.value.as_string()).value_or(Decimal());
-}
-
-SqlValue OfDecimal(const Decimal& d) { return Str(d.ToString(), LiteralKind::kDecimal); }
-
-bool Exact(const SqlValue& v) { return Integral(v) || (v.kind == LiteralKind::kDecimal && v.value.is_string()); }
 
 // The digits after the point a number shows: a quotient's, or as many as its text has.
 int ShownScale(const SqlValue& v) {
@@ -262,91 +208,6 @@ SqlResult<SqlValue> Arithmetic(const std::string& op, const SqlValue& a, const S
   return SqlValue{Value::Double(static_cast<double>(r))};
 }
 
-std::string Hex(const std::string& s) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size() * 2);
-  for (unsigned char c : s) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
-std::optional<std::string> Unhex(std::string_view s) {
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  std::size_t i = 0;
-  if (s.size() % 2) {
-    if (digit(s[0]) < 0) return std::nullopt;
-    out.push_back(static_cast<char>(digit(s[0])));
-    i = 1;
-  }
-  for (; i < s.size(); i += 2) {
-    const int hi = digit(s[i]), lo = digit(s[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
-  return out;
-}
-
-std::string NowText(bool date_only) {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, date_only ? "%Y-%m-%d" : "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
-}
-
-// UUID_TO_BIN's "swap" moves the time-high and time-mid groups first, so v1 UUIDs made
-// one after another sort (and insert) in time order.
-std::string SwapTimeFields(const std::string& b, bool to_bin) {
-  std::string out(16, '\0');
-  if (to_bin) {
-    std::memcpy(&out[0], &b[6], 2);
-    std::memcpy(&out[2], &b[4], 2);
-    std::memcpy(&out[4], &b[0], 4);
-  } else {
-    std::memcpy(&out[0], &b[4], 4);
-    std::memcpy(&out[4], &b[2], 2);
-    std::memcpy(&out[6], &b[0], 2);
-  }
-  std::memcpy(&out[8], &b[8], 8);
-  return out;
-}
-
-std::optional<std::string> UuidBytes(const std::string& text) {
-  std::string digits;
-  for (char c : text) {
-    if (c == '-' || c == '{' || c == '}') continue;
-    digits.push_back(c);
-  }
-  if (digits.size() != 32) return std::nullopt;
-  return Unhex(digits);
-}
-
-std::string UuidText(const std::string& b) {
-  std::string h = Hex(b);
-  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
-}
-
-SqlError WrongArguments(const std::string& fn) {
-  return {1582, "42000", fmt::format("Incorrect parameter count in the call to native function '{}'", fn)};
-}
-
-SqlError BadValue(const std::string& what, const std::string& value, const std::string& fn) {
-  return {1411, "HY000", fmt::format("Incorrect {} value: '{}' for function {}", what, value, fn)};
-}
-
-SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args);
-
 SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   const std::string& f = e.name;
   if (IsAggregate(e)) {
@@ -364,183 +225,6 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     args.push_back(std::move(*v));
   }
   return ApplyFunction(f, args);
-}
-
-// Kept out of line so that its many locals are not in the frame of every level of a nested
-// call (CallFunction and Eval recurse, this does not).
-[[gnu::noinline]] SqlResult<SqlValue> ApplyFunction(const std::string& f, std::vector<SqlValue>& args) {
-  auto arity = [&](std::size_t lo, std::size_t hi) { return args.size() >= lo && args.size() <= hi; };
-  auto any_null = [&] {
-    return std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); });
-  };
-  auto text = [](const SqlValue& v) { return v.value.is_string() ? v.value.as_string() : *Format(v.value); };
-  if (f == "NOW" || f == "CURRENT_TIMESTAMP" || f == "SYSDATE" || f == "LOCALTIME" || f == "LOCALTIMESTAMP") {
-    return Str(NowText(false));
-  }
-  if (f == "CURDATE" || f == "CURRENT_DATE") return Str(NowText(true));
-  if (f == "UUID") {
-    if (!args.empty()) return WrongArguments(f);
-    return Str(NewUuid());
-  }
-  if (f == "UUID_TO_BIN" || f == "BIN_TO_UUID") {
-    if (!arity(1, 2)) return WrongArguments(f);
-    if (any_null()) return Null();
-    const bool swap = args.size() == 2 && Truth(args[1]).value_or(false);
-    const std::string s = text(args[0]);
-    if (f == "UUID_TO_BIN") {
-      auto b = UuidBytes(s);
-      if (!b) return BadValue("string", s, "uuid_to_bin");
-      return Str(swap ? SwapTimeFields(*b, true) : *b, LiteralKind::kBinary);
-    }
-    if (s.size() != 16) return BadValue("string", Hex(s), "bin_to_uuid");
-    return Str(UuidText(swap ? SwapTimeFields(s, false) : s));
-  }
-  if (f == "CONCAT") {
-    if (args.empty()) return WrongArguments(f);
-    if (any_null()) return Null();
-    std::string out;
-    LiteralKind order = LiteralKind::kPlain;
-    for (const SqlValue& a : args) {
-      out += text(a);
-      order = TextOrder(order, a.kind);
-    }
-    return Str(std::move(out), order);
-  }
-  if (f == "LENGTH" || f == "OCTET_LENGTH" || f == "CHAR_LENGTH" || f == "CHARACTER_LENGTH") {
-    if (!arity(1, 1)) return WrongArguments(f);
-    if (any_null()) return Null();
-    const std::string s = text(args[0]);
-    if (f[0] == 'C')
-      return Int(static_cast<std::int64_t>(
-          std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; })));
-    return Int(static_cast<std::int64_t>(s.size()));
-  }
-  if (f == "HEX") {
-    if (!arity(1, 1)) return WrongArguments(f);
-    if (any_null()) return Null();
-    if (Integral(args[0])) {
-      return Str(fmt::format("{:X}", args[0].value.is_int() ? static_cast<std::uint64_t>(args[0].value.as_int())
-                                                            : args[0].value.as_uint()));
-    }
-    return Str(Hex(text(args[0])));
-  }
-  if (f == "UNHEX") {
-    if (!arity(1, 1)) return WrongArguments(f);
-    if (any_null()) return Null();
-    auto b = Unhex(text(args[0]));
-    if (!b) return Null();
-    return Str(std::move(*b), LiteralKind::kBinary);
-  }
-  if (f == "LOWER" || f == "LCASE" || f == "UPPER" || f == "UCASE") {
-    if (!arity(1, 1)) return WrongArguments(f);
-    if (any_null()) return Null();
-    if (args[0].kind == LiteralKind::kBinary) return args[0];  // bytes have no case, as on the server
-    const std::string s = text(args[0]);
-    return Str(f[0] == 'L' ? engine::LowerCase(s) : engine::UpperCase(s), args[0].kind);
-  }
-  if (f == "IFNULL" || f == "COALESCE") {
-    if (f == "IFNULL" ? !arity(2, 2) : args.empty()) return WrongArguments(f);
-    for (SqlValue& a : args) {
-      if (!a.value.is_null()) return std::move(a);
-    }
-    return Null();
-  }
-  if (f == "IF") {
-    if (!arity(3, 3)) return WrongArguments(f);
-    return Truth(args[0]).value_or(false) ? args[1] : args[2];
-  }
-  if (f == "ABS" || f == "FLOOR" || f == "CEIL" || f == "CEILING" || f == "ROUND") {
-    if (f == "ROUND" ? !arity(1, 2) : !arity(1, 1)) return WrongArguments(f);
-    if (any_null()) return Null();
-    if (f == "ABS" && args[0].value.is_int() && args[0].value.as_int() == INT64_MIN)
-      return OutOfRange("abs(" + args[0].value.ToString() + ")");
-    // Places as the server takes them: a number rounded to the nearest integer (1.6 is 2).
-    const int places =
-        f == "ROUND" && args.size() == 2
-            ? static_cast<int>(std::clamp<std::int64_t>(ClampToInt64(std::round(ToDouble(args[1].value))), -400, 400))
-            : 0;
-    if (Integral(args[0]) && !(f == "ROUND" && places < 0)) {
-      if (f == "ABS" && args[0].value.is_int()) return Int(std::llabs(args[0].value.as_int()));
-      return args[0];
-    }
-    const double d = ToDouble(args[0].value);
-    const bool exact = Exact(args[0]);  // an integer or a DECIMAL, computed exactly
-    if (f == "ABS") {
-      if (!exact) return SqlValue{Value::Double(std::fabs(d))};
-      const Decimal x = ExactOf(args[0]);
-      return OfDecimal(x.Compare(Decimal()) < 0 ? Decimal() - x : x);
-    }
-    if (f == "ROUND") {
-      if (exact) {
-        // MySQL's scale: the places asked for, 0 to 30; negative places round the integer part
-        // (an integer stays one: ROUND(155, -1) is 160).
-        const Decimal x = ExactOf(args[0]);
-        if (places >= 0) return OfDecimal(x.Rounded(std::min(places, Decimal::kMaxScale)));
-        Decimal r;
-        if (places >= -Decimal::kMaxDigits) {
-          const Decimal step = *Decimal::Parse("1" + std::string(static_cast<std::size_t>(-places), '0'));
-          r = *x.Divide(step, 0) * step;
-        }
-        if (Integral(args[0])) {
-          if (auto i = r.ToInt64(); i && args[0].value.is_int()) return Int(*i);
-          if (auto u = r.ToUint64(); u && args[0].value.is_uint()) return SqlValue{Value::UInt(*u)};
-        }
-        return OfDecimal(r);
-      }
-      double r = 0;  // rounded away entirely below -300 places
-      if (places > 300) {
-        r = d;  // past a double's digits: nothing to round (and 10^places would be infinite)
-      } else if (places >= -300) {
-        const double m = std::pow(10.0, places);
-        r = std::nearbyint(d * m) / m;  // halves to even, as the server's rint()
-      }
-      return SqlValue{Value::Double(r)};
-    }
-    if (exact) {
-      const Decimal x = ExactOf(args[0]);
-      Decimal t = x.Truncated();
-      if (f == "FLOOR" && x.Compare(t) < 0) t = t - Decimal::Of(1);
-      if (f != "FLOOR" && x.Compare(t) > 0) t = t + Decimal::Of(1);
-      if (auto i = t.ToInt64()) return Int(*i);
-      return OfDecimal(t);
-    }
-    const double r = f == "FLOOR" ? std::floor(d) : std::ceil(d);
-    if (!(std::fabs(r) < kTwoTo63)) return SqlValue{Value::Double(r)};  // as MySQL, past BIGINT
-    return Int(static_cast<std::int64_t>(r));
-  }
-  if (f == "SUBSTRING" || f == "SUBSTR" || f == "LEFT" || f == "RIGHT" || f == "REPEAT") {
-    if (f == "SUBSTRING" || f == "SUBSTR" ? !arity(2, 3) : !arity(2, 2)) return WrongArguments(f);
-    if (any_null()) return Null();
-    const std::string s = text(args[0]);
-    const std::int64_t n = ClampToInt64(ToDouble(args[1].value));
-    if (f == "REPEAT") {
-      if (s.empty() || n <= 0) return Str("", args[0].kind);
-      // Longer than max_allowed_packet (64 MiB): NULL, as MySQL gives (with warning 1301),
-      // not a string cut short.
-      if (static_cast<std::uint64_t>(n) > (std::uint64_t{64} << 20) / s.size()) return Null();
-      std::string out;
-      out.reserve(s.size() * static_cast<std::size_t>(n));
-      for (std::int64_t k = 0; k < n; ++k) out += s;
-      return Str(std::move(out), args[0].kind);
-    }
-    const auto len = static_cast<std::int64_t>(s.size());
-    if (f == "LEFT")
-      return Str(s.substr(0, static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, len))), args[0].kind);
-    if (f == "RIGHT") {
-      const auto k = std::clamp<std::int64_t>(n, 0, len);
-      return Str(s.substr(static_cast<std::size_t>(len - k)), args[0].kind);
-    }
-    std::int64_t start = n > 0 ? n - 1 : len + n;  // 1-based; negative counts from the end
-    if (n == 0 || start < 0 || start >= len) return Str("", args[0].kind);
-    std::int64_t count = args.size() == 3 ? ClampToInt64(ToDouble(args[2].value)) : len;
-    if (count <= 0) return Str("", args[0].kind);
-    return Str(s.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(count)), args[0].kind);
-  }
-  if (f == "RAND") {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    return SqlValue{Value::Double(std::uniform_real_distribution<double>(0, 1)(rng))};
-  }
-  return SqlError{1305, "42000", fmt::format("FUNCTION {} does not exist", f)};
 }
 
 }  // namespace

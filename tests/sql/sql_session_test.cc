@@ -9,6 +9,7 @@
 #include <random>
 
 #include "engine/db.h"
+#include "sql/functions.h"
 #include "sql/session.h"
 #include "tests/util/tsv.h"
 
@@ -93,6 +94,38 @@ TEST_F(SqlSessionTest, InsertFillsDefaultsAndAutoIncrement) {
   EXPECT_EQ(ErrorCode("INSERT INTO t (id, name) VALUES (20, NULL)"), 1048u);
   EXPECT_EQ(ErrorCode("INSERT INTO missing VALUES (1)"), 1146u);
   EXPECT_EQ(One("SELECT COUNT(*) FROM t"), "4");  // the failed statements changed nothing
+}
+
+// Every function of the library keeps its declared argument count (1582 outside it) and gives
+// NULL for a NULL argument where it says so; a name not in it is 1305.
+TEST(FunctionLibraryTest, EveryFunctionKeepsItsArityAndNullRule) {
+  ASSERT_GT(AllFunctions().size(), 30u);
+  for (const FunctionDef& f : AllFunctions()) {
+    const std::string name(f.name);
+    ASSERT_EQ(FindFunction(name), &f) << name;
+    if (f.min_args > 0) {
+      std::vector<SqlValue> few(f.min_args - 1, SqlValue{Value::Int(1)});
+      auto r = ApplyFunction(name, few);
+      ASSERT_FALSE(r.ok()) << name;
+      EXPECT_EQ(r.error().code, 1582u) << name;
+    }
+    if (f.max_args != FunctionDef::kAny) {
+      std::vector<SqlValue> many(f.max_args + 1, SqlValue{Value::Int(1)});
+      auto r = ApplyFunction(name, many);
+      ASSERT_FALSE(r.ok()) << name;
+      EXPECT_EQ(r.error().code, 1582u) << name;
+    }
+    if (f.null_gives_null) {
+      std::vector<SqlValue> nulls(f.min_args, SqlValue{});
+      auto r = ApplyFunction(name, nulls);
+      ASSERT_TRUE(r.ok()) << name;
+      EXPECT_TRUE(r->value.is_null()) << name;
+    }
+  }
+  std::vector<SqlValue> none;
+  auto missing = ApplyFunction("NO_SUCH_FUNCTION", none);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, 1305u);
 }
 
 // An unknown column is named with the clause it is in, in MySQL 8.0's words.
