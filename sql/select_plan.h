@@ -96,6 +96,17 @@ class LimitStep : public RowStep {
   std::uint64_t skipped_ = 0, passed_ = 0;
 };
 
+// The rows themselves, kept (the rows an UPDATE or DELETE changes).
+class CollectStep : public RowStep {
+ public:
+  explicit CollectStep(PlanState& state) : RowStep(state, nullptr) {}
+  bool Push(const Row* row) override {
+    rows.push_back(*row);
+    return true;
+  }
+  std::vector<Row> rows;
+};
+
 // What an output column shows: a table column (by position) or an expression.
 struct SelectOutput {
   const Expr* expr = nullptr;

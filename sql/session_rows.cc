@@ -11,6 +11,7 @@
 #include "sql/row_builder.h"
 #include "sql/values_reader.h"
 #include "sql/session.h"
+#include "sql/select_plan.h"
 #include "sql/session_context.h"
 
 namespace strata::sql {
@@ -196,51 +197,22 @@ SqlResult<std::vector<Row>> ChangingRows(Table& t, const Session& session, const
   const TableSpec& spec = t.spec();
   if (spec.primary_key.empty()) return NotSupported("UPDATE and DELETE on a table without a primary key");
   RowContext ctx(session, spec);
+  PlanState state(ctx);
+  CollectStep collect(state);
+  LimitStep limited(state, 0, limit, &collect);
+  std::vector<SortStep::Key> keys;
+  for (const OrderItem& o : order) keys.push_back({o.expr.get(), o.descending});
+  SortStep sort(state, std::move(keys), &limited);
+  FilterStep filter(state, where, order.empty() ? static_cast<RowStep*>(&limited) : &sort);
   const AccessPath path = PlanAccess(spec, session.context(), where);
-  std::vector<Row> rows;
-  std::optional<SqlError> error;
   Status st = Visit(t, path, trx, RowLock::kExclusive, [&](const Row& row) {
-    if (session.interrupted()) {
-      error = Interrupted();
-      return false;
-    }
-    ctx.set_row(&row);
-    auto m = Matches(where, ctx);
-    if (!m.ok()) {
-      error = m.error();
-      return false;
-    }
-    if (*m) rows.push_back(row);
-    return !(order.empty() && limit && rows.size() >= *limit);
+    if (session.interrupted()) return state.Fail(Interrupted());
+    return filter.Push(&row);
   });
-  if (error) return *error;
+  if (!state.error && st.ok()) filter.Finish();
+  if (state.error) return *state.error;
   if (!st.ok()) return FromStatus(st);
-  if (!order.empty()) {
-    std::vector<std::pair<std::vector<SqlValue>, std::size_t>> keys;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      ctx.set_row(&rows[i]);
-      std::vector<SqlValue> k;
-      for (const OrderItem& o : order) {
-        auto v = Eval(*o.expr, ctx);
-        if (!v.ok()) return v.error();
-        k.push_back(*v);
-      }
-      keys.emplace_back(std::move(k), i);
-    }
-    std::stable_sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) {
-      for (std::size_t j = 0; j < order.size(); ++j) {
-        const bool an = a.first[j].value.is_null(), bn = b.first[j].value.is_null();
-        int c = an && bn ? 0 : an ? -1 : bn ? 1 : *Compare(a.first[j], b.first[j]);
-        if (order[j].descending) c = -c;
-        if (c) return c < 0;
-      }
-      return false;
-    });
-    std::vector<Row> sorted;
-    for (const auto& k : keys) sorted.push_back(std::move(rows[k.second]));
-    rows = std::move(sorted);
-    if (limit && rows.size() > *limit) rows.resize(*limit);
-  }
+  std::vector<Row> rows = std::move(collect.rows);
   return rows;
 }
 

@@ -624,7 +624,8 @@ SET GLOBAL sql_mode = DEFAULT;
 
 // The steps a SELECT's rows go through (filter, aggregate or sort, limit, project) in the
 // shapes where they meet: OFFSET past the end, LIMIT 0, an aggregate row under OFFSET, a
-// SELECT without FROM, ORDER BY an index's order or not, by position, alias and expression.
+// SELECT without FROM, ORDER BY an index's order or not, by position, alias and expression;
+// and UPDATE and DELETE, whose rows go through the same filter, sort and limit.
 TEST_F(MariadbEdgesTest, SelectStepsMeetAsInTheServer) {
   ExpectSame(R"(CREATE TABLE s (id INT PRIMARY KEY, k INT, v VARCHAR(10), KEY (k));
 INSERT INTO s VALUES (1, 30, 'c'), (2, 10, NULL), (3, 20, 'a'), (4, 10, 'b'), (5, NULL, 'e');
@@ -645,6 +646,11 @@ SELECT id FROM s ORDER BY id LIMIT 2 OFFSET 4;
 SELECT id FROM s ORDER BY id LIMIT 2 OFFSET 9;
 SELECT id FROM s ORDER BY 3;
 SELECT id FROM s WHERE nosuch = 1;
+UPDATE s SET v = 'z' WHERE k IS NOT NULL ORDER BY k DESC, id LIMIT 2;
+UPDATE s SET v = 'y' ORDER BY nosuch LIMIT 1;
+DELETE FROM s WHERE id > 1 ORDER BY k, id LIMIT 2;
+DELETE FROM s LIMIT 1;
+SELECT * FROM s ORDER BY id;
 )",
              /*codes_only=*/true);  // MariaDB says 'ORDER BY' and 'WHERE', MySQL 8.0 (and Strata) 'order clause'...
 }
