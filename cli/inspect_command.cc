@@ -455,8 +455,9 @@ int Lsn(const std::vector<std::string>& args) {
     if (run.json)
       j = ToJson(r);
     else
-      text = run.vm.count("illustrate") ? IllustrateLsn(r, f.geometry().pages_per_extent(), IllustrateOptionsFrom(run))
-                                        : ToText(r);
+      text = run.vm.count("illustrate")
+                 ? IllustrateLsn(r, f.shape().geometry().pages_per_extent(), IllustrateOptionsFrom(run))
+                 : ToText(r);
   });
 }
 

@@ -220,7 +220,7 @@ std::optional<int> OpenFiles(const RowsOptions& o, OpenedFiles& opened) {
 
 // Why the file's pages cannot be read record by record, if they cannot.
 std::optional<std::string> UnreadablePages(const SpaceFile& file) {
-  if (!file.flags() && file.page_size() < ondisk::kDefaultPageSize) {
+  if (!file.shape().flags && file.page_size() < ondisk::kDefaultPageSize) {
     // A ROW_FORMAT=COMPRESSED table: only page 0's flags say what its pages unpack to.
     return "page 0's tablespace flags are unreadable and its pages are " + std::to_string(file.page_size()) +
            " bytes: this looks like a ROW_FORMAT=COMPRESSED table, and without the flags the size its pages unpack "
@@ -229,7 +229,7 @@ std::optional<std::string> UnreadablePages(const SpaceFile& file) {
   // Encrypted pages that were not decrypted (no key given, or not the right one) hold no rows;
   // page 3 is the first a table's data (or MySQL's dictionary) is on.
   if (file.n_pages() <= 3 || !file.IsEncryptedPage(file.page(3))) return std::nullopt;
-  if (const auto& crypt = file.mariadb_crypt()) {
+  if (const auto& crypt = file.unpacked().mariadb_crypt) {
     return "the tablespace is encrypted by MariaDB (key id " + std::to_string(crypt->key_id) +
            "); its pages need the key: give the server's key file with --key-file";
   }

@@ -46,7 +46,7 @@ class Checker {
     CheckRoots();
     CheckSystemPagesWritten();
     CheckUsedPagesWritten();
-    if (f_.flags()) {
+    if (f_.shape().flags) {
       CheckFspLists();
       CheckSegments();
     }
@@ -57,7 +57,7 @@ class Checker {
                ? fmt::format("{} pages are encrypted (MariaDB, key id {}): their stored checksums are "
                              "checked, but without the key their contents cannot be, and the lists "
                              "through them are not followed",
-                             encrypted_pages_, f_.mariadb_crypt() ? f_.mariadb_crypt()->key_id : 0)
+                             encrypted_pages_, f_.unpacked().mariadb_crypt ? f_.unpacked().mariadb_crypt->key_id : 0)
                : fmt::format("{} pages are encrypted (ENCRYPTION='Y'): without the key their checksums "
                              "and contents cannot be checked, and the lists through them are not followed",
                              encrypted_pages_)});
@@ -83,9 +83,9 @@ class Checker {
           fmt::format("header LSN {} does not end with the trailer's copy", p.lsn));
     } else if (!p.checksum_ok) {
       PageCheck c = f_.CheckPage(f_.page(p.page_no));
-      Add(p.page_no, f_.full_crc32() ? f_.page_size() - 4 : 0, "checksum mismatch",
+      Add(p.page_no, f_.shape().full_crc32 ? f_.page_size() - 4 : 0, "checksum mismatch",
           fmt::format("stored {:#010x}, {} gives {:#010x}; no other algorithm matches", c.stored,
-                      f_.full_crc32() ? "full_crc32" : "crc32", c.computed));
+                      f_.shape().full_crc32 ? "full_crc32" : "crc32", c.computed));
     }
     if (p.misplaced) {
       FilHeader h(f_.page(p.page_no));
@@ -100,7 +100,7 @@ class Checker {
     CheckFlushLsnField(p);
     if (!p.header_error.empty()) Add(p.page_no, std::nullopt, "B-tree page header", p.header_error);
     if (!p.structure_error.empty()) Add(p.page_no, std::nullopt, "B-tree page structure", p.structure_error);
-    if (p.all_zero && f_.IsUsed(p.page_no)) used_but_zero_.push_back(p.page_no);
+    if (p.all_zero && f_.allocation().IsUsed(p.page_no)) used_but_zero_.push_back(p.page_no);
     if (p.is_btree) {
       ++btree_pages_;
       links_[p.page_no] = {p.prev, p.next, p.index_id, p.level, true};
@@ -111,9 +111,9 @@ class Checker {
   // the pages everything else hangs from (the SDI root, each index's root) are written when
   // they are made, so an all-zero one was wiped or lost its writes: the table cannot be read.
   void CheckRoots() {
-    if (!f_.flags() || f_.n_pages() == 0) return;
+    if (!f_.shape().flags || f_.n_pages() == 0) return;
     auto zero = [&](std::uint32_t n) { return n < f_.n_pages() && f_.CheckPage(f_.page(n)).all_zero; };
-    if (f_.flags()->sdi) {
+    if (f_.shape().flags->sdi) {
       auto fsp = FspHeader::Open(f_.page(0));
       // A tablespace whose tables are not made yet (no index page at all) has no SDI to check.
       if (fsp.ok() && btree_pages_ > 0 && fsp->sdi_version() != 0 && zero(fsp->sdi_root().value())) {
@@ -139,8 +139,8 @@ class Checker {
   // directory is made: one all zeros was wiped (the server, and Strata, refuse to start on it).
   void CheckSystemPagesWritten() {
     const std::string file = f_.path().filename().string();
-    const bool first_system_file =
-        file == "ibdata1" || (f_.space_id().value() == kSystemSpaceId && f_.flags() && file.rfind("ibdata", 0) != 0);
+    const bool first_system_file = file == "ibdata1" || (f_.space_id().value() == kSystemSpaceId && f_.shape().flags &&
+                                                         file.rfind("ibdata", 0) != 0);
     if (!first_system_file) return;
     static constexpr const char* kRoles[] = {
         "FSP header",         "change buffer bitmap", "segment inodes",         "change buffer header",
@@ -172,7 +172,7 @@ class Checker {
   // LSN), R-tree pages (split sequence) and compressed or encrypted pages use them; anywhere
   // else they are zero, so a change there is damage the checksum cannot see.
   void CheckFlushLsnField(const PageInfo& p) {
-    if (f_.full_crc32() || p.encrypted || (p.page_no == 0 && f_.space_id().value() == kSystemSpaceId)) return;
+    if (f_.shape().full_crc32 || p.encrypted || (p.page_no == 0 && f_.space_id().value() == kSystemSpaceId)) return;
     const auto type = static_cast<PageType>(p.type);
     if (type == PageType::kRtree || type == PageType::kEncryptedRtree || type == PageType::kCompressed ||
         type == PageType::kEncrypted || type == PageType::kCompressedAndEncrypted ||
@@ -214,7 +214,7 @@ class Checker {
   void WalkExtentList(const ListBase& base, const std::string& list_name, std::uint32_t base_page,
                       std::size_t base_offset, XdesState state, std::uint64_t segment) {
     ++lists_checked_;
-    PageSize ps = f_.geometry();
+    PageSize ps = f_.shape().geometry();
     std::uint32_t count = 0;
     FileAddr prev{kNullPage, 0};
     std::unordered_set<std::uint64_t> seen;
@@ -278,7 +278,7 @@ class Checker {
   void CheckSegments() {
     auto fsp = FspHeader::Open(f_.page(0));
     if (!fsp.ok()) return;
-    PageSize ps = f_.geometry();
+    PageSize ps = f_.shape().geometry();
     for (auto [base, name] : {std::pair{fsp->seg_inodes_full(), "FSP_SEG_INODES_FULL"},
                               std::pair{fsp->seg_inodes_free(), "FSP_SEG_INODES_FREE"}}) {
       ++lists_checked_;

@@ -39,8 +39,8 @@ void Attribute(ConstBytes copy, std::uint32_t page, const DataDir& dir, Doublewr
   // MariaDB's full_crc32 format keeps only bytes 0-25 of an encrypted or page-compressed page
   // in clear: the space id field is then cipher or compressed data.
   for (const auto& [id, f] : dir.by_id) {
-    if (!f->full_crc32() || !f->page_compressed() || !IsPageCompressed(copy, true)) continue;
-    auto cp = ReadCompressedPage(copy, true, static_cast<PageCompression>(f->flags()->compression_algorithm));
+    if (!f->shape().full_crc32 || !f->shape().page_compressed() || !IsPageCompressed(copy, true)) continue;
+    auto cp = ReadCompressedPage(copy, true, static_cast<PageCompression>(f->shape().flags->compression_algorithm));
     std::vector<std::byte> out(copy.size());
     if (cp.ok() && !cp->encrypted && DecompressPage(copy, *cp, out).ok() && Load32(out, FilHeader::kSpaceId) == id &&
         page < f->n_pages()) {
@@ -64,15 +64,16 @@ void Attribute(ConstBytes copy, std::uint32_t page, const DataDir& dir, Doublewr
 // A copy checked as its tablespace's pages are: a page-compressed one (not encrypted) once
 // inflated, as the file's own pages are read.
 PageCheck CheckCopy(const SpaceFile& f, ConstBytes copy) {
-  if (f.page_compressed() && IsPageCompressed(copy, f.full_crc32())) {
-    auto cp = ReadCompressedPage(copy, f.full_crc32(), static_cast<PageCompression>(f.flags()->compression_algorithm));
+  if (f.shape().page_compressed() && IsPageCompressed(copy, f.shape().full_crc32)) {
+    auto cp = ReadCompressedPage(copy, f.shape().full_crc32,
+                                 static_cast<PageCompression>(f.shape().flags->compression_algorithm));
     if (cp.ok() && !cp->encrypted) {
       // full_crc32 checksums the compressed bytes (the page inside keeps none); the older
       // format's page inside carries its own.
       std::vector<std::byte> page(copy.size());
       PageCheck r;
       const bool inflates = DecompressPage(copy, *cp, page).ok();
-      if (f.full_crc32()) {
+      if (f.shape().full_crc32) {
         r.valid = inflates && CompressedPageCrcHolds(copy, *cp);
         return r;
       }

@@ -12,7 +12,7 @@ using namespace strata::ondisk;
 ExtentsReport AnalyzeExtents(const SpaceFile& f, const SpaceMap& m) {
   ExtentsReport r;
   r.file = f.path().string();
-  PageSize ps = f.geometry();
+  PageSize ps = f.shape().geometry();
   r.pages_per_extent = ps.pages_per_extent();
   const std::uint32_t n_extents = (f.n_pages() + ps.pages_per_extent() - 1) / ps.pages_per_extent();
   for (std::uint32_t x = 0; x < n_extents; ++x) {
@@ -21,7 +21,7 @@ ExtentsReport AnalyzeExtents(const SpaceFile& f, const SpaceMap& m) {
     e.first_page = x * ps.pages_per_extent();
     XdesLocation loc = LocateXdes(PageNo(e.first_page), ps);
     const bool readable =
-        f.flags() && loc.descriptor_page.value() < f.n_pages() &&
+        f.shape().flags && loc.descriptor_page.value() < f.n_pages() &&
         (loc.descriptor_page.value() == 0 || FilHeader(f.page(loc.descriptor_page.value())).type() == PageType::kXdes);
     std::optional<XdesEntry> desc;
     if (readable) desc.emplace(f.page(loc.descriptor_page.value()), loc.entry, ps);

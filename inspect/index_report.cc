@@ -18,7 +18,7 @@ namespace {
 
 SegmentStats Segment(const SpaceFile& f, const FsegHeader& h) {
   SegmentStats s;
-  PageSize ps = f.geometry();
+  PageSize ps = f.shape().geometry();
   if (!h.Check(ps, 0).ok() || h.page.value() >= f.n_pages()) return s;
   InodeEntry e(f.page(h.page.value()), h.slot(ps), ps);
   if (!e.in_use() || !e.Check().ok()) return s;
@@ -40,7 +40,7 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
   std::map<std::uint64_t, std::map<std::uint16_t, LevelStats>> levels;
   std::map<std::uint64_t, std::vector<std::uint32_t>> leftmost;  // leaves with no prev
   std::map<std::uint64_t, std::uint64_t> leaf_count;
-  std::vector<std::byte> logical(file.compressed() ? file.logical_page_size() : 0);  // an unpacked page
+  std::vector<std::byte> logical(file.shape().compressed() ? file.shape().logical_page_size() : 0);  // an unpacked page
   for (std::uint32_t n = 0; n < m.pages.size(); ++n) {
     const PageCell& c = m.pages[n];
     if (!c.btree()) continue;
@@ -53,7 +53,7 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
     l.fill_histogram[std::min<std::size_t>(9, static_cast<std::size_t>(fill * 10))]++;
     ++l.pages;
     l.records += c.n_recs;
-    if (file.compressed()) {
+    if (file.shape().compressed()) {
       if (auto z = DecompressIndexPage(file.page(n), logical); z.ok()) {
         const double stored = static_cast<double>(z->log_end + 1 + file.page_size() - z->trailer_start) /
                               static_cast<double>(file.page_size());

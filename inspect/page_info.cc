@@ -16,7 +16,7 @@ namespace {
 // A page carrying another page number, or another space id where the file's is known.
 bool IsMisplaced(ConstBytes page, std::uint32_t n, const SpaceFile& file) {
   const Misplacement m = CheckPlacement(page, PageNo(n), file.space_id());
-  return m.page_no_differs || (m.space_id_differs && file.space_id_known());
+  return m.page_no_differs || (m.space_id_differs && file.shape().space_id_known);
 }
 }  // namespace
 
@@ -41,13 +41,13 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
   p.encrypted = c.encrypted;
   p.unverifiable = c.unverifiable;
   if (p.unverifiable) p.encrypted_type = Load16(page, FilHeader::kEncryptedOriginalType);
-  p.free = file.IsFree(n);
-  p.doublewrite = file.InDoublewrite(n);
+  p.free = file.allocation().IsFree(n);
+  p.doublewrite = file.allocation().InDoublewrite(n);
   // (MariaDB's full_crc32 encryption leaves the page number in clear, not the space id.)
-  p.misplaced =
-      !p.doublewrite && (p.encrypted && file.full_crc32() ? fil.page_no().value() != n : IsMisplaced(page, n, file));
+  p.misplaced = !p.doublewrite &&
+                (p.encrypted && file.shape().full_crc32 ? fil.page_no().value() != n : IsMisplaced(page, n, file));
   if (!p.all_zero && !p.free && !p.doublewrite && !p.encrypted && IsBtreePage(fil.type(), file.flavor()) &&
-      file.compressed()) {
+      file.shape().compressed()) {
     // ROW_FORMAT=COMPRESSED: the records are compressed, but the page header is the one of
     // the page they decompress to (heap top, garbage, directory slots), so the sizes are
     // those of that logical page; the records are unpacked only for a deep look.
@@ -56,7 +56,7 @@ PageInfo AnalyzePage(const SpaceFile& file, std::uint32_t n, ConstBytes page, bo
     p.level = Load16(page, IndexPage::kLevel);
     p.n_recs = Load16(page, IndexPage::kNRecs);
     p.is_root = p.prev == kFilNull && p.next == kFilNull;
-    const std::size_t size = file.logical_page_size(), heap_top = Load16(page, IndexPage::kHeapTop);
+    const std::size_t size = file.shape().logical_page_size(), heap_top = Load16(page, IndexPage::kHeapTop);
     const std::size_t garbage = Load16(page, IndexPage::kGarbage),
                       dir = 2 * std::size_t{Load16(page, IndexPage::kNDirSlots)};
     if (heap_top >= 120 + garbage && heap_top + dir + 8 <= size) {
@@ -141,8 +141,9 @@ void ScanPages(const SpaceFile& file, const std::function<void(std::span<const P
           for (std::uint32_t i = c; i < c + n; ++i) {
             batch[i] = *hole_page;
             batch[i].page_no = first + i;
-            batch[i].free = file.IsFree(first + i);  // the rest of a zero page's view does not depend on its number
-            batch[i].doublewrite = file.InDoublewrite(first + i);
+            batch[i].free =
+                file.allocation().IsFree(first + i);  // the rest of a zero page's view does not depend on its number
+            batch[i].doublewrite = file.allocation().InDoublewrite(first + i);
           }
           continue;
         }

@@ -25,7 +25,7 @@ std::vector<PageRegion> PageRegions(const SpaceFile& f, ConstBytes page) {
   auto ip = IsBtreePage(FilHeader(page).type(), f.flavor())
                 ? f.OpenIndexPage(page, &zip)
                 : Result<IndexPage>(Status::NotSupported("not a B-tree page"));
-  if (ip.ok() && f.compressed()) {
+  if (ip.ok() && f.shape().compressed()) {
     // The stored page's parts (its records are those of the logical page it unpacks to); a
     // compressed page has no FIL trailer.
     const std::size_t dir = size - kDirSlotSize * zip.n_dense,
@@ -40,7 +40,7 @@ std::vector<PageRegion> PageRegions(const SpaceFile& f, ConstBytes page) {
     return r;
   }
   // Pages of a compressed tablespace have no FIL trailer, whatever their type.
-  const std::size_t trailer = f.compressed() ? size : size - kFilTrailerSize;
+  const std::size_t trailer = f.shape().compressed() ? size : size - kFilTrailerSize;
   if (ip.ok()) {
     // IndexPage::Open checked supremum end <= heap top <= directory start < trailer.
     const std::size_t dir = trailer - kDirSlotSize * ip->n_dir_slots();

@@ -83,10 +83,10 @@ ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
   const bool page0 = h.page_no().value() == 0;
   ViewSection s{"FIL header", {}};
   s.fields = {
-      {"checksum", 0, 4, h.checksum(), f.full_crc32() ? "key version (full_crc32)" : ""},
+      {"checksum", 0, 4, h.checksum(), f.shape().full_crc32 ? "key version (full_crc32)" : ""},
       {"page_no", 4, 4, h.page_no().value(), ""},
-      {page0 && f.server_version() ? "server_version" : "prev", 8, 4, PageJson(h.prev().value()), ""},
-      {page0 && f.server_version() ? "space_version" : "next", 12, 4, PageJson(h.next().value()), ""},
+      {page0 && f.shape().server_version ? "server_version" : "prev", 8, 4, PageJson(h.prev().value()), ""},
+      {page0 && f.shape().server_version ? "space_version" : "next", 12, 4, PageJson(h.next().value()), ""},
       {"lsn", 16, 8, h.lsn().value(), ""},
       {"type", 24, 2, h.type_code(), PageTypeName(h.type_code(), f.flavor())},
       {"flush_lsn", 26, 8, h.flush_lsn(), ""},
@@ -97,7 +97,7 @@ ViewSection FilSection(const SpaceFile& f, ConstBytes page) {
     s.fields.push_back({"original_type", FilHeader::kEncryptedOriginalType, 2, was,
                         PageTypeName(was, f.flavor()) + " before encryption"});
   }
-  if (!f.compressed()) {  // compressed pages end in their dense directory, not a trailer
+  if (!f.shape().compressed()) {  // compressed pages end in their dense directory, not a trailer
     s.fields.push_back({"trailer_checksum_or_lsn", page.size() - 8, 4, h.trailer_old_checksum(), ""});
     s.fields.push_back({"trailer_lsn_or_crc", page.size() - 4, 4, h.trailer_lsn_low(), ""});
   }
@@ -198,9 +198,10 @@ ViewSection CompressedSection(const SpaceFile& f, ConstBytes page, const std::ve
       {"off-page references", "blob_refs", z.n_blobs, "20-byte off-page references"},
       {"stored columns", "stored_columns", 0, "bytes: DB_TRX_ID + DB_ROLL_PTR or child page numbers, per record"},
       {"dense directory", "dense_directory", z.n_dense, "entries: records in key order, then the free list"}};
-  ViewSection s{"compressed page",
-                {{"page_size", 0, 0, page.size(),
-                  fmt::format("bytes stored; unpacks to {} (record offsets below are there)", f.logical_page_size())}}};
+  ViewSection s{
+      "compressed page",
+      {{"page_size", 0, 0, page.size(),
+        fmt::format("bytes stored; unpacks to {} (record offsets below are there)", f.shape().logical_page_size())}}};
   for (const PageRegion& r : regions) {
     for (const Part& p : parts) {
       if (r.name == p.region)
@@ -214,11 +215,12 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
   ZipPageParts zip;
   auto ip = f.OpenIndexPage(page, &zip);
   if (!ip.ok()) {
-    if (f.compressed()) v.with_records = false;  // none can be read; a count of 0 would be false
-    v.problems.push_back((f.compressed() ? "the compressed page does not unpack: " : "") + ip.status().ToString());
+    if (f.shape().compressed()) v.with_records = false;  // none can be read; a count of 0 would be false
+    v.problems.push_back((f.shape().compressed() ? "the compressed page does not unpack: " : "") +
+                         ip.status().ToString());
     return;
   }
-  if (f.compressed()) {
+  if (f.shape().compressed()) {
     v.sections.push_back(CompressedSection(f, page, v.regions, zip));
     page = ip->page();  // the unpacked page, which the IndexPage holds
   }
@@ -510,13 +512,14 @@ void LobSections(ConstBytes page, PageView& v) {
 void PageCompressionSection(const SpaceFile& f, std::uint32_t n, PageView& v) {
   ConstBytes stored = f.stored_page(n);
   ViewSection s{"page compression", {}};
-  if (!IsPageCompressed(stored, f.full_crc32())) {
+  if (!IsPageCompressed(stored, f.shape().full_crc32)) {
     s.fields.push_back({"stored", 0, 0, "as is", "this page did not compress (or is never compressed): stored whole"});
-  } else if (auto c = ReadCompressedPage(stored, f.full_crc32(),
-                                         static_cast<PageCompression>(f.flags()->compression_algorithm));
+  } else if (auto c = ReadCompressedPage(stored, f.shape().full_crc32,
+                                         static_cast<PageCompression>(f.shape().flags->compression_algorithm));
              c.ok()) {
-    s.fields.push_back({"algorithm", f.full_crc32() ? 0u : 32u, f.full_crc32() ? 0u : 2u, ToString(c->algorithm),
-                        f.full_crc32() ? "the tablespace's (FSP flags)" : "this page's own"});
+    s.fields.push_back({"algorithm", f.shape().full_crc32 ? 0u : 32u, f.shape().full_crc32 ? 0u : 2u,
+                        ToString(c->algorithm),
+                        f.shape().full_crc32 ? "the tablespace's (FSP flags)" : "this page's own"});
     s.fields.push_back({"payload", c->payload, c->payload_end - c->payload, c->payload_end - c->payload,
                         fmt::format("bytes, decompressing to {}{}", f.page_size(), c->encrypted ? "; encrypted" : "")});
     if (c->stored)
@@ -537,11 +540,11 @@ PageView ViewPage(const SpaceFile& f, std::uint32_t n, bool with_records, const 
   v.with_records = with_records;
   v.regions = PageRegions(f, page);  // before the sections: the compressed one reads them
   v.sections.push_back(FilSection(f, page));
-  if (f.page_compressed()) PageCompressionSection(f, n, v);
+  if (f.shape().page_compressed()) PageCompressionSection(f, n, v);
   const PageType type = FilHeader(page).type();
   if (n == 0 || type == PageType::kFspHdr) FspSections(page, v);
-  if (type == PageType::kFspHdr || type == PageType::kXdes) XdesSection(page, f.geometry(), v);
-  if (type == PageType::kInode) InodeSection(page, f.geometry(), v);
+  if (type == PageType::kFspHdr || type == PageType::kXdes) XdesSection(page, f.shape().geometry(), v);
+  if (type == PageType::kInode) InodeSection(page, f.shape().geometry(), v);
   if (IsBtreePage(type, f.flavor())) IndexSections(f, page, v, with_records, server);
   if (type == PageType::kUndoLog) UndoSections(page, v, with_records);
   SystemSections(f, page, v);

@@ -35,9 +35,9 @@ namespace {
 
 // The page's own checksum and trailer, once its bytes and LSN are final.
 void Restamp(const SpaceFile& f, MutableBytes page) {
-  if (f.compressed()) {  // ROW_FORMAT=COMPRESSED: one checksum, no trailer
+  if (f.shape().compressed()) {  // ROW_FORMAT=COMPRESSED: one checksum, no trailer
     Store32(page, FilHeader::kChecksum, ZipPageCrc32(page));
-  } else if (f.full_crc32()) {
+  } else if (f.shape().full_crc32) {
     StampChecksum(page, ChecksumAlgorithm::kFullCrc32);
   } else {
     Store32(page, page.size() - 4, static_cast<std::uint32_t>(Load64(page, FilHeader::kLsn)));
@@ -79,7 +79,7 @@ std::uint64_t MendFromDoublewrite(const std::filesystem::path& dir,
     for (const DoublewriteCopy& c : src.copies) {
       if (!c.restores || !c.space || c.unverifiable) continue;
       const auto f = by_id.find(*c.space);
-      if (f == by_id.end() || f->second->page_compressed() || c.page >= f->second->n_pages()) continue;
+      if (f == by_id.end() || f->second->shape().page_compressed() || c.page >= f->second->n_pages()) continue;
       SpaceFile& file = *f->second;
       std::vector<std::byte> copy(file.page_size());
       in.seekg(static_cast<std::streamoff>(c.file_offset));

@@ -502,7 +502,7 @@ Result<std::vector<std::byte>> ReadSdiBlob(const SpaceFile& file, const SdiRecor
 // along the leaf level. Only the tree's own pages are read.
 Dictionary ReadDictionary(const SpaceFile& file) {
   Dictionary d;
-  if (!file.flags() || !file.flags()->sdi) return d;
+  if (!file.shape().flags || !file.shape().flags->sdi) return d;
   const std::string name = file.path().filename().string();
   auto fail = [&](std::uint32_t page, std::optional<std::size_t> offset, const std::string& what,
                   const std::string& why) {

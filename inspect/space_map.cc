@@ -11,7 +11,7 @@ double SpaceMap::Fill(const PageCell& c) const { return c.data_size / static_cas
 
 SpaceMap BuildSpaceMap(const SpaceFile& file) {
   SpaceMap m;
-  m.page_size = file.logical_page_size();  // what a page's records fill (compressed pages: once decompressed)
+  m.page_size = file.shape().logical_page_size();  // what a page's records fill (compressed pages: once decompressed)
   m.pages.resize(file.n_pages());
   ScanPages(file, [&](std::span<const PageInfo> batch) {
     for (const PageInfo& p : batch) {
@@ -32,7 +32,7 @@ SpaceMap BuildSpaceMap(const SpaceFile& file) {
     }
   });
   // Root pages name their two segments; the segments' inodes give their ids.
-  PageSize ps = file.geometry();
+  PageSize ps = file.shape().geometry();
   for (std::uint32_t n = 0; n < m.pages.size(); ++n) {
     if (!m.pages[n].root()) continue;
     auto ip = file.OpenIndexPage(file.page(n));

@@ -11,15 +11,15 @@ namespace strata::inspect {
 SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
   SpaceSummary s;
   s.file = file.path().string();
-  s.flavor = file.flavor_name();
-  s.full_crc32 = file.full_crc32();
+  s.flavor = file.shape().flavor_name();
+  s.full_crc32 = file.shape().full_crc32;
   s.page_size = file.page_size();
-  if (file.space_id_known()) s.space_id = file.space_id().value();
-  s.flags = file.flags();
-  s.page_compressed = file.compressed_pages();
-  s.decrypted_pages = file.decrypted_pages();
-  s.decrypted_with = file.decrypted_with();
-  s.fsp_size = file.fsp_size();
+  if (file.shape().space_id_known) s.space_id = file.space_id().value();
+  s.flags = file.shape().flags;
+  s.page_compressed = file.unpacked().compressed_pages;
+  s.decrypted_pages = file.unpacked().decrypted_pages;
+  s.decrypted_with = file.unpacked().decrypted_with;
+  s.fsp_size = file.shape().fsp_size;
   s.pages = file.n_pages();
   s.kind = ToString(file.kind());
   s.findings = file.findings();
@@ -60,7 +60,7 @@ SpaceSummary Summarize(const SpaceFile& file, const Dictionary* server) {
         ++ix.leaf_pages;
         ix.records += p.n_recs;
         ix.leaf_data_bytes += p.data_size;
-        fill_sums[p.index_id] += PageFill(p, file.logical_page_size());
+        fill_sums[p.index_id] += PageFill(p, file.shape().logical_page_size());
       } else {
         ++ix.nonleaf_pages;
       }

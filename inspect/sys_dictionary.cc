@@ -128,7 +128,7 @@ Dictionary ReadSysDictionary(const SpaceFile& f) {
 }
 
 const Dictionary* ServerDictionaries::For(const SpaceFile& f) {
-  if (f.flavor() == Flavor::kMySql && f.server_version()) return nullptr;  // 8.0 files carry SDI
+  if (f.flavor() == Flavor::kMySql && f.shape().server_version) return nullptr;  // 8.0 files carry SDI
   auto system = f.kind() == SpaceKind::kSystem ? std::optional(f.path()) : FindSystemTablespace(f.path());
   if (!system) return nullptr;
   auto it = by_system_.find(*system);

@@ -65,7 +65,7 @@ UndoLocator::UndoLocator(const std::vector<const SpaceFile*>& files) {
   for (const auto& [id, f] : by_space_) {
     if (f->flavor() != system->flavor()) {
       Gap(f, fmt::format("{} was written by {}, {} by {}: not one server's files", f->path().filename().string(),
-                         f->flavor_name(), system->path().filename().string(), system->flavor_name()));
+                         f->shape().flavor_name(), system->path().filename().string(), system->shape().flavor_name()));
     }
   }
   if (system->n_pages() <= 5 || FilHeader(system->page(5)).type() != PageType::kTrxSys) {
@@ -134,10 +134,11 @@ bool UndoLocator::Intact(const SpaceFile& f, std::uint32_t page, const std::stri
   Gap(&f, page < f.n_pages()
               ? fmt::format("{} page {} ({}) fails its checksum: the undo logs behind it cannot be known",
                             f.path().filename().string(), page, what)
-              : fmt::format("{} has {} pages: page {} ({}) is past its end (the file is cut short, its FSP header "
-                            "says {} pages)",
-                            f.path().filename().string(), f.n_pages(), page, what,
-                            f.fsp_size() ? std::to_string(f.fsp_size()) : std::string("nothing readable about")));
+              : fmt::format(
+                    "{} has {} pages: page {} ({}) is past its end (the file is cut short, its FSP header "
+                    "says {} pages)",
+                    f.path().filename().string(), f.n_pages(), page, what,
+                    f.shape().fsp_size ? std::to_string(f.shape().fsp_size) : std::string("nothing readable about")));
   return false;
 }
 

@@ -180,7 +180,7 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
   }
   // One layout for all: pages per row = an extent of the first file; merge pages into cells
   // when the tallest file would need more than max_rows rows.
-  m.pages_per_row = inputs.empty() ? 64 : inputs[0].file->geometry().pages_per_extent();
+  m.pages_per_row = inputs.empty() ? 64 : inputs[0].file->shape().geometry().pages_per_extent();
   const std::uint64_t rows_needed = (max_pages + m.pages_per_row - 1) / m.pages_per_row;
   m.pages_per_cell =
       static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (rows_needed + opt.max_rows - 1) / opt.max_rows));

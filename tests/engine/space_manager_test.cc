@@ -59,7 +59,7 @@ TEST(SpaceManagerTest, NewTablespaceLooksLikeInnodbsAndChecksClean) {
   auto f = inspect::SpaceFile::Open(path);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->flavor(), Flavor::kStrata);
-  EXPECT_EQ(f->flavor_name(), "Strata");
+  EXPECT_EQ(f->shape().flavor_name(), "Strata");
   inspect::SpaceSummary s = inspect::Summarize(*f);
   EXPECT_EQ(s.type_counts["FSP_HDR"], 1u);
   EXPECT_EQ(s.type_counts["IBUF_BITMAP"], 1u);
@@ -115,7 +115,7 @@ TEST(SpaceManagerTest, RandomAllocateAndFreeMatchesAModel) {
     for (std::uint32_t n = 3; n < f->n_pages(); ++n) {
       if (n % 16384 < 2) continue;  // descriptor pages
       const bool inode_page = FilHeader(f->page(n)).type() == PageType::kInode;
-      EXPECT_EQ(f->IsFree(n), !all.count(n) && !inode_page) << "page " << n << " batch " << batch;
+      EXPECT_EQ(f->allocation().IsFree(n), !all.count(n) && !inode_page) << "page " << n << " batch " << batch;
     }
     for (std::size_t s = 0; s < segs.size(); ++s) {
       InodeEntry e(f->page(segs[s].page.value()), segs[s].slot(PageSize()));

@@ -54,7 +54,7 @@ TEST(CompressedRowsTest, EveryKeyBlockSizeReadsAsTheServerPrints) {
     ZipTable t = Unpack(tmp, k);
     auto file = SpaceFile::Open(t.ibd);
     ASSERT_TRUE(file.ok());
-    ASSERT_TRUE(file->compressed());
+    ASSERT_TRUE(file->shape().compressed());
     ASSERT_TRUE(PlaceInFile(t.def, *file).ok());
     std::string ours = TsvHeader(RowColumns(t.def, *t.def.Clustered()), false);
     RowScan scan = ScanRows(*file, t.def, *t.def.Clustered(), false, [&](const Row& r) { ours += TsvLine(r, false); });
@@ -157,7 +157,8 @@ TEST(CompressedRowsTest, ValueFromADamagedCompressedBlobPageSaysSo) {
     auto file = SpaceFile::Open(t.ibd);
     ASSERT_TRUE(file.ok());
     for (std::uint32_t p = 0; p < file->n_pages() && !zblob; ++p) {
-      if (ondisk::FilHeader(file->page(p)).type() == ondisk::PageType::kZBlob && !file->IsFree(p)) zblob = p;
+      if (ondisk::FilHeader(file->page(p)).type() == ondisk::PageType::kZBlob && !file->allocation().IsFree(p))
+        zblob = p;
     }
   }
   ASSERT_NE(zblob, 0u);

@@ -52,8 +52,8 @@ TEST(MariaDbEncryptedTest, IntactFilesAreSaidEncryptedNotDamaged) {
     SCOPED_TRACE(ibd.parent_path().filename().string() + "/" + ibd.filename().string());
     auto f = SpaceFile::Open(ibd);
     ASSERT_TRUE(f.ok());
-    ASSERT_TRUE(f->mariadb_crypt().has_value());
-    EXPECT_EQ(f->mariadb_crypt()->key_id, 1u);
+    ASSERT_TRUE(f->unpacked().mariadb_crypt.has_value());
+    EXPECT_EQ(f->unpacked().mariadb_crypt->key_id, 1u);
     CheckReport r = CheckSpace(*f);
     EXPECT_TRUE(r.clean()) << ToText(r);
     ASSERT_EQ(r.findings.size(), 1u) << ToText(r);
@@ -109,9 +109,10 @@ TEST(MariaDbEncryptedTest, WithTheKeyRowsAreWhatTheServerPrinted) {
       SCOPED_TRACE(ibd.parent_path().filename().string() + "/" + ibd.filename().string());
       auto f = SpaceFile::Open(ibd, &keys);
       ASSERT_TRUE(f.ok());
-      EXPECT_GT(f->decrypted_pages(), 20u);
+      EXPECT_GT(f->unpacked().decrypted_pages, 20u);
       const bool ctr = ibd.parent_path().filename() == "ctr";
-      EXPECT_NE(f->decrypted_with().find(ctr ? "AES-CTR" : "AES-CBC"), std::string::npos) << f->decrypted_with();
+      EXPECT_NE(f->unpacked().decrypted_with.find(ctr ? "AES-CTR" : "AES-CBC"), std::string::npos)
+          << f->unpacked().decrypted_with;
       EXPECT_EQ(testing::RowsByFrm(*f), truth);
       CheckReport r = CheckSpace(*f);
       EXPECT_TRUE(r.clean()) << ToText(r);
@@ -119,7 +120,7 @@ TEST(MariaDbEncryptedTest, WithTheKeyRowsAreWhatTheServerPrinted) {
       SpaceSummary s = Summarize(*f);
       EXPECT_EQ(s.checksum_failures, 0u);
       EXPECT_EQ(s.encrypted_pages, 0u);
-      EXPECT_EQ(s.decrypted_pages, f->decrypted_pages());
+      EXPECT_EQ(s.decrypted_pages, f->unpacked().decrypted_pages);
     }
   }
 }
@@ -168,7 +169,7 @@ TEST(MariaDbEncryptedTest, AWrongKeyIsSaidAndDecryptsNothing) {
     SCOPED_TRACE(ibd.parent_path().filename().string() + "/" + ibd.filename().string());
     auto f = SpaceFile::Open(ibd, &keys);
     ASSERT_TRUE(f.ok());
-    EXPECT_EQ(f->decrypted_pages(), 0u);
+    EXPECT_EQ(f->unpacked().decrypted_pages, 0u);
     bool said = false;
     for (const Finding& x : f->findings())
       said |= x.what == "wrong key" && x.detail.find("key id 1 of wrong.txt") != std::string::npos;
@@ -180,7 +181,7 @@ TEST(MariaDbEncryptedTest, AWrongKeyIsSaidAndDecryptsNothing) {
   ASSERT_TRUE(LoadMariaDbKeyFile(wrong, "", &keys).ok());
   auto f = SpaceFile::Open(Unpack(tmp)[0], &keys);
   ASSERT_TRUE(f.ok());
-  EXPECT_EQ(f->decrypted_pages(), 0u);
+  EXPECT_EQ(f->unpacked().decrypted_pages, 0u);
   ASSERT_FALSE(f->findings().empty());
   EXPECT_EQ(f->findings()[0].what, "no key");
 }

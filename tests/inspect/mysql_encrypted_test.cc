@@ -49,8 +49,8 @@ TEST(MySqlEncryptedTest, PagesDecryptToWhatAnotherDecryptorWrote) {
   ASSERT_EQ(keys.mysql.count("INNODBKey-0ca67a48-5da5-11f0-b0fe-bc24111003dd-1"), 1u);
   auto f = SpaceFile::Open(kEncrypted, &keys);
   ASSERT_TRUE(f.ok());
-  EXPECT_EQ(f->decrypted_pages(), 4u);
-  EXPECT_EQ(f->decrypted_with(),
+  EXPECT_EQ(f->unpacked().decrypted_pages, 4u);
+  EXPECT_EQ(f->unpacked().decrypted_with,
             "master key INNODBKey-0ca67a48-5da5-11f0-b0fe-bc24111003dd-1 of keyring_test, AES-256-CBC");
   testing::TempDir tmp;
   testing::Gunzip(kData / "decrypted_test.ibd.gz", tmp.path() / "golden.ibd");
@@ -125,7 +125,7 @@ TEST(MySqlEncryptedTest, AKeyringWithoutTheKeyOrWithAnotherIsSaid) {
   keys.mysql.begin()->second[0] ^= 1;
   auto f = SpaceFile::Open(kEncrypted, &keys);
   ASSERT_TRUE(f.ok());
-  EXPECT_EQ(f->decrypted_pages(), 0u);
+  EXPECT_EQ(f->unpacked().decrypted_pages, 0u);
   ASSERT_FALSE(f->findings().empty());
   EXPECT_EQ(f->findings()[0].what, "wrong key");
   EXPECT_EQ(Summarize(*f).encrypted_pages, 4u);
@@ -133,7 +133,7 @@ TEST(MySqlEncryptedTest, AKeyringWithoutTheKeyOrWithAnotherIsSaid) {
   keys.mysql = {{"INNODBKey-someone-else-1", std::vector<std::uint8_t>(32)}};
   f = SpaceFile::Open(kEncrypted, &keys);
   ASSERT_TRUE(f.ok());
-  EXPECT_EQ(f->decrypted_pages(), 0u);
+  EXPECT_EQ(f->unpacked().decrypted_pages, 0u);
   ASSERT_FALSE(f->findings().empty());
   EXPECT_EQ(f->findings()[0].what, "no key");
   // A damaged keyring is refused, not half read: its SHA-256 covers the keys.

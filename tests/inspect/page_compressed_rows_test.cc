@@ -58,8 +58,8 @@ TEST(PageCompressedRowsTest, EveryAlgorithmInBothFormatsReadsAsTheServerPrints) 
     SCOPED_TRACE(t.name);
     auto file = SpaceFile::Open(t.ibd);
     ASSERT_TRUE(file.ok());
-    ASSERT_TRUE(file->page_compressed());
-    EXPECT_GT(file->compressed_pages().size(), 0u);
+    ASSERT_TRUE(file->shape().page_compressed());
+    EXPECT_GT(file->unpacked().compressed_pages.size(), 0u);
     EXPECT_EQ(testing::RowsByFrm(*file), truth);
     CheckReport r = CheckFile(t.ibd);
     EXPECT_TRUE(r.clean()) << ToText(r);
@@ -68,7 +68,7 @@ TEST(PageCompressedRowsTest, EveryAlgorithmInBothFormatsReadsAsTheServerPrints) 
   // The older format names the algorithm on each page: the mixed file has two.
   auto mixed = SpaceFile::Open(tmp.path() / "crc32" / "pc_mixed.ibd");
   ASSERT_TRUE(mixed.ok());
-  EXPECT_EQ(mixed->compressed_pages().size(), 2u);
+  EXPECT_EQ(mixed->unpacked().compressed_pages.size(), 2u);
   EXPECT_NE(ToText(Summarize(*mixed)).find("lz4"), std::string::npos);
   // page N shows how each page is stored, and the page it decompresses to.
   const std::string view = ToText(ViewPage(*mixed, 3, true));

@@ -164,7 +164,7 @@ TEST(ServerTruthTest, UndoHistoryLengthEqualsShowEngineInnodbStatus) {
 TEST(ServerTruthTest, MySql80SummaryNamesIndexesFromTheFilesOwnDictionary) {
   auto file = SpaceFile::Open(testing::SharedFixturesDir() / "mysql-sakila/8.0/sakila/film_actor.ibd");
   ASSERT_TRUE(file.ok());
-  EXPECT_EQ(file->flavor_name(), "MySQL 8.0.40");
+  EXPECT_EQ(file->shape().flavor_name(), "MySQL 8.0.40");
   SpaceSummary s = Summarize(*file);
   std::map<std::string, IndexSummary> by_name;
   for (const auto& ix : s.indexes) by_name[ix.name] = ix;
