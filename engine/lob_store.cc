@@ -64,23 +64,13 @@ Result<ExternRef> LobStore::Write(std::string_view value) {
 Result<std::string> LobStore::Read(const ExternRef& ref) {
   std::string out;
   out.reserve(ref.length);
-  std::set<std::uint32_t> seen;
-  for (PageNo p(ref.page_no); out.size() < ref.length;) {
-    if (p == kNullPage || !seen.insert(p.value()).second) {
-      return Status::Corruption(fmt::format("{}: BLOB chain from page {} ends after {} of {} bytes or loops",
-                                            space_.path().string(), ref.page_no, out.size(), ref.length));
-    }
-    auto g = pool_.Read({space_.id(), p});
+  BlobChain chain(ref.page_no, ref.length);
+  while (auto p = chain.next()) {
+    auto g = pool_.Read({space_.id(), PageNo(*p)});
     if (!g.ok()) return g.status();
-    auto blob = BlobPage::Decode(g->page());
-    if (!blob.ok() || FilHeader(g->page()).type() != PageType::kBlob) {
-      return Status::Corruption(
-          fmt::format("{}: page {} in a BLOB chain is not a BLOB page", space_.path().string(), p.value()));
-    }
-    const std::size_t part = std::min<std::uint64_t>(blob->part_len, ref.length - out.size());
-    out.append(reinterpret_cast<const char*>(g->page().data()) + BlobPage::kData, part);
-    p = blob->next_page;
+    if (Status st = chain.Take(*p, g->page(), out); !st.ok()) return st.WithContext(space_.path().string());
   }
+  if (Status st = chain.Finish(); !st.ok()) return st.WithContext(space_.path().string());
   return out;
 }
 

@@ -27,20 +27,13 @@ void NoteChecksum(const SpaceFile& file, std::uint32_t p, std::vector<std::uint3
 // Old format: each page holds a part and the next page's number.
 Result<std::string> ReadBlobChain(const SpaceFile& file, const ExternRef& ref, std::vector<std::uint32_t>* failing) {
   std::string out;
-  std::set<std::uint32_t> seen;
-  for (std::uint32_t p = ref.page_no; out.size() < ref.length;) {
-    if (p == kFilNull) return Broken(p, fmt::format("BLOB chain ends after {} of {} bytes", out.size(), ref.length));
-    if (p >= file.n_pages() || !seen.insert(p).second) return Broken(p, "BLOB chain leaves the file or loops");
-    ConstBytes page = file.page(p);
-    if (FilHeader(page).type() != PageType::kBlob)
-      return Broken(p, "a BLOB chain reaches a page that is not a BLOB page");
-    auto blob = BlobPage::Decode(page);
-    if (!blob.ok()) return blob.status().WithContext(fmt::format("page {}", p));
-    NoteChecksum(file, p, failing);
-    const std::size_t part = std::min<std::uint64_t>(blob->part_len, ref.length - out.size());
-    out.append(reinterpret_cast<const char*>(page.data()) + BlobPage::kData, part);
-    p = blob->next_page.value();
+  BlobChain chain(ref.page_no, ref.length);
+  while (auto p = chain.next()) {
+    const bool in_file = *p < file.n_pages();
+    STRATA_RETURN_IF_ERROR(chain.Take(*p, in_file ? file.page(*p) : ConstBytes(), out));
+    NoteChecksum(file, *p, failing);
   }
+  STRATA_RETURN_IF_ERROR(chain.Finish());
   return out;
 }
 

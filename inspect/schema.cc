@@ -476,23 +476,10 @@ namespace {
 // each page's part, no further than the reference's length and never round a loop.
 Result<std::vector<std::byte>> ReadSdiBlob(const SpaceFile& file, const SdiRecord& rec) {
   std::vector<std::byte> bytes(rec.compressed.begin(), rec.compressed.end());
-  const std::uint64_t want = bytes.size() + rec.external->length;
-  std::vector<bool> seen(file.n_pages(), false);
-  for (std::uint32_t p = rec.external->page_no; p != kFilNull && bytes.size() < want;) {
-    if (p >= file.n_pages() || seen[p])
-      return Status::Corruption("SDI BLOB chain leaves the file or loops at page " + std::to_string(p));
-    seen[p] = true;
-    const auto type = FilHeader(file.page(p)).type();
-    if (type != PageType::kSdiBlobOrInstant && type != PageType::kBlob) {
-      return Status::Corruption("SDI BLOB chain reaches page " + std::to_string(p) + " of type " + ToString(type));
-    }
-    auto blob = BlobPage::Decode(file.page(p));
-    if (!blob.ok()) return blob.status().WithContext("page " + std::to_string(p));
-    auto part = file.page(p).subspan(BlobPage::kData, std::min<std::uint64_t>(blob->part_len, want - bytes.size()));
-    bytes.insert(bytes.end(), part.begin(), part.end());
-    p = blob->next_page.value();
-  }
-  if (bytes.size() != want) return Status::Corruption("SDI BLOB chain ends early");
+  BlobChain chain(rec.external->page_no, rec.external->length, /*sdi=*/true);
+  while (auto p = chain.next())
+    STRATA_RETURN_IF_ERROR(chain.Take(*p, *p < file.n_pages() ? file.page(*p) : ConstBytes(), bytes));
+  STRATA_RETURN_IF_ERROR(chain.Finish().WithContext("SDI"));
   return bytes;
 }
 

@@ -2,10 +2,12 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cassert>
 #include <string>
 
 #include "ondisk/fil_header.h"
+#include "ondisk/page_type.h"
 
 namespace strata::ondisk {
 
@@ -21,6 +23,43 @@ Result<BlobPage> BlobPage::Decode(ConstBytes page) {
   BlobPage b{Load32(page, kPartLen), PageNo(Load32(page, kNextPage))};
   if (b.part_len > Capacity(page.size())) return Overrun(kPartLen, b.part_len, Capacity(page.size()));
   return b;
+}
+
+Result<ConstBytes> BlobChain::Part(std::uint32_t page_no, ConstBytes page) {
+  const std::string at = "BLOB chain page " + std::to_string(page_no);
+  if (std::find(seen_.begin(), seen_.end(), page_no) != seen_.end())
+    return Status::Corruption(at + ": the chain loops");
+  seen_.push_back(page_no);
+  if (page.empty()) return Status::Corruption(at + ": past the end of the file");
+  const PageType type = FilHeader(page).type();
+  if (type != PageType::kBlob && !(sdi_ && type == PageType::kSdiBlobOrInstant))
+    return Status::Corruption(at + ": a page of type " + ToString(type) + ", not a BLOB page");
+  auto blob = BlobPage::Decode(page);
+  if (!blob.ok()) return blob.status().WithContext(at);
+  const std::size_t part = static_cast<std::size_t>(std::min<std::uint64_t>(blob->part_len, length_ - taken_));
+  taken_ += part;
+  next_ = blob->next_page.value();
+  return page.subspan(BlobPage::kData, part);
+}
+
+Status BlobChain::Finish() const {
+  if (taken_ == length_) return Status::Ok();
+  return Status::Corruption("BLOB chain ends after " + std::to_string(taken_) + " of " + std::to_string(length_) +
+                            " bytes");
+}
+
+Status BlobChain::Take(std::uint32_t page_no, ConstBytes page, std::string& out) {
+  auto part = Part(page_no, page);
+  if (!part.ok()) return part.status();
+  out.append(reinterpret_cast<const char*>(part->data()), part->size());
+  return Status::Ok();
+}
+
+Status BlobChain::Take(std::uint32_t page_no, ConstBytes page, std::vector<std::byte>& out) {
+  auto part = Part(page_no, page);
+  if (!part.ok()) return part.status();
+  out.insert(out.end(), part->begin(), part->end());
+  return Status::Ok();
 }
 
 void BlobPage::EncodeTo(MutableBytes page) const {

@@ -23,7 +23,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ondisk/endian.h"
 #include "ondisk/file_list.h"
@@ -43,6 +45,40 @@ struct BlobPage {
   static Result<BlobPage> Decode(ConstBytes page);
   void EncodeTo(MutableBytes page) const;
   static std::size_t Capacity(std::size_t page_size) { return page_size - kData - 8; }
+};
+
+// One walk of an old-format BLOB chain (a part on each page, then the next page's number), the
+// pages read by the caller from wherever it keeps them (a mapped file, the buffer pool):
+//
+//   BlobChain chain(ref.page_no, ref.length);
+//   while (auto p = chain.next()) STRATA_RETURN_IF_ERROR(chain.Take(*p, read(*p), out));
+//   STRATA_RETURN_IF_ERROR(chain.Finish());
+//
+// The chain is cut at `length` bytes and refused where it loops, ends early or reaches a page
+// that is not a BLOB page (SDI BLOB pages too, type 18, when `sdi`), naming the page.
+class BlobChain {
+ public:
+  BlobChain(std::uint32_t first_page, std::uint64_t length, bool sdi = false)
+      : next_(first_page), length_(length), sdi_(sdi) {}
+  // The page to read next; nullopt when the value is whole or the chain has ended.
+  std::optional<std::uint32_t> next() const {
+    return taken_ < length_ && next_ != kFilNull ? std::optional<std::uint32_t>(next_) : std::nullopt;
+  }
+  // Page `page_no` (what next() asked for; an empty span when it is past the file's end), its
+  // part appended to `out`.
+  Status Take(std::uint32_t page_no, ConstBytes page, std::string& out);
+  Status Take(std::uint32_t page_no, ConstBytes page, std::vector<std::byte>& out);
+  // Corruption when the chain ended before `length` bytes.
+  Status Finish() const;
+
+ private:
+  Result<ConstBytes> Part(std::uint32_t page_no, ConstBytes page);
+
+  std::uint32_t next_;
+  std::uint64_t length_;
+  std::uint64_t taken_ = 0;
+  bool sdi_;
+  std::vector<std::uint32_t> seen_;
 };
 
 struct LobIndexEntry {

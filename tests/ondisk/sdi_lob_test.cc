@@ -26,16 +26,55 @@ std::string Lower(std::string s) {
 // Concatenates an old-format BLOB chain (also used by SDI BLOB pages).
 std::vector<std::byte> ReadBlobChain(const TablespaceFile& file, ExternRef ref, ConstBytes local_prefix) {
   std::vector<std::byte> out(local_prefix.begin(), local_prefix.end());
-  for (std::uint32_t p = ref.page_no; p != kFilNull;) {
-    EXPECT_LT(p, file.n_pages());
-    auto blob = BlobPage::Decode(file.page(p));
-    EXPECT_TRUE(blob.ok()) << blob.status().ToString();
-    if (!blob.ok()) break;
-    auto data = file.page(p).subspan(BlobPage::kData, blob->part_len);
-    out.insert(out.end(), data.begin(), data.end());
-    p = blob->next_page.value();
+  BlobChain chain(ref.page_no, ref.length, /*sdi=*/true);
+  while (auto p = chain.next()) {
+    const Status st = chain.Take(*p, *p < file.n_pages() ? file.page(*p) : ConstBytes(), out);
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    if (!st.ok()) break;
   }
+  EXPECT_TRUE(chain.Finish().ok()) << chain.Finish().ToString();
   return out;
+}
+
+// Pages of a BLOB chain made in memory: each `part` bytes of 'a', 'b', ... and the next page.
+std::vector<std::vector<std::byte>> BlobPages(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& part_next) {
+  std::vector<std::vector<std::byte>> pages;
+  for (std::size_t i = 0; i < part_next.size(); ++i) {
+    std::vector<std::byte> page(kDefaultPageSize);
+    Store16(page, FilHeader::kType, static_cast<std::uint16_t>(PageType::kBlob));
+    BlobPage{part_next[i].first, PageNo(part_next[i].second)}.EncodeTo(page);
+    std::fill_n(page.begin() + BlobPage::kData, part_next[i].first, std::byte('a' + i));
+    pages.push_back(std::move(page));
+  }
+  return pages;
+}
+
+std::pair<std::string, Status> Walk(const std::vector<std::vector<std::byte>>& pages, std::uint64_t length,
+                                    bool sdi = false) {
+  std::string out;
+  BlobChain chain(0, length, sdi);
+  while (auto p = chain.next()) {
+    const ConstBytes page = *p < pages.size() ? ConstBytes(pages[*p]) : ConstBytes();
+    if (Status st = chain.Take(*p, page, out); !st.ok()) return {out, st};
+  }
+  return {out, chain.Finish()};
+}
+
+TEST(BlobChainTest, TakesEachPagesPartUpToTheLengthAndRefusesABrokenChainByPage) {
+  const auto pages = BlobPages({{3, 1}, {2, 2}, {4, kFilNull}});
+  EXPECT_EQ(Walk(pages, 9).first, "aaabbcccc");
+  EXPECT_EQ(Walk(pages, 4).first, "aaab");  // cut at the reference's length
+  auto [short_out, cut] = Walk(pages, 12);  // the chain ends first
+  EXPECT_EQ(short_out, "aaabbcccc");
+  EXPECT_NE(cut.message().find("BLOB chain ends after 9 of 12 bytes"), std::string::npos) << cut.ToString();
+  const auto loop = BlobPages({{3, 1}, {2, 0}});
+  EXPECT_NE(Walk(loop, 100).second.message().find("page 0: the chain loops"), std::string::npos);
+  const auto away = BlobPages({{3, 7}});
+  EXPECT_NE(Walk(away, 100).second.message().find("page 7: past the end of the file"), std::string::npos);
+  auto typed = BlobPages({{3, 1}, {2, kFilNull}});
+  Store16(typed[1], FilHeader::kType, static_cast<std::uint16_t>(PageType::kSdiBlobOrInstant));
+  EXPECT_NE(Walk(typed, 5).second.message().find("page 1: a page of type"), std::string::npos);
+  EXPECT_EQ(Walk(typed, 5, /*sdi=*/true).first, "aaabb");  // SDI BLOB pages, where they belong
 }
 
 TEST(SdiFixtureTest, EveryMySql80FileCarriesJsonNamingItsTable) {
