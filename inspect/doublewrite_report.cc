@@ -153,19 +153,9 @@ std::vector<std::byte> ReadAll(const std::filesystem::path& p) {
   return v;
 }
 
-}  // namespace
-
-DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const EncryptionKeys* keys) {
-  DoublewriteReport r;
-  r.path = path.string();
-  std::error_code ec;
-  const bool is_dir = std::filesystem::is_directory(path, ec);
-  if (!is_dir && !std::filesystem::exists(path, ec)) {
-    r.findings.push_back(
-        {Severity::kError, r.path, std::nullopt, std::nullopt, "not found", "no such file or directory"});
-    return r;
-  }
-  const std::filesystem::path dir_path = is_dir ? path : (path.has_parent_path() ? path.parent_path() : ".");
+// The data directory's tablespaces (each copy is judged against its page there) and, from
+// its redo log, the checkpoint and end LSNs and the pages the log changes.
+DataDir OpenDataDir(const std::filesystem::path& dir_path, const EncryptionKeys* keys, DoublewriteReport& r) {
   DataDir dir;
   std::vector<Finding> ignored;
   dir.files = OpenSpaces({dir_path}, &ignored, keys);
@@ -173,6 +163,7 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
     dir.by_id.emplace(f.space_id().value(), &f);
     if (f.kind() == SpaceKind::kSystem && dir.flavor == Flavor::kUnknown) dir.flavor = f.flavor();
   }
+  std::error_code ec;
   if (std::filesystem::exists(dir_path / "ib_logfile0", ec) ||
       std::filesystem::is_directory(dir_path / "#innodb_redo", ec)) {
     RedoReport redo = AnalyzeRedo(dir_path, {});
@@ -182,95 +173,79 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
     }
     if (redo.records_decoded) dir.redo_pages = std::move(redo.pages);
   }
+  return dir;
+}
 
-  // What to read: the given file, or everything of the directory.
-  std::vector<std::filesystem::path> candidates;
-  if (is_dir) {
-    for (const auto& e : std::filesystem::directory_iterator(dir_path, ec)) candidates.push_back(e.path());
-    std::sort(candidates.begin(), candidates.end());
-  } else {
-    candidates.push_back(path);
-  }
-  for (const auto& p : candidates) {
-    const std::string name = p.filename().string();
-    const auto dblwr = ParseDoublewriteFileName(name);
-    const SpaceFile* system = nullptr;
-    for (const SpaceFile& f : dir.files) {
-      if (f.kind() == SpaceKind::kSystem && std::filesystem::equivalent(f.path(), p, ec)) system = &f;
-    }
-    if (system) {
-      if (system->n_pages() <= 5) continue;
-      const auto area = FindDoublewriteArea(system->stored_page(5));
-      if (!area) {
-        if (!is_dir)
-          r.findings.push_back({Severity::kInfo, p.string(), 5, std::nullopt, "no doublewrite area",
-                                "TRX_SYS holds no doublewrite magic"});
-        continue;
-      }
-      DoublewriteSource src{p.string(),
-                            "system tablespace area",
-                            static_cast<std::uint32_t>(system->page_size()),
-                            0,
-                            0,
-                            {area->block1, area->block2},
-                            {}};
-      if (!area->repeat_matches) {
-        r.findings.push_back({Severity::kWarning, p.string(), 5, system->page_size() - 200 + 22, "doublewrite header",
-                              "the repeated magic and block numbers differ from the first copy"});
-      }
-      std::vector<Slot> slots;
-      for (std::uint32_t i = 0; i < area->slots(); ++i) {
-        const std::uint32_t pg = area->SlotPage(i);
-        slots.push_back({pg < system->n_pages() ? system->stored_page(pg) : ConstBytes{},
-                         std::uint64_t{pg} * system->page_size(), pg});
-      }
-      // MariaDB's recovery keeps only copies from the checkpoint to the end of the log;
-      // MySQL's (up to 8.0.19, the last to use this area) takes any whole copy.
-      ExamineSlots(slots,
-                   dir.flavor == Flavor::kMariaDb ? RecoveryRule::kCheckpointToEndOfLog
-                   : dir.flavor == Flavor::kMySql ? RecoveryRule::kAnyWholeCopy
-                                                  : RecoveryRule::kUnknown,
-                   dir, src);
-      r.sources.push_back(std::move(src));
-    } else if (dblwr && dblwr->kind == DoublewriteFileKind::kMySqlDetectOnly) {
+// The doublewrite area of the system tablespace `system` (two extents TRX_SYS names).
+void ReadSystemArea(const std::filesystem::path& p, const SpaceFile& system, const DataDir& dir, bool quiet,
+                    DoublewriteReport& r) {
+  if (system.n_pages() <= 5) return;
+  const auto area = FindDoublewriteArea(system.stored_page(5));
+  if (!area) {
+    if (!quiet) {
       r.findings.push_back(
-          {Severity::kInfo, p.string(), std::nullopt, std::nullopt, "DETECT_ONLY doublewrite",
-           "innodb_doublewrite=DETECT_ONLY keeps page ids, not copies: nothing here to mend a page from"});
-    } else if (dblwr) {
-      std::uint32_t ps = dblwr->page_size;
-      if (ps == 0)
-        ps = dir.files.empty() ? static_cast<std::uint32_t>(kDefaultPageSize)
-                               : static_cast<std::uint32_t>(dir.files.front().page_size());
-      DoublewriteSource src{
-          p.string(),
-          dblwr->kind == DoublewriteFileKind::kStrata ? "Strata doublewrite file" : "MySQL 8.0.20+ doublewrite file",
-          ps,
-          0,
-          0,
-          {},
-          {}};
-      const std::vector<std::byte> bytes = ReadAll(p);
-      if (bytes.size() % ps) {
-        r.findings.push_back({Severity::kWarning, p.string(), std::nullopt, bytes.size() / ps * ps, "file size",
-                              fmt::format("{} bytes: not whole {}-byte slots; the last {} bytes are not read",
-                                          bytes.size(), ps, bytes.size() % ps)});
-      }
-      std::vector<Slot> slots;
-      for (std::uint64_t at = 0; at + ps <= bytes.size(); at += ps)
-        slots.push_back({ConstBytes(bytes).subspan(at, ps), at, std::nullopt});
-      ExamineSlots(slots, RecoveryRule::kAnyWholeCopy, dir, src);  // MySQL's and Strata's recovery
-      r.sources.push_back(std::move(src));
-    } else if (!is_dir) {
-      r.findings.push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "not a doublewrite file",
-                            "give a data directory, ibdata1, #ib_<page size>_<n>.dblwr or ib_doublewrite"});
+          {Severity::kInfo, p.string(), 5, std::nullopt, "no doublewrite area", "TRX_SYS holds no doublewrite magic"});
     }
+    return;
   }
-  if (is_dir && r.sources.empty()) {
-    r.findings.push_back({Severity::kInfo, r.path, std::nullopt, std::nullopt, "no doublewrite",
-                          "no doublewrite area in ibdata1 and no doublewrite file here"});
+  DoublewriteSource src{p.string(),
+                        "system tablespace area",
+                        static_cast<std::uint32_t>(system.page_size()),
+                        0,
+                        0,
+                        {area->block1, area->block2},
+                        {}};
+  if (!area->repeat_matches) {
+    r.findings.push_back({Severity::kWarning, p.string(), 5, system.page_size() - 200 + 22, "doublewrite header",
+                          "the repeated magic and block numbers differ from the first copy"});
   }
-  // Torn copies; then each damaged page once, with the copy recovery would mend it from:
-  // MariaDB tries its copies from the highest slot down, MySQL in the order it loads them.
+  std::vector<Slot> slots;
+  for (std::uint32_t i = 0; i < area->slots(); ++i) {
+    const std::uint32_t pg = area->SlotPage(i);
+    slots.push_back(
+        {pg < system.n_pages() ? system.stored_page(pg) : ConstBytes{}, std::uint64_t{pg} * system.page_size(), pg});
+  }
+  // MariaDB's recovery keeps only copies from the checkpoint to the end of the log;
+  // MySQL's (up to 8.0.19, the last to use this area) takes any whole copy.
+  ExamineSlots(slots,
+               dir.flavor == Flavor::kMariaDb ? RecoveryRule::kCheckpointToEndOfLog
+               : dir.flavor == Flavor::kMySql ? RecoveryRule::kAnyWholeCopy
+                                              : RecoveryRule::kUnknown,
+               dir, src);
+  r.sources.push_back(std::move(src));
+}
+
+// A doublewrite file of its own: MySQL 8.0.20+'s #ib_<page size>_<n>.dblwr or Strata's.
+void ReadDoublewriteFile(const std::filesystem::path& p, const DoublewriteFileName& name, const DataDir& dir,
+                         DoublewriteReport& r) {
+  std::uint32_t ps = name.page_size;
+  if (ps == 0)
+    ps = dir.files.empty() ? static_cast<std::uint32_t>(kDefaultPageSize)
+                           : static_cast<std::uint32_t>(dir.files.front().page_size());
+  DoublewriteSource src{
+      p.string(),
+      name.kind == DoublewriteFileKind::kStrata ? "Strata doublewrite file" : "MySQL 8.0.20+ doublewrite file",
+      ps,
+      0,
+      0,
+      {},
+      {}};
+  const std::vector<std::byte> bytes = ReadAll(p);
+  if (bytes.size() % ps) {
+    r.findings.push_back({Severity::kWarning, p.string(), std::nullopt, bytes.size() / ps * ps, "file size",
+                          fmt::format("{} bytes: not whole {}-byte slots; the last {} bytes are not read", bytes.size(),
+                                      ps, bytes.size() % ps)});
+  }
+  std::vector<Slot> slots;
+  for (std::uint64_t at = 0; at + ps <= bytes.size(); at += ps)
+    slots.push_back({ConstBytes(bytes).subspan(at, ps), at, std::nullopt});
+  ExamineSlots(slots, RecoveryRule::kAnyWholeCopy, dir, src);  // MySQL's and Strata's recovery
+  r.sources.push_back(std::move(src));
+}
+
+// Torn copies; then each damaged page once, with the copy recovery would mend it from:
+// MariaDB tries its copies from the highest slot down, MySQL in the order it loads them.
+void JudgeDamagedPages(const DataDir& dir, DoublewriteReport& r) {
   std::map<std::pair<std::string, std::uint32_t>, std::vector<std::pair<DoublewriteSource*, DoublewriteCopy*>>> damaged;
   for (auto& src : r.sources) {
     for (auto& c : src.copies) {
@@ -315,6 +290,54 @@ DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const En
     r.findings.push_back({Severity::kError, page.first, page.second, std::nullopt, "damaged page",
                           fmt::format("its checksum fails and no copy would mend it ({}){}", why, then)});
   }
+}
+
+}  // namespace
+
+DoublewriteReport AnalyzeDoublewrite(const std::filesystem::path& path, const EncryptionKeys* keys) {
+  DoublewriteReport r;
+  r.path = path.string();
+  std::error_code ec;
+  const bool is_dir = std::filesystem::is_directory(path, ec);
+  if (!is_dir && !std::filesystem::exists(path, ec)) {
+    r.findings.push_back(
+        {Severity::kError, r.path, std::nullopt, std::nullopt, "not found", "no such file or directory"});
+    return r;
+  }
+  const std::filesystem::path dir_path = is_dir ? path : (path.has_parent_path() ? path.parent_path() : ".");
+  const DataDir dir = OpenDataDir(dir_path, keys, r);
+  // What to read: the given file, or everything of the directory.
+  std::vector<std::filesystem::path> candidates;
+  if (is_dir) {
+    for (const auto& e : std::filesystem::directory_iterator(dir_path, ec)) candidates.push_back(e.path());
+    std::sort(candidates.begin(), candidates.end());
+  } else {
+    candidates.push_back(path);
+  }
+  for (const auto& p : candidates) {
+    const auto dblwr = ParseDoublewriteFileName(p.filename().string());
+    const SpaceFile* system = nullptr;
+    for (const SpaceFile& f : dir.files) {
+      if (f.kind() == SpaceKind::kSystem && std::filesystem::equivalent(f.path(), p, ec)) system = &f;
+    }
+    if (system) {
+      ReadSystemArea(p, *system, dir, is_dir, r);
+    } else if (dblwr && dblwr->kind == DoublewriteFileKind::kMySqlDetectOnly) {
+      r.findings.push_back(
+          {Severity::kInfo, p.string(), std::nullopt, std::nullopt, "DETECT_ONLY doublewrite",
+           "innodb_doublewrite=DETECT_ONLY keeps page ids, not copies: nothing here to mend a page from"});
+    } else if (dblwr) {
+      ReadDoublewriteFile(p, *dblwr, dir, r);
+    } else if (!is_dir) {
+      r.findings.push_back({Severity::kError, p.string(), std::nullopt, std::nullopt, "not a doublewrite file",
+                            "give a data directory, ibdata1, #ib_<page size>_<n>.dblwr or ib_doublewrite"});
+    }
+  }
+  if (is_dir && r.sources.empty()) {
+    r.findings.push_back({Severity::kInfo, r.path, std::nullopt, std::nullopt, "no doublewrite",
+                          "no doublewrite area in ibdata1 and no doublewrite file here"});
+  }
+  JudgeDamagedPages(dir, r);
   return r;
 }
 
