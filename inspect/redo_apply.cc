@@ -130,6 +130,157 @@ std::optional<Finding> StaleLogFinding(const std::filesystem::path& dir, const R
                   replayable ? "; --apply-redo replays the log in memory first" : "")};
 }
 
+namespace {
+
+using PageId = std::pair<std::uint32_t, std::uint32_t>;  // space, page
+
+// The replay of a MariaDB 10.8+ (or Strata) log's mini-transactions onto the pages in memory.
+class Replayer {
+ public:
+  Replayer(const std::unordered_map<std::uint32_t, SpaceFile*>& by_id, RedoApplyResult& out)
+      : by_id_(by_id), out_(out) {}
+
+  // One mini-transaction: the records of each page within it are applied together, or (when
+  // one of them cannot be) not at all: the page then stays as the previous one left it.
+  void Mtr(const std::vector<MariaRedoRecord>& records, std::uint64_t end_lsn) {
+    ++out_.mtrs;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if (!records[i].page_op) continue;
+      const PageId id{records[i].space, records[i].page};
+      std::size_t last = i;
+      while (last + 1 < records.size() && records[last + 1].page_op && records[last + 1].space == id.first &&
+             records[last + 1].page == id.second)
+        ++last;
+      out_.records += last - i + 1;
+      ApplyToPage(id, records, i, last, end_lsn);
+      i = last;
+    }
+  }
+
+  // Pages changed get their checksums and LSN trailers anew; what was done is said.
+  void Finish(const std::filesystem::path& dir) {
+    std::set<SpaceFile*> touched;
+    for (auto& [id, st] : pages_) {
+      if (!st.dirty) continue;
+      ++out_.pages_changed;
+      Restamp(*st.file, st.file->MutablePage(id.second));
+      touched.insert(st.file);
+    }
+    for (SpaceFile* f : touched) f->RereadHeader();
+    out_.pages_not_here = not_here_.size();
+    std::string left;
+    for (const auto& [id, why] : out_.pages_left) {
+      if (left.size() < 400) left += fmt::format("{}{}:{} ({})", left.empty() ? "" : "; ", id.first, id.second, why);
+    }
+    out_.findings.push_back(
+        {Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "redo applied",
+         fmt::format(
+             "{} mini-transactions past the checkpoint (LSN {} .. {}) replayed in memory: {} pages "
+             "brought forward{}{}",
+             out_.mtrs, out_.checkpoint_lsn, out_.end_lsn, out_.pages_changed,
+             out_.pages_from_doublewrite ? fmt::format(" ({} torn pages first put back from their doublewrite copies)",
+                                                       out_.pages_from_doublewrite)
+                                         : "",
+             out_.pages_not_here ? fmt::format(", {} pages of tablespaces not given", out_.pages_not_here) : "")});
+    if (!out_.pages_left.empty()) {
+      out_.findings.push_back(
+          {Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "pages left behind",
+           fmt::format("{} pages could not be brought all the way forward and are read as far as they got: {}{}",
+                       out_.pages_left.size(), left, left.size() >= 400 ? "; ..." : "")});
+    }
+  }
+
+ private:
+  struct PageState {
+    SpaceFile* file = nullptr;
+    bool left = false;  // a record it could not replay: no later change applies
+    bool dirty = false;
+  };
+
+  void Leave(const PageId& id, PageState& st, std::string why) {
+    st.left = true;
+    out_.pages_left.emplace(id, std::move(why));
+  }
+
+  // The page's state, or null for a page of a tablespace not given.
+  PageState* State(const PageId& id) {
+    auto it = pages_.find(id);
+    if (it != pages_.end()) return &it->second;
+    const auto f = by_id_.find(id.first);
+    if (f == by_id_.end()) {
+      not_here_.insert(id);
+      return nullptr;
+    }
+    return &pages_.emplace(id, PageState{f->second}).first->second;
+  }
+
+  // The page as it may take changes, or empty (and the page left) when it cannot.
+  MutableBytes Writable(const PageId& id, PageState& st) {
+    SpaceFile& f = *st.file;
+    // A page still encrypted (no key given) cannot take its changes.
+    if (id.second < f.n_pages() && f.IsEncryptedPage(f.page(id.second))) {
+      Leave(id, st, "its page is encrypted: give the key (--key-file) to replay its changes");
+      return {};
+    }
+    // A page past the end of the file: the log grew the file after the pages were written.
+    if (id.second >= f.n_pages() && id.second < kMaxGrownPages) f.Grow(id.second + 1);
+    MutableBytes page = f.MutablePage(id.second);
+    if (page.empty()) {
+      Leave(id, st,
+            id.second >= f.n_pages() ? "far past the end of its file" : "its file could not be mapped for changes");
+      return {};
+    }
+    // A damaged page takes no changes: the server would first mend it from the doublewrite
+    // buffer, or stop. Replayed, its checksum would be made anew and the damage hidden.
+    if (!st.dirty) {
+      const PageCheck c = f.CheckPage(page);
+      if (!c.valid && !c.all_zero && !c.unverifiable) {
+        Leave(id, st, "its checksum fails (torn or damaged) and no doublewrite copy recovery would take mends it");
+        return {};
+      }
+    }
+    return page;
+  }
+
+  void ApplyToPage(const PageId& id, const std::vector<MariaRedoRecord>& records, std::size_t first, std::size_t last,
+                   std::uint64_t end_lsn) {
+    PageState* st = State(id);
+    if (!st || st->left) return;
+    const MutableBytes page = Writable(id, *st);
+    if (page.empty()) return;
+    // A page already written at or after this mini-transaction holds its changes.
+    if (Load64(page, FilHeader::kLsn) >= end_lsn && !st->dirty) return;
+    before_.assign(page.begin(), page.end());
+    for (std::size_t k = first; k <= last; ++k) {
+      const MariaApply a = ApplyRecord(records[k], page);
+      if (a == MariaApply::kApplied) continue;
+      std::copy(before_.begin(), before_.end(), page.begin());
+      Leave(id, *st,
+            a == MariaApply::kUnsupported
+                ? fmt::format("a {} record (LSN {}'s mini-transaction), which this reader does not replay",
+                              records[k].type, end_lsn)
+                : fmt::format("a {} record that does not fit the page (mini-transaction ending at LSN {})",
+                              records[k].type, end_lsn));
+      if (a == MariaApply::kCorrupt) {
+        out_.findings.push_back({Severity::kError, st->file->path().string(), id.second, std::nullopt, "redo record",
+                                 fmt::format("{} of the mini-transaction ending at LSN {} does not fit the page",
+                                             records[k].type, end_lsn)});
+      }
+      return;
+    }
+    Store64(page, FilHeader::kLsn, end_lsn);
+    st->dirty = true;
+  }
+
+  const std::unordered_map<std::uint32_t, SpaceFile*>& by_id_;
+  RedoApplyResult& out_;
+  std::map<PageId, PageState> pages_;
+  std::vector<std::byte> before_;  // a page before its records, to put back when one fails
+  std::set<PageId> not_here_;
+};
+
+}  // namespace
+
 RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFile>& files) {
   RedoApplyResult out;
   std::unordered_map<std::uint32_t, SpaceFile*> by_id;
@@ -144,106 +295,10 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
                             "no redo log here: nothing to apply"});
     return out;
   }
-  struct PageState {
-    SpaceFile* file = nullptr;
-    bool left = false;  // a record it could not replay: no later change applies
-    bool dirty = false;
-  };
-  std::map<std::pair<std::uint32_t, std::uint32_t>, PageState> pages;
-  std::vector<std::byte> before;
-  std::set<std::pair<std::uint32_t, std::uint32_t>> not_here;
-  auto leave = [&](const std::pair<std::uint32_t, std::uint32_t>& id, PageState& st, std::string why) {
-    st.left = true;
-    out.pages_left.emplace(id, std::move(why));
-  };
-
-  const MariaMtrVisitor visit = [&](const std::vector<MariaRedoRecord>& records, std::uint64_t end_lsn) {
-    ++out.mtrs;
-    // The records of one page within the mini-transaction are applied together, or (when one
-    // of them cannot be) not at all: the page then stays as the previous one left it.
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      const MariaRedoRecord& first = records[i];
-      if (!first.page_op) continue;
-      const std::pair<std::uint32_t, std::uint32_t> id{first.space, first.page};
-      std::size_t j = i;
-      while (j + 1 < records.size() && records[j + 1].page_op && records[j + 1].space == id.first &&
-             records[j + 1].page == id.second)
-        ++j;
-      const std::size_t last = j;
-      out.records += last - i + 1;
-      auto it = pages.find(id);
-      if (it == pages.end()) {
-        const auto f = by_id.find(id.first);
-        if (f == by_id.end()) {
-          not_here.insert(id);
-          i = last;
-          continue;
-        }
-        it = pages.emplace(id, PageState{f->second}).first;
-      }
-      PageState& st = it->second;
-      if (st.left) {
-        i = last;
-        continue;
-      }
-      SpaceFile& f = *st.file;
-      // A page still encrypted (no key given) cannot take its changes.
-      if (id.second < f.n_pages() && f.IsEncryptedPage(f.page(id.second))) {
-        leave(id, st, "its page is encrypted: give the key (--key-file) to replay its changes");
-        i = last;
-        continue;
-      }
-      // A page past the end of the file: the log grew the file after the pages were written.
-      if (id.second >= f.n_pages() && id.second < kMaxGrownPages) f.Grow(id.second + 1);
-      MutableBytes page = f.MutablePage(id.second);
-      if (page.empty()) {
-        leave(id, st,
-              id.second >= f.n_pages() ? "far past the end of its file" : "its file could not be mapped for changes");
-        i = last;
-        continue;
-      }
-      // A damaged page takes no changes: the server would first mend it from the doublewrite
-      // buffer, or stop. Replayed, its checksum would be made anew and the damage hidden.
-      if (!st.dirty) {
-        const PageCheck c = f.CheckPage(page);
-        if (!c.valid && !c.all_zero && !c.unverifiable) {
-          leave(id, st, "its checksum fails (torn or damaged) and no doublewrite copy recovery would take mends it");
-          i = last;
-          continue;
-        }
-      }
-      // A page already written at or after this mini-transaction holds its changes.
-      if (Load64(page, FilHeader::kLsn) >= end_lsn && !st.dirty) {
-        i = last;
-        continue;
-      }
-      before.assign(page.begin(), page.end());
-      for (std::size_t k = i; k <= last; ++k) {
-        const MariaApply a = ApplyRecord(records[k], page);
-        if (a == MariaApply::kApplied) continue;
-        std::copy(before.begin(), before.end(), page.begin());
-        leave(id, st,
-              a == MariaApply::kUnsupported
-                  ? fmt::format("a {} record (LSN {}'s mini-transaction), which this reader does not replay",
-                                records[k].type, end_lsn)
-                  : fmt::format("a {} record that does not fit the page (mini-transaction ending at LSN {})",
-                                records[k].type, end_lsn));
-        if (a == MariaApply::kCorrupt) {
-          out.findings.push_back({Severity::kError, f.path().string(), id.second, std::nullopt, "redo record",
-                                  fmt::format("{} of the mini-transaction ending at LSN {} does not fit the page",
-                                              records[k].type, end_lsn)});
-        }
-        break;
-      }
-      if (!st.left) {
-        Store64(page, FilHeader::kLsn, end_lsn);
-        st.dirty = true;
-      }
-      i = last;
-    }
-  };
+  Replayer replayer(by_id, out);
   out.pages_from_doublewrite = MendFromDoublewrite(dir, by_id, out);
-  const RedoReport r = AnalyzeRedo(dir, {}, visit);
+  const RedoReport r = AnalyzeRedo(
+      dir, {}, [&](const std::vector<MariaRedoRecord>& records, std::uint64_t end) { replayer.Mtr(records, end); });
   if (!Replayable(r) || !r.newest) {
     out.findings.push_back(
         {Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "--apply-redo",
@@ -253,35 +308,7 @@ RedoApplyResult ApplyRedo(const std::filesystem::path& dir, std::vector<SpaceFil
   }
   out.checkpoint_lsn = r.checkpoints[*r.newest].lsn;
   out.end_lsn = r.lsn_end;
-  std::set<SpaceFile*> touched;
-  for (auto& [id, st] : pages) {
-    if (!st.dirty) continue;
-    ++out.pages_changed;
-    Restamp(*st.file, st.file->MutablePage(id.second));
-    touched.insert(st.file);
-  }
-  for (SpaceFile* f : touched) f->RereadHeader();
-  out.pages_not_here = not_here.size();
-  std::string left;
-  for (const auto& [id, why] : out.pages_left) {
-    if (left.size() < 400) left += fmt::format("{}{}:{} ({})", left.empty() ? "" : "; ", id.first, id.second, why);
-  }
-  out.findings.push_back(
-      {Severity::kInfo, dir.string(), std::nullopt, std::nullopt, "redo applied",
-       fmt::format("{} mini-transactions past the checkpoint (LSN {} .. {}) replayed in memory: {} pages "
-                   "brought forward{}{}",
-                   out.mtrs, out.checkpoint_lsn, out.end_lsn, out.pages_changed,
-                   out.pages_from_doublewrite
-                       ? fmt::format(" ({} torn pages first put back from their doublewrite copies)",
-                                     out.pages_from_doublewrite)
-                       : "",
-                   out.pages_not_here ? fmt::format(", {} pages of tablespaces not given", out.pages_not_here) : "")});
-  if (!out.pages_left.empty()) {
-    out.findings.push_back({Severity::kWarning, dir.string(), std::nullopt, std::nullopt, "pages left behind",
-                            fmt::format("{} pages could not be brought all the way forward and are read as far as they "
-                                        "got: {}{}",
-                                        out.pages_left.size(), left, left.size() >= 400 ? "; ..." : "")});
-  }
+  replayer.Finish(dir);
   return out;
 }
 
