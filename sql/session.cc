@@ -866,161 +866,192 @@ std::string Session::ShowCreateTable(const engine::Table& table) const {
   return out;
 }
 
+namespace {
+
+// SHOW's result: its header, then rows, each counted.
+class ShowRows {
+ public:
+  ShowRows(ResultSink& sink, StatementOutcome& o) : sink_(sink), o_(o) {}
+  void Header(const std::vector<ColumnHeader>& columns) { sink_.Header(columns); }
+  void Row(const std::vector<std::optional<std::string>>& row) {
+    sink_.Row(row);
+    ++o_.rows;
+  }
+
+ private:
+  ResultSink& sink_;
+  StatementOutcome& o_;
+};
+
+// Names in order, those LIKE matches.
+void ShowNames(std::vector<std::string> names, const std::string& header, const std::optional<std::string>& like,
+               ShowRows& out) {
+  out.Header({{header}});
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) {
+    if (LikeMatches(n, like)) out.Row({n});
+  }
+}
+
+void ShowColumns(const TableSpec& spec, const std::optional<std::string>& like, ShowRows& out) {
+  out.Header({{"Field"}, {"Type"}, {"Null"}, {"Key"}, {"Default"}, {"Extra"}});
+  for (const engine::Column& c : spec.columns) {
+    if (!LikeMatches(c.name, like)) continue;
+    std::string key;
+    if (std::find(spec.primary_key.begin(), spec.primary_key.end(), c.name) != spec.primary_key.end()) key = "PRI";
+    for (const IndexSpec& ix : spec.indexes) {
+      if (key.empty() && ix.columns.front() == c.name) key = ix.unique ? "UNI" : "MUL";
+    }
+    std::optional<std::string> def;
+    if (c.default_value) def = Format(*c.default_value, &c);
+    out.Row({c.name, c.SqlType(), c.nullable ? "YES" : "NO", key, def, c.auto_increment ? "auto_increment" : ""});
+  }
+}
+
+// An exact row count (InnoDB estimates it); sizes are the pages the indexes' segments reserve,
+// as InnoDB counts them.
+std::optional<SqlError> ShowTableStatus(engine::Database& db, const std::string& dbname,
+                                        const std::optional<std::string>& like, ShowRows& out) {
+  out.Header({{"Name"},
+              {"Engine"},
+              {"Version", true},
+              {"Row_format"},
+              {"Rows", true},
+              {"Avg_row_length", true},
+              {"Data_length", true},
+              {"Max_data_length", true},
+              {"Index_length", true},
+              {"Data_free", true},
+              {"Auto_increment", true},
+              {"Create_time"},
+              {"Update_time"},
+              {"Check_time"},
+              {"Collation"},
+              {"Checksum", true},
+              {"Create_options"},
+              {"Comment"}});
+  auto tables = db.ListTables(dbname);
+  std::sort(tables.begin(), tables.end());
+  for (const auto& name : tables) {
+    if (!LikeMatches(name, like)) continue;
+    auto t = db.GetTable(dbname, name);
+    if (!t.ok()) continue;
+    std::uint64_t rows = 0;
+    Status st = (*t)->Scan({}, [&](const engine::Row&) {
+      ++rows;
+      return true;
+    });
+    if (!st.ok()) return FromStatus(st);
+    auto size = (*t)->size();
+    if (!size.ok()) return FromStatus(size.status());
+    std::optional<std::string> auto_inc;
+    if (const std::uint64_t next = (*t)->next_auto_increment(); next > 0) auto_inc = std::to_string(next);
+    out.Row({name, "InnoDB", "10", "Dynamic", std::to_string(rows), std::to_string(rows ? size->data_bytes / rows : 0),
+             std::to_string(size->data_bytes), "0", std::to_string(size->index_bytes), std::to_string(size->free_bytes),
+             auto_inc, std::nullopt, std::nullopt, std::nullopt, "utf8mb4_general_ci", std::nullopt, "", ""});
+  }
+  return std::nullopt;
+}
+
+void ShowEngineStatus(engine::Database& db, ShowRows& out) {
+  out.Header({{"Type"}, {"Name"}, {"Status"}});
+  out.Row({"InnoDB", "",
+           "\n=====================================\nINNODB MONITOR OUTPUT (Strata)\n"
+           "=====================================\n------------\nTRANSACTIONS\n------------\n" +
+               db.StatusReport().Render() +
+               "----------------------------\nEND OF INNODB MONITOR OUTPUT\n"
+               "============================\n"});
+}
+
+void ShowStatus(engine::Database& db, const std::optional<std::string>& like, ShowRows& out) {
+  out.Header({{"Variable_name"}, {"Value"}});
+  const RedoStats redo = db.redo_stats();
+  const BufferPoolStats pool = db.buffer_pool_stats();
+  const std::vector<std::pair<std::string, std::string>> status = {
+      {"Innodb_buffer_pool_pages_data", std::to_string(pool.used)},
+      {"Innodb_buffer_pool_pages_dirty", std::to_string(pool.dirty)},
+      {"Innodb_buffer_pool_pages_total", std::to_string(pool.frames)},
+      {"Innodb_buffer_pool_reads", std::to_string(pool.reads)},
+      {"Innodb_history_list_length", std::to_string(db.history_list_length())},
+      {"Innodb_os_log_fsyncs", std::to_string(redo.fsyncs)},
+      {"Innodb_os_log_written", std::to_string(redo.bytes)},
+      {"Innodb_pages_written", std::to_string(pool.writes)},
+      {"Innodb_redo_log_enabled", db.redo_logging() ? "ON" : "OFF"},
+  };
+  for (const auto& [name, value] : status) {
+    if (LikeMatches(name, like)) out.Row({name, value});
+  }
+}
+
+}  // namespace
+
 StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
   StatementOutcome o;
   o.result_set = true;
-  auto emit = [&](std::vector<std::optional<std::string>> row) {
-    sink.Row(row);
-    ++o.rows;
+  ShowRows out(sink, o);
+  // SHOW TABLES and TABLE STATUS: the database named, else the current one, which must exist.
+  auto database = [&]() -> SqlResult<std::string> {
+    const std::string dbname = s.database.empty() ? database_ : s.database;
+    if (dbname.empty()) return NoDatabase();
+    if (!DatabaseExists(dbname)) return UnknownDatabase(dbname);
+    return dbname;
   };
   switch (s.what) {
-    case Show::What::kDatabases: {
-      sink.Header({{"Database"}});
-      auto dbs = db_.ListDatabases();
-      std::sort(dbs.begin(), dbs.end());
-      for (const auto& d : dbs) {
-        if (LikeMatches(d, s.like)) emit({d});
-      }
+    case Show::What::kDatabases:
+      ShowNames(db_.ListDatabases(), "Database", s.like, out);
       return o;
-    }
     case Show::What::kTables: {
-      const std::string dbname = s.database.empty() ? database_ : s.database;
-      if (dbname.empty()) return Error(NoDatabase());
-      if (!DatabaseExists(dbname)) return Error(UnknownDatabase(dbname));
-      sink.Header({{"Tables_in_" + dbname}});
-      auto tables = db_.ListTables(dbname);
-      std::sort(tables.begin(), tables.end());
-      for (const auto& t : tables) {
-        if (LikeMatches(t, s.like)) emit({t});
-      }
+      auto dbname = database();
+      if (!dbname.ok()) return Error(dbname.error());
+      ShowNames(db_.ListTables(*dbname), "Tables_in_" + *dbname, s.like, out);
       return o;
     }
-    case Show::What::kCreateTable: {
-      auto t = FindTable(s.table);
-      if (!t.ok()) return Error(t.error());
-      sink.Header({{"Table"}, {"Create Table"}});
-      emit({(*t)->spec().name, ShowCreateTable(**t)});
-      return o;
-    }
+    case Show::What::kCreateTable:
     case Show::What::kColumns: {
       auto t = FindTable(s.table);
       if (!t.ok()) return Error(t.error());
-      const TableSpec& spec = (*t)->spec();
-      sink.Header({{"Field"}, {"Type"}, {"Null"}, {"Key"}, {"Default"}, {"Extra"}});
-      for (const engine::Column& c : spec.columns) {
-        if (!LikeMatches(c.name, s.like)) continue;
-        std::string key;
-        if (std::find(spec.primary_key.begin(), spec.primary_key.end(), c.name) != spec.primary_key.end()) key = "PRI";
-        for (const IndexSpec& ix : spec.indexes) {
-          if (key.empty() && ix.columns.front() == c.name) key = ix.unique ? "UNI" : "MUL";
-        }
-        std::optional<std::string> def;
-        if (c.default_value) def = Format(*c.default_value, &c);
-        emit({c.name, c.SqlType(), c.nullable ? "YES" : "NO", key, def, c.auto_increment ? "auto_increment" : ""});
+      if (s.what == Show::What::kColumns) {
+        ShowColumns((*t)->spec(), s.like, out);
+      } else {
+        out.Header({{"Table"}, {"Create Table"}});
+        out.Row({(*t)->spec().name, ShowCreateTable(**t)});
       }
       return o;
     }
     case Show::What::kTableStatus: {
-      const std::string dbname = s.database.empty() ? database_ : s.database;
-      if (dbname.empty()) return Error(NoDatabase());
-      if (!DatabaseExists(dbname)) return Error(UnknownDatabase(dbname));
-      sink.Header({{"Name"},
-                   {"Engine"},
-                   {"Version", true},
-                   {"Row_format"},
-                   {"Rows", true},
-                   {"Avg_row_length", true},
-                   {"Data_length", true},
-                   {"Max_data_length", true},
-                   {"Index_length", true},
-                   {"Data_free", true},
-                   {"Auto_increment", true},
-                   {"Create_time"},
-                   {"Update_time"},
-                   {"Check_time"},
-                   {"Collation"},
-                   {"Checksum", true},
-                   {"Create_options"},
-                   {"Comment"}});
-      auto tables = db_.ListTables(dbname);
-      std::sort(tables.begin(), tables.end());
-      for (const auto& name : tables) {
-        if (!LikeMatches(name, s.like)) continue;
-        auto t = db_.GetTable(dbname, name);
-        if (!t.ok()) continue;
-        // An exact row count (InnoDB estimates it); sizes are the pages the indexes' segments
-        // reserve, as InnoDB counts them.
-        std::uint64_t rows = 0;
-        Status st = (*t)->Scan({}, [&](const engine::Row&) {
-          ++rows;
-          return true;
-        });
-        if (!st.ok()) return Error(FromStatus(st));
-        auto size = (*t)->size();
-        if (!size.ok()) return Error(FromStatus(size.status()));
-        std::optional<std::string> auto_inc;
-        if (const std::uint64_t next = (*t)->next_auto_increment(); next > 0) auto_inc = std::to_string(next);
-        emit({name, "InnoDB", "10", "Dynamic", std::to_string(rows), std::to_string(rows ? size->data_bytes / rows : 0),
-              std::to_string(size->data_bytes), "0", std::to_string(size->index_bytes),
-              std::to_string(size->free_bytes), auto_inc, std::nullopt, std::nullopt, std::nullopt,
-              "utf8mb4_general_ci", std::nullopt, "", ""});
-      }
+      auto dbname = database();
+      if (!dbname.ok()) return Error(dbname.error());
+      if (auto e = ShowTableStatus(db_, *dbname, s.like, out)) return Error(*e);
       return o;
     }
-    case Show::What::kEngineStatus: {
-      sink.Header({{"Type"}, {"Name"}, {"Status"}});
-      const std::string text =
-          "\n=====================================\nINNODB MONITOR OUTPUT (Strata)\n"
-          "=====================================\n------------\nTRANSACTIONS\n------------\n" +
-          db_.StatusReport().Render() +
-          "----------------------------\nEND OF INNODB MONITOR OUTPUT\n"
-          "============================\n";
-      emit({"InnoDB", "", text});
+    case Show::What::kEngineStatus:
+      ShowEngineStatus(db_, out);
       return o;
-    }
-    case Show::What::kStatus: {
-      sink.Header({{"Variable_name"}, {"Value"}});
-      const RedoStats redo = db_.redo_stats();
-      const BufferPoolStats pool = db_.buffer_pool_stats();
-      const std::vector<std::pair<std::string, std::string>> status = {
-          {"Innodb_buffer_pool_pages_data", std::to_string(pool.used)},
-          {"Innodb_buffer_pool_pages_dirty", std::to_string(pool.dirty)},
-          {"Innodb_buffer_pool_pages_total", std::to_string(pool.frames)},
-          {"Innodb_buffer_pool_reads", std::to_string(pool.reads)},
-          {"Innodb_history_list_length", std::to_string(db_.history_list_length())},
-          {"Innodb_os_log_fsyncs", std::to_string(redo.fsyncs)},
-          {"Innodb_os_log_written", std::to_string(redo.bytes)},
-          {"Innodb_pages_written", std::to_string(pool.writes)},
-          {"Innodb_redo_log_enabled", db_.redo_logging() ? "ON" : "OFF"},
-      };
-      for (const auto& [name, value] : status) {
-        if (LikeMatches(name, s.like)) emit({name, value});
-      }
+    case Show::What::kStatus:
+      ShowStatus(db_, s.like, out);
       return o;
-    }
     case Show::What::kWarnings:
     case Show::What::kErrors: {
+      const bool errors = s.what == Show::What::kErrors;
       if (s.count) {
-        const bool errors = s.what == Show::What::kErrors;
-        sink.Header({{errors ? "@@session.error_count" : "@@session.warning_count", true}});
-        emit({std::to_string(DiagnosticCount(errors))});
+        out.Header({{errors ? "@@session.error_count" : "@@session.warning_count", true}});
+        out.Row({std::to_string(DiagnosticCount(errors))});
         return o;
       }
-      sink.Header({{"Level"}, {"Code", true}, {"Message"}});
+      out.Header({{"Level"}, {"Code", true}, {"Message"}});
       for (const SqlWarning& w : diagnostics_) {
-        if (s.what == Show::What::kErrors && w.level != SqlWarning::Level::kError) continue;
-        emit({LevelName(w.level), std::to_string(w.code), w.message});
+        if (!errors || w.level == SqlWarning::Level::kError)
+          out.Row({LevelName(w.level), std::to_string(w.code), w.message});
       }
       return o;
     }
-    case Show::What::kVariables: {
-      sink.Header({{"Variable_name"}, {"Value"}});
+    case Show::What::kVariables:
+      out.Header({{"Variable_name"}, {"Value"}});
       for (const KnownVariable& k : kVariables) {
         const std::string name(k.name);
-        if (LikeMatches(name, s.like)) emit({name, *SystemVariable(name)});
+        if (LikeMatches(name, s.like)) out.Row({name, *SystemVariable(name)});
       }
       return o;
-    }
   }
   return o;
 }
