@@ -31,6 +31,100 @@ std::string Eta(double seconds) {
   return s >= 3600 ? fmt::format("{}h{:02}m", s / 3600, s / 60 % 60) : fmt::format("{}m{:02}s", s / 60, s % 60);
 }
 
+// What the feeding of the dumps read and whether it went through.
+struct Fed {
+  std::uint64_t text_bytes = 0;
+  bool ok = true;
+};
+
+// Every dump file through the importer, a megabyte at a time, with the progress bar.
+Fed FeedFiles(std::vector<std::unique_ptr<InputFile>>& inputs, std::uint64_t total_bytes, sql::Importer& importer,
+              std::chrono::steady_clock::time_point start, ProgressBar& bar) {
+  Fed fed;
+  std::uint64_t done_bytes = 0;
+  std::string buf(1u << 20, '\0');
+  for (auto& in : inputs) {
+    importer.StartFile(in->path());
+    while (fed.ok) {
+      auto n = in->Read(buf.data(), buf.size());
+      if (!n.ok()) {
+        std::cerr << "\nstrata import: " << n.status().ToString() << "\n";
+        fed.ok = false;
+        break;
+      }
+      if (*n == 0) break;
+      fed.text_bytes += *n;
+      fed.ok = importer.Feed({buf.data(), *n});
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const std::uint64_t at = done_bytes + in->position();
+      const double rate = importer.rows() / std::max(secs, 1e-3);
+      const double eta = at ? secs * (static_cast<double>(total_bytes) / at - 1) : 0;
+      bar.Update(std::min(at, total_bytes - (total_bytes > 0)),
+                 fmt::format("{}  {:.0f} rows/s  ETA {}  {}", Bytes(static_cast<double>(at)), rate, Eta(eta),
+                             importer.current_table()));
+    }
+    if (fed.ok) fed.ok = importer.FinishFile();
+    done_bytes += in->size();
+    if (!fed.ok) break;
+  }
+  return fed;
+}
+
+struct Timing {
+  double total = 0, loading = 0;
+  bool enabling_redo = false;
+};
+
+// The summary on stdout (warnings and notes on stderr, as the client shows them).
+void Summarize(const sql::ImportResult& r, engine::Database& db, std::size_t n_files, std::uint64_t text_bytes,
+               std::uint64_t file_bytes, const Timing& t, bool force) {
+  std::uint64_t data_bytes = 0;
+  for (const std::string& name : r.tables) {
+    const auto dot = name.find('.');
+    if (auto table = db.GetTable(name.substr(0, dot), name.substr(dot + 1)); table.ok())
+      data_bytes += (*table)->file_bytes();
+  }
+  std::cout << fmt::format(
+      "Imported {} rows into {} tables from {} file(s) in {:.2f} s ({:.2f} s loading{}): {:.0f} rows/s, "
+      "{:.1f} MiB/s of dump text\n",
+      r.rows, r.tables.size(), n_files, t.total, t.loading, t.enabling_redo ? ", then enabling redo" : "",
+      r.rows / std::max(t.total, 1e-3), text_bytes / std::max(t.total, 1e-3) / (1 << 20));
+  if (!r.header_database.empty()) {
+    std::cout << fmt::format(
+        "Loaded into `{}`, the database the dump's header names (it has no USE; --database chooses "
+        "another)\n",
+        r.header_database);
+  }
+  if (r.bulk_rows)
+    std::cout << fmt::format("{} rows went into empty tables in key order: indexes built bottom-up\n", r.bulk_rows);
+  if (!r.errors.empty() && !force) {
+    std::cout << fmt::format("Stopped at line {}{}: every statement before it was applied and stays", r.errors[0].line,
+                             r.errors[0].file.empty() ? "" : " of " + r.errors[0].file);
+    if (r.statements_after_error) {
+      std::cout << fmt::format("; {} rows of {} INSERTs after it were applied too (tables load side by side) and stay",
+                               r.rows_after_error, r.statements_after_error);
+    }
+    std::cout << "\n";
+  }
+  std::cout << fmt::format("Dump text {} ({} on disk); table files {}; {} statements",
+                           Bytes(static_cast<double>(text_bytes)), Bytes(static_cast<double>(file_bytes)),
+                           Bytes(static_cast<double>(data_bytes)), r.statements)
+            << (r.skipped ? fmt::format(" ({} skipped: versioned statements this server does not support)", r.skipped)
+                          : "")
+            << "\n";
+  if (r.warning_count || r.notes) {
+    std::cout << fmt::format("{} warnings, {} notes{}\n", r.warning_count, r.notes,
+                             r.warning_count > r.warnings.size()
+                                 ? fmt::format(" (the first {} below)", r.warnings.size())
+                             : r.warning_count ? " (below)"
+                                               : "");
+    for (const sql::ImportWarning& w : r.warnings) {
+      std::cerr << fmt::format("{} (Code {}) at line {}{}: {}\n", sql::LevelName(w.warning.level), w.warning.code,
+                               w.line, w.file.empty() ? "" : " of " + w.file, w.warning.message);
+    }
+  }
+}
+
 }  // namespace
 
 int Import(const std::vector<std::string>& args) {
@@ -104,36 +198,11 @@ int Import(const std::vector<std::string>& args) {
   io.force = vm.count("force") > 0;
   sql::Importer importer(*db, io);
   ProgressBar bar("import", total_bytes);
-  std::uint64_t done_bytes = 0, text_bytes = 0;
-  std::string buf(1u << 20, '\0');
-  bool ok = true;
-  for (auto& in : inputs) {
-    importer.StartFile(in->path());
-    while (ok) {
-      auto n = in->Read(buf.data(), buf.size());
-      if (!n.ok()) {
-        std::cerr << "\nstrata import: " << n.status().ToString() << "\n";
-        ok = false;
-        break;
-      }
-      if (*n == 0) break;
-      text_bytes += *n;
-      ok = importer.Feed({buf.data(), *n});
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const std::uint64_t at = done_bytes + in->position();
-      const double rate = importer.rows() / std::max(secs, 1e-3);
-      const double eta = at ? secs * (static_cast<double>(total_bytes) / at - 1) : 0;
-      bar.Update(std::min(at, total_bytes - (total_bytes > 0)),
-                 fmt::format("{}  {:.0f} rows/s  ETA {}  {}", Bytes(static_cast<double>(at)), rate, Eta(eta),
-                             importer.current_table()));
-    }
-    if (ok) ok = importer.FinishFile();
-    done_bytes += in->size();
-    if (!ok) break;
-  }
+  const Fed fed = FeedFiles(inputs, total_bytes, importer, start, bar);
   const sql::ImportResult r = importer.Finish();
   bar.Finish();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  Timing t;
+  t.loading = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& e : r.errors) {
     std::cerr << "strata import: " << FormatError(e.error, e.line) << (e.file.empty() ? "" : " (in " + e.file + ")")
               << "\n";
@@ -145,52 +214,10 @@ int Import(const std::vector<std::string>& args) {
     }
     std::cerr << "strata import: redo logging enabled again (every page written, checkpoint taken)\n";
   }
-  const double total_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::uint64_t data_bytes = 0;
-  for (const std::string& name : r.tables) {
-    const auto dot = name.find('.');
-    if (auto t = db->GetTable(name.substr(0, dot), name.substr(dot + 1)); t.ok()) data_bytes += (*t)->file_bytes();
-  }
-  std::cout << fmt::format(
-      "Imported {} rows into {} tables from {} file(s) in {:.2f} s ({:.2f} s loading{}): {:.0f} rows/s, "
-      "{:.1f} MiB/s of dump text\n",
-      r.rows, r.tables.size(), files.size(), total_secs, secs, disable_redo ? ", then enabling redo" : "",
-      r.rows / std::max(total_secs, 1e-3), text_bytes / std::max(total_secs, 1e-3) / (1 << 20));
-  if (!r.header_database.empty()) {
-    std::cout << fmt::format(
-        "Loaded into `{}`, the database the dump's header names (it has no USE; --database chooses "
-        "another)\n",
-        r.header_database);
-  }
-  if (r.bulk_rows)
-    std::cout << fmt::format("{} rows went into empty tables in key order: indexes built bottom-up\n", r.bulk_rows);
-  if (!r.errors.empty() && !io.force) {
-    std::cout << fmt::format("Stopped at line {}{}: every statement before it was applied and stays", r.errors[0].line,
-                             r.errors[0].file.empty() ? "" : " of " + r.errors[0].file);
-    if (r.statements_after_error) {
-      std::cout << fmt::format("; {} rows of {} INSERTs after it were applied too (tables load side by side) and stay",
-                               r.rows_after_error, r.statements_after_error);
-    }
-    std::cout << "\n";
-  }
-  std::cout << fmt::format("Dump text {} ({} on disk); table files {}; {} statements",
-                           Bytes(static_cast<double>(text_bytes)), Bytes(static_cast<double>(total_bytes)),
-                           Bytes(static_cast<double>(data_bytes)), r.statements)
-            << (r.skipped ? fmt::format(" ({} skipped: versioned statements this server does not support)", r.skipped)
-                          : "")
-            << "\n";
-  if (r.warning_count || r.notes) {
-    std::cout << fmt::format("{} warnings, {} notes{}\n", r.warning_count, r.notes,
-                             r.warning_count > r.warnings.size()
-                                 ? fmt::format(" (the first {} below)", r.warnings.size())
-                             : r.warning_count ? " (below)"
-                                               : "");
-    for (const sql::ImportWarning& w : r.warnings) {
-      std::cerr << fmt::format("{} (Code {}) at line {}{}: {}\n", sql::LevelName(w.warning.level), w.warning.code,
-                               w.line, w.file.empty() ? "" : " of " + w.file, w.warning.message);
-    }
-  }
-  return r.errors.empty() && ok ? kExitOk : kExitFailure;
+  t.total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  t.enabling_redo = disable_redo;
+  Summarize(r, *db, files.size(), fed.text_bytes, total_bytes, t, io.force);
+  return r.errors.empty() && fed.ok ? kExitOk : kExitFailure;
 }
 
 }  // namespace strata::cli
