@@ -72,22 +72,6 @@ std::uint64_t IntegerMax(const Column& c) {
 
 namespace {
 
-std::uint32_t LobMax(ColumnType t) {
-  switch (t) {
-    case ColumnType::kTinyText:
-    case ColumnType::kTinyBlob:
-      return 255;
-    case ColumnType::kText:
-    case ColumnType::kBlob:
-      return 65535;
-    case ColumnType::kMediumText:
-    case ColumnType::kMediumBlob:
-      return 16777215;
-    default:
-      return 0xFFFFFFFF;
-  }
-}
-
 std::size_t Utf8Chars(const std::string& s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
@@ -268,7 +252,7 @@ FieldDef StorageOf(const Column& c) {
     case ColumnType::kTimestamp:
       return FieldDef::Fixed(c.name, 4 + (c.scale + 1) / 2, n);
     default:
-      return FieldDef::Variable(c.name, LobMax(c.type), n, true);
+      return FieldDef::Variable(c.name, c.lob_max_bytes(), n, true);
   }
 }
 
@@ -475,8 +459,8 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
   const bool binary = c.charset == Charset::kBinary || c.type == ColumnType::kBinary ||
                       c.type == ColumnType::kVarbinary || (c.is_lob() && !c.is_string());
   const std::size_t len = binary ? s.size() : Utf8Chars(s);
-  std::size_t limit = c.is_lob() ? LobMax(c.type) : c.length;
-  if (c.is_lob() && !binary) limit = LobMax(c.type);  // TEXT limits are in bytes
+  std::size_t limit = c.is_lob() ? c.lob_max_bytes() : c.length;
+  if (c.is_lob() && !binary) limit = c.lob_max_bytes();  // TEXT limits are in bytes
   if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, Status::Reason::kDataTooLong, "Data too long");
   // Strict mode: bytes that are not utf8mb4 do not go into a utf8mb4 column, nor characters
   // latin1 lacks into a latin1 one (MySQL's 1366). Values are UTF-8 everywhere above the

@@ -22,6 +22,22 @@ bool Column::is_string() const {
   }
 }
 
+std::uint32_t Column::lob_max_bytes() const {
+  switch (type) {
+    case ColumnType::kTinyText:
+    case ColumnType::kTinyBlob:
+      return 255;
+    case ColumnType::kText:
+    case ColumnType::kBlob:
+      return 65535;
+    case ColumnType::kMediumText:
+    case ColumnType::kMediumBlob:
+      return 16777215;
+    default:
+      return 0xFFFFFFFF;
+  }
+}
+
 std::string Column::SqlType() const {
   const std::string u = std::string(is_unsigned ? " unsigned" : "") + (zerofill ? " zerofill" : "");
   // An integer's display width shows only with ZEROFILL, as MySQL 8.0 prints it.

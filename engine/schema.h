@@ -67,6 +67,9 @@ struct Column {
   bool is_integer() const { return type <= ColumnType::kBigInt; }
   bool is_string() const;  // CHAR, VARCHAR, TEXT family (not binary types)
   bool is_lob() const { return type >= ColumnType::kTinyText; }
+  // BLOB and TEXT: the most bytes a value holds (TINY 255, plain 65,535, MEDIUM 16 MiB - 1,
+  // LONG 4 GiB - 1).
+  std::uint32_t lob_max_bytes() const;
   // "int unsigned", "varchar(45)", "decimal(10,2)", ... as SHOW CREATE TABLE prints them.
   std::string SqlType() const;
 };

@@ -211,40 +211,161 @@ ViewSection CompressedSection(const SpaceFile& f, ConstBytes page, const std::ve
   return s;
 }
 
+// The INDEX page header's fields, where they are.
+ViewSection IndexHeaderSection(const SpaceFile& f, const IndexPage& ip) {
+  using P = IndexPage;
+  ViewSection s{"INDEX header", {}};
+  s.fields = {{"n_dir_slots", P::kNDirSlots, 2, ip.n_dir_slots(), ""},
+              {"heap_top", P::kHeapTop, 2, ip.heap_top(), ""},
+              {"n_heap", P::kNHeap, 2, ip.n_heap(), ip.is_compact() ? "COMPACT" : "REDUNDANT"},
+              {"free", P::kFree, 2, ip.free_list(), ""},
+              {"garbage", P::kGarbage, 2, ip.garbage(), "bytes"},
+              {"last_insert", P::kLastInsert, 2, ip.last_insert(), ""},
+              {"direction", P::kDirection, 2, static_cast<int>(ip.direction()),
+               DirectionName(static_cast<std::uint16_t>(ip.direction()))},
+              {"n_direction", P::kNDirection, 2, ip.n_direction(), ""},
+              {"n_recs", P::kNRecs, 2, ip.n_recs(), ""},
+              {"max_trx_id", P::kMaxTrxId, 8, ip.max_trx_id(), ""},
+              {"level", P::kLevel, 2, ip.level(), ip.is_leaf() ? "leaf" : ""},
+              {"index_id", P::kIndexId, 8, ip.index_id(), ""},
+              {"seg_leaf", P::kSegLeaf, 10, nullptr, Fseg(ip.seg_leaf())},
+              {"seg_top", P::kSegTop, 10, nullptr, Fseg(ip.seg_top())}};
+  if (f.flavor() == Flavor::kMariaDb && ip.page_instant()) {
+    s.fields.push_back({"page_instant", P::kDirection, 2, ip.page_instant(), "core fields (MariaDB instant ALTER)"});
+  }
+  return s;
+}
+
+// Which layout decodes a page's records, and where it came from.
+struct PageLayout {
+  Dictionary dict;
+  const IndexDef* def = nullptr;  // the page's index, when the dictionary has its layout
+  const RecordLayout* layout = nullptr;
+  RecordLayout node_pointers;
+  std::optional<MariaDbInstant> instant;  // a table MariaDB altered instantly: its column map
+  const TableDef* instant_table = nullptr;
+  const TableDef* versioned = nullptr;  // MySQL 8.0.29+ row versions: each record by its own
+};
+
+void ChooseLayout(const SpaceFile& f, ConstBytes page, const IndexPage& ip, const Dictionary* server, PageView& v,
+                  PageLayout& pl) {
+  auto resolved = ResolveDefinition(f, {std::nullopt, "", server});
+  pl.dict = resolved.ok() ? std::move(resolved->dict) : DictionaryFor(f, server);
+  const Dictionary& dict = pl.dict;
+  const IndexDef* def = dict.FindIndex(ip.index_id());
+  if (def) v.sections[v.sections.size() - 2].fields.push_back({"index", IndexPage::kIndexId, 8, def->name, def->table});
+  if (def && def->leaf.fields.empty()) def = nullptr;  // names only (SYS_* tables): no layout
+  pl.def = def;
+  static const RecordLayout sdi_layout = SdiLayout();
+  if (FilHeader(page).type() == PageType::kSdi && ip.is_leaf()) {
+    pl.layout = &sdi_layout;
+    v.layout_source = "SDI record layout";
+  } else if (def) {
+    pl.node_pointers = def->NodePointerLayout();
+    pl.layout = ip.is_leaf() ? &def->leaf : &pl.node_pointers;
+    v.layout_source = dict.source + " index " + def->name + " of " + def->table;  // where the layout came from
+    // Node pointers after an instant ALTER keep the NULL bitmap of before it, which the
+    // definition of today does not give.
+    const TableDef* owner = dict.TableOf(def);
+    const bool by_mariadb = f.flavor() == Flavor::kMariaDb && def->root_page < f.n_pages() &&
+                            FilHeader(f.page(def->root_page)).type() == PageType::kSdiBlobOrInstant;
+    if (!ip.is_leaf() && (by_mariadb || (owner && owner->AlteredInstantlyByMySql()))) {
+      pl.layout = nullptr;
+      v.layout_source =
+          "none: node pointers of a table altered instantly keep a NULL bitmap the definition does not give";
+    }
+    // A table MariaDB altered instantly: its rows' fields are the metadata record's column map's.
+    if (ip.is_leaf() && owner && owner->Clustered() == def) {
+      if (auto got = ReadMariaDbInstant(f, *owner, *def)) {
+        if (!got->ok()) {
+          pl.layout = nullptr;
+          v.problems.push_back("MariaDB instant ALTER: " + got->status().message());
+        } else {
+          pl.instant = std::move(**got);
+          pl.instant_table = owner;
+          pl.layout = &pl.instant->leaf;
+          v.layout_source += " (MariaDB instant ALTER: fields as its metadata record maps them)";
+        }
+      }
+    }
+  } else if (!ip.is_compact()) {
+    v.layout_source = "REDUNDANT (self-describing)";
+  }
+  // MySQL 8.0.29+ instant ADD/DROP: each leaf record says the row version it was written in.
+  if (def && pl.layout == &def->leaf && !def->row_versions.empty()) pl.versioned = dict.TableOf(def);
+  if (pl.versioned) v.layout_source += " (row versions: each record by the columns of its own)";
+}
+
+// One record: its header and, where the layout allows, each field and how its value reads.
+RecordView ViewRecord(ConstBytes page, const IndexPage& ip, const RecordWalker& w, const PageLayout& pl) {
+  const RecordHeader& h = w.header();
+  RecordView r;
+  r.offset = w.origin();
+  r.heap_no = h.heap_no;
+  r.status = ip.is_compact() ? ToString(h.status) : (ip.is_leaf() ? "ordinary" : "node_pointer");
+  r.deleted = h.deleted();
+  r.min_rec = h.min_rec();
+  r.n_owned = h.n_owned;
+  r.next = h.NextOrigin(w.origin(), ip.is_compact(), page.size());
+  Result<std::vector<FieldSlice>> fields = Status::NotSupported("no layout");
+  const RecordLayout* record_layout = pl.instant && h.min_rec() ? &pl.instant->metadata : pl.layout;
+  const IndexDef::RowVersion* version = nullptr;
+  if (pl.versioned) {
+    auto n = RecordRowVersion(page, w.origin());
+    if (n.ok() && *n < pl.def->row_versions.size()) version = &pl.def->row_versions[*n];
+    if (version) record_layout = &version->leaf;
+  }
+  if (!ip.is_compact()) {
+    fields = DecodeRedundantFields(page, w.origin());
+  } else if (record_layout) {
+    fields = DecodeCompactFields(page, w.origin(), *record_layout);
+  }
+  if (!fields.ok()) {
+    if (pl.layout || !ip.is_compact()) r.error = fields.status().ToString();
+    return r;
+  }
+  const IndexDef* def = pl.def;
+  for (std::size_t i = 0; i < fields->size(); ++i) {
+    const FieldSlice& fs = (*fields)[i];
+    const FieldDef* fd = record_layout && i < record_layout->fields.size() ? &record_layout->fields[i] : nullptr;
+    // How the field's value reads: its column's format, by the instant map when there is one.
+    const ColumnFormat* format = nullptr;
+    if (pl.instant && !h.min_rec() && i < pl.instant->column_of.size() && pl.instant->column_of[i] >= 0) {
+      format = &pl.instant_table->columns[static_cast<std::size_t>(pl.instant->column_of[i])].format;
+    } else if (version && i < version->columns.size()) {
+      format = &pl.versioned->columns[version->columns[i]].format;
+    } else if (!pl.instant && def && fd && i < def->formats.size() && fd->name == def->fields[i]) {
+      format = &def->formats[i];
+    }
+    RecordField rf{fd ? fd->name : fmt::format("field {}", i), fs.offset, fs.length, fs.is_null, fs.external, ""};
+    if (fs.missing)
+      rf.value = "(instant default)";
+    else if (fs.is_null)
+      rf.value = "NULL";
+    else if (fs.external)
+      rf.value = "external: " + RenderValue(page.subspan(fs.offset, fs.length), nullptr);
+    else
+      rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd, format);
+    r.fields.push_back(rf);
+  }
+  return r;
+}
+
 void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_records, const Dictionary* server) {
   ZipPageParts zip;
   auto ip = f.OpenIndexPage(page, &zip);
+  const bool compressed = f.shape().compressed();
   if (!ip.ok()) {
-    if (f.shape().compressed()) v.with_records = false;  // none can be read; a count of 0 would be false
-    v.problems.push_back((f.shape().compressed() ? "the compressed page does not unpack: " : "") +
-                         ip.status().ToString());
+    if (compressed) v.with_records = false;  // none can be read; a count of 0 would be false
+    v.problems.push_back((compressed ? "the compressed page does not unpack: " : "") + ip.status().ToString());
     return;
   }
-  if (f.shape().compressed()) {
+  if (compressed) {
     v.sections.push_back(CompressedSection(f, page, v.regions, zip));
     page = ip->page();  // the unpacked page, which the IndexPage holds
   }
-  PageSpace sp = ip->Space();
-  ViewSection s{"INDEX header", {}};
-  s.fields = {{"n_dir_slots", 38, 2, ip->n_dir_slots(), ""},
-              {"heap_top", 40, 2, ip->heap_top(), ""},
-              {"n_heap", 42, 2, ip->n_heap(), ip->is_compact() ? "COMPACT" : "REDUNDANT"},
-              {"free", 44, 2, ip->free_list(), ""},
-              {"garbage", 46, 2, ip->garbage(), "bytes"},
-              {"last_insert", 48, 2, ip->last_insert(), ""},
-              {"direction", 50, 2, static_cast<int>(ip->direction()),
-               DirectionName(static_cast<std::uint16_t>(ip->direction()))},
-              {"n_direction", 52, 2, ip->n_direction(), ""},
-              {"n_recs", 54, 2, ip->n_recs(), ""},
-              {"max_trx_id", 56, 8, ip->max_trx_id(), ""},
-              {"level", 64, 2, ip->level(), ip->is_leaf() ? "leaf" : ""},
-              {"index_id", 66, 8, ip->index_id(), ""},
-              {"seg_leaf", 74, 10, nullptr, Fseg(ip->seg_leaf())},
-              {"seg_top", 84, 10, nullptr, Fseg(ip->seg_top())}};
-  if (f.flavor() == Flavor::kMariaDb && ip->page_instant()) {
-    s.fields.push_back({"page_instant", 50, 2, ip->page_instant(), "core fields (MariaDB instant ALTER)"});
-  }
-  v.sections.push_back(s);
+  const PageSpace sp = ip->Space();
+  v.sections.push_back(IndexHeaderSection(f, *ip));
   v.sections.push_back({"space",
                         {{"data_size", 0, 0, sp.data_size, "InnoDB DATA_SIZE: heap top - supremum end - garbage"},
                          {"used_bytes", 0, 0, sp.used_bytes, "innodb_ruby: page size - free"},
@@ -252,108 +373,10 @@ void IndexSections(const SpaceFile& f, ConstBytes page, PageView& v, bool with_r
                          {"max_insert_after_reorganize", 0, 0, sp.max_insert_after_reorganize, ""}}});
   if (Status st = ip->CheckStructure(); !st.ok()) v.problems.push_back(st.ToString());
   if (!with_records) return;
-
-  // Which layout decodes the records.
-  auto resolved = ResolveDefinition(f, {std::nullopt, "", server});
-  Dictionary dict = resolved.ok() ? std::move(resolved->dict) : DictionaryFor(f, server);
-  const IndexDef* def = dict.FindIndex(ip->index_id());
-  if (def) v.sections[v.sections.size() - 2].fields.push_back({"index", 66, 8, def->name, def->table});
-  if (def && def->leaf.fields.empty()) def = nullptr;  // names only (SYS_* tables): no layout
-  const RecordLayout* layout = nullptr;
-  RecordLayout np;
-  std::optional<MariaDbInstant> instant;
-  const TableDef* instant_table = nullptr;
-  static const RecordLayout sdi_layout = SdiLayout();
-  if (FilHeader(page).type() == PageType::kSdi && ip->is_leaf()) {
-    layout = &sdi_layout;
-    v.layout_source = "SDI record layout";
-  } else if (def) {
-    np = def->NodePointerLayout();
-    layout = ip->is_leaf() ? &def->leaf : &np;
-    v.layout_source = dict.source + " index " + def->name + " of " + def->table;  // where the layout came from
-    // Node pointers after an instant ALTER keep the NULL bitmap of before it, which the
-    // definition of today does not give.
-    const TableDef* owner = dict.TableOf(def);
-    const bool by_mariadb = f.flavor() == Flavor::kMariaDb && def->root_page < f.n_pages() &&
-                            FilHeader(f.page(def->root_page)).type() == PageType::kSdiBlobOrInstant;
-    if (!ip->is_leaf() && (by_mariadb || (owner && owner->AlteredInstantlyByMySql()))) {
-      layout = nullptr;
-      v.layout_source =
-          "none: node pointers of a table altered instantly keep a NULL bitmap the definition does not give";
-    }
-    // A table MariaDB altered instantly: its rows' fields are the metadata record's column map's.
-    if (ip->is_leaf() && owner && owner->Clustered() == def) {
-      if (auto got = ReadMariaDbInstant(f, *owner, *def)) {
-        if (!got->ok()) {
-          layout = nullptr;
-          v.problems.push_back("MariaDB instant ALTER: " + got->status().message());
-        } else {
-          instant = std::move(**got);
-          instant_table = owner;
-          layout = &instant->leaf;
-          v.layout_source += " (MariaDB instant ALTER: fields as its metadata record maps them)";
-        }
-      }
-    }
-  } else if (!ip->is_compact()) {
-    v.layout_source = "REDUNDANT (self-describing)";
-  }
-  // MySQL 8.0.29+ instant ADD/DROP: each leaf record says the row version it was written in.
-  const TableDef* versioned = def && layout == &def->leaf && !def->row_versions.empty() ? dict.TableOf(def) : nullptr;
-  if (versioned) v.layout_source += " (row versions: each record by the columns of its own)";
+  PageLayout pl;
+  ChooseLayout(f, page, *ip, server, v, pl);
   RecordWalker w(*ip);
-  while (w.Next()) {
-    const RecordHeader& h = w.header();
-    RecordView r;
-    r.offset = w.origin();
-    r.heap_no = h.heap_no;
-    r.status = ip->is_compact() ? ToString(h.status) : (ip->is_leaf() ? "ordinary" : "node_pointer");
-    r.deleted = h.deleted();
-    r.min_rec = h.min_rec();
-    r.n_owned = h.n_owned;
-    r.next = h.NextOrigin(w.origin(), ip->is_compact(), page.size());
-    Result<std::vector<FieldSlice>> fields = Status::NotSupported("no layout");
-    const RecordLayout* record_layout = instant && h.min_rec() ? &instant->metadata : layout;
-    const IndexDef::RowVersion* version = nullptr;
-    if (versioned) {
-      auto n = RecordRowVersion(page, w.origin());
-      if (n.ok() && *n < def->row_versions.size()) version = &def->row_versions[*n];
-      if (version) record_layout = &version->leaf;
-    }
-    if (!ip->is_compact()) {
-      fields = DecodeRedundantFields(page, w.origin());
-    } else if (record_layout) {
-      fields = DecodeCompactFields(page, w.origin(), *record_layout);
-    }
-    if (fields.ok()) {
-      for (std::size_t i = 0; i < fields->size(); ++i) {
-        const FieldSlice& fs = (*fields)[i];
-        const FieldDef* fd = record_layout && i < record_layout->fields.size() ? &record_layout->fields[i] : nullptr;
-        // How the field's value reads: its column's format, by the instant map when there is one.
-        const ColumnFormat* format = nullptr;
-        if (instant && !h.min_rec() && i < instant->column_of.size() && instant->column_of[i] >= 0) {
-          format = &instant_table->columns[static_cast<std::size_t>(instant->column_of[i])].format;
-        } else if (version && i < version->columns.size()) {
-          format = &versioned->columns[version->columns[i]].format;
-        } else if (!instant && def && fd && i < def->formats.size() && fd->name == def->fields[i]) {
-          format = &def->formats[i];
-        }
-        RecordField rf{fd ? fd->name : fmt::format("field {}", i), fs.offset, fs.length, fs.is_null, fs.external, ""};
-        if (fs.missing)
-          rf.value = "(instant default)";
-        else if (fs.is_null)
-          rf.value = "NULL";
-        else if (fs.external)
-          rf.value = "external: " + RenderValue(page.subspan(fs.offset, fs.length), nullptr);
-        else
-          rf.value = RenderValue(page.subspan(fs.offset, fs.length), fd, format);
-        r.fields.push_back(rf);
-      }
-    } else if (layout || !ip->is_compact()) {
-      r.error = fields.status().ToString();
-    }
-    v.records.push_back(r);
-  }
+  while (w.Next()) v.records.push_back(ViewRecord(page, *ip, w, pl));
   if (!w.status().ok()) v.problems.push_back(w.status().ToString());
 }
 

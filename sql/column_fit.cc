@@ -91,24 +91,7 @@ bool BinaryColumn(const Column& c) {
          (c.is_lob() && !c.is_string());
 }
 
-std::size_t TextLimit(const Column& c) {
-  switch (c.type) {
-    case ColumnType::kTinyText:
-    case ColumnType::kTinyBlob:
-      return 255;
-    case ColumnType::kText:
-    case ColumnType::kBlob:
-      return 65535;
-    case ColumnType::kMediumText:
-    case ColumnType::kMediumBlob:
-      return 16777215;
-    case ColumnType::kLongText:
-    case ColumnType::kLongBlob:
-      return 0xFFFFFFFF;
-    default:
-      return c.length;
-  }
-}
+std::size_t TextLimit(const Column& c) { return c.is_lob() ? c.lob_max_bytes() : c.length; }
 
 // `s` with a '?' for each byte that is not UTF-8 and, in a latin1 column, for each
 // character latin1 lacks, as the server stores them.

@@ -693,6 +693,22 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   return o;
 }
 
+namespace {
+
+// ON/OFF, 1/0, TRUE/FALSE, as the server reads a boolean variable.
+std::optional<bool> OnOff(const std::string& text) {
+  const std::string t = Lower(text);
+  if (t == "1" || t == "on" || t == "true") return true;
+  if (t == "0" || t == "off" || t == "false") return false;
+  return std::nullopt;
+}
+
+SqlError CannotBeSet(const std::string& name, const std::string& text) {
+  return {1231, "42000", fmt::format("Variable '{}' can't be set to the value of '{}'", name, text)};
+}
+
+}  // namespace
+
 StatementOutcome Session::DoSet(const Set& set) {
   StatementOutcome o;
   // Every name is checked before anything is set: a misspelt variable changes nothing.
@@ -709,114 +725,115 @@ StatementOutcome Session::DoSet(const Set& set) {
     if (!value.ok()) return Error(value.error());
     if (v.scope == SetVariable::Scope::kUser) {
       user_vars_[Lower(v.name)] = *value;
-      continue;
-    }
-    const std::string text = value->value.is_null() ? "" : *Format(value->value);
-    const std::string& name = v.name;
-    auto on = [&]() -> std::optional<bool> {
-      const std::string t = Lower(text);
-      if (t == "1" || t == "on" || t == "true") return true;
-      if (t == "0" || t == "off" || t == "false") return false;
-      return std::nullopt;
-    };
-    if (name == "autocommit") {
-      auto b = on();
-      if (!b)
-        return Error({1231, "42000", fmt::format("Variable 'autocommit' can't be set to the value of '{}'", text)});
-      if (*b && !autocommit_) {
-        if (auto e = EndTransaction(true)) return Error(*e);
-      }
-      autocommit_ = *b;
-    } else if (name == "sql_mode") {
-      // Checked and expanded (a misspelt mode was kept as given, and TRADITIONAL or DEFAULT
-      // turned strict mode off without a word).
-      std::string bad;
-      auto mode = Lower(text) == "default" ? std::optional<std::string>(std::string(FindVariable(name)->value))
-                                           : SqlModeValue(text, &bad);
-      if (!mode)
-        return Error({1231, "42000", fmt::format("Variable 'sql_mode' can't be set to the value of '{}'", bad)});
-      SetSessionOrGlobal(name, *mode, v.scope == SetVariable::Scope::kGlobal);
-    } else if (name == "transaction_isolation" || name == "tx_isolation") {
-      auto iso = IsolationFromName(text);
-      if (!iso)
-        return Error({1231, "42000", fmt::format("Variable '{}' can't be set to the value of '{}'", name, text)});
-      isolation_ = *iso;
-    } else if (name == "innodb_flush_log_at_trx_commit") {
-      if (v.scope != SetVariable::Scope::kGlobal) {
-        return Error(
-            {1229, "HY000",
-             "Variable 'innodb_flush_log_at_trx_commit' is a GLOBAL variable and should be set with SET GLOBAL"});
-      }
-      // Past the largest mode, the largest, with MySQL's warning (as it does for any number
-      // out of a variable's range).
-      int mode = std::atoi(text.c_str());
-      if (mode > 2 && std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c); })) {
-        o.warnings.push_back({SqlWarning::Level::kWarning, 1292,
-                              fmt::format("Truncated incorrect innodb_flush_log_at_trx_commit value: '{}'", text)});
-        mode = 2;
-      }
-      Status st = db_.set_flush_log_at_trx_commit(mode);
-      if (!st.ok() || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
-        return Error(
-            {1231, "42000",
-             fmt::format("Variable 'innodb_flush_log_at_trx_commit' can't be set to the value of '{}'", text)});
-      }
-    } else if (name == "async_commit") {
-      auto b = on();
-      if (!b)
-        return Error({1231, "42000", fmt::format("Variable 'async_commit' can't be set to the value of '{}'", text)});
-      async_commit_ = *b;
-    } else if (name == "enable_early_lock_release") {
-      auto b = on();
-      if (!b)
-        return Error({1231, "42000",
-                      fmt::format("Variable 'enable_early_lock_release' can't be set to the value of '{}'", text)});
-      db_.set_early_lock_release(*b);
-    } else if (name == "max_elr_dependent_trx_count") {
-      std::uint64_t count = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
-      if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-        return Error({1231, "42000",
-                      fmt::format("Variable 'max_elr_dependent_trx_count' can't be set to the value of '{}'", text)});
-      }
-      db_.set_max_elr_dependent_trx_count(count);
-    } else if (name == "hot_row_group_commit_tables") {
-      db_.set_group_commit_tables(text);
-    } else if (name == "innodb_lock_wait_timeout") {
-      const long secs = std::atol(text.c_str());
-      if (secs < 1)
-        return Error({1231, "42000",
-                      fmt::format("Variable 'innodb_lock_wait_timeout' can't be set to the value of '{}'", text)});
-      db_.set_lock_wait_timeout(std::chrono::seconds(secs));
-      session_vars_[name] = std::to_string(secs);
-    } else {
-      const KnownVariable* known = FindVariable(name);             // checked above
-      if (Lower(text) == "default" && value->value.is_string()) {  // SET x = DEFAULT: its default again
-        if (v.scope == SetVariable::Scope::kGlobal) {
-          std::lock_guard<std::mutex> l(global_values_mu);
-          global_values.erase(name);
-        } else {
-          session_vars_.erase(name);
-        }
-        continue;
-      }
-      std::uint64_t number = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
-      const bool is_unsigned = !text.empty() && ec == std::errc() && end == text.data() + text.size();
-      if ((known->kind == VarKind::kBool && !on()) || (known->kind == VarKind::kUnsigned && !is_unsigned))
-        return Error({1231, "42000",
-                      fmt::format("Variable '{}' can't be set to the value of '{}'", name,
-                                  value->value.is_null() ? "NULL" : text)});
-      std::string kept = known->kind == VarKind::kBool ? (*on() ? "1" : "0") : text;
-      if (name == "max_error_count" && number > 65535) {  // the server's largest, with its warning
-        o.warnings.push_back(
-            {SqlWarning::Level::kWarning, 1292, fmt::format("Truncated incorrect max_error_count value: '{}'", text)});
-        kept = "65535";
-      }
-      SetSessionOrGlobal(name, kept, v.scope == SetVariable::Scope::kGlobal);
+    } else if (auto e = SetSystemVariable(v, *value, o)) {
+      return Error(*e);
     }
   }
   return o;
+}
+
+std::optional<SqlError> Session::SetSystemVariable(const SetVariable& v, const SqlValue& value, StatementOutcome& o) {
+  const std::string text = value.value.is_null() ? "" : *Format(value.value);
+  const std::string& name = v.name;
+  if (name == "autocommit") {
+    auto b = OnOff(text);
+    if (!b) return CannotBeSet(name, text);
+    if (*b && !autocommit_) {
+      if (auto e = EndTransaction(true)) return e;
+    }
+    autocommit_ = *b;
+  } else if (name == "sql_mode") {
+    // Checked and expanded (a misspelt mode was kept as given, and TRADITIONAL or DEFAULT
+    // turned strict mode off without a word).
+    std::string bad;
+    auto mode = Lower(text) == "default" ? std::optional<std::string>(std::string(FindVariable(name)->value))
+                                         : SqlModeValue(text, &bad);
+    if (!mode) return CannotBeSet(name, bad);
+    SetSessionOrGlobal(name, *mode, v.scope == SetVariable::Scope::kGlobal);
+  } else if (name == "transaction_isolation" || name == "tx_isolation") {
+    auto iso = IsolationFromName(text);
+    if (!iso) return CannotBeSet(name, text);
+    isolation_ = *iso;
+  } else if (name == "async_commit") {
+    auto b = OnOff(text);
+    if (!b) return CannotBeSet(name, text);
+    async_commit_ = *b;
+  } else {
+    auto engine = SetEngineVariable(v, text, o);
+    if (!engine.ok()) return engine.error();
+    if (!*engine) return SetDeclaredVariable(v, value, o);
+  }
+  return std::nullopt;
+}
+
+SqlResult<bool> Session::SetEngineVariable(const SetVariable& v, const std::string& text, StatementOutcome& o) {
+  const std::string& name = v.name;
+  if (name == "innodb_flush_log_at_trx_commit") {
+    if (v.scope != SetVariable::Scope::kGlobal) {
+      return SqlError{
+          1229, "HY000",
+          "Variable 'innodb_flush_log_at_trx_commit' is a GLOBAL variable and should be set with SET GLOBAL"};
+    }
+    // Past the largest mode, the largest, with MySQL's warning (as it does for any number
+    // out of a variable's range).
+    int mode = std::atoi(text.c_str());
+    if (mode > 2 && std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(c); })) {
+      o.warnings.push_back({SqlWarning::Level::kWarning, 1292,
+                            fmt::format("Truncated incorrect innodb_flush_log_at_trx_commit value: '{}'", text)});
+      mode = 2;
+    }
+    Status st = db_.set_flush_log_at_trx_commit(mode);
+    if (!st.ok() || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return CannotBeSet(name, text);
+  } else if (name == "enable_early_lock_release") {
+    auto b = OnOff(text);
+    if (!b) return CannotBeSet(name, text);
+    db_.set_early_lock_release(*b);
+  } else if (name == "max_elr_dependent_trx_count") {
+    std::uint64_t count = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return CannotBeSet(name, text);
+    db_.set_max_elr_dependent_trx_count(count);
+  } else if (name == "hot_row_group_commit_tables") {
+    db_.set_group_commit_tables(text);
+  } else if (name == "innodb_lock_wait_timeout") {
+    const long secs = std::atol(text.c_str());
+    if (secs < 1) return CannotBeSet(name, text);
+    db_.set_lock_wait_timeout(std::chrono::seconds(secs));
+    session_vars_[name] = std::to_string(secs);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// A variable kept as its value (boolean, number or text), session or global; DEFAULT forgets it.
+std::optional<SqlError> Session::SetDeclaredVariable(const SetVariable& v, const SqlValue& value, StatementOutcome& o) {
+  const std::string text = value.value.is_null() ? "" : *Format(value.value);
+  const std::string& name = v.name;
+  const KnownVariable* known = FindVariable(name);            // checked by DoSet
+  if (Lower(text) == "default" && value.value.is_string()) {  // SET x = DEFAULT: its default again
+    if (v.scope == SetVariable::Scope::kGlobal) {
+      std::lock_guard<std::mutex> l(global_values_mu);
+      global_values.erase(name);
+    } else {
+      session_vars_.erase(name);
+    }
+    return std::nullopt;
+  }
+  std::uint64_t number = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  const bool is_unsigned = !text.empty() && ec == std::errc() && end == text.data() + text.size();
+  const std::optional<bool> b = OnOff(text);
+  if ((known->kind == VarKind::kBool && !b) || (known->kind == VarKind::kUnsigned && !is_unsigned))
+    return CannotBeSet(name, value.value.is_null() ? "NULL" : text);
+  std::string kept = known->kind == VarKind::kBool ? (*b ? "1" : "0") : text;
+  if (name == "max_error_count" && number > 65535) {  // the server's largest, with its warning
+    o.warnings.push_back(
+        {SqlWarning::Level::kWarning, 1292, fmt::format("Truncated incorrect max_error_count value: '{}'", text)});
+    kept = "65535";
+  }
+  SetSessionOrGlobal(name, kept, v.scope == SetVariable::Scope::kGlobal);
+  return std::nullopt;
 }
 
 std::string Session::ShowCreateTable(const engine::Table& table) const {

@@ -121,6 +121,12 @@ class Session {
   StatementOutcome DoDelete(const Delete& d, Transaction* trx);
   StatementOutcome DoSelect(const Select& s, ResultSink& sink, Transaction* trx);
   StatementOutcome DoSet(const Set& s);
+  // One SET item of a system variable, its value as text (DoSet checked the name): the
+  // session's own (autocommit, sql_mode, isolation), the engine's knobs, or a declared one.
+  std::optional<SqlError> SetSystemVariable(const SetVariable& v, const SqlValue& value, StatementOutcome& o);
+  // The engine's knobs; false when `name` is not one of them.
+  SqlResult<bool> SetEngineVariable(const SetVariable& v, const std::string& text, StatementOutcome& o);
+  std::optional<SqlError> SetDeclaredVariable(const SetVariable& v, const SqlValue& value, StatementOutcome& o);
   StatementOutcome DoShow(const Show& s, ResultSink& sink);
   std::optional<std::string> SystemVariable(const std::string& name) const;
   // SET x (this session's value) or SET GLOBAL x (the value sessions opened later start from).
