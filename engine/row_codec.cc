@@ -344,123 +344,107 @@ CompareKind CompareKindOf(const Column& c) {
   return CompareKind::kBinary;
 }
 
-Result<Datum> EncodeValue(const Column& c, const Value& v) {
-  if (v.is_null()) {
-    if (!c.nullable)
-      return Status::InvalidArgument(fmt::format("Column '{}' cannot be null", c.name))
-          .Because(Status::Reason::kNullNotAllowed);
-    return Datum::Null();
+namespace {
+
+Result<Datum> EncodeInteger(const Column& c, const Value& v) {
+  const std::uint32_t w = IntWidth(c.type);
+  if (c.is_unsigned) {
+    auto u = ToUnsigned(c, v);
+    if (!u.ok()) return u.status();
+    if (*u > IntegerMax(c)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
+    return Datum::Of(Str(EncodeUnsigned(*u, w)));
   }
-  switch (c.type) {
-    case ColumnType::kTinyInt:
-    case ColumnType::kSmallInt:
-    case ColumnType::kMediumInt:
-    case ColumnType::kInt:
-    case ColumnType::kBigInt: {
-      const std::uint32_t w = IntWidth(c.type);
-      if (c.is_unsigned) {
-        auto u = ToUnsigned(c, v);
-        if (!u.ok()) return u.status();
-        if (*u > IntegerMax(c)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
-        return Datum::Of(Str(EncodeUnsigned(*u, w)));
-      }
-      auto s = ToSigned(c, v);
-      if (!s.ok()) return s.status();
-      if (*s < IntegerMin(c) || (*s > 0 && static_cast<std::uint64_t>(*s) > IntegerMax(c))) {
-        return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
-      }
-      return Datum::Of(Str(EncodeSigned(*s, w)));
-    }
-    case ColumnType::kDecimal: {
-      auto d = EncodeDecimal(c, v);
-      if (!d.ok()) return d.status();
-      return Datum::Of(std::move(*d));
-    }
-    case ColumnType::kFloat:
-    case ColumnType::kDouble: {
-      double d = 0;
-      if (v.is_double())
-        d = v.as_double();
-      else if (v.is_int())
-        d = static_cast<double>(v.as_int());
-      else if (v.is_uint())
-        d = static_cast<double>(v.as_uint());
-      else {
-        const std::string& s = v.as_string();
-        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-        if (ec == std::errc::result_out_of_range && p == s.data() + s.size())
-          d = std::strtod(s.c_str(), nullptr);  // too large: infinity, refused below; too small: 0
-        else if (ec != std::errc() && p == s.data())
-          return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
-        else if (p != s.data() + s.size())
-          return Bad(c, Status::Reason::kDataTruncated, "Data truncated");  // '3x'
-        else if (ec != std::errc())
-          return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
-      }
-      // Below zero is out of an UNSIGNED column's range even where rounding would make it 0.
-      if (c.is_unsigned && d < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
-      // FLOAT(M,D) and DOUBLE(M,D) keep D decimals, rounded as the server rounds them.
-      if (c.length > 0 && std::isfinite(d)) {
-        const double unit = std::pow(10.0, c.scale);
-        d = std::floor(d) + std::nearbyint((d - std::floor(d)) * unit) / unit;
-      }
-      // Never infinity or NaN, and only what the column holds (a FLOAT's 1e300 became inf). A
-      // FLOAT(M,D) limit a float cannot hold (FLOAT(8,0)'s 99999999 is stored as 1e8) is
-      // compared as the float it is stored as, or the row could never be written again.
-      const double max = FloatingMax(c);
-      const bool over = c.type == ColumnType::kFloat && c.length > 0
-                            ? static_cast<float>(std::abs(d)) > static_cast<float>(max)
-                            : std::abs(d) > max;
-      if (!std::isfinite(d) || over) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
-      std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
-      if (c.type == ColumnType::kFloat) {
-        const float f = static_cast<float>(d);
-        std::memcpy(out.data(), &f, 4);
-      } else {
-        std::memcpy(out.data(), &d, 8);
-      }
-      return Datum::Of(std::move(out));
-    }
-    case ColumnType::kDate:
-    case ColumnType::kDatetime:
-    case ColumnType::kTimestamp: {
-      auto t = v.is_string() ? ParseDateTime(v.as_string()) : std::nullopt;
-      if (!t)
-        return Bad(c, Status::Reason::kIncorrectDatetime,
-                   c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
-      if (c.type == ColumnType::kDate) return Datum::Of(Str(EncodeSigned(t->day + 32 * t->month + 512 * t->year, 3)));
-      std::string out;
-      if (c.type == ColumnType::kDatetime) {
-        out = Str(EncodeUnsigned(ondisk::PackDatetime(*t) + 0x8000000000ull, 5));
-      } else {
-        std::tm tm{};
-        tm.tm_year = t->year - 1900;
-        tm.tm_mon = t->month - 1;
-        tm.tm_mday = t->day;
-        tm.tm_hour = t->hour;
-        tm.tm_min = t->minute;
-        tm.tm_sec = t->second;
-        // The zero date is TIMESTAMP 0, as in MySQL; every other value must be in its range.
-        const bool zero =
-            t->year == 0 && t->month == 0 && t->day == 0 && t->hour == 0 && t->minute == 0 && t->second == 0;
-        const std::int64_t secs = zero ? 0 : timegm(&tm);
-        if ((!zero && secs < 1) || secs > 2147483647)
-          return Bad(c, Status::Reason::kIncorrectDatetime, "Incorrect datetime value", v);
-        out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
-      }
-      ondisk::AppendFraction(out, t->micro, c.scale);
-      return Datum::Of(std::move(out));
-    }
-    default:
-      break;
+  auto s = ToSigned(c, v);
+  if (!s.ok()) return s.status();
+  if (*s < IntegerMin(c) || (*s > 0 && static_cast<std::uint64_t>(*s) > IntegerMax(c))) {
+    return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
   }
-  // Strings and binary strings.
+  return Datum::Of(Str(EncodeSigned(*s, w)));
+}
+
+// FLOAT and DOUBLE (M,D too): never infinity or NaN, rounded to D decimals as the server does.
+Result<Datum> EncodeFloating(const Column& c, const Value& v) {
+  double d = 0;
+  if (v.is_double())
+    d = v.as_double();
+  else if (v.is_int())
+    d = static_cast<double>(v.as_int());
+  else if (v.is_uint())
+    d = static_cast<double>(v.as_uint());
+  else {
+    const std::string& s = v.as_string();
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+    if (ec == std::errc::result_out_of_range && p == s.data() + s.size())
+      d = std::strtod(s.c_str(), nullptr);  // too large: infinity, refused below; too small: 0
+    else if (ec != std::errc() && p == s.data())
+      return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
+    else if (p != s.data() + s.size())
+      return Bad(c, Status::Reason::kDataTruncated, "Data truncated");  // '3x'
+    else if (ec != std::errc())
+      return Bad(c, Status::Reason::kIncorrectValue, "Incorrect double value", v);
+  }
+  // Below zero is out of an UNSIGNED column's range even where rounding would make it 0.
+  if (c.is_unsigned && d < 0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
+  // FLOAT(M,D) and DOUBLE(M,D) keep D decimals, rounded as the server rounds them.
+  if (c.length > 0 && std::isfinite(d)) {
+    const double unit = std::pow(10.0, c.scale);
+    d = std::floor(d) + std::nearbyint((d - std::floor(d)) * unit) / unit;
+  }
+  // Never infinity or NaN, and only what the column holds (a FLOAT's 1e300 became inf). A
+  // FLOAT(M,D) limit a float cannot hold (FLOAT(8,0)'s 99999999 is stored as 1e8) is
+  // compared as the float it is stored as, or the row could never be written again.
+  const double max = FloatingMax(c);
+  const bool over = c.type == ColumnType::kFloat && c.length > 0
+                        ? static_cast<float>(std::abs(d)) > static_cast<float>(max)
+                        : std::abs(d) > max;
+  if (!std::isfinite(d) || over) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
+  std::string out(c.type == ColumnType::kFloat ? 4 : 8, '\0');
+  if (c.type == ColumnType::kFloat) {
+    const float f = static_cast<float>(d);
+    std::memcpy(out.data(), &f, 4);
+  } else {
+    std::memcpy(out.data(), &d, 8);
+  }
+  return Datum::Of(std::move(out));
+}
+
+// DATE, DATETIME and TIMESTAMP from their text.
+Result<Datum> EncodeTemporal(const Column& c, const Value& v) {
+  auto t = v.is_string() ? ParseDateTime(v.as_string()) : std::nullopt;
+  if (!t)
+    return Bad(c, Status::Reason::kIncorrectDatetime,
+               c.type == ColumnType::kDate ? "Incorrect date value" : "Incorrect datetime value", v);
+  if (c.type == ColumnType::kDate) return Datum::Of(Str(EncodeSigned(t->day + 32 * t->month + 512 * t->year, 3)));
+  std::string out;
+  if (c.type == ColumnType::kDatetime) {
+    out = Str(EncodeUnsigned(ondisk::PackDatetime(*t) + 0x8000000000ull, 5));
+  } else {
+    std::tm tm{};
+    tm.tm_year = t->year - 1900;
+    tm.tm_mon = t->month - 1;
+    tm.tm_mday = t->day;
+    tm.tm_hour = t->hour;
+    tm.tm_min = t->minute;
+    tm.tm_sec = t->second;
+    // The zero date is TIMESTAMP 0, as in MySQL; every other value must be in its range.
+    const bool zero = t->year == 0 && t->month == 0 && t->day == 0 && t->hour == 0 && t->minute == 0 && t->second == 0;
+    const std::int64_t secs = zero ? 0 : timegm(&tm);
+    if ((!zero && secs < 1) || secs > 2147483647)
+      return Bad(c, Status::Reason::kIncorrectDatetime, "Incorrect datetime value", v);
+    out = Str(EncodeUnsigned(static_cast<std::uint64_t>(secs), 4));
+  }
+  ondisk::AppendFraction(out, t->micro, c.scale);
+  return Datum::Of(std::move(out));
+}
+
+// Strings and binary strings.
+Result<Datum> EncodeString(const Column& c, const Value& v) {
   std::string s = v.is_string() ? v.as_string() : v.ToString();
   const bool binary = c.charset == Charset::kBinary || c.type == ColumnType::kBinary ||
                       c.type == ColumnType::kVarbinary || (c.is_lob() && !c.is_string());
   const std::size_t len = binary ? s.size() : Utf8Chars(s);
-  std::size_t limit = c.is_lob() ? c.lob_max_bytes() : c.length;
-  if (c.is_lob() && !binary) limit = c.lob_max_bytes();  // TEXT limits are in bytes
+  // CHAR and VARCHAR hold so many characters, BLOB and TEXT so many bytes.
+  const std::size_t limit = c.is_lob() ? c.lob_max_bytes() : c.length;
   if ((c.is_lob() ? s.size() : len) > limit) return Bad(c, Status::Reason::kDataTooLong, "Data too long");
   // Strict mode: bytes that are not utf8mb4 do not go into a utf8mb4 column, nor characters
   // latin1 lacks into a latin1 one (MySQL's 1366). Values are UTF-8 everywhere above the
@@ -482,6 +466,39 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
     s.append(c.length - s.size(), '\0');
   }
   return Datum::Of(std::move(s));
+}
+
+}  // namespace
+
+Result<Datum> EncodeValue(const Column& c, const Value& v) {
+  if (v.is_null()) {
+    if (!c.nullable)
+      return Status::InvalidArgument(fmt::format("Column '{}' cannot be null", c.name))
+          .Because(Status::Reason::kNullNotAllowed);
+    return Datum::Null();
+  }
+  switch (c.type) {
+    case ColumnType::kTinyInt:
+    case ColumnType::kSmallInt:
+    case ColumnType::kMediumInt:
+    case ColumnType::kInt:
+    case ColumnType::kBigInt:
+      return EncodeInteger(c, v);
+    case ColumnType::kDecimal: {
+      auto d = EncodeDecimal(c, v);
+      if (!d.ok()) return d.status();
+      return Datum::Of(std::move(*d));
+    }
+    case ColumnType::kFloat:
+    case ColumnType::kDouble:
+      return EncodeFloating(c, v);
+    case ColumnType::kDate:
+    case ColumnType::kDatetime:
+    case ColumnType::kTimestamp:
+      return EncodeTemporal(c, v);
+    default:
+      return EncodeString(c, v);
+  }
 }
 
 Result<Value> DecodeValue(const Column& c, const Datum& d) {
