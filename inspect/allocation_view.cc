@@ -38,9 +38,9 @@ bool AllocationView::IsUsed(std::uint32_t n) const {
 }
 
 bool AllocationView::InDoublewrite(std::uint32_t n) const {
-  const std::uint32_t extent = PageSize(shape_.page_size).pages_per_extent();  // a block is an extent
+  // Only a system tablespace has blocks, and its page size is a valid one.
   for (std::uint32_t b : doublewrite_blocks_) {
-    if (n >= b && n < b + extent) return true;
+    if (n >= b && n < b + PageSize(shape_.page_size).pages_per_extent()) return true;  // a block is an extent
   }
   return false;
 }
