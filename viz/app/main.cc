@@ -76,81 +76,78 @@ bool OneDataDirectory(const std::vector<std::filesystem::path>& paths) {
   return true;
 }
 
-int main(int argc, char** argv) {
+struct ViewerOptions {
   std::vector<std::filesystem::path> paths;
   std::string screenshot, map = "extents";
   int frames = 3;
   std::optional<std::uint32_t> page;
   bool compare = false;
   std::string key_file, filekey, keyring;
+};
+
+// The command line, or the exit status when the viewer should not start (said, with the usage
+// where it helps).
+std::optional<int> ParseArgs(int argc, char** argv, ViewerOptions& o) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "strata-viz: " << a << " needs a value\n";
-        Usage(std::cerr);
-        std::exit(2);
-      }
-      return argv[++i];
+    auto value = [&]() -> std::optional<std::string> {
+      if (i + 1 >= argc) return std::nullopt;
+      return std::string(argv[++i]);
     };
+    std::string* text = a == "--screenshot" ? &o.screenshot
+                        : a == "--map"      ? &o.map
+                        : a == "--key-file" ? &o.key_file
+                        : a == "--filekey"  ? &o.filekey
+                        : a == "--keyring"  ? &o.keyring
+                                            : nullptr;
+    const bool takes_value = text || a == "--frames" || a == "--page";
+    std::optional<std::string> v = takes_value ? value() : std::nullopt;
+    if (takes_value && !v) {
+      std::cerr << "strata-viz: " << a << " needs a value\n";
+      Usage(std::cerr);
+      return 2;
+    }
     if (a == "--help" || a == "-h") {
       Usage(std::cout);
       return 0;
-    } else if (a == "--screenshot") {
-      screenshot = value();
+    } else if (text) {
+      *text = *v;
     } else if (a == "--frames") {
-      frames = std::max(1, std::atoi(value().c_str()));
+      o.frames = std::max(1, std::atoi(v->c_str()));
     } else if (a == "--compare") {
-      compare = true;
-    } else if (a == "--map") {
-      map = value();
-    } else if (a == "--key-file") {
-      key_file = value();
-    } else if (a == "--filekey") {
-      filekey = value();
-    } else if (a == "--keyring") {
-      keyring = value();
+      o.compare = true;
     } else if (a == "--page") {
-      const std::string v = value();
       char* end = nullptr;
-      const unsigned long n = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end || n > 0xFFFFFFFEul) {
-        std::cerr << "strata-viz: --page needs a page number, not '" << v << "'\n";
+      const unsigned long n = std::strtoul(v->c_str(), &end, 10);
+      if (v->empty() || *end || n > 0xFFFFFFFEul) {
+        std::cerr << "strata-viz: --page needs a page number, not '" << *v << "'\n";
         return 2;
       }
-      page = static_cast<std::uint32_t>(n);
+      o.page = static_cast<std::uint32_t>(n);
     } else if (a.rfind("-", 0) == 0) {
       std::cerr << "strata-viz: unknown option " << a << "\n";
       Usage(std::cerr);
       return 2;
     } else {
-      paths.emplace_back(a);
+      o.paths.emplace_back(a);
     }
   }
-  auto kind = strata::viz::ParseMapKind(map);
-  if (paths.empty() || !kind.ok()) {
-    std::cerr << "strata-viz: " << (paths.empty() ? "missing PATH" : kind.status().message()) << "\n";
-    Usage(std::cerr);
-    return 2;
-  }
-  if (compare && paths.size() < 2) {
-    std::cerr << "strata-viz: --compare needs two tablespaces\n";
-    Usage(std::cerr);
-    return 2;
-  }
+  return std::nullopt;
+}
 
-  strata::inspect::EncryptionKeys keys;
+// The keys given, and every path readable: a path that cannot be read is said now, not shown
+// as an empty window.
+std::optional<int> CheckInputs(const ViewerOptions& o, strata::inspect::EncryptionKeys& keys) {
   for (const auto& st :
-       {key_file.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMariaDbKeyFile(key_file, filekey, &keys),
-        keyring.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMySqlKeyring(keyring, &keys)}) {
+       {o.key_file.empty() ? strata::ondisk::Status::Ok()
+                           : strata::inspect::LoadMariaDbKeyFile(o.key_file, o.filekey, &keys),
+        o.keyring.empty() ? strata::ondisk::Status::Ok() : strata::inspect::LoadMySqlKeyring(o.keyring, &keys)}) {
     if (!st.ok()) {
       std::cerr << "strata-viz: " << st.message() << "\n";
       return 1;
     }
   }
-
-  // A path that cannot be read is said now, not shown as an empty window.
-  for (const auto& p : paths) {
+  for (const auto& p : o.paths) {
     std::error_code ec;
     if (!std::filesystem::exists(p, ec)) {
       std::cerr << "strata-viz: " << p.string() << ": not found\n";
@@ -163,17 +160,20 @@ int main(int argc, char** argv) {
       }
     }
   }
+  return std::nullopt;
+}
 
+// The window with an OpenGL 3 context and Dear ImGui on it, or null.
+GLFWwindow* OpenWindow() {
   glfwSetErrorCallback(
       [](int code, const char* what) { std::fprintf(stderr, "strata-viz: GLFW error %d: %s\n", code, what); });
-  if (!glfwInit()) return 1;
-  const char* glsl_version = "#version 130";
+  if (!glfwInit()) return nullptr;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
   GLFWwindow* window = glfwCreateWindow(1280, 800, "strata-viz", nullptr, nullptr);
   if (!window) {
     glfwTerminate();
-    return 1;
+    return nullptr;
   }
   glfwMakeContextCurrent(window);
   glfwSwapInterval(1);
@@ -182,73 +182,53 @@ int main(int argc, char** argv) {
   ImGui::GetIO().IniFilename = nullptr;  // a viewer: no layout file next to the user's data
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init(glsl_version);
+  ImGui_ImplOpenGL3_Init("#version 130");
+  return window;
+}
 
-  strata::viz::AppState app;
-  app.keys = std::move(keys);
-  strata::viz::MapPanel map_panel;
-  strata::viz::SummaryPanel summary_panel;
-  strata::viz::BtreePanel btree_panel;
-  strata::viz::UndoPanel undo_panel;
-  strata::viz::PagePanel page_panel;
-  strata::viz::ComparePanel compare_panel;
-  app.map = *kind;
-  if (compare) {  // the compare window takes the right column; the others are a click away
-    app.show_compare = true;
-    app.show_summary = app.show_btree = app.show_undo = false;
-  }
-  app.shared_scale = OneDataDirectory(paths);
-  strata::viz::StartLoading(app, paths);
-  if (!screenshot.empty()) app.loader.join();  // a screenshot shows the loaded files
-  if (page) {
-    app.selected = std::pair<std::size_t, std::uint32_t>{0, *page};
-    app.show_page = true;
-  }
+struct Panels {
+  strata::viz::MapPanel map;
+  strata::viz::SummaryPanel summary;
+  strata::viz::BtreePanel btree;
+  strata::viz::UndoPanel undo;
+  strata::viz::PagePanel page;
+  strata::viz::ComparePanel compare;
+};
 
-  int frame = 0;
-  bool ok = true;
-  while (!glfwWindowShouldClose(window)) {
-    glfwPollEvents();
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
+// One frame: the map on the left two thirds, the panels stacked on the right, the page panel
+// over the map, the compare window over the right column.
+void DrawFrame(GLFWwindow* window, strata::viz::AppState& app, Panels& panels) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  auto place = [](float x, float y, float w, float h) {
+    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+  };
+  place(0, 0, size.x * 0.62f, size.y);
+  panels.map.Draw(app);
+  const float x = size.x * 0.62f, w = size.x - x;
+  place(x, 0, w, size.y * 0.34f);
+  if (app.show_summary) panels.summary.Draw(app, &app.show_summary);
+  place(x, size.y * 0.34f, w, size.y * 0.33f);
+  if (app.show_btree) panels.btree.Draw(app, &app.show_btree);
+  place(x, size.y * 0.67f, w, size.y * 0.33f);
+  if (app.show_undo) panels.undo.Draw(app, &app.show_undo);
+  place(size.x * 0.1f, size.y * 0.5f, size.x * 0.5f, size.y * 0.45f);
+  if (app.show_page) panels.page.Draw(app, &app.show_page);
+  place(x, 0, w, size.y);
+  if (app.show_compare) panels.compare.Draw(app, &app.show_compare);
+  ImGui::Render();
+  int fw, fh;
+  glfwGetFramebufferSize(window, &fw, &fh);
+  glViewport(0, 0, fw, fh);
+  glClearColor(0.12f, 0.12f, 0.14f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
 
-    // Layout: the map on the left two thirds, panels stacked on the right.
-    const ImVec2 size = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(size.x * 0.62f, size.y), ImGuiCond_FirstUseEver);
-    map_panel.Draw(app);
-    const float x = size.x * 0.62f, w = size.x - x;
-    ImGui::SetNextWindowPos(ImVec2(x, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.34f), ImGuiCond_FirstUseEver);
-    if (app.show_summary) summary_panel.Draw(app, &app.show_summary);
-    ImGui::SetNextWindowPos(ImVec2(x, size.y * 0.34f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.33f), ImGuiCond_FirstUseEver);
-    if (app.show_btree) btree_panel.Draw(app, &app.show_btree);
-    ImGui::SetNextWindowPos(ImVec2(x, size.y * 0.67f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, size.y * 0.33f), ImGuiCond_FirstUseEver);
-    if (app.show_undo) undo_panel.Draw(app, &app.show_undo);
-    ImGui::SetNextWindowPos(ImVec2(size.x * 0.1f, size.y * 0.5f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(size.x * 0.5f, size.y * 0.45f), ImGuiCond_FirstUseEver);
-    if (app.show_page) page_panel.Draw(app, &app.show_page);
-    ImGui::SetNextWindowPos(ImVec2(x, 0), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, size.y), ImGuiCond_FirstUseEver);
-    if (app.show_compare) compare_panel.Draw(app, &app.show_compare);
-
-    ImGui::Render();
-    int fw, fh;
-    glfwGetFramebufferSize(window, &fw, &fh);
-    glViewport(0, 0, fw, fh);
-    glClearColor(0.12f, 0.12f, 0.14f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (!screenshot.empty() && ++frame >= frames) {
-      ok = Screenshot(window, screenshot);
-      break;
-    }
-    glfwSwapBuffers(window);
-  }
-
+void CloseWindow(GLFWwindow* window, strata::viz::AppState& app) {
   if (app.loader.joinable()) app.loader.join();
   if (!app.textures.empty()) glDeleteTextures(static_cast<GLsizei>(app.textures.size()), app.textures.data());
   ImGui_ImplOpenGL3_Shutdown();
@@ -256,5 +236,52 @@ int main(int argc, char** argv) {
   ImGui::DestroyContext();
   glfwDestroyWindow(window);
   glfwTerminate();
+}
+
+int main(int argc, char** argv) {
+  ViewerOptions o;
+  if (auto exit = ParseArgs(argc, argv, o)) return *exit;
+  auto kind = strata::viz::ParseMapKind(o.map);
+  if (o.paths.empty() || !kind.ok()) {
+    std::cerr << "strata-viz: " << (o.paths.empty() ? "missing PATH" : kind.status().message()) << "\n";
+    Usage(std::cerr);
+    return 2;
+  }
+  if (o.compare && o.paths.size() < 2) {
+    std::cerr << "strata-viz: --compare needs two tablespaces\n";
+    Usage(std::cerr);
+    return 2;
+  }
+  strata::inspect::EncryptionKeys keys;
+  if (auto exit = CheckInputs(o, keys)) return *exit;
+  GLFWwindow* window = OpenWindow();
+  if (!window) return 1;
+
+  strata::viz::AppState app;
+  app.keys = std::move(keys);
+  app.map = *kind;
+  if (o.compare) {  // the compare window takes the right column; the others are a click away
+    app.show_compare = true;
+    app.show_summary = app.show_btree = app.show_undo = false;
+  }
+  app.shared_scale = OneDataDirectory(o.paths);
+  strata::viz::StartLoading(app, o.paths);
+  if (!o.screenshot.empty()) app.loader.join();  // a screenshot shows the loaded files
+  if (o.page) {
+    app.selected = std::pair<std::size_t, std::uint32_t>{0, *o.page};
+    app.show_page = true;
+  }
+  Panels panels;
+  bool ok = true;
+  for (int frame = 1; !glfwWindowShouldClose(window); ++frame) {
+    glfwPollEvents();
+    DrawFrame(window, app, panels);
+    if (!o.screenshot.empty() && frame >= o.frames) {
+      ok = Screenshot(window, o.screenshot);
+      break;
+    }
+    glfwSwapBuffers(window);
+  }
+  CloseWindow(window, app);
   return ok ? 0 : 1;
 }
