@@ -164,6 +164,151 @@ void TellApartSameNames(const std::vector<MapInput>& inputs, std::vector<Panel>&
   }
 }
 
+// A file's subtitle: its size, its pages, and its clustered index (the lowest index id with
+// leaf pages, SDI aside): records and leaf fill.
+std::string PanelSubtitle(const SpaceFile& file, const SpaceMap& sm, const inspect::Dictionary* names) {
+  std::map<std::uint64_t, std::pair<std::uint64_t, double>> leaf;  // id -> records, fill sum
+  std::map<std::uint64_t, std::uint64_t> leaf_pages;
+  std::uint64_t btree_pages = 0;
+  for (const auto& c : sm.pages) {
+    if (!c.btree() || c.free() || c.never_written() || c.bad_checksum()) continue;
+    ++btree_pages;
+    if (c.level != 0 || c.index_id == ondisk::kSdiIndexId) continue;
+    leaf[c.index_id].first += c.n_recs;
+    leaf[c.index_id].second += sm.Fill(c);
+    ++leaf_pages[c.index_id];
+  }
+  std::string records = "no index";
+  if (!leaf.empty()) {
+    const auto& [id, rf] = *leaf.begin();
+    records = fmt::format("{} records, {} leaf fill {:.0f}%", Thousands(rf.first), IndexLabel(id, names),
+                          100 * rf.second / leaf_pages[id]);
+  }
+  return fmt::format("{:.1f} MiB, {} pages ({} in B-trees), {}", file.file_bytes() / 1048576.0,
+                     Thousands(file.n_pages()), Thousands(btree_pages), records);
+}
+
+// What each page of a file is drawn as: its category, the categories' colours and labels, and
+// (LSN map) each written page's place on the colour scale.
+struct PageCategories {
+  std::vector<std::size_t> category;
+  std::vector<Rgb> colors;
+  std::vector<std::string> labels;
+  std::vector<double> rank;
+};
+
+PageCategories TypeCategories(const SpaceMap& sm) {
+  PageCategories pc;
+  pc.category.resize(sm.pages.size());
+  for (const auto& t : kTypeClasses) pc.colors.push_back(t.color), pc.labels.push_back(t.name);
+  for (std::size_t n = 0; n < sm.pages.size(); ++n) pc.category[n] = TypeClassOf(sm.pages[n]);
+  return pc;
+}
+
+// States, ranks and the histogram as `inspect lsn` reports them; on a shared scale, the LSN
+// range of all files (`gmin`..`gmax`) and the histogram counted again over it.
+PageCategories LsnCategories(const SpaceFile& file, const SpaceMap& sm, const MapModel& m, const ModelOptions& opt,
+                             std::uint64_t gmin, std::uint64_t gmax, Panel& p) {
+  PageCategories pc;
+  pc.category.resize(sm.pages.size());
+  pc.colors = {inspect::kFreeColor, inspect::kUnwrittenColor, Viridis(0.5)};
+  pc.labels = {
+      "free", "allocated, never written",
+      m.rank_within_file ? "written (colour: rank by LSN, see the bar)" : "written (colour: LSN, see the bar)"};
+  const inspect::LsnReport lr = inspect::AnalyzeLsn(file, sm, 40);
+  std::vector<std::uint32_t> written;
+  for (std::uint32_t n = 0; n < sm.pages.size(); ++n) {
+    const inspect::LsnState st = lr.pages[n].state;
+    pc.category[n] = st == inspect::LsnState::kFree           ? 0
+                     : st == inspect::LsnState::kNeverWritten ? 1
+                                                              : 2;  // damaged: below
+    if (pc.category[n] == 2) written.push_back(n);
+  }
+  std::uint64_t lo = lr.min_lsn, hi = lr.max_lsn;
+  if (opt.shared_scale) lo = gmin, hi = gmax;
+  pc.rank.assign(sm.pages.size(), 0);
+  for (auto n : written) {
+    pc.rank[n] = m.rank_within_file ? lr.pages[n].age_rank
+                 : hi > lo          ? double(sm.pages[n].lsn - lo) / double(hi - lo)
+                                    : 1.0;
+  }
+  p.lsn_min = written.empty() ? 0 : lo;
+  p.lsn_max = written.empty() ? 0 : hi;
+  p.histogram = lr.histogram;  // over the file's own range; on the shared one, counted again
+  if (opt.shared_scale) {
+    std::fill(p.histogram.begin(), p.histogram.end(), 0);
+    for (auto n : written) {
+      const double t = hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
+      p.histogram[std::min<std::size_t>(39, static_cast<std::size_t>(t * 40))]++;
+    }
+  }
+  return pc;
+}
+
+// Index and extent maps: a colour per index, chosen over the whole picture.
+PageCategories IndexCategories(const SpaceMap& sm, const inspect::Dictionary* names,
+                               const std::map<std::string, Rgb>& index_colors) {
+  PageCategories pc;
+  pc.category.resize(sm.pages.size());
+  pc.colors = {inspect::kFreeColor, inspect::kUnwrittenColor, inspect::kOtherTypeColor};
+  pc.labels = {"free", "allocated, never written", "other page types"};
+  std::map<std::uint64_t, std::size_t> index_slot;
+  for (std::size_t n = 0; n < sm.pages.size(); ++n) {
+    const auto& c = sm.pages[n];
+    if (c.free()) {
+      pc.category[n] = kFree;
+    } else if (c.never_written()) {
+      pc.category[n] = kUnwritten;
+    } else if (!c.btree() || c.bad_checksum()) {
+      pc.category[n] = kOther;  // damaged: below
+    } else {
+      auto [it, added] = index_slot.emplace(c.index_id, pc.colors.size());
+      if (added) {
+        pc.labels.push_back(IndexLabel(c.index_id, names));
+        pc.colors.push_back(index_colors.at(pc.labels.back()));
+      }
+      pc.category[n] = it->second;
+    }
+  }
+  return pc;
+}
+
+// The legend (exact page counts per category, in category order, empty ones left out) and the
+// cells: each the most common category of its pages, fill and age averaged.
+void LegendAndCells(const SpaceMap& sm, const PageCategories& pc, std::size_t damaged, const MapModel& m, Panel& p) {
+  std::vector<std::uint64_t> counts(pc.colors.size(), 0);
+  for (std::size_t n = 0; n < sm.pages.size(); ++n) counts[pc.category[n]]++;
+  for (std::size_t k = 0; k < pc.colors.size(); ++k) {
+    if (counts[k] == 0) continue;
+    p.legend.push_back({pc.colors[k], pc.labels[k], counts[k], p.pages ? 100.0 * counts[k] / p.pages : 0.0,
+                        m.kind == MapKind::kLsn && k == 2});
+  }
+  const std::uint32_t k = m.pages_per_cell;
+  const std::size_t n_cells = (sm.pages.size() + k - 1) / k;
+  p.cells.resize(n_cells);
+  if (m.kind == MapKind::kExtents) p.bar_height.resize(n_cells), p.bar_background.resize(n_cells);
+  std::vector<std::uint32_t> votes(pc.colors.size());
+  for (std::size_t cell = 0; cell < n_cells; ++cell) {
+    std::fill(votes.begin(), votes.end(), 0);
+    double fill = 0, age = 0;
+    std::uint32_t btree = 0, written = 0;
+    for (std::size_t n = cell * k; n < std::min<std::size_t>(sm.pages.size(), (cell + 1) * k); ++n) {
+      votes[pc.category[n]]++;
+      if (sm.pages[n].btree()) fill += sm.Fill(sm.pages[n]), ++btree;
+      if (m.kind == MapKind::kLsn && pc.category[n] == 2) age += pc.rank[n], ++written;
+    }
+    const std::size_t best = static_cast<std::size_t>(std::max_element(votes.begin(), votes.end()) - votes.begin());
+    Rgb color = pc.colors[best];
+    if (m.kind == MapKind::kLsn && best == 2) color = Viridis(age / written);
+    p.cells[cell] = color;
+    if (m.kind == MapKind::kExtents) {
+      const bool index = best >= kFirstIndex && best != damaged;
+      p.bar_height[cell] = index && btree ? static_cast<float>(std::clamp(fill / btree, 0.0, 1.0)) : 1.0f;
+      p.bar_background[cell] = index ? Lighten(color, 0.8) : color;
+    }
+  }
+}
+
 }  // namespace
 
 MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt) {
@@ -196,7 +341,6 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
       gmax = std::max(gmax, c.lsn);
     }
   }
-
   // The index names of each file first: their colours are chosen over the whole picture.
   std::vector<std::vector<std::string>> index_names(inputs.size());
   for (std::size_t f = 0; f < inputs.size(); ++f) {
@@ -213,136 +357,20 @@ MapModel BuildModel(const std::vector<MapInput>& inputs, const ModelOptions& opt
     Panel p;
     p.title = file.path().filename().string();
     p.pages = file.n_pages();
-
-    // The clustered index: the lowest index id with leaf pages (SDI aside).
-    std::map<std::uint64_t, std::pair<std::uint64_t, double>> leaf;  // id -> records, fill sum
-    std::map<std::uint64_t, std::uint64_t> leaf_pages;
-    std::uint64_t btree_pages = 0;
-    for (const auto& c : sm.pages) {
-      if (!c.btree() || c.free() || c.never_written() || c.bad_checksum()) continue;
-      ++btree_pages;
-      if (c.level != 0 || c.index_id == ondisk::kSdiIndexId) continue;
-      leaf[c.index_id].first += c.n_recs;
-      leaf[c.index_id].second += sm.Fill(c);
-      ++leaf_pages[c.index_id];
-    }
-    std::string records = "no index";
-    if (!leaf.empty()) {
-      const auto& [id, rf] = *leaf.begin();
-      records = fmt::format("{} records, {} leaf fill {:.0f}%", Thousands(rf.first), IndexLabel(id, inputs[f].names),
-                            100 * rf.second / leaf_pages[id]);
-    }
-    p.subtitle = fmt::format("{:.1f} MiB, {} pages ({} in B-trees), {}", file.file_bytes() / 1048576.0,
-                             Thousands(p.pages), Thousands(btree_pages), records);
-
-    // Per-page category and colour.
-    std::vector<std::size_t> category(sm.pages.size());
-    std::vector<Rgb> colors;
-    std::vector<std::string> labels;
-    std::map<std::uint64_t, std::size_t> index_slot;
-    std::vector<double> rank;
-    if (m.kind == MapKind::kTypes) {
-      for (const auto& t : kTypeClasses) colors.push_back(t.color), labels.push_back(t.name);
-      for (std::size_t n = 0; n < sm.pages.size(); ++n) category[n] = TypeClassOf(sm.pages[n]);
-    } else if (m.kind == MapKind::kLsn) {
-      colors = {inspect::kFreeColor, inspect::kUnwrittenColor, Viridis(0.5)};
-      labels = {
-          "free", "allocated, never written",
-          m.rank_within_file ? "written (colour: rank by LSN, see the bar)" : "written (colour: LSN, see the bar)"};
-      // States, ranks and the histogram as `inspect lsn` reports them.
-      const inspect::LsnReport lr = inspect::AnalyzeLsn(file, sm, 40);
-      std::vector<std::uint32_t> written;
-      for (std::uint32_t n = 0; n < sm.pages.size(); ++n) {
-        const inspect::LsnState st = lr.pages[n].state;
-        category[n] = st == inspect::LsnState::kFree           ? 0
-                      : st == inspect::LsnState::kNeverWritten ? 1
-                                                               : 2;  // damaged: below
-        if (category[n] == 2) written.push_back(n);
-      }
-      std::uint64_t lo = lr.min_lsn, hi = lr.max_lsn;
-      if (opt.shared_scale) lo = gmin, hi = gmax;
-      rank.assign(sm.pages.size(), 0);
-      for (auto n : written) {
-        rank[n] = m.rank_within_file ? lr.pages[n].age_rank
-                  : hi > lo          ? double(sm.pages[n].lsn - lo) / double(hi - lo)
-                                     : 1.0;
-      }
-      p.lsn_min = written.empty() ? 0 : lo;
-      p.lsn_max = written.empty() ? 0 : hi;
-      p.histogram = lr.histogram;  // over the file's own range; on the shared one, counted again
-      if (opt.shared_scale) {
-        std::fill(p.histogram.begin(), p.histogram.end(), 0);
-        for (auto n : written) {
-          const double t = hi > lo ? double(sm.pages[n].lsn - lo) / double(hi - lo) : 1.0;
-          p.histogram[std::min<std::size_t>(39, static_cast<std::size_t>(t * 40))]++;
-        }
-      }
-    } else {  // index and extents
-      colors = {inspect::kFreeColor, inspect::kUnwrittenColor, inspect::kOtherTypeColor};
-      labels = {"free", "allocated, never written", "other page types"};
-      for (std::size_t n = 0; n < sm.pages.size(); ++n) {
-        const auto& c = sm.pages[n];
-        if (c.free())
-          category[n] = kFree;
-        else if (c.never_written())
-          category[n] = kUnwritten;
-        else if (!c.btree() || c.bad_checksum())
-          category[n] = kOther;  // damaged: below
-        else {
-          auto [it, added] = index_slot.emplace(c.index_id, colors.size());
-          if (added) {
-            labels.push_back(IndexLabel(c.index_id, inputs[f].names));
-            colors.push_back(index_colors.at(labels.back()));
-          }
-          category[n] = it->second;
-        }
-      }
-    }
-
+    p.subtitle = PanelSubtitle(file, sm, inputs[f].names);
+    PageCategories pc = m.kind == MapKind::kTypes ? TypeCategories(sm)
+                        : m.kind == MapKind::kLsn ? LsnCategories(file, sm, m, opt, gmin, gmax, p)
+                                                  : IndexCategories(sm, inputs[f].names, index_colors);
     // A page that fails its checksum is drawn as damaged in every map: its type, index and LSN
     // are not to be believed.
-    const std::size_t damaged = colors.size();
-    colors.push_back(inspect::kBadColor);
-    labels.push_back("damaged (fails its checksum)");
+    const std::size_t damaged = pc.colors.size();
+    pc.colors.push_back(inspect::kBadColor);
+    pc.labels.push_back("damaged (fails its checksum)");
     for (std::size_t n = 0; n < sm.pages.size(); ++n) {
       const auto& c = sm.pages[n];
-      if (c.bad_checksum() && !c.free() && !c.never_written()) category[n] = damaged, ++p.damaged_pages;
+      if (c.bad_checksum() && !c.free() && !c.never_written()) pc.category[n] = damaged, ++p.damaged_pages;
     }
-
-    // Legend: exact page counts per category, in category order, empty ones left out.
-    std::vector<std::uint64_t> counts(colors.size(), 0);
-    for (std::size_t n = 0; n < sm.pages.size(); ++n) counts[category[n]]++;
-    for (std::size_t k = 0; k < colors.size(); ++k) {
-      if (counts[k] == 0) continue;
-      p.legend.push_back({colors[k], labels[k], counts[k], p.pages ? 100.0 * counts[k] / p.pages : 0.0,
-                          m.kind == MapKind::kLsn && k == 2});
-    }
-
-    // Cells: each the most common category of its pages; fill and age averaged.
-    const std::uint32_t k = m.pages_per_cell;
-    const std::size_t n_cells = (sm.pages.size() + k - 1) / k;
-    p.cells.resize(n_cells);
-    if (m.kind == MapKind::kExtents) p.bar_height.resize(n_cells), p.bar_background.resize(n_cells);
-    std::vector<std::uint32_t> votes(colors.size());
-    for (std::size_t cell = 0; cell < n_cells; ++cell) {
-      std::fill(votes.begin(), votes.end(), 0);
-      double fill = 0, age = 0;
-      std::uint32_t btree = 0, written = 0;
-      for (std::size_t n = cell * k; n < std::min<std::size_t>(sm.pages.size(), (cell + 1) * k); ++n) {
-        votes[category[n]]++;
-        if (sm.pages[n].btree()) fill += sm.Fill(sm.pages[n]), ++btree;
-        if (m.kind == MapKind::kLsn && category[n] == 2) age += rank[n], ++written;
-      }
-      const std::size_t best = static_cast<std::size_t>(std::max_element(votes.begin(), votes.end()) - votes.begin());
-      Rgb color = colors[best];
-      if (m.kind == MapKind::kLsn && best == 2) color = Viridis(age / written);
-      p.cells[cell] = color;
-      if (m.kind == MapKind::kExtents) {
-        const bool index = best >= kFirstIndex && best != damaged;
-        p.bar_height[cell] = index && btree ? static_cast<float>(std::clamp(fill / btree, 0.0, 1.0)) : 1.0f;
-        p.bar_background[cell] = index ? Lighten(color, 0.8) : color;
-      }
-    }
+    LegendAndCells(sm, pc, damaged, m, p);
     m.rows = std::max(m.rows, m.RowsOf(p));
     m.panels.push_back(std::move(p));
   }
