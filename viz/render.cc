@@ -117,6 +117,76 @@ int BelowMap(const MapModel& m, const Panel& p, int col_w, const TextMeasure& me
   return h;
 }
 
+// The page cells (a flat colour, or a bar of the page's fill over its background) and the
+// page numbers down the left.
+void DrawCells(Scene& s, const MapModel& m, const Panel& p, const PanelBox& b, const TextMeasure& measure) {
+  for (std::size_t c = 0; c < p.cells.size(); ++c) {
+    const int x = b.map_x + static_cast<int>(c % m.cells_per_row) * b.cell;
+    const int cy = b.map_y + static_cast<int>(c / m.cells_per_row) * b.cell;
+    if (p.bar_height.empty()) {
+      s.Rect(x, cy, b.cell, b.cell, p.cells[c]);
+      continue;
+    }
+    const int h = static_cast<int>(p.bar_height[c] * b.cell + 0.5f);
+    s.Rect(x, cy, b.cell, b.cell - h, p.bar_background[c]);
+    s.Rect(x, cy + b.cell - h, b.cell, h, p.cells[c]);
+  }
+  const int every = LabelEvery(b.cell);
+  for (std::uint32_t row = 0; row < b.rows; row += every) {
+    s.Text(b.map_x - 6, b.map_y + static_cast<int>(row) * b.cell,
+           Thousands(std::uint64_t{row} * m.cells_per_row * m.pages_per_cell), kAxisPx, kFaint, measure, true);
+  }
+}
+
+// An LSN map's histogram and colour bar from `py` on; returns where the legend goes.
+int DrawLsnScale(Scene& s, const MapModel& m, const Panel& p, const PanelBox& b, int left, int py,
+                 const TextMeasure& measure) {
+  const int map_w = b.cell * static_cast<int>(m.cells_per_row);
+  // Written pages per LSN range, each bar in its range's colour; the colour bar under it
+  // is the scale, oldest (dark) on the left, newest on the right, with the numbers.
+  const std::uint64_t peak = *std::max_element(p.histogram.begin(), p.histogram.end());
+  const int k = static_cast<int>(p.histogram.size());
+  for (int j = 0; j < k; ++j) {
+    const int x0 = b.map_x + j * map_w / k, x1 = b.map_x + (j + 1) * map_w / k;
+    const int h = peak ? static_cast<int>(kHistH * double(p.histogram[j]) / double(peak) + 0.5) : 0;
+    // Ranked colours are not LSNs: the bars, which are LSN ranges, stay neutral then.
+    const Rgb bar = m.rank_within_file ? kFaint : Viridis(k > 1 ? double(j) / (k - 1) : 1);
+    s.Rect(x0, py + kHistH - h, std::max(1, x1 - x0 - (x1 - x0 > 2 ? 1 : 0)), h, bar);
+  }
+  s.Text(left, py + kHistH / 2 - kAxisPx / 2, "pages", kAxisPx, kFaint, measure);
+  py += kHistH + 2;
+  for (int x = 0; x < map_w; ++x) s.Rect(b.map_x + x, py, 1, kBarH, Viridis(map_w > 1 ? double(x) / (map_w - 1) : 1));
+  py += kBarH + 2;
+  const char* end = m.rank_within_file ? " page" : "";  // ranked: the bar runs from page to page, not LSN to LSN
+  const std::string oldest = fmt::format("oldest{}: LSN {}", end, Thousands(p.lsn_min));
+  const std::string newest = fmt::format("newest{}: LSN {}", end, Thousands(p.lsn_max));
+  const Box lo = s.Text(b.map_x, py, Ellipsize(oldest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure);
+  const int newest_w = measure(newest, kAxisPx);
+  if (lo.x + lo.w + 8 <= b.map_x + map_w - newest_w) {
+    s.Text(b.map_x + map_w, py, newest, kAxisPx, kFaint, measure, true);  // on the same line
+  } else {
+    s.Text(b.map_x + map_w, py + kLineH, Ellipsize(newest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure, true);
+  }
+  py += 2 * kLineH + 6;
+  return py;
+}
+
+// The legend from `py` on: a swatch and the category's lines.
+void DrawLegend(Scene& s, const Panel& p, int left, int py, int col_w, const TextMeasure& measure) {
+  for (const auto& e : p.legend) {
+    if (e.lsn_scale) {  // its colours are the scale's
+      for (int x = 0; x < kSwatch; ++x) s.Rect(left + x, py + 3, 1, kSwatch, Viridis(double(x) / (kSwatch - 1)));
+    } else {
+      s.Rect(left, py + 3, kSwatch, kSwatch, e.color);
+    }
+    const auto lines = LegendLines(e, col_w, measure);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      s.Text(left + kSwatch + 6, py + 2 + static_cast<int>(k) * kLineH, lines[k], kSmallPx, kInk, measure);
+    }
+    py += kLegendRowH + (static_cast<int>(lines.size()) - 1) * kLineH;
+  }
+}
+
 }  // namespace
 
 Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
@@ -179,67 +249,10 @@ Scene LayOut(const MapModel& m, const RenderOptions& opt, Layout* out_layout) {
         s.Text(left, sy, line, kSmallPx, kFaint, measure);
         sy += kLineH;
       }
-      // Cells: a flat colour, or a bar of the page's fill over its background.
-      for (std::size_t c = 0; c < p.cells.size(); ++c) {
-        const int x = b.map_x + static_cast<int>(c % m.cells_per_row) * b.cell;
-        const int cy = b.map_y + static_cast<int>(c / m.cells_per_row) * b.cell;
-        if (p.bar_height.empty()) {
-          s.Rect(x, cy, b.cell, b.cell, p.cells[c]);
-          continue;
-        }
-        const int h = static_cast<int>(p.bar_height[c] * b.cell + 0.5f);
-        s.Rect(x, cy, b.cell, b.cell - h, p.bar_background[c]);
-        s.Rect(x, cy + b.cell - h, b.cell, h, p.cells[c]);
-      }
-      const int every = LabelEvery(b.cell);
-      for (std::uint32_t row = 0; row < b.rows; row += every) {
-        s.Text(b.map_x - 6, b.map_y + static_cast<int>(row) * b.cell,
-               Thousands(std::uint64_t{row} * m.cells_per_row * m.pages_per_cell), kAxisPx, kFaint, measure, true);
-      }
+      DrawCells(s, m, p, b, measure);
       int py = b.map_y + static_cast<int>(rows) * b.cell + 12;
-      const int map_w = b.cell * cpr;
-      if (m.kind == MapKind::kLsn && !p.histogram.empty()) {
-        // Written pages per LSN range, each bar in its range's colour; the colour bar under it
-        // is the scale, oldest (dark) on the left, newest on the right, with the numbers.
-        const std::uint64_t peak = *std::max_element(p.histogram.begin(), p.histogram.end());
-        const int k = static_cast<int>(p.histogram.size());
-        for (int j = 0; j < k; ++j) {
-          const int x0 = b.map_x + j * map_w / k, x1 = b.map_x + (j + 1) * map_w / k;
-          const int h = peak ? static_cast<int>(kHistH * double(p.histogram[j]) / double(peak) + 0.5) : 0;
-          // Ranked colours are not LSNs: the bars, which are LSN ranges, stay neutral then.
-          const Rgb bar = m.rank_within_file ? kFaint : Viridis(k > 1 ? double(j) / (k - 1) : 1);
-          s.Rect(x0, py + kHistH - h, std::max(1, x1 - x0 - (x1 - x0 > 2 ? 1 : 0)), h, bar);
-        }
-        s.Text(left, py + kHistH / 2 - kAxisPx / 2, "pages", kAxisPx, kFaint, measure);
-        py += kHistH + 2;
-        for (int x = 0; x < map_w; ++x)
-          s.Rect(b.map_x + x, py, 1, kBarH, Viridis(map_w > 1 ? double(x) / (map_w - 1) : 1));
-        py += kBarH + 2;
-        const char* end = m.rank_within_file ? " page" : "";  // ranked: the bar runs from page to page, not LSN to LSN
-        const std::string oldest = fmt::format("oldest{}: LSN {}", end, Thousands(p.lsn_min));
-        const std::string newest = fmt::format("newest{}: LSN {}", end, Thousands(p.lsn_max));
-        const Box lo = s.Text(b.map_x, py, Ellipsize(oldest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure);
-        const int newest_w = measure(newest, kAxisPx);
-        if (lo.x + lo.w + 8 <= b.map_x + map_w - newest_w) {
-          s.Text(b.map_x + map_w, py, newest, kAxisPx, kFaint, measure, true);  // on the same line
-        } else {
-          s.Text(b.map_x + map_w, py + kLineH, Ellipsize(newest, kAxisPx, map_w, measure), kAxisPx, kFaint, measure,
-                 true);
-        }
-        py += 2 * kLineH + 6;
-      }
-      for (const auto& e : p.legend) {
-        if (e.lsn_scale) {  // its colours are the scale's
-          for (int x = 0; x < kSwatch; ++x) s.Rect(left + x, py + 3, 1, kSwatch, Viridis(double(x) / (kSwatch - 1)));
-        } else {
-          s.Rect(left, py + 3, kSwatch, kSwatch, e.color);
-        }
-        const auto lines = LegendLines(e, col_w, measure);
-        for (std::size_t k = 0; k < lines.size(); ++k) {
-          s.Text(left + kSwatch + 6, py + 2 + static_cast<int>(k) * kLineH, lines[k], kSmallPx, kInk, measure);
-        }
-        py += kLegendRowH + (static_cast<int>(lines.size()) - 1) * kLineH;
-      }
+      if (m.kind == MapKind::kLsn && !p.histogram.empty()) py = DrawLsnScale(s, m, p, b, left, py, measure);
+      DrawLegend(s, p, left, py, col_w, measure);
     }
     y += header + static_cast<int>(rows) * l.cell + below + kGap;
   }
