@@ -123,7 +123,7 @@ std::optional<std::vector<experiments::KeyStrategy>> ParseStrategies(const std::
   return out;
 }
 
-int Keys(const std::vector<std::string>& args) {
+po::options_description KeysOptions() {
   po::options_description options("Options");
   options.add_options()("out", po::value<std::string>(), "the report directory (created; its data/ is replaced)")(
       "rows", po::value<std::uint64_t>()->default_value(100000), "rows per table")(
@@ -142,20 +142,77 @@ int Keys(const std::vector<std::string>& args) {
       "mariadb-script", po::value<std::string>()->default_value(STRATA_SOURCE_DIR "/scripts/mariadb/server.sh"),
       "the script that starts and stops it")("json", "print results.json on stdout instead of the table")(
       "help,h", "show this help");
-  auto usage = [&](std::ostream& out) {
-    out << "Usage: strata experiment keys --out DIR [--rows N] [--strategies LIST] [--batch B]\n"
-        << "                              [--buffer-pool SIZE] [--shape key-only|sbtest] [--mariadb] [--json]\n\n"
-        << "Why do UUID primary keys make InnoDB tables bigger and slower? For each key strategy, a fresh\n"
-        << "data directory (DIR/data/strata-STRATEGY) gets one table keyed that way, and N rows are inserted\n"
-        << "as an application inserts them (autocommit INSERTs of B rows, keys in the order generated).\n"
-        << "Then: file size, data and index pages, leaf pages and fill, B-tree levels, page splits, and\n"
-        << "COUNT(*) from a cold and a warm cache. DIR gets report.md, report.html, results.json,\n"
-        << "insert_time.png, and extents.png, lsn.png and index.png with every table side by side.\n"
-        << "With --mariadb the same statements also go to a private MariaDB (DIR/data/mariadb-STRATEGY,\n"
-        << "same buffer pool and flush setting); its figures and maps join Strata's, and its leaf pages\n"
-        << "(mysql.innodb_index_stats) are set against Strata's.\n\n"
-        << options << "\n";
-  };
+  return options;
+}
+
+void KeysUsage(std::ostream& out, const po::options_description& options) {
+  out << "Usage: strata experiment keys --out DIR [--rows N] [--strategies LIST] [--batch B]\n"
+      << "                              [--buffer-pool SIZE] [--shape key-only|sbtest] [--mariadb] [--json]\n\n"
+      << "Why do UUID primary keys make InnoDB tables bigger and slower? For each key strategy, a fresh\n"
+      << "data directory (DIR/data/strata-STRATEGY) gets one table keyed that way, and N rows are inserted\n"
+      << "as an application inserts them (autocommit INSERTs of B rows, keys in the order generated).\n"
+      << "Then: file size, data and index pages, leaf pages and fill, B-tree levels, page splits, and\n"
+      << "COUNT(*) from a cold and a warm cache. DIR gets report.md, report.html, results.json,\n"
+      << "insert_time.png, and extents.png, lsn.png and index.png with every table side by side.\n"
+      << "With --mariadb the same statements also go to a private MariaDB (DIR/data/mariadb-STRATEGY,\n"
+      << "same buffer pool and flush setting); its figures and maps join Strata's, and its leaf pages\n"
+      << "(mysql.innodb_index_stats) are set against Strata's.\n\n"
+      << options << "\n";
+}
+
+// The report's options from the command line; a message when one is out of its range.
+std::optional<std::string> ReadKeyOptions(const po::variables_map& vm, experiments::KeyExperimentOptions& o) {
+  o.rows = vm["rows"].as<std::uint64_t>();
+  if (o.rows == 0) return "--rows must be at least 1";
+  auto strategies = ParseStrategies(vm["strategies"].as<std::string>());
+  if (!strategies || strategies->empty())
+    return "--strategies: not a list of key strategies: " + vm["strategies"].as<std::string>();
+  o.strategies = *strategies;
+  o.batch = std::max<std::uint64_t>(1, vm["batch"].as<std::uint64_t>());
+  auto pool = ParseSize(vm["buffer-pool"].as<std::string>());
+  if (!pool || *pool < (5u << 20)) return "--buffer-pool must be a size of at least 5M, e.g. 32M";
+  o.buffer_pool_bytes = *pool;
+  auto shape = experiments::ParseTableShape(vm["shape"].as<std::string>());
+  if (!shape) return "--shape must be key-only or sbtest";
+  o.shape = *shape;
+  o.seed = vm["seed"].as<std::uint64_t>();
+  o.flush_log_at_trx_commit = vm["flush-log-at-trx-commit"].as<int>();
+  if (o.flush_log_at_trx_commit < 0 || o.flush_log_at_trx_commit > 2)
+    return "--flush-log-at-trx-commit must be 0, 1 or 2";
+  return std::nullopt;
+}
+
+// Every strategy on one engine, in order, into `report`; an exit code when one fails or is
+// interrupted.
+template <typename Run>
+std::optional<int> RunEachStrategy(const std::string& engine, const std::filesystem::path& data, bool json,
+                                   experiments::KeyReport& report, Run run) {
+  for (auto strategy : report.options.strategies) {
+    const std::string name = experiments::ToString(strategy);
+    ProgressBar progress(engine + " " + name, report.options.rows);
+    auto r = run(data / (engine + "-" + name), strategy,
+                 [&](const experiments::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); });
+    progress.Finish();
+    if (interrupted) {
+      std::cerr << "strata experiment keys: interrupted; the private MariaDB server was stopped\n";
+      return 130;
+    }
+    if (!r.ok()) {
+      std::cerr << "strata experiment keys: " << engine << " " << name << ": " << r.status().ToString() << "\n";
+      return kExitFailure;
+    }
+    if (!json) {
+      std::cerr << fmt::format("{:<7} {:<15} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", engine, name,
+                               r->insert_seconds, r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
+    }
+    report.results.push_back(std::move(*r));
+  }
+  return std::nullopt;
+}
+
+int Keys(const std::vector<std::string>& args) {
+  const po::options_description options = KeysOptions();
+  auto usage = [&](std::ostream& out) { KeysUsage(out, options); };
   po::variables_map vm;
   if (auto done = ParseOptions("experiment keys", args, options, {}, usage, vm, {"out"})) return *done;
   auto fail_usage = [&](const std::string& what) {
@@ -165,23 +222,7 @@ int Keys(const std::vector<std::string>& args) {
   };
   experiments::KeyReport report;
   auto& o = report.options;
-  o.rows = vm["rows"].as<std::uint64_t>();
-  if (o.rows == 0) return fail_usage("--rows must be at least 1");
-  auto strategies = ParseStrategies(vm["strategies"].as<std::string>());
-  if (!strategies || strategies->empty())
-    return fail_usage("--strategies: not a list of key strategies: " + vm["strategies"].as<std::string>());
-  o.strategies = *strategies;
-  o.batch = std::max<std::uint64_t>(1, vm["batch"].as<std::uint64_t>());
-  auto pool = ParseSize(vm["buffer-pool"].as<std::string>());
-  if (!pool || *pool < (5u << 20)) return fail_usage("--buffer-pool must be a size of at least 5M, e.g. 32M");
-  o.buffer_pool_bytes = *pool;
-  auto shape = experiments::ParseTableShape(vm["shape"].as<std::string>());
-  if (!shape) return fail_usage("--shape must be key-only or sbtest");
-  o.shape = *shape;
-  o.seed = vm["seed"].as<std::uint64_t>();
-  o.flush_log_at_trx_commit = vm["flush-log-at-trx-commit"].as<int>();
-  if (o.flush_log_at_trx_commit < 0 || o.flush_log_at_trx_commit > 2)
-    return fail_usage("--flush-log-at-trx-commit must be 0, 1 or 2");
+  if (auto bad = ReadKeyOptions(vm, o)) return fail_usage(*bad);
   report.command_line = "strata experiment keys";
   for (const auto& a : args) report.command_line += " " + a;
 
@@ -195,33 +236,10 @@ int Keys(const std::vector<std::string>& args) {
     return kExitFailure;
   }
   const bool json = vm.count("json") > 0;
-  // Every strategy on one engine, in order; an exit code when one fails or is interrupted.
-  auto run_engine = [&](const std::string& engine, auto run) -> std::optional<int> {
-    for (auto strategy : o.strategies) {
-      const std::string name = experiments::ToString(strategy);
-      ProgressBar progress(engine + " " + name, o.rows);
-      auto r = run(data / (engine + "-" + name), strategy,
-                   [&](const experiments::KeyExperimentProgress& p) { progress.Update(p.rows_done, p.phase); });
-      progress.Finish();
-      if (interrupted) {
-        std::cerr << "strata experiment keys: interrupted; the private MariaDB server was stopped\n";
-        return 130;
-      }
-      if (!r.ok()) {
-        std::cerr << "strata experiment keys: " << engine << " " << name << ": " << r.status().ToString() << "\n";
-        return kExitFailure;
-      }
-      if (!json) {
-        std::cerr << fmt::format("{:<7} {:<15} {:>8.2f} s insert, {:>8.1f} MiB, leaves {:.1f}% full\n", engine, name,
-                                 r->insert_seconds, r->file_bytes / 1048576.0, 100 * r->avg_leaf_fill);
-      }
-      report.results.push_back(std::move(*r));
-    }
-    return std::nullopt;
-  };
-  if (auto failed = run_engine("strata", [&](const auto& dir, auto strategy, const auto& progress) {
-        return experiments::RunStrataKeys(dir, strategy, o, progress);
-      })) {
+  if (auto failed =
+          RunEachStrategy("strata", data, json, report, [&](const auto& dir, auto strategy, const auto& progress) {
+            return experiments::RunStrataKeys(dir, strategy, o, progress);
+          })) {
     return *failed;
   }
   if (vm.count("mariadb")) {
@@ -233,9 +251,10 @@ int Keys(const std::vector<std::string>& args) {
       return kExitFailure;
     }
     std::signal(SIGINT, OnInterrupt);
-    if (auto failed = run_engine("mariadb", [&](const auto& dir, auto strategy, const auto& progress) {
-          return experiments::RunMariadbKeys(dir, strategy, o, server, progress, &report.mariadb_version);
-        })) {
+    if (auto failed =
+            RunEachStrategy("mariadb", data, json, report, [&](const auto& dir, auto strategy, const auto& progress) {
+              return experiments::RunMariadbKeys(dir, strategy, o, server, progress, &report.mariadb_version);
+            })) {
       return *failed;
     }
     std::signal(SIGINT, SIG_DFL);
