@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh          build and test
 #   scripts/install-deps.sh bench    also the peers benchmarks compare with
 #   scripts/install-deps.sh mariadb  also a MariaDB server for regenerating fixtures
+#   scripts/install-deps.sh review   also what the review scripts use (scripts/long_functions.sh)
 set -euo pipefail
 
 packages=(
@@ -16,7 +17,7 @@ packages=(
   libdeflate-dev                        # inflates ROW_FORMAT=COMPRESSED pages at twice zlib's speed
   liblz4-dev liblzo2-dev liblzma-dev libbz2-dev libsnappy-dev  # MariaDB's PAGE_COMPRESSED algorithms
   libedit-dev                           # line editing and history in `strata sql`
-  libicu-dev                            # collations: Unicode character data and the UCA (engine/collation.h)
+  libicu-dev                            # collations: Unicode character data (case, decompositions; engine/collation.h)
   libimgui-dev libglfw3-dev libgl-dev   # strata-viz
   xvfb xauth libgl1-mesa-dri            # its screenshot test: X without a display, software OpenGL
   chromium                              # draws report.html headless for its screenshot test
@@ -32,7 +33,8 @@ for group in "$@"; do
                         # every PAGE_COMPRESSED algorithm, for its fixture script
                         mariadb-plugin-provider-lz4 mariadb-plugin-provider-lzo mariadb-plugin-provider-lzma
                         mariadb-plugin-provider-bzip2 mariadb-plugin-provider-snappy) ;;
-    *) echo "install-deps: unknown group '$group' (bench, mariadb)" >&2; exit 2 ;;
+    review) packages+=(universal-ctags) ;;  # scripts/long_functions.sh
+    *) echo "install-deps: unknown group '$group' (bench, mariadb, review)" >&2; exit 2 ;;
   esac
 done
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The longest functions of the product modules, by lines, with the counts issue 41's target
-# names (none over 120 lines, fewer than 35 over 80). Needs universal-ctags.
+# names (none over 120 lines, fewer than 35 over 80). Needs universal-ctags
+# (scripts/install-deps.sh review).
 #   scripts/long_functions.sh [N]   the N longest (default 40)
 cd "$(dirname "$0")/.." || exit 2
 ctags -R --languages=C++ --kinds-C++=f --fields=+ne -x --_xformat='%{end} %{line} %N %F' \
