@@ -19,7 +19,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-int BenchInsert(const std::vector<std::string>& args) {
+po::options_description BenchInsertOptions() {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
       "keys", po::value<std::string>()->default_value("autoinc"),
@@ -39,6 +39,41 @@ int BenchInsert(const std::vector<std::string>& args) {
       "also write the rows as TSV (id, k, c, pad; uuid-bin ids in hex), "
       "e.g. for experiments/mariadb/insert-fidelity.sh")("json", "print the result as JSON")("help,h",
                                                                                              "show this help");
+  return options;
+}
+
+// The result on stdout, as JSON or as lines.
+void PrintInsertResult(const experiments::InsertBenchOptions& o, const experiments::InsertBenchResult& r, bool json) {
+  const std::uint64_t rows = o.rows, batch = o.batch;
+  if (json) {
+    nlohmann::json j = {{"keys", datasets::ToString(o.keys)},
+                        {"rows", rows},
+                        {"batch", batch},
+                        {"flush_log_at_trx_commit", o.flush_log_at_trx_commit},
+                        {"redo", !o.disable_redo},
+                        {"insert_seconds", r.insert_seconds},
+                        {"seconds_with_flush", r.seconds_with_flush},
+                        {"rows_per_second", r.rows_per_second},
+                        {"page_splits", r.page_splits},
+                        {"file", r.file.string()},
+                        {"file_bytes", r.file_bytes}};
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::cout << fmt::format("inserted {} rows ({} keys, {} per call, {}) into {}.{}\n", rows, datasets::ToString(o.keys),
+                           batch,
+                           o.disable_redo ? "redo disabled"
+                                          : fmt::format("flush_log_at_trx_commit={}", o.flush_log_at_trx_commit),
+                           o.database, o.table)
+            << fmt::format("  {:.2f} s, {:.0f} rows/s ({:.2f} s with the final flush)\n", r.insert_seconds,
+                           r.rows_per_second, r.seconds_with_flush)
+            << fmt::format("  {} page splits; {} is {:.1f} MiB\n", r.page_splits, r.file.string(),
+                           static_cast<double>(r.file_bytes) / (1 << 20))
+            << fmt::format("  see how it filled: strata inspect index {}\n", r.file.string());
+}
+
+int BenchInsert(const std::vector<std::string>& args) {
+  const po::options_description options = BenchInsertOptions();
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench insert --datadir D [--keys STRATEGY] [--rows N] [--batch B]\n\n"
         << "Creates an sbtest-like table (id keyed by the strategy, k, c, pad, KEY k_1(k)) and inserts\n"
@@ -85,32 +120,7 @@ int BenchInsert(const std::vector<std::string>& args) {
               << (result.status().IsAlreadyExists() ? " (use a fresh --datadir or another --table)" : "") << "\n";
     return kExitFailure;
   }
-  const experiments::InsertBenchResult& r = *result;
-  if (vm.count("json")) {
-    nlohmann::json j = {{"keys", datasets::ToString(*keys)},
-                        {"rows", rows},
-                        {"batch", batch},
-                        {"flush_log_at_trx_commit", o.flush_log_at_trx_commit},
-                        {"redo", !o.disable_redo},
-                        {"insert_seconds", r.insert_seconds},
-                        {"seconds_with_flush", r.seconds_with_flush},
-                        {"rows_per_second", r.rows_per_second},
-                        {"page_splits", r.page_splits},
-                        {"file", r.file.string()},
-                        {"file_bytes", r.file_bytes}};
-    std::cout << j.dump(2) << "\n";
-    return kExitOk;
-  }
-  std::cout << fmt::format("inserted {} rows ({} keys, {} per call, {}) into {}.{}\n", rows, datasets::ToString(*keys),
-                           batch,
-                           o.disable_redo ? "redo disabled"
-                                          : fmt::format("flush_log_at_trx_commit={}", o.flush_log_at_trx_commit),
-                           database, table)
-            << fmt::format("  {:.2f} s, {:.0f} rows/s ({:.2f} s with the final flush)\n", r.insert_seconds,
-                           r.rows_per_second, r.seconds_with_flush)
-            << fmt::format("  {} page splits; {} is {:.1f} MiB\n", r.page_splits, r.file.string(),
-                           static_cast<double>(r.file_bytes) / (1 << 20))
-            << fmt::format("  see how it filled: strata inspect index {}\n", r.file.string());
+  PrintInsertResult(o, *result, vm.count("json") > 0);
   return kExitOk;
 }
 

@@ -40,7 +40,9 @@ std::optional<Mode> ParseMode(const std::string& m) {
 
 }  // namespace
 
-int BenchHotRow(const std::vector<std::string>& args) {
+namespace {
+
+po::options_description BenchHotRowOptions() {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
       "threads", po::value<unsigned>()->default_value(50), "sessions updating the row at once (1 to 1024)")(
@@ -55,6 +57,57 @@ int BenchHotRow(const std::vector<std::string>& args) {
       "with early lock release: how many commits may wait for durability with their locks already released; "
       "beyond that, commits keep their locks until durable")("json", "print the result as JSON")("help,h",
                                                                                                  "show this help");
+  return options;
+}
+
+// The result on stdout: JSON, or OceanBase's four lines and what explains them.
+void PrintHotRowResult(const std::string& mode, bool elr, const experiments::HotRowOptions& o,
+                       const experiments::HotRowResult& r, bool json) {
+  const bool k_ok = r.k_grew == r.total_updates;
+  if (json) {
+    nlohmann::json j = {{"mode", mode},
+                        {"threads", o.threads},
+                        {"updates_per_thread", o.updates},
+                        {"total_updates", r.total_updates},
+                        {"seconds", r.seconds},
+                        {"tps", r.tps},
+                        {"fsync_latency_us", o.fsync_latency_us},
+                        {"max_elr_dependent_trx_count", o.max_elr_dependent_trx_count},
+                        {"log_fsyncs", r.log_fsyncs},
+                        {"commits", r.commits},
+                        {"commits_per_fsync", r.commits_per_fsync},
+                        {"p50_ms", r.p50_ms},
+                        {"p99_ms", r.p99_ms},
+                        {"log_sync_ms", r.log_sync_ms},
+                        {"ceiling_tps", r.ceiling_tps},
+                        {"k_grew", r.k_grew},
+                        {"k_ok", k_ok}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    // The four lines as OceanBase's example script prints them.
+    std::cout << "Parallel Degree: " << o.threads << "\n"
+              << "Total Updates: " << r.total_updates << "\n"
+              << "Elapse Time: " << PythonRound2(r.seconds) << " s\n"
+              << "TPS on Hot Row: " << PythonRound2(r.tps) << " /s\n"
+              << fmt::format("Mode: {}, fsync latency added: {} us{}\n", mode, o.fsync_latency_us,
+                             elr ? fmt::format(", max_elr_dependent_trx_count {}", o.max_elr_dependent_trx_count) : "")
+              << fmt::format("Commits per log fsync: {:.1f} ({} commits, {} fsyncs)\n", r.commits_per_fsync, r.commits,
+                             r.log_fsyncs)
+              << fmt::format("Commit latency: p50 {:.2f} ms, p99 {:.2f} ms\n", r.p50_ms, r.p99_ms)
+              << (r.ceiling_tps > 0
+                      ? fmt::format(
+                            "Log sync: {:.2f} ms on average; {} sessions each waiting for its own update's sync "
+                            "allow at most {:.0f} TPS (this run: {:.0f}% of that)\n",
+                            r.log_sync_ms, o.threads, r.ceiling_tps, 100 * r.tps / r.ceiling_tps)
+                      : "")
+              << fmt::format("k grew by {} (expected {}): {}\n", r.k_grew, r.total_updates, k_ok ? "ok" : "MISMATCH");
+  }
+}
+
+}  // namespace
+
+int BenchHotRow(const std::vector<std::string>& args) {
+  const po::options_description options = BenchHotRowOptions();
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench hotrow --datadir D [--threads 50] [--updates 2000] [--mode MODE] [--fsync-latency-us "
            "N]\n"
@@ -96,45 +149,7 @@ int BenchHotRow(const std::vector<std::string>& args) {
   }
   const experiments::HotRowResult& r = *result;
   const bool k_ok = r.k_grew == r.total_updates;
-  if (vm.count("json")) {
-    nlohmann::json j = {{"mode", vm["mode"].as<std::string>()},
-                        {"threads", o.threads},
-                        {"updates_per_thread", o.updates},
-                        {"total_updates", r.total_updates},
-                        {"seconds", r.seconds},
-                        {"tps", r.tps},
-                        {"fsync_latency_us", o.fsync_latency_us},
-                        {"max_elr_dependent_trx_count", o.max_elr_dependent_trx_count},
-                        {"log_fsyncs", r.log_fsyncs},
-                        {"commits", r.commits},
-                        {"commits_per_fsync", r.commits_per_fsync},
-                        {"p50_ms", r.p50_ms},
-                        {"p99_ms", r.p99_ms},
-                        {"log_sync_ms", r.log_sync_ms},
-                        {"ceiling_tps", r.ceiling_tps},
-                        {"k_grew", r.k_grew},
-                        {"k_ok", k_ok}};
-    std::cout << j.dump(2) << "\n";
-  } else {
-    // The four lines as OceanBase's example script prints them.
-    std::cout << "Parallel Degree: " << o.threads << "\n"
-              << "Total Updates: " << r.total_updates << "\n"
-              << "Elapse Time: " << PythonRound2(r.seconds) << " s\n"
-              << "TPS on Hot Row: " << PythonRound2(r.tps) << " /s\n"
-              << fmt::format(
-                     "Mode: {}, fsync latency added: {} us{}\n", vm["mode"].as<std::string>(), o.fsync_latency_us,
-                     mode->elr ? fmt::format(", max_elr_dependent_trx_count {}", o.max_elr_dependent_trx_count) : "")
-              << fmt::format("Commits per log fsync: {:.1f} ({} commits, {} fsyncs)\n", r.commits_per_fsync, r.commits,
-                             r.log_fsyncs)
-              << fmt::format("Commit latency: p50 {:.2f} ms, p99 {:.2f} ms\n", r.p50_ms, r.p99_ms)
-              << (r.ceiling_tps > 0
-                      ? fmt::format(
-                            "Log sync: {:.2f} ms on average; {} sessions each waiting for its own update's sync "
-                            "allow at most {:.0f} TPS (this run: {:.0f}% of that)\n",
-                            r.log_sync_ms, o.threads, r.ceiling_tps, 100 * r.tps / r.ceiling_tps)
-                      : "")
-              << fmt::format("k grew by {} (expected {}): {}\n", r.k_grew, r.total_updates, k_ok ? "ok" : "MISMATCH");
-  }
+  PrintHotRowResult(vm["mode"].as<std::string>(), mode->elr, o, r, vm.count("json") > 0);
   return k_ok ? kExitOk : kExitFailure;
 }
 

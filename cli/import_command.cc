@@ -125,9 +125,7 @@ void Summarize(const sql::ImportResult& r, engine::Database& db, std::size_t n_f
   }
 }
 
-}  // namespace
-
-int Import(const std::vector<std::string>& args) {
+po::options_description ImportOptionsDescription() {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the Strata data directory (created when missing)")(
       "dump", po::value<std::vector<std::string>>(), "mysqldump files, plain or .gz; - for stdin")(
@@ -141,22 +139,31 @@ int Import(const std::vector<std::string>& args) {
 
       "force-recovery", po::value<int>()->default_value(0), kForceRecoveryHelp)(
       "force,f", "go on after a failed statement (exit status 1 at the end)")("help,h", "show this help");
+  return options;
+}
+
+void ImportUsage(std::ostream& out, const po::options_description& options) {
+  out << "Usage: strata import DUMP... --datadir D [--database NAME] [--disable-redo] [--threads N]\n\n"
+      << "Loads mysqldump files as `mysql < dump.sql` would, faster: INSERT rows are read straight from\n"
+      << "the text by several threads and tables load side by side. A progress bar (bytes, rows/s, ETA,\n"
+      << "table) is drawn on stderr when it is a terminal; a summary follows. With --disable-redo the\n"
+      << "load is not logged: a crash during it leaves a data directory that refuses to open (recover\n"
+      << "by loading again); redo is enabled again, with every page written, before the command ends.\n"
+      << "The first failed statement stops the load with \"ERROR <code> (<state>) at line L in FILE\";\n"
+      << "every statement before it stays applied. Unlike the mysql client, INSERTs after it that\n"
+      << "other tables' loaders had already applied stay too; the summary says how many rows.\n"
+      << "A dump without USE (mysqldump of one database)\n"
+      << "loads into --database, else into the database its header names.\n\n"
+      << options << "\n";
+}
+
+}  // namespace
+
+int Import(const std::vector<std::string>& args) {
+  const po::options_description options = ImportOptionsDescription();
   po::positional_options_description positional;
   positional.add("dump", -1);
-  auto usage = [&](std::ostream& out) {
-    out << "Usage: strata import DUMP... --datadir D [--database NAME] [--disable-redo] [--threads N]\n\n"
-        << "Loads mysqldump files as `mysql < dump.sql` would, faster: INSERT rows are read straight from\n"
-        << "the text by several threads and tables load side by side. A progress bar (bytes, rows/s, ETA,\n"
-        << "table) is drawn on stderr when it is a terminal; a summary follows. With --disable-redo the\n"
-        << "load is not logged: a crash during it leaves a data directory that refuses to open (recover\n"
-        << "by loading again); redo is enabled again, with every page written, before the command ends.\n"
-        << "The first failed statement stops the load with \"ERROR <code> (<state>) at line L in FILE\";\n"
-        << "every statement before it stays applied. Unlike the mysql client, INSERTs after it that\n"
-        << "other tables' loaders had already applied stay too; the summary says how many rows.\n"
-        << "A dump without USE (mysqldump of one database)\n"
-        << "loads into --database, else into the database its header names.\n\n"
-        << options << "\n";
-  };
+  auto usage = [&](std::ostream& out) { ImportUsage(out, options); };
   po::variables_map vm;
   if (auto done = ParseOptions("import", args, options, positional, usage, vm, {"datadir", "dump"})) return *done;
   if (vm["threads"].as<unsigned>() > 256) {

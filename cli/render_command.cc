@@ -23,8 +23,7 @@ namespace {
 
 constexpr int kMinWidth = 200, kMaxWidth = 20000;  // narrower, not even one map and its legend fit
 
-int Render(viz::MapKind kind, const std::vector<std::string>& args) {
-  const std::string name = viz::ToString(kind);
+po::options_description RenderOptionsDescription() {
   po::options_description options("Options");
   options.add_options()("output,o", po::value<std::string>(), "the image to write: OUT.png or OUT.svg")(
       "title", po::value<std::string>()->default_value(""), "a title above the maps")(
@@ -38,6 +37,39 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
       "max-rows", po::value<std::uint32_t>()->default_value(1024), "merge pages into cells beyond this many rows")(
       "help,h", "show this help");
   AddKeyOptions(options);
+  return options;
+}
+
+// The picture of `files` written to `out`, said on stdout; the model it drew.
+ondisk::Result<viz::MapModel> DrawFiles(viz::MapKind kind, std::vector<SpaceFile>& files, const po::variables_map& vm,
+                                        const std::filesystem::path& out) {
+  ServerDictionaries servers;
+  std::vector<Dictionary> names;
+  names.reserve(files.size());
+  for (const auto& f : files) names.push_back(DictionaryFor(f, servers.For(f)));
+  std::vector<viz::MapInput> inputs;
+  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({&files[i], &names[i]});
+  viz::ModelOptions mo;
+  mo.kind = kind;
+  mo.shared_scale = vm.count("shared-scale") > 0;
+  mo.rank_within_file = vm.count("rank") > 0;
+  mo.max_rows = std::max<std::uint32_t>(1, vm["max-rows"].as<std::uint32_t>());
+  mo.title = vm["title"].as<std::string>();
+  ScanProgress progress(TerminalProgressBar());
+  viz::MapModel model = viz::BuildModel(inputs, mo);
+  viz::RenderOptions ro;
+  ro.width = vm["width"].as<int>();
+  viz::Layout l;
+  STRATA_RETURN_IF_ERROR(viz::WriteMap(model, ro, out, &l));
+  std::cout << "wrote " << out.string() << " (" << l.width << "x" << l.height << ", " << model.panels.size() << " file"
+            << (model.panels.size() == 1 ? "" : "s") << ", " << model.pages_per_cell << " page"
+            << (model.pages_per_cell == 1 ? "" : "s") << " per cell)\n";
+  return model;
+}
+
+int Render(viz::MapKind kind, const std::vector<std::string>& args) {
+  const std::string name = viz::ToString(kind);
+  const po::options_description options = RenderOptionsDescription();
   po::options_description all;
   all.add(options).add_options()("path", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
@@ -89,30 +121,12 @@ int Render(viz::MapKind kind, const std::vector<std::string>& args) {
   for (const auto& f : findings) std::cerr << "strata render " << name << ": " << f.ToString() << "\n";
   if (files.empty()) return kExitFailure;
 
-  ServerDictionaries servers;
-  std::vector<Dictionary> names;
-  names.reserve(files.size());
-  for (const auto& f : files) names.push_back(DictionaryFor(f, servers.For(f)));
-  std::vector<viz::MapInput> inputs;
-  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({&files[i], &names[i]});
-  viz::ModelOptions mo;
-  mo.kind = kind;
-  mo.shared_scale = vm.count("shared-scale") > 0;
-  mo.rank_within_file = vm.count("rank") > 0;
-  mo.max_rows = std::max<std::uint32_t>(1, vm["max-rows"].as<std::uint32_t>());
-  mo.title = vm["title"].as<std::string>();
-  ScanProgress progress(TerminalProgressBar());
-  viz::MapModel model = viz::BuildModel(inputs, mo);
-  viz::RenderOptions ro;
-  ro.width = vm["width"].as<int>();
-  viz::Layout l;
-  if (auto s = viz::WriteMap(model, ro, out, &l); !s.ok()) {
-    std::cerr << "strata render " << name << ": " << s.ToString() << "\n";
+  auto drawn = DrawFiles(kind, files, vm, out);
+  if (!drawn.ok()) {
+    std::cerr << "strata render " << name << ": " << drawn.status().ToString() << "\n";
     return kExitFailure;
   }
-  std::cout << "wrote " << out.string() << " (" << l.width << "x" << l.height << ", " << model.panels.size() << " file"
-            << (model.panels.size() == 1 ? "" : "s") << ", " << model.pages_per_cell << " page"
-            << (model.pages_per_cell == 1 ? "" : "s") << " per cell)\n";
+  const viz::MapModel& model = *drawn;
   // Damage is drawn (in red) and said: the picture is not of an intact file.
   bool damaged = false;
   for (std::size_t i = 0; i < model.panels.size(); ++i) {
