@@ -19,6 +19,32 @@ namespace po = boost::program_options;
 namespace strata::cli {
 namespace {
 
+// The experiment's samples and figures as JSON.
+nlohmann::json HistoryJson(const std::string& dir, const experiments::HistoryExperimentOptions& o,
+                           const experiments::HistoryExperimentResult& r) {
+  nlohmann::json samples = nlohmann::json::array();
+  for (const auto& s : r.samples) {
+    samples.push_back({{"phase", s.phase},
+                       {"updates", s.updates},
+                       {"history_list_length", s.history_list_length},
+                       {"seconds", s.seconds}});
+  }
+  nlohmann::json j = {{"datadir", dir},
+                      {"updates", o.updates},
+                      {"history_at_start", r.history_at_start},
+                      {"history_at_shutdown", r.history_at_shutdown},
+                      {"growth", r.history_at_shutdown - r.history_at_start},
+                      {"view_still_reads_k", r.view_reads_k},
+                      {"update_seconds", r.update_seconds},
+                      {"samples", samples}};
+  if (o.purge_after) {
+    j["history_after_restart"] = r.history_after_restart;
+    j["history_at_end"] = r.history_at_end;
+    j["purge_seconds"] = r.purge_seconds;
+  }
+  return j;
+}
+
 int History(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
@@ -61,27 +87,7 @@ int History(const std::vector<std::string>& args) {
   }
   const auto& r = *result;
   if (json) {
-    nlohmann::json samples = nlohmann::json::array();
-    for (const auto& s : r.samples) {
-      samples.push_back({{"phase", s.phase},
-                         {"updates", s.updates},
-                         {"history_list_length", s.history_list_length},
-                         {"seconds", s.seconds}});
-    }
-    nlohmann::json j = {{"datadir", dir},
-                        {"updates", o.updates},
-                        {"history_at_start", r.history_at_start},
-                        {"history_at_shutdown", r.history_at_shutdown},
-                        {"growth", r.history_at_shutdown - r.history_at_start},
-                        {"view_still_reads_k", r.view_reads_k},
-                        {"update_seconds", r.update_seconds},
-                        {"samples", samples}};
-    if (o.purge_after) {
-      j["history_after_restart"] = r.history_after_restart;
-      j["history_at_end"] = r.history_at_end;
-      j["purge_seconds"] = r.purge_seconds;
-    }
-    std::cout << j.dump(2) << "\n";
+    std::cout << HistoryJson(dir, o, r).dump(2) << "\n";
     return kExitOk;
   }
   std::cout << "\n"
