@@ -152,6 +152,29 @@ std::optional<MySqlTablespaceKey> PageUnpacker::MySqlKey(const EncryptionKeys* k
   return *key;
 }
 
+// The page as stored carries the checksum that counts; the copy is made to check as it did.
+// full_crc32 keeps no checksum of the page inside (it is stale or encrypted away): one is
+// written. The older format's page inside keeps its own, spoiled when the stored page's failed.
+void PageUnpacker::CheckAsStored(ConstBytes stored, MutableBytes into, bool was_decrypted) const {
+  bool stored_ok;
+  if (!IsPageCompressed(stored, shape_.full_crc32)) {
+    stored_ok = rules_.CheckPage(stored).valid;
+  } else if (shape_.full_crc32) {
+    const std::size_t kept = std::size_t{Load16(stored, FilHeader::kType) & 0x7FFFu} << 8;
+    stored_ok = kept > 4 && kept < shape_.page_size && Crc32c(stored.first(kept - 4)) == Load32(stored, kept - 4);
+  } else if (was_decrypted) {
+    stored_ok = MariaDbEncryptedChecksumHolds(stored);
+  } else {
+    return;  // no checksum over the compressed bytes: the page inside has its own
+  }
+  if (shape_.full_crc32) {
+    const std::uint32_t crc = Crc32c(ConstBytes(into).first(shape_.page_size - 4));
+    Store32(into, shape_.page_size - 4, stored_ok ? crc : ~crc);
+  } else if (!stored_ok) {
+    Store32(into, FilHeader::kChecksum, ~Load32(into, FilHeader::kChecksum));
+  }
+}
+
 std::byte* PageUnpacker::Unpack(const EncryptionKeys* keys) {
   if (shape_.n_pages == 0) return nullptr;
   MariaDbCipher cipher = MariaDbCipher::kCbc;
@@ -225,27 +248,7 @@ std::byte* PageUnpacker::Unpack(const EncryptionKeys* keys) {
     }
     if (was_decrypted) ++out_.decrypted_pages;
     if (!changed) continue;
-    // The page as stored carries the checksum that counts; the copy is made to check as it
-    // did. full_crc32 keeps no checksum of the page inside (it is stale or encrypted away):
-    // one is written. The older format's page inside keeps its own, spoiled when the stored
-    // page's failed.
-    bool stored_ok;
-    if (!IsPageCompressed(stored, shape_.full_crc32)) {
-      stored_ok = rules_.CheckPage(stored).valid;
-    } else if (shape_.full_crc32) {
-      const std::size_t kept = std::size_t{Load16(stored, FilHeader::kType) & 0x7FFFu} << 8;
-      stored_ok = kept > 4 && kept < shape_.page_size && Crc32c(stored.first(kept - 4)) == Load32(stored, kept - 4);
-    } else if (was_decrypted) {
-      stored_ok = MariaDbEncryptedChecksumHolds(stored);
-    } else {
-      continue;  // no checksum over the compressed bytes: the page inside has its own
-    }
-    if (shape_.full_crc32) {
-      const std::uint32_t crc = Crc32c(ConstBytes(into).first(shape_.page_size - 4));
-      Store32(into, shape_.page_size - 4, stored_ok ? crc : ~crc);
-    } else if (!stored_ok) {
-      Store32(into, FilHeader::kChecksum, ~Load32(into, FilHeader::kChecksum));
-    }
+    CheckAsStored(stored, into, was_decrypted);
   }
   if (out_.decrypted_pages) {
     findings_.push_back(

@@ -67,6 +67,7 @@ class PageUnpacker {
   }
   std::optional<ondisk::MariaDbPageKey> MariaDbKey(const EncryptionKeys* keys, ondisk::MariaDbCipher* cipher);
   std::optional<ondisk::MySqlTablespaceKey> MySqlKey(const EncryptionKeys* keys);
+  void CheckAsStored(ondisk::ConstBytes stored, ondisk::MutableBytes into, bool was_decrypted) const;
 
   const std::string& name_;
   const SpaceShape& shape_;
