@@ -28,6 +28,46 @@ SegmentStats Segment(const SpaceFile& f, const FsegHeader& h) {
   return s;
 }
 
+// The leaf chain of index `ix`, in key order from its leftmost leaf: how many pages it reaches
+// and how it steps (backward, not contiguous); where it breaks or loops, a finding. `seen` is
+// all false before and after.
+void WalkLeafChain(const SpaceMap& m, const std::vector<std::uint32_t>& starts, std::uint64_t leaves,
+                   const std::string& name, std::vector<bool>& seen, IndexReport& ix, std::vector<Finding>& findings) {
+  const std::uint64_t id = ix.index_id;
+  if (starts.size() != 1) {
+    findings.push_back(
+        {Severity::kError, name, starts.empty() ? std::nullopt : std::optional(starts[1]), std::nullopt, "leaf chain",
+         fmt::format("index {} has {} leaf pages without a previous page; expected one", id, starts.size())});
+  }
+  if (starts.empty()) return;
+  std::vector<std::uint32_t> visited;
+  std::uint32_t cur = starts[0];
+  visited.push_back(cur);
+  seen[cur] = true;
+  ix.leaf_chain_pages = 1;
+  while (true) {
+    const std::uint32_t next = m.pages[cur].next;
+    if (next == kFilNull) break;
+    if (next >= m.pages.size() || !m.pages[next].btree() || m.pages[next].index_id != id || m.pages[next].level != 0 ||
+        seen[next]) {
+      findings.push_back({Severity::kError, name, cur, FilHeader::kNext, "leaf chain",
+                          fmt::format("index {}: next page {} {}", id, next,
+                                      next < m.pages.size() && seen[next] ? "was already visited (a loop)"
+                                                                          : "is not a leaf of this index")});
+      break;
+    }
+    ++ix.leaf_steps;
+    if (next != cur + 1) ++ix.discontiguous_steps;
+    if (next < cur) ++ix.backward_steps;
+    seen[next] = true;
+    visited.push_back(next);
+    ++ix.leaf_chain_pages;
+    cur = next;
+  }
+  ix.chain_complete = ix.leaf_chain_pages == leaves;
+  for (std::uint32_t v : visited) seen[v] = false;
+}
+
 }  // namespace
 
 IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
@@ -82,41 +122,7 @@ IndexesReport AnalyzeIndexes(const SpaceFile& file, const Dictionary* server) {
       if (l.stored_pages) l.stored_fill_avg /= static_cast<double>(l.stored_pages);
       ix.levels.push_back(l);
     }
-    // The leaf chain, in key order.
-    const auto& starts = leftmost[id];
-    if (starts.size() != 1) {
-      r.findings.push_back(
-          {Severity::kError, name, starts.empty() ? std::nullopt : std::optional(starts[1]), std::nullopt, "leaf chain",
-           fmt::format("index {} has {} leaf pages without a previous page; expected one", id, starts.size())});
-    }
-    if (!starts.empty()) {
-      std::vector<std::uint32_t> visited;
-      std::uint32_t cur = starts[0];
-      visited.push_back(cur);
-      seen[cur] = true;
-      ix.leaf_chain_pages = 1;
-      while (true) {
-        const std::uint32_t next = m.pages[cur].next;
-        if (next == kFilNull) break;
-        if (next >= m.pages.size() || !m.pages[next].btree() || m.pages[next].index_id != id ||
-            m.pages[next].level != 0 || seen[next]) {
-          r.findings.push_back({Severity::kError, name, cur, FilHeader::kNext, "leaf chain",
-                                fmt::format("index {}: next page {} {}", id, next,
-                                            next < m.pages.size() && seen[next] ? "was already visited (a loop)"
-                                                                                : "is not a leaf of this index")});
-          break;
-        }
-        ++ix.leaf_steps;
-        if (next != cur + 1) ++ix.discontiguous_steps;
-        if (next < cur) ++ix.backward_steps;
-        seen[next] = true;
-        visited.push_back(next);
-        ++ix.leaf_chain_pages;
-        cur = next;
-      }
-      ix.chain_complete = ix.leaf_chain_pages == leaf_count[id];
-      for (std::uint32_t v : visited) seen[v] = false;
-    }
+    WalkLeafChain(m, leftmost[id], leaf_count[id], name, seen, ix, r.findings);
     if (ix.root_page != kFilNull) {
       auto ip = file.OpenIndexPage(file.page(ix.root_page));
       if (ip.ok()) {
