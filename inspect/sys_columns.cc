@@ -33,121 +33,162 @@ CharWidth WidthOfCollation(int id) {
   return {};
 }
 
-Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) {
-  ColumnDef c;
-  c.name = s.name;
-  c.nullable = !s.not_null();
-  c.is_unsigned = s.prtype & Prtype::kUnsigned;
-  c.is_virtual = s.is_virtual();
-  ColumnFormat& f = c.format;
-  f.is_unsigned = c.is_unsigned;
-  const std::uint32_t type = Prtype::Type(s.prtype);
-  const int collation = Prtype::Collation(s.prtype);
-  const bool n = c.nullable;
-  auto unknown = [&](const std::string& what, const std::string& why) {
-    f.type = ColumnType::kUnknown;
-    f.name = what + " (" + why + ")";
-  };
-  const std::string give = "; --create-table with the table's CREATE TABLE gives it";
-  auto refuse = [&](const std::string& what) {
-    return Status::InvalidArgument(fmt::format("column {}: {} (SYS_COLUMNS MTYPE {} PRTYPE {:#x} LEN {})", s.name, what,
-                                               s.mtype, s.prtype, s.len));
-  };
-  const std::uint32_t len = s.len;
-  const auto mtype = static_cast<M>(s.mtype);
-  switch (mtype) {
-    case M::kInt:
-      c.field = FieldDef::Fixed(c.name, len, n);
-      if (type == kYear && len == 1)
-        f.type = ColumnType::kYear;
-      else if ((type == kDate || type == kNewDate) && len == 3)
-        f.type = ColumnType::kDate;
-      else if (type == kEnum || type == kSet || type == kString)
-        unknown("ENUM or SET", "SYS_COLUMNS does not keep the labels" + give);
-      else if (type == kDatetime || type == kTimestamp || type == kTime)
-        unknown("DATETIME, TIMESTAMP or TIME in MySQL 5.5's format", "that format is not decoded yet");
-      else if ((type == kTiny || type == kShort || type == kInt24 || type == kLong || type == kLongLong || type == 0) &&
-               (len == 1 || len == 2 || len == 3 || len == 4 || len == 8))
-        f.type = ColumnType::kInt, f.length = len;
-      else
-        unknown("type " + std::to_string(type) + " stored as a " + std::to_string(len) + "-byte integer",
-                "not decoded");
-      break;
-    case M::kFloat:
-    case M::kDouble:
-      c.field = FieldDef::Fixed(c.name, mtype == M::kFloat ? 4 : 8, n);
-      unknown(mtype == M::kFloat ? "FLOAT" : "DOUBLE",
-              "SYS_COLUMNS does not say whether it prints a fixed number of decimals, as FLOAT(M,D) does" + give);
-      break;
-    case M::kFixBinary:
-      c.field = FieldDef::Fixed(c.name, len, n);
-      if (type == kNewDecimal) {
-        unknown("DECIMAL", "SYS_COLUMNS keeps its width, not its precision and scale" + give);
-      } else if (type == kDatetime || type == kTimestamp || type == kTime) {
-        const std::uint32_t base = type == kDatetime ? 5 : type == kTimestamp ? 4 : 3;
-        f.type = type == kDatetime    ? ColumnType::kDatetime
-                 : type == kTimestamp ? ColumnType::kTimestamp
-                                      : ColumnType::kTime;
-        if (len < base || len > base + 3) return refuse("a temporal value of " + std::to_string(len) + " bytes");
-        // Two digits of fraction per byte: the width tells 0 digits apart, not 1 from 2 (and so on).
-        if (len != base)
-          unknown(type == kDatetime    ? "DATETIME"
-                  : type == kTimestamp ? "TIMESTAMP"
-                                       : "TIME",
-                  "SYS_COLUMNS gives the digits of its fraction of a second only in pairs" + give);
-      } else if (type == kBit) {
-        unknown("BIT", "SYS_COLUMNS keeps its bytes, not its bits" + give);
-      } else if (flavor != Flavor::kMySql && (len == 16 || len == 4)) {
-        unknown("BINARY(" + std::to_string(len) + ")",
-                "MariaDB's UUID, INET6 and INET4 are stored the same way and SYS_COLUMNS does not say which" + give);
-      } else {
-        f.type = ColumnType::kChar;  // BINARY(n)
-        f.length = len;
-        f.collation = 63;
-      }
-      break;
-    case M::kChar:
-    case M::kMysql:
-    case M::kVarchar:
-    case M::kVarMysql:
-    case M::kBinary: {
-      const int coll = mtype == M::kBinary ? 63 : collation ? collation : mtype <= M::kChar ? 8 : 0;
-      const CharWidth w = WidthOfCollation(coll);
-      if (!w.mbmaxlen)
-        return refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
-      f.collation = coll;
-      f.length = len / w.mbmaxlen;
-      if (mtype == M::kChar || mtype == M::kMysql) {
-        f.type = ColumnType::kChar;
-        // CHAR in a character set of varying width is stored with a length, like VARCHAR.
-        c.field = w.fixed ? FieldDef::Fixed(c.name, len, n) : FieldDef::Variable(c.name, len, n);
-      } else {
-        f.type = ColumnType::kVarchar;
-        c.field = FieldDef::Variable(c.name, len, n);
-      }
-      break;
-    }
-    case M::kBlob:
-      c.field = FieldDef::Variable(c.name, len == 9 ? 255 : 0xFFFFFFFF, n, true);  // LEN: length bytes + 8
-      if (type == kJson && flavor != Flavor::kMariaDb) {                           // MariaDB's JSON is LONGTEXT
-        f.type = ColumnType::kJson;
-      } else {
-        f.type = ColumnType::kVarchar;
-        f.collation = collation ? collation : 63;
-        if (!WidthOfCollation(f.collation).mbmaxlen)
-          unknown("TEXT", "collation " + std::to_string(f.collation) + " is not converted to UTF-8 yet");
-      }
-      break;
-    case M::kGeometry:
-      c.field = FieldDef::Variable(c.name, 0xFFFFFFFF, n, true);
-      f.type = ColumnType::kGeometry;
-      break;
-    default:
-      return refuse("main type " + std::to_string(s.mtype) + " is not one this reader knows");
+namespace {
+
+// One SYS_COLUMNS column as the definition rows decode with, by its main type's family.
+class SysColumnReader {
+ public:
+  SysColumnReader(const SysColumn& s, Flavor flavor)
+      : s_(s), flavor_(flavor), mtype_(static_cast<M>(s.mtype)), f_(c_.format) {
+    c_.name = s.name;
+    c_.nullable = n_ = !s.not_null();
+    c_.is_unsigned = f_.is_unsigned = s.prtype & Prtype::kUnsigned;
+    c_.is_virtual = s.is_virtual();
   }
-  if (f.name.empty()) f.name = "SYS_COLUMNS type " + std::to_string(type);
-  return c;
-}
+
+  Result<ColumnDef> Read() {
+    Status st;
+    switch (mtype_) {
+      case M::kInt:
+        st = Int();
+        break;
+      case M::kFloat:
+      case M::kDouble:
+        c_.field = FieldDef::Fixed(c_.name, mtype_ == M::kFloat ? 4 : 8, n_);
+        Unknown(mtype_ == M::kFloat ? "FLOAT" : "DOUBLE",
+                "SYS_COLUMNS does not say whether it prints a fixed number of decimals, as FLOAT(M,D) does" + kGive);
+        break;
+      case M::kFixBinary:
+        st = FixBinary();
+        break;
+      case M::kChar:
+      case M::kMysql:
+      case M::kVarchar:
+      case M::kVarMysql:
+      case M::kBinary:
+        st = Text();
+        break;
+      case M::kBlob:
+        st = Blob();
+        break;
+      case M::kGeometry:
+        c_.field = FieldDef::Variable(c_.name, 0xFFFFFFFF, n_, true);
+        f_.type = ColumnType::kGeometry;
+        break;
+      default:
+        st = Refuse("main type " + std::to_string(s_.mtype) + " is not one this reader knows");
+    }
+    if (!st.ok()) return st;
+    if (f_.name.empty()) f_.name = "SYS_COLUMNS type " + std::to_string(type_);
+    return std::move(c_);
+  }
+
+ private:
+  static inline const std::string kGive = "; --create-table with the table's CREATE TABLE gives it";
+
+  void Unknown(const std::string& what, const std::string& why) {
+    f_.type = ColumnType::kUnknown;
+    f_.name = what + " (" + why + ")";
+  }
+  Status Refuse(const std::string& what) const {
+    return Status::InvalidArgument(fmt::format("column {}: {} (SYS_COLUMNS MTYPE {} PRTYPE {:#x} LEN {})", s_.name,
+                                               what, s_.mtype, s_.prtype, s_.len));
+  }
+
+  Status Int() {
+    c_.field = FieldDef::Fixed(c_.name, len_, n_);
+    if (type_ == kYear && len_ == 1)
+      f_.type = ColumnType::kYear;
+    else if ((type_ == kDate || type_ == kNewDate) && len_ == 3)
+      f_.type = ColumnType::kDate;
+    else if (type_ == kEnum || type_ == kSet || type_ == kString)
+      Unknown("ENUM or SET", "SYS_COLUMNS does not keep the labels" + kGive);
+    else if (type_ == kDatetime || type_ == kTimestamp || type_ == kTime)
+      Unknown("DATETIME, TIMESTAMP or TIME in MySQL 5.5's format", "that format is not decoded yet");
+    else if ((type_ == kTiny || type_ == kShort || type_ == kInt24 || type_ == kLong || type_ == kLongLong ||
+              type_ == 0) &&
+             (len_ == 1 || len_ == 2 || len_ == 3 || len_ == 4 || len_ == 8))
+      f_.type = ColumnType::kInt, f_.length = len_;
+    else
+      Unknown("type " + std::to_string(type_) + " stored as a " + std::to_string(len_) + "-byte integer",
+              "not decoded");
+    return Status::Ok();
+  }
+
+  Status FixBinary() {
+    c_.field = FieldDef::Fixed(c_.name, len_, n_);
+    if (type_ == kNewDecimal) {
+      Unknown("DECIMAL", "SYS_COLUMNS keeps its width, not its precision and scale" + kGive);
+    } else if (type_ == kDatetime || type_ == kTimestamp || type_ == kTime) {
+      const std::uint32_t base = type_ == kDatetime ? 5 : type_ == kTimestamp ? 4 : 3;
+      f_.type = type_ == kDatetime    ? ColumnType::kDatetime
+                : type_ == kTimestamp ? ColumnType::kTimestamp
+                                      : ColumnType::kTime;
+      if (len_ < base || len_ > base + 3) return Refuse("a temporal value of " + std::to_string(len_) + " bytes");
+      // Two digits of fraction per byte: the width tells 0 digits apart, not 1 from 2 (and so on).
+      if (len_ != base)
+        Unknown(type_ == kDatetime    ? "DATETIME"
+                : type_ == kTimestamp ? "TIMESTAMP"
+                                      : "TIME",
+                "SYS_COLUMNS gives the digits of its fraction of a second only in pairs" + kGive);
+    } else if (type_ == kBit) {
+      Unknown("BIT", "SYS_COLUMNS keeps its bytes, not its bits" + kGive);
+    } else if (flavor_ != Flavor::kMySql && (len_ == 16 || len_ == 4)) {
+      Unknown("BINARY(" + std::to_string(len_) + ")",
+              "MariaDB's UUID, INET6 and INET4 are stored the same way and SYS_COLUMNS does not say which" + kGive);
+    } else {
+      f_.type = ColumnType::kChar;  // BINARY(n)
+      f_.length = len_;
+      f_.collation = 63;
+    }
+    return Status::Ok();
+  }
+
+  // CHAR and VARCHAR in any character set, and VARBINARY.
+  Status Text() {
+    const int coll = mtype_ == M::kBinary ? 63 : collation_ ? collation_ : mtype_ <= M::kChar ? 8 : 0;
+    const CharWidth w = WidthOfCollation(coll);
+    if (!w.mbmaxlen) return Refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
+    f_.collation = coll;
+    f_.length = len_ / w.mbmaxlen;
+    if (mtype_ == M::kChar || mtype_ == M::kMysql) {
+      f_.type = ColumnType::kChar;
+      // CHAR in a character set of varying width is stored with a length, like VARCHAR.
+      c_.field = w.fixed ? FieldDef::Fixed(c_.name, len_, n_) : FieldDef::Variable(c_.name, len_, n_);
+    } else {
+      f_.type = ColumnType::kVarchar;
+      c_.field = FieldDef::Variable(c_.name, len_, n_);
+    }
+    return Status::Ok();
+  }
+
+  Status Blob() {
+    c_.field = FieldDef::Variable(c_.name, len_ == 9 ? 255 : 0xFFFFFFFF, n_, true);  // LEN: length bytes + 8
+    if (type_ == kJson && flavor_ != Flavor::kMariaDb) {                             // MariaDB's JSON is LONGTEXT
+      f_.type = ColumnType::kJson;
+    } else {
+      f_.type = ColumnType::kVarchar;
+      f_.collation = collation_ ? collation_ : 63;
+      if (!WidthOfCollation(f_.collation).mbmaxlen)
+        Unknown("TEXT", "collation " + std::to_string(f_.collation) + " is not converted to UTF-8 yet");
+    }
+    return Status::Ok();
+  }
+
+  const SysColumn& s_;
+  Flavor flavor_;
+  M mtype_;
+  ColumnDef c_;
+  ColumnFormat& f_;
+  bool n_ = false;
+  const std::uint32_t type_ = Prtype::Type(s_.prtype);  // the server's type code
+  const int collation_ = Prtype::Collation(s_.prtype);
+  const std::uint32_t len_ = s_.len;
+};
+
+}  // namespace
+
+Result<ColumnDef> ColumnFromSys(const SysColumn& s, Flavor flavor) { return SysColumnReader(s, flavor).Read(); }
 
 void SetSysTableName(TableDef& t, const std::string& full) {
   const auto slash = full.find('/');
