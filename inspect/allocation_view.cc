@@ -13,7 +13,7 @@ bool AllocationView::IsFree(std::uint32_t n) const {
   if (!shape_.flags || n >= shape_.n_pages) return false;
   if (n >= shape_.free_limit) return true;
   XdesLocation loc = LocateXdes(PageNo(n), shape_.geometry());
-  ConstBytes desc = page_(loc.descriptor_page.value());
+  ConstBytes desc = Page(loc.descriptor_page.value());
   if (loc.descriptor_page.value() != 0 && FilHeader(desc).type() != PageType::kXdes) return false;
   XdesEntry e(desc, loc.entry, shape_.geometry());
   // Entries outside the free lists' reach (never initialised) describe free pages too.
@@ -23,7 +23,7 @@ bool AllocationView::IsFree(std::uint32_t n) const {
 bool AllocationView::IsUsed(std::uint32_t n) const {
   if (!shape_.flags || n >= shape_.n_pages || n >= shape_.free_limit) return false;
   XdesLocation loc = LocateXdes(PageNo(n), shape_.geometry());
-  ConstBytes desc = page_(loc.descriptor_page.value());
+  ConstBytes desc = Page(loc.descriptor_page.value());
   if (AllZero(desc) || (loc.descriptor_page.value() != 0 && FilHeader(desc).type() != PageType::kXdes)) return false;
   XdesEntry e(desc, loc.entry, shape_.geometry());
   switch (e.state()) {

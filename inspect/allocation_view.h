@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "inspect/space_shape.h"
@@ -14,9 +13,9 @@ namespace strata::inspect {
 
 class AllocationView {
  public:
-  using PageReader = std::function<ondisk::ConstBytes(std::uint32_t)>;
-  AllocationView(const SpaceShape& shape, PageReader page, const std::vector<std::uint32_t>& doublewrite_blocks)
-      : shape_(shape), page_(std::move(page)), doublewrite_blocks_(doublewrite_blocks) {}
+  // `pages`: the file's pages as the readers see them, n_pages of shape.page_size bytes.
+  AllocationView(const SpaceShape& shape, const std::byte* pages, const std::vector<std::uint32_t>& doublewrite_blocks)
+      : shape_(shape), pages_(pages), doublewrite_blocks_(doublewrite_blocks) {}
 
   // Whether the extent descriptors mark page n free (or it lies at or past the free limit).
   // False when the descriptor page is unreadable.
@@ -28,7 +27,11 @@ class AllocationView {
 
  private:
   const SpaceShape& shape_;
-  PageReader page_;
+  ondisk::ConstBytes Page(std::uint32_t n) const {
+    return {pages_ + std::size_t{n} * shape_.page_size, shape_.page_size};
+  }
+
+  const std::byte* pages_;
   const std::vector<std::uint32_t>& doublewrite_blocks_;
 };
 

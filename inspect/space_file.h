@@ -58,10 +58,7 @@ class SpaceFile {
   // What unpacking found and did: encryption, keys, page compression.
   const UnpackedPages& unpacked() const { return unpacked_; }
   // Which pages are in use (valid while this SpaceFile is neither moved nor grown).
-  AllocationView allocation() const {
-    return AllocationView(
-        shape_, [this](std::uint32_t n) { return page(n); }, doublewrite_blocks_);
-  }
+  AllocationView allocation() const { return AllocationView(shape_, data_, doublewrite_blocks_); }
 
   // PageRules (page_unpacker.h) for this file's pages.
   bool IsEncryptedPage(ondisk::ConstBytes page) const { return rules().IsEncryptedPage(page); }

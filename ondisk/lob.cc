@@ -27,9 +27,7 @@ Result<BlobPage> BlobPage::Decode(ConstBytes page) {
 
 Result<ConstBytes> BlobChain::Part(std::uint32_t page_no, ConstBytes page) {
   const std::string at = "BLOB chain page " + std::to_string(page_no);
-  if (std::find(seen_.begin(), seen_.end(), page_no) != seen_.end())
-    return Status::Corruption(at + ": the chain loops");
-  seen_.push_back(page_no);
+  if (!seen_.insert(page_no).second) return Status::Corruption(at + ": the chain loops");
   if (page.empty()) return Status::Corruption(at + ": past the end of the file");
   const PageType type = FilHeader(page).type();
   if (type != PageType::kBlob && !(sdi_ && type == PageType::kSdiBlobOrInstant))

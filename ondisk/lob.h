@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -78,7 +79,7 @@ class BlobChain {
   std::uint64_t length_;
   std::uint64_t taken_ = 0;
   bool sdi_;
-  std::vector<std::uint32_t> seen_;
+  std::unordered_set<std::uint32_t> seen_;  // a 4 GiB value has 260,000 pages: no linear search
 };
 
 struct LobIndexEntry {
