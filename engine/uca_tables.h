@@ -1,8 +1,8 @@
 // The primary weights of MariaDB's Unicode collations, measured from the server
-// (scripts/mariadb/uca_tables.py writes uca_tables.cc): utf8mb4_unicode_ci is UCA 4.0.0,
-// utf8mb4_unicode_520_ci UCA 5.2.0 and utf8mb4_uca1400_ai_ci UCA 14.0.0, each with its own
-// order of letters (æ is a letter of its own in 4.0.0, the same as "ae" in 14.0.0) and its own
-// implicit weights for ideographs and unassigned code points.
+// (scripts/mariadb/uca_tables.py writes uca400_table.cc, uca520_table.cc and uca1400_table.cc):
+// utf8mb4_unicode_ci is UCA 4.0.0, utf8mb4_unicode_520_ci UCA 5.2.0 and utf8mb4_uca1400_ai_ci
+// UCA 14.0.0, each with its own order of letters (æ is a letter of its own in 4.0.0, the same as
+// "ae" in 14.0.0) and its own implicit weights for ideographs and unassigned code points.
 #pragma once
 
 #include <cstdint>
