@@ -72,11 +72,18 @@ class Gatherer {
   std::vector<DefinitionSource> from_;
 };
 
+// Whether `other`, another source's definition, describes the clustered index `table`'s does, in
+// `file`.
+bool SameClusteredIndex(const TableDef& other, const TableDef& table, const SpaceFile& file) {
+  const IndexDef* mine = table.Clustered();
+  return &other != &table && mine && RootedIn(other, file) && other.Clustered()->id == mine->id;
+}
+
 // A definition that does not know its secondary indexes' roots (.frm, CREATE TABLE) takes them
 // from another source's indexes of the same clustered index (SYS_INDEXES, .cfg), by name.
 void BorrowSecondaryRoots(Dictionary& dict, TableDef& table, const SpaceFile& file) {
   for (const auto& other : dict.tables) {
-    if (&other == &table || !RootedIn(other, file) || other.Clustered()->id != table.Clustered()->id) continue;
+    if (!SameClusteredIndex(other, table, file)) continue;
     for (auto& ix : table.indexes) {
       for (const auto& sys : other.indexes) {
         if (!ix.clustered && ix.root_page == ondisk::kFilNull && sys.name == ix.name)
@@ -95,9 +102,8 @@ void NoteDisagreements(const ResolvedDefinition& r, DefinitionSource chosen_from
   if (!mine || mine->leaf.fields.empty()) return;
   for (std::size_t i = 0; i < r.dict.tables.size(); ++i) {
     const TableDef& other = r.dict.tables[i];
+    if (!SameClusteredIndex(other, table, file) || other.Clustered()->leaf.fields.empty()) continue;
     const IndexDef* theirs = other.Clustered();
-    if (i == *r.table || !theirs || theirs->leaf.fields.empty() || !RootedIn(other, file) || theirs->id != mine->id)
-      continue;
     const auto& a = mine->leaf.fields;
     const auto& b = theirs->leaf.fields;
     std::string differs;
