@@ -267,7 +267,39 @@ Result<PageNo> Btree::RaiseRoot(Mtr& mtr) {
   return *n;
 }
 
-// btr_page_split_and_insert's choice of split point and direction; the record is inserted
+// btr_page_split_and_insert's choice of split point and direction for a page of `records`
+// whose new record (of `record_size` bytes) goes after record `after`, the k-th position.
+Btree::Split Btree::ChooseSplit(BtrPage& page, const std::vector<RawRecord>& records, std::size_t k, std::size_t after,
+                                const Tuple& key, std::size_t record_size, bool by_size) const {
+  const std::size_t n = records.size();
+  const std::size_t last_insert = Load16(page.bytes(), IndexPage::kLastInsert);
+  if (by_size) {
+    // btr_page_get_split_rec: fill the left half to about half of the bytes, the new record
+    // counted at its place.
+    std::size_t total = record_size;
+    for (const auto& r : records) total += r.bytes.size();
+    std::size_t incl = 0;
+    std::size_t i = 0;  // records of the page included so far
+    bool tuple_in = false;
+    while (incl < total / 2) {
+      if (!tuple_in && i == k) {
+        tuple_in = true;
+        incl += record_size;
+      } else {
+        incl += records[i++].bytes.size();
+      }
+    }
+    const std::size_t split = (!tuple_in && i == k) ? 0 : i + 1;
+    return {true, std::min(split, n)};  // keep at least one record on the right
+  }
+  if (last_insert != 0 && last_insert == after) return {true, k + 2 <= n ? k + 2 : 0};  // an ascending run
+  if (last_insert != 0 && last_insert == page.Next(after))                              // a descending run
+    return {false, (after != BtrPage::kInfimum && page.First() != after) ? k : k + 1};
+  if (n > 1) return {true, (n + 2) / 2};  // page_get_middle_rec
+  return {true, (n == 1 && page.Compare(page.First(), key, shape_.n_key, shape_.compare) > 0) ? 1u : 0u};
+}
+
+// Splits the page at the end of `path` (btr_page_split_and_insert); the record is inserted
 // afterwards by a fresh descent, which the new node pointer routes to the right half.
 Status Btree::SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_t record_size, bool by_size) {
   PageNo pno = path.back().page;
@@ -287,38 +319,7 @@ Status Btree::SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_
   }
   const std::uint16_t level = page->level();
   std::vector<RawRecord> records = page->Records();
-  const std::size_t n = records.size();
-  const std::size_t last_insert = Load16(page->bytes(), IndexPage::kLastInsert);
-  bool up = true;
-  std::size_t split = 0;  // index (from 1) of the first record of the upper half; 0: the new record starts it
-  if (by_size) {
-    // btr_page_get_split_rec: fill the left half to about half of the bytes, the new record
-    // counted at its place.
-    std::size_t total = record_size;
-    for (const auto& r : records) total += r.bytes.size();
-    std::size_t incl = 0;
-    std::size_t i = 0;  // records of the page included so far
-    bool tuple_in = false;
-    while (incl < total / 2) {
-      if (!tuple_in && i == k) {
-        tuple_in = true;
-        incl += record_size;
-      } else {
-        incl += records[i++].bytes.size();
-      }
-    }
-    split = (!tuple_in && i == k) ? 0 : i + 1;
-    if (split > n) split = n;                             // keep at least one record on the right
-  } else if (last_insert != 0 && last_insert == after) {  // an ascending run
-    split = k + 2 <= n ? k + 2 : 0;
-  } else if (last_insert != 0 && last_insert == page->Next(after)) {  // a descending run
-    up = false;
-    split = (after != BtrPage::kInfimum && page->First() != after) ? k : k + 1;
-  } else if (n > 1) {
-    split = (n + 2) / 2;  // page_get_middle_rec
-  } else {
-    split = (n == 1 && page->Compare(page->First(), key, shape_.n_key, shape_.compare) > 0) ? 1 : 0;
-  }
+  const auto [up, split] = ChooseSplit(*page, records, k, after, key, record_size, by_size);
   // Records [0, cut) stay in the lower half.
   const std::size_t cut = split == 0 ? k : split - 1;
 

@@ -151,6 +151,12 @@ class Btree {
   Result<Path> FindRecord(Mtr& mtr, const Tuple& key);
   Status InsertAtLevel(Mtr& mtr, const Tuple& key, const RawRecord& record, std::uint16_t level);
   Status SplitPage(Mtr& mtr, const Path& path, const Tuple& key, std::size_t record_size, bool by_size);
+  struct Split {
+    bool up;            // the new page is the right sibling (else the left)
+    std::size_t split;  // index (from 1) of the upper half's first record; 0: the new record starts it
+  };
+  Split ChooseSplit(BtrPage& page, const std::vector<RawRecord>& records, std::size_t k, std::size_t after,
+                    const Tuple& key, std::size_t record_size, bool by_size) const;
   Result<ondisk::PageNo> RaiseRoot(Mtr& mtr);
   Result<ondisk::PageNo> NewPage(Mtr& mtr, std::uint16_t level);
   Status FreePage(Mtr& mtr, ondisk::PageNo page, std::uint16_t level);

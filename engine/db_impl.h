@@ -87,6 +87,7 @@ class DatabaseImpl final : public Database {
   Status CreateFiles();      // a new data directory's files
   Status OpenDoublewrite();  // and route page writes through it
   Status Load();
+  Result<std::vector<RedoGroup>> RecoverSystemSpace();  // Load's first step
   void CreateTransactionParts();  // the commit pipeline and purge, once the rollback segment is read
   Result<std::unique_ptr<Tablespace>> OpenTablespace(const std::string& database, const std::string& name,
                                                      std::uint32_t space_id);

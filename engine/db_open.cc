@@ -195,6 +195,26 @@ void DatabaseImpl::CreateTransactionParts() {
                                                  }});
 }
 
+// ibdata1's torn pages mended from the doublewrite area and its share of the log applied; the
+// log's mini-transactions past the checkpoint are returned for the tables' turn.
+Result<std::vector<RedoGroup>> DatabaseImpl::RecoverSystemSpace() {
+  if (dblwr_)
+    STRATA_RETURN_IF_ERROR(dblwr_->Restore([this](SpaceId id) { return id == SpaceId(0) ? system_.get() : nullptr; }));
+  auto groups = log_->Recover(pool_->options().page_size.bytes());
+  if (!groups.ok()) return groups.status();
+  if (no_writes_ && !groups->empty()) {
+    return Status::InvalidArgument(fmt::format(
+        "{}: the redo log holds {} mini-transactions past its checkpoint (the server crashed, or the files were "
+        "copied while it ran); crash recovery would write them into the files, which a read-only open never does. "
+        "Open a writable copy, or use --force-recovery 6 to read the files as they are (older than the log)",
+        (dir_ / "ib_logfile0").string(), groups->size()));
+  }
+  auto st = ApplyRedo(*pool_, *groups, [](SpaceId id) { return id == SpaceId(0); });
+  if (!st.ok()) return st.status();
+  recovery_ = *st;
+  return groups;
+}
+
 // ibdata1 is recovered first (its torn pages, then its share of the log), because the catalog
 // is one of its pages and the log may hold the last DDL statement's change to it; then the
 // tables the recovered catalog lists, then their share of the log, then what the DDL log says
@@ -202,22 +222,9 @@ void DatabaseImpl::CreateTransactionParts() {
 Status DatabaseImpl::Load() {
   std::vector<RedoGroup> groups;
   if (!skip_redo_) {
-    if (dblwr_)
-      STRATA_RETURN_IF_ERROR(
-          dblwr_->Restore([this](SpaceId id) { return id == SpaceId(0) ? system_.get() : nullptr; }));
-    auto recovered = log_->Recover(pool_->options().page_size.bytes());
+    auto recovered = RecoverSystemSpace();
     if (!recovered.ok()) return recovered.status();
     groups = std::move(*recovered);
-    if (no_writes_ && !groups.empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "{}: the redo log holds {} mini-transactions past its checkpoint (the server crashed, or the files were "
-          "copied while it ran); crash recovery would write them into the files, which a read-only open never does. "
-          "Open a writable copy, or use --force-recovery 6 to read the files as they are (older than the log)",
-          (dir_ / "ib_logfile0").string(), groups.size()));
-    }
-    auto st = ApplyRedo(*pool_, groups, [](SpaceId id) { return id == SpaceId(0); });
-    if (!st.ok()) return st.status();
-    recovery_ = *st;
   }
   STRATA_RETURN_IF_ERROR(CheckSystemSpaceHeaders(*pool_, *system_));
   auto catalog = ReadCatalog(*pool_, *system_);

@@ -227,6 +227,58 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   return ApplyFunction(f, args);
 }
 
+// AND, OR and XOR with SQL's three-valued logic, the comparisons, and arithmetic.
+SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
+  auto a = Eval(*e.args[0], ctx);
+  if (!a.ok()) return a;
+  if (e.op == "AND" || e.op == "OR") {
+    const auto x = Truth(*a);
+    if (e.op == "AND" && x == false) return Int(0);
+    if (e.op == "OR" && x == true) return Int(1);
+    auto b = Eval(*e.args[1], ctx);
+    if (!b.ok()) return b;
+    const auto y = Truth(*b);
+    if (e.op == "AND") {
+      if (y == false) return Int(0);
+      if (!x || !y) return Null();
+      return Int(1);
+    }
+    if (y == true) return Int(1);
+    if (!x || !y) return Null();
+    return Int(0);
+  }
+  auto b = Eval(*e.args[1], ctx);
+  if (!b.ok()) return b;
+  if (e.op == "XOR") {
+    const auto x = Truth(*a), y = Truth(*b);
+    if (!x || !y) return Null();
+    return Int(*x != *y);
+  }
+  if (e.op == "<=>") {
+    if (a->value.is_null() || b->value.is_null()) return Int(a->value.is_null() && b->value.is_null());
+    return Int(*Compare(*a, *b) == 0);
+  }
+  const auto c = Compare(*a, *b);
+  if (e.op == "=") return c ? Int(*c == 0) : Null();
+  if (e.op == "<>") return c ? Int(*c != 0) : Null();
+  if (e.op == "<") return c ? Int(*c < 0) : Null();
+  if (e.op == "<=") return c ? Int(*c <= 0) : Null();
+  if (e.op == ">") return c ? Int(*c > 0) : Null();
+  if (e.op == ">=") return c ? Int(*c >= 0) : Null();
+  // Text that is not wholly a number counts as its leading number, with the server's warning.
+  for (const SqlValue* v : {&*a, &*b}) {
+    if (!v->value.is_string() || v->kind == LiteralKind::kDecimal || v->kind == LiteralKind::kBinary) continue;
+    const NumberText read = ReadAsNumber(v->value.as_string());
+    if (read == NumberText::kWhole) continue;
+    ctx.Warn({read == NumberText::kTruncated ? SqlWarning::Level::kWarning : SqlWarning::Level::kNote, 1292,
+              fmt::format("Truncated incorrect DOUBLE value: '{}'", v->value.as_string())});
+  }
+  if ((e.op == "/" || e.op == "DIV" || e.op == "%") && !a->value.is_null() && !b->value.is_null() &&
+      (Exact(*b) ? ExactOf(*b).is_zero() : ToDouble(b->value) == 0))
+    return ctx.DivisionByZero();
+  return Arithmetic(e.op, *a, *b);
+}
+
 }  // namespace
 
 SqlResult<SqlValue> EvalContext::Column(const Expr& column) const {
@@ -310,56 +362,8 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
                                                             : static_cast<std::uint64_t>(ClampToInt64(d));
       return SqlValue{Value::UInt(~bits)};
     }
-    case Expr::Kind::kBinary: {
-      auto a = Eval(*e.args[0], ctx);
-      if (!a.ok()) return a;
-      if (e.op == "AND" || e.op == "OR") {
-        const auto x = Truth(*a);
-        if (e.op == "AND" && x == false) return Int(0);
-        if (e.op == "OR" && x == true) return Int(1);
-        auto b = Eval(*e.args[1], ctx);
-        if (!b.ok()) return b;
-        const auto y = Truth(*b);
-        if (e.op == "AND") {
-          if (y == false) return Int(0);
-          if (!x || !y) return Null();
-          return Int(1);
-        }
-        if (y == true) return Int(1);
-        if (!x || !y) return Null();
-        return Int(0);
-      }
-      auto b = Eval(*e.args[1], ctx);
-      if (!b.ok()) return b;
-      if (e.op == "XOR") {
-        const auto x = Truth(*a), y = Truth(*b);
-        if (!x || !y) return Null();
-        return Int(*x != *y);
-      }
-      if (e.op == "<=>") {
-        if (a->value.is_null() || b->value.is_null()) return Int(a->value.is_null() && b->value.is_null());
-        return Int(*Compare(*a, *b) == 0);
-      }
-      const auto c = Compare(*a, *b);
-      if (e.op == "=") return c ? Int(*c == 0) : Null();
-      if (e.op == "<>") return c ? Int(*c != 0) : Null();
-      if (e.op == "<") return c ? Int(*c < 0) : Null();
-      if (e.op == "<=") return c ? Int(*c <= 0) : Null();
-      if (e.op == ">") return c ? Int(*c > 0) : Null();
-      if (e.op == ">=") return c ? Int(*c >= 0) : Null();
-      // Text that is not wholly a number counts as its leading number, with the server's warning.
-      for (const SqlValue* v : {&*a, &*b}) {
-        if (!v->value.is_string() || v->kind == LiteralKind::kDecimal || v->kind == LiteralKind::kBinary) continue;
-        const NumberText read = ReadAsNumber(v->value.as_string());
-        if (read == NumberText::kWhole) continue;
-        ctx.Warn({read == NumberText::kTruncated ? SqlWarning::Level::kWarning : SqlWarning::Level::kNote, 1292,
-                  fmt::format("Truncated incorrect DOUBLE value: '{}'", v->value.as_string())});
-      }
-      if ((e.op == "/" || e.op == "DIV" || e.op == "%") && !a->value.is_null() && !b->value.is_null() &&
-          (Exact(*b) ? ExactOf(*b).is_zero() : ToDouble(b->value) == 0))
-        return ctx.DivisionByZero();
-      return Arithmetic(e.op, *a, *b);
-    }
+    case Expr::Kind::kBinary:
+      return EvalBinary(e, ctx);
     case Expr::Kind::kIn: {
       auto x = Eval(*e.args[0], ctx);
       if (!x.ok() || x->value.is_null()) return x;

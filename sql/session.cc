@@ -11,7 +11,7 @@
 #include <map>
 #include <mutex>
 
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 #include "sql/session_context.h"
 #include "ondisk/identifier.h"
 
@@ -552,27 +552,9 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
       [&](const auto& s) -> StatementOutcome {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, CreateDatabase>) {
-          Status st = db_.CreateDatabase(s.name);
-          if (st.IsAlreadyExists() && s.if_not_exists) {
-            StatementOutcome o = Affected(0);
-            o.warnings.push_back(Note(1007, fmt::format("Can't create database '{}'; database exists", s.name)));
-            return o;
-          }
-          if (!st.ok()) return Error(FromStatus(st));
-          StatementOutcome o = Affected(1);
-          for (const std::string& w : s.ignored) o.warnings.push_back(Ignored(w));
-          return o;
+          return DoCreateDatabase(s);
         } else if constexpr (std::is_same_v<T, DropDatabase>) {
-          const auto tables = db_.ListTables(s.name);
-          Status st = db_.DropDatabase(s.name);
-          if (st.IsNotFound() && s.if_exists) {
-            StatementOutcome o = Affected(0);
-            o.warnings.push_back(Note(1008, fmt::format("Can't drop database '{}'; database doesn't exist", s.name)));
-            return o;
-          }
-          if (!st.ok()) return Error(FromStatus(st));
-          if (database_ == s.name) database_.clear();
-          return Affected(tables.size());
+          return DoDropDatabase(s);
         } else if constexpr (std::is_same_v<T, Use>) {
           if (!DatabaseExists(s.name)) return Error(UnknownDatabase(s.name));
           database_ = s.name;
@@ -582,46 +564,13 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
         } else if constexpr (std::is_same_v<T, CreateTable>) {
           return DoCreateTable(s);
         } else if constexpr (std::is_same_v<T, DropTable>) {
-          StatementOutcome o;
-          std::vector<std::string> missing;
-          for (const TableName& n : s.tables) {
-            const std::string& dbname = n.database.empty() ? database_ : n.database;
-            if (dbname.empty()) return Error(NoDatabase());
-            Status st = db_.DropTable(dbname, n.name);
-            if (st.IsNotFound()) {
-              missing.push_back(dbname + "." + n.name);
-              if (s.if_exists) o.warnings.push_back(Note(1051, fmt::format("Unknown table '{}.{}'", dbname, n.name)));
-            } else if (!st.ok()) {
-              return Error(FromStatus(st));
-            }
-          }
-          if (!missing.empty() && !s.if_exists) {
-            std::string list;
-            for (const auto& m : missing) list += (list.empty() ? "" : ",") + m;
-            return Error({1051, "42S02", fmt::format("Unknown table '{}'", list)});
-          }
-          return o;
+          return DoDropTable(s);
         } else if constexpr (std::is_same_v<T, CreateIndex>) {
-          const std::string& dbname = s.table.database.empty() ? database_ : s.table.database;
-          if (dbname.empty()) return Error(NoDatabase());
-          Status st = db_.CreateIndex(dbname, s.table.name, s.index);
-          if (!st.ok()) return Error(FromStatus(st));
-          StatementOutcome o;
-          o.info = "Records: 0  Duplicates: 0  Warnings: 0";
-          return o;
+          return DoCreateIndex(s);
         } else if constexpr (std::is_same_v<T, Insert>) {
           return InTransaction([&](Transaction* t) { return DoInsert(s, t); });
         } else if constexpr (std::is_same_v<T, Update>) {
-          if (auto group = HotRowGroup(s)) {
-            StatementOutcome o;
-            Status st = db_.RunGrouped(*group, [&](Transaction& t) {
-              o = DoUpdate(s, &t);
-              return o.error ? Status::InvalidArgument(o.error->message) : Status::Ok();  // undone alone
-            });
-            if (!st.ok() && !o.error) return Error(FromStatus(st));  // the group's commit failed
-            return o;
-          }
-          return InTransaction([&](Transaction* t) { return DoUpdate(s, t); });
+          return DoUpdateStatement(s);
         } else if constexpr (std::is_same_v<T, Delete>) {
           return InTransaction([&](Transaction* t) { return DoDelete(s, t); });
         } else if constexpr (std::is_same_v<T, Select>) {
@@ -655,6 +604,77 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
         }
       },
       statement);
+}
+
+StatementOutcome Session::DoCreateDatabase(const CreateDatabase& s) {
+  Status st = db_.CreateDatabase(s.name);
+  if (st.IsAlreadyExists() && s.if_not_exists) {
+    StatementOutcome o = Affected(0);
+    o.warnings.push_back(Note(1007, fmt::format("Can't create database '{}'; database exists", s.name)));
+    return o;
+  }
+  if (!st.ok()) return Error(FromStatus(st));
+  StatementOutcome o = Affected(1);
+  for (const std::string& w : s.ignored) o.warnings.push_back(Ignored(w));
+  return o;
+}
+
+StatementOutcome Session::DoDropDatabase(const DropDatabase& s) {
+  const auto tables = db_.ListTables(s.name);
+  Status st = db_.DropDatabase(s.name);
+  if (st.IsNotFound() && s.if_exists) {
+    StatementOutcome o = Affected(0);
+    o.warnings.push_back(Note(1008, fmt::format("Can't drop database '{}'; database doesn't exist", s.name)));
+    return o;
+  }
+  if (!st.ok()) return Error(FromStatus(st));
+  if (database_ == s.name) database_.clear();
+  return Affected(tables.size());
+}
+
+StatementOutcome Session::DoDropTable(const DropTable& s) {
+  StatementOutcome o;
+  std::vector<std::string> missing;
+  for (const TableName& n : s.tables) {
+    const std::string& dbname = n.database.empty() ? database_ : n.database;
+    if (dbname.empty()) return Error(NoDatabase());
+    Status st = db_.DropTable(dbname, n.name);
+    if (st.IsNotFound()) {
+      missing.push_back(dbname + "." + n.name);
+      if (s.if_exists) o.warnings.push_back(Note(1051, fmt::format("Unknown table '{}.{}'", dbname, n.name)));
+    } else if (!st.ok()) {
+      return Error(FromStatus(st));
+    }
+  }
+  if (!missing.empty() && !s.if_exists) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ",") + m;
+    return Error({1051, "42S02", fmt::format("Unknown table '{}'", list)});
+  }
+  return o;
+}
+
+StatementOutcome Session::DoCreateIndex(const CreateIndex& s) {
+  const std::string& dbname = s.table.database.empty() ? database_ : s.table.database;
+  if (dbname.empty()) return Error(NoDatabase());
+  Status st = db_.CreateIndex(dbname, s.table.name, s.index);
+  if (!st.ok()) return Error(FromStatus(st));
+  StatementOutcome o;
+  o.info = "Records: 0  Duplicates: 0  Warnings: 0";
+  return o;
+}
+
+StatementOutcome Session::DoUpdateStatement(const Update& s) {
+  if (auto group = HotRowGroup(s)) {
+    StatementOutcome o;
+    Status st = db_.RunGrouped(*group, [&](Transaction& t) {
+      o = DoUpdate(s, &t);
+      return o.error ? Status::InvalidArgument(o.error->message) : Status::Ok();  // undone alone
+    });
+    if (!st.ok() && !o.error) return Error(FromStatus(st));  // the group's commit failed
+    return o;
+  }
+  return InTransaction([&](Transaction* t) { return DoUpdate(s, t); });
 }
 
 StatementOutcome Session::DoCreateTable(const CreateTable& c) {

@@ -113,7 +113,13 @@ class Session {
   // table listed in hot_row_group_commit_tables): "db/table/key", or nullopt.
   std::optional<std::string> HotRowGroup(const Update& u);
 
+  StatementOutcome DoCreateDatabase(const CreateDatabase& s);
+  StatementOutcome DoDropDatabase(const DropDatabase& s);
   StatementOutcome DoCreateTable(const CreateTable& c);
+  StatementOutcome DoDropTable(const DropTable& s);
+  StatementOutcome DoCreateIndex(const CreateIndex& s);
+  // An UPDATE: in the hot-row group when its hint asks for one, else in the session's transaction.
+  StatementOutcome DoUpdateStatement(const Update& s);
   StatementOutcome DoInsert(const Insert& ins, Transaction* trx);
   std::optional<StatementOutcome> FastInsert(std::string_view text);
   StatementOutcome ApplyInsert(const Insert& ins, Table& t, const std::vector<Row>& rows, Transaction* trx);
