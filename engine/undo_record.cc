@@ -9,15 +9,9 @@ using namespace strata::ondisk;
 
 namespace {
 
-void PutField(std::vector<std::byte>& out, const Datum& d) {
-  if (d.null) {
-    WriteCompressed32(out, kUndoSqlNull);
-    return;
-  }
-  const auto n = static_cast<std::uint32_t>(d.bytes.size());
-  WriteCompressed32(out, d.external ? kUndoExternStorage + n : n);
-  const auto* b = reinterpret_cast<const std::byte*>(d.bytes.data());
-  out.insert(out.end(), b, b + d.bytes.size());
+std::optional<std::string_view> BytesOf(const Datum& d) {
+  if (d.null) return std::nullopt;
+  return std::string_view(d.bytes);
 }
 
 Datum ToDatum(ConstBytes page, const UndoValue& v) {
@@ -46,29 +40,18 @@ std::vector<std::byte> UndoRecord::Encode(std::uint16_t start) const {
     h.old_trx_id = old_trx_id;
     h.old_roll_ptr = RollPtr::Decode(old_roll_ptr);
   }
-  std::vector<std::byte> out = h.Encode();
-  for (const auto& d : key) PutField(out, d);
+  UndoRecordWriter w(h);
+  for (const auto& d : key) w.Value(BytesOf(d), d.external);
   if (type == UndoRecordType::kUpdateExisting || type == UndoRecordType::kUpdateDeleted) {
-    WriteCompressed32(out, static_cast<std::uint32_t>(updated.size()));
-    for (const auto& [pos, d] : updated) {
-      WriteCompressed32(out, pos);
-      PutField(out, d);
-    }
+    w.UpdateCount(static_cast<std::uint32_t>(updated.size()));
+    for (const auto& [pos, d] : updated) w.Field(pos, BytesOf(d), d.external);
   }
   if (indexed) {
-    const std::size_t at = out.size();
-    out.resize(out.size() + 2);
-    for (const auto& [pos, d] : *indexed) {
-      WriteCompressed32(out, pos);
-      PutField(out, d);
-    }
-    Store16(out, at, static_cast<std::uint16_t>(out.size() - at));
+    w.BeginIndexed();
+    for (const auto& [pos, d] : *indexed) w.Field(pos, BytesOf(d), d.external);
+    w.EndIndexed();
   }
-  const std::size_t end = start + out.size() + UndoRecordHeader::kStartBefore;
-  Store16(out, UndoRecordHeader::kNext, static_cast<std::uint16_t>(end));
-  out.resize(out.size() + UndoRecordHeader::kStartBefore);
-  Store16(out, out.size() - UndoRecordHeader::kStartBefore, start);
-  return out;
+  return std::move(w).Finish(start);
 }
 
 Result<UndoRecord> UndoRecord::Decode(ConstBytes page, std::size_t start, std::size_t n_key) {

@@ -190,4 +190,39 @@ Result<UndoRecordBody> DecodeUndoRecordBody(ConstBytes page, const UndoRecordHea
   return body;
 }
 
+void UndoRecordWriter::Value(const std::optional<std::string_view>& bytes, bool external) {
+  if (!bytes) {
+    WriteCompressed32(out_, kUndoSqlNull);
+    return;
+  }
+  const auto n = static_cast<std::uint32_t>(bytes->size());
+  WriteCompressed32(out_, external ? kUndoExternStorage + n : n);
+  const auto* b = reinterpret_cast<const std::byte*>(bytes->data());
+  out_.insert(out_.end(), b, b + bytes->size());
+}
+
+void UndoRecordWriter::UpdateCount(std::uint32_t n) { WriteCompressed32(out_, n); }
+
+void UndoRecordWriter::Field(std::uint32_t position, const std::optional<std::string_view>& bytes, bool external) {
+  WriteCompressed32(out_, position);
+  Value(bytes, external);
+}
+
+void UndoRecordWriter::BeginIndexed() {
+  indexed_at_ = out_.size();
+  out_.resize(out_.size() + 2);  // the section's length, counting itself
+}
+
+void UndoRecordWriter::EndIndexed() {
+  Store16(out_, indexed_at_, static_cast<std::uint16_t>(out_.size() - indexed_at_));
+}
+
+std::vector<std::byte> UndoRecordWriter::Finish(std::uint16_t start) && {
+  const std::size_t end = start + out_.size() + UndoRecordHeader::kStartBefore;
+  Store16(out_, UndoRecordHeader::kNext, static_cast<std::uint16_t>(end));
+  out_.resize(out_.size() + UndoRecordHeader::kStartBefore);
+  Store16(out_, out_.size() - UndoRecordHeader::kStartBefore, start);
+  return std::move(out_);
+}
+
 }  // namespace strata::ondisk

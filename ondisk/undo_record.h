@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ondisk/status.h"
@@ -77,5 +78,28 @@ struct UndoRecordBody {
 // The body of the record `h` was decoded from, whose clustered key has `n_key` fields.
 // Corruption naming the offset when a part runs past the record.
 Result<UndoRecordBody> DecodeUndoRecordBody(ConstBytes page, const UndoRecordHeader& h, std::size_t n_key);
+
+// Writes an undo record in the layout above, part after part in the order they are stored:
+// the header, the clustered key's values, for types 12 and 13 the update vector (its count,
+// then its fields), the indexed columns' section when there is one; then Finish. A value is
+// given as the clustered record holds it (an off-page one: its local part and the 20-byte
+// reference, `external` set), NULL when `bytes` is nullopt.
+class UndoRecordWriter {
+ public:
+  explicit UndoRecordWriter(const UndoRecordHeader& h) : out_(h.Encode()) {}
+
+  void Value(const std::optional<std::string_view>& bytes, bool external);
+  void UpdateCount(std::uint32_t n);
+  void Field(std::uint32_t position, const std::optional<std::string_view>& bytes, bool external);
+  void BeginIndexed();  // the section's fields follow as Field()s
+  void EndIndexed();
+  // The record, to be written at page offset `start`: its `next` pointer set and the 2-byte
+  // offset of its start appended, by which InnoDB walks the page's records backwards.
+  std::vector<std::byte> Finish(std::uint16_t start) &&;
+
+ private:
+  std::vector<std::byte> out_;
+  std::size_t indexed_at_ = 0;
+};
 
 }  // namespace strata::ondisk

@@ -73,6 +73,47 @@ Result<UndoRecordBody> Decode(const std::vector<std::byte>& page) {
   return DecodeUndoRecordBody(page, *h, 1);
 }
 
+// What the engine writes, read back by the same decoder the inspector uses: NULLs, an
+// off-page value's local part, the update vector and the indexed section's length.
+TEST(UndoRecordWriterTest, WhatItWritesDecodesBackWhole) {
+  UndoRecordHeader h;
+  h.type_cmpl = static_cast<std::uint8_t>(UndoRecordType::kUpdateDeleted);
+  h.undo_no = 9;
+  h.table_id = 1234;
+  h.info_bits = 0x20;
+  h.old_trx_id = 555;
+  h.old_roll_ptr = RollPtr{true, 2, 700, 88};
+  const std::string ref(20, 'r');
+  UndoRecordWriter w(h);
+  w.Value(std::string_view("id-1"), false);
+  w.UpdateCount(2);
+  w.Field(3, std::nullopt, false);
+  w.Field(4, std::string_view("local" + ref), true);
+  w.BeginIndexed();
+  w.Field(5, std::string_view("old"), false);
+  w.EndIndexed();
+  const std::vector<std::byte> rec = std::move(w).Finish(kStart);
+  std::vector<std::byte> page(16384);
+  std::copy(rec.begin(), rec.end(), page.begin() + kStart);
+  EXPECT_EQ(Load16(page, kStart + rec.size() - 2), kStart);  // the trailer: where the record starts
+  auto head = UndoRecordHeader::Decode(page, kStart);
+  ASSERT_TRUE(head.ok()) << head.status().message();
+  EXPECT_EQ(head->next, kStart + rec.size());
+  EXPECT_EQ(head->table_id, 1234u);
+  EXPECT_EQ(*head->old_trx_id, 555u);
+  auto body = DecodeUndoRecordBody(page, *head, 1);
+  ASSERT_TRUE(body.ok()) << body.status().message();
+  EXPECT_EQ(Text(page, body->key.at(0)), "id-1");
+  ASSERT_EQ(body->updated.size(), 2u);
+  EXPECT_TRUE(body->updated[0].value.is_null);
+  EXPECT_EQ(body->updated[1].position, 4u);
+  EXPECT_TRUE(body->updated[1].value.external);
+  EXPECT_EQ(Text(page, body->updated[1].value), "local" + ref);
+  ASSERT_TRUE(body->indexed);
+  ASSERT_EQ(body->indexed->size(), 1u);
+  EXPECT_EQ(Text(page, body->indexed->at(0).value), "old");
+}
+
 TEST(UndoRecordBodyTest, VirtualColumnsAreSkippedWithTheirIndexListsAndBothValues) {
   RecordBuilder b(12);
   b.Number(2);
