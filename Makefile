@@ -74,7 +74,7 @@ fuzz: san-build
 # differs and fails.
 # The sources: git's list in a checkout (new files not yet added included), else every .h/.cc
 # below the module folders.
-SOURCES_CMD = git ls-files --cached --others --exclude-standard '*.h' '*.cc' 2>/dev/null || find ondisk engine sql inspect viz datasets experiments cli tests -name '*.h' -o -name '*.cc'
+SOURCES_CMD = git ls-files --cached --others --exclude-standard '*.h' '*.cc' 2>/dev/null || find ondisk sqltext engine sql inspect viz datasets experiments cli tests -name '*.h' -o -name '*.cc'
 
 format:
 	@($(SOURCES_CMD)) | xargs clang-format -i

@@ -15,7 +15,7 @@
 #include "cli/sql_output.h"
 #include "cli/terminal_lines.h"
 #include "engine/db.h"
-#include "sql/script.h"
+#include "sqltext/script.h"
 #include "sql/session.h"
 
 namespace po = boost::program_options;

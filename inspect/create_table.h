@@ -24,22 +24,6 @@ namespace strata::inspect {
 // SQL that is not a CREATE TABLE this reader understands.
 ondisk::Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& name, ondisk::Flavor flavor);
 
-// An index as a definition names it: its columns, each whole or a prefix.
-struct IndexSpec {
-  std::string name;
-  bool primary = false, unique = false, skip = false;        // skip: FULLTEXT/SPATIAL/functional
-  std::vector<std::pair<std::string, std::uint32_t>> parts;  // column, prefix length (0: whole)
-  bool prefix_in_chars = false;                              // as CREATE TABLE gives it; SYS_FIELDS and .frm give bytes
-};
-
-// Adds to `t` (its columns given) the indexes InnoDB makes of `indexes`: first the clustered
-// one, the PRIMARY KEY, else the first UNIQUE index of NOT NULL whole columns, else DB_ROW_ID;
-// then DB_TRX_ID, DB_ROLL_PTR and every other stored column in table order (a key column
-// stored as a prefix is stored again whole). Then each secondary index: its key parts, then
-// the clustered key's fields it does not hold whole. A key without a name gets the one the
-// server gives it. Roots are not known here.
-ondisk::Result<TableDef> LayOutTable(TableDef t, std::vector<IndexSpec> indexes);
-
 // Roots the clustered index of `t` where InnoDB puts the first index of a file-per-table
 // tablespace, page 3, and takes its index id from that page; when page 3 is damaged, the
 // smallest index id of the file's pages (the first index made). Corruption when page 3 is an

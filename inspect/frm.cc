@@ -8,7 +8,9 @@
 #include <map>
 
 #include "inspect/create_table.h"
+#include "inspect/table_layout.h"
 #include "inspect/sys_columns.h"
+#include "ondisk/charsets.h"
 #include "ondisk/column_format.h"
 #include "ondisk/frm.h"
 #include "ondisk/mysql_type.h"
@@ -146,7 +148,7 @@ class ColumnReader {
       case kLongBlob:
         f_.type = ColumnType::kVarchar;
         Variable(fc_.type == kTinyBlob ? 255 : 0xFFFFFFFF, true);
-        if (!WidthOfCollation(f_.collation).mbmaxlen)
+        if (!ondisk::CharsetOfCollationId(f_.collation).mbmaxlen)
           Unknown(0, "TEXT in collation " + std::to_string(f_.collation) + " (not converted yet)");
         return Status::Ok();
       case kJson:
@@ -206,7 +208,7 @@ class ColumnReader {
   }
 
   Status String() {
-    const CharWidth width = WidthOfCollation(f_.collation);
+    const ondisk::CharsetInfo width = ondisk::CharsetOfCollationId(f_.collation);
     if (!width.mbmaxlen) return Refuse(fmt::format("collation {} is not one this reader knows", f_.collation));
     f_.type = fc_.type == kString ? ColumnType::kChar : ColumnType::kVarchar;
     f_.length = fc_.length / width.mbmaxlen;

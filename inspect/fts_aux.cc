@@ -5,8 +5,9 @@
 #include <charconv>
 #include <regex>
 
-#include "inspect/create_table.h"
+#include "inspect/table_layout.h"
 #include "inspect/sys_columns.h"
+#include "ondisk/charsets.h"
 
 namespace strata::inspect {
 
@@ -40,8 +41,8 @@ ColumnDef Varchar(const std::string& name, std::uint32_t chars, int collation, b
   c.format.collation = collation;
   c.format.name = "varchar(" + std::to_string(chars) + ")";
   c.sql_type = c.format.name;
-  c.field =
-      FieldDef::Variable(name, chars * std::max<std::uint32_t>(WidthOfCollation(collation).mbmaxlen, 1), nullable);
+  c.field = FieldDef::Variable(
+      name, chars * std::max<std::uint32_t>(ondisk::CharsetOfCollationId(collation).mbmaxlen, 1), nullable);
   return c;
 }
 

@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "ondisk/charsets.h"
 #include "ondisk/column_format.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/fsp_header.h"
@@ -123,7 +124,7 @@ FieldDef StorageOf(const nlohmann::json& c) {
     }
     case T::kString: {  // STRING (CHAR/BINARY): variable when characters vary in width (utf8mb3/4, utf16, ...)
       // (A dropped column has no column_type_utf8: its collation alone says.)
-      const CharWidth width = WidthOfCollation(c.value("collation_id", 0));
+      const ondisk::CharsetInfo width = ondisk::CharsetOfCollationId(c.value("collation_id", 0));
       const int chars = DeclaredChars(c.value("column_type_utf8", ""));
       const bool varies = width.mbmaxlen ? width.mbmaxlen > 1 && !width.fixed
                                          : chars > 0 && char_length > static_cast<std::uint32_t>(chars);

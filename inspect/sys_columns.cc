@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "inspect/create_table.h"
+#include "inspect/table_layout.h"
 #include "ondisk/charsets.h"
 #include "ondisk/mysql_type.h"
 
@@ -11,27 +11,6 @@ namespace strata::inspect {
 using namespace strata::ondisk;
 using namespace strata::ondisk::mysql_type;  // the server's types, in PRTYPE's low byte
 using M = MainType;                          // InnoDB's, in MTYPE
-
-CharWidth WidthOfCollation(int id) {
-  if (id >= 1024 && id < 2048) id -= 1024;         // MariaDB's NO PAD collations: their PAD twin's width
-  if (id >= 2048 && id < 2304) return {3, false};  // MariaDB utf8mb3 UCA 14.0
-  if (id >= 2304 && id < 2560) return {4, false};  // MariaDB utf8mb4 UCA 14.0
-  if (id == 11 || id == 65) return {1, true};      // ascii (printed as UTF-8, of which it is a subset)
-  switch (CharsetOfCollation(id)) {
-    case Charset::kBinary:
-    case Charset::kLatin1:
-      return {1, true};
-    case Charset::kUtf8: {
-      const bool mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
-      return {mb3 ? 3u : 4u, false};
-    }
-    case Charset::kOther: {
-      const CharsetInfo cs = OtherCharsetOfCollation(id);
-      return {cs.mbmaxlen, cs.fixed};
-    }
-  }
-  return {};
-}
 
 namespace {
 
@@ -147,7 +126,7 @@ class SysColumnReader {
   // CHAR and VARCHAR in any character set, and VARBINARY.
   Status Text() {
     const int coll = mtype_ == M::kBinary ? 63 : collation_ ? collation_ : mtype_ <= M::kChar ? 8 : 0;
-    const CharWidth w = WidthOfCollation(coll);
+    const CharsetInfo w = CharsetOfCollationId(coll);
     if (!w.mbmaxlen) return Refuse("collation " + std::to_string(coll) + " is not one this reader knows the width of");
     f_.collation = coll;
     f_.length = len_ / w.mbmaxlen;
@@ -169,7 +148,7 @@ class SysColumnReader {
     } else {
       f_.type = ColumnType::kVarchar;
       f_.collation = collation_ ? collation_ : 63;
-      if (!WidthOfCollation(f_.collation).mbmaxlen)
+      if (!CharsetOfCollationId(f_.collation).mbmaxlen)
         Unknown("TEXT", "collation " + std::to_string(f_.collation) + " is not converted to UTF-8 yet");
     }
     return Status::Ok();

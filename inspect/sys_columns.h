@@ -33,14 +33,6 @@ using ondisk::SysColumn;
 // no column after it can be found in a row either.
 ondisk::Result<ColumnDef> ColumnFromSys(const SysColumn& c, ondisk::Flavor flavor);
 
-// How wide the characters of collation `id` are: the most bytes one takes (0: a collation this
-// code does not know), and whether all take that many (then InnoDB stores CHAR fixed-width).
-struct CharWidth {
-  std::uint32_t mbmaxlen = 0;
-  bool fixed = false;
-};
-CharWidth WidthOfCollation(int collation);
-
 // The names InnoDB's own dictionary gives (SYS_TABLES, a .cfg): "database/table" on `t`; an
 // index's TYPE bits (1 clustered, 2 unique, 64 spatial) on `ix`, with its table's name.
 void SetSysTableName(TableDef& t, const std::string& full);

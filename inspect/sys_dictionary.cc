@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "inspect/create_table.h"
+#include "inspect/table_layout.h"
 #include "inspect/sys_columns.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/index_page.h"

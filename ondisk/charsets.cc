@@ -16,61 +16,121 @@ struct Range {
   CharsetInfo cs;
 };
 
-// MySQL's collation ids (INFORMATION_SCHEMA.COLLATIONS), the character sets iconv knows.
+constexpr CharsetInfo kUtf8mb3{"utf8mb3", "UTF-8", 3, false};
+constexpr CharsetInfo kUtf8mb4{"utf8mb4", "UTF-8", 4, false};
+constexpr CharsetInfo kLatin1{"latin1", "CP1252", 1, true};
+constexpr CharsetInfo kAscii{"ascii", "ASCII", 1, true};  // printed as the UTF-8 it is a subset of
+
+// MySQL's collation ids (INFORMATION_SCHEMA.COLLATIONS); MariaDB's are the same below 1024.
+// A set's first row holds the id a name maps to.
 constexpr Range kRanges[] = {
-    {1, 1, {"big5", "BIG5", 2, false}},           {84, 84, {"big5", "BIG5", 2, false}},
-    {2, 2, {"latin2", "ISO-8859-2", 1, true}},    {9, 9, {"latin2", "ISO-8859-2", 1, true}},
-    {21, 21, {"latin2", "ISO-8859-2", 1, true}},  {27, 27, {"latin2", "ISO-8859-2", 1, true}},
-    {77, 77, {"latin2", "ISO-8859-2", 1, true}},  {4, 4, {"cp850", "CP850", 1, true}},
-    {80, 80, {"cp850", "CP850", 1, true}},        {7, 7, {"koi8r", "KOI8-R", 1, true}},
-    {74, 74, {"koi8r", "KOI8-R", 1, true}},       {12, 12, {"ujis", "EUC-JP", 3, false}},
-    {91, 91, {"ujis", "EUC-JP", 3, false}},       {13, 13, {"sjis", "SHIFT_JIS", 2, false}},
-    {88, 88, {"sjis", "SHIFT_JIS", 2, false}},    {14, 14, {"cp1251", "CP1251", 1, true}},
-    {23, 23, {"cp1251", "CP1251", 1, true}},      {50, 52, {"cp1251", "CP1251", 1, true}},
-    {16, 16, {"hebrew", "ISO-8859-8", 1, true}},  {71, 71, {"hebrew", "ISO-8859-8", 1, true}},
-    {18, 18, {"tis620", "TIS-620", 1, true}},     {89, 89, {"tis620", "TIS-620", 1, true}},
-    {19, 19, {"euckr", "EUC-KR", 2, false}},      {85, 85, {"euckr", "EUC-KR", 2, false}},
-    {22, 22, {"koi8u", "KOI8-U", 1, true}},       {75, 75, {"koi8u", "KOI8-U", 1, true}},
-    {24, 24, {"gb2312", "GB2312", 2, false}},     {86, 86, {"gb2312", "GB2312", 2, false}},
-    {25, 25, {"greek", "ISO-8859-7", 1, true}},   {70, 70, {"greek", "ISO-8859-7", 1, true}},
-    {26, 26, {"cp1250", "CP1250", 1, true}},      {34, 34, {"cp1250", "CP1250", 1, true}},
-    {44, 44, {"cp1250", "CP1250", 1, true}},      {66, 66, {"cp1250", "CP1250", 1, true}},
-    {99, 99, {"cp1250", "CP1250", 1, true}},      {28, 28, {"gbk", "GBK", 2, false}},
-    {87, 87, {"gbk", "GBK", 2, false}},           {30, 30, {"latin5", "ISO-8859-9", 1, true}},
-    {78, 78, {"latin5", "ISO-8859-9", 1, true}},  {35, 35, {"ucs2", "UCS-2BE", 2, true}},
-    {90, 90, {"ucs2", "UCS-2BE", 2, true}},       {128, 151, {"ucs2", "UCS-2BE", 2, true}},
-    {159, 159, {"ucs2", "UCS-2BE", 2, true}},     {36, 36, {"cp866", "CP866", 1, true}},
-    {68, 68, {"cp866", "CP866", 1, true}},        {40, 40, {"cp852", "CP852", 1, true}},
-    {81, 81, {"cp852", "CP852", 1, true}},        {20, 20, {"latin7", "ISO-8859-13", 1, true}},
-    {41, 42, {"latin7", "ISO-8859-13", 1, true}}, {79, 79, {"latin7", "ISO-8859-13", 1, true}},
-    {57, 57, {"cp1256", "CP1256", 1, true}},      {67, 67, {"cp1256", "CP1256", 1, true}},
-    {29, 29, {"cp1257", "CP1257", 1, true}},      {58, 59, {"cp1257", "CP1257", 1, true}},
-    {54, 55, {"utf16", "UTF-16BE", 4, false}},    {101, 124, {"utf16", "UTF-16BE", 4, false}},
-    {56, 56, {"utf16le", "UTF-16LE", 4, false}},  {62, 62, {"utf16le", "UTF-16LE", 4, false}},
-    {60, 61, {"utf32", "UTF-32BE", 4, true}},     {160, 183, {"utf32", "UTF-32BE", 4, true}},
-    {95, 96, {"cp932", "CP932", 2, false}},       {97, 98, {"eucjpms", "EUC-JP-MS", 3, false}},
+    {45, 46, kUtf8mb4},
+    {224, 247, kUtf8mb4},
+    {255, 323, kUtf8mb4},
+    {33, 33, kUtf8mb3},
+    {76, 76, kUtf8mb3},
+    {83, 83, kUtf8mb3},
+    {192, 223, kUtf8mb3},
+    {8, 8, kLatin1},
+    {5, 5, kLatin1},
+    {15, 15, kLatin1},
+    {31, 31, kLatin1},
+    {47, 49, kLatin1},
+    {94, 94, kLatin1},
+    {11, 11, kAscii},
+    {65, 65, kAscii},
+    {63, 63, {"binary", nullptr, 1, true}},
+    {1, 1, {"big5", "BIG5", 2, false}},
+    {84, 84, {"big5", "BIG5", 2, false}},
+    {2, 2, {"latin2", "ISO-8859-2", 1, true}},
+    {9, 9, {"latin2", "ISO-8859-2", 1, true}},
+    {21, 21, {"latin2", "ISO-8859-2", 1, true}},
+    {27, 27, {"latin2", "ISO-8859-2", 1, true}},
+    {77, 77, {"latin2", "ISO-8859-2", 1, true}},
+    {4, 4, {"cp850", "CP850", 1, true}},
+    {80, 80, {"cp850", "CP850", 1, true}},
+    {7, 7, {"koi8r", "KOI8-R", 1, true}},
+    {74, 74, {"koi8r", "KOI8-R", 1, true}},
+    {12, 12, {"ujis", "EUC-JP", 3, false}},
+    {91, 91, {"ujis", "EUC-JP", 3, false}},
+    {13, 13, {"sjis", "SHIFT_JIS", 2, false}},
+    {88, 88, {"sjis", "SHIFT_JIS", 2, false}},
+    {14, 14, {"cp1251", "CP1251", 1, true}},
+    {23, 23, {"cp1251", "CP1251", 1, true}},
+    {50, 52, {"cp1251", "CP1251", 1, true}},
+    {16, 16, {"hebrew", "ISO-8859-8", 1, true}},
+    {71, 71, {"hebrew", "ISO-8859-8", 1, true}},
+    {18, 18, {"tis620", "TIS-620", 1, true}},
+    {89, 89, {"tis620", "TIS-620", 1, true}},
+    {19, 19, {"euckr", "EUC-KR", 2, false}},
+    {85, 85, {"euckr", "EUC-KR", 2, false}},
+    {22, 22, {"koi8u", "KOI8-U", 1, true}},
+    {75, 75, {"koi8u", "KOI8-U", 1, true}},
+    {24, 24, {"gb2312", "GB2312", 2, false}},
+    {86, 86, {"gb2312", "GB2312", 2, false}},
+    {25, 25, {"greek", "ISO-8859-7", 1, true}},
+    {70, 70, {"greek", "ISO-8859-7", 1, true}},
+    {26, 26, {"cp1250", "CP1250", 1, true}},
+    {34, 34, {"cp1250", "CP1250", 1, true}},
+    {44, 44, {"cp1250", "CP1250", 1, true}},
+    {66, 66, {"cp1250", "CP1250", 1, true}},
+    {99, 99, {"cp1250", "CP1250", 1, true}},
+    {28, 28, {"gbk", "GBK", 2, false}},
+    {87, 87, {"gbk", "GBK", 2, false}},
+    {30, 30, {"latin5", "ISO-8859-9", 1, true}},
+    {78, 78, {"latin5", "ISO-8859-9", 1, true}},
+    {35, 35, {"ucs2", "UCS-2BE", 2, true}},
+    {90, 90, {"ucs2", "UCS-2BE", 2, true}},
+    {128, 151, {"ucs2", "UCS-2BE", 2, true}},
+    {159, 159, {"ucs2", "UCS-2BE", 2, true}},
+    {36, 36, {"cp866", "CP866", 1, true}},
+    {68, 68, {"cp866", "CP866", 1, true}},
+    {40, 40, {"cp852", "CP852", 1, true}},
+    {81, 81, {"cp852", "CP852", 1, true}},
+    {20, 20, {"latin7", "ISO-8859-13", 1, true}},
+    {41, 42, {"latin7", "ISO-8859-13", 1, true}},
+    {79, 79, {"latin7", "ISO-8859-13", 1, true}},
+    {57, 57, {"cp1256", "CP1256", 1, true}},
+    {67, 67, {"cp1256", "CP1256", 1, true}},
+    {29, 29, {"cp1257", "CP1257", 1, true}},
+    {58, 59, {"cp1257", "CP1257", 1, true}},
+    {54, 55, {"utf16", "UTF-16BE", 4, false}},
+    {101, 124, {"utf16", "UTF-16BE", 4, false}},
+    {56, 56, {"utf16le", "UTF-16LE", 4, false}},
+    {62, 62, {"utf16le", "UTF-16LE", 4, false}},
+    {60, 61, {"utf32", "UTF-32BE", 4, true}},
+    {160, 183, {"utf32", "UTF-32BE", 4, true}},
+    {95, 96, {"cp932", "CP932", 2, false}},
+    {97, 98, {"eucjpms", "EUC-JP-MS", 3, false}},
     {248, 250, {"gb18030", "GB18030", 4, false}},
 };
 
 }  // namespace
 
-CharsetInfo OtherCharsetOfCollation(int id) {
-  if (id >= 1024 && id < 2048) id -= 1024;  // MariaDB's NO PAD collations: their PAD twin's set
+CharsetInfo CharsetOfCollationId(int id) {
+  if (id >= 1024 && id < 2048) id -= 1024;       // MariaDB's NO PAD collations: their PAD twin's set
+  if (id >= 2048 && id < 2304) return kUtf8mb3;  // MariaDB's UCA 14.0 ones: utf8mb3, utf8mb4, then
+  if (id >= 2304 && id < 2560) return kUtf8mb4;  // ucs2, utf16 and utf32, not known here
   for (const auto& r : kRanges) {
     if (id >= r.first && id <= r.last) return r.cs;
   }
   return {};
 }
 
-CharsetInfo OtherCharsetByName(const std::string& name, int* collation) {
-  std::string lower = name;
+CharsetInfo CharsetNamed(std::string_view name, int* collation) {
+  std::string lower(name);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "utf8") lower = "utf8mb3";
   for (const auto& r : kRanges) {
     if (lower != r.cs.name) continue;
     if (collation) *collation = r.first;
     return r.cs;
   }
   return {};
+}
+
+CharsetInfo CharsetOfCollationNamed(std::string_view collation, int* id) {
+  return CharsetNamed(collation.substr(0, collation.find('_')), id);  // a collation's name starts with its set's
 }
 
 namespace {

@@ -1,6 +1,7 @@
-// Character sets by collation id, beyond UTF-8, latin1 and binary: how wide their characters
-// are (InnoDB stores CHAR in a set whose characters all take the same bytes at fixed width)
-// and how their bytes become the UTF-8 the client prints (glibc's iconv).
+// The one table of character-set facts: every set by collation id and by name, how wide its
+// characters are (InnoDB stores CHAR in a set whose characters all take the same bytes at
+// fixed width) and how its bytes become the UTF-8 the client prints (latin1 and UTF-8 here,
+// the others through glibc's iconv).
 #pragma once
 
 #include <cstdint>
@@ -13,18 +14,21 @@
 namespace strata::ondisk {
 
 struct CharsetInfo {
-  const char* name = nullptr;   // the server's name ("cp1251"); null: a collation not known here
-  const char* iconv = nullptr;  // iconv's name for it
+  const char* name = nullptr;   // the server's name ("cp1251", "utf8mb4"); null: not known here
+  const char* iconv = nullptr;  // iconv's name for it (null for binary)
   std::uint32_t mbmaxlen = 0;
   bool fixed = false;  // every character takes mbmaxlen bytes
 };
 
-// The character set of collation `id` (MySQL's and MariaDB's ids, NO PAD ones included), for
-// those other than UTF-8, latin1, ascii and binary; a default CharsetInfo when unknown.
-CharsetInfo OtherCharsetOfCollation(int id);
+// The character set of collation `id` (MySQL's and MariaDB's ids, NO PAD and UCA 14.0 ones
+// included); a default CharsetInfo when unknown.
+CharsetInfo CharsetOfCollationId(int id);
 
-// The character set named `name` ("koi8r", case-insensitive), with one of its collations' ids.
-CharsetInfo OtherCharsetByName(const std::string& name, int* collation);
+// The character set named `name` ("koi8r", case-insensitive; utf8 is utf8mb3), with one of
+// its collations' ids in `collation` when given; a default CharsetInfo when there is none.
+CharsetInfo CharsetNamed(std::string_view name, int* collation = nullptr);
+// The character set of the collation named `collation` ("utf8mb4_0900_ai_ci", "binary").
+CharsetInfo CharsetOfCollationNamed(std::string_view collation, int* id = nullptr);
 
 // The code point of the UTF-8 character at s[i], advancing i past it; U+FFFD for a byte that
 // does not start a well-formed sequence (advancing one byte).

@@ -200,7 +200,7 @@ Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
       AppendLatin1AsUtf8(out, b);
       break;
     case Charset::kOther: {
-      const CharsetInfo cs = OtherCharsetOfCollation(f.collation);
+      const CharsetInfo cs = CharsetOfCollationId(f.collation);
       if (!cs.name)
         return Status::NotSupported("the character set of collation " + std::to_string(f.collation) +
                                     " is not known here");
@@ -219,17 +219,13 @@ Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
 }  // namespace
 
 Charset CharsetOfCollation(int id) {
-  if (id == 63) return Charset::kBinary;
-  // MariaDB's NO PAD collations are 1024 + their PAD twin's id; its UCA 14.0 ones start at
-  // 2048, the utf8mb3 and utf8mb4 ones first (2048-2559), then ucs2, utf16, utf32.
-  if (id >= 1024 && id < 2048) return CharsetOfCollation(id - 1024);
-  if (id >= 2048) return id < 2560 ? Charset::kUtf8 : Charset::kOther;
-  if (id == 5 || id == 8 || id == 15 || id == 31 || id == 47 || id == 48 || id == 49 || id == 94)
-    return Charset::kLatin1;
-  if (id == 11 || id == 65) return Charset::kUtf8;  // ascii is a subset
-  const bool utf8mb3 = id == 33 || id == 83 || id == 76 || (id >= 192 && id <= 223);
-  const bool utf8mb4 = id == 45 || id == 46 || (id >= 224 && id <= 247) || (id >= 255 && id <= 323);
-  return utf8mb3 || utf8mb4 ? Charset::kUtf8 : Charset::kOther;
+  const CharsetInfo cs = CharsetOfCollationId(id);
+  if (!cs.name) return Charset::kOther;
+  const std::string_view name = cs.name;
+  if (name == "binary") return Charset::kBinary;
+  if (name == "latin1") return Charset::kLatin1;
+  if (name == "utf8mb4" || name == "utf8mb3" || name == "ascii") return Charset::kUtf8;  // ascii is a subset
+  return Charset::kOther;
 }
 
 std::optional<std::uint32_t> ColumnFormat::FixedBytes() const {

@@ -5,7 +5,7 @@
 #   scripts/long_functions.sh [N]   the N longest (default 40)
 cd "$(dirname "$0")/.." || exit 2
 ctags -R --languages=C++ --kinds-C++=f --fields=+ne -x --_xformat='%{end} %{line} %N %F' \
-  ondisk engine sql inspect cli viz datasets experiments 2>/dev/null |
+  ondisk sqltext engine sql inspect cli viz datasets experiments 2>/dev/null |
   awk '$1 != "-" { print $1 - $2 + 1, $3, $4 ":" $2 }' | sort -rn > /tmp/strata-functions.$$
 echo "over 120 lines: $(awk '$1 > 120' /tmp/strata-functions.$$ | wc -l)," \
   "over 80: $(awk '$1 > 80' /tmp/strata-functions.$$ | wc -l)"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 #include "sql/parser.h"
 #include "sql/column_fit.h"
 #include "sql/row_builder.h"

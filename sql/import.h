@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "engine/db.h"
-#include "sql/script.h"
+#include "sqltext/script.h"
 #include "sql/session.h"
 
 namespace strata::sql {

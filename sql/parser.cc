@@ -4,29 +4,6 @@
 
 namespace strata::sql {
 
-SqlError SyntaxError(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
-  if (offset < text.size() && text[offset] == '\0') {
-    // Printed, the byte would vanish and the message would point at the text after it.
-    return {1064, "42000",
-            fmt::format("You have an error in your SQL syntax: a NUL byte (ASCII '\\0') at line {}, offset {} of "
-                        "the statement, outside any quoted string",
-                        line, offset)};
-  }
-  std::string near(text.substr(offset, 80));
-  while (!near.empty() && (near.back() == ';' || std::isspace(static_cast<unsigned char>(near.back()))))
-    near.pop_back();
-  return {1064, "42000",
-          fmt::format("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server "
-                      "version for the right syntax to use near '{}' at line {}",
-                      near, line)};
-}
-
-SqlError NotSupported(std::string_view what) {
-  return {1235, "42000", fmt::format("This version of Strata doesn't yet support '{}'", what)};
-}
-
 const char* LevelName(SqlWarning::Level level) {
   switch (level) {
     case SqlWarning::Level::kNote:
@@ -127,7 +104,6 @@ void Parser::SkipToEnd() {
 
 namespace {
 
-using parser_internal::Failure;
 using parser_internal::Parser;
 
 bool StartsWithVersionedComment(std::string_view text) {

@@ -10,15 +10,9 @@
 #include <vector>
 
 #include "sql/ast.h"
+#include "sqltext/errors.h"
 
 namespace strata::sql {
-
-// An error as MySQL reports it: number, SQLSTATE and message.
-struct SqlError {
-  unsigned code = 0;
-  std::string sqlstate;
-  std::string message;
-};
 
 // A note or warning a statement leaves behind, as SHOW WARNINGS lists it (Level, Code, Message).
 struct SqlWarning {
@@ -40,10 +34,5 @@ struct Parsed {
 };
 
 Parsed Parse(std::string_view text);
-
-// ER_PARSE_ERROR (1064) for `text` at `offset`, in MySQL's words.
-SqlError SyntaxError(std::string_view text, std::size_t offset);
-// ER_NOT_SUPPORTED_YET (1235).
-SqlError NotSupported(std::string_view what);
 
 }  // namespace strata::sql

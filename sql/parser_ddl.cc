@@ -1,6 +1,8 @@
 // CREATE (DATABASE, TABLE, INDEX), ALTER and DROP: the statements that define tables.
 #include "sql/parser_internal.h"
 
+#include "ondisk/charsets.h"
+
 namespace strata::sql::parser_internal {
 
 sql::Statement Parser::ParseAlter() {
@@ -42,123 +44,30 @@ sql::Statement Parser::ParseDrop() {
   return d;
 }
 
-sql::Statement Parser::ParseCreate() {
-  ++i_;
-  AcceptWords({"OR", "REPLACE"});
-  if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
-    CreateDatabase c;
-    c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
-    c.name = Name();
-    // Checked as the server checks them; a database keeps no default collation here, so a
-    // _bin one (which tables without their own COLLATE would take) is said to be ignored.
-    std::optional<Charset> charset;
-    bool binary = false;
-    std::uint16_t collation = 0;
-    while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
-      AcceptWord("DEFAULT");
-      if (!CharsetOrCollateOption(charset, binary, &collation)) ++i_;  // COMMENT, ...: accepted
-    }
-    if (collation != 0 && collation != engine::DefaultCollation(charset == Charset::kLatin1).id) {
-      c.ignored.push_back(
-          "the database's default collation (tables in it take their charset's default collation unless their "
-          "CREATE TABLE names a COLLATE)");
-    }
-    return c;
-  }
-  const bool unique = AcceptWord("UNIQUE");
-  if (AcceptWord("INDEX") || AcceptWord("KEY")) {
-    CreateIndex c;
-    c.index.unique = unique;
-    c.index.name = Name();
-    if (AcceptWord("USING")) Name();
-    ExpectWord("ON");
-    c.table = QualifiedName();
-    bool prefixed = false;
-    c.index.columns = KeyColumns(unique ? nullptr : &prefixed);
-    while (AcceptWord("USING") || AcceptWord("COMMENT") || AcceptWord("ALGORITHM") || AcceptWord("LOCK")) {
-      AcceptPunct("=");
-      OptionValue();
-    }
-    return c;
-  }
-  if (unique) Syntax();
-  if (AcceptWord("TEMPORARY")) Unsupported("CREATE TEMPORARY TABLE");
-  if (!AcceptWord("TABLE")) Unsupported("CREATE " + Peek().text);
-  return ParseCreateTable();
-}
+namespace {
 
-// A key's columns. `prefixed` (when given) learns whether one was a prefix, col(16): the
-// engine indexes whole columns, which orders and finds the same rows for a non-unique key.
-std::vector<std::string> Parser::KeyColumns(bool* prefixed) {
-  std::vector<std::string> cols;
-  ExpectPunct("(");
-  do {
-    cols.push_back(Name());
-    if (AcceptPunct("(")) {
-      if (!prefixed) Unsupported("prefix indexes (column(length)) in a unique or primary key");
-      *prefixed = true;
-      Unsigned();
-      ExpectPunct(")");
-    }
-    AcceptWord("ASC") || AcceptWord("DESC");
-  } while (AcceptPunct(","));
-  ExpectPunct(")");
-  return cols;
-}
-
-void Parser::IndexOptions() {
-  while (true) {
-    if (AcceptWord("USING"))
-      Name();
-    else if (AcceptWord("COMMENT"))
-      StringLiteral();
-    else if (AcceptWord("KEY_BLOCK_SIZE")) {
-      AcceptPunct("=");
-      Unsigned();
-    } else if (AcceptWord("VISIBLE") || AcceptWord("INVISIBLE")) {
-    } else
-      break;
-  }
-}
-
-std::optional<Charset> Parser::CharsetNamed(const std::string& name) {
-  const std::string n = Lower(name);
-  if (n == "utf8mb4" || n == "utf8" || n == "utf8mb3") return Charset::kUtf8mb4;
+// The engine's character set for a set the server has (utf8mb3 is stored as utf8mb4, ascii as
+// latin1), else error 1115 naming it.
+Charset EngineCharset(const std::string& name) {
+  const ondisk::CharsetInfo cs = ondisk::CharsetNamed(name);
+  const std::string_view n = cs.name ? cs.name : "";
+  if (n == "utf8mb4" || n == "utf8mb3") return Charset::kUtf8mb4;
   if (n == "latin1" || n == "ascii") return Charset::kLatin1;
   if (n == "binary") return Charset::kBinary;
-  return std::nullopt;
+  throw Failure{{1115, "42000", fmt::format("Unknown character set: '{}' (Strata has utf8mb4, latin1, binary)", name)}};
 }
 
-Charset Parser::CharsetName() {
-  const Token& at = Peek();
-  const std::string name = OptionValue();
-  auto c = CharsetNamed(name);
-  if (!c)
-    throw Failure{
-        {1115, "42000", fmt::format("Unknown character set: '{}' (Strata has utf8mb4, latin1, binary)", name)}};
-  (void)at;
-  return *c;
-}
+struct Collation {
+  Charset charset;
+  bool binary;       // a *_bin collation (Column::binary_collation)
+  std::uint16_t id;  // the server's id (Column::collation_id)
+};
 
-bool Parser::CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary, std::uint16_t* collation_id) {
-  if (AcceptWord("CHARSET") || AcceptWords({"CHARACTER", "SET"})) {
-    AcceptPunct("=");
-    charset = CharsetName();
-    return true;
-  }
-  if (!AcceptWord("COLLATE")) return false;
-  AcceptPunct("=");
-  const Collation collation = CollationName(charset);
-  charset = collation.charset;
-  binary = collation.binary;
-  if (collation_id) *collation_id = collation.id;
-  return true;
-}
-
-Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
-  const std::string name = OptionValue();
+// COLLATE's name: a collation Strata compares by, else error 1273 (or 1253 when it is not one
+// of `charset`'s).
+Collation EngineCollation(const std::string& name, std::optional<Charset> charset) {
   std::optional<Collation> found;
-  if (Lower(name) == "binary") {
+  if (EqualsIgnoreCase(name, "binary")) {
     found = Collation{Charset::kBinary, true, 63};
   } else if (auto info = engine::CollationByName(name)) {
     found =
@@ -178,92 +87,167 @@ Parser::Collation Parser::CollationName(std::optional<Charset> charset) {
   return *found;
 }
 
-sql::Statement Parser::ParseCreateTable() {
-  CreateTable c;
-  c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
-  c.table = QualifiedName();
-  if (Peek().IsWord("LIKE") || Peek().IsWord("AS") || Peek().IsWord("SELECT"))
-    Unsupported("CREATE TABLE ... LIKE/SELECT");
-  ExpectPunct("(");
-  std::vector<bool> explicit_charset;
-  do {
-    const Token& t = Peek();
-    std::string constraint;
-    if (t.IsWord("CONSTRAINT")) {
-      ++i_;
-      if (!Peek().IsWord("PRIMARY") && !Peek().IsWord("UNIQUE") && !Peek().IsWord("FOREIGN") && !Peek().IsWord("CHECK"))
-        constraint = Name();
+// A default character set and collation (a table's or a database's) as the engine keeps them.
+struct DefaultCharset {
+  std::optional<Charset> charset;
+  bool binary = false;
+  std::uint16_t collation = 0;
+};
+
+DefaultCharset EngineDefault(const std::string& charset, const std::string& collation) {
+  DefaultCharset d;
+  if (!charset.empty()) d.charset = EngineCharset(charset);
+  if (!collation.empty()) {
+    const Collation c = EngineCollation(collation, d.charset);
+    d.charset = c.charset, d.binary = c.binary, d.collation = c.id;
+  }
+  return d;
+}
+
+struct EngineType {
+  std::string_view name;
+  ColumnType type;
+};
+
+// The types the engine stores, by the grammar's names; the others are refused by name.
+constexpr EngineType kEngineTypes[] = {{"TINYINT", ColumnType::kTinyInt},     {"SMALLINT", ColumnType::kSmallInt},
+                                       {"MEDIUMINT", ColumnType::kMediumInt}, {"INT", ColumnType::kInt},
+                                       {"BIGINT", ColumnType::kBigInt},       {"DECIMAL", ColumnType::kDecimal},
+                                       {"FLOAT", ColumnType::kFloat},         {"DOUBLE", ColumnType::kDouble},
+                                       {"CHAR", ColumnType::kChar},           {"VARCHAR", ColumnType::kVarchar},
+                                       {"BINARY", ColumnType::kBinary},       {"VARBINARY", ColumnType::kVarbinary},
+                                       {"DATE", ColumnType::kDate},           {"DATETIME", ColumnType::kDatetime},
+                                       {"TIMESTAMP", ColumnType::kTimestamp}, {"TINYTEXT", ColumnType::kTinyText},
+                                       {"TEXT", ColumnType::kText},           {"MEDIUMTEXT", ColumnType::kMediumText},
+                                       {"LONGTEXT", ColumnType::kLongText},   {"TINYBLOB", ColumnType::kTinyBlob},
+                                       {"BLOB", ColumnType::kBlob},           {"MEDIUMBLOB", ColumnType::kMediumBlob},
+                                       {"LONGBLOB", ColumnType::kLongBlob}};
+
+// CHARACTER SET binary (or COLLATE binary) makes text a byte string, as the server does:
+// CHAR becomes BINARY, VARCHAR VARBINARY and each TEXT its BLOB (SHOW CREATE TABLE says so).
+void MakeBinaryString(Column& col) {
+  switch (col.type) {
+    case ColumnType::kChar:
+      col.type = ColumnType::kBinary;
+      break;
+    case ColumnType::kVarchar:
+      col.type = ColumnType::kVarbinary;
+      break;
+    default:  // the TEXT types, in the order of their BLOBs
+      col.type = static_cast<ColumnType>(static_cast<int>(col.type) - static_cast<int>(ColumnType::kTinyText) +
+                                         static_cast<int>(ColumnType::kTinyBlob));
+      break;
+  }
+  col.binary_collation = false;
+  col.collation_id = 0;
+}
+
+std::vector<std::string> KeyColumnNames(const KeyText& k) {
+  std::vector<std::string> names;
+  for (const KeyPart& p : k.parts) names.push_back(p.column);
+  return names;
+}
+
+}  // namespace
+
+sql::Statement Parser::ParseCreate() {
+  ++i_;
+  AcceptWords({"OR", "REPLACE"});
+  if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
+    CreateDatabase c;
+    c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
+    c.name = Name();
+    // Checked as the server checks them; a database keeps no default collation here, so a
+    // _bin one (which tables without their own COLLATE would take) is said to be ignored.
+    std::string charset, collation;
+    while (!AtEnd() && !Peek().IsPunct(";")) {
+      AcceptWord("DEFAULT");
+      if (!ReadCharsetOption(*this, &charset, &collation)) ++i_;  // COMMENT, ...: accepted
     }
-    if (AcceptWords({"PRIMARY", "KEY"})) {
-      if (!c.spec.primary_key.empty()) throw Failure{{1068, "42000", "Multiple primary key defined"}};
-      if (AcceptWord("USING")) Name();
-      c.spec.primary_key = KeyColumns();
-      IndexOptions();
-    } else if (Peek().IsWord("UNIQUE") || Peek().IsWord("KEY") || Peek().IsWord("INDEX")) {
-      IndexSpec ix;
-      ix.unique = AcceptWord("UNIQUE");
-      AcceptWord("KEY") || AcceptWord("INDEX");
-      if (!Peek().IsPunct("(") && !Peek().IsWord("USING")) ix.name = Name();
-      if (AcceptWord("USING")) Name();
-      bool prefixed = false;
-      ix.columns = KeyColumns(ix.unique ? nullptr : &prefixed);
-      if (prefixed) c.ignored.push_back("the prefix length in KEY `" + ix.name + "` (whole columns are indexed)");
-      IndexOptions();
-      c.spec.indexes.push_back(std::move(ix));
-    } else if (Peek().IsWord("FULLTEXT") || Peek().IsWord("SPATIAL")) {
-      Unsupported(Upper(Peek().text) + " indexes");
-    } else if (Peek().IsWord("FOREIGN")) {
-      const std::size_t from = Peek().offset;
-      SkipBalanced();
+    const DefaultCharset d = EngineDefault(charset, collation);
+    if (d.collation != 0 && d.collation != engine::DefaultCollation(d.charset == Charset::kLatin1).id) {
       c.ignored.push_back(
-          fmt::format("{}{} (Strata neither checks foreign keys nor keeps them)",
-                      constraint.empty() ? "" : "CONSTRAINT " + ondisk::QuoteIdentifier(constraint) + " ",
-                      Trimmed(from, Peek().offset)));
-    } else if (Peek().IsWord("CHECK")) {
-      c.ignored.push_back("CHECK constraint");
-      SkipBalanced();
-    } else {
-      bool has_charset = false;
-      bool now = false;
-      c.spec.columns.push_back(ColumnDefinition(c, &has_charset, &now));
-      explicit_charset.push_back(has_charset);
-      c.default_now.push_back(now);
+          "the database's default collation (tables in it take their charset's default collation unless their "
+          "CREATE TABLE names a COLLATE)");
     }
-  } while (AcceptPunct(","));
-  ExpectPunct(")");
-  std::optional<Charset> table_charset;
-  bool table_binary_collation = false;
-  std::uint16_t table_collation = 0;
-  while (!Peek().Is(TokenKind::kEnd) && !Peek().IsPunct(";")) {
-    AcceptPunct(",");
-    AcceptWord("DEFAULT");
-    if (CharsetOrCollateOption(table_charset, table_binary_collation, &table_collation)) {
-    } else if (AcceptWord("AUTO_INCREMENT")) {
-      AcceptPunct("=");
-      c.spec.auto_increment = Unsigned();
-    } else if (AcceptWord("ENGINE")) {
-      AcceptPunct("=");
-      const std::string engine = OptionValue();
-      if (!EqualsIgnoreCase(engine, "InnoDB"))
-        c.ignored.push_back("ENGINE=" + engine + " (every table here is InnoDB)");
-    } else if (Peek().IsWord("PARTITION")) {
-      Unsupported("partitioned tables");
-    } else if (Peek().kind == TokenKind::kWord) {
-      ++i_;  // ROW_FORMAT, COMMENT, KEY_BLOCK_SIZE, STATS_*, PAGE_CHECKSUM, ...: accepted
-      AcceptPunct("=");
-      OptionValue();
-    } else {
-      Syntax();
+    return c;
+  }
+  const bool unique = AcceptWord("UNIQUE");
+  if (AcceptWord("INDEX") || AcceptWord("KEY")) {
+    CreateIndex c;
+    c.index.unique = unique;
+    c.index.name = Name();
+    if (AcceptWord("USING")) Name();
+    ExpectWord("ON");
+    c.table = QualifiedName();
+    for (const KeyPart& p : ReadKeyParts(*this)) {
+      // The engine indexes whole columns, which orders and finds the same rows for a
+      // non-unique key; a unique prefix would forbid rows a whole-column key allows.
+      if (p.column.empty()) Unsupported("functional key parts");
+      if (p.prefix && unique) Unsupported("prefix indexes (column(length)) in a unique or primary key");
+      c.index.columns.push_back(p.column);
+    }
+    ReadIndexOptions(*this);
+    return c;
+  }
+  if (unique) Syntax();
+  if (AcceptWord("TEMPORARY")) Unsupported("CREATE TEMPORARY TABLE");
+  if (!AcceptWord("TABLE")) Unsupported("CREATE " + Peek().text);
+  return ParseCreateTable();
+}
+
+sql::Statement Parser::ParseCreateTable() {
+  TableText text = ReadCreateTable(*this, false);
+  if (!text.like.empty()) Unsupported("CREATE TABLE ... LIKE/SELECT");
+  if (text.options.partitioned) Unsupported("partitioned tables");
+  CreateTable c;
+  c.if_not_exists = text.if_not_exists;
+  c.table = {text.database, text.name};
+  const DefaultCharset table = EngineDefault(text.options.charset, text.options.collation);
+  for (const ColumnText& col : text.columns) {
+    c.spec.columns.push_back(EngineColumn(col, c));
+    Column& added = c.spec.columns.back();
+    const bool own_charset = !col.type.charset.empty() || !col.type.collation.empty();
+    if (!own_charset && table.charset && added.is_string()) {
+      added.charset = *table.charset;
+      added.binary_collation = table.binary;
+      added.collation_id = table.collation;
+    }
+    c.default_now.push_back(col.default_now);
+  }
+  NameUnnamedKeys(text.keys);
+  for (const KeyText& k : text.keys) {
+    switch (k.kind) {
+      case KeyText::Kind::kPrimary:
+        if (std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.prefix; }))
+          Unsupported("prefix indexes (column(length)) in a unique or primary key");
+        c.spec.primary_key = KeyColumnNames(k);
+        break;
+      case KeyText::Kind::kUnique:
+      case KeyText::Kind::kIndex: {
+        const bool unique = k.kind == KeyText::Kind::kUnique;
+        if (k.functional()) Unsupported("functional key parts");
+        const bool prefixed = std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.prefix; });
+        if (prefixed && unique) Unsupported("prefix indexes (column(length)) in a unique or primary key");
+        if (prefixed) c.ignored.push_back("the prefix length in KEY `" + k.name + "` (whole columns are indexed)");
+        c.spec.indexes.push_back({k.name, KeyColumnNames(k), unique});
+        break;
+      }
+      case KeyText::Kind::kFulltext:
+        Unsupported("FULLTEXT indexes");
+      case KeyText::Kind::kSpatial:
+        Unsupported("SPATIAL indexes");
+      case KeyText::Kind::kForeign:
+        c.ignored.push_back(k.text + " (Strata neither checks foreign keys nor keeps them)");
+        break;
+      case KeyText::Kind::kCheck:
+        c.ignored.push_back("CHECK constraint");
+        break;
     }
   }
-  for (std::size_t k = 0; k < c.spec.columns.size(); ++k) {
-    Column& col = c.spec.columns[k];
-    if (!explicit_charset[k] && table_charset && (col.is_string())) {
-      col.charset = *table_charset;
-      col.binary_collation = table_binary_collation;
-      col.collation_id = table_collation;
-    }
-  }
+  if (!text.options.engine.empty() && !EqualsIgnoreCase(text.options.engine, "InnoDB"))
+    c.ignored.push_back("ENGINE=" + text.options.engine + " (every table here is InnoDB)");
+  if (text.options.auto_increment) c.spec.auto_increment = *text.options.auto_increment;
   c.spec.database = c.table.database;
   c.spec.name = c.table.name;
   // Primary key columns are NOT NULL whether or not the definition says so, as in MySQL.
@@ -272,242 +256,66 @@ sql::Statement Parser::ParseCreateTable() {
       if (EqualsIgnoreCase(col.name, k)) col.nullable = false;
     }
   }
-  // Keys without a name are named after their first column, as MySQL does.
-  for (std::size_t k = 0; k < c.spec.indexes.size(); ++k) {
-    IndexSpec& ix = c.spec.indexes[k];
-    if (!ix.name.empty()) continue;
-    std::string name = ix.columns.front();
-    for (int n = 2;
-         std::any_of(c.spec.indexes.begin(), c.spec.indexes.end(), [&](const IndexSpec& o) { return o.name == name; });
-         ++n) {
-      name = ix.columns.front() + "_" + std::to_string(n);
-    }
-    ix.name = name;
-  }
   return c;
 }
 
-void Parser::SkipBalanced() {
-  int depth = 0;
-  while (!Peek().Is(TokenKind::kEnd)) {
-    if (Peek().IsPunct("("))
-      ++depth;
-    else if (Peek().IsPunct(")")) {
-      if (depth == 0) return;
-      --depth;
-    } else if (Peek().IsPunct(",") && depth == 0) {
-      return;
-    }
-    ++i_;
+// The engine's column for a definition: the types and character sets it stores, each other
+// refused by name; clauses it keeps no trace of said in `c.ignored`.
+Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
+  const TypeText& t = text.type;
+  Column col;
+  col.name = text.name;
+  const auto found = std::find_if(std::begin(kEngineTypes), std::end(kEngineTypes),
+                                  [&](const EngineType& e) { return e.name == t.name; });
+  if (found == std::end(kEngineTypes)) Unsupported("the column type " + t.name);
+  col.type = found->type;
+  if (col.is_integer()) {
+    col.length = t.zerofill ? t.Arg(0, 0) : 0;  // the display width: what ZEROFILL pads to
+  } else if (col.type == ColumnType::kDecimal) {
+    col.length = t.Arg(0, 10), col.scale = t.Arg(1, 0);
+  } else if (col.type == ColumnType::kFloat || col.type == ColumnType::kDouble) {
+    if (t.args.size() == 2) col.length = t.Arg(0, 0), col.scale = t.Arg(1, 0);
+  } else if (col.type == ColumnType::kDatetime || col.type == ColumnType::kTimestamp) {
+    col.scale = t.Arg(0, 0);
+  } else if (!col.is_lob() && col.type != ColumnType::kDate) {
+    col.length = t.Arg(0, 1);
   }
+  col.is_unsigned = t.is_unsigned;
+  col.zerofill = t.zerofill;
+  col.nullable = text.nullable;
+  col.auto_increment = text.auto_increment;
+  if (col.type == ColumnType::kBinary || col.type == ColumnType::kVarbinary || (col.is_lob() && !col.is_string()))
+    col.charset = Charset::kBinary;
+  if (col.is_string()) {
+    const DefaultCharset own = EngineDefault(t.charset, t.collation);
+    if (own.charset) col.charset = *own.charset;
+    col.binary_collation = own.binary;
+    col.collation_id = own.collation;
+    if (t.binary && !own.collation) {  // VARCHAR(10) BINARY: its charset's _bin collation
+      const Collation bin = EngineCollation(col.charset == Charset::kLatin1 ? "latin1_bin" : "utf8mb4_bin", {});
+      col.binary_collation = bin.binary, col.collation_id = bin.id;
+    }
+    if (col.charset == Charset::kBinary) MakeBinaryString(col);
+  } else if (!t.collation.empty()) {
+    EngineCollation(t.collation, std::nullopt);  // checked as the server checks it, though unused
+  }
+  col.default_value = DefaultValue(text);
+  if (text.on_update_now) c.ignored.push_back("ON UPDATE CURRENT_TIMESTAMP of `" + col.name + "`");
+  if (text.generated != ColumnText::Generated::kNo) Unsupported("generated columns");
+  for (const std::string& constraint : text.constraints)
+    c.ignored.push_back(Upper(constraint.substr(0, constraint.find_first_of(" (")) + " on `" + col.name + "`"));
+  return col;
 }
 
-Column Parser::ColumnDefinition(CreateTable& c, bool* has_charset, bool* default_now) {
-  Column col;
-  col.name = Name();
-  const Token& type_token = Peek();
-  if (type_token.kind != TokenKind::kWord) Syntax();
-  const std::string type = Upper(Take().text);
-  auto length = [&](std::uint32_t* len, std::uint32_t* scale) {
-    if (!AcceptPunct("(")) return false;
-    *len = static_cast<std::uint32_t>(Unsigned());
-    if (scale && AcceptPunct(",")) *scale = static_cast<std::uint32_t>(Unsigned());
-    ExpectPunct(")");
-    return true;
-  };
-  std::uint32_t ignored_width = 0;
-  struct IntType {
-    std::string_view name;
-    ColumnType type;
-  };
-  static constexpr IntType kInts[] = {{"TINYINT", ColumnType::kTinyInt},     {"SMALLINT", ColumnType::kSmallInt},
-                                      {"MEDIUMINT", ColumnType::kMediumInt}, {"INT", ColumnType::kInt},
-                                      {"INTEGER", ColumnType::kInt},         {"BIGINT", ColumnType::kBigInt},
-                                      {"BOOL", ColumnType::kTinyInt},        {"BOOLEAN", ColumnType::kTinyInt}};
-  bool found = false;
-  std::uint32_t display_width = 0;  // of an integer: what ZEROFILL pads to, and nothing else
-  for (const IntType& it : kInts) {
-    if (type == it.name) {
-      col.type = it.type;
-      length(&display_width, nullptr);
-      if (display_width > 255)
-        throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 255)", col.name)}};
-      found = true;
-    }
-  }
-  if (found) {
-  } else if (type == "DECIMAL" || type == "NUMERIC" || type == "DEC" || type == "FIXED") {
-    col.type = ColumnType::kDecimal;
-    col.length = 10;
-    length(&col.length, &col.scale);
-  } else if (type == "FLOAT" || type == "DOUBLE" || type == "REAL") {
-    // FLOAT(p) is a FLOAT up to 24 bits of precision and a DOUBLE above; FLOAT(M,D) and
-    // DOUBLE(M,D) keep M digits, D of them decimals (Column::length and scale).
-    col.type = type == "FLOAT" ? ColumnType::kFloat : ColumnType::kDouble;
-    if (type != "FLOAT") AcceptWord("PRECISION");
-    constexpr std::uint32_t kNoScale = UINT32_MAX;
-    std::uint32_t p = 0, s = kNoScale;
-    if (AcceptPunct("(")) {
-      p = static_cast<std::uint32_t>(Unsigned());
-      if (AcceptPunct(","))
-        s = static_cast<std::uint32_t>(Unsigned());
-      else if (type != "FLOAT")
-        Syntax();  // DOUBLE and REAL take (M,D) or nothing
-      ExpectPunct(")");
-      if (s == kNoScale && p > 53)
-        throw Failure{{1063, "42000", fmt::format("Incorrect column specifier for column '{}'", col.name)}};
-      if (s == kNoScale && p > 24) col.type = ColumnType::kDouble;
-      if (s != kNoScale) {
-        if (p > 255)
-          throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 255)", col.name)}};
-        if (s > p)
-          throw Failure{
-              {1427, "42000",
-               fmt::format("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{}')", col.name)}};
-        if (s > 30)
-          throw Failure{{1425, "42000", fmt::format("Too big scale specified for '{}'. Maximum is 30", col.name)}};
-        col.length = p;
-        col.scale = s;
-      }
-    }
-  } else if (type == "CHAR" || type == "CHARACTER" || type == "NCHAR") {
-    if (AcceptWord("VARYING"))
-      col.type = ColumnType::kVarchar;
-    else
-      col.type = ColumnType::kChar;
-    col.length = 1;
-    if (!length(&col.length, nullptr) && col.type == ColumnType::kVarchar) Syntax();
-  } else if (type == "VARCHAR" || type == "NVARCHAR") {
-    col.type = ColumnType::kVarchar;
-    if (!length(&col.length, nullptr)) Syntax();
-  } else if (type == "BINARY") {
-    col.type = ColumnType::kBinary;
-    col.length = 1;
-    length(&col.length, nullptr);
-  } else if (type == "VARBINARY") {
-    col.type = ColumnType::kVarbinary;
-    if (!length(&col.length, nullptr)) Syntax();
-  } else if (type == "DATE") {
-    col.type = ColumnType::kDate;
-  } else if (type == "DATETIME" || type == "TIMESTAMP") {
-    col.type = type == "DATETIME" ? ColumnType::kDatetime : ColumnType::kTimestamp;
-    length(&col.scale, nullptr);
-  } else {
-    struct LobType {
-      std::string_view name;
-      ColumnType type;
-    };
-    static constexpr LobType kLobs[] = {{"TINYTEXT", ColumnType::kTinyText},     {"TEXT", ColumnType::kText},
-                                        {"MEDIUMTEXT", ColumnType::kMediumText}, {"LONGTEXT", ColumnType::kLongText},
-                                        {"TINYBLOB", ColumnType::kTinyBlob},     {"BLOB", ColumnType::kBlob},
-                                        {"MEDIUMBLOB", ColumnType::kMediumBlob}, {"LONGBLOB", ColumnType::kLongBlob}};
-    for (const LobType& lt : kLobs) {
-      if (type == lt.name) {
-        col.type = lt.type;
-        length(&ignored_width, nullptr);
-        found = true;
-      }
-    }
-    if (!found) Unsupported("the column type " + type);
-  }
-  if (col.type == ColumnType::kBinary || col.type == ColumnType::kVarbinary || (col.is_lob() && !col.is_string())) {
-    col.charset = Charset::kBinary;
-  }
-  // Attributes, in any order.
-  while (true) {
-    if (AcceptWord("UNSIGNED"))
-      col.is_unsigned = true;
-    else if (AcceptWord("SIGNED")) {
-    } else if (Peek().IsWord("ZEROFILL")) {
-      if (!col.is_integer() && col.type != ColumnType::kDecimal && col.type != ColumnType::kFloat &&
-          col.type != ColumnType::kDouble)
-        Syntax();  // a number's attribute only
-      ++i_;
-      col.is_unsigned = col.zerofill = true;
-      if (col.is_integer()) col.length = display_width;
-    } else if (AcceptWords({"NOT", "NULL"}))
-      col.nullable = false;
-    else if (AcceptWord("NULL"))
-      col.nullable = true;
-    else if (AcceptWord("AUTO_INCREMENT"))
-      col.auto_increment = true;
-    else if (AcceptWords({"CHARACTER", "SET"}) || AcceptWord("CHARSET")) {
-      if (col.is_string())
-        col.charset = CharsetName();
-      else
-        OptionValue();
-      *has_charset = true;
-    } else if (AcceptWord("COLLATE")) {
-      const Collation collation =
-          CollationName(*has_charset && col.is_string() ? std::optional(col.charset) : std::nullopt);
-      if (col.is_string()) {
-        col.charset = collation.charset;
-        col.binary_collation = collation.binary;
-        col.collation_id = collation.id;
-        *has_charset = true;
-      }
-    } else if (AcceptWord("DEFAULT")) {
-      if (AcceptWord("CURRENT_TIMESTAMP") || AcceptWord("NOW") || AcceptWord("LOCALTIMESTAMP")) {
-        if (AcceptPunct("(")) {
-          if (!Peek().IsPunct(")")) Unsigned();
-          ExpectPunct(")");
-        }
-        *default_now = true;
-      } else {
-        ExprPtr e = Unary();  // folds -5 and -1.5 into literals
-        if (e->kind != Expr::Kind::kLiteral) Unsupported("a DEFAULT that is not a literal");
-        col.default_value = e->value;
-      }
-    } else if (AcceptWords({"ON", "UPDATE"})) {
-      if (!AcceptWord("CURRENT_TIMESTAMP") && !AcceptWord("NOW")) Syntax();
-      if (AcceptPunct("(")) {
-        if (!Peek().IsPunct(")")) Unsigned();
-        ExpectPunct(")");
-      }
-      c.ignored.push_back("ON UPDATE CURRENT_TIMESTAMP of `" + col.name + "`");
-    } else if (AcceptWords({"PRIMARY", "KEY"})) {
-      c.spec.primary_key = {col.name};
-    } else if (AcceptWord("UNIQUE")) {
-      AcceptWord("KEY");
-      c.spec.indexes.push_back({"", {col.name}, true});
-    } else if (AcceptWord("KEY")) {
-      c.spec.primary_key = {col.name};
-    } else if (AcceptWord("COMMENT")) {
-      StringLiteral();
-    } else if (AcceptWord("INVISIBLE") || AcceptWord("VISIBLE")) {
-    } else if (Peek().IsWord("CHECK") || Peek().IsWord("REFERENCES") || Peek().IsWord("CONSTRAINT")) {
-      c.ignored.push_back(Upper(Peek().text) + " on `" + col.name + "`");
-      ++i_;
-      if (Peek().IsPunct("(")) {
-        ++i_;
-        SkipBalanced();
-        ExpectPunct(")");
-      } else {
-        SkipBalanced();
-      }
-    } else {
-      break;
-    }
-  }
-  // CHARACTER SET binary (or COLLATE binary) makes text a byte string, as the server does:
-  // CHAR becomes BINARY, VARCHAR VARBINARY and each TEXT its BLOB (SHOW CREATE TABLE says so).
-  if (col.is_string() && col.charset == Charset::kBinary) {
-    switch (col.type) {
-      case ColumnType::kChar:
-        col.type = ColumnType::kBinary;
-        break;
-      case ColumnType::kVarchar:
-        col.type = ColumnType::kVarbinary;
-        break;
-      default:  // the TEXT types, in the order of their BLOBs
-        col.type = static_cast<ColumnType>(static_cast<int>(col.type) - static_cast<int>(ColumnType::kTinyText) +
-                                           static_cast<int>(ColumnType::kTinyBlob));
-        break;
-    }
-    col.binary_collation = false;
-    col.collation_id = 0;
-  }
-  return col;
+// DEFAULT's value: a literal (signed numbers folded into one), else refused.
+std::optional<Value> Parser::DefaultValue(const ColumnText& text) {
+  if (text.default_value.empty()) return std::nullopt;
+  const std::size_t resume = i_;
+  i_ = text.default_value.begin;
+  ExprPtr e = Unary();
+  if (e->kind != Expr::Kind::kLiteral || i_ != text.default_value.end) Unsupported("a DEFAULT that is not a literal");
+  i_ = resume;
+  return e->value;
 }
 
 Value Parser::Negate(const Value& v) {

@@ -21,9 +21,10 @@
 #include <vector>
 
 #include "sql/ast.h"
-#include "sql/lexer.h"
 #include "sql/parser.h"
 #include "sql/stack_guard.h"
+#include "sqltext/cursor.h"
+#include "sqltext/definition.h"
 #include "ondisk/identifier.h"
 
 namespace strata::sql::parser_internal {
@@ -31,40 +32,12 @@ namespace strata::sql::parser_internal {
 // Stack a level of the parser may not cut into: what one level and the error path below it need.
 constexpr std::size_t kParserStackReserve = 128 * 1024;
 
-inline std::string Upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-inline std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Parsing stops at the first error; unwinding by exception keeps the descent readable. It
-// never leaves the parser: Parse() turns it into Parsed::error.
-struct Failure {
-  SqlError error;
-};
-
-// Words that end an expression or a name list rather than being names themselves.
-inline bool Reserved(const Token& t) {
-  static constexpr std::string_view kWords[] = {
-      "FROM",  "WHERE",  "ORDER",   "LIMIT", "FOR", "LOCK", "GROUP", "HAVING", "AND",    "OR",    "XOR",
-      "NOT",   "IN",     "BETWEEN", "LIKE",  "IS",  "AS",   "ON",    "SET",    "VALUES", "VALUE", "SELECT",
-      "UNION", "OFFSET", "DIV",     "MOD",   "ASC", "DESC", "INTO",  "USING",  "WITH",   "ESCAPE"};
-  if (t.kind != TokenKind::kWord) return false;
-  for (std::string_view w : kWords) {
-    if (t.IsWord(w)) return true;
-  }
-  return false;
-}
-
-class Parser {
+// The statement parser: a recursive descent over sqltext's Cursor, whose steps (AcceptWord,
+// Name, ...) it takes and whose Failure it throws (Parse() turns it into Parsed::error);
+// column, key and table definitions are read by sqltext's grammar.
+class Parser : public Cursor {
  public:
-  Parser(std::string_view text, std::vector<Token> tokens) : text_(text), t_(std::move(tokens)) {}
+  Parser(std::string_view text, std::vector<Token> tokens) : Cursor(text, std::move(tokens)) {}
 
   std::optional<sql::Statement> Top() {
     if (Peek().Is(TokenKind::kEnd)) return std::nullopt;
@@ -75,11 +48,7 @@ class Parser {
   }
 
  private:
-  // ---- token helpers ----
-  const Token& Peek(std::size_t ahead = 0) const { return t_[std::min(i_ + ahead, t_.size() - 1)]; }
-  const Token& Take() { return t_[std::min(i_++, t_.size() - 1)]; }
-  [[noreturn]] void Syntax() { throw Failure{SyntaxError(text_, Peek().offset)}; }
-  [[noreturn]] void Unsupported(std::string_view what) { throw Failure{NotSupported(what)}; }
+  // ---- helpers ----
   // MySQL stops a statement whose expressions nest too deep for its thread stack (error 1436);
   // here the limit is a number of levels, checked as the tree is built.
   [[noreturn]] void TooDeep() {
@@ -108,38 +77,6 @@ class Parser {
     ~Nesting() { --p_.nesting_; }
     Parser& p_;
   };
-  bool AcceptWord(std::string_view w) {
-    if (!Peek().IsWord(w)) return false;
-    ++i_;
-    return true;
-  }
-  bool AcceptPunct(std::string_view p) {
-    if (!Peek().IsPunct(p)) return false;
-    ++i_;
-    return true;
-  }
-  void ExpectWord(std::string_view w) {
-    if (!AcceptWord(w)) Syntax();
-  }
-  void ExpectPunct(std::string_view p) {
-    if (!AcceptPunct(p)) Syntax();
-  }
-  bool AcceptWords(std::initializer_list<std::string_view> words) {
-    std::size_t k = 0;
-    for (std::string_view w : words) {
-      if (!Peek(k).IsWord(w)) return false;
-      ++k;
-    }
-    i_ += k;
-    return true;
-  }
-
-  std::string Name() {
-    const Token& t = Peek();
-    if (t.kind == TokenKind::kQuotedName || (t.kind == TokenKind::kWord && !Reserved(t))) return Take().text;
-    Syntax();
-  }
-
   TableName QualifiedName() {
     TableName n;
     n.name = Name();
@@ -150,52 +87,15 @@ class Parser {
     return n;
   }
 
-  std::uint64_t Unsigned() {
-    const Token& t = Peek();
-    if (!t.Is(TokenKind::kInteger)) Syntax();
-    std::uint64_t v = 0;
-    auto [p, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
-    if (ec != std::errc()) Syntax();
-    ++i_;
-    return v;
-  }
-
-  std::string StringLiteral() {
-    if (!Peek().Is(TokenKind::kString)) Syntax();
-    return Take().text;
-  }
-
-  // A value after `=` in options: a word, a name, a string or a number.
-  std::string OptionValue() {
-    const Token& t = Peek();
-    if (t.kind == TokenKind::kEnd || t.kind == TokenKind::kPunct) Syntax();
-    return Take().text;
-  }
-
   // ---- statements ----
   sql::Statement ParseStatement();
   void SkipToEnd();
   sql::Statement ParseAlter();
   sql::Statement ParseDrop();
   sql::Statement ParseCreate();
-  std::vector<std::string> KeyColumns(bool* prefixed = nullptr);
-  void IndexOptions();
-  static std::optional<Charset> CharsetNamed(const std::string& name);
-  Charset CharsetName();
-  struct Collation {
-    Charset charset;
-    bool binary;       // a *_bin collation (Column::binary_collation)
-    std::uint16_t id;  // the server's id (Column::collation_id)
-  };
-  // COLLATE's name: a collation Strata compares by, else error 1273 (or 1253 when it is not one
-  // of `charset`'s).
-  Collation CollationName(std::optional<Charset> charset);
-  // CHARACTER SET / CHARSET [=] x or COLLATE [=] y, as CREATE DATABASE and CREATE TABLE take
-  // them for their default: true when one was read into `charset` and `binary` (a _bin one).
-  bool CharsetOrCollateOption(std::optional<Charset>& charset, bool& binary, std::uint16_t* collation_id = nullptr);
   sql::Statement ParseCreateTable();
-  void SkipBalanced();
-  Column ColumnDefinition(CreateTable& c, bool* has_charset, bool* default_now);
+  Column EngineColumn(const ColumnText& text, CreateTable& c);
+  std::optional<Value> DefaultValue(const ColumnText& text);
   static Value Negate(const Value& v);
   sql::Statement ParseInsert();
   ExprPtr ValueExpr();
@@ -203,8 +103,6 @@ class Parser {
   sql::Statement ParseUpdate();
   sql::Statement ParseDelete();
   sql::Statement ParseSelect();
-
-  std::string Trimmed(std::size_t from, std::size_t to) const;
 
   static std::optional<Isolation> IsolationFromWords(const std::string& level);
   sql::Statement ParseSet();
@@ -228,9 +126,6 @@ class Parser {
   ExprPtr ColumnRef();
   ExprPtr Function();
 
-  std::string_view text_;
-  std::vector<Token> t_;
-  std::size_t i_ = 0;
   std::uint32_t nesting_ = 0;  // Nesting levels open
 };
 

@@ -7,7 +7,7 @@
 
 #include "sql/access_path.h"
 #include "sql/column_fit.h"
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 #include "sql/row_builder.h"
 #include "sql/values_reader.h"
 #include "sql/session.h"

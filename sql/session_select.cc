@@ -6,7 +6,7 @@
 
 #include "sql/access_path.h"
 #include "sql/decimal.h"
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 #include "sql/session.h"
 #include "sql/select_plan.h"
 #include "sql/session_context.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 
 namespace strata::sql {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "engine/db.h"
-#include "sql/script.h"
+#include "sqltext/script.h"
 #include "sql/session.h"
 
 namespace strata::fuzz {

@@ -2,9 +2,9 @@
 
 #include <string_view>
 
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 #include "sql/parser.h"
-#include "sql/script.h"
+#include "sqltext/script.h"
 #include "sql/values_reader.h"
 #include "inspect/create_table.h"
 

@@ -1,10 +1,10 @@
-#include "sql/script.h"
+#include "sqltext/script.h"
 
 #include <cctype>
 
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 
-namespace strata::sql {
+namespace strata::sqltext {
 
 namespace {
 
@@ -175,4 +175,4 @@ bool StatementSplitter::Line(std::string_view line, bool complete, const Sink& s
   return true;
 }
 
-}  // namespace strata::sql
+}  // namespace strata::sqltext

@@ -1,10 +1,10 @@
-#include "sql/lexer.h"
+#include "sqltext/lexer.h"
 
 #include <cctype>
 
 #include "ondisk/column_format.h"
 
-namespace strata::sql {
+namespace strata::sqltext {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -12,6 +12,18 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
     if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) return false;
   }
   return true;
+}
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 bool Token::IsWord(std::string_view w) const { return kind == TokenKind::kWord && EqualsIgnoreCase(text, w); }
@@ -73,7 +85,7 @@ namespace {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view s) : s_(s) {}
+  Lexer(std::string_view s, Dialect dialect) : s_(s), dialect_(dialect) {}
 
   Lexed Run() {
     Lexed out;
@@ -108,14 +120,15 @@ class Lexer {
         i_ += 2;
       } else if (c == '/' && At(1) == '*') {
         const std::size_t start = i_;
-        // MySQL runs the body of /*!NNNNN ... */ when its version is at least NNNNN; we answer
-        // as MySQL 8.0 does. /*M!...*/ is MariaDB's alone, a comment to MySQL and to us.
-        if (At(2) == '!') {
-          i_ += 3;
+        // A server runs the body of /*!NNNNN ... */ when its version is at least NNNNN.
+        // /*M!...*/ is MariaDB's alone, a comment to MySQL.
+        const bool mariadb = dialect_.mariadb && At(2) == 'M' && At(3) == '!';
+        if (At(2) == '!' || mariadb) {
+          i_ += mariadb ? 4 : 3;
           const std::size_t digits = i_;
           while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
           if (i_ == digits ||
-              std::stoull(std::string(s_.substr(digits, std::min<std::size_t>(i_ - digits, 9)))) <= kServerVersion) {
+              std::stoull(std::string(s_.substr(digits, std::min<std::size_t>(i_ - digits, 9)))) <= dialect_.version) {
             ++versioned_;
             continue;
           }
@@ -269,12 +282,13 @@ class Lexer {
 
   std::string_view s_;
   std::size_t i_ = 0;
+  Dialect dialect_;
   int versioned_ = 0;  // open /*! ... */ comments whose body is being read as code
 };
 
 }  // namespace
 
-Lexed Lex(std::string_view text) { return Lexer(text).Run(); }
+Lexed Lex(std::string_view text, Dialect dialect) { return Lexer(text, dialect).Run(); }
 
 std::string DecimalText(std::string_view literal) {
   const std::size_t sign = !literal.empty() && (literal[0] == '-' || literal[0] == '+') ? 1 : 0;
@@ -284,4 +298,4 @@ std::string DecimalText(std::string_view literal) {
   return out;
 }
 
-}  // namespace strata::sql
+}  // namespace strata::sqltext

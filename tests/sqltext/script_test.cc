@@ -1,9 +1,9 @@
 // Cutting SQL text into statements as the mysql client does.
 #include <gtest/gtest.h>
 
-#include "sql/script.h"
+#include "sqltext/script.h"
 
-namespace strata::sql {
+namespace strata::sqltext {
 namespace {
 
 std::vector<ScriptStatement> Split(const std::vector<std::string>& pieces) {
@@ -78,4 +78,4 @@ TEST(SqlScriptTest, PendingWhileAStatementIsOpen) {
 }
 
 }  // namespace
-}  // namespace strata::sql
+}  // namespace strata::sqltext

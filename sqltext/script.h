@@ -6,14 +6,14 @@
 // statements come out as soon as they are complete.
 #pragma once
 
-#include "sql/engine_api.h"
+#include <cstddef>
 
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 
-namespace strata::sql {
+namespace strata::sqltext {
 
 struct ScriptStatement {
   std::string text;        // without the delimiter
@@ -54,4 +54,4 @@ class StatementSplitter {
   bool stopped_ = false;
 };
 
-}  // namespace strata::sql
+}  // namespace strata::sqltext

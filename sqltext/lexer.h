@@ -1,20 +1,19 @@
 // Tokens of MySQL's SQL, as dump files and the mysql client write it.
 //
 // The lexer works on one statement's text. Comments (`-- `, `#`, `/* */`) vanish; a versioned
-// comment (`/*!40101 ... */`) is code when kServerVersion is at least its number, as MySQL
-// treats it; MariaDB's `/*M!100101 ... */` is a comment, as it is to MySQL;
+// comment (`/*!40101 ... */`) is code when the server's version is at least its number, as
+// MySQL treats it; MariaDB's `/*M!100101 ... */` is a comment to MySQL and code to MariaDB;
 // an optimizer hint (`/*+ ... */`) is kept aside for the statement. Strings come out with
 // their escapes decoded; hex literals (`0x4142`, `X'4142'`) come out as the bytes.
 #pragma once
 
-#include "sql/engine_api.h"
-
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace strata::sql {
+namespace strata::sqltext {
 
 enum class TokenKind : std::uint8_t {
   kWord,        // a keyword or unquoted identifier (the text as written)
@@ -56,10 +55,17 @@ struct Lexed {
   LexError error;
 };
 
-Lexed Lex(std::string_view text);
-
-// The version versioned comments are compared with: MySQL 8.0.40.
+// The version versioned comments are compared with: MySQL 8.0.40, the server Strata answers as.
 inline constexpr unsigned long long kServerVersion = 80040;
+
+// Whose versioned comments are code: Strata's own (MySQL 8.0), or a MariaDB's whose dump a
+// reader of table definitions takes as that server would.
+struct Dialect {
+  unsigned long long version = kServerVersion;
+  bool mariadb = false;  // /*M!NNNNNN ... */ is code too
+};
+
+Lexed Lex(std::string_view text, Dialect dialect = {});
 
 // Decodes the quoted string starting at s[start] (its quote character) into `out`, with
 // MySQL's backslash escapes and doubled quotes; the offset just past the closing quote, or
@@ -70,5 +76,8 @@ bool DecodeHex(std::string_view digits, std::string* out);
 
 // Case-insensitive ASCII equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+// ASCII upper and lower case (keywords, type names).
+std::string Upper(std::string_view s);
+std::string Lower(std::string_view s);
 
-}  // namespace strata::sql
+}  // namespace strata::sqltext
