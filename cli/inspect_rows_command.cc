@@ -88,7 +88,8 @@ po::options_description RowsOptionsDescription() {
   po::options_description options("Options");
   options.add_options()("index", po::value<std::string>(), "read this index instead of the clustered one")(
       "create-table", po::value<std::string>(), "take the definition from the CREATE TABLE in this SQL file")(
-      "table", po::value<std::string>(), "with --create-table: which table of the file (default: the first)")(
+      "table", po::value<std::string>(),
+      "with --create-table: which table of the file, TABLE or DATABASE.TABLE (default: the first)")(
       "deleted", "also rows that are delete-marked but not purged (an extra column says which)")(
       "format", po::value<std::string>()->default_value("tsv"),
       "tsv (as mysql -B), json, or sql (INSERT statements that restore the rows)")("json", "same as --format json")(

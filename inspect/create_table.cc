@@ -19,9 +19,9 @@ using namespace strata::ondisk;
 
 namespace {
 
-// Whether a statement creates a table, read from its first word past space and plain
+// Whether a statement starts with `word` ("CREATE", "USE"), read past space and plain
 // comments: a dump's INSERTs are never lexed.
-bool CreatesTable(std::string_view s) {
+bool StartsWithWord(std::string_view s, std::string_view word) {
   std::size_t i = 0;
   while (i < s.size()) {
     if (std::isspace(static_cast<unsigned char>(s[i]))) {
@@ -34,16 +34,9 @@ bool CreatesTable(std::string_view s) {
       break;
     }
   }
-  return i + 6 <= s.size() && sqltext::EqualsIgnoreCase(s.substr(i, 6), "CREATE") && s.substr(i).size() > 6 &&
-         std::isspace(static_cast<unsigned char>(s[i + 6]));
-}
-
-// Whether the table a CREATE TABLE is about to name is `name` (any table when empty).
-bool Named(const sqltext::Cursor& c, const std::string& name) {
-  if (name.empty()) return true;
-  std::size_t k = c.Peek().IsWord("IF") ? 3 : 0;  // IF NOT EXISTS
-  if (c.Peek(k + 1).IsPunct(".")) k += 2;         // database.table
-  return sqltext::EqualsIgnoreCase(c.Peek(k).text, name);
+  const std::size_t end = i + word.size();
+  return end < s.size() && sqltext::EqualsIgnoreCase(s.substr(i, word.size()), word) &&
+         (std::isspace(static_cast<unsigned char>(s[end])) || s[end] == '`');
 }
 
 // `t`'s columns and keys as InnoDB lays them out.
@@ -85,42 +78,98 @@ Result<TableDef> FromText(sqltext::TableText text, Flavor flavor, const std::fun
 
 }  // namespace
 
-Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& name, Flavor flavor) {
-  // The dump's server wrote its versioned comments for itself: all of them are its code.
-  const sqltext::Dialect dialect{~0ull, flavor == Flavor::kMariaDb};
-  std::optional<Result<TableDef>> found;
-  sqltext::StatementSplitter splitter;
-  auto read = [&](sqltext::ScriptStatement& s) {
-    if (!CreatesTable(s.text)) return true;
+namespace {
+
+// Reads a script statement by statement for the CREATE TABLE of one table: `table` or
+// `database.table` (the database as the statement names it, or the last USE), the first
+// whose name is written exactly so, else the first whose name differs only in case.
+class CreateTableFinder {
+ public:
+  CreateTableFinder(const std::string& name, Flavor flavor) : flavor_(flavor) {
+    const std::size_t dot = name.find('.');
+    table_ = dot == std::string::npos ? name : name.substr(dot + 1);
+    if (dot != std::string::npos) database_ = name.substr(0, dot);
+  }
+
+  // False once the search is over: the table found, or a statement that does not read.
+  bool Read(sqltext::ScriptStatement& s) {
+    const bool use = StartsWithWord(s.text, "USE");
+    if (!use && !StartsWithWord(s.text, "CREATE")) return true;
     auto at = [&](std::size_t offset) {
       return "line " + std::to_string(s.line + sqltext::LineAt(s.text, offset) - 1) + ": ";
     };
-    sqltext::Lexed lexed = sqltext::Lex(s.text, dialect);
-    if (!lexed.ok) {
-      found = Status::InvalidArgument(at(lexed.error.offset) + lexed.error.message);
+    sqltext::Lexed lexed = sqltext::Lex(s.text, kDialect);
+    if (!lexed.ok) {  // the server's words for it, which show a NUL byte as one
+      found_ =
+          Status::InvalidArgument(at(lexed.error.offset) + sqltext::SyntaxError(s.text, lexed.error.offset).message);
       return false;
     }
     sqltext::Cursor c(s.text, std::move(lexed.tokens));
-    c.AcceptWord("CREATE");
-    const bool temporary = c.AcceptWord("TEMPORARY");
-    if (!c.AcceptWord("TABLE") || !Named(c, name)) return true;
-    try {
-      sqltext::TableText text = sqltext::ReadCreateTable(c, temporary);
-      if (!text.like.empty()) {
-        found = Status::InvalidArgument(at(0) + "CREATE TABLE " + text.name + " LIKE " + text.like +
-                                        " copies another table: give that table's CREATE TABLE under this name");
-      } else {
-        found = FromText(std::move(text), flavor, at);
-      }
-    } catch (const sqltext::Failure& f) {
-      found = Status::InvalidArgument(at(c.Peek().offset) + f.error.message);
+    if (use) {
+      c.Take();
+      current_database_ = c.Peek().text;
+      return true;
     }
-    return false;
-  };
+    c.Take();  // CREATE
+    const bool temporary = c.AcceptWord("TEMPORARY");
+    if (!c.AcceptWord("TABLE")) return true;
+    const Match match = Matches(c);
+    if (match == Match::kNo || (match == Match::kCaseless && caseless_)) return true;
+    auto read = [&]() -> Result<TableDef> {
+      try {
+        sqltext::TableText text = sqltext::ReadCreateTable(c, temporary);
+        if (text.like.empty()) return FromText(std::move(text), flavor_, at);
+        return Status::InvalidArgument(at(0) + "CREATE TABLE " + text.name + " LIKE " + text.like +
+                                       " copies another table: give that table's CREATE TABLE under this name");
+      } catch (const sqltext::Failure& f) {
+        return Status::InvalidArgument(at(c.Peek().offset) + f.error.message);
+      }
+    };
+    Result<TableDef> table = read();
+    (match == Match::kExact ? found_ : caseless_) = std::move(table);
+    return match != Match::kExact;
+  }
+
+  Result<TableDef> Take() && {
+    if (found_) return std::move(*found_);
+    if (caseless_) return std::move(*caseless_);
+    return Status::NotFound(table_.empty() ? "no CREATE TABLE statement in the SQL"
+                                           : "no CREATE TABLE statement for table '" +
+                                                 (database_.empty() ? "" : database_ + ".") + table_ + "' in the SQL");
+  }
+
+ private:
+  // The dump's server wrote its versioned comments for itself: all of them are its code (a
+  // MySQL dump has no /*M!...*/ ones, and a MariaDB file's flavour is not always known).
+  static constexpr sqltext::Dialect kDialect{~0ull, true};
+  enum class Match { kNo, kCaseless, kExact };
+
+  // How the table a CREATE TABLE is about to name matches the one looked for.
+  Match Matches(const sqltext::Cursor& c) const {
+    if (table_.empty()) return Match::kExact;
+    std::size_t k = c.Peek().IsWord("IF") ? 3 : 0;  // IF NOT EXISTS
+    std::string database = current_database_;
+    if (c.Peek(k + 1).IsPunct(".")) database = c.Peek(k).text, k += 2;
+    if (!database_.empty() && !sqltext::EqualsIgnoreCase(database, database_)) return Match::kNo;
+    const std::string& name = c.Peek(k).text;
+    if (name == table_ && (database_.empty() || database == database_)) return Match::kExact;
+    return sqltext::EqualsIgnoreCase(name, table_) ? Match::kCaseless : Match::kNo;
+  }
+
+  Flavor flavor_;
+  std::string database_, table_;  // looked for
+  std::string current_database_;  // the last USE's
+  std::optional<Result<TableDef>> found_, caseless_;
+};
+
+}  // namespace
+
+Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& name, Flavor flavor) {
+  CreateTableFinder finder(name, flavor);
+  sqltext::StatementSplitter splitter(/*mariadb=*/true);
+  auto read = [&](sqltext::ScriptStatement& s) { return finder.Read(s); };
   if (splitter.Feed(sql, read)) splitter.Finish(read);
-  if (found) return std::move(*found);
-  return Status::InvalidArgument(name.empty() ? "no CREATE TABLE statement in the SQL"
-                                              : "no CREATE TABLE statement for table '" + name + "' in the SQL");
+  return std::move(finder).Take();
 }
 
 Status PlaceInFile(TableDef& t, const SpaceFile& file) {

@@ -17,11 +17,13 @@
 
 namespace strata::inspect {
 
-// The table `name` (or, when empty, the first table) of `sql`, laid out as InnoDB stores it:
+// The table `name` ("table" or "database.table", the database as a CREATE TABLE or the USE
+// before it names it; the first written exactly so, else the first differing only in case;
+// when empty, the first table) of `sql`, laid out as InnoDB stores it:
 // the clustered index (PRIMARY KEY, else the first UNIQUE index of NOT NULL columns, else
 // DB_ROW_ID), then the secondary indexes in the order InnoDB creates them. `flavor` decides
 // what JSON is (MySQL: binary JSON; MariaDB: LONGTEXT). InvalidArgument naming the line for
-// SQL that is not a CREATE TABLE this reader understands.
+// SQL that is not a CREATE TABLE this reader understands; NotFound when there is no such table.
 ondisk::Result<TableDef> TableFromCreateTable(std::string_view sql, const std::string& name, ondisk::Flavor flavor);
 
 // Roots the clustered index of `t` where InnoDB puts the first index of a file-per-table

@@ -23,7 +23,8 @@ Result<TableDef> DefinitionFromSql(const SpaceFile& file, const std::filesystem:
   if (!in) return Status::IoError(sql_path.string() + ": cannot be read");
   const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto def = TableFromCreateTable(sql, table.empty() ? file.path().stem().string() : table, file.flavor());
-  if (!def.ok() && table.empty()) def = TableFromCreateTable(sql, "", file.flavor());
+  if (!def.ok() && table.empty() && def.status().code() == Status::Code::kNotFound)  // not one that fails to read
+    def = TableFromCreateTable(sql, "", file.flavor());
   if (!def.ok()) return def.status().WithContext(sql_path.string());
   return def;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "ondisk/column_format.h"
+#include "sqltext/lexer.h"
 
 namespace strata::inspect {
 
@@ -104,17 +105,6 @@ std::string SqlInsertPrefix(const std::string& table, const std::vector<RowColum
 }
 
 void AppendSqlTuple(std::string& out, const std::vector<RowColumn>& columns, const Row& row) {
-  // The escapes of a quoted string literal, by byte (0: the byte stands for itself).
-  static constexpr auto kEscape = [] {
-    std::array<char, 256> t{};
-    t[0] = '0';
-    t['\n'] = 'n';
-    t['\r'] = 'r';
-    t['\\'] = '\\';
-    t['\''] = '\'';
-    t[0x1a] = 'Z';
-    return t;
-  }();
   out += '(';
   bool first = true;
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -133,19 +123,7 @@ void AppendSqlTuple(std::string& out, const std::vector<RowColumn>& columns, con
       }
       out += "0x" + Hex(*c.text);
     } else {
-      const std::string& v = *c.text;
-      out += '\'';
-      std::size_t run = 0;
-      for (std::size_t k = 0; k < v.size(); ++k) {
-        const char e = kEscape[static_cast<unsigned char>(v[k])];
-        if (!e) continue;
-        out.append(v, run, k - run);
-        out += '\\';
-        out += e;
-        run = k + 1;
-      }
-      out.append(v, run, v.size() - run);
-      out += '\'';
+      sqltext::AppendQuotedString(out, *c.text);
     }
   }
   out += ')';

@@ -47,13 +47,16 @@ sql::Statement Parser::ParseDrop() {
 namespace {
 
 // The engine's character set for a set the server has (utf8mb3 is stored as utf8mb4, ascii as
-// latin1), else error 1115 naming it.
+// latin1); 1235 for one it has that the engine does not store, 1115 for a name it does not have.
+[[noreturn]] void Unsupported(const std::string& what) { throw Failure{NotSupported(what)}; }
+
 Charset EngineCharset(const std::string& name) {
   const ondisk::CharsetInfo cs = ondisk::CharsetNamed(name);
   const std::string_view n = cs.name ? cs.name : "";
   if (n == "utf8mb4" || n == "utf8mb3") return Charset::kUtf8mb4;
   if (n == "latin1" || n == "ascii") return Charset::kLatin1;
   if (n == "binary") return Charset::kBinary;
+  if (!n.empty()) Unsupported("the character set " + std::string(n) + " (Strata stores utf8mb4, latin1 and binary)");
   throw Failure{{1115, "42000", fmt::format("Unknown character set: '{}' (Strata has utf8mb4, latin1, binary)", name)}};
 }
 
@@ -142,6 +145,14 @@ void MakeBinaryString(Column& col) {
   col.collation_id = 0;
 }
 
+// BLOB(n) and TEXT(n) are the smallest of their family that holds n bytes (TEXT: n characters).
+void FitLobToLength(Column& col, std::uint64_t n) {
+  if (col.is_string()) n *= col.charset == Charset::kLatin1 ? 1 : 4;
+  const bool text = col.is_string();
+  const int size = n < 256 ? 0 : n < 65536 ? 1 : n < (1u << 24) ? 2 : 3;  // TINY, plain, MEDIUM, LONG
+  col.type = static_cast<ColumnType>(static_cast<int>(text ? ColumnType::kTinyText : ColumnType::kTinyBlob) + size);
+}
+
 std::vector<std::string> KeyColumnNames(const KeyText& k) {
   std::vector<std::string> names;
   for (const KeyPart& p : k.parts) names.push_back(p.column);
@@ -217,6 +228,9 @@ sql::Statement Parser::ParseCreateTable() {
   }
   NameUnnamedKeys(text.keys);
   for (const KeyText& k : text.keys) {
+    if (std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.descending; }))
+      c.ignored.push_back("DESC in " + (k.name.empty() ? std::string("the PRIMARY KEY") : "KEY `" + k.name + "`") +
+                          " (indexes are ascending here)");
     switch (k.kind) {
       case KeyText::Kind::kPrimary:
         if (std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.prefix; }))
@@ -245,6 +259,12 @@ sql::Statement Parser::ParseCreateTable() {
         break;
     }
   }
+  // A UNIQUE written on a column (SERIAL's) that repeats the primary key is dropped, as MariaDB does.
+  std::erase_if(c.spec.indexes, [&](const IndexSpec& ix) {
+    return ix.unique && ix.columns == c.spec.primary_key && ix.columns.size() == 1 &&
+           std::any_of(text.keys.begin(), text.keys.end(),
+                       [&](const KeyText& k) { return k.on_column && k.name == ix.name; });
+  });
   if (!text.options.engine.empty() && !EqualsIgnoreCase(text.options.engine, "InnoDB"))
     c.ignored.push_back("ENGINE=" + text.options.engine + " (every table here is InnoDB)");
   if (text.options.auto_increment) c.spec.auto_increment = *text.options.auto_increment;
@@ -299,11 +319,14 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
   } else if (!t.collation.empty()) {
     EngineCollation(t.collation, std::nullopt);  // checked as the server checks it, though unused
   }
+  if (col.is_lob() && !t.args.empty()) FitLobToLength(col, t.Arg(0, 0));
   col.default_value = DefaultValue(text);
   if (text.on_update_now) c.ignored.push_back("ON UPDATE CURRENT_TIMESTAMP of `" + col.name + "`");
   if (text.generated != ColumnText::Generated::kNo) Unsupported("generated columns");
   for (const std::string& constraint : text.constraints)
-    c.ignored.push_back(Upper(constraint.substr(0, constraint.find_first_of(" (")) + " on `" + col.name + "`"));
+    c.ignored.push_back(Upper(constraint.substr(0, constraint.find_first_of(" ("))) + " on `" + col.name + "`");
+  if (t.compressed) c.ignored.push_back("COMPRESSED of `" + col.name + "` (its values are stored uncompressed)");
+  if (text.invisible) c.ignored.push_back("INVISIBLE of `" + col.name + "` (SELECT * shows it here)");
   return col;
 }
 

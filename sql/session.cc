@@ -884,7 +884,7 @@ std::string Session::ShowCreateTable(const engine::Table& table) const {
       else if (d.is_string() && d.as_string() == "CURRENT_TIMESTAMP" && !c.is_string())
         l += " DEFAULT CURRENT_TIMESTAMP";
       else
-        l += " DEFAULT '" + *Format(d, &c) + "'";
+        AppendQuotedString(l += " DEFAULT ", *Format(d, &c));
     } else if (c.nullable && !c.is_lob()) {
       l += " DEFAULT NULL";
     }

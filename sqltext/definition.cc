@@ -34,6 +34,8 @@ std::string CanonicalTypeName(Cursor& c, std::string word) {
                                           {"INT3", "MEDIUMINT"},
                                           {"INT4", "INT"},
                                           {"INT8", "BIGINT"},
+                                          {"FLOAT4", "FLOAT"},
+                                          {"FLOAT8", "DOUBLE"},
                                           {"MIDDLEINT", "MEDIUMINT"},
                                           {"BOOL", "TINYINT"},
                                           {"BOOLEAN", "TINYINT"},
@@ -58,7 +60,7 @@ std::string CanonicalTypeName(Cursor& c, std::string word) {
   for (const Synonym& s : kSynonyms) {
     if (word == s.word) word = s.name;
   }
-  if ((word == "CHAR" || word == "NCHAR") && c.AcceptWord("VARYING")) return "VARCHAR";
+  if ((word == "CHAR" || word == "NCHAR") && (c.AcceptWord("VARYING") || c.AcceptWord("VARCHAR"))) return "VARCHAR";
   return word;
 }
 
@@ -115,9 +117,13 @@ void ReadDefault(Cursor& c, ColumnText& col) {
     c.SkipGroup();
   } else {
     if (c.AtEnd() || (c.Peek().Is(TokenKind::kPunct))) c.Syntax();
-    const bool word = c.Take().Is(TokenKind::kWord);
-    // _utf8mb4'x', b'01', DATE '2020-01-01': a word and the string it qualifies; f(x): a call.
-    if (word && c.Peek().Is(TokenKind::kString)) c.Take();
+    const TokenKind first = c.Take().kind;
+    const bool word = first == TokenKind::kWord;
+    // _utf8mb4'x', b'01', DATE '2020-01-01': a word and the string it qualifies; 'a' 'b': one
+    // string written in parts; f(x): a call.
+    if (word || first == TokenKind::kString) {
+      while (c.Peek().Is(TokenKind::kString) || (word && c.Peek().Is(TokenKind::kHex))) c.Take();
+    }
     if (word && c.Peek().IsPunct("(")) c.SkipGroup();
   }
   col.default_value.end = c.position();
@@ -158,6 +164,7 @@ bool ReadColumnAttribute(Cursor& c, ColumnText& col) {
     col.auto_increment = true;
   } else if (c.AcceptWords({"CHARACTER", "SET"}) || c.AcceptWord("CHARSET")) {
     type.charset = c.OptionValue();
+    if (c.AcceptWord("BINARY")) type.binary = true;  // CHARACTER SET latin1 BINARY: its _bin collation
   } else if (c.AcceptWord("COLLATE")) {
     type.collation = c.OptionValue();
   } else if (c.AcceptWord("DEFAULT")) {
@@ -302,6 +309,12 @@ TypeText ReadType(Cursor& c, const std::string& column) {
       t.zerofill = t.is_unsigned = true;
     } else if (c.AcceptWord("BINARY")) {
       t.binary = true;
+    } else if (c.AcceptWord("ASCII")) {  // CHARACTER SET latin1, as the server reads it
+      t.charset = "latin1";
+    } else if (c.AcceptWord("UNICODE")) {  // CHARACTER SET ucs2
+      t.charset = "ucs2";
+    } else if (c.AcceptWord("BYTE")) {  // CHARACTER SET binary
+      t.charset = "binary";
     } else {
       return t;
     }
@@ -405,8 +418,8 @@ TableText ReadCreateTable(Cursor& c, bool temporary) {
     } else {
       t.columns.push_back(ReadColumn(c));
       const ColumnText& col = t.columns.back();
-      if (col.primary_key) t.keys.push_back({KeyText::Kind::kPrimary, "", {{col.name}}, "", col.offset});
-      if (col.unique_key) t.keys.push_back({KeyText::Kind::kUnique, "", {{col.name}}, "", col.offset});
+      if (col.primary_key) t.keys.push_back({KeyText::Kind::kPrimary, "", {{col.name}}, "", col.offset, true});
+      if (col.unique_key) t.keys.push_back({KeyText::Kind::kUnique, "", {{col.name}}, "", col.offset, true});
     }
   } while (c.AcceptPunct(","));
   c.ExpectPunct(")");

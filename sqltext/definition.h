@@ -67,6 +67,7 @@ struct KeyText {
   std::vector<KeyPart> parts;
   std::string text;  // FOREIGN KEY and CHECK: the clause as written
   std::size_t offset = 0;
+  bool on_column = false;   // written as a column's PRIMARY KEY, UNIQUE or SERIAL
   bool functional() const;  // one of its parts is an expression
 };
 

@@ -1,5 +1,6 @@
 #include "sqltext/lexer.h"
 
+#include <array>
 #include <cctype>
 
 #include "ondisk/column_format.h"
@@ -65,6 +66,32 @@ std::size_t ScanString(std::string_view s, std::size_t start, std::string* out) 
       return i + 1;
     }
   }
+}
+
+void AppendQuotedString(std::string& out, std::string_view v) {
+  // The escapes of a quoted string literal, by byte (0: the byte stands for itself).
+  static constexpr auto kEscape = [] {
+    std::array<char, 256> t{};
+    t[0] = '0';
+    t['\n'] = 'n';
+    t['\r'] = 'r';
+    t['\\'] = '\\';
+    t['\''] = '\'';
+    t[0x1a] = 'Z';
+    return t;
+  }();
+  out += '\'';
+  std::size_t run = 0;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const char e = kEscape[static_cast<unsigned char>(v[k])];
+    if (!e) continue;
+    out.append(v, run, k - run);
+    out += '\\';
+    out += e;
+    run = k + 1;
+  }
+  out.append(v, run, v.size() - run);
+  out += '\'';
 }
 
 bool DecodeHex(std::string_view digits, std::string* out) {

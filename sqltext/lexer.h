@@ -71,6 +71,9 @@ Lexed Lex(std::string_view text, Dialect dialect = {});
 // MySQL's backslash escapes and doubled quotes; the offset just past the closing quote, or
 // npos when it does not close.
 std::size_t ScanString(std::string_view s, std::size_t start, std::string* out);
+// `value` as a quoted string literal appended to `out`, with mysqldump's escapes (\0 \n \r
+// \\ \' \Z): what ScanString reads back to the same bytes.
+void AppendQuotedString(std::string& out, std::string_view value);
 // Hex digits to bytes (an odd count gets a leading zero); false on a non-hex character.
 bool DecodeHex(std::string_view digits, std::string* out);
 

@@ -121,8 +121,8 @@ bool StatementSplitter::Line(std::string_view line, bool complete, const Sink& s
           Append(line.substr(run, i - run));  // a line comment: the rest of the line goes
           run = i = line.size();
           continue;
-        } else if (c == '/' && i + 1 < line.size() && line[i + 1] == '*' &&
-                   !(i + 2 < line.size() && (line[i + 2] == '!' || line[i + 2] == '+'))) {
+        } else if (c == '/' && line.substr(i, 2) == "/*" && line.substr(i, 3) != "/*!" && line.substr(i, 3) != "/*+" &&
+                   !(mariadb_ && line.substr(i, 4) == "/*M!")) {  // versioned comments and hints stay
           Append(line.substr(run, i - run));
           if (started_) current_.push_back(' ');
           state_ = State::kComment;

@@ -25,6 +25,11 @@ class StatementSplitter {
  public:
   using Sink = std::function<bool(ScriptStatement&)>;  // false stops the splitter
 
+  // With `mariadb`, MariaDB's versioned comments (/*M!...*/) stay in the statement, as its
+  // client keeps them, for a lexer that reads them as MariaDB would; else they go, as the
+  // mysql client drops them.
+  explicit StatementSplitter(bool mariadb = false) : mariadb_(mariadb) {}
+
   // Feeds more text; calls `sink` for each statement it completes. False once a sink said stop.
   bool Feed(std::string_view text, const Sink& sink);
   // The end of the input: a last statement without a delimiter still runs, as in the client.
@@ -52,6 +57,7 @@ class StatementSplitter {
   State state_ = State::kCode;
   bool escaped_ = false;  // the last character inside a quote was a backslash
   bool stopped_ = false;
+  bool mariadb_ = false;
 };
 
 }  // namespace strata::sqltext

@@ -33,16 +33,33 @@ Read ReadTable(const std::string& sql, Dialect dialect = {}) {
 TEST(DefinitionGrammarTest, SynonymsReadAsTheServersOwnTypes) {
   Read r = ReadTable(
       "CREATE TABLE t (a INTEGER, b BOOL, c NUMERIC(5,2), d REAL, e DOUBLE PRECISION, f FLOAT(30), g FLOAT(10), "
-      "h CHARACTER VARYING(9), i NATIONAL CHAR(3), j LONG, k LONG VARBINARY, l INT8, m SERIAL)");
+      "h CHARACTER VARYING(9), i NATIONAL CHAR(3), j LONG, k LONG VARBINARY, l INT8, n FLOAT4, o FLOAT8, "
+      "p NCHAR VARCHAR(6), m SERIAL)");
   ASSERT_FALSE(r.error) << r.error->message;
   std::vector<std::string> names;
   for (const ColumnText& c : r.table.columns) names.push_back(c.type.name);
   EXPECT_EQ(names, (std::vector<std::string>{"INT", "TINYINT", "DECIMAL", "DOUBLE", "DOUBLE", "DOUBLE", "FLOAT",
-                                             "VARCHAR", "CHAR", "MEDIUMTEXT", "MEDIUMBLOB", "BIGINT", "BIGINT"}));
+                                             "VARCHAR", "CHAR", "MEDIUMTEXT", "MEDIUMBLOB", "BIGINT", "FLOAT", "DOUBLE",
+                                             "VARCHAR", "BIGINT"}));
   EXPECT_EQ(r.table.columns[1].type.args, (std::vector<std::string>{"1"}));  // BOOL is tinyint(1)
   EXPECT_TRUE(r.table.columns[5].type.args.empty());                         // FLOAT(p) keeps no (M,D)
   const ColumnText& serial = r.table.columns.back();
   EXPECT_TRUE(serial.type.is_unsigned && serial.auto_increment && serial.unique_key && !serial.nullable);
+}
+
+TEST(DefinitionGrammarTest, CharacterSetShorthandsAndStringsInParts) {
+  Read r = ReadTable(
+      "CREATE TABLE t (a CHAR(3) ASCII, b CHAR(3) UNICODE, c CHAR(3) BYTE, d VARCHAR(3) CHARACTER SET latin1 BINARY, "
+      "e VARCHAR(5) DEFAULT 'a' 'b' NOT NULL, f VARBINARY(4) DEFAULT _binary 0x41)");
+  ASSERT_FALSE(r.error) << r.error->message;
+  const auto& cols = r.table.columns;
+  EXPECT_EQ(cols[0].type.charset, "latin1");
+  EXPECT_EQ(cols[1].type.charset, "ucs2");
+  EXPECT_EQ(cols[2].type.charset, "binary");
+  EXPECT_TRUE(cols[3].type.binary);
+  EXPECT_EQ(cols[4].default_value.end - cols[4].default_value.begin, 2u);
+  EXPECT_FALSE(cols[4].nullable);
+  EXPECT_EQ(cols[5].default_value.end - cols[5].default_value.begin, 2u);
 }
 
 TEST(DefinitionGrammarTest, AttributesInAnyOrderAndDefaultsAsTokenRanges) {

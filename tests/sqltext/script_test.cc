@@ -66,6 +66,19 @@ TEST(SqlScriptTest, VersionedCommentsStayInTheStatement) {
   EXPECT_EQ(st[1].line, 3u);
 }
 
+// A reader of MariaDB's dumps keeps its /*M!...*/ comments for its lexer to read as code.
+TEST(SqlScriptTest, MariadbsVersionedCommentsStayForAMariadbReader) {
+  StatementSplitter splitter(/*mariadb=*/true);
+  std::vector<std::string> texts;
+  auto sink = [&](ScriptStatement& s) {
+    texts.push_back(s.text);
+    return true;
+  };
+  splitter.Feed("CREATE TABLE t (c BLOB /*M!100301 COMPRESSED*/);\n", sink);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_EQ(texts[0], "CREATE TABLE t (c BLOB /*M!100301 COMPRESSED*/)");
+}
+
 TEST(SqlScriptTest, PendingWhileAStatementIsOpen) {
   StatementSplitter s;
   auto sink = [](ScriptStatement&) { return true; };
