@@ -44,6 +44,8 @@ ondisk::DdColumnType DdType(const Column& c) {
       return T::kVarchar;
     case ColumnType::kDate:
       return T::kNewDate;
+    case ColumnType::kYear:
+      return T::kYear;
     case ColumnType::kDatetime:
       return T::kDatetime2;
     case ColumnType::kTimestamp:

@@ -247,6 +247,8 @@ FieldDef StorageOf(const Column& c) {
       return FieldDef::Variable(c.name, c.length, n);
     case ColumnType::kDate:
       return FieldDef::Fixed(c.name, 3, n);
+    case ColumnType::kYear:
+      return FieldDef::Fixed(c.name, 1, n);
     case ColumnType::kDatetime:
       return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
     case ColumnType::kTimestamp:
@@ -281,6 +283,9 @@ ColumnFormat FormatOf(const Column& c) {
       break;
     case ColumnType::kDate:
       f.type = ondisk::ColumnType::kDate;
+      break;
+    case ColumnType::kYear:
+      f.type = ondisk::ColumnType::kYear;
       break;
     case ColumnType::kDatetime:
       f.type = ondisk::ColumnType::kDatetime;
@@ -437,6 +442,15 @@ Result<Datum> EncodeTemporal(const Column& c, const Value& v) {
   return Datum::Of(std::move(out));
 }
 
+// YEAR: 1901-2155 as one byte, the year less 1900, and 0 for 0000; two digits read by YearOf.
+Result<Datum> EncodeYear(const Column& c, const Value& v) {
+  auto n = ToSigned(c, v);
+  if (!n.ok()) return n.status();
+  const std::int64_t year = YearOf(*n, v.is_string() ? std::optional<std::string_view>(v.as_string()) : std::nullopt);
+  if (year != 0 && (year < 1901 || year > 2155)) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");
+  return Datum::Of(std::string(1, static_cast<char>(year == 0 ? 0 : year - 1900)));
+}
+
 // Strings and binary strings.
 Result<Datum> EncodeString(const Column& c, const Value& v) {
   std::string s = v.is_string() ? v.as_string() : v.ToString();
@@ -496,6 +510,8 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
     case ColumnType::kDatetime:
     case ColumnType::kTimestamp:
       return EncodeTemporal(c, v);
+    case ColumnType::kYear:
+      return EncodeYear(c, v);
     default:
       return EncodeString(c, v);
   }
@@ -529,6 +545,8 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(8, d.bytes.size()));
       return Value::Double(f);
     }
+    case ColumnType::kYear:  // a number (MIN() of one is 0, not 0000); a column of them prints four digits
+      return Value::UInt(b.empty() || b[0] == std::byte{0} ? 0 : 1900 + std::to_integer<unsigned>(b[0]));
     case ColumnType::kDecimal:
     case ColumnType::kDate:
     case ColumnType::kDatetime:

@@ -22,6 +22,19 @@ bool Column::is_string() const {
   }
 }
 
+std::int64_t YearOf(std::int64_t n, std::optional<std::string_view> text) {
+  bool two_digits = !text;
+  if (text) {  // the digits before any point, after any space and sign
+    const std::size_t first = text->find_first_of("0123456789");
+    const std::size_t end = first == std::string_view::npos ? first : text->find_first_not_of("0123456789", first);
+    two_digits = first != std::string_view::npos && (end == std::string_view::npos ? text->size() : end) - first <= 2;
+    if (two_digits && n == 0) return 2000;
+  }
+  if (two_digits && n >= 1 && n <= 69) return n + 2000;
+  if (two_digits && n >= 70 && n <= 99) return n + 1900;
+  return n;
+}
+
 std::uint32_t Column::lob_max_bytes() const {
   switch (type) {
     case ColumnType::kTinyText:
@@ -70,6 +83,8 @@ std::string Column::SqlType() const {
       return fmt::format("varbinary({})", length);
     case ColumnType::kDate:
       return "date";
+    case ColumnType::kYear:
+      return "year";
     case ColumnType::kDatetime:
       return scale ? fmt::format("datetime({})", scale) : "datetime";
     case ColumnType::kTimestamp:

@@ -38,6 +38,8 @@ enum class ColumnType : std::uint8_t {
   kBlob,
   kMediumBlob,
   kLongBlob,
+  // Types added later come here: the catalog keeps these numbers (SDI's strata_type).
+  kYear,  // 1901-2155 and 0000, one byte
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
@@ -66,13 +68,18 @@ struct Column {
 
   bool is_integer() const { return type <= ColumnType::kBigInt; }
   bool is_string() const;  // CHAR, VARCHAR, TEXT family (not binary types)
-  bool is_lob() const { return type >= ColumnType::kTinyText; }
+  bool is_lob() const { return type >= ColumnType::kTinyText && type <= ColumnType::kLongBlob; }
   // BLOB and TEXT: the most bytes a value holds (TINY 255, plain 65,535, MEDIUM 16 MiB - 1,
   // LONG 4 GiB - 1).
   std::uint32_t lob_max_bytes() const;
   // "int unsigned", "varchar(45)", "decimal(10,2)", ... as SHOW CREATE TABLE prints them.
   std::string SqlType() const;
 };
+
+// The year a YEAR column reads `n` as, written as a number or, when `text`, as a string:
+// two digits are 2001-2069 (1-69) and 1970-1999 (70-99), and 0 written as '0' or '00' is 2000
+// (the number 0 and '0000' are 0000). Other numbers are themselves.
+std::int64_t YearOf(std::int64_t n, std::optional<std::string_view> text = std::nullopt);
 
 // A column written as short as CREATE TABLE writes it:
 //   TableSpec{"shop", "t", {NotNull(Col("id", ColumnType::kBigInt)), Col("v", ColumnType::kVarchar, 200)}, {"id"}, {}}

@@ -33,6 +33,8 @@ Value ImplicitDefault(const Column& c) {
       return Value::Double(0);
     case ColumnType::kDate:
       return Value::String("0000-00-00");
+    case ColumnType::kYear:
+      return Value::String("0000");
     case ColumnType::kDatetime:
     case ColumnType::kTimestamp:
       return Value::String("0000-00-00 00:00:00");
@@ -52,6 +54,8 @@ Value Limit(const Column& c, bool negative) {
       if (c.is_unsigned && negative) return Value::String("0");
       return Value::String((negative ? "-" : "") + nines);
     }
+    case ColumnType::kYear:  // past either end: 0000, as the server stores it
+      return Value::String("0000");
     default: {
       const double m = FloatingMax(c);
       if (c.is_unsigned && negative) return Value::Double(0);

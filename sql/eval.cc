@@ -227,6 +227,27 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   return ApplyFunction(f, args);
 }
 
+// `constant` as the year a YEAR column compared with it reads it as (engine::YearOf): the
+// server converts the constant, so `year_col = 24` finds 2024. Other values stay as they are.
+void AsYearOf(const SqlValue& column, const Expr& constant_expr, SqlValue& constant) {
+  if (!column.year || constant_expr.kind != Expr::Kind::kLiteral || constant.value.is_null()) return;
+  const Value& v = constant.value;
+  if (v.is_int() || v.is_uint()) {
+    const auto n = v.is_int() ? v.as_int() : static_cast<std::int64_t>(std::min<std::uint64_t>(v.as_uint(), INT64_MAX));
+    constant = SqlValue{Value::Int(engine::YearOf(n))};
+  } else if (v.is_string() && constant.kind == LiteralKind::kPlain) {
+    const std::string& s = v.as_string();
+    std::int64_t n = 0;
+    const char* begin = s.data() + std::min(s.find_first_not_of(' '), s.size());
+    const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), n);
+    if (ec == std::errc() && end == s.data() + s.size()) constant = SqlValue{Value::Int(engine::YearOf(n, s))};
+  }
+}
+
+bool IsComparison(const std::string& op) {
+  return op == "=" || op == "<=>" || op == "<>" || op == "<" || op == "<=" || op == ">" || op == ">=";
+}
+
 // AND, OR and XOR with SQL's three-valued logic, the comparisons, and arithmetic.
 SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
   auto a = Eval(*e.args[0], ctx);
@@ -249,6 +270,10 @@ SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
   }
   auto b = Eval(*e.args[1], ctx);
   if (!b.ok()) return b;
+  if (IsComparison(e.op)) {
+    AsYearOf(*a, *e.args[1], *b);
+    AsYearOf(*b, *e.args[0], *a);
+  }
   if (e.op == "XOR") {
     const auto x = Truth(*a), y = Truth(*b);
     if (!x || !y) return Null();
@@ -371,6 +396,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       for (std::size_t k = 1; k < e.args.size(); ++k) {
         auto y = Eval(*e.args[k], ctx);
         if (!y.ok()) return y;
+        AsYearOf(*x, *e.args[k], *y);
         const auto c = Compare(*x, *y);
         if (!c)
           saw_null = true;
@@ -387,6 +413,8 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       if (!lo.ok()) return lo;
       auto hi = Eval(*e.args[2], ctx);
       if (!hi.ok()) return hi;
+      AsYearOf(*x, *e.args[1], *lo);
+      AsYearOf(*x, *e.args[2], *hi);
       const auto a = Compare(*x, *lo), b = Compare(*x, *hi);
       if (!a || !b) return Null();
       const bool in = *a >= 0 && *b <= 0;
@@ -478,6 +506,7 @@ std::optional<std::string> Format(const Value& v, const Column* column) {
     text = FormatFloating(v.as_double(), 15, 17);
   if (column && column->zerofill && text.size() < DisplayWidth(*column))
     text.insert(0, DisplayWidth(*column) - text.size(), '0');
+  if (column && column->type == ColumnType::kYear && text.size() < 4) text.insert(0, 4 - text.size(), '0');  // 0000
   return text;
 }
 
@@ -490,7 +519,7 @@ std::optional<std::string> FormatResult(const SqlValue& v) {
 
 Value ToColumn(SqlValue v, const Column& c) {
   if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat &&
-      c.type != ColumnType::kDouble && v.value.is_double()) {
+      c.type != ColumnType::kDouble && c.type != ColumnType::kYear && v.value.is_double()) {
     return Value::String(*Format(v.value));
   }
   return std::move(v.value);

@@ -28,6 +28,9 @@ struct SqlValue {
   // A DECIMAL computed with more digits than it shows (a quotient keeps nine digits per
   // nine, as the server's do): the digits after the point it is printed with; -1: all it has.
   int decimals = -1;
+  // Read from a YEAR column: a constant compared with it is read as a YEAR (24 is 2024), as
+  // the server converts it.
+  bool year = false;
 };
 
 template <typename T>

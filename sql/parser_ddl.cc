@@ -119,7 +119,7 @@ constexpr EngineType kEngineTypes[] = {{"TINYINT", ColumnType::kTinyInt},     {"
                                        {"FLOAT", ColumnType::kFloat},         {"DOUBLE", ColumnType::kDouble},
                                        {"CHAR", ColumnType::kChar},           {"VARCHAR", ColumnType::kVarchar},
                                        {"BINARY", ColumnType::kBinary},       {"VARBINARY", ColumnType::kVarbinary},
-                                       {"DATE", ColumnType::kDate},           {"DATETIME", ColumnType::kDatetime},
+                                       {"DATE", ColumnType::kDate}, {"YEAR", ColumnType::kYear},           {"DATETIME", ColumnType::kDatetime},
                                        {"TIMESTAMP", ColumnType::kTimestamp}, {"TINYTEXT", ColumnType::kTinyText},
                                        {"TEXT", ColumnType::kText},           {"MEDIUMTEXT", ColumnType::kMediumText},
                                        {"LONGTEXT", ColumnType::kLongText},   {"TINYBLOB", ColumnType::kTinyBlob},
@@ -297,6 +297,8 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     if (t.args.size() == 2) col.length = t.Arg(0, 0), col.scale = t.Arg(1, 0);
   } else if (col.type == ColumnType::kDatetime || col.type == ColumnType::kTimestamp) {
     col.scale = t.Arg(0, 0);
+  } else if (col.type == ColumnType::kYear) {
+    if (t.Arg(0, 4) != 4) Unsupported("YEAR(" + t.args[0] + ")");  // MySQL 8.0 has only YEAR(4)
   } else if (!col.is_lob() && col.type != ColumnType::kDate) {
     col.length = t.Arg(0, 1);
   }

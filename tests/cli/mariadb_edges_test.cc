@@ -313,6 +313,36 @@ SELECT * FROM u ORDER BY id;
              true);
 }
 
+// YEAR: two-digit years, 0 against '0', the ends of its range in strict and IGNORE mode, and
+// constants compared with a YEAR column read as years (24 is 2024), indexed or not.
+TEST_F(MariadbEdgesTest, YearsAsTheServerReadsThem) {
+  ExpectSame(
+      R"(CREATE TABLE y (id INT PRIMARY KEY, y YEAR, z YEAR(4) NOT NULL DEFAULT 2000, KEY ky (y));
+INSERT INTO y (id, y) VALUES (1, 0), (2, '0'), (3, '00'), (4, 1), (5, 69), (6, 70), (7, 99), (8, 1901), (9, 2155);
+INSERT INTO y (id, y) VALUES (10, '2024'), (11, 1999.5), (12, '0000'), (13, NULL), (14, '05'), (15, ' 7');
+INSERT INTO y (id, y) VALUES (20, 1900);
+INSERT INTO y (id, y) VALUES (21, 2156);
+INSERT INTO y (id, y) VALUES (22, -1);
+INSERT INTO y (id, y) VALUES (23, 'abc');
+INSERT IGNORE INTO y (id, y) VALUES (30, 1900), (31, 'abc'), (32, '12abc'), (33, 3000);
+INSERT IGNORE INTO y (id, z) VALUES (34, NULL);
+SELECT * FROM y ORDER BY id;
+SELECT id, y + 0, y = 2024, y < 2000 FROM y WHERE y > 1990 ORDER BY y, id;
+SELECT MIN(y), MAX(y), SUM(y), COUNT(y), AVG(y) FROM y;
+SELECT id FROM y WHERE y = 24 ORDER BY id;
+SELECT id FROM y WHERE y = '0' ORDER BY id;
+SELECT id FROM y WHERE y = 0 ORDER BY id;
+SELECT id FROM y WHERE y IN (99, 2024, '5') ORDER BY id;
+SELECT id FROM y WHERE y BETWEEN 70 AND 1999 ORDER BY id;
+SELECT id FROM y WHERE 24 = y;
+UPDATE y SET y = y + 1 WHERE id = 7;
+UPDATE y SET y = 5 WHERE id = 9;
+DELETE FROM y WHERE y < 2000;
+SELECT * FROM y ORDER BY y DESC, id;
+)");
+}
+
+
 // A latin1 column stores each character as its one latin1 byte and gives back the same text
 // (CHAR stored 'café' UTF-8 encoded and printed it 'cafÃ©'); a character latin1 lacks is 1366,
 // or '?' under IGNORE.

@@ -56,7 +56,8 @@ TableSpec AllTypes() {
                Col("at", ColumnType::kDatetime),
                Col("ts", ColumnType::kTimestamp),
                Col("note", ColumnType::kText),
-               Col("data", ColumnType::kLongBlob)};
+               Col("data", ColumnType::kLongBlob),
+               Col("made", ColumnType::kYear)};
   s.columns[4].is_unsigned = true;
   s.columns[5].scale = 2;
   s.columns[9].charset = Charset::kLatin1;
@@ -85,7 +86,8 @@ Row AllTypesRow(std::int64_t id, std::size_t blob_bytes) {
           Value::String("2023-11-10 23:59:58.125"),
           Value::String("2038-01-19 03:14:07"),
           Value::Null(),
-          Value::String(blob)};
+          Value::String(blob),
+          Value::Int(24)};  // YEAR: 2024
 }
 
 TEST(DatabaseTest, EveryTypeRoundTripsAndSurvivesReopen) {
@@ -104,6 +106,7 @@ TEST(DatabaseTest, EveryTypeRoundTripsAndSurvivesReopen) {
     Row want = AllTypesRow(2, 100000);
     want[2] = Value::Int(32767);
     want[11] = Value::String(std::string("\x01\x02\0\0", 4));  // BINARY(4) keeps its zero padding
+    want[18] = Value::UInt(2024);                                // a two-digit YEAR
     for (std::size_t i = 0; i < want.size(); ++i) {
       EXPECT_EQ((**got)[i], want[i]) << "column " << i << ": " << (**got)[i].ToString().substr(0, 50);
     }
@@ -117,6 +120,7 @@ TEST(DatabaseTest, EveryTypeRoundTripsAndSurvivesReopen) {
   EXPECT_EQ((**got)[17], AllTypesRow(2, 100000)[17]);
   EXPECT_EQ((**got)[14].as_string(), "2023-11-10 23:59:58.125");
   EXPECT_EQ((**got)[5].as_string(), "-12345678.90");
+  EXPECT_EQ((**got)[18], Value::UInt(2024));  // the catalog keeps the type it was added as
   ASSERT_TRUE((*t)->Delete({Value::Int(2)}).ok());
   EXPECT_FALSE((*t)->Get({Value::Int(2)})->has_value());
 }
@@ -424,8 +428,9 @@ TEST(DatabaseTest, FilesAreInnodbFilesToTheInspectorAndInnochecksum) {
   ASSERT_EQ(d.tables[0].indexes.size(), 1u);
   EXPECT_EQ(d.tables[0].indexes[0].root_page, 4u);
   EXPECT_TRUE(d.tables[0].indexes[0].clustered);
-  EXPECT_EQ(d.tables[0].indexes[0].leaf.fields.size(), 20u);   // 18 columns + DB_TRX_ID + DB_ROLL_PTR
+  EXPECT_EQ(d.tables[0].indexes[0].leaf.fields.size(), 21u);   // 19 columns + DB_TRX_ID + DB_ROLL_PTR
   EXPECT_EQ(d.tables[0].columns[10].field.max_length, 1200u);  // varchar(300) utf8mb4
+  EXPECT_EQ(d.tables[0].columns[18].format.type, ondisk::ColumnType::kYear);  // MySQL's own YEAR, from the SDI
 }
 
 TEST(DatabaseTest, TruncatedTableFileIsAClearErrorForItsTableAlone) {
