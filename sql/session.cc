@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "sqltext/lexer.h"
+#include "sql/ddl_check.h"
 #include "sql/session_context.h"
 #include "ondisk/identifier.h"
 
@@ -657,10 +658,18 @@ StatementOutcome Session::DoDropTable(const DropTable& s) {
 StatementOutcome Session::DoCreateIndex(const CreateIndex& s) {
   const std::string& dbname = s.table.database.empty() ? database_ : s.table.database;
   if (dbname.empty()) return Error(NoDatabase());
+  std::vector<SqlWarning> notes;
+  if (auto table = db_.GetTable(dbname, s.table.name); table.ok()) {
+    TableSpec with = (*table)->spec();
+    if (auto refused = CheckNewIndex(with, s.index)) return Error(*refused);
+    with.indexes.push_back(s.index);
+    notes = DuplicateIndexNotes(with, with.indexes.size() - 1);
+  }
   Status st = db_.CreateIndex(dbname, s.table.name, s.index);
   if (!st.ok()) return Error(FromStatus(st));
   StatementOutcome o;
-  o.info = "Records: 0  Duplicates: 0  Warnings: 0";
+  o.info = fmt::format("Records: 0  Duplicates: 0  Warnings: {}", notes.size());
+  o.warnings = std::move(notes);
   return o;
 }
 
@@ -684,6 +693,7 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   for (std::size_t k = 0; k < spec.columns.size(); ++k) {
     if (c.default_now[k]) spec.columns[k].default_value = Value::String("CURRENT_TIMESTAMP");
   }
+  if (auto refused = CheckTableDefinition(spec)) return Error(*refused);
   if (db_.GetTable(spec.database, spec.name).ok()) {
     if (c.if_not_exists) {
       StatementOutcome o;
@@ -701,6 +711,7 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   }
   StatementOutcome o;
   for (const std::string& w : c.ignored) o.warnings.push_back(Ignored(w));
+  for (SqlWarning& note : DuplicateIndexNotes(spec)) o.warnings.push_back(std::move(note));
   // MySQL's utf8mb4_0900_ai_ci is compared by MariaDB's UCA 14.0.0 weights: said, never silent.
   std::vector<std::uint16_t> said;
   for (const engine::Column& col : spec.columns) {

@@ -313,6 +313,45 @@ SELECT * FROM u ORDER BY id;
              true);
 }
 
+// Definitions the server refuses are refused with its error and words, before the engine
+// sees them: names, lengths, precisions, duplicates, missing key columns, AUTO_INCREMENT.
+TEST_F(MariadbEdgesTest, DefinitionsTheServerRefusesGetItsErrors) {
+  ExpectSame(
+      R"(CREATE TABLE t1 (a INT, a INT);
+CREATE TABLE t2 (a INT, A INT);
+CREATE TABLE t3 (a INT, b INT, PRIMARY KEY (a, b, a));
+CREATE TABLE t4 (a INT, KEY k (a), KEY K (a));
+CREATE TABLE t5 (a INT, KEY (b));
+CREATE TABLE t6 (a VARCHAR(70000));
+CREATE TABLE t7 (a CHAR(256));
+CREATE TABLE t8 (a VARBINARY(70000));
+CREATE TABLE t9 (a INT AUTO_INCREMENT);
+CREATE TABLE t10 (a INT AUTO_INCREMENT, b INT AUTO_INCREMENT, KEY (a), KEY (b));
+CREATE TABLE t11 (a INT AUTO_INCREMENT, b INT, PRIMARY KEY (b, a));
+CREATE TABLE t12 (a DECIMAL(66,2));
+CREATE TABLE t13 (a DATETIME(7));
+CREATE TABLE t14 (a DECIMAL(10,30));
+CREATE TABLE t15 (`` INT);
+CREATE TABLE `` (a INT);
+CREATE TABLE t16 (a TEXT, PRIMARY KEY (a));
+CREATE TABLE t17 (a INT, KEY `PRIMARY` (a));
+CREATE TABLE t18 (a VARCHAR(3) AUTO_INCREMENT PRIMARY KEY);
+CREATE TABLE t19 (`aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa` INT);
+CREATE TABLE t20 (a INT, UNIQUE KEY u (a), KEY u (a));
+CREATE TABLE t21 (`a ` INT);
+CREATE TABLE t22 (a INT, PRIMARY KEY (a), UNIQUE (c));
+CREATE TABLE ok (id INT AUTO_INCREMENT PRIMARY KEY, a VARCHAR(100), b INT, KEY k (b));
+CREATE INDEX k ON ok (b);
+CREATE INDEX k2 ON ok (c);
+CREATE INDEX k3 ON ok (b, B);
+CREATE INDEX k4 ON ok (b);
+CREATE UNIQUE INDEX k5 ON ok (b);
+CREATE TABLE a1 (a INT PRIMARY KEY, KEY (a));
+CREATE TABLE a2 (a INT, b INT, KEY x (a, b), KEY y (a, b), UNIQUE z (a, b));
+SHOW TABLES;
+)");
+}
+
 // YEAR: two-digit years, 0 against '0', the ends of its range in strict and IGNORE mode, and
 // constants compared with a YEAR column read as years (24 is 2024), indexed or not.
 TEST_F(MariadbEdgesTest, YearsAsTheServerReadsThem) {
@@ -341,7 +380,6 @@ DELETE FROM y WHERE y < 2000;
 SELECT * FROM y ORDER BY y DESC, id;
 )");
 }
-
 
 // A latin1 column stores each character as its one latin1 byte and gives back the same text
 // (CHAR stored 'café' UTF-8 encoded and printed it 'cafÃ©'); a character latin1 lacks is 1366,

@@ -106,7 +106,7 @@ TEST(DatabaseTest, EveryTypeRoundTripsAndSurvivesReopen) {
     Row want = AllTypesRow(2, 100000);
     want[2] = Value::Int(32767);
     want[11] = Value::String(std::string("\x01\x02\0\0", 4));  // BINARY(4) keeps its zero padding
-    want[18] = Value::UInt(2024);                                // a two-digit YEAR
+    want[18] = Value::UInt(2024);                              // a two-digit YEAR
     for (std::size_t i = 0; i < want.size(); ++i) {
       EXPECT_EQ((**got)[i], want[i]) << "column " << i << ": " << (**got)[i].ToString().substr(0, 50);
     }
@@ -428,8 +428,8 @@ TEST(DatabaseTest, FilesAreInnodbFilesToTheInspectorAndInnochecksum) {
   ASSERT_EQ(d.tables[0].indexes.size(), 1u);
   EXPECT_EQ(d.tables[0].indexes[0].root_page, 4u);
   EXPECT_TRUE(d.tables[0].indexes[0].clustered);
-  EXPECT_EQ(d.tables[0].indexes[0].leaf.fields.size(), 21u);   // 19 columns + DB_TRX_ID + DB_ROLL_PTR
-  EXPECT_EQ(d.tables[0].columns[10].field.max_length, 1200u);  // varchar(300) utf8mb4
+  EXPECT_EQ(d.tables[0].indexes[0].leaf.fields.size(), 21u);                  // 19 columns + DB_TRX_ID + DB_ROLL_PTR
+  EXPECT_EQ(d.tables[0].columns[10].field.max_length, 1200u);                 // varchar(300) utf8mb4
   EXPECT_EQ(d.tables[0].columns[18].format.type, ondisk::ColumnType::kYear);  // MySQL's own YEAR, from the SDI
 }
 
