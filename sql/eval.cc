@@ -304,6 +304,41 @@ SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
   return Arithmetic(e.op, *a, *b);
 }
 
+// x [NOT] IN (a, b, ...): NULL when no item equals x and one is NULL, as SQL's logic has it.
+SqlResult<SqlValue> EvalIn(const Expr& e, const EvalContext& ctx) {
+  auto x = Eval(*e.args[0], ctx);
+  if (!x.ok() || x->value.is_null()) return x;
+  bool saw_null = false;
+  for (std::size_t k = 1; k < e.args.size(); ++k) {
+    auto y = Eval(*e.args[k], ctx);
+    if (!y.ok()) return y;
+    AsYearOf(*x, *e.args[k], *y);
+    const auto c = Compare(*x, *y);
+    if (!c)
+      saw_null = true;
+    else if (*c == 0)
+      return Int(e.negated ? 0 : 1);
+  }
+  if (saw_null) return Null();
+  return Int(e.negated ? 1 : 0);
+}
+
+// x [NOT] BETWEEN lo AND hi.
+SqlResult<SqlValue> EvalBetween(const Expr& e, const EvalContext& ctx) {
+  auto x = Eval(*e.args[0], ctx);
+  if (!x.ok()) return x;
+  auto lo = Eval(*e.args[1], ctx);
+  if (!lo.ok()) return lo;
+  auto hi = Eval(*e.args[2], ctx);
+  if (!hi.ok()) return hi;
+  AsYearOf(*x, *e.args[1], *lo);
+  AsYearOf(*x, *e.args[2], *hi);
+  const auto a = Compare(*x, *lo), b = Compare(*x, *hi);
+  if (!a || !b) return Null();
+  const bool in = *a >= 0 && *b <= 0;
+  return Int(in != e.negated);
+}
+
 }  // namespace
 
 SqlResult<SqlValue> EvalContext::Column(const Expr& column) const {
@@ -389,37 +424,10 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
     }
     case Expr::Kind::kBinary:
       return EvalBinary(e, ctx);
-    case Expr::Kind::kIn: {
-      auto x = Eval(*e.args[0], ctx);
-      if (!x.ok() || x->value.is_null()) return x;
-      bool saw_null = false;
-      for (std::size_t k = 1; k < e.args.size(); ++k) {
-        auto y = Eval(*e.args[k], ctx);
-        if (!y.ok()) return y;
-        AsYearOf(*x, *e.args[k], *y);
-        const auto c = Compare(*x, *y);
-        if (!c)
-          saw_null = true;
-        else if (*c == 0)
-          return Int(e.negated ? 0 : 1);
-      }
-      if (saw_null) return Null();
-      return Int(e.negated ? 1 : 0);
-    }
-    case Expr::Kind::kBetween: {
-      auto x = Eval(*e.args[0], ctx);
-      if (!x.ok()) return x;
-      auto lo = Eval(*e.args[1], ctx);
-      if (!lo.ok()) return lo;
-      auto hi = Eval(*e.args[2], ctx);
-      if (!hi.ok()) return hi;
-      AsYearOf(*x, *e.args[1], *lo);
-      AsYearOf(*x, *e.args[2], *hi);
-      const auto a = Compare(*x, *lo), b = Compare(*x, *hi);
-      if (!a || !b) return Null();
-      const bool in = *a >= 0 && *b <= 0;
-      return Int(in != e.negated);
-    }
+    case Expr::Kind::kIn:
+      return EvalIn(e, ctx);
+    case Expr::Kind::kBetween:
+      return EvalBetween(e, ctx);
     case Expr::Kind::kIsNull: {
       auto x = Eval(*e.args[0], ctx);
       if (!x.ok()) return x;

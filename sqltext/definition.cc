@@ -14,8 +14,8 @@ namespace strata::sqltext {
 namespace {
 
 bool IsNumberType(std::string_view t) {
-  static constexpr std::string_view kNumbers[] = {"TINYINT", "SMALLINT", "MEDIUMINT", "INT",   "BIGINT",
-                                                  "DECIMAL", "FLOAT",    "DOUBLE",    "SERIAL"};
+  static constexpr std::string_view kNumbers[] = {"TINYINT", "SMALLINT", "MEDIUMINT", "INT",
+                                                  "BIGINT",  "DECIMAL",  "FLOAT",     "DOUBLE"};
   return std::find(std::begin(kNumbers), std::end(kNumbers), t) != std::end(kNumbers);
 }
 
@@ -60,7 +60,7 @@ std::string CanonicalTypeName(Cursor& c, std::string word) {
   for (const Synonym& s : kSynonyms) {
     if (word == s.word) word = s.name;
   }
-  if ((word == "CHAR" || word == "NCHAR") && (c.AcceptWord("VARYING") || c.AcceptWord("VARCHAR"))) return "VARCHAR";
+  if (word == "CHAR" && (c.AcceptWord("VARYING") || c.AcceptWord("VARCHAR"))) return "VARCHAR";  // NCHAR VARCHAR too
   return word;
 }
 
@@ -116,7 +116,7 @@ void ReadDefault(Cursor& c, ColumnText& col) {
   if (c.Peek().IsPunct("(")) {
     c.SkipGroup();
   } else {
-    if (c.AtEnd() || (c.Peek().Is(TokenKind::kPunct))) c.Syntax();
+    if (c.AtEnd() || c.Peek().Is(TokenKind::kPunct)) c.Syntax();
     const TokenKind first = c.Take().kind;
     const bool word = first == TokenKind::kWord;
     // _utf8mb4'x', b'01', DATE '2020-01-01': a word and the string it qualifies; 'a' 'b': one
@@ -147,10 +147,9 @@ std::string ReadColumnConstraint(Cursor& c) {
 // not said).
 void ReadGenerated(Cursor& c, ColumnText& col) {
   c.SkipGroup();
-  if (c.AcceptWord("STORED") || c.AcceptWord("PERSISTENT"))
-    col.generated = ColumnText::Generated::kStored;
-  else
-    c.AcceptWord("VIRTUAL"), col.generated = ColumnText::Generated::kVirtual;
+  const bool stored = c.AcceptWord("STORED") || c.AcceptWord("PERSISTENT");
+  if (!stored) c.AcceptWord("VIRTUAL");
+  col.generated = stored ? ColumnText::Generated::kStored : ColumnText::Generated::kVirtual;
 }
 
 // One attribute after the type; false when the next token starts none.
