@@ -165,6 +165,20 @@ void FitLobToLength(Column& col, std::uint64_t n) {
   col.type = static_cast<ColumnType>(static_cast<int>(text ? ColumnType::kTinyText : ColumnType::kTinyBlob) + size);
 }
 
+// What a character set the engine stores as another lets through, said when a column is
+// declared in it: utf8mb3 is kept as utf8mb4, ascii as latin1.
+std::optional<std::string> WiderCharsetNote(const std::string& charset, const std::string& collation,
+                                            const std::string& column) {
+  const ondisk::CharsetInfo cs =
+      !collation.empty() ? ondisk::CharsetOfCollationNamed(collation) : ondisk::CharsetNamed(charset);
+  const std::string_view n = cs.name ? cs.name : "";
+  if (n == "utf8mb3")
+    return "CHARACTER SET utf8mb3 of `" + column + "` (stored as utf8mb4 here: characters of 4 bytes are accepted)";
+  if (n == "ascii")
+    return "CHARACTER SET ascii of `" + column + "` (stored as latin1 here: latin1's characters are accepted)";
+  return std::nullopt;
+}
+
 std::vector<std::string> KeyColumnNames(const KeyText& k) {
   std::vector<std::string> names;
   for (const KeyPart& p : k.parts) names.push_back(p.column);
@@ -188,7 +202,10 @@ sql::Statement Parser::ParseCreate() {
       if (!ReadCharsetOption(*this, &charset, &collation)) ++i_;  // COMMENT, ...: accepted
     }
     const DefaultCharset d = EngineDefault(charset, collation);
-    if (d.collation != 0 && d.collation != engine::DefaultCollation(d.charset == Charset::kLatin1).id) {
+    if (d.charset && *d.charset != Charset::kUtf8mb4) {
+      c.ignored.push_back("the database's default character set " + (charset.empty() ? collation : charset) +
+                          " (tables in it are utf8mb4 unless their CREATE TABLE names another)");
+    } else if (d.collation != 0 && d.collation != engine::DefaultCollation(d.charset == Charset::kLatin1).id) {
       c.ignored.push_back(
           "the database's default collation (tables in it take their charset's default collation unless their "
           "CREATE TABLE names a COLLATE)");
@@ -235,6 +252,11 @@ sql::Statement Parser::ParseCreateTable() {
       added.charset = *table.charset;
       added.binary_collation = table.binary;
       added.collation_id = table.collation;
+    }
+    const std::string& charset = own_charset ? col.type.charset : text.options.charset;
+    const std::string& collation = own_charset ? col.type.collation : text.options.collation;
+    if (added.is_string()) {
+      if (auto note = WiderCharsetNote(charset, collation, col.name)) c.ignored.push_back(*note);
     }
     c.default_now.push_back(col.default_now);
   }

@@ -141,6 +141,30 @@ TEST(SqlParserTest, SharedDefinitionGrammarReachesTheEngine) {
   ASSERT_TRUE(cols[4].default_value);
   EXPECT_EQ(cols[4].default_value->as_int(), -1);
   EXPECT_EQ(cols[5].type, ColumnType::kMediumText);
+  // What the engine does not keep is said, in the column's own spelling.
+  const auto& w = As<CreateTable>(
+      Parse("CREATE TABLE t (Id SERIAL PRIMARY KEY, Bl BLOB(70000) COMPRESSED, Tx TEXT(100), In1 INT INVISIBLE "
+            "CHECK (In1 > 0), KEY k (In1 DESC))"));
+  EXPECT_EQ(w.spec.indexes.size(), 1u);  // SERIAL's UNIQUE repeats the PRIMARY KEY: dropped, as MariaDB does
+  EXPECT_EQ(w.spec.columns[1].type, ColumnType::kMediumBlob);  // BLOB(n): the smallest that holds n bytes
+  EXPECT_EQ(w.spec.columns[2].type, ColumnType::kText);        // TEXT(100): 400 bytes of utf8mb4
+  for (const std::string said :
+       {"COMPRESSED of `Bl` (its values are stored uncompressed)", "INVISIBLE of `In1` (SELECT * shows it here)",
+        "CHECK on `In1`", "DESC in KEY `k` (indexes are ascending here)"}) {
+    EXPECT_NE(std::find(w.ignored.begin(), w.ignored.end(), said), w.ignored.end()) << said;
+  }
+  // A character set kept as a wider one is said: what it lets through is not the server's.
+  const auto& wide =
+      As<CreateTable>(Parse("CREATE TABLE t (a VARCHAR(3), b CHAR(1) CHARACTER SET ascii) DEFAULT CHARSET=utf8"));
+  EXPECT_EQ(wide.ignored,
+            (std::vector<std::string>{
+                "CHARACTER SET utf8mb3 of `a` (stored as utf8mb4 here: characters of 4 bytes are accepted)",
+                "CHARACTER SET ascii of `b` (stored as latin1 here: latin1's characters are accepted)"}));
+  EXPECT_EQ(As<CreateDatabase>(Parse("CREATE DATABASE d CHARACTER SET latin1")).ignored.size(), 1u);
+  Parsed koi8r = Parse("CREATE TABLE t (a VARCHAR(3) CHARACTER SET koi8r)");
+  ASSERT_TRUE(koi8r.error);
+  EXPECT_EQ(koi8r.error->code, 1235u);  // a character set the server has, not one the engine stores
+  EXPECT_EQ(Parse("CREATE TABLE t (a VARCHAR(3) CHARACTER SET nosuch)").error->code, 1115u);
   for (const char* refused :
        {"CREATE TABLE t (a INT, g INT AS (a + 1))", "CREATE TABLE t (a INT DEFAULT (1 + 1))",
         "CREATE TABLE t (e ENUM('x','y'))", "CREATE TABLE t LIKE s", "CREATE TABLE t (a INT) PARTITION BY HASH (a)"}) {
