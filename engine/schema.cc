@@ -23,16 +23,9 @@ bool Column::is_string() const {
 }
 
 std::int64_t YearOf(std::int64_t n, std::optional<std::string_view> text) {
-  bool two_digits = !text;
-  if (text) {  // the digits before any point, after any space and sign
-    const std::size_t first = text->find_first_of("0123456789");
-    const std::size_t end = first == std::string_view::npos ? first : text->find_first_not_of("0123456789", first);
-    two_digits = first != std::string_view::npos && (end == std::string_view::npos ? text->size() : end) - first <= 2;
-    if (two_digits && n == 0) return 2000;
-  }
-  if (two_digits && n >= 1 && n <= 69) return n + 2000;
-  if (two_digits && n >= 70 && n <= 99) return n + 1900;
-  return n;
+  if (n < 0 || n >= 100) return n;
+  if (n == 0 && (!text || text->size() == 4)) return 0;  // the number 0 and '0000' are 0000
+  return n < 70 ? n + 2000 : n + 1900;                   // '0', '00', '000' are 2000
 }
 
 std::uint32_t Column::lob_max_bytes() const {

@@ -76,9 +76,10 @@ struct Column {
   std::string SqlType() const;
 };
 
-// The year a YEAR column reads `n` as, written as a number or, when `text`, as a string:
-// two digits are 2001-2069 (1-69) and 1970-1999 (70-99), and 0 written as '0' or '00' is 2000
-// (the number 0 and '0000' are 0000). Other numbers are themselves.
+// The year a YEAR column reads `n` as, written as a number or, when `text`, as that string:
+// 1-69 are 2001-2069 and 70-99 1970-1999; 0 is 0000 as a number or as the four characters
+// '0000', and 2000 as any other string ('0', '00', '000'), as MariaDB reads them. Other
+// numbers are themselves.
 std::int64_t YearOf(std::int64_t n, std::optional<std::string_view> text = std::nullopt);
 
 // A column written as short as CREATE TABLE writes it:

@@ -45,7 +45,8 @@ struct Expr {
   std::vector<ExprPtr> args;
   bool negated = false;
   bool star = false;
-  std::size_t offset = 0;  // where it starts in the statement text
+  bool hex_number = false;  // a 0x... literal: bytes, and a number where one is wanted (X'...' is bytes only)
+  std::size_t offset = 0;   // where it starts in the statement text
   // Levels from here to the deepest leaf. The parser refuses trees taller than
   // kMaxExpressionDepth, so evaluating (and destroying) one cannot run out of stack.
   std::uint32_t height = 1;

@@ -17,10 +17,16 @@ SqlError Refused(unsigned code, const char* sqlstate, std::string message) {
 
 bool SameName(const std::string& a, const std::string& b) { return EqualsIgnoreCase(a, b); }
 
+// Names are at most 64 characters (not bytes).
+bool TooLong(const std::string& name) {
+  return std::count_if(name.begin(), name.end(),
+                       [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }) > 64;
+}
+
 std::optional<SqlError> CheckName(const std::string& name) {
   if (name.empty() || name.back() == ' ')
     return Refused(1166, "42000", fmt::format("Incorrect column name '{}'", name));
-  if (name.size() > 64) return Refused(1059, "42000", fmt::format("Identifier name '{}' is too long", name));
+  if (TooLong(name)) return Refused(1059, "42000", fmt::format("Identifier name '{}' is too long", name));
   return std::nullopt;
 }
 
@@ -52,6 +58,10 @@ std::optional<SqlError> CheckColumn(const Column& c) {
     if (c.scale > c.length)
       return Refused(1427, "42000",
                      fmt::format("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{}')", c.name));
+    if (c.scale > 38)
+      return Refused(1425, "42000", fmt::format("Too big scale specified for '{}'. Maximum is 38", c.name));
+    if (c.scale > 30)  // MySQL 8.0's limit, which Strata keeps
+      return NotSupported(fmt::format("DECIMAL with more than 30 digits after the point (column '{}')", c.name));
   }
   if ((c.type == ColumnType::kDatetime || c.type == ColumnType::kTimestamp) && c.scale > 6)
     return Refused(1426, "42000", fmt::format("Too big precision specified for '{}'. Maximum is 6", c.name));
@@ -65,8 +75,9 @@ std::optional<SqlError> CheckColumn(const Column& c) {
 // A key's own checks: its name among `earlier` ones, its columns among the table's.
 std::optional<SqlError> CheckKey(const TableSpec& t, const std::string& name, const std::vector<std::string>& columns,
                                  bool primary, const std::vector<std::string>& earlier) {
-  if (!primary && SameName(name, "PRIMARY"))
+  if (!primary && (SameName(name, "PRIMARY") || name.empty() || name.back() == ' '))
     return Refused(1280, "42000", fmt::format("Incorrect index name '{}'", name));
+  if (TooLong(name)) return Refused(1059, "42000", fmt::format("Identifier name '{}' is too long", name));
   if (!primary && std::any_of(earlier.begin(), earlier.end(), [&](const std::string& n) { return SameName(n, name); }))
     return Refused(1061, "42000", fmt::format("Duplicate key name '{}'", name));
   for (std::size_t k = 0; k < columns.size(); ++k) {

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <mutex>
@@ -227,21 +228,36 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
   return ApplyFunction(f, args);
 }
 
-// `constant` as the year a YEAR column compared with it reads it as (engine::YearOf): the
-// server converts the constant, so `year_col = 24` finds 2024. Other values stay as they are.
+// Whether `e` has the same value on every row: no column in it.
+bool ConstantExpr(const Expr& e) {
+  if (e.kind == Expr::Kind::kColumn) return false;
+  return std::all_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return ConstantExpr(*a); });
+}
+
+// `constant` as the year a YEAR column compared with it reads it as (YearConstant): the server
+// converts a constant so, so `year_col = 24` finds 2024 and `year_col < 2024.4` is
+// `year_col < 2024`.
 void AsYearOf(const SqlValue& column, const Expr& constant_expr, SqlValue& constant) {
-  if (!column.year || constant_expr.kind != Expr::Kind::kLiteral || constant.value.is_null()) return;
-  const Value& v = constant.value;
-  if (v.is_int() || v.is_uint()) {
-    const auto n = v.is_int() ? v.as_int() : static_cast<std::int64_t>(std::min<std::uint64_t>(v.as_uint(), INT64_MAX));
-    constant = SqlValue{Value::Int(engine::YearOf(n))};
-  } else if (v.is_string() && constant.kind == LiteralKind::kPlain) {
-    const std::string& s = v.as_string();
-    std::int64_t n = 0;
-    const char* begin = s.data() + std::min(s.find_first_not_of(' '), s.size());
-    const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), n);
-    if (ec == std::errc() && end == s.data() + s.size()) constant = SqlValue{Value::Int(engine::YearOf(n, s))};
+  if (!column.year || !ConstantExpr(constant_expr)) return;
+  if (auto year = YearConstant(constant)) constant = SqlValue{Value::Int(*year)};
+}
+
+// A 0x... literal as the number its bytes spell (more than 8 bytes: past BIGINT UNSIGNED, as a
+// double), for arithmetic and for a comparison with a number.
+SqlValue HexAsNumber(const SqlValue& v) {
+  const std::string& b = v.value.as_string();
+  if (b.size() > 8) {
+    double d = 0;
+    for (unsigned char c : b) d = d * 256 + c;
+    return SqlValue{Value::Double(d)};
   }
+  std::uint64_t n = 0;
+  for (unsigned char c : b) n = n << 8 | c;
+  return SqlValue{Value::UInt(n)};
+}
+
+bool IsNumber(const SqlValue& v) {
+  return v.value.is_int() || v.value.is_uint() || v.value.is_double() || v.kind == LiteralKind::kDecimal;
 }
 
 bool IsComparison(const std::string& op) {
@@ -274,6 +290,9 @@ SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
     AsYearOf(*a, *e.args[1], *b);
     AsYearOf(*b, *e.args[0], *a);
   }
+  const bool arithmetic = !IsComparison(e.op) && e.op != "XOR";
+  if (a->hex_number && (arithmetic || IsNumber(*b))) *a = HexAsNumber(*a);
+  if (b->hex_number && (arithmetic || IsNumber(*a))) *b = HexAsNumber(*b);
   if (e.op == "XOR") {
     const auto x = Truth(*a), y = Truth(*b);
     if (!x || !y) return Null();
@@ -397,8 +416,11 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
   constexpr std::size_t kStackReserve = 256 * 1024;
   if (auto overrun = CheckStack(kStackReserve)) return *overrun;
   switch (e.kind) {
-    case Expr::Kind::kLiteral:
-      return SqlValue{e.value, e.literal_kind};
+    case Expr::Kind::kLiteral: {
+      SqlValue v{e.value, e.literal_kind};
+      v.hex_number = e.hex_number;
+      return v;
+    }
     case Expr::Kind::kColumn:
       return ctx.Column(e);
     case Expr::Kind::kUserVar:
@@ -525,7 +547,36 @@ std::optional<std::string> FormatResult(const SqlValue& v) {
   return Format(v.value);
 }
 
+std::optional<std::int64_t> YearConstant(const SqlValue& constant) {
+  const Value& v = constant.value;
+  if (v.is_null()) return std::nullopt;
+  if (v.is_int()) return engine::YearOf(v.as_int());
+  if (v.is_uint()) return engine::YearOf(static_cast<std::int64_t>(std::min<std::uint64_t>(v.as_uint(), INT64_MAX)));
+  std::optional<std::string_view> text;
+  double d = 0;
+  if (v.is_double()) {
+    d = v.as_double();
+  } else if (v.is_string() && (constant.kind == LiteralKind::kPlain || constant.kind == LiteralKind::kDecimal)) {
+    const std::string& s = v.as_string();
+    char* end = nullptr;
+    d = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() || end != s.c_str() + s.size()) return std::nullopt;  // not wholly a number
+    if (constant.kind == LiteralKind::kPlain) text = s;
+  } else {
+    return std::nullopt;
+  }
+  const double r = std::round(d);
+  if (!(r > -1e18 && r < 1e18)) return std::nullopt;
+  return engine::YearOf(static_cast<std::int64_t>(r), text);
+}
+
 Value ToColumn(SqlValue v, const Column& c) {
+  const bool numeric = c.is_integer() || c.type == ColumnType::kDecimal || c.type == ColumnType::kFloat ||
+                       c.type == ColumnType::kDouble || c.type == ColumnType::kYear;
+  if (v.hex_number && numeric) v = HexAsNumber(v);
+  // An exact number goes into a YEAR as the number it is (0.4 is 0000), not as its text.
+  if (c.type == ColumnType::kYear && v.kind == LiteralKind::kDecimal && v.value.is_string())
+    return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
   if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat &&
       c.type != ColumnType::kDouble && c.type != ColumnType::kYear && v.value.is_double()) {
     return Value::String(*Format(v.value));

@@ -31,6 +31,9 @@ struct SqlValue {
   // Read from a YEAR column: a constant compared with it is read as a YEAR (24 is 2024), as
   // the server converts it.
   bool year = false;
+  // A 0x... literal: its bytes as a string, and the unsigned number they spell big-endian in
+  // arithmetic, beside a number and into a numeric column, as the server reads it.
+  bool hex_number = false;
 };
 
 template <typename T>
@@ -78,6 +81,9 @@ bool HasAggregate(const Expr& e);
 // As the mysql client shows a value: NULL as nullopt, a float column's value in float
 // precision, doubles in MySQL's shortest form ("1e20", "0.1").
 std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
+// The year a YEAR column reads a number or numeric string as, rounded to an integer first
+// (engine::YearOf); nullopt for what is not wholly a number.
+std::optional<std::int64_t> YearConstant(const SqlValue& constant);
 
 // As the client is sent an expression's value: Format, a DECIMAL rounded to the digits it shows.
 std::optional<std::string> FormatResult(const SqlValue& v);

@@ -304,6 +304,14 @@ sql::Statement Parser::ParseCreateTable() {
   if (text.options.auto_increment) c.spec.auto_increment = *text.options.auto_increment;
   c.spec.database = c.table.database;
   c.spec.name = c.table.name;
+  // Key columns named in another case are the columns as declared (names ignore case).
+  auto declared = [&](std::string& name) {
+    for (const Column& col : c.spec.columns) {
+      if (EqualsIgnoreCase(col.name, name)) name = col.name;
+    }
+  };
+  std::for_each(c.spec.primary_key.begin(), c.spec.primary_key.end(), declared);
+  for (IndexSpec& ix : c.spec.indexes) std::for_each(ix.columns.begin(), ix.columns.end(), declared);
   // Primary key columns are NOT NULL whether or not the definition says so, as in MySQL.
   for (const std::string& k : c.spec.primary_key) {
     for (Column& col : c.spec.columns) {
@@ -356,7 +364,12 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     EngineCollation(t.collation, std::nullopt);  // checked as the server checks it, though unused
   }
   if (col.is_lob() && !t.args.empty()) FitLobToLength(col, t.Arg(0, 0));
-  col.default_value = DefaultValue(text);
+  if (auto literal = DefaultValue(text)) {
+    col.default_value = literal->value;
+    // A YEAR's default is kept as the year it stands for ('24' is 2024), as the server shows it.
+    if (auto year = col.type == ColumnType::kYear ? YearConstant(*literal) : std::nullopt; year && *year >= 0)
+      col.default_value = Value::UInt(static_cast<std::uint64_t>(*year));
+  }
   if (text.on_update_now) c.ignored.push_back("ON UPDATE CURRENT_TIMESTAMP of `" + col.name + "`");
   if (text.generated != ColumnText::Generated::kNo) Unsupported("generated columns");
   for (const std::string& constraint : text.constraints)
@@ -367,14 +380,14 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
 }
 
 // DEFAULT's value: a literal (signed numbers folded into one), else refused.
-std::optional<Value> Parser::DefaultValue(const ColumnText& text) {
+std::optional<SqlValue> Parser::DefaultValue(const ColumnText& text) {
   if (text.default_value.empty()) return std::nullopt;
   const std::size_t resume = i_;
   i_ = text.default_value.begin;
   ExprPtr e = Unary();
   if (e->kind != Expr::Kind::kLiteral || i_ != text.default_value.end) Unsupported("a DEFAULT that is not a literal");
   i_ = resume;
-  return e->value;
+  return SqlValue{e->value, e->literal_kind};
 }
 
 Value Parser::Negate(const Value& v) {

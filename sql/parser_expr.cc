@@ -201,8 +201,12 @@ ExprPtr Parser::Primary() {
       while (Peek().Is(TokenKind::kString)) s += Take().text;  // 'a' 'b' is 'ab'
       return Literal(Value::String(std::move(s)), LiteralKind::kPlain, at);
     }
-    case TokenKind::kHex:
-      return Literal(Value::String(Take().text), LiteralKind::kBinary, at);
+    case TokenKind::kHex: {
+      const bool number = text_.substr(at, 2) == "0x" || text_.substr(at, 2) == "0X";
+      ExprPtr e = Literal(Value::String(Take().text), LiteralKind::kBinary, at);
+      e->hex_number = number;
+      return e;
+    }
     case TokenKind::kInteger: {
       const std::string& s = Take().text;
       std::int64_t v = 0;

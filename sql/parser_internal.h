@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sql/ast.h"
+#include "sql/eval.h"
 #include "sql/parser.h"
 #include "sql/stack_guard.h"
 #include "sqltext/cursor.h"
@@ -95,7 +96,7 @@ class Parser : public Cursor {
   sql::Statement ParseCreate();
   sql::Statement ParseCreateTable();
   Column EngineColumn(const ColumnText& text, CreateTable& c);
-  std::optional<Value> DefaultValue(const ColumnText& text);
+  std::optional<SqlValue> DefaultValue(const ColumnText& text);
   static Value Negate(const Value& v);
   sql::Statement ParseInsert();
   ExprPtr ValueExpr();

@@ -659,13 +659,19 @@ StatementOutcome Session::DoCreateIndex(const CreateIndex& s) {
   const std::string& dbname = s.table.database.empty() ? database_ : s.table.database;
   if (dbname.empty()) return Error(NoDatabase());
   std::vector<SqlWarning> notes;
+  IndexSpec index = s.index;
   if (auto table = db_.GetTable(dbname, s.table.name); table.ok()) {
     TableSpec with = (*table)->spec();
-    if (auto refused = CheckNewIndex(with, s.index)) return Error(*refused);
-    with.indexes.push_back(s.index);
+    if (auto refused = CheckNewIndex(with, index)) return Error(*refused);
+    for (std::string& name : index.columns) {  // names ignore case: the columns as declared
+      for (const Column& col : with.columns) {
+        if (EqualsIgnoreCase(col.name, name)) name = col.name;
+      }
+    }
+    with.indexes.push_back(index);
     notes = DuplicateIndexNotes(with, with.indexes.size() - 1);
   }
-  Status st = db_.CreateIndex(dbname, s.table.name, s.index);
+  Status st = db_.CreateIndex(dbname, s.table.name, index);
   if (!st.ok()) return Error(FromStatus(st));
   StatementOutcome o;
   o.info = fmt::format("Records: 0  Duplicates: 0  Warnings: {}", notes.size());

@@ -144,7 +144,9 @@ class Reader {
       return std::nullopt;
     }
     i_ = quoted ? j + 1 : j;
-    return SqlValue{Value::String(std::move(bytes)), LiteralKind::kBinary};
+    SqlValue v{Value::String(std::move(bytes)), LiteralKind::kBinary};
+    v.hex_number = !quoted;  // 0x...: a number into a numeric column; X'...': bytes
+    return v;
   }
 
   std::optional<SqlValue> Number() {

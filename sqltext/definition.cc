@@ -203,9 +203,10 @@ bool ReadColumnAttribute(Cursor& c, ColumnText& col) {
 }
 
 // A key's name, when written: what stands before its parts or USING.
-std::string ReadKeyName(Cursor& c) {
-  if (c.Peek().IsPunct("(") || c.Peek().IsWord("USING")) return "";
-  return c.Name();
+void ReadKeyName(Cursor& c, KeyText& k) {
+  if (c.Peek().IsPunct("(") || c.Peek().IsWord("USING")) return;
+  k.name = c.Name();
+  k.named = true;
 }
 
 // A key, foreign key or check written among the columns, after its CONSTRAINT name if any.
@@ -226,14 +227,14 @@ KeyText ReadKey(Cursor& c, std::string constraint) {
   } else if (c.AcceptWord("UNIQUE")) {
     k.kind = Kind::kUnique;
     c.AcceptWord("KEY") || c.AcceptWord("INDEX");
-    k.name = ReadKeyName(c);
+    ReadKeyName(c, k);
   } else if (c.Peek().IsWord("FULLTEXT") || c.Peek().IsWord("SPATIAL")) {
     k.kind = c.Take().IsWord("FULLTEXT") ? Kind::kFulltext : Kind::kSpatial;
     c.AcceptWord("KEY") || c.AcceptWord("INDEX");
-    k.name = ReadKeyName(c);
+    ReadKeyName(c, k);
   } else {
     c.AcceptWord("KEY") || c.AcceptWord("INDEX");
-    k.name = ReadKeyName(c);
+    ReadKeyName(c, k);
   }
   if (c.AcceptWord("USING")) c.Name();
   k.parts = ReadKeyParts(c);
@@ -417,8 +418,16 @@ TableText ReadCreateTable(Cursor& c, bool temporary) {
     } else {
       t.columns.push_back(ReadColumn(c));
       const ColumnText& col = t.columns.back();
-      if (col.primary_key) t.keys.push_back({KeyText::Kind::kPrimary, "", {{col.name}}, "", col.offset, true});
-      if (col.unique_key) t.keys.push_back({KeyText::Kind::kUnique, "", {{col.name}}, "", col.offset, true});
+      auto on_column = [&](KeyText::Kind kind) {
+        KeyText k;
+        k.kind = kind;
+        k.parts = {{col.name}};
+        k.offset = col.offset;
+        k.on_column = true;
+        return k;
+      };
+      if (col.primary_key) t.keys.push_back(on_column(KeyText::Kind::kPrimary));
+      if (col.unique_key) t.keys.push_back(on_column(KeyText::Kind::kUnique));
     }
   } while (c.AcceptPunct(","));
   c.ExpectPunct(")");
@@ -432,7 +441,7 @@ TableText ReadCreateTable(Cursor& c, bool temporary) {
 void NameUnnamedKeys(std::vector<KeyText>& keys) {
   for (std::size_t i = 0; i < keys.size(); ++i) {
     KeyText& k = keys[i];
-    if (!k.name.empty() || k.kind == KeyText::Kind::kPrimary || k.kind == KeyText::Kind::kForeign ||
+    if (!k.name.empty() || k.named || k.kind == KeyText::Kind::kPrimary || k.kind == KeyText::Kind::kForeign ||
         k.kind == KeyText::Kind::kCheck || k.parts.empty() || k.parts.front().column.empty())
       continue;
     auto taken = [&](const std::string& name) {

@@ -63,7 +63,8 @@ struct KeyPart {
 struct KeyText {
   enum class Kind : std::uint8_t { kPrimary, kUnique, kIndex, kFulltext, kSpatial, kForeign, kCheck };
   Kind kind = Kind::kIndex;
-  std::string name;  // the key's own name, else its CONSTRAINT's name, else empty
+  std::string name;    // the key's own name, else its CONSTRAINT's name, else empty
+  bool named = false;  // a name was written, even an empty `` (which the server refuses)
   std::vector<KeyPart> parts;
   std::string text;  // FOREIGN KEY and CHECK: the clause as written
   std::size_t offset = 0;

@@ -182,9 +182,8 @@ class Lexer {
     if (c == '`') return QuotedName(out);
     if ((c == 'x' || c == 'X') && At(1) == '\'') {
       ++i_;
-      const std::size_t q = i_;
       if (!String(out, TokenKind::kHex)) return false;
-      return HexBytes(out, q, out.tokens.back().text, true);
+      return HexBytes(out, start, out.tokens.back().text, true);  // the token starts at its X
     }
     if (c == '0' && (At(1) == 'x' || At(1) == 'X') && HexDigit(At(2)) >= 0) {
       i_ += 2;

@@ -348,8 +348,31 @@ CREATE INDEX k4 ON ok (b);
 CREATE UNIQUE INDEX k5 ON ok (b);
 CREATE TABLE a1 (a INT PRIMARY KEY, KEY (a));
 CREATE TABLE a2 (a INT, b INT, KEY x (a, b), KEY y (a, b), UNIQUE z (a, b));
+CREATE TABLE c1 (a INT, b INT, KEY (A), KEY kb (B, A));
+CREATE INDEX j ON c1 (B);
+CREATE TABLE c2 (a INT, KEY `k ` (a));
+CREATE TABLE c3 (a INT, KEY `` (a));
+CREATE TABLE c4 (a INT, KEY `kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk` (a));
+CREATE TABLE c5 (`éééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééééé` INT);
+CREATE TABLE c6 (a DECIMAL(40,39));
 SHOW TABLES;
 )");
+}
+
+// 0x... is a number where one is wanted (arithmetic, beside a number, into a numeric column)
+// and bytes elsewhere; X'...' is bytes always.
+TEST_F(MariadbEdgesTest, HexLiteralsAreNumbersWhereNumbersAreWanted) {
+  ExpectSame(
+      R"(CREATE TABLE t (id INT PRIMARY KEY, a INT, b BIGINT UNSIGNED, d DOUBLE, c VARCHAR(5), y YEAR, m DECIMAL(6,1));
+INSERT INTO t VALUES (1, 0x10, 0xFFFFFFFFFFFFFFFF, 0x41, 0x41, 0x7E8, 0x20);
+INSERT INTO t VALUES (2, X'0A', 0x0, 0x1, X'4243', 0x18, 1);
+INSERT INTO t VALUES (3, 0x1FFFFFFFF, 0, 0, '', NULL, NULL);
+UPDATE t SET a = 0x20 + a WHERE id = 1;
+SELECT * FROM t ORDER BY id;
+SELECT 0x10 + 1, 0x41, CONCAT(0x41, 'b'), 0x10 = 16, 0x41 = 'A', X'41' = 'A', 0x0A * 2, 0x10 > 9;
+SELECT id FROM t WHERE a = 0x30;
+)",
+      /*codes_only=*/true);
 }
 
 // YEAR: two-digit years, 0 against '0', the ends of its range in strict and IGNORE mode, and
@@ -359,6 +382,7 @@ TEST_F(MariadbEdgesTest, YearsAsTheServerReadsThem) {
       R"(CREATE TABLE y (id INT PRIMARY KEY, y YEAR, z YEAR(4) NOT NULL DEFAULT 2000, KEY ky (y));
 INSERT INTO y (id, y) VALUES (1, 0), (2, '0'), (3, '00'), (4, 1), (5, 69), (6, 70), (7, 99), (8, 1901), (9, 2155);
 INSERT INTO y (id, y) VALUES (10, '2024'), (11, 1999.5), (12, '0000'), (13, NULL), (14, '05'), (15, ' 7');
+INSERT INTO y (id, y) VALUES (16, '000'), (17, '00000'), (18, 0.4), (19, 2024.5), (24, '0024');
 INSERT INTO y (id, y) VALUES (20, 1900);
 INSERT INTO y (id, y) VALUES (21, 2156);
 INSERT INTO y (id, y) VALUES (22, -1);
@@ -374,6 +398,9 @@ SELECT id FROM y WHERE y = 0 ORDER BY id;
 SELECT id FROM y WHERE y IN (99, 2024, '5') ORDER BY id;
 SELECT id FROM y WHERE y BETWEEN 70 AND 1999 ORDER BY id;
 SELECT id FROM y WHERE 24 = y;
+SELECT id FROM y WHERE y = 2024.4 OR y = '2024.4' OR y = 0 + 24 ORDER BY id;
+SELECT id FROM y WHERE y < 2000.4 AND y > 0.4 ORDER BY id;
+SELECT id FROM y WHERE y = '000' ORDER BY id;
 UPDATE y SET y = y + 1 WHERE id = 7;
 UPDATE y SET y = 5 WHERE id = 9;
 DELETE FROM y WHERE y < 2000;
