@@ -365,7 +365,7 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
   }
   if (col.is_lob() && !t.args.empty()) FitLobToLength(col, t.Arg(0, 0));
   if (auto literal = DefaultValue(text)) {
-    col.default_value = literal->value;
+    col.default_value = ToColumn(*literal, col);  // as a value assigned to the column: 0x10 is 16 in an INT
     // A YEAR's default is kept as the year it stands for ('24' is 2024), as the server shows it.
     if (auto year = col.type == ColumnType::kYear ? YearConstant(*literal) : std::nullopt; year && *year >= 0)
       col.default_value = Value::UInt(static_cast<std::uint64_t>(*year));
@@ -387,7 +387,9 @@ std::optional<SqlValue> Parser::DefaultValue(const ColumnText& text) {
   ExprPtr e = Unary();
   if (e->kind != Expr::Kind::kLiteral || i_ != text.default_value.end) Unsupported("a DEFAULT that is not a literal");
   i_ = resume;
-  return SqlValue{e->value, e->literal_kind};
+  SqlValue v{e->value, e->literal_kind};
+  v.hex_number = e->hex_number;
+  return v;
 }
 
 Value Parser::Negate(const Value& v) {

@@ -371,6 +371,9 @@ UPDATE t SET a = 0x20 + a WHERE id = 1;
 SELECT * FROM t ORDER BY id;
 SELECT 0x10 + 1, 0x41, CONCAT(0x41, 'b'), 0x10 = 16, 0x41 = 'A', X'41' = 'A', 0x0A * 2, 0x10 > 9;
 SELECT id FROM t WHERE a = 0x30;
+CREATE TABLE h (id INT PRIMARY KEY, a INT DEFAULT 0x10, b VARBINARY(3) DEFAULT 0x4142, e DECIMAL(4,2) DEFAULT -1.5);
+INSERT INTO h (id) VALUES (1);
+SELECT * FROM h;
 )",
       /*codes_only=*/true);
 }
