@@ -461,8 +461,8 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       auto p = Eval(*e.args[1], ctx);
       if (!p.ok()) return p;
       if (x->value.is_null() || p->value.is_null()) return Null();
-      const std::string s = x->value.is_string() ? x->value.as_string() : *Format(x->value);
-      const std::string pat = p->value.is_string() ? p->value.as_string() : *Format(p->value);
+      const std::string s = TextOf(*x);
+      const std::string pat = TextOf(*p);
       const bool m = LikeMatch(s, pat, RuleFor(*x, *p));
       return Int(m != e.negated);
     }
@@ -545,6 +545,13 @@ std::optional<std::string> FormatResult(const SqlValue& v) {
     if (auto d = Decimal::Parse(v.value.as_string())) return d->Rounded(v.decimals).ToString();
   }
   return Format(v.value);
+}
+
+std::string TextOf(const SqlValue& v) {
+  if (v.value.is_string()) return v.value.as_string();
+  std::string text = *Format(v.value);
+  if (v.year && text.size() < 4) text.insert(0, 4 - text.size(), '0');  // a YEAR column's 0000
+  return text;
 }
 
 std::optional<std::int64_t> YearConstant(const SqlValue& constant) {

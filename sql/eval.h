@@ -81,6 +81,9 @@ bool HasAggregate(const Expr& e);
 // As the mysql client shows a value: NULL as nullopt, a float column's value in float
 // precision, doubles in MySQL's shortest form ("1e20", "0.1").
 std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
+// The text a non-NULL value reads as where a string is wanted (CONCAT, LIKE): a YEAR column's
+// value with its four digits, 0000 as the server has it.
+std::string TextOf(const SqlValue& v);
 // The year a YEAR column reads a number or numeric string as, rounded to an integer first
 // (engine::YearOf); nullopt for what is not wholly a number.
 std::optional<std::int64_t> YearConstant(const SqlValue& constant);

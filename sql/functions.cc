@@ -95,7 +95,7 @@ SqlError BadValue(const std::string& what, const std::string& value, const std::
   return {1411, "HY000", fmt::format("Incorrect {} value: '{}' for function {}", what, value, fn)};
 }
 
-std::string Text(const SqlValue& v) { return v.value.is_string() ? v.value.as_string() : *Format(v.value); }
+std::string Text(const SqlValue& v) { return TextOf(v); }
 
 // NOW(), CURRENT_TIMESTAMP, ...: the session's local time.
 SqlResult<SqlValue> Now(const std::string&, std::vector<SqlValue>&) { return Str(NowText(false)); }
