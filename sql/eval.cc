@@ -234,8 +234,8 @@ bool ConstantExpr(const Expr& e) {
   return std::all_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return ConstantExpr(*a); });
 }
 
-// `constant` as the year a YEAR column compared with it reads it as (YearConstant): the server
-// converts a constant so, so `year_col = 24` finds 2024 and `year_col < 2024.4` is
+// `constant` as the year a YEAR column compared with it reads it as (YearConstant), as the
+// server converts such a constant: `year_col = 24` finds 2024, `year_col < 2024.4` is
 // `year_col < 2024`.
 void AsYearOf(const SqlValue& column, const Expr& constant_expr, SqlValue& constant) {
   if (!column.year || !ConstantExpr(constant_expr)) return;
