@@ -135,6 +135,14 @@ std::optional<SqlError> CheckTableDefinition(const TableSpec& t) {
   return std::nullopt;
 }
 
+void UseDeclaredNames(const TableSpec& table, std::vector<std::string>& columns) {
+  for (std::string& name : columns) {
+    for (const Column& col : table.columns) {
+      if (SameName(col.name, name)) name = col.name;
+    }
+  }
+}
+
 std::vector<SqlWarning> DuplicateIndexNotes(const TableSpec& spec, std::size_t first) {
   std::vector<SqlWarning> notes;
   for (std::size_t i = first; i < spec.indexes.size(); ++i) {

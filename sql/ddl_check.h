@@ -24,6 +24,9 @@ std::optional<SqlError> CheckTableDefinition(const TableSpec& spec);
 // The same for an index added to `table`: its name (1280, 1061) and columns (1072, 1060).
 std::optional<SqlError> CheckNewIndex(const TableSpec& table, const IndexSpec& index);
 
+// `columns` (a key's) as `table` declares them: names ignore case, `A` is column `a`.
+void UseDeclaredNames(const TableSpec& table, std::vector<std::string>& columns);
+
 // The server's note 1831 for a secondary index that repeats an earlier one (the same columns
 // in the same order, both unique or both not): for each index of `spec` from `first` on.
 std::vector<SqlWarning> DuplicateIndexNotes(const TableSpec& spec, std::size_t first = 0);

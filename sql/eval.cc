@@ -286,13 +286,16 @@ SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
   }
   auto b = Eval(*e.args[1], ctx);
   if (!b.ok()) return b;
-  if (IsComparison(e.op)) {
+  // Rare operands first by their flags, so a plain comparison compares no operator names here.
+  if ((a->year || b->year) && IsComparison(e.op)) {
     AsYearOf(*a, *e.args[1], *b);
     AsYearOf(*b, *e.args[0], *a);
   }
-  const bool arithmetic = !IsComparison(e.op) && e.op != "XOR";
-  if (a->hex_number && (arithmetic || IsNumber(*b))) *a = HexAsNumber(*a);
-  if (b->hex_number && (arithmetic || IsNumber(*a))) *b = HexAsNumber(*b);
+  if (a->hex_number || b->hex_number) {
+    const bool arithmetic = !IsComparison(e.op) && e.op != "XOR";
+    if (a->hex_number && (arithmetic || IsNumber(*b))) *a = HexAsNumber(*a);
+    if (b->hex_number && (arithmetic || IsNumber(*a))) *b = HexAsNumber(*b);
+  }
   if (e.op == "XOR") {
     const auto x = Truth(*a), y = Truth(*b);
     if (!x || !y) return Null();

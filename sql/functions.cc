@@ -95,8 +95,6 @@ SqlError BadValue(const std::string& what, const std::string& value, const std::
   return {1411, "HY000", fmt::format("Incorrect {} value: '{}' for function {}", what, value, fn)};
 }
 
-std::string Text(const SqlValue& v) { return TextOf(v); }
-
 // NOW(), CURRENT_TIMESTAMP, ...: the session's local time.
 SqlResult<SqlValue> Now(const std::string&, std::vector<SqlValue>&) { return Str(NowText(false)); }
 SqlResult<SqlValue> CurDate(const std::string&, std::vector<SqlValue>&) { return Str(NowText(true)); }
@@ -104,7 +102,7 @@ SqlResult<SqlValue> Uuid(const std::string&, std::vector<SqlValue>&) { return St
 
 SqlResult<SqlValue> UuidToBin(const std::string&, std::vector<SqlValue>& args) {
   const bool swap = args.size() == 2 && Truth(args[1]).value_or(false);
-  const std::string s = Text(args[0]);
+  const std::string s = TextOf(args[0]);
   auto b = UuidBytes(s);
   if (!b) return BadValue("string", s, "uuid_to_bin");
   return Str(swap ? SwapTimeFields(*b, true) : *b, LiteralKind::kBinary);
@@ -112,7 +110,7 @@ SqlResult<SqlValue> UuidToBin(const std::string&, std::vector<SqlValue>& args) {
 
 SqlResult<SqlValue> BinToUuid(const std::string&, std::vector<SqlValue>& args) {
   const bool swap = args.size() == 2 && Truth(args[1]).value_or(false);
-  const std::string s = Text(args[0]);
+  const std::string s = TextOf(args[0]);
   if (s.size() != 16) return BadValue("string", Hex(s), "bin_to_uuid");
   return Str(UuidText(swap ? SwapTimeFields(s, false) : s));
 }
@@ -121,7 +119,7 @@ SqlResult<SqlValue> Concat(const std::string&, std::vector<SqlValue>& args) {
   std::string out;
   LiteralKind order = LiteralKind::kPlain;
   for (const SqlValue& a : args) {
-    out += Text(a);
+    out += TextOf(a);
     order = TextOrder(order, a.kind);
   }
   return Str(std::move(out), order);
@@ -129,7 +127,7 @@ SqlResult<SqlValue> Concat(const std::string&, std::vector<SqlValue>& args) {
 
 // LENGTH and OCTET_LENGTH count bytes, CHAR_LENGTH and CHARACTER_LENGTH UTF-8 characters.
 SqlResult<SqlValue> Length(const std::string& f, std::vector<SqlValue>& args) {
-  const std::string s = Text(args[0]);
+  const std::string s = TextOf(args[0]);
   if (f[0] == 'C')
     return Int(static_cast<std::int64_t>(
         std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; })));
@@ -141,11 +139,11 @@ SqlResult<SqlValue> HexOf(const std::string&, std::vector<SqlValue>& args) {
     return Str(fmt::format(
         "{:X}", args[0].value.is_int() ? static_cast<std::uint64_t>(args[0].value.as_int()) : args[0].value.as_uint()));
   }
-  return Str(Hex(Text(args[0])));
+  return Str(Hex(TextOf(args[0])));
 }
 
 SqlResult<SqlValue> UnhexOf(const std::string&, std::vector<SqlValue>& args) {
-  auto b = Unhex(Text(args[0]));
+  auto b = Unhex(TextOf(args[0]));
   if (!b) return Null();
   return Str(std::move(*b), LiteralKind::kBinary);
 }
@@ -153,7 +151,7 @@ SqlResult<SqlValue> UnhexOf(const std::string&, std::vector<SqlValue>& args) {
 // LOWER, LCASE, UPPER, UCASE.
 SqlResult<SqlValue> ChangeCase(const std::string& f, std::vector<SqlValue>& args) {
   if (args[0].kind == LiteralKind::kBinary) return args[0];  // bytes have no case, as on the server
-  const std::string s = Text(args[0]);
+  const std::string s = TextOf(args[0]);
   return Str(f[0] == 'L' ? engine::LowerCase(s) : engine::UpperCase(s), args[0].kind);
 }
 
@@ -232,7 +230,7 @@ SqlResult<SqlValue> Round(const std::string&, std::vector<SqlValue>& args) {
 }
 
 SqlResult<SqlValue> Repeat(const std::string&, std::vector<SqlValue>& args) {
-  const std::string s = Text(args[0]);
+  const std::string s = TextOf(args[0]);
   const std::int64_t n = ClampToInt64(ToDouble(args[1].value));
   if (s.empty() || n <= 0) return Str("", args[0].kind);
   // Longer than max_allowed_packet (64 MiB): NULL, as MySQL gives (with warning 1301), not a
@@ -246,7 +244,7 @@ SqlResult<SqlValue> Repeat(const std::string&, std::vector<SqlValue>& args) {
 
 // LEFT and RIGHT: the first or last N bytes.
 SqlResult<SqlValue> LeftOrRight(const std::string& f, std::vector<SqlValue>& args) {
-  const std::string s = Text(args[0]);
+  const std::string s = TextOf(args[0]);
   const auto len = static_cast<std::int64_t>(s.size());
   const auto k = std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), 0, len);
   return Str(f == "LEFT" ? s.substr(0, static_cast<std::size_t>(k)) : s.substr(static_cast<std::size_t>(len - k)),
@@ -255,7 +253,7 @@ SqlResult<SqlValue> LeftOrRight(const std::string& f, std::vector<SqlValue>& arg
 
 // SUBSTRING(s, start[, count]): 1-based; a negative start counts from the end.
 SqlResult<SqlValue> Substring(const std::string&, std::vector<SqlValue>& args) {
-  const std::string s = Text(args[0]);
+  const std::string s = TextOf(args[0]);
   const std::int64_t n = ClampToInt64(ToDouble(args[1].value));
   const auto len = static_cast<std::int64_t>(s.size());
   const std::int64_t start = n > 0 ? n - 1 : len + n;

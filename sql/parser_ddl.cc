@@ -2,6 +2,7 @@
 #include "sql/parser_internal.h"
 
 #include "ondisk/charsets.h"
+#include "sql/ddl_check.h"
 
 namespace strata::sql::parser_internal {
 
@@ -304,14 +305,8 @@ sql::Statement Parser::ParseCreateTable() {
   if (text.options.auto_increment) c.spec.auto_increment = *text.options.auto_increment;
   c.spec.database = c.table.database;
   c.spec.name = c.table.name;
-  // Key columns named in another case are the columns as declared (names ignore case).
-  auto declared = [&](std::string& name) {
-    for (const Column& col : c.spec.columns) {
-      if (EqualsIgnoreCase(col.name, name)) name = col.name;
-    }
-  };
-  std::for_each(c.spec.primary_key.begin(), c.spec.primary_key.end(), declared);
-  for (IndexSpec& ix : c.spec.indexes) std::for_each(ix.columns.begin(), ix.columns.end(), declared);
+  UseDeclaredNames(c.spec, c.spec.primary_key);
+  for (IndexSpec& ix : c.spec.indexes) UseDeclaredNames(c.spec, ix.columns);
   // Primary key columns are NOT NULL whether or not the definition says so, as in MySQL.
   for (const std::string& k : c.spec.primary_key) {
     for (Column& col : c.spec.columns) {

@@ -663,11 +663,7 @@ StatementOutcome Session::DoCreateIndex(const CreateIndex& s) {
   if (auto table = db_.GetTable(dbname, s.table.name); table.ok()) {
     TableSpec with = (*table)->spec();
     if (auto refused = CheckNewIndex(with, index)) return Error(*refused);
-    for (std::string& name : index.columns) {  // names ignore case: the columns as declared
-      for (const Column& col : with.columns) {
-        if (EqualsIgnoreCase(col.name, name)) name = col.name;
-      }
-    }
+    UseDeclaredNames(with, index.columns);
     with.indexes.push_back(index);
     notes = DuplicateIndexNotes(with, with.indexes.size() - 1);
   }
