@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "engine/elements.h"
 #include "engine/row_codec.h"
+#include "ondisk/base64.h"
+#include "ondisk/charsets.h"
 #include "ondisk/sdi.h"
 
 namespace strata::engine {
@@ -46,6 +49,10 @@ ondisk::DdColumnType DdType(const Column& c) {
       return T::kNewDate;
     case ColumnType::kYear:
       return T::kYear;
+    case ColumnType::kEnum:
+      return T::kEnum;
+    case ColumnType::kSet:
+      return T::kSet;
     case ColumnType::kDatetime:
       return T::kDatetime2;
     case ColumnType::kTimestamp:
@@ -68,6 +75,39 @@ ondisk::DdColumnType DdType(const Column& c) {
 
 std::string ClusteredName(const TableSpec& spec) { return spec.primary_key.empty() ? "GEN_CLUST_INDEX" : "PRIMARY"; }
 
+// An ENUM's or SET's labels as the dictionary keeps them: base64 of each in the column's
+// character set, numbered from 1.
+json ElementsJson(const Column& c) {
+  json out = json::array();
+  for (std::size_t i = 0; i < c.elements.size(); ++i) {
+    const std::string& label = c.elements[i];
+    auto latin1 = c.charset == Charset::kLatin1 ? ondisk::Utf8ToLatin1(label) : Result<std::string>(label);
+    out.push_back({{"name", ondisk::Base64Encode(latin1.ok() ? *latin1 : label)}, {"index", i + 1}});
+  }
+  return out;
+}
+
+std::vector<std::string> ElementsFromJson(const json& elements, Charset charset) {
+  std::vector<std::string> out;
+  for (const json& e : elements) {
+    std::string bytes = ondisk::Base64Decode(e.at("name").get<std::string>());
+    if (charset == Charset::kLatin1) {
+      std::string utf8;
+      ondisk::AppendLatin1AsUtf8(utf8, ondisk::AsBytes(bytes.data(), bytes.size()));
+      bytes = std::move(utf8);
+    }
+    out.push_back(std::move(bytes));
+  }
+  return out;
+}
+
+// The default as the dictionary writes it: an ENUM's or SET's by its label.
+std::string DefaultText(const Column& c) {
+  if (!c.default_value || c.default_value->is_null()) return "";
+  if (c.has_elements() && c.default_value->is_uint()) return ElementsText(c, c.default_value->as_uint());
+  return c.default_value->ToString();
+}
+
 json ColumnJson(const Column& c, std::size_t position) {
   const ondisk::FieldDef f = StorageOf(c);
   const bool fixed_scale = c.type == ColumnType::kDecimal ||
@@ -88,10 +128,10 @@ json ColumnJson(const Column& c, std::size_t position) {
             {"datetime_precision", c.scale},
             {"has_no_default", !c.default_value.has_value() && !c.nullable},
             {"default_value_null", !c.default_value.has_value() || c.default_value->is_null()},
-            {"default_value_utf8", c.default_value && !c.default_value->is_null() ? c.default_value->ToString() : ""},
+            {"default_value_utf8", DefaultText(c)},
             {"column_type_utf8", c.SqlType()},
             {"collation_id", CollationOf(c)},
-            {"elements", json::array()},
+            {"elements", ElementsJson(c)},
             {"comment", ""},
             {"se_private_data", ""},
             // What the engine needs back that MySQL keeps elsewhere.
@@ -259,9 +299,10 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
       col.is_unsigned = c.at("is_unsigned").get<bool>();
       col.zerofill = c.value("is_zerofill", false);
       // The text's collation (45, 8, 46, 47 were the only ones before collation_id was read).
-      if (col.is_string() && col.charset != Charset::kBinary)
+      if (col.has_collation() && col.charset != Charset::kBinary)
         col.collation_id = static_cast<std::uint16_t>(c.value("collation_id", 0));
       col.auto_increment = c.at("is_auto_increment").get<bool>();
+      if (col.has_elements()) col.elements = ElementsFromJson(c.at("elements"), col.charset);
       col.scale = col.type == ColumnType::kDecimal ||
                           ((col.type == ColumnType::kFloat || col.type == ColumnType::kDouble) && col.length)
                       ? c.at("numeric_scale").get<std::uint32_t>()

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <limits>
 
+#include "engine/elements.h"
 #include "ondisk/charsets.h"
 #include "ondisk/column_format.h"
 #include "ondisk/value.h"
@@ -249,6 +250,9 @@ FieldDef StorageOf(const Column& c) {
       return FieldDef::Fixed(c.name, 3, n);
     case ColumnType::kYear:
       return FieldDef::Fixed(c.name, 1, n);
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      return FieldDef::Fixed(c.name, ElementsBytes(c), n);
     case ColumnType::kDatetime:
       return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
     case ColumnType::kTimestamp:
@@ -287,6 +291,11 @@ ColumnFormat FormatOf(const Column& c) {
     case ColumnType::kYear:
       f.type = ondisk::ColumnType::kYear;
       break;
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      f.type = c.type == ColumnType::kEnum ? ondisk::ColumnType::kEnum : ondisk::ColumnType::kSet;
+      f.elements = c.elements;
+      break;
     case ColumnType::kDatetime:
       f.type = ondisk::ColumnType::kDatetime;
       f.fsp = c.scale;
@@ -307,7 +316,7 @@ ColumnFormat FormatOf(const Column& c) {
 }
 
 int CollationOf(const Column& c) {
-  if (!c.is_string() || c.charset == Charset::kBinary) return 63;
+  if (!c.has_collation() || c.charset == Charset::kBinary) return 63;
   if (c.collation_id != 0) return c.collation_id;
   if (c.charset == Charset::kUtf8mb4) return c.binary_collation ? 46 : 45;
   if (c.charset == Charset::kLatin1) return c.binary_collation ? 47 : 8;
@@ -315,7 +324,7 @@ int CollationOf(const Column& c) {
 }
 
 TextRule TextRuleOf(const Column& c) {
-  if (!c.is_string() || c.charset == Charset::kBinary) return TextRule::kBytes;
+  if (!c.has_collation() || c.charset == Charset::kBinary) return TextRule::kBytes;
   if (c.binary_collation) return TextRule::kBin;
   if (auto info = CollationById(static_cast<std::uint16_t>(CollationOf(c)))) return info->rule;
   return DefaultCollation(c.charset == Charset::kLatin1).rule;
@@ -451,6 +460,33 @@ Result<Datum> EncodeYear(const Column& c, const Value& v) {
   return Datum::Of(std::string(1, static_cast<char>(year == 0 ? 0 : year - 1900)));
 }
 
+// ENUM and SET: the number stored (DecodeValue's UInt, 0 included), a number a statement gave
+// (an Int or a Double, truncated as the server does: 2.6 is the second label), which for an
+// ENUM must name a label, or text: labels, else an integer written as text ('2').
+Result<Datum> EncodeElements(const Column& c, const Value& v) {
+  const bool is_enum = c.type == ColumnType::kEnum;
+  std::optional<std::uint64_t> n;
+  if (v.is_uint()) {
+    n = v.as_uint();
+  } else if (v.is_int() || v.is_double()) {
+    const double d = v.is_int() ? static_cast<double>(v.as_int()) : std::trunc(v.as_double());
+    if (d >= (is_enum ? 1 : 0) && d < 18446744073709551616.0)
+      n = v.is_int() ? static_cast<std::uint64_t>(v.as_int()) : static_cast<std::uint64_t>(d);
+  } else {
+    const std::string& s = v.as_string();
+    const ElementMatch m = MatchElements(c, s);
+    std::uint64_t number = 0;
+    if (m.complete) {
+      n = m.number;
+    } else if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), number);
+               ec == std::errc() && p == s.data() + s.size() && (number > 0 || !is_enum)) {
+      n = number;
+    }
+  }
+  if (!n || *n > ElementsMax(c)) return Bad(c, Status::Reason::kDataTruncated, "Data truncated");
+  return Datum::Of(Str(EncodeUnsigned(*n, ElementsBytes(c))));
+}
+
 // Strings and binary strings.
 Result<Datum> EncodeString(const Column& c, const Value& v) {
   std::string s = v.is_string() ? v.as_string() : v.ToString();
@@ -512,6 +548,9 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       return EncodeTemporal(c, v);
     case ColumnType::kYear:
       return EncodeYear(c, v);
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      return EncodeElements(c, v);
     default:
       return EncodeString(c, v);
   }
@@ -544,6 +583,12 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       double f = 0;
       std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(8, d.bytes.size()));
       return Value::Double(f);
+    }
+    case ColumnType::kEnum:  // the number stored; sql/ shows its label
+    case ColumnType::kSet: {
+      auto u = DecodeUnsigned(b);
+      if (!u.ok()) return u.status();
+      return Value::UInt(*u);
     }
     case ColumnType::kYear:  // a number (MIN() of one is 0, not 0000); a column of them prints four digits
       return Value::UInt(b.empty() || b[0] == std::byte{0} ? 0 : 1900 + std::to_integer<unsigned>(b[0]));

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "engine/elements.h"
 #include "engine/row_codec.h"
 
 namespace strata::engine {
@@ -78,6 +79,9 @@ std::string Column::SqlType() const {
       return "date";
     case ColumnType::kYear:
       return "year";
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      return ElementsSqlType(*this);
     case ColumnType::kDatetime:
       return scale ? fmt::format("datetime({})", scale) : "datetime";
     case ColumnType::kTimestamp:

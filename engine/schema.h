@@ -40,6 +40,8 @@ enum class ColumnType : std::uint8_t {
   kLongBlob,
   // Types added later come here: the catalog keeps these numbers (SDI's strata_type).
   kYear,  // 1901-2155 and 0000, one byte
+  kEnum,  // one of `elements`: its 1-based number in 1 or 2 bytes (0: the '' of an invalid value)
+  kSet,   // any of `elements`: a bit mask in 1, 2, 3, 4 or 8 bytes (bit 0: the first)
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
@@ -65,9 +67,14 @@ struct Column {
   // (utf8mb4_general_ci, latin1_swedish_ci) or, with binary_collation, its _bin one.
   std::uint16_t collation_id = 0;
   std::optional<Value> default_value;
+  // ENUM and SET: the labels, in order (UTF-8, trailing spaces gone, as the server keeps them).
+  std::vector<std::string> elements;
 
   bool is_integer() const { return type <= ColumnType::kBigInt; }
   bool is_string() const;  // CHAR, VARCHAR, TEXT family (not binary types)
+  bool has_elements() const { return type == ColumnType::kEnum || type == ColumnType::kSet; }
+  // Text with a character set and collation: the strings, and ENUM and SET (their labels).
+  bool has_collation() const { return is_string() || has_elements(); }
   bool is_lob() const { return type >= ColumnType::kTinyText && type <= ColumnType::kLongBlob; }
   // BLOB and TEXT: the most bytes a value holds (TINY 255, plain 65,535, MEDIUM 16 MiB - 1,
   // LONG 4 GiB - 1).

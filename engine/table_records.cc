@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/elements.h"
 #include "engine/lock_sys.h"
 #include "engine/row_codec.h"
 #include "ondisk/record.h"
@@ -205,8 +206,10 @@ std::string TableRecords::DuplicateMessage(std::size_t index, const Tuple& recor
     const int c = fields_[index][i].column;
     std::string v = record[i].bytes;
     if (c >= 0) {
-      auto value = DecodeValue(spec_->columns[static_cast<std::size_t>(c)], record[i]);
-      if (value.ok()) v = value->ToString();
+      const Column& col = spec_->columns[static_cast<std::size_t>(c)];
+      auto value = DecodeValue(col, record[i]);
+      if (value.ok())
+        v = col.has_elements() && value->is_uint() ? ElementsText(col, value->as_uint()) : value->ToString();
     }
     shown += (i ? "-" : "") + v;
   }

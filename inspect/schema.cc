@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "ondisk/base64.h"
 #include "ondisk/charsets.h"
 #include "ondisk/column_format.h"
 #include "ondisk/fil_header.h"
@@ -174,28 +175,6 @@ std::string HexDecode(const std::string& hex) {
   return out;
 }
 
-std::string Base64Decode(const std::string& in) {
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (char ch : in) {
-    int v = ch >= 'A' && ch <= 'Z'   ? ch - 'A'
-            : ch >= 'a' && ch <= 'z' ? ch - 'a' + 26
-            : ch >= '0' && ch <= '9' ? ch - '0' + 52
-            : ch == '+'              ? 62
-            : ch == '/'              ? 63
-                                     : -1;
-    if (v < 0) continue;  // padding
-    acc = (acc << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xFF);
-    }
-  }
-  return out;
-}
-
 // How a column's values read, from its SDI entry (the dictionary's type codes, §12.1).
 ColumnFormat FormatOf(const nlohmann::json& c) {
   ColumnFormat f;
@@ -277,7 +256,7 @@ ColumnFormat FormatOf(const nlohmann::json& c) {
     case T::kSet:
       f.type = c.value("type", 0) == static_cast<int>(T::kEnum) ? ColumnType::kEnum : ColumnType::kSet;
       if (c.contains("elements") && c["elements"].is_array()) {
-        for (const auto& e : c["elements"]) f.elements.push_back(Base64Decode(e.value("name", "")));
+        for (const auto& e : c["elements"]) f.elements.push_back(ondisk::Base64Decode(e.value("name", "")));
       }
       break;
     case T::kGeometry:

@@ -218,6 +218,13 @@ Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
 
 }  // namespace
 
+std::uint32_t EnumBytes(std::size_t labels) { return labels > 255 ? 2 : 1; }
+
+std::uint32_t SetBytes(std::size_t labels) {
+  const auto bytes = static_cast<std::uint32_t>((labels + 7) / 8);
+  return bytes > 4 ? 8 : std::max(bytes, 1u);
+}
+
 Charset CharsetOfCollation(int id) {
   const CharsetInfo cs = CharsetOfCollationId(id);
   if (!cs.name) return Charset::kOther;
@@ -257,11 +264,9 @@ std::optional<std::uint32_t> ColumnFormat::FixedBytes() const {
     case ColumnType::kTimestamp:
       return 4 + FractionBytes(fsp);
     case ColumnType::kEnum:
-      return elements.size() > 255 ? 2 : 1;
-    case ColumnType::kSet: {
-      const auto bytes = static_cast<std::uint32_t>((elements.size() + 7) / 8);
-      return bytes > 4 ? 8 : std::max(bytes, 1u);
-    }
+      return EnumBytes(elements.size());
+    case ColumnType::kSet:
+      return SetBytes(elements.size());
     default:
       return std::nullopt;
   }

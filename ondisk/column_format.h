@@ -78,6 +78,10 @@ struct ColumnFormat {
   std::optional<std::uint32_t> FixedBytes() const;
 };
 
+// The bytes an ENUM or SET column of `labels` labels stores its number in.
+std::uint32_t EnumBytes(std::size_t labels);  // 1 or 2
+std::uint32_t SetBytes(std::size_t labels);   // 1, 2, 3, 4 or 8
+
 // The value of `stored` (a column's complete bytes, off-page parts included) as the client
 // prints it, before its batch-mode escaping: "2024-06-15 14:30:00", "12345.67", "3.14", a
 // string's characters in UTF-8. Corruption when the bytes cannot be a value of the type (a

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <limits>
 
+#include "engine/elements.h"
 #include "ondisk/charsets.h"
 #include "sql/session.h"
 
@@ -26,6 +28,10 @@ bool Negative(const Value& v) {
 Value ImplicitDefault(const Column& c) {
   if (c.is_integer()) return c.is_unsigned ? Value::UInt(0) : Value::Int(0);
   switch (c.type) {
+    case ColumnType::kEnum:
+      return Value::UInt(1);  // its first label
+    case ColumnType::kSet:
+      return Value::UInt(0);  // the empty set
     case ColumnType::kDecimal:
       return Value::String("0");
     case ColumnType::kFloat:
@@ -120,8 +126,27 @@ std::string Questioned(const Column& c, std::string_view s) {
   return out;
 }
 
+// What an ENUM or SET stores for a value naming no label: an ENUM '' (number 0), a SET the
+// members that were named.
+Value NearestElements(const Column& c, const Value& v) {
+  if (c.type == ColumnType::kEnum) return Value::UInt(0);
+  std::uint64_t n = 0;
+  if (v.is_uint()) {
+    n = v.as_uint();
+  } else if (v.is_int() || v.is_double()) {
+    const double d = v.is_int() ? static_cast<double>(v.as_int()) : v.as_double();
+    if (d >= 1 && d < 18446744073709551616.0) n = static_cast<std::uint64_t>(d);
+  } else {
+    const std::string& s = v.as_string();
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || end != s.data() + s.size()) return Value::UInt(engine::MatchElements(c, s).number);
+  }
+  return Value::UInt(n & engine::ElementsMax(c));  // the members it names (9 of a 3-member SET is the first)
+}
+
 // The value stored instead of `v`, which `c` refused with `why`; nullopt when nothing is.
 std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why) {
+  if (c.has_elements() && why.reason() == Status::Reason::kDataTruncated) return NearestElements(c, v);
   switch (why.reason()) {
     case Status::Reason::kNullNotAllowed:
       return ImplicitDefault(c);

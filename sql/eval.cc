@@ -13,6 +13,7 @@
 #include <mutex>
 #include <random>
 
+#include "engine/elements.h"
 #include "sql/decimal.h"
 #include "sql/functions.h"
 #include "sql/stack_guard.h"
@@ -296,6 +297,10 @@ SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
     if (a->hex_number && (arithmetic || IsNumber(*b))) *a = HexAsNumber(*a);
     if (b->hex_number && (arithmetic || IsNumber(*a))) *b = HexAsNumber(*b);
   }
+  if ((a->enum_number || b->enum_number) && !IsComparison(e.op)) {  // e + 0: its number
+    *a = NumberOf(*a);
+    *b = NumberOf(*b);
+  }
   if (e.op == "XOR") {
     const auto x = Truth(*a), y = Truth(*b);
     if (!x || !y) return Null();
@@ -387,6 +392,9 @@ bool HasAggregate(const Expr& e) {
 
 std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   if (a.value.is_null() || b.value.is_null()) return std::nullopt;
+  // An ENUM or SET beside a number compares by its number (e = 2), beside text by its label.
+  if (a.enum_number && IsNumber(b)) return Compare(NumberOf(a), b);
+  if (b.enum_number && IsNumber(a)) return Compare(a, NumberOf(b));
   const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
   const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
   if (text_a && text_b) {
@@ -409,6 +417,7 @@ std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
 
 std::optional<bool> Truth(const SqlValue& v) {
   if (v.value.is_null()) return std::nullopt;
+  if (v.enum_number) return *v.enum_number != 0;
   if (v.value.is_int()) return v.value.as_int() != 0;
   if (v.value.is_uint()) return v.value.as_uint() != 0;
   return ToDouble(v.value) != 0;
@@ -438,6 +447,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       auto v = Eval(*e.args[0], ctx);
       if (!v.ok() || v->value.is_null()) return v;
       if (e.op == "NOT") return Int(Truth(*v).value() ? 0 : 1);
+      if (v->enum_number) *v = NumberOf(*v);
       if (e.op == "-") return Negate(*v);
       if (v->value.is_uint()) return SqlValue{Value::UInt(~v->value.as_uint())};
       // MySQL takes the operand as a BIGINT UNSIGNED: a negative one by its two's complement.
@@ -528,6 +538,7 @@ std::string FixedDecimals(double v, std::uint32_t decimals) {
 
 std::optional<std::string> Format(const Value& v, const Column* column) {
   if (v.is_null()) return std::nullopt;
+  if (column && column->has_elements() && v.is_uint()) return engine::ElementsText(*column, v.as_uint());
   std::string text;
   if (!v.is_double())
     text = v.ToString();
@@ -541,6 +552,11 @@ std::optional<std::string> Format(const Value& v, const Column* column) {
     text.insert(0, DisplayWidth(*column) - text.size(), '0');
   if (column && column->type == ColumnType::kYear && text.size() < 4) text.insert(0, 4 - text.size(), '0');  // 0000
   return text;
+}
+
+SqlValue NumberOf(const SqlValue& v) {
+  if (!v.enum_number) return v;
+  return SqlValue{Value::Int(static_cast<std::int64_t>(*v.enum_number))};
 }
 
 std::optional<std::string> FormatResult(const SqlValue& v) {
@@ -584,6 +600,10 @@ Value ToColumn(SqlValue v, const Column& c) {
   const bool numeric = c.is_integer() || c.type == ColumnType::kDecimal || c.type == ColumnType::kFloat ||
                        c.type == ColumnType::kDouble || c.type == ColumnType::kYear;
   if (v.hex_number && numeric) v = HexAsNumber(v);
+  if (v.enum_number && numeric) return NumberOf(v).value;  // an ENUM into a number: its number
+  // A number into an ENUM or SET names a label by its number, 2.6 as 2 (a DECIMAL is text here).
+  if (c.has_elements() && v.kind == LiteralKind::kDecimal && v.value.is_string())
+    return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
   // An exact number goes into a YEAR as the number it is (0.4 is 0000), not as its text.
   if (c.type == ColumnType::kYear && v.kind == LiteralKind::kDecimal && v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));

@@ -34,7 +34,13 @@ struct SqlValue {
   // A 0x... literal: its bytes as a string, and the unsigned number they spell big-endian in
   // arithmetic, beside a number and into a numeric column, as the server reads it.
   bool hex_number = false;
+  // Read from an ENUM or SET column (`value` is its label text): the number stored for it,
+  // which arithmetic, numeric functions, a comparison with a number, ORDER BY and SUM use.
+  std::optional<std::uint64_t> enum_number;
 };
+
+// `v` as a number where one is wanted: an ENUM's or SET's number, else `v` itself.
+SqlValue NumberOf(const SqlValue& v);
 
 template <typename T>
 class SqlResult {
@@ -79,7 +85,8 @@ bool IsAggregate(const Expr& e);
 bool HasAggregate(const Expr& e);
 
 // As the mysql client shows a value: NULL as nullopt, a float column's value in float
-// precision, doubles in MySQL's shortest form ("1e20", "0.1").
+// precision, doubles in MySQL's shortest form ("1e20", "0.1"), an ENUM's or SET's number as
+// its label text.
 std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
 // The text a non-NULL value reads as where a string is wanted (CONCAT, LIKE): a YEAR column's
 // value with its four digits, 0000 as the server has it.

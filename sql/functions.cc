@@ -270,12 +270,12 @@ SqlResult<SqlValue> Rand(const std::string&, std::vector<SqlValue>&) {
 
 constexpr std::size_t kAny = FunctionDef::kAny;
 
-// name, least and most arguments, whether NULL in gives NULL out, the code.
+// name, least and most arguments, whether NULL in gives NULL out, the code, whether it takes numbers.
 constexpr FunctionDef kFunctions[] = {
-    {"ABS", 1, 1, true, Abs},
+    {"ABS", 1, 1, true, Abs, true},
     {"BIN_TO_UUID", 1, 2, true, BinToUuid},
-    {"CEIL", 1, 1, true, FloorOrCeiling},
-    {"CEILING", 1, 1, true, FloorOrCeiling},
+    {"CEIL", 1, 1, true, FloorOrCeiling, true},
+    {"CEILING", 1, 1, true, FloorOrCeiling, true},
     {"CHARACTER_LENGTH", 1, 1, true, Length},
     {"CHAR_LENGTH", 1, 1, true, Length},
     {"COALESCE", 1, kAny, false, FirstNotNull},
@@ -283,7 +283,7 @@ constexpr FunctionDef kFunctions[] = {
     {"CURDATE", 0, kAny, false, CurDate},
     {"CURRENT_DATE", 0, kAny, false, CurDate},
     {"CURRENT_TIMESTAMP", 0, kAny, false, Now},
-    {"FLOOR", 1, 1, true, FloorOrCeiling},
+    {"FLOOR", 1, 1, true, FloorOrCeiling, true},
     {"HEX", 1, 1, true, HexOf},
     {"IF", 3, 3, false, If},
     {"IFNULL", 2, 2, false, FirstNotNull},
@@ -298,7 +298,7 @@ constexpr FunctionDef kFunctions[] = {
     {"RAND", 0, kAny, false, Rand},
     {"REPEAT", 2, 2, true, Repeat},
     {"RIGHT", 2, 2, true, LeftOrRight},
-    {"ROUND", 1, 2, true, Round},
+    {"ROUND", 1, 2, true, Round, true},
     {"SUBSTR", 2, 3, true, Substring},
     {"SUBSTRING", 2, 3, true, Substring},
     {"SYSDATE", 0, kAny, false, Now},
@@ -328,6 +328,9 @@ SqlResult<SqlValue> ApplyFunction(const std::string& name, std::vector<SqlValue>
   if (args.size() < f->min_args || args.size() > f->max_args) return WrongArguments(name);
   if (f->null_gives_null && std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); }))
     return Null();
+  if (f->numbers) {
+    for (SqlValue& a : args) a = NumberOf(a);
+  }
   return f->apply(name, args);
 }
 

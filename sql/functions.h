@@ -22,6 +22,7 @@ struct FunctionDef {
   std::size_t min_args = 0, max_args = kAny;
   bool null_gives_null = true;  // a NULL argument makes the result NULL, before the function runs
   Apply apply = nullptr;
+  bool numbers = false;  // takes numbers: an ENUM or SET argument comes as its number (ABS(e))
 };
 
 // Every function, in name order.

@@ -1,6 +1,7 @@
 // CREATE (DATABASE, TABLE, INDEX), ALTER and DROP: the statements that define tables.
 #include "sql/parser_internal.h"
 
+#include "engine/elements.h"
 #include "ondisk/charsets.h"
 #include "sql/ddl_check.h"
 
@@ -137,7 +138,9 @@ constexpr EngineType kEngineTypes[] = {{"TINYINT", ColumnType::kTinyInt},
                                        {"TINYBLOB", ColumnType::kTinyBlob},
                                        {"BLOB", ColumnType::kBlob},
                                        {"MEDIUMBLOB", ColumnType::kMediumBlob},
-                                       {"LONGBLOB", ColumnType::kLongBlob}};
+                                       {"LONGBLOB", ColumnType::kLongBlob},
+                                       {"ENUM", ColumnType::kEnum},
+                                       {"SET", ColumnType::kSet}};
 
 // CHARACTER SET binary (or COLLATE binary) makes text a byte string, as the server does:
 // CHAR becomes BINARY, VARCHAR VARBINARY and each TEXT its BLOB (SHOW CREATE TABLE says so).
@@ -178,6 +181,39 @@ std::optional<std::string> WiderCharsetNote(const std::string& charset, const st
   if (n == "ascii")
     return "CHARACTER SET ascii of `" + column + "` (stored as latin1 here: latin1's characters are accepted)";
   return std::nullopt;
+}
+
+// An ENUM's or SET's labels as the server keeps them (trailing spaces gone), refused as it
+// refuses them: a SET of more than 64 (1097), a SET label with a comma (1367), a label twice
+// by the column's collation (1291).
+void CheckElements(Column& col) {
+  const char* type = col.type == ColumnType::kEnum ? "ENUM" : "SET";
+  if (col.elements.size() > (col.type == ColumnType::kEnum ? 65535u : 64u))
+    throw Failure{{1097, "HY000", fmt::format("Too many strings for column {} and {}", col.name, type)}};
+  const engine::TextRule rule = engine::TextRuleOf(col);
+  for (std::size_t i = 0; i < col.elements.size(); ++i) {
+    std::string& label = col.elements[i];
+    label.erase(label.find_last_not_of(' ') + 1);
+    if (col.type == ColumnType::kSet && label.find(',') != std::string::npos)
+      throw Failure{{1367, "22007", fmt::format("Illegal set '{}' value found during parsing", label)}};
+    for (std::size_t k = 0; k < i; ++k) {
+      if (engine::CompareUtf8(rule, col.elements[k], label) == 0)
+        throw Failure{{1291, "HY000",
+                       fmt::format("Column '{}' has duplicated value '{}' in {}", col.name, col.elements[k], type)}};
+    }
+  }
+}
+
+// An ENUM's or SET's DEFAULT: the number of the label(s) it names, or NULL. A number, or text
+// naming no label, is refused as the server refuses it (1067), though INSERT takes numbers.
+Value ElementsDefault(const Column& col, const SqlValue& literal) {
+  if (literal.value.is_null()) return literal.value;
+  const engine::ElementMatch m =
+      literal.value.is_string() && !literal.hex_number && literal.kind != LiteralKind::kDecimal
+          ? engine::MatchElements(col, literal.value.as_string())
+          : engine::ElementMatch{0, false};
+  if (!m.complete) throw Failure{{1067, "42000", fmt::format("Invalid default value for '{}'", col.name)}};
+  return Value::UInt(m.number);
 }
 
 std::vector<std::string> KeyColumnNames(const KeyText& k) {
@@ -336,6 +372,8 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     col.scale = t.Arg(0, 0);
   } else if (col.type == ColumnType::kYear) {
     if (t.Arg(0, 4) != 4) Unsupported("YEAR(" + t.args[0] + ")");  // MySQL 8.0 has only YEAR(4)
+  } else if (col.has_elements()) {
+    col.elements = t.args;  // checked once the collation they compare by is known
   } else if (!col.is_lob() && col.type != ColumnType::kDate) {
     col.length = t.Arg(0, 1);
   }
@@ -345,7 +383,7 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
   col.auto_increment = text.auto_increment;
   if (col.type == ColumnType::kBinary || col.type == ColumnType::kVarbinary || (col.is_lob() && !col.is_string()))
     col.charset = Charset::kBinary;
-  if (col.is_string()) {
+  if (col.has_collation()) {
     const DefaultCharset own = EngineDefault(t.charset, t.collation);
     if (own.charset) col.charset = *own.charset;
     col.binary_collation = own.binary;
@@ -354,13 +392,15 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
       const Collation bin = EngineCollation(col.charset == Charset::kLatin1 ? "latin1_bin" : "utf8mb4_bin", {});
       col.binary_collation = bin.binary, col.collation_id = bin.id;
     }
-    if (col.charset == Charset::kBinary) MakeBinaryString(col);
+    if (col.charset == Charset::kBinary && col.is_string()) MakeBinaryString(col);
+    if (col.has_elements()) CheckElements(col);
   } else if (!t.collation.empty()) {
     EngineCollation(t.collation, std::nullopt);  // checked as the server checks it, though unused
   }
   if (col.is_lob() && !t.args.empty()) FitLobToLength(col, t.Arg(0, 0));
   if (auto literal = DefaultValue(text)) {
-    col.default_value = ToColumn(*literal, col);  // as a value assigned to the column: 0x10 is 16 in an INT
+    col.default_value = col.has_elements() ? ElementsDefault(col, *literal)
+                                           : ToColumn(*literal, col);  // as a value assigned: 0x10 is 16 in an INT
     // A YEAR's default is kept as the year it stands for ('24' is 2024), as the server shows it.
     if (auto year = col.type == ColumnType::kYear ? YearConstant(*literal) : std::nullopt; year && *year >= 0)
       col.default_value = Value::UInt(static_cast<std::uint64_t>(*year));

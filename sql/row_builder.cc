@@ -37,6 +37,7 @@ std::optional<Value> RowBuilder::DefaultOf(const Column& c) const {
     return *c.default_value;
   }
   if (c.nullable || c.auto_increment) return Value::Null();
+  if (c.type == ColumnType::kEnum) return Value::UInt(1);  // a NOT NULL ENUM's first label, as the server has it
   return std::nullopt;
 }
 

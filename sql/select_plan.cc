@@ -39,6 +39,7 @@ struct AggregateStep::Accumulator {
       const auto c = best ? Compare(*v, *best) : std::optional<int>(0);
       if (!best || (call->name == "MIN" ? *c < 0 : *c > 0)) best = *v;
     } else if (call->name == "SUM" || call->name == "AVG") {
+      if (v->enum_number) *v = NumberOf(*v);  // an ENUM's or SET's number, as the server sums it
       const Value& x = v->value;
       integral = integral && (x.is_int() || x.is_uint());
       const bool decimal = v->kind == LiteralKind::kDecimal && x.is_string();
@@ -133,6 +134,15 @@ bool SortStep::Push(const Row* row) {
   return true;
 }
 
+namespace {
+// ORDER BY's order: an ENUM or SET column's by the numbers stored (as its index orders it),
+// everything else as Compare has it.
+std::optional<int> OrderOf(const SqlValue& a, const SqlValue& b) {
+  if (a.enum_number && b.enum_number) return *a.enum_number < *b.enum_number ? -1 : *a.enum_number > *b.enum_number;
+  return Compare(a, b);
+}
+}  // namespace
+
 bool SortStep::Finish() {
   std::vector<std::pair<std::vector<SqlValue>, std::size_t>> keyed;
   keyed.reserve(rows_.size());
@@ -150,7 +160,7 @@ bool SortStep::Finish() {
   std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
     for (std::size_t j = 0; j < keys_.size(); ++j) {
       const bool an = a.first[j].value.is_null(), bn = b.first[j].value.is_null();
-      int c = an && bn ? 0 : an ? -1 : bn ? 1 : *Compare(a.first[j], b.first[j]);
+      int c = an && bn ? 0 : an ? -1 : bn ? 1 : *OrderOf(a.first[j], b.first[j]);
       if (keys_[j].descending) c = -c;
       if (c) return c < 0;
     }

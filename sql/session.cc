@@ -718,7 +718,7 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   std::vector<std::uint16_t> said;
   for (const engine::Column& col : spec.columns) {
     const auto collation = engine::CollationById(col.collation_id);
-    if (!col.is_string() || !collation || std::count(said.begin(), said.end(), collation->id)) continue;
+    if (!col.has_collation() || !collation || std::count(said.begin(), said.end(), collation->id)) continue;
     said.push_back(collation->id);
     if (const std::string note = engine::UnicodeWarning(*collation); !note.empty())
       o.warnings.push_back({SqlWarning::Level::kNote, 1235, note});
@@ -880,12 +880,12 @@ std::string Session::ShowCreateTable(const engine::Table& table) const {
   std::vector<std::string> lines;
   for (const engine::Column& c : spec.columns) {
     std::string l = "  " + ondisk::QuoteIdentifier(c.name) + " " + c.SqlType();
-    if (c.is_string() && (c.charset == Charset::kLatin1 || c.binary_collation)) {
+    if (c.has_collation() && (c.charset == Charset::kLatin1 || c.binary_collation)) {
       const std::string charset = c.charset == Charset::kLatin1 ? "latin1" : "utf8mb4";
       l += " CHARACTER SET " + charset;
       if (c.binary_collation) l += " COLLATE " + charset + "_bin";
     } else if (auto collation = engine::CollationById(c.collation_id);
-               c.is_string() && collation && collation->id != engine::DefaultCollation(false).id) {
+               c.has_collation() && collation && collation->id != engine::DefaultCollation(false).id) {
       l += std::string(" COLLATE ") + collation->name;
     }
     if (!c.nullable) l += " NOT NULL";

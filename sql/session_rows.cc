@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/elements.h"
 #include "sql/access_path.h"
 #include "sql/column_fit.h"
 #include "sqltext/lexer.h"
@@ -24,6 +25,13 @@ std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& 
 }
 
 SqlValue FromColumn(const Value& v, const engine::Column& c) {
+  if (c.has_elements() && v.is_uint()) {  // its label, with the number stored beside it
+    SqlValue out{Value::String(engine::ElementsText(c, v.as_uint())),
+                 c.binary_collation ? LiteralKind::kBinCollated : LiteralKind::kPlain};
+    out.collation = engine::TextRuleOf(c);
+    out.enum_number = v.as_uint();
+    return out;
+  }
   LiteralKind kind = LiteralKind::kPlain;
   if (c.type == ColumnType::kDecimal) {
     kind = LiteralKind::kDecimal;

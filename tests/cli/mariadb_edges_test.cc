@@ -25,9 +25,9 @@ using strata::testing::RunCommand;
 using strata::testing::TempDir;
 
 // What both print, with the differences that are only naming made equal: MySQL 8.0 (whose
-// messages Strata writes) names a key 'table.key', MariaDB 'key'.
-// messages name a column `db`.`table`.`c` where MySQL 8.0 writes 'c', and give 1366 SQLSTATE
-// 22007 where MySQL 8.0 gives HY000.
+// messages Strata writes) names a key 'table.key', MariaDB 'key'; MariaDB's messages name a
+// column `db`.`table`.`c` where MySQL 8.0 writes 'c', and give 1366 SQLSTATE 22007 where
+// MySQL 8.0 gives HY000.
 std::string Normalized(const std::string& text) {
   static const std::regex qualified_key("for key '[^'.]*\\.");
   static const std::regex qualified_column("for column `[^`]*`\\.`[^`]*`\\.`([^`]*)`");
@@ -409,6 +409,79 @@ UPDATE y SET y = y + 1 WHERE id = 7;
 UPDATE y SET y = 5 WHERE id = 9;
 DELETE FROM y WHERE y < 2000;
 SELECT * FROM y ORDER BY y DESC, id;
+)");
+}
+
+// ENUM and SET store their labels' numbers: numbers name labels (2.6 the second, truncated),
+// text names them by the column's collation, ORDER BY, SUM and e + 0 go by the number, MIN,
+// MAX and a comparison with text by the label; what names no label is 1265, or '' (a SET:
+// the members it did name) under IGNORE; a NOT NULL ENUM defaults to its first label. (MIN
+// and MAX are by label, as the manual says; the server gives the index's order instead when
+// the column leads a key, which is why no key here leads with `s`.)
+TEST_F(MariadbEdgesTest, EnumsAndSetsAsTheServerHasThem) {
+  ExpectSame(
+      R"(CREATE TABLE t (id INT PRIMARY KEY, e ENUM('b','a ','C'), s SET('x','y','z') NOT NULL, f ENUM('p','q') NOT NULL, KEY ke (e));
+INSERT INTO t (id, e, s) VALUES (1, 'a', 'x,z');
+INSERT INTO t VALUES (2, 'A ', 'Z,X,x', 'q'), (3, 3, 5, 1), (4, 'c', '', 'p'), (5, NULL, 'y', 'q'), (6, '2', '3', '2'), (7, 2.6, 2.6, 'p');
+SELECT * FROM t ORDER BY id;
+SELECT id, e + 0, s + 0, f + 0, -e, ABS(e), ROUND(s), e * 1.5 FROM t ORDER BY id;
+SELECT id, e, s FROM t ORDER BY e, id;
+SELECT id, e, s FROM t ORDER BY s DESC, id;
+SELECT MIN(e), MAX(e), SUM(e), AVG(s), MIN(s), MAX(s), COUNT(e) FROM t;
+SELECT id FROM t WHERE e = 2 ORDER BY id;
+SELECT id FROM t WHERE e > 'b' ORDER BY id;
+SELECT id FROM t WHERE s = 5 ORDER BY id;
+SELECT id FROM t WHERE s = 'x,z' ORDER BY id;
+SELECT id FROM t WHERE s LIKE '%z%' ORDER BY id;
+SELECT id FROM t WHERE e IN ('a', 3) ORDER BY id;
+SELECT id FROM t WHERE e BETWEEN 1 AND 2 ORDER BY id;
+SELECT id FROM t WHERE e ORDER BY id;
+SELECT id, CONCAT(e, '|', s), LENGTH(s), UPPER(e) FROM t ORDER BY id;
+INSERT INTO t VALUES (8, 'd', 'x', 'p');
+INSERT INTO t VALUES (8, 'a', 'w', 'p');
+INSERT INTO t VALUES (8, 0, 'x', 'p');
+INSERT INTO t VALUES (8, 4, 'x', 'p');
+INSERT INTO t VALUES (8, 'a', 8, 'p');
+INSERT INTO t VALUES (8, 'a', 'x', '');
+INSERT INTO t VALUES (8, '', 'x', 'p');
+INSERT INTO t VALUES (8, '4', 'x', 'p');
+INSERT INTO t VALUES (8, '1.5', 'x', 'p');
+INSERT INTO t VALUES (8, -1, 'x', 'p');
+INSERT INTO t VALUES (1, 'a', 'x,z', 'p');
+INSERT IGNORE INTO t VALUES (9, 'd', 'x,w,y', 'p'), (10, 7, 9, 'p'), (11, NULL, 'y', NULL);
+INSERT INTO t (id, s) VALUES (12, 'x');
+SELECT id, e, e + 0, s, s + 0, f FROM t WHERE id >= 9 ORDER BY id;
+SELECT id FROM t WHERE e = '' ORDER BY id;
+UPDATE t SET e = e + 1 WHERE id = 1;
+UPDATE t SET s = CONCAT(s, ',y') WHERE id = 4;
+UPDATE t SET e = 'nope' WHERE id = 2;
+DELETE FROM t WHERE e = 'C';
+SELECT * FROM t ORDER BY id;
+CREATE TABLE u (id INT PRIMARY KEY, e ENUM('1','2','10') NOT NULL DEFAULT '10', i INT, c VARCHAR(10));
+INSERT INTO u (id) VALUES (1);
+INSERT INTO u (id, e) VALUES (2, '2'), (3, 2), (4, 3), (5, '1');
+UPDATE u SET i = e, c = e;
+SELECT * FROM u ORDER BY e, id;
+SELECT id FROM u WHERE e = '2' ORDER BY id;
+SELECT id FROM u WHERE e < '10' ORDER BY id;
+CREATE TABLE d (e ENUM('a','b') NOT NULL, s SET('a','b') DEFAULT 'b,A', k ENUM('x','y') CHARACTER SET latin1 COLLATE latin1_bin DEFAULT 'y ', q ENUM('it''s','a\\b'));
+DESCRIBE d;
+INSERT INTO d (q) VALUES ('it''s'), ('a\\b');
+INSERT INTO d (k) VALUES ('X');
+SELECT * FROM d;
+CREATE TABLE k (id INT PRIMARY KEY, s SET('a','b') NOT NULL, e ENUM('x','y'), UNIQUE KEY us (s), UNIQUE KEY ue (e));
+INSERT INTO k VALUES (1, 'a', 'x'), (2, 'b,a', 'y');
+INSERT INTO k VALUES (3, 'A,b', NULL);
+INSERT INTO k VALUES (4, '', 'Y');
+SELECT * FROM k ORDER BY s;
+CREATE TABLE bad1 (e ENUM('a','b','a'));
+CREATE TABLE bad2 (s SET('a','b','A'));
+CREATE TABLE bad3 (s SET('a,b','c'));
+CREATE TABLE bad4 (e ENUM('a','b') DEFAULT 'c');
+CREATE TABLE bad5 (e ENUM('a','b') DEFAULT 2);
+CREATE TABLE bad6 (e SET('a','b') DEFAULT 1);
+CREATE TABLE bad7 (e ENUM('a','b') NOT NULL DEFAULT NULL);
+CREATE TABLE bad8 (s SET('a','b','c','d','e','f','g','h','i','j','k','l','m','n','o','p','q','r','s','t','u','v','w','x','y','z','a1','b1','c1','d1','e1','f1','g1','h1','i1','j1','k1','l1','m1','n1','o1','p1','q1','r1','s1','t1','u1','v1','w1','x1','y1','z1','a2','b2','c2','d2','e2','f2','g2','h2','i2','j2','k2','l2','m2'));
 )");
 }
 
