@@ -53,6 +53,8 @@ ondisk::DdColumnType DdType(const Column& c) {
       return T::kEnum;
     case ColumnType::kSet:
       return T::kSet;
+    case ColumnType::kBit:
+      return T::kBit;
     case ColumnType::kDatetime:
       return T::kDatetime2;
     case ColumnType::kTimestamp:
@@ -121,8 +123,8 @@ json ColumnJson(const Column& c, std::size_t position) {
             {"is_virtual", false},
             {"hidden", 1},
             {"ordinal_position", position},
-            {"char_length", f.max_length},
-            {"numeric_precision", fixed_scale ? c.length : 0},
+            {"char_length", c.type == ColumnType::kBit ? c.length : f.max_length},  // a BIT's in bits
+            {"numeric_precision", fixed_scale || c.type == ColumnType::kBit ? c.length : 0},
             {"numeric_scale", fixed_scale ? c.scale : 0},
             {"numeric_scale_null", !fixed_scale},  // as MySQL marks a DECIMAL, FLOAT(M,D) or DOUBLE(M,D)
             {"datetime_precision", c.scale},

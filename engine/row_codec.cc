@@ -253,6 +253,8 @@ FieldDef StorageOf(const Column& c) {
     case ColumnType::kEnum:
     case ColumnType::kSet:
       return FieldDef::Fixed(c.name, ElementsBytes(c), n);
+    case ColumnType::kBit:
+      return FieldDef::Fixed(c.name, (c.length + 7) / 8, n);
     case ColumnType::kDatetime:
       return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
     case ColumnType::kTimestamp:
@@ -295,6 +297,9 @@ ColumnFormat FormatOf(const Column& c) {
     case ColumnType::kSet:
       f.type = c.type == ColumnType::kEnum ? ondisk::ColumnType::kEnum : ondisk::ColumnType::kSet;
       f.elements = c.elements;
+      break;
+    case ColumnType::kBit:
+      f.type = ondisk::ColumnType::kBit;
       break;
     case ColumnType::kDatetime:
       f.type = ondisk::ColumnType::kDatetime;
@@ -487,6 +492,27 @@ Result<Datum> EncodeElements(const Column& c, const Value& v) {
   return Datum::Of(Str(EncodeUnsigned(*n, ElementsBytes(c))));
 }
 
+// BIT(M): a number of at most M bits, given as a number (a double rounded) or as the bytes of
+// one, big-endian ('a' is 97, as the server reads text); more is too long, as MySQL says, and
+// a number past 64 bits out of range.
+Result<Datum> EncodeBit(const Column& c, const Value& v) {
+  std::optional<std::uint64_t> n;
+  if (v.is_uint()) {
+    n = v.as_uint();
+  } else if (v.is_int()) {
+    if (v.as_int() >= 0) n = static_cast<std::uint64_t>(v.as_int());
+  } else if (v.is_double()) {
+    const double r = std::round(v.as_double());
+    if (r >= 18446744073709551616.0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");  // past 64 bits
+    if (r >= 0) n = static_cast<std::uint64_t>(r);
+  } else if (v.as_string().size() <= 8) {
+    n = 0;
+    for (unsigned char b : v.as_string()) *n = *n << 8 | b;
+  }
+  if (!n || (c.length < 64 && *n >> c.length)) return Bad(c, Status::Reason::kDataTooLong, "Data too long");
+  return Datum::Of(Str(EncodeUnsigned(*n, (c.length + 7) / 8)));
+}
+
 // Strings and binary strings.
 Result<Datum> EncodeString(const Column& c, const Value& v) {
   std::string s = v.is_string() ? v.as_string() : v.ToString();
@@ -551,6 +577,8 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
     case ColumnType::kEnum:
     case ColumnType::kSet:
       return EncodeElements(c, v);
+    case ColumnType::kBit:
+      return EncodeBit(c, v);
     default:
       return EncodeString(c, v);
   }
@@ -584,8 +612,9 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       std::memcpy(&f, d.bytes.data(), std::min<std::size_t>(8, d.bytes.size()));
       return Value::Double(f);
     }
-    case ColumnType::kEnum:  // the number stored; sql/ shows its label
-    case ColumnType::kSet: {
+    case ColumnType::kEnum:  // the number stored; sql/ shows its label (a BIT's, its bytes)
+    case ColumnType::kSet:
+    case ColumnType::kBit: {
       auto u = DecodeUnsigned(b);
       if (!u.ok()) return u.status();
       return Value::UInt(*u);

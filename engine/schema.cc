@@ -82,6 +82,8 @@ std::string Column::SqlType() const {
     case ColumnType::kEnum:
     case ColumnType::kSet:
       return ElementsSqlType(*this);
+    case ColumnType::kBit:
+      return fmt::format("bit({})", length);
     case ColumnType::kDatetime:
       return scale ? fmt::format("datetime({})", scale) : "datetime";
     case ColumnType::kTimestamp:
@@ -138,6 +140,12 @@ Status CheckTableOrDatabaseName(const std::string& name) {
 
 Status CheckValue(const Column& c, const Value& v) { return EncodeValue(c, v).status(); }
 
+Result<Value> StoredValue(const Column& c, const Value& v) {
+  auto d = EncodeValue(c, v);
+  if (!d.ok()) return d.status();
+  return DecodeValue(c, *d);
+}
+
 Status CheckIdentifier(const std::string& name) {
   // Well-formed UTF-8, as MySQL requires of identifiers; the SDI and the catalog are JSON,
   // which holds nothing else.
@@ -186,6 +194,10 @@ Status TableSpec::Validate() const {
         if (c.length < 1 || c.length > 65 || c.scale > 30 || c.scale > c.length) {
           return bad(fmt::format("column '{}': decimal({},{}) is out of range", c.name, c.length, c.scale));
         }
+        break;
+      case ColumnType::kBit:
+        if (c.length < 1 || c.length > 64)
+          return bad(fmt::format("column '{}': bit({}) is out of range", c.name, c.length));
         break;
       case ColumnType::kDatetime:
       case ColumnType::kTimestamp:

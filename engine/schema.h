@@ -42,6 +42,7 @@ enum class ColumnType : std::uint8_t {
   kYear,  // 1901-2155 and 0000, one byte
   kEnum,  // one of `elements`: its 1-based number in 1 or 2 bytes (0: the '' of an invalid value)
   kSet,   // any of `elements`: a bit mask in 1, 2, 3, 4 or 8 bytes (bit 0: the first)
+  kBit,   // BIT(length): an unsigned number of `length` bits, big-endian in (length + 7) / 8 bytes
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
@@ -49,7 +50,7 @@ enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
 struct Column {
   std::string name;
   ColumnType type = ColumnType::kInt;
-  // CHAR/VARCHAR/TEXT: characters; BINARY/VARBINARY: bytes; DECIMAL, FLOAT(M,D), DOUBLE(M,D):
+  // CHAR/VARCHAR/TEXT: characters; BINARY/VARBINARY: bytes; BIT: bits; DECIMAL, FLOAT(M,D), DOUBLE(M,D):
   // precision (digits; 0 for a FLOAT or DOUBLE without (M,D)); integers: the display width
   // ZEROFILL pads to.
   std::uint32_t length = 0;
@@ -124,6 +125,9 @@ std::size_t FirstInvalidUtf8(std::string_view s);
 // Ok when column `c` holds `v` as it is, else the error storing it gives (InvalidArgument with
 // its Status::Reason: out of range, truncated, too long, not a number, not a date...).
 Status CheckValue(const Column& c, const Value& v);
+// `v` as column `c` gives it back once stored ('a' in a BIT(8) is 97, 'b,a' in a SET the
+// number of 'a,b'), or the error storing it gives.
+Result<Value> StoredValue(const Column& c, const Value& v);
 // The values an integer column holds: [IntegerMin, IntegerMax].
 std::int64_t IntegerMin(const Column& c);
 std::uint64_t IntegerMax(const Column& c);

@@ -31,7 +31,8 @@ Value ImplicitDefault(const Column& c) {
     case ColumnType::kEnum:
       return Value::UInt(1);  // its first label
     case ColumnType::kSet:
-      return Value::UInt(0);  // the empty set
+    case ColumnType::kBit:
+      return Value::UInt(0);  // the empty set, no bits
     case ColumnType::kDecimal:
       return Value::String("0");
     case ColumnType::kFloat:
@@ -52,6 +53,7 @@ Value ImplicitDefault(const Column& c) {
 // The end of the column's range on the value's side.
 Value Limit(const Column& c, bool negative) {
   if (c.is_integer()) return negative ? Value::Int(IntegerMin(c)) : Value::UInt(IntegerMax(c));
+  if (c.type == ColumnType::kBit) return Value::UInt(c.length == 64 ? UINT64_MAX : (std::uint64_t{1} << c.length) - 1);
   switch (c.type) {
     case ColumnType::kDecimal: {
       std::string nines(c.length - c.scale, '9');
@@ -147,6 +149,8 @@ Value NearestElements(const Column& c, const Value& v) {
 // The value stored instead of `v`, which `c` refused with `why`; nullopt when nothing is.
 std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why) {
   if (c.has_elements() && why.reason() == Status::Reason::kDataTruncated) return NearestElements(c, v);
+  // Too many bits, or below 0: all ones, as the server stores it.
+  if (c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong) return Limit(c, false);
   switch (why.reason()) {
     case Status::Reason::kNullNotAllowed:
       return ImplicitDefault(c);
@@ -180,7 +184,9 @@ std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why)
 // truncated data (1265), whatever refused it.
 SqlWarning WarningFor(const Column& c, const Status& why, std::size_t row_number) {
   SqlError e = FromStatus(why);
-  if (why.reason() == Status::Reason::kDataTooLong || why.reason() == Status::Reason::kIncorrectDatetime)
+  if (c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong)  // out of range when mended
+    e = {1264, "22003", fmt::format("Out of range value for column '{}'", c.name)};
+  else if (why.reason() == Status::Reason::kDataTooLong || why.reason() == Status::Reason::kIncorrectDatetime)
     e = {1265, "01000", fmt::format("Data truncated for column '{}'", c.name)};
   e = AtRow(std::move(e), row_number);
   return {SqlWarning::Level::kWarning, e.code, e.message};

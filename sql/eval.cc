@@ -297,7 +297,7 @@ SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
     if (a->hex_number && (arithmetic || IsNumber(*b))) *a = HexAsNumber(*a);
     if (b->hex_number && (arithmetic || IsNumber(*a))) *b = HexAsNumber(*b);
   }
-  if ((a->enum_number || b->enum_number) && !IsComparison(e.op)) {  // e + 0: its number
+  if ((a->stored_number || b->stored_number) && !IsComparison(e.op)) {  // e + 0: its number
     *a = NumberOf(*a);
     *b = NumberOf(*b);
   }
@@ -393,8 +393,8 @@ bool HasAggregate(const Expr& e) {
 std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   if (a.value.is_null() || b.value.is_null()) return std::nullopt;
   // An ENUM or SET beside a number compares by its number (e = 2), beside text by its label.
-  if (a.enum_number && IsNumber(b)) return Compare(NumberOf(a), b);
-  if (b.enum_number && IsNumber(a)) return Compare(a, NumberOf(b));
+  if (a.stored_number && IsNumber(b)) return Compare(NumberOf(a), b);
+  if (b.stored_number && IsNumber(a)) return Compare(a, NumberOf(b));
   const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
   const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
   if (text_a && text_b) {
@@ -417,7 +417,7 @@ std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
 
 std::optional<bool> Truth(const SqlValue& v) {
   if (v.value.is_null()) return std::nullopt;
-  if (v.enum_number) return *v.enum_number != 0;
+  if (v.stored_number) return *v.stored_number != 0;
   if (v.value.is_int()) return v.value.as_int() != 0;
   if (v.value.is_uint()) return v.value.as_uint() != 0;
   return ToDouble(v.value) != 0;
@@ -447,7 +447,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       auto v = Eval(*e.args[0], ctx);
       if (!v.ok() || v->value.is_null()) return v;
       if (e.op == "NOT") return Int(Truth(*v).value() ? 0 : 1);
-      if (v->enum_number) *v = NumberOf(*v);
+      if (v->stored_number) *v = NumberOf(*v);
       if (e.op == "-") return Negate(*v);
       if (v->value.is_uint()) return SqlValue{Value::UInt(~v->value.as_uint())};
       // MySQL takes the operand as a BIGINT UNSIGNED: a negative one by its two's complement.
@@ -539,6 +539,7 @@ std::string FixedDecimals(double v, std::uint32_t decimals) {
 std::optional<std::string> Format(const Value& v, const Column* column) {
   if (v.is_null()) return std::nullopt;
   if (column && column->has_elements() && v.is_uint()) return engine::ElementsText(*column, v.as_uint());
+  if (column && column->type == ColumnType::kBit && v.is_uint()) return BitBytes(*column, v.as_uint());
   std::string text;
   if (!v.is_double())
     text = v.ToString();
@@ -554,9 +555,17 @@ std::optional<std::string> Format(const Value& v, const Column* column) {
   return text;
 }
 
+std::string BitBytes(const Column& c, std::uint64_t n) {
+  std::string out((c.length + 7) / 8, '\0');
+  for (std::size_t i = out.size(); i-- > 0; n >>= 8) out[i] = static_cast<char>(n & 0xFF);
+  return out;
+}
+
 SqlValue NumberOf(const SqlValue& v) {
-  if (!v.enum_number) return v;
-  return SqlValue{Value::Int(static_cast<std::int64_t>(*v.enum_number))};
+  if (!v.stored_number) return v;
+  // Signed where it fits, so that e - 1 of the first label is 0, not a BIGINT UNSIGNED error.
+  if (*v.stored_number > static_cast<std::uint64_t>(INT64_MAX)) return SqlValue{Value::UInt(*v.stored_number)};
+  return SqlValue{Value::Int(static_cast<std::int64_t>(*v.stored_number))};
 }
 
 std::optional<std::string> FormatResult(const SqlValue& v) {
@@ -598,17 +607,17 @@ std::optional<std::int64_t> YearConstant(const SqlValue& constant) {
 
 Value ToColumn(SqlValue v, const Column& c) {
   const bool numeric = c.is_integer() || c.type == ColumnType::kDecimal || c.type == ColumnType::kFloat ||
-                       c.type == ColumnType::kDouble || c.type == ColumnType::kYear;
+                       c.type == ColumnType::kDouble || c.type == ColumnType::kYear || c.type == ColumnType::kBit;
   if (v.hex_number && numeric) v = HexAsNumber(v);
-  if (v.enum_number && numeric) return NumberOf(v).value;  // an ENUM into a number: its number
+  if (v.stored_number && numeric) return NumberOf(v).value;  // an ENUM into a number: its number
   // A number into an ENUM or SET names a label by its number, 2.6 as 2 (a DECIMAL is text here).
   if (c.has_elements() && v.kind == LiteralKind::kDecimal && v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
-  // An exact number goes into a YEAR as the number it is (0.4 is 0000), not as its text.
-  if (c.type == ColumnType::kYear && v.kind == LiteralKind::kDecimal && v.value.is_string())
+  // An exact number goes into a YEAR or BIT as the number it is (0.4 is 0000), not as its text.
+  if ((c.type == ColumnType::kYear || c.type == ColumnType::kBit) && v.kind == LiteralKind::kDecimal &&
+      v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
-  if (!c.is_integer() && c.type != ColumnType::kDecimal && c.type != ColumnType::kFloat &&
-      c.type != ColumnType::kDouble && c.type != ColumnType::kYear && v.value.is_double()) {
+  if (!numeric && v.value.is_double()) {
     return Value::String(*Format(v.value));
   }
   return std::move(v.value);

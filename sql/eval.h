@@ -34,12 +34,13 @@ struct SqlValue {
   // A 0x... literal: its bytes as a string, and the unsigned number they spell big-endian in
   // arithmetic, beside a number and into a numeric column, as the server reads it.
   bool hex_number = false;
-  // Read from an ENUM or SET column (`value` is its label text): the number stored for it,
-  // which arithmetic, numeric functions, a comparison with a number, ORDER BY and SUM use.
-  std::optional<std::uint64_t> enum_number;
+  // Read from an ENUM, SET or BIT column (`value` is what it shows: the label text, the bits'
+  // bytes): the number stored, which arithmetic, numeric functions, a comparison with a
+  // number, ORDER BY and SUM use.
+  std::optional<std::uint64_t> stored_number;
 };
 
-// `v` as a number where one is wanted: an ENUM's or SET's number, else `v` itself.
+// `v` as a number where one is wanted: an ENUM's, SET's or BIT's number, else `v` itself.
 SqlValue NumberOf(const SqlValue& v);
 
 template <typename T>
@@ -88,6 +89,9 @@ bool HasAggregate(const Expr& e);
 // precision, doubles in MySQL's shortest form ("1e20", "0.1"), an ENUM's or SET's number as
 // its label text.
 std::optional<std::string> Format(const Value& v, const Column* column = nullptr);
+// A BIT(M) column's value as the client is sent it: (M + 7) / 8 bytes, big-endian.
+std::string BitBytes(const Column& c, std::uint64_t n);
+
 // The text a non-NULL value reads as where a string is wanted (CONCAT, LIKE): a YEAR column's
 // value with its four digits, 0000 as the server has it.
 std::string TextOf(const SqlValue& v);

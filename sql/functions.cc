@@ -135,6 +135,7 @@ SqlResult<SqlValue> Length(const std::string& f, std::vector<SqlValue>& args) {
 }
 
 SqlResult<SqlValue> HexOf(const std::string&, std::vector<SqlValue>& args) {
+  if (args[0].stored_number && args[0].kind == LiteralKind::kBinary) args[0] = NumberOf(args[0]);  // a BIT's number
   if (Integral(args[0])) {
     return Str(fmt::format(
         "{:X}", args[0].value.is_int() ? static_cast<std::uint64_t>(args[0].value.as_int()) : args[0].value.as_uint()));
@@ -165,6 +166,20 @@ SqlResult<SqlValue> FirstNotNull(const std::string&, std::vector<SqlValue>& args
 
 SqlResult<SqlValue> If(const std::string&, std::vector<SqlValue>& args) {
   return Truth(args[0]).value_or(false) ? args[1] : args[2];
+}
+
+// BIN(n): n's binary digits; a fraction is dropped and a negative n taken as its 64-bit two's
+// complement, as the server does.
+SqlResult<SqlValue> Bin(const std::string&, std::vector<SqlValue>& args) {
+  const Value& x = args[0].value;
+  std::uint64_t n = x.is_uint()  ? x.as_uint()
+                    : x.is_int() ? static_cast<std::uint64_t>(x.as_int())
+                                 : static_cast<std::uint64_t>(ClampToInt64(std::trunc(ToDouble(x))));
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + (n & 1)));
+  } while (n >>= 1);
+  return Str(std::move(digits));
 }
 
 SqlResult<SqlValue> Abs(const std::string&, std::vector<SqlValue>& args) {
@@ -273,6 +288,7 @@ constexpr std::size_t kAny = FunctionDef::kAny;
 // name, least and most arguments, whether NULL in gives NULL out, the code, whether it takes numbers.
 constexpr FunctionDef kFunctions[] = {
     {"ABS", 1, 1, true, Abs, true},
+    {"BIN", 1, 1, true, Bin, true},
     {"BIN_TO_UUID", 1, 2, true, BinToUuid},
     {"CEIL", 1, 1, true, FloorOrCeiling, true},
     {"CEILING", 1, 1, true, FloorOrCeiling, true},

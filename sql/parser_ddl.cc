@@ -140,6 +140,7 @@ constexpr EngineType kEngineTypes[] = {{"TINYINT", ColumnType::kTinyInt},
                                        {"MEDIUMBLOB", ColumnType::kMediumBlob},
                                        {"LONGBLOB", ColumnType::kLongBlob},
                                        {"ENUM", ColumnType::kEnum},
+                                       {"BIT", ColumnType::kBit},
                                        {"SET", ColumnType::kSet}};
 
 // CHARACTER SET binary (or COLLATE binary) makes text a byte string, as the server does:
@@ -374,6 +375,10 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     if (t.Arg(0, 4) != 4) Unsupported("YEAR(" + t.args[0] + ")");  // MySQL 8.0 has only YEAR(4)
   } else if (col.has_elements()) {
     col.elements = t.args;  // checked once the collation they compare by is known
+  } else if (col.type == ColumnType::kBit) {
+    col.length = std::max(t.Arg(0, 1), 1u);  // BIT(0) is BIT(1), as the server has it
+    if (col.length > 64)
+      throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 64)", col.name)}};
   } else if (!col.is_lob() && col.type != ColumnType::kDate) {
     col.length = t.Arg(0, 1);
   }
@@ -401,6 +406,9 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
   if (auto literal = DefaultValue(text)) {
     col.default_value = col.has_elements() ? ElementsDefault(col, *literal)
                                            : ToColumn(*literal, col);  // as a value assigned: 0x10 is 16 in an INT
+    // A BIT's default is kept as the number it stores ('a' is b'1100001'), as the server shows it.
+    if (auto stored = engine::StoredValue(col, *col.default_value); col.type == ColumnType::kBit && stored.ok())
+      col.default_value = std::move(*stored);
     // A YEAR's default is kept as the year it stands for ('24' is 2024), as the server shows it.
     if (auto year = col.type == ColumnType::kYear ? YearConstant(*literal) : std::nullopt; year && *year >= 0)
       col.default_value = Value::UInt(static_cast<std::uint64_t>(*year));

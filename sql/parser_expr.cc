@@ -202,7 +202,7 @@ ExprPtr Parser::Primary() {
       return Literal(Value::String(std::move(s)), LiteralKind::kPlain, at);
     }
     case TokenKind::kHex: {
-      const bool number = text_.substr(at, 2) == "0x" || text_.substr(at, 2) == "0X";
+      const bool number = text_[at] != 'x' && text_[at] != 'X';  // 0x, b'' and 0b are numbers where one is wanted
       ExprPtr e = Literal(Value::String(Take().text), LiteralKind::kBinary, at);
       e->hex_number = number;
       return e;

@@ -39,7 +39,7 @@ struct AggregateStep::Accumulator {
       const auto c = best ? Compare(*v, *best) : std::optional<int>(0);
       if (!best || (call->name == "MIN" ? *c < 0 : *c > 0)) best = *v;
     } else if (call->name == "SUM" || call->name == "AVG") {
-      if (v->enum_number) *v = NumberOf(*v);  // an ENUM's or SET's number, as the server sums it
+      if (v->stored_number) *v = NumberOf(*v);  // an ENUM's or SET's number, as the server sums it
       const Value& x = v->value;
       integral = integral && (x.is_int() || x.is_uint());
       const bool decimal = v->kind == LiteralKind::kDecimal && x.is_string();
@@ -138,7 +138,8 @@ namespace {
 // ORDER BY's order: an ENUM or SET column's by the numbers stored (as its index orders it),
 // everything else as Compare has it.
 std::optional<int> OrderOf(const SqlValue& a, const SqlValue& b) {
-  if (a.enum_number && b.enum_number) return *a.enum_number < *b.enum_number ? -1 : *a.enum_number > *b.enum_number;
+  if (a.stored_number && b.stored_number)
+    return *a.stored_number < *b.stored_number ? -1 : *a.stored_number > *b.stored_number;
   return Compare(a, b);
 }
 }  // namespace

@@ -728,6 +728,15 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
 
 namespace {
 
+// A BIT value as SHOW CREATE TABLE and DESCRIBE write its default: b'101'.
+std::string BitLiteral(std::uint64_t n) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + (n & 1)));
+  } while (n >>= 1);
+  return "b'" + digits + "'";
+}
+
 // ON/OFF, 1/0, TRUE/FALSE, as the server reads a boolean variable.
 std::optional<bool> OnOff(const std::string& text) {
   const std::string t = Lower(text);
@@ -896,6 +905,8 @@ std::string Session::ShowCreateTable(const engine::Table& table) const {
         l += " DEFAULT NULL";
       else if (d.is_string() && d.as_string() == "CURRENT_TIMESTAMP" && !c.is_string())
         l += " DEFAULT CURRENT_TIMESTAMP";
+      else if (c.type == ColumnType::kBit && d.is_uint())
+        l += " DEFAULT " + BitLiteral(d.as_uint());
       else
         AppendQuotedString(l += " DEFAULT ", *Format(d, &c));
     } else if (c.nullable && !c.is_lob()) {
@@ -953,7 +964,10 @@ void ShowColumns(const TableSpec& spec, const std::optional<std::string>& like, 
       if (key.empty() && ix.columns.front() == c.name) key = ix.unique ? "UNI" : "MUL";
     }
     std::optional<std::string> def;
-    if (c.default_value) def = Format(*c.default_value, &c);
+    if (c.default_value && c.type == ColumnType::kBit && c.default_value->is_uint())
+      def = BitLiteral(c.default_value->as_uint());
+    else if (c.default_value)
+      def = Format(*c.default_value, &c);
     out.Row({c.name, c.SqlType(), c.nullable ? "YES" : "NO", key, def, c.auto_increment ? "auto_increment" : ""});
   }
 }

@@ -29,7 +29,12 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
     SqlValue out{Value::String(engine::ElementsText(c, v.as_uint())),
                  c.binary_collation ? LiteralKind::kBinCollated : LiteralKind::kPlain};
     out.collation = engine::TextRuleOf(c);
-    out.enum_number = v.as_uint();
+    out.stored_number = v.as_uint();
+    return out;
+  }
+  if (c.type == ColumnType::kBit && v.is_uint()) {  // its bytes, with the number beside them
+    SqlValue out{Value::String(BitBytes(c, v.as_uint())), LiteralKind::kBinary};
+    out.stored_number = v.as_uint();
     return out;
   }
   LiteralKind kind = LiteralKind::kPlain;

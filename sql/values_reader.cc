@@ -88,9 +88,11 @@ class Reader {
     if (c == '\'' || c == '"') return QuotedString(LiteralKind::kPlain);
     if (c == '-' || c == '+' || c == '.' || std::isdigit(static_cast<unsigned char>(c))) {
       if (c == '0' && i_ + 1 < s_.size() && (s_[i_ + 1] == 'x' || s_[i_ + 1] == 'X')) return Hex(i_ + 2, false);
+      if (c == '0' && i_ + 1 < s_.size() && s_[i_ + 1] == 'b') return Bits(i_ + 2, false);
       return Number();
     }
     if ((c == 'x' || c == 'X') && i_ + 1 < s_.size() && s_[i_ + 1] == '\'') return Hex(i_ + 2, true);
+    if ((c == 'b' || c == 'B') && i_ + 1 < s_.size() && s_[i_ + 1] == '\'') return Bits(i_ + 2, true);
     if (Word("NULL")) return SqlValue{};
     if (Word("DEFAULT")) {
       return std::nullopt;  // nullopt with outcome kOk: DEFAULT
@@ -146,6 +148,22 @@ class Reader {
     i_ = quoted ? j + 1 : j;
     SqlValue v{Value::String(std::move(bytes)), LiteralKind::kBinary};
     v.hex_number = !quoted;  // 0x...: a number into a numeric column; X'...': bytes
+    return v;
+  }
+
+  // b'0101' and 0b101: bytes, and a number where one is wanted (a BIT column's value in a dump).
+  std::optional<SqlValue> Bits(std::size_t digits_at, bool quoted) {
+    std::size_t j = digits_at;
+    while (j < s_.size() && (s_[j] == '0' || s_[j] == '1')) ++j;
+    std::string bytes;
+    const bool closed = quoted ? j < s_.size() && s_[j] == '\'' : j > digits_at && (j == s_.size() || !WordChar(s_[j]));
+    if (!closed || !DecodeBits(s_.substr(digits_at, j - digits_at), &bytes)) {
+      outcome_ = ValuesRead::Outcome::kNotLiteral;  // the full parser says what it is
+      return std::nullopt;
+    }
+    i_ = quoted ? j + 1 : j;
+    SqlValue v{Value::String(std::move(bytes)), LiteralKind::kBinary};
+    v.hex_number = true;
     return v;
   }
 

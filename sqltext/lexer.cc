@@ -108,6 +108,17 @@ bool DecodeHex(std::string_view digits, std::string* out) {
   return true;
 }
 
+bool DecodeBits(std::string_view digits, std::string* out) {
+  if (digits.find_first_not_of("01") != std::string_view::npos) return false;
+  std::size_t k = 0;
+  for (std::size_t first = digits.size() % 8 ? digits.size() % 8 : 8; k < digits.size(); first = 8) {
+    unsigned byte = 0;
+    for (std::size_t end = k + first; k < end; ++k) byte = byte << 1 | static_cast<unsigned>(digits[k] - '0');
+    out->push_back(static_cast<char>(byte));
+  }
+  return true;
+}
+
 namespace {
 
 class Lexer {
@@ -185,6 +196,19 @@ class Lexer {
       if (!String(out, TokenKind::kHex)) return false;
       return HexBytes(out, start, out.tokens.back().text, true);  // the token starts at its X
     }
+    if ((c == 'b' || c == 'B') && At(1) == '\'') {
+      ++i_;
+      if (!String(out, TokenKind::kHex)) return false;
+      return BitBytes(out, start, out.tokens.back().text);  // the token starts at its B
+    }
+    if (c == '0' && At(1) == 'b' && (At(2) == '0' || At(2) == '1')) {
+      i_ += 2;
+      const std::size_t b = i_;
+      while (At(0) == '0' || At(0) == '1') ++i_;
+      if (i_ < s_.size() && WordChar(static_cast<unsigned char>(s_[i_]))) return Word(out, start);
+      out.tokens.push_back({TokenKind::kHex, "", start});
+      return BitBytes(out, start, std::string(s_.substr(b, i_ - b)));
+    }
     if (c == '0' && (At(1) == 'x' || At(1) == 'X') && HexDigit(At(2)) >= 0) {
       i_ += 2;
       const std::size_t b = i_;
@@ -236,6 +260,14 @@ class Lexer {
     if (quoted && digits.size() % 2) return Fail(out, at, "a hex string needs an even number of digits");
     std::string bytes;
     if (!DecodeHex(digits, &bytes)) return Fail(out, at, "not a hex digit in a hex string");
+    out.tokens.back().text = std::move(bytes);
+    out.tokens.back().offset = at;
+    return true;
+  }
+
+  bool BitBytes(Lexed& out, std::size_t at, const std::string& digits) {
+    std::string bytes;
+    if (!DecodeBits(digits, &bytes)) return Fail(out, at, "not a binary digit in a bit string");
     out.tokens.back().text = std::move(bytes);
     out.tokens.back().offset = at;
     return true;

@@ -19,7 +19,7 @@ enum class TokenKind : std::uint8_t {
   kWord,        // a keyword or unquoted identifier (the text as written)
   kQuotedName,  // `name` (text without the backticks)
   kString,      // '...' or "..." (text decoded)
-  kHex,         // 0x.. or X'..' (text: the bytes)
+  kHex,         // 0x.., X'..', b'..' or 0b.. (text: the bytes)
   kInteger,     // digits
   kDecimal,     // digits with a point, no exponent
   kFloat,       // with an exponent
@@ -76,6 +76,9 @@ std::size_t ScanString(std::string_view s, std::size_t start, std::string* out);
 void AppendQuotedString(std::string& out, std::string_view value);
 // Hex digits to bytes (an odd count gets a leading zero); false on a non-hex character.
 bool DecodeHex(std::string_view digits, std::string* out);
+// Binary digits (b'0101', 0b101) to the bytes of the number they spell, big-endian, as few as
+// hold it ('' for none); false on a character that is not 0 or 1.
+bool DecodeBits(std::string_view digits, std::string* out);
 
 // Case-insensitive ASCII equality.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);

@@ -485,6 +485,45 @@ CREATE TABLE bad8 (s SET('a','b','c','d','e','f','g','h','i','j','k','l','m','n'
 )");
 }
 
+// BIT(M) holds a number of M bits: shown as its bytes, a number in arithmetic, comparisons
+// with numbers, ORDER BY, SUM, HEX and BIN; b'101' and 0b101 are such numbers where one is
+// wanted; more bits than M is 1406, or all ones with 1264 under IGNORE; defaults show as b'..'.
+TEST_F(MariadbEdgesTest, BitsAsTheServerHasThem) {
+  ExpectSame(
+      R"(CREATE TABLE t (id INT PRIMARY KEY, b BIT(3), w BIT(64) NOT NULL DEFAULT b'101', o BIT DEFAULT 1, n BIT(10), KEY kb (b));
+INSERT INTO t (id, b) VALUES (1, 5), (2, b'11'), (3, 0b1), (4, NULL), (5, '\0'), (6, 2.5), (8, 0x07), (12, 'a' = 'b');
+INSERT INTO t (id, b, w, n) VALUES (13, 0, 18446744073709551615, 1023), (14, 6, 9223372036854775808, 'a');
+SELECT id, b + 0, w + 0, o + 0, n + 0, HEX(b), BIN(b), HEX(n), LENGTH(b), LENGTH(n), b = 5, b > 2, -b FROM t ORDER BY id;
+SELECT id FROM t ORDER BY b DESC, id;
+SELECT id FROM t ORDER BY w, id;
+SELECT SUM(b), MIN(b) + 0, MAX(b) + 0, AVG(b), COUNT(b), SUM(w) FROM t;
+SELECT id FROM t WHERE b IN (1, 3) ORDER BY id;
+SELECT id FROM t WHERE b BETWEEN 2 AND 5 ORDER BY id;
+SELECT id, b, n FROM t WHERE id IN (1, 13, 14) ORDER BY id;
+INSERT INTO t (id, b) VALUES (9, 8);
+INSERT INTO t (id, b) VALUES (9, -1);
+INSERT INTO t (id, b) VALUES (9, 'ab');
+INSERT INTO t (id, b) VALUES (9, b'1111');
+INSERT INTO t (id, w) VALUES (10, 0xFFFFFFFFFFFFFFFFFF);
+INSERT INTO t (id, b) VALUES (11, 'a');
+INSERT IGNORE INTO t (id, b) VALUES (20, 8), (21, -1), (22, 'ab');
+SELECT id, b + 0 FROM t WHERE id >= 9 ORDER BY id;
+UPDATE t SET b = b + 1 WHERE id = 2;
+UPDATE t SET b = b + 10 WHERE id = 3;
+SELECT id, b + 0 FROM t WHERE b = 4 OR b = b'100' ORDER BY id;
+DELETE FROM t WHERE b = 7;
+SELECT id, b + 0, w + 0 FROM t ORDER BY id;
+CREATE TABLE z (b BIT(0), c BIT(8) DEFAULT 'a', d BIT(64) DEFAULT 0);
+DESCRIBE z;
+SELECT b'', b'0', b'1' + 0, 0b101 + 0, b'100000000' + 0, HEX(b'1'), b'01000001';
+)");
+  ExpectSame(R"(CREATE TABLE bad (b BIT(65));
+CREATE TABLE bad (b BIT(2) DEFAULT 4);
+CREATE TABLE bad (b BIT(2) DEFAULT 'a');
+)",
+             true);
+}
+
 // A latin1 column stores each character as its one latin1 byte and gives back the same text
 // (CHAR stored 'café' UTF-8 encoded and printed it 'cafÃ©'); a character latin1 lacks is 1366,
 // or '?' under IGNORE.

@@ -253,11 +253,11 @@ DELIMITER ;
             "(Strata neither checks foreign keys nor keeps them)\n");
 }
 
-// ENUM and SET columns of every storage width (an ENUM of 1 and 2 bytes, SETs of 1, 2, 3, 4
-// and 8), with a secondary key on each, read back by the inspector from Strata's own file
+// ENUM, SET and BIT columns of every storage width (an ENUM of 1 and 2 bytes, SETs of 1, 2,
+// 3, 4 and 8, BITs of 1 to 8), with secondary keys, read back by the inspector from Strata's own file
 // exactly as `strata sql` prints them: the bytes are those MySQL writes, which the inspector's
 // decoder reads in the server's files too (ServerRowsTest).
-TEST(SqlCliTest, EnumAndSetColumnsReadBackThroughTheInspector) {
+TEST(SqlCliTest, EnumSetAndBitColumnsReadBackThroughTheInspector) {
   TempDir tmp;
   const auto labels = [](const char* prefix, int n) {
     std::string out;
@@ -268,7 +268,9 @@ TEST(SqlCliTest, EnumAndSetColumnsReadBackThroughTheInspector) {
   std::string script = "CREATE DATABASE w; USE w;\nCREATE TABLE t (id INT PRIMARY KEY, e1 ENUM(" + labels("a", 3) +
                        "), e2 ENUM(" + labels("b", 300) + ") NOT NULL";
   for (int n : set_sizes) script += fmt::format(", s{} SET({})", n, labels("m", n));
-  script += ", KEY k2 (e2), KEY k64 (s64));\n";
+  const int bit_sizes[] = {1, 7, 9, 24, 33, 57, 64};
+  for (int n : bit_sizes) script += fmt::format(", b{} BIT({})", n, n);
+  script += ", KEY k2 (e2), KEY k64 (s64), KEY kb (b33));\n";
   std::mt19937_64 rng(7);
   for (int id = 1; id <= 400; ++id) {
     script += fmt::format("INSERT INTO t VALUES ({}, {}, 'b{}'", id, id % 4 == 0 ? "NULL" : std::to_string(id % 3 + 1),
@@ -276,6 +278,10 @@ TEST(SqlCliTest, EnumAndSetColumnsReadBackThroughTheInspector) {
     for (int n : set_sizes) {
       const std::uint64_t mask = n == 64 ? rng() : rng() & ((std::uint64_t{1} << n) - 1);
       script += id % 7 == 0 ? ", NULL" : fmt::format(", {}", mask);
+    }
+    for (int n : bit_sizes) {
+      const std::uint64_t bits = n == 64 ? rng() : rng() & ((std::uint64_t{1} << n) - 1);
+      script += id % 5 == 0 ? ", NULL" : fmt::format(", {}", bits);
     }
     script += ");\n";
   }

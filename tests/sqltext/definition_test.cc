@@ -79,7 +79,7 @@ TEST(DefinitionGrammarTest, AttributesInAnyOrderAndDefaultsAsTokenRanges) {
   EXPECT_EQ(cols[1].type.charset, "utf8mb4");
   EXPECT_EQ(cols[1].default_value.end - cols[1].default_value.begin, 2u);  // _utf8mb4 'x'
   EXPECT_EQ(cols[2].default_value.end - cols[2].default_value.begin, 2u);  // - 1.5
-  EXPECT_EQ(cols[3].default_value.end - cols[3].default_value.begin, 2u);  // b '101'
+  EXPECT_EQ(cols[3].default_value.end - cols[3].default_value.begin, 1u);  // b'101', one literal
   EXPECT_TRUE(cols[4].default_now && cols[4].on_update_now && cols[4].default_value.empty());
   EXPECT_EQ(cols[5].generated, ColumnText::Generated::kStored);
   EXPECT_EQ(cols[6].generated, ColumnText::Generated::kVirtual);
