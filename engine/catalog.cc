@@ -55,6 +55,8 @@ ondisk::DdColumnType DdType(const Column& c) {
       return T::kSet;
     case ColumnType::kBit:
       return T::kBit;
+    case ColumnType::kTime:
+      return T::kTime2;
     case ColumnType::kDatetime:
       return T::kDatetime2;
     case ColumnType::kTimestamp:

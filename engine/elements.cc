@@ -1,5 +1,7 @@
 #include "engine/elements.h"
 
+#include <charconv>
+
 #include "engine/collation.h"
 #include "ondisk/column_format.h"
 
@@ -7,8 +9,10 @@ namespace strata::engine {
 
 namespace {
 
-// The 0-based position of `label` among the column's labels, by its collation.
+// The 0-based position of `label` among the column's labels, by its collation but not padded
+// with spaces (labels have none at their end, so 'a ' names no label), as the server matches.
 std::optional<std::size_t> LabelAt(const Column& c, TextRule rule, std::string_view label) {
+  if (!label.empty() && label.back() == ' ') return std::nullopt;
   for (std::size_t i = 0; i < c.elements.size(); ++i) {
     if (CompareUtf8(rule, c.elements[i], label) == 0) return i;
   }
@@ -21,6 +25,7 @@ ElementMatch MatchElements(const Column& c, std::string_view text) {
   const TextRule rule = TextRuleOf(c);
   ElementMatch m;
   if (c.type == ColumnType::kEnum) {
+    text = text.substr(0, text.find_last_not_of(' ') + 1);  // an ENUM's value loses its trailing spaces
     const auto at = LabelAt(c, rule, text);
     if (at) m.number = *at + 1;
     m.complete = at.has_value();
@@ -36,6 +41,16 @@ ElementMatch MatchElements(const Column& c, std::string_view text) {
     if (comma == text.size()) return m;
     from = comma + 1;
   }
+}
+
+std::optional<std::uint64_t> ElementsNumberText(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  std::int64_t number = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), number);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return static_cast<std::uint64_t>(number);
 }
 
 std::string ElementsText(const Column& c, std::uint64_t number) {
@@ -64,8 +79,12 @@ std::string ElementsSqlType(const Column& c) {
   for (std::size_t i = 0; i < c.elements.size(); ++i) {
     if (i) out += ',';
     out += '\'';
-    for (char ch : c.elements[i]) {
-      if (ch == '\'' || ch == '\\') out += ch;  // doubled, as SHOW CREATE TABLE writes them
+    for (char ch : c.elements[i]) {  // as SHOW CREATE TABLE writes them: 'it''s', 'a\\b', 'c\nd'
+      if (ch == '\0' || ch == '\n' || ch == '\r') {
+        out += ch == '\0' ? "\\0" : ch == '\n' ? "\\n" : "\\r";
+        continue;
+      }
+      if (ch == '\'' || ch == '\\') out += ch;
       out += ch;
     }
     out += '\'';

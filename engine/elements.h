@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,10 @@ struct ElementMatch {
 // case or repetition ('' is the empty set). When a part names no label `complete` is false,
 // and `number` is 0 for an ENUM and the members that did match for a SET.
 ElementMatch MatchElements(const Column& c, std::string_view text);
+
+// Text that is wholly an integer (' 2', '+2', '-1'), as an ENUM or SET reads a number given
+// as text (a negative one as its two's complement: -1 is every member of a SET); else nullopt.
+std::optional<std::uint64_t> ElementsNumberText(std::string_view s);
 
 // The text of `number`: an ENUM's label ('' for 0), a SET's members joined by commas in the
 // order the column lists them.

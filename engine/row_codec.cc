@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "engine/elements.h"
+#include "engine/time_value.h"
 #include "ondisk/charsets.h"
 #include "ondisk/column_format.h"
 #include "ondisk/value.h"
@@ -255,6 +256,8 @@ FieldDef StorageOf(const Column& c) {
       return FieldDef::Fixed(c.name, ElementsBytes(c), n);
     case ColumnType::kBit:
       return FieldDef::Fixed(c.name, (c.length + 7) / 8, n);
+    case ColumnType::kTime:
+      return FieldDef::Fixed(c.name, 3 + (c.scale + 1) / 2, n);
     case ColumnType::kDatetime:
       return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
     case ColumnType::kTimestamp:
@@ -300,6 +303,10 @@ ColumnFormat FormatOf(const Column& c) {
       break;
     case ColumnType::kBit:
       f.type = ondisk::ColumnType::kBit;
+      break;
+    case ColumnType::kTime:
+      f.type = ondisk::ColumnType::kTime;
+      f.fsp = c.scale;
       break;
     case ColumnType::kDatetime:
       f.type = ondisk::ColumnType::kDatetime;
@@ -473,18 +480,17 @@ Result<Datum> EncodeElements(const Column& c, const Value& v) {
   std::optional<std::uint64_t> n;
   if (v.is_uint()) {
     n = v.as_uint();
+  } else if (v.is_int() && !is_enum) {
+    n = static_cast<std::uint64_t>(v.as_int());  // -1 is every member, as the server reads it
   } else if (v.is_int() || v.is_double()) {
     const double d = v.is_int() ? static_cast<double>(v.as_int()) : std::trunc(v.as_double());
     if (d >= (is_enum ? 1 : 0) && d < 18446744073709551616.0)
       n = v.is_int() ? static_cast<std::uint64_t>(v.as_int()) : static_cast<std::uint64_t>(d);
   } else {
     const std::string& s = v.as_string();
-    const ElementMatch m = MatchElements(c, s);
-    std::uint64_t number = 0;
-    if (m.complete) {
+    if (const ElementMatch m = MatchElements(c, s); m.complete) {
       n = m.number;
-    } else if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), number);
-               ec == std::errc() && p == s.data() + s.size() && (number > 0 || !is_enum)) {
+    } else if (auto number = ElementsNumberText(s); number && (*number > 0 || !is_enum)) {
       n = number;
     }
   }
@@ -511,6 +517,17 @@ Result<Datum> EncodeBit(const Column& c, const Value& v) {
   }
   if (!n || (c.length < 64 && *n >> c.length)) return Bad(c, Status::Reason::kDataTooLong, "Data too long");
   return Datum::Of(Str(EncodeUnsigned(*n, (c.length + 7) / 8)));
+}
+
+// TIME from text or a number in any of MySQL's forms (engine/time_value.h); past 838:59:59 is
+// an incorrect time, as the server says in strict mode.
+Result<Datum> EncodeTime(const Column& c, const Value& v) {
+  const std::string text = v.is_double()   ? fmt::format("{:.6f}", v.as_double())
+                           : v.is_string() ? v.as_string()
+                                           : v.ToString();
+  const auto t = ParseTime(text);
+  if (!t || !TimeInRange(*t)) return Bad(c, Status::Reason::kIncorrectDatetime, "Incorrect time value", v);
+  return Datum::Of(ondisk::EncodeTime(*t, c.scale));
 }
 
 // Strings and binary strings.
@@ -579,6 +596,8 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       return EncodeElements(c, v);
     case ColumnType::kBit:
       return EncodeBit(c, v);
+    case ColumnType::kTime:
+      return EncodeTime(c, v);
     default:
       return EncodeString(c, v);
   }
@@ -623,6 +642,7 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
       return Value::UInt(b.empty() || b[0] == std::byte{0} ? 0 : 1900 + std::to_integer<unsigned>(b[0]));
     case ColumnType::kDecimal:
     case ColumnType::kDate:
+    case ColumnType::kTime:
     case ColumnType::kDatetime:
     case ColumnType::kTimestamp:
     case ColumnType::kChar: {

@@ -84,6 +84,8 @@ std::string Column::SqlType() const {
       return ElementsSqlType(*this);
     case ColumnType::kBit:
       return fmt::format("bit({})", length);
+    case ColumnType::kTime:
+      return scale ? fmt::format("time({})", scale) : "time";
     case ColumnType::kDatetime:
       return scale ? fmt::format("datetime({})", scale) : "datetime";
     case ColumnType::kTimestamp:
@@ -199,6 +201,7 @@ Status TableSpec::Validate() const {
         if (c.length < 1 || c.length > 64)
           return bad(fmt::format("column '{}': bit({}) is out of range", c.name, c.length));
         break;
+      case ColumnType::kTime:
       case ColumnType::kDatetime:
       case ColumnType::kTimestamp:
         if (c.scale > 6) return bad(fmt::format("column '{}': at most 6 fractional digits", c.name));

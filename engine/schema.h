@@ -43,6 +43,7 @@ enum class ColumnType : std::uint8_t {
   kEnum,  // one of `elements`: its 1-based number in 1 or 2 bytes (0: the '' of an invalid value)
   kSet,   // any of `elements`: a bit mask in 1, 2, 3, 4 or 8 bytes (bit 0: the first)
   kBit,   // BIT(length): an unsigned number of `length` bits, big-endian in (length + 7) / 8 bytes
+  kTime,  // TIME(scale): a signed duration up to 838:59:59.999999
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
@@ -54,7 +55,7 @@ struct Column {
   // precision (digits; 0 for a FLOAT or DOUBLE without (M,D)); integers: the display width
   // ZEROFILL pads to.
   std::uint32_t length = 0;
-  // DECIMAL, FLOAT(M,D), DOUBLE(M,D): digits after the point; DATETIME/TIMESTAMP: fractional digits.
+  // DECIMAL, FLOAT(M,D), DOUBLE(M,D): digits after the point; TIME/DATETIME/TIMESTAMP: fractional digits.
   std::uint32_t scale = 0;
   bool is_unsigned = false;
   bool zerofill = false;  // ZEROFILL (implies UNSIGNED): printed padded with zeros to DisplayWidth

@@ -91,7 +91,7 @@ class ColumnReader {
     Fixed(*f_.FixedBytes());
     // The labels are kept in the column's character set (hex when it is wider than a byte).
     const Charset cs = CharsetOfCollation(f_.collation);
-    if (cs != Charset::kUtf8 && cs != Charset::kBinary)
+    if (cs != Charset::kUtf8 && cs != Charset::kBinary && cs != Charset::kLatin1)
       Unknown(0, "ENUM or SET with labels in collation " + std::to_string(f_.collation) + " (not converted yet)");
     return Status::Ok();
   }

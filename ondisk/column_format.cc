@@ -216,6 +216,11 @@ Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {
   return out;
 }
 
+// An ENUM's or SET's label, kept in the column's character set, as UTF-8.
+Result<std::string> LabelText(const ColumnFormat& f, const std::string& label) {
+  return StringText(f, AsBytes(label.data(), label.size()));
+}
+
 }  // namespace
 
 std::uint32_t EnumBytes(std::size_t labels) { return labels > 255 ? 2 : 1; }
@@ -374,7 +379,7 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
       const std::uint64_t v = Unsigned(b);
       if (v == 0) return std::string();  // the error value '' of a bad insert in non-strict mode
       if (v > f.elements.size()) return BadValue(f, b);
-      return f.elements[v - 1];
+      return LabelText(f, f.elements[v - 1]);
     }
     case ColumnType::kSet: {
       const std::uint64_t v = Unsigned(b);
@@ -382,8 +387,10 @@ Result<std::string> ValueText(const ColumnFormat& f, ConstBytes b) {
       std::string out;
       for (std::size_t i = 0; i < f.elements.size(); ++i) {
         if (!((v >> i) & 1)) continue;
+        auto label = LabelText(f, f.elements[i]);
+        if (!label.ok()) return label.status();
         if (!out.empty()) out += ',';
-        out += f.elements[i];
+        out += *label;
       }
       return out;
     }
@@ -581,6 +588,21 @@ void AppendFraction(std::string& out, std::uint32_t micro, std::uint32_t fsp) {
   const std::uint32_t bytes = FractionBytes(fsp);
   const std::uint32_t v = bytes == 1 ? micro / 10000 : bytes == 2 ? micro / 100 : micro;
   for (std::uint32_t i = bytes; i-- > 0;) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+std::string EncodeTime(const DateTimeParts& t, std::uint32_t fsp) {
+  const std::uint32_t frac_bytes = FractionBytes(fsp);
+  std::uint32_t unit = 1;  // the fraction's digits past fsp are dropped
+  for (std::uint32_t i = fsp; i < 6; ++i) unit *= 10;
+  const std::uint32_t micro = t.micro / unit * unit;
+  const std::int64_t frac = frac_bytes == 1 ? micro / 10000 : frac_bytes == 2 ? micro / 100 : micro;
+  const std::int64_t hms = std::int64_t{t.hour} << 12 | t.minute << 6 | t.second;
+  const std::int64_t magnitude = (hms << (8 * frac_bytes)) + frac;
+  const std::int64_t offset = std::int64_t{0x800000} << (8 * frac_bytes);
+  const auto v = static_cast<std::uint64_t>(offset + (t.negative ? -magnitude : magnitude));
+  std::string out;
+  for (std::uint32_t i = 3 + frac_bytes; i-- > 0;) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  return out;
 }
 
 std::string FormatDateTime(const DateTimeParts& t, std::uint32_t fsp, bool with_time) {

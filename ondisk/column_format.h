@@ -120,6 +120,9 @@ struct DateTimeParts {
 };
 std::uint64_t PackDatetime(const DateTimeParts& t);  // the 5-byte integer before its offset
 void AppendFraction(std::string& out, std::uint32_t micro, std::uint32_t fsp);
+// TIME(fsp): hours, minutes, seconds and the fraction's first `fsp` digits as one big-endian
+// integer of 3 + ceil(fsp/2) bytes, offset by half its range (what TimeText reads).
+std::string EncodeTime(const DateTimeParts& t, std::uint32_t fsp);
 // "YYYY-MM-DD[ HH:MM:SS[.ffffff]]" with `fsp` fractional digits.
 std::string FormatDateTime(const DateTimeParts& t, std::uint32_t fsp, bool with_time);
 

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <charconv>
 #include <cstdlib>
 #include <limits>
 
 #include "engine/elements.h"
+#include "engine/time_value.h"
 #include "ondisk/charsets.h"
 #include "sql/session.h"
 
@@ -40,6 +40,8 @@ Value ImplicitDefault(const Column& c) {
       return Value::Double(0);
     case ColumnType::kDate:
       return Value::String("0000-00-00");
+    case ColumnType::kTime:
+      return Value::String("00:00:00");
     case ColumnType::kYear:
       return Value::String("0000");
     case ColumnType::kDatetime:
@@ -135,20 +137,35 @@ Value NearestElements(const Column& c, const Value& v) {
   std::uint64_t n = 0;
   if (v.is_uint()) {
     n = v.as_uint();
-  } else if (v.is_int() || v.is_double()) {
-    const double d = v.is_int() ? static_cast<double>(v.as_int()) : v.as_double();
-    if (d >= 1 && d < 18446744073709551616.0) n = static_cast<std::uint64_t>(d);
+  } else if (v.is_int()) {
+    n = static_cast<std::uint64_t>(v.as_int());  // -2 is every member but the first
+  } else if (v.is_double()) {
+    if (v.as_double() >= 1 && v.as_double() < 18446744073709551616.0) n = static_cast<std::uint64_t>(v.as_double());
+  } else if (auto number = engine::ElementsNumberText(v.as_string())) {
+    n = *number;
   } else {
-    const std::string& s = v.as_string();
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || end != s.data() + s.size()) return Value::UInt(engine::MatchElements(c, s).number);
+    return Value::UInt(engine::MatchElements(c, v.as_string()).number);
   }
   return Value::UInt(n & engine::ElementsMax(c));  // the members it names (9 of a 3-member SET is the first)
+}
+
+// A time past 838:59:59 is the nearest end of the range; what is not a time, 00:00:00.
+Value NearestTime(const Column& c, const Value& v) {
+  const auto t = v.is_string() ? engine::ParseTime(v.as_string()) : std::nullopt;
+  return Value::String(t ? engine::TimeText(engine::ClampTime(*t, c.scale), c.scale) : "00:00:00");
+}
+
+// Whether `v` is a time out of TIME's range (mended to its end, "out of range"), not no time.
+bool TimeOutOfRange(const Column& c, const Value& v) {
+  if (c.type != ColumnType::kTime || !v.is_string()) return false;
+  const auto t = engine::ParseTime(v.as_string());
+  return t && !engine::TimeInRange(*t);
 }
 
 // The value stored instead of `v`, which `c` refused with `why`; nullopt when nothing is.
 std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why) {
   if (c.has_elements() && why.reason() == Status::Reason::kDataTruncated) return NearestElements(c, v);
+  if (c.type == ColumnType::kTime && why.reason() == Status::Reason::kIncorrectDatetime) return NearestTime(c, v);
   // Too many bits, or below 0: all ones, as the server stores it.
   if (c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong) return Limit(c, false);
   switch (why.reason()) {
@@ -180,11 +197,12 @@ std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why)
   }
 }
 
-// The warning for a value mended: MySQL calls a cut string or a date it could not read
-// truncated data (1265), whatever refused it.
-SqlWarning WarningFor(const Column& c, const Status& why, std::size_t row_number) {
+// The warning for `v` mended: MySQL calls a cut string or a date it could not read truncated
+// data (1265), whatever refused it, and too many bits or a time past 838 hours out of range
+// (1264).
+SqlWarning WarningFor(const Column& c, const Value& v, const Status& why, std::size_t row_number) {
   SqlError e = FromStatus(why);
-  if (c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong)  // out of range when mended
+  if ((c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong) || TimeOutOfRange(c, v))
     e = {1264, "22003", fmt::format("Out of range value for column '{}'", c.name)};
   else if (why.reason() == Status::Reason::kDataTooLong || why.reason() == Status::Reason::kIncorrectDatetime)
     e = {1265, "01000", fmt::format("Data truncated for column '{}'", c.name)};
@@ -246,7 +264,7 @@ void FitRow(const TableSpec& spec, Row& row, std::size_t row_number, std::vector
       if (s.ok()) break;
       auto nearest = Nearest(c, row[i], s);
       if (!nearest) break;
-      warnings.push_back(WarningFor(c, s, row_number));
+      warnings.push_back(WarningFor(c, row[i], s, row_number));
       row[i] = std::move(*nearest);
     }
   }

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "engine/elements.h"
+#include "engine/time_value.h"
 #include "sql/decimal.h"
 #include "sql/functions.h"
 #include "sql/stack_guard.h"
@@ -261,6 +262,18 @@ bool IsNumber(const SqlValue& v) {
   return v.value.is_int() || v.value.is_uint() || v.value.is_double() || v.kind == LiteralKind::kDecimal;
 }
 
+// A TIME beside text: both read as durations ('26:03:04' > '100:00' is false), or nullopt when
+// one is not a time (then they compare as text).
+std::optional<int> CompareTimes(const SqlValue& a, const SqlValue& b) {
+  const bool text =
+      a.value.is_string() && b.value.is_string() && a.kind != LiteralKind::kBinary && b.kind != LiteralKind::kBinary;
+  if (!text) return std::nullopt;
+  const auto x = engine::ParseTime(a.value.as_string()), y = engine::ParseTime(b.value.as_string());
+  if (!x || !y) return std::nullopt;
+  const std::int64_t p = engine::TimeMicros(*x), q = engine::TimeMicros(*y);
+  return p < q ? -1 : p > q;
+}
+
 bool IsComparison(const std::string& op) {
   return op == "=" || op == "<=>" || op == "<>" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
@@ -297,7 +310,7 @@ SqlResult<SqlValue> EvalBinary(const Expr& e, const EvalContext& ctx) {
     if (a->hex_number && (arithmetic || IsNumber(*b))) *a = HexAsNumber(*a);
     if (b->hex_number && (arithmetic || IsNumber(*a))) *b = HexAsNumber(*b);
   }
-  if ((a->stored_number || b->stored_number) && !IsComparison(e.op)) {  // e + 0: its number
+  if ((a->has_number() || b->has_number()) && !IsComparison(e.op)) {  // e + 0: its number
     *a = NumberOf(*a);
     *b = NumberOf(*b);
   }
@@ -393,8 +406,11 @@ bool HasAggregate(const Expr& e) {
 std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   if (a.value.is_null() || b.value.is_null()) return std::nullopt;
   // An ENUM or SET beside a number compares by its number (e = 2), beside text by its label.
-  if (a.stored_number && IsNumber(b)) return Compare(NumberOf(a), b);
-  if (b.stored_number && IsNumber(a)) return Compare(a, NumberOf(b));
+  if (a.has_number() && IsNumber(b)) return Compare(NumberOf(a), b);
+  if (b.has_number() && IsNumber(a)) return Compare(a, NumberOf(b));
+  if (a.time || b.time) {  // beside text: both as durations, when the text is one
+    if (auto c = CompareTimes(a, b)) return c;
+  }
   const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
   const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
   if (text_a && text_b) {
@@ -447,7 +463,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       auto v = Eval(*e.args[0], ctx);
       if (!v.ok() || v->value.is_null()) return v;
       if (e.op == "NOT") return Int(Truth(*v).value() ? 0 : 1);
-      if (v->stored_number) *v = NumberOf(*v);
+      if (v->has_number()) *v = NumberOf(*v);
       if (e.op == "-") return Negate(*v);
       if (v->value.is_uint()) return SqlValue{Value::UInt(~v->value.as_uint())};
       // MySQL takes the operand as a BIGINT UNSIGNED: a negative one by its two's complement.
@@ -562,6 +578,11 @@ std::string BitBytes(const Column& c, std::uint64_t n) {
 }
 
 SqlValue NumberOf(const SqlValue& v) {
+  if (v.time && v.value.is_string()) {  // 838:59:59.5 is 8385959.5
+    std::string digits = v.value.as_string();
+    std::erase(digits, ':');
+    return SqlValue{Value::String(std::move(digits)), LiteralKind::kDecimal};
+  }
   if (!v.stored_number) return v;
   // Signed where it fits, so that e - 1 of the first label is 0, not a BIGINT UNSIGNED error.
   if (*v.stored_number > static_cast<std::uint64_t>(INT64_MAX)) return SqlValue{Value::UInt(*v.stored_number)};
@@ -609,7 +630,7 @@ Value ToColumn(SqlValue v, const Column& c) {
   const bool numeric = c.is_integer() || c.type == ColumnType::kDecimal || c.type == ColumnType::kFloat ||
                        c.type == ColumnType::kDouble || c.type == ColumnType::kYear || c.type == ColumnType::kBit;
   if (v.hex_number && numeric) v = HexAsNumber(v);
-  if (v.stored_number && numeric) return NumberOf(v).value;  // an ENUM into a number: its number
+  if (v.has_number() && numeric) return NumberOf(v).value;  // an ENUM or TIME into a number: its number
   // A number into an ENUM or SET names a label by its number, 2.6 as 2 (a DECIMAL is text here).
   if (c.has_elements() && v.kind == LiteralKind::kDecimal && v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));

@@ -38,9 +38,16 @@ struct SqlValue {
   // bytes): the number stored, which arithmetic, numeric functions, a comparison with a
   // number, ORDER BY and SUM use.
   std::optional<std::uint64_t> stored_number;
+  // Read from a TIME column ("-838:59:59.5"): compared with text as a duration, read as the
+  // number HHMMSS.f where one is wanted, as the server does.
+  bool time = false;
+
+  // Read as another number where one is wanted (NumberOf).
+  bool has_number() const { return stored_number || time; }
 };
 
-// `v` as a number where one is wanted: an ENUM's, SET's or BIT's number, else `v` itself.
+// `v` as a number where one is wanted: an ENUM's, SET's or BIT's number, a TIME's HHMMSS.f,
+// else `v` itself.
 SqlValue NumberOf(const SqlValue& v);
 
 template <typename T>

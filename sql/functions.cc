@@ -345,7 +345,9 @@ SqlResult<SqlValue> ApplyFunction(const std::string& name, std::vector<SqlValue>
   if (f->null_gives_null && std::any_of(args.begin(), args.end(), [](const SqlValue& v) { return v.value.is_null(); }))
     return Null();
   if (f->numbers) {
-    for (SqlValue& a : args) a = NumberOf(a);
+    for (SqlValue& a : args) {
+      if (a.has_number()) a = NumberOf(a);
+    }
   }
   return f->apply(name, args);
 }

@@ -141,6 +141,7 @@ constexpr EngineType kEngineTypes[] = {{"TINYINT", ColumnType::kTinyInt},
                                        {"LONGBLOB", ColumnType::kLongBlob},
                                        {"ENUM", ColumnType::kEnum},
                                        {"BIT", ColumnType::kBit},
+                                       {"TIME", ColumnType::kTime},
                                        {"SET", ColumnType::kSet}};
 
 // CHARACTER SET binary (or COLLATE binary) makes text a byte string, as the server does:
@@ -369,7 +370,7 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     col.length = t.Arg(0, 10), col.scale = t.Arg(1, 0);
   } else if (col.type == ColumnType::kFloat || col.type == ColumnType::kDouble) {
     if (t.args.size() == 2) col.length = t.Arg(0, 0), col.scale = t.Arg(1, 0);
-  } else if (col.type == ColumnType::kDatetime || col.type == ColumnType::kTimestamp) {
+  } else if (col.type == ColumnType::kDatetime || col.type == ColumnType::kTimestamp || col.type == ColumnType::kTime) {
     col.scale = t.Arg(0, 0);
   } else if (col.type == ColumnType::kYear) {
     if (t.Arg(0, 4) != 4) Unsupported("YEAR(" + t.args[0] + ")");  // MySQL 8.0 has only YEAR(4)
@@ -406,8 +407,10 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
   if (auto literal = DefaultValue(text)) {
     col.default_value = col.has_elements() ? ElementsDefault(col, *literal)
                                            : ToColumn(*literal, col);  // as a value assigned: 0x10 is 16 in an INT
-    // A BIT's default is kept as the number it stores ('a' is b'1100001'), as the server shows it.
-    if (auto stored = engine::StoredValue(col, *col.default_value); col.type == ColumnType::kBit && stored.ok())
+    // A BIT's or TIME's default is kept as it is stored ('a' is b'1100001', '1:2' 01:02:00), as
+    // the server shows it.
+    if (auto stored = engine::StoredValue(col, *col.default_value);
+        (col.type == ColumnType::kBit || col.type == ColumnType::kTime) && stored.ok())
       col.default_value = std::move(*stored);
     // A YEAR's default is kept as the year it stands for ('24' is 2024), as the server shows it.
     if (auto year = col.type == ColumnType::kYear ? YearConstant(*literal) : std::nullopt; year && *year >= 0)

@@ -39,7 +39,7 @@ struct AggregateStep::Accumulator {
       const auto c = best ? Compare(*v, *best) : std::optional<int>(0);
       if (!best || (call->name == "MIN" ? *c < 0 : *c > 0)) best = *v;
     } else if (call->name == "SUM" || call->name == "AVG") {
-      if (v->stored_number) *v = NumberOf(*v);  // an ENUM's or SET's number, as the server sums it
+      if (v->has_number()) *v = NumberOf(*v);  // an ENUM's or TIME's number, as the server sums it
       const Value& x = v->value;
       integral = integral && (x.is_int() || x.is_uint());
       const bool decimal = v->kind == LiteralKind::kDecimal && x.is_string();

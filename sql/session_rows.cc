@@ -53,6 +53,7 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
   SqlValue out{v, kind};
   if (c.is_string()) out.collation = engine::TextRuleOf(c);
   out.year = c.type == ColumnType::kYear;
+  out.time = c.type == ColumnType::kTime;
   return out;
 }
 

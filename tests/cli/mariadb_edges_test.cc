@@ -450,6 +450,12 @@ INSERT INTO t VALUES (8, -1, 'x', 'p');
 INSERT INTO t VALUES (1, 'a', 'x,z', 'p');
 INSERT IGNORE INTO t VALUES (9, 'd', 'x,w,y', 'p'), (10, 7, 9, 'p'), (11, NULL, 'y', NULL);
 INSERT INTO t (id, s) VALUES (12, 'x');
+INSERT INTO t (id, e, s) VALUES (13, ' 2', ' 3'), (14, '+2 ', '+3'), (15, 'c   ', -1);
+INSERT INTO t (id, s) VALUES (16, 'x ,y');
+INSERT IGNORE INTO t (id, s) VALUES (17, -2), (18, '-1'), (19, 'x ,y');
+CREATE TABLE np (e ENUM('a') COLLATE utf8mb4_unicode_nopad_ci, s SET('a', 'b') COLLATE utf8mb4_unicode_nopad_ci);
+INSERT INTO np VALUES ('A ', 'B,a');
+SELECT * FROM np;
 SELECT id, e, e + 0, s, s + 0, f FROM t WHERE id >= 9 ORDER BY id;
 SELECT id FROM t WHERE e = '' ORDER BY id;
 UPDATE t SET e = e + 1 WHERE id = 1;
@@ -522,6 +528,39 @@ CREATE TABLE bad (b BIT(2) DEFAULT 4);
 CREATE TABLE bad (b BIT(2) DEFAULT 'a');
 )",
              true);
+}
+
+// TIME(fsp) holds a signed duration up to 838:59:59: read from every form the server reads
+// ('D HH:MM:SS', 'HH:MM', HHMMSS numbers, seconds with a fraction cut to fsp digits), compared
+// with text as a duration and with numbers as HHMMSS, ordered as durations; past the range
+// 1292, or the range's end with 1264 under IGNORE.
+TEST_F(MariadbEdgesTest, TimesAsTheServerReadsThem) {
+  ExpectSame(
+      R"(CREATE TABLE t (id INT PRIMARY KEY, a TIME, b TIME(3), c TIME(6) NOT NULL DEFAULT '00:00:01', KEY ka (a));
+INSERT INTO t (id, a, b) VALUES (1, '12:34:56', '12:34:56.789'), (2, '-838:59:59', '838:59:59.999'), (3, '1 02:03:04', '-00:00:00.5'), (4, 123456, 12.5), (5, '10:11', '59'), (6, NULL, '1:2:3.45678');
+INSERT INTO t (id, a, b) VALUES (7, '839:00:00', '0');
+INSERT INTO t (id, a, b) VALUES (8, '12:60:00', '0');
+INSERT INTO t (id, a, b) VALUES (9, 'abc', '0');
+INSERT INTO t (id, a, b) VALUES (11, 240000, '-1 01:00:00'), (13, -12, ' 00:00:07 '), (14, '-0:0:1', 1.23456);
+SELECT * FROM t ORDER BY id;
+SELECT id, a + 0, b + 0, a = '12:34:56', a > '100:00:00', a < '-1:00:00', b * 2 FROM t ORDER BY a, id;
+SELECT id FROM t ORDER BY b DESC, id;
+SELECT MIN(a), MAX(a), SUM(a), AVG(b), MIN(b), MAX(b) FROM t;
+SELECT id FROM t WHERE a = 123456;
+SELECT id FROM t WHERE a BETWEEN '00:00:00' AND '24:00:00' ORDER BY id;
+SELECT id FROM t WHERE a IN ('12:34:56', '24:00') ORDER BY id;
+SELECT id, CONCAT(a, '|', b), LENGTH(c) FROM t ORDER BY id;
+INSERT IGNORE INTO t (id, a, b) VALUES (20, '839:00:00', '0'), (21, 'abc', 'x'), (22, '12:60:00', '-900:00:00');
+SELECT id, a, b FROM t WHERE id >= 20 ORDER BY id;
+UPDATE t SET a = '-1:00' WHERE id = 1;
+UPDATE t SET b = b + 1 WHERE id = 4;
+DELETE FROM t WHERE a > '20:00';
+SELECT id, a, b FROM t ORDER BY id;
+CREATE TABLE d (x TIME DEFAULT '1:2', y TIME(2) DEFAULT 10.5, z TIME NOT NULL);
+DESCRIBE d;
+INSERT INTO d (z) VALUES ('-01:00:00');
+SELECT * FROM d;
+)");
 }
 
 // A latin1 column stores each character as its one latin1 byte and gives back the same text

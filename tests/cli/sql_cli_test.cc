@@ -254,10 +254,10 @@ DELIMITER ;
 }
 
 // ENUM, SET and BIT columns of every storage width (an ENUM of 1 and 2 bytes, SETs of 1, 2,
-// 3, 4 and 8, BITs of 1 to 8), with secondary keys, read back by the inspector from Strata's own file
+// 3, 4 and 8, BITs of 1 to 8, latin1 labels) and TIME of every precision, with secondary keys, read back by the inspector from Strata's own file
 // exactly as `strata sql` prints them: the bytes are those MySQL writes, which the inspector's
 // decoder reads in the server's files too (ServerRowsTest).
-TEST(SqlCliTest, EnumSetAndBitColumnsReadBackThroughTheInspector) {
+TEST(SqlCliTest, EnumSetBitAndTimeColumnsReadBackThroughTheInspector) {
   TempDir tmp;
   const auto labels = [](const char* prefix, int n) {
     std::string out;
@@ -266,15 +266,17 @@ TEST(SqlCliTest, EnumSetAndBitColumnsReadBackThroughTheInspector) {
   };
   const int set_sizes[] = {1, 8, 9, 17, 25, 33, 64};
   std::string script = "CREATE DATABASE w; USE w;\nCREATE TABLE t (id INT PRIMARY KEY, e1 ENUM(" + labels("a", 3) +
-                       "), e2 ENUM(" + labels("b", 300) + ") NOT NULL";
+                       "), e2 ENUM(" + labels("b", 300) + ") NOT NULL, l SET('é','ü','x') CHARACTER SET latin1";
   for (int n : set_sizes) script += fmt::format(", s{} SET({})", n, labels("m", n));
   const int bit_sizes[] = {1, 7, 9, 24, 33, 57, 64};
   for (int n : bit_sizes) script += fmt::format(", b{} BIT({})", n, n);
-  script += ", KEY k2 (e2), KEY k64 (s64), KEY kb (b33));\n";
+  const int time_digits[] = {0, 1, 2, 3, 4, 5, 6};
+  for (int f : time_digits) script += fmt::format(", t{} TIME({})", f, f);
+  script += ", KEY k2 (e2), KEY k64 (s64), KEY kb (b33), KEY kt (t3));\n";
   std::mt19937_64 rng(7);
   for (int id = 1; id <= 400; ++id) {
-    script += fmt::format("INSERT INTO t VALUES ({}, {}, 'b{}'", id, id % 4 == 0 ? "NULL" : std::to_string(id % 3 + 1),
-                          rng() % 300);
+    script += fmt::format("INSERT INTO t VALUES ({}, {}, 'b{}', {}", id,
+                          id % 4 == 0 ? "NULL" : std::to_string(id % 3 + 1), rng() % 300, id % 8);
     for (int n : set_sizes) {
       const std::uint64_t mask = n == 64 ? rng() : rng() & ((std::uint64_t{1} << n) - 1);
       script += id % 7 == 0 ? ", NULL" : fmt::format(", {}", mask);
@@ -282,6 +284,11 @@ TEST(SqlCliTest, EnumSetAndBitColumnsReadBackThroughTheInspector) {
     for (int n : bit_sizes) {
       const std::uint64_t bits = n == 64 ? rng() : rng() & ((std::uint64_t{1} << n) - 1);
       script += id % 5 == 0 ? ", NULL" : fmt::format(", {}", bits);
+    }
+    for ([[maybe_unused]] int f : time_digits) {  // negative ones too, and the ends of the range
+      const int h = id % 50 == 0 ? 838 : static_cast<int>(rng() % 839);
+      script += fmt::format(", '{}{}:{:02}:{:02}.{:06}'", rng() % 2 ? "-" : "", h, rng() % 60, rng() % 60,
+                            id % 50 == 0 ? 999999 : rng() % 1000000);
     }
     script += ");\n";
   }
