@@ -41,6 +41,9 @@ ondisk::DdColumnType DdType(const Column& c) {
       return T::kDouble;
     case ColumnType::kChar:
     case ColumnType::kBinary:
+    case ColumnType::kUuid:  // MySQL has no such types: a BINARY(16) or (4) named after it
+    case ColumnType::kInet4:
+    case ColumnType::kInet6:
       return T::kString;
     case ColumnType::kVarchar:
     case ColumnType::kVarbinary:

@@ -10,6 +10,7 @@
 
 #include "engine/elements.h"
 #include "engine/time_value.h"
+#include "engine/uuid_inet.h"
 #include "ondisk/charsets.h"
 #include "ondisk/column_format.h"
 #include "ondisk/value.h"
@@ -258,6 +259,11 @@ FieldDef StorageOf(const Column& c) {
       return FieldDef::Fixed(c.name, (c.length + 7) / 8, n);
     case ColumnType::kTime:
       return FieldDef::Fixed(c.name, 3 + (c.scale + 1) / 2, n);
+    case ColumnType::kUuid:
+    case ColumnType::kInet6:
+      return FieldDef::Fixed(c.name, 16, n);
+    case ColumnType::kInet4:
+      return FieldDef::Fixed(c.name, 4, n);
     case ColumnType::kDatetime:
       return FieldDef::Fixed(c.name, 5 + (c.scale + 1) / 2, n);
     case ColumnType::kTimestamp:
@@ -307,6 +313,15 @@ ColumnFormat FormatOf(const Column& c) {
     case ColumnType::kTime:
       f.type = ondisk::ColumnType::kTime;
       f.fsp = c.scale;
+      break;
+    case ColumnType::kUuid:
+      f.type = ondisk::ColumnType::kUuid;
+      break;
+    case ColumnType::kInet4:
+      f.type = ondisk::ColumnType::kInet4;
+      break;
+    case ColumnType::kInet6:
+      f.type = ondisk::ColumnType::kInet6;
       break;
     case ColumnType::kDatetime:
       f.type = ondisk::ColumnType::kDatetime;
@@ -530,6 +545,16 @@ Result<Datum> EncodeTime(const Column& c, const Value& v) {
   return Datum::Of(ondisk::EncodeTime(*t, c.scale));
 }
 
+// UUID, INET4, INET6 from their text, as MariaDB reads it.
+Result<Datum> EncodeTyped(const Column& c, const Value& v) {
+  auto bytes = v.is_string() ? TypedBytes(c.type, v.as_string()) : std::nullopt;
+  if (!bytes) {
+    const char* name = c.type == ColumnType::kUuid ? "uuid" : c.type == ColumnType::kInet4 ? "inet4" : "inet6";
+    return Bad(c, Status::Reason::kIncorrectDatetime, fmt::format("Incorrect {} value", name), v);
+  }
+  return Datum::Of(std::move(*bytes));
+}
+
 // Strings and binary strings.
 Result<Datum> EncodeString(const Column& c, const Value& v) {
   std::string s = v.is_string() ? v.as_string() : v.ToString();
@@ -598,6 +623,10 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
       return EncodeBit(c, v);
     case ColumnType::kTime:
       return EncodeTime(c, v);
+    case ColumnType::kUuid:
+    case ColumnType::kInet4:
+    case ColumnType::kInet6:
+      return EncodeTyped(c, v);
     default:
       return EncodeString(c, v);
   }
@@ -643,6 +672,9 @@ Result<Value> DecodeValue(const Column& c, const Datum& d) {
     case ColumnType::kDecimal:
     case ColumnType::kDate:
     case ColumnType::kTime:
+    case ColumnType::kUuid:
+    case ColumnType::kInet4:
+    case ColumnType::kInet6:
     case ColumnType::kDatetime:
     case ColumnType::kTimestamp:
     case ColumnType::kChar: {

@@ -86,6 +86,12 @@ std::string Column::SqlType() const {
       return fmt::format("bit({})", length);
     case ColumnType::kTime:
       return scale ? fmt::format("time({})", scale) : "time";
+    case ColumnType::kUuid:
+      return "uuid";
+    case ColumnType::kInet4:
+      return "inet4";
+    case ColumnType::kInet6:
+      return "inet6";
     case ColumnType::kDatetime:
       return scale ? fmt::format("datetime({})", scale) : "datetime";
     case ColumnType::kTimestamp:

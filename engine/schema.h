@@ -44,6 +44,9 @@ enum class ColumnType : std::uint8_t {
   kSet,   // any of `elements`: a bit mask in 1, 2, 3, 4 or 8 bytes (bit 0: the first)
   kBit,   // BIT(length): an unsigned number of `length` bits, big-endian in (length + 7) / 8 bytes
   kTime,  // TIME(scale): a signed duration up to 838:59:59.999999
+  kUuid,  // MariaDB's UUID, INET4 and INET6 (engine/uuid_inet.h): 16, 4 and 16 bytes
+  kInet4,
+  kInet6,
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };

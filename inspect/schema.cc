@@ -240,8 +240,11 @@ ColumnFormat FormatOf(const nlohmann::json& c) {
     case T::kTimestamp2:
       f.type = ColumnType::kTimestamp;
       break;
-    case T::kString:
-      f.type = ColumnType::kChar;
+    case T::kString:  // MySQL has no UUID or INET: Strata writes MariaDB's as fixed binary strings named so
+      f.type = f.name == "uuid"    ? ColumnType::kUuid
+               : f.name == "inet4" ? ColumnType::kInet4
+               : f.name == "inet6" ? ColumnType::kInet6
+                                   : ColumnType::kChar;
       f.length = static_cast<std::uint32_t>(DeclaredChars(f.name));
       break;
     case T::kVarchar:

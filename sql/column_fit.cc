@@ -42,6 +42,12 @@ Value ImplicitDefault(const Column& c) {
       return Value::String("0000-00-00");
     case ColumnType::kTime:
       return Value::String("00:00:00");
+    case ColumnType::kUuid:
+      return Value::String("00000000-0000-0000-0000-000000000000");
+    case ColumnType::kInet4:
+      return Value::String("0.0.0.0");
+    case ColumnType::kInet6:
+      return Value::String("::");
     case ColumnType::kYear:
       return Value::String("0000");
     case ColumnType::kDatetime:
@@ -149,6 +155,10 @@ Value NearestElements(const Column& c, const Value& v) {
   return Value::UInt(n & engine::ElementsMax(c));  // the members it names (9 of a 3-member SET is the first)
 }
 
+bool IsAddress(const Column& c) {
+  return c.type == ColumnType::kUuid || c.type == ColumnType::kInet4 || c.type == ColumnType::kInet6;
+}
+
 // A time past 838:59:59 is the nearest end of the range; what is not a time, 00:00:00.
 Value NearestTime(const Column& c, const Value& v) {
   const auto t = v.is_string() ? engine::ParseTime(v.as_string()) : std::nullopt;
@@ -166,6 +176,8 @@ bool TimeOutOfRange(const Column& c, const Value& v) {
 std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why) {
   if (c.has_elements() && why.reason() == Status::Reason::kDataTruncated) return NearestElements(c, v);
   if (c.type == ColumnType::kTime && why.reason() == Status::Reason::kIncorrectDatetime) return NearestTime(c, v);
+  if (IsAddress(c) && why.reason() == Status::Reason::kIncorrectDatetime)  // NULL where it may be, as the server has it
+    return c.nullable ? Value::Null() : ImplicitDefault(c);
   // Too many bits, or below 0: all ones, as the server stores it.
   if (c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong) return Limit(c, false);
   switch (why.reason()) {
@@ -204,7 +216,8 @@ SqlWarning WarningFor(const Column& c, const Value& v, const Status& why, std::s
   SqlError e = FromStatus(why);
   if ((c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong) || TimeOutOfRange(c, v))
     e = {1264, "22003", fmt::format("Out of range value for column '{}'", c.name)};
-  else if (why.reason() == Status::Reason::kDataTooLong || why.reason() == Status::Reason::kIncorrectDatetime)
+  else if (why.reason() == Status::Reason::kDataTooLong ||
+           (why.reason() == Status::Reason::kIncorrectDatetime && !IsAddress(c)))
     e = {1265, "01000", fmt::format("Data truncated for column '{}'", c.name)};
   e = AtRow(std::move(e), row_number);
   return {SqlWarning::Level::kWarning, e.code, e.message};

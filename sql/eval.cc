@@ -15,6 +15,7 @@
 
 #include "engine/elements.h"
 #include "engine/time_value.h"
+#include "engine/uuid_inet.h"
 #include "sql/decimal.h"
 #include "sql/functions.h"
 #include "sql/stack_guard.h"
@@ -274,6 +275,16 @@ std::optional<int> CompareTimes(const SqlValue& a, const SqlValue& b) {
   return p < q ? -1 : p > q;
 }
 
+// Two texts as the bytes a UUID, INET4 or INET6 column stores for them, or nullopt when one
+// is not such a value.
+std::optional<int> CompareTyped(engine::ColumnType type, const SqlValue& a, const SqlValue& b) {
+  if (!a.value.is_string() || !b.value.is_string()) return std::nullopt;
+  const auto x = engine::TypedBytes(type, a.value.as_string()), y = engine::TypedBytes(type, b.value.as_string());
+  if (!x || !y) return std::nullopt;
+  const int c = x->compare(*y);
+  return c < 0 ? -1 : c > 0;
+}
+
 bool IsComparison(const std::string& op) {
   return op == "=" || op == "<=>" || op == "<>" || op == "<" || op == "<=" || op == ">" || op == ">=";
 }
@@ -410,6 +421,9 @@ std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   if (b.has_number() && IsNumber(a)) return Compare(a, NumberOf(b));
   if (a.time || b.time) {  // beside text: both as durations, when the text is one
     if (auto c = CompareTimes(a, b)) return c;
+  }
+  if (a.compares_as || b.compares_as) {  // UUID, INET: by the bytes stored
+    if (auto c = CompareTyped(a.compares_as ? *a.compares_as : *b.compares_as, a, b)) return c;
   }
   const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
   const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
@@ -631,6 +645,11 @@ Value ToColumn(SqlValue v, const Column& c) {
                        c.type == ColumnType::kDouble || c.type == ColumnType::kYear || c.type == ColumnType::kBit;
   if (v.hex_number && numeric) v = HexAsNumber(v);
   if (v.has_number() && numeric) return NumberOf(v).value;  // an ENUM or TIME into a number: its number
+  // A binary string into a UUID or INET: the bytes it names, in text order.
+  if ((c.type == ColumnType::kUuid || c.type == ColumnType::kInet4 || c.type == ColumnType::kInet6) &&
+      v.kind == LiteralKind::kBinary && v.value.is_string()) {
+    if (auto text = engine::TypedTextOfBinary(c.type, v.value.as_string())) return Value::String(std::move(*text));
+  }
   // A number into an ENUM or SET names a label by its number, 2.6 as 2 (a DECIMAL is text here).
   if (c.has_elements() && v.kind == LiteralKind::kDecimal && v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));

@@ -41,6 +41,9 @@ struct SqlValue {
   // Read from a TIME column ("-838:59:59.5"): compared with text as a duration, read as the
   // number HHMMSS.f where one is wanted, as the server does.
   bool time = false;
+  // Read from a UUID, INET4 or INET6 column: compared by the bytes that type stores (a
+  // time-based UUID by its time), text beside it read as one.
+  std::optional<engine::ColumnType> compares_as;
 
   // Read as another number where one is wanted (NumberOf).
   bool has_number() const { return stored_number || time; }

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <ctime>
 #include <random>
 
+#include "engine/uuid_inet.h"
 #include "sql/value_ops.h"
 
 namespace strata::sql {
@@ -136,6 +138,15 @@ SqlResult<SqlValue> Length(const std::string& f, std::vector<SqlValue>& args) {
 
 SqlResult<SqlValue> HexOf(const std::string&, std::vector<SqlValue>& args) {
   if (args[0].stored_number && args[0].kind == LiteralKind::kBinary) args[0] = NumberOf(args[0]);  // a BIT's number
+  if (args[0].compares_as) {  // a UUID's or INET's bytes, in the order its text writes them
+    std::string text = TextOf(args[0]);
+    if (*args[0].compares_as == ColumnType::kUuid) {
+      std::erase(text, '-');
+      std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::toupper(c); });
+      return Str(std::move(text));
+    }
+    if (auto bytes = engine::TypedBytes(*args[0].compares_as, text)) return Str(Hex(*bytes));
+  }
   if (Integral(args[0])) {
     return Str(fmt::format(
         "{:X}", args[0].value.is_int() ? static_cast<std::uint64_t>(args[0].value.as_int()) : args[0].value.as_uint()));

@@ -142,6 +142,9 @@ constexpr EngineType kEngineTypes[] = {{"TINYINT", ColumnType::kTinyInt},
                                        {"ENUM", ColumnType::kEnum},
                                        {"BIT", ColumnType::kBit},
                                        {"TIME", ColumnType::kTime},
+                                       {"UUID", ColumnType::kUuid},
+                                       {"INET4", ColumnType::kInet4},
+                                       {"INET6", ColumnType::kInet6},
                                        {"SET", ColumnType::kSet}};
 
 // CHARACTER SET binary (or COLLATE binary) makes text a byte string, as the server does:
@@ -216,6 +219,10 @@ Value ElementsDefault(const Column& col, const SqlValue& literal) {
           : engine::ElementMatch{0, false};
   if (!m.complete) throw Failure{{1067, "42000", fmt::format("Invalid default value for '{}'", col.name)}};
   return Value::UInt(m.number);
+}
+
+bool IsAddressType(ColumnType t) {
+  return t == ColumnType::kUuid || t == ColumnType::kInet4 || t == ColumnType::kInet6;
 }
 
 std::vector<std::string> KeyColumnNames(const KeyText& k) {
@@ -380,7 +387,7 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     col.length = std::max(t.Arg(0, 1), 1u);  // BIT(0) is BIT(1), as the server has it
     if (col.length > 64)
       throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 64)", col.name)}};
-  } else if (!col.is_lob() && col.type != ColumnType::kDate) {
+  } else if (!col.is_lob() && col.type != ColumnType::kDate && !IsAddressType(col.type)) {
     col.length = t.Arg(0, 1);
   }
   col.is_unsigned = t.is_unsigned;

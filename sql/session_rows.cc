@@ -54,6 +54,8 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
   if (c.is_string()) out.collation = engine::TextRuleOf(c);
   out.year = c.type == ColumnType::kYear;
   out.time = c.type == ColumnType::kTime;
+  if (c.type == ColumnType::kUuid || c.type == ColumnType::kInet4 || c.type == ColumnType::kInet6)
+    out.compares_as = c.type;
   return out;
 }
 

@@ -563,6 +563,43 @@ SELECT * FROM d;
 )");
 }
 
+// MariaDB's UUID, INET4 and INET6: read from the forms the server reads (a UUID with or without
+// dashes, a binary string; INET4 with leading zeros), sorted and compared by the bytes stored
+// (a time-based UUID by its time), 1292 for what is none, NULL or the zero value under IGNORE.
+TEST_F(MariadbEdgesTest, UuidsAndAddressesAsTheServerHasThem) {
+  ExpectSame(
+      R"(CREATE TABLE t (id INT PRIMARY KEY, u UUID, i4 INET4, i6 INET6 NOT NULL DEFAULT '::1', KEY ku (u), UNIQUE KEY k6 (i6));
+INSERT INTO t (id, u, i4, i6) VALUES (1, '123e4567-e89b-12d3-a456-426614174000', '192.168.0.1', '2001:db8::ff00:42:8329'), (2, '123E4567E89B12D3A456426614174000', '10.0.0.1', '::ffff:1.2.3.4'), (3, '123e4567-e89b-42d3-a456-426614174001', '0.0.0.0', '::'), (4, NULL, NULL, 'FE80::1');
+INSERT INTO t (id, u) VALUES (5, 'nope');
+INSERT INTO t (id, u) VALUES (5, '{123e4567-e89b-12d3-a456-426614174001}');
+INSERT INTO t (id, i4) VALUES (5, '256.1.1.1');
+INSERT INTO t (id, i4) VALUES (5, '1.2.3');
+INSERT INTO t (id, i6) VALUES (5, ':::');
+INSERT INTO t (id, i6) VALUES (5, '1.2.3.4');
+INSERT INTO t (id, u, i6) VALUES (6, '00000000-0000-0000-0000-000000000000', '::2'), (7, 'ffffffff-ffff-ffff-ffff-ffffffffffff', '::3'), (8, '6ccd780c-baba-1026-9564-5b8c656024db', '::4'), (9, '6ccd780c-baba-1026-9564-5b8c656024dc', '::5'), (10, '0ccd780c-baba-1026-9564-5b8c656024dc', '::6'), (11, '6ccd780cbaba10269564-5b8c656024db', '::7');
+INSERT INTO t (id, u, i4, i6) VALUES (12, 0x6ccd780cbaba102695645b8c656024dd, 0x01020304, '::8'), (13, NULL, '01.2.3.4', '::9');
+INSERT INTO t (id, i6) VALUES (14, '::1');
+SELECT * FROM t ORDER BY id;
+SELECT id FROM t ORDER BY u, id;
+SELECT id FROM t ORDER BY i6, id;
+SELECT id FROM t ORDER BY i4, id;
+SELECT id FROM t WHERE u = '123e4567e89b12d3a456426614174000';
+SELECT id FROM t WHERE u > '6ccd780c-baba-1026-9564-5b8c656024db' ORDER BY id;
+SELECT id FROM t WHERE i4 > '9.0.0.0' ORDER BY id;
+SELECT id FROM t WHERE i6 IN ('::4', '0:0::5') ORDER BY id;
+SELECT id, LENGTH(u), HEX(u), CONCAT(i6), UPPER(u) FROM t ORDER BY id;
+SELECT MIN(u), MAX(u), MIN(i6), MAX(i6), COUNT(u) FROM t;
+INSERT IGNORE INTO t (id, u, i4) VALUES (20, 'nope', 'x');
+SELECT id, u, i4 FROM t WHERE id = 20;
+UPDATE t SET u = '11111111-2222-3333-4444-555555555555' WHERE id = 1;
+DELETE FROM t WHERE i6 = '::9';
+SELECT id, u FROM t ORDER BY id;
+CREATE TABLE n (u UUID NOT NULL, i INET4 NOT NULL, j INET6 NOT NULL);
+INSERT IGNORE INTO n VALUES ('bad', 'bad', 'bad');
+SELECT * FROM n;
+)");
+}
+
 // A latin1 column stores each character as its one latin1 byte and gives back the same text
 // (CHAR stored 'café' UTF-8 encoded and printed it 'cafÃ©'); a character latin1 lacks is 1366,
 // or '?' under IGNORE.

@@ -254,10 +254,11 @@ DELIMITER ;
 }
 
 // ENUM, SET and BIT columns of every storage width (an ENUM of 1 and 2 bytes, SETs of 1, 2,
-// 3, 4 and 8, BITs of 1 to 8, latin1 labels) and TIME of every precision, with secondary keys, read back by the inspector from Strata's own file
+// 3, 4 and 8, BITs of 1 to 8, latin1 labels), TIME of every precision, UUID, INET4 and INET6,
+// with secondary keys, read back by the inspector from Strata's own file
 // exactly as `strata sql` prints them: the bytes are those MySQL writes, which the inspector's
 // decoder reads in the server's files too (ServerRowsTest).
-TEST(SqlCliTest, EnumSetBitAndTimeColumnsReadBackThroughTheInspector) {
+TEST(SqlCliTest, NewColumnTypesReadBackThroughTheInspector) {
   TempDir tmp;
   const auto labels = [](const char* prefix, int n) {
     std::string out;
@@ -272,7 +273,8 @@ TEST(SqlCliTest, EnumSetBitAndTimeColumnsReadBackThroughTheInspector) {
   for (int n : bit_sizes) script += fmt::format(", b{} BIT({})", n, n);
   const int time_digits[] = {0, 1, 2, 3, 4, 5, 6};
   for (int f : time_digits) script += fmt::format(", t{} TIME({})", f, f);
-  script += ", KEY k2 (e2), KEY k64 (s64), KEY kb (b33), KEY kt (t3));\n";
+  script += ", u UUID, i4 INET4, i6 INET6";
+  script += ", KEY k2 (e2), KEY k64 (s64), KEY kb (b33), KEY kt (t3), KEY ku (u));\n";
   std::mt19937_64 rng(7);
   for (int id = 1; id <= 400; ++id) {
     script += fmt::format("INSERT INTO t VALUES ({}, {}, 'b{}', {}", id,
@@ -290,6 +292,11 @@ TEST(SqlCliTest, EnumSetBitAndTimeColumnsReadBackThroughTheInspector) {
       script += fmt::format(", '{}{}:{:02}:{:02}.{:06}'", rng() % 2 ? "-" : "", h, rng() % 60, rng() % 60,
                             id % 50 == 0 ? 999999 : rng() % 1000000);
     }
+    // Version 1 (stored time first) and random ones; IPv4-mapped and plain IPv6.
+    script += fmt::format(", '{:08x}-{:04x}-{}{:03x}-{:04x}-{:012x}', '{}.{}.{}.{}', '{:x}::{:x}:{}.{}.{}.{}'",
+                          rng() & 0xFFFFFFFF, rng() & 0xFFFF, id % 2 ? 1 : 4, rng() & 0xFFF, 0x8000 | (rng() & 0x3FFF),
+                          rng() & 0xFFFFFFFFFFFF, rng() % 256, rng() % 256, rng() % 256, rng() % 256, rng() & 0xFFFF,
+                          rng() & 0xFFFF, rng() % 256, rng() % 256, rng() % 256, rng() % 256);
     script += ");\n";
   }
   std::ofstream(tmp.path() / "e.sql") << script;
