@@ -58,6 +58,8 @@ ondisk::DdColumnType DdType(const Column& c) {
       return T::kSet;
     case ColumnType::kBit:
       return T::kBit;
+    case ColumnType::kGeometry:
+      return T::kGeometry;
     case ColumnType::kTime:
       return T::kTime2;
     case ColumnType::kDatetime:

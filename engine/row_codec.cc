@@ -12,6 +12,7 @@
 #include "engine/time_value.h"
 #include "engine/uuid_inet.h"
 #include "ondisk/charsets.h"
+#include "ondisk/geometry.h"
 #include "ondisk/column_format.h"
 #include "ondisk/value.h"
 
@@ -521,7 +522,7 @@ Result<Datum> EncodeBit(const Column& c, const Value& v) {
   if (v.is_uint()) {
     n = v.as_uint();
   } else if (v.is_int()) {
-    if (v.as_int() >= 0) n = static_cast<std::uint64_t>(v.as_int());
+    n = static_cast<std::uint64_t>(v.as_int());  // -1 is all ones: a BIT(64)'s, too long for a shorter one
   } else if (v.is_double()) {
     const double r = std::round(v.as_double());
     if (r >= 18446744073709551616.0) return Bad(c, Status::Reason::kOutOfRange, "Out of range value");  // past 64 bits
@@ -553,6 +554,24 @@ Result<Datum> EncodeTyped(const Column& c, const Value& v) {
     return Bad(c, Status::Reason::kIncorrectDatetime, fmt::format("Incorrect {} value", name), v);
   }
   return Datum::Of(std::move(*bytes));
+}
+
+// A spatial value: SRID and WKB of the column's type, as the server checks.
+Result<Datum> EncodeGeometry(const Column& c, const Value& v) {
+  const std::string bytes = v.is_string() ? v.as_string() : v.ToString();
+  const auto shape = ondisk::ReadGeometry(ondisk::AsBytes(bytes.data(), bytes.size()));
+  if (!shape)
+    return Status::InvalidArgument("Cannot get geometry object from data you send to the GEOMETRY field")
+        .Because(Status::Reason::kNotGeometry);
+  const auto wanted = static_cast<ondisk::GeometryType>(c.length);
+  // A GEOMETRYCOLLECTION column takes any shape, as MariaDB's does.
+  if (wanted != ondisk::GeometryType::kGeometry && wanted != ondisk::GeometryType::kGeometryCollection &&
+      *shape != wanted) {
+    auto text = ondisk::GeometryText(ondisk::AsBytes(bytes.data(), bytes.size()));
+    return Bad(c, Status::Reason::kIncorrectValue, fmt::format("Incorrect {} value", ondisk::GeometryTypeName(wanted)),
+               Value::String(text.ok() ? *text : std::string()));
+  }
+  return Datum::Of(bytes);
 }
 
 // Strings and binary strings.
@@ -627,6 +646,8 @@ Result<Datum> EncodeValue(const Column& c, const Value& v) {
     case ColumnType::kInet4:
     case ColumnType::kInet6:
       return EncodeTyped(c, v);
+    case ColumnType::kGeometry:
+      return EncodeGeometry(c, v);
     default:
       return EncodeString(c, v);
   }

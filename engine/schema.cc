@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/elements.h"
+#include "ondisk/geometry.h"
 #include "engine/row_codec.h"
 
 namespace strata::engine {
@@ -92,6 +93,11 @@ std::string Column::SqlType() const {
       return "inet4";
     case ColumnType::kInet6:
       return "inet6";
+    case ColumnType::kGeometry: {
+      std::string name(ondisk::GeometryTypeName(static_cast<ondisk::GeometryType>(length)));
+      for (char& ch : name) ch = static_cast<char>(ch | 0x20);
+      return name;
+    }
     case ColumnType::kDatetime:
       return scale ? fmt::format("datetime({})", scale) : "datetime";
     case ColumnType::kTimestamp:

@@ -47,6 +47,8 @@ enum class ColumnType : std::uint8_t {
   kUuid,  // MariaDB's UUID, INET4 and INET6 (engine/uuid_inet.h): 16, 4 and 16 bytes
   kInet4,
   kInet6,
+  kGeometry,  // SRID and WKB (ondisk/geometry.h), stored as a LONGBLOB; `length` is the
+              // ondisk::GeometryType the column takes (0: any)
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
@@ -80,7 +82,9 @@ struct Column {
   bool has_elements() const { return type == ColumnType::kEnum || type == ColumnType::kSet; }
   // Text with a character set and collation: the strings, and ENUM and SET (their labels).
   bool has_collation() const { return is_string() || has_elements(); }
-  bool is_lob() const { return type >= ColumnType::kTinyText && type <= ColumnType::kLongBlob; }
+  bool is_lob() const {
+    return (type >= ColumnType::kTinyText && type <= ColumnType::kLongBlob) || type == ColumnType::kGeometry;
+  }
   // BLOB and TEXT: the most bytes a value holds (TINY 255, plain 65,535, MEDIUM 16 MiB - 1,
   // LONG 4 GiB - 1).
   std::uint32_t lob_max_bytes() const;

@@ -75,7 +75,7 @@ std::optional<TimeParts> ParseTime(std::string_view text) {
   if (text.size() >= 10 && text[4] == '-' && text[7] == '-') {
     if (t.negative) return std::nullopt;
     const std::size_t space = text.find_first_of(" T");
-    if (space == std::string_view::npos) return t;  // a DATE alone is midnight
+    if (space == std::string_view::npos) return std::nullopt;  // a DATE alone is no time, as MariaDB reads it
     text.remove_prefix(space + 1);
   }
   const std::size_t dot = text.find('.');

@@ -46,20 +46,17 @@ std::optional<std::string> Text(ColumnType type, const std::string& stored) {
 }  // namespace
 
 std::optional<std::string> UuidBytes(std::string_view text) {
-  std::string bytes;
-  for (std::size_t i = 0; i < text.size();) {
-    if (text[i] == '-') {
-      if (bytes.empty() || i + 1 == text.size() || text[i + 1] == '-') return std::nullopt;
-      ++i;
-      continue;
-    }
-    if (i + 1 >= text.size()) return std::nullopt;
-    const int hi = HexValue(text[i]), lo = HexValue(text[i + 1]);
-    if (hi < 0 || lo < 0 || bytes.size() == 16) return std::nullopt;
-    bytes.push_back(static_cast<char>(hi << 4 | lo));
-    i += 2;
+  if (text.empty() || text.front() == '-' || text.back() == '-') return std::nullopt;
+  std::string digits;
+  for (char c : text) {
+    if (c == '-') continue;  // anywhere between the ends, as MariaDB reads them
+    if (HexValue(c) < 0 || digits.size() == 32) return std::nullopt;
+    digits.push_back(c);
   }
-  if (bytes.size() != 16) return std::nullopt;
+  if (digits.size() != 32) return std::nullopt;
+  std::string bytes;
+  for (std::size_t i = 0; i < 32; i += 2)
+    bytes.push_back(static_cast<char>(HexValue(digits[i]) << 4 | HexValue(digits[i + 1])));
   return Stored(bytes);
 }
 

@@ -12,7 +12,7 @@
 
 namespace strata::engine {
 
-// 32 hex digits, a '-' allowed between any two bytes: the 16 bytes stored.
+// 32 hex digits, '-' anywhere but at either end: the 16 bytes stored.
 std::optional<std::string> UuidBytes(std::string_view text);
 // Dotted IPv4 (leading zeros allowed, as the server reads them): 4 bytes.
 std::optional<std::string> Inet4Bytes(std::string_view text);

@@ -1,5 +1,6 @@
 #include "ondisk/column_format.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -7,10 +8,6 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
-
-#include <arpa/inet.h>
-
-#include <array>
 
 #include "ondisk/charsets.h"
 #include "ondisk/json_binary.h"
@@ -179,13 +176,42 @@ Result<std::string> UuidText(const ColumnFormat& f, ConstBytes b) {
   return out;
 }
 
-// INET6 as inet_ntop writes it (an embedded IPv4 address dotted, as the server prints it).
+// INET4 dotted; INET6 as MariaDB prints it: hex groups, the longest run of zero groups (the
+// first of equals, one group long too) written "::", an IPv4-mapped or -compatible address
+// with its IPv4 part dotted.
 Result<std::string> InetText(const ColumnFormat& f, ConstBytes b) {
   const bool v6 = f.type == ColumnType::kInet6;
   if (b.size() != (v6 ? 16u : 4u)) return BadValue(f, b);
-  char text[INET6_ADDRSTRLEN] = {};
-  if (!inet_ntop(v6 ? AF_INET6 : AF_INET, b.data(), text, sizeof text)) return BadValue(f, b);
-  return std::string(text);
+  const auto byte = [&](std::size_t i) { return std::to_integer<unsigned>(b[i]); };
+  const auto dotted = [&](std::size_t at) {
+    return std::to_string(byte(at)) + "." + std::to_string(byte(at + 1)) + "." + std::to_string(byte(at + 2)) + "." +
+           std::to_string(byte(at + 3));
+  };
+  if (!v6) return dotted(0);
+  unsigned words[8];
+  for (std::size_t i = 0; i < 8; ++i) words[i] = byte(2 * i) << 8 | byte(2 * i + 1);
+  std::size_t run_at = 8, run = 0;
+  for (std::size_t i = 0; i < 8;) {
+    std::size_t n = 0;
+    while (i + n < 8 && words[i + n] == 0) ++n;
+    if (n > run) run_at = i, run = n;
+    i += n ? n : 1;
+  }
+  if (run_at == 0 && run == 5 && words[5] == 0xFFFF) return "::ffff:" + dotted(12);
+  if (run_at == 0 && run == 6) return "::" + dotted(12);
+  std::string out;
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (i == run_at) {
+      out += "::";
+      i += run - 1;
+      continue;
+    }
+    if (!out.empty() && out.back() != ':') out += ':';
+    char group[8];
+    std::snprintf(group, sizeof group, "%x", words[i]);
+    out += group;
+  }
+  return out;
 }
 
 Result<std::string> StringText(const ColumnFormat& f, ConstBytes b) {

@@ -53,6 +53,7 @@ class [[nodiscard]] Status {
     kAutoincOutOfRange,       // the next AUTO_INCREMENT value is past its column's type
     kAutoincExhausted,        // a BIGINT UNSIGNED AUTO_INCREMENT has handed out its last value
     kInvalidDefault,          // a column's DEFAULT its own type cannot hold
+    kNotGeometry,             // bytes for a spatial column that are not a geometry
   };
 
   Status() = default;

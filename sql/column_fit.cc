@@ -174,6 +174,7 @@ bool TimeOutOfRange(const Column& c, const Value& v) {
 
 // The value stored instead of `v`, which `c` refused with `why`; nullopt when nothing is.
 std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why) {
+  if (c.type == ColumnType::kGeometry) return std::nullopt;  // the server mends no shape either
   if (c.has_elements() && why.reason() == Status::Reason::kDataTruncated) return NearestElements(c, v);
   if (c.type == ColumnType::kTime && why.reason() == Status::Reason::kIncorrectDatetime) return NearestTime(c, v);
   if (IsAddress(c) && why.reason() == Status::Reason::kIncorrectDatetime)  // NULL where it may be, as the server has it

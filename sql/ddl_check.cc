@@ -63,7 +63,8 @@ std::optional<SqlError> CheckColumn(const Column& c) {
     if (c.scale > 30)  // MySQL 8.0's limit, which Strata keeps
       return NotSupported(fmt::format("DECIMAL with more than 30 digits after the point (column '{}')", c.name));
   }
-  if ((c.type == ColumnType::kDatetime || c.type == ColumnType::kTimestamp) && c.scale > 6)
+  if ((c.type == ColumnType::kDatetime || c.type == ColumnType::kTimestamp || c.type == ColumnType::kTime) &&
+      c.scale > 6)
     return Refused(1426, "42000", fmt::format("Too big precision specified for '{}'. Maximum is 6", c.name));
   const bool numeric =
       c.is_integer() || c.type == ColumnType::kDecimal || c.type == ColumnType::kFloat || c.type == ColumnType::kDouble;

@@ -275,11 +275,21 @@ std::optional<int> CompareTimes(const SqlValue& a, const SqlValue& b) {
   return p < q ? -1 : p > q;
 }
 
-// Two texts as the bytes a UUID, INET4 or INET6 column stores for them, or nullopt when one
-// is not such a value.
+// The bytes a UUID, INET4 or INET6 column stores for `v`: its text, or a binary string of the
+// type's length (in text order, 0x...).
+std::optional<std::string> TypedBytesOf(engine::ColumnType type, const SqlValue& v) {
+  if (!v.value.is_string()) return std::nullopt;
+  if (v.kind == LiteralKind::kBinary) {
+    const auto text = engine::TypedTextOfBinary(type, v.value.as_string());
+    return text ? engine::TypedBytes(type, *text) : std::nullopt;
+  }
+  return engine::TypedBytes(type, v.value.as_string());
+}
+
+// Two values as the bytes a UUID, INET4 or INET6 column stores for them; NULL (no match, as
+// the server has it) when one is not such a value.
 std::optional<int> CompareTyped(engine::ColumnType type, const SqlValue& a, const SqlValue& b) {
-  if (!a.value.is_string() || !b.value.is_string()) return std::nullopt;
-  const auto x = engine::TypedBytes(type, a.value.as_string()), y = engine::TypedBytes(type, b.value.as_string());
+  const auto x = TypedBytesOf(type, a), y = TypedBytesOf(type, b);
   if (!x || !y) return std::nullopt;
   const int c = x->compare(*y);
   return c < 0 ? -1 : c > 0;
@@ -417,14 +427,14 @@ bool HasAggregate(const Expr& e) {
 std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   if (a.value.is_null() || b.value.is_null()) return std::nullopt;
   // An ENUM or SET beside a number compares by its number (e = 2), beside text by its label.
+  if (a.is_bit() || b.is_bit()) return Compare(NumberOf(a), NumberOf(b));  // BIT: always as numbers
   if (a.has_number() && IsNumber(b)) return Compare(NumberOf(a), b);
   if (b.has_number() && IsNumber(a)) return Compare(a, NumberOf(b));
   if (a.time || b.time) {  // beside text: both as durations, when the text is one
     if (auto c = CompareTimes(a, b)) return c;
   }
-  if (a.compares_as || b.compares_as) {  // UUID, INET: by the bytes stored
-    if (auto c = CompareTyped(a.compares_as ? *a.compares_as : *b.compares_as, a, b)) return c;
-  }
+  if (a.compares_as || b.compares_as)  // UUID, INET: by the bytes stored
+    return CompareTyped(a.compares_as ? *a.compares_as : *b.compares_as, a, b);
   const bool text_a = a.value.is_string() && a.kind != LiteralKind::kDecimal;
   const bool text_b = b.value.is_string() && b.kind != LiteralKind::kDecimal;
   if (text_a && text_b) {
@@ -478,6 +488,7 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       if (!v.ok() || v->value.is_null()) return v;
       if (e.op == "NOT") return Int(Truth(*v).value() ? 0 : 1);
       if (v->has_number()) *v = NumberOf(*v);
+      if (v->hex_number) *v = HexAsNumber(*v);  // -b'101' is -5
       if (e.op == "-") return Negate(*v);
       if (v->value.is_uint()) return SqlValue{Value::UInt(~v->value.as_uint())};
       // MySQL takes the operand as a BIGINT UNSIGNED: a negative one by its two's complement.
@@ -592,7 +603,8 @@ std::string BitBytes(const Column& c, std::uint64_t n) {
 }
 
 SqlValue NumberOf(const SqlValue& v) {
-  if (v.time && v.value.is_string()) {  // 838:59:59.5 is 8385959.5
+  if (v.hex_number && v.value.is_string()) return HexAsNumber(v);  // b'100' beside a BIT is 4
+  if (v.time && v.value.is_string()) {                             // 838:59:59.5 is 8385959.5
     std::string digits = v.value.as_string();
     std::erase(digits, ':');
     return SqlValue{Value::String(std::move(digits)), LiteralKind::kDecimal};

@@ -47,10 +47,12 @@ struct SqlValue {
 
   // Read as another number where one is wanted (NumberOf).
   bool has_number() const { return stored_number || time; }
+  // Read from a BIT column: its bytes, compared and aggregated as the number.
+  bool is_bit() const { return stored_number && kind == LiteralKind::kBinary; }
 };
 
-// `v` as a number where one is wanted: an ENUM's, SET's or BIT's number, a TIME's HHMMSS.f,
-// else `v` itself.
+// `v` as a number where one is wanted: an ENUM's, SET's or BIT's number, a TIME's HHMMSS.f, a
+// 0x.. or b'..' literal's, else `v` itself.
 SqlValue NumberOf(const SqlValue& v);
 
 template <typename T>

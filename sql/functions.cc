@@ -10,6 +10,7 @@
 #include <random>
 
 #include "engine/uuid_inet.h"
+#include "sql/spatial_functions.h"
 #include "sql/value_ops.h"
 
 namespace strata::sql {
@@ -299,6 +300,8 @@ constexpr std::size_t kAny = FunctionDef::kAny;
 // name, least and most arguments, whether NULL in gives NULL out, the code, whether it takes numbers.
 constexpr FunctionDef kFunctions[] = {
     {"ABS", 1, 1, true, Abs, true},
+    {"ASTEXT", 1, 1, true, AsText},
+    {"ASWKT", 1, 1, true, AsText},
     {"BIN", 1, 1, true, Bin, true},
     {"BIN_TO_UUID", 1, 2, true, BinToUuid},
     {"CEIL", 1, 1, true, FloorOrCeiling, true},
@@ -311,6 +314,8 @@ constexpr FunctionDef kFunctions[] = {
     {"CURRENT_DATE", 0, kAny, false, CurDate},
     {"CURRENT_TIMESTAMP", 0, kAny, false, Now},
     {"FLOOR", 1, 1, true, FloorOrCeiling, true},
+    {"GEOMETRYFROMTEXT", 1, 2, true, GeomFromText},
+    {"GEOMFROMTEXT", 1, 2, true, GeomFromText},
     {"HEX", 1, 1, true, HexOf},
     {"IF", 3, 3, false, If},
     {"IFNULL", 2, 2, false, FirstNotNull},
@@ -322,10 +327,24 @@ constexpr FunctionDef kFunctions[] = {
     {"LOWER", 1, 1, true, ChangeCase},
     {"NOW", 0, kAny, false, Now},
     {"OCTET_LENGTH", 1, 1, true, Length},
+    {"POINT", 2, 2, true, Point, true},
     {"RAND", 0, kAny, false, Rand},
     {"REPEAT", 2, 2, true, Repeat},
     {"RIGHT", 2, 2, true, LeftOrRight},
     {"ROUND", 1, 2, true, Round, true},
+    {"ST_ASBINARY", 1, 1, true, AsBinary},
+    {"ST_ASTEXT", 1, 1, true, AsText},
+    {"ST_ASWKB", 1, 1, true, AsBinary},
+    {"ST_ASWKT", 1, 1, true, AsText},
+    {"ST_GEOMETRYFROMTEXT", 1, 2, true, GeomFromText},
+    {"ST_GEOMFROMTEXT", 1, 2, true, GeomFromText},
+    {"ST_GEOMFROMWKB", 1, 2, true, GeomFromWkb},
+    {"ST_LINEFROMTEXT", 1, 2, true, GeomFromText},
+    {"ST_POINTFROMTEXT", 1, 2, true, GeomFromText},
+    {"ST_POLYFROMTEXT", 1, 2, true, GeomFromText},
+    {"ST_SRID", 1, 1, true, Srid},
+    {"ST_X", 1, 1, true, PointCoordinate},
+    {"ST_Y", 1, 1, true, PointCoordinate},
     {"SUBSTR", 2, 3, true, Substring},
     {"SUBSTRING", 2, 3, true, Substring},
     {"SYSDATE", 0, kAny, false, Now},

@@ -3,6 +3,7 @@
 
 #include "engine/elements.h"
 #include "ondisk/charsets.h"
+#include "ondisk/geometry.h"
 #include "sql/ddl_check.h"
 
 namespace strata::sql::parser_internal {
@@ -328,9 +329,12 @@ sql::Statement Parser::ParseCreateTable() {
         break;
       }
       case KeyText::Kind::kFulltext:
-        Unsupported("FULLTEXT indexes");
+        c.ignored.push_back("FULLTEXT KEY `" + k.name +
+                            "` (Strata keeps no full-text index; MATCH ... AGAINST is not supported)");
+        break;
       case KeyText::Kind::kSpatial:
-        Unsupported("SPATIAL indexes");
+        c.ignored.push_back("SPATIAL KEY `" + k.name + "` (Strata keeps no R-tree; spatial queries scan the table)");
+        break;
       case KeyText::Kind::kForeign:
         c.ignored.push_back(k.text + " (Strata neither checks foreign keys nor keeps them)");
         break;
@@ -369,8 +373,10 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
   col.name = text.name;
   const auto found = std::find_if(std::begin(kEngineTypes), std::end(kEngineTypes),
                                   [&](const EngineType& e) { return e.name == t.name; });
-  if (found == std::end(kEngineTypes)) Unsupported("the column type " + t.name);
-  col.type = found->type;
+  const auto shape = ondisk::GeometryTypeNamed(t.name == "GEOMCOLLECTION" ? "GEOMETRYCOLLECTION" : t.name);
+  if (found == std::end(kEngineTypes) && !shape) Unsupported("the column type " + t.name);
+  col.type = shape ? ColumnType::kGeometry : found->type;
+  if (shape) col.length = static_cast<std::uint32_t>(*shape);  // the shape it takes
   if (col.is_integer()) {
     col.length = t.zerofill ? t.Arg(0, 0) : 0;  // the display width: what ZEROFILL pads to
   } else if (col.type == ColumnType::kDecimal) {
@@ -387,7 +393,8 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     col.length = std::max(t.Arg(0, 1), 1u);  // BIT(0) is BIT(1), as the server has it
     if (col.length > 64)
       throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 64)", col.name)}};
-  } else if (!col.is_lob() && col.type != ColumnType::kDate && !IsAddressType(col.type)) {
+  } else if (!col.is_lob() && col.type != ColumnType::kDate && !IsAddressType(col.type) &&
+             col.type != ColumnType::kGeometry) {
     col.length = t.Arg(0, 1);
   }
   col.is_unsigned = t.is_unsigned;
@@ -417,7 +424,7 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     // A BIT's or TIME's default is kept as it is stored ('a' is b'1100001', '1:2' 01:02:00), as
     // the server shows it.
     if (auto stored = engine::StoredValue(col, *col.default_value);
-        (col.type == ColumnType::kBit || col.type == ColumnType::kTime) && stored.ok())
+        (col.type == ColumnType::kBit || col.type == ColumnType::kTime || IsAddressType(col.type)) && stored.ok())
       col.default_value = std::move(*stored);
     // A YEAR's default is kept as the year it stands for ('24' is 2024), as the server shows it.
     if (auto year = col.type == ColumnType::kYear ? YearConstant(*literal) : std::nullopt; year && *year >= 0)

@@ -75,7 +75,10 @@ struct AggregateStep::Accumulator {
   SqlValue Result() const {
     const std::string& f = call->name;
     if (f == "COUNT") return {Value::UInt(count)};
-    if (f == "MIN" || f == "MAX") return best.value_or(SqlValue{});
+    if (f == "MIN" || f == "MAX") {
+      if (best && best->is_bit()) return NumberOf(*best);  // a BIT's as the number, as the server gives it
+      return best.value_or(SqlValue{});
+    }
     if (count == 0) return {};
     auto decimal = [](const Decimal& d) { return SqlValue{Value::String(d.ToString()), LiteralKind::kDecimal}; };
     if (f == "SUM") {

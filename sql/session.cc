@@ -250,7 +250,7 @@ constexpr MysqlErrorFor kMysqlErrors[] = {
     {Status::Reason::kRowTooLargeForLog, 1118, "42000"}, {Status::Reason::kTableUnavailable, 1877, "HY000"},
     {Status::Reason::kDataTruncated, 1265, "01000"},     {Status::Reason::kAutoincOutOfRange, 167, "22003"},
     {Status::Reason::kAutoincExhausted, 1467, "HY000"},  {Status::Reason::kInvalidDefault, 1067, "42000"},
-    {Status::Reason::kIncorrectDatetime, 1292, "22007"},
+    {Status::Reason::kNotGeometry, 1416, "22003"},       {Status::Reason::kIncorrectDatetime, 1292, "22007"},
 };
 
 SqlError FromStatus(const Status& s) {

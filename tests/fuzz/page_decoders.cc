@@ -11,6 +11,7 @@
 #include "ondisk/doublewrite.h"
 #include "ondisk/fil_header.h"
 #include "ondisk/frm.h"
+#include "ondisk/geometry.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/instant.h"
@@ -214,6 +215,13 @@ void DecodeColumnValues(ConstBytes raw) {
                               : raw.first(std::min<std::size_t>(raw.size(), 4096)));
   }
   (void)JsonBinaryToText(raw.first(std::min<std::size_t>(raw.size(), 65536)));
+  // A spatial value's WKB as bytes, and the input as Well-Known Text; what one reads, the other writes.
+  const ConstBytes shape = raw.first(std::min<std::size_t>(raw.size(), 65536));
+  if (ReadGeometry(shape).has_value() != GeometryText(shape).ok()) __builtin_trap();
+  const std::string_view text(reinterpret_cast<const char*>(shape.data()), shape.size());
+  if (auto bytes = GeometryFromText(text)) {
+    if (!ReadGeometry(AsBytes(bytes->data(), bytes->size()))) __builtin_trap();
+  }
 }
 
 // The formats that are files of their own, not pages. A .cfg that reads must write back to bytes
