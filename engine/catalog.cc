@@ -60,6 +60,8 @@ ondisk::DdColumnType DdType(const Column& c) {
       return T::kBit;
     case ColumnType::kGeometry:
       return T::kGeometry;
+    case ColumnType::kJson:
+      return T::kJson;
     case ColumnType::kTime:
       return T::kTime2;
     case ColumnType::kDatetime:

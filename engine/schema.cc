@@ -93,6 +93,8 @@ std::string Column::SqlType() const {
       return "inet4";
     case ColumnType::kInet6:
       return "inet6";
+    case ColumnType::kJson:
+      return "json";
     case ColumnType::kGeometry: {
       std::string name(ondisk::GeometryTypeName(static_cast<ondisk::GeometryType>(length)));
       for (char& ch : name) ch = static_cast<char>(ch | 0x20);

@@ -49,6 +49,7 @@ enum class ColumnType : std::uint8_t {
   kInet6,
   kGeometry,  // SRID and WKB (ondisk/geometry.h), stored as a LONGBLOB; `length` is the
               // ondisk::GeometryType the column takes (0: any)
+  kJson,      // MySQL's binary JSON (ondisk/json_binary_writer.h), stored as a LONGBLOB
 };
 
 enum class Charset : std::uint8_t { kUtf8mb4, kLatin1, kBinary };
@@ -83,7 +84,8 @@ struct Column {
   // Text with a character set and collation: the strings, and ENUM and SET (their labels).
   bool has_collation() const { return is_string() || has_elements(); }
   bool is_lob() const {
-    return (type >= ColumnType::kTinyText && type <= ColumnType::kLongBlob) || type == ColumnType::kGeometry;
+    return (type >= ColumnType::kTinyText && type <= ColumnType::kLongBlob) || type == ColumnType::kGeometry ||
+           type == ColumnType::kJson;
   }
   // BLOB and TEXT: the most bytes a value holds (TINY 255, plain 65,535, MEDIUM 16 MiB - 1,
   // LONG 4 GiB - 1).

@@ -12,6 +12,10 @@
 
 namespace strata::engine {
 
+inline bool IsUuidOrInet(ColumnType t) {
+  return t == ColumnType::kUuid || t == ColumnType::kInet4 || t == ColumnType::kInet6;
+}
+
 // 32 hex digits, '-' anywhere but at either end: the 16 bytes stored.
 std::optional<std::string> UuidBytes(std::string_view text);
 // Dotted IPv4 (leading zeros allowed, as the server reads them): 4 bytes.

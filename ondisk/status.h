@@ -54,6 +54,7 @@ class [[nodiscard]] Status {
     kAutoincExhausted,        // a BIGINT UNSIGNED AUTO_INCREMENT has handed out its last value
     kInvalidDefault,          // a column's DEFAULT its own type cannot hold
     kNotGeometry,             // bytes for a spatial column that are not a geometry
+    kInvalidJson,             // text for a JSON column that is not a JSON document
   };
 
   Status() = default;

@@ -8,6 +8,7 @@
 
 #include "engine/elements.h"
 #include "engine/time_value.h"
+#include "engine/uuid_inet.h"
 #include "ondisk/charsets.h"
 #include "sql/session.h"
 
@@ -155,10 +156,6 @@ Value NearestElements(const Column& c, const Value& v) {
   return Value::UInt(n & engine::ElementsMax(c));  // the members it names (9 of a 3-member SET is the first)
 }
 
-bool IsAddress(const Column& c) {
-  return c.type == ColumnType::kUuid || c.type == ColumnType::kInet4 || c.type == ColumnType::kInet6;
-}
-
 // A time past 838:59:59 is the nearest end of the range; what is not a time, 00:00:00.
 Value NearestTime(const Column& c, const Value& v) {
   const auto t = v.is_string() ? engine::ParseTime(v.as_string()) : std::nullopt;
@@ -174,10 +171,11 @@ bool TimeOutOfRange(const Column& c, const Value& v) {
 
 // The value stored instead of `v`, which `c` refused with `why`; nullopt when nothing is.
 std::optional<Value> Nearest(const Column& c, const Value& v, const Status& why) {
-  if (c.type == ColumnType::kGeometry) return std::nullopt;  // the server mends no shape either
+  if (c.type == ColumnType::kGeometry || c.type == ColumnType::kJson) return std::nullopt;  // nor does the server
   if (c.has_elements() && why.reason() == Status::Reason::kDataTruncated) return NearestElements(c, v);
   if (c.type == ColumnType::kTime && why.reason() == Status::Reason::kIncorrectDatetime) return NearestTime(c, v);
-  if (IsAddress(c) && why.reason() == Status::Reason::kIncorrectDatetime)  // NULL where it may be, as the server has it
+  if (engine::IsUuidOrInet(c.type) &&
+      why.reason() == Status::Reason::kIncorrectDatetime)  // NULL where it may be, as the server has it
     return c.nullable ? Value::Null() : ImplicitDefault(c);
   // Too many bits, or below 0: all ones, as the server stores it.
   if (c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong) return Limit(c, false);
@@ -218,7 +216,7 @@ SqlWarning WarningFor(const Column& c, const Value& v, const Status& why, std::s
   if ((c.type == ColumnType::kBit && why.reason() == Status::Reason::kDataTooLong) || TimeOutOfRange(c, v))
     e = {1264, "22003", fmt::format("Out of range value for column '{}'", c.name)};
   else if (why.reason() == Status::Reason::kDataTooLong ||
-           (why.reason() == Status::Reason::kIncorrectDatetime && !IsAddress(c)))
+           (why.reason() == Status::Reason::kIncorrectDatetime && !engine::IsUuidOrInet(c.type)))
     e = {1265, "01000", fmt::format("Data truncated for column '{}'", c.name)};
   e = AtRow(std::move(e), row_number);
   return {SqlWarning::Level::kWarning, e.code, e.message};

@@ -187,11 +187,7 @@ SqlResult<SqlValue> Bin(const std::string&, std::vector<SqlValue>& args) {
   std::uint64_t n = x.is_uint()  ? x.as_uint()
                     : x.is_int() ? static_cast<std::uint64_t>(x.as_int())
                                  : static_cast<std::uint64_t>(ClampToInt64(std::trunc(ToDouble(x))));
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + (n & 1)));
-  } while (n >>= 1);
-  return Str(std::move(digits));
+  return Str(BinaryDigits(n));
 }
 
 SqlResult<SqlValue> Abs(const std::string&, std::vector<SqlValue>& args) {

@@ -2,6 +2,7 @@
 #include "sql/parser_internal.h"
 
 #include "engine/elements.h"
+#include "engine/uuid_inet.h"
 #include "ondisk/charsets.h"
 #include "ondisk/geometry.h"
 #include "sql/ddl_check.h"
@@ -144,6 +145,7 @@ constexpr EngineType kEngineTypes[] = {{"TINYINT", ColumnType::kTinyInt},
                                        {"BIT", ColumnType::kBit},
                                        {"TIME", ColumnType::kTime},
                                        {"UUID", ColumnType::kUuid},
+                                       {"JSON", ColumnType::kJson},
                                        {"INET4", ColumnType::kInet4},
                                        {"INET6", ColumnType::kInet6},
                                        {"SET", ColumnType::kSet}};
@@ -220,10 +222,6 @@ Value ElementsDefault(const Column& col, const SqlValue& literal) {
           : engine::ElementMatch{0, false};
   if (!m.complete) throw Failure{{1067, "42000", fmt::format("Invalid default value for '{}'", col.name)}};
   return Value::UInt(m.number);
-}
-
-bool IsAddressType(ColumnType t) {
-  return t == ColumnType::kUuid || t == ColumnType::kInet4 || t == ColumnType::kInet6;
 }
 
 std::vector<std::string> KeyColumnNames(const KeyText& k) {
@@ -393,7 +391,7 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     col.length = std::max(t.Arg(0, 1), 1u);  // BIT(0) is BIT(1), as the server has it
     if (col.length > 64)
       throw Failure{{1439, "42000", fmt::format("Display width out of range for '{}' (max = 64)", col.name)}};
-  } else if (!col.is_lob() && col.type != ColumnType::kDate && !IsAddressType(col.type) &&
+  } else if (!col.is_lob() && col.type != ColumnType::kDate && !engine::IsUuidOrInet(col.type) &&
              col.type != ColumnType::kGeometry) {
     col.length = t.Arg(0, 1);
   }
@@ -424,7 +422,8 @@ Column Parser::EngineColumn(const ColumnText& text, CreateTable& c) {
     // A BIT's or TIME's default is kept as it is stored ('a' is b'1100001', '1:2' 01:02:00), as
     // the server shows it.
     if (auto stored = engine::StoredValue(col, *col.default_value);
-        (col.type == ColumnType::kBit || col.type == ColumnType::kTime || IsAddressType(col.type)) && stored.ok())
+        (col.type == ColumnType::kBit || col.type == ColumnType::kTime || engine::IsUuidOrInet(col.type)) &&
+        stored.ok())
       col.default_value = std::move(*stored);
     // A YEAR's default is kept as the year it stands for ('24' is 2024), as the server shows it.
     if (auto year = col.type == ColumnType::kYear ? YearConstant(*literal) : std::nullopt; year && *year >= 0)

@@ -1,6 +1,7 @@
 // The session: dispatch, transactions, DDL, SET and SHOW. Row statements are in
 // session_rows.cc and session_select.cc.
 #include "sql/session.h"
+#include "sql/value_ops.h"
 
 #include <fmt/format.h>
 
@@ -250,7 +251,8 @@ constexpr MysqlErrorFor kMysqlErrors[] = {
     {Status::Reason::kRowTooLargeForLog, 1118, "42000"}, {Status::Reason::kTableUnavailable, 1877, "HY000"},
     {Status::Reason::kDataTruncated, 1265, "01000"},     {Status::Reason::kAutoincOutOfRange, 167, "22003"},
     {Status::Reason::kAutoincExhausted, 1467, "HY000"},  {Status::Reason::kInvalidDefault, 1067, "42000"},
-    {Status::Reason::kNotGeometry, 1416, "22003"},       {Status::Reason::kIncorrectDatetime, 1292, "22007"},
+    {Status::Reason::kNotGeometry, 1416, "22003"},       {Status::Reason::kInvalidJson, 3140, "22032"},
+    {Status::Reason::kIncorrectDatetime, 1292, "22007"},
 };
 
 SqlError FromStatus(const Status& s) {
@@ -729,13 +731,7 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
 namespace {
 
 // A BIT value as SHOW CREATE TABLE and DESCRIBE write its default: b'101'.
-std::string BitLiteral(std::uint64_t n) {
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + (n & 1)));
-  } while (n >>= 1);
-  return "b'" + digits + "'";
-}
+std::string BitLiteral(std::uint64_t n) { return "b'" + ops::BinaryDigits(n) + "'"; }
 
 // ON/OFF, 1/0, TRUE/FALSE, as the server reads a boolean variable.
 std::optional<bool> OnOff(const std::string& text) {

@@ -49,6 +49,14 @@ Decimal ExactOf(const SqlValue& v) {
 
 SqlValue OfDecimal(const Decimal& d) { return Str(d.ToString(), LiteralKind::kDecimal); }
 
+std::string BinaryDigits(std::uint64_t n) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + (n & 1)));
+  } while (n >>= 1);
+  return digits;
+}
+
 bool Exact(const SqlValue& v) { return Integral(v) || (v.kind == LiteralKind::kDecimal && v.value.is_string()); }
 
 SqlError WrongArguments(const std::string& fn) {

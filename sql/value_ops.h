@@ -14,6 +14,8 @@ namespace strata::sql::ops {
 inline SqlValue Null() { return {}; }
 inline SqlValue Int(std::int64_t v) { return {Value::Int(v), LiteralKind::kPlain}; }
 inline SqlValue Str(std::string s, LiteralKind k = LiteralKind::kPlain) { return {Value::String(std::move(s)), k}; }
+// `n` in binary digits, without leading zeros ("0" for 0): BIN() and a BIT default's b'101'.
+std::string BinaryDigits(std::uint64_t n);
 inline bool Integral(const SqlValue& v) { return v.value.is_int() || v.value.is_uint(); }
 
 // 2^63: the first double past BIGINT's range (and -2^63 its lowest value).

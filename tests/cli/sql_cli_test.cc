@@ -254,8 +254,8 @@ DELIMITER ;
 }
 
 // ENUM, SET and BIT columns of every storage width (an ENUM of 1 and 2 bytes, SETs of 1, 2,
-// 3, 4 and 8, BITs of 1 to 8, latin1 labels), TIME of every precision, UUID, INET4, INET6 and
-// shapes, with secondary keys, read back by the inspector from Strata's own file
+// 3, 4 and 8, BITs of 1 to 8, latin1 labels), TIME of every precision, UUID, INET4, INET6,
+// shapes and JSON, with secondary keys, read back by the inspector from Strata's own file
 // exactly as `strata sql` prints them: the bytes are those MySQL writes, which the inspector's
 // decoder reads in the server's files too (ServerRowsTest).
 TEST(SqlCliTest, NewColumnTypesReadBackThroughTheInspector) {
@@ -273,7 +273,7 @@ TEST(SqlCliTest, NewColumnTypesReadBackThroughTheInspector) {
   for (int n : bit_sizes) script += fmt::format(", b{} BIT({})", n, n);
   const int time_digits[] = {0, 1, 2, 3, 4, 5, 6};
   for (int f : time_digits) script += fmt::format(", t{} TIME({})", f, f);
-  script += ", u UUID, i4 INET4, i6 INET6, g GEOMETRY, p POINT";
+  script += ", u UUID, i4 INET4, i6 INET6, g GEOMETRY, p POINT, j JSON";
   script += ", KEY k2 (e2), KEY k64 (s64), KEY kb (b33), KEY kt (t3), KEY ku (u));\n";
   std::mt19937_64 rng(7);
   for (int id = 1; id <= 400; ++id) {
@@ -302,6 +302,11 @@ TEST(SqlCliTest, NewColumnTypesReadBackThroughTheInspector) {
     for (std::uint64_t k = 0, n = id % 97 == 0 ? 600 : 2 + rng() % 5; k < n; ++k)
       line += fmt::format("{}{} {}", k ? "," : "", static_cast<double>(rng() % 100000) / 7, -static_cast<double>(k));
     script += fmt::format(", ST_GeomFromText('LINESTRING({})'), POINT({}, {})", line, id, -id);
+    // JSON: keys MySQL reorders, numbers of every width, and now and then a large document.
+    script +=
+        fmt::format(R"(, '{{"id": {}, "b": [{}, {}, {}.5, "{}"], "a": {{"n": null, "t": true}}{}}}')", id,
+                    rng() % 70000, -static_cast<std::int64_t>(rng() % 5000000000), rng() % 100,
+                    std::string(id % 13, 'x'), id % 101 == 0 ? ", \"big\": \"" + std::string(70000, 'y') + "\"" : "");
     script += ");\n";
   }
   std::ofstream(tmp.path() / "e.sql") << script;

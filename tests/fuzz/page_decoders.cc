@@ -12,6 +12,7 @@
 #include "ondisk/fil_header.h"
 #include "ondisk/frm.h"
 #include "ondisk/geometry.h"
+#include "ondisk/json_binary_writer.h"
 #include "ondisk/fsp_header.h"
 #include "ondisk/index_page.h"
 #include "ondisk/instant.h"
@@ -221,6 +222,12 @@ void DecodeColumnValues(ConstBytes raw) {
   const std::string_view text(reinterpret_cast<const char*>(shape.data()), shape.size());
   if (auto bytes = GeometryFromText(text)) {
     if (!ReadGeometry(AsBytes(bytes->data(), bytes->size()))) __builtin_trap();
+  }
+  // The input as JSON text: a document it reads must write binary JSON its reader reads back.
+  const auto read = ReadJsonText(text);
+  if (const auto* doc = std::get_if<JsonNode>(&read)) {
+    const std::string binary = JsonToBinary(*doc);
+    if (!JsonBinaryToText(AsBytes(binary.data(), binary.size())).ok()) __builtin_trap();
   }
 }
 
