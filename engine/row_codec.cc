@@ -578,17 +578,22 @@ Result<Datum> EncodeGeometry(const Column& c, const Value& v) {
   return Datum::Of(bytes);
 }
 
-// A JSON document from its text, in MySQL's binary form; text that is none is 3140, naming
-// what the parser found and where, as MySQL does.
+// A JSON document from its text, in MySQL's binary form; text that is none (or a number) is
+// 3140, naming what the parser found and where, as MySQL does.
 Result<Datum> EncodeJson(const Column& c, const Value& v) {
-  const std::string text = v.is_string() ? v.as_string() : v.ToString();
-  auto document = ondisk::ReadJsonText(text);
-  if (auto* error = std::get_if<ondisk::JsonTextError>(&document)) {
-    return Status::InvalidArgument(fmt::format("Invalid JSON text: \"{}\" at position {} in value for column '{}'.",
-                                               error->what, error->at, c.name))
+  const auto invalid = [&](const std::string& what, std::size_t at) {
+    return Status::InvalidArgument(
+               fmt::format("Invalid JSON text: \"{}\" at position {} in value for column '{}'.", what, at, c.name))
         .Because(Status::Reason::kInvalidJson);
-  }
-  return Datum::Of(ondisk::JsonToBinary(std::get<ondisk::JsonNode>(document)));
+  };
+  if (!v.is_string()) return invalid("not a JSON text, may need CAST", 0);  // a number, as MySQL refuses it
+  auto document = ondisk::ReadJsonText(v.as_string());
+  if (auto* error = std::get_if<ondisk::JsonTextError>(&document)) return invalid(error->what, error->at);
+  auto binary = ondisk::JsonToBinary(std::get<ondisk::JsonNode>(document));
+  if (!binary)
+    return Status::InvalidArgument("The JSON object contains a key name that is too long.")
+        .Because(Status::Reason::kInvalidJson);
+  return Datum::Of(std::move(*binary));
 }
 
 // Strings and binary strings.

@@ -174,6 +174,47 @@ Status CheckIdentifier(const std::string& name) {
       .Because(Status::Reason::kInvalidCharacterString);
 }
 
+namespace {
+
+// What is wrong with a column's length, precision or labels, or nullopt.
+std::optional<std::string> SizeProblem(const Column& c) {
+  switch (c.type) {
+    case ColumnType::kChar:
+    case ColumnType::kBinary:
+      if (c.length > 255) return fmt::format("length {} is over 255", c.length);
+      break;
+    case ColumnType::kVarchar:
+    case ColumnType::kVarbinary:
+      if (c.length == 0 || c.length > 65535) return fmt::format("length {} is out of range", c.length);
+      break;
+    case ColumnType::kDecimal:
+      if (c.length < 1 || c.length > 65 || c.scale > 30 || c.scale > c.length)
+        return fmt::format("decimal({},{}) is out of range", c.length, c.scale);
+      break;
+    case ColumnType::kBit:
+      if (c.length < 1 || c.length > 64) return fmt::format("bit({}) is out of range", c.length);
+      break;
+    case ColumnType::kEnum:
+    case ColumnType::kSet:
+      if (c.elements.empty() || c.elements.size() > (c.type == ColumnType::kEnum ? 65535u : 64u))
+        return fmt::format("{} labels are too many or none", c.elements.size());
+      break;
+    case ColumnType::kGeometry:
+      if (c.length > 7) return fmt::format("no shape numbered {}", c.length);
+      break;
+    case ColumnType::kTime:
+    case ColumnType::kDatetime:
+    case ColumnType::kTimestamp:
+      if (c.scale > 6) return std::string("at most 6 fractional digits");
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Status TableSpec::Validate() const {
   auto bad = [&](const std::string& what) {
     return Status::InvalidArgument(fmt::format("table {}.{}: {}", database, name, what));
@@ -196,33 +237,7 @@ Status TableSpec::Validate() const {
     if (c.name.rfind("DB_", 0) == 0 && (c.name == "DB_ROW_ID" || c.name == "DB_TRX_ID" || c.name == "DB_ROLL_PTR")) {
       return bad(fmt::format("column name '{}' is reserved for InnoDB's hidden columns", c.name));
     }
-    switch (c.type) {
-      case ColumnType::kChar:
-      case ColumnType::kBinary:
-        if (c.length > 255) return bad(fmt::format("column '{}': length {} is over 255", c.name, c.length));
-        break;
-      case ColumnType::kVarchar:
-      case ColumnType::kVarbinary:
-        if (c.length == 0 || c.length > 65535)
-          return bad(fmt::format("column '{}': length {} is out of range", c.name, c.length));
-        break;
-      case ColumnType::kDecimal:
-        if (c.length < 1 || c.length > 65 || c.scale > 30 || c.scale > c.length) {
-          return bad(fmt::format("column '{}': decimal({},{}) is out of range", c.name, c.length, c.scale));
-        }
-        break;
-      case ColumnType::kBit:
-        if (c.length < 1 || c.length > 64)
-          return bad(fmt::format("column '{}': bit({}) is out of range", c.name, c.length));
-        break;
-      case ColumnType::kTime:
-      case ColumnType::kDatetime:
-      case ColumnType::kTimestamp:
-        if (c.scale > 6) return bad(fmt::format("column '{}': at most 6 fractional digits", c.name));
-        break;
-      default:
-        break;
-    }
+    if (auto problem = SizeProblem(c)) return bad(fmt::format("column '{}': {}", c.name, *problem));
     // A default is a value the column must hold: checked here, not at the first INSERT that
     // relies on it (CURRENT_TIMESTAMP, the one function a default may be, is the session's).
     if (c.default_value &&

@@ -46,6 +46,15 @@ class WkbReader {
                                   : t == GeometryType::kMultiLineString ? GeometryType::kLineString
                                   : t == GeometryType::kMultiPolygon    ? GeometryType::kPolygon
                                                                         : GeometryType::kGeometry;
+        if (part == GeometryType::kGeometry && Have(4)) {
+          const std::size_t count_at = at_;
+          if (U32() == 0) {  // GEOMETRYCOLLECTION EMPTY
+            if (out) *out += " EMPTY";
+            ok = true;
+            break;
+          }
+          at_ = count_at;  // Parts reads the count again
+        }
         ok = Wrapped(out, [&] { return Parts(out, part, depth); });
         break;
       }
@@ -193,8 +202,12 @@ class WktReader {
           Header(out, GeometryType::kPolygon);
           return Rings(out);
         });
-      default:  // a collection, of anything but another collection (as MariaDB reads it)
+      default:  // a collection, of anything but another collection (as MariaDB reads it), or none
         if (depth > 0) return false;
+        if (Word("EMPTY") || EmptyParentheses()) {
+          AppendU32(out, 0);
+          return true;
+        }
         return List(out, [&] { return Shape(out, depth + 1); });
     }
   }
@@ -245,8 +258,30 @@ class WktReader {
   bool Points(std::string& out) {
     return List(out, [&] { return Point(out); });
   }
+  // A polygon's rings, each closed (its last point its first), as MariaDB reads them.
   bool Rings(std::string& out) {
-    return List(out, [&] { return Points(out); });
+    return List(out, [&] {
+      const std::size_t ring = out.size();
+      if (!Points(out)) return false;
+      return out.compare(ring + 4, 16, out, out.size() - 16, 16) == 0;
+    });
+  }
+  // The upper-case word `w` in any case, as a whole word.
+  bool Word(std::string_view w) {
+    Space();
+    if (s_.size() - at_ < w.size()) return false;
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      if ((s_[at_ + k] & ~0x20) != w[k]) return false;
+    }
+    if (at_ + w.size() < s_.size() && std::isalnum(static_cast<unsigned char>(s_[at_ + w.size()]))) return false;
+    at_ += w.size();
+    return true;
+  }
+  bool EmptyParentheses() {
+    const std::size_t at = at_;
+    if (Accept('(') && Accept(')')) return true;
+    at_ = at;
+    return false;
   }
 
   std::string_view s_;

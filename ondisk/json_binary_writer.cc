@@ -102,13 +102,13 @@ void AppendScalar(std::string& out, const JsonNode& n, std::uint8_t type) {
 
 bool AppendContainer(std::string& out, const JsonNode& n, bool large);
 
-// A container as small if it fits, else large; its type.
-std::uint8_t AppendAnyContainer(std::string& out, const JsonNode& n) {
+// A container as small if it fits, else large; its type, or nullopt when neither can hold it.
+std::optional<std::uint8_t> AppendAnyContainer(std::string& out, const JsonNode& n) {
   const bool object = n.kind == JsonNode::Kind::kObject;
   const std::size_t before = out.size();
   if (AppendContainer(out, n, false)) return object ? kSmallObject : kSmallArray;
   out.resize(before);
-  AppendContainer(out, n, true);
+  if (!AppendContainer(out, n, true)) return std::nullopt;
   return object ? kLargeObject : kLargeArray;
 }
 
@@ -155,7 +155,9 @@ bool AppendContainer(std::string& out, const JsonNode& n, bool large) {
     if (offset > limit) return false;
     PutAt(out, entry + 1, offset, width);
     if (IsContainer(v)) {
-      out[entry] = static_cast<char>(AppendAnyContainer(out, v));
+      const auto type = AppendAnyContainer(out, v);
+      if (!type) return false;
+      out[entry] = static_cast<char>(*type);
     } else {
       out[entry] = static_cast<char>(ScalarType(v));
       AppendScalar(out, v, ScalarType(v));
@@ -169,10 +171,12 @@ bool AppendContainer(std::string& out, const JsonNode& n, bool large) {
 
 }  // namespace
 
-std::string JsonToBinary(const JsonNode& document) {
+std::optional<std::string> JsonToBinary(const JsonNode& document) {
   std::string out(1, '\0');
   if (IsContainer(document)) {
-    out[0] = static_cast<char>(AppendAnyContainer(out, document));
+    const auto type = AppendAnyContainer(out, document);
+    if (!type) return std::nullopt;
+    out[0] = static_cast<char>(*type);
   } else {
     out[0] = static_cast<char>(ScalarType(document));
     AppendScalar(out, document, ScalarType(document));

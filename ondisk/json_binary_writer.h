@@ -4,13 +4,15 @@
 // too) inside their value entry; each container small (2-byte offsets) unless it does not fit.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "ondisk/json_text.h"
 
 namespace strata::ondisk {
 
-// The bytes of `document`: its type byte, then its value.
-std::string JsonToBinary(const JsonNode& document);
+// The bytes of `document`: its type byte, then its value; nullopt when an object's key is over
+// 65,535 bytes, which the format cannot hold (MySQL refuses it too).
+std::optional<std::string> JsonToBinary(const JsonNode& document);
 
 }  // namespace strata::ondisk

@@ -44,7 +44,8 @@ class Parser {
     Space();
     if (at_ >= s_.size()) throw Fail{{"Invalid value.", at_}};
     const char c = s_[at_];
-    if ((c == '{' || c == '[') && depth >= kMaxDepth) throw Fail{{"The JSON document exceeds the maximum depth.", at_}};
+    // A value inside 100 containers is one level too deep, as MySQL counts depth.
+    if (depth >= kMaxDepth) throw Fail{{"The JSON document exceeds the maximum depth of 100.", at_}};
     if (c == '{') return Object(depth);
     if (c == '[') return Array(depth);
     if (c == '"') {

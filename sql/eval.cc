@@ -426,8 +426,8 @@ bool HasAggregate(const Expr& e) {
 
 std::optional<int> Compare(const SqlValue& a, const SqlValue& b) {
   if (a.value.is_null() || b.value.is_null()) return std::nullopt;
-  // An ENUM or SET beside a number compares by its number (e = 2), beside text by its label.
   if (a.is_bit() || b.is_bit()) return Compare(NumberOf(a), NumberOf(b));  // BIT: always as numbers
+  // An ENUM, SET or TIME beside a number compares by its number (e = 2), beside text by its text.
   if (a.has_number() && IsNumber(b)) return Compare(NumberOf(a), b);
   if (b.has_number() && IsNumber(a)) return Compare(a, NumberOf(b));
   if (a.time || b.time) {  // beside text: both as durations, when the text is one
@@ -658,16 +658,13 @@ Value ToColumn(SqlValue v, const Column& c) {
   if (v.hex_number && numeric) v = HexAsNumber(v);
   if (v.has_number() && numeric) return NumberOf(v).value;  // an ENUM or TIME into a number: its number
   // A binary string into a UUID or INET: the bytes it names, in text order.
-  if ((c.type == ColumnType::kUuid || c.type == ColumnType::kInet4 || c.type == ColumnType::kInet6) &&
-      v.kind == LiteralKind::kBinary && v.value.is_string()) {
+  if (engine::IsUuidOrInet(c.type) && v.kind == LiteralKind::kBinary && v.value.is_string()) {
     if (auto text = engine::TypedTextOfBinary(c.type, v.value.as_string())) return Value::String(std::move(*text));
   }
-  // A number into an ENUM or SET names a label by its number, 2.6 as 2 (a DECIMAL is text here).
-  if (c.has_elements() && v.kind == LiteralKind::kDecimal && v.value.is_string())
-    return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
-  // An exact number goes into a YEAR or BIT as the number it is (0.4 is 0000), not as its text.
-  if ((c.type == ColumnType::kYear || c.type == ColumnType::kBit) && v.kind == LiteralKind::kDecimal &&
-      v.value.is_string())
+  // An exact number goes into a YEAR, BIT, ENUM or SET as the number it is, not as its text
+  // (0.4 is the YEAR 0000; 2.6 names an ENUM's second label).
+  if ((c.type == ColumnType::kYear || c.type == ColumnType::kBit || c.has_elements() || c.type == ColumnType::kJson) &&
+      v.kind == LiteralKind::kDecimal && v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
   if (!numeric && v.value.is_double()) {
     return Value::String(*Format(v.value));

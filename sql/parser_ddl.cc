@@ -293,54 +293,20 @@ sql::Statement Parser::ParseCreateTable() {
     c.spec.columns.push_back(EngineColumn(col, c));
     Column& added = c.spec.columns.back();
     const bool own_charset = !col.type.charset.empty() || !col.type.collation.empty();
-    if (!own_charset && table.charset && added.is_string()) {
+    if (!own_charset && table.charset && added.has_collation()) {
       added.charset = *table.charset;
       added.binary_collation = table.binary;
       added.collation_id = table.collation;
     }
     const std::string& charset = own_charset ? col.type.charset : text.options.charset;
     const std::string& collation = own_charset ? col.type.collation : text.options.collation;
-    if (added.is_string()) {
+    if (added.has_collation()) {
       if (auto note = WiderCharsetNote(charset, collation, col.name)) c.ignored.push_back(*note);
     }
     c.default_now.push_back(col.default_now);
   }
   NameUnnamedKeys(text.keys);
-  for (const KeyText& k : text.keys) {
-    if (std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.descending; }))
-      c.ignored.push_back("DESC in " + (k.name.empty() ? std::string("the PRIMARY KEY") : "KEY `" + k.name + "`") +
-                          " (indexes are ascending here)");
-    switch (k.kind) {
-      case KeyText::Kind::kPrimary:
-        if (std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.prefix; }))
-          Unsupported("prefix indexes (column(length)) in a unique or primary key");
-        c.spec.primary_key = KeyColumnNames(k);
-        break;
-      case KeyText::Kind::kUnique:
-      case KeyText::Kind::kIndex: {
-        const bool unique = k.kind == KeyText::Kind::kUnique;
-        if (k.functional()) Unsupported("functional key parts");
-        const bool prefixed = std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.prefix; });
-        if (prefixed && unique) Unsupported("prefix indexes (column(length)) in a unique or primary key");
-        if (prefixed) c.ignored.push_back("the prefix length in KEY `" + k.name + "` (whole columns are indexed)");
-        c.spec.indexes.push_back({k.name, KeyColumnNames(k), unique});
-        break;
-      }
-      case KeyText::Kind::kFulltext:
-        c.ignored.push_back("FULLTEXT KEY `" + k.name +
-                            "` (Strata keeps no full-text index; MATCH ... AGAINST is not supported)");
-        break;
-      case KeyText::Kind::kSpatial:
-        c.ignored.push_back("SPATIAL KEY `" + k.name + "` (Strata keeps no R-tree; spatial queries scan the table)");
-        break;
-      case KeyText::Kind::kForeign:
-        c.ignored.push_back(k.text + " (Strata neither checks foreign keys nor keeps them)");
-        break;
-      case KeyText::Kind::kCheck:
-        c.ignored.push_back("CHECK constraint");
-        break;
-    }
-  }
+  for (const KeyText& k : text.keys) AddKey(k, c);
   // A UNIQUE written on a column (SERIAL's) that repeats the primary key is dropped, as MariaDB does.
   std::erase_if(c.spec.indexes, [&](const IndexSpec& ix) {
     return ix.unique && ix.columns == c.spec.primary_key && ix.columns.size() == 1 &&
@@ -361,6 +327,43 @@ sql::Statement Parser::ParseCreateTable() {
     }
   }
   return c;
+}
+
+// A key of the definition into `c`: the engine's index, or what it keeps no trace of said.
+void Parser::AddKey(const KeyText& k, CreateTable& c) {
+  if (std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.descending; }))
+    c.ignored.push_back("DESC in " + (k.name.empty() ? std::string("the PRIMARY KEY") : "KEY `" + k.name + "`") +
+                        " (indexes are ascending here)");
+  switch (k.kind) {
+    case KeyText::Kind::kPrimary:
+      if (std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.prefix; }))
+        Unsupported("prefix indexes (column(length)) in a unique or primary key");
+      c.spec.primary_key = KeyColumnNames(k);
+      break;
+    case KeyText::Kind::kUnique:
+    case KeyText::Kind::kIndex: {
+      const bool unique = k.kind == KeyText::Kind::kUnique;
+      if (k.functional()) Unsupported("functional key parts");
+      const bool prefixed = std::any_of(k.parts.begin(), k.parts.end(), [](const KeyPart& p) { return p.prefix; });
+      if (prefixed && unique) Unsupported("prefix indexes (column(length)) in a unique or primary key");
+      if (prefixed) c.ignored.push_back("the prefix length in KEY `" + k.name + "` (whole columns are indexed)");
+      c.spec.indexes.push_back({k.name, KeyColumnNames(k), unique});
+      break;
+    }
+    case KeyText::Kind::kFulltext:
+    case KeyText::Kind::kSpatial:
+      c.ignored.push_back(k.kind == KeyText::Kind::kSpatial
+                              ? "SPATIAL KEY `" + k.name + "` (Strata keeps no R-tree; spatial queries scan the table)"
+                              : "FULLTEXT KEY `" + k.name +
+                                    "` (Strata keeps no full-text index; MATCH is not supported)");
+      break;
+    case KeyText::Kind::kForeign:
+      c.ignored.push_back(k.text + " (Strata neither checks foreign keys nor keeps them)");
+      break;
+    case KeyText::Kind::kCheck:
+      c.ignored.push_back("CHECK constraint");
+      break;
+  }
 }
 
 // The engine's column for a definition: the types and character sets it stores, each other

@@ -96,6 +96,7 @@ class Parser : public Cursor {
   sql::Statement ParseCreate();
   sql::Statement ParseCreateTable();
   Column EngineColumn(const ColumnText& text, CreateTable& c);
+  void AddKey(const KeyText& k, CreateTable& c);
   std::optional<SqlValue> DefaultValue(const ColumnText& text);
   static Value Negate(const Value& v);
   sql::Statement ParseInsert();

@@ -634,6 +634,7 @@ SELECT id, HEX(g), HEX(p), LENGTH(l), ST_X(p), ST_Y(p), ST_SRID(g), HEX(ST_AsBin
 SELECT id FROM t WHERE p = POINT(1.5, -2.25);
 SELECT id FROM t ORDER BY p, id;
 SELECT ST_AsText(ST_GeomFromText('nonsense')), ST_AsText(ST_GeomFromWKB(ST_AsBinary(POINT(7, 8)))), ST_AsText(POINT(1, 2)), ST_X(POINT(3, 4));
+SELECT ST_AsText(ST_GeomFromText('GEOMETRYCOLLECTION EMPTY')), HEX(ST_GeomFromText('GEOMETRYCOLLECTION()')), ST_AsText(ST_GeomFromText('POLYGON((0 0,1 0,1 1,0 1))')), ST_AsText(ST_GeomFromText('POLYGON((0 0,1 1,0 0))')), ST_AsText(ST_GeomFromText('POLYGON((0 0))'));
 UPDATE t SET p = POINT(9, 9) WHERE id = 2;
 DELETE FROM t WHERE ST_X(p) = 1;
 SELECT id, ST_AsText(p) FROM t ORDER BY id;

@@ -226,8 +226,8 @@ void DecodeColumnValues(ConstBytes raw) {
   // The input as JSON text: a document it reads must write binary JSON its reader reads back.
   const auto read = ReadJsonText(text);
   if (const auto* doc = std::get_if<JsonNode>(&read)) {
-    const std::string binary = JsonToBinary(*doc);
-    if (!JsonBinaryToText(AsBytes(binary.data(), binary.size())).ok()) __builtin_trap();
+    const auto binary = JsonToBinary(*doc);
+    if (binary && !JsonBinaryToText(AsBytes(binary->data(), binary->size())).ok()) __builtin_trap();
   }
 }
 

@@ -20,7 +20,7 @@ namespace {
 std::string Binary(const std::string& text) {
   auto doc = ReadJsonText(text);
   if (auto* e = std::get_if<JsonTextError>(&doc)) return "error: " + e->what;
-  return JsonToBinary(std::get<JsonNode>(doc));
+  return JsonToBinary(std::get<JsonNode>(doc)).value_or("error: not written");
 }
 
 std::string RoundTrip(const std::string& text) {
@@ -110,11 +110,17 @@ TEST(JsonBinaryWriterTest, ErrorsNameWhatAndWhereAsMysqlDoes) {
     EXPECT_EQ(e->what, expected.first);
     EXPECT_EQ(e->at, expected.second);
   }
-  // 100 levels are MySQL's most; 100,000 would have overrun the stack.
+  // 100 levels are MySQL's most, a scalar inside counting as one; 100,000 would have overrun
+  // the stack.
   for (std::size_t levels : {100u, 101u, 100000u}) {
     const std::string deep = std::string(levels, '[') + std::string(levels, ']');
     EXPECT_EQ(std::holds_alternative<JsonTextError>(ReadJsonText(deep)), levels > 100) << levels;
   }
+  EXPECT_TRUE(std::holds_alternative<JsonTextError>(ReadJsonText(std::string(100, '[') + "1" + std::string(100, ']'))));
+  // A key over 65,535 bytes cannot be written (it was, as a document no reader could read).
+  const std::string longest = "{\"" + std::string(65535, 'k') + "\": 1}";
+  EXPECT_EQ(RoundTrip(longest), longest);
+  EXPECT_EQ(Binary("{\"" + std::string(65536, 'k') + "\": 1}"), "error: not written");
 }
 
 }  // namespace
