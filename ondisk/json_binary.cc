@@ -1,5 +1,6 @@
 #include "ondisk/json_binary.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -46,7 +47,8 @@ class Reader {
         double d;
         std::uint64_t bits = LoadLe(at, 8);
         std::memcpy(&d, &bits, 8);
-        std::string text = DoubleText(d, FloatDigits::kDouble);
+        // -0.0 keeps its sign, as the server's my_gcvt writes it.
+        std::string text = d == 0 && std::signbit(d) ? "-0" : DoubleText(d, FloatDigits::kDouble);
         if (text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";  // MySQL marks doubles
         out += text;
         return Status::Ok();

@@ -64,6 +64,7 @@ TEST(JsonBinaryWriterTest, ReadsBackAsMysqlPrintsIt) {
             R"({"a": [1, 2.5, "x\né", null, true, false], "b": -3, "aa": {}})");
   EXPECT_EQ(RoundTrip("[4294967295, 4294967296, -2147483649, 18446744073709551615, 1e2, -0]"),
             "[4294967295, 4294967296, -2147483649, 18446744073709551615, 100.0, 0]");
+  EXPECT_EQ(RoundTrip("[-0.0, 0.0]"), "[-0.0, 0.0]");  // the sign of zero kept, as my_gcvt keeps it
   EXPECT_EQ(RoundTrip(R"("\ud83d\ude00")"), "\"\xF0\x9F\x98\x80\"");
   EXPECT_EQ(Binary("4294967296")[0], '\x0a');  // past 2^32 - 1: unsigned, as MySQL's parser has it
   EXPECT_EQ(Binary("-1")[0], '\x05');
