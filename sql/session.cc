@@ -885,7 +885,9 @@ std::string Session::ShowCreateTable(const engine::Table& table) const {
   std::vector<std::string> lines;
   for (const engine::Column& c : spec.columns) {
     std::string l = "  " + ondisk::QuoteIdentifier(c.name) + " " + c.SqlType();
-    if (c.has_collation() && (c.charset == Charset::kLatin1 || c.binary_collation)) {
+    if (c.has_elements() && c.charset == Charset::kBinary) {  // an ENUM's or SET's labels as bytes
+      l += " CHARACTER SET binary";
+    } else if (c.has_collation() && (c.charset == Charset::kLatin1 || c.binary_collation)) {
       const std::string charset = c.charset == Charset::kLatin1 ? "latin1" : "utf8mb4";
       l += " CHARACTER SET " + charset;
       if (c.binary_collation) l += " COLLATE " + charset + "_bin";

@@ -26,8 +26,10 @@ std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& 
 
 SqlValue FromColumn(const Value& v, const engine::Column& c) {
   if (c.has_elements() && v.is_uint()) {  // its label, with the number stored beside it
-    SqlValue out{Value::String(engine::ElementsText(c, v.as_uint())),
-                 c.binary_collation ? LiteralKind::kBinCollated : LiteralKind::kPlain};
+    SqlValue out{Value::String(engine::ElementsText(c, v.as_uint())), c.charset == Charset::kBinary
+                                                                          ? LiteralKind::kBinary
+                                                                      : c.binary_collation ? LiteralKind::kBinCollated
+                                                                                           : LiteralKind::kPlain};
     out.collation = engine::TextRuleOf(c);
     out.stored_number = v.as_uint();
     return out;
