@@ -542,10 +542,7 @@ Result<Datum> EncodeBit(const Column& c, const Value& v) {
 // TIME from text or a number in any of MySQL's forms (engine/time_value.h); past 838:59:59 is
 // an incorrect time, as the server says in strict mode.
 Result<Datum> EncodeTime(const Column& c, const Value& v) {
-  const std::string text = v.is_double()   ? fmt::format("{:.6f}", v.as_double())
-                           : v.is_string() ? v.as_string()
-                                           : v.ToString();
-  const auto t = ParseTime(text);
+  const auto t = ParseTime(v);
   if (!t || !TimeInRange(*t)) return Bad(c, Status::Reason::kIncorrectDatetime, "Incorrect time value", v);
   return Datum::Of(ondisk::EncodeTime(*t, c.scale));
 }

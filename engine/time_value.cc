@@ -55,6 +55,10 @@ bool Clock(std::string_view s, TimeParts& t) {
 // "HHMMSS" read from the right: "59" is seconds, "1011" ten minutes eleven seconds.
 bool Packed(std::string_view s, TimeParts& t) {
   if (!Digits(s)) return false;
+  if (s.size() > 14) {  // past even a DATETIME's digits: a time out of range (1e20 is clamped)
+    t.hour = 1'000'000;
+    return true;
+  }
   const std::int64_t n = Number(s);
   t.second = static_cast<int>(n % 100), t.minute = static_cast<int>(n / 100 % 100);
   t.hour = static_cast<int>(std::min<std::int64_t>(n / 10000, 1'000'000));
@@ -96,6 +100,17 @@ std::optional<TimeParts> ParseTime(std::string_view text) {
   t.hour = static_cast<int>(std::min<std::int64_t>(t.hour + 24 * days, 1'000'000));
   if (t.hour == 0 && t.minute == 0 && t.second == 0 && t.micro == 0) t.negative = false;  // -0 is 0
   return t;
+}
+
+std::optional<TimeParts> ParseTime(const Value& v) {
+  if (v.is_null()) return std::nullopt;
+  if (v.is_string()) return ParseTime(std::string_view(v.as_string()));
+  if (v.is_double()) {
+    char text[400];
+    std::snprintf(text, sizeof text, "%.6f", v.as_double());
+    return ParseTime(std::string_view(text));
+  }
+  return ParseTime(std::string_view(v.ToString()));
 }
 
 bool TimeInRange(const TimeParts& t) { return t.hour <= kMaxHours; }

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/value.h"
 #include "ondisk/column_format.h"
 
 namespace strata::engine {
@@ -17,6 +18,8 @@ using TimeParts = ondisk::DateTimeParts;  // hour may pass 23; negative for a ne
 // nullopt when `text` is none of the forms, or a minute or second is past 59. The result may
 // lie past the range (839:00:00): see TimeInRange.
 std::optional<TimeParts> ParseTime(std::string_view text);
+// The same for a value: text, or a number read as HHMMSS[.ffffff] (123456, 12.5, -12).
+std::optional<TimeParts> ParseTime(const Value& v);
 bool TimeInRange(const TimeParts& t);
 // The nearest time in range: ±838:59:59 with the fraction `fsp` digits can hold.
 TimeParts ClampTime(TimeParts t, std::uint32_t fsp);

@@ -158,14 +158,14 @@ Value NearestElements(const Column& c, const Value& v) {
 
 // A time past 838:59:59 is the nearest end of the range; what is not a time, 00:00:00.
 Value NearestTime(const Column& c, const Value& v) {
-  const auto t = v.is_string() ? engine::ParseTime(v.as_string()) : std::nullopt;
+  const auto t = engine::ParseTime(v);
   return Value::String(t ? engine::TimeText(engine::ClampTime(*t, c.scale), c.scale) : "00:00:00");
 }
 
 // Whether `v` is a time out of TIME's range (mended to its end, "out of range"), not no time.
 bool TimeOutOfRange(const Column& c, const Value& v) {
-  if (c.type != ColumnType::kTime || !v.is_string()) return false;
-  const auto t = engine::ParseTime(v.as_string());
+  if (c.type != ColumnType::kTime) return false;
+  const auto t = engine::ParseTime(v);
   return t && !engine::TimeInRange(*t);
 }
 

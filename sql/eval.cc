@@ -666,7 +666,7 @@ Value ToColumn(SqlValue v, const Column& c) {
   if ((c.type == ColumnType::kYear || c.type == ColumnType::kBit || c.has_elements() || c.type == ColumnType::kJson) &&
       v.kind == LiteralKind::kDecimal && v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
-  if (!numeric && v.value.is_double()) {
+  if (!numeric && c.type != ColumnType::kTime && v.value.is_double()) {  // a TIME reads a double as HHMMSS.f
     return Value::String(*Format(v.value));
   }
   return std::move(v.value);

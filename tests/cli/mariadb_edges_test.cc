@@ -561,6 +561,7 @@ SELECT id FROM t WHERE a BETWEEN '00:00:00' AND '24:00:00' ORDER BY id;
 SELECT id FROM t WHERE a IN ('12:34:56', '24:00') ORDER BY id;
 SELECT id, CONCAT(a, '|', b), LENGTH(c) FROM t ORDER BY id;
 INSERT IGNORE INTO t (id, a, b) VALUES (20, '839:00:00', '0'), (21, 'abc', 'x'), (22, '12:60:00', '-900:00:00');
+INSERT IGNORE INTO t (id, a, b) VALUES (23, 9000000, -9000000), (24, 1e20, 8385959.5);
 SELECT id, a, b FROM t WHERE id >= 20 ORDER BY id;
 UPDATE t SET a = '-1:00' WHERE id = 1;
 UPDATE t SET b = b + 1 WHERE id = 4;
