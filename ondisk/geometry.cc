@@ -298,6 +298,35 @@ std::optional<std::string> GeometryFromText(std::string_view wkt, std::uint32_t 
   return out;
 }
 
+std::optional<std::string> GeometryFromWkb(std::string_view wkb, std::uint32_t srid) {
+  std::string out;
+  AppendU32(out, srid);
+  out += wkb;
+  if (!ReadGeometry(AsBytes(out.data(), out.size()))) return std::nullopt;
+  return out;
+}
+
+std::uint32_t GeometrySrid(ConstBytes stored) {
+  std::uint32_t srid = 0;
+  for (std::size_t i = std::min<std::size_t>(stored.size(), 4); i-- > 0;)
+    srid = srid << 8 | std::to_integer<std::uint32_t>(stored[i]);
+  return srid;
+}
+
+std::optional<std::pair<double, double>> PointXY(ConstBytes stored) {
+  if (ReadGeometry(stored) != GeometryType::kPoint) return std::nullopt;
+  const bool little = std::to_integer<int>(stored[4]) == 1;
+  const auto coordinate = [&](std::size_t at) {
+    std::uint64_t bits = 0;
+    for (std::size_t i = 0; i < 8; ++i)
+      bits = bits << 8 | std::to_integer<std::uint64_t>(stored[at + (little ? 7 - i : i)]);
+    double d = 0;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  };
+  return std::pair{coordinate(9), coordinate(17)};
+}
+
 std::string PointValue(double x, double y, std::uint32_t srid) {
   std::string out;
   AppendU32(out, srid);

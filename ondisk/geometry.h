@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "ondisk/endian.h"
 #include "ondisk/status.h"
@@ -43,5 +44,11 @@ Result<std::string> GeometryText(ConstBytes stored);
 std::optional<std::string> GeometryFromText(std::string_view wkt, std::uint32_t srid = 0);
 // A POINT's stored value.
 std::string PointValue(double x, double y, std::uint32_t srid = 0);
+// WKB given alone (ST_GeomFromWKB's) as a stored value with `srid`, or nullopt when it is no shape.
+std::optional<std::string> GeometryFromWkb(std::string_view wkb, std::uint32_t srid = 0);
+// The SRID of a stored value that ReadGeometry accepts.
+std::uint32_t GeometrySrid(ConstBytes stored);
+// A stored POINT's x and y, or nullopt when `stored` is not a point.
+std::optional<std::pair<double, double>> PointXY(ConstBytes stored);
 
 }  // namespace strata::ondisk

@@ -138,8 +138,8 @@ SqlResult<SqlValue> Length(const std::string& f, std::vector<SqlValue>& args) {
 }
 
 SqlResult<SqlValue> HexOf(const std::string&, std::vector<SqlValue>& args) {
-  if (args[0].stored_number && args[0].kind == LiteralKind::kBinary) args[0] = NumberOf(args[0]);  // a BIT's number
-  if (args[0].compares_as) {  // a UUID's or INET's bytes, in the order its text writes them
+  if (args[0].is_bit()) args[0] = NumberOf(args[0]);  // a BIT's number
+  if (args[0].compares_as) {                          // a UUID's or INET's bytes, in the order its text writes them
     std::string text = TextOf(args[0]);
     if (*args[0].compares_as == ColumnType::kUuid) {
       std::erase(text, '-');

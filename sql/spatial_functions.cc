@@ -1,7 +1,5 @@
 #include "sql/spatial_functions.h"
 
-#include <cstring>
-
 #include "ondisk/geometry.h"
 #include "sql/value_ops.h"
 
@@ -34,12 +32,9 @@ SqlResult<SqlValue> GeomFromText(const std::string&, std::vector<SqlValue>& args
 }
 
 SqlResult<SqlValue> GeomFromWkb(const std::string&, std::vector<SqlValue>& args) {
-  std::string bytes(4, '\0');
-  const std::uint32_t srid = SridArgument(args);
-  for (int i = 0; i < 4; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<char>(srid >> (8 * i) & 0xFF);
-  bytes += TextOf(args[0]);
-  if (!ondisk::ReadGeometry(BytesOf(bytes))) return Null();
-  return Shape(std::move(bytes));
+  auto bytes = ondisk::GeometryFromWkb(TextOf(args[0]), SridArgument(args));
+  if (!bytes) return Null();
+  return Shape(std::move(*bytes));
 }
 
 SqlResult<SqlValue> AsText(const std::string&, std::vector<SqlValue>& args) {
@@ -55,26 +50,15 @@ SqlResult<SqlValue> AsBinary(const std::string&, std::vector<SqlValue>& args) {
 }
 
 SqlResult<SqlValue> PointCoordinate(const std::string& name, std::vector<SqlValue>& args) {
-  const std::string stored = TextOf(args[0]);
-  if (ondisk::ReadGeometry(BytesOf(stored)) != ondisk::GeometryType::kPoint) return Null();
-  const bool little = stored[4] == 1;
-  std::uint64_t bits = 0;
-  const std::size_t at = name == "ST_X" ? 9 : 17;
-  for (int i = 0; i < 8; ++i) {
-    const auto byte = static_cast<unsigned char>(stored[at + static_cast<std::size_t>(little ? 7 - i : i)]);
-    bits = bits << 8 | byte;
-  }
-  double d = 0;
-  std::memcpy(&d, &bits, 8);
-  return SqlValue{Value::Double(d)};
+  const auto xy = ondisk::PointXY(BytesOf(TextOf(args[0])));
+  if (!xy) return Null();
+  return SqlValue{Value::Double(name == "ST_X" ? xy->first : xy->second)};
 }
 
 SqlResult<SqlValue> Srid(const std::string&, std::vector<SqlValue>& args) {
   const std::string stored = TextOf(args[0]);
   if (!ondisk::ReadGeometry(BytesOf(stored))) return Null();
-  std::uint32_t srid = 0;
-  for (int i = 3; i >= 0; --i) srid = srid << 8 | static_cast<unsigned char>(stored[static_cast<std::size_t>(i)]);
-  return SqlValue{Value::UInt(srid)};
+  return SqlValue{Value::UInt(ondisk::GeometrySrid(BytesOf(stored)))};
 }
 
 }  // namespace strata::sql
