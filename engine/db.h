@@ -37,6 +37,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/db_options.h"
@@ -111,6 +112,10 @@ class BulkLoad {
   std::unique_ptr<State> s_;
 };
 
+// Tables named with this prefix are a statement's work in progress (the copy a copying ALTER
+// TABLE fills): an open after a crash drops them, as MySQL drops its #sql- tables.
+inline constexpr std::string_view kWorkTablePrefix = "#sql-";
+
 class Table {
  public:
   ~Table();
@@ -131,7 +136,8 @@ class Table {
   // Replaces the row that has the same primary key; NotFound when there is none.
   Status Update(const Row& row, Transaction* trx = nullptr);
   Status Delete(const std::vector<Value>& primary_key, Transaction* trx = nullptr);
-  // Visits rows in index order while `fn` returns true.
+  // Visits rows in index order while `fn` returns true. `fn` runs with the database's lock
+  // held: it must not write (the write would wait for the lock forever).
   Status Scan(const ScanOptions& options, const std::function<bool(const Row&)>& fn, Transaction* trx = nullptr);
 
   // A bulk load into this table (see BulkLoad): NotSupported unless the table is empty and
@@ -211,6 +217,17 @@ class Database {
   virtual std::vector<std::string> ListTables(const std::string& database) const = 0;
   // Adds a secondary index and fills it from the table's rows.
   virtual Status CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) = 0;
+  // RENAME TABLE, into another database too: the file takes the new name. Atomic and durable:
+  // after a crash the table has its old name or its new one. The Table* handed out for it
+  // before is no longer valid.
+  virtual Status RenameTable(const std::string& database, const std::string& name, const std::string& to_database,
+                             const std::string& to_name) = 0;
+  // The end of a copying ALTER TABLE or of TRUNCATE: `replacement`, a table of the same
+  // database (made under a kWorkTablePrefix name and filled), takes `table`'s name and file
+  // name, and `table` is dropped, in one commit: after a crash there is the old table or the
+  // new one. Table* handed out for either before is no longer valid.
+  virtual Status ReplaceTable(const std::string& database, const std::string& table,
+                              const std::string& replacement) = 0;
 
   // Writes every dirty page, syncs the files and moves the checkpoint to the end of the log.
   virtual Status Flush() = 0;

@@ -47,12 +47,14 @@ void DatabaseImpl::ForgetDdlLog(const std::string& path) {
 }
 
 // Removes what the DDL log names: the files of drops that committed, and what creates that
-// did not commit had made; then the log is emptied. Files before directories.
+// did not commit had made; then the log is emptied (renames that did not commit were undone
+// before the tables opened). Files before directories.
 Status DatabaseImpl::FinishDdlLog() {
   if (ddl_log_.empty()) return Status::Ok();
   std::stable_partition(ddl_log_.begin(), ddl_log_.end(),
                         [](const DdlLogEntry& e) { return e.kind == DdlLogEntry::Kind::kRemoveFile; });
   for (const auto& e : ddl_log_) {
+    if (e.kind == DdlLogEntry::Kind::kMoveBack) continue;  // undone before the tables opened
     const auto path = dir_ / e.path;
     if (!env_->Exists(path)) continue;
     Status removed = env_->Remove(path);
@@ -77,7 +79,7 @@ Status DatabaseImpl::CreateDatabase(const std::string& name) {
   }
   // The folder is logged for removal before it exists, and the write that adds the database
   // takes the entry out: a crash in between leaves no folder the catalog does not know.
-  ddl_log_.push_back({DdlLogEntry::Kind::kRemoveDir, name});
+  ddl_log_.push_back({DdlLogEntry::Kind::kRemoveDir, name, {}});
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   STRATA_RETURN_IF_ERROR(env_->CreateDir(dir_ / name));
   STRATA_RETURN_IF_ERROR(env_->SyncDir(dir_));
@@ -111,7 +113,7 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
   const std::uint64_t table_id = next_table_id_++;
   const std::uint64_t first_index_id = next_index_id_;
   next_index_id_ += 1 + spec.indexes.size();
-  ddl_log_.push_back({DdlLogEntry::Kind::kRemoveFile, file});
+  ddl_log_.push_back({DdlLogEntry::Kind::kRemoveFile, file, {}});
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   // A file the catalog does not know was left by a CREATE whose removal failed.
   if (env_->Exists(path)) STRATA_RETURN_IF_ERROR(env_->Remove(path));
@@ -174,9 +176,9 @@ Status DatabaseImpl::DropTablesLocked(const std::vector<std::string>& keys, cons
       path = gone.mapped().path;
       dropped_unavailable.push_back(std::move(gone));
     }
-    removals.push_back({DdlLogEntry::Kind::kRemoveFile, std::filesystem::relative(path, dir_).generic_string()});
+    removals.push_back({DdlLogEntry::Kind::kRemoveFile, std::filesystem::relative(path, dir_).generic_string(), {}});
   }
-  if (!database_dir.empty()) removals.push_back({DdlLogEntry::Kind::kRemoveDir, database_dir});
+  if (!database_dir.empty()) removals.push_back({DdlLogEntry::Kind::kRemoveDir, database_dir, {}});
   ddl_log_.insert(ddl_log_.end(), removals.begin(), removals.end());
   Status committed = SaveCatalog();
   if (!committed.ok()) {

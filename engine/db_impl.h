@@ -63,6 +63,9 @@ class DatabaseImpl final : public Database {
   Status DropTable(const std::string& database, const std::string& name) override;
   std::vector<std::string> ListTables(const std::string& database) const override;
   Status CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) override;
+  Status RenameTable(const std::string& database, const std::string& name, const std::string& to_database,
+                     const std::string& to_name) override;
+  Status ReplaceTable(const std::string& database, const std::string& table, const std::string& replacement) override;
   Status Flush() override;
   Status SetRedoLogging(bool enabled) override;
   bool redo_logging() const override;
@@ -103,6 +106,14 @@ class DatabaseImpl final : public Database {
   Status DropTablesLocked(const std::vector<std::string>& keys, const std::string& database_dir, bool* committed)
       REQUIRES(mu_);
   void AttachTable(TableImpl& t);
+  // Renames (db_rename.cc). A table leaves the pool (its pages written first) before its file
+  // is renamed, and is opened again from the new name; `moves` are logged before the renames
+  // and taken out of the log by the commit.
+  Status CloseTableLocked(const std::string& key) REQUIRES(mu_);
+  Status ReopenTableLocked(const std::string& database, const std::string& name, std::uint32_t space_id) REQUIRES(mu_);
+  Status MoveFiles(const std::vector<DdlLogEntry>& moves) REQUIRES(mu_);
+  Status UndoUncommittedMoves() REQUIRES(mu_);  // at open, before the tables' files are opened
+  Status DropWorkTables();                      // at open, once transactions are recovered
   TableImpl* TableById(std::uint64_t table_id) REQUIRES_SHARED(mu_);
   static std::string TableKey(const std::string& database, const std::string& table);  // tables_'s key
   // Transactions (transaction.cc).

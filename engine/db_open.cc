@@ -236,6 +236,7 @@ Status DatabaseImpl::Load() {
     next_space_id_ = catalog->next_space_id;
     next_index_id_ = catalog->next_index_id;
     next_table_id_ = catalog->next_table_id;
+    if (!no_writes_) STRATA_RETURN_IF_ERROR(UndoUncommittedMoves());
   }
   std::vector<std::unique_ptr<Tablespace>> spaces;
   // A failed open leaves no page of these files in the pool (nothing half-recovered is written).
@@ -316,6 +317,14 @@ Status DatabaseImpl::Load() {
       set_aside(i, impl.status());
       continue;
     }
+    // A crash between a rename's commit and the rewrite of the definition it names: the
+    // catalog's name is the table's.
+    if ((*impl)->meta().spec.database != t.database || (*impl)->meta().spec.name != t.name) {
+      if (Status s = (*impl)->Rename(t.database, t.name, !read_only_ && !no_writes_); !s.ok()) {
+        set_aside(i, s);
+        continue;
+      }
+    }
     AttachTable(**impl);
     WriterLock lock(mu_);
     tables_[TableKey(t.database, t.name)] = std::unique_ptr<Table>(new Table(std::move(*impl), this));
@@ -325,7 +334,8 @@ Status DatabaseImpl::Load() {
     WriterLock lock(mu_);
     STRATA_RETURN_IF_ERROR(FinishDdlLog());
   }
-  return LoadTransactions(options_.force_recovery < 3 && !no_writes_);
+  STRATA_RETURN_IF_ERROR(LoadTransactions(options_.force_recovery < 3 && !no_writes_));
+  return DropWorkTables();
 }
 
 Result<std::unique_ptr<Tablespace>> DatabaseImpl::OpenTablespace(const std::string& database, const std::string& name,

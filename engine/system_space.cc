@@ -96,8 +96,12 @@ Status WriteCatalog(BufferPool& pool, Tablespace& space, const Catalog& c) {
   for (const auto& t : c.tables)
     tables.push_back({{"database", t.database}, {"name", t.name}, {"space_id", t.space_id}});
   nlohmann::json ddl_log = nlohmann::json::array();
-  for (const auto& e : c.ddl_log)
-    ddl_log.push_back({{e.kind == DdlLogEntry::Kind::kRemoveDir ? "remove_dir" : "remove", e.path}});
+  for (const auto& e : c.ddl_log) {
+    if (e.kind == DdlLogEntry::Kind::kMoveBack)
+      ddl_log.push_back({{"move_back", e.path}, {"to", e.back}});
+    else
+      ddl_log.push_back({{e.kind == DdlLogEntry::Kind::kRemoveDir ? "remove_dir" : "remove", e.path}});
+  }
   nlohmann::json doc{{"databases", c.databases}, {"tables", tables}};
   if (!c.ddl_log.empty()) doc["ddl_log"] = ddl_log;
   Mtr mtr(pool);
@@ -125,15 +129,28 @@ Result<Catalog> ReadCatalog(BufferPool& pool, Tablespace& space) {
       c.tables.push_back({t.at("database").get<std::string>(), t.at("name").get<std::string>(),
                           t.at("space_id").get<std::uint32_t>()});
     }
-    for (const auto& e : j.value("ddl_log", nlohmann::json::array())) {
-      const bool dir = e.contains("remove_dir");
-      std::string path = e.at(dir ? "remove_dir" : "remove").get<std::string>();
-      // Only names this engine writes: a database folder or db/table.ibd, never a way out.
+    // Only names this engine writes: a database folder or db/table.ibd, never a way out.
+    const auto inside = [](const std::string& path) {
       const std::filesystem::path rel(path);
-      bool inside = !path.empty() && rel.is_relative();
-      for (const auto& part : rel) inside = inside && part != ".." && part != ".";
-      if (!inside) return Status::Corruption(where + ": catalog DDL log names '" + path + "'");
-      c.ddl_log.push_back({dir ? DdlLogEntry::Kind::kRemoveDir : DdlLogEntry::Kind::kRemoveFile, std::move(path)});
+      bool ok = !path.empty() && rel.is_relative();
+      for (const auto& part : rel) ok = ok && part != ".." && part != ".";
+      return ok;
+    };
+    for (const auto& e : j.value("ddl_log", nlohmann::json::array())) {
+      DdlLogEntry entry;
+      if (e.contains("move_back")) {
+        entry = {DdlLogEntry::Kind::kMoveBack, e["move_back"].get<std::string>(), e.at("to").get<std::string>()};
+      } else {
+        const bool dir = e.contains("remove_dir");
+        entry = {dir ? DdlLogEntry::Kind::kRemoveDir : DdlLogEntry::Kind::kRemoveFile,
+                 e.at(dir ? "remove_dir" : "remove").get<std::string>(),
+                 {}};
+      }
+      for (const std::string* path : {&entry.path, &entry.back}) {
+        if (!inside(*path) && (path == &entry.path || entry.kind == DdlLogEntry::Kind::kMoveBack))
+          return Status::Corruption(where + ": catalog DDL log names '" + *path + "'");
+      }
+      c.ddl_log.push_back(std::move(entry));
     }
   } catch (const std::exception& e) {
     return Status::Corruption(where + ": catalog JSON: " + e.what());

@@ -34,11 +34,14 @@ struct CatalogEntry {
   std::uint32_t space_id = 0;
 };
 
-// A file or directory (relative to the data directory) that the next open removes.
+// A file or directory (relative to the data directory) that the next open removes; or a file
+// a statement renamed before its commit point (kMoveBack), which the next open renames `back`
+// when it finds the entry: the statement did not commit (its commit takes the entry out).
 struct DdlLogEntry {
-  enum class Kind { kRemoveFile, kRemoveDir };
+  enum class Kind { kRemoveFile, kRemoveDir, kMoveBack };
   Kind kind = Kind::kRemoveFile;
   std::string path;
+  std::string back;  // kMoveBack: the name the file had
   bool operator==(const DdlLogEntry&) const = default;
 };
 

@@ -124,6 +124,12 @@ Status TableImpl::CheckHeaders(BufferPool& pool, const Tablespace& space) {
 }
 
 // The SDI records: the table (type 1, keyed by table id) and the tablespace (type 2).
+Status TableImpl::Rename(const std::string& database, const std::string& name, bool write) {
+  meta_.spec.database = database;
+  meta_.spec.name = name;
+  return write ? WriteSdi() : Status::Ok();
+}
+
 Status TableImpl::WriteSdi() {
   const std::pair<SdiType, std::pair<std::uint64_t, std::string>> docs[] = {
       {SdiType::kTable, {meta_.table_id, TableSdi(meta_)}},

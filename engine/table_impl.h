@@ -74,6 +74,9 @@ class TableImpl {
   std::size_t n_key() const { return rec_.shape(0).n_key; }
   // Adds a secondary index (the caller holds the database's write lock).
   Status AddIndex(const IndexSpec& index, std::uint64_t index_id);
+  // Takes the name the catalog gives it (after RENAME TABLE or a copying ALTER); `write` also
+  // rewrites its definition (SDI) with it, else the name is only this object's.
+  Status Rename(const std::string& database, const std::string& name, bool write);
 
   // Called before each write statement (no page latched): keeps the log from filling.
   struct Hooks {

@@ -31,9 +31,11 @@ std::optional<OrphanFiles::Known> OrphanFiles::Read(const std::filesystem::path&
       k.tables[t.at("database").get<std::string>() + "/" + t.at("name").get<std::string>() + ".ibd"] =
           t.at("space_id").get<std::uint32_t>();
     }
-    for (const auto& e : j.value("ddl_log", nlohmann::json::array()))
+    for (const auto& e : j.value("ddl_log", nlohmann::json::array())) {
+      if (e.contains("move_back")) continue;  // a rename the next open undoes: its file is the table's
       k.removed.insert(e.contains("remove_dir") ? e["remove_dir"].get<std::string>()
                                                 : e.at("remove").get<std::string>());
+    }
     return k;
   } catch (const std::exception&) {
     return std::nullopt;

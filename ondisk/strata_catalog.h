@@ -8,7 +8,8 @@
 //   268    4  length of the zlib stream below
 //   272    4  length of the JSON text it inflates to
 //   276   ..  zlib stream of the JSON {"databases": [...], "tables": [{"database","name","space_id"}],
-//             "ddl_log": [{"remove": "db/t.ibd"}, {"remove_dir": "db"}]}
+//             "ddl_log": [{"remove": "db/t.ibd"}, {"remove_dir": "db"},
+//                         {"move_back": "db/t.ibd", "to": "db/#sql-alter-9.ibd"}]}
 // The engine writes it (engine/system_space.h says when and what the JSON means); the inspector
 // reads it to tell a table's file from one the catalog does not know.
 #pragma once

@@ -87,6 +87,7 @@ struct ColumnDefault {
 struct CreateTable {
   TableName table;
   bool if_not_exists = false;
+  std::optional<TableName> like;     // CREATE TABLE t LIKE other: nothing else is given
   TableSpec spec;                    // database left empty when not given
   std::vector<bool> default_now;     // per column: DEFAULT CURRENT_TIMESTAMP
   std::vector<std::string> ignored;  // clauses accepted without effect (shown as warnings)
@@ -101,17 +102,74 @@ struct CreateIndex {
   IndexSpec index;
 };
 
-struct Insert {
+// ALTER TABLE: its changes in the order written, each applied to the table the ones before it
+// left (as the server applies them), then the table rebuilt, renamed or indexed.
+struct AlterTable {
+  struct Change {
+    enum class Kind : std::uint8_t {
+      kAddColumn,      // definition: the column; first / after: where
+      kDropColumn,     // name
+      kChangeColumn,   // name (the column's old name), definition; first / after (MODIFY, CHANGE)
+      kRenameColumn,   // name, new_name
+      kSetDefault,     // name, value
+      kDropDefault,    // name
+      kAddIndex,       // definition: the index in definitions.spec.indexes
+      kAddPrimaryKey,  // definitions.spec.primary_key
+      kDropIndex,      // name
+      kDropPrimaryKey,
+      kRenameIndex,    // name, new_name
+      kConvertCharset  // definition: a column of the charset and collation every text column takes
+    };
+    Kind kind = Kind::kAddColumn;
+    std::string name, new_name;
+    std::size_t definition = 0;
+    bool first = false;
+    std::string after;
+    bool if_exists = false;  // DROP ... IF EXISTS (MariaDB)
+    Value value;             // kSetDefault: the literal
+    LiteralKind literal_kind = LiteralKind::kPlain;
+  };
   TableName table;
-  std::vector<std::string> columns;  // empty: every column in order
-  std::vector<std::vector<ExprPtr>> rows;
-  bool ignore = false;
-  bool replace = false;
+  std::vector<Change> changes;
+  // The columns and keys the changes bring (as CREATE TABLE reads them), and what the
+  // statement accepts without effect (its `ignored`).
+  CreateTable definitions;
+  std::optional<TableName> rename_to;
+  std::optional<std::uint64_t> auto_increment;
+  std::string algorithm;  // ALGORITHM=, upper case; empty when not given
+  bool rebuild = false;   // ENGINE=, FORCE
+};
+
+struct RenameTable {
+  std::vector<std::pair<TableName, TableName>> renames;
+};
+struct Truncate {
+  TableName table;
 };
 
 struct Assignment {
   std::string column;
   ExprPtr value;
+};
+
+// The qualifier the parser gives VALUES(c) of ON DUPLICATE KEY UPDATE (a column of the row the
+// INSERT wanted); no table is named so.
+inline constexpr std::string_view kInsertedRow = "\x01VALUES()";
+
+struct Select;
+
+struct Insert {
+  TableName table;
+  std::vector<std::string> columns;  // empty: every column in order
+  std::vector<std::vector<ExprPtr>> rows;
+  std::shared_ptr<const Select> select;  // INSERT ... SELECT: the rows it gives instead
+  // ON DUPLICATE KEY UPDATE: what a row that collides is set to; MySQL 8.0's VALUES (...) AS
+  // alias [(columns)] names the wanted row (alias.c), as VALUES(c) does.
+  std::vector<Assignment> on_duplicate;
+  std::string alias;
+  std::vector<std::string> alias_columns;
+  bool ignore = false;
+  bool replace = false;
 };
 
 struct Update {
@@ -151,6 +209,14 @@ struct Begin {
 };
 struct Commit {};
 struct Rollback {};
+struct Savepoint {
+  enum class Kind : std::uint8_t { kSet, kRollbackTo, kRelease };
+  Kind kind = Kind::kSet;
+  std::string name;
+};
+struct ChecksumTable {
+  std::vector<TableName> tables;
+};
 
 struct SetVariable {
   enum class Scope : std::uint8_t { kSession, kGlobal, kUser };
@@ -197,8 +263,8 @@ struct Show {
   bool count = false;  // SHOW COUNT(*) WARNINGS / ERRORS
 };
 
-using Statement =
-    std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update, Delete, Select,
-                 Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show>;
+using Statement = std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update,
+                               Delete, Select, Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp,
+                               Show, AlterTable, RenameTable, Truncate, Savepoint, ChecksumTable>;
 
 }  // namespace strata::sql

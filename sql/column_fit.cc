@@ -25,7 +25,8 @@ bool Negative(const Value& v) {
   return first != std::string::npos && s[first] == '-';
 }
 
-// The value a NOT NULL column takes for NULL when the statement may go on: its type's zero.
+}  // namespace
+
 Value ImplicitDefault(const Column& c) {
   if (c.is_integer()) return c.is_unsigned ? Value::UInt(0) : Value::Int(0);
   switch (c.type) {
@@ -58,6 +59,8 @@ Value ImplicitDefault(const Column& c) {
       return Value::String("");
   }
 }
+
+namespace {
 
 // The end of the column's range on the value's side.
 Value Limit(const Column& c, bool negative) {
@@ -283,17 +286,18 @@ void FitRow(const TableSpec& spec, Row& row, std::size_t row_number, std::vector
 }
 
 std::optional<SqlError> InsertFitted(Table& t, const std::vector<Row>& rows, Transaction* trx, InsertOptions options,
-                                     bool strict, std::vector<SqlWarning>& warnings) {
+                                     bool strict, std::vector<SqlWarning>& warnings, std::size_t first_row) {
   const TableSpec& spec = t.spec();
   Status st = t.InsertBatch(rows, trx, options);
   if (st.ok()) return std::nullopt;
   if (!IsValueError(st)) return FromStatus(st);
-  if (strict || (rows.size() == 1 && st.reason() == Status::Reason::kNullNotAllowed)) return ValueError(spec, rows, st);
+  if (strict || (rows.size() == 1 && st.reason() == Status::Reason::kNullNotAllowed))
+    return ValueError(spec, rows, st, first_row);
   std::vector<Row> fitted = rows;
-  for (std::size_t r = 0; r < fitted.size(); ++r) FitRow(spec, fitted[r], r + 1, warnings);
+  for (std::size_t r = 0; r < fitted.size(); ++r) FitRow(spec, fitted[r], r + first_row, warnings);
   st = t.InsertBatch(fitted, trx, options);
   if (st.ok()) return std::nullopt;
-  return IsValueError(st) ? ValueError(spec, fitted, st) : FromStatus(st);
+  return IsValueError(st) ? ValueError(spec, fitted, st, first_row) : FromStatus(st);
 }
 
 }  // namespace strata::sql

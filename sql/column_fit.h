@@ -34,6 +34,9 @@ void FitRow(const TableSpec& spec, Row& row, std::size_t row_number, std::vector
 // off: then the rows are mended (FitRow, warnings added) and inserted again, except where
 // MySQL refuses even then (NULL into a NOT NULL column of a one-row INSERT).
 std::optional<SqlError> InsertFitted(Table& t, const std::vector<Row>& rows, Transaction* trx, InsertOptions options,
-                                     bool strict, std::vector<SqlWarning>& warnings);
+                                     bool strict, std::vector<SqlWarning>& warnings, std::size_t first_row = 1);
+
+// The value a NOT NULL column takes for NULL when the statement may go on: its type's zero.
+Value ImplicitDefault(const Column& c);
 
 }  // namespace strata::sql

@@ -170,4 +170,11 @@ std::optional<SqlError> CheckNewIndex(const TableSpec& table, const IndexSpec& i
   return CheckKey(table, index.name, index.columns, false, names);
 }
 
+std::optional<SqlError> CheckUserTableName(const std::string& name) {
+  if (!name.starts_with(engine::kWorkTablePrefix)) return std::nullopt;
+  return SqlError{1103, "42000",
+                  fmt::format("Incorrect table name '{}' (names beginning {} are kept for ALTER TABLE's work tables)",
+                              name, engine::kWorkTablePrefix)};
+}
+
 }  // namespace strata::sql

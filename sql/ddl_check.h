@@ -21,6 +21,9 @@ namespace strata::sql {
 // AUTO_INCREMENT column not leading a key or not alone (1075).
 std::optional<SqlError> CheckTableDefinition(const TableSpec& spec);
 
+// 1103 for a name the engine keeps for a statement's work table (engine::kWorkTablePrefix).
+std::optional<SqlError> CheckUserTableName(const std::string& name);
+
 // The same for an index added to `table`: its name (1280, 1061) and columns (1072, 1060).
 std::optional<SqlError> CheckNewIndex(const TableSpec& table, const IndexSpec& index);
 

@@ -18,6 +18,20 @@ const char* LevelName(SqlWarning::Level level) {
 
 namespace parser_internal {
 
+sql::Statement Parser::ParseStartTransaction() {
+  ++i_;
+  ExpectWord("TRANSACTION");
+  Begin b;
+  do {
+    if (AcceptWords({"WITH", "CONSISTENT", "SNAPSHOT"}))
+      b.consistent_snapshot = true;
+    else if (AcceptWords({"READ", "WRITE"})) {
+    } else if (AcceptWords({"READ", "ONLY"})) {
+    }
+  } while (AcceptPunct(","));
+  return b;
+}
+
 sql::Statement Parser::ParseStatement() {
   const Token& t = Peek();
   if (t.IsWord("SELECT")) return ParseSelect();
@@ -35,19 +49,7 @@ sql::Statement Parser::ParseStatement() {
     AcceptWord("WORK");
     return Begin{};
   }
-  if (t.IsWord("START")) {
-    ++i_;
-    ExpectWord("TRANSACTION");
-    Begin b;
-    do {
-      if (AcceptWords({"WITH", "CONSISTENT", "SNAPSHOT"}))
-        b.consistent_snapshot = true;
-      else if (AcceptWords({"READ", "WRITE"})) {
-      } else if (AcceptWords({"READ", "ONLY"})) {
-      }
-    } while (AcceptPunct(","));
-    return b;
-  }
+  if (t.IsWord("START")) return ParseStartTransaction();
   if (t.IsWord("COMMIT")) {
     ++i_;
     AcceptWord("WORK");
@@ -56,9 +58,20 @@ sql::Statement Parser::ParseStatement() {
   if (t.IsWord("ROLLBACK")) {
     ++i_;
     AcceptWord("WORK");
-    if (Peek().IsWord("TO")) Unsupported("ROLLBACK TO SAVEPOINT");
+    if (AcceptWord("TO")) {
+      AcceptWord("SAVEPOINT");
+      return Savepoint{Savepoint::Kind::kRollbackTo, Name()};
+    }
     return Rollback{};
   }
+  if (t.IsWord("SAVEPOINT") || t.IsWord("RELEASE")) {
+    const bool release = Take().IsWord("RELEASE");
+    if (release) ExpectWord("SAVEPOINT");
+    return Savepoint{release ? Savepoint::Kind::kRelease : Savepoint::Kind::kSet, Name()};
+  }
+  if (t.IsWord("RENAME")) return ParseRenameTable();
+  if (t.IsWord("TRUNCATE")) return ParseTruncate();
+  if (t.IsWord("CHECKSUM")) return ParseChecksum();
   if (t.IsWord("SET")) return ParseSet();
   if (t.IsWord("SHOW")) return ParseShow();
   if (t.IsWord("DESCRIBE") || t.IsWord("DESC") || t.IsWord("EXPLAIN")) {
@@ -87,8 +100,8 @@ sql::Statement Parser::ParseStatement() {
     return NoOp{what};
   }
   if (t.kind == TokenKind::kWord) {
-    static constexpr std::string_view kKnown[] = {"GRANT",   "REVOKE",    "TRUNCATE", "RENAME", "CALL", "PREPARE",
-                                                  "EXECUTE", "SAVEPOINT", "HANDLER",  "LOAD",   "XA",   "INSTALL"};
+    static constexpr std::string_view kKnown[] = {"GRANT",   "REVOKE", "CALL", "PREPARE", "EXECUTE",
+                                                  "HANDLER", "LOAD",   "XA",   "INSTALL"};
     for (std::string_view k : kKnown) {
       if (t.IsWord(k)) Unsupported(k);
     }

@@ -24,10 +24,7 @@ sql::Statement Parser::ParseAlter() {
   AcceptWord("ONLINE");
   AcceptWord("IGNORE");
   if (!AcceptWord("TABLE")) Unsupported("ALTER " + Peek().text);
-  const TableName table = QualifiedName();
-  if ((AcceptWord("DISABLE") || AcceptWord("ENABLE")) && AcceptWord("KEYS")) return NoOp{"ALTER TABLE ... KEYS"};
-  Unsupported("ALTER TABLE " + (table.name.empty() ? std::string() : "`" + table.name + "` ") +
-              "other than DISABLE/ENABLE KEYS");
+  return ParseAlterTable();
 }
 
 sql::Statement Parser::ParseDrop() {
@@ -283,11 +280,16 @@ sql::Statement Parser::ParseCreate() {
 
 sql::Statement Parser::ParseCreateTable() {
   TableText text = ReadCreateTable(*this, false);
-  if (!text.like.empty()) Unsupported("CREATE TABLE ... LIKE/SELECT");
   if (text.options.partitioned) Unsupported("partitioned tables");
   CreateTable c;
   c.if_not_exists = text.if_not_exists;
   c.table = {text.database, text.name};
+  if (!text.like.empty()) {
+    const std::size_t dot = text.like.find('.');  // names with a dot come quoted, and are refused
+    c.like = dot == std::string::npos ? TableName{"", text.like}
+                                      : TableName{text.like.substr(0, dot), text.like.substr(dot + 1)};
+    return c;
+  }
   const DefaultCharset table = EngineDefault(text.options.charset, text.options.collation);
   for (const ColumnText& col : text.columns) {
     c.spec.columns.push_back(EngineColumn(col, c));

@@ -27,7 +27,14 @@ sql::Statement Parser::ParseInsert() {
         ExpectPunct(")");
       }
     }
-    if (Peek().IsWord("SELECT") || Peek().IsPunct("(")) Unsupported("INSERT ... SELECT");
+    if (Peek().IsWord("SELECT") || Peek().IsPunct("(")) {
+      const bool parenthesised = AcceptPunct("(");
+      if (!Peek().IsWord("SELECT")) Syntax();
+      ins.select = std::make_shared<const Select>(std::get<Select>(ParseSelect()));
+      if (parenthesised) ExpectPunct(")");
+      OnDuplicate(ins);
+      return ins;
+    }
     if (!AcceptWord("VALUES") && !AcceptWord("VALUE")) Syntax();
     do {
       ExpectPunct("(");
@@ -40,8 +47,31 @@ sql::Statement Parser::ParseInsert() {
       ins.rows.push_back(std::move(row));
     } while (AcceptPunct(","));
   }
-  if (Peek().IsWord("ON")) Unsupported("INSERT ... ON DUPLICATE KEY UPDATE");
+  if (AcceptWord("AS")) {
+    ins.alias = Name();
+    if (AcceptPunct("(")) {
+      do ins.alias_columns.push_back(Name());
+      while (AcceptPunct(","));
+      ExpectPunct(")");
+    }
+  }
+  OnDuplicate(ins);
   return ins;
+}
+
+void Parser::OnDuplicate(Insert& ins) {
+  if (!AcceptWord("ON")) return;
+  ExpectWord("DUPLICATE");
+  ExpectWord("KEY");
+  ExpectWord("UPDATE");
+  do {
+    Assignment a;
+    a.column = Name();
+    if (AcceptPunct(".")) a.column = Name();  // t.c
+    if (!AcceptPunct("=") && !AcceptPunct(":=")) Syntax();
+    a.value = ValueExpr();
+    ins.on_duplicate.push_back(std::move(a));
+  } while (AcceptPunct(","));
 }
 
 // A value in VALUES or SET: an expression or DEFAULT.

@@ -288,7 +288,7 @@ ExprPtr Parser::Primary() {
       return e;
     }
   }
-  if (Peek(1).IsPunct("(") && !Reserved(t)) return Function();
+  if (Peek(1).IsPunct("(") && (!Reserved(t) || t.IsWord("VALUES"))) return Function();  // VALUES(c) of ON DUPLICATE
   if (Reserved(t)) Syntax();
   return ColumnRef();
 }
@@ -323,6 +323,11 @@ ExprPtr Parser::Function() {
     while (AcceptPunct(","));
   }
   ExpectPunct(")");
+  if (e->name == "VALUES" && e->args.size() == 1 && e->args[0]->kind == Expr::Kind::kColumn) {
+    ExprPtr column = std::move(e->args[0]);  // VALUES(c): the wanted row's c
+    column->table = kInsertedRow;
+    return column;
+  }
   return e;
 }
 

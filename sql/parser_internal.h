@@ -90,16 +90,30 @@ class Parser : public Cursor {
 
   // ---- statements ----
   sql::Statement ParseStatement();
+  sql::Statement ParseStartTransaction();
   void SkipToEnd();
   sql::Statement ParseAlter();
   sql::Statement ParseDrop();
   sql::Statement ParseCreate();
   sql::Statement ParseCreateTable();
+  // ALTER TABLE (parser_alter.cc), after its name's first token; RENAME TABLE; TRUNCATE.
+  sql::Statement ParseAlterTable();
+  void AlterClause(AlterTable& a);
+  void AlterAdd(AlterTable& a);
+  void AlterDrop(AlterTable& a);
+  void AlterColumnDefault(AlterTable& a);
+  void AlterConvert(AlterTable& a);
+  std::size_t AlterColumn(AlterTable& a);
+  void ColumnPosition(AlterTable::Change& c);
+  sql::Statement ParseRenameTable();
+  sql::Statement ParseTruncate();
+  sql::Statement ParseChecksum();
   Column EngineColumn(const ColumnText& text, CreateTable& c);
   void AddKey(const KeyText& k, CreateTable& c);
   std::optional<SqlValue> DefaultValue(const ColumnText& text);
   static Value Negate(const Value& v);
   sql::Statement ParseInsert();
+  void OnDuplicate(Insert& ins);  // ON DUPLICATE KEY UPDATE, when it follows
   ExprPtr ValueExpr();
   void OrderLimit(std::vector<OrderItem>* order, std::optional<std::uint64_t>* limit, std::uint64_t* offset);
   sql::Statement ParseUpdate();

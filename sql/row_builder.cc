@@ -25,7 +25,7 @@ SqlResult<RowBuilder> RowBuilder::For(const TableSpec& spec, const std::vector<s
   return b;
 }
 
-std::optional<Value> RowBuilder::DefaultOf(const Column& c) const {
+std::optional<Value> RowBuilder::DefaultOf(const Column& c) {
   if (c.default_value) {
     // DEFAULT CURRENT_TIMESTAMP is kept as that word (no date column can hold it).
     if (c.default_value->is_string() && c.default_value->as_string() == "CURRENT_TIMESTAMP" && !c.is_string()) {

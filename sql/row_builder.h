@@ -22,10 +22,12 @@ class RowBuilder {
   // `values[k]` for the k-th column listed; nullopt is DEFAULT. `row_number` counts from 1,
   // for messages ("Column count doesn't match value count at row 3").
   SqlResult<Row> Build(std::vector<std::optional<SqlValue>>& values, std::size_t row_number) const;
+  // What a column not given a value takes (DEFAULT CURRENT_TIMESTAMP: the time now); nullopt
+  // for a NOT NULL column without a default.
+  static std::optional<Value> DefaultOf(const Column& c);
 
  private:
   explicit RowBuilder(const TableSpec& spec) : spec_(&spec) {}
-  std::optional<Value> DefaultOf(const Column& c) const;
   const TableSpec* spec_;
   std::vector<std::size_t> positions_;
 };

@@ -188,6 +188,22 @@ bool LimitStep::Push(const Row* row) {
 
 bool ProjectStep::Push(const Row* row) {
   state_.ctx.set_row(row);
+  if (sink_.wants_values()) {
+    std::vector<SqlValue> values;
+    values.reserve(outputs_.size());
+    for (const SelectOutput& out : outputs_) {
+      if (out.column && row) {
+        values.push_back(FromColumn((*row)[*out.column], spec_->columns[*out.column]));
+        continue;
+      }
+      auto v = Eval(*out.expr, state_.ctx);
+      if (!v.ok()) return state_.Fail(v.error());
+      values.push_back(std::move(*v));
+    }
+    sink_.Values(std::move(values));
+    ++rows_;
+    return true;
+  }
   std::vector<std::optional<std::string>> values;
   values.reserve(outputs_.size());
   for (const SelectOutput& out : outputs_) {

@@ -256,7 +256,11 @@ constexpr MysqlErrorFor kMysqlErrors[] = {
 };
 
 SqlError FromStatus(const Status& s) {
-  const std::string& m = s.message();
+  // The engine names the row of a batch ("row 2 of the batch: Duplicate entry ..."); the
+  // server's message does not.
+  std::string m = s.message();
+  if (const std::size_t batch = m.find(" of the batch: "); m.starts_with("row ") && batch != std::string::npos)
+    m.erase(0, batch + std::string_view(" of the batch: ").size());
   for (const auto& e : kMysqlErrors) {
     if (e.reason == s.reason()) return {e.code, e.sqlstate, m};
   }
@@ -533,6 +537,7 @@ Status Session::WaitDurable() {
 }
 
 std::optional<SqlError> Session::EndTransaction(bool commit) {
+  savepoints_.clear();
   if (!trx_) return std::nullopt;
   std::unique_ptr<Transaction> t = std::move(trx_);
   if (!t->active()) return std::nullopt;
@@ -547,7 +552,8 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
       std::holds_alternative<CreateDatabase>(statement) || std::holds_alternative<DropDatabase>(statement) ||
       std::holds_alternative<CreateTable>(statement) || std::holds_alternative<DropTable>(statement) ||
       std::holds_alternative<CreateIndex>(statement) || std::holds_alternative<AlterInstanceRedo>(statement) ||
-      std::holds_alternative<Begin>(statement);
+      std::holds_alternative<Begin>(statement) || std::holds_alternative<AlterTable>(statement) ||
+      std::holds_alternative<RenameTable>(statement) || std::holds_alternative<Truncate>(statement);
   if (implicit_commit) {
     if (auto e = EndTransaction(true)) return Error(*e);
   }
@@ -604,6 +610,16 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
           return {};
         } else if constexpr (std::is_same_v<T, Show>) {
           return DoShow(s, sink);
+        } else if constexpr (std::is_same_v<T, AlterTable>) {
+          return DoAlterTable(s);
+        } else if constexpr (std::is_same_v<T, RenameTable>) {
+          return DoRenameTable(s);
+        } else if constexpr (std::is_same_v<T, Truncate>) {
+          return DoTruncate(s);
+        } else if constexpr (std::is_same_v<T, Savepoint>) {
+          return DoSavepoint(s);
+        } else if constexpr (std::is_same_v<T, ChecksumTable>) {
+          return Error(NotSupported("CHECKSUM TABLE"));
         }
       },
       statement);
@@ -692,9 +708,18 @@ StatementOutcome Session::DoUpdateStatement(const Update& s) {
 
 StatementOutcome Session::DoCreateTable(const CreateTable& c) {
   TableSpec spec = c.spec;
+  if (c.like) {  // the other's definition, without its rows or its AUTO_INCREMENT counter
+    auto other = FindTable(*c.like);
+    if (!other.ok()) return Error(other.error());
+    spec = (*other)->spec();
+    spec.database = c.table.database;
+    spec.name = c.table.name;
+    spec.auto_increment = 0;
+  }
   if (spec.database.empty()) spec.database = database_;
   if (spec.database.empty()) return Error(NoDatabase());
-  for (std::size_t k = 0; k < spec.columns.size(); ++k) {
+  if (auto refused = CheckUserTableName(spec.name)) return Error(*refused);
+  for (std::size_t k = 0; k < c.default_now.size(); ++k) {
     if (c.default_now[k]) spec.columns[k].default_value = Value::String("CURRENT_TIMESTAMP");
   }
   if (auto refused = CheckTableDefinition(spec)) return Error(*refused);
@@ -1065,7 +1090,7 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kTables: {
       auto dbname = database();
       if (!dbname.ok()) return Error(dbname.error());
-      ShowNames(db_.ListTables(*dbname), "Tables_in_" + *dbname, s.like, out);
+      ShowNames(UserTables(*dbname), "Tables_in_" + *dbname, s.like, out);
       return o;
     }
     case Show::What::kCreateTable:

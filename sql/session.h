@@ -24,6 +24,10 @@
 #include "sql/parser.h"
 
 namespace strata::sql {
+struct AlterPlan;
+}
+
+namespace strata::sql {
 
 struct ColumnHeader {
   std::string name;
@@ -36,6 +40,10 @@ class ResultSink {
   virtual ~ResultSink() = default;
   virtual void Header(const std::vector<ColumnHeader>& columns) = 0;
   virtual void Row(const std::vector<std::optional<std::string>>& values) = 0;  // nullopt: NULL
+  // A sink that takes the values themselves, not their text (INSERT ... SELECT), says so;
+  // Values is then called instead of Row.
+  virtual bool wants_values() const { return false; }
+  virtual void Values(std::vector<SqlValue>&& values) { (void)values; }
 };
 
 // Keeps the first value of a statement's first row (NULL as "NULL") and drops the rest: a
@@ -118,11 +126,25 @@ class Session {
   StatementOutcome DoCreateTable(const CreateTable& c);
   StatementOutcome DoDropTable(const DropTable& s);
   StatementOutcome DoCreateIndex(const CreateIndex& s);
+  // ALTER TABLE, RENAME TABLE, TRUNCATE and savepoints (session_alter.cc).
+  StatementOutcome DoAlterTable(const AlterTable& a);
+  StatementOutcome CopyAltered(Table& table, const AlterPlan& plan, const AlterTable& a);
+  std::optional<SqlError> CopyRows(Table& from, Table& to, const AlterPlan& plan, StatementOutcome& o);
+  StatementOutcome DoRenameTable(const RenameTable& r);
+  StatementOutcome DoTruncate(const Truncate& t);
+  StatementOutcome DoSavepoint(const Savepoint& s);
+  // A name for the work table of this session's next copying statement (engine::kWorkTablePrefix).
+  std::string WorkTableName(const char* what);
+  // The tables of `database` that SHOW TABLES lists: not another statement's work table.
+  std::vector<std::string> UserTables(const std::string& database) const;
   // An UPDATE: in the hot-row group when its hint asks for one, else in the session's transaction.
   StatementOutcome DoUpdateStatement(const Update& s);
   StatementOutcome DoInsert(const Insert& ins, Transaction* trx);
   std::optional<StatementOutcome> FastInsert(std::string_view text);
   StatementOutcome ApplyInsert(const Insert& ins, Table& t, const std::vector<Row>& rows, Transaction* trx);
+  // ON DUPLICATE KEY UPDATE of the row `wanted` collides with (session_upsert.cc).
+  std::optional<SqlError> UpdateDuplicate(const Insert& ins, Table& t, const Row& wanted, std::size_t row_number,
+                                          Transaction* trx, StatementOutcome& o);
   StatementOutcome DoUpdate(const Update& u, Transaction* trx);
   StatementOutcome DoDelete(const Delete& d, Transaction* trx);
   StatementOutcome DoSelect(const Select& s, ResultSink& sink, Transaction* trx);
@@ -150,6 +172,9 @@ class Session {
   mutable std::vector<SqlWarning> eval_warnings_;
   std::string database_;
   std::unique_ptr<Transaction> trx_;
+  // SAVEPOINTs of the open transaction, oldest first: name and the engine's mark.
+  std::vector<std::pair<std::string, std::uint64_t>> savepoints_;
+  std::uint64_t work_tables_ = 0;  // made by this session, for their names
   bool autocommit_ = true;
   Isolation isolation_ = Isolation::kRepeatableRead;
   std::map<std::string, SqlValue> user_vars_;

@@ -56,6 +56,11 @@ std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& 
 // A stored value as an expression sees it (binary columns compare as bytes, DECIMAL exactly).
 SqlValue FromColumn(const Value& v, const engine::Column& c);
 
+// The primary keys of the rows `row` collides with, on the primary key first, then on each
+// unique key (locked exclusively): the rows REPLACE deletes, the one ON DUPLICATE KEY UPDATE
+// changes. The table has a primary key.
+SqlResult<std::vector<std::vector<Value>>> CollidingKeys(Table& t, const Row& row, Transaction* trx);
+
 // A statement's failure as its outcome, and MySQL's ER_BAD_FIELD_ERROR.
 StatementOutcome Error(SqlError e);
 SqlError UnknownColumn(const std::string& name, std::string_view where);

@@ -88,11 +88,42 @@ SqlError Interrupted() { return {1317, "70100", "Query execution was interrupted
 
 // ---- INSERT / REPLACE ----------------------------------------------------------------------
 
+namespace {
+
+// The rows of INSERT ... SELECT, read whole before the first is written (the SELECT may read
+// the table being written, as the server's does).
+class ValuesSink : public ResultSink {
+ public:
+  void Header(const std::vector<ColumnHeader>&) override {}
+  void Row(const std::vector<std::optional<std::string>>&) override {}
+  bool wants_values() const override { return true; }
+  void Values(std::vector<SqlValue>&& values) override { rows.push_back(std::move(values)); }
+  std::vector<std::vector<SqlValue>> rows;
+};
+
+}  // namespace
+
 StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   auto table = FindTable(ins.table);
   if (!table.ok()) return Error(table.error());
   auto builder = RowBuilder::For((*table)->spec(), ins.columns);
   if (!builder.ok()) return Error(builder.error());
+  if (ins.select) {
+    ValuesSink selected;
+    StatementOutcome read = DoSelect(*ins.select, selected, trx);
+    if (read.error) return read;
+    std::vector<Row> rows;
+    std::vector<std::optional<SqlValue>> values;
+    for (std::size_t r = 0; r < selected.rows.size(); ++r) {
+      values.assign(std::make_move_iterator(selected.rows[r].begin()), std::make_move_iterator(selected.rows[r].end()));
+      auto row = builder->Build(values, r + 1);
+      if (!row.ok()) return Error(row.error());
+      rows.push_back(std::move(*row));
+    }
+    StatementOutcome o = ApplyInsert(ins, **table, rows, trx);
+    o.warnings.insert(o.warnings.begin(), read.warnings.begin(), read.warnings.end());
+    return o;
+  }
   std::vector<Row> rows;
   rows.reserve(ins.rows.size());
   std::vector<std::optional<SqlValue>> values;
@@ -135,11 +166,11 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
   const InsertOptions options = insert_options();
   const bool has_auto_inc =
       std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
-  if (!ins.ignore && !ins.replace) {
+  if (!ins.ignore && !ins.replace && ins.on_duplicate.empty()) {
     if (auto e = InsertFitted(t, rows, trx, options, strict(), o.warnings)) return Error(std::move(*e));
     o.rows = rows.size();
   } else {
-    const bool fit = ins.ignore || !strict();
+    const bool fit = ins.ignore || !strict();  // (ON DUPLICATE KEY UPDATE: what it inserts is fitted too)
     for (std::size_t r = 0; r < rows.size(); ++r) {
       Row row = rows[r];
       if (fit) FitRow(spec, row, r + 1, o.warnings);
@@ -154,44 +185,21 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
         o.warnings.push_back({SqlWarning::Level::kWarning, 167, AtRow(FromStatus(st), r + 1).message});
         continue;
       }
+      if (st.IsAlreadyExists() && !ins.on_duplicate.empty()) {
+        if (auto e = UpdateDuplicate(ins, t, row, r + 1, trx, o)) return Error(std::move(*e));
+        continue;
+      }
       if (st.IsAlreadyExists() && ins.replace) {
         // REPLACE: delete every row the new one collides with (on the primary key or a
         // unique key), then insert it.
         if (spec.primary_key.empty()) return Error(NotSupported("REPLACE into a table without a primary key"));
-        const auto pk = Positions(spec, spec.primary_key);
-        std::vector<std::vector<Value>> victims;
-        std::vector<Value> own_key;
-        for (std::size_t c : pk) own_key.push_back(row[c]);
-        auto existing = t.Get(own_key, trx, RowLock::kExclusive);
-        if (!existing.ok()) return Error(FromStatus(existing.status()));
-        if (*existing) victims.push_back(own_key);
-        for (const IndexSpec& ix : spec.indexes) {
-          if (!ix.unique) continue;
-          const auto cols = Positions(spec, ix.columns);
-          ScanOptions so;
-          so.index = ix.name;
-          so.lock = RowLock::kExclusive;
-          for (std::size_t c : cols) so.from.push_back(row[c]);
-          Status ss = t.Scan(
-              so,
-              [&](const Row& other) {
-                for (std::size_t c : cols) {
-                  if (Compare(FromColumn(other[c], spec.columns[c]), FromColumn(row[c], spec.columns[c])) != 0)
-                    return false;
-                }
-                std::vector<Value> key;
-                for (std::size_t c : pk) key.push_back(other[c]);
-                if (std::find(victims.begin(), victims.end(), key) == victims.end()) victims.push_back(key);
-                return false;
-              },
-              trx);
-          if (!ss.ok()) return Error(FromStatus(ss));
-        }
-        for (const auto& key : victims) {
+        auto victims = CollidingKeys(t, row, trx);
+        if (!victims.ok()) return Error(victims.error());
+        for (const auto& key : *victims) {
           Status ds = t.Delete(key, trx);
           if (!ds.ok()) return Error(FromStatus(ds));
         }
-        o.rows += victims.size();
+        o.rows += victims->size();
         st = t.Insert(row, trx, options);
       }
       if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, r + 1) : AtRow(FromStatus(st), r + 1));

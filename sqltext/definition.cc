@@ -209,7 +209,8 @@ void ReadKeyName(Cursor& c, KeyText& k) {
   k.named = true;
 }
 
-// A key, foreign key or check written among the columns, after its CONSTRAINT name if any.
+}  // namespace
+
 KeyText ReadKey(Cursor& c, std::string constraint) {
   using Kind = KeyText::Kind;
   KeyText k;
@@ -250,30 +251,37 @@ bool StartsKey(const Cursor& c) {
   return false;
 }
 
+void ReadTableOption(Cursor& c, TableOptions& o) {
+  c.AcceptWord("DEFAULT");
+  if (ReadCharsetOption(c, &o.charset, &o.collation)) return;
+  if (c.Peek().IsWord("PARTITION")) {  // each partition's file has the table's layout
+    o.partitioned = true;
+    while (!c.AtEnd() && !c.Peek().IsPunct(";")) c.Take();
+    return;
+  }
+  if (!c.Peek().Is(TokenKind::kWord)) c.Syntax();
+  const std::string option = Upper(c.Take().text);
+  if (option == "DATA" || option == "INDEX") c.AcceptWord("DIRECTORY");
+  c.AcceptPunct("=");
+  if (option == "AUTO_INCREMENT") {
+    o.auto_increment = c.Unsigned();
+    return;
+  }
+  const std::string value = c.OptionValue();  // KEY_BLOCK_SIZE, STATS_*, PAGE_CHECKSUM, ...: read
+  if (option == "ENGINE") o.engine = value;
+  if (option == "ROW_FORMAT") o.row_format = value;
+  if (option == "COMMENT") o.comment = value;
+}
+
+namespace {
+
 void ReadTableOptions(Cursor& c, TableOptions& o) {
   while (!c.AtEnd() && !c.Peek().IsPunct(";")) {
     c.AcceptPunct(",");
-    c.AcceptWord("DEFAULT");
-    if (ReadCharsetOption(c, &o.charset, &o.collation)) continue;
-    if (c.Peek().IsWord("PARTITION")) {  // each partition's file has the table's layout
-      o.partitioned = true;
-      while (!c.AtEnd() && !c.Peek().IsPunct(";")) c.Take();
-      return;
-    }
     if (c.Peek().IsWord("SELECT") || c.Peek().IsWord("AS") || c.Peek().IsWord("IGNORE") || c.Peek().IsWord("REPLACE"))
       c.Unsupported("CREATE TABLE ... SELECT");
-    if (!c.Peek().Is(TokenKind::kWord)) c.Syntax();
-    const std::string option = Upper(c.Take().text);
-    if (option == "DATA" || option == "INDEX") c.AcceptWord("DIRECTORY");
-    c.AcceptPunct("=");
-    if (option == "AUTO_INCREMENT") {
-      o.auto_increment = c.Unsigned();
-      continue;
-    }
-    const std::string value = c.OptionValue();  // KEY_BLOCK_SIZE, STATS_*, PAGE_CHECKSUM, ...: read
-    if (option == "ENGINE") o.engine = value;
-    if (option == "ROW_FORMAT") o.row_format = value;
-    if (option == "COMMENT") o.comment = value;
+    ReadTableOption(c, o);
+    if (o.partitioned) return;
   }
 }
 

@@ -109,6 +109,13 @@ void ReadIndexOptions(Cursor& c);
 // options write them: true when one was read.
 bool ReadCharsetOption(Cursor& c, std::string* charset, std::string* collation);
 
+// A key, foreign key or check as written among the columns (or after ALTER TABLE ... ADD),
+// after its CONSTRAINT name if any; StartsKey says whether one starts here.
+KeyText ReadKey(Cursor& c, std::string constraint);
+bool StartsKey(const Cursor& c);
+// One table option (ENGINE=, AUTO_INCREMENT=, [DEFAULT] CHARSET=, COMMENT=, ...), into `o`.
+void ReadTableOption(Cursor& c, TableOptions& o);
+
 // The names the server gives keys written without one: the first column's, then _2, _3 ...
 void NameUnnamedKeys(std::vector<KeyText>& keys);
 

@@ -994,3 +994,130 @@ SELECT * FROM s ORDER BY id;
 }
 
 }  // namespace
+
+// ALTER TABLE's changes on the server's terms: columns added (FIRST, AFTER, with defaults),
+// dropped, changed and renamed, keys added, dropped and renamed, values converted as the
+// server converts them (strict refusals naming the row, mended with warnings otherwise), the
+// AUTO_INCREMENT counter carried over or set, RENAME TABLE, TRUNCATE, CREATE TABLE ... LIKE,
+// savepoints, and each refusal's error. Several thousand rows cross the copy's batches.
+TEST_F(MariadbEdgesTest, AlterTableAsTheServerDoesIt) {
+  std::string big = "CREATE TABLE big (id INT PRIMARY KEY, a VARCHAR(40), n INT, KEY kn (n));\n";
+  std::mt19937 rng(42);
+  for (int part = 0; part < 5; ++part) {
+    big += "INSERT INTO big VALUES ";
+    for (int i = 0; i < 700; ++i) {
+      const int id = part * 700 + i + 1;
+      big += fmt::format("{}({}, 'v{}-{}', {})", i ? ", " : "", id, rng() % 100000, id, rng() % 50);
+    }
+    big += ";\n";
+  }
+  ExpectSame(
+      big +
+      R"(ALTER TABLE big ADD COLUMN c DECIMAL(10,2) NOT NULL DEFAULT 1.5 FIRST, MODIFY a VARCHAR(60), DROP INDEX kn, ADD UNIQUE KEY ua (a);
+SELECT COUNT(*), SUM(id), SUM(n), SUM(c), MIN(a), MAX(a), SUM(LENGTH(a)) FROM big;
+SELECT * FROM big WHERE id IN (1, 999, 1000, 1001, 3500) ORDER BY id;
+ALTER TABLE big DROP PRIMARY KEY, CHANGE n m BIGINT NOT NULL AFTER c;
+SELECT COUNT(*), SUM(id), SUM(m), MIN(a) FROM big;
+SELECT * FROM big ORDER BY id LIMIT 3;
+ALTER TABLE big ADD PRIMARY KEY (m);
+ALTER TABLE big ADD PRIMARY KEY (m, id), MODIFY a VARCHAR(5);
+ALTER TABLE big ADD PRIMARY KEY (m, id);
+SELECT COUNT(*), SUM(id), SUM(m) FROM big;
+SELECT id, m FROM big ORDER BY m, id LIMIT 4;
+CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), n INT, e ENUM('x','y','z'));
+INSERT INTO t VALUES (1,'abc',300,'x'),(2,NULL,-5,'z'),(3,'12',7,'y');
+ALTER TABLE t MODIFY n TINYINT;
+ALTER TABLE t MODIFY n TINYINT UNSIGNED;
+ALTER TABLE t MODIFY a INT;
+ALTER TABLE t MODIFY e ENUM('z','y','x');
+SELECT * FROM t;
+ALTER TABLE t MODIFY e ENUM('x','y');
+ALTER TABLE t ADD UNIQUE KEY ue (e);
+ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (n);
+ALTER TABLE t CONVERT TO CHARACTER SET latin1;
+SELECT * FROM t ORDER BY id;
+CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY) AUTO_INCREMENT=100;
+INSERT INTO ai VALUES (NULL),(NULL);
+TRUNCATE TABLE ai;
+INSERT INTO ai VALUES (NULL);
+ALTER TABLE ai AUTO_INCREMENT = 50;
+INSERT INTO ai VALUES (NULL),(NULL);
+DELETE FROM ai WHERE id > 50;
+ALTER TABLE ai ADD COLUMN v INT;
+INSERT INTO ai (v) VALUES (1);
+SELECT * FROM ai;
+SET sql_mode='';
+ALTER TABLE t MODIFY a VARCHAR(1) NOT NULL;
+SELECT * FROM t ORDER BY id;
+SET sql_mode=DEFAULT;
+ALTER TABLE t DROP COLUMN id, DROP COLUMN a, DROP COLUMN n, DROP COLUMN e;
+ALTER TABLE t ALTER COLUMN n SET DEFAULT 42, ALTER e DROP DEFAULT, ADD COLUMN (p INT DEFAULT 3, q CHAR(2) DEFAULT 'q');
+INSERT INTO t (id, a) VALUES (9, 'z');
+SELECT * FROM t ORDER BY id;
+ALTER TABLE t DROP COLUMN IF EXISTS nope, DROP INDEX IF EXISTS nope, RENAME COLUMN p TO pp;
+SELECT * FROM t ORDER BY id;
+CREATE TABLE t2 LIKE t;
+INSERT INTO t2 (id, a) VALUES (1, 'k');
+RENAME TABLE t TO t3, t2 TO t;
+SHOW TABLES;
+RENAME TABLE t3 TO t4, nope TO t5;
+SHOW TABLES;
+ALTER TABLE t3 RENAME TO t6;
+ALTER TABLE nope ADD COLUMN x INT;
+RENAME TABLE t6 TO t;
+ALTER TABLE t6 RENAME COLUMN a TO n;
+ALTER TABLE t6 RENAME INDEX nope TO x;
+ALTER TABLE t6 ADD COLUMN q2 INT AFTER nope;
+ALTER TABLE t6 ADD COLUMN n INT;
+ALTER TABLE t6 MODIFY nope INT;
+ALTER TABLE t6 DROP INDEX nope;
+ALTER TABLE t6 DROP COLUMN nope;
+ALTER TABLE t6 DROP PRIMARY KEY;
+ALTER TABLE t6 DROP PRIMARY KEY;
+ALTER TABLE t6 ADD KEY kn (n), ADD KEY kn (a);
+ALTER TABLE t6 ADD KEY kn (nope);
+SELECT * FROM t6 ORDER BY id;
+BEGIN;
+INSERT INTO t6 (id) VALUES (20);
+SAVEPOINT a;
+INSERT INTO t6 (id) VALUES (21);
+SAVEPOINT b;
+INSERT INTO t6 (id) VALUES (22);
+ROLLBACK TO SAVEPOINT a;
+INSERT INTO t6 (id) VALUES (23);
+RELEASE SAVEPOINT a;
+ROLLBACK TO b;
+COMMIT;
+SELECT id FROM t6 ORDER BY id;
+ROLLBACK TO a;
+)");
+}
+
+// INSERT ... SELECT (from the table written too) and ON DUPLICATE KEY UPDATE: VALUES(c), the
+// colliding row's own columns, assignments seeing those before them, a change of the primary
+// key, a collision on a unique key, and REPLACE ... SELECT.
+TEST_F(MariadbEdgesTest, InsertSelectAndOnDuplicateKeyUpdate) {
+  ExpectSame(
+      R"(CREATE TABLE c (id INT PRIMARY KEY, name VARCHAR(10), hits INT NOT NULL DEFAULT 0, UNIQUE KEY un (name));
+INSERT INTO c VALUES (1, 'a', 1), (2, 'b', 1);
+INSERT INTO c VALUES (1, 'x', 5) ON DUPLICATE KEY UPDATE hits = hits + VALUES(hits);
+INSERT INTO c VALUES (3, 'b', 7), (4, 'd', 1) ON DUPLICATE KEY UPDATE hits = hits + 100, name = CONCAT(name, '!');
+SELECT * FROM c ORDER BY id;
+INSERT INTO c (id, name) VALUES (1, 'zz') ON DUPLICATE KEY UPDATE hits = hits;
+INSERT INTO c VALUES (1, 'q', 1) ON DUPLICATE KEY UPDATE id = 10;
+INSERT INTO c VALUES (4, 'q', 1) ON DUPLICATE KEY UPDATE id = 10;
+INSERT INTO c VALUES (2, 'q', 1) ON DUPLICATE KEY UPDATE hits = 'abc';
+INSERT INTO c SELECT id, name, 50 FROM c WHERE id < 3 ON DUPLICATE KEY UPDATE hits = VALUES(hits) + 1;
+SELECT * FROM c ORDER BY id;
+REPLACE INTO c SELECT id + 1, CONCAT(name, '2'), hits FROM c WHERE id = 10;
+SELECT * FROM c ORDER BY id;
+CREATE TABLE d (id INT AUTO_INCREMENT PRIMARY KEY, v DOUBLE, b VARBINARY(4), n VARCHAR(3));
+INSERT INTO d (v, b, n) VALUES (0.1, 0x00FF, 'abc'), (1e300, 'ab', NULL);
+INSERT INTO d (v, b, n) SELECT v * 2, b, CONCAT(n, 'x') FROM d;
+INSERT INTO d (v) SELECT id FROM d WHERE id > 100;
+INSERT INTO d SELECT id FROM d;
+INSERT IGNORE INTO d SELECT * FROM d WHERE id < 3;
+INSERT INTO d (v, b, n) (SELECT v, b, 'toolong' FROM d WHERE id = 1);
+SELECT id, v, HEX(b), n FROM d ORDER BY id;
+)");
+}

@@ -1,5 +1,6 @@
 // kill -9 during DDL: a child (KillDdlChild.RunsUntilKilled) runs a stream of CREATE/DROP
-// DATABASE, CREATE/DROP TABLE, CREATE INDEX and multi-row INSERT steps while a second thread
+// DATABASE, CREATE/DROP TABLE, CREATE INDEX, RENAME TABLE, a copying rebuild (a work table
+// filled and swapped in, as ALTER TABLE does) and multi-row INSERT steps while a second thread
 // inserts into a table of its own, acknowledging each step and each row on a pipe; the parent
 // kills it at a random point and opens the directory twice.
 //
@@ -29,6 +30,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "engine/db.h"
 #include "inspect/check.h"
@@ -55,8 +57,9 @@ struct TableState {
 using State = std::map<std::string, std::map<std::string, TableState>>;
 
 struct Step {
-  enum Kind { kCreateDatabase, kDropDatabase, kCreateTable, kDropTable, kCreateIndex, kInsert } kind;
+  enum Kind { kCreateDatabase, kDropDatabase, kCreateTable, kDropTable, kCreateIndex, kRename, kRebuild, kInsert } kind;
   std::string database, table;
+  std::string to_database{}, to_table{};  // kRename
   bool ddl() const { return kind != kInsert; }
 };
 
@@ -84,6 +87,11 @@ Step Plan(std::int64_t j, const State& s) {
   if (!tables.count(table)) return {Step::kCreateTable, db, table};
   if (r < 20) return {Step::kDropTable, db, table};
   if (r < 30 && !tables.at(table).indexed) return {Step::kCreateIndex, db, table};
+  if (r < 36) {
+    const std::string to_db = kDatabases[rng() % 2], to_table = kTables[rng() % 4];
+    if (s.count(to_db) && !s.at(to_db).count(to_table)) return {Step::kRename, db, table, to_db, to_table};
+  }
+  if (r < 42) return {Step::kRebuild, db, table};
   return {Step::kInsert, db, table};
 }
 
@@ -119,11 +127,43 @@ void ApplyToModel(const Step& step, std::int64_t j, State& s) {
     case Step::kCreateIndex:
       s[step.database][step.table].indexed = true;
       break;
+    case Step::kRename: {
+      auto node = s[step.database].extract(step.table);
+      node.key() = step.to_table;
+      s[step.to_database].insert(std::move(node));
+      break;
+    }
+    case Step::kRebuild:  // adds the index, or drops it
+      s[step.database][step.table].indexed = !s[step.database][step.table].indexed;
+      break;
     case Step::kInsert:
       for (const Row& r : StepRows(j))
         s[step.database][step.table].rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int()};
       break;
   }
+}
+
+// What a copying ALTER TABLE ... ADD/DROP INDEX does: a work table with the new definition,
+// the rows copied into it in batches, then swapped in.
+Status Rebuild(Database& db, const Step& step, std::int64_t j) {
+  auto t = db.GetTable(step.database, step.table);
+  if (!t.ok()) return t.status();
+  TableSpec spec = (*t)->spec();
+  spec.name = std::string(kWorkTablePrefix) + "alter-" + std::to_string(j);
+  if (spec.indexes.empty())
+    spec.indexes.push_back({"ig", {"g"}, false});
+  else
+    spec.indexes.clear();
+  auto work = db.CreateTable(spec);
+  if (!work.ok()) return work.status();
+  std::vector<Row> rows;  // read first: a scan holds the table while it visits rows
+  STRATA_RETURN_IF_ERROR((*t)->Scan({}, [&](const Row& r) { return rows.push_back(r), true; }));
+  for (std::size_t at = 0; at < rows.size(); at += 64) {
+    const std::vector<Row> batch(rows.begin() + static_cast<std::ptrdiff_t>(at),
+                                 rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), at + 64)));
+    STRATA_RETURN_IF_ERROR((*work)->InsertBatch(batch));
+  }
+  return db.ReplaceTable(step.database, step.table, spec.name);
 }
 
 Status RunStep(Database& db, const Step& step, std::int64_t j) {
@@ -138,6 +178,10 @@ Status RunStep(Database& db, const Step& step, std::int64_t j) {
       return db.DropTable(step.database, step.table);
     case Step::kCreateIndex:
       return db.CreateIndex(step.database, step.table, {"ig", {"g"}, false});
+    case Step::kRename:
+      return db.RenameTable(step.database, step.table, step.to_database, step.to_table);
+    case Step::kRebuild:
+      return Rebuild(db, step, j);
     case Step::kInsert: {
       auto t = db.GetTable(step.database, step.table);
       if (!t.ok()) return t.status();

@@ -167,7 +167,7 @@ TEST(SqlParserTest, SharedDefinitionGrammarReachesTheEngine) {
   EXPECT_EQ(Parse("CREATE TABLE t (a VARCHAR(3) CHARACTER SET nosuch)").error->code, 1115u);
   for (const char* refused :
        {"CREATE TABLE t (a INT, g INT AS (a + 1))", "CREATE TABLE t (a INT DEFAULT (1 + 1))",
-        "CREATE TABLE t (v VECTOR(3))", "CREATE TABLE t LIKE s", "CREATE TABLE t (a INT) PARTITION BY HASH (a)"}) {
+        "CREATE TABLE t (v VECTOR(3))", "CREATE TABLE t AS SELECT 1", "CREATE TABLE t (a INT) PARTITION BY HASH (a)"}) {
     Parsed p = Parse(refused);
     ASSERT_TRUE(p.error) << refused;
     EXPECT_EQ(p.error->code, 1235u) << refused << ": " << p.error->message;
@@ -211,8 +211,52 @@ TEST(SqlParserTest, InsertFormsKeepLiteralsAsWritten) {
   EXPECT_TRUE(As<Insert>(Parse("REPLACE INTO t VALUES (1)")).replace);
   const auto& set = As<Insert>(Parse("INSERT INTO t SET a = 1, b = UUID()"));
   EXPECT_EQ(set.columns, (std::vector<std::string>{"a", "b"}));
-  EXPECT_EQ(Parse("INSERT INTO t SELECT * FROM u").error->code, 1235u);
-  EXPECT_EQ(Parse("INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a=2").error->code, 1235u);
+  EXPECT_TRUE(As<Insert>(Parse("INSERT INTO t SELECT * FROM u")).select);
+  EXPECT_TRUE(As<Insert>(Parse("INSERT INTO t (a) (SELECT b FROM u) ON DUPLICATE KEY UPDATE a = a + 1")).select);
+  const auto& upsert =
+      As<Insert>(Parse("INSERT INTO t VALUES (1) AS n (x) ON DUPLICATE KEY UPDATE a = VALUES(a), b = n.x"));
+  ASSERT_EQ(upsert.on_duplicate.size(), 2u);
+  EXPECT_EQ(upsert.on_duplicate[0].value->table, kInsertedRow);  // VALUES(a): the wanted row's a
+  EXPECT_EQ(upsert.on_duplicate[1].value->table, "n");
+  EXPECT_EQ(upsert.alias, "n");
+  EXPECT_EQ(upsert.alias_columns, std::vector<std::string>{"x"});
+}
+
+TEST(SqlParserTest, AlterTableChangesInOrder) {
+  const auto& a = As<AlterTable>(Parse(
+      "ALTER TABLE t ADD COLUMN c INT NOT NULL DEFAULT 3 AFTER b, DROP COLUMN IF EXISTS d, MODIFY e VARCHAR(5) FIRST, "
+      "CHANGE f g BIGINT, RENAME COLUMN h TO i, ADD UNIQUE KEY u (c), DROP INDEX k, DROP PRIMARY KEY, "
+      "ADD PRIMARY KEY (c), RENAME INDEX u TO v, ALTER c SET DEFAULT 4, ALTER g DROP DEFAULT, "
+      "CONVERT TO CHARACTER SET latin1, ENGINE=InnoDB, AUTO_INCREMENT=9, ALGORITHM=COPY, LOCK=NONE, RENAME TO s.w"));
+  using K = AlterTable::Change::Kind;
+  std::vector<K> kinds;
+  for (const auto& c : a.changes) kinds.push_back(c.kind);
+  EXPECT_EQ(kinds, (std::vector<K>{K::kAddColumn, K::kDropColumn, K::kChangeColumn, K::kChangeColumn, K::kRenameColumn,
+                                   K::kAddIndex, K::kDropIndex, K::kDropPrimaryKey, K::kAddPrimaryKey, K::kRenameIndex,
+                                   K::kSetDefault, K::kDropDefault, K::kConvertCharset}));
+  EXPECT_EQ(a.changes[0].after, "b");
+  EXPECT_TRUE(a.changes[1].if_exists);
+  EXPECT_TRUE(a.changes[2].first);
+  EXPECT_EQ(a.changes[3].name, "f");
+  EXPECT_EQ(a.definitions.spec.columns[a.changes[3].definition].name, "g");
+  EXPECT_EQ(a.changes[10].value, Value::Int(4));
+  EXPECT_TRUE(a.rebuild);
+  EXPECT_EQ(a.auto_increment, 9u);
+  EXPECT_EQ(a.algorithm, "COPY");
+  ASSERT_TRUE(a.rename_to);
+  EXPECT_EQ(a.rename_to->database, "s");
+  EXPECT_TRUE(std::holds_alternative<NoOp>(*Parse("ALTER TABLE t DISABLE KEYS").statement));
+  EXPECT_EQ(As<RenameTable>(Parse("RENAME TABLE a TO b, c.d TO e")).renames.size(), 2u);
+  EXPECT_EQ(As<Truncate>(Parse("TRUNCATE TABLE x")).table.name, "x");
+  EXPECT_EQ(As<Savepoint>(Parse("ROLLBACK WORK TO SAVEPOINT s1")).kind, Savepoint::Kind::kRollbackTo);
+  EXPECT_EQ(As<Savepoint>(Parse("RELEASE SAVEPOINT s1")).kind, Savepoint::Kind::kRelease);
+  for (const char* refused : {"ALTER TABLE t ORDER BY a", "ALTER TABLE t ADD PARTITION (PARTITION p1)",
+                              "ALTER TABLE t DISCARD TABLESPACE", "ALTER TABLE t ADD COLUMN IF NOT EXISTS a INT"}) {
+    Parsed p = Parse(refused);
+    ASSERT_TRUE(p.error) << refused;
+    EXPECT_EQ(p.error->code, 1235u) << refused << ": " << p.error->message;
+  }
+  EXPECT_EQ(Parse("ALTER TABLE t ADD").error->code, 1064u);
 }
 
 TEST(SqlParserTest, UpdateDeleteAndSelectClauses) {

@@ -1,0 +1,274 @@
+// ALTER TABLE, RENAME TABLE, TRUNCATE and savepoints. A copying ALTER fills a work table of the
+// new definition from the old one's rows and swaps it in (Database::ReplaceTable): a crash
+// leaves the old table or the new one, and the next open drops the work table.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sql/alter_plan.h"
+#include "sql/column_fit.h"
+#include "sql/ddl_check.h"
+#include "sql/row_builder.h"
+#include "sql/session.h"
+#include "sql/session_context.h"
+
+namespace strata::sql {
+
+namespace {
+
+constexpr std::size_t kCopyBatch = 1000;
+
+// A value that needs no conversion between the two columns: stored the same way.
+bool SameStorage(const engine::Column& a, const engine::Column& b) {
+  return a.type == b.type && a.length == b.length && a.scale == b.scale && a.charset == b.charset &&
+         a.is_unsigned == b.is_unsigned && a.elements == b.elements && a.collation_id == b.collation_id;
+}
+
+std::string Qualified(const std::string& database, const std::string& table) { return database + "." + table; }
+
+// An INSERT's words for a value that does not fit, as the server words them when ALTER TABLE
+// copies it: a string cut short is "Data truncated" (1265), text that is no number is
+// "Truncated incorrect INTEGER value" (1292).
+SqlError AsAlterCopyError(SqlError e, const std::string& work, const std::string& table) {
+  // A key of the copy is named as the table's ("Duplicate entry '1' for key 't.PRIMARY'").
+  if (const std::size_t at = e.message.find("'" + work + "."); at != std::string::npos)
+    e.message.replace(at + 1, work.size(), table);
+  if (e.code == 1406 && e.message.starts_with("Data too long")) {
+    e.code = 1265, e.sqlstate = "01000";
+    e.message = "Data truncated" + e.message.substr(std::string_view("Data too long").size());
+  } else if (e.code == 1366) {
+    for (const auto& [said, type] :
+         {std::pair<std::string_view, std::string_view>{"Incorrect integer value: ", "INTEGER"},
+          {"Incorrect decimal value: ", "DECIMAL"},
+          {"Incorrect double value: ", "DOUBLE"}}) {
+      const std::size_t end = e.message.rfind(" for column ");
+      if (!e.message.starts_with(said) || end == std::string::npos) continue;
+      e = {1292, "22007",
+           fmt::format("Truncated incorrect {} value: {}", type, e.message.substr(said.size(), end - said.size()))};
+      break;
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+std::string Session::WorkTableName(const char* what) {
+  return fmt::format("{}{}-{}-{}", engine::kWorkTablePrefix, what, id_, ++work_tables_);
+}
+
+std::vector<std::string> Session::UserTables(const std::string& database) const {
+  std::vector<std::string> names = db_.ListTables(database);
+  std::erase_if(names, [](const std::string& n) { return n.starts_with(engine::kWorkTablePrefix); });
+  return names;
+}
+
+// The old rows, each made a row of the new definition as an INSERT would store it: values
+// converted to their column's new type (strict mode refuses what does not fit, naming the
+// row; otherwise it is mended with a warning), new columns given their default. They are read
+// kCopyBatch at a time in primary key order, each batch from where the last one ended, all in
+// one read view; a scan holds the table while it visits rows, so the batch is written after.
+// (A table without a primary key is read whole first: its rows have no key to resume from.)
+std::optional<SqlError> Session::CopyRows(Table& from, Table& to, const AlterPlan& plan, StatementOutcome& o) {
+  const TableSpec& old = from.spec();
+  const TableSpec& spec = plan.spec;
+  std::vector<std::size_t> key;
+  for (const std::string& k : old.primary_key) key.push_back(*FindColumn(old, k));
+  auto key_of = [&](const Row& r) {
+    std::vector<Value> v;
+    for (std::size_t c : key) v.push_back(r[c]);
+    return v;
+  };
+  auto snapshot = db_.Begin({Isolation::kRepeatableRead, true});
+  if (!snapshot.ok()) return FromStatus(snapshot.status());
+  std::uint64_t copied = 0;
+  ScanOptions resume;
+  for (bool more = true; more;) {
+    if (interrupted()) return Interrupted();
+    std::vector<Row> read;
+    Status scanned = from.Scan(
+        resume,
+        [&](const Row& r) {
+          if (read.empty() && !resume.from.empty() && key_of(r) == resume.from) return true;  // the last batch's end
+          read.push_back(r);
+          return key.empty() || read.size() < kCopyBatch;
+        },
+        snapshot->get());
+    if (!scanned.ok()) return FromStatus(scanned);
+    more = !key.empty() && read.size() == kCopyBatch;
+    if (more) resume.from = key_of(read.back());
+    std::vector<Row> batch;
+    for (const Row& r : read) {
+      ++copied;
+      Row out(spec.columns.size());
+      for (std::size_t k = 0; k < spec.columns.size(); ++k) {
+        const engine::Column& c = spec.columns[k];
+        if (const auto source = plan.sources[k]) {
+          const engine::Column& was = old.columns[*source];
+          out[k] = SameStorage(was, c) ? r[*source] : ToColumn(FromColumn(r[*source], was), c);
+        } else {
+          out[k] = RowBuilder::DefaultOf(c).value_or(ImplicitDefault(c));
+        }
+        // A NULL where the new definition forbids one is cut to the type's zero, as the server
+        // does: an error in strict mode, else a warning.
+        if (out[k].is_null() && !c.nullable && !c.auto_increment) {
+          const SqlError cut{1265, "01000", fmt::format("Data truncated for column '{}' at row {}", c.name, copied)};
+          if (strict()) return cut;
+          o.warnings.push_back({SqlWarning::Level::kWarning, cut.code, cut.message});
+          out[k] = ImplicitDefault(c);
+        }
+      }
+      batch.push_back(std::move(out));
+    }
+    for (std::size_t at = 0; at < batch.size(); at += kCopyBatch) {
+      const std::vector<Row> part(batch.begin() + static_cast<std::ptrdiff_t>(at),
+                                  batch.begin() + static_cast<std::ptrdiff_t>(std::min(batch.size(), at + kCopyBatch)));
+      const std::size_t first = copied - batch.size() + at + 1;
+      if (auto failed = InsertFitted(to, part, nullptr, insert_options(), strict(), o.warnings, first))
+        return AsAlterCopyError(std::move(*failed), to.spec().name, old.name);
+    }
+  }
+  o.rows = copied;
+  return std::nullopt;
+}
+
+StatementOutcome Session::CopyAltered(Table& table, const AlterPlan& plan, const AlterTable& a) {
+  TableSpec spec = plan.spec;
+  const std::string name = spec.name;
+  spec.name = WorkTableName("alter");
+  // The counter carries over (rows deleted at the end do not give their numbers back), unless
+  // the statement sets it.
+  spec.auto_increment = a.auto_increment ? *a.auto_increment : table.next_auto_increment();
+  auto work = db_.CreateTable(spec);
+  if (!work.ok()) return Error(FromStatus(work.status()));
+  StatementOutcome o;
+  o.warnings = plan.notes;
+  auto failed = CopyRows(table, **work, plan, o);
+  Status swapped = failed ? Status::Ok() : db_.ReplaceTable(spec.database, name, spec.name);
+  if (failed || !swapped.ok()) {
+    (void)db_.DropTable(spec.database, spec.name);  // else the next open drops it
+    return Error(failed ? *failed : FromStatus(swapped));
+  }
+  return o;
+}
+
+StatementOutcome Session::DoAlterTable(const AlterTable& a) {
+  auto table = FindTable(a.table);
+  if (!table.ok()) return Error(table.error());
+  const TableSpec& spec = (*table)->spec();
+  auto plan = PlanAlter(spec, a);
+  if (!plan.ok()) return Error(plan.error());
+  const bool in_place = !plan->copy;
+  if (a.algorithm == "INSTANT" && (plan->copy || !plan->indexes_only.empty()))
+    return Error({1845, "0A000",
+                  "ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY (Strata does not yet "
+                  "write instant row versions: it rebuilds the table)"});
+  if (a.algorithm == "INPLACE" && plan->copy && a.changes.empty() && !a.rebuild)
+    return Error({1845, "0A000", "ALGORITHM=INPLACE is not supported for this operation. Try ALGORITHM=COPY"});
+  if (a.rename_to) {
+    if (auto refused = CheckUserTableName(a.rename_to->name)) return Error(*refused);
+  }
+  // The table and its spec go when the copy replaces them.
+  const std::string database = spec.database, name = spec.name;
+  const std::size_t old_indexes = spec.indexes.size();
+  StatementOutcome o;
+  if (plan->copy) {
+    o = CopyAltered(**table, *plan, a);
+    if (o.error) return o;
+  } else {
+    o.warnings = plan->notes;
+    for (const IndexSpec& index : plan->indexes_only) {
+      Status st = db_.CreateIndex(database, name, index);
+      if (!st.ok()) return Error(FromStatus(st));
+    }
+  }
+  for (SqlWarning& note : DuplicateIndexNotes(plan->spec, old_indexes)) o.warnings.push_back(std::move(note));
+  for (const std::string& w : a.definitions.ignored)
+    o.warnings.push_back({SqlWarning::Level::kWarning, 1235, "Accepted without effect: " + w});
+  if (a.rename_to) {
+    const std::string& to_database = a.rename_to->database.empty() ? database : a.rename_to->database;
+    if (to_database != database || a.rename_to->name != name) {
+      Status st = db_.RenameTable(database, name, to_database, a.rename_to->name);
+      if (!st.ok()) return Error(FromStatus(st));
+    }
+  }
+  // "Records: N  Duplicates: 0  Warnings: W" for a statement that touched rows, as the client shows it.
+  if (!in_place || !plan->indexes_only.empty())
+    o.info = fmt::format("Records: {}  Duplicates: 0  Warnings: {}", in_place ? 0 : o.rows, o.warnings.size());
+  if (in_place) o.rows = 0;
+  return o;
+}
+
+// In order; when one fails, those before it are renamed back, so the statement is all or nothing.
+StatementOutcome Session::DoRenameTable(const RenameTable& r) {
+  std::vector<std::pair<TableName, TableName>> done;
+  auto resolve = [&](const TableName& n) { return TableName{n.database.empty() ? database_ : n.database, n.name}; };
+  std::optional<SqlError> failed;
+  for (const auto& [from_name, to_name] : r.renames) {
+    const TableName from = resolve(from_name), to = resolve(to_name);
+    if (from.database.empty() || to.database.empty()) {
+      failed = SqlError{1046, "3D000", "No database selected"};
+      break;
+    }
+    if ((failed = CheckUserTableName(to.name))) break;
+    if (!db_.GetTable(from.database, from.name).ok()) {
+      failed = SqlError{1146, "42S02", fmt::format("Table '{}' doesn't exist", Qualified(from.database, from.name))};
+      break;
+    }
+    Status st = db_.RenameTable(from.database, from.name, to.database, to.name);
+    if (!st.ok()) {
+      failed = FromStatus(st);
+      break;
+    }
+    done.emplace_back(from, to);
+  }
+  if (!failed) return {};
+  for (auto it = done.rbegin(); it != done.rend(); ++it)
+    (void)db_.RenameTable(it->second.database, it->second.name, it->first.database, it->first.name);
+  return Error(*failed);
+}
+
+// An empty table of the same definition swapped in, its AUTO_INCREMENT counter back at 1, as
+// MariaDB's TRUNCATE leaves it.
+StatementOutcome Session::DoTruncate(const Truncate& t) {
+  auto table = FindTable(t.table);
+  if (!table.ok()) return Error(table.error());
+  TableSpec spec = (*table)->spec();
+  const std::string name = spec.name;
+  spec.name = WorkTableName("truncate");
+  spec.auto_increment = 0;  // from 1 again, whatever CREATE TABLE's AUTO_INCREMENT= said
+  auto work = db_.CreateTable(spec);
+  if (!work.ok()) return Error(FromStatus(work.status()));
+  if (Status st = db_.ReplaceTable(spec.database, name, spec.name); !st.ok()) {
+    (void)db_.DropTable(spec.database, spec.name);
+    return Error(FromStatus(st));
+  }
+  return {};
+}
+
+// Savepoints of the open transaction by name (case-insensitive); outside one, SAVEPOINT sets
+// nothing and ROLLBACK TO finds nothing, as in the server with autocommit on.
+StatementOutcome Session::DoSavepoint(const Savepoint& s) {
+  auto trx = StatementTransaction();
+  if (!trx.ok()) return Error(trx.error());
+  if (!*trx) savepoints_.clear();
+  auto it = std::find_if(savepoints_.begin(), savepoints_.end(),
+                         [&](const auto& p) { return EqualsIgnoreCase(p.first, s.name); });
+  if (s.kind == Savepoint::Kind::kSet) {
+    if (!*trx) return {};
+    if (it != savepoints_.end()) savepoints_.erase(it);
+    savepoints_.emplace_back(s.name, (*trx)->Savepoint());
+    return {};
+  }
+  if (it == savepoints_.end()) return Error({1305, "42000", fmt::format("SAVEPOINT {} does not exist", s.name)});
+  if (s.kind == Savepoint::Kind::kRelease) {
+    savepoints_.erase(it, savepoints_.end());
+    return {};
+  }
+  Status st = (*trx)->RollbackToSavepoint(it->second);
+  savepoints_.erase(it + 1, savepoints_.end());  // the savepoint itself stays, as in the server
+  if (!st.ok()) return Error(FromStatus(st));
+  return {};
+}
+
+}  // namespace strata::sql
