@@ -619,7 +619,7 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
         } else if constexpr (std::is_same_v<T, Savepoint>) {
           return DoSavepoint(s);
         } else if constexpr (std::is_same_v<T, ChecksumTable>) {
-          return Error(NotSupported("CHECKSUM TABLE"));
+          return InTransaction([&](Transaction* t) { return DoChecksum(s, sink, t); });
         }
       },
       statement);

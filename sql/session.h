@@ -133,6 +133,7 @@ class Session {
   StatementOutcome DoRenameTable(const RenameTable& r);
   StatementOutcome DoTruncate(const Truncate& t);
   StatementOutcome DoSavepoint(const Savepoint& s);
+  StatementOutcome DoChecksum(const ChecksumTable& c, ResultSink& sink, Transaction* trx);
   // A name for the work table of this session's next copying statement (engine::kWorkTablePrefix).
   std::string WorkTableName(const char* what);
   // The tables of `database` that SHOW TABLES lists: not another statement's work table.

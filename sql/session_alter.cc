@@ -1,4 +1,4 @@
-// ALTER TABLE, RENAME TABLE, TRUNCATE and savepoints. A copying ALTER fills a work table of the
+// ALTER TABLE, RENAME TABLE, TRUNCATE, CHECKSUM TABLE and savepoints. A copying ALTER fills a work table of the
 // new definition from the old one's rows and swaps it in (Database::ReplaceTable): a crash
 // leaves the old table or the new one, and the next open drops the work table.
 #include <fmt/format.h>
@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sql/alter_plan.h"
+#include "sql/checksum.h"
 #include "sql/column_fit.h"
 #include "sql/ddl_check.h"
 #include "sql/row_builder.h"
@@ -269,6 +270,43 @@ StatementOutcome Session::DoSavepoint(const Savepoint& s) {
   savepoints_.erase(it + 1, savepoints_.end());  // the savepoint itself stays, as in the server
   if (!st.ok()) return Error(FromStatus(st));
   return {};
+}
+
+// A row per table named, its checksum (checksum.h) or NULL with the error as a diagnostic for
+// one that is not there, as the server answers.
+StatementOutcome Session::DoChecksum(const ChecksumTable& c, ResultSink& sink, Transaction* trx) {
+  StatementOutcome o;
+  o.result_set = true;
+  sink.Header({{"Table", false}, {"Checksum", true}});
+  for (const TableName& n : c.tables) {
+    const std::string label = (n.database.empty() ? database_ : n.database) + "." + n.name;
+    auto t = FindTable(n);
+    if (!t.ok()) {
+      if (t.error().code == 1046) return Error(t.error());
+      sink.Row({label, std::nullopt});
+      ++o.rows;
+      o.warnings.push_back({SqlWarning::Level::kError, t.error().code, t.error().message});
+      continue;
+    }
+    const TableSpec& spec = (*t)->spec();
+    if (auto refusal = ChecksumRefusal(spec)) return Error(NotSupported(*refusal));
+    std::uint32_t sum = 0;
+    Status failed = Status::Ok();
+    Status st = (*t)->Scan(
+        {},
+        [&](const Row& r) {
+          auto crc = RowChecksum(spec, r);
+          if (!crc.ok()) failed = crc.status();
+          sum += crc.ok() ? *crc : 0;
+          return crc.ok() && !interrupted();
+        },
+        trx);
+    if (interrupted()) return Error(Interrupted());
+    if (!st.ok() || !failed.ok()) return Error(FromStatus(st.ok() ? failed : st));
+    sink.Row({label, std::to_string(sum)});
+    ++o.rows;
+  }
+  return o;
 }
 
 }  // namespace strata::sql

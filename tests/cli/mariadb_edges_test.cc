@@ -1015,6 +1015,7 @@ TEST_F(MariadbEdgesTest, AlterTableAsTheServerDoesIt) {
       big +
       R"(ALTER TABLE big ADD COLUMN c DECIMAL(10,2) NOT NULL DEFAULT 1.5 FIRST, MODIFY a VARCHAR(60), DROP INDEX kn, ADD UNIQUE KEY ua (a);
 SELECT COUNT(*), SUM(id), SUM(n), SUM(c), MIN(a), MAX(a), SUM(LENGTH(a)) FROM big;
+CHECKSUM TABLE big;
 SELECT * FROM big WHERE id IN (1, 999, 1000, 1001, 3500) ORDER BY id;
 ALTER TABLE big DROP PRIMARY KEY, CHANGE n m BIGINT NOT NULL AFTER c;
 SELECT COUNT(*), SUM(id), SUM(m), MIN(a) FROM big;
@@ -1023,6 +1024,9 @@ ALTER TABLE big ADD PRIMARY KEY (m);
 ALTER TABLE big ADD PRIMARY KEY (m, id), MODIFY a VARCHAR(5);
 ALTER TABLE big ADD PRIMARY KEY (m, id);
 SELECT COUNT(*), SUM(id), SUM(m) FROM big;
+CHECKSUM TABLE big;
+ALTER TABLE big FORCE;
+CHECKSUM TABLE big;
 SELECT id, m FROM big ORDER BY m, id LIMIT 4;
 CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), n INT, e ENUM('x','y','z'));
 INSERT INTO t VALUES (1,'abc',300,'x'),(2,NULL,-5,'z'),(3,'12',7,'y');
@@ -1119,5 +1123,31 @@ INSERT INTO d SELECT id FROM d;
 INSERT IGNORE INTO d SELECT * FROM d WHERE id < 3;
 INSERT INTO d (v, b, n) (SELECT v, b, 'toolong' FROM d WHERE id = 1);
 SELECT id, v, HEX(b), n FROM d ORDER BY id;
+)");
+}
+
+// CHECKSUM TABLE's figure is the server's for the same rows: NULLs, the NULL bitmap of records
+// with and without a variable-length column, every fixed-size type's record bytes, CHAR padded
+// in its character set, and a table that is not there.
+TEST_F(MariadbEdgesTest, ChecksumTableIsTheServers) {
+  ExpectSame(R"(CREATE TABLE a (id INT PRIMARY KEY, n INT, b BIGINT UNSIGNED);
+INSERT INTO a VALUES (1, NULL, 5), (2, -3, 18446744073709551615), (3, 7, NULL);
+CREATE TABLE b (id INT PRIMARY KEY, v VARCHAR(10), c CHAR(3), l CHAR(4) CHARACTER SET latin1, t TEXT, bl BLOB, bi BINARY(4));
+INSERT INTO b VALUES (1, 'xy', 'a', 'é', 'text', 0x0001, 'q'), (2, NULL, NULL, NULL, NULL, NULL, NULL), (3, '', '', '', '', '', '');
+CREATE TABLE c (id INT NOT NULL, d DATE, dt DATETIME(3), ts TIMESTAMP(2) NULL, tm TIME(1), y YEAR, dec1 DECIMAL(10,3), f FLOAT, db DOUBLE);
+INSERT INTO c VALUES (1, '2024-02-29', '2024-02-29 12:34:56.789', '2024-01-01 00:00:00.5', '-12:00:01.5', 2024, -123.456, 1.5, -2.25), (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+CREATE TABLE e (id TINYINT, s SMALLINT, m MEDIUMINT, en ENUM('a','b','c'), st SET('x','y','z'), bt BIT(3), b9 BIT(9), b64 BIT(64));
+INSERT INTO e VALUES (-1, -300, 70000, 'b', 'x,z', 5, 300, 1), (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+CREATE TABLE g (id INT PRIMARY KEY, u UUID, i4 INET4, i6 INET6, p POINT);
+INSERT INTO g VALUES (1, '123e4567-e89b-12d3-a456-426655440000', '10.0.0.1', '::1', POINT(1,2)), (2, NULL, NULL, NULL, NULL);
+CREATE TABLE em (id INT);
+CREATE TABLE nn (a INT NOT NULL, b INT NOT NULL);
+INSERT INTO nn VALUES (1, 2), (3, 4);
+CREATE TABLE n9 (a1 INT, a2 INT, a3 INT, a4 INT, a5 INT, a6 INT, a7 INT, a8 INT, a9 INT);
+INSERT INTO n9 VALUES (1,NULL,3,NULL,5,NULL,7,NULL,9), (NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL);
+CHECKSUM TABLE a, b, c, e, g, em, nn, n9, nope;
+CHECKSUM TABLE a EXTENDED;
+DELETE FROM a WHERE id = 2;
+CHECKSUM TABLE a;
 )");
 }

@@ -34,7 +34,7 @@ constexpr std::array<std::string_view, 7> kPrelude{
     "SET autocommit = 1",
 };
 
-constexpr std::array<std::string_view, 6> kSeeds{
+constexpr std::array<std::string_view, 9> kSeeds{
     "INSERT INTO t (a, b) VALUES (4, 'b5');\nUPDATE t SET a = (a + 1) * 2 WHERE id = 1;\n"
     "DELETE FROM t WHERE b = 'b2';\nSELECT * FROM t WHERE a > 1 ORDER BY b;\n",
     "BEGIN;\nUPDATE t SET c = REPEAT('x', 15000) WHERE id = 2;\nINSERT INTO t (b) VALUES ('b1');\n"
@@ -48,6 +48,17 @@ constexpr std::array<std::string_view, 6> kSeeds{
     "SET GLOBAL hot_row_group_commit_tables = 'fz.t';\nUPDATE t SET a = a + 1 WHERE id = 1;\n"
     "SET async_commit = ON;\nINSERT INTO t (a) VALUES (9);\nDROP TABLE u;\nALTER INSTANCE DISABLE INNODB REDO_LOG;\n"
     "INSERT INTO t (a, b) VALUES (10, 'b10');\n",
+    "ALTER TABLE t ADD COLUMN d INT NOT NULL DEFAULT 5 AFTER a, MODIFY b VARCHAR(3), DROP INDEX ka;\n"
+    "ALTER TABLE t CHANGE a aa BIGINT FIRST, RENAME INDEX ub TO ub2, ADD KEY kd (d), ALTER d SET DEFAULT 6;\n"
+    "ALTER TABLE u DROP PRIMARY KEY, ADD PRIMARY KEY (k, v), CONVERT TO CHARACTER SET latin1;\n"
+    "ALTER TABLE t RENAME TO t2;\nRENAME TABLE t2 TO t, u TO u2;\nSELECT * FROM t;\n",
+    "CREATE TABLE v LIKE t;\nINSERT INTO v SELECT * FROM t WHERE a > 1;\n"
+    "INSERT INTO v (id, a) VALUES (1, 7) ON DUPLICATE KEY UPDATE a = VALUES(a) + a, b = 'x';\n"
+    "INSERT INTO v VALUES (2, 1, 'q', 'r') AS n ON DUPLICATE KEY UPDATE c = n.c;\n"
+    "REPLACE INTO v SELECT id, a, b, c FROM t;\nTRUNCATE v;\nSELECT COUNT(*) FROM v;\n",
+    "BEGIN;\nINSERT INTO t (a) VALUES (1);\nSAVEPOINT s;\nUPDATE t SET a = 2;\nROLLBACK TO SAVEPOINT s;\n"
+    "RELEASE SAVEPOINT s;\nCOMMIT;\nALTER TABLE t ALGORITHM=INSTANT, ADD COLUMN z INT;\n"
+    "ALTER TABLE t DROP COLUMN IF EXISTS z, DROP COLUMN c, ENGINE=InnoDB, AUTO_INCREMENT=50;\n",
 };
 
 std::filesystem::path MakeDir() {
