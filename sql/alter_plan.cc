@@ -207,6 +207,11 @@ std::optional<SqlError> Draft::Apply(const Change& c) {
       return SetDefault(c);
     case Change::Kind::kAddIndex: {
       IndexSpec index = alter_.definitions.spec.indexes[c.definition];
+      if (c.auto_named) {  // as the server names it: past the names the table has
+        const std::string first = index.name;
+        for (int n = 2; IndexNamed(spec(), index.name) || EqualsIgnoreCase(index.name, "PRIMARY"); ++n)
+          index.name = first + "_" + std::to_string(n);
+      }
       if (auto refused = CheckNewIndex(spec(), index)) return refused;
       UseDeclaredNames(spec(), index.columns);
       spec().indexes.push_back(std::move(index));

@@ -125,8 +125,9 @@ struct AlterTable {
     std::size_t definition = 0;
     bool first = false;
     std::string after;
-    bool if_exists = false;  // DROP ... IF EXISTS (MariaDB)
-    Value value;             // kSetDefault: the literal
+    bool if_exists = false;   // DROP ... IF EXISTS (MariaDB)
+    bool auto_named = false;  // kAddIndex written without a name: its first column's, then _2, _3 ...
+    Value value;              // kSetDefault: the literal
     LiteralKind literal_kind = LiteralKind::kPlain;
   };
   TableName table;

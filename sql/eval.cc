@@ -666,6 +666,13 @@ Value ToColumn(SqlValue v, const Column& c) {
   if ((c.type == ColumnType::kYear || c.type == ColumnType::kBit || c.has_elements() || c.type == ColumnType::kJson) &&
       v.kind == LiteralKind::kDecimal && v.value.is_string())
     return Value::Double(std::strtod(v.value.as_string().c_str(), nullptr));
+  // A double halfway between two integers goes to the even one, as the server's rint() takes
+  // it (2.5e0 is 2, -0.5e0 is 0); a DECIMAL (2.5) rounds away from zero in the engine. A
+  // negative one is left for the engine to refuse from an unsigned column.
+  if (c.is_integer() && v.value.is_double()) {
+    const double d = v.value.as_double();
+    if (std::abs(d - std::trunc(d)) == 0.5 && !(c.is_unsigned && d < 0)) return Value::Double(std::nearbyint(d) + 0.0);
+  }
   if (!numeric && c.type != ColumnType::kTime && v.value.is_double()) {  // a TIME reads a double as HHMMSS.f
     return Value::String(*Format(v.value));
   }

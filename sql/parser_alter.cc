@@ -73,6 +73,7 @@ void Parser::AlterAdd(AlterTable& a) {
     } else if (a.definitions.spec.indexes.size() > indexes) {
       Change c = Make(Change::Kind::kAddIndex);
       c.definition = indexes;
+      c.auto_named = !k.named;
       a.changes.push_back(c);
     }
     return;

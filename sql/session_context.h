@@ -61,6 +61,10 @@ SqlValue FromColumn(const Value& v, const engine::Column& c);
 // changes. The table has a primary key.
 SqlResult<std::vector<std::vector<Value>>> CollidingKeys(Table& t, const Row& row, Transaction* trx);
 
+// MySQL 8.0's row alias of an INSERT (VALUES (...) AS new (a, b)) refused as the server refuses
+// it: the table's own name (1066), a column list of another length (1136) or a name twice (1060).
+std::optional<SqlError> CheckRowAlias(const Insert& ins, const TableSpec& spec);
+
 // A statement's failure as its outcome, and MySQL's ER_BAD_FIELD_ERROR.
 StatementOutcome Error(SqlError e);
 SqlError UnknownColumn(const std::string& name, std::string_view where);

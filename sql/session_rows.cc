@@ -108,6 +108,7 @@ StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   if (!table.ok()) return Error(table.error());
   auto builder = RowBuilder::For((*table)->spec(), ins.columns);
   if (!builder.ok()) return Error(builder.error());
+  if (auto refused = CheckRowAlias(ins, (*table)->spec())) return Error(*refused);
   if (ins.select) {
     ValuesSink selected;
     StatementOutcome read = DoSelect(*ins.select, selected, trx);
@@ -175,6 +176,10 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       Row row = rows[r];
       if (fit) FitRow(spec, row, r + 1, o.warnings);
       Status st = t.Insert(row, trx, options);
+      if (st.IsAlreadyExists() && !ins.on_duplicate.empty()) {  // before IGNORE, which is for its errors
+        if (auto e = UpdateDuplicate(ins, t, row, r + 1, trx, o)) return Error(std::move(*e));
+        continue;
+      }
       if (st.IsAlreadyExists() && ins.ignore) {
         ++duplicates;
         o.warnings.push_back({SqlWarning::Level::kWarning, 1062, st.message()});
@@ -183,10 +188,6 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       if (st.reason() == Status::Reason::kAutoincOutOfRange && ins.ignore) {  // no value to give it: no row
         ++duplicates;  // MySQL counts it so ("Records: 3  Duplicates: 1")
         o.warnings.push_back({SqlWarning::Level::kWarning, 167, AtRow(FromStatus(st), r + 1).message});
-        continue;
-      }
-      if (st.IsAlreadyExists() && !ins.on_duplicate.empty()) {
-        if (auto e = UpdateDuplicate(ins, t, row, r + 1, trx, o)) return Error(std::move(*e));
         continue;
       }
       if (st.IsAlreadyExists() && ins.replace) {

@@ -18,9 +18,13 @@ SqlResult<std::vector<std::vector<Value>>> CollidingKeys(Table& t, const Row& ro
   std::vector<std::vector<Value>> keys;
   std::vector<Value> own_key;
   for (std::size_t c : pk) own_key.push_back(row[c]);
-  auto existing = t.Get(own_key, trx, RowLock::kExclusive);
-  if (!existing.ok()) return FromStatus(existing.status());
-  if (*existing) keys.push_back(own_key);
+  // A NULL key is an AUTO_INCREMENT value the insert was to generate: no row has it yet.
+  const bool generated = std::any_of(pk.begin(), pk.end(), [&](std::size_t c) { return row[c].is_null(); });
+  if (!generated) {
+    auto existing = t.Get(own_key, trx, RowLock::kExclusive);
+    if (!existing.ok()) return FromStatus(existing.status());
+    if (*existing) keys.push_back(own_key);
+  }
   for (const IndexSpec& ix : spec.indexes) {
     if (!ix.unique) continue;
     const auto cols = Positions(spec, ix.columns);
@@ -83,6 +87,23 @@ class UpsertContext : public RowContext {
 };
 
 }  // namespace
+
+std::optional<SqlError> CheckRowAlias(const Insert& ins, const TableSpec& spec) {
+  if (ins.alias.empty()) return std::nullopt;
+  if (EqualsIgnoreCase(ins.alias, spec.name))
+    return SqlError{1066, "42000", fmt::format("Not unique table/alias: '{}'", ins.alias)};
+  if (ins.alias_columns.empty()) return std::nullopt;
+  const std::size_t given = ins.columns.empty() ? spec.columns.size() : ins.columns.size();
+  if (ins.alias_columns.size() != given)
+    return SqlError{1136, "21S01", "Column count doesn't match value count at row 1"};
+  for (std::size_t k = 0; k < ins.alias_columns.size(); ++k) {
+    for (std::size_t j = 0; j < k; ++j) {
+      if (EqualsIgnoreCase(ins.alias_columns[j], ins.alias_columns[k]))
+        return SqlError{1060, "42S21", fmt::format("Duplicate column name '{}'", ins.alias_columns[k])};
+    }
+  }
+  return std::nullopt;
+}
 
 // The first row `wanted` collides with takes the assignments, each seeing those before it
 // (as the server's do). Affected rows: 2 for a row changed, 0 for one left as it was.
