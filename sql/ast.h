@@ -141,6 +141,19 @@ struct AlterTable {
   bool rebuild = false;   // ENGINE=, FORCE
 };
 
+// LOAD DATA [LOCAL] INFILE: the file's lines into rows, as the server splits them (its defaults:
+// tab between fields, newline after lines, backslash escapes, \N for NULL).
+struct LoadData {
+  std::string file;
+  bool local = false;
+  bool replace = false, ignore = false;
+  TableName table;
+  std::string fields_terminated = "\t", enclosed, escaped = "\\";
+  std::string lines_starting, lines_terminated = "\n";
+  std::uint64_t ignore_lines = 0;
+  std::vector<std::string> columns;  // empty: every column in order
+};
+
 struct RenameTable {
   std::vector<std::pair<TableName, TableName>> renames;
 };
@@ -266,6 +279,6 @@ struct Show {
 
 using Statement = std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update,
                                Delete, Select, Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp,
-                               Show, AlterTable, RenameTable, Truncate, Savepoint, ChecksumTable>;
+                               Show, AlterTable, RenameTable, Truncate, Savepoint, ChecksumTable, LoadData>;
 
 }  // namespace strata::sql

@@ -72,6 +72,7 @@ sql::Statement Parser::ParseStatement() {
   if (t.IsWord("RENAME")) return ParseRenameTable();
   if (t.IsWord("TRUNCATE")) return ParseTruncate();
   if (t.IsWord("CHECKSUM")) return ParseChecksum();
+  if (t.IsWord("LOAD")) return ParseLoadData();
   if (t.IsWord("SET")) return ParseSet();
   if (t.IsWord("SHOW")) return ParseShow();
   if (t.IsWord("DESCRIBE") || t.IsWord("DESC") || t.IsWord("EXPLAIN")) {
@@ -100,8 +101,8 @@ sql::Statement Parser::ParseStatement() {
     return NoOp{what};
   }
   if (t.kind == TokenKind::kWord) {
-    static constexpr std::string_view kKnown[] = {"GRANT",   "REVOKE", "CALL", "PREPARE", "EXECUTE",
-                                                  "HANDLER", "LOAD",   "XA",   "INSTALL"};
+    static constexpr std::string_view kKnown[] = {"GRANT",   "REVOKE",  "CALL", "PREPARE",
+                                                  "EXECUTE", "HANDLER", "XA",   "INSTALL"};
     for (std::string_view k : kKnown) {
       if (t.IsWord(k)) Unsupported(k);
     }

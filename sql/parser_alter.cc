@@ -245,6 +245,70 @@ sql::Statement Parser::ParseChecksum() {
   return c;
 }
 
+sql::Statement Parser::ParseLoadData() {
+  ++i_;
+  if (AcceptWord("XML")) Unsupported("LOAD XML");
+  ExpectWord("DATA");
+  AcceptWord("LOW_PRIORITY") || AcceptWord("CONCURRENT");
+  LoadData l;
+  l.local = AcceptWord("LOCAL");
+  ExpectWord("INFILE");
+  l.file = StringLiteral();
+  l.replace = AcceptWord("REPLACE");
+  l.ignore = !l.replace && AcceptWord("IGNORE");
+  ExpectWord("INTO");
+  ExpectWord("TABLE");
+  l.table = QualifiedName();
+  if (Peek().IsWord("PARTITION")) Unsupported("partitioned tables");
+  if (AcceptWords({"CHARACTER", "SET"}) || AcceptWord("CHARSET")) {
+    const std::string charset = Lower(Name());
+    if (charset != "utf8mb4" && charset != "utf8mb3" && charset != "utf8" && charset != "binary")
+      Unsupported("LOAD DATA ... CHARACTER SET " + charset + " (files are read as utf8mb4)");
+  }
+  if (AcceptWord("FIELDS") || AcceptWord("COLUMNS")) {
+    for (bool more = true; more;) {
+      if (AcceptWords({"TERMINATED", "BY"})) {
+        l.fields_terminated = StringLiteral();
+      } else if (AcceptWord("OPTIONALLY") || Peek().IsWord("ENCLOSED")) {
+        ExpectWord("ENCLOSED");
+        ExpectWord("BY");
+        l.enclosed = StringLiteral();
+      } else if (AcceptWords({"ESCAPED", "BY"})) {
+        l.escaped = StringLiteral();
+      } else {
+        more = false;
+      }
+    }
+  }
+  if (AcceptWord("LINES")) {
+    for (bool more = true; more;) {
+      if (AcceptWords({"STARTING", "BY"}))
+        l.lines_starting = StringLiteral();
+      else if (AcceptWords({"TERMINATED", "BY"}))
+        l.lines_terminated = StringLiteral();
+      else
+        more = false;
+    }
+  }
+  if (AcceptWord("IGNORE")) {
+    l.ignore_lines = Unsigned();
+    if (!AcceptWord("LINES")) ExpectWord("ROWS");
+  }
+  if (AcceptPunct("(")) {
+    if (!AcceptPunct(")")) {
+      do {
+        if (Peek().Is(TokenKind::kUserVar)) Unsupported("user variables in LOAD DATA's column list");
+        l.columns.push_back(Name());
+      } while (AcceptPunct(","));
+      ExpectPunct(")");
+    }
+  }
+  if (Peek().IsWord("SET")) Unsupported("LOAD DATA ... SET");
+  if (l.enclosed.size() > 1 || l.escaped.size() > 1 || l.fields_terminated.empty() || l.lines_terminated.empty())
+    Unsupported("LOAD DATA with an ENCLOSED or ESCAPED BY of more than one character or an empty TERMINATED BY");
+  return l;
+}
+
 sql::Statement Parser::ParseTruncate() {
   ++i_;
   AcceptWord("TABLE");

@@ -108,6 +108,7 @@ class Parser : public Cursor {
   sql::Statement ParseRenameTable();
   sql::Statement ParseTruncate();
   sql::Statement ParseChecksum();
+  sql::Statement ParseLoadData();
   Column EngineColumn(const ColumnText& text, CreateTable& c);
   void AddKey(const KeyText& k, CreateTable& c);
   std::optional<SqlValue> DefaultValue(const ColumnText& text);

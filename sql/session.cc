@@ -618,6 +618,8 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
           return DoTruncate(s);
         } else if constexpr (std::is_same_v<T, Savepoint>) {
           return DoSavepoint(s);
+        } else if constexpr (std::is_same_v<T, LoadData>) {
+          return InTransaction([&](Transaction* t) { return DoLoadData(s, t); });
         } else if constexpr (std::is_same_v<T, ChecksumTable>) {
           return InTransaction([&](Transaction* t) { return DoChecksum(s, sink, t); });
         }

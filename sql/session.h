@@ -134,6 +134,7 @@ class Session {
   StatementOutcome DoTruncate(const Truncate& t);
   StatementOutcome DoSavepoint(const Savepoint& s);
   StatementOutcome DoChecksum(const ChecksumTable& c, ResultSink& sink, Transaction* trx);
+  StatementOutcome DoLoadData(const LoadData& l, Transaction* trx);  // session_load.cc
   // A name for the work table of this session's next copying statement (engine::kWorkTablePrefix).
   std::string WorkTableName(const char* what);
   // The tables of `database` that SHOW TABLES lists: not another statement's work table.

@@ -1172,3 +1172,28 @@ DELETE FROM a WHERE id = 2;
 CHECKSUM TABLE a;
 )");
 }
+
+// LOAD DATA INFILE as the server reads a file: tab-separated lines with escapes and \N, a CSV
+// with quotes (doubled inside), IGNORE n LINES, a column list, lines with too few or too many
+// fields, IGNORE and REPLACE, and a file that is not there.
+TEST_F(MariadbEdgesTest, LoadDataReadsFilesAsTheServerDoes) {
+  const auto tsv = tmp_.path() / "rows.tsv", csv = tmp_.path() / "rows.csv";
+  std::ofstream(tsv) << "1\tabc\t\\N\n2\t\"q\"\t5\n3\n4\tx\t6\textra\n5\ttab\\there\t-1\n6\tnl\\nhere\t\\N\n";
+  std::ofstream(csv) << "id,name,n\n\"1\",\"a,b\",\n\"2\",\"say \"\"hi\"\"\",NULL\n3,plain,7\n";
+  ExpectSame(fmt::format(R"(CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(20), n INT);
+LOAD DATA INFILE '{0}' INTO TABLE t;
+LOAD DATA INFILE '{0}' IGNORE INTO TABLE t;
+SELECT id, name, HEX(name), n FROM t ORDER BY id;
+DELETE FROM t;
+LOAD DATA INFILE '{1}' INTO TABLE t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' LINES TERMINATED BY '\n' IGNORE 1 LINES;
+SELECT * FROM t ORDER BY id;
+LOAD DATA INFILE '{1}' REPLACE INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY '"' IGNORE 1 ROWS (id, name);
+LOAD DATA INFILE '{1}' IGNORE INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY '"' IGNORE 1 ROWS (id, name);
+SELECT * FROM t ORDER BY id;
+SET sql_mode = '';
+LOAD DATA INFILE '{1}' REPLACE INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY '"' IGNORE 1 ROWS (name, id);
+SELECT * FROM t ORDER BY id;
+LOAD DATA INFILE '{0}.missing' INTO TABLE t;
+)",
+                         tsv.string(), csv.string()));
+}

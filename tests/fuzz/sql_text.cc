@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "sqltext/lexer.h"
+#include "sql/load_data.h"
 #include "sql/parser.h"
 #include "sqltext/script.h"
 #include "sql/values_reader.h"
@@ -34,6 +35,15 @@ void ReadSqlText(const std::uint8_t* data, std::size_t size) {
   splitter.Finish(sink);
   // The same text as `inspect rows --create-table` reads it.
   (void)inspect::TableFromCreateTable(text, "", data[0] & 1 ? ondisk::Flavor::kMariaDb : ondisk::Flavor::kMySql);
+  // And as a file LOAD DATA reads: tab-separated, or CSV with quotes and a line prefix.
+  LoadData l;
+  if (data[0] & 2) {
+    l.fields_terminated = ",", l.enclosed = "\"", l.lines_starting = data[0] & 4 ? "xx" : "";
+    l.lines_terminated = data[0] & 8 ? "\r\n" : "\n", l.ignore_lines = data[0] >> 6;
+  }
+  std::size_t fields = 0;
+  for (const LoadedRow& row : SplitLoadData(text, l)) fields += row.size();
+  (void)fields;
 }
 
 }  // namespace strata::fuzz

@@ -1,6 +1,6 @@
 // Feeds untrusted SQL text (a dump, a script) through everything that reads it before a
 // statement runs: the statement splitter, the lexer and parser, and the fast reader of
-// INSERT rows. Shared by the libFuzzer target and the replay test.
+// INSERT rows; and as a file LOAD DATA INFILE splits. Shared by the libFuzzer target and the replay test.
 #pragma once
 
 #include <cstddef>
