@@ -37,6 +37,7 @@ struct Expr {
     kIsNull,     // args[0] IS [NOT] NULL
     kLike,       // args[0] LIKE args[1]; negated
     kDefault,    // DEFAULT in INSERT/UPDATE
+    kLocalVar,   // a stored routine's parameter or DECLAREd variable: name, slot
   };
   Kind kind = Kind::kLiteral;
   Value value;
@@ -47,6 +48,8 @@ struct Expr {
   bool star = false;
   bool hex_number = false;  // a 0x... literal: bytes, and a number where one is wanted (X'...' is bytes only)
   std::size_t offset = 0;   // where it starts in the statement text
+  std::uint32_t slot = 0;   // kLocalVar: its place in the routine's frame (RoutineFrame::values)
+  std::string written;      // kFunction: the name as written (a stored function's error names it so)
   // Levels from here to the deepest leaf. The parser refuses trees taller than
   // kMaxExpressionDepth, so evaluating (and destroying) one cannot run out of stack.
   std::uint32_t height = 1;
@@ -57,6 +60,14 @@ inline constexpr std::uint32_t kMaxExpressionDepth = 1000;
 struct TableName {
   std::string database;  // empty: the session's current database
   std::string name;
+};
+
+// Where SELECT ... INTO and FETCH ... INTO put a value: a user variable (@name) or a
+// routine's local variable (its slot).
+struct IntoTarget {
+  bool user = false;
+  std::string name;
+  std::uint32_t slot = 0;
 };
 
 struct OrderItem {
@@ -216,6 +227,7 @@ struct Select {
   std::optional<std::uint64_t> limit;
   std::uint64_t offset = 0;
   RowLock lock = RowLock::kNone;
+  std::vector<IntoTarget> into;  // SELECT ... INTO: one row's values kept, not sent
 };
 
 struct Begin {
@@ -233,9 +245,10 @@ struct ChecksumTable {
 };
 
 struct SetVariable {
-  enum class Scope : std::uint8_t { kSession, kGlobal, kUser };
+  enum class Scope : std::uint8_t { kSession, kGlobal, kUser, kLocal };
   Scope scope = Scope::kSession;
-  std::string name;  // lower case for system variables
+  std::string name;        // lower case for system variables
+  std::uint32_t slot = 0;  // kLocal: a routine's variable
   ExprPtr value;
 };
 struct Set {
@@ -267,7 +280,11 @@ struct Show {
     kVariables,
     kColumns,
     kWarnings,
-    kErrors
+    kErrors,
+    kCreateProcedure,  // table: the routine's name
+    kCreateFunction,
+    kProcedureStatus,
+    kFunctionStatus
   };
   What what = What::kTables;
   TableName table;       // SHOW CREATE TABLE / COLUMNS
@@ -277,8 +294,29 @@ struct Show {
   bool count = false;  // SHOW COUNT(*) WARNINGS / ERRORS
 };
 
-using Statement = std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update,
-                               Delete, Select, Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp,
-                               Show, AlterTable, RenameTable, Truncate, Savepoint, ChecksumTable, LoadData>;
+struct Routine;  // sql/routine.h
+
+// CREATE PROCEDURE / FUNCTION: the routine as parsed, and the statement's text, which is what
+// is stored (and parsed again when it is called).
+struct CreateRoutine {
+  std::shared_ptr<Routine> routine;
+  std::string text;
+  bool if_not_exists = false;
+  bool or_replace = false;
+};
+struct DropRoutine {
+  bool function = false;
+  TableName name;
+  bool if_exists = false;
+};
+struct Call {
+  TableName name;
+  std::vector<ExprPtr> args;
+};
+
+using Statement =
+    std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update, Delete, Select,
+                 Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show, AlterTable, RenameTable,
+                 Truncate, Savepoint, ChecksumTable, LoadData, CreateRoutine, DropRoutine, Call>;
 
 }  // namespace strata::sql

@@ -228,6 +228,9 @@ SqlResult<SqlValue> CallFunction(const Expr& e, const EvalContext& ctx) {
     if (!v.ok()) return v;
     args.push_back(std::move(*v));
   }
+  if (!FindFunction(f)) {
+    if (auto stored = ctx.StoredFunction(e.written.empty() ? f : e.written, args)) return std::move(*stored);
+  }
   return ApplyFunction(f, args);
 }
 
@@ -413,6 +416,12 @@ std::optional<SqlValue> EvalContext::SessionFunction(const std::string&) const {
 const SqlValue* EvalContext::Aggregate(const Expr&) const { return nullptr; }
 SqlResult<SqlValue> EvalContext::DivisionByZero() const { return Null(); }
 void EvalContext::Warn(const SqlWarning&) const {}
+SqlResult<SqlValue> EvalContext::LocalVariable(const Expr& variable) const {
+  return SqlError{1327, "42000", fmt::format("Undeclared variable: {}", variable.name)};
+}
+std::optional<SqlResult<SqlValue>> EvalContext::StoredFunction(const std::string&, std::vector<SqlValue>&) const {
+  return std::nullopt;
+}
 
 bool IsAggregate(const Expr& e) {
   return e.kind == Expr::Kind::kFunction &&
@@ -477,6 +486,8 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       return ctx.Column(e);
     case Expr::Kind::kUserVar:
       return ctx.UserVariable(e.name);
+    case Expr::Kind::kLocalVar:
+      return ctx.LocalVariable(e);
     case Expr::Kind::kSystemVar:
       return ctx.SystemVariable(e.name);
     case Expr::Kind::kDefault:

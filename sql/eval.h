@@ -85,6 +85,10 @@ class EvalContext {
   virtual SqlResult<SqlValue> DivisionByZero() const;
   // A warning for the statement (SHOW WARNINGS); dropped outside a session.
   virtual void Warn(const SqlWarning& w) const;
+  // A stored routine's variable (Expr::Kind::kLocalVar), while the routine runs.
+  virtual SqlResult<SqlValue> LocalVariable(const Expr& variable) const;
+  // A stored function of that name called with `args`; nullopt when there is none.
+  virtual std::optional<SqlResult<SqlValue>> StoredFunction(const std::string& name, std::vector<SqlValue>& args) const;
 };
 
 SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx);

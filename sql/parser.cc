@@ -73,6 +73,7 @@ sql::Statement Parser::ParseStatement() {
   if (t.IsWord("TRUNCATE")) return ParseTruncate();
   if (t.IsWord("CHECKSUM")) return ParseChecksum();
   if (t.IsWord("LOAD")) return ParseLoadData();
+  if (t.IsWord("CALL")) return ParseCall();
   if (t.IsWord("SET")) return ParseSet();
   if (t.IsWord("SHOW")) return ParseShow();
   if (t.IsWord("DESCRIBE") || t.IsWord("DESC") || t.IsWord("EXPLAIN")) {
@@ -101,8 +102,7 @@ sql::Statement Parser::ParseStatement() {
     return NoOp{what};
   }
   if (t.kind == TokenKind::kWord) {
-    static constexpr std::string_view kKnown[] = {"GRANT",   "REVOKE",  "CALL", "PREPARE",
-                                                  "EXECUTE", "HANDLER", "XA",   "INSTALL"};
+    static constexpr std::string_view kKnown[] = {"GRANT", "REVOKE", "PREPARE", "EXECUTE", "HANDLER", "XA", "INSTALL"};
     for (std::string_view k : kKnown) {
       if (t.IsWord(k)) Unsupported(k);
     }

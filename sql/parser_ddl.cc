@@ -36,6 +36,8 @@ sql::Statement Parser::ParseDrop() {
     d.name = Name();
     return d;
   }
+  if (AcceptWord("PROCEDURE")) return ParseDropRoutine(false);
+  if (AcceptWord("FUNCTION")) return ParseDropRoutine(true);
   if (!AcceptWord("TABLE") && !AcceptWord("TABLES")) Unsupported("DROP " + Peek().text);
   DropTable d;
   d.if_exists = AcceptWords({"IF", "EXISTS"});
@@ -230,8 +232,21 @@ std::vector<std::string> KeyColumnNames(const KeyText& k) {
 }  // namespace
 
 sql::Statement Parser::ParseCreate() {
-  ++i_;
-  AcceptWords({"OR", "REPLACE"});
+  const std::size_t start = Take().offset;
+  const bool or_replace = AcceptWords({"OR", "REPLACE"});
+  if (AcceptWord("DEFINER")) {  // as dumps write it; routines here run with the caller's rights
+    ExpectPunct("=");
+    if (AcceptWord("CURRENT_USER")) {
+      if (AcceptPunct("(")) ExpectPunct(")");
+    } else {
+      if (Peek().Is(TokenKind::kString))
+        Take();
+      else
+        Name();
+      if (Peek().Is(TokenKind::kUserVar)) ++i_;  // @host
+    }
+  }
+  if (Peek().IsWord("PROCEDURE") || Peek().IsWord("FUNCTION")) return ParseCreateRoutine(start, or_replace);
   if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
     CreateDatabase c;
     c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});

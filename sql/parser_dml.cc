@@ -156,8 +156,11 @@ sql::Statement Parser::ParseSelect() {
     if (AcceptPunct("*")) {
       item.text.assign(1, '*');  // not = "*": GCC 12 warns falsely (-Wrestrict) on that here
     } else {
+      const std::size_t first = i_;
       item.expr = Expression();
       item.text = Trimmed(start, Peek().offset);
+      // A string literal alone is headed by its value, as the server heads it ('x''y' is x'y).
+      if (i_ == first + 1 && t_[first].Is(TokenKind::kString)) item.text = t_[first].text;
       if (AcceptWord("AS")) {
         item.alias = Peek().Is(TokenKind::kString) ? Take().text : Name();
       } else if (Peek().Is(TokenKind::kQuotedName) || Peek().Is(TokenKind::kString) ||
@@ -167,6 +170,7 @@ sql::Statement Parser::ParseSelect() {
     }
     s.items.push_back(std::move(item));
   } while (AcceptPunct(","));
+  if (Peek().IsWord("INTO")) s.into = IntoTargets();
   if (AcceptWord("FROM")) {
     if (Peek().IsPunct("(")) Unsupported("subqueries");
     s.from = QualifiedName();
@@ -198,6 +202,7 @@ sql::Statement Parser::ParseSelect() {
     s.lock = RowLock::kShared;
   if (s.lock != RowLock::kNone && (AcceptWord("NOWAIT") || AcceptWords({"SKIP", "LOCKED"})))
     Unsupported("NOWAIT / SKIP LOCKED");
+  if (s.into.empty() && Peek().IsWord("INTO")) s.into = IntoTargets();
   return s;
 }
 
@@ -236,6 +241,8 @@ sql::Statement Parser::ParseSet() {
     if (!have) return NoOp{"SET TRANSACTION"};
     return st;
   }
+  if (Peek().IsWord("NAMES") && LocalSlot("names"))
+    throw Failure{{1453, "42000", "Variable 'names' must be quoted with `...`, or renamed"}};
   if (AcceptWord("NAMES") || AcceptWords({"CHARACTER", "SET"}) || AcceptWord("CHARSET")) {
     SkipToEnd();
     return NoOp{"SET NAMES"};
@@ -265,12 +272,16 @@ sql::Statement Parser::ParseSet() {
         name = name.substr(name.find('.') + 1);
       }
       v.name = name;
+    } else if (auto slot = v.scope == SetVariable::Scope::kSession ? LocalSlot(Peek().text) : std::nullopt) {
+      ++i_;  // a routine's variable, which hides a system variable of its name
+      v.scope = SetVariable::Scope::kLocal;
+      v.slot = *slot;
     } else {
       v.name = Lower(Name());
     }
     if (!AcceptPunct("=") && !AcceptPunct(":=")) Syntax();
     // SET x = ON / OFF / DEFAULT / a bare word: the word as a string.
-    if (Peek().kind == TokenKind::kWord && !Peek(1).IsPunct("(") && !Peek(1).IsPunct(".") &&
+    if (Peek().kind == TokenKind::kWord && !LocalSlot(Peek().text) && !Peek(1).IsPunct("(") && !Peek(1).IsPunct(".") &&
         (Peek(1).IsPunct(",") || Peek(1).IsPunct(";") || Peek(1).Is(TokenKind::kEnd)) && !Peek().IsWord("NULL") &&
         !Peek().IsWord("TRUE") && !Peek().IsWord("FALSE")) {
       auto e = std::make_unique<Expr>();
@@ -322,6 +333,12 @@ sql::Statement Parser::ParseShow() {
   } else if (AcceptWords({"CREATE", "TABLE"})) {
     s.what = Show::What::kCreateTable;
     s.table = QualifiedName();
+  } else if (AcceptWords({"CREATE", "PROCEDURE"}) || AcceptWords({"CREATE", "FUNCTION"})) {
+    s.what = t_[i_ - 1].IsWord("PROCEDURE") ? Show::What::kCreateProcedure : Show::What::kCreateFunction;
+    s.table = QualifiedName();
+  } else if (AcceptWords({"PROCEDURE", "STATUS"}) || AcceptWords({"FUNCTION", "STATUS"})) {
+    s.what = t_[i_ - 2].IsWord("PROCEDURE") ? Show::What::kProcedureStatus : Show::What::kFunctionStatus;
+    like();
   } else if (AcceptWords({"TABLE", "STATUS"})) {
     s.what = Show::What::kTableStatus;
     from();

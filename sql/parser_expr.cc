@@ -298,6 +298,13 @@ ExprPtr Parser::ColumnRef() {
   e->kind = Expr::Kind::kColumn;
   e->offset = Peek().offset;
   e->name = Name();
+  if (!Peek().IsPunct(".")) {
+    if (auto slot = LocalSlot(e->name)) {  // a routine's variable comes before a column of its name
+      e->kind = Expr::Kind::kLocalVar;
+      e->slot = *slot;
+      return e;
+    }
+  }
   if (AcceptPunct(".")) {
     e->table = std::move(e->name);
     e->name = Name();
@@ -313,7 +320,8 @@ ExprPtr Parser::Function() {
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::kFunction;
   e->offset = Peek().offset;
-  e->name = Upper(Take().text);
+  e->written = Take().text;
+  e->name = Upper(e->written);
   ExpectPunct("(");
   if (e->name == "COUNT" && AcceptPunct("*")) {
     e->star = true;

@@ -23,6 +23,7 @@
 #include "sql/ast.h"
 #include "sql/eval.h"
 #include "sql/parser.h"
+#include "sql/routine.h"
 #include "sql/stack_guard.h"
 #include "sqltext/cursor.h"
 #include "sqltext/definition.h"
@@ -78,6 +79,9 @@ class Parser : public Cursor {
     ~Nesting() { --p_.nesting_; }
     Parser& p_;
   };
+  void ExpectWords(std::initializer_list<std::string_view> words) {
+    if (!AcceptWords(words)) Syntax();
+  }
   TableName QualifiedName() {
     TableName n;
     n.name = Name();
@@ -124,6 +128,43 @@ class Parser : public Cursor {
   static std::optional<Isolation> IsolationFromWords(const std::string& level);
   sql::Statement ParseSet();
   sql::Statement ParseShow();
+
+  // ---- stored routines (parser_routine.cc) ----
+  // CREATE [DEFINER = ...] PROCEDURE / FUNCTION, at the word after CREATE [OR REPLACE];
+  // `start`: the offset of CREATE.
+  sql::Statement ParseCreateRoutine(std::size_t start, bool or_replace);
+  sql::Statement ParseDropRoutine(bool function);
+  sql::Statement ParseCall();
+  void RoutineParameters(Routine& r);
+  void RoutineCharacteristics();
+  PlStep RoutineStatement();  // one statement of a body, without its ';'
+  PlStep OneRoutineStatement();
+  PlStep BlockStatement(std::string label);
+  void Declare(PlStep& block);
+  PlHandler Handler();
+  PlStep IfStatement();
+  PlStep CaseStatement();
+  PlStep LoopStatement(std::string label);
+  PlStep CursorStatement();
+  void StepsUntil(PlSteps& steps, std::initializer_list<std::string_view> ends);
+  void EndLabel(const std::string& label);
+  PlStep SignalStatement();
+  const std::string& JumpTarget(bool iterate);
+  std::vector<IntoTarget> IntoTargets();
+  Column DeclaredType(const std::string& name);
+  // The slot of a variable of the routine being parsed that `name` names here (the innermost
+  // declaration), or nullopt.
+  std::optional<std::uint32_t> LocalSlot(const std::string& name) const;
+  std::uint32_t NewVariable(RoutineVariable v);
+
+  struct RoutineScope {
+    std::vector<std::pair<std::string, std::uint32_t>> variables, cursors;
+    std::string label;
+    bool loop = false;  // the label is a loop's (ITERATE may name it)
+  };
+  Routine* routine_ = nullptr;  // being parsed: names resolve to its variables
+  std::vector<RoutineScope> scopes_;
+  std::size_t routine_start_ = 0;  // the offset of its CREATE
 
   // ---- expressions, lowest precedence first ----
   ExprPtr Expression();

@@ -14,6 +14,7 @@
 
 #include "sqltext/lexer.h"
 #include "sql/ddl_check.h"
+#include "sql/routine_store.h"
 #include "sql/session_context.h"
 #include "ondisk/identifier.h"
 
@@ -179,6 +180,8 @@ constexpr KnownVariable kVariables[] = {
     {"net_buffer_length", "16384", VarKind::kUnsigned},
     {"net_read_timeout", "30", VarKind::kUnsigned},
     {"net_write_timeout", "60", VarKind::kUnsigned},
+    {"ob_enable_pl_async_commit", "0", VarKind::kBool},  // OceanBase's name for routine_async_commit
+    {"routine_async_commit", "0", VarKind::kBool},
     {"sql_log_bin", "1", VarKind::kBool},  // no binary log is written either way
     {"sql_mode", "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"},
     {"sql_notes", "1", VarKind::kBool},
@@ -200,6 +203,22 @@ const KnownVariable* FindVariable(std::string_view name) {
   return nullptr;
 }
 
+StatementOutcome Affected(std::uint64_t rows) {
+  StatementOutcome o;
+  o.rows = rows;
+  return o;
+}
+
+SqlWarning Note(unsigned code, std::string message) { return {SqlWarning::Level::kNote, code, std::move(message)}; }
+// A clause accepted without its effect: a warning, so that SHOW WARNINGS says what was left out.
+SqlWarning Ignored(const std::string& what) {
+  return {SqlWarning::Level::kWarning, 1235, "Accepted without effect: " + what};
+}
+
+std::atomic<std::uint64_t> next_session_id{1};
+
+}  // namespace
+
 bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern) {
   if (!pattern) return true;
   Expr like;
@@ -214,26 +233,10 @@ bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern
   return r.ok() && Truth(*r).value_or(false);
 }
 
-StatementOutcome Affected(std::uint64_t rows) {
-  StatementOutcome o;
-  o.rows = rows;
-  return o;
-}
-
 SqlError NoDatabase() { return {1046, "3D000", "No database selected"}; }
 SqlError UnknownDatabase(const std::string& name) {
   return {1049, "42000", fmt::format("Unknown database '{}'", name)};
 }
-
-SqlWarning Note(unsigned code, std::string message) { return {SqlWarning::Level::kNote, code, std::move(message)}; }
-// A clause accepted without its effect: a warning, so that SHOW WARNINGS says what was left out.
-SqlWarning Ignored(const std::string& what) {
-  return {SqlWarning::Level::kWarning, 1235, "Accepted without effect: " + what};
-}
-
-std::atomic<std::uint64_t> next_session_id{1};
-
-}  // namespace
 
 // MySQL's error for each engine error reason: a table, not a search of the message text.
 struct MysqlErrorFor {
@@ -358,6 +361,7 @@ std::optional<std::string> Session::SystemVariable(const std::string& name) cons
   }
   if (name == "innodb_flush_log_at_trx_commit") return std::to_string(db_.flush_log_at_trx_commit());
   if (name == "async_commit") return async_commit_ ? "1" : "0";
+  if (name == "routine_async_commit" || name == "ob_enable_pl_async_commit") return routine_async_commit_ ? "1" : "0";
   if (name == "enable_early_lock_release") return db_.early_lock_release() ? "1" : "0";
   if (name == "max_elr_dependent_trx_count") return std::to_string(db_.max_elr_dependent_trx_count());
   if (name == "hot_row_group_commit_tables") return db_.group_commit_tables();
@@ -438,7 +442,7 @@ void Session::Remember(const StatementOutcome& o, const Statement* statement, bo
   const bool quiet = !o.error && o.warnings.empty() && ((select && !select->from) || set || comment);
   if (reads_diagnostics || quiet) return;
   diagnostics_ = o.warnings;
-  if (o.error) diagnostics_.push_back({SqlWarning::Level::kError, o.error->code, o.error->message});
+  if (o.error && !o.error_listed) diagnostics_.push_back({SqlWarning::Level::kError, o.error->code, o.error->message});
   // Counted all, kept only the first max_error_count, as the server keeps them.
   diagnostic_count_ = diagnostics_.size();
   diagnostic_errors_ = std::count_if(diagnostics_.begin(), diagnostics_.end(),
@@ -493,7 +497,7 @@ StatementOutcome Session::RollbackFailed(const StatementOutcome& failed, const S
 }
 
 Status Session::CommitNow(Transaction& t) {
-  if (!async_commit_) return t.Commit();
+  if (!async_commit_ && !(frame_ && routine_async_commit_)) return t.Commit();
   last_async_commit_ = t.CommitAsync();
   // An error known at once (the commit itself failed) is reported at once.
   if (last_async_commit_->wait_for(std::chrono::seconds(0)) == std::future_status::ready)
@@ -553,7 +557,8 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
       std::holds_alternative<CreateTable>(statement) || std::holds_alternative<DropTable>(statement) ||
       std::holds_alternative<CreateIndex>(statement) || std::holds_alternative<AlterInstanceRedo>(statement) ||
       std::holds_alternative<Begin>(statement) || std::holds_alternative<AlterTable>(statement) ||
-      std::holds_alternative<RenameTable>(statement) || std::holds_alternative<Truncate>(statement);
+      std::holds_alternative<RenameTable>(statement) || std::holds_alternative<Truncate>(statement) ||
+      std::holds_alternative<CreateRoutine>(statement) || std::holds_alternative<DropRoutine>(statement);
   if (implicit_commit) {
     if (auto e = EndTransaction(true)) return Error(*e);
   }
@@ -583,6 +588,10 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
         } else if constexpr (std::is_same_v<T, Delete>) {
           return InTransaction([&](Transaction* t) { return DoDelete(s, t); });
         } else if constexpr (std::is_same_v<T, Select>) {
+          if (!s.into.empty()) {
+            if (!s.from) return SelectInto(s, nullptr);
+            return InTransaction([&](Transaction* t) { return SelectInto(s, t); });
+          }
           if (!s.from) return DoSelect(s, sink, nullptr);
           return InTransaction([&](Transaction* t) { return DoSelect(s, sink, t); });
         } else if constexpr (std::is_same_v<T, Begin>) {
@@ -622,6 +631,12 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
           return InTransaction([&](Transaction* t) { return DoLoadData(s, t); });
         } else if constexpr (std::is_same_v<T, ChecksumTable>) {
           return InTransaction([&](Transaction* t) { return DoChecksum(s, sink, t); });
+        } else if constexpr (std::is_same_v<T, CreateRoutine>) {
+          return DoCreateRoutine(s);
+        } else if constexpr (std::is_same_v<T, DropRoutine>) {
+          return DoDropRoutine(s);
+        } else if constexpr (std::is_same_v<T, Call>) {
+          return DoCall(s, sink);
         }
       },
       statement);
@@ -650,6 +665,7 @@ StatementOutcome Session::DoDropDatabase(const DropDatabase& s) {
   }
   if (!st.ok()) return Error(FromStatus(st));
   if (database_ == s.name) database_.clear();
+  if (Status routines = DeleteRoutinesOf(db_, s.name); !routines.ok()) return Error(FromStatus(routines));
   return Affected(tables.size());
 }
 
@@ -778,7 +794,7 @@ StatementOutcome Session::DoSet(const Set& set) {
   StatementOutcome o;
   // Every name is checked before anything is set: a misspelt variable changes nothing.
   for (const SetVariable& v : set.items) {
-    if (v.scope == SetVariable::Scope::kUser) continue;
+    if (v.scope == SetVariable::Scope::kUser || v.scope == SetVariable::Scope::kLocal) continue;
     const KnownVariable* known = FindVariable(v.name);
     const bool counter = v.name == "warning_count" || v.name == "error_count";
     if (!known && !counter) return Error({1193, "HY000", fmt::format("Unknown system variable '{}'", v.name)});
@@ -790,6 +806,8 @@ StatementOutcome Session::DoSet(const Set& set) {
     if (!value.ok()) return Error(value.error());
     if (v.scope == SetVariable::Scope::kUser) {
       user_vars_[Lower(v.name)] = *value;
+    } else if (v.scope == SetVariable::Scope::kLocal) {
+      if (auto e = AssignLocal(v.slot, *value, o.warnings)) return Error(*e);
     } else if (auto e = SetSystemVariable(v, *value, o)) {
       return Error(*e);
     }
@@ -823,6 +841,10 @@ std::optional<SqlError> Session::SetSystemVariable(const SetVariable& v, const S
     auto b = OnOff(text);
     if (!b) return CannotBeSet(name, text);
     async_commit_ = *b;
+  } else if (name == "routine_async_commit" || name == "ob_enable_pl_async_commit") {
+    auto b = OnOff(text);
+    if (!b) return CannotBeSet(name, text);
+    routine_async_commit_ = *b;
   } else {
     auto engine = SetEngineVariable(v, text, o);
     if (!engine.ok()) return engine.error();
@@ -1119,6 +1141,11 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kStatus:
       ShowStatus(db_, s.like, out);
       return o;
+    case Show::What::kCreateProcedure:
+    case Show::What::kCreateFunction:
+    case Show::What::kProcedureStatus:
+    case Show::What::kFunctionStatus:
+      return ShowRoutines(s, sink);
     case Show::What::kWarnings:
     case Show::What::kErrors: {
       const bool errors = s.what == Show::What::kErrors;

@@ -25,7 +25,10 @@
 
 namespace strata::sql {
 struct AlterPlan;
-}
+struct Routine;
+struct RoutineFrame;
+class RoutineRunner;
+}  // namespace strata::sql
 
 namespace strata::sql {
 
@@ -63,7 +66,8 @@ struct StatementOutcome {
   std::uint64_t rows = 0;   // rows sent, or rows affected
   std::string info;         // "Records: 3  Duplicates: 0  Warnings: 0", "Rows matched: ..."
   std::vector<SqlWarning> warnings;
-  bool skipped = false;  // a versioned-comment statement this server does not support
+  bool skipped = false;       // a versioned-comment statement this server does not support
+  bool error_listed = false;  // `warnings` has the error already (a failed CALL: before where it failed)
 };
 
 // The largest statement a session takes (MySQL 8.0's default max_allowed_packet): a longer
@@ -107,6 +111,7 @@ class Session {
 
  private:
   friend class SessionContext;
+  friend class RoutineRunner;
   StatementOutcome Dispatch(const Statement& statement, ResultSink& sink);
   void Remember(const StatementOutcome& o, const Statement* statement, bool comment = false);
   // The transaction a statement runs in: the open one, one begun because autocommit is off,
@@ -135,6 +140,26 @@ class Session {
   StatementOutcome DoSavepoint(const Savepoint& s);
   StatementOutcome DoChecksum(const ChecksumTable& c, ResultSink& sink, Transaction* trx);
   StatementOutcome DoLoadData(const LoadData& l, Transaction* trx);  // session_load.cc
+  // Stored procedures and functions (session_routine.cc).
+  StatementOutcome DoCreateRoutine(const CreateRoutine& c);
+  StatementOutcome DoDropRoutine(const DropRoutine& d);
+  StatementOutcome DoCall(const Call& c, ResultSink& sink);
+  StatementOutcome ShowRoutines(const Show& s, ResultSink& sink);
+  // The routine as stored (parsed once per text), its database filled in; 1305 when there is none.
+  SqlResult<std::shared_ptr<const Routine>> LoadRoutine(const TableName& name, bool function);
+  // Runs `r` with its parameters' values in `frame`: in its database and sql_mode, with its
+  // result sets going to `sink`, its warnings into `o`.
+  std::optional<SqlError> RunRoutine(const Routine& r, RoutineFrame& frame, ResultSink& sink, StatementOutcome& o);
+  // A stored function called from an expression (SessionContext::StoredFunction).
+  std::optional<SqlResult<SqlValue>> CallStoredFunction(const std::string& name, std::vector<SqlValue>& args);
+  // A statement of a routine's body: as Run runs one, inside the statement that called it.
+  StatementOutcome RunNested(const Statement& statement, ResultSink& sink);
+  // SELECT ... INTO / FETCH ... INTO: a value into a user variable or a routine's.
+  std::optional<SqlError> Store(const IntoTarget& t, const SqlValue& v, std::vector<SqlWarning>& warnings);
+  // SELECT ... INTO: the one row's values into the variables named.
+  StatementOutcome SelectInto(const Select& s, Transaction* trx);
+  // A value for a routine's variable, converted as its declared type converts it.
+  std::optional<SqlError> AssignLocal(std::uint32_t slot, const SqlValue& v, std::vector<SqlWarning>& warnings);
   // A name for the work table of this session's next copying statement (engine::kWorkTablePrefix).
   std::string WorkTableName(const char* what);
   // The tables of `database` that SHOW TABLES lists: not another statement's work table.
@@ -185,6 +210,13 @@ class Session {
   std::size_t diagnostic_count_ = 0, diagnostic_errors_ = 0;  // of all it had
   std::uint64_t last_insert_id_ = 0;
   bool async_commit_ = false;
+  // routine_async_commit (OceanBase's ob_enable_pl_async_commit): commits made inside a
+  // routine do not wait for the log; the CALL waits once, at its end.
+  bool routine_async_commit_ = false;
+  RoutineFrame* frame_ = nullptr;              // of the routine running, innermost
+  std::uint32_t failed_line_ = 0;              // where the routine that failed failed (note 4094)
+  std::vector<std::string> running_routines_;  // "db.name" of each routine active, for recursion
+  std::map<std::string, std::pair<std::string, std::shared_ptr<const Routine>>> routine_cache_;  // key: text, parsed
   std::optional<std::shared_future<Status>> last_async_commit_;
   const std::vector<std::string>* hints_ = nullptr;  // of the statement running
   std::uint64_t id_ = 0;

@@ -15,6 +15,9 @@ class SessionContext : public EvalContext {
   std::optional<SqlValue> SessionFunction(const std::string& name) const override;
   SqlResult<SqlValue> DivisionByZero() const override;
   void Warn(const SqlWarning& w) const override { s_.eval_warnings_.push_back(w); }
+  SqlResult<SqlValue> LocalVariable(const Expr& variable) const override;  // session_routine.cc
+  std::optional<SqlResult<SqlValue>> StoredFunction(const std::string& name,
+                                                    std::vector<SqlValue>& args) const override;
 
  protected:
   const Session& s_;
@@ -51,6 +54,17 @@ class RowContext : public SessionContext {
   const Row* row_;
 };
 
+// The rows of a SELECT kept as values (INSERT ... SELECT, SELECT ... INTO, a routine's
+// cursor), read whole before they are used: the SELECT may read the table being written.
+class ValuesSink : public ResultSink {
+ public:
+  void Header(const std::vector<ColumnHeader>&) override {}
+  void Row(const std::vector<std::optional<std::string>>&) override {}
+  bool wants_values() const override { return true; }
+  void Values(std::vector<SqlValue>&& values) override { rows.push_back(std::move(values)); }
+  std::vector<std::vector<SqlValue>> rows;
+};
+
 // The column's position in the spec, compared as MySQL compares column names.
 std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& name);
 // A stored value as an expression sees it (binary columns compare as bytes, DECIMAL exactly).
@@ -64,6 +78,11 @@ SqlResult<std::vector<std::vector<Value>>> CollidingKeys(Table& t, const Row& ro
 // MySQL 8.0's row alias of an INSERT (VALUES (...) AS new (a, b)) refused as the server refuses
 // it: the table's own name (1066), a column list of another length (1136) or a name twice (1060).
 std::optional<SqlError> CheckRowAlias(const Insert& ins, const TableSpec& spec);
+
+// `s` matches SHOW ... LIKE's pattern (any when there is none).
+bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern);
+SqlError NoDatabase();
+SqlError UnknownDatabase(const std::string& name);
 
 // A statement's failure as its outcome, and MySQL's ER_BAD_FIELD_ERROR.
 StatementOutcome Error(SqlError e);

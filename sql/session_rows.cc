@@ -88,21 +88,6 @@ SqlError Interrupted() { return {1317, "70100", "Query execution was interrupted
 
 // ---- INSERT / REPLACE ----------------------------------------------------------------------
 
-namespace {
-
-// The rows of INSERT ... SELECT, read whole before the first is written (the SELECT may read
-// the table being written, as the server's does).
-class ValuesSink : public ResultSink {
- public:
-  void Header(const std::vector<ColumnHeader>&) override {}
-  void Row(const std::vector<std::optional<std::string>>&) override {}
-  bool wants_values() const override { return true; }
-  void Values(std::vector<SqlValue>&& values) override { rows.push_back(std::move(values)); }
-  std::vector<std::vector<SqlValue>> rows;
-};
-
-}  // namespace
-
 StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   auto table = FindTable(ins.table);
   if (!table.ok()) return Error(table.error());

@@ -230,7 +230,7 @@ class Lexer {
     for (std::string_view p : kTwo) {
       if (s_.substr(i_, 2) == p) return Punct(out, p);
     }
-    if (std::string_view("(),;.=<>+-*/%!~&|^").find(c) != std::string_view::npos) return Punct(out, s_.substr(i_, 1));
+    if (std::string_view("(),;.=<>+-*/%!~&|^:").find(c) != std::string_view::npos) return Punct(out, s_.substr(i_, 1));
     return Fail(out, start, std::string("unexpected character '") + c + "'");
   }
 

@@ -25,7 +25,7 @@ enum class TokenKind : std::uint8_t {
   kFloat,       // with an exponent
   kUserVar,     // @name (text: name)
   kSystemVar,   // @@name, @@session.name, @@global.name (text: as written after @@)
-  kPunct,       // ( ) , ; . = < > <= >= <> != <=> + - * / % ! ~ & | ^ := && ||
+  kPunct,       // ( ) , ; . = < > <= >= <> != <=> + - * / % ! ~ & | ^ : := && ||
   kEnd,
 };
 

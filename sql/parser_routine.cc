@@ -1,0 +1,465 @@
+// CREATE PROCEDURE / FUNCTION, DROP PROCEDURE / FUNCTION and CALL, and the compound
+// statements of a routine's body (sql/routine.h), with the server's errors for what it refuses
+// while parsing: a LEAVE or ITERATE without its label (1308), RETURN in a procedure (1313), a
+// variable declared twice in a block (1331), an unknown cursor (1324) or condition (1319).
+#include "sql/parser_internal.h"
+
+namespace strata::sql::parser_internal {
+
+namespace {
+
+[[noreturn]] void Fail(unsigned code, const char* sqlstate, std::string message) {
+  throw Failure{{code, sqlstate, std::move(message)}};
+}
+
+bool IsWordAt(const Token& t, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (t.IsWord(w)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> Parser::LocalSlot(const std::string& name) const {
+  if (!routine_) return std::nullopt;
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    for (auto v = scope->variables.rbegin(); v != scope->variables.rend(); ++v) {
+      if (EqualsIgnoreCase(v->first, name)) return v->second;
+    }
+  }
+  return std::nullopt;
+}
+
+std::uint32_t Parser::NewVariable(RoutineVariable v) {
+  for (const auto& [name, slot] : scopes_.back().variables) {
+    if (EqualsIgnoreCase(name, v.name)) Fail(1331, "42000", fmt::format("Duplicate variable: {}", v.name));
+  }
+  const auto slot = static_cast<std::uint32_t>(routine_->variables.size());
+  scopes_.back().variables.emplace_back(v.name, slot);
+  routine_->variables.push_back(std::move(v));
+  return slot;
+}
+
+Column Parser::DeclaredType(const std::string& name) {
+  ColumnText text;
+  text.name = name;
+  text.type = ReadType(*this, name);
+  CreateTable ignored;
+  return EngineColumn(text, ignored);
+}
+
+sql::Statement Parser::ParseCreateRoutine(std::size_t start, bool or_replace) {
+  auto routine = std::make_shared<Routine>();
+  routine->function = Take().IsWord("FUNCTION");
+  CreateRoutine c;
+  c.or_replace = or_replace;
+  c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
+  routine->name = QualifiedName();
+  routine_ = routine.get();
+  routine_start_ = start;
+  scopes_.emplace_back();
+  RoutineParameters(*routine);
+  if (routine->function) {
+    ExpectWord("RETURNS");
+    routine->returns = DeclaredType("");
+  }
+  RoutineCharacteristics();
+  routine->body = RoutineStatement();
+  AcceptPunct(";");
+  if (!AtEnd()) Syntax();
+  scopes_.clear();
+  routine_ = nullptr;
+  c.text = std::string(text_.substr(start));
+  while (!c.text.empty() && (std::isspace(static_cast<unsigned char>(c.text.back())) || c.text.back() == ';'))
+    c.text.pop_back();
+  c.routine = std::move(routine);
+  return c;
+}
+
+void Parser::RoutineParameters(Routine& r) {
+  ExpectPunct("(");
+  if (!AcceptPunct(")")) {
+    do {
+      RoutineVariable v;
+      v.mode = RoutineVariable::Mode::kIn;
+      if (!r.function) {
+        if (AcceptWord("OUT"))
+          v.mode = RoutineVariable::Mode::kOut;
+        else if (AcceptWord("INOUT"))
+          v.mode = RoutineVariable::Mode::kInOut;
+        else
+          AcceptWord("IN");
+      }
+      v.name = Name();
+      v.column = DeclaredType(v.name);
+      NewVariable(std::move(v));
+    } while (AcceptPunct(","));
+    ExpectPunct(")");
+  }
+  r.parameters = r.variables.size();
+}
+
+// COMMENT, LANGUAGE SQL, [NOT] DETERMINISTIC, the SQL data access words and SQL SECURITY: kept
+// in the stored text, with no effect here (every routine runs with the caller's rights).
+void Parser::RoutineCharacteristics() {
+  for (;;) {
+    if (AcceptWord("COMMENT")) {
+      StringLiteral();
+    } else if (AcceptWord("LANGUAGE")) {
+      ExpectWord("SQL");
+    } else if (AcceptWord("DETERMINISTIC") || AcceptWords({"NOT", "DETERMINISTIC"}) ||
+               AcceptWords({"CONTAINS", "SQL"}) || AcceptWords({"NO", "SQL"}) ||
+               AcceptWords({"READS", "SQL", "DATA"}) || AcceptWords({"MODIFIES", "SQL", "DATA"})) {
+    } else if (AcceptWords({"SQL", "SECURITY"})) {
+      if (!AcceptWord("DEFINER") && !AcceptWord("INVOKER")) Syntax();
+    } else {
+      return;
+    }
+  }
+}
+
+sql::Statement Parser::ParseDropRoutine(bool function) {
+  DropRoutine d;
+  d.function = function;
+  d.if_exists = AcceptWords({"IF", "EXISTS"});
+  d.name = QualifiedName();
+  return d;
+}
+
+sql::Statement Parser::ParseCall() {
+  ++i_;
+  Call c;
+  c.name = QualifiedName();
+  if (AcceptPunct("(") && !AcceptPunct(")")) {
+    do c.args.push_back(Expression());
+    while (AcceptPunct(","));
+    ExpectPunct(")");
+  }
+  return c;
+}
+
+std::vector<IntoTarget> Parser::IntoTargets() {
+  ExpectWord("INTO");
+  if (Peek().IsWord("OUTFILE") || Peek().IsWord("DUMPFILE")) Unsupported("SELECT ... INTO " + Upper(Peek().text));
+  std::vector<IntoTarget> into;
+  do {
+    IntoTarget t;
+    if (Peek().Is(TokenKind::kUserVar)) {
+      t.user = true;
+      t.name = Take().text;
+    } else {
+      const Token& name = Peek();
+      auto slot = LocalSlot(name.text);
+      if (!slot || name.Is(TokenKind::kString)) Fail(1327, "42000", fmt::format("Undeclared variable: {}", name.text));
+      ++i_;
+      t.name = name.text;
+      t.slot = *slot;
+    }
+    into.push_back(std::move(t));
+  } while (AcceptPunct(","));
+  return into;
+}
+
+PlStep Parser::RoutineStatement() {
+  PlStep s = OneRoutineStatement();
+  s.line = static_cast<std::uint32_t>(1 + std::count(text_.begin() + static_cast<std::ptrdiff_t>(routine_start_),
+                                                     text_.begin() + static_cast<std::ptrdiff_t>(Peek().offset), '\n'));
+  return s;
+}
+
+PlStep Parser::OneRoutineStatement() {
+  Nesting nesting(*this);
+  std::string label;
+  if ((Peek().Is(TokenKind::kWord) || Peek().Is(TokenKind::kQuotedName)) && Peek(1).IsPunct(":")) {
+    label = Take().text;
+    ++i_;
+    if (!IsWordAt(Peek(), {"BEGIN", "WHILE", "REPEAT", "LOOP"})) Syntax();
+  }
+  const Token& t = Peek();
+  if (t.IsWord("BEGIN") && !Peek(1).IsWord("WORK") && !Peek(1).IsPunct(";")) return BlockStatement(std::move(label));
+  if (t.IsWord("WHILE") || t.IsWord("REPEAT") || t.IsWord("LOOP")) return LoopStatement(std::move(label));
+  if (t.IsWord("IF")) return IfStatement();
+  if (t.IsWord("CASE")) return CaseStatement();
+  if (t.IsWord("LEAVE") || t.IsWord("ITERATE")) {
+    PlStep s;
+    s.kind = Take().IsWord("ITERATE") ? PlStep::Kind::kIterate : PlStep::Kind::kLeave;
+    s.label = JumpTarget(s.kind == PlStep::Kind::kIterate);
+    return s;
+  }
+  if (t.IsWord("RETURN")) {
+    if (!routine_->function) Fail(1313, "42000", "RETURN is only allowed in a FUNCTION");
+    ++i_;
+    PlStep s;
+    s.kind = PlStep::Kind::kReturn;
+    s.condition = Expression();
+    return s;
+  }
+  if (t.IsWord("OPEN") || t.IsWord("FETCH") || t.IsWord("CLOSE")) return CursorStatement();
+  if (t.IsWord("SIGNAL") || t.IsWord("RESIGNAL")) return SignalStatement();
+  if (t.IsWord("DECLARE")) Fail(1337, "42000", "Variable or condition declaration after cursor or handler declaration");
+  PlStep s;
+  const std::size_t start = t.offset;
+  sql::Statement statement = ParseStatement();
+  if (std::holds_alternative<CreateRoutine>(statement))
+    Fail(1303, "2F003",
+         fmt::format("Can't create a {} from within another stored routine",
+                     std::get<CreateRoutine>(statement).routine->function ? "FUNCTION" : "PROCEDURE"));
+  if (std::holds_alternative<DropRoutine>(statement))
+    Fail(1357, "HY000",
+         fmt::format("Can't drop or alter a {} from within another stored routine",
+                     std::get<DropRoutine>(statement).function ? "FUNCTION" : "PROCEDURE"));
+  if (std::holds_alternative<Use>(statement)) Fail(1314, "0A000", "USE is not allowed in stored procedures");
+  if (routine_->function) {
+    const auto* select = std::get_if<Select>(&statement);
+    if (select && select->into.empty()) Fail(1415, "0A000", "Not allowed to return a result set from a function");
+    if (std::holds_alternative<Commit>(statement) || std::holds_alternative<Rollback>(statement) ||
+        std::holds_alternative<Begin>(statement) || std::holds_alternative<CreateTable>(statement) ||
+        std::holds_alternative<DropTable>(statement) || std::holds_alternative<AlterTable>(statement) ||
+        std::holds_alternative<Truncate>(statement) || std::holds_alternative<RenameTable>(statement))
+      Fail(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger.");
+    if (std::holds_alternative<Call>(statement)) Unsupported("CALL inside a stored function");
+  }
+  s.statement = std::make_shared<const sql::Statement>(std::move(statement));
+  s.text = Trimmed(start, Peek().offset);
+  return s;
+}
+
+// The label a LEAVE or ITERATE names: an enclosing block's or loop's (ITERATE: a loop's).
+const std::string& Parser::JumpTarget(bool iterate) {
+  const std::string label = Name();
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    if (EqualsIgnoreCase(scope->label, label) && (!iterate || scope->loop)) return scope->label;
+  }
+  Fail(1308, "42000", fmt::format("{} with no matching label: {}", iterate ? "ITERATE" : "LEAVE", label));
+}
+
+// Statements up to one of `ends` (not taken), each with its ';'.
+void Parser::StepsUntil(PlSteps& steps, std::initializer_list<std::string_view> ends) {
+  while (!IsWordAt(Peek(), ends)) {
+    if (AtEnd()) Syntax();
+    steps.push_back(RoutineStatement());
+    ExpectPunct(";");
+  }
+}
+
+// The label repeated after END must be the one the statement began with.
+void Parser::EndLabel(const std::string& label) {
+  if (!Peek().Is(TokenKind::kWord) && !Peek().Is(TokenKind::kQuotedName)) return;
+  if (label.empty() || !EqualsIgnoreCase(Peek().text, label))
+    Fail(1310, "42000", fmt::format("End-label {} without match", Peek().text));
+  ++i_;
+}
+
+PlStep Parser::BlockStatement(std::string label) {
+  ExpectWord("BEGIN");
+  AcceptWords({"NOT", "ATOMIC"});
+  PlStep block;
+  block.kind = PlStep::Kind::kBlock;
+  block.label = label;
+  scopes_.push_back({{}, {}, label, false});
+  while (Peek().IsWord("DECLARE")) {
+    Declare(block);
+    ExpectPunct(";");
+  }
+  StepsUntil(block.body, {"END"});
+  ExpectWord("END");
+  EndLabel(label);
+  scopes_.pop_back();
+  return block;
+}
+
+void Parser::Declare(PlStep& block) {
+  ExpectWord("DECLARE");
+  if (Peek().IsWord("CONTINUE") || Peek().IsWord("EXIT") || Peek().IsWord("UNDO")) {
+    block.handlers.push_back(Handler());
+    return;
+  }
+  if (Peek(1).IsWord("CURSOR")) {
+    PlCursor c;
+    c.name = Name();
+    ExpectWords({"CURSOR", "FOR"});
+    for (const auto& [name, slot] : scopes_.back().cursors) {
+      if (EqualsIgnoreCase(name, c.name)) Fail(1333, "42000", fmt::format("Duplicate cursor: {}", c.name));
+    }
+    if (!Peek().IsWord("SELECT")) Syntax();
+    auto select = ParseSelect();
+    c.select = std::make_shared<const Select>(std::move(std::get<Select>(select)));
+    c.slot = static_cast<std::uint32_t>(routine_->cursors++);
+    scopes_.back().cursors.emplace_back(c.name, c.slot);
+    block.cursors.push_back(std::move(c));
+    return;
+  }
+  if (Peek(1).IsWord("CONDITION")) Unsupported("DECLARE ... CONDITION");
+  std::vector<std::string> names;
+  do names.push_back(Name());
+  while (AcceptPunct(","));
+  const Column column = DeclaredType(names.front());
+  std::shared_ptr<const Expr> value;
+  if (AcceptWord("DEFAULT")) value = Expression();
+  for (const std::string& name : names) {
+    RoutineVariable v{name, column, RoutineVariable::Mode::kLocal};
+    v.column.name = name;
+    block.declares.push_back({NewVariable(std::move(v)), value});
+  }
+}
+
+PlHandler Parser::Handler() {
+  PlHandler h;
+  if (AcceptWord("UNDO")) Unsupported("UNDO handlers");
+  h.exit = Take().IsWord("EXIT");
+  ExpectWords({"HANDLER", "FOR"});
+  do {
+    HandlerCondition c;
+    if (AcceptWord("SQLEXCEPTION")) {
+      c.kind = HandlerCondition::Kind::kSqlException;
+    } else if (AcceptWord("SQLWARNING")) {
+      c.kind = HandlerCondition::Kind::kSqlWarning;
+    } else if (AcceptWords({"NOT", "FOUND"})) {
+      c.kind = HandlerCondition::Kind::kNotFound;
+    } else if (AcceptWord("SQLSTATE")) {
+      AcceptWord("VALUE");
+      c.kind = HandlerCondition::Kind::kSqlState;
+      const std::size_t at = Peek().offset;
+      c.sqlstate = StringLiteral();
+      if (c.sqlstate.size() != 5 || c.sqlstate.starts_with("00"))
+        Fail(1407, "42000", fmt::format("Bad SQLSTATE: '{}'", c.sqlstate));
+      (void)at;
+    } else if (Peek().Is(TokenKind::kInteger)) {
+      c.kind = HandlerCondition::Kind::kErrorCode;
+      c.code = static_cast<unsigned>(Unsigned());
+    } else {
+      Fail(1319, "42000", fmt::format("Undefined CONDITION: {}", Peek().text));
+    }
+    h.conditions.push_back(std::move(c));
+  } while (AcceptPunct(","));
+  h.body = std::make_shared<PlStep>(RoutineStatement());
+  return h;
+}
+
+PlStep Parser::IfStatement() {
+  ExpectWord("IF");
+  PlStep s;
+  s.kind = PlStep::Kind::kIf;
+  do {
+    s.conditions.push_back(Expression());
+    ExpectWord("THEN");
+    s.branches.emplace_back();
+    StepsUntil(s.branches.back(), {"ELSEIF", "ELSE", "END"});
+  } while (AcceptWord("ELSEIF"));
+  if (AcceptWord("ELSE")) {
+    s.otherwise.emplace();
+    StepsUntil(*s.otherwise, {"END"});
+  }
+  ExpectWords({"END", "IF"});
+  return s;
+}
+
+PlStep Parser::CaseStatement() {
+  ExpectWord("CASE");
+  PlStep s;
+  s.kind = PlStep::Kind::kIf;
+  s.text = "CASE";  // no branch taken and no ELSE: error 1339
+  if (!Peek().IsWord("WHEN")) s.operand = Expression();
+  if (!Peek().IsWord("WHEN")) Syntax();
+  while (AcceptWord("WHEN")) {
+    s.conditions.push_back(Expression());
+    ExpectWord("THEN");
+    s.branches.emplace_back();
+    StepsUntil(s.branches.back(), {"WHEN", "ELSE", "END"});
+  }
+  if (AcceptWord("ELSE")) {
+    s.otherwise.emplace();
+    StepsUntil(*s.otherwise, {"END"});
+  }
+  ExpectWords({"END", "CASE"});
+  return s;
+}
+
+PlStep Parser::LoopStatement(std::string label) {
+  PlStep s;
+  s.label = label;
+  const Token& word = Take();
+  scopes_.push_back({{}, {}, label, true});
+  if (word.IsWord("WHILE")) {
+    s.kind = PlStep::Kind::kWhile;
+    s.condition = Expression();
+    ExpectWord("DO");
+    StepsUntil(s.body, {"END"});
+    ExpectWords({"END", "WHILE"});
+  } else if (word.IsWord("REPEAT")) {
+    s.kind = PlStep::Kind::kRepeat;
+    StepsUntil(s.body, {"UNTIL"});
+    ExpectWord("UNTIL");
+    s.condition = Expression();
+    ExpectWords({"END", "REPEAT"});
+  } else {
+    s.kind = PlStep::Kind::kLoop;
+    StepsUntil(s.body, {"END"});
+    ExpectWords({"END", "LOOP"});
+  }
+  EndLabel(label);
+  scopes_.pop_back();
+  return s;
+}
+
+PlStep Parser::CursorStatement() {
+  PlStep s;
+  const Token& word = Take();
+  s.kind = word.IsWord("OPEN")    ? PlStep::Kind::kOpen
+           : word.IsWord("FETCH") ? PlStep::Kind::kFetch
+                                  : PlStep::Kind::kClose;
+  if (s.kind == PlStep::Kind::kFetch) {
+    AcceptWord("NEXT");
+    AcceptWord("FROM");
+  }
+  const std::string name = Name();
+  bool found = false;
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend() && !found; ++scope) {
+    for (const auto& [n, slot] : scope->cursors) {
+      if (EqualsIgnoreCase(n, name)) {
+        s.slot = slot;
+        found = true;
+        break;
+      }
+    }
+  }
+  if (!found) Fail(1324, "42000", fmt::format("Undefined CURSOR: {}", name));
+  if (s.kind == PlStep::Kind::kFetch) s.into = IntoTargets();
+  return s;
+}
+
+// SIGNAL SQLSTATE 'xxxxx' [SET MESSAGE_TEXT = ..., MYSQL_ERRNO = ...]; RESIGNAL [...].
+PlStep Parser::SignalStatement() {
+  PlStep s;
+  s.kind = PlStep::Kind::kSignal;
+  s.resignal = Take().IsWord("RESIGNAL");
+  if (AcceptWord("SQLSTATE")) {
+    AcceptWord("VALUE");
+    s.sqlstate = StringLiteral();
+    if (s.sqlstate.size() != 5 || s.sqlstate.starts_with("00"))
+      Fail(1407, "42000", fmt::format("Bad SQLSTATE: '{}'", s.sqlstate));
+  } else if (!s.resignal) {
+    Unsupported("SIGNAL of a named condition");
+  }
+  if (AcceptWord("SET")) {
+    do {
+      const std::string item = Upper(Name());
+      ExpectPunct("=");
+      if (item == "MESSAGE_TEXT") {
+        s.message = StringLiteral();
+      } else if (item == "MYSQL_ERRNO") {
+        s.code = static_cast<unsigned>(Unsigned());
+      } else if (item == "CLASS_ORIGIN" || item == "SUBCLASS_ORIGIN" || item == "CONSTRAINT_CATALOG" ||
+                 item == "CONSTRAINT_SCHEMA" || item == "CONSTRAINT_NAME" || item == "CATALOG_NAME" ||
+                 item == "SCHEMA_NAME" || item == "TABLE_NAME" || item == "COLUMN_NAME" || item == "CURSOR_NAME") {
+        StringLiteral();
+      } else {
+        Syntax();
+      }
+    } while (AcceptPunct(","));
+  }
+  return s;
+}
+
+}  // namespace strata::sql::parser_internal

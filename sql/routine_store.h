@@ -1,0 +1,40 @@
+// Where stored procedures and functions are kept: rows of a `mysql`.`proc` table, as MariaDB
+// keeps them (one row per routine, its CREATE statement as written), made on the first CREATE
+// PROCEDURE or FUNCTION. Its rows are written like any table's, so a routine is as durable as
+// a committed row and survives a crash the same way.
+#pragma once
+
+#include "sql/engine_api.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/db.h"
+
+namespace strata::sql {
+
+inline constexpr const char* kRoutineDatabase = "mysql";
+inline constexpr const char* kRoutineTable = "proc";
+
+struct StoredRoutine {
+  std::string database, name;
+  bool function = false;
+  std::string text;      // CREATE [DEFINER=...] PROCEDURE ... as the user wrote it
+  std::string sql_mode;  // the session's when it was created: the routine runs with it
+  std::string created;   // 'YYYY-MM-DD hh:mm:ss'
+};
+
+// The routine of that name (compared without regard to case, as the server does), or nullopt.
+Result<std::optional<StoredRoutine>> FindRoutine(Database& db, const std::string& database, const std::string& name,
+                                                 bool function);
+// Adds `r`, or replaces the routine of its name when `replace`; AlreadyExists otherwise.
+Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace);
+// False when there was none of that name.
+Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, bool function);
+// Every routine, ordered by database, name.
+Result<std::vector<StoredRoutine>> ListRoutines(Database& db);
+// The routines of a database that is being dropped go with it.
+Status DeleteRoutinesOf(Database& db, const std::string& database);
+
+}  // namespace strata::sql
