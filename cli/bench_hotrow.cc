@@ -156,16 +156,18 @@ int BenchHotRow(const std::vector<std::string>& args) {
 int BenchAsyncCommit(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("datadir", po::value<std::string>(), "the data directory (created when missing)")(
-      "loops", po::value<unsigned>()->default_value(1000), "INSERT + COMMIT iterations per run")(
+      "loops", po::value<unsigned>()->default_value(1000), "the procedure's loop count (INSERT + COMMIT each)")(
       "fsync-latency-us", po::value<unsigned>()->default_value(0),
       "added to every sync of the redo log, as a slower disk would take")("json", "print the result as JSON")(
       "help,h", "show this help");
   auto usage = [&](std::ostream& out) {
     out << "Usage: strata bench async-commit --datadir D [--loops 1000] [--fsync-latency-us N]\n\n"
-        << "The stored-procedure case: one session runs a loop of INSERT then COMMIT, first with\n"
-        << "async_commit off (each COMMIT waits for its fsync), then on (each COMMIT returns once its\n"
-        << "record is in the log buffer; the run ends by waiting until everything is durable, and that\n"
-        << "wait is part of its time).\n\n"
+        << "OceanBase's stored-procedure experiment, as its authors wrote it: a procedure test() whose\n"
+        << "WHILE loop runs INSERT INTO t0 ... ; commit; --loops times, CALLed with\n"
+        << "ob_enable_pl_async_commit OFF (each commit waits for its fsync), then ON (commits inside the\n"
+        << "procedure return once their record is in the log buffer; the CALL waits once, at its end,\n"
+        << "until everything is durable, and that wait is part of its time). The seed's figures on\n"
+        << "OceanBase were 5.5 s (OFF) and 5.1 s (ON) per 1,000 commits.\n\n"
         << options << "\n";
   };
   po::variables_map vm;
@@ -184,21 +186,22 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
   if (vm.count("json")) {
     nlohmann::json j = {{"loops", o.loops}, {"fsync_latency_us", o.fsync_latency_us}, {"rows_ok", r.rows_ok}};
     for (const auto& [name, run] : runs) {
-      j[run == &r.on ? "async_commit_on" : "async_commit_off"] = {{"seconds", run->seconds},
-                                                                  {"final_wait_seconds", run->final_wait_seconds},
-                                                                  {"commits_per_second", run->commits_per_second},
-                                                                  {"log_fsyncs", run->log_fsyncs}};
+      j[run == &r.on ? "async_commit_on" : "async_commit_off"] = {
+          {"seconds", run->seconds}, {"commits_per_second", run->commits_per_second}, {"log_fsyncs", run->log_fsyncs}};
     }
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("{} x (INSERT + COMMIT), fsync latency added: {} us\n", o.loops, o.fsync_latency_us);
+    std::cout << fmt::format("call test(): {} x (INSERT + commit), fsync latency added: {} us\n", o.loops,
+                             o.fsync_latency_us);
     for (const auto& [name, run] : runs) {
       std::cout << fmt::format(
-          "  async_commit={}: {:.3f} s, {:.0f} commits/s, {} log fsyncs (final wait for durability {:.3f} s)\n", name,
-          run->seconds, run->commits_per_second, run->log_fsyncs, run->final_wait_seconds);
+          "  ob_enable_pl_async_commit={}: {:.3f} s ({:.2f} s per 1,000 commits), {:.0f} commits/s, "
+          "{} log fsyncs\n",
+          name, run->seconds, run->seconds * 1000 / o.loops, run->commits_per_second, run->log_fsyncs);
     }
     std::cout << fmt::format("  gain: {:.1f}x; rows present: {}\n", r.off.seconds / r.on.seconds,
-                             r.rows_ok ? "all" : "MISSING");
+                             r.rows_ok ? "all" : "MISSING")
+              << "  OceanBase (the seed): 5.5 s OFF, 5.1 s ON per 1,000 commits\n";
   }
   return r.rows_ok ? kExitOk : kExitFailure;
 }

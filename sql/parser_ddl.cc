@@ -232,21 +232,22 @@ std::vector<std::string> KeyColumnNames(const KeyText& k) {
 }  // namespace
 
 sql::Statement Parser::ParseCreate() {
-  const std::size_t start = Take().offset;
+  ++i_;
   const bool or_replace = AcceptWords({"OR", "REPLACE"});
-  if (AcceptWord("DEFINER")) {  // as dumps write it; routines here run with the caller's rights
+  // DEFINER as dumps write it (routines here run with the caller's rights), kept as the
+  // server shows it: `user`@`host`.
+  std::string definer = "`root`@`localhost`";
+  if (AcceptWord("DEFINER")) {
     ExpectPunct("=");
     if (AcceptWord("CURRENT_USER")) {
       if (AcceptPunct("(")) ExpectPunct(")");
     } else {
-      if (Peek().Is(TokenKind::kString))
-        Take();
-      else
-        Name();
-      if (Peek().Is(TokenKind::kUserVar)) ++i_;  // @host
+      const std::string user = Peek().Is(TokenKind::kString) ? Take().text : Name();
+      const std::string host = Peek().Is(TokenKind::kUserVar) ? Take().text : "%";
+      definer = ondisk::QuoteIdentifier(user) + "@" + ondisk::QuoteIdentifier(host);
     }
   }
-  if (Peek().IsWord("PROCEDURE") || Peek().IsWord("FUNCTION")) return ParseCreateRoutine(start, or_replace);
+  if (Peek().IsWord("PROCEDURE") || Peek().IsWord("FUNCTION")) return ParseCreateRoutine(definer, or_replace);
   if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
     CreateDatabase c;
     c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});

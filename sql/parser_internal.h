@@ -130,13 +130,14 @@ class Parser : public Cursor {
   sql::Statement ParseShow();
 
   // ---- stored routines (parser_routine.cc) ----
-  // CREATE [DEFINER = ...] PROCEDURE / FUNCTION, at the word after CREATE [OR REPLACE];
-  // `start`: the offset of CREATE.
-  sql::Statement ParseCreateRoutine(std::size_t start, bool or_replace);
+  // CREATE [DEFINER = ...] PROCEDURE / FUNCTION, at the word after CREATE [OR REPLACE] and
+  // DEFINER (given as `user`@`host`).
+  sql::Statement ParseCreateRoutine(const std::string& definer, bool or_replace);
   sql::Statement ParseDropRoutine(bool function);
   sql::Statement ParseCall();
   void RoutineParameters(Routine& r);
-  void RoutineCharacteristics();
+  std::string RoutineCharacteristics();
+  static void ShiftLines(PlStep& s, std::uint32_t by);
   PlStep RoutineStatement();  // one statement of a body, without its ';'
   PlStep OneRoutineStatement();
   PlStep BlockStatement(std::string label);
@@ -164,7 +165,7 @@ class Parser : public Cursor {
   };
   Routine* routine_ = nullptr;  // being parsed: names resolve to its variables
   std::vector<RoutineScope> scopes_;
-  std::size_t routine_start_ = 0;  // the offset of its CREATE
+  std::size_t routine_start_ = 0;  // the offset of its body
 
   // ---- expressions, lowest precedence first ----
   ExprPtr Expression();

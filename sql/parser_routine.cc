@@ -49,7 +49,10 @@ Column Parser::DeclaredType(const std::string& name) {
   return EngineColumn(text, ignored);
 }
 
-sql::Statement Parser::ParseCreateRoutine(std::size_t start, bool or_replace) {
+// The statement is kept as the server shows it (SHOW CREATE, a dump): its DEFINER, the name
+// quoted, the parameters and RETURNS as written, the characteristics one to a line, the body
+// as written.
+sql::Statement Parser::ParseCreateRoutine(const std::string& definer, bool or_replace) {
   auto routine = std::make_shared<Routine>();
   routine->function = Take().IsWord("FUNCTION");
   CreateRoutine c;
@@ -57,22 +60,30 @@ sql::Statement Parser::ParseCreateRoutine(std::size_t start, bool or_replace) {
   c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
   routine->name = QualifiedName();
   routine_ = routine.get();
-  routine_start_ = start;
   scopes_.emplace_back();
+  const std::size_t open = Peek().offset;
   RoutineParameters(*routine);
+  const std::size_t close = t_[i_ - 1].offset;
+  std::string header =
+      fmt::format("CREATE DEFINER={} {} {}({})", definer, routine->function ? "FUNCTION" : "PROCEDURE",
+                  ondisk::QuoteIdentifier(routine->name.name), text_.substr(open + 1, close - open - 1));
   if (routine->function) {
+    const std::size_t returns = Peek().offset;
     ExpectWord("RETURNS");
     routine->returns = DeclaredType("");
+    header += " " + Trimmed(returns, Peek().offset);
   }
-  RoutineCharacteristics();
+  header += RoutineCharacteristics() + "\n";
+  routine_start_ = Peek().offset;
   routine->body = RoutineStatement();
+  const std::string body = Trimmed(routine_start_, Peek().offset);
   AcceptPunct(";");
   if (!AtEnd()) Syntax();
   scopes_.clear();
   routine_ = nullptr;
-  c.text = std::string(text_.substr(start));
-  while (!c.text.empty() && (std::isspace(static_cast<unsigned char>(c.text.back())) || c.text.back() == ';'))
-    c.text.pop_back();
+  // Lines of the body count from the stored text's first line, which the header's lines precede.
+  ShiftLines(routine->body, static_cast<std::uint32_t>(std::count(header.begin(), header.end(), '\n')));
+  c.text = header + body;
   c.routine = std::move(routine);
   return c;
 }
@@ -100,23 +111,59 @@ void Parser::RoutineParameters(Routine& r) {
   r.parameters = r.variables.size();
 }
 
-// COMMENT, LANGUAGE SQL, [NOT] DETERMINISTIC, the SQL data access words and SQL SECURITY: kept
-// in the stored text, with no effect here (every routine runs with the caller's rights).
-void Parser::RoutineCharacteristics() {
+// COMMENT, LANGUAGE SQL, [NOT] DETERMINISTIC, the SQL data access words and SQL SECURITY: with
+// no effect here (every routine runs with the caller's rights), given back as the server
+// shows them, a line each in its order (a default is not shown).
+std::string Parser::RoutineCharacteristics() {
+  std::string access, comment;
+  bool deterministic = false, invoker = false, commented = false;
   for (;;) {
     if (AcceptWord("COMMENT")) {
-      StringLiteral();
+      comment = StringLiteral();
+      commented = true;
     } else if (AcceptWord("LANGUAGE")) {
       ExpectWord("SQL");
-    } else if (AcceptWord("DETERMINISTIC") || AcceptWords({"NOT", "DETERMINISTIC"}) ||
-               AcceptWords({"CONTAINS", "SQL"}) || AcceptWords({"NO", "SQL"}) ||
-               AcceptWords({"READS", "SQL", "DATA"}) || AcceptWords({"MODIFIES", "SQL", "DATA"})) {
+    } else if (AcceptWord("DETERMINISTIC")) {
+      deterministic = true;
+    } else if (AcceptWords({"NOT", "DETERMINISTIC"})) {
+      deterministic = false;
+    } else if (AcceptWords({"CONTAINS", "SQL"})) {
+      access.clear();
+    } else if (AcceptWords({"NO", "SQL"})) {
+      access = "NO SQL";
+    } else if (AcceptWords({"READS", "SQL", "DATA"})) {
+      access = "READS SQL DATA";
+    } else if (AcceptWords({"MODIFIES", "SQL", "DATA"})) {
+      access = "MODIFIES SQL DATA";
     } else if (AcceptWords({"SQL", "SECURITY"})) {
-      if (!AcceptWord("DEFINER") && !AcceptWord("INVOKER")) Syntax();
+      if (AcceptWord("INVOKER"))
+        invoker = true;
+      else if (AcceptWord("DEFINER"))
+        invoker = false;
+      else
+        Syntax();
     } else {
-      return;
+      break;
     }
   }
+  std::string out;
+  if (!access.empty()) out += "\n    " + access;
+  if (deterministic) out += "\n    DETERMINISTIC";
+  if (invoker) out += "\n    SQL SECURITY INVOKER";
+  if (commented) AppendQuotedString(out += "\n    COMMENT ", comment);
+  return out;
+}
+
+void Parser::ShiftLines(PlStep& s, std::uint32_t by) {
+  s.line += by;
+  for (PlStep& c : s.body) ShiftLines(c, by);
+  for (PlSteps& b : s.branches) {
+    for (PlStep& c : b) ShiftLines(c, by);
+  }
+  if (s.otherwise) {
+    for (PlStep& c : *s.otherwise) ShiftLines(c, by);
+  }
+  for (PlHandler& h : s.handlers) ShiftLines(*h.body, by);
 }
 
 sql::Statement Parser::ParseDropRoutine(bool function) {

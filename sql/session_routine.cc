@@ -445,6 +445,8 @@ StatementOutcome Session::DoCreateRoutine(const CreateRoutine& c) {
 
 StatementOutcome Session::DoDropRoutine(const DropRoutine& d) {
   const std::string database = d.name.database.empty() ? database_ : d.name.database;
+  if (database.empty() && d.function)  // the server looks for a loadable (UDF) one
+    return Error({1305, "42000", fmt::format("FUNCTION (UDF) {} does not exist", d.name.name)});
   if (database.empty()) return Error(NoDatabase());
   auto deleted = DeleteRoutine(db_, database, d.name.name, d.function);
   if (!deleted.ok()) return Error(FromStatus(deleted.status()));
@@ -543,7 +545,7 @@ StatementOutcome Session::DoCall(const Call& c, ResultSink& sink) {
 }
 
 std::optional<SqlResult<SqlValue>> Session::CallStoredFunction(const std::string& name, std::vector<SqlValue>& args) {
-  if (database_.empty()) return std::nullopt;
+  if (database_.empty()) return SqlError{1305, "42000", fmt::format("FUNCTION {} does not exist", name)};
   auto loaded = LoadRoutine({"", name}, true);
   if (!loaded.ok()) return loaded.error();
   const Routine& r = **loaded;

@@ -1197,3 +1197,176 @@ LOAD DATA INFILE '{0}.missing' INTO TABLE t;
 )",
                          tsv.string(), csv.string()));
 }
+
+// Stored procedures and functions as a user writes them with the client's DELIMITER: OUT and
+// INOUT parameters, loops with labels, CASE, cursors with a NOT FOUND handler, SELECT ... INTO
+// (no row is a warning), CONTINUE and EXIT handlers, SIGNAL and RESIGNAL, nested CALLs,
+// functions in SELECT, WHERE, UPDATE and INSERT, the refusals at CREATE time, and where a
+// failed routine failed (note 4094, counted in the text SHOW CREATE gives).
+TEST_F(MariadbEdgesTest, RoutinesRunAsTheServerRunsThem) {
+  ExpectSame(R"SQL(CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(20), n INT);
+INSERT INTO t VALUES (1,'one',10),(2,'two',20),(3,'three',30);
+DELIMITER //
+CREATE PROCEDURE p_out(IN a INT, OUT b INT, INOUT c VARCHAR(10))
+BEGIN
+  SET b = a * 2;
+  SET c = CONCAT(c, '!');
+END//
+CREATE PROCEDURE p_loops()
+BEGIN
+  DECLARE i INT DEFAULT 0;
+  DECLARE s VARCHAR(100) DEFAULT '';
+  outer_loop: LOOP
+    SET i = i + 1;
+    IF i > 10 THEN LEAVE outer_loop; END IF;
+    IF i % 2 = 0 THEN ITERATE outer_loop; END IF;
+    SET s = CONCAT(s, i, ',');
+  END LOOP outer_loop;
+  SELECT s, i;
+  SET i = 0;
+  REPEAT SET i = i + 3; UNTIL i > 10 END REPEAT;
+  SELECT i AS after_repeat;
+  CASE i WHEN 12 THEN SELECT 'twelve'; WHEN 13 THEN SELECT 'thirteen'; ELSE SELECT 'other'; END CASE;
+  CASE WHEN i > 100 THEN SELECT 'big'; WHEN i > 10 THEN SELECT 'medium' AS size; END CASE;
+END//
+CREATE PROCEDURE p_cursor()
+BEGIN
+  DECLARE done INT DEFAULT 0;
+  DECLARE a INT;
+  DECLARE b VARCHAR(20);
+  DECLARE total INT DEFAULT 0;
+  DECLARE nms VARCHAR(200) DEFAULT '';
+  DECLARE cur CURSOR FOR SELECT id, v FROM t ORDER BY id;
+  DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;
+  OPEN cur;
+  read_loop: LOOP
+    FETCH cur INTO a, b;
+    IF done THEN LEAVE read_loop; END IF;
+    SET total = total + a;
+    SET nms = CONCAT(nms, b, ' ');
+  END LOOP;
+  CLOSE cur;
+  SELECT total, nms;
+END//
+CREATE PROCEDURE p_into(IN k INT)
+BEGIN
+  DECLARE x VARCHAR(20) DEFAULT 'none';
+  SELECT v INTO x FROM t WHERE id = k;
+  SELECT x;
+END//
+CREATE PROCEDURE p_handler()
+BEGIN
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION SELECT 'caught' AS msg;
+  INSERT INTO t VALUES (1, 'dup', 0);
+  SELECT 'not reached';
+END//
+CREATE PROCEDURE p_handler2()
+BEGIN
+  DECLARE CONTINUE HANDLER FOR 1062 SET @dup = 'yes';
+  INSERT INTO t VALUES (1, 'dup', 0);
+  SELECT @dup AS dup_seen;
+END//
+CREATE PROCEDURE p_signal(IN x INT)
+BEGIN
+  IF x < 0 THEN
+    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'negative not allowed';
+  END IF;
+  SELECT x;
+END//
+CREATE FUNCTION f_double(x INT) RETURNS INT DETERMINISTIC
+BEGIN
+  RETURN x * 2;
+END//
+CREATE FUNCTION f_name(k INT) RETURNS VARCHAR(20) READS SQL DATA
+BEGIN
+  DECLARE r VARCHAR(20);
+  DECLARE EXIT HANDLER FOR NOT FOUND RETURN 'missing';
+  SELECT v INTO r FROM t WHERE id = k;
+  RETURN r;
+END//
+DELIMITER ;
+CALL p_out(21, @b, @c);
+SELECT @b, @c;
+SET @c = 'hi';
+CALL p_out(5, @b, @c);
+SELECT @b, @c;
+CALL p_loops();
+CALL p_cursor();
+CALL p_into(2);
+CALL p_into(9);
+CALL p_handler();
+CALL p_handler2();
+CALL p_signal(5);
+CALL p_signal(-1);
+SELECT f_double(21), f_double(n) FROM t WHERE id = 2;
+SELECT f_name(1), f_name(3);
+SELECT f_name(99);
+CALL nosuch();
+CALL p_out(1);
+CALL p_out(1, 2, @c);
+DROP PROCEDURE nosuch;
+DROP PROCEDURE IF EXISTS nosuch;
+CREATE PROCEDURE p_into(IN k INT) SELECT 1;
+CREATE PROCEDURE IF NOT EXISTS p_into(IN k INT) SELECT 1;
+DROP FUNCTION f_double;
+SELECT f_double(1);
+CREATE PROCEDURE p_single() SELECT COUNT(*) FROM t;
+CALL p_single;
+CALL p_single();
+DELIMITER //
+CREATE PROCEDURE p_bad() BEGIN LEAVE nowhere; END//
+CREATE PROCEDURE p_bad2() BEGIN RETURN 1; END//
+CREATE FUNCTION f_bad() RETURNS INT BEGIN SELECT 1; RETURN 1; END//
+CREATE PROCEDURE p_strict() BEGIN DECLARE x TINYINT; SET x = 1000; SELECT x; END//
+CREATE PROCEDURE p_nf() BEGIN DECLARE x INT; DECLARE c CURSOR FOR SELECT id FROM t; OPEN c; FETCH c INTO x; FETCH c INTO x; FETCH c INTO x; FETCH c INTO x; END//
+DELIMITER ;
+CALL p_strict();
+CALL p_nf();
+SELECT * FROM t ORDER BY id;
+DELIMITER //
+CREATE PROCEDURE r3()
+BEGIN
+SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'spread', MYSQL_ERRNO = 1234
+;
+END//
+CREATE PROCEDURE p_nested(INOUT acc INT)
+BEGIN
+  DECLARE i INT DEFAULT 0;
+  WHILE i < 3 DO
+    CALL p_out(i, @twice, @s);
+    SET acc = acc + @twice;
+    SET i = i + 1;
+  END WHILE;
+END//
+CREATE PROCEDURE p_resignal()
+BEGIN
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION
+  BEGIN
+    SET @seen = 'handler ran';
+    RESIGNAL SET MESSAGE_TEXT = 'changed on the way out';
+  END;
+  INSERT INTO t VALUES (2, 'again', 0);
+END//
+CREATE FUNCTION f_grade(score INT) RETURNS VARCHAR(10) DETERMINISTIC
+BEGIN
+  DECLARE g VARCHAR(10);
+  CASE
+    WHEN score >= 30 THEN SET g = 'high';
+    WHEN score >= 20 THEN SET g = 'mid';
+    ELSE SET g = 'low';
+  END CASE;
+  RETURN g;
+END//
+DELIMITER ;
+CALL r3();
+SET @acc = 100;
+CALL p_nested(@acc);
+SELECT @acc;
+CALL p_resignal();
+SELECT @seen;
+SELECT id, f_grade(n) FROM t WHERE f_grade(n) <> 'low' ORDER BY id;
+UPDATE t SET v = f_grade(n) WHERE id = 3;
+INSERT INTO t VALUES (4, f_grade(25), f_double(7));
+SELECT * FROM t ORDER BY id;
+)SQL");
+}

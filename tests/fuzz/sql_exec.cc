@@ -1,6 +1,9 @@
 #include "tests/fuzz/sql_exec.h"
 
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -34,7 +37,7 @@ constexpr std::array<std::string_view, 7> kPrelude{
     "SET autocommit = 1",
 };
 
-constexpr std::array<std::string_view, 9> kSeeds{
+constexpr std::array<std::string_view, 11> kSeeds{
     "INSERT INTO t (a, b) VALUES (4, 'b5');\nUPDATE t SET a = (a + 1) * 2 WHERE id = 1;\n"
     "DELETE FROM t WHERE b = 'b2';\nSELECT * FROM t WHERE a > 1 ORDER BY b;\n",
     "BEGIN;\nUPDATE t SET c = REPEAT('x', 15000) WHERE id = 2;\nINSERT INTO t (b) VALUES ('b1');\n"
@@ -59,6 +62,19 @@ constexpr std::array<std::string_view, 9> kSeeds{
     "BEGIN;\nINSERT INTO t (a) VALUES (1);\nSAVEPOINT s;\nUPDATE t SET a = 2;\nROLLBACK TO SAVEPOINT s;\n"
     "RELEASE SAVEPOINT s;\nCOMMIT;\nALTER TABLE t ALGORITHM=INSTANT, ADD COLUMN z INT;\n"
     "ALTER TABLE t DROP COLUMN IF EXISTS z, DROP COLUMN c, ENGINE=InnoDB, AUTO_INCREMENT=50;\n",
+    "DELIMITER //\nCREATE PROCEDURE p(IN n INT, OUT s INT)\nBEGIN\n  DECLARE i INT DEFAULT 0;\n"
+    "  DECLARE CONTINUE HANDLER FOR 1062 SET s = -1;\n  lp: WHILE i < n DO\n    INSERT INTO t (a, b) VALUES (i, "
+    "CONCAT('p', i));\n    COMMIT;\n    SET i = i + 1;\n    IF i > 50 THEN LEAVE lp; END IF;\n  END WHILE lp;\n"
+    "  SELECT COUNT(*) INTO s FROM t;\nEND//\nDELIMITER ;\nSET ob_enable_pl_async_commit = ON;\nCALL p(5, @s);\n"
+    "SELECT @s;\nCALL p(3, @s);\nDROP PROCEDURE p;\n",
+    "DELIMITER $$\nCREATE FUNCTION f(x INT) RETURNS VARCHAR(10) DETERMINISTIC\nBEGIN\n  DECLARE r VARCHAR(10);\n"
+    "  DECLARE EXIT HANDLER FOR NOT FOUND RETURN 'none';\n  SELECT b INTO r FROM t WHERE id = x;\n"
+    "  CASE WHEN r IS NULL THEN RETURN 'null'; ELSE RETURN r; END CASE;\nEND$$\n"
+    "CREATE PROCEDURE c()\nBEGIN\n  DECLARE done INT DEFAULT 0;\n  DECLARE v INT;\n"
+    "  DECLARE cur CURSOR FOR SELECT a FROM t ORDER BY id;\n  DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;\n"
+    "  OPEN cur;\n  REPEAT FETCH cur INTO v; UNTIL done END REPEAT;\n  CLOSE cur;\n"
+    "  IF v < 0 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'neg'; END IF;\nEND$$\nDELIMITER ;\n"
+    "SELECT f(1), f(2), f(99);\nUPDATE t SET b = f(id) WHERE id < 3;\nCALL c();\n",
 };
 
 std::filesystem::path MakeDir() {
@@ -144,6 +160,16 @@ void RunSqlStatements(const std::uint8_t* data, std::size_t size) {
       const StatementOutcome o = session.Execute(p, sink);
       if (o.error) Finding("the prelude failed at '" + std::string(p) + "': " + o.error->message);
     }
+    // A routine may loop for ever (LOOP ... END LOOP): after a second the statement is asked
+    // to stop, as Ctrl-C would, and asked again until the input is done.
+    std::atomic<bool> done{false};
+    std::thread watchdog([&] {
+      const auto start = std::chrono::steady_clock::now();
+      while (!done.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (std::chrono::steady_clock::now() - start > std::chrono::seconds(1)) session.Interrupt();
+      }
+    });
     StatementSplitter splitter;
     std::size_t run = 0;
     static const bool verbose = std::getenv("STRATA_FUZZ_VERBOSE") != nullptr;
@@ -156,6 +182,8 @@ void RunSqlStatements(const std::uint8_t* data, std::size_t size) {
       return ++run < kMaxStatements;
     };
     if (splitter.Feed(std::string_view(reinterpret_cast<const char*>(data), size), execute)) splitter.Finish(execute);
+    done = true;
+    watchdog.join();
     (void)session.WaitDurable();
   }  // the session's open transaction rolls back here, as at a disconnect
   CheckAndReset(db);
