@@ -196,8 +196,9 @@ int BenchAsyncCommit(const std::vector<std::string>& args) {
     for (const auto& [name, run] : runs) {
       std::cout << fmt::format(
           "  ob_enable_pl_async_commit={}: {:.3f} s ({:.2f} s per 1,000 commits), {:.0f} commits/s, "
-          "{} log fsyncs\n",
-          name, run->seconds, run->seconds * 1000 / o.loops, run->commits_per_second, run->log_fsyncs);
+          "{} log fsyncs of {:.3f} ms each\n",
+          name, run->seconds, run->seconds * 1000 / o.loops, run->commits_per_second, run->log_fsyncs,
+          run->log_sync_ms);
     }
     std::cout << fmt::format("  gain: {:.1f}x; rows present: {}\n", r.off.seconds / r.on.seconds,
                              r.rows_ok ? "all" : "MISSING")

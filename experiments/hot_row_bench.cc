@@ -168,12 +168,15 @@ END)",
     AsyncCommitRun& run = async ? result.on : result.off;
     if (Status e = RunAll(s, {fmt::format("SET ob_enable_pl_async_commit = {}", async ? "ON" : "OFF")}); !e.ok())
       return e;
-    const std::uint64_t fsyncs = (*db)->redo_stats().fsyncs;
+    const engine::RedoStats before = (*db)->redo_stats();
     const auto start = Clock::now();
     if (Status e = RunAll(s, {"call test()"}); !e.ok()) return e;
     run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     run.commits_per_second = o.loops / run.seconds;
-    run.log_fsyncs = (*db)->redo_stats().fsyncs - fsyncs;
+    const engine::RedoStats after = (*db)->redo_stats();
+    run.log_fsyncs = after.fsyncs - before.fsyncs;
+    const std::uint64_t syncs = after.commit_syncs - before.commit_syncs;
+    if (syncs) run.log_sync_ms = (after.commit_sync_micros - before.commit_sync_micros) / 1000.0 / syncs;
   }
   sql::FirstValueSink count;
   if (Status e = RunAll(s, {"SELECT COUNT(*) FROM t0"}, &count); !e.ok()) return e;

@@ -56,6 +56,7 @@ struct AsyncCommitRun {
   double seconds = 0;  // the CALL, which returns once every commit it made is durable
   double commits_per_second = 0;
   std::uint64_t log_fsyncs = 0;
+  double log_sync_ms = 0;  // the mean sync of written log blocks: this machine's (and --fsync-latency-us's)
 };
 
 struct AsyncCommitResult {
