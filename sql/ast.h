@@ -102,6 +102,10 @@ struct CreateTable {
   TableSpec spec;                    // database left empty when not given
   std::vector<bool> default_now;     // per column: DEFAULT CURRENT_TIMESTAMP
   std::vector<std::string> ignored;  // clauses accepted without effect (shown as warnings)
+  // CREATE TABLE ... [IGNORE | REPLACE] SELECT: the rows, and the columns of the SELECT that
+  // `spec` does not define (session_create_select.cc).
+  std::shared_ptr<const struct Select> select;
+  bool select_ignore = false, select_replace = false;
 };
 
 struct DropTable {

@@ -295,7 +295,7 @@ sql::Statement Parser::ParseCreate() {
 }
 
 sql::Statement Parser::ParseCreateTable() {
-  TableText text = ReadCreateTable(*this, false);
+  TableText text = ReadCreateTable(*this, false, true);
   if (text.options.partitioned) Unsupported("partitioned tables");
   CreateTable c;
   c.if_not_exists = text.if_not_exists;
@@ -334,6 +334,14 @@ sql::Statement Parser::ParseCreateTable() {
   if (!text.options.engine.empty() && !EqualsIgnoreCase(text.options.engine, "InnoDB"))
     c.ignored.push_back("ENGINE=" + text.options.engine + " (every table here is InnoDB)");
   if (text.options.auto_increment) c.spec.auto_increment = *text.options.auto_increment;
+  if (text.select) {
+    Seek(*text.select);
+    c.select_ignore = AcceptWord("IGNORE");
+    c.select_replace = !c.select_ignore && AcceptWord("REPLACE");
+    AcceptWord("AS");
+    if (!Peek().IsWord("SELECT")) Syntax();
+    c.select = std::make_shared<const Select>(std::get<Select>(ParseSelect()));
+  }
   c.spec.database = c.table.database;
   c.spec.name = c.table.name;
   UseDeclaredNames(c.spec, c.spec.primary_key);

@@ -725,6 +725,7 @@ StatementOutcome Session::DoUpdateStatement(const Update& s) {
 }
 
 StatementOutcome Session::DoCreateTable(const CreateTable& c) {
+  if (c.select) return DoCreateTableSelect(c);
   TableSpec spec = c.spec;
   if (c.like) {  // the other's definition, without its rows or its AUTO_INCREMENT counter
     auto other = FindTable(*c.like);

@@ -129,6 +129,7 @@ class Session {
   StatementOutcome DoCreateDatabase(const CreateDatabase& s);
   StatementOutcome DoDropDatabase(const DropDatabase& s);
   StatementOutcome DoCreateTable(const CreateTable& c);
+  StatementOutcome DoCreateTableSelect(const CreateTable& c);  // session_create_select.cc
   StatementOutcome DoDropTable(const DropTable& s);
   StatementOutcome DoCreateIndex(const CreateIndex& s);
   // ALTER TABLE, RENAME TABLE, TRUNCATE and savepoints (session_alter.cc).

@@ -275,11 +275,20 @@ void ReadTableOption(Cursor& c, TableOptions& o) {
 
 namespace {
 
-void ReadTableOptions(Cursor& c, TableOptions& o) {
+bool StartsSelect(const Cursor& c) {
+  return c.Peek().IsWord("SELECT") || c.Peek().IsWord("AS") || c.Peek().IsWord("IGNORE") || c.Peek().IsWord("REPLACE");
+}
+
+// The options, up to the end or to the SELECT of CREATE TABLE ... SELECT (its position kept in
+// `select` when the caller reads it).
+void ReadTableOptions(Cursor& c, TableOptions& o, bool with_select, std::optional<std::size_t>& select) {
   while (!c.AtEnd() && !c.Peek().IsPunct(";")) {
     c.AcceptPunct(",");
-    if (c.Peek().IsWord("SELECT") || c.Peek().IsWord("AS") || c.Peek().IsWord("IGNORE") || c.Peek().IsWord("REPLACE"))
-      c.Unsupported("CREATE TABLE ... SELECT");
+    if (StartsSelect(c)) {
+      if (!with_select) c.Unsupported("CREATE TABLE ... SELECT");
+      select = c.position();
+      return;
+    }
     ReadTableOption(c, o);
     if (o.partitioned) return;
   }
@@ -402,7 +411,7 @@ ColumnText ReadColumn(Cursor& c) {
   return col;
 }
 
-TableText ReadCreateTable(Cursor& c, bool temporary) {
+TableText ReadCreateTable(Cursor& c, bool temporary, bool with_select) {
   TableText t;
   t.temporary = temporary;
   t.if_not_exists = c.AcceptWords({"IF", "NOT", "EXISTS"});
@@ -416,7 +425,17 @@ TableText ReadCreateTable(Cursor& c, bool temporary) {
     if (parenthesised_like) c.ExpectPunct(")");
     return t;
   }
-  if (c.Peek().IsWord("AS") || c.Peek().IsWord("SELECT")) c.Unsupported("CREATE TABLE ... SELECT");
+  if (StartsSelect(c) || c.Peek().IsPunct(";") || c.AtEnd()) {  // no columns: the SELECT's (or options first)
+    if (!StartsSelect(c)) c.ExpectPunct("(");
+    if (!with_select) c.Unsupported("CREATE TABLE ... SELECT");
+    t.select = c.position();
+    return t;
+  }
+  if (!c.Peek().IsPunct("(")) {  // options, then the SELECT
+    ReadTableOptions(c, t.options, with_select, t.select);
+    if (!t.select) c.ExpectPunct("(");
+    return t;
+  }
   c.ExpectPunct("(");
   do {
     std::string constraint;
@@ -439,7 +458,7 @@ TableText ReadCreateTable(Cursor& c, bool temporary) {
     }
   } while (c.AcceptPunct(","));
   c.ExpectPunct(")");
-  ReadTableOptions(c, t.options);
+  ReadTableOptions(c, t.options, with_select, t.select);
   if (std::count_if(t.keys.begin(), t.keys.end(), [](const KeyText& k) { return k.kind == KeyText::Kind::kPrimary; }) >
       1)
     Refuse(1068, "42000", "Multiple primary key defined");

@@ -1370,3 +1370,40 @@ INSERT INTO t VALUES (4, f_grade(25), f_double(7));
 SELECT * FROM t ORDER BY id;
 )SQL");
 }
+
+// CREATE TABLE ... SELECT: the columns the statement defines that the SELECT does not fill
+// first, then the SELECT's with the types of the columns they read (so a value too long or out
+// of range for them is refused after, as there), literals typed as the server types them, keys
+// the statement adds, REPLACE on a duplicate, and an existing table left alone. (IGNORE is left
+// out: on this table MariaDB 10.11 keeps 1 a and 2 b of (1 a, 2 b, 3 c, 4 a) and drops 3 c,
+// where from a two-column table it keeps all three; SqlSessionTest covers IGNORE.)
+TEST_F(MariadbEdgesTest, CreateTableSelectTakesTheSourceColumns) {
+  ExpectSame(R"(CREATE TABLE src (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20) NOT NULL DEFAULT 'x',
+  price DECIMAL(8,2), note TEXT, d DATE, t TINYINT UNSIGNED);
+INSERT INTO src (name, price, note, d, t) VALUES ('a', 1.50, 'n1', '2024-01-02', 7), ('b', NULL, NULL, NULL, 0),
+  ('c', 3.25, 'n3', '2023-12-31', 255), ('a', 9.99, '', '2000-02-29', NULL);
+CREATE TABLE c1 AS SELECT * FROM src;
+SELECT * FROM c1 ORDER BY id;
+INSERT INTO c1 (id, name, t) VALUES (9, REPEAT('y', 21), 1);
+INSERT INTO c1 (id, name, t) VALUES (9, 'ok', 256);
+INSERT INTO c1 (id, t) VALUES (10, 1);
+SELECT id, name, t FROM c1 WHERE id > 4;
+CREATE TABLE c2 SELECT id, name AS label, t FROM src WHERE price IS NOT NULL ORDER BY id DESC LIMIT 2;
+SELECT * FROM c2 ORDER BY id;
+CREATE TABLE c3 (id INT PRIMARY KEY, extra INT DEFAULT 7) SELECT id, name FROM src;
+SELECT * FROM c3 ORDER BY id;
+CREATE TABLE c4 (PRIMARY KEY (id)) SELECT id, 'lit' AS k, 42 AS n FROM src;
+SELECT * FROM c4 ORDER BY id;
+INSERT INTO c4 VALUES (5, 'long', 1);
+CREATE TABLE c5 (UNIQUE KEY (name)) SELECT name FROM src;
+SHOW TABLES;
+CREATE TABLE c7 (PRIMARY KEY (id), UNIQUE KEY (name)) REPLACE SELECT id, name FROM src ORDER BY id;
+SELECT * FROM c7 ORDER BY id;
+CREATE TABLE IF NOT EXISTS c7 SELECT 'other' AS name;
+SELECT COUNT(*) FROM c7;
+CREATE TABLE c1 SELECT 1;
+CREATE TABLE c8 SELECT 1 AS one, 'é' AS e, -5 AS neg;
+SELECT * FROM c8;
+INSERT INTO c8 VALUES (2, 'ab', 1);
+)");
+}

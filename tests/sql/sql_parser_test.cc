@@ -165,13 +165,24 @@ TEST(SqlParserTest, SharedDefinitionGrammarReachesTheEngine) {
   ASSERT_TRUE(koi8r.error);
   EXPECT_EQ(koi8r.error->code, 1235u);  // a character set the server has, not one the engine stores
   EXPECT_EQ(Parse("CREATE TABLE t (a VARCHAR(3) CHARACTER SET nosuch)").error->code, 1115u);
-  for (const char* refused :
-       {"CREATE TABLE t (a INT, g INT AS (a + 1))", "CREATE TABLE t (a INT DEFAULT (1 + 1))",
-        "CREATE TABLE t (v VECTOR(3))", "CREATE TABLE t AS SELECT 1", "CREATE TABLE t (a INT) PARTITION BY HASH (a)"}) {
+  for (const char* refused : {"CREATE TABLE t (a INT, g INT AS (a + 1))", "CREATE TABLE t (a INT DEFAULT (1 + 1))",
+                              "CREATE TABLE t (v VECTOR(3))", "CREATE TABLE t (a INT) PARTITION BY HASH (a)"}) {
     Parsed p = Parse(refused);
     ASSERT_TRUE(p.error) << refused;
     EXPECT_EQ(p.error->code, 1235u) << refused << ": " << p.error->message;
   }
+}
+
+// CREATE TABLE ... SELECT in each of its shapes: the SELECT after the name, after AS, after the
+// columns or the options, with IGNORE or REPLACE.
+TEST(SqlParserTest, CreateTableSelectInEachShape) {
+  EXPECT_EQ(As<CreateTable>(Parse("CREATE TABLE t AS SELECT 1")).select->items.size(), 1u);
+  EXPECT_TRUE(As<CreateTable>(Parse("CREATE TABLE t SELECT a, b FROM s")).select->from);
+  const CreateTable& c = As<CreateTable>(Parse("CREATE TABLE t (a INT, KEY (a)) ENGINE=InnoDB IGNORE SELECT a FROM s"));
+  EXPECT_TRUE(c.select_ignore);
+  EXPECT_EQ(c.spec.columns.size(), 1u);
+  EXPECT_TRUE(As<CreateTable>(Parse("CREATE TABLE t ENGINE=InnoDB REPLACE AS SELECT 1")).select_replace);
+  EXPECT_EQ(Parse("CREATE TABLE t AS UPDATE s SET a = 1").error->code, 1064u);
 }
 
 TEST(SqlParserTest, DatabasesUseDropAndIndexes) {

@@ -579,5 +579,21 @@ TEST_F(SqlSessionTest, StatementsAndRowsTooBigForThePacketOrTheLogAreRefused) {
   EXPECT_EQ(One("SELECT COUNT(*) FROM big"), "1");
 }
 
+// CREATE TABLE ... IGNORE SELECT keeps the first of each duplicate; a CREATE TABLE ... SELECT
+// whose rows fail leaves no table; an expression with no column defined for it is refused by name.
+TEST_F(SqlSessionTest, CreateTableSelectIgnoresDuplicatesAndLeavesNothingWhenItFails) {
+  Ok("CREATE TABLE src (id INT PRIMARY KEY, name VARCHAR(20), price DECIMAL(6,2), note TEXT)");
+  Ok("INSERT INTO src VALUES (1, 'a', 1, 'x'), (2, 'b', 2, NULL), (3, 'c', 3, ''), (4, 'a', 4, 'y')");
+  auto o = Ok("CREATE TABLE c (UNIQUE KEY (name)) IGNORE SELECT id, name FROM src");
+  EXPECT_EQ(o.warnings.size(), 1u);
+  EXPECT_EQ(Rows("SELECT * FROM c ORDER BY id"), (R{{"1", "a"}, {"2", "b"}, {"3", "c"}}));
+  EXPECT_EQ(ErrorCode("CREATE TABLE d (UNIQUE KEY (name)) SELECT id, name FROM src"), 1062u);
+  EXPECT_EQ(ErrorCode("SELECT * FROM d"), 1146u);
+  EXPECT_EQ(ErrorCode("CREATE TABLE e SELECT id + 1 FROM src"), 1235u);
+  EXPECT_EQ(ErrorCode("SELECT * FROM e"), 1146u);
+  Ok("CREATE TABLE e (n BIGINT) SELECT id + 1 AS n FROM src");
+  EXPECT_EQ(Rows("SELECT SUM(n) FROM e"), (R{{"14"}}));
+}
+
 }  // namespace
 }  // namespace strata::sql
