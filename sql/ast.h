@@ -25,19 +25,20 @@ using ExprPtr = std::unique_ptr<Expr>;
 
 struct Expr {
   enum class Kind : std::uint8_t {
-    kLiteral,    // value, literal_kind
-    kColumn,     // name (table: the qualifier, when given)
-    kUserVar,    // name
-    kSystemVar,  // name (lower case, without session./global.)
-    kUnary,      // op: "NOT", "-", "~"; args[0]
-    kBinary,     // op: "OR" "AND" "XOR" "=" "<=>" "<>" "<" "<=" ">" ">=" "+" "-" "*" "/" "DIV" "%"; args[0], args[1]
-    kFunction,   // name (upper case); args; star for COUNT(*)
-    kIn,         // args[0] IN (args[1..]); negated
-    kBetween,    // args[0] BETWEEN args[1] AND args[2]; negated
-    kIsNull,     // args[0] IS [NOT] NULL
-    kLike,       // args[0] LIKE args[1]; negated
-    kDefault,    // DEFAULT in INSERT/UPDATE
-    kLocalVar,   // a stored routine's parameter or DECLAREd variable: name, slot
+    kLiteral,       // value, literal_kind
+    kColumn,        // name (table: the qualifier, when given)
+    kUserVar,       // name
+    kSystemVar,     // name (lower case, without session./global.)
+    kUnary,         // op: "NOT", "-", "~"; args[0]
+    kBinary,        // op: "OR" "AND" "XOR" "=" "<=>" "<>" "<" "<=" ">" ">=" "+" "-" "*" "/" "DIV" "%"; args[0], args[1]
+    kFunction,      // name (upper case); args; star for COUNT(*)
+    kIn,            // args[0] IN (args[1..]); negated
+    kBetween,       // args[0] BETWEEN args[1] AND args[2]; negated
+    kIsNull,        // args[0] IS [NOT] NULL
+    kLike,          // args[0] LIKE args[1]; negated
+    kDefault,       // DEFAULT in INSERT/UPDATE
+    kLocalVar,      // a stored routine's parameter or DECLAREd variable: name, slot
+    kTriggerField,  // a trigger's NEW.c or OLD.c: table ("NEW" or "OLD"), name
   };
   Kind kind = Kind::kLiteral;
   Value value;
@@ -249,7 +250,7 @@ struct ChecksumTable {
 };
 
 struct SetVariable {
-  enum class Scope : std::uint8_t { kSession, kGlobal, kUser, kLocal };
+  enum class Scope : std::uint8_t { kSession, kGlobal, kUser, kLocal, kNewRow };  // kNewRow: SET NEW.c
   Scope scope = Scope::kSession;
   std::string name;        // lower case for system variables
   std::uint32_t slot = 0;  // kLocal: a routine's variable
@@ -288,7 +289,8 @@ struct Show {
     kCreateProcedure,  // table: the routine's name
     kCreateFunction,
     kProcedureStatus,
-    kFunctionStatus
+    kFunctionStatus,
+    kCreateTrigger
   };
   What what = What::kTables;
   TableName table;       // SHOW CREATE TABLE / COLUMNS
@@ -317,10 +319,15 @@ struct Call {
   TableName name;
   std::vector<ExprPtr> args;
 };
+enum class TriggerEvent : std::uint8_t { kInsert, kUpdate, kDelete };
+struct DropTrigger {
+  TableName name;
+  bool if_exists = false;
+};
 
 using Statement =
     std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update, Delete, Select,
                  Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show, AlterTable, RenameTable,
-                 Truncate, Savepoint, ChecksumTable, LoadData, CreateRoutine, DropRoutine, Call>;
+                 Truncate, Savepoint, ChecksumTable, LoadData, CreateRoutine, DropRoutine, Call, DropTrigger>;
 
 }  // namespace strata::sql

@@ -419,6 +419,9 @@ void EvalContext::Warn(const SqlWarning&) const {}
 SqlResult<SqlValue> EvalContext::LocalVariable(const Expr& variable) const {
   return SqlError{1327, "42000", fmt::format("Undeclared variable: {}", variable.name)};
 }
+SqlResult<SqlValue> EvalContext::TriggerField(const Expr& field) const {
+  return SqlError{1054, "42S22", fmt::format("Unknown column '{}' in '{}'", field.name, field.table)};
+}
 std::optional<SqlResult<SqlValue>> EvalContext::StoredFunction(const std::string&, std::vector<SqlValue>&) const {
   return std::nullopt;
 }
@@ -488,6 +491,8 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
       return ctx.UserVariable(e.name);
     case Expr::Kind::kLocalVar:
       return ctx.LocalVariable(e);
+    case Expr::Kind::kTriggerField:
+      return ctx.TriggerField(e);
     case Expr::Kind::kSystemVar:
       return ctx.SystemVariable(e.name);
     case Expr::Kind::kDefault:

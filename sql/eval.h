@@ -87,6 +87,8 @@ class EvalContext {
   virtual void Warn(const SqlWarning& w) const;
   // A stored routine's variable (Expr::Kind::kLocalVar), while the routine runs.
   virtual SqlResult<SqlValue> LocalVariable(const Expr& variable) const;
+  // A trigger's NEW.c or OLD.c (Expr::Kind::kTriggerField), while the trigger runs.
+  virtual SqlResult<SqlValue> TriggerField(const Expr& field) const;
   // A stored function of that name called with `args`; nullopt when there is none.
   virtual std::optional<SqlResult<SqlValue>> StoredFunction(const std::string& name, std::vector<SqlValue>& args) const;
 };

@@ -38,6 +38,12 @@ sql::Statement Parser::ParseDrop() {
   }
   if (AcceptWord("PROCEDURE")) return ParseDropRoutine(false);
   if (AcceptWord("FUNCTION")) return ParseDropRoutine(true);
+  if (AcceptWord("TRIGGER")) {
+    DropTrigger d;
+    d.if_exists = AcceptWords({"IF", "EXISTS"});
+    d.name = QualifiedName();
+    return d;
+  }
   if (!AcceptWord("TABLE") && !AcceptWord("TABLES")) Unsupported("DROP " + Peek().text);
   DropTable d;
   d.if_exists = AcceptWords({"IF", "EXISTS"});
@@ -248,6 +254,7 @@ sql::Statement Parser::ParseCreate() {
     }
   }
   if (Peek().IsWord("PROCEDURE") || Peek().IsWord("FUNCTION")) return ParseCreateRoutine(definer, or_replace);
+  if (Peek().IsWord("TRIGGER")) return ParseCreateTrigger(definer, or_replace);
   if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
     CreateDatabase c;
     c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});

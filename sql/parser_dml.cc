@@ -272,6 +272,13 @@ sql::Statement Parser::ParseSet() {
         name = name.substr(name.find('.') + 1);
       }
       v.name = name;
+    } else if (Peek(1).IsPunct(".") && Peek().Is(TokenKind::kWord) && TriggerRow(Peek().text)) {  // SET NEW.c = ...
+      if (!*TriggerRow(Take().text)) throw Failure{{1362, "HY000", "Updating of OLD row is not allowed in trigger"}};
+      if (!routine_->trigger->before)
+        throw Failure{{1362, "HY000", "Updating of NEW row is not allowed in after trigger"}};
+      ++i_;
+      v.scope = SetVariable::Scope::kNewRow;
+      v.name = Name();
     } else if (auto slot = v.scope == SetVariable::Scope::kSession ? LocalSlot(Peek().text) : std::nullopt) {
       ++i_;  // a routine's variable, which hides a system variable of its name
       v.scope = SetVariable::Scope::kLocal;
@@ -335,6 +342,9 @@ sql::Statement Parser::ParseShow() {
     s.table = QualifiedName();
   } else if (AcceptWords({"CREATE", "PROCEDURE"}) || AcceptWords({"CREATE", "FUNCTION"})) {
     s.what = t_[i_ - 1].IsWord("PROCEDURE") ? Show::What::kCreateProcedure : Show::What::kCreateFunction;
+    s.table = QualifiedName();
+  } else if (AcceptWords({"CREATE", "TRIGGER"})) {
+    s.what = Show::What::kCreateTrigger;
     s.table = QualifiedName();
   } else if (AcceptWords({"PROCEDURE", "STATUS"}) || AcceptWords({"FUNCTION", "STATUS"})) {
     s.what = t_[i_ - 2].IsWord("PROCEDURE") ? Show::What::kProcedureStatus : Show::What::kFunctionStatus;

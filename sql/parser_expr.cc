@@ -311,6 +311,9 @@ ExprPtr Parser::ColumnRef() {
     if (AcceptPunct(".")) {  // db.table.column: the database part is not needed
       e->table = std::move(e->name);
       e->name = Name();
+    } else if (auto is_new = TriggerRow(e->table)) {  // a trigger's NEW.c or OLD.c
+      e->kind = Expr::Kind::kTriggerField;
+      e->table = *is_new ? "NEW" : "OLD";
     }
   }
   return e;

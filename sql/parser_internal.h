@@ -134,6 +134,10 @@ class Parser : public Cursor {
   // DEFINER (given as `user`@`host`).
   sql::Statement ParseCreateRoutine(const std::string& definer, bool or_replace);
   sql::Statement ParseDropRoutine(bool function);
+  sql::Statement ParseCreateTrigger(const std::string& definer, bool or_replace);
+  // In a trigger's body, whether `qualifier` names its NEW row (true) or OLD row (false);
+  // nullopt elsewhere. 1363 for the row its event does not have.
+  std::optional<bool> TriggerRow(const std::string& qualifier) const;
   sql::Statement ParseCall();
   void RoutineParameters(Routine& r);
   std::string RoutineCharacteristics();

@@ -31,6 +31,16 @@ std::optional<std::uint32_t> Parser::LocalSlot(const std::string& name) const {
   return std::nullopt;
 }
 
+std::optional<bool> Parser::TriggerRow(const std::string& qualifier) const {
+  if (!routine_ || !routine_->trigger) return std::nullopt;
+  const bool is_new = EqualsIgnoreCase(qualifier, "NEW");
+  if (!is_new && !EqualsIgnoreCase(qualifier, "OLD")) return std::nullopt;
+  const TriggerInfo::Event event = routine_->trigger->event;
+  if (is_new && event == TriggerInfo::Event::kDelete) Fail(1363, "HY000", "There is no NEW row in on DELETE trigger");
+  if (!is_new && event == TriggerInfo::Event::kInsert) Fail(1363, "HY000", "There is no OLD row in on INSERT trigger");
+  return is_new;
+}
+
 std::uint32_t Parser::NewVariable(RoutineVariable v) {
   for (const auto& [name, slot] : scopes_.back().variables) {
     if (EqualsIgnoreCase(name, v.name)) Fail(1331, "42000", fmt::format("Duplicate variable: {}", v.name));
@@ -84,6 +94,50 @@ sql::Statement Parser::ParseCreateRoutine(const std::string& definer, bool or_re
   // Lines of the body count from the stored text's first line, which the header's lines precede.
   ShiftLines(routine->body, static_cast<std::uint32_t>(std::count(header.begin(), header.end(), '\n')));
   c.text = header + body;
+  c.routine = std::move(routine);
+  return c;
+}
+
+// CREATE TRIGGER name {BEFORE | AFTER} {INSERT | UPDATE | DELETE} ON table FOR EACH ROW body,
+// kept as the server shows it: its DEFINER, then the statement as written from the name on.
+sql::Statement Parser::ParseCreateTrigger(const std::string& definer, bool or_replace) {
+  auto routine = std::make_shared<Routine>();
+  ExpectWord("TRIGGER");
+  CreateRoutine c;
+  c.or_replace = or_replace;
+  c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
+  const std::size_t from = Peek().offset;
+  routine->name = QualifiedName();
+  TriggerInfo t;
+  if (AcceptWord("AFTER"))
+    t.before = false;
+  else
+    ExpectWord("BEFORE");
+  if (AcceptWord("INSERT"))
+    t.event = TriggerInfo::Event::kInsert;
+  else if (AcceptWord("UPDATE"))
+    t.event = TriggerInfo::Event::kUpdate;
+  else if (AcceptWord("DELETE"))
+    t.event = TriggerInfo::Event::kDelete;
+  else
+    Syntax();
+  ExpectWord("ON");
+  t.table = QualifiedName();
+  ExpectWords({"FOR", "EACH", "ROW"});
+  if (Peek().IsWord("FOLLOWS") || Peek().IsWord("PRECEDES"))
+    Unsupported("FOLLOWS / PRECEDES (triggers fire in the order they were created)");
+  routine->trigger = t;
+  routine_ = routine.get();
+  scopes_.emplace_back();
+  const std::string header = fmt::format("CREATE DEFINER={} TRIGGER ", definer);
+  routine_start_ = from;
+  routine->body = RoutineStatement();
+  const std::string text = Trimmed(from, Peek().offset);
+  AcceptPunct(";");
+  if (!AtEnd()) Syntax();
+  scopes_.clear();
+  routine_ = nullptr;
+  c.text = header + text;
   c.routine = std::move(routine);
   return c;
 }
@@ -257,15 +311,17 @@ PlStep Parser::OneRoutineStatement() {
          fmt::format("Can't drop or alter a {} from within another stored routine",
                      std::get<DropRoutine>(statement).function ? "FUNCTION" : "PROCEDURE"));
   if (std::holds_alternative<Use>(statement)) Fail(1314, "0A000", "USE is not allowed in stored procedures");
-  if (routine_->function) {
+  if (routine_->function || routine_->trigger) {
     const auto* select = std::get_if<Select>(&statement);
-    if (select && select->into.empty()) Fail(1415, "0A000", "Not allowed to return a result set from a function");
+    if (select && select->into.empty())
+      Fail(1415, "0A000",
+           fmt::format("Not allowed to return a result set from a {}", routine_->trigger ? "trigger" : "function"));
     if (std::holds_alternative<Commit>(statement) || std::holds_alternative<Rollback>(statement) ||
         std::holds_alternative<Begin>(statement) || std::holds_alternative<CreateTable>(statement) ||
         std::holds_alternative<DropTable>(statement) || std::holds_alternative<AlterTable>(statement) ||
         std::holds_alternative<Truncate>(statement) || std::holds_alternative<RenameTable>(statement))
       Fail(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger.");
-    if (std::holds_alternative<Call>(statement)) Unsupported("CALL inside a stored function");
+    if (std::holds_alternative<Call>(statement) && routine_->function) Unsupported("CALL inside a stored function");
   }
   s.statement = std::make_shared<const sql::Statement>(std::move(statement));
   s.text = Trimmed(start, Peek().offset);

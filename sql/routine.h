@@ -91,8 +91,17 @@ struct PlStep {
   bool resignal = false;
 };
 
+// A trigger's table and when it fires.
+struct TriggerInfo {
+  using Event = TriggerEvent;
+  TableName table;
+  bool before = true;  // BEFORE (may change NEW) or AFTER
+  Event event = Event::kInsert;
+};
+
 struct Routine {
   bool function = false;
+  std::optional<TriggerInfo> trigger;      // a trigger: its body sees NEW and OLD
   TableName name;                          // database empty: the session's current one when it was created
   std::vector<RoutineVariable> variables;  // parameters first, then every DECLAREd variable
   std::size_t parameters = 0;
@@ -114,6 +123,10 @@ struct RoutineFrame {
   std::vector<SqlValue> values;
   std::vector<Cursor> cursors;
   std::optional<SqlValue> returned;  // a function's RETURN
+  // A trigger's rows (NEW.c, OLD.c) of its table: NEW may be changed in a BEFORE trigger.
+  const TableSpec* table = nullptr;
+  Row* new_row = nullptr;
+  const Row* old_row = nullptr;
 };
 
 }  // namespace strata::sql

@@ -23,15 +23,13 @@ TableSpec ProcSpec() {
                   engine::NotNull(engine::Col("type", ColumnType::kVarchar, 9)),
                   engine::NotNull(engine::Col("body", ColumnType::kLongText)),
                   engine::NotNull(engine::Col("sql_mode", ColumnType::kText)),
-                  engine::NotNull(engine::Col("created", ColumnType::kVarchar, 19))};
+                  engine::NotNull(engine::Col("created", ColumnType::kVarchar, 26))};
   spec.primary_key = {"db", "name", "type"};
   return spec;
 }
 
-const char* TypeName(bool function) { return function ? "FUNCTION" : "PROCEDURE"; }
-
-std::vector<Value> Key(const std::string& database, const std::string& name, bool function) {
-  return {Value::String(database), Value::String(name), Value::String(TypeName(function))};
+std::vector<Value> Key(const std::string& database, const std::string& name, RoutineKind kind) {
+  return {Value::String(database), Value::String(name), Value::String(KindName(kind))};
 }
 
 // The table, or nullptr when no routine was ever made (and `create` is false).
@@ -48,18 +46,33 @@ Result<Table*> ProcTable(Database& db, bool create) {
 }
 
 StoredRoutine FromRow(const Row& row) {
-  return {row[0].as_string(), row[1].as_string(), row[2].as_string() == "FUNCTION",
-          row[3].as_string(), row[4].as_string(), row[5].as_string()};
+  const std::string& type = row[2].as_string();
+  const RoutineKind kind = type == "FUNCTION"  ? RoutineKind::kFunction
+                           : type == "TRIGGER" ? RoutineKind::kTrigger
+                                               : RoutineKind::kProcedure;
+  return {row[0].as_string(), row[1].as_string(), kind, row[3].as_string(), row[4].as_string(), row[5].as_string()};
 }
 
 }  // namespace
 
+const char* KindName(RoutineKind kind) {
+  switch (kind) {
+    case RoutineKind::kFunction:
+      return "FUNCTION";
+    case RoutineKind::kTrigger:
+      return "TRIGGER";
+    case RoutineKind::kProcedure:
+      break;
+  }
+  return "PROCEDURE";
+}
+
 Result<std::optional<StoredRoutine>> FindRoutine(Database& db, const std::string& database, const std::string& name,
-                                                 bool function) {
+                                                 RoutineKind kind) {
   auto table = ProcTable(db, false);
   if (!table.ok()) return table.status();
   if (!*table) return std::optional<StoredRoutine>();
-  auto row = (*table)->Get(Key(database, name, function));
+  auto row = (*table)->Get(Key(database, name, kind));
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<StoredRoutine>();
   return std::optional<StoredRoutine>(FromRow(**row));
@@ -70,28 +83,28 @@ Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace) {
   if (!table.ok()) return table.status();
   std::string created = r.created;
   if (created.empty())
-    created =
-        fmt::format("{:%Y-%m-%d %H:%M:%S}", std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
-  const Row row = {Value::String(r.database), Value::String(r.name),     Value::String(TypeName(r.function)),
+    created = fmt::format("{:%Y-%m-%d %H:%M:%S}",
+                          std::chrono::floor<std::chrono::microseconds>(std::chrono::system_clock::now()));
+  const Row row = {Value::String(r.database), Value::String(r.name),     Value::String(KindName(r.kind)),
                    Value::String(r.text),     Value::String(r.sql_mode), Value::String(created)};
   auto trx = db.Begin();
   if (!trx.ok()) return trx.status();
   if (replace) {
-    auto old = (*table)->Get(Key(r.database, r.name, r.function), trx->get(), RowLock::kExclusive);
+    auto old = (*table)->Get(Key(r.database, r.name, r.kind), trx->get(), RowLock::kExclusive);
     if (!old.ok()) return old.status();
-    if (*old) STRATA_RETURN_IF_ERROR((*table)->Delete(Key(r.database, r.name, r.function), trx->get()));
+    if (*old) STRATA_RETURN_IF_ERROR((*table)->Delete(Key(r.database, r.name, r.kind), trx->get()));
   }
   STRATA_RETURN_IF_ERROR((*table)->Insert(row, trx->get()));
   return (*trx)->Commit();
 }
 
-Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, bool function) {
-  auto found = FindRoutine(db, database, name, function);
+Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, RoutineKind kind) {
+  auto found = FindRoutine(db, database, name, kind);
   if (!found.ok()) return found.status();
   if (!*found) return false;
   auto table = ProcTable(db, false);
   if (!table.ok()) return table.status();
-  STRATA_RETURN_IF_ERROR((*table)->Delete(Key((*found)->database, (*found)->name, function)));
+  STRATA_RETURN_IF_ERROR((*table)->Delete(Key((*found)->database, (*found)->name, kind)));
   return true;
 }
 
@@ -112,7 +125,7 @@ Status DeleteRoutinesOf(Database& db, const std::string& database) {
   if (!all.ok()) return all.status();
   for (const StoredRoutine& r : *all) {
     if (r.database != database) continue;
-    auto deleted = DeleteRoutine(db, r.database, r.name, r.function);
+    auto deleted = DeleteRoutine(db, r.database, r.name, r.kind);
     if (!deleted.ok()) return deleted.status();
   }
   return Status::Ok();

@@ -1,6 +1,6 @@
-// Where stored procedures and functions are kept: rows of a `mysql`.`proc` table, as MariaDB
-// keeps them (one row per routine, its CREATE statement as written), made on the first CREATE
-// PROCEDURE or FUNCTION. Its rows are written like any table's, so a routine is as durable as
+// Where stored procedures, functions and triggers are kept: rows of a `mysql`.`proc` table, as
+// MariaDB keeps routines (one row each, its CREATE statement as SHOW CREATE gives it), made on
+// the first CREATE PROCEDURE, FUNCTION or TRIGGER. Its rows are written like any table's, so a routine is as durable as
 // a committed row and survives a crash the same way.
 #pragma once
 
@@ -17,24 +17,28 @@ namespace strata::sql {
 inline constexpr const char* kRoutineDatabase = "mysql";
 inline constexpr const char* kRoutineTable = "proc";
 
+enum class RoutineKind : std::uint8_t { kProcedure, kFunction, kTrigger };
+inline RoutineKind KindOf(bool function) { return function ? RoutineKind::kFunction : RoutineKind::kProcedure; }
+const char* KindName(RoutineKind kind);  // "PROCEDURE", "FUNCTION", "TRIGGER"
+
 struct StoredRoutine {
-  std::string database, name;
-  bool function = false;
+  std::string database, name;  // a trigger's database is its table's
+  RoutineKind kind = RoutineKind::kProcedure;
   std::string text;      // CREATE [DEFINER=...] PROCEDURE ... as the user wrote it
   std::string sql_mode;  // the session's when it was created: the routine runs with it
-  std::string created;   // 'YYYY-MM-DD hh:mm:ss'
+  std::string created;   // 'YYYY-MM-DD hh:mm:ss.ffffff': triggers fire in this order
 };
 
 // The routine of that name (compared without regard to case, as the server does), or nullopt.
 Result<std::optional<StoredRoutine>> FindRoutine(Database& db, const std::string& database, const std::string& name,
-                                                 bool function);
+                                                 RoutineKind kind);
 // Adds `r`, or replaces the routine of its name when `replace`; AlreadyExists otherwise.
 Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace);
 // False when there was none of that name.
-Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, bool function);
-// Every routine, ordered by database, name.
+Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, RoutineKind kind);
+// Every routine and trigger, ordered by database, name.
 Result<std::vector<StoredRoutine>> ListRoutines(Database& db);
-// The routines of a database that is being dropped go with it.
+// The routines and triggers of a database that is being dropped go with it.
 Status DeleteRoutinesOf(Database& db, const std::string& database);
 
 }  // namespace strata::sql

@@ -397,7 +397,9 @@ SqlError PacketTooLarge() { return {1153, "08S01", "Got a packet bigger than 'ma
 StatementOutcome Session::Execute(std::string_view text, ResultSink& sink) {
   interrupted_.store(false, std::memory_order_relaxed);
   if (text.size() > kMaxAllowedPacket) return Error(PacketTooLarge());
+  failure_trail_.clear();
   if (auto fast = FastInsert(text)) {
+    ListFailureTrail(*fast);
     Remember(*fast, nullptr);
     return *fast;
   }
@@ -426,10 +428,21 @@ StatementOutcome Session::Run(const Parsed& p, ResultSink& sink) {
     // Warnings raised while expressions were evaluated come first, as they came first.
     o.warnings.insert(o.warnings.begin(), eval_warnings_.begin(), eval_warnings_.end());
     eval_warnings_.clear();
+    ListFailureTrail(o);
     hints_ = nullptr;
   }
   Remember(o, p.statement ? &*p.statement : nullptr, !p.statement && !p.error);
   return o;
+}
+
+// A routine the statement ran (a trigger, a function) failed: its error, then where, as the
+// server lists them.
+void Session::ListFailureTrail(StatementOutcome& o) {
+  if (o.error && !failure_trail_.empty()) {
+    o.warnings.insert(o.warnings.end(), failure_trail_.begin(), failure_trail_.end());
+    o.error_listed = true;
+  }
+  failure_trail_.clear();
 }
 
 // What SHOW WARNINGS lists next: this statement's notes, warnings and error. Statements that
@@ -452,6 +465,7 @@ void Session::Remember(const StatementOutcome& o, const Statement* statement, bo
 }
 
 SqlResult<Transaction*> Session::StatementTransaction() {
+  if (statement_trx_) return statement_trx_;
   if (trx_ && !trx_->active()) trx_.reset();  // a deadlock victim was rolled back whole
   if (trx_) return trx_.get();
   if (autocommit_) return static_cast<Transaction*>(nullptr);
@@ -468,7 +482,9 @@ StatementOutcome Session::InTransaction(const std::function<StatementOutcome(Tra
   if (!trx.ok()) return Error(trx.error());
   if (*trx) {
     const std::uint64_t savepoint = (*trx)->Savepoint();
+    Transaction* outer = std::exchange(statement_trx_, *trx);
     StatementOutcome o = body(*trx);
+    statement_trx_ = outer;
     if (o.error) {
       if (!(*trx)->active())
         trx_.reset();  // a deadlock took the whole transaction
@@ -479,7 +495,9 @@ StatementOutcome Session::InTransaction(const std::function<StatementOutcome(Tra
   }
   auto own = db_.Begin({isolation_, false});
   if (!own.ok()) return Error(FromStatus(own.status()));
+  Transaction* outer = std::exchange(statement_trx_, own->get());
   StatementOutcome o = body(own->get());
+  statement_trx_ = outer;
   if (o.error) {
     if (Status r = (*own)->Rollback(); !r.ok()) return RollbackFailed(o, r);
     return o;
@@ -558,7 +576,13 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
       std::holds_alternative<CreateIndex>(statement) || std::holds_alternative<AlterInstanceRedo>(statement) ||
       std::holds_alternative<Begin>(statement) || std::holds_alternative<AlterTable>(statement) ||
       std::holds_alternative<RenameTable>(statement) || std::holds_alternative<Truncate>(statement) ||
-      std::holds_alternative<CreateRoutine>(statement) || std::holds_alternative<DropRoutine>(statement);
+      std::holds_alternative<CreateRoutine>(statement) || std::holds_alternative<DropRoutine>(statement) ||
+      std::holds_alternative<DropTrigger>(statement);
+  // Inside a statement (a trigger, a function it calls) nothing may end its transaction.
+  if (statement_trx_ &&
+      (implicit_commit || std::holds_alternative<Commit>(statement) || std::holds_alternative<Rollback>(statement))) {
+    return Error({1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger."});
+  }
   if (implicit_commit) {
     if (auto e = EndTransaction(true)) return Error(*e);
   }
@@ -637,6 +661,8 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
           return DoDropRoutine(s);
         } else if constexpr (std::is_same_v<T, Call>) {
           return DoCall(s, sink);
+        } else if constexpr (std::is_same_v<T, DropTrigger>) {
+          return DoDropTrigger(s);
         }
       },
       statement);
@@ -676,6 +702,7 @@ StatementOutcome Session::DoDropTable(const DropTable& s) {
     const std::string& dbname = n.database.empty() ? database_ : n.database;
     if (dbname.empty()) return Error(NoDatabase());
     Status st = db_.DropTable(dbname, n.name);
+    if (st.ok()) st = DropTriggersOf(dbname, n.name);  // a table's triggers go with it
     if (st.IsNotFound()) {
       missing.push_back(dbname + "." + n.name);
       if (s.if_exists) o.warnings.push_back(Note(1051, fmt::format("Unknown table '{}.{}'", dbname, n.name)));
@@ -795,7 +822,9 @@ StatementOutcome Session::DoSet(const Set& set) {
   StatementOutcome o;
   // Every name is checked before anything is set: a misspelt variable changes nothing.
   for (const SetVariable& v : set.items) {
-    if (v.scope == SetVariable::Scope::kUser || v.scope == SetVariable::Scope::kLocal) continue;
+    if (v.scope == SetVariable::Scope::kUser || v.scope == SetVariable::Scope::kLocal ||
+        v.scope == SetVariable::Scope::kNewRow)
+      continue;
     const KnownVariable* known = FindVariable(v.name);
     const bool counter = v.name == "warning_count" || v.name == "error_count";
     if (!known && !counter) return Error({1193, "HY000", fmt::format("Unknown system variable '{}'", v.name)});
@@ -809,6 +838,8 @@ StatementOutcome Session::DoSet(const Set& set) {
       user_vars_[Lower(v.name)] = *value;
     } else if (v.scope == SetVariable::Scope::kLocal) {
       if (auto e = AssignLocal(v.slot, *value, o.warnings)) return Error(*e);
+    } else if (v.scope == SetVariable::Scope::kNewRow) {
+      if (auto e = SetNewField(v.name, *value)) return Error(*e);
     } else if (auto e = SetSystemVariable(v, *value, o)) {
       return Error(*e);
     }
@@ -1147,6 +1178,8 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kProcedureStatus:
     case Show::What::kFunctionStatus:
       return ShowRoutines(s, sink);
+    case Show::What::kCreateTrigger:
+      return ShowCreateTrigger(s, sink);
     case Show::What::kWarnings:
     case Show::What::kErrors: {
       const bool errors = s.what == Show::What::kErrors;

@@ -26,6 +26,11 @@
 namespace strata::sql {
 struct AlterPlan;
 struct Routine;
+// The triggers of a table for one event, each list in the order they fire.
+struct TableTriggers {
+  std::vector<std::shared_ptr<const Routine>> before, after;
+  bool empty() const { return before.empty() && after.empty(); }
+};
 struct RoutineFrame;
 class RoutineRunner;
 }  // namespace strata::sql
@@ -151,12 +156,30 @@ class Session {
   // Runs `r` with its parameters' values in `frame`: in its database and sql_mode, with its
   // result sets going to `sink`, its warnings into `o`.
   std::optional<SqlError> RunRoutine(const Routine& r, RoutineFrame& frame, ResultSink& sink, StatementOutcome& o);
+  void NoteWhereRoutineFailed(const Routine& r, const SqlError& e);
+  void ListFailureTrail(StatementOutcome& o);
   // A stored function called from an expression (SessionContext::StoredFunction).
   std::optional<SqlResult<SqlValue>> CallStoredFunction(const std::string& name, std::vector<SqlValue>& args);
   // A statement of a routine's body: as Run runs one, inside the statement that called it.
   StatementOutcome RunNested(const Statement& statement, ResultSink& sink);
   // SELECT ... INTO / FETCH ... INTO: a value into a user variable or a routine's.
   std::optional<SqlError> Store(const IntoTarget& t, const SqlValue& v, std::vector<SqlWarning>& warnings);
+  // Triggers (session_trigger.cc).
+  StatementOutcome DoCreateTrigger(const CreateRoutine& c);
+  StatementOutcome DoDropTrigger(const DropTrigger& d);
+  StatementOutcome ShowCreateTrigger(const Show& s, ResultSink& sink);
+  // Every trigger on `database`.`table`, in creation order.
+  SqlResult<std::vector<std::shared_ptr<const Routine>>> TriggersOf(const std::string& database,
+                                                                    const std::string& table);
+  SqlResult<TableTriggers> LoadTriggers(const TableSpec& spec, TriggerEvent event);
+  // Runs `triggers` for one row: `new_row` (which a BEFORE trigger may change) and `old_row`.
+  std::optional<SqlError> FireTriggers(const std::vector<std::shared_ptr<const Routine>>& triggers,
+                                       const TableSpec& spec, Row* new_row, const Row* old_row,
+                                       std::vector<SqlWarning>& warnings);
+  std::optional<SqlError> SetNewField(const std::string& column, const SqlValue& value);  // SET NEW.c
+  // 1235 for `what` (RENAME ...) of a table that has triggers, which would be left behind.
+  std::optional<SqlError> RefuseIfTriggered(const std::string& database, const std::string& table, const char* what);
+  Status DropTriggersOf(const std::string& database, const std::string& table);
   // SELECT ... INTO: the one row's values into the variables named.
   StatementOutcome SelectInto(const Select& s, Transaction* trx);
   // A value for a routine's variable, converted as its declared type converts it.
@@ -214,8 +237,14 @@ class Session {
   // routine_async_commit (OceanBase's ob_enable_pl_async_commit): commits made inside a
   // routine do not wait for the log; the CALL waits once, at its end.
   bool routine_async_commit_ = false;
-  RoutineFrame* frame_ = nullptr;              // of the routine running, innermost
-  std::uint32_t failed_line_ = 0;              // where the routine that failed failed (note 4094)
+  RoutineFrame* frame_ = nullptr;  // of the routine running, innermost
+  // The transaction of the statement running (InTransaction): the statements of the triggers
+  // and functions it runs run in it.
+  Transaction* statement_trx_ = nullptr;
+  std::uint32_t failed_line_ = 0;  // where the routine that failed failed (note 4094)
+  // The error of the routine that failed and where (4094), which the statement that ran it
+  // lists as its diagnostics.
+  std::vector<SqlWarning> failure_trail_;
   std::vector<std::string> running_routines_;  // "db.name" of each routine active, for recursion
   std::map<std::string, std::pair<std::string, std::shared_ptr<const Routine>>> routine_cache_;  // key: text, parsed
   std::optional<std::shared_future<Status>> last_async_commit_;

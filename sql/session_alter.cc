@@ -168,6 +168,7 @@ StatementOutcome Session::DoAlterTable(const AlterTable& a) {
     return Error({1845, "0A000", "ALGORITHM=INPLACE is not supported for this operation. Try ALGORITHM=COPY"});
   if (a.rename_to) {
     if (auto refused = CheckUserTableName(a.rename_to->name)) return Error(*refused);
+    if (auto refused = RefuseIfTriggered(spec.database, spec.name, "ALTER TABLE ... RENAME")) return Error(*refused);
   }
   // The table and its spec go when the copy replaces them.
   const std::string database = spec.database, name = spec.name;
@@ -216,6 +217,7 @@ StatementOutcome Session::DoRenameTable(const RenameTable& r) {
       failed = SqlError{1146, "42S02", fmt::format("Table '{}' doesn't exist", Qualified(from.database, from.name))};
       break;
     }
+    if ((failed = RefuseIfTriggered(from.database, from.name, "RENAME TABLE"))) break;
     Status st = db_.RenameTable(from.database, from.name, to.database, to.name);
     if (!st.ok()) {
       failed = FromStatus(st);

@@ -16,6 +16,7 @@ class SessionContext : public EvalContext {
   SqlResult<SqlValue> DivisionByZero() const override;
   void Warn(const SqlWarning& w) const override { s_.eval_warnings_.push_back(w); }
   SqlResult<SqlValue> LocalVariable(const Expr& variable) const override;  // session_routine.cc
+  SqlResult<SqlValue> TriggerField(const Expr& field) const override;      // session_trigger.cc
   std::optional<SqlResult<SqlValue>> StoredFunction(const std::string& name,
                                                     std::vector<SqlValue>& args) const override;
 

@@ -16,10 +16,8 @@ namespace strata::sql {
 
 namespace {
 
-const char* KindName(bool function) { return function ? "FUNCTION" : "PROCEDURE"; }
-
 SqlError NoSuchRoutine(bool function, const std::string& database, const std::string& name) {
-  return {1305, "42000", fmt::format("{} {}.{} does not exist", KindName(function), database, name)};
+  return {1305, "42000", fmt::format("{} {}.{} does not exist", KindName(KindOf(function)), database, name)};
 }
 
 // A condition a routine's statement raised: an error, a warning or a NOT FOUND (class 02).
@@ -403,10 +401,10 @@ StatementOutcome Session::SelectInto(const Select& s, Transaction* trx) {
 SqlResult<std::shared_ptr<const Routine>> Session::LoadRoutine(const TableName& name, bool function) {
   const std::string database = name.database.empty() ? database_ : name.database;
   if (database.empty()) return NoDatabase();
-  auto stored = FindRoutine(db_, database, name.name, function);
+  auto stored = FindRoutine(db_, database, name.name, KindOf(function));
   if (!stored.ok()) return FromStatus(stored.status());
   if (!*stored) return NoSuchRoutine(function, database, name.name);
-  const std::string key = fmt::format("{}\n{}\n{}", database, Lower(name.name), KindName(function));
+  const std::string key = fmt::format("{}\n{}\n{}", database, Lower(name.name), KindName(KindOf(function)));
   auto& cached = routine_cache_[key];
   if (cached.first != (*stored)->text || !cached.second) {
     Parsed p = Parse((*stored)->text);
@@ -425,20 +423,21 @@ SqlResult<std::shared_ptr<const Routine>> Session::LoadRoutine(const TableName& 
 }
 
 StatementOutcome Session::DoCreateRoutine(const CreateRoutine& c) {
+  if (c.routine->trigger) return DoCreateTrigger(c);
   const Routine& r = *c.routine;
   const std::string database = r.name.database.empty() ? database_ : r.name.database;
   if (database.empty()) return Error(NoDatabase());
   if (!DatabaseExists(database)) return Error(UnknownDatabase(database));
-  auto existing = FindRoutine(db_, database, r.name.name, r.function);
+  auto existing = FindRoutine(db_, database, r.name.name, KindOf(r.function));
   if (!existing.ok()) return Error(FromStatus(existing.status()));
   StatementOutcome o;
   if (*existing && !c.or_replace) {
-    SqlError e{1304, "42000", fmt::format("{} {} already exists", KindName(r.function), r.name.name)};
+    SqlError e{1304, "42000", fmt::format("{} {} already exists", KindName(KindOf(r.function)), r.name.name)};
     if (!c.if_not_exists) return Error(e);
     o.warnings.push_back({SqlWarning::Level::kNote, e.code, e.message});
     return o;
   }
-  StoredRoutine stored{database, r.name.name, r.function, c.text, *SystemVariable("sql_mode"), ""};
+  StoredRoutine stored{database, r.name.name, KindOf(r.function), c.text, *SystemVariable("sql_mode"), ""};
   if (Status s = SaveRoutine(db_, stored, c.or_replace); !s.ok()) return Error(FromStatus(s));
   return o;
 }
@@ -448,7 +447,7 @@ StatementOutcome Session::DoDropRoutine(const DropRoutine& d) {
   if (database.empty() && d.function)  // the server looks for a loadable (UDF) one
     return Error({1305, "42000", fmt::format("FUNCTION (UDF) {} does not exist", d.name.name)});
   if (database.empty()) return Error(NoDatabase());
-  auto deleted = DeleteRoutine(db_, database, d.name.name, d.function);
+  auto deleted = DeleteRoutine(db_, database, d.name.name, KindOf(d.function));
   if (!deleted.ok()) return Error(FromStatus(deleted.status()));
   StatementOutcome o;
   if (!*deleted) {
@@ -457,6 +456,16 @@ StatementOutcome Session::DoDropRoutine(const DropRoutine& d) {
     o.warnings.push_back({SqlWarning::Level::kNote, e.code, e.message});
   }
   return o;
+}
+
+// The error, then where in the routine it happened, as the server lists them after the
+// statement that ran the routine (Run adds them to its diagnostics).
+void Session::NoteWhereRoutineFailed(const Routine& r, const SqlError& e) {
+  if (!failure_trail_.empty()) return;  // the innermost routine's failure is the one to say
+  failure_trail_.push_back({SqlWarning::Level::kError, e.code, e.message});
+  if (failed_line_)
+    failure_trail_.push_back({SqlWarning::Level::kNote, 4094,
+                              fmt::format("At line {} in {}.{}", failed_line_, r.name.database, r.name.name)});
 }
 
 std::optional<SqlError> Session::RunRoutine(const Routine& r, RoutineFrame& frame, ResultSink& sink,
@@ -518,14 +527,9 @@ StatementOutcome Session::DoCall(const Call& c, ResultSink& sink) {
   const bool outermost = frame_ == nullptr;
   if (outermost) failed_line_ = 0;
   if (auto e = RunRoutine(r, frame, sink, o)) {
-    // The error, then where in the routine it happened, as the server lists them.
     StatementOutcome failed = Error(*e);
     failed.warnings = std::move(o.warnings);
-    failed.warnings.push_back({SqlWarning::Level::kError, e->code, e->message});
-    failed.error_listed = true;
-    if (failed_line_)
-      failed.warnings.push_back({SqlWarning::Level::kNote, 4094,
-                                 fmt::format("At line {} in {}.{}", failed_line_, r.name.database, r.name.name)});
+    NoteWhereRoutineFailed(r, *e);
     return failed;
   }
   for (std::size_t i = 0; i < r.parameters; ++i) {
@@ -556,6 +560,7 @@ std::optional<SqlResult<SqlValue>> Session::CallStoredFunction(const std::string
   }
   RoutineFrame frame(r);
   StatementOutcome o;
+  if (!frame_) failed_line_ = 0;
   for (std::size_t i = 0; i < r.parameters; ++i) {
     auto converted = ConvertTo(r.variables[i].column, args[i], strict(), o.warnings);
     if (!converted.ok()) return converted.error();
@@ -570,7 +575,10 @@ std::optional<SqlResult<SqlValue>> Session::CallStoredFunction(const std::string
   storing_values_ = storing;
   eval_warnings_ = std::move(outer);
   eval_warnings_.insert(eval_warnings_.end(), o.warnings.begin(), o.warnings.end());
-  if (e) return *e;
+  if (e) {
+    NoteWhereRoutineFailed(r, *e);
+    return *e;
+  }
   if (!frame.returned) return SqlError{1321, "2F005", fmt::format("FUNCTION {} ended without RETURN", r.name.name)};
   return ConvertTo(*r.returns, *frame.returned, strict(), eval_warnings_);
 }
@@ -582,7 +590,7 @@ StatementOutcome Session::ShowRoutines(const Show& s, ResultSink& sink) {
   if (s.what == Show::What::kCreateProcedure || s.what == Show::What::kCreateFunction) {
     auto loaded = LoadRoutine(s.table, function);
     if (!loaded.ok()) return Error(loaded.error());
-    auto stored = FindRoutine(db_, (*loaded)->name.database, s.table.name, function);
+    auto stored = FindRoutine(db_, (*loaded)->name.database, s.table.name, KindOf(function));
     if (!stored.ok() || !*stored) return Error(NoSuchRoutine(function, (*loaded)->name.database, s.table.name));
     const char* kind = function ? "Function" : "Procedure";
     sink.Header({{kind},
@@ -610,9 +618,9 @@ StatementOutcome Session::ShowRoutines(const Show& s, ResultSink& sink) {
                {"collation_connection"},
                {"Database Collation"}});
   for (const StoredRoutine& r : *all) {
-    if (r.function != function || (s.like && !LikeMatches(r.name, *s.like))) continue;
-    sink.Row({r.database, r.name, KindName(function), "root@localhost", r.created, r.created, "DEFINER", "", "utf8mb4",
-              "utf8mb4_general_ci", "utf8mb4_general_ci"});
+    if (r.kind != KindOf(function) || (s.like && !LikeMatches(r.name, *s.like))) continue;
+    sink.Row({r.database, r.name, KindName(r.kind), "root@localhost", r.created.substr(0, 19), r.created.substr(0, 19),
+              "DEFINER", "", "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"});
     ++o.rows;
   }
   return o;

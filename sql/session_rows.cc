@@ -152,16 +152,22 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
   const InsertOptions options = insert_options();
   const bool has_auto_inc =
       std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
-  if (!ins.ignore && !ins.replace && ins.on_duplicate.empty()) {
+  auto triggers = LoadTriggers(spec, TriggerEvent::kInsert);
+  if (!triggers.ok()) return Error(triggers.error());
+  if (!ins.ignore && !ins.replace && ins.on_duplicate.empty() && triggers->empty()) {
     if (auto e = InsertFitted(t, rows, trx, options, strict(), o.warnings)) return Error(std::move(*e));
     o.rows = rows.size();
   } else {
     const bool fit = ins.ignore || !strict();  // (ON DUPLICATE KEY UPDATE: what it inserts is fitted too)
     for (std::size_t r = 0; r < rows.size(); ++r) {
+      if (interrupted()) return Error(Interrupted());
       Row row = rows[r];
+      if (auto e = FireTriggers(triggers->before, spec, &row, nullptr, o.warnings)) return Error(std::move(*e));
       if (fit) FitRow(spec, row, r + 1, o.warnings);
       Status st = t.Insert(row, trx, options);
       if (st.IsAlreadyExists() && !ins.on_duplicate.empty()) {  // before IGNORE, which is for its errors
+        if (auto e = RefuseIfTriggered(spec.database, spec.name, "INSERT ... ON DUPLICATE KEY UPDATE"))
+          return Error(std::move(*e));
         if (auto e = UpdateDuplicate(ins, t, row, r + 1, trx, o)) return Error(std::move(*e));
         continue;
       }
@@ -179,6 +185,7 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
         // REPLACE: delete every row the new one collides with (on the primary key or a
         // unique key), then insert it.
         if (spec.primary_key.empty()) return Error(NotSupported("REPLACE into a table without a primary key"));
+        if (auto e = RefuseIfTriggered(spec.database, spec.name, "REPLACE of a row")) return Error(std::move(*e));
         auto victims = CollidingKeys(t, row, trx);
         if (!victims.ok()) return Error(victims.error());
         for (const auto& key : *victims) {
@@ -190,6 +197,15 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       }
       if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, r + 1) : AtRow(FromStatus(st), r + 1));
       ++o.rows;
+      if (!triggers->after.empty()) {  // NEW as stored: with the AUTO_INCREMENT value it was given
+        for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+          const Value& v = row[c];
+          const bool zero = (v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0);
+          const bool generated = v.is_null() || (options.zero_generates_auto_increment && zero);
+          if (spec.columns[c].auto_increment && generated) row[c] = Value::UInt(t.last_insert_id());
+        }
+        if (auto e = FireTriggers(triggers->after, spec, &row, nullptr, o.warnings)) return Error(std::move(*e));
+      }
     }
   }
   if (has_auto_inc) last_insert_id_ = t.last_insert_id();
@@ -249,6 +265,8 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
   std::uint64_t changed = 0;
   RowContext ctx(*this, spec);
   const bool fit = u.ignore || !strict();
+  auto triggers = LoadTriggers(spec, TriggerEvent::kUpdate);
+  if (!triggers.ok()) return Error(triggers.error());
   std::size_t row_number = 0;  // MySQL's "at row N" counts the rows matched
   for (const Row& old : *rows) {
     if (interrupted()) return Error(Interrupted());
@@ -267,8 +285,12 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
       if (!v.ok()) return Error(v.error());
       row[targets[k]] = ToColumn(*v, c);
     }
+    if (auto e = FireTriggers(triggers->before, spec, &row, &old, o.warnings)) return Error(std::move(*e));
     if (fit) FitRow(spec, row, row_number, o.warnings);
-    if (row == old) continue;
+    if (row == old) {
+      if (auto e = FireTriggers(triggers->after, spec, &row, &old, o.warnings)) return Error(std::move(*e));
+      continue;
+    }
     bool key_changed = false;
     for (std::size_t c : pk) key_changed |= !(row[c] == old[c]);
     Status st;
@@ -292,6 +314,7 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
     }
     if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, row_number) : FromStatus(st));
     ++changed;
+    if (auto e = FireTriggers(triggers->after, spec, &row, &old, o.warnings)) return Error(std::move(*e));
   }
   o.rows = changed;
   o.info = fmt::format("Rows matched: {}  Changed: {}  Warnings: {}", rows->size(), changed, o.warnings.size());
@@ -305,14 +328,18 @@ StatementOutcome Session::DoDelete(const Delete& d, Transaction* trx) {
   auto rows = ChangingRows(t, *this, d.where.get(), d.order_by, d.limit, trx);
   if (!rows.ok()) return Error(rows.error());
   const auto pk = Positions(t.spec(), t.spec().primary_key);
+  auto triggers = LoadTriggers(t.spec(), TriggerEvent::kDelete);
+  if (!triggers.ok()) return Error(triggers.error());
+  StatementOutcome o;
   for (const Row& row : *rows) {
     if (interrupted()) return Error(Interrupted());
+    if (auto e = FireTriggers(triggers->before, t.spec(), nullptr, &row, o.warnings)) return Error(std::move(*e));
     std::vector<Value> key;
     for (std::size_t c : pk) key.push_back(row[c]);
     Status st = t.Delete(key, trx);
     if (!st.ok()) return Error(FromStatus(st));
+    if (auto e = FireTriggers(triggers->after, t.spec(), nullptr, &row, o.warnings)) return Error(std::move(*e));
   }
-  StatementOutcome o;
   o.rows = rows->size();
   return o;
 }
