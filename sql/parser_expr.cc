@@ -332,6 +332,8 @@ ExprPtr Parser::Function() {
     if (Peek().IsWord("DISTINCT")) Unsupported("DISTINCT in aggregates");
     do Adopt(*e, Expression());
     while (AcceptPunct(","));
+  } else if (IsAggregate(*e)) {
+    Syntax();  // MAX(), COUNT(): an aggregate needs its argument, as the server's grammar says
   }
   ExpectPunct(")");
   if (e->name == "VALUES" && e->args.size() == 1 && e->args[0]->kind == Expr::Kind::kColumn) {

@@ -153,6 +153,7 @@ class Parser : public Cursor {
   PlStep CursorStatement();
   void StepsUntil(PlSteps& steps, std::initializer_list<std::string_view> ends);
   void EndLabel(const std::string& label);
+  void CheckNewLabel(const std::string& label) const;  // 1309 for a label an enclosing statement has
   PlStep SignalStatement();
   const std::string& JumpTarget(bool iterate);
   std::vector<IntoTarget> IntoTargets();

@@ -12,6 +12,16 @@ namespace {
   throw Failure{{code, sqlstate, std::move(message)}};
 }
 
+// The text of a statement a dump wrapped in versioned comments (/*!50003 TRIGGER ... */) ends
+// with the comment's close, which is not part of it.
+std::string WithoutCommentClose(std::string text) {
+  while (text.size() >= 2 && text.ends_with("*/") && text.rfind("/*") == std::string::npos) {
+    text.resize(text.size() - 2);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  }
+  return text;
+}
+
 bool IsWordAt(const Token& t, std::initializer_list<std::string_view> words) {
   for (std::string_view w : words) {
     if (t.IsWord(w)) return true;
@@ -43,7 +53,9 @@ std::optional<bool> Parser::TriggerRow(const std::string& qualifier) const {
 
 std::uint32_t Parser::NewVariable(RoutineVariable v) {
   for (const auto& [name, slot] : scopes_.back().variables) {
-    if (EqualsIgnoreCase(name, v.name)) Fail(1331, "42000", fmt::format("Duplicate variable: {}", v.name));
+    if (!EqualsIgnoreCase(name, v.name)) continue;
+    if (v.mode != RoutineVariable::Mode::kLocal) Fail(1330, "42000", fmt::format("Duplicate parameter: {}", v.name));
+    Fail(1331, "42000", fmt::format("Duplicate variable: {}", v.name));
   }
   const auto slot = static_cast<std::uint32_t>(routine_->variables.size());
   scopes_.back().variables.emplace_back(v.name, slot);
@@ -55,6 +67,9 @@ Column Parser::DeclaredType(const std::string& name) {
   ColumnText text;
   text.name = name;
   text.type = ReadType(*this, name);
+  // RETURNS varchar(50) CHARSET utf8mb4 COLLATE ..., as dumps write a routine's types.
+  while (ReadCharsetOption(*this, &text.type.charset, &text.type.collation)) {
+  }
   CreateTable ignored;
   return EngineColumn(text, ignored);
 }
@@ -68,6 +83,7 @@ sql::Statement Parser::ParseCreateRoutine(const std::string& definer, bool or_re
   CreateRoutine c;
   c.or_replace = or_replace;
   c.if_not_exists = AcceptWords({"IF", "NOT", "EXISTS"});
+  if (c.or_replace && c.if_not_exists) Fail(1221, "HY000", "Incorrect usage of OR REPLACE and IF NOT EXISTS");
   routine->name = QualifiedName();
   routine_ = routine.get();
   scopes_.emplace_back();
@@ -86,7 +102,7 @@ sql::Statement Parser::ParseCreateRoutine(const std::string& definer, bool or_re
   header += RoutineCharacteristics() + "\n";
   routine_start_ = Peek().offset;
   routine->body = RoutineStatement();
-  const std::string body = Trimmed(routine_start_, Peek().offset);
+  const std::string body = WithoutCommentClose(Trimmed(routine_start_, Peek().offset));
   AcceptPunct(";");
   if (!AtEnd()) Syntax();
   scopes_.clear();
@@ -132,7 +148,7 @@ sql::Statement Parser::ParseCreateTrigger(const std::string& definer, bool or_re
   const std::string header = fmt::format("CREATE DEFINER={} TRIGGER ", definer);
   routine_start_ = from;
   routine->body = RoutineStatement();
-  const std::string text = Trimmed(from, Peek().offset);
+  const std::string text = WithoutCommentClose(Trimmed(from, Peek().offset));
   AcceptPunct(";");
   if (!AtEnd()) Syntax();
   scopes_.clear();
@@ -199,6 +215,10 @@ std::string Parser::RoutineCharacteristics() {
     } else {
       break;
     }
+  }
+  if (routine_) {
+    routine_->invoker = invoker;
+    routine_->comment = comment;
   }
   std::string out;
   if (!access.empty()) out += "\n    " + access;
@@ -311,6 +331,8 @@ PlStep Parser::OneRoutineStatement() {
          fmt::format("Can't drop or alter a {} from within another stored routine",
                      std::get<DropRoutine>(statement).function ? "FUNCTION" : "PROCEDURE"));
   if (std::holds_alternative<Use>(statement)) Fail(1314, "0A000", "USE is not allowed in stored procedures");
+  if (const auto* noop = std::get_if<NoOp>(&statement); noop && noop->what.find("LOCK") != std::string::npos)
+    Fail(1314, "0A000", "LOCK is not allowed in stored procedures");
   if (routine_->function || routine_->trigger) {
     const auto* select = std::get_if<Select>(&statement);
     if (select && select->into.empty())
@@ -320,7 +342,7 @@ PlStep Parser::OneRoutineStatement() {
         std::holds_alternative<Begin>(statement) || std::holds_alternative<CreateTable>(statement) ||
         std::holds_alternative<DropTable>(statement) || std::holds_alternative<AlterTable>(statement) ||
         std::holds_alternative<Truncate>(statement) || std::holds_alternative<RenameTable>(statement))
-      Fail(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger.");
+      Fail(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger");
     if (std::holds_alternative<Call>(statement) && routine_->function) Unsupported("CALL inside a stored function");
   }
   s.statement = std::make_shared<const sql::Statement>(std::move(statement));
@@ -354,7 +376,15 @@ void Parser::EndLabel(const std::string& label) {
   ++i_;
 }
 
+void Parser::CheckNewLabel(const std::string& label) const {
+  if (label.empty()) return;
+  for (const RoutineScope& scope : scopes_) {
+    if (EqualsIgnoreCase(scope.label, label)) Fail(1309, "42000", fmt::format("Redefining label {}", label));
+  }
+}
+
 PlStep Parser::BlockStatement(std::string label) {
+  CheckNewLabel(label);
   ExpectWord("BEGIN");
   AcceptWords({"NOT", "ATOMIC"});
   PlStep block;
@@ -372,13 +402,30 @@ PlStep Parser::BlockStatement(std::string label) {
   return block;
 }
 
+// Variables first, then cursors, then handlers, as the server requires (1337, 1338).
 void Parser::Declare(PlStep& block) {
   ExpectWord("DECLARE");
   if (Peek().IsWord("CONTINUE") || Peek().IsWord("EXIT") || Peek().IsWord("UNDO")) {
-    block.handlers.push_back(Handler());
+    PlHandler h = Handler();
+    for (const PlHandler& other : block.handlers) {
+      for (const HandlerCondition& a : other.conditions) {
+        for (const HandlerCondition& b : h.conditions) {
+          if (a.kind == b.kind && a.sqlstate == b.sqlstate && a.code == b.code)
+            Fail(1413, "42000", "Duplicate handler declared in the same block");
+        }
+      }
+    }
+    block.handlers.push_back(std::move(h));
     return;
   }
-  if (Peek(1).IsWord("CURSOR")) {
+  const bool cursor = Peek(1).IsWord("CURSOR");
+  if (!block.handlers.empty())
+    Fail(cursor ? 1338 : 1337, "42000",
+         cursor ? "Cursor declaration after handler declaration"
+                : "Variable or condition declaration after cursor or handler declaration");
+  if (!cursor && !block.cursors.empty())
+    Fail(1337, "42000", "Variable or condition declaration after cursor or handler declaration");
+  if (cursor) {
     PlCursor c;
     c.name = Name();
     ExpectWords({"CURSOR", "FOR"});
@@ -480,6 +527,7 @@ PlStep Parser::CaseStatement() {
 }
 
 PlStep Parser::LoopStatement(std::string label) {
+  CheckNewLabel(label);
   PlStep s;
   s.label = label;
   const Token& word = Take();
@@ -546,8 +594,12 @@ PlStep Parser::SignalStatement() {
     Unsupported("SIGNAL of a named condition");
   }
   if (AcceptWord("SET")) {
+    std::vector<std::string> items;
     do {
       const std::string item = Upper(Name());
+      if (std::find(items.begin(), items.end(), item) != items.end())
+        Fail(1641, "42000", fmt::format("Duplicate condition information item '{}'", item));
+      items.push_back(item);
       ExpectPunct("=");
       if (item == "MESSAGE_TEXT") {
         s.message = StringLiteral();

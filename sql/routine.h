@@ -109,6 +109,8 @@ struct Routine {
   std::optional<Column> returns;  // a function's RETURNS type
   PlStep body;
   std::string sql_mode;  // the one it was created with, which it runs with
+  bool invoker = false;  // SQL SECURITY INVOKER (shown; every routine runs with the caller's rights here)
+  std::string comment;
 };
 
 // A routine's state while it runs: its variables' values and its cursors' rows.

@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 
 namespace strata::sql {
@@ -45,6 +46,8 @@ Result<Table*> ProcTable(Database& db, bool create) {
   return db.CreateTable(ProcSpec());
 }
 
+std::atomic<std::uint64_t> changes{0};
+
 StoredRoutine FromRow(const Row& row) {
   const std::string& type = row[2].as_string();
   const RoutineKind kind = type == "FUNCTION"  ? RoutineKind::kFunction
@@ -82,9 +85,11 @@ Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace) {
   auto table = ProcTable(db, true);
   if (!table.ok()) return table.status();
   std::string created = r.created;
-  if (created.empty())
-    created = fmt::format("{:%Y-%m-%d %H:%M:%S}",
-                          std::chrono::floor<std::chrono::microseconds>(std::chrono::system_clock::now()));
+  if (created.empty()) {  // to the microsecond: a table's triggers fire in this order
+    const auto now = std::chrono::floor<std::chrono::microseconds>(std::chrono::system_clock::now());
+    const auto seconds = std::chrono::floor<std::chrono::seconds>(now);
+    created = fmt::format("{:%Y-%m-%d %H:%M:%S}.{:06}", seconds, (now - seconds).count());
+  }
   const Row row = {Value::String(r.database), Value::String(r.name),     Value::String(KindName(r.kind)),
                    Value::String(r.text),     Value::String(r.sql_mode), Value::String(created)};
   auto trx = db.Begin();
@@ -95,8 +100,12 @@ Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace) {
     if (*old) STRATA_RETURN_IF_ERROR((*table)->Delete(Key(r.database, r.name, r.kind), trx->get()));
   }
   STRATA_RETURN_IF_ERROR((*table)->Insert(row, trx->get()));
-  return (*trx)->Commit();
+  Status committed = (*trx)->Commit();
+  changes.fetch_add(1);
+  return committed;
 }
+
+std::uint64_t RoutineChanges() { return changes.load(); }
 
 Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, RoutineKind kind) {
   auto found = FindRoutine(db, database, name, kind);
@@ -105,6 +114,7 @@ Result<bool> DeleteRoutine(Database& db, const std::string& database, const std:
   auto table = ProcTable(db, false);
   if (!table.ok()) return table.status();
   STRATA_RETURN_IF_ERROR((*table)->Delete(Key((*found)->database, (*found)->name, kind)));
+  changes.fetch_add(1);
   return true;
 }
 

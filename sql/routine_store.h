@@ -38,6 +38,11 @@ Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace);
 Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, RoutineKind kind);
 // Every routine and trigger, ordered by database, name.
 Result<std::vector<StoredRoutine>> ListRoutines(Database& db);
+// Counts the changes made to routines and triggers in this process: a session's parsed copies
+// are good while it stays the same (reading mysql.proc for each statement would make every
+// statement wait for the asynchronous commits before it).
+std::uint64_t RoutineChanges();
+
 // The routines and triggers of a database that is being dropped go with it.
 Status DeleteRoutinesOf(Database& db, const std::string& database);
 

@@ -581,7 +581,7 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
   // Inside a statement (a trigger, a function it calls) nothing may end its transaction.
   if (statement_trx_ &&
       (implicit_commit || std::holds_alternative<Commit>(statement) || std::holds_alternative<Rollback>(statement))) {
-    return Error({1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger."});
+    return Error({1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger"});
   }
   if (implicit_commit) {
     if (auto e = EndTransaction(true)) return Error(*e);
@@ -616,7 +616,9 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
             if (!s.from) return SelectInto(s, nullptr);
             return InTransaction([&](Transaction* t) { return SelectInto(s, t); });
           }
-          if (!s.from) return DoSelect(s, sink, nullptr);
+          // Without a table it needs no transaction, unless a function it calls writes: that is
+          // the statement's, undone with it.
+          if (!s.from && !CallsStoredFunction(s)) return DoSelect(s, sink, nullptr);
           return InTransaction([&](Transaction* t) { return DoSelect(s, sink, t); });
         } else if constexpr (std::is_same_v<T, Begin>) {
           auto t = db_.Begin({isolation_, s.consistent_snapshot});

@@ -111,6 +111,9 @@ class Session {
 
   // What expressions of this session see (variables, DATABASE(), LAST_INSERT_ID()).
   const EvalContext& context() const;
+  // The table has triggers (or whether it has could not be read): rows for it must go through
+  // a statement, which fires them.
+  bool HasTriggers(const TableSpec& spec);
   // Resolves a table name against the current database.
   SqlResult<Table*> FindTable(const TableName& name);
 
@@ -241,12 +244,27 @@ class Session {
   // The transaction of the statement running (InTransaction): the statements of the triggers
   // and functions it runs run in it.
   Transaction* statement_trx_ = nullptr;
+  // The tables the statements running use ("db.table"), outermost first: a function or trigger
+  // they run may not write one of them (1442), as the server forbids.
+  std::vector<std::string> tables_in_use_;
+  struct TableUse {
+    TableUse(Session& s, const TableSpec& spec) : s_(s) { s.tables_in_use_.push_back(spec.database + "." + spec.name); }
+    ~TableUse() { s_.tables_in_use_.pop_back(); }
+    TableUse(const TableUse&) = delete;
+    TableUse& operator=(const TableUse&) = delete;
+    Session& s_;
+  };
+  std::optional<SqlError> WriteAllowed(const TableSpec& spec) const;
   std::uint32_t failed_line_ = 0;  // where the routine that failed failed (note 4094)
   // The error of the routine that failed and where (4094), which the statement that ran it
   // lists as its diagnostics.
   std::vector<SqlWarning> failure_trail_;
   std::vector<std::string> running_routines_;  // "db.name" of each routine active, for recursion
+  // Routines and each table's triggers as parsed, while RoutineChanges() is `routines_seen_`.
   std::map<std::string, std::pair<std::string, std::shared_ptr<const Routine>>> routine_cache_;  // key: text, parsed
+  std::map<std::string, std::vector<std::shared_ptr<const Routine>>> triggers_of_;               // "db\ntable"
+  std::uint64_t routines_seen_ = ~std::uint64_t{0};
+  void RefreshRoutineCaches();
   std::optional<std::shared_future<Status>> last_async_commit_;
   const std::vector<std::string>* hints_ = nullptr;  // of the statement running
   std::uint64_t id_ = 0;

@@ -80,6 +80,10 @@ SqlResult<std::vector<std::vector<Value>>> CollidingKeys(Table& t, const Row& ro
 // it: the table's own name (1066), a column list of another length (1136) or a name twice (1060).
 std::optional<SqlError> CheckRowAlias(const Insert& ins, const TableSpec& spec);
 
+// A stored function is called somewhere in `e` or in the SELECT: a name the library does not have.
+bool CallsStoredFunction(const Expr* e);
+bool CallsStoredFunction(const Select& s);
+
 // `s` matches SHOW ... LIKE's pattern (any when there is none).
 bool LikeMatches(const std::string& s, const std::optional<std::string>& pattern);
 SqlError NoDatabase();

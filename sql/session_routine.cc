@@ -51,6 +51,16 @@ int MatchRank(const HandlerCondition& h, const SqlError& e) {
 // else class 01.
 std::string WarningState(const SqlWarning& w) { return w.code == 1329 ? "02000" : "01000"; }
 
+bool HasReturn(const PlStep& s) {
+  if (s.kind == PlStep::Kind::kReturn) return true;
+  auto any = [](const PlSteps& steps) { return std::any_of(steps.begin(), steps.end(), HasReturn); };
+  return any(s.body) || std::any_of(s.branches.begin(), s.branches.end(), any) || (s.otherwise && any(*s.otherwise)) ||
+         std::any_of(s.handlers.begin(), s.handlers.end(), [](const PlHandler& h) { return HasReturn(*h.body); });
+}
+
+// The routine's own sql_mode decides, not the caller's: it runs with the one it was created with.
+bool StrictMode(const std::string& sql_mode) { return sql_mode.find("STRICT_") != std::string::npos; }
+
 // `v` as a value of column `c` holds it: the conversion an INSERT makes, with its error in
 // strict mode and its mended value and warning otherwise.
 SqlResult<SqlValue> ConvertTo(const Column& c, const SqlValue& v, bool strict, std::vector<SqlWarning>& warnings) {
@@ -201,6 +211,13 @@ class RoutineRunner {
     StatementOutcome r = s_.RunNested(*s.statement, sink_);
     out_.rows = r.rows;
     out_.result_set = out_.result_set || r.result_set;
+    if (r.error) {  // a handler that takes the error clears what the statement said with it
+      const std::size_t said = out_.warnings.size();
+      out_.warnings.insert(out_.warnings.end(), r.warnings.begin(), r.warnings.end());
+      Jump j = Raise({*r.error});
+      if (j.kind != Jump::kFailed) out_.warnings.resize(said);
+      return j;
+    }
     // Warnings go to the CALL's list unless a handler takes them (it takes the first).
     for (const SqlWarning& w : r.warnings) {
       if (w.level != SqlWarning::Level::kError && !r.error && Handles({w.code, WarningState(w), w.message})) {
@@ -210,7 +227,6 @@ class RoutineRunner {
       }
       out_.warnings.push_back(w);
     }
-    if (r.error) return Raise({*r.error});
     return {};
   }
 
@@ -309,6 +325,8 @@ class RoutineRunner {
       }
       if (!best) continue;
       const PlStep* block = handlers_[level];
+      s_.failure_trail_.clear();  // handled: no longer the statement's to report
+      s_.failed_line_ = 0;
       std::vector<const PlStep*> inner(handlers_.begin() + static_cast<std::ptrdiff_t>(level), handlers_.end());
       handlers_.resize(level);
       handling_.push_back(c);
@@ -401,12 +419,14 @@ StatementOutcome Session::SelectInto(const Select& s, Transaction* trx) {
 SqlResult<std::shared_ptr<const Routine>> Session::LoadRoutine(const TableName& name, bool function) {
   const std::string database = name.database.empty() ? database_ : name.database;
   if (database.empty()) return NoDatabase();
+  RefreshRoutineCaches();
+  const std::string key = fmt::format("{}\n{}\n{}", database, Lower(name.name), KindName(KindOf(function)));
+  if (auto hit = routine_cache_.find(key); hit != routine_cache_.end() && hit->second.second) return hit->second.second;
   auto stored = FindRoutine(db_, database, name.name, KindOf(function));
   if (!stored.ok()) return FromStatus(stored.status());
   if (!*stored) return NoSuchRoutine(function, database, name.name);
-  const std::string key = fmt::format("{}\n{}\n{}", database, Lower(name.name), KindName(KindOf(function)));
   auto& cached = routine_cache_[key];
-  if (cached.first != (*stored)->text || !cached.second) {
+  {
     Parsed p = Parse((*stored)->text);
     auto* create = p.statement ? std::get_if<CreateRoutine>(&*p.statement) : nullptr;
     if (p.error || !create) {
@@ -422,12 +442,32 @@ SqlResult<std::shared_ptr<const Routine>> Session::LoadRoutine(const TableName& 
   return cached.second;
 }
 
+std::optional<SqlError> Session::WriteAllowed(const TableSpec& spec) const {
+  if (!frame_) return std::nullopt;  // a statement of its own (a procedure's), not inside another
+  const std::string key = spec.database + "." + spec.name;
+  if (std::find(tables_in_use_.begin(), tables_in_use_.end(), key) == tables_in_use_.end()) return std::nullopt;
+  return SqlError{1442, "HY000",
+                  fmt::format("Can't update table '{}' in stored function/trigger because it is already used by "
+                              "statement which invoked this stored function/trigger",
+                              spec.name)};
+}
+
+void Session::RefreshRoutineCaches() {
+  const std::uint64_t now = RoutineChanges();
+  if (now == routines_seen_) return;
+  routine_cache_.clear();
+  triggers_of_.clear();
+  routines_seen_ = now;
+}
+
 StatementOutcome Session::DoCreateRoutine(const CreateRoutine& c) {
   if (c.routine->trigger) return DoCreateTrigger(c);
   const Routine& r = *c.routine;
   const std::string database = r.name.database.empty() ? database_ : r.name.database;
   if (database.empty()) return Error(NoDatabase());
   if (!DatabaseExists(database)) return Error(UnknownDatabase(database));
+  if (r.function && !HasReturn(r.body))
+    return Error({1320, "42000", fmt::format("No RETURN found in FUNCTION {}.{}", database, r.name.name)});
   auto existing = FindRoutine(db_, database, r.name.name, KindOf(r.function));
   if (!existing.ok()) return Error(FromStatus(existing.status()));
   StatementOutcome o;
@@ -472,7 +512,7 @@ std::optional<SqlError> Session::RunRoutine(const Routine& r, RoutineFrame& fram
                                             StatementOutcome& o) {
   const std::string key = r.name.database + "." + Lower(r.name.name);
   if (std::find(running_routines_.begin(), running_routines_.end(), key) != running_routines_.end()) {
-    if (r.function) return SqlError{1424, "HY000", "Recursive stored functions and triggers are not allowed."};
+    if (r.function) return SqlError{1424, "HY000", "Recursive stored functions and triggers are not allowed"};
     return SqlError{1456, "HY000",
                     fmt::format("Recursive limit 0 (as set by the max_sp_recursion_depth variable) was exceeded for "
                                 "routine {}",
@@ -520,13 +560,14 @@ StatementOutcome Session::DoCall(const Call& c, ResultSink& sink) {
     if (p.mode == RoutineVariable::Mode::kOut) continue;
     auto v = Eval(arg, *context_);
     if (!v.ok()) return Error(v.error());
-    auto converted = ConvertTo(p.column, *v, strict(), o.warnings);
+    auto converted = ConvertTo(p.column, *v, StrictMode(r.sql_mode), o.warnings);
     if (!converted.ok()) return Error(converted.error());
     frame.values[i] = std::move(*converted);
   }
   const bool outermost = frame_ == nullptr;
   if (outermost) failed_line_ = 0;
   if (auto e = RunRoutine(r, frame, sink, o)) {
+    if (outermost && routine_async_commit_ && !async_commit_) (void)WaitDurable();  // what it did commit
     StatementOutcome failed = Error(*e);
     failed.warnings = std::move(o.warnings);
     NoteWhereRoutineFailed(r, *e);
@@ -562,7 +603,7 @@ std::optional<SqlResult<SqlValue>> Session::CallStoredFunction(const std::string
   StatementOutcome o;
   if (!frame_) failed_line_ = 0;
   for (std::size_t i = 0; i < r.parameters; ++i) {
-    auto converted = ConvertTo(r.variables[i].column, args[i], strict(), o.warnings);
+    auto converted = ConvertTo(r.variables[i].column, args[i], StrictMode(r.sql_mode), o.warnings);
     if (!converted.ok()) return converted.error();
     frame.values[i] = std::move(*converted);
   }
@@ -580,7 +621,7 @@ std::optional<SqlResult<SqlValue>> Session::CallStoredFunction(const std::string
     return *e;
   }
   if (!frame.returned) return SqlError{1321, "2F005", fmt::format("FUNCTION {} ended without RETURN", r.name.name)};
-  return ConvertTo(*r.returns, *frame.returned, strict(), eval_warnings_);
+  return ConvertTo(*r.returns, *frame.returned, StrictMode(r.sql_mode), eval_warnings_);
 }
 
 StatementOutcome Session::ShowRoutines(const Show& s, ResultSink& sink) {
@@ -619,8 +660,11 @@ StatementOutcome Session::ShowRoutines(const Show& s, ResultSink& sink) {
                {"Database Collation"}});
   for (const StoredRoutine& r : *all) {
     if (r.kind != KindOf(function) || (s.like && !LikeMatches(r.name, *s.like))) continue;
+    auto loaded = LoadRoutine({r.database, r.name}, function);
+    if (!loaded.ok()) return Error(loaded.error());
     sink.Row({r.database, r.name, KindName(r.kind), "root@localhost", r.created.substr(0, 19), r.created.substr(0, 19),
-              "DEFINER", "", "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"});
+              (*loaded)->invoker ? "INVOKER" : "DEFINER", (*loaded)->comment, "utf8mb4", "utf8mb4_general_ci",
+              "utf8mb4_general_ci"});
     ++o.rows;
   }
   return o;

@@ -147,6 +147,8 @@ std::optional<StatementOutcome> Session::FastInsert(std::string_view text) {
 
 StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::vector<Row>& rows, Transaction* trx) {
   const TableSpec& spec = t.spec();
+  if (auto refused = WriteAllowed(spec)) return Error(*refused);
+  TableUse use(*this, spec);
   StatementOutcome o;
   std::uint64_t duplicates = 0;
   const InsertOptions options = insert_options();
@@ -258,6 +260,8 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
     if (!i) return Error(UnknownColumn(a.column, "field list"));
     targets.push_back(*i);
   }
+  if (auto refused = WriteAllowed(spec)) return Error(*refused);
+  TableUse use(*this, spec);
   auto rows = ChangingRows(t, *this, u.where.get(), u.order_by, u.limit, trx);
   if (!rows.ok()) return Error(rows.error());
   const auto pk = Positions(spec, spec.primary_key);
@@ -325,6 +329,8 @@ StatementOutcome Session::DoDelete(const Delete& d, Transaction* trx) {
   auto table = FindTable(d.table);
   if (!table.ok()) return Error(table.error());
   Table& t = **table;
+  if (auto refused = WriteAllowed(t.spec())) return Error(*refused);
+  TableUse use(*this, t.spec());
   auto rows = ChangingRows(t, *this, d.where.get(), d.order_by, d.limit, trx);
   if (!rows.ok()) return Error(rows.error());
   const auto pk = Positions(t.spec(), t.spec().primary_key);

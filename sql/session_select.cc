@@ -6,6 +6,7 @@
 
 #include "sql/access_path.h"
 #include "sql/decimal.h"
+#include "sql/functions.h"
 #include "sqltext/lexer.h"
 #include "sql/session.h"
 #include "sql/select_plan.h"
@@ -140,6 +141,21 @@ SqlResult<std::vector<SelectOutput>> SelectOutputs(const Select& s, const TableS
 }  // namespace
 
 // The rows flow scan -> filter -> aggregate | sort -> limit -> project (select_plan.h).
+// A call of a stored function somewhere in `e`: a name the function library does not have.
+bool CallsStoredFunction(const Expr* e) {
+  if (!e) return false;
+  if (e->kind == Expr::Kind::kFunction && !FindFunction(e->name) && !IsAggregate(*e)) return true;
+  return std::any_of(e->args.begin(), e->args.end(), [](const ExprPtr& a) { return CallsStoredFunction(a.get()); });
+}
+
+bool CallsStoredFunction(const Select& s) {
+  return CallsStoredFunction(s.where.get()) ||
+         std::any_of(s.items.begin(), s.items.end(),
+                     [](const SelectItem& i) { return CallsStoredFunction(i.expr.get()); }) ||
+         std::any_of(s.order_by.begin(), s.order_by.end(),
+                     [](const OrderItem& o) { return CallsStoredFunction(o.expr.get()); });
+}
+
 StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transaction* trx) {
   Table* table = nullptr;
   const TableSpec* spec = nullptr;
@@ -189,10 +205,26 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
   }
   if (middle) after_filter = middle.get();
   FilterStep filter(state, s.where.get(), after_filter);
+  // A stored function may write (even the rows being read): its statements run once the scan,
+  // whose latches a write on this thread would wait for, is over: the rows are read first.
+  const bool read_first = CallsStoredFunction(s);
+  TableUse use(*this, *spec);
+  std::vector<Row> read;
   Status st = Visit(*table, path, trx, s.lock, [&](const Row& row) {
     if (interrupted()) return state.Fail(Interrupted());
+    if (read_first) {
+      read.push_back(row);
+      return true;
+    }
     return filter.Push(&row);
   });
+  for (std::size_t r = 0; r < read.size() && st.ok() && !state.error; ++r) {
+    if (interrupted()) {
+      state.Fail(Interrupted());
+      break;
+    }
+    if (!filter.Push(&read[r])) break;
+  }
   if (!state.error && st.ok()) filter.Finish();
   if (state.error) return Error(*state.error);
   if (!st.ok()) return Error(FromStatus(st));

@@ -77,6 +77,9 @@ StatementOutcome Session::ShowCreateTrigger(const Show& s, ResultSink& sink) {
 
 SqlResult<std::vector<std::shared_ptr<const Routine>>> Session::TriggersOf(const std::string& database,
                                                                            const std::string& table) {
+  RefreshRoutineCaches();
+  const std::string table_key = database + "\n" + table;
+  if (auto hit = triggers_of_.find(table_key); hit != triggers_of_.end()) return hit->second;
   std::vector<std::shared_ptr<const Routine>> out;
   auto all = ListRoutines(db_);
   if (!all.ok()) return FromStatus(all.status());
@@ -102,7 +105,13 @@ SqlResult<std::vector<std::shared_ptr<const Routine>>> Session::TriggersOf(const
     if (t.table.name == table && (t.table.database.empty() || t.table.database == database))
       out.push_back(cached.second);
   }
+  triggers_of_[table_key] = out;
   return out;
+}
+
+bool Session::HasTriggers(const TableSpec& spec) {
+  auto triggers = TriggersOf(spec.database, spec.name);
+  return !triggers.ok() || !triggers->empty();
 }
 
 SqlResult<TableTriggers> Session::LoadTriggers(const TableSpec& spec, TriggerEvent event) {

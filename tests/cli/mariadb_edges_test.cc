@@ -1407,3 +1407,118 @@ SELECT * FROM c8;
 INSERT INTO c8 VALUES (2, 'ab', 1);
 )");
 }
+
+// Triggers as a user writes them: BEFORE triggers that refuse a row (SIGNAL) or change NEW,
+// AFTER triggers writing an audit table with NEW and OLD (AUTO_INCREMENT values included),
+// UPDATE triggers firing for rows matched but unchanged, a failing trigger undoing its whole
+// statement (its error and where it failed listed after), the refusals at CREATE TRIGGER, DROP
+// TRIGGER, and a dropped table taking its triggers.
+TEST_F(MariadbEdgesTest, TriggersFireAsTheServerFiresThem) {
+  ExpectSame(
+      R"SQL(CREATE TABLE acct (id INT AUTO_INCREMENT PRIMARY KEY, owner VARCHAR(20), balance DECIMAL(10,2) NOT NULL DEFAULT 0, updated INT DEFAULT 0);
+CREATE TABLE audit (n INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(10), acct INT, old_balance DECIMAL(10,2), new_balance DECIMAL(10,2));
+DELIMITER ;;
+CREATE TRIGGER acct_bi BEFORE INSERT ON acct FOR EACH ROW
+BEGIN
+  IF NEW.balance < 0 THEN
+    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'negative opening balance';
+  END IF;
+  SET NEW.owner = UPPER(NEW.owner);
+END;;
+CREATE TRIGGER acct_ai AFTER INSERT ON acct FOR EACH ROW
+  INSERT INTO audit (what, acct, new_balance) VALUES ('open', NEW.id, NEW.balance);;
+CREATE TRIGGER acct_bu BEFORE UPDATE ON acct FOR EACH ROW SET NEW.updated = OLD.updated + 1;;
+CREATE TRIGGER acct_au AFTER UPDATE ON acct FOR EACH ROW
+  INSERT INTO audit (what, acct, old_balance, new_balance) VALUES ('change', NEW.id, OLD.balance, NEW.balance);;
+CREATE TRIGGER acct_ad AFTER DELETE ON acct FOR EACH ROW
+  INSERT INTO audit (what, acct, old_balance) VALUES ('close', OLD.id, OLD.balance);;
+DELIMITER ;
+INSERT INTO acct (owner, balance) VALUES ('ann', 10), ('bob', 20.5);
+INSERT INTO acct (owner, balance) VALUES ('cy', 5), ('dee', -1);
+SELECT * FROM acct ORDER BY id;
+UPDATE acct SET balance = balance * 2 WHERE id <= 2;
+UPDATE acct SET balance = balance WHERE id = 1;
+DELETE FROM acct WHERE id = 2;
+SELECT * FROM acct ORDER BY id;
+SELECT * FROM audit ORDER BY n;
+CREATE TRIGGER acct_ai AFTER INSERT ON acct FOR EACH ROW SET @x = 1;
+CREATE TRIGGER bad1 AFTER INSERT ON acct FOR EACH ROW SET NEW.owner = 'x';
+CREATE TRIGGER bad2 BEFORE INSERT ON acct FOR EACH ROW SET @x = OLD.owner;
+CREATE TRIGGER bad3 BEFORE DELETE ON acct FOR EACH ROW SET @x = NEW.owner;
+CREATE TRIGGER bad4 BEFORE UPDATE ON acct FOR EACH ROW SET OLD.owner = 'x';
+CREATE TRIGGER bad5 BEFORE UPDATE ON nosuch FOR EACH ROW SET @x = 1;
+CREATE TRIGGER bad6 BEFORE UPDATE ON acct FOR EACH ROW SELECT 1;
+DROP TRIGGER nosuch;
+DROP TRIGGER IF EXISTS nosuch;
+DROP TRIGGER acct_bu;
+UPDATE acct SET balance = 1 WHERE id = 1;
+SELECT * FROM acct ORDER BY id;
+DROP TABLE acct;
+CREATE TABLE acct (id INT PRIMARY KEY);
+INSERT INTO acct VALUES (1);
+SELECT COUNT(*) FROM audit;
+DROP TRIGGER acct_ai;
+)SQL");
+}
+
+// Functions and triggers inside other statements: a function writing another table from a
+// SELECT's rows, its writes undone with a statement that fails, 1442 for a write to the table
+// the calling statement changes, the types dumps write (RETURNS varchar(50) CHARSET ...), and
+// a condition a handler took not left among the CALL's warnings.
+TEST_F(MariadbEdgesTest, RoutinesInsideOtherStatements) {
+  ExpectSame(R"SQL(DROP DATABASE IF EXISTS ri_r01; CREATE DATABASE ri_r01; USE ri_r01;
+CREATE TABLE t (id INT PRIMARY KEY, v INT);
+CREATE TABLE u (id INT PRIMARY KEY);
+INSERT INTO t VALUES (1, 10); INSERT INTO u VALUES (1);
+DELIMITER //
+CREATE FUNCTION bump(i INT) RETURNS INT MODIFIES SQL DATA BEGIN UPDATE t SET v = v + 1 WHERE id = i; RETURN i; END//
+DELIMITER ;
+SELECT bump(1) FROM u;
+SELECT * FROM t;
+DROP DATABASE ri_r01;
+DROP DATABASE IF EXISTS ri_r02; CREATE DATABASE ri_r02; USE ri_r02;
+CREATE TABLE t (id INT PRIMARY KEY);
+DELIMITER //
+CREATE FUNCTION ins(v INT) RETURNS INT BEGIN INSERT INTO t VALUES (v); RETURN v; END//
+DELIMITER ;
+SELECT ins(1), ins(1);
+SELECT * FROM t;
+START TRANSACTION;
+SELECT ins(101), ins(101);
+COMMIT;
+SELECT * FROM t;
+DROP DATABASE ri_r02;
+DROP DATABASE IF EXISTS ri_r05; CREATE DATABASE ri_r05; USE ri_r05;
+CREATE TABLE t (id INT PRIMARY KEY, v INT);
+INSERT INTO t VALUES (1, 10), (2, 20);
+DELIMITER //
+CREATE FUNCTION bump(i INT) RETURNS INT MODIFIES SQL DATA BEGIN UPDATE t SET v = v + 1 WHERE id = i; RETURN i; END//
+DELIMITER ;
+SET innodb_lock_wait_timeout = 2;
+UPDATE t SET v = bump(id);
+SELECT * FROM t;
+DROP DATABASE ri_r05;
+DROP DATABASE IF EXISTS ri_r04; CREATE DATABASE ri_r04; USE ri_r04;
+DELIMITER ;;
+CREATE FUNCTION greet(who VARCHAR(20)) RETURNS varchar(50) CHARSET utf8mb4 COLLATE utf8mb4_general_ci
+    DETERMINISTIC
+RETURN CONCAT('Hello, ', who, '!') ;;
+CREATE PROCEDURE p(a VARCHAR(10) CHARACTER SET latin1) BEGIN DECLARE v VARCHAR(10) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT 'A'; SELECT a, v; END ;;
+DELIMITER ;
+SELECT greet('x');
+CALL p('b');
+DROP DATABASE ri_r04;
+DROP DATABASE IF EXISTS ri_r09; CREATE DATABASE ri_r09; USE ri_r09;
+CREATE PROCEDURE inner_p() SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'boom';
+DELIMITER //
+CREATE PROCEDURE outer_p()
+BEGIN
+  DECLARE CONTINUE HANDLER FOR SQLEXCEPTION SET @caught = 1;
+  CALL inner_p();
+END//
+DELIMITER ;
+CALL outer_p();
+SELECT @@warning_count, @@error_count;
+DROP DATABASE ri_r09;
+)SQL");
+}
