@@ -22,6 +22,14 @@ std::string WithoutCommentClose(std::string text) {
   return text;
 }
 
+const Expr* FirstColumn(const Expr& e) {
+  if (e.kind == Expr::Kind::kColumn) return &e;
+  for (const ExprPtr& a : e.args) {
+    if (const Expr* found = FirstColumn(*a)) return found;
+  }
+  return nullptr;
+}
+
 bool IsWordAt(const Token& t, std::initializer_list<std::string_view> words) {
   for (std::string_view w : words) {
     if (t.IsWord(w)) return true;
@@ -446,7 +454,12 @@ void Parser::Declare(PlStep& block) {
   while (AcceptPunct(","));
   const Column column = DeclaredType(names.front());
   std::shared_ptr<const Expr> value;
-  if (AcceptWord("DEFAULT")) value = Expression();
+  if (AcceptWord("DEFAULT")) {
+    value = Expression();
+    // No row is in scope here: a name that is not a variable (declared before) is none (1327).
+    if (const Expr* unknown = FirstColumn(*value))
+      Fail(1327, "42000", fmt::format("Undeclared variable: {}", unknown->name));
+  }
   for (const std::string& name : names) {
     RoutineVariable v{name, column, RoutineVariable::Mode::kLocal};
     v.column.name = name;

@@ -37,7 +37,7 @@ constexpr std::array<std::string_view, 7> kPrelude{
     "SET autocommit = 1",
 };
 
-constexpr std::array<std::string_view, 11> kSeeds{
+constexpr std::array<std::string_view, 12> kSeeds{
     "INSERT INTO t (a, b) VALUES (4, 'b5');\nUPDATE t SET a = (a + 1) * 2 WHERE id = 1;\n"
     "DELETE FROM t WHERE b = 'b2';\nSELECT * FROM t WHERE a > 1 ORDER BY b;\n",
     "BEGIN;\nUPDATE t SET c = REPEAT('x', 15000) WHERE id = 2;\nINSERT INTO t (b) VALUES ('b1');\n"
@@ -75,6 +75,13 @@ constexpr std::array<std::string_view, 11> kSeeds{
     "  OPEN cur;\n  REPEAT FETCH cur INTO v; UNTIL done END REPEAT;\n  CLOSE cur;\n"
     "  IF v < 0 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'neg'; END IF;\nEND$$\nDELIMITER ;\n"
     "SELECT f(1), f(2), f(99);\nUPDATE t SET b = f(id) WHERE id < 3;\nCALL c();\n",
+    "CREATE TABLE log (n INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(8), k INT);\nDELIMITER ;;\n"
+    "CREATE TRIGGER bi BEFORE INSERT ON t FOR EACH ROW BEGIN IF NEW.a < 0 THEN SIGNAL SQLSTATE '45000'; END IF; "
+    "SET NEW.b = CONCAT('t', NEW.a); END;;\nCREATE TRIGGER au AFTER UPDATE ON t FOR EACH ROW INSERT INTO log (what, k) "
+    "VALUES ('upd', OLD.a);;\nCREATE TRIGGER ad AFTER DELETE ON t FOR EACH ROW INSERT INTO log (what, k) VALUES "
+    "('del', OLD.id);;\nDELIMITER ;\nINSERT INTO t (a) VALUES (7), (8);\nINSERT INTO t (a) VALUES (-1);\n"
+    "UPDATE t SET a = a + 1 WHERE id < 3;\nDELETE FROM t WHERE a > 7;\nCREATE TABLE t3 SELECT id, a FROM t;\n"
+    "DROP TRIGGER bi;\nSELECT COUNT(*) FROM log;\n",
 };
 
 std::filesystem::path MakeDir() {
