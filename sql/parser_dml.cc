@@ -215,6 +215,38 @@ std::optional<Isolation> Parser::IsolationFromWords(const std::string& level) {
   return std::nullopt;
 }
 
+// What one SET item sets: @user, @@[global.|session.]system, a trigger's NEW.c, a routine's
+// variable (which hides a system variable of its name), or a system variable's bare name.
+void Parser::SetTarget(SetVariable& v) {
+  const Token& t = Peek();
+  if (t.Is(TokenKind::kUserVar)) {
+    v.scope = SetVariable::Scope::kUser;
+    v.name = Take().text;
+  } else if (t.Is(TokenKind::kSystemVar)) {
+    std::string name = Lower(Take().text);
+    if (name.rfind("global.", 0) == 0) {
+      v.scope = SetVariable::Scope::kGlobal;
+      name = name.substr(7);
+    } else if (name.rfind("session.", 0) == 0 || name.rfind("local.", 0) == 0) {
+      name = name.substr(name.find('.') + 1);
+    }
+    v.name = name;
+  } else if (Peek(1).IsPunct(".") && Peek().Is(TokenKind::kWord) && TriggerRow(Peek().text)) {  // SET NEW.c = ...
+    if (!*TriggerRow(Take().text)) throw Failure{{1362, "HY000", "Updating of OLD row is not allowed in trigger"}};
+    if (!routine_->trigger->before)
+      throw Failure{{1362, "HY000", "Updating of NEW row is not allowed in after trigger"}};
+    ++i_;
+    v.scope = SetVariable::Scope::kNewRow;
+    v.name = Name();
+  } else if (auto slot = v.scope == SetVariable::Scope::kSession ? LocalSlot(Peek().text) : std::nullopt) {
+    ++i_;  // a routine's variable, which hides a system variable of its name
+    v.scope = SetVariable::Scope::kLocal;
+    v.slot = *slot;
+  } else {
+    v.name = Lower(Name());
+  }
+}
+
 sql::Statement Parser::ParseSet() {
   ++i_;
   bool global = false;
@@ -259,33 +291,7 @@ sql::Statement Parser::ParseSet() {
         AcceptWord("SESSION") || AcceptWord("LOCAL");
     }
     first = false;
-    const Token& t = Peek();
-    if (t.Is(TokenKind::kUserVar)) {
-      v.scope = SetVariable::Scope::kUser;
-      v.name = Take().text;
-    } else if (t.Is(TokenKind::kSystemVar)) {
-      std::string name = Lower(Take().text);
-      if (name.rfind("global.", 0) == 0) {
-        v.scope = SetVariable::Scope::kGlobal;
-        name = name.substr(7);
-      } else if (name.rfind("session.", 0) == 0 || name.rfind("local.", 0) == 0) {
-        name = name.substr(name.find('.') + 1);
-      }
-      v.name = name;
-    } else if (Peek(1).IsPunct(".") && Peek().Is(TokenKind::kWord) && TriggerRow(Peek().text)) {  // SET NEW.c = ...
-      if (!*TriggerRow(Take().text)) throw Failure{{1362, "HY000", "Updating of OLD row is not allowed in trigger"}};
-      if (!routine_->trigger->before)
-        throw Failure{{1362, "HY000", "Updating of NEW row is not allowed in after trigger"}};
-      ++i_;
-      v.scope = SetVariable::Scope::kNewRow;
-      v.name = Name();
-    } else if (auto slot = v.scope == SetVariable::Scope::kSession ? LocalSlot(Peek().text) : std::nullopt) {
-      ++i_;  // a routine's variable, which hides a system variable of its name
-      v.scope = SetVariable::Scope::kLocal;
-      v.slot = *slot;
-    } else {
-      v.name = Lower(Name());
-    }
+    SetTarget(v);
     if (!AcceptPunct("=") && !AcceptPunct(":=")) Syntax();
     // SET x = ON / OFF / DEFAULT / a bare word: the word as a string.
     if (Peek().kind == TokenKind::kWord && !LocalSlot(Peek().text) && !Peek(1).IsPunct("(") && !Peek(1).IsPunct(".") &&

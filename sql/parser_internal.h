@@ -127,6 +127,7 @@ class Parser : public Cursor {
 
   static std::optional<Isolation> IsolationFromWords(const std::string& level);
   sql::Statement ParseSet();
+  void SetTarget(SetVariable& v);
   sql::Statement ParseShow();
 
   // ---- stored routines (parser_routine.cc) ----

@@ -568,16 +568,22 @@ std::optional<SqlError> Session::EndTransaction(bool commit) {
   return std::nullopt;
 }
 
+// Statements that end the open transaction first, as MySQL's implicit commit does.
+bool CommitsImplicitly(const Statement& s) {
+  return std::visit(
+      [](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        return std::is_same_v<T, CreateDatabase> || std::is_same_v<T, DropDatabase> || std::is_same_v<T, CreateTable> ||
+               std::is_same_v<T, DropTable> || std::is_same_v<T, CreateIndex> || std::is_same_v<T, AlterInstanceRedo> ||
+               std::is_same_v<T, Begin> || std::is_same_v<T, AlterTable> || std::is_same_v<T, RenameTable> ||
+               std::is_same_v<T, Truncate> || std::is_same_v<T, CreateRoutine> || std::is_same_v<T, DropRoutine> ||
+               std::is_same_v<T, DropTrigger>;
+      },
+      s);
+}
+
 StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink) {
-  // Statements that end the open transaction first, as MySQL's implicit commit does.
-  const bool implicit_commit =
-      std::holds_alternative<CreateDatabase>(statement) || std::holds_alternative<DropDatabase>(statement) ||
-      std::holds_alternative<CreateTable>(statement) || std::holds_alternative<DropTable>(statement) ||
-      std::holds_alternative<CreateIndex>(statement) || std::holds_alternative<AlterInstanceRedo>(statement) ||
-      std::holds_alternative<Begin>(statement) || std::holds_alternative<AlterTable>(statement) ||
-      std::holds_alternative<RenameTable>(statement) || std::holds_alternative<Truncate>(statement) ||
-      std::holds_alternative<CreateRoutine>(statement) || std::holds_alternative<DropRoutine>(statement) ||
-      std::holds_alternative<DropTrigger>(statement);
+  const bool implicit_commit = CommitsImplicitly(statement);
   // Inside a statement (a trigger, a function it calls) nothing may end its transaction.
   if (statement_trx_ &&
       (implicit_commit || std::holds_alternative<Commit>(statement) || std::holds_alternative<Rollback>(statement))) {

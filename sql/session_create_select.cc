@@ -59,6 +59,58 @@ std::optional<Column> ColumnOf(const Target& t, const TableSpec* from) {
   return c;
 }
 
+// The new table's columns: the statement's columns the SELECT does not fill first, then the
+// SELECT's in its order (the statement's definition where it gives one), as the server lays
+// them out; `names` gets the column each SELECT column fills.
+std::optional<SqlError> LayOut(const CreateTable& c, const Select& select, const std::vector<std::string>& headings,
+                               const TableSpec* from, CreateTable& create, std::vector<std::string>& names) {
+  std::vector<Target> targets;
+  std::size_t heading = 0;
+  for (const SelectItem& item : select.items) {
+    if (item.expr) {
+      targets.push_back({heading < headings.size() ? headings[heading] : item.text, item.expr.get(), item.text});
+      ++heading;
+      continue;
+    }
+    if (!from) return SqlError{1096, "HY000", "No tables used"};
+    for (const Column& col : from->columns) targets.push_back({col.name, nullptr, col.name});  // *
+    heading += from->columns.size();
+  }
+  create.select.reset();
+  create.spec.columns.clear();
+  create.default_now.clear();
+  auto add = [&](Column col, bool now) {
+    create.spec.columns.push_back(std::move(col));
+    create.default_now.push_back(now);
+  };
+  auto selected = [&](const std::string& name) {
+    return std::any_of(targets.begin(), targets.end(), [&](const Target& t) { return EqualsIgnoreCase(t.name, name); });
+  };
+  for (std::size_t k = 0; k < c.spec.columns.size(); ++k) {
+    if (!selected(c.spec.columns[k].name)) add(c.spec.columns[k], c.default_now[k]);
+  }
+  for (const Target& t : targets) {
+    if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return EqualsIgnoreCase(n, t.name); }))
+      return SqlError{1060, "42S21", fmt::format("Duplicate column name '{}'", t.name)};
+    names.push_back(t.name);
+    if (auto at = FindColumn(c.spec, t.name)) {
+      add(c.spec.columns[*at], c.default_now[*at]);
+      continue;
+    }
+    auto column = ColumnOf(t, from);
+    if (!column) {
+      return NotSupported(fmt::format(
+          "CREATE TABLE ... SELECT of the expression `{}` (define its column: CREATE TABLE t ({} type) SELECT ...)",
+          t.text, t.name));
+    }
+    add(std::move(*column), false);
+  }
+  for (const std::string& k : create.spec.primary_key) {  // a key on a column the SELECT brought
+    if (auto at = FindColumn(create.spec, k)) create.spec.columns[*at].nullable = false;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 StatementOutcome Session::DoCreateTableSelect(const CreateTable& c) {
@@ -73,54 +125,9 @@ StatementOutcome Session::DoCreateTableSelect(const CreateTable& c) {
   HeadedValuesSink rows;
   StatementOutcome read = InTransaction([&](Transaction* t) { return DoSelect(select, rows, t); });
   if (read.error) return read;
-  std::vector<Target> targets;
-  std::size_t heading = 0;
-  for (const SelectItem& item : select.items) {
-    if (item.expr) {
-      targets.push_back({heading < rows.names.size() ? rows.names[heading] : item.text, item.expr.get(), item.text});
-      ++heading;
-      continue;
-    }
-    if (!from) return Error({1096, "HY000", "No tables used"});
-    for (const Column& col : from->columns) targets.push_back({col.name, nullptr, col.name});  // *
-    heading += from->columns.size();
-  }
-  // The statement's columns the SELECT does not fill come first, then the SELECT's, in its
-  // order (taking the statement's definition where it gives one), as the server lays them out.
   CreateTable create = c;
-  create.select.reset();
-  create.spec.columns.clear();
-  create.default_now.clear();
-  auto add = [&](Column col, bool now) {
-    create.spec.columns.push_back(std::move(col));
-    create.default_now.push_back(now);
-  };
-  auto selected = [&](const std::string& name) {
-    return std::any_of(targets.begin(), targets.end(), [&](const Target& t) { return EqualsIgnoreCase(t.name, name); });
-  };
-  for (std::size_t k = 0; k < c.spec.columns.size(); ++k) {
-    if (!selected(c.spec.columns[k].name)) add(c.spec.columns[k], c.default_now[k]);
-  }
   std::vector<std::string> names;  // the table column each SELECT column fills
-  for (const Target& t : targets) {
-    if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return EqualsIgnoreCase(n, t.name); }))
-      return Error({1060, "42S21", fmt::format("Duplicate column name '{}'", t.name)});
-    names.push_back(t.name);
-    if (auto at = FindColumn(c.spec, t.name)) {
-      add(c.spec.columns[*at], c.default_now[*at]);
-      continue;
-    }
-    auto column = ColumnOf(t, from);
-    if (!column) {
-      return Error(NotSupported(fmt::format(
-          "CREATE TABLE ... SELECT of the expression `{}` (define its column: CREATE TABLE t ({} type) SELECT ...)",
-          t.text, t.name)));
-    }
-    add(std::move(*column), false);
-  }
-  for (const std::string& k : create.spec.primary_key) {  // a key on a column the SELECT brought
-    if (auto at = FindColumn(create.spec, k)) create.spec.columns[*at].nullable = false;
-  }
+  if (auto refused = LayOut(c, select, rows.names, from, create, names)) return Error(*refused);
   StatementOutcome made = DoCreateTable(create);
   if (made.error || (create.if_not_exists && !made.warnings.empty() && made.warnings.back().code == 1050)) return made;
   TableName name = create.table;
