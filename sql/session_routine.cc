@@ -501,7 +501,9 @@ StatementOutcome Session::DoDropRoutine(const DropRoutine& d) {
 // The error, then where in the routine it happened, as the server lists them after the
 // statement that ran the routine (Run adds them to its diagnostics).
 void Session::NoteWhereRoutineFailed(const Routine& r, const SqlError& e) {
-  if (!failure_trail_.empty()) return;  // the innermost routine's failure is the one to say
+  // The innermost routine's failure is the one to say; one refused before it ran (recursion)
+  // is said by the routine whose statement called it.
+  if (!failure_trail_.empty() || !failed_line_) return;
   failure_trail_.push_back({SqlWarning::Level::kError, e.code, e.message});
   if (failed_line_)
     failure_trail_.push_back({SqlWarning::Level::kNote, 4094,
