@@ -175,6 +175,44 @@ json HiddenColumnJson(const char* name, int type, int bytes, std::size_t positio
           {"se_private_data", ""}};
 }
 
+// The foreign keys as MySQL's dictionary keeps them (its rule and match numbers; column_opx
+// the referencing column's position).
+json ForeignKeysJson(const TableSpec& s) {
+  json out = json::array();
+  for (const ForeignKeySpec& fk : s.foreign_keys) {
+    json elements = json::array();
+    for (std::size_t i = 0; i < fk.columns.size(); ++i) {
+      elements.push_back({{"column_opx", s.ColumnIndex(fk.columns[i]).value_or(0)},
+                          {"ordinal_position", i + 1},
+                          {"referenced_column_name", fk.ref_columns[i]}});
+    }
+    out.push_back({{"name", fk.name},
+                   {"match_option", 1},
+                   {"update_rule", static_cast<int>(fk.on_update)},
+                   {"delete_rule", static_cast<int>(fk.on_delete)},
+                   {"unique_constraint_name", ""},
+                   {"referenced_table_catalog_name", "def"},
+                   {"referenced_table_schema_name", fk.ref_database},
+                   {"referenced_table_name", fk.ref_table},
+                   {"elements", elements}});
+  }
+  return out;
+}
+
+ForeignKeySpec ForeignKeyFromJson(const json& j, const TableSpec& s) {
+  ForeignKeySpec fk;
+  fk.name = j.at("name").get<std::string>();
+  fk.on_update = static_cast<ForeignKeyAction>(j.at("update_rule").get<int>());
+  fk.on_delete = static_cast<ForeignKeyAction>(j.at("delete_rule").get<int>());
+  fk.ref_database = j.at("referenced_table_schema_name").get<std::string>();
+  fk.ref_table = j.at("referenced_table_name").get<std::string>();
+  for (const json& e : j.at("elements")) {
+    fk.columns.push_back(s.columns.at(e.at("column_opx").get<std::size_t>()).name);
+    fk.ref_columns.push_back(e.at("referenced_column_name").get<std::string>());
+  }
+  return fk;
+}
+
 }  // namespace
 
 std::vector<IndexField> IndexFields(const TableSpec& spec, std::size_t index) {
@@ -266,7 +304,7 @@ std::string TableSdi(const TableMeta& m) {
                 {"partition_type", 0},
                 {"collation_id", 45},
                 {"indexes", indexes},
-                {"foreign_keys", json::array()},
+                {"foreign_keys", ForeignKeysJson(s)},
                 {"partitions", json::array()}}}};
   return doc.dump();
 }
@@ -349,6 +387,8 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
       }
     }
     if (m.indexes.empty()) return Status::Corruption("SDI table without indexes");
+    for (const json& fk : o.value("foreign_keys", json::array()))
+      m.spec.foreign_keys.push_back(ForeignKeyFromJson(fk, m.spec));
     return m;
   } catch (const std::exception& e) {
     return Status::Corruption(std::string("SDI document is not one Strata wrote: ") + e.what());

@@ -272,6 +272,14 @@ Status TableSpec::Validate() const {
         return bad(fmt::format("index '{}': BLOB/TEXT column '{}' cannot be in a key", ix.name, k));
     }
   }
+  for (const ForeignKeySpec& fk : foreign_keys) {  // what the catalog must be able to write back
+    if (fk.columns.empty() || fk.columns.size() != fk.ref_columns.size())
+      return bad(
+          fmt::format("foreign key '{}' pairs {} columns with {}", fk.name, fk.columns.size(), fk.ref_columns.size()));
+    for (const auto& k : fk.columns) {
+      if (!ColumnIndex(k)) return bad(fmt::format("foreign key '{}': column '{}' does not exist", fk.name, k));
+    }
+  }
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (!columns[i].auto_increment) continue;
     bool leads = !primary_key.empty() && primary_key[0] == columns[i].name;

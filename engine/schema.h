@@ -149,13 +149,34 @@ double FloatingMax(const Column& c);
 // UNSIGNED's 10 unless given), DECIMAL(M,D)'s M digits and point.
 std::size_t DisplayWidth(const Column& c);
 
+// What a foreign key does to the rows referencing a parent row that is deleted or whose
+// referenced columns change (MySQL's data dictionary numbers, as the SDI keeps them).
+enum class ForeignKeyAction : std::uint8_t {
+  kNoAction = 1,
+  kRestrict = 2,
+  kCascade = 3,
+  kSetNull = 4,
+  kSetDefault = 5
+};
+
+// FOREIGN KEY (columns) REFERENCES ref_database.ref_table (ref_columns): the engine keeps it in
+// the table's definition; the SQL layer enforces it.
+struct ForeignKeySpec {
+  std::string name;  // the constraint's: `t_ibfk_1` unless one was given
+  std::vector<std::string> columns;
+  std::string ref_database, ref_table;
+  std::vector<std::string> ref_columns;
+  ForeignKeyAction on_delete = ForeignKeyAction::kRestrict, on_update = ForeignKeyAction::kRestrict;
+};
+
 struct TableSpec {
   std::string database;
   std::string name;
   std::vector<Column> columns;
-  std::vector<std::string> primary_key;  // empty: a hidden 6-byte DB_ROW_ID orders the rows
-  std::vector<IndexSpec> indexes;        // secondary indexes
-  std::uint64_t auto_increment = 0;      // table option AUTO_INCREMENT=N: the first value handed out (0: 1)
+  std::vector<std::string> primary_key;           // empty: a hidden 6-byte DB_ROW_ID orders the rows
+  std::vector<IndexSpec> indexes;                 // secondary indexes
+  std::vector<ForeignKeySpec> foreign_keys = {};  // (initialised: specs written as {db, name, ...} need not name it)
+  std::uint64_t auto_increment = 0;               // table option AUTO_INCREMENT=N: the first value handed out (0: 1)
 
   // InvalidArgument naming the problem: unknown or duplicate columns, a nullable primary key
   // column, more than one AUTO_INCREMENT column or one that is not an integer leading a key,

@@ -6,6 +6,7 @@
 
 #include "engine/elements.h"
 #include "sql/ddl_check.h"
+#include "sql/foreign_keys.h"
 #include "sql/session_context.h"
 
 namespace strata::sql {
@@ -34,6 +35,11 @@ std::optional<std::size_t> IndexNamed(const TableSpec& spec, const std::string& 
 void RenameInKeys(TableSpec& spec, const std::string& from, const std::string& to) {
   for (std::string& c : spec.primary_key) {
     if (EqualsIgnoreCase(c, from)) c = to;
+  }
+  for (engine::ForeignKeySpec& fk : spec.foreign_keys) {
+    for (std::string& c : fk.columns) {
+      if (EqualsIgnoreCase(c, from)) c = to;
+    }
   }
   for (IndexSpec& ix : spec.indexes) {
     for (std::string& c : ix.columns) {
@@ -235,6 +241,22 @@ std::optional<SqlError> Draft::Apply(const Change& c) {
       spec().indexes[*at].name = c.new_name;
       return std::nullopt;
     }
+    case Change::Kind::kAddForeignKey:
+      AddForeignKey(spec(), alter_.definitions.foreign_keys[c.definition], spec().database);
+      plan_.added_foreign_keys.push_back(spec().foreign_keys.back().name);
+      return std::nullopt;
+    case Change::Kind::kDropForeignKey: {
+      auto& keys = spec().foreign_keys;
+      auto at = std::find_if(keys.begin(), keys.end(),
+                             [&](const engine::ForeignKeySpec& fk) { return EqualsIgnoreCase(fk.name, c.name); });
+      if (at == keys.end()) {
+        if (!c.if_exists) return CantDrop("FOREIGN KEY", c.name);
+        plan_.notes.push_back({SqlWarning::Level::kNote, 1091, CantDrop("FOREIGN KEY", c.name).message});
+        return std::nullopt;
+      }
+      keys.erase(at);
+      return std::nullopt;
+    }
     case Change::Kind::kConvertCharset: {
       const engine::Column& to = Definition(c);
       if (to.charset == Charset::kBinary) return NotSupported("CONVERT TO CHARACTER SET binary");
@@ -252,6 +274,29 @@ std::optional<SqlError> Draft::Apply(const Change& c) {
 
 }  // namespace
 
+std::optional<SqlError> NeededIndexGone(const TableSpec& before, const TableSpec& after,
+                                        const std::vector<std::string>& columns) {
+  if (LeadingIndex(after, columns)) return std::nullopt;
+  const std::string index = LeadingIndex(before, columns).value_or(columns.front());
+  return SqlError{1553, "HY000", fmt::format("Cannot drop index '{}': needed in a foreign key constraint", index)};
+}
+
+std::optional<SqlError> KeepsForeignKeyColumns(const TableSpec& before, const TableSpec& after) {
+  for (const engine::ForeignKeySpec& fk : after.foreign_keys) {
+    if (auto refused = NeededIndexGone(before, after, fk.columns)) return refused;
+    const bool added = std::none_of(before.foreign_keys.begin(), before.foreign_keys.end(),
+                                    [&](const engine::ForeignKeySpec& b) { return b.name == fk.name; });
+    for (const std::string& name : fk.columns) {
+      const auto was = FindColumn(before, name), is = FindColumn(after, name);
+      if (!added && was && is && before.columns[*was].SqlType() != after.columns[*is].SqlType())
+        return SqlError{1832, "HY000",
+                        fmt::format("Cannot change column '{}': used in a foreign key constraint '{}/{}'", name,
+                                    after.database, fk.name)};
+    }
+  }
+  return std::nullopt;
+}
+
 SqlResult<AlterPlan> PlanAlter(const TableSpec& table, const AlterTable& alter) {
   Draft draft(table, alter);
   for (const Change& c : alter.changes) {
@@ -264,6 +309,7 @@ SqlResult<AlterPlan> PlanAlter(const TableSpec& table, const AlterTable& alter) 
   for (std::size_t k = 0; k < plan.spec.columns.size(); ++k) {
     if (plan.default_now[k]) plan.spec.columns[k].default_value = Value::String("CURRENT_TIMESTAMP");
   }
+  if (auto refused = KeepsForeignKeyColumns(table, plan.spec)) return *refused;
   if (auto refused = CheckTableDefinition(plan.spec)) return *refused;
   const bool only_indexes =
       !alter.changes.empty() && std::all_of(alter.changes.begin(), alter.changes.end(),

@@ -26,7 +26,17 @@ struct AlterPlan {
   std::vector<IndexSpec> indexes_only;
   bool copy = false;              // the rows are copied into a table of the new definition
   std::vector<SqlWarning> notes;  // DROP ... IF EXISTS of what is not there (1091)
+  // The foreign keys ADD FOREIGN KEY gave `spec`, by name: checked against their parents and
+  // the table's rows before it is rebuilt.
+  std::vector<std::string> added_foreign_keys;
 };
+
+// 1553 when `after` has no index leading with `columns`, naming the index of `before` that did.
+std::optional<SqlError> NeededIndexGone(const TableSpec& before, const TableSpec& after,
+                                        const std::vector<std::string>& columns);
+// The foreign keys of `after` (the table ALTER makes of `before`) still have an index to find
+// their rows by (1553) and the columns' types they had (1832).
+std::optional<SqlError> KeepsForeignKeyColumns(const TableSpec& before, const TableSpec& after);
 
 // The error the server gives for the first change it refuses, else the plan.
 SqlResult<AlterPlan> PlanAlter(const TableSpec& table, const AlterTable& alter);

@@ -96,6 +96,13 @@ struct ColumnDefault {
   bool current_timestamp = false;
 };
 
+// A FOREIGN KEY as written: the constraint (its name empty when none was given, its
+// ref_database when the REFERENCES did not name one) and the name of the index it asks for.
+struct ForeignKeyDecl {
+  engine::ForeignKeySpec spec;
+  std::string index_name;
+};
+
 struct CreateTable {
   TableName table;
   bool if_not_exists = false;
@@ -103,6 +110,7 @@ struct CreateTable {
   TableSpec spec;                    // database left empty when not given
   std::vector<bool> default_now;     // per column: DEFAULT CURRENT_TIMESTAMP
   std::vector<std::string> ignored;  // clauses accepted without effect (shown as warnings)
+  std::vector<ForeignKeyDecl> foreign_keys;
   // CREATE TABLE ... [IGNORE | REPLACE] SELECT: the rows, and the columns of the SELECT that
   // `spec` does not define (session_create_select.cc).
   std::shared_ptr<const struct Select> select;
@@ -133,8 +141,10 @@ struct AlterTable {
       kAddPrimaryKey,  // definitions.spec.primary_key
       kDropIndex,      // name
       kDropPrimaryKey,
-      kRenameIndex,    // name, new_name
-      kConvertCharset  // definition: a column of the charset and collation every text column takes
+      kRenameIndex,     // name, new_name
+      kConvertCharset,  // definition: a column of the charset and collation every text column takes
+      kAddForeignKey,   // definition: the key in definitions.foreign_keys
+      kDropForeignKey   // name
     };
     Kind kind = Kind::kAddColumn;
     std::string name, new_name;

@@ -199,8 +199,9 @@ bool Importer::FastInsert(ScriptStatement& st) {
   const Insert& ins = head->statement;
   const std::size_t values_at = head->values_at;
   auto table = session_.FindTable(ins.table);
-  if (!table.ok()) return false;                             // the full path reports it
-  if (session_.HasTriggers((*table)->spec())) return false;  // the full path fires them, row by row
+  if (!table.ok()) return false;  // the full path reports it
+  // The full path fires triggers and finds parents, row by row.
+  if (session_.HasTriggers((*table)->spec()) || session_.ChecksForeignKeys((*table)->spec())) return false;
   std::unique_lock lock(mu_);
   auto& load = tables_[*table];
   if (!load) {

@@ -68,7 +68,11 @@ void Parser::AlterAdd(AlterTable& a) {
     NameUnnamedKeys(keys);
     const std::size_t indexes = a.definitions.spec.indexes.size();
     AddKey(keys[0], a.definitions);
-    if (k.kind == KeyText::Kind::kPrimary) {
+    if (k.kind == KeyText::Kind::kForeign) {
+      Change c = Make(Change::Kind::kAddForeignKey);
+      c.definition = a.definitions.foreign_keys.size() - 1;
+      a.changes.push_back(c);
+    } else if (k.kind == KeyText::Kind::kPrimary) {
       a.changes.push_back(Make(Change::Kind::kAddPrimaryKey));
     } else if (a.definitions.spec.indexes.size() > indexes) {
       Change c = Make(Change::Kind::kAddIndex);
@@ -99,12 +103,17 @@ void Parser::AlterDrop(AlterTable& a) {
     a.changes.push_back(Make(Change::Kind::kDropPrimaryKey));
     return;
   }
-  const bool foreign = AcceptWord("FOREIGN");
-  if (foreign || AcceptWord("CHECK") || AcceptWord("CONSTRAINT")) {
-    if (foreign) ExpectWord("KEY");
+  if (AcceptWords({"FOREIGN", "KEY"})) {
+    c.kind = Change::Kind::kDropForeignKey;
+    c.if_exists = AcceptWords({"IF", "EXISTS"});
+    c.name = Name();
+    a.changes.push_back(c);
+    return;
+  }
+  if (AcceptWord("CHECK") || AcceptWord("CONSTRAINT")) {
     AcceptWords({"IF", "EXISTS"});
     const std::string name = Name();
-    a.definitions.ignored.push_back("DROP of the constraint `" + name + "` (Strata keeps no foreign keys or checks)");
+    a.definitions.ignored.push_back("DROP of the constraint `" + name + "` (Strata keeps no checks)");
     return;
   }
   if (AcceptWord("INDEX") || AcceptWord("KEY")) c.kind = Change::Kind::kDropIndex;

@@ -6,6 +6,7 @@
 #include "ondisk/charsets.h"
 #include "ondisk/geometry.h"
 #include "sql/ddl_check.h"
+#include "sql/foreign_keys.h"
 
 namespace strata::sql::parser_internal {
 
@@ -390,9 +391,26 @@ void Parser::AddKey(const KeyText& k, CreateTable& c) {
                               : "FULLTEXT KEY `" + k.name +
                                     "` (Strata keeps no full-text index; MATCH is not supported)");
       break;
-    case KeyText::Kind::kForeign:
-      c.ignored.push_back(k.text + " (Strata neither checks foreign keys nor keeps them)");
+    case KeyText::Kind::kForeign: {
+      ForeignKeyDecl d;
+      // MariaDB names the constraint after FOREIGN KEY's own name when CONSTRAINT gave none.
+      d.spec.name = k.name.empty() ? k.index_name : k.name;
+      d.index_name = k.name.empty() ? k.index_name : k.name;
+      d.spec.columns = k.foreign.columns;
+      d.spec.ref_database = k.foreign.ref_database;
+      d.spec.ref_table = k.foreign.ref_table;
+      d.spec.ref_columns = k.foreign.ref_columns;
+      if (d.spec.ref_columns.empty()) Syntax();  // REFERENCES t without its columns
+      d.spec.on_delete = ForeignKeyActionNamed(k.foreign.on_delete);
+      d.spec.on_update = ForeignKeyActionNamed(k.foreign.on_update);
+      for (const std::string* action : {&k.foreign.on_delete, &k.foreign.on_update}) {
+        if (*action == "SET DEFAULT")  // InnoDB's too: the key refuses the change instead
+          c.ignored.push_back(std::string("ON ") + (action == &k.foreign.on_delete ? "DELETE" : "UPDATE") +
+                              " SET DEFAULT (InnoDB keeps the child rows' values and refuses the change)");
+      }
+      c.foreign_keys.push_back(std::move(d));
       break;
+    }
     case KeyText::Kind::kCheck:
       c.ignored.push_back("CHECK constraint");
       break;

@@ -1,6 +1,7 @@
 // The session: dispatch, transactions, DDL, SET and SHOW. Row statements are in
 // session_rows.cc and session_select.cc.
 #include "sql/session.h"
+#include "sql/foreign_keys.h"
 #include "sql/value_ops.h"
 
 #include <fmt/format.h>
@@ -592,6 +593,13 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
   if (implicit_commit) {
     if (auto e = EndTransaction(true)) return Error(*e);
   }
+  // What the statements below change of tables' definitions, the foreign keys' map must see.
+  struct SchemaChange {
+    bool ddl;
+    ~SchemaChange() {
+      if (ddl) SchemaChanged();
+    }
+  } schema_change{implicit_commit};
   return std::visit(
       [&](const auto& s) -> StatementOutcome {
         using T = std::decay_t<decltype(s)>;
@@ -706,6 +714,9 @@ StatementOutcome Session::DoDropDatabase(const DropDatabase& s) {
 StatementOutcome Session::DoDropTable(const DropTable& s) {
   StatementOutcome o;
   std::vector<std::string> missing;
+  std::vector<std::pair<std::string, std::string>> dropped;
+  for (const TableName& n : s.tables) dropped.emplace_back(n.database.empty() ? database_ : n.database, n.name);
+  if (auto refused = DropAllowed(dropped)) return Error(*refused);
   for (const TableName& n : s.tables) {
     const std::string& dbname = n.database.empty() ? database_ : n.database;
     if (dbname.empty()) return Error(NoDatabase());
@@ -769,6 +780,7 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
     spec.database = c.table.database;
     spec.name = c.table.name;
     spec.auto_increment = 0;
+    spec.foreign_keys.clear();  // as the server: the indexes come, the constraints do not
   }
   if (spec.database.empty()) spec.database = database_;
   if (spec.database.empty()) return Error(NoDatabase());
@@ -785,6 +797,12 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
     }
     return Error({1050, "42S01", fmt::format("Table '{}' already exists", spec.name)});
   }
+  StatementOutcome o;
+  if (auto e = PlaceForeignKeys(spec, c.foreign_keys, o.warnings)) {
+    o.error = std::move(*e);
+    o.error_listed = !o.warnings.empty();
+    return o;
+  }
   auto t = db_.CreateTable(spec);
   if (!t.ok()) {
     const Status& st = t.status();
@@ -792,7 +810,6 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
       return Error({1064, "42000", st.message()});
     return Error(FromStatus(st));
   }
-  StatementOutcome o;
   for (const std::string& w : c.ignored) o.warnings.push_back(Ignored(w));
   for (SqlWarning& note : DuplicateIndexNotes(spec)) o.warnings.push_back(std::move(note));
   // MySQL's utf8mb4_0900_ai_ci is compared by MariaDB's UCA 14.0.0 weights: said, never silent.
@@ -1006,6 +1023,7 @@ std::string Session::ShowCreateTable(const engine::Table& table) const {
     lines.push_back(std::string("  ") + (ix.unique ? "UNIQUE KEY " : "KEY ") + ondisk::QuoteIdentifier(ix.name) + " (" +
                     list(ix.columns) + ")");
   }
+  for (const engine::ForeignKeySpec& fk : spec.foreign_keys) lines.push_back("  " + ForeignKeyText(fk, spec.database));
   for (std::size_t k = 0; k < lines.size(); ++k) out += lines[k] + (k + 1 < lines.size() ? ",\n" : "\n");
   out += ") ENGINE=InnoDB";
   if (const std::uint64_t next = table.next_auto_increment(); next > 1)

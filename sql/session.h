@@ -114,6 +114,9 @@ class Session {
   // The table has triggers (or whether it has could not be read): rows for it must go through
   // a statement, which fires them.
   bool HasTriggers(const TableSpec& spec);
+  // foreign_key_checks is on and the table has foreign keys: rows inserted into it must go
+  // through statements, which find their parents (session_foreign_keys.cc).
+  bool ChecksForeignKeys(const TableSpec& spec) const;
   // Resolves a table name against the current database.
   SqlResult<Table*> FindTable(const TableName& name);
 
@@ -183,6 +186,43 @@ class Session {
   // 1235 for `what` (RENAME ...) of a table that has triggers, which would be left behind.
   std::optional<SqlError> RefuseIfTriggered(const std::string& database, const std::string& table, const char* what);
   Status DropTriggersOf(const std::string& database, const std::string& table);
+  // Foreign keys (session_foreign_keys.cc). A key of `table` in `database`'s table: its position in foreign_keys.
+  struct Referrer {
+    std::string database, table;
+    std::size_t key = 0;
+  };
+  bool ForeignKeyChecks() const;
+  // CREATE and ALTER TABLE: `keys` added to `spec`, each checked against its parent when
+  // foreign_key_checks is on (1005 with the server's warnings into `warnings`).
+  std::optional<SqlError> PlaceForeignKeys(TableSpec& spec, const std::vector<ForeignKeyDecl>& keys,
+                                           std::vector<SqlWarning>& warnings);
+  // The keys referencing `database`.`table` (cached until a table's definition changes).
+  SqlResult<std::vector<Referrer>> ReferrersOf(const std::string& database, const std::string& table);
+  // 1005 (errno 121) when a key of `spec` named in `added` has a name its database gave another
+  // table's key, or `spec` another of its own (errno 150 when `creating` names one twice).
+  std::optional<SqlError> CheckConstraintNames(const TableSpec& spec, const std::vector<std::string>& added,
+                                               bool creating, std::vector<SqlWarning>& warnings);
+  // A row of `spec` deleted (`updated` null; after the engine took it, so that a row
+  // referencing itself is gone) or about to be updated: its children follow their keys.
+  std::optional<SqlError> ChildrenFollow(const TableSpec& spec, const Row& old, const Row* updated, Transaction* trx);
+  // A row of `spec` inserted or updated (from `old`): the parents its keys name exist.
+  std::optional<SqlError> CheckParents(const TableSpec& child, const Row& row, const Row* old, Transaction* trx);
+  // The children of `old` (a row of `parent` deleted, or updated into `updated`), as their
+  // keys say; `updated_tables` are the tables the cascade has updated so far.
+  std::optional<SqlError> ActOnChildren(const TableSpec& parent, const Row& old, const Row* updated, Transaction* trx,
+                                        std::vector<std::string>& updated_tables, int depth);
+  // 1235 for `what` (RENAME ...) of a table with foreign keys or referenced by one (their
+  // names would be left behind).
+  std::optional<SqlError> RefuseIfReferenced(const std::string& database, const std::string& table, const char* what);
+  // DROP TABLE of these ("db", "table"): 1451 when a table not among them references one.
+  std::optional<SqlError> DropAllowed(const std::vector<std::pair<std::string, std::string>>& dropped);
+  std::optional<SqlError> TruncateAllowed(const TableSpec& spec);  // 1701
+  // ALTER keeps what other tables' keys need of the table (1553, 1833), and the keys it adds
+  // have parents that can take them (1005).
+  std::optional<SqlError> AlterKeepsReferences(const TableSpec& before, const AlterPlan& plan,
+                                               std::vector<SqlWarning>& warnings);
+  // Every row of the table an ALTER filled has the parents of the keys it added (1452).
+  std::optional<SqlError> CheckAddedForeignKeys(Table& work, const AlterPlan& plan);
   // SELECT ... INTO: the one row's values into the variables named.
   StatementOutcome SelectInto(const Select& s, Transaction* trx);
   // A value for a routine's variable, converted as its declared type converts it.
@@ -265,12 +305,21 @@ class Session {
   std::map<std::string, std::vector<std::shared_ptr<const Routine>>> triggers_of_;               // "db\ntable"
   std::uint64_t routines_seen_ = ~std::uint64_t{0};
   void RefreshRoutineCaches();
+  std::map<std::string, std::vector<Referrer>> referrers_;  // "db\ntable" of a parent: its children's keys
+  std::map<std::string, std::string> constraint_names_;     // "db\nkey name" (lower case): its table
+  std::uint64_t referrers_seen_ = ~std::uint64_t{0};
   std::optional<std::shared_future<Status>> last_async_commit_;
   const std::vector<std::string>* hints_ = nullptr;  // of the statement running
   std::uint64_t id_ = 0;
   std::atomic<bool> interrupted_{false};
   static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 };
+
+// A foreign key's error as the statement fails with it (1296 after the server's warning 152).
+StatementOutcome ForeignKeyFailure(SqlError e);
+
+// A table was created, dropped, altered or renamed: what sessions know of foreign keys is old.
+void SchemaChanged();
 
 // The error a failed engine call becomes, with MySQL's number and SQLSTATE.
 SqlError FromStatus(const Status& s);

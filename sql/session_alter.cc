@@ -145,6 +145,7 @@ StatementOutcome Session::CopyAltered(Table& table, const AlterPlan& plan, const
   StatementOutcome o;
   o.warnings = plan.notes;
   auto failed = CopyRows(table, **work, plan, o);
+  if (!failed) failed = CheckAddedForeignKeys(**work, plan);
   Status swapped = failed ? Status::Ok() : db_.ReplaceTable(spec.database, name, spec.name);
   if (failed || !swapped.ok()) {
     (void)db_.DropTable(spec.database, spec.name);  // else the next open drops it
@@ -169,6 +170,15 @@ StatementOutcome Session::DoAlterTable(const AlterTable& a) {
   if (a.rename_to) {
     if (auto refused = CheckUserTableName(a.rename_to->name)) return Error(*refused);
     if (auto refused = RefuseIfTriggered(spec.database, spec.name, "ALTER TABLE ... RENAME")) return Error(*refused);
+    if (auto refused = RefuseIfReferenced(spec.database, spec.name, "ALTER TABLE ... RENAME")) return Error(*refused);
+  }
+  {
+    StatementOutcome refused;
+    if (auto e = AlterKeepsReferences(spec, *plan, refused.warnings)) {
+      refused.error = std::move(*e);
+      refused.error_listed = !refused.warnings.empty();
+      return refused;
+    }
   }
   // The table and its spec go when the copy replaces them.
   const std::string database = spec.database, name = spec.name;
@@ -218,6 +228,7 @@ StatementOutcome Session::DoRenameTable(const RenameTable& r) {
       break;
     }
     if ((failed = RefuseIfTriggered(from.database, from.name, "RENAME TABLE"))) break;
+    if ((failed = RefuseIfReferenced(from.database, from.name, "RENAME TABLE"))) break;
     Status st = db_.RenameTable(from.database, from.name, to.database, to.name);
     if (!st.ok()) {
       failed = FromStatus(st);
@@ -237,6 +248,7 @@ StatementOutcome Session::DoTruncate(const Truncate& t) {
   auto table = FindTable(t.table);
   if (!table.ok()) return Error(table.error());
   TableSpec spec = (*table)->spec();
+  if (auto refused = TruncateAllowed(spec)) return Error(*refused);
   const std::string name = spec.name;
   spec.name = WorkTableName("truncate");
   spec.auto_increment = 0;  // from 1 again, whatever CREATE TABLE's AUTO_INCREMENT= said

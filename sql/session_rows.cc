@@ -156,7 +156,8 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
   auto triggers = LoadTriggers(spec, TriggerEvent::kInsert);
   if (!triggers.ok()) return Error(triggers.error());
-  if (!ins.ignore && !ins.replace && ins.on_duplicate.empty() && triggers->empty()) {
+  const bool child_checks = ChecksForeignKeys(spec);
+  if (!ins.ignore && !ins.replace && ins.on_duplicate.empty() && triggers->empty() && !child_checks) {
     if (auto e = InsertFitted(t, rows, trx, options, strict(), o.warnings)) return Error(std::move(*e));
     o.rows = rows.size();
   } else {
@@ -166,6 +167,7 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       Row row = rows[r];
       if (auto e = FireTriggers(triggers->before, spec, &row, nullptr, o.warnings)) return Error(std::move(*e));
       if (fit) FitRow(spec, row, r + 1, o.warnings);
+      const std::uint64_t before_row = trx->Savepoint();
       Status st = t.Insert(row, trx, options);
       if (st.IsAlreadyExists() && !ins.on_duplicate.empty()) {  // before IGNORE, which is for its errors
         if (auto e = RefuseIfTriggered(spec.database, spec.name, "INSERT ... ON DUPLICATE KEY UPDATE"))
@@ -191,23 +193,33 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
         auto victims = CollidingKeys(t, row, trx);
         if (!victims.ok()) return Error(victims.error());
         for (const auto& key : *victims) {
+          auto victim = t.Get(key, trx, RowLock::kExclusive);  // its children follow their keys
+          if (!victim.ok()) return Error(FromStatus(victim.status()));
           Status ds = t.Delete(key, trx);
           if (!ds.ok()) return Error(FromStatus(ds));
+          if (*victim) {
+            if (auto e = ChildrenFollow(spec, **victim, nullptr, trx)) return ForeignKeyFailure(std::move(*e));
+          }
         }
         o.rows += victims->size();
         st = t.Insert(row, trx, options);
       }
       if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, r + 1) : AtRow(FromStatus(st), r + 1));
-      ++o.rows;
-      if (!triggers->after.empty()) {  // NEW as stored: with the AUTO_INCREMENT value it was given
-        for (std::size_t c = 0; c < spec.columns.size(); ++c) {
-          const Value& v = row[c];
-          const bool zero = (v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0);
-          const bool generated = v.is_null() || (options.zero_generates_auto_increment && zero);
-          if (spec.columns[c].auto_increment && generated) row[c] = Value::UInt(t.last_insert_id());
-        }
-        if (auto e = FireTriggers(triggers->after, spec, &row, nullptr, o.warnings)) return Error(std::move(*e));
+      // The row as stored: with the AUTO_INCREMENT value it was given.
+      for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+        const Value& v = row[c];
+        const bool zero = (v.is_int() && v.as_int() == 0) || (v.is_uint() && v.as_uint() == 0);
+        const bool generated = v.is_null() || (options.zero_generates_auto_increment && zero);
+        if (spec.columns[c].auto_increment && generated) row[c] = Value::UInt(t.last_insert_id());
       }
+      if (auto e = child_checks ? CheckParents(spec, row, nullptr, trx) : std::nullopt) {
+        if (!ins.ignore) return Error(std::move(*e));
+        if (Status back = trx->RollbackToSavepoint(before_row); !back.ok()) return Error(FromStatus(back));
+        o.warnings.push_back({SqlWarning::Level::kWarning, e->code, e->message});
+        continue;
+      }
+      ++o.rows;
+      if (auto e = FireTriggers(triggers->after, spec, &row, nullptr, o.warnings)) return Error(std::move(*e));
     }
   }
   if (has_auto_inc) last_insert_id_ = t.last_insert_id();
@@ -297,8 +309,13 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
     }
     bool key_changed = false;
     for (std::size_t c : pk) key_changed |= !(row[c] == old[c]);
+    const std::uint64_t before_row = trx->Savepoint();
+    // As InnoDB: the rows referencing the old values first (a taken new key is found after).
+    const std::optional<SqlError> refused = ChildrenFollow(spec, old, &row, trx);
     Status st;
-    if (key_changed) {
+    if (refused) {
+      // the row stays as it was
+    } else if (key_changed) {
       std::vector<Value> key;
       for (std::size_t c : pk) key.push_back(old[c]);
       st = t.Delete(key, trx);
@@ -317,6 +334,12 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
       continue;
     }
     if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, row_number) : FromStatus(st));
+    if (auto e = refused ? refused : CheckParents(spec, row, &old, trx)) {
+      if (!u.ignore || e->code == 1296) return ForeignKeyFailure(std::move(*e));
+      if (Status back = trx->RollbackToSavepoint(before_row); !back.ok()) return Error(FromStatus(back));
+      o.warnings.push_back({SqlWarning::Level::kWarning, e->code, e->message});
+      continue;
+    }
     ++changed;
     if (auto e = FireTriggers(triggers->after, spec, &row, &old, o.warnings)) return Error(std::move(*e));
   }
@@ -344,6 +367,7 @@ StatementOutcome Session::DoDelete(const Delete& d, Transaction* trx) {
     for (std::size_t c : pk) key.push_back(row[c]);
     Status st = t.Delete(key, trx);
     if (!st.ok()) return Error(FromStatus(st));
+    if (auto e = ChildrenFollow(t.spec(), row, nullptr, trx)) return ForeignKeyFailure(std::move(*e));
     if (auto e = FireTriggers(triggers->after, t.spec(), nullptr, &row, o.warnings)) return Error(std::move(*e));
   }
   o.rows = rows->size();

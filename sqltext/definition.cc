@@ -130,17 +130,52 @@ void ReadDefault(Cursor& c, ColumnText& col) {
 }
 
 // CHECK (...), REFERENCES t (...) [ON ...], CONSTRAINT name CHECK (...): the clause as written.
-std::string ReadColumnConstraint(Cursor& c) {
+// REFERENCES [db.]table [(columns)] [MATCH ...] [ON DELETE|UPDATE action]..., into `fk`.
+void ReadReferences(Cursor& c, ForeignKeyText& fk) {
+  c.ExpectWord("REFERENCES");
+  fk.ref_table = c.Name();
+  if (c.AcceptPunct(".")) fk.ref_database = std::exchange(fk.ref_table, c.Name());
+  if (c.Peek().IsPunct("(")) {
+    for (const KeyPart& p : ReadKeyParts(c)) {
+      if (p.column.empty()) c.Syntax();
+      fk.ref_columns.push_back(p.column);
+    }
+  }
+  if (c.AcceptWord("MATCH") && !(c.AcceptWord("FULL") || c.AcceptWord("PARTIAL") || c.AcceptWord("SIMPLE"))) c.Syntax();
+  while (c.AcceptWord("ON")) {
+    const bool del = c.AcceptWord("DELETE");
+    if (!del) c.ExpectWord("UPDATE");
+    std::string& action = del ? fk.on_delete : fk.on_update;
+    if (c.AcceptWord("RESTRICT"))
+      action = "RESTRICT";
+    else if (c.AcceptWord("CASCADE"))
+      action = "CASCADE";
+    else if (c.AcceptWords({"SET", "NULL"}))
+      action = "SET NULL";
+    else if (c.AcceptWords({"SET", "DEFAULT"}))
+      action = "SET DEFAULT";
+    else if (c.AcceptWords({"NO", "ACTION"}))
+      action = "NO ACTION";
+    else
+      c.Syntax();
+  }
+}
+
+// CHECK (...) or REFERENCES ... written on a column: the CHECK's text, or nothing when the
+// column's `references` took it.
+std::optional<std::string> ReadColumnConstraint(Cursor& c, ColumnText& col) {
   const std::size_t from = c.Peek().offset;
   if (c.AcceptWord("CONSTRAINT") && !c.Peek().IsWord("CHECK")) c.Name();
   if (c.AcceptWord("CHECK")) {
     c.SkipGroup();
     c.AcceptWords({"NOT", "ENFORCED"}) || c.AcceptWord("ENFORCED");
-  } else {
-    c.ExpectWord("REFERENCES");
-    c.SkipBalanced();
+    return c.Trimmed(from, c.Peek().offset);
   }
-  return c.Trimmed(from, c.Peek().offset);
+  ForeignKeyText fk;
+  fk.columns.push_back(col.name);
+  ReadReferences(c, fk);
+  col.references = std::move(fk);
+  return std::nullopt;
 }
 
 // GENERATED ALWAYS AS (expr) or AS (expr), then VIRTUAL, STORED or PERSISTENT (VIRTUAL when
@@ -195,7 +230,7 @@ bool ReadColumnAttribute(Cursor& c, ColumnText& col) {
   } else if (c.AcceptWords({"SERIAL", "DEFAULT", "VALUE"})) {
     col.nullable = false, col.auto_increment = true, col.unique_key = true;
   } else if (c.Peek().IsWord("CHECK") || c.Peek().IsWord("REFERENCES") || c.Peek().IsWord("CONSTRAINT")) {
-    col.constraints.push_back(ReadColumnConstraint(c));
+    if (auto check = ReadColumnConstraint(c, col)) col.constraints.push_back(std::move(*check));
   } else {
     return false;
   }
@@ -215,8 +250,23 @@ KeyText ReadKey(Cursor& c, std::string constraint) {
   using Kind = KeyText::Kind;
   KeyText k;
   k.offset = c.Peek().offset;
-  if (c.Peek().IsWord("FOREIGN") || c.Peek().IsWord("CHECK")) {
-    k.kind = c.Take().IsWord("FOREIGN") ? Kind::kForeign : Kind::kCheck;
+  if (c.AcceptWord("FOREIGN")) {
+    k.kind = Kind::kForeign;
+    c.ExpectWord("KEY");
+    if (!c.Peek().IsPunct("(")) k.index_name = c.Name();
+    for (const KeyPart& p : ReadKeyParts(c)) {
+      if (p.column.empty()) c.Syntax();
+      k.foreign.columns.push_back(p.column);
+    }
+    ReadReferences(c, k.foreign);
+    k.text = (constraint.empty() ? "" : "CONSTRAINT " + ondisk::QuoteIdentifier(constraint) + " ") +
+             c.Trimmed(k.offset, c.Peek().offset);
+    k.name = std::move(constraint);
+    return k;
+  }
+  if (c.Peek().IsWord("CHECK")) {
+    k.kind = Kind::kCheck;
+    c.Take();
     c.SkipBalanced();
     k.text = (constraint.empty() ? "" : "CONSTRAINT " + ondisk::QuoteIdentifier(constraint) + " ") +
              c.Trimmed(k.offset, c.Peek().offset);
@@ -455,6 +505,12 @@ TableText ReadCreateTable(Cursor& c, bool temporary, bool with_select) {
       };
       if (col.primary_key) t.keys.push_back(on_column(KeyText::Kind::kPrimary));
       if (col.unique_key) t.keys.push_back(on_column(KeyText::Kind::kUnique));
+      if (col.references) {  // MariaDB keeps it as a FOREIGN KEY of the table
+        KeyText k = on_column(KeyText::Kind::kForeign);
+        k.parts.clear();
+        k.foreign = *col.references;
+        t.keys.push_back(std::move(k));
+      }
     }
   } while (c.AcceptPunct(","));
   c.ExpectPunct(")");

@@ -37,6 +37,16 @@ struct TokenRange {
   bool empty() const { return begin == end; }
 };
 
+// FOREIGN KEY [index_name] (columns) REFERENCES [db.]table (columns) [ON DELETE|UPDATE action]
+// (or REFERENCES ... written on a column, which MariaDB keeps as one).
+struct ForeignKeyText {
+  std::vector<std::string> columns;
+  std::string ref_database, ref_table;  // ref_database empty when not given
+  std::vector<std::string> ref_columns;
+  // "RESTRICT", "CASCADE", "SET NULL", "NO ACTION", "SET DEFAULT"; empty when not written.
+  std::string on_delete, on_update;
+};
+
 struct ColumnText {
   std::string name;
   TypeText type;
@@ -49,9 +59,10 @@ struct ColumnText {
   enum class Generated : std::uint8_t { kNo, kVirtual, kStored } generated = Generated::kNo;
   bool invisible = false;
   std::string comment;
-  bool primary_key = false;              // PRIMARY KEY (or KEY) written on the column
-  bool unique_key = false;               // UNIQUE [KEY] written on the column
-  std::vector<std::string> constraints;  // CHECK (...) or REFERENCES ... on the column, as written
+  bool primary_key = false;                  // PRIMARY KEY (or KEY) written on the column
+  bool unique_key = false;                   // UNIQUE [KEY] written on the column
+  std::vector<std::string> constraints;      // CHECK (...) on the column, as written
+  std::optional<ForeignKeyText> references;  // REFERENCES ... on the column
 };
 
 struct KeyPart {
@@ -66,7 +77,9 @@ struct KeyText {
   std::string name;    // the key's own name, else its CONSTRAINT's name, else empty
   bool named = false;  // a name was written, even an empty `` (which the server refuses)
   std::vector<KeyPart> parts;
-  std::string text;  // FOREIGN KEY and CHECK: the clause as written
+  std::string text;        // FOREIGN KEY and CHECK: the clause as written
+  std::string index_name;  // FOREIGN KEY's own name, written after KEY: the index it makes
+  ForeignKeyText foreign;
   std::size_t offset = 0;
   bool on_column = false;   // written as a column's PRIMARY KEY, UNIQUE or SERIAL
   bool functional() const;  // one of its parts is an expression
