@@ -37,7 +37,7 @@ constexpr std::array<std::string_view, 7> kPrelude{
     "SET autocommit = 1",
 };
 
-constexpr std::array<std::string_view, 12> kSeeds{
+constexpr std::array<std::string_view, 13> kSeeds{
     "INSERT INTO t (a, b) VALUES (4, 'b5');\nUPDATE t SET a = (a + 1) * 2 WHERE id = 1;\n"
     "DELETE FROM t WHERE b = 'b2';\nSELECT * FROM t WHERE a > 1 ORDER BY b;\n",
     "BEGIN;\nUPDATE t SET c = REPEAT('x', 15000) WHERE id = 2;\nINSERT INTO t (b) VALUES ('b1');\n"
@@ -82,6 +82,15 @@ constexpr std::array<std::string_view, 12> kSeeds{
     "('del', OLD.id);;\nDELIMITER ;\nINSERT INTO t (a) VALUES (7), (8);\nINSERT INTO t (a) VALUES (-1);\n"
     "UPDATE t SET a = a + 1 WHERE id < 3;\nDELETE FROM t WHERE a > 7;\nCREATE TABLE t3 SELECT id, a FROM t;\n"
     "DROP TRIGGER bi;\nSELECT COUNT(*) FROM log;\n",
+    "CREATE TABLE kp (id INT PRIMARY KEY, up INT, name VARCHAR(8) UNIQUE, FOREIGN KEY (up) REFERENCES kp (id) ON "
+    "DELETE "
+    "CASCADE);\nCREATE TABLE kc (id INT PRIMARY KEY, p INT REFERENCES kp (id), n VARCHAR(8), CONSTRAINT kn FOREIGN KEY "
+    "(n) REFERENCES kp (name) ON UPDATE CASCADE ON DELETE SET NULL);\nINSERT INTO kp VALUES (1, 1, 'a'), (2, 1, 'b');\n"
+    "INSERT INTO kc VALUES (1, 2, 'B'), (2, 3, 'a');\nUPDATE kp SET name = 'z' WHERE id = 2;\nDELETE FROM kp WHERE id "
+    "= "
+    "1;\nALTER TABLE kc DROP FOREIGN KEY kn, ADD CONSTRAINT k2 FOREIGN KEY (id) REFERENCES kp (id);\n"
+    "SET foreign_key_checks = 0;\nTRUNCATE kp;\nDROP TABLE kp;\nSET foreign_key_checks = 1;\nINSERT INTO kc VALUES (5, "
+    "NULL, NULL);\n",
 };
 
 std::filesystem::path MakeDir() {

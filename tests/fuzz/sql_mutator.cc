@@ -31,18 +31,20 @@ bool IsWordChar(char c) {
 
 // Words that are grammar, not operands: wrapping or swapping them only makes syntax errors.
 bool IsKeyword(std::string_view w) {
-  static constexpr std::array<std::string_view, 94> kKeywords{
-      "SELECT",    "FROM",     "WHERE",    "SET",     "VALUES",      "VALUE",  "INTO",     "UPDATE",    "DELETE",
-      "INSERT",    "REPLACE",  "IGNORE",   "ORDER",   "BY",          "GROUP",  "HAVING",   "LIMIT",     "AND",
-      "OR",        "XOR",      "NOT",      "IS",      "BEGIN",       "COMMIT", "ROLLBACK", "TABLE",     "CREATE",
-      "DROP",      "INDEX",    "ON",       "KEY",     "PRIMARY",     "UNIQUE", "IN",       "BETWEEN",   "LIKE",
-      "CASE",      "WHEN",     "THEN",     "ELSE",    "END",         "FOR",    "AS",       "ASC",       "DESC",
-      "DEFAULT",   "USE",      "DATABASE", "START",   "TRANSACTION", "WITH",   "SESSION",  "GLOBAL",    "LEVEL",
-      "ISOLATION", "SHOW",     "DISTINCT", "LOCK",    "SHARE",       "IF",     "ALTER",    "ADD",       "COLUMN",
-      "MODIFY",    "CHANGE",   "RENAME",   "TO",      "AFTER",       "FIRST",  "TRUNCATE", "DUPLICATE", "SAVEPOINT",
-      "PROCEDURE", "FUNCTION", "CALL",     "DECLARE", "HANDLER",     "CURSOR", "WHILE",    "REPEAT",    "LOOP",
-      "LEAVE",     "ITERATE",  "RETURN",   "RETURNS", "SIGNAL",      "FETCH",  "OPEN",     "CLOSE",     "DELIMITER",
-      "ELSEIF",    "UNTIL",    "DO",       "CONTINUE"};
+  static constexpr std::array<std::string_view, 99> kKeywords{
+      "SELECT",    "FROM",        "WHERE",     "SET",     "VALUES",  "VALUE",    "INTO",      "UPDATE",
+      "DELETE",    "INSERT",      "REPLACE",   "IGNORE",  "ORDER",   "BY",       "GROUP",     "HAVING",
+      "LIMIT",     "AND",         "OR",        "XOR",     "NOT",     "IS",       "BEGIN",     "COMMIT",
+      "ROLLBACK",  "TABLE",       "CREATE",    "DROP",    "INDEX",   "ON",       "KEY",       "PRIMARY",
+      "UNIQUE",    "IN",          "BETWEEN",   "LIKE",    "CASE",    "WHEN",     "THEN",      "ELSE",
+      "END",       "FOR",         "AS",        "ASC",     "DESC",    "DEFAULT",  "USE",       "DATABASE",
+      "START",     "TRANSACTION", "WITH",      "SESSION", "GLOBAL",  "LEVEL",    "ISOLATION", "SHOW",
+      "DISTINCT",  "LOCK",        "SHARE",     "IF",      "ALTER",   "ADD",      "COLUMN",    "MODIFY",
+      "CHANGE",    "RENAME",      "TO",        "AFTER",   "FIRST",   "TRUNCATE", "DUPLICATE", "SAVEPOINT",
+      "PROCEDURE", "FUNCTION",    "CALL",      "DECLARE", "HANDLER", "CURSOR",   "WHILE",     "REPEAT",
+      "LOOP",      "LEAVE",       "ITERATE",   "RETURN",  "RETURNS", "SIGNAL",   "FETCH",     "OPEN",
+      "CLOSE",     "DELIMITER",   "ELSEIF",    "UNTIL",   "DO",      "CONTINUE", "FOREIGN",   "REFERENCES",
+      "CASCADE",   "RESTRICT",    "CONSTRAINT"};
   if (w.size() > 11) return false;
   char upper[12] = {};
   for (std::size_t k = 0; k < w.size(); ++k)
