@@ -31,7 +31,7 @@ struct AlterPlan {
   std::vector<std::string> added_foreign_keys;
 };
 
-// 1553 when `after` has no index leading with `columns`, naming the index of `before` that did.
+// 1553 when `after` has no index leading with `columns` and `before` had one, naming it.
 std::optional<SqlError> NeededIndexGone(const TableSpec& before, const TableSpec& after,
                                         const std::vector<std::string>& columns);
 // The foreign keys of `after` (the table ALTER makes of `before`) still have an index to find

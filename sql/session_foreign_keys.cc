@@ -198,6 +198,8 @@ std::optional<SqlError> Session::ActOnChildren(const TableSpec& parent, const Ro
     const TableSpec& spec = t.spec();
     if (ref.key >= spec.foreign_keys.size()) continue;
     const engine::ForeignKeySpec fk = spec.foreign_keys[ref.key];
+    // A key made while checks were off may name columns the parent does not have: it keeps nothing.
+    if (!LeadingIndex(parent, fk.ref_columns)) continue;
     const std::vector<Value> key = ValuesOf(parent, old, fk.ref_columns);
     if (AnyNull(key)) continue;
     std::vector<Value> new_key;
