@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ondisk/identifier.h"
+#include "sql/session_context.h"
 #include "sqltext/lexer.h"
 
 namespace strata::sql {
@@ -37,15 +38,11 @@ const char* ForeignKeyActionName(ForeignKeyAction action) {
 
 namespace {
 
-bool SameNames(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) { return EqualsIgnoreCase(x, y); });
-}
-
 // `columns` lead `index` (which may be longer).
 bool Leads(const std::vector<std::string>& columns, const std::vector<std::string>& index) {
   return !columns.empty() && columns.size() <= index.size() &&
-         SameNames(columns, std::vector<std::string>(index.begin(), index.begin() + columns.size()));
+         std::equal(columns.begin(), columns.end(), index.begin(),
+                    [](const std::string& a, const std::string& b) { return EqualsIgnoreCase(a, b); });
 }
 
 bool IndexNameTaken(const TableSpec& spec, const std::string& name) {
@@ -74,10 +71,8 @@ std::string QuotedList(const std::vector<std::string>& names) {
 }
 
 const engine::Column* ColumnNamed(const TableSpec& spec, const std::string& name) {
-  for (const engine::Column& c : spec.columns) {
-    if (EqualsIgnoreCase(c.name, name)) return &c;
-  }
-  return nullptr;
+  const auto at = FindColumn(spec, name);
+  return at ? &spec.columns[*at] : nullptr;
 }
 
 // InnoDB's test that a referencing column can hold the parent's values as they are: the same

@@ -144,6 +144,7 @@ class Parser : public Cursor {
   std::string RoutineCharacteristics();
   static void ShiftLines(PlStep& s, std::uint32_t by);
   PlStep RoutineStatement();  // one statement of a body, without its ';'
+  std::string RoutineBody(Routine& r, std::size_t from);
   PlStep OneRoutineStatement();
   PlStep BlockStatement(std::string label);
   void Declare(PlStep& block);

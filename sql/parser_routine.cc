@@ -108,13 +108,7 @@ sql::Statement Parser::ParseCreateRoutine(const std::string& definer, bool or_re
     header += " " + Trimmed(returns, Peek().offset);
   }
   header += RoutineCharacteristics() + "\n";
-  routine_start_ = Peek().offset;
-  routine->body = RoutineStatement();
-  const std::string body = WithoutCommentClose(Trimmed(routine_start_, Peek().offset));
-  AcceptPunct(";");
-  if (!AtEnd()) Syntax();
-  scopes_.clear();
-  routine_ = nullptr;
+  const std::string body = RoutineBody(*routine, Peek().offset);
   // Lines of the body count from the stored text's first line, which the header's lines precede.
   ShiftLines(routine->body, static_cast<std::uint32_t>(std::count(header.begin(), header.end(), '\n')));
   c.text = header + body;
@@ -154,13 +148,7 @@ sql::Statement Parser::ParseCreateTrigger(const std::string& definer, bool or_re
   routine_ = routine.get();
   scopes_.emplace_back();
   const std::string header = fmt::format("CREATE DEFINER={} TRIGGER ", definer);
-  routine_start_ = from;
-  routine->body = RoutineStatement();
-  const std::string text = WithoutCommentClose(Trimmed(from, Peek().offset));
-  AcceptPunct(";");
-  if (!AtEnd()) Syntax();
-  scopes_.clear();
-  routine_ = nullptr;
+  const std::string text = RoutineBody(*routine, from);
   c.text = header + text;
   c.routine = std::move(routine);
   return c;
@@ -628,6 +616,19 @@ PlStep Parser::SignalStatement() {
     } while (AcceptPunct(","));
   }
   return s;
+}
+
+// The body from `from` to the statement's end into `r`, the last of the statement: its text as
+// written (without a dump's comment close), the routine's parse state left behind.
+std::string Parser::RoutineBody(Routine& r, std::size_t from) {
+  routine_start_ = from;
+  r.body = RoutineStatement();
+  std::string text = WithoutCommentClose(Trimmed(from, Peek().offset));
+  AcceptPunct(";");
+  if (!AtEnd()) Syntax();
+  scopes_.clear();
+  routine_ = nullptr;
+  return text;
 }
 
 }  // namespace strata::sql::parser_internal

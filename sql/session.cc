@@ -593,14 +593,7 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
   if (implicit_commit) {
     if (auto e = EndTransaction(true)) return Error(*e);
   }
-  // What the statements below change of tables' definitions, the foreign keys' map must see.
-  struct SchemaChange {
-    bool ddl;
-    ~SchemaChange() {
-      if (ddl) SchemaChanged();
-    }
-  } schema_change{implicit_commit};
-  return std::visit(
+  StatementOutcome o = std::visit(
       [&](const auto& s) -> StatementOutcome {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, CreateDatabase>) {
@@ -682,6 +675,8 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
         }
       },
       statement);
+  if (implicit_commit) SchemaChanged();  // what sessions know of tables' foreign keys is old
+  return o;
 }
 
 StatementOutcome Session::DoCreateDatabase(const CreateDatabase& s) {

@@ -192,10 +192,21 @@ class Session {
     std::size_t key = 0;
   };
   bool ForeignKeyChecks() const;
+  // What a statement changing rows of `spec` must do, decided once for its rows: find the
+  // parents of its keys, follow the children of keys referencing it (nothing with
+  // foreign_key_checks=0).
+  struct KeyDuties {
+    bool parents = false, children = false;
+  };
+  KeyDuties ForeignKeyDuties(const TableSpec& spec);
+  // The parent `fk` of `child` names: `child` itself, another table's definition, or nullptr.
+  const TableSpec* ParentSpec(const TableSpec& child, const engine::ForeignKeySpec& fk);
   // CREATE and ALTER TABLE: `keys` added to `spec`, each checked against its parent when
   // foreign_key_checks is on (1005 with the server's warnings into `warnings`).
   std::optional<SqlError> PlaceForeignKeys(TableSpec& spec, const std::vector<ForeignKeyDecl>& keys,
                                            std::vector<SqlWarning>& warnings);
+  // Reads every table's keys again when a table's definition changed since the last read.
+  void RefreshForeignKeyMap();
   // The keys referencing `database`.`table` (cached until a table's definition changes).
   SqlResult<std::vector<Referrer>> ReferrersOf(const std::string& database, const std::string& table);
   // 1005 (errno 121) when a key of `spec` named in `added` has a name its database gave another
@@ -211,6 +222,11 @@ class Session {
   // keys say; `updated_tables` are the tables the cascade has updated so far.
   std::optional<SqlError> ActOnChildren(const TableSpec& parent, const Row& old, const Row* updated, Transaction* trx,
                                         std::vector<std::string>& updated_tables, int depth);
+  // `rows` of `child` (found through `fk` at `depth`) deleted, or their key's columns set `to`
+  // those values, and their own children following.
+  std::optional<SqlError> Cascade(Table& child, const engine::ForeignKeySpec& fk, const std::vector<Row>& rows,
+                                  const std::optional<std::vector<Value>>& to, Transaction* trx,
+                                  std::vector<std::string>& updated_tables, int depth);
   // 1235 for `what` (RENAME ...) of a table with foreign keys or referenced by one (their
   // names would be left behind).
   std::optional<SqlError> RefuseIfReferenced(const std::string& database, const std::string& table, const char* what);
@@ -236,6 +252,8 @@ class Session {
   StatementOutcome DoInsert(const Insert& ins, Transaction* trx);
   std::optional<StatementOutcome> FastInsert(std::string_view text);
   StatementOutcome ApplyInsert(const Insert& ins, Table& t, const std::vector<Row>& rows, Transaction* trx);
+  std::optional<StatementOutcome> DeleteColliding(Table& t, const Row& row, bool children, Transaction* trx,
+                                                  std::uint64_t& deleted);
   // ON DUPLICATE KEY UPDATE of the row `wanted` collides with (session_upsert.cc).
   std::optional<SqlError> UpdateDuplicate(const Insert& ins, Table& t, const Row& wanted, std::size_t row_number,
                                           Transaction* trx, StatementOutcome& o);

@@ -87,13 +87,7 @@ std::optional<SqlError> Session::PlaceForeignKeys(TableSpec& spec, const std::ve
     added.push_back(spec.foreign_keys.back().name);
     if (!ForeignKeyChecks()) continue;
     const engine::ForeignKeySpec& fk = spec.foreign_keys.back();
-    const TableSpec* parent = nullptr;
-    if (fk.ref_database == spec.database && fk.ref_table == spec.name) {
-      parent = &spec;
-    } else if (auto t = db_.GetTable(fk.ref_database, fk.ref_table); t.ok()) {
-      parent = &(*t)->spec();
-    }
-    if (auto why = ForeignKeyProblem(spec, fk, parent)) {
+    if (auto why = ForeignKeyProblem(spec, fk, ParentSpec(spec, fk))) {
       std::string label = ondisk::QuoteIdentifier(fk.name);
       if (d.spec.name.empty()) {  // InnoDB names an unnamed key by its columns
         label.clear();
@@ -106,7 +100,13 @@ std::optional<SqlError> Session::PlaceForeignKeys(TableSpec& spec, const std::ve
   return CheckConstraintNames(spec, added, true, warnings);
 }
 
-SqlResult<std::vector<Session::Referrer>> Session::ReferrersOf(const std::string& database, const std::string& table) {
+const TableSpec* Session::ParentSpec(const TableSpec& child, const engine::ForeignKeySpec& fk) {
+  if (fk.ref_database == child.database && fk.ref_table == child.name) return &child;
+  auto t = db_.GetTable(fk.ref_database, fk.ref_table);
+  return t.ok() ? &(*t)->spec() : nullptr;
+}
+
+void Session::RefreshForeignKeyMap() {
   if (const std::uint64_t now = schema_changes.load(std::memory_order_relaxed); now != referrers_seen_) {
     referrers_.clear();
     constraint_names_.clear();
@@ -124,6 +124,10 @@ SqlResult<std::vector<Session::Referrer>> Session::ReferrersOf(const std::string
     }
     referrers_seen_ = now;
   }
+}
+
+SqlResult<std::vector<Session::Referrer>> Session::ReferrersOf(const std::string& database, const std::string& table) {
+  RefreshForeignKeyMap();
   auto found = referrers_.find(database + "\n" + table);
   if (found == referrers_.end()) return std::vector<Referrer>{};
   return found->second;
@@ -131,7 +135,7 @@ SqlResult<std::vector<Session::Referrer>> Session::ReferrersOf(const std::string
 
 std::optional<SqlError> Session::CheckConstraintNames(const TableSpec& spec, const std::vector<std::string>& added,
                                                       bool creating, std::vector<SqlWarning>& warnings) {
-  (void)ReferrersOf(spec.database, spec.name);  // brings the names up to date
+  RefreshForeignKeyMap();
   // The keys added come last: the one named again is the one refused.
   for (auto fk = spec.foreign_keys.rbegin(); fk != spec.foreign_keys.rend(); ++fk) {
     if (std::find(added.begin(), added.end(), fk->name) == added.end()) continue;
@@ -156,9 +160,14 @@ bool Session::ChecksForeignKeys(const TableSpec& spec) const {
   return !spec.foreign_keys.empty() && ForeignKeyChecks();
 }
 
+Session::KeyDuties Session::ForeignKeyDuties(const TableSpec& spec) {
+  if (!ForeignKeyChecks()) return {};
+  auto refs = ReferrersOf(spec.database, spec.name);
+  return {!spec.foreign_keys.empty(), !refs.ok() || !refs->empty()};  // (an error is said by ChildrenFollow)
+}
+
 std::optional<SqlError> Session::CheckParents(const TableSpec& child, const Row& row, const Row* old,
                                               Transaction* trx) {
-  if (child.foreign_keys.empty() || !ForeignKeyChecks()) return std::nullopt;
   for (const engine::ForeignKeySpec& fk : child.foreign_keys) {
     const std::vector<Value> key = ValuesOf(child, row, fk.columns);
     if (AnyNull(key)) continue;  // MATCH SIMPLE: a NULL part references nothing
@@ -186,16 +195,41 @@ std::optional<SqlError> Session::CheckParents(const TableSpec& child, const Row&
   return std::nullopt;
 }
 
+namespace {
+
+// The rows of `child` whose key `fk` holds `key`, locked: found through the index the key has.
+SqlResult<std::vector<Row>> ChildRows(Table& child, const engine::ForeignKeySpec& fk, const std::vector<Value>& key,
+                                      Transaction* trx) {
+  const TableSpec& spec = child.spec();
+  std::vector<Row> rows;
+  const auto index = LeadingIndex(spec, fk.columns);
+  if (!index) return rows;
+  engine::ScanOptions at;
+  at.index = *index;
+  at.from = key;
+  at.lock = RowLock::kExclusive;
+  Status st = child.Scan(
+      at,
+      [&](const Row& r) {
+        if (!SameKey(spec, fk.columns, ValuesOf(spec, r, fk.columns), key)) return false;
+        rows.push_back(r);
+        return true;
+      },
+      trx);
+  if (!st.ok()) return FromStatus(st);
+  return rows;
+}
+
+}  // namespace
+
 std::optional<SqlError> Session::ActOnChildren(const TableSpec& parent, const Row& old, const Row* updated,
                                                Transaction* trx, std::vector<std::string>& updated_tables, int depth) {
-  if (!ForeignKeyChecks()) return std::nullopt;
   auto refs = ReferrersOf(parent.database, parent.name);
   if (!refs.ok()) return refs.error();
   for (const Referrer& ref : *refs) {
     auto child = db_.GetTable(ref.database, ref.table);
     if (!child.ok()) continue;  // dropped while checks were off: nothing left to keep
-    Table& t = **child;
-    const TableSpec& spec = t.spec();
+    const TableSpec& spec = (*child)->spec();
     if (ref.key >= spec.foreign_keys.size()) continue;
     const engine::ForeignKeySpec fk = spec.foreign_keys[ref.key];
     // A key made while checks were off may name columns the parent does not have: it keeps nothing.
@@ -207,62 +241,48 @@ std::optional<SqlError> Session::ActOnChildren(const TableSpec& parent, const Ro
       new_key = ValuesOf(parent, *updated, fk.ref_columns);
       if (new_key == key) continue;  // the referenced columns keep their values
     }
-    const auto index = LeadingIndex(spec, fk.columns);
-    if (!index) continue;
-    engine::ScanOptions at;
-    at.index = *index;
-    at.from = key;
-    at.lock = RowLock::kExclusive;
-    std::vector<Row> children;
-    Status st = t.Scan(
-        at,
-        [&](const Row& r) {
-          if (!SameKey(spec, fk.columns, ValuesOf(spec, r, fk.columns), key)) return false;
-          children.push_back(r);
-          return true;
-        },
-        trx);
-    if (!st.ok()) return FromStatus(st);
-    if (children.empty()) continue;
+    auto children = ChildRows(**child, fk, key, trx);
+    if (!children.ok()) return children.error();
+    if (children->empty()) continue;
     const engine::ForeignKeyAction action = updated ? fk.on_update : fk.on_delete;
     const bool acts = action == engine::ForeignKeyAction::kCascade || action == engine::ForeignKeyAction::kSetNull;
-    const std::string table_key = ref.database + "." + ref.table;
     // InnoDB will not update by cascade a table the cascade has updated already (a key of a
     // table on itself, ON UPDATE CASCADE): the parent row stays referenced.
     const bool updates = updated || action == engine::ForeignKeyAction::kSetNull;
-    if (!acts || (updates && std::count(updated_tables.begin(), updated_tables.end(), table_key)))
+    if (!acts || (updates && std::count(updated_tables.begin(), updated_tables.end(), ref.database + "." + ref.table)))
       return ParentRowReferenced(ref.database, ref.table, fk);
     if (depth + 1 >= kMaxCascadeDepth) return CascadeTooDeep(ref.database, ref.table, fk);
     if (spec.primary_key.empty()) return NotSupported("a cascading foreign key into a table without a primary key");
-    const auto pk = Positions(spec, spec.primary_key);
-    const auto columns = Positions(spec, fk.columns);
-    for (const Row& row : children) {
-      if (interrupted()) return Interrupted();
-      std::vector<Value> row_key;
-      for (std::size_t c : pk) row_key.push_back(row[c]);
-      if (!updates) {
-        Status ds = t.Delete(row_key, trx);
-        if (ds.IsNotFound()) continue;  // a cascade before this one took it
-        if (!ds.ok()) return FromStatus(ds);
-        if (auto e = ActOnChildren(spec, row, nullptr, trx, updated_tables, depth + 1)) return e;
-        continue;
-      }
-      Row changed = row;
-      for (std::size_t i = 0; i < columns.size(); ++i)
-        changed[columns[i]] = action == engine::ForeignKeyAction::kSetNull ? Value::Null() : new_key[i];
-      Status us;
-      if (ValuesOf(spec, changed, spec.primary_key) != row_key) {
-        us = t.Delete(row_key, trx);
-        if (us.ok()) us = t.Insert(changed, trx);
-      } else {
-        us = t.Update(changed, trx);
-      }
-      if (!us.ok()) return FromStatus(us);
-      updated_tables.push_back(table_key);
-      auto e = ActOnChildren(spec, row, &changed, trx, updated_tables, depth + 1);
-      updated_tables.pop_back();
-      if (e) return e;
+    const std::optional<std::vector<Value>> to =
+        updates ? std::optional(action == engine::ForeignKeyAction::kSetNull ? std::vector<Value>(key.size()) : new_key)
+                : std::nullopt;
+    if (auto e = Cascade(**child, fk, *children, to, trx, updated_tables, depth)) return e;
+  }
+  return std::nullopt;
+}
+
+std::optional<SqlError> Session::Cascade(Table& child, const engine::ForeignKeySpec& fk, const std::vector<Row>& rows,
+                                         const std::optional<std::vector<Value>>& to, Transaction* trx,
+                                         std::vector<std::string>& updated_tables, int depth) {
+  const TableSpec& spec = child.spec();
+  const auto columns = Positions(spec, fk.columns);
+  for (const Row& row : rows) {
+    if (interrupted()) return Interrupted();
+    const std::vector<Value> row_key = ValuesOf(spec, row, spec.primary_key);
+    if (!to) {
+      Status ds = child.Delete(row_key, trx);
+      if (ds.IsNotFound()) continue;  // a cascade before this one took it
+      if (!ds.ok()) return FromStatus(ds);
+      if (auto e = ActOnChildren(spec, row, nullptr, trx, updated_tables, depth + 1)) return e;
+      continue;
     }
+    Row changed = row;
+    for (std::size_t i = 0; i < columns.size(); ++i) changed[columns[i]] = (*to)[i];
+    if (Status us = ReplaceRow(child, row_key, changed, trx); !us.ok()) return FromStatus(us);
+    updated_tables.push_back(spec.database + "." + spec.name);
+    auto e = ActOnChildren(spec, row, &changed, trx, updated_tables, depth + 1);
+    updated_tables.pop_back();
+    if (e) return e;
   }
   return std::nullopt;
 }
@@ -341,13 +361,7 @@ std::optional<SqlError> Session::AlterKeepsReferences(const TableSpec& before, c
     if (std::find(plan.added_foreign_keys.begin(), plan.added_foreign_keys.end(), fk.name) ==
         plan.added_foreign_keys.end())
       continue;
-    const TableSpec* parent = nullptr;
-    if (fk.ref_database == before.database && fk.ref_table == before.name) {
-      parent = &after;
-    } else if (auto t = db_.GetTable(fk.ref_database, fk.ref_table); t.ok()) {
-      parent = &(*t)->spec();
-    }
-    if (auto why = ForeignKeyProblem(after, fk, parent))
+    if (auto why = ForeignKeyProblem(after, fk, ParentSpec(after, fk)))
       return CannotCreateForeignKey(before.database, before.name, ondisk::QuoteIdentifier(fk.name), *why, warnings);
   }
   return std::nullopt;

@@ -61,6 +61,16 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
   return out;
 }
 
+Status ReplaceRow(Table& t, const std::vector<Value>& old_key, const Row& row, Transaction* trx,
+                  InsertOptions options) {
+  const auto pk = Positions(t.spec(), t.spec().primary_key);
+  bool key_changed = false;
+  for (std::size_t i = 0; i < pk.size(); ++i) key_changed |= !(row[pk[i]] == old_key[i]);
+  if (!key_changed) return t.Update(row, trx);
+  Status st = t.Delete(old_key, trx);
+  return st.ok() ? t.Insert(row, trx, options) : st;
+}
+
 SqlResult<SqlValue> RowContext::Column(const Expr& column) const {
   auto i = FindColumn(spec_, column.name);
   if (!i || !row_) return UnknownColumn(column.name, clause_);
@@ -145,6 +155,29 @@ std::optional<StatementOutcome> Session::FastInsert(std::string_view text) {
   return InTransaction([&](Transaction* t) { return ApplyInsert(head->statement, **table, **rows, t); });
 }
 
+// REPLACE's first step: every row `row` collides with (on the primary key or a unique key)
+// deleted, counted in `deleted`, their children following their keys when `children`.
+std::optional<StatementOutcome> Session::DeleteColliding(Table& t, const Row& row, bool children, Transaction* trx,
+                                                         std::uint64_t& deleted) {
+  auto victims = CollidingKeys(t, row, trx);
+  if (!victims.ok()) return Error(victims.error());
+  for (const auto& key : *victims) {
+    std::optional<Row> victim;  // read when its children must follow their keys
+    if (children) {
+      auto got = t.Get(key, trx, RowLock::kExclusive);
+      if (!got.ok()) return Error(FromStatus(got.status()));
+      victim = std::move(*got);
+    }
+    Status ds = t.Delete(key, trx);
+    if (!ds.ok()) return Error(FromStatus(ds));
+    if (victim) {
+      if (auto e = ChildrenFollow(t.spec(), *victim, nullptr, trx)) return ForeignKeyFailure(std::move(*e));
+    }
+  }
+  deleted += victims->size();
+  return std::nullopt;
+}
+
 StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::vector<Row>& rows, Transaction* trx) {
   const TableSpec& spec = t.spec();
   if (auto refused = WriteAllowed(spec)) return Error(*refused);
@@ -156,7 +189,8 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       std::any_of(spec.columns.begin(), spec.columns.end(), [](const engine::Column& c) { return c.auto_increment; });
   auto triggers = LoadTriggers(spec, TriggerEvent::kInsert);
   if (!triggers.ok()) return Error(triggers.error());
-  const bool child_checks = ChecksForeignKeys(spec);
+  const KeyDuties keys = ForeignKeyDuties(spec);
+  const bool child_checks = keys.parents;
   if (!ins.ignore && !ins.replace && ins.on_duplicate.empty() && triggers->empty() && !child_checks) {
     if (auto e = InsertFitted(t, rows, trx, options, strict(), o.warnings)) return Error(std::move(*e));
     o.rows = rows.size();
@@ -190,18 +224,7 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
         // unique key), then insert it.
         if (spec.primary_key.empty()) return Error(NotSupported("REPLACE into a table without a primary key"));
         if (auto e = RefuseIfTriggered(spec.database, spec.name, "REPLACE of a row")) return Error(std::move(*e));
-        auto victims = CollidingKeys(t, row, trx);
-        if (!victims.ok()) return Error(victims.error());
-        for (const auto& key : *victims) {
-          auto victim = t.Get(key, trx, RowLock::kExclusive);  // its children follow their keys
-          if (!victim.ok()) return Error(FromStatus(victim.status()));
-          Status ds = t.Delete(key, trx);
-          if (!ds.ok()) return Error(FromStatus(ds));
-          if (*victim) {
-            if (auto e = ChildrenFollow(spec, **victim, nullptr, trx)) return ForeignKeyFailure(std::move(*e));
-          }
-        }
-        o.rows += victims->size();
+        if (auto failed = DeleteColliding(t, row, keys.children, trx, o.rows)) return std::move(*failed);
         st = t.Insert(row, trx, options);
       }
       if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, r + 1) : AtRow(FromStatus(st), r + 1));
@@ -281,6 +304,7 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
   std::uint64_t changed = 0;
   RowContext ctx(*this, spec);
   const bool fit = u.ignore || !strict();
+  const KeyDuties keys = ForeignKeyDuties(spec);
   auto triggers = LoadTriggers(spec, TriggerEvent::kUpdate);
   if (!triggers.ok()) return Error(triggers.error());
   std::size_t row_number = 0;  // MySQL's "at row N" counts the rows matched
@@ -311,30 +335,20 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
     for (std::size_t c : pk) key_changed |= !(row[c] == old[c]);
     const std::uint64_t before_row = trx->Savepoint();
     // As InnoDB: the rows referencing the old values first (a taken new key is found after).
-    const std::optional<SqlError> refused = ChildrenFollow(spec, old, &row, trx);
-    Status st;
-    if (refused) {
-      // the row stays as it was
-    } else if (key_changed) {
-      std::vector<Value> key;
-      for (std::size_t c : pk) key.push_back(old[c]);
-      st = t.Delete(key, trx);
-      if (st.ok()) {
-        st = t.Insert(row, trx);
-        // UPDATE IGNORE leaves a row whose new key is taken as it was.
-        if (st.IsAlreadyExists() && u.ignore) {
-          if (Status back = t.Insert(old, trx); !back.ok()) return Error(FromStatus(back));
-        }
-      }
-    } else {
-      st = t.Update(row, trx);
+    const std::optional<SqlError> refused = keys.children ? ChildrenFollow(spec, old, &row, trx) : std::nullopt;
+    std::vector<Value> key;
+    for (std::size_t c : pk) key.push_back(old[c]);
+    const Status st = refused ? Status::Ok() : ReplaceRow(t, key, row, trx);
+    // UPDATE IGNORE leaves a row whose new key is taken as it was (ReplaceRow deleted it first).
+    if (st.IsAlreadyExists() && u.ignore && key_changed) {
+      if (Status back = t.Insert(old, trx); !back.ok()) return Error(FromStatus(back));
     }
     if (st.IsAlreadyExists() && u.ignore) {
       o.warnings.push_back({SqlWarning::Level::kWarning, 1062, st.message()});
       continue;
     }
     if (!st.ok()) return Error(IsValueError(st) ? ValueError(spec, {row}, st, row_number) : FromStatus(st));
-    if (auto e = refused ? refused : CheckParents(spec, row, &old, trx)) {
+    if (auto e = refused ? refused : keys.parents ? CheckParents(spec, row, &old, trx) : std::nullopt) {
       if (!u.ignore || e->code == 1296) return ForeignKeyFailure(std::move(*e));
       if (Status back = trx->RollbackToSavepoint(before_row); !back.ok()) return Error(FromStatus(back));
       o.warnings.push_back({SqlWarning::Level::kWarning, e->code, e->message});
@@ -357,6 +371,7 @@ StatementOutcome Session::DoDelete(const Delete& d, Transaction* trx) {
   auto rows = ChangingRows(t, *this, d.where.get(), d.order_by, d.limit, trx);
   if (!rows.ok()) return Error(rows.error());
   const auto pk = Positions(t.spec(), t.spec().primary_key);
+  const bool children = ForeignKeyDuties(t.spec()).children;
   auto triggers = LoadTriggers(t.spec(), TriggerEvent::kDelete);
   if (!triggers.ok()) return Error(triggers.error());
   StatementOutcome o;
@@ -367,7 +382,8 @@ StatementOutcome Session::DoDelete(const Delete& d, Transaction* trx) {
     for (std::size_t c : pk) key.push_back(row[c]);
     Status st = t.Delete(key, trx);
     if (!st.ok()) return Error(FromStatus(st));
-    if (auto e = ChildrenFollow(t.spec(), row, nullptr, trx)) return ForeignKeyFailure(std::move(*e));
+    if (auto e = children ? ChildrenFollow(t.spec(), row, nullptr, trx) : std::nullopt)
+      return ForeignKeyFailure(std::move(*e));
     if (auto e = FireTriggers(triggers->after, t.spec(), nullptr, &row, o.warnings)) return Error(std::move(*e));
   }
   o.rows = rows->size();

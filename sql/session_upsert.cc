@@ -141,18 +141,17 @@ std::optional<SqlError> Session::UpdateDuplicate(const Insert& ins, Table& t, co
   storing_values_ = stored;
   if (updated == before) return std::nullopt;
   if (ins.ignore || !strict()) FitRow(spec, updated, row_number, o.warnings);
-  const auto pk = Positions(spec, spec.primary_key);
-  const bool key_changed = std::any_of(pk.begin(), pk.end(), [&](std::size_t c) { return updated[c] != before[c]; });
-  if (auto e = ChildrenFollow(spec, before, &updated, trx)) return e;  // as UPDATE: the old values' rows first
-  Status st = key_changed ? t.Delete(keys->front(), trx) : t.Update(updated, trx);
-  if (st.ok() && key_changed) st = t.Insert(updated, trx, insert_options());
+  const KeyDuties duties = ForeignKeyDuties(spec);
+  if (auto e = duties.children ? ChildrenFollow(spec, before, &updated, trx) : std::nullopt)
+    return e;  // as UPDATE: the old values' rows first
+  Status st = ReplaceRow(t, keys->front(), updated, trx, insert_options());
   if (st.IsAlreadyExists() && ins.ignore) {
     o.warnings.push_back({SqlWarning::Level::kWarning, 1062, FromStatus(st).message});
     return std::nullopt;
   }
   if (!st.ok())
     return IsValueError(st) ? ValueError(spec, {updated}, st, row_number) : AtRow(FromStatus(st), row_number);
-  if (auto e = CheckParents(spec, updated, &before, trx)) return e;
+  if (auto e = duties.parents ? CheckParents(spec, updated, &before, trx) : std::nullopt) return e;
   o.rows += 2;
   return std::nullopt;
 }
