@@ -70,10 +70,9 @@ class ValuesSink : public ResultSink {
 std::optional<std::size_t> FindColumn(const TableSpec& spec, const std::string& name);
 // A stored value as an expression sees it (binary columns compare as bytes, DECIMAL exactly).
 SqlValue FromColumn(const Value& v, const engine::Column& c);
-// `row` in place of the row of `t` whose primary key is `old_key`: updated where it is, or
-// deleted and inserted again when its primary key changes.
-Status ReplaceRow(Table& t, const std::vector<Value>& old_key, const Row& row, Transaction* trx,
-                  InsertOptions options = {});
+// `row` in place of `old`, a row of `t`: updated where it is, or deleted and inserted again
+// when its primary key changes (and `old` put back when the insert fails: a taken key).
+Status ReplaceRow(Table& t, const Row& old, const Row& row, Transaction* trx, InsertOptions options = {});
 
 // The primary keys of the rows `row` collides with, on the primary key first, then on each
 // unique key (locked exclusively): the rows REPLACE deletes, the one ON DUPLICATE KEY UPDATE

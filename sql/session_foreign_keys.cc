@@ -278,7 +278,7 @@ std::optional<SqlError> Session::Cascade(Table& child, const engine::ForeignKeyS
     }
     Row changed = row;
     for (std::size_t i = 0; i < columns.size(); ++i) changed[columns[i]] = (*to)[i];
-    if (Status us = ReplaceRow(child, row_key, changed, trx); !us.ok()) return FromStatus(us);
+    if (Status us = ReplaceRow(child, row, changed, trx); !us.ok()) return FromStatus(us);
     updated_tables.push_back(spec.database + "." + spec.name);
     auto e = ActOnChildren(spec, row, &changed, trx, updated_tables, depth + 1);
     updated_tables.pop_back();

@@ -61,14 +61,21 @@ SqlValue FromColumn(const Value& v, const engine::Column& c) {
   return out;
 }
 
-Status ReplaceRow(Table& t, const std::vector<Value>& old_key, const Row& row, Transaction* trx,
-                  InsertOptions options) {
+Status ReplaceRow(Table& t, const Row& old, const Row& row, Transaction* trx, InsertOptions options) {
   const auto pk = Positions(t.spec(), t.spec().primary_key);
+  std::vector<Value> old_key;
   bool key_changed = false;
-  for (std::size_t i = 0; i < pk.size(); ++i) key_changed |= !(row[pk[i]] == old_key[i]);
+  for (std::size_t c : pk) {
+    old_key.push_back(old[c]);
+    key_changed |= !(row[c] == old[c]);
+  }
   if (!key_changed) return t.Update(row, trx);
-  Status st = t.Delete(old_key, trx);
-  return st.ok() ? t.Insert(row, trx, options) : st;
+  if (Status st = t.Delete(old_key, trx); !st.ok()) return st;
+  Status st = t.Insert(row, trx, options);
+  if (!st.ok()) {  // the old row back as it was (a statement going on under IGNORE keeps it)
+    if (Status back = t.Insert(old, trx, InsertOptions{false}); !back.ok()) return back;
+  }
+  return st;
 }
 
 SqlResult<SqlValue> RowContext::Column(const Expr& column) const {
@@ -299,7 +306,6 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
   TableUse use(*this, spec);
   auto rows = ChangingRows(t, *this, u.where.get(), u.order_by, u.limit, trx);
   if (!rows.ok()) return Error(rows.error());
-  const auto pk = Positions(spec, spec.primary_key);
   StatementOutcome o;
   std::uint64_t changed = 0;
   RowContext ctx(*this, spec);
@@ -331,18 +337,10 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
       if (auto e = FireTriggers(triggers->after, spec, &row, &old, o.warnings)) return Error(std::move(*e));
       continue;
     }
-    bool key_changed = false;
-    for (std::size_t c : pk) key_changed |= !(row[c] == old[c]);
     const std::uint64_t before_row = trx->Savepoint();
     // As InnoDB: the rows referencing the old values first (a taken new key is found after).
     const std::optional<SqlError> refused = keys.children ? ChildrenFollow(spec, old, &row, trx) : std::nullopt;
-    std::vector<Value> key;
-    for (std::size_t c : pk) key.push_back(old[c]);
-    const Status st = refused ? Status::Ok() : ReplaceRow(t, key, row, trx);
-    // UPDATE IGNORE leaves a row whose new key is taken as it was (ReplaceRow deleted it first).
-    if (st.IsAlreadyExists() && u.ignore && key_changed) {
-      if (Status back = t.Insert(old, trx); !back.ok()) return Error(FromStatus(back));
-    }
+    const Status st = refused ? Status::Ok() : ReplaceRow(t, old, row, trx);
     if (st.IsAlreadyExists() && u.ignore) {
       o.warnings.push_back({SqlWarning::Level::kWarning, 1062, st.message()});
       continue;

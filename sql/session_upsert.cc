@@ -144,7 +144,7 @@ std::optional<SqlError> Session::UpdateDuplicate(const Insert& ins, Table& t, co
   const KeyDuties duties = ForeignKeyDuties(spec);
   if (auto e = duties.children ? ChildrenFollow(spec, before, &updated, trx) : std::nullopt)
     return e;  // as UPDATE: the old values' rows first
-  Status st = ReplaceRow(t, keys->front(), updated, trx, insert_options());
+  Status st = ReplaceRow(t, before, updated, trx, insert_options());
   if (st.IsAlreadyExists() && ins.ignore) {
     o.warnings.push_back({SqlWarning::Level::kWarning, 1062, FromStatus(st).message});
     return std::nullopt;
