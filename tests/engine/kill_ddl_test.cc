@@ -1,6 +1,6 @@
 // kill -9 during DDL: a child (KillDdlChild.RunsUntilKilled) runs a stream of CREATE/DROP
 // DATABASE, CREATE/DROP TABLE, CREATE INDEX, RENAME TABLE, a copying rebuild (a work table
-// filled and swapped in, as ALTER TABLE does) and multi-row INSERT steps while a second thread
+// filled and swapped in, as ALTER TABLE does, adding or dropping an index and a foreign key) and multi-row INSERT steps while a second thread
 // inserts into a table of its own, acknowledging each step and each row on a pipe; the parent
 // kills it at a random point and opens the directory twice.
 //
@@ -50,6 +50,7 @@ const char* const kTables[] = {"t0", "t1", "t2", "t3"};
 
 struct TableState {
   bool indexed = false;
+  bool keyed = false;  // a rebuild gave it a foreign key (g references the table's id), kept in its SDI
   std::map<std::int64_t, std::pair<std::string, std::int64_t>> rows;
   bool operator==(const TableState&) const = default;
 };
@@ -133,9 +134,11 @@ void ApplyToModel(const Step& step, std::int64_t j, State& s) {
       s[step.to_database].insert(std::move(node));
       break;
     }
-    case Step::kRebuild:  // adds the index, or drops it
-      s[step.database][step.table].indexed = !s[step.database][step.table].indexed;
+    case Step::kRebuild: {  // adds the index and the key, or drops them
+      TableState& ts = s[step.database][step.table];
+      ts.indexed = ts.keyed = !ts.indexed;
       break;
+    }
     case Step::kInsert:
       for (const Row& r : StepRows(j))
         s[step.database][step.table].rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int()};
@@ -150,10 +153,13 @@ Status Rebuild(Database& db, const Step& step, std::int64_t j) {
   if (!t.ok()) return t.status();
   TableSpec spec = (*t)->spec();
   spec.name = std::string(kWorkTablePrefix) + "alter-" + std::to_string(j);
-  if (spec.indexes.empty())
+  spec.foreign_keys.clear();
+  if (spec.indexes.empty()) {
     spec.indexes.push_back({"ig", {"g"}, false});
-  else
+    spec.foreign_keys.push_back({"fk_g", {"g"}, step.database, step.table, {"id"}, ForeignKeyAction::kCascade});
+  } else {
     spec.indexes.clear();
+  }
   auto work = db.CreateTable(spec);
   if (!work.ok()) return work.status();
   std::vector<Row> rows;  // read first: a scan holds the table while it visits rows
@@ -203,6 +209,7 @@ State Snapshot(Database& db, bool rows) {
       if (!t.ok()) continue;
       TableState& ts = tables[name];
       ts.indexed = !(*t)->spec().indexes.empty();
+      ts.keyed = !(*t)->spec().foreign_keys.empty();
       if (!rows) continue;
       Status scan = (*t)->Scan({}, [&](const Row& r) {
         ts.rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int()};
@@ -219,7 +226,8 @@ std::string Describe(const State& s) {
   for (const auto& [d, tables] : s) {
     out += d + "{";
     for (const auto& [t, ts] : tables)
-      out += " " + t + (ts.indexed ? "+ig" : "") + ":" + std::to_string(ts.rows.size()) + " rows";
+      out += " " + t + (ts.indexed ? "+ig" : "") + (ts.keyed ? "+fk" : "") + ":" + std::to_string(ts.rows.size()) +
+             " rows";
     out += " } ";
   }
   return out.empty() ? "(nothing)" : out;
