@@ -198,6 +198,21 @@ inline constexpr std::string_view kInsertedRow = "\x01VALUES()";
 
 struct Select;
 
+// A view's WITH CHECK OPTION carried into the INSERT or UPDATE that writes through it: every
+// row written must satisfy `condition` (the view's WHERE), or 1369 names `view`.
+struct ViewCheck {
+  ExprPtr condition;
+  std::string view;  // `db`.`v`
+};
+// As MariaDB checks them: the view the statement names decides. WITH LOCAL CHECK OPTION checks
+// its WHERE alone, CASCADED the WHERE of every view below it too (in its name), none nothing,
+// whatever the views below it say.
+struct ViewChecks {
+  std::vector<ViewCheck> conditions;
+  bool through_view = false;  // the statement named a view (merged already)
+  std::string cascading;      // that view, when it has CASCADED CHECK OPTION
+};
+
 struct Insert {
   TableName table;
   std::vector<std::string> columns;  // empty: every column in order
@@ -210,6 +225,7 @@ struct Insert {
   std::vector<std::string> alias_columns;
   bool ignore = false;
   bool replace = false;
+  ViewChecks view_checks;
 };
 
 struct Update {
@@ -219,6 +235,7 @@ struct Update {
   ExprPtr where;
   std::vector<OrderItem> order_by;
   std::optional<std::uint64_t> limit;
+  ViewChecks view_checks;
 };
 
 struct Delete {
@@ -237,6 +254,7 @@ struct SelectItem {
 struct Select {
   std::vector<SelectItem> items;
   std::optional<TableName> from;
+  std::string from_alias;  // FROM t AS x: x (empty without one)
   ExprPtr where;
   std::vector<OrderItem> order_by;
   std::optional<std::uint64_t> limit;
@@ -300,7 +318,8 @@ struct Show {
     kCreateFunction,
     kProcedureStatus,
     kFunctionStatus,
-    kCreateTrigger
+    kCreateTrigger,
+    kCreateView  // table: the view
   };
   What what = What::kTables;
   TableName table;       // SHOW CREATE TABLE / COLUMNS
@@ -308,6 +327,7 @@ struct Show {
   std::optional<std::string> like;
   bool global = false;
   bool count = false;  // SHOW COUNT(*) WARNINGS / ERRORS
+  bool full = false;   // SHOW FULL TABLES: with their Table_type
 };
 
 struct Routine;  // sql/routine.h
@@ -335,9 +355,26 @@ struct DropTrigger {
   bool if_exists = false;
 };
 
-using Statement =
-    std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update, Delete, Select,
-                 Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp, Show, AlterTable, RenameTable,
-                 Truncate, Savepoint, ChecksumTable, LoadData, CreateRoutine, DropRoutine, Call, DropTrigger>;
+// CREATE [OR REPLACE] [ALGORITHM = ...] [DEFINER = ...] [SQL SECURITY ...] VIEW and ALTER VIEW.
+enum class CheckOption : std::uint8_t { kNone, kCascaded, kLocal };
+struct CreateView {
+  TableName name;
+  std::vector<std::string> columns;  // (a, b, ...) after the name: the view's column names
+  std::shared_ptr<const Select> select;
+  std::string algorithm = "UNDEFINED";  // UNDEFINED, MERGE or TEMPTABLE
+  std::string definer;                  // `user`@`host`
+  bool invoker = false;                 // SQL SECURITY INVOKER
+  CheckOption check = CheckOption::kNone;
+  bool or_replace = false, alter = false, if_not_exists = false;
+};
+struct DropView {
+  std::vector<TableName> views;
+  bool if_exists = false;
+};
+
+using Statement = std::variant<CreateDatabase, DropDatabase, Use, CreateTable, DropTable, CreateIndex, Insert, Update,
+                               Delete, Select, Begin, Commit, Rollback, Set, SetTransaction, AlterInstanceRedo, NoOp,
+                               Show, AlterTable, RenameTable, Truncate, Savepoint, ChecksumTable, LoadData,
+                               CreateRoutine, DropRoutine, Call, DropTrigger, CreateView, DropView>;
 
 }  // namespace strata::sql

@@ -22,6 +22,12 @@ sql::Statement Parser::ParseAlter() {
     ExpectWord("REDO_LOG");
     return a;
   }
+  if (Peek().IsWord("ALGORITHM") || Peek().IsWord("VIEW") || Peek().IsWord("SQL") || Peek().IsWord("DEFINER")) {
+    CreateView v;
+    v.alter = true;
+    ViewOptions(v);
+    return ParseCreateView(std::move(v));
+  }
   AcceptWord("ONLINE");
   AcceptWord("IGNORE");
   if (!AcceptWord("TABLE")) Unsupported("ALTER " + Peek().text);
@@ -37,6 +43,7 @@ sql::Statement Parser::ParseDrop() {
     d.name = Name();
     return d;
   }
+  if (AcceptWord("VIEW")) return ParseDropView();
   if (AcceptWord("PROCEDURE")) return ParseDropRoutine(false);
   if (AcceptWord("FUNCTION")) return ParseDropRoutine(true);
   if (AcceptWord("TRIGGER")) {
@@ -241,19 +248,14 @@ std::vector<std::string> KeyColumnNames(const KeyText& k) {
 sql::Statement Parser::ParseCreate() {
   ++i_;
   const bool or_replace = AcceptWords({"OR", "REPLACE"});
-  // DEFINER as dumps write it (routines here run with the caller's rights), kept as the
-  // server shows it: `user`@`host`.
-  std::string definer = "`root`@`localhost`";
-  if (AcceptWord("DEFINER")) {
-    ExpectPunct("=");
-    if (AcceptWord("CURRENT_USER")) {
-      if (AcceptPunct("(")) ExpectPunct(")");
-    } else {
-      const std::string user = Peek().Is(TokenKind::kString) ? Take().text : Name();
-      const std::string host = Peek().Is(TokenKind::kUserVar) ? Take().text : "%";
-      definer = ondisk::QuoteIdentifier(user) + "@" + ondisk::QuoteIdentifier(host);
-    }
+  if (Peek().IsWord("ALGORITHM") || Peek().IsWord("VIEW") || Peek().IsWord("SQL") ||
+      (Peek().IsWord("DEFINER") && ViewFollows())) {
+    CreateView v;
+    v.or_replace = or_replace;
+    ViewOptions(v);
+    return ParseCreateView(std::move(v));
   }
+  const std::string definer = Definer();
   if (Peek().IsWord("PROCEDURE") || Peek().IsWord("FUNCTION")) return ParseCreateRoutine(definer, or_replace);
   if (Peek().IsWord("TRIGGER")) return ParseCreateTrigger(definer, or_replace);
   if (AcceptWord("DATABASE") || AcceptWord("SCHEMA")) {
@@ -300,6 +302,32 @@ sql::Statement Parser::ParseCreate() {
   if (AcceptWord("TEMPORARY")) Unsupported("CREATE TEMPORARY TABLE");
   if (!AcceptWord("TABLE")) Unsupported("CREATE " + Peek().text);
   return ParseCreateTable();
+}
+
+// DEFINER as dumps write it (routines and views here run with the caller's rights), kept as
+// the server shows it: `user`@`host`.
+std::string Parser::Definer() {
+  std::string definer = "`root`@`localhost`";
+  if (AcceptWord("DEFINER")) {
+    ExpectPunct("=");
+    if (AcceptWord("CURRENT_USER")) {
+      if (AcceptPunct("(")) ExpectPunct(")");
+    } else {
+      const std::string user = Peek().Is(TokenKind::kString) ? Take().text : Name();
+      const std::string host = Peek().Is(TokenKind::kUserVar) ? Take().text : "%";
+      definer = ondisk::QuoteIdentifier(user) + "@" + ondisk::QuoteIdentifier(host);
+    }
+  }
+  return definer;
+}
+
+// After DEFINER = user: whether SQL SECURITY or VIEW comes next (a view, not a routine).
+bool Parser::ViewFollows() const {
+  for (std::size_t k = 1; k < 8; ++k) {
+    if (Peek(k).IsWord("VIEW") || (Peek(k).IsWord("SQL") && Peek(k + 1).IsWord("SECURITY"))) return true;
+    if (Peek(k).IsWord("PROCEDURE") || Peek(k).IsWord("FUNCTION") || Peek(k).IsWord("TRIGGER")) return false;
+  }
+  return false;
 }
 
 sql::Statement Parser::ParseCreateTable() {

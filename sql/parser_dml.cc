@@ -161,6 +161,9 @@ sql::Statement Parser::ParseSelect() {
       item.text = Trimmed(start, Peek().offset);
       // A string literal alone is headed by its value, as the server heads it ('x''y' is x'y).
       if (i_ == first + 1 && t_[first].Is(TokenKind::kString)) item.text = t_[first].text;
+      if (i_ == first + 2 && t_[first + 1].Is(TokenKind::kString) && t_[first].Is(TokenKind::kWord) &&
+          (t_[first].text[0] == '_' || t_[first].IsWord("N")))  // _binary'x', N'x'
+        item.text = t_[first + 1].text;
       if (AcceptWord("AS")) {
         item.alias = Peek().Is(TokenKind::kString) ? Take().text : Name();
       } else if (Peek().Is(TokenKind::kQuotedName) || Peek().Is(TokenKind::kString) ||
@@ -175,11 +178,11 @@ sql::Statement Parser::ParseSelect() {
     if (Peek().IsPunct("(")) Unsupported("subqueries");
     s.from = QualifiedName();
     if (AcceptWord("AS"))
-      Name();
+      s.from_alias = Name();
     else if (Peek().Is(TokenKind::kQuotedName) ||
              (Peek().Is(TokenKind::kWord) && !Reserved(Peek()) && !Peek().IsWord("FORCE") && !Peek().IsWord("USE") &&
               !Peek().IsWord("IGNORE") && !Peek().IsWord("JOIN")))
-      Name();
+      s.from_alias = Name();
     if (Peek().IsPunct(",") || Peek().IsWord("JOIN") || Peek().IsWord("LEFT") || Peek().IsWord("INNER") ||
         Peek().IsWord("RIGHT") || Peek().IsWord("CROSS") || Peek().IsWord("NATURAL")) {
       Unsupported("joins");
@@ -352,6 +355,9 @@ sql::Statement Parser::ParseShow() {
   } else if (AcceptWords({"CREATE", "TRIGGER"})) {
     s.what = Show::What::kCreateTrigger;
     s.table = QualifiedName();
+  } else if (AcceptWords({"CREATE", "VIEW"})) {
+    s.what = Show::What::kCreateView;
+    s.table = QualifiedName();
   } else if (AcceptWords({"PROCEDURE", "STATUS"}) || AcceptWords({"FUNCTION", "STATUS"})) {
     s.what = t_[i_ - 2].IsWord("PROCEDURE") ? Show::What::kProcedureStatus : Show::What::kFunctionStatus;
     like();
@@ -376,7 +382,7 @@ sql::Statement Parser::ParseShow() {
   } else {
     Unsupported("SHOW " + Peek().text);
   }
-  (void)full;
+  s.full = full;
   return s;
 }
 

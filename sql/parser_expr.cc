@@ -163,6 +163,7 @@ ExprPtr Parser::Unary() {
     if (t.text == "-" && operand->kind == Expr::Kind::kLiteral && !operand->value.is_null() &&
         operand->literal_kind != LiteralKind::kBinary && !operand->value.is_string()) {
       operand->value = Negate(operand->value);
+      if (!operand->written.empty()) operand->written.insert(0, 1, '-');
       // Below BIGINT's range the negated number is exact digits, as a DECIMAL literal is.
       if (operand->value.is_string()) operand->literal_kind = LiteralKind::kDecimal;
       operand->offset = t.offset;
@@ -224,7 +225,9 @@ ExprPtr Parser::Primary() {
       const double d = std::strtod(s.c_str(), nullptr);  // a number too small is 0, as in MySQL
       if (!std::isfinite(d))
         throw Failure{{1367, "22007", fmt::format("Illegal double '{}' value found during parsing", s)}};
-      return Literal(Value::Double(d), LiteralKind::kPlain, at);
+      ExprPtr e = Literal(Value::Double(d), LiteralKind::kPlain, at);
+      e->written = s;  // a view's definition shows it so
+      return e;
     }
     case TokenKind::kUserVar: {
       auto e = std::make_unique<Expr>();
@@ -275,11 +278,17 @@ ExprPtr Parser::Primary() {
     ++i_;
     ExprPtr e = Primary();
     e->literal_kind = binary ? LiteralKind::kBinary : LiteralKind::kPlain;
+    if (binary && !e->hex_number && Peek(-1).Is(TokenKind::kString)) e->written = "_binary";
     e->offset = at;
     AcceptWord("COLLATE") && (Name(), true);
     return e;
   }
-  if (t.IsWord("CURRENT_TIMESTAMP") || t.IsWord("LOCALTIMESTAMP") || t.IsWord("CURRENT_DATE")) {
+  if (t.IsWord("N") && Peek(1).Is(TokenKind::kString)) {  // N'...': a national string, utf8 here as all text
+    ++i_;
+    return Primary();
+  }
+  if (t.IsWord("CURRENT_TIMESTAMP") || t.IsWord("LOCALTIMESTAMP") || t.IsWord("LOCALTIME") ||
+      t.IsWord("CURRENT_DATE")) {
     if (!Peek(1).IsPunct("(")) {
       auto e = std::make_unique<Expr>();
       e->kind = Expr::Kind::kFunction;

@@ -100,6 +100,13 @@ class Parser : public Cursor {
   sql::Statement ParseDrop();
   sql::Statement ParseCreate();
   sql::Statement ParseCreateTable();
+  // DEFINER = ... when it follows (as dumps write it), `root`@`localhost` otherwise.
+  std::string Definer();
+  bool ViewFollows() const;
+  // Views (parser_view.cc): the options before VIEW, then the rest from VIEW on.
+  void ViewOptions(CreateView& v);
+  sql::Statement ParseCreateView(CreateView v);
+  sql::Statement ParseDropView();
   // ALTER TABLE (parser_alter.cc), after its name's first token; RENAME TABLE; TRUNCATE.
   sql::Statement ParseAlterTable();
   void AlterClause(AlterTable& a);

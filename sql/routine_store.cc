@@ -52,6 +52,7 @@ StoredRoutine FromRow(const Row& row) {
   const std::string& type = row[2].as_string();
   const RoutineKind kind = type == "FUNCTION"  ? RoutineKind::kFunction
                            : type == "TRIGGER" ? RoutineKind::kTrigger
+                           : type == "VIEW"    ? RoutineKind::kView
                                                : RoutineKind::kProcedure;
   return {row[0].as_string(), row[1].as_string(), kind, row[3].as_string(), row[4].as_string(), row[5].as_string()};
 }
@@ -64,6 +65,8 @@ const char* KindName(RoutineKind kind) {
       return "FUNCTION";
     case RoutineKind::kTrigger:
       return "TRIGGER";
+    case RoutineKind::kView:
+      return "VIEW";
     case RoutineKind::kProcedure:
       break;
   }

@@ -1,6 +1,6 @@
-// Where stored procedures, functions and triggers are kept: rows of a `mysql`.`proc` table, as
+// Where stored procedures, functions, triggers and views are kept: rows of a `mysql`.`proc` table, as
 // MariaDB keeps routines (one row each, its CREATE statement as SHOW CREATE gives it), made on
-// the first CREATE PROCEDURE, FUNCTION or TRIGGER. Its rows are written like any table's, so a routine is as durable as
+// the first CREATE PROCEDURE, FUNCTION, TRIGGER or VIEW. Its rows are written like any table's, so a routine is as durable as
 // a committed row and survives a crash the same way.
 #pragma once
 
@@ -17,9 +17,9 @@ namespace strata::sql {
 inline constexpr const char* kRoutineDatabase = "mysql";
 inline constexpr const char* kRoutineTable = "proc";
 
-enum class RoutineKind : std::uint8_t { kProcedure, kFunction, kTrigger };
+enum class RoutineKind : std::uint8_t { kProcedure, kFunction, kTrigger, kView };
 inline RoutineKind KindOf(bool function) { return function ? RoutineKind::kFunction : RoutineKind::kProcedure; }
-const char* KindName(RoutineKind kind);  // "PROCEDURE", "FUNCTION", "TRIGGER"
+const char* KindName(RoutineKind kind);  // "PROCEDURE", "FUNCTION", "TRIGGER", "VIEW"
 
 struct StoredRoutine {
   std::string database, name;  // a trigger's database is its table's

@@ -17,6 +17,7 @@
 #include "sql/ddl_check.h"
 #include "sql/routine_store.h"
 #include "sql/session_context.h"
+#include "sql/view.h"
 #include "ondisk/identifier.h"
 
 namespace strata::sql {
@@ -578,7 +579,7 @@ bool CommitsImplicitly(const Statement& s) {
                std::is_same_v<T, DropTable> || std::is_same_v<T, CreateIndex> || std::is_same_v<T, AlterInstanceRedo> ||
                std::is_same_v<T, Begin> || std::is_same_v<T, AlterTable> || std::is_same_v<T, RenameTable> ||
                std::is_same_v<T, Truncate> || std::is_same_v<T, CreateRoutine> || std::is_same_v<T, DropRoutine> ||
-               std::is_same_v<T, DropTrigger>;
+               std::is_same_v<T, DropTrigger> || std::is_same_v<T, CreateView> || std::is_same_v<T, DropView>;
       },
       s);
 }
@@ -601,11 +602,7 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
         } else if constexpr (std::is_same_v<T, DropDatabase>) {
           return DoDropDatabase(s);
         } else if constexpr (std::is_same_v<T, Use>) {
-          if (!DatabaseExists(s.name)) return Error(UnknownDatabase(s.name));
-          database_ = s.name;
-          StatementOutcome o;
-          o.info = "Database changed";
-          return o;
+          return DoUse(s);
         } else if constexpr (std::is_same_v<T, CreateTable>) {
           return DoCreateTable(s);
         } else if constexpr (std::is_same_v<T, DropTable>) {
@@ -672,10 +669,22 @@ StatementOutcome Session::Dispatch(const Statement& statement, ResultSink& sink)
           return DoCall(s, sink);
         } else if constexpr (std::is_same_v<T, DropTrigger>) {
           return DoDropTrigger(s);
+        } else if constexpr (std::is_same_v<T, CreateView>) {
+          return DoCreateView(s);
+        } else if constexpr (std::is_same_v<T, DropView>) {
+          return DoDropView(s);
         }
       },
       statement);
   if (implicit_commit) SchemaChanged();  // what sessions know of tables' foreign keys is old
+  return o;
+}
+
+StatementOutcome Session::DoUse(const Use& s) {
+  if (!DatabaseExists(s.name)) return Error(UnknownDatabase(s.name));
+  database_ = s.name;
+  StatementOutcome o;
+  o.info = "Database changed";
   return o;
 }
 
@@ -718,6 +727,9 @@ StatementOutcome Session::DoDropTable(const DropTable& s) {
     Status st = db_.DropTable(dbname, n.name);
     if (st.ok()) st = DropTriggersOf(dbname, n.name);  // a table's triggers go with it
     if (st.IsNotFound()) {
+      auto view = FindView({dbname, n.name});
+      if (!view.ok()) return Error(view.error());
+      if (*view) return Error({1965, "42S02", fmt::format("'{}.{}' is a view", dbname, n.name)});
       missing.push_back(dbname + "." + n.name);
       if (s.if_exists) o.warnings.push_back(Note(1051, fmt::format("Unknown table '{}.{}'", dbname, n.name)));
     } else if (!st.ok()) {
@@ -784,7 +796,9 @@ StatementOutcome Session::DoCreateTable(const CreateTable& c) {
     if (c.default_now[k]) spec.columns[k].default_value = Value::String("CURRENT_TIMESTAMP");
   }
   if (auto refused = CheckTableDefinition(spec)) return Error(*refused);
-  if (db_.GetTable(spec.database, spec.name).ok()) {
+  auto view = FindView({spec.database, spec.name});
+  if (!view.ok()) return Error(view.error());
+  if (db_.GetTable(spec.database, spec.name).ok() || *view) {
     if (c.if_not_exists) {
       StatementOutcome o;
       o.warnings.push_back(Note(1050, fmt::format("Table '{}' already exists", spec.name)));
@@ -1054,6 +1068,27 @@ void ShowNames(std::vector<std::string> names, const std::string& header, const 
   }
 }
 
+// SHOW [FULL] TABLES: tables and views by name, with their Table_type when FULL.
+void ShowTableNames(const std::vector<std::string>& tables, const std::vector<std::string>& views,
+                    const std::string& header, const Show& s, ShowRows& out) {
+  std::vector<std::pair<std::string, const char*>> names;
+  for (const std::string& t : tables) names.emplace_back(t, "BASE TABLE");
+  for (const std::string& v : views) names.emplace_back(v, "VIEW");
+  std::sort(names.begin(), names.end());
+  const std::string heading = s.like ? fmt::format("{} ({})", header, *s.like) : header;
+  if (s.full)
+    out.Header({{heading}, {"Table_type"}});
+  else
+    out.Header({{heading}});
+  for (const auto& [name, type] : names) {
+    if (!LikeMatches(name, s.like)) continue;
+    if (s.full)
+      out.Row({name, type});
+    else
+      out.Row({name});
+  }
+}
+
 void ShowColumns(const TableSpec& spec, const std::optional<std::string>& like, ShowRows& out) {
   out.Header({{"Field"}, {"Type"}, {"Null"}, {"Key"}, {"Default"}, {"Extra"}});
   for (const engine::Column& c : spec.columns) {
@@ -1075,7 +1110,8 @@ void ShowColumns(const TableSpec& spec, const std::optional<std::string>& like, 
 // An exact row count (InnoDB estimates it); sizes are the pages the indexes' segments reserve,
 // as InnoDB counts them.
 std::optional<SqlError> ShowTableStatus(engine::Database& db, const std::string& dbname,
-                                        const std::optional<std::string>& like, ShowRows& out) {
+                                        const std::vector<std::string>& views, const std::optional<std::string>& like,
+                                        ShowRows& out) {
   out.Header({{"Name"},
               {"Engine"},
               {"Version", true},
@@ -1095,9 +1131,17 @@ std::optional<SqlError> ShowTableStatus(engine::Database& db, const std::string&
               {"Create_options"},
               {"Comment"}});
   auto tables = db.ListTables(dbname);
+  tables.insert(tables.end(), views.begin(), views.end());
   std::sort(tables.begin(), tables.end());
   for (const auto& name : tables) {
     if (!LikeMatches(name, like)) continue;
+    if (std::binary_search(views.begin(), views.end(), name)) {  // a view: its comment says so, the rest is NULL
+      std::vector<std::optional<std::string>> row(18);
+      row[0] = name;
+      row[17] = "VIEW";
+      out.Row(row);
+      continue;
+    }
     auto t = db.GetTable(dbname, name);
     if (!t.ok()) continue;
     std::uint64_t rows = 0;
@@ -1149,6 +1193,22 @@ void ShowStatus(engine::Database& db, const std::optional<std::string>& like, Sh
 
 }  // namespace
 
+// SHOW [COUNT(*)] WARNINGS | ERRORS of the session's `diagnostics` (`count` of them).
+static void ShowDiagnostics(const Show& s, const std::vector<SqlWarning>& diagnostics, std::size_t count,
+                            ShowRows& out) {
+  const bool errors = s.what == Show::What::kErrors;
+  if (s.count) {
+    out.Header({{errors ? "@@session.error_count" : "@@session.warning_count", true}});
+    out.Row({std::to_string(count)});
+    return;
+  }
+  out.Header({{"Level"}, {"Code", true}, {"Message"}});
+  for (const SqlWarning& w : diagnostics) {
+    if (!errors || w.level == SqlWarning::Level::kError)
+      out.Row({LevelName(w.level), std::to_string(w.code), w.message});
+  }
+}
+
 StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
   StatementOutcome o;
   o.result_set = true;
@@ -1164,28 +1224,32 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kDatabases:
       ShowNames(db_.ListDatabases(), "Database", s.like, out);
       return o;
-    case Show::What::kTables: {
+    case Show::What::kTables:
+    case Show::What::kTableStatus: {
       auto dbname = database();
-      if (!dbname.ok()) return Error(dbname.error());
-      ShowNames(UserTables(*dbname), "Tables_in_" + *dbname, s.like, out);
+      auto views = dbname.ok() ? ViewsOf(*dbname) : dbname.error();
+      if (!views.ok()) return Error(views.error());
+      if (s.what == Show::What::kTables)
+        ShowTableNames(UserTables(*dbname), *views, "Tables_in_" + *dbname, s, out);
+      else if (auto e = ShowTableStatus(db_, *dbname, *views, s.like, out))
+        return Error(*e);
       return o;
     }
+    case Show::What::kCreateView:
+      return ShowCreateView(s, sink);
     case Show::What::kCreateTable:
     case Show::What::kColumns: {
       auto t = FindTable(s.table);
-      if (!t.ok()) return Error(t.error());
+      const bool view = !t.ok() && t.error().code == 1146;  // or a view of that name
+      if (view && s.what == Show::What::kCreateTable) return ShowCreateView(s, sink);
+      auto spec = t.ok() ? SqlResult<TableSpec>((*t)->spec()) : view ? ViewColumns(s.table, t.error()) : t.error();
+      if (!spec.ok()) return Error(spec.error());
       if (s.what == Show::What::kColumns) {
-        ShowColumns((*t)->spec(), s.like, out);
+        ShowColumns(*spec, s.like, out);
       } else {
         out.Header({{"Table"}, {"Create Table"}});
         out.Row({(*t)->spec().name, ShowCreateTable(**t)});
       }
-      return o;
-    }
-    case Show::What::kTableStatus: {
-      auto dbname = database();
-      if (!dbname.ok()) return Error(dbname.error());
-      if (auto e = ShowTableStatus(db_, *dbname, s.like, out)) return Error(*e);
       return o;
     }
     case Show::What::kEngineStatus:
@@ -1202,20 +1266,9 @@ StatementOutcome Session::DoShow(const Show& s, ResultSink& sink) {
     case Show::What::kCreateTrigger:
       return ShowCreateTrigger(s, sink);
     case Show::What::kWarnings:
-    case Show::What::kErrors: {
-      const bool errors = s.what == Show::What::kErrors;
-      if (s.count) {
-        out.Header({{errors ? "@@session.error_count" : "@@session.warning_count", true}});
-        out.Row({std::to_string(DiagnosticCount(errors))});
-        return o;
-      }
-      out.Header({{"Level"}, {"Code", true}, {"Message"}});
-      for (const SqlWarning& w : diagnostics_) {
-        if (!errors || w.level == SqlWarning::Level::kError)
-          out.Row({LevelName(w.level), std::to_string(w.code), w.message});
-      }
+    case Show::What::kErrors:
+      ShowDiagnostics(s, diagnostics_, DiagnosticCount(s.what == Show::What::kErrors), out);
       return o;
-    }
     case Show::What::kVariables:
       out.Header({{"Variable_name"}, {"Value"}});
       for (const KnownVariable& k : kVariables) {

@@ -137,6 +137,7 @@ class Session {
   // table listed in hot_row_group_commit_tables): "db/table/key", or nullopt.
   std::optional<std::string> HotRowGroup(const Update& u);
 
+  StatementOutcome DoUse(const Use& s);
   StatementOutcome DoCreateDatabase(const CreateDatabase& s);
   StatementOutcome DoDropDatabase(const DropDatabase& s);
   StatementOutcome DoCreateTable(const CreateTable& c);
@@ -174,6 +175,31 @@ class Session {
   StatementOutcome DoCreateTrigger(const CreateRoutine& c);
   StatementOutcome DoDropTrigger(const DropTrigger& d);
   StatementOutcome ShowCreateTrigger(const Show& s, ResultSink& sink);
+  // Views (session_view.cc).
+  StatementOutcome DoCreateView(const CreateView& c);
+  StatementOutcome DoDropView(const DropView& d);
+  StatementOutcome ShowCreateView(const Show& s, ResultSink& sink);
+  // The columns of the view `name` names as a table's (SHOW COLUMNS); `no_table` when there is none.
+  SqlResult<TableSpec> ViewColumns(const TableName& name, const SqlError& no_table);
+  // The view `name` names (null when none), parsed once per stored text.
+  SqlResult<std::shared_ptr<const struct View>> FindView(const TableName& name);
+  SqlResult<std::vector<std::string>> ViewsOf(const std::string& database);
+  SqlResult<std::vector<std::string>> SourceColumns(const TableName& from);
+  SqlResult<std::shared_ptr<const Select>> ViewSelect(const CreateView& c);
+  // The view's columns as a table's (SHOW COLUMNS): those of the columns they read.
+  SqlResult<TableSpec> ViewSpec(const struct View& v, int depth = 0);
+  // `s` on the table under the view it names (views over views merged in turn); nullopt when
+  // it names no view.
+  template <typename S>
+  SqlResult<std::optional<S>> Merged(const S& s);
+  // `s` named no table (`no_table`): when it names a view, what `run` does with the statement
+  // on the view's table (session_context.h).
+  template <typename S, typename F>
+  StatementOutcome ThroughView(const S& s, const SqlError& no_table, F run);
+  // 1356 for `v`, whose table or column is gone (`why`), both listed as the server lists them.
+  SqlError InvalidView(const struct View& v, const SqlError& why);
+  // 1369 when `row` fails a WITH CHECK OPTION of the views it was written through.
+  std::optional<SqlError> ViewCheckFailure(const ViewChecks& checks, const TableSpec& spec, const Row& row);
   // Every trigger on `database`.`table`, in creation order.
   SqlResult<std::vector<std::shared_ptr<const Routine>>> TriggersOf(const std::string& database,
                                                                     const std::string& table);
@@ -322,6 +348,7 @@ class Session {
   std::map<std::string, std::pair<std::string, std::shared_ptr<const Routine>>> routine_cache_;  // key: text, parsed
   std::map<std::string, std::vector<std::shared_ptr<const Routine>>> triggers_of_;               // "db\ntable"
   std::uint64_t routines_seen_ = ~std::uint64_t{0};
+  std::map<std::string, std::shared_ptr<const struct View>> views_;  // "db\nview
   void RefreshRoutineCaches();
   std::map<std::string, std::vector<Referrer>> referrers_;  // "db\ntable" of a parent: its children's keys
   std::map<std::string, std::string> constraint_names_;     // "db\nkey name" (lower case): its table

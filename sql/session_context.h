@@ -83,6 +83,11 @@ SqlResult<std::vector<std::vector<Value>>> CollidingKeys(Table& t, const Row& ro
 // it: the table's own name (1066), a column list of another length (1136) or a name twice (1060).
 std::optional<SqlError> CheckRowAlias(const Insert& ins, const TableSpec& spec);
 
+// The column a SELECT's output column `name` makes (CREATE TABLE ... SELECT, a view's
+// columns): its table's column for a column reference (`expr` null: one that * brought), the
+// server's type for a literal, nullopt for anything else.
+std::optional<engine::Column> SelectColumn(const std::string& name, const Expr* expr, const TableSpec* from);
+
 // A stored function is called somewhere in `e` or in the SELECT: a name the library does not have.
 bool CallsStoredFunction(const Expr* e);
 bool CallsStoredFunction(const Select& s);
@@ -95,6 +100,13 @@ SqlError UnknownDatabase(const std::string& name);
 // A statement's failure as its outcome, and MySQL's ER_BAD_FIELD_ERROR.
 StatementOutcome Error(SqlError e);
 SqlError UnknownColumn(const std::string& name, std::string_view where);
+
+template <typename S, typename F>
+StatementOutcome Session::ThroughView(const S& s, const SqlError& no_table, F run) {
+  auto merged = Merged(s);
+  if (!merged.ok()) return Error(merged.error());
+  return *merged ? run(**merged) : Error(no_table);
+}
 // ER_QUERY_INTERRUPTED: the statement was asked to stop (Session::Interrupt).
 SqlError Interrupted();
 

@@ -35,30 +35,6 @@ struct Target {
   std::string text;  // as written
 };
 
-// The column a target makes: its table's column for a column reference, the server's type for
-// a literal, nullopt for anything else.
-std::optional<Column> ColumnOf(const Target& t, const TableSpec* from) {
-  std::optional<Column> c;
-  const std::string& column = t.expr ? t.expr->name : t.name;
-  if ((!t.expr || t.expr->kind == Expr::Kind::kColumn) && from) {
-    if (auto at = FindColumn(*from, column)) c = from->columns[*at];
-    if (c) c->auto_increment = false;
-  } else if (t.expr && t.expr->kind == Expr::Kind::kLiteral && !t.expr->value.is_null()) {
-    const Value& v = t.expr->value;
-    if (v.is_int() || v.is_uint()) {
-      c = engine::NotNull(engine::Col(t.name, v.is_uint() ? ColumnType::kBigInt : ColumnType::kInt));
-      c->is_unsigned = v.is_uint();
-    } else if (v.is_string() && t.expr->literal_kind == LiteralKind::kPlain) {
-      const std::string& text = v.as_string();
-      const auto length = static_cast<std::uint32_t>(std::count_if(
-          text.begin(), text.end(), [](char b) { return (static_cast<unsigned char>(b) & 0xC0) != 0x80; }));
-      c = engine::NotNull(engine::Col(t.name, ColumnType::kVarchar, length));
-    }
-  }
-  if (c) c->name = t.name;
-  return c;
-}
-
 // The new table's columns: the statement's columns the SELECT does not fill first, then the
 // SELECT's in its order (the statement's definition where it gives one), as the server lays
 // them out; `names` gets the column each SELECT column fills.
@@ -97,7 +73,7 @@ std::optional<SqlError> LayOut(const CreateTable& c, const Select& select, const
       add(c.spec.columns[*at], c.default_now[*at]);
       continue;
     }
-    auto column = ColumnOf(t, from);
+    auto column = SelectColumn(t.name, t.expr, from);
     if (!column) {
       return NotSupported(fmt::format(
           "CREATE TABLE ... SELECT of the expression `{}` (define its column: CREATE TABLE t ({} type) SELECT ...)",
@@ -112,6 +88,28 @@ std::optional<SqlError> LayOut(const CreateTable& c, const Select& select, const
 }
 
 }  // namespace
+
+std::optional<Column> SelectColumn(const std::string& name, const Expr* expr, const TableSpec* from) {
+  std::optional<Column> c;
+  const std::string& column = expr ? expr->name : name;
+  if ((!expr || expr->kind == Expr::Kind::kColumn) && from) {
+    if (auto at = FindColumn(*from, column)) c = from->columns[*at];
+    if (c) c->auto_increment = false;
+  } else if (expr && expr->kind == Expr::Kind::kLiteral && !expr->value.is_null()) {
+    const Value& v = expr->value;
+    if (v.is_int() || v.is_uint()) {
+      c = engine::NotNull(engine::Col(name, v.is_uint() ? ColumnType::kBigInt : ColumnType::kInt));
+      c->is_unsigned = v.is_uint();
+    } else if (v.is_string() && expr->literal_kind == LiteralKind::kPlain) {
+      const std::string& text = v.as_string();
+      const auto length = static_cast<std::uint32_t>(std::count_if(
+          text.begin(), text.end(), [](char b) { return (static_cast<unsigned char>(b) & 0xC0) != 0x80; }));
+      c = engine::NotNull(engine::Col(name, ColumnType::kVarchar, length));
+    }
+  }
+  if (c) c->name = name;
+  return c;
+}
 
 StatementOutcome Session::DoCreateTableSelect(const CreateTable& c) {
   const Select& select = *c.select;

@@ -457,6 +457,7 @@ void Session::RefreshRoutineCaches() {
   if (now == routines_seen_) return;
   routine_cache_.clear();
   triggers_of_.clear();
+  views_.clear();
   routines_seen_ = now;
 }
 

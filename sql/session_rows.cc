@@ -107,7 +107,7 @@ SqlError Interrupted() { return {1317, "70100", "Query execution was interrupted
 
 StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   auto table = FindTable(ins.table);
-  if (!table.ok()) return Error(table.error());
+  if (!table.ok()) return ThroughView(ins, table.error(), [&](const Insert& m) { return DoInsert(m, trx); });
   auto builder = RowBuilder::For((*table)->spec(), ins.columns);
   if (!builder.ok()) return Error(builder.error());
   if (auto refused = CheckRowAlias(ins, (*table)->spec())) return Error(*refused);
@@ -198,7 +198,8 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
   if (!triggers.ok()) return Error(triggers.error());
   const KeyDuties keys = ForeignKeyDuties(spec);
   const bool child_checks = keys.parents;
-  if (!ins.ignore && !ins.replace && ins.on_duplicate.empty() && triggers->empty() && !child_checks) {
+  if (!ins.ignore && !ins.replace && ins.on_duplicate.empty() && triggers->empty() && !child_checks &&
+      ins.view_checks.conditions.empty()) {
     if (auto e = InsertFitted(t, rows, trx, options, strict(), o.warnings)) return Error(std::move(*e));
     o.rows = rows.size();
   } else {
@@ -208,6 +209,11 @@ StatementOutcome Session::ApplyInsert(const Insert& ins, Table& t, const std::ve
       Row row = rows[r];
       if (auto e = FireTriggers(triggers->before, spec, &row, nullptr, o.warnings)) return Error(std::move(*e));
       if (fit) FitRow(spec, row, r + 1, o.warnings);
+      if (auto e = ViewCheckFailure(ins.view_checks, spec, row)) {
+        if (!ins.ignore || e->code != 1369) return Error(std::move(*e));
+        o.warnings.push_back({SqlWarning::Level::kWarning, e->code, e->message});
+        continue;
+      }
       const std::uint64_t before_row = trx->Savepoint();
       Status st = t.Insert(row, trx, options);
       if (st.IsAlreadyExists() && !ins.on_duplicate.empty()) {  // before IGNORE, which is for its errors
@@ -293,7 +299,7 @@ SqlResult<std::vector<Row>> ChangingRows(Table& t, const Session& session, const
 
 StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
   auto table = FindTable(u.table);
-  if (!table.ok()) return Error(table.error());
+  if (!table.ok()) return ThroughView(u, table.error(), [&](const Update& m) { return DoUpdate(m, trx); });
   Table& t = **table;
   const TableSpec& spec = t.spec();
   std::vector<std::size_t> targets;
@@ -333,6 +339,11 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
     }
     if (auto e = FireTriggers(triggers->before, spec, &row, &old, o.warnings)) return Error(std::move(*e));
     if (fit) FitRow(spec, row, row_number, o.warnings);
+    if (auto e = ViewCheckFailure(u.view_checks, spec, row)) {
+      if (!u.ignore || e->code != 1369) return Error(std::move(*e));
+      o.warnings.push_back({SqlWarning::Level::kWarning, e->code, e->message});
+      continue;
+    }
     if (row == old) {
       if (auto e = FireTriggers(triggers->after, spec, &row, &old, o.warnings)) return Error(std::move(*e));
       continue;
@@ -362,7 +373,7 @@ StatementOutcome Session::DoUpdate(const Update& u, Transaction* trx) {
 
 StatementOutcome Session::DoDelete(const Delete& d, Transaction* trx) {
   auto table = FindTable(d.table);
-  if (!table.ok()) return Error(table.error());
+  if (!table.ok()) return ThroughView(d, table.error(), [&](const Delete& m) { return DoDelete(m, trx); });
   Table& t = **table;
   if (auto refused = WriteAllowed(t.spec())) return Error(*refused);
   TableUse use(*this, t.spec());

@@ -161,7 +161,7 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
   const TableSpec* spec = nullptr;
   if (s.from) {
     auto t = FindTable(*s.from);
-    if (!t.ok()) return Error(t.error());
+    if (!t.ok()) return ThroughView(s, t.error(), [&](const Select& m) { return DoSelect(m, sink, trx); });
     table = *t;
     spec = &table->spec();
   }
@@ -180,7 +180,8 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
   o.result_set = true;
   if (!table) {
     sink.Header(headers);
-    limit.Push(nullptr);
+    FilterStep filter(state, s.where.get(), &limit);  // a view without a table may have a WHERE
+    filter.Push(nullptr);
     if (state.error) return Error(*state.error);
     o.rows = project.rows();
     return o;

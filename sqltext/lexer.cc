@@ -353,6 +353,7 @@ std::string DecimalText(std::string_view literal) {
   std::string out(literal.substr(0, sign));
   if (literal.size() > sign && literal[sign] == '.') out += '0';
   out += literal.substr(sign);
+  if (out.size() > 1 && out.back() == '.') out.pop_back();  // 5. is 5
   return out;
 }
 

@@ -219,7 +219,8 @@ TEST(SqlCliTest, AReadOnlyMountOpensReadOnly) {
 
 // What a dump asks for and Strata does not do is said, by name, where the user looks: the
 // import summary and SHOW WARNINGS (views were skipped with exit 0 and not a word). The
-// dump's trigger, in its versioned comments, is made, and its foreign key kept.
+// dump's trigger and single-table view, in their versioned comments, are made, its foreign
+// key kept; its view over a join is skipped, by name.
 TEST(SqlCliTest, WhatADumpAsksAndStrataSkipsIsNamed) {
   TempDir tmp;
   const auto dump = tmp.path() / "d.sql";
@@ -231,7 +232,10 @@ CREATE TABLE c (id INT PRIMARY KEY, pid INT, KEY (pid),
 INSERT INTO p VALUES (1);
 /*!50001 CREATE ALGORITHM=UNDEFINED */
 /*!50013 DEFINER=`root`@`localhost` SQL SECURITY DEFINER */
-/*!50001 VIEW `v` AS select `p`.`id` AS `id` from `p` */;
+/*!50001 VIEW `v` AS select `p`.`id` AS `id` from `p` join `c` */;
+/*!50001 CREATE ALGORITHM=UNDEFINED */
+/*!50013 DEFINER=`root`@`localhost` SQL SECURITY DEFINER */
+/*!50001 VIEW `w` AS select `p`.`id` + 1 AS `next` from `p` */;
 DELIMITER ;;
 /*!50003 CREATE*/ /*!50017 DEFINER=`root`@`localhost`*/ /*!50003 TRIGGER `c_bi` BEFORE INSERT ON `c` FOR EACH ROW SET NEW.pid = NEW.pid */;;
 DELIMITER ;
@@ -242,6 +246,8 @@ DELIMITER ;
   for (const char* named : {"at line 7 of", "Skipped VIEW `v`"})
     EXPECT_NE(r.err.find(named), std::string::npos) << named << "\n" << r.err;
   EXPECT_EQ(r.err.find("FOREIGN KEY"), std::string::npos) << r.err;
+  r = Strata("sql --datadir " + (tmp.path() / "i").string() + " shop -N -e 'SELECT * FROM w'");
+  EXPECT_EQ(r.out, "2\n") << r.err;
   r = Strata("sql --datadir " + (tmp.path() / "i").string() + " shop -N -e 'SHOW CREATE TRIGGER c_bi'");
   EXPECT_NE(r.out.find("TRIGGER `c_bi` BEFORE INSERT ON `c` FOR EACH ROW SET NEW.pid = NEW.pid"), std::string::npos)
       << r.out << r.err;

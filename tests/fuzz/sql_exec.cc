@@ -37,7 +37,7 @@ constexpr std::array<std::string_view, 7> kPrelude{
     "SET autocommit = 1",
 };
 
-constexpr std::array<std::string_view, 13> kSeeds{
+constexpr std::array<std::string_view, 14> kSeeds{
     "INSERT INTO t (a, b) VALUES (4, 'b5');\nUPDATE t SET a = (a + 1) * 2 WHERE id = 1;\n"
     "DELETE FROM t WHERE b = 'b2';\nSELECT * FROM t WHERE a > 1 ORDER BY b;\n",
     "BEGIN;\nUPDATE t SET c = REPEAT('x', 15000) WHERE id = 2;\nINSERT INTO t (b) VALUES ('b1');\n"
@@ -91,6 +91,13 @@ constexpr std::array<std::string_view, 13> kSeeds{
     "1;\nALTER TABLE kc DROP FOREIGN KEY kn, ADD CONSTRAINT k2 FOREIGN KEY (id) REFERENCES kp (id);\n"
     "SET foreign_key_checks = 0;\nTRUNCATE kp;\nDROP TABLE kp;\nSET foreign_key_checks = 1;\nINSERT INTO kc VALUES (5, "
     "NULL, NULL);\n",
+    "CREATE VIEW v1 AS SELECT id, a + 1 AS a1, b FROM t WHERE NOT (a > 2 OR b IS NULL) ORDER BY 2 DESC;\n"
+    "CREATE VIEW v2 (x, y) AS SELECT id, b FROM v1 WHERE a1 BETWEEN 1 AND 9 WITH CASCADED CHECK OPTION;\n"
+    "CREATE VIEW v3 AS SELECT COUNT(*) AS n, MAX(b) FROM t;\nSELECT * FROM v2 WHERE y LIKE 'b%' ORDER BY x LIMIT 1, "
+    "2;\n"
+    "UPDATE v2 SET y = 'q' WHERE x = 1;\nINSERT INTO v2 VALUES (50, 'b50');\nDELETE FROM v1 WHERE a1 = 2;\n"
+    "SELECT n FROM v3;\nCREATE OR REPLACE VIEW v1 AS SELECT * FROM v2;\nSELECT * FROM v1;\nSHOW CREATE VIEW v2;\n"
+    "DROP TABLE t;\nSELECT * FROM v2;\nDROP VIEW IF EXISTS v1, v2, v3;\n",
 };
 
 std::filesystem::path MakeDir() {

@@ -88,6 +88,30 @@ TEST_F(RoutineTest, RoutinesOutliveTheProcessAndGoWithTheirDatabase) {
   EXPECT_EQ(Rows("SELECT sq(2)"), (R{{"2"}}));
 }
 
+// Views are kept beside the routines: they outlive the process, go with their database, and a
+// view over a view that comes back to the first (CREATE OR REPLACE can make one) is refused
+// with 1462 instead of merging forever. A write through a view lands in its table.
+TEST_F(RoutineTest, ViewsOutliveTheProcessAndRefuseLoops) {
+  Ok("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+  Ok("CREATE VIEW big AS SELECT id, v * 10 AS ten FROM t WHERE v > 1");
+  Ok("CREATE VIEW bigger AS SELECT ten FROM big WHERE ten > 25 WITH CASCADED CHECK OPTION");
+  Open();  // a new process on the same files
+  Ok("USE shop");
+  Ok("INSERT INTO t VALUES (1, 1), (2, 2), (3, 3), (4, 4)");
+  EXPECT_EQ(Rows("SELECT * FROM bigger"), (R{{"30"}, {"40"}}));
+  EXPECT_EQ(Rows("SHOW FULL TABLES"), (R{{"big", "VIEW"}, {"bigger", "VIEW"}, {"t", "BASE TABLE"}}));
+  Ok("UPDATE big SET id = id + 10 WHERE ten = 20");
+  EXPECT_EQ(Rows("SELECT id FROM t ORDER BY id"), (R{{"1"}, {"3"}, {"4"}, {"12"}}));
+  Ok("CREATE OR REPLACE VIEW big AS SELECT ten AS id, ten FROM bigger");
+  EXPECT_EQ(ErrorCode("SELECT * FROM bigger"), 1462u);
+  EXPECT_EQ(ErrorCode("UPDATE big SET ten = 1"), 1462u);
+  Ok("DROP DATABASE shop");
+  Ok("CREATE DATABASE shop");
+  Ok("USE shop");
+  EXPECT_EQ(Rows("SHOW TABLES"), R{});
+  EXPECT_EQ(ErrorCode("SELECT * FROM big"), 1146u);
+}
+
 // The OceanBase experiment's procedure: a commit per loop turn. With routine_async_commit (by
 // its OceanBase name) the turns share log syncs, and the CALL still returns only once every
 // row is durable: no sync is left to do after it.

@@ -1,0 +1,42 @@
+// Views: how a definition is checked and stored, and how a statement that names a view is
+// turned into one on the view's own table (the MERGE algorithm): the view's columns replaced
+// by the expressions they stand for, its WHERE joined to the statement's. A view over another
+// view merges again, one level at a time. Reads of what cannot be merged yet (a view with an
+// aggregate or LIMIT under a query that filters or sorts) are refused with 1235.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sql/ast.h"
+#include "sql/eval.h"
+
+namespace strata::sql {
+
+// A view as stored: its definition with every output column explicit (expression and name) and
+// its table's database filled in.
+struct View {
+  TableName name;
+  std::shared_ptr<const CreateView> definition;
+  std::string text;  // as stored: what SHOW CREATE VIEW shows
+  const Select& select() const { return *definition->select; }
+  std::string Quoted() const;  // `db`.`v`, as 1369 names it
+};
+
+ExprPtr CloneExpr(const Expr& e);
+
+// The CREATE ... VIEW statement as SHOW CREATE VIEW prints it (and as it is stored): `def`'s
+// SELECT normalised (its `*` expanded, every column named).
+std::string ViewText(const CreateView& def, const std::string& database);
+
+// Whether INSERT, UPDATE and DELETE may write through the view's SELECT.
+bool Updatable(const Select& s);
+
+// The statement `outer` became on the view's table.
+SqlResult<Select> MergeView(const Select& outer, const View& v);
+SqlResult<Update> MergeView(const Update& outer, const View& v);
+SqlResult<Delete> MergeView(const Delete& outer, const View& v);
+SqlResult<Insert> MergeView(const Insert& outer, const View& v);
+
+}  // namespace strata::sql

@@ -1,0 +1,170 @@
+// Views against the private MariaDB: the definitions SHOW CREATE VIEW and mariadb-dump print,
+// reads, writes and WITH CHECK OPTION through them, their errors, and a mariadb-dump of views
+// loaded by `strata sql` and `strata import` reading as the server reads them.
+#include <fmt/format.h>
+
+#include "tests/cli/mariadb_edges.h"
+
+namespace strata::testing {
+namespace {
+
+// Reads through views: the definition kept as the server prints it (its `*` expanded, NOT
+// pushed inwards, functions under their canonical names), WHERE, ORDER BY and LIMIT of the
+// query joined to the view's, views over views, aggregates and LIMIT inside the view.
+TEST_F(MariadbEdgesTest, ViewsReadAsTheServerReadsThem) {
+  ExpectSame(R"SQL(CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10), c DECIMAL(5,2), d DATE);
+INSERT INTO t VALUES (1,10,'x',1.5,'2020-01-01'),(2,20,'y',2.25,NULL),(3,NULL,'z',NULL,'1999-12-31'),(4,40,'x',0,NULL),(5,5,NULL,-3,NULL);
+CREATE VIEW v AS SELECT id, a+1 AS a1, b FROM t WHERE id < 5;
+CREATE VIEW v_all AS SELECT * FROM t;
+CREATE ALGORITHM=MERGE VIEW v_named (x, y) AS SELECT id, UPPER(b) FROM t;
+CREATE VIEW v_over AS SELECT id, a1 * 2 AS twice FROM v WHERE a1 > 5;
+CREATE VIEW v_agg AS SELECT COUNT(*) AS n, SUM(a), MAX(b) FROM t;
+CREATE VIEW v_limit AS SELECT id, b FROM t ORDER BY id DESC LIMIT 3;
+CREATE VIEW v_const AS SELECT 1 AS one, 'abc', NULL AS nothing;
+CREATE VIEW v_logic AS SELECT id FROM t WHERE NOT (a > 10 OR b = 'y') AND NOT (a = 5 AND (b IS NULL OR c < 0)) AND a NOT IN (7) AND b LIKE '%' ORDER BY 1 DESC;
+CREATE VIEW v_alias AS SELECT x.a AS q FROM t AS x WHERE x.id BETWEEN 2 AND 4 ORDER BY q;
+SHOW CREATE VIEW v; SHOW CREATE VIEW v_all; SHOW CREATE VIEW v_named; SHOW CREATE VIEW v_over;
+SHOW CREATE VIEW v_agg; SHOW CREATE VIEW v_limit; SHOW CREATE VIEW v_const; SHOW CREATE VIEW v_logic; SHOW CREATE VIEW v_alias;
+SHOW CREATE TABLE v;
+SELECT * FROM v; SELECT * FROM v_all WHERE d IS NULL ORDER BY c; SELECT * FROM v_named;
+SELECT y, x FROM v_named WHERE y <> 'X' ORDER BY x DESC LIMIT 2;
+SELECT * FROM v_over; SELECT twice + 1 AS t1 FROM v_over ORDER BY t1 DESC;
+SELECT * FROM v_agg; SELECT n FROM v_agg;
+SELECT * FROM v_limit; SELECT id FROM v_limit LIMIT 1, 5;
+SELECT * FROM v_const; SELECT one + 1 FROM v_const;
+SELECT * FROM v_logic; SELECT * FROM v_alias;
+SELECT COUNT(*), MIN(a1) FROM v;
+SELECT ID, B FROM v WHERE a1 IS NOT NULL;
+SHOW FULL TABLES; SHOW TABLES LIKE 'v_%';
+SHOW COLUMNS FROM v_all LIKE 'b';
+UPDATE t SET a = a * 10 WHERE id = 1;
+SELECT * FROM v_over;
+)SQL");
+}
+
+// Writes through views: UPDATE, INSERT and DELETE land in the view's table, the view's WHERE
+// bounds what they touch, WITH [CASCADED | LOCAL] CHECK OPTION refuses rows the view would not
+// show (1369), and what cannot be written names why.
+TEST_F(MariadbEdgesTest, WritesThroughViewsAsTheServerTakesThem) {
+  ExpectSame(R"SQL(CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10));
+INSERT INTO t VALUES (1,10,'x'),(2,20,'y'),(3,30,'z');
+CREATE VIEW v AS SELECT id, a, a+1 AS a1, b FROM t WHERE a < 25;
+CREATE VIEW vc AS SELECT id, a, b FROM t WHERE a < 25 WITH CHECK OPTION;
+CREATE VIEW vl AS SELECT id, a, b FROM vc WHERE a > 5 WITH LOCAL CHECK OPTION;
+CREATE VIEW vn AS SELECT id, a FROM v WHERE a > 5;
+CREATE VIEW vcasc AS SELECT id, a FROM v WHERE a > 5 WITH CASCADED CHECK OPTION;
+CREATE VIEW vagg AS SELECT COUNT(*) AS n FROM t;
+UPDATE v SET b = 'q' WHERE id = 1;
+UPDATE v SET a = a + 100;
+SELECT * FROM t;
+UPDATE v SET a1 = 3;
+INSERT INTO v (id, a, b) VALUES (4, 1, 'n');
+INSERT INTO v VALUES (5, 1, 2, 'm');
+INSERT INTO v (id, a1) VALUES (6, 1);
+INSERT INTO vc VALUES (7, 100, 'big');
+INSERT INTO vc VALUES (8, 5, 'ok');
+INSERT IGNORE INTO vc VALUES (9, 100, 'big'), (10, 6, 'fine');
+UPDATE vc SET a = 50 WHERE id = 8;
+INSERT INTO vl VALUES (11, 1, 'small');
+INSERT INTO vl VALUES (12, 100, 'big');
+INSERT INTO vn VALUES (13, 100);
+INSERT INTO vcasc VALUES (14, 100);
+INSERT INTO vcasc VALUES (15, 7);
+UPDATE vl SET a = 0 WHERE id = 8;
+DELETE FROM v WHERE b = 'n';
+DELETE FROM vc;
+SELECT * FROM t;
+INSERT INTO vagg VALUES (1);
+UPDATE vagg SET n = 1;
+DELETE FROM vagg;
+INSERT INTO v (id, nope) VALUES (1, 1);
+UPDATE v SET nope = 1;
+SELECT nope FROM v;
+SELECT * FROM v WHERE nope = 1;
+REPLACE INTO vc VALUES (1, 11, 'r');
+INSERT INTO vc VALUES (1, 12, 'd') ON DUPLICATE KEY UPDATE b = 'dup';
+SELECT * FROM t;
+)SQL");
+}
+
+// The statements around views: CREATE OR REPLACE, ALTER VIEW, IF NOT EXISTS, DROP VIEW of
+// several, DROP TABLE of a view and DROP VIEW of a table, names taken by tables, columns that
+// do not exist, lists of the wrong length, names twice, a CHECK OPTION on what cannot be
+// written, variables in the definition.
+TEST_F(MariadbEdgesTest, ViewStatementsAndTheirErrors) {
+  ExpectSame(R"SQL(CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10));
+CREATE VIEW v AS SELECT a FROM t;
+CREATE VIEW v AS SELECT b FROM t;
+CREATE VIEW IF NOT EXISTS v AS SELECT b FROM t;
+CREATE OR REPLACE VIEW v AS SELECT b, id FROM t;
+SHOW CREATE VIEW v;
+ALTER VIEW v AS SELECT id FROM t WHERE id > 1;
+SHOW CREATE VIEW v;
+ALTER VIEW nosuch AS SELECT 1;
+CREATE VIEW t AS SELECT 1;
+CREATE TABLE v (x INT);
+CREATE VIEW bad AS SELECT nope FROM t;
+CREATE VIEW bad AS SELECT a FROM t WHERE nope = 1;
+CREATE VIEW bad AS SELECT a FROM t ORDER BY nope;
+CREATE VIEW bad AS SELECT * FROM nosuch;
+CREATE VIEW bad AS SELECT a, a FROM t;
+CREATE VIEW bad (x) AS SELECT a, b FROM t;
+CREATE VIEW bad AS SELECT COUNT(*) FROM t WITH CHECK OPTION;
+CREATE VIEW bad AS SELECT @x;
+CREATE VIEW bad AS SELECT a FROM t LIMIT 1 WITH CHECK OPTION;
+SHOW CREATE VIEW t;
+SHOW CREATE VIEW nosuch;
+DROP TABLE v;
+DROP VIEW t;
+DROP VIEW v, nosuch;
+DROP VIEW IF EXISTS v, nosuch;
+SHOW FULL TABLES;
+CREATE VIEW v1 AS SELECT a FROM t;
+CREATE VIEW v2 AS SELECT a FROM v1;
+DROP VIEW v1;
+SELECT * FROM v2;
+DROP VIEW v2;
+SHOW TABLES;
+)SQL");
+}
+
+// A mariadb-dump of views (its placeholder views first, then the definitions split across
+// /*!50001 */, /*!50013 */ and /*!50002 */ comments) loaded by `strata sql <` and by
+// `strata import` reads as the server reads it.
+TEST_F(MariadbEdgesTest, DumpedViewsLoadAndReadAsOnTheServer) {
+  const std::string setup = R"SQL(DROP DATABASE IF EXISTS dumped_views; CREATE DATABASE dumped_views; USE dumped_views;
+CREATE TABLE item (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, price DECIMAL(8,2), qty INT DEFAULT 0);
+INSERT INTO item VALUES (1,'bolt',0.25,100),(2,'nut',0.10,0),(3,'gear',12.50,7),(4,'cog',NULL,3);
+CREATE VIEW in_stock AS SELECT id, name, price * qty AS worth FROM item WHERE qty > 0;
+CREATE VIEW dear AS SELECT name FROM in_stock WHERE worth > 50 WITH CASCADED CHECK OPTION;
+CREATE ALGORITHM=MERGE SQL SECURITY INVOKER VIEW priced (item_id, label) AS SELECT id, CONCAT(name, '!') FROM item WHERE price IS NOT NULL ORDER BY price DESC;
+CREATE VIEW totals AS SELECT COUNT(*) AS items, SUM(qty) AS units FROM item;
+)SQL";
+  const auto setup_file = tmp_.path() / "setup.sql";
+  std::ofstream(setup_file) << setup;
+  ASSERT_EQ(server_->Sql("", setup_file).exit_code, 0);
+  const auto dump = tmp_.path() / "views.sql";
+  ASSERT_EQ(RunCommand(fmt::format("mariadb-dump --defaults-file={}/my.cnf --databases dumped_views > {}",
+                                   server_->dir(), dump.string()))
+                .exit_code,
+            0);
+  const auto queries = tmp_.path() / "queries.sql";
+  std::ofstream(queries)
+      << "USE dumped_views;\nSELECT * FROM in_stock; SELECT * FROM dear; SELECT * FROM priced;\n"
+         "SELECT * FROM totals; SHOW FULL TABLES; SHOW CREATE VIEW in_stock; SHOW CREATE VIEW dear;\n"
+         "SHOW CREATE VIEW priced; SHOW CREATE VIEW totals;\n";
+  const CommandResult theirs = server_->Sql("", queries, "-B");
+  ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+  for (const std::string load : {"sql --datadir {0} -B < {1}", "import {1} --datadir {0}"}) {
+    const auto datadir = tmp_.path() / ("dd_" + load.substr(0, 3));
+    const CommandResult loaded =
+        RunCommand(std::string(STRATA_BINARY) + " " + fmt::format(fmt::runtime(load), datadir.string(), dump.string()));
+    ASSERT_EQ(loaded.exit_code, 0) << load << "\n" << loaded.out << loaded.err;
+    const CommandResult ours =
+        RunCommand(fmt::format("{} sql --datadir {} -B < {}", STRATA_BINARY, datadir.string(), queries.string()));
+    EXPECT_EQ(ours.out, theirs.out) << load << "\n" << ours.err;
+  }
+}
+
+}  // namespace
+}  // namespace strata::testing
