@@ -85,7 +85,7 @@ std::optional<SqlError> CheckRowAlias(const Insert& ins, const TableSpec& spec);
 
 // The column a SELECT's output column `name` makes (CREATE TABLE ... SELECT, a view's
 // columns): its table's column for a column reference (`expr` null: one that * brought), the
-// server's type for a literal, nullopt for anything else.
+// type the server derives for an expression (sql/expr_type.h), nullopt where none is derived.
 std::optional<engine::Column> SelectColumn(const std::string& name, const Expr* expr, const TableSpec* from);
 
 // A stored function is called somewhere in `e` or in the SELECT: a name the library does not have.

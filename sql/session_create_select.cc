@@ -1,14 +1,15 @@
 // CREATE TABLE ... [IGNORE | REPLACE] [AS] SELECT: a table whose columns are those the
 // statement defines, then the SELECT's other columns, filled with the SELECT's rows, as the
 // server does it. A column the SELECT reads from its table keeps that column's type,
-// nullability, character set, collation and default (not AUTO_INCREMENT, not its keys); a
-// literal gets the type the server gives it. Other expressions need their column defined in
-// the statement (refused with 1235 naming them otherwise). The rows go in as one INSERT ...
+// nullability, character set, collation and default (not AUTO_INCREMENT, not its keys); an
+// expression the type the server derives for it (expr_type.h). One whose type is not derived
+// here needs its column defined in the statement (refused with 1235 naming it otherwise). The rows go in as one INSERT ...
 // SELECT would put them; when that fails the new table is dropped again.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "sql/expr_type.h"
 #include "sql/row_builder.h"
 #include "sql/session.h"
 #include "sql/session_context.h"
@@ -90,24 +91,11 @@ std::optional<SqlError> LayOut(const CreateTable& c, const Select& select, const
 }  // namespace
 
 std::optional<Column> SelectColumn(const std::string& name, const Expr* expr, const TableSpec* from) {
-  std::optional<Column> c;
-  const std::string& column = expr ? expr->name : name;
-  if ((!expr || expr->kind == Expr::Kind::kColumn) && from) {
-    if (auto at = FindColumn(*from, column)) c = from->columns[*at];
-    if (c) c->auto_increment = false;
-  } else if (expr && expr->kind == Expr::Kind::kLiteral && !expr->value.is_null()) {
-    const Value& v = expr->value;
-    if (v.is_int() || v.is_uint()) {
-      c = engine::NotNull(engine::Col(name, v.is_uint() ? ColumnType::kBigInt : ColumnType::kInt));
-      c->is_unsigned = v.is_uint();
-    } else if (v.is_string() && expr->literal_kind == LiteralKind::kPlain) {
-      const std::string& text = v.as_string();
-      const auto length = static_cast<std::uint32_t>(std::count_if(
-          text.begin(), text.end(), [](char b) { return (static_cast<unsigned char>(b) & 0xC0) != 0x80; }));
-      c = engine::NotNull(engine::Col(name, ColumnType::kVarchar, length));
-    }
-  }
-  if (c) c->name = name;
+  if (expr) return ExprColumn(name, *expr, from);
+  auto at = from ? FindColumn(*from, name) : std::nullopt;  // a column * brought
+  if (!at) return std::nullopt;
+  Column c = from->columns[*at];
+  c.auto_increment = false;
   return c;
 }
 

@@ -180,9 +180,10 @@ SqlResult<TableSpec> Session::ViewSpec(const View& v, int depth) {
   for (const SelectItem& item : v.select().items) {
     auto column = SelectColumn(item.alias, item.expr.get(), from);
     if (!column) {
-      return NotSupported(fmt::format(
-          "the type of the view column `{}` ({}): Strata derives a view column's type from a column or a literal",
-          item.alias, ExprText(*item.expr, "")));
+      return NotSupported(
+          fmt::format("the type of the view column `{}` ({}): Strata derives a view column's type for columns, "
+                      "literals, arithmetic, comparisons, aggregates and the common string functions",
+                      item.alias, ExprText(*item.expr, "")));
     }
     spec.columns.push_back(std::move(*column));
   }

@@ -166,5 +166,48 @@ CREATE VIEW totals AS SELECT COUNT(*) AS items, SUM(qty) AS units FROM item;
   }
 }
 
+// The types the server derives for expressions, as CREATE TABLE ... SELECT makes columns of
+// them (and SHOW COLUMNS of a view gives them): integer arithmetic INT or BIGINT by its width,
+// DECIMAL digits widened per operator, SUM and AVG widened, DOUBLE beside a DOUBLE, truth values
+// INT, string lengths added, IFNULL/COALESCE/IF of the widest kind; nullability with them. The
+// rows and SHOW CREATE TABLE must match (MariaDB's integer display widths aside: Strata prints
+// MySQL 8.0's `int`).
+TEST_F(MariadbEdgesTest, ExpressionsTypedAsTheServerTypesThem) {
+  const std::string script = R"SQL(DROP DATABASE IF EXISTS expr_types; CREATE DATABASE expr_types; USE expr_types;
+CREATE TABLE t (id INT PRIMARY KEY, a INT, u INT UNSIGNED, bi BIGINT, s SMALLINT NOT NULL, b VARCHAR(5), c DECIMAL(6,2),
+  d DOUBLE, f FLOAT, dt DATE, ch CHAR(3) NOT NULL);
+INSERT INTO t VALUES (1, 5, 7, 9, 2, 'ab', 1.25, 2.5, 0.5, '2020-02-02', 'xyz'), (2, NULL, NULL, NULL, 3, NULL, NULL, NULL, NULL, NULL, 'q'),
+  (3, -2147483648, 4294967295, 9223372036854775807, -32768, 'vwxyz', -9999.99, -1e300, 1e30, '1000-01-01', '');
+CREATE TABLE r1 AS SELECT a+1 AS x1, a-1 AS x2, a*2 AS x3, a/2 AS x4, a DIV 2 AS x5, a % 2 AS x6, -a AS x7, u+1 AS x8,
+  bi-1 AS x9, s+1 AS x10, s*s AS x11, c+1 AS x12, c*2 AS x13, c/3 AS x14, d+1 AS x15, f+1 AS x16, a+c AS x17, a+d AS x18,
+  c*c AS x19, a+1.5 AS x20, 1.5*2 AS x21, u*u AS x22 FROM t;
+CREATE TABLE r2 AS SELECT a=1 AS y1, a IS NULL AS y2, s>1 AS y3, a IN (1,2) AS y4, b LIKE 'x' AS y5, NOT a AS y6,
+  a AND s AS y7, s BETWEEN 1 AND 2 AS y8, 1 AS y9, -5 AS y10, 12345678901 AS y11, 1.50 AS y12, 1e3 AS y13, 'abc' AS y14,
+  18446744073709551615 AS y17, a <=> NULL AS y18 FROM t;
+CREATE TABLE r3 AS SELECT COUNT(*) AS z1, COUNT(a) AS z2, SUM(a) AS z3, SUM(c) AS z4, SUM(d) AS z5, AVG(a) AS z6,
+  AVG(c) AS z7, MIN(a) AS z8, MAX(b) AS z9, SUM(bi) AS z10, SUM(s) AS z11, AVG(d) AS z12, MAX(dt) AS z13 FROM t;
+CREATE TABLE r4 AS SELECT CONCAT(b, 'xy') AS w1, CONCAT(a, b) AS w2, UPPER(b) AS w3, LOWER(ch) AS w4, LENGTH(b) AS w5,
+  CHAR_LENGTH(b) AS w6, IFNULL(a, 0) AS w7, IFNULL(a, c) AS w8, COALESCE(b, 'zz') AS w9, IF(a > 1, b, ch) AS w10,
+  IF(a, 1, 2.5) AS w11, ABS(a) AS w16, ABS(c) AS w25, CONCAT(c, ch) AS w26 FROM t;
+SELECT * FROM r1; SELECT * FROM r2; SELECT * FROM r3; SELECT * FROM r4;
+SHOW CREATE TABLE r1; SHOW CREATE TABLE r2; SHOW CREATE TABLE r3; SHOW CREATE TABLE r4;
+CREATE VIEW v AS SELECT a * 2 AS twice, CONCAT(b, ch) AS label, c / 3 AS third FROM t;
+SHOW COLUMNS FROM v;
+)SQL";
+  const auto file = tmp_.path() / "types.sql";
+  std::ofstream(file) << script;
+  const CommandResult theirs = server_->Sql("", file, "-B");
+  ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+  const CommandResult ours = RunCommand(
+      fmt::format("{} sql --datadir {} -B < {}", STRATA_BINARY, (tmp_.path() / "dd").string(), file.string()));
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  // MariaDB's display widths (int(11)), and the utf8mb3 its client's literals are in.
+  static const std::regex width("(int|bigint|smallint)\\([0-9]+\\)");
+  static const std::regex literal_charset(
+      " CHARACTER SET utf8mb3 COLLATE utf8mb3_general_ci| COLLATE=utf8mb4_general_ci");
+  const std::string expected = std::regex_replace(std::regex_replace(theirs.out, width, "$1"), literal_charset, "");
+  EXPECT_EQ(ours.out, expected);
+}
+
 }  // namespace
 }  // namespace strata::testing

@@ -589,10 +589,12 @@ TEST_F(SqlSessionTest, CreateTableSelectIgnoresDuplicatesAndLeavesNothingWhenItF
   EXPECT_EQ(Rows("SELECT * FROM c ORDER BY id"), (R{{"1", "a"}, {"2", "b"}, {"3", "c"}}));
   EXPECT_EQ(ErrorCode("CREATE TABLE d (UNIQUE KEY (name)) SELECT id, name FROM src"), 1062u);
   EXPECT_EQ(ErrorCode("SELECT * FROM d"), 1146u);
-  EXPECT_EQ(ErrorCode("CREATE TABLE e SELECT id + 1 FROM src"), 1235u);
+  EXPECT_EQ(ErrorCode("CREATE TABLE e SELECT HEX(id) FROM src"), 1235u);  // a type not derived here
   EXPECT_EQ(ErrorCode("SELECT * FROM e"), 1146u);
-  Ok("CREATE TABLE e (n BIGINT) SELECT id + 1 AS n FROM src");
-  EXPECT_EQ(Rows("SELECT SUM(n) FROM e"), (R{{"14"}}));
+  Ok("CREATE TABLE e (n VARCHAR(8)) SELECT HEX(id + 10) AS n FROM src");
+  EXPECT_EQ(Rows("SELECT MAX(n) FROM e"), (R{{"E"}}));
+  Ok("CREATE TABLE f SELECT id + 1 AS n, price / 4 AS q FROM src");  // BIGINT and DECIMAL(9,6), as the server
+  EXPECT_EQ(Rows("SELECT SUM(n), SUM(q) FROM f"), (R{{"14", "2.500000"}}));
 }
 
 }  // namespace
