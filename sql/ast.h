@@ -366,6 +366,7 @@ struct CreateView {
   bool invoker = false;                 // SQL SECURITY INVOKER
   CheckOption check = CheckOption::kNone;
   bool or_replace = false, alter = false, if_not_exists = false;
+  bool algorithm_given = false, definer_given = false, security_given = false;  // ALTER keeps the rest
 };
 struct DropView {
   std::vector<TableName> views;

@@ -312,12 +312,13 @@ class Printer {
 
 std::string ExprText(const Expr& e, const std::string& qualifier) { return Printer(qualifier).Print(e); }
 
-std::string SelectText(const Select& s, const std::string& database) {
+std::string SelectText(const Select& s, const std::string& current, const std::string& home) {
   std::string qualifier;
   std::string from;
   if (s.from) {
-    const bool elsewhere = !s.from->database.empty() && s.from->database != database;
-    from = (elsewhere ? ondisk::QuoteIdentifier(s.from->database) + "." : "") + ondisk::QuoteIdentifier(s.from->name);
+    const std::string& database = s.from->database.empty() ? home : s.from->database;
+    const bool elsewhere = !database.empty() && database != current;
+    from = (elsewhere ? ondisk::QuoteIdentifier(database) + "." : "") + ondisk::QuoteIdentifier(s.from->name);
     qualifier = s.from_alias.empty() ? from : ondisk::QuoteIdentifier(s.from_alias);
     if (!s.from_alias.empty()) from += " " + qualifier;
   }

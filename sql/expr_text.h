@@ -14,8 +14,8 @@ namespace strata::sql {
 std::string ExprText(const Expr& e, const std::string& qualifier);
 
 // "select ... from ... where ... order by ... limit ...". Every item must have its expression
-// and alias (a view's SELECT after its `*` was expanded); `database` is the view's, whose
-// tables need no database before their name.
-std::string SelectText(const Select& s, const std::string& database);
+// and alias (a view's SELECT after its `*` was expanded). A table in `current` needs no
+// database before its name; a FROM without one is in `home` (empty: `current`).
+std::string SelectText(const Select& s, const std::string& current, const std::string& home = "");
 
 }  // namespace strata::sql

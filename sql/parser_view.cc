@@ -27,12 +27,15 @@ bool UsesVariable(const Select& s) {
 // REPLACE] (or ALTER) and VIEW.
 void Parser::ViewOptions(CreateView& v) {
   if (AcceptWord("ALGORITHM")) {
+    v.algorithm_given = true;
     ExpectPunct("=");
     v.algorithm = Upper(Name());
     if (v.algorithm != "UNDEFINED" && v.algorithm != "MERGE" && v.algorithm != "TEMPTABLE") Syntax();
   }
+  v.definer_given = Peek().IsWord("DEFINER");
   v.definer = Definer();
   if (AcceptWords({"SQL", "SECURITY"})) {
+    v.security_given = true;
     const std::string security = Upper(Name());
     if (security != "DEFINER" && security != "INVOKER") Syntax();
     v.invoker = security == "INVOKER";
@@ -42,6 +45,8 @@ void Parser::ViewOptions(CreateView& v) {
 sql::Statement Parser::ParseCreateView(CreateView v) {
   ExpectWord("VIEW");
   v.if_not_exists = !v.alter && AcceptWords({"IF", "NOT", "EXISTS"});
+  if (v.if_not_exists && v.or_replace)
+    throw Failure{{1221, "HY000", "Incorrect usage of OR REPLACE and IF NOT EXISTS"}};
   v.name = QualifiedName();
   if (AcceptPunct("(")) {
     do v.columns.push_back(Name());

@@ -108,6 +108,21 @@ Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace) {
   return committed;
 }
 
+Status RenameRoutine(Database& db, const std::string& old_name, const StoredRoutine& r) {
+  auto table = ProcTable(db, false);
+  if (!table.ok()) return table.status();
+  if (!*table) return Status::NotFound(old_name);
+  const Row row = {Value::String(r.database), Value::String(r.name),     Value::String(KindName(r.kind)),
+                   Value::String(r.text),     Value::String(r.sql_mode), Value::String(r.created)};
+  auto trx = db.Begin();
+  if (!trx.ok()) return trx.status();
+  STRATA_RETURN_IF_ERROR((*table)->Delete(Key(r.database, old_name, r.kind), trx->get()));
+  STRATA_RETURN_IF_ERROR((*table)->Insert(row, trx->get()));
+  Status committed = (*trx)->Commit();
+  changes.fetch_add(1);
+  return committed;
+}
+
 std::uint64_t RoutineChanges() { return changes.load(); }
 
 Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, RoutineKind kind) {

@@ -34,6 +34,8 @@ Result<std::optional<StoredRoutine>> FindRoutine(Database& db, const std::string
                                                  RoutineKind kind);
 // Adds `r`, or replaces the routine of its name when `replace`; AlreadyExists otherwise.
 Status SaveRoutine(Database& db, const StoredRoutine& r, bool replace);
+// `r` in place of the row of (r.database, old_name, r.kind), in one transaction: RENAME of a view.
+Status RenameRoutine(Database& db, const std::string& old_name, const StoredRoutine& r);
 // False when there was none of that name.
 Result<bool> DeleteRoutine(Database& db, const std::string& database, const std::string& name, RoutineKind kind);
 // Every routine and trigger, ordered by database, name.

@@ -184,8 +184,14 @@ class Session {
   // The view `name` names (null when none), parsed once per stored text.
   SqlResult<std::shared_ptr<const struct View>> FindView(const TableName& name);
   SqlResult<std::vector<std::string>> ViewsOf(const std::string& database);
+  // RENAME TABLE of a view (in its database); false when `from` is no view.
+  SqlResult<bool> RenameView(const TableName& from, const TableName& to);
   SqlResult<std::vector<std::string>> SourceColumns(const TableName& from);
   SqlResult<std::shared_ptr<const Select>> ViewSelect(const CreateView& c);
+  std::optional<SqlError> ViewLoop(const CreateView& def);
+  std::optional<SqlError> MissingFunction(const Select& s, const std::string& database);
+  // What is wrong with the view now: its table gone, a column it reads gone; nullopt when fine.
+  std::optional<SqlError> BrokenView(const struct View& v);
   // The view's columns as a table's (SHOW COLUMNS): those of the columns they read.
   SqlResult<TableSpec> ViewSpec(const struct View& v, int depth = 0);
   // `s` on the table under the view it names (views over views merged in turn); nullopt when
@@ -196,8 +202,9 @@ class Session {
   // on the view's table (session_context.h).
   template <typename S, typename F>
   StatementOutcome ThroughView(const S& s, const SqlError& no_table, F run);
-  // 1356 for `v`, whose table or column is gone (`why`), both listed as the server lists them.
-  SqlError InvalidView(const struct View& v, const SqlError& why);
+  // 1356 for `v`, whose table or column is gone (`why`), both listed after it as the server
+  // lists them for a statement that reads the view (SHOW COLUMNS does not).
+  SqlError InvalidView(const struct View& v, const SqlError& why, bool listed = true);
   // 1369 when `row` fails a WITH CHECK OPTION of the views it was written through.
   std::optional<SqlError> ViewCheckFailure(const ViewChecks& checks, const TableSpec& spec, const Row& row);
   // Every trigger on `database`.`table`, in creation order.

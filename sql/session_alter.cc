@@ -213,7 +213,7 @@ StatementOutcome Session::DoAlterTable(const AlterTable& a) {
 
 // In order; when one fails, those before it are renamed back, so the statement is all or nothing.
 StatementOutcome Session::DoRenameTable(const RenameTable& r) {
-  std::vector<std::pair<TableName, TableName>> done;
+  std::vector<std::pair<TableName, TableName>> done;  // (a view's are undone as views)
   auto resolve = [&](const TableName& n) { return TableName{n.database.empty() ? database_ : n.database, n.name}; };
   std::optional<SqlError> failed;
   for (const auto& [from_name, to_name] : r.renames) {
@@ -223,6 +223,15 @@ StatementOutcome Session::DoRenameTable(const RenameTable& r) {
       break;
     }
     if ((failed = CheckUserTableName(to.name))) break;
+    auto view = db_.GetTable(from.database, from.name).ok() ? SqlResult<bool>(false) : RenameView(from, to);
+    if (!view.ok()) {
+      failed = view.error();
+      break;
+    }
+    if (*view) {
+      done.emplace_back(from, to);
+      continue;
+    }
     if (!db_.GetTable(from.database, from.name).ok()) {
       failed = SqlError{1146, "42S02", fmt::format("Table '{}' doesn't exist", Qualified(from.database, from.name))};
       break;
@@ -237,8 +246,12 @@ StatementOutcome Session::DoRenameTable(const RenameTable& r) {
     done.emplace_back(from, to);
   }
   if (!failed) return {};
-  for (auto it = done.rbegin(); it != done.rend(); ++it)
-    (void)db_.RenameTable(it->second.database, it->second.name, it->first.database, it->first.name);
+  for (auto it = done.rbegin(); it != done.rend(); ++it) {
+    if (db_.GetTable(it->second.database, it->second.name).ok())
+      (void)db_.RenameTable(it->second.database, it->second.name, it->first.database, it->first.name);
+    else
+      (void)RenameView(it->second, it->first);
+  }
   return Error(*failed);
 }
 

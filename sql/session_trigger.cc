@@ -26,7 +26,11 @@ StatementOutcome Session::DoCreateTrigger(const CreateRoutine& c) {
   if (!r.name.database.empty() && r.name.database != table.database)
     return Error({1435, "HY000", "Trigger in wrong schema"});
   auto t = FindTable(table);
-  if (!t.ok()) return Error(t.error());
+  if (!t.ok()) {
+    if (auto view = FindView(table); view.ok() && *view)
+      return Error({1347, "HY000", fmt::format("'{}.{}' is not of type 'BASE TABLE'", table.database, table.name)});
+    return Error(t.error());
+  }
   auto existing = FindRoutine(db_, table.database, r.name.name, RoutineKind::kTrigger);
   if (!existing.ok()) return Error(FromStatus(existing.status()));
   StatementOutcome o;

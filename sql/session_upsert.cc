@@ -141,6 +141,11 @@ std::optional<SqlError> Session::UpdateDuplicate(const Insert& ins, Table& t, co
   storing_values_ = stored;
   if (updated == before) return std::nullopt;
   if (ins.ignore || !strict()) FitRow(spec, updated, row_number, o.warnings);
+  if (auto e = ViewCheckFailure(ins.view_checks, spec, updated)) {  // written through a view WITH CHECK OPTION
+    if (!ins.ignore || e->code != 1369) return e;
+    o.warnings.push_back({SqlWarning::Level::kWarning, e->code, e->message});
+    return std::nullopt;
+  }
   const KeyDuties duties = ForeignKeyDuties(spec);
   if (auto e = duties.children ? ChildrenFollow(spec, before, &updated, trx) : std::nullopt)
     return e;  // as UPDATE: the old values' rows first

@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "ondisk/identifier.h"
 #include "sql/expr_text.h"
+#include "sql/functions.h"
+#include "sql/ddl_check.h"
 #include "sql/routine_store.h"
 #include "sql/session.h"
 #include "sql/session_context.h"
@@ -16,8 +19,10 @@ namespace strata::sql {
 
 namespace {
 
-// Views over views nest at most this deep; deeper is a loop (CREATE OR REPLACE can make one).
-constexpr int kMaxViewDepth = 64;
+// Views over views nest at most this deep (a loop is refused when it would be made).
+constexpr int kMaxViewDepth = 256;
+
+SqlError TooDeep() { return NotSupported(fmt::format("views nested more than {} deep", kMaxViewDepth)); }
 
 SqlError TableExists(const std::string& name) {
   return {1050, "42S01", fmt::format("Table '{}' already exists", name)};
@@ -51,6 +56,29 @@ std::string ColumnName(const SelectItem& item, const std::vector<std::string>& s
   return item.text;
 }
 
+// The view's column names made valid as the server makes them: a name taken from a long
+// expression is Name_exp_<position>, one taken from an expression that another column has
+// already is My_exp_<name>; a name given that is too long is 1166, one twice 1060.
+std::optional<SqlError> NameColumns(std::vector<SelectItem>& items, const std::vector<bool>& automatic) {
+  constexpr std::size_t kMaxName = 64;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].alias.size() <= kMaxName) continue;
+    if (!automatic[i]) return SqlError{1166, "42000", fmt::format("Incorrect column name '{}'", items[i].alias)};
+    items[i].alias = fmt::format("Name_exp_{}", i + 1);
+  }
+  const auto taken = [&](std::size_t i) {
+    for (std::size_t j = 0; j < items.size(); ++j) {
+      if (j != i && EqualsIgnoreCase(items[i].alias, items[j].alias) && (j < i || !automatic[j])) return true;
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (automatic[i] && taken(i)) items[i].alias = "My_exp_" + items[i].alias;
+    if (taken(i)) return SqlError{1060, "42S21", fmt::format("Duplicate column name '{}'", items[i].alias)};
+  }
+  return std::nullopt;
+}
+
 // An ORDER BY key of the view's SELECT as an expression on its table: an alias becomes the
 // output column's expression (a position stays one, as the server keeps it).
 ExprPtr OrderKey(const Expr& key, const Select& normalised, const std::vector<std::string>& source) {
@@ -76,7 +104,8 @@ SqlResult<std::shared_ptr<const View>> Session::FindView(const TableName& name) 
   if (auto hit = views_.find(key); hit != views_.end()) return hit->second;
   auto stored = FindRoutine(db_, database, name.name, RoutineKind::kView);
   if (!stored.ok()) return FromStatus(stored.status());
-  if (!*stored) return std::shared_ptr<const View>();
+  // mysql.proc compares names without regard to case; view names, like table names, do not.
+  if (!*stored || (*stored)->name != name.name) return std::shared_ptr<const View>();
   Parsed p = Parse((*stored)->text);
   auto* create = p.statement ? std::get_if<CreateView>(&*p.statement) : nullptr;
   if (p.error || !create) {
@@ -87,38 +116,62 @@ SqlResult<std::shared_ptr<const View>> Session::FindView(const TableName& name) 
   }
   auto view = std::make_shared<View>();
   view->name = {database, (*stored)->name};
+  create->name = view->name;
   view->definition = std::make_shared<const CreateView>(std::move(*create));
   view->text = (*stored)->text;
   views_[key] = view;
   return std::shared_ptr<const View>(view);
 }
 
-SqlError Session::InvalidView(const View& v, const SqlError& why) {
+std::optional<SqlError> Session::BrokenView(const View& v) {
+  const Select& def = v.select();
+  std::vector<std::string> columns;
+  if (def.from) {
+    TableName from = *def.from;
+    if (from.database.empty()) from.database = v.name.database;
+    auto source = SourceColumns(from);
+    if (!source.ok()) return source.error();
+    columns = std::move(*source);
+  }
+  // Named as the server names it: `db.table.column`.
+  const auto gone = [&](const std::string& column, const char* clause) {
+    return UnknownColumn(fmt::format("{}.{}.{}", def.from->database.empty() ? v.name.database : def.from->database,
+                                     def.from->name, column),
+                         clause);
+  };
+  for (const SelectItem& item : def.items) {
+    if (auto unknown = UnknownIn(*item.expr, columns)) return gone(*unknown, "SELECT");
+  }
+  if (auto unknown = def.where ? UnknownIn(*def.where, columns) : std::nullopt) return gone(*unknown, "WHERE");
+  return std::nullopt;
+}
+
+SqlError Session::InvalidView(const View& v, const SqlError& why, bool listed) {
   const SqlError e{1356, "HY000",
                    fmt::format("View '{}.{}' references invalid table(s) or column(s) or function(s) or "
                                "definer/invoker of view lack rights to use them",
                                v.name.database, v.name.name)};
-  failure_trail_.push_back({SqlWarning::Level::kError, why.code, why.message});
-  failure_trail_.push_back({SqlWarning::Level::kError, e.code, e.message});
+  if (listed) {
+    failure_trail_.push_back({SqlWarning::Level::kError, why.code, why.message});
+    failure_trail_.push_back({SqlWarning::Level::kError, e.code, e.message});
+  }
   return e;
 }
 
 template <typename S>
 SqlResult<std::optional<S>> Session::Merged(const S& s) {
   std::optional<S> out;
-  std::shared_ptr<const View> last;
+  std::shared_ptr<const View> named;  // the view the statement names: a broken one below is its fault
   for (int depth = 0;; ++depth) {
     const TableName* target = TargetOf(out ? *out : s);
     if (!target) return out;
-    auto table = FindTable(*target);
-    if (table.ok()) return out;
+    if (FindTable(*target).ok()) return out;
     auto view = FindView(*target);
     if (!view.ok()) return view.error();
-    if (!*view && last) return InvalidView(*last, table.error());  // what the view reads is gone
-    if (!*view) return out;                                        // no such table: the caller says so
-    last = *view;
-    if (depth == kMaxViewDepth)
-      return SqlError{1462, "HY000", fmt::format("{} contains view recursion", (*view)->Quoted())};
+    if (!*view) return out;  // no such table: the caller says so
+    if (!named) named = *view;
+    if (depth == kMaxViewDepth) return TooDeep();
+    if (auto broken = BrokenView(**view)) return InvalidView(*named, *broken);
     auto merged = MergeView(out ? *out : s, **view);
     if (!merged.ok()) return merged.error();
     out = std::move(*merged);
@@ -156,6 +209,7 @@ SqlResult<std::vector<std::string>> Session::SourceColumns(const TableName& from
 }
 
 SqlResult<TableSpec> Session::ViewSpec(const View& v, int depth) {
+  if (auto broken = BrokenView(v)) return InvalidView(v, *broken, false);
   TableSpec source;
   const TableSpec* from = nullptr;
   if (v.select().from) {
@@ -166,8 +220,8 @@ SqlResult<TableSpec> Session::ViewSpec(const View& v, int depth) {
     } else {
       auto inner = FindView(name);
       if (!inner.ok()) return inner.error();
-      if (!*inner) return table.error();
-      if (depth == kMaxViewDepth) return SqlError{1462, "HY000", fmt::format("{} contains view recursion", v.Quoted())};
+      if (!*inner) return InvalidView(v, table.error(), false);
+      if (depth == kMaxViewDepth) return TooDeep();
       auto spec = ViewSpec(**inner, depth + 1);
       if (!spec.ok()) return spec.error();
       source = std::move(*spec);
@@ -190,12 +244,51 @@ SqlResult<TableSpec> Session::ViewSpec(const View& v, int depth) {
   return spec;
 }
 
+// 1462 when the view would read itself, through the views under it.
+std::optional<SqlError> Session::ViewLoop(const CreateView& def) {
+  std::optional<TableName> from = def.select->from;
+  for (int depth = 0; from; ++depth) {
+    if (from->database == def.name.database && from->name == def.name.name)
+      return SqlError{1462, "HY000",
+                      fmt::format("`{}`.`{}` contains view recursion", def.name.database, def.name.name)};
+    if (depth == kMaxViewDepth) return TooDeep();
+    auto view = FindView(*from);
+    if (!view.ok()) return view.error();
+    if (!*view) return std::nullopt;  // a table
+    const std::string home = (*view)->name.database;
+    from = (*view)->select().from;
+    if (from && from->database.empty()) from->database = home;
+  }
+  return std::nullopt;
+}
+
+// 1305 for a function the view calls that is neither the server's nor a stored one.
+std::optional<SqlError> Session::MissingFunction(const Select& s, const std::string& database) {
+  std::function<std::optional<SqlError>(const Expr&)> check = [&](const Expr& e) -> std::optional<SqlError> {
+    if (e.kind == Expr::Kind::kFunction && !IsAggregate(e) && !FindFunction(e.name) &&
+        !context_->SessionFunction(e.name)) {
+      auto f = LoadRoutine({database, e.written.empty() ? e.name : e.written}, true);
+      if (!f.ok()) return f.error();
+    }
+    for (const ExprPtr& a : e.args) {
+      if (auto missing = check(*a)) return missing;
+    }
+    return std::nullopt;
+  };
+  for (const SelectItem& item : s.items) {
+    if (auto missing = check(*item.expr)) return missing;
+  }
+  if (s.where) return check(*s.where);
+  return std::nullopt;
+}
+
 // The view's SELECT as it is kept: its table's database named, its * expanded, every column
 // named (by the view's column list when it has one), ORDER BY aliases resolved.
 SqlResult<std::shared_ptr<const Select>> Session::ViewSelect(const CreateView& c) {
   const Select& given = *c.select;
   auto select = std::make_shared<Select>();
   std::vector<std::string> source;
+  std::vector<bool> automatic;  // per column: named after the expression (no alias)
   if (given.from) {
     select->from = given.from;
     if (select->from->database.empty()) select->from->database = database_;
@@ -218,18 +311,17 @@ SqlResult<std::shared_ptr<const Select>> Session::ViewSelect(const CreateView& c
     }
     if (auto unknown = UnknownIn(*item.expr, source)) return UnknownColumn(*unknown, "SELECT");
     select->items.push_back({CloneExpr(*item.expr), ColumnName(item, source), item.text});
+    automatic.resize(select->items.size());
+    automatic.back() = item.alias.empty() && item.expr->kind != Expr::Kind::kColumn;
   }
+  automatic.resize(select->items.size());
   if (!c.columns.empty()) {
     if (c.columns.size() != select->items.size())
       return SqlError{1353, "HY000", "View's SELECT and view's field list have different column counts"};
     for (std::size_t i = 0; i < c.columns.size(); ++i) select->items[i].alias = c.columns[i];
+    automatic.assign(automatic.size(), false);
   }
-  for (std::size_t i = 0; i < select->items.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (EqualsIgnoreCase(select->items[i].alias, select->items[j].alias))
-        return SqlError{1060, "42S21", fmt::format("Duplicate column name '{}'", select->items[i].alias)};
-    }
-  }
+  if (auto refused = NameColumns(select->items, automatic)) return *refused;
   if (given.where) {
     if (auto unknown = UnknownIn(*given.where, source)) return UnknownColumn(*unknown, "WHERE");
     select->where = CloneExpr(*given.where);
@@ -250,9 +342,18 @@ StatementOutcome Session::DoCreateView(const CreateView& c) {
   const std::string database = c.name.database.empty() ? database_ : c.name.database;
   if (database.empty()) return Error(NoDatabase());
   if (!DatabaseExists(database)) return Error(UnknownDatabase(database));
-  if (db_.GetTable(database, c.name.name).ok()) return Error(TableExists(c.name.name));
+  if (auto refused = CheckUserTableName(c.name.name)) return Error(*refused);
+  if (db_.GetTable(database, c.name.name).ok()) {
+    if (!c.or_replace && !c.alter) return Error(TableExists(c.name.name));
+    return Error({1347, "HY000", fmt::format("'{}.{}' is not of type 'VIEW'", database, c.name.name)});
+  }
   auto existing = FindView({database, c.name.name});
   if (!existing.ok()) return Error(existing.error());
+  if (auto other = FindRoutine(db_, database, c.name.name, RoutineKind::kView);
+      !*existing && other.ok() && *other) {  // mysql.proc keys names without regard to case
+    return Error(NotSupported(
+        fmt::format("a view whose name differs from the view `{}`'s in letter case only", (*other)->name)));
+  }
   if (*existing && !c.or_replace && !c.alter) {
     if (!c.if_not_exists) return Error(TableExists(c.name.name));
     StatementOutcome o;
@@ -269,9 +370,17 @@ StatementOutcome Session::DoCreateView(const CreateView& c) {
   def.algorithm = c.algorithm;
   def.definer = c.definer;
   def.invoker = c.invoker;
+  if (c.alter) {  // ALTER VIEW keeps what it does not name
+    const CreateView& old = *(*existing)->definition;
+    if (!c.algorithm_given) def.algorithm = old.algorithm;
+    if (!c.definer_given) def.definer = old.definer;
+    if (!c.security_given) def.invoker = old.invoker;
+  }
   def.check = c.check;
   def.select = *select;
-  if (c.check != CheckOption::kNone && !Updatable(**select)) {
+  if (auto refused = ViewLoop(def)) return Error(*refused);
+  if (auto missing = MissingFunction(**select, database)) return Error(*missing);
+  if (c.check != CheckOption::kNone && !Updatable(**select, def.algorithm)) {
     return Error({1368, "HY000",
                   fmt::format("CHECK OPTION on non-updatable view {}.{}", ondisk::QuoteIdentifier(database),
                               ondisk::QuoteIdentifier(c.name.name))});
@@ -282,13 +391,38 @@ StatementOutcome Session::DoCreateView(const CreateView& c) {
   return {};
 }
 
+SqlResult<bool> Session::RenameView(const TableName& from, const TableName& to) {
+  auto view = FindView(from);
+  if (!view.ok()) return view.error();
+  if (!*view) return false;
+  if (from.database != to.database)
+    return SqlError{1450, "HY000",
+                    fmt::format("Changing schema from '{}' to '{}' is not allowed.", from.database, to.database)};
+  auto other = FindRoutine(db_, to.database, to.name, RoutineKind::kView);
+  if (!other.ok()) return FromStatus(other.status());
+  if (db_.GetTable(to.database, to.name).ok() || (*other && !EqualsIgnoreCase(from.name, to.name)))
+    return TableExists(to.name);
+  CreateView def = *(*view)->definition;
+  def.name = to;
+  auto stored = FindRoutine(db_, from.database, from.name, RoutineKind::kView);
+  if (!stored.ok() || !*stored)
+    return SqlError{1146, "42S02", fmt::format("Table '{}.{}' doesn't exist", from.database, from.name)};
+  StoredRoutine renamed = **stored;
+  renamed.name = to.name;
+  renamed.text = ViewText(def, to.database);
+  if (Status st = RenameRoutine(db_, from.name, renamed); !st.ok()) return FromStatus(st);
+  return true;
+}
+
 StatementOutcome Session::DoDropView(const DropView& d) {
   StatementOutcome o;
   std::string missing;
   for (const TableName& n : d.views) {
     const std::string database = n.database.empty() ? database_ : n.database;
     if (database.empty()) return Error(NoDatabase());
-    auto deleted = DeleteRoutine(db_, database, n.name, RoutineKind::kView);
+    auto view = FindView({database, n.name});  // of this name exactly (mysql.proc's key ignores case)
+    if (!view.ok()) return Error(view.error());
+    auto deleted = *view ? DeleteRoutine(db_, database, n.name, RoutineKind::kView) : Result<bool>(false);
     if (!deleted.ok()) return Error(FromStatus(deleted.status()));
     if (*deleted) continue;
     const std::string full = database + "." + n.name;
@@ -315,7 +449,8 @@ StatementOutcome Session::ShowCreateView(const Show& s, ResultSink& sink) {
     return Error({1146, "42S02", fmt::format("Table '{}.{}' doesn't exist", database, s.table.name)});
   }
   sink.Header({{"View"}, {"Create View"}, {"character_set_client"}, {"collation_connection"}});
-  sink.Row({(*view)->name.name, (*view)->text, "utf8mb3", "utf8mb3_general_ci"});
+  // Printed against the session's database: names in another are qualified, as the server does.
+  sink.Row({(*view)->name.name, ViewText(*(*view)->definition, database_), "utf8mb3", "utf8mb3_general_ci"});
   StatementOutcome o;
   o.result_set = true;
   o.rows = 1;

@@ -161,16 +161,21 @@ ExprPtr CloneExpr(const Expr& e) {
   return out;
 }
 
-std::string ViewText(const CreateView& def, const std::string& database) {
+std::string ViewText(const CreateView& def, const std::string& current) {
   const char* check = def.check == CheckOption::kCascaded ? " WITH CASCADED CHECK OPTION"
                       : def.check == CheckOption::kLocal  ? " WITH LOCAL CHECK OPTION"
                                                           : "";
   return fmt::format("CREATE ALGORITHM={} DEFINER={} SQL SECURITY {} VIEW {} AS {}{}", def.algorithm, def.definer,
-                     def.invoker ? "INVOKER" : "DEFINER", ondisk::QuoteIdentifier(def.name.name),
-                     SelectText(*def.select, database), check);
+                     def.invoker ? "INVOKER" : "DEFINER",
+                     (def.name.database == current ? "" : ondisk::QuoteIdentifier(def.name.database) + ".") +
+                         ondisk::QuoteIdentifier(def.name.name),
+                     // Outside the view's database every table is named with its database.
+                     SelectText(*def.select, def.name.database == current ? current : "", def.name.database), check);
 }
 
-bool Updatable(const Select& s) { return s.from && !s.limit && !Aggregates(s); }
+bool Updatable(const Select& s, const std::string& algorithm) {
+  return s.from && !s.limit && !Aggregates(s) && algorithm != "TEMPTABLE";
+}
 
 SqlResult<Select> MergeView(const Select& outer, const View& v) {
   const Select& def = v.select();
@@ -228,7 +233,7 @@ SqlResult<Select> MergeView(const Select& outer, const View& v) {
 
 SqlResult<Update> MergeView(const Update& outer, const View& v) {
   const Select& def = v.select();
-  if (!Updatable(def)) return NotUpdatable(v, "UPDATE");
+  if (!Updatable(def, v.definition->algorithm)) return NotUpdatable(v, "UPDATE");
   Update m;
   m.ignore = outer.ignore;
   m.table = Underlying(v);
@@ -254,7 +259,7 @@ SqlResult<Update> MergeView(const Update& outer, const View& v) {
 
 SqlResult<Delete> MergeView(const Delete& outer, const View& v) {
   const Select& def = v.select();
-  if (!Updatable(def)) return NotUpdatable(v, "DELETE");
+  if (!Updatable(def, v.definition->algorithm)) return NotUpdatable(v, "DELETE");
   Delete m;
   m.table = Underlying(v);
   auto where = SubstitutedOrNull(outer.where, def, "WHERE");
@@ -271,7 +276,7 @@ SqlResult<Insert> MergeView(const Insert& outer, const View& v) {
   const Select& def = v.select();
   const SqlError not_insertable{1471, "HY000",
                                 fmt::format("The target table {} of the INSERT is not insertable-into", v.name.name)};
-  if (!Updatable(def)) return not_insertable;
+  if (!Updatable(def, v.definition->algorithm)) return not_insertable;
   Insert m;
   m.table = Underlying(v);
   m.ignore = outer.ignore;
@@ -285,9 +290,13 @@ SqlResult<Insert> MergeView(const Insert& outer, const View& v) {
       m.columns.push_back(item.expr->name);
     }
   }
-  for (const std::string& name : outer.columns) {
-    auto column = WrittenColumn(v, name, "INSERT INTO");
+  for (std::size_t k = 0; k < outer.columns.size(); ++k) {
+    auto column = WrittenColumn(v, outer.columns[k], "INSERT INTO");
     if (!column.ok()) return column.error().code == 1348 ? not_insertable : column.error();
+    for (std::size_t j = 0; j < k; ++j) {  // two of the view's columns for one of the table's
+      if (EqualsIgnoreCase(m.columns[j], *column) && !EqualsIgnoreCase(outer.columns[j], outer.columns[k]))
+        return not_insertable;
+    }
     m.columns.push_back(*column);
   }
   for (const auto& row : outer.rows) {

@@ -26,12 +26,14 @@ struct View {
 
 ExprPtr CloneExpr(const Expr& e);
 
-// The CREATE ... VIEW statement as SHOW CREATE VIEW prints it (and as it is stored): `def`'s
-// SELECT normalised (its `*` expanded, every column named).
-std::string ViewText(const CreateView& def, const std::string& database);
+// The CREATE ... VIEW statement as SHOW CREATE VIEW prints it with `current` the session's
+// database (and as it is stored, with the view's): `def`'s SELECT normalised (its `*`
+// expanded, every column named), its name and tables qualified when in another database.
+std::string ViewText(const CreateView& def, const std::string& current);
 
-// Whether INSERT, UPDATE and DELETE may write through the view's SELECT.
-bool Updatable(const Select& s);
+// Whether INSERT, UPDATE and DELETE may write through a view of this SELECT and ALGORITHM: one
+// table, no aggregate, no LIMIT, not a temporary table's copy.
+bool Updatable(const Select& s, const std::string& algorithm);
 
 // The statement `outer` became on the view's table.
 SqlResult<Select> MergeView(const Select& outer, const View& v);

@@ -88,9 +88,9 @@ TEST_F(RoutineTest, RoutinesOutliveTheProcessAndGoWithTheirDatabase) {
   EXPECT_EQ(Rows("SELECT sq(2)"), (R{{"2"}}));
 }
 
-// Views are kept beside the routines: they outlive the process, go with their database, and a
-// view over a view that comes back to the first (CREATE OR REPLACE can make one) is refused
-// with 1462 instead of merging forever. A write through a view lands in its table.
+// Views are kept beside the routines: they outlive the process and go with their database. A
+// CREATE OR REPLACE or ALTER that would make a view read itself is refused (1462) and leaves the
+// old definition. A write through a view lands in its table. View names keep their case.
 TEST_F(RoutineTest, ViewsOutliveTheProcessAndRefuseLoops) {
   Ok("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
   Ok("CREATE VIEW big AS SELECT id, v * 10 AS ten FROM t WHERE v > 1");
@@ -102,9 +102,15 @@ TEST_F(RoutineTest, ViewsOutliveTheProcessAndRefuseLoops) {
   EXPECT_EQ(Rows("SHOW FULL TABLES"), (R{{"big", "VIEW"}, {"bigger", "VIEW"}, {"t", "BASE TABLE"}}));
   Ok("UPDATE big SET id = id + 10 WHERE ten = 20");
   EXPECT_EQ(Rows("SELECT id FROM t ORDER BY id"), (R{{"1"}, {"3"}, {"4"}, {"12"}}));
-  Ok("CREATE OR REPLACE VIEW big AS SELECT ten AS id, ten FROM bigger");
-  EXPECT_EQ(ErrorCode("SELECT * FROM bigger"), 1462u);
-  EXPECT_EQ(ErrorCode("UPDATE big SET ten = 1"), 1462u);
+  EXPECT_EQ(ErrorCode("CREATE OR REPLACE VIEW big AS SELECT ten AS id, ten FROM bigger"), 1462u);
+  EXPECT_EQ(ErrorCode("ALTER VIEW big AS SELECT * FROM big"), 1462u);
+  EXPECT_EQ(Rows("SELECT * FROM bigger"), (R{{"30"}, {"40"}}));
+  EXPECT_EQ(ErrorCode("SELECT * FROM BIG"), 1146u);
+  EXPECT_EQ(ErrorCode("CREATE VIEW Big AS SELECT 1"), 1235u);  // mysql.proc cannot keep both
+  Ok("RENAME TABLE big TO large");
+  EXPECT_EQ(ErrorCode("SELECT * FROM bigger"), 1356u);  // it reads `big`, gone
+  Ok("RENAME TABLE large TO big");
+  EXPECT_EQ(Rows("SELECT * FROM bigger"), (R{{"30"}, {"40"}}));
   Ok("DROP DATABASE shop");
   Ok("CREATE DATABASE shop");
   Ok("USE shop");
