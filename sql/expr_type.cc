@@ -105,7 +105,8 @@ Shape OfColumn(const Column& c) {
 
 std::optional<Shape> OfLiteral(const Expr& e) {
   const Value& v = e.value;
-  if (v.is_null() || e.literal_kind == LiteralKind::kBinary) return std::nullopt;  // binary(0), varbinary(n)
+  if (v.is_null()) return Exact(engine::Col("", ColumnType::kBinary, 0), true);  // as the server: binary(0)
+  if (e.literal_kind == LiteralKind::kBinary) return std::nullopt;
   if (v.is_int() || v.is_uint()) {
     const std::string text = v.is_int() ? std::to_string(v.as_int()) : std::to_string(v.as_uint());
     Shape s = Integer(static_cast<std::uint32_t>(text.size()), v.is_uint(), false);

@@ -378,6 +378,12 @@ StatementOutcome Session::DoCreateView(const CreateView& c) {
   }
   def.check = c.check;
   def.select = *select;
+  StatementOutcome o;
+  if (def.algorithm == "MERGE" && (!(*select)->from || !Updatable(**select, def.algorithm))) {
+    def.algorithm = "UNDEFINED";  // as the server: what cannot be merged is not kept as MERGE
+    o.warnings.push_back({SqlWarning::Level::kWarning, 1354,
+                          "View merge algorithm can't be used here for now (assumed undefined algorithm)"});
+  }
   if (auto refused = ViewLoop(def)) return Error(*refused);
   if (auto missing = MissingFunction(**select, database)) return Error(*missing);
   if (c.check != CheckOption::kNone && !Updatable(**select, def.algorithm)) {
@@ -388,7 +394,7 @@ StatementOutcome Session::DoCreateView(const CreateView& c) {
   StoredRoutine stored{database, c.name.name, RoutineKind::kView, ViewText(def, database), *SystemVariable("sql_mode"),
                        ""};
   if (Status st = SaveRoutine(db_, stored, *existing != nullptr); !st.ok()) return Error(FromStatus(st));
-  return {};
+  return o;
 }
 
 SqlResult<bool> Session::RenameView(const TableName& from, const TableName& to) {

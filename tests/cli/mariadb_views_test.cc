@@ -132,7 +132,9 @@ SHOW TABLES;
 // view, ON DUPLICATE KEY UPDATE past a CHECK OPTION, view names that differ from a table's in
 // case only, ALTER VIEW keeping the attributes it does not name, functions that do not exist,
 // columns named after expressions (twice, too long), RENAME TABLE of a view, a view where a
-// table is, a trigger on a view, a table column a view reads dropped, a view in another database.
+// table is, a trigger on a view, a table column a view reads dropped, MERGE where nothing can be
+// merged, names ending in a space, the NULL columns of a dump's placeholder view, a view in
+// another database.
 TEST_F(MariadbEdgesTest, ViewsRefuseWhatTheServerRefuses) {
   ExpectSame(R"SQL(CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(5));
 INSERT INTO t VALUES (1,1,'x'),(2,2,'y'),(3,20,'z');
@@ -176,6 +178,13 @@ ALTER TABLE t DROP COLUMN b;
 SELECT * FROM bc;
 SELECT * FROM bc2;
 SHOW COLUMNS FROM bc;
+CREATE ALGORITHM=MERGE VIEW m1 AS SELECT 1 AS one;
+CREATE ALGORITHM=MERGE VIEW m2 AS SELECT COUNT(*) AS n FROM t;
+SHOW CREATE VIEW m1; SHOW CREATE VIEW m2;
+CREATE VIEW `x ` AS SELECT 1;
+CREATE TABLE `y ` (a INT);
+CREATE VIEW ph AS SELECT NULL AS id, NULL AS name;
+SHOW COLUMNS FROM ph;
 DROP DATABASE IF EXISTS views_elsewhere;
 CREATE DATABASE views_elsewhere;
 CREATE VIEW views_elsewhere.ov AS SELECT id FROM t;
