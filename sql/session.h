@@ -293,6 +293,11 @@ class Session {
   StatementOutcome DoUpdate(const Update& u, Transaction* trx);
   StatementOutcome DoDelete(const Delete& d, Transaction* trx);
   StatementOutcome DoSelect(const Select& s, ResultSink& sink, Transaction* trx);
+  // The SELECT over `table` (spec: its definition), or over `copy`'s rows of `spec` (a view's
+  // copied out), or over no table (all null).
+  StatementOutcome SelectFrom(const Select& s, const TableSpec* spec, Table* table, const std::vector<Row>* copy,
+                              ResultSink& sink, Transaction* trx);
+  StatementOutcome SelectFromCopy(const Select& s, const struct View& v, ResultSink& sink, Transaction* trx);
   StatementOutcome DoSet(const Set& s);
   // One SET item of a system variable, its value as text (DoSet checked the name): the
   // session's own (autocommit, sql_mode, isolation), the engine's knobs, or a declared one.

@@ -11,6 +11,7 @@
 #include "sql/session.h"
 #include "sql/select_plan.h"
 #include "sql/session_context.h"
+#include "sql/view.h"
 
 namespace strata::sql {
 
@@ -140,6 +141,21 @@ SqlResult<std::vector<SelectOutput>> SelectOutputs(const Select& s, const TableS
 
 }  // namespace
 
+// What comes between the filter and LIMIT: the aggregate, or the sort unless the rows come
+// sorted already (null then).
+std::unique_ptr<RowStep> MiddleStep(PlanState& state, const std::vector<SelectOutput>& outputs, bool aggregate,
+                                    bool sorted, std::vector<SortStep::Key> keys, RowStep* next) {
+  if (aggregate) {
+    std::vector<const Expr*> exprs;
+    for (const SelectOutput& out : outputs) {
+      if (out.expr) exprs.push_back(out.expr);
+    }
+    return std::make_unique<AggregateStep>(state, exprs, next);
+  }
+  if (!sorted) return std::make_unique<SortStep>(state, std::move(keys), next);
+  return nullptr;
+}
+
 // The rows flow scan -> filter -> aggregate | sort -> limit -> project (select_plan.h).
 // A call of a stored function somewhere in `e`: a name the function library does not have.
 bool CallsStoredFunction(const Expr* e) {
@@ -157,14 +173,42 @@ bool CallsStoredFunction(const Select& s) {
 }
 
 StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transaction* trx) {
-  Table* table = nullptr;
-  const TableSpec* spec = nullptr;
-  if (s.from) {
-    auto t = FindTable(*s.from);
-    if (!t.ok()) return ThroughView(s, t.error(), [&](const Select& m) { return DoSelect(m, sink, trx); });
-    table = *t;
-    spec = &table->spec();
+  if (!s.from) return SelectFrom(s, nullptr, nullptr, nullptr, sink, trx);
+  auto t = FindTable(*s.from);
+  if (t.ok()) return SelectFrom(s, &(*t)->spec(), *t, nullptr, sink, trx);
+  auto view = FindView(*s.from);
+  if (!view.ok()) return Error(view.error());
+  if (*view && NeedsTemporaryTable(s, **view)) return SelectFromCopy(s, **view, sink, trx);
+  return ThroughView(s, t.error(), [&](const Select& m) { return DoSelect(m, sink, trx); });
+}
+
+// The view's rows copied out (a temporary table's), then the query over the copy: for a view
+// whose aggregate or LIMIT must be applied before the query filters, sorts or aggregates.
+StatementOutcome Session::SelectFromCopy(const Select& s, const View& v, ResultSink& sink, Transaction* trx) {
+  auto spec = ViewSpec(v);
+  if (!spec.ok()) return Error(spec.error());
+  Select whole;  // SELECT * FROM v: merged, whatever the view
+  whole.items.emplace_back();
+  whole.items.back().text.assign(1, '*');  // not = "*": GCC 12 warns falsely (-Wrestrict)
+  whole.from = v.name;
+  ValuesSink values;
+  StatementOutcome read = DoSelect(whole, values, trx);
+  if (read.error) return read;
+  std::vector<Row> rows;
+  rows.reserve(values.rows.size());
+  for (std::vector<SqlValue>& r : values.rows) {
+    Row row;
+    for (std::size_t c = 0; c < r.size() && c < spec->columns.size(); ++c)
+      row.push_back(ToColumn(std::move(r[c]), spec->columns[c]));
+    rows.push_back(std::move(row));
   }
+  StatementOutcome o = SelectFrom(s, &*spec, nullptr, &rows, sink, trx);
+  o.warnings.insert(o.warnings.begin(), read.warnings.begin(), read.warnings.end());
+  return o;
+}
+
+StatementOutcome Session::SelectFrom(const Select& s, const TableSpec* spec, Table* table, const std::vector<Row>* copy,
+                                     ResultSink& sink, Transaction* trx) {
   bool aggregate = false;
   auto outputs = SelectOutputs(s, spec, aggregate);
   if (!outputs.ok()) return Error(outputs.error());
@@ -178,7 +222,7 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
   LimitStep limit(state, s.offset, s.limit, &project);
   StatementOutcome o;
   o.result_set = true;
-  if (!table) {
+  if (!spec) {
     sink.Header(headers);
     FilterStep filter(state, s.where.get(), &limit);  // a view without a table may have a WHERE
     filter.Push(nullptr);
@@ -191,34 +235,30 @@ StatementOutcome Session::DoSelect(const Select& s, ResultSink& sink, Transactio
   if (!keys.ok()) return Error(keys.error());
   bool sorted = false;
   const AccessPath path = ChoosePath(*spec, *context_, s.where.get(), *keys, sorted);
+  sorted = sorted && table;  // a copy's rows come in no index's order
   sink.Header(headers);
-
-  std::unique_ptr<RowStep> middle;  // aggregate, or sort unless the index gives the order
-  RowStep* after_filter = &limit;
-  if (aggregate) {
-    std::vector<const Expr*> exprs;
-    for (const SelectOutput& out : *outputs) {
-      if (out.expr) exprs.push_back(out.expr);
-    }
-    middle = std::make_unique<AggregateStep>(state, exprs, &limit);
-  } else if (!sorted) {
-    middle = std::make_unique<SortStep>(state, std::move(*keys), &limit);
-  }
-  if (middle) after_filter = middle.get();
-  FilterStep filter(state, s.where.get(), after_filter);
+  std::unique_ptr<RowStep> middle = MiddleStep(state, *outputs, aggregate, sorted, std::move(*keys), &limit);
+  FilterStep filter(state, s.where.get(), middle ? middle.get() : &limit);
   // A stored function may write (even the rows being read): its statements run once the scan,
   // whose latches a write on this thread would wait for, is over: the rows are read first.
   const bool read_first = CallsStoredFunction(s);
   TableUse use(*this, *spec);
   std::vector<Row> read;
-  Status st = Visit(*table, path, trx, s.lock, [&](const Row& row) {
+  const auto take = [&](const Row& row) {
     if (interrupted()) return state.Fail(Interrupted());
     if (read_first) {
       read.push_back(row);
       return true;
     }
     return filter.Push(&row);
-  });
+  };
+  Status st = Status::Ok();
+  if (table) {
+    st = Visit(*table, path, trx, s.lock, take);
+  } else {
+    for (std::size_t r = 0; r < copy->size() && take((*copy)[r]); ++r) {
+    }
+  }
   for (std::size_t r = 0; r < read.size() && st.ok() && !state.error; ++r) {
     if (interrupted()) {
       state.Fail(Interrupted());

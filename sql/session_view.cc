@@ -33,6 +33,13 @@ const TableName* TargetOf(const Update& s) { return &s.table; }
 const TableName* TargetOf(const Delete& s) { return &s.table; }
 const TableName* TargetOf(const Insert& s) { return &s.table; }
 
+// A SELECT stops merging at a view it must read a copy of (Session::SelectFromCopy).
+bool CopiedAt(const Select& s, const View& v) { return NeedsTemporaryTable(s, v); }
+template <typename S>
+bool CopiedAt(const S&, const View&) {
+  return false;
+}
+
 // The column `e` names, when the view's source has no column of that name.
 std::optional<std::string> UnknownIn(const Expr& e, const std::vector<std::string>& columns) {
   if (e.kind == Expr::Kind::kColumn &&
@@ -170,6 +177,7 @@ SqlResult<std::optional<S>> Session::Merged(const S& s) {
     if (!view.ok()) return view.error();
     if (!*view) return out;  // no such table: the caller says so
     if (!named) named = *view;
+    if (depth > 0 && CopiedAt(*out, **view)) return out;
     if (depth == kMaxViewDepth) return TooDeep();
     if (auto broken = BrokenView(**view)) return InvalidView(*named, *broken);
     auto merged = MergeView(out ? *out : s, **view);

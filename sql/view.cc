@@ -177,10 +177,15 @@ bool Updatable(const Select& s, const std::string& algorithm) {
   return s.from && !s.limit && !Aggregates(s) && algorithm != "TEMPTABLE";
 }
 
-SqlResult<Select> MergeView(const Select& outer, const View& v) {
+bool NeedsTemporaryTable(const Select& outer, const View& v) {
   const Select& def = v.select();
   const bool outer_narrows = outer.where || Aggregates(outer);
-  if ((Aggregates(def) && outer_narrows) || (def.limit && (outer_narrows || !outer.order_by.empty()))) {
+  return (Aggregates(def) && outer_narrows) || (def.limit && (outer_narrows || !outer.order_by.empty()));
+}
+
+SqlResult<Select> MergeView(const Select& outer, const View& v) {
+  const Select& def = v.select();
+  if (NeedsTemporaryTable(outer, v)) {
     return NotSupported(fmt::format(
         "this query on view {}: a view with an aggregate or LIMIT that the query filters, sorts or aggregates needs a "
         "temporary table",

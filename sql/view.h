@@ -1,8 +1,9 @@
 // Views: how a definition is checked and stored, and how a statement that names a view is
 // turned into one on the view's own table (the MERGE algorithm): the view's columns replaced
 // by the expressions they stand for, its WHERE joined to the statement's. A view over another
-// view merges again, one level at a time. Reads of what cannot be merged yet (a view with an
-// aggregate or LIMIT under a query that filters or sorts) are refused with 1235.
+// view merges again, one level at a time. A view with an aggregate or LIMIT under a query that
+// filters, sorts or aggregates is read from a copy of its rows instead (TEMPTABLE:
+// Session::SelectFromCopy).
 #pragma once
 
 #include <memory>
@@ -34,6 +35,10 @@ std::string ViewText(const CreateView& def, const std::string& current);
 // Whether INSERT, UPDATE and DELETE may write through a view of this SELECT and ALGORITHM: one
 // table, no aggregate, no LIMIT, not a temporary table's copy.
 bool Updatable(const Select& s, const std::string& algorithm);
+
+// Whether `outer` must read a copy of the view's rows (a temporary table's): the view has an
+// aggregate or LIMIT that must apply before `outer` filters, sorts or aggregates.
+bool NeedsTemporaryTable(const Select& outer, const View& v);
 
 // The statement `outer` became on the view's table.
 SqlResult<Select> MergeView(const Select& outer, const View& v);

@@ -10,7 +10,8 @@ namespace {
 
 // Reads through views: the definition kept as the server prints it (its `*` expanded, NOT
 // pushed inwards, functions under their canonical names), WHERE, ORDER BY and LIMIT of the
-// query joined to the view's, views over views, aggregates and LIMIT inside the view.
+// query joined to the view's, views over views, aggregates and LIMIT inside the view (read
+// whole, or from a copy of its rows when the query filters, sorts or aggregates them).
 TEST_F(MariadbEdgesTest, ViewsReadAsTheServerReadsThem) {
   ExpectSame(R"SQL(CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10), c DECIMAL(5,2), d DATE);
 INSERT INTO t VALUES (1,10,'x',1.5,'2020-01-01'),(2,20,'y',2.25,NULL),(3,NULL,'z',NULL,'1999-12-31'),(4,40,'x',0,NULL),(5,5,NULL,-3,NULL);
@@ -31,6 +32,10 @@ SELECT y, x FROM v_named WHERE y <> 'X' ORDER BY x DESC LIMIT 2;
 SELECT * FROM v_over; SELECT twice + 1 AS t1 FROM v_over ORDER BY t1 DESC;
 SELECT * FROM v_agg; SELECT n FROM v_agg;
 SELECT * FROM v_limit; SELECT id FROM v_limit LIMIT 1, 5;
+SELECT * FROM v_agg WHERE n > 3; SELECT n + 1 FROM v_agg WHERE n > 30;
+SELECT * FROM v_limit WHERE b = 'x' ORDER BY id; SELECT COUNT(*), MIN(b) FROM v_limit; SELECT * FROM v_limit ORDER BY b;
+CREATE VIEW v_over_limit AS SELECT id FROM v_limit WHERE id > 3;
+SELECT * FROM v_over_limit; SELECT * FROM v_over_limit WHERE id < 5;
 SELECT * FROM v_const; SELECT one + 1 FROM v_const;
 SELECT * FROM v_logic; SELECT * FROM v_alias;
 SELECT COUNT(*), MIN(a1) FROM v;
