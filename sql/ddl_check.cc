@@ -173,6 +173,7 @@ std::optional<SqlError> CheckNewIndex(const TableSpec& table, const IndexSpec& i
 std::optional<SqlError> CheckUserTableName(const std::string& name) {
   if (name.empty() || name.back() == ' ')  // as the server: no empty name, none ending in a space
     return SqlError{1103, "42000", fmt::format("Incorrect table name '{}'", name)};
+  if (name.size() > 64) return SqlError{1059, "42000", fmt::format("Identifier name '{}' is too long", name)};
   if (!name.starts_with(engine::kWorkTablePrefix)) return std::nullopt;
   return SqlError{1103, "42000",
                   fmt::format("Incorrect table name '{}' (names beginning {} are kept for ALTER TABLE's work tables)",

@@ -325,7 +325,8 @@ std::string SelectText(const Select& s, const std::string& current, const std::s
   Printer p(qualifier);
   std::string out = "select ";
   for (std::size_t i = 0; i < s.items.size(); ++i) {
-    out += (i ? "," : "") + p.Print(*s.items[i].expr) + " AS " + ondisk::QuoteIdentifier(s.items[i].alias);
+    const SelectItem& item = s.items[i];  // (a view's has no `*` left; another SELECT may)
+    out += (i ? "," : "") + (item.expr ? p.Print(*item.expr) + " AS " + ondisk::QuoteIdentifier(item.alias) : "*");
   }
   if (s.from) out += " from " + from;
   if (s.where) out += " where " + p.Truth(*s.where, 0);

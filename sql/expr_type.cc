@@ -111,7 +111,8 @@ std::optional<Shape> OfLiteral(const Expr& e) {
     const std::string text = v.is_int() ? std::to_string(v.as_int()) : std::to_string(v.as_uint());
     Shape s = Integer(static_cast<std::uint32_t>(text.size()), v.is_uint(), false);
     s.digits = static_cast<std::uint32_t>(text.size()) - (text[0] == '-' ? 1 : 0);
-    s.integer_type = text.size() <= 10 ? ColumnType::kInt : ColumnType::kBigInt;
+    const bool fits_int = v.is_int() && v.as_int() >= INT32_MIN && v.as_int() <= INT32_MAX;
+    s.integer_type = fits_int ? ColumnType::kInt : ColumnType::kBigInt;
     return s;
   }
   if (v.is_double()) return Double(false);
@@ -145,8 +146,7 @@ std::optional<Shape> Arithmetic(const std::string& op, const Shape& a, const Sha
   }
   if (op == "*") return Integer(a.length + b.length, a.is_unsigned || b.is_unsigned, nullable);
   if (op == "%") return Integer(std::max(a.length, b.length), a.is_unsigned, nullable);
-  const bool is_unsigned = op == "+" ? a.is_unsigned || b.is_unsigned : a.is_unsigned && b.is_unsigned;
-  return Integer(std::max(a.length, b.length) + 1, is_unsigned, nullable);
+  return Integer(std::max(a.length, b.length) + 1, a.is_unsigned || b.is_unsigned, nullable);
 }
 
 // One type for values chosen among (IFNULL, COALESCE, IF): the widest of the same kind.
@@ -299,9 +299,10 @@ class Deriver {
     return std::nullopt;
   }
 
-  // The characters each piece prints in, added up; the first string's character set.
+  // The characters each piece prints in, added up; the first string's character set. Nullable
+  // always, as the server has it (a result past max_allowed_packet is NULL).
   static std::optional<Shape> Concat(const std::vector<Shape>& args) {
-    Shape out = Exact(engine::Col("", ColumnType::kVarchar), false);
+    Shape out = Exact(engine::Col("", ColumnType::kVarchar), true);
     out.kind = Kind::kString;
     bool charset_taken = false;
     for (const Shape& s : args) {

@@ -102,10 +102,15 @@ std::optional<Column> SelectColumn(const std::string& name, const Expr* expr, co
 StatementOutcome Session::DoCreateTableSelect(const CreateTable& c) {
   const Select& select = *c.select;
   const TableSpec* from = nullptr;
+  std::optional<TableSpec> view;  // a view's columns, typed as a table's
   if (select.from) {
     auto t = FindTable(*select.from);
-    if (!t.ok()) return Error(t.error());
-    from = &(*t)->spec();
+    if (!t.ok()) {
+      auto columns = t.error().code == 1146 ? ViewColumns(*select.from, t.error()) : t.error();
+      if (!columns.ok()) return Error(columns.error());
+      view = std::move(*columns);
+    }
+    from = t.ok() ? &(*t)->spec() : &*view;
   }
   // The SELECT runs first (it may read a table the new one replaces in name only), whole.
   HeadedValuesSink rows;

@@ -8,6 +8,7 @@
 #include "sql/column_fit.h"
 #include "sql/routine.h"
 #include "sql/routine_store.h"
+#include "sql/server_functions.h"
 #include "sql/session.h"
 #include "sql/session_context.h"
 #include "sql/stack_guard.h"
@@ -593,8 +594,13 @@ StatementOutcome Session::DoCall(const Call& c, ResultSink& sink) {
 }
 
 std::optional<SqlResult<SqlValue>> Session::CallStoredFunction(const std::string& name, std::vector<SqlValue>& args) {
+  // A built-in function of the server's that Strata does not have is not "missing" (1305).
+  const bool builtin = ServerHasFunction(Upper(name));
+  if (database_.empty() && builtin) return NotSupported(fmt::format("the function {}", Upper(name)));
   if (database_.empty()) return SqlError{1305, "42000", fmt::format("FUNCTION {} does not exist", name)};
   auto loaded = LoadRoutine({"", name}, true);
+  if (!loaded.ok() && loaded.error().code == 1305 && builtin)
+    return NotSupported(fmt::format("the function {}", Upper(name)));
   if (!loaded.ok()) return loaded.error();
   const Routine& r = **loaded;
   if (args.size() != r.parameters) {

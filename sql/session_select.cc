@@ -5,10 +5,12 @@
 #include <algorithm>
 
 #include "sql/access_path.h"
+#include "sql/column_fit.h"
 #include "sql/decimal.h"
 #include "sql/functions.h"
 #include "sqltext/lexer.h"
 #include "sql/session.h"
+#include "sql/row_builder.h"
 #include "sql/select_plan.h"
 #include "sql/session_context.h"
 #include "sql/view.h"
@@ -194,13 +196,23 @@ StatementOutcome Session::SelectFromCopy(const Select& s, const View& v, ResultS
   ValuesSink values;
   StatementOutcome read = DoSelect(whole, values, trx);
   if (read.error) return read;
+  // Each value made one of its column, as an INSERT into the temporary table would make it
+  // (a quotient rounded to its scale, an ENUM's label its number).
+  auto builder = RowBuilder::For(*spec, {});
+  if (!builder.ok()) return Error(builder.error());
   std::vector<Row> rows;
   rows.reserve(values.rows.size());
-  for (std::vector<SqlValue>& r : values.rows) {
-    Row row;
-    for (std::size_t c = 0; c < r.size() && c < spec->columns.size(); ++c)
-      row.push_back(ToColumn(std::move(r[c]), spec->columns[c]));
-    rows.push_back(std::move(row));
+  std::vector<std::optional<SqlValue>> row_values;
+  for (std::size_t r = 0; r < values.rows.size(); ++r) {
+    row_values.assign(std::make_move_iterator(values.rows[r].begin()), std::make_move_iterator(values.rows[r].end()));
+    auto row = builder->Build(row_values, r + 1);
+    if (!row.ok()) return Error(row.error());
+    for (std::size_t c = 0; c < row->size(); ++c) {  // as stored: rounded to the column's scale
+      auto stored = engine::StoredValue(spec->columns[c], (*row)[c]);
+      if (!stored.ok()) return Error(AtRow(FromStatus(stored.status()), r + 1));
+      (*row)[c] = std::move(*stored);
+    }
+    rows.push_back(std::move(*row));
   }
   StatementOutcome o = SelectFrom(s, &*spec, nullptr, &rows, sink, trx);
   o.warnings.insert(o.warnings.begin(), read.warnings.begin(), read.warnings.end());

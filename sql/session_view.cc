@@ -11,6 +11,7 @@
 #include "sql/functions.h"
 #include "sql/ddl_check.h"
 #include "sql/routine_store.h"
+#include "sql/server_functions.h"
 #include "sql/session.h"
 #include "sql/session_context.h"
 #include "sql/view.h"
@@ -69,9 +70,12 @@ std::string ColumnName(const SelectItem& item, const std::vector<std::string>& s
 std::optional<SqlError> NameColumns(std::vector<SelectItem>& items, const std::vector<bool>& automatic) {
   constexpr std::size_t kMaxName = 64;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (items[i].alias.size() <= kMaxName) continue;
-    if (!automatic[i]) return SqlError{1166, "42000", fmt::format("Incorrect column name '{}'", items[i].alias)};
-    items[i].alias = fmt::format("Name_exp_{}", i + 1);
+    std::string& name = items[i].alias;
+    if (automatic[i]) name.erase(0, name.find_first_not_of(' '));  // ' a' is a, '' is npos: all
+    const bool valid = !name.empty() && name.size() <= kMaxName && name.back() != ' ';
+    if (valid) continue;
+    if (!automatic[i]) return SqlError{1166, "42000", fmt::format("Incorrect column name '{}'", name)};
+    name = fmt::format("Name_exp_{}", i + 1);
   }
   const auto taken = [&](std::size_t i) {
     for (std::size_t j = 0; j < items.size(); ++j) {
@@ -270,12 +274,15 @@ std::optional<SqlError> Session::ViewLoop(const CreateView& def) {
   return std::nullopt;
 }
 
-// 1305 for a function the view calls that is neither the server's nor a stored one.
+// For a function the view calls that Strata does not have and is no stored function: 1235 when
+// the server has it (REPLACE, LPAD, ...), 1305 when no one does.
 std::optional<SqlError> Session::MissingFunction(const Select& s, const std::string& database) {
   std::function<std::optional<SqlError>(const Expr&)> check = [&](const Expr& e) -> std::optional<SqlError> {
     if (e.kind == Expr::Kind::kFunction && !IsAggregate(e) && !FindFunction(e.name) &&
         !context_->SessionFunction(e.name)) {
       auto f = LoadRoutine({database, e.written.empty() ? e.name : e.written}, true);
+      if (!f.ok() && f.error().code == 1305 && ServerHasFunction(e.name))
+        return NotSupported(fmt::format("the function {}", e.name));
       if (!f.ok()) return f.error();
     }
     for (const ExprPtr& a : e.args) {

@@ -4,6 +4,7 @@
 
 #include "sqltext/lexer.h"
 #include "sql/load_data.h"
+#include "sql/expr_text.h"
 #include "sql/parser.h"
 #include "sqltext/script.h"
 #include "sql/values_reader.h"
@@ -21,6 +22,11 @@ void ReadSqlText(const std::uint8_t* data, std::size_t size) {
   auto sink = [](ScriptStatement& st) {
     const Parsed p = Parse(st.text);
     if (p.error) (void)p.error->message.size();
+    // A SELECT printed back as a view keeps it: the printer takes whatever the parser builds.
+    const Select* select = nullptr;
+    if (const auto* view = p.statement ? std::get_if<CreateView>(&*p.statement) : nullptr) select = view->select.get();
+    if (const auto* s = p.statement ? std::get_if<Select>(&*p.statement) : nullptr) select = s;
+    if (select) (void)Parse(SelectText(*select, "fz"));
     const std::size_t values = FindValuesKeyword(st.text);
     if (values != std::string_view::npos) {
       std::size_t rows = 0;
