@@ -266,24 +266,44 @@ SqlResult<SqlValue> Repeat(const std::string&, std::vector<SqlValue>& args) {
 }
 
 // LEFT and RIGHT: the first or last N bytes.
-SqlResult<SqlValue> LeftOrRight(const std::string& f, std::vector<SqlValue>& args) {
-  const std::string s = TextOf(args[0]);
-  const auto len = static_cast<std::int64_t>(s.size());
-  const auto k = std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), 0, len);
-  return Str(f == "LEFT" ? s.substr(0, static_cast<std::size_t>(k)) : s.substr(static_cast<std::size_t>(len - k)),
-             args[0].kind);
+// Characters [from, from + count) of `s`, counted as UTF-8 characters, or as bytes for a binary
+// string, clamped to those it has.
+std::string Characters(const std::string& s, bool bytes, std::int64_t from, std::int64_t count) {
+  std::vector<std::size_t> starts;  // where each character begins
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (bytes || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
+  }
+  const auto n = static_cast<std::int64_t>(starts.size());
+  from = std::clamp<std::int64_t>(from, 0, n);
+  const std::int64_t end = count > n - from ? n : from + std::max<std::int64_t>(count, 0);
+  const std::size_t begin_byte = from < n ? starts[static_cast<std::size_t>(from)] : s.size();
+  const std::size_t end_byte = end < n ? starts[static_cast<std::size_t>(end)] : s.size();
+  return s.substr(begin_byte, end_byte - begin_byte);
 }
 
-// SUBSTRING(s, start[, count]): 1-based; a negative start counts from the end.
+std::int64_t CharacterCount(const std::string& s, bool bytes) {
+  if (bytes) return static_cast<std::int64_t>(s.size());
+  return std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+}
+
+SqlResult<SqlValue> LeftOrRight(const std::string& f, std::vector<SqlValue>& args) {
+  const std::string s = TextOf(args[0]);
+  const bool bytes = args[0].kind == LiteralKind::kBinary;
+  const std::int64_t len = CharacterCount(s, bytes);
+  const auto k = std::clamp<std::int64_t>(ClampToInt64(ToDouble(args[1].value)), 0, len);
+  return Str(Characters(s, bytes, f == "LEFT" ? 0 : len - k, k), args[0].kind);
+}
+
 SqlResult<SqlValue> Substring(const std::string&, std::vector<SqlValue>& args) {
   const std::string s = TextOf(args[0]);
+  const bool bytes = args[0].kind == LiteralKind::kBinary;
   const std::int64_t n = ClampToInt64(ToDouble(args[1].value));
-  const auto len = static_cast<std::int64_t>(s.size());
+  const std::int64_t len = CharacterCount(s, bytes);
   const std::int64_t start = n > 0 ? n - 1 : len + n;
   if (n == 0 || start < 0 || start >= len) return Str("", args[0].kind);
   const std::int64_t count = args.size() == 3 ? ClampToInt64(ToDouble(args[2].value)) : len;
   if (count <= 0) return Str("", args[0].kind);
-  return Str(s.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(count)), args[0].kind);
+  return Str(Characters(s, bytes, start, count), args[0].kind);
 }
 
 SqlResult<SqlValue> Rand(const std::string&, std::vector<SqlValue>&) {

@@ -589,6 +589,17 @@ SELECT id, v FROM t WHERE id = 4;
 )");
 }
 
+// LEFT, RIGHT and SUBSTRING count characters of text and bytes of binary strings (they cut
+// 'wörld' inside its ö).
+TEST_F(MariadbEdgesTest, StringFunctionsCountCharacters) {
+  ExpectSame(R"(CREATE TABLE t (id INT PRIMARY KEY, s VARCHAR(20), b VARBINARY(20));
+INSERT INTO t VALUES (1, 'wörld', 'wörld'), (2, 'ÄÖÜ€x', 'ab'), (3, '', NULL);
+SELECT LEFT(s, 2), RIGHT(s, 3), SUBSTRING(s, 2, 3), SUBSTRING(s, -2), SUBSTR(s, 3), LEFT(s, 0), RIGHT(s, 99), SUBSTRING(s, 9) FROM t;
+SELECT HEX(LEFT(b, 2)), HEX(RIGHT(b, 3)), HEX(SUBSTRING(b, 2, 3)) FROM t;
+SELECT LEFT('wörld', 2), SUBSTRING('wörld', 2, 3), RIGHT(_binary'wörld', 2) = 'ld';
+)");
+}
+
 // Integers and DECIMALs are computed exactly, as MySQL computes them: SUM over BIGINT UNSIGNED
 // and DECIMAL(65,30), + - * / DIV % ROUND FLOOR CEIL ABS and comparisons (they went through
 // doubles: 36893488147419103232 for 36893488147419103230, a DECIMAL(65,30) sum lost its
