@@ -24,6 +24,9 @@ struct AggregateStep::Accumulator {
   Decimal decimal_sum;   // the DECIMALs' part
   long double sum = 0;
   bool exact = true, integral = true;
+  // The digits the summed DECIMALs print with when they have more than they show (a quotient
+  // keeps nine per nine and shows its scale): the sum shows as many, the average four more.
+  int decimals = -1;
   std::optional<SqlValue> best;  // MIN/MAX
 
   std::optional<SqlError> Add(const RowContext& ctx) {
@@ -43,6 +46,7 @@ struct AggregateStep::Accumulator {
       const Value& x = v->value;
       integral = integral && (x.is_int() || x.is_uint());
       const bool decimal = v->kind == LiteralKind::kDecimal && x.is_string();
+      if (decimal && v->decimals >= 0) decimals = std::max(decimals, v->decimals);
       if (exact && x.is_int()) {
         int_sum += x.as_int();
       } else if (exact && x.is_uint()) {
@@ -80,16 +84,21 @@ struct AggregateStep::Accumulator {
       return best.value_or(SqlValue{});
     }
     if (count == 0) return {};
-    auto decimal = [](const Decimal& d) { return SqlValue{Value::String(d.ToString()), LiteralKind::kDecimal}; };
+    auto decimal = [&](const Decimal& d, int shown) {
+      SqlValue v{Value::String(d.ToString()), LiteralKind::kDecimal};
+      v.decimals = shown;
+      return v;
+    };
     if (f == "SUM") {
       if (!exact) return {Value::Double(static_cast<double>(sum))};
       if (integral && int_sum >= INT64_MIN && int_sum <= INT64_MAX)
         return {Value::Int(static_cast<std::int64_t>(int_sum))};
-      return decimal(ExactSum());
+      return decimal(ExactSum(), decimals);
     }
     if (!exact) return {Value::Double(static_cast<double>(sum / count))};  // AVG
     const Decimal total = ExactSum();
-    return decimal(*total.Divide(Decimal::OfUnsigned(count), std::min(total.scale() + 4, Decimal::kMaxScale)));
+    return decimal(*total.Divide(Decimal::OfUnsigned(count), std::min(total.scale() + 4, Decimal::kMaxScale)),
+                   decimals < 0 ? -1 : std::min(decimals + 4, 30));
   }
 };
 

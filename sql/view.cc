@@ -151,6 +151,22 @@ SqlResult<std::string> WrittenColumn(const View& v, const std::string& name, std
 
 }  // namespace
 
+SqlError ViewsTooDeep() { return NotSupported(fmt::format("views nested more than {} deep", kMaxViewDepth)); }
+
+SqlError TableAlreadyExists(const std::string& name) {
+  return {1050, "42S01", fmt::format("Table '{}' already exists", name)};
+}
+
+std::optional<std::string> UnknownColumnIn(const Expr& e, const std::vector<std::string>& columns) {
+  if (e.kind == Expr::Kind::kColumn &&
+      std::none_of(columns.begin(), columns.end(), [&](const std::string& c) { return EqualsIgnoreCase(c, e.name); }))
+    return e.name;
+  for (const ExprPtr& a : e.args) {
+    if (auto unknown = UnknownColumnIn(*a, columns)) return unknown;
+  }
+  return std::nullopt;
+}
+
 std::string View::Quoted() const {
   return ondisk::QuoteIdentifier(name.database) + "." + ondisk::QuoteIdentifier(name.name);
 }

@@ -27,6 +27,13 @@ struct View {
 
 ExprPtr CloneExpr(const Expr& e);
 
+// Views over views nest at most this deep (a loop is refused when it would be made); 1235 past it.
+inline constexpr int kMaxViewDepth = 256;
+SqlError ViewsTooDeep();
+SqlError TableAlreadyExists(const std::string& name);  // 1050
+// The first column `e` names that `columns` (a view's source's) does not have.
+std::optional<std::string> UnknownColumnIn(const Expr& e, const std::vector<std::string>& columns);
+
 // The CREATE ... VIEW statement as SHOW CREATE VIEW prints it with `current` the session's
 // database (and as it is stored, with the view's): `def`'s SELECT normalised (its `*`
 // expanded, every column named), its name and tables qualified when in another database.

@@ -589,6 +589,17 @@ SELECT id, v FROM t WHERE id = 4;
 )");
 }
 
+// A sum of quotients shows the quotient's scale, an average four digits more (they showed the
+// nine digits per nine a quotient keeps inside).
+TEST_F(MariadbEdgesTest, SumsOfQuotientsShowTheirScale) {
+  ExpectSame(R"(CREATE TABLE t (id INT PRIMARY KEY, i INT, d DECIMAL(10,2));
+INSERT INTO t VALUES (1, 10, 10.00), (2, 1, 0.01), (3, 7, 2.50), (4, NULL, NULL);
+SELECT SUM(i/3), AVG(d/3), MAX(i/3), MIN(d/3), AVG(i/3), SUM(d/7), SUM(i), AVG(i), SUM(d), AVG(d) FROM t;
+SELECT SUM(i/3) FROM t WHERE id > 3;
+SELECT SUM(i/7*7), AVG(i*2/3) FROM t;
+)");
+}
+
 // LEFT, RIGHT and SUBSTRING count characters of text and bytes of binary strings (they cut
 // 'wörld' inside its ö).
 TEST_F(MariadbEdgesTest, StringFunctionsCountCharacters) {
