@@ -209,8 +209,8 @@ struct ViewCheck {
 // whatever the views below it say.
 struct ViewChecks {
   std::vector<ViewCheck> conditions;
-  bool through_view = false;  // the statement named a view (merged already)
-  std::string cascading;      // that view, when it has CASCADED CHECK OPTION
+  std::string view;       // 'db.v': the view the statement named (empty: it named a table)
+  std::string cascading;  // that view, when it has CASCADED CHECK OPTION
 };
 
 struct Insert {

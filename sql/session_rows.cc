@@ -107,7 +107,16 @@ SqlError Interrupted() { return {1317, "70100", "Query execution was interrupted
 
 StatementOutcome Session::DoInsert(const Insert& ins, Transaction* trx) {
   auto table = FindTable(ins.table);
-  if (!table.ok()) return ThroughView(ins, table.error(), [&](const Insert& m) { return DoInsert(m, trx); });
+  if (!table.ok()) {
+    return ThroughView(ins, table.error(), [&](const Insert& m) {
+      StatementOutcome o = DoInsert(m, trx);
+      if (o.error && o.error->code == 1364)  // a column the view does not show has no default
+        o.error = SqlError{
+            1423, "HY000",
+            fmt::format("Field of view '{}' underlying table doesn't have a default value", m.view_checks.view)};
+      return o;
+    });
+  }
   auto builder = RowBuilder::For((*table)->spec(), ins.columns);
   if (!builder.ok()) return Error(builder.error());
   if (auto refused = CheckRowAlias(ins, (*table)->spec())) return Error(*refused);

@@ -108,6 +108,13 @@ SqlResult<std::optional<S>> Session::Merged(const S& s) {
     if (depth == kMaxViewDepth) return ViewsTooDeep();
     if (auto broken = BrokenView(**view)) return InvalidView(*named, *broken);
     auto merged = MergeView(out ? *out : s, **view);
+    if (!merged.ok() && (merged.error().code == 1288 || merged.error().code == 1471)) {
+      SqlError e = merged.error();  // the target the statement named is not updatable, as the server says it
+      const std::string inner = "table " + (*view)->name.name + " of", outer = "table " + named->name.name + " of";
+      if (const std::size_t at = e.message.find(inner); at != std::string::npos)
+        e.message.replace(at, inner.size(), outer);
+      return e;
+    }
     if (!merged.ok()) return merged.error();
     out = std::move(*merged);
   }

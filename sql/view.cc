@@ -126,10 +126,10 @@ SqlResult<ViewChecks> ChecksThrough(const ViewChecks& above, const View& v) {
     if (!e.ok()) return e.error();
     out.conditions.push_back({std::move(*e), c.view});
   }
-  out.through_view = true;
+  out.view = above.view.empty() ? v.name.database + "." + v.name.name : above.view;
   out.cascading = above.cascading;
   const Expr* where = v.select().where.get();
-  if (!above.through_view) {  // the view the statement names
+  if (above.view.empty()) {  // the view the statement names
     const CheckOption own = v.definition->check;
     if (where && own != CheckOption::kNone) out.conditions.push_back({CloneExpr(*where), v.Quoted()});
     if (own == CheckOption::kCascaded) out.cascading = v.Quoted();
