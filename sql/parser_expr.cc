@@ -297,6 +297,14 @@ ExprPtr Parser::Primary() {
       return e;
     }
   }
+  if (t.IsWord("MOD") && Peek(1).IsPunct("(")) {  // MOD(a, b) is a % b
+    i_ += 2;
+    ExprPtr a = Expression();
+    ExpectPunct(",");
+    ExprPtr b = Expression();
+    ExpectPunct(")");
+    return MakeBinary("%", std::move(a), std::move(b));
+  }
   if (Peek(1).IsPunct("(") && (!Reserved(t) || t.IsWord("VALUES"))) return Function();  // VALUES(c) of ON DUPLICATE
   if (Reserved(t)) Syntax();
   return ColumnRef();
