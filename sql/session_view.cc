@@ -16,6 +16,14 @@ namespace strata::sql {
 
 namespace {
 
+// 1356: the view `name` reads a table, column or function that is not there.
+SqlError ReferencesInvalid(const TableName& name) {
+  return {1356, "HY000",
+          fmt::format("View '{}.{}' references invalid table(s) or column(s) or function(s) or definer/invoker of view "
+                      "lack rights to use them",
+                      name.database, name.name)};
+}
+
 const TableName* TargetOf(const Select& s) { return s.from ? &*s.from : nullptr; }
 const TableName* TargetOf(const Update& s) { return &s.table; }
 const TableName* TargetOf(const Delete& s) { return &s.table; }
@@ -42,12 +50,7 @@ SqlResult<std::shared_ptr<const View>> Session::FindView(const TableName& name) 
   if (!*stored || (*stored)->name != name.name) return std::shared_ptr<const View>();
   Parsed p = Parse((*stored)->text);
   auto* create = p.statement ? std::get_if<CreateView>(&*p.statement) : nullptr;
-  if (p.error || !create) {
-    return SqlError{1356, "HY000",
-                    fmt::format("View '{}.{}' references invalid table(s) or column(s) or function(s) or "
-                                "definer/invoker of view lack rights to use them",
-                                database, name.name)};
-  }
+  if (p.error || !create) return ReferencesInvalid({database, name.name});
   auto view = std::make_shared<View>();
   view->name = {database, (*stored)->name};
   create->name = view->name;
@@ -81,10 +84,7 @@ std::optional<SqlError> Session::BrokenView(const View& v) {
 }
 
 SqlError Session::InvalidView(const View& v, const SqlError& why, bool listed) {
-  const SqlError e{1356, "HY000",
-                   fmt::format("View '{}.{}' references invalid table(s) or column(s) or function(s) or "
-                               "definer/invoker of view lack rights to use them",
-                               v.name.database, v.name.name)};
+  const SqlError e = ReferencesInvalid(v.name);
   if (listed) {
     failure_trail_.push_back({SqlWarning::Level::kError, why.code, why.message});
     failure_trail_.push_back({SqlWarning::Level::kError, e.code, e.message});
@@ -249,6 +249,10 @@ StatementOutcome Session::ShowCreateView(const Show& s, ResultSink& sink) {
   StatementOutcome o;
   o.result_set = true;
   o.rows = 1;
+  if (BrokenView(**view)) {  // shown all the same, with the server's warning
+    const SqlError broken = ReferencesInvalid((*view)->name);
+    o.warnings.push_back({SqlWarning::Level::kWarning, broken.code, broken.message});
+  }
   return o;
 }
 
