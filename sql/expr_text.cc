@@ -7,6 +7,7 @@
 
 #include "ondisk/identifier.h"
 #include "sql/eval.h"
+#include "sqltext/lexer.h"
 
 namespace strata::sql {
 
@@ -96,36 +97,6 @@ bool IsTruth(const Expr& e) {
   }
 }
 
-// 'text' with the backslash escapes the server writes.
-std::string Quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\'':
-        out += "\\'";
-        break;
-      case '\0':
-        out += "\\0";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\x1a':
-        out += "\\Z";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out + "'";
-}
-
 std::string LiteralText(const Expr& e) {
   const Value& v = e.value;
   if (v.is_null()) return "NULL";
@@ -135,8 +106,11 @@ std::string LiteralText(const Expr& e) {
   if (v.is_double()) return fmt::format("{}", v.as_double());
   const std::string& s = v.as_string();
   if (e.literal_kind == LiteralKind::kDecimal) return s;
-  if (e.literal_kind != LiteralKind::kBinary) return Quoted(s);
-  if (e.written == "_binary") return "_binary" + Quoted(s);
+  if (e.literal_kind != LiteralKind::kBinary || e.written == "_binary") {
+    std::string quoted = e.literal_kind == LiteralKind::kBinary ? "_binary" : "";
+    AppendQuotedString(quoted, s);  // with the backslash escapes the server writes
+    return quoted;
+  }
   std::string hex;
   for (unsigned char b : s) hex += fmt::format("{:02x}", b);
   return e.hex_number ? "0x" + hex : "X'" + hex + "'";  // 0x.. and b'..' print as 0x..
