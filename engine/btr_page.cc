@@ -74,17 +74,36 @@ BtrPage::BtrPage(MutableBytes page, const RecordLayout& layout) : p_(page), layo
   null_bytes_ = (layout.null_bitmap_bits.value_or(nullable) + 7) / 8;
 }
 
+BtrPage::RecordShape BtrPage::ShapeOf(std::size_t origin) const {
+  if (!layout_->versions) return {layout_, origin - kExtra, null_bytes_};
+  const auto& versions = *layout_->versions;
+  std::size_t top = origin - kExtra;
+  std::uint8_t v = 0;
+  if (info_bits(origin) & kInfoVersion) v = std::to_integer<std::uint8_t>(p_[--top]);
+  const RecordLayout* l = &versions[v < versions.size() ? v : 0];  // btree_check reports a bad version
+  return {l, top, (*l->null_bitmap_bits + 7) / 8};
+}
+
+std::uint8_t BtrPage::RowVersion(std::size_t origin) const {
+  return info_bits(origin) & kInfoVersion ? std::to_integer<std::uint8_t>(p_[origin - kExtra - 1]) : 0;
+}
+
 void BtrPage::DecodePrefix(std::size_t origin, std::size_t n, FieldSlice* out) const {
   const auto* p = reinterpret_cast<const std::uint8_t*>(p_.data());
-  const std::size_t nulls_top = origin - kExtra;  // bitmap byte k is at nulls_top - 1 - k
-  std::size_t at = nulls_top - null_bytes_;       // lengths grow down from here
+  const RecordShape shape = ShapeOf(origin);
+  const std::size_t nulls_top = shape.nulls_top;  // bitmap byte k is at nulls_top - 1 - k
+  std::size_t at = nulls_top - shape.null_bytes;  // lengths grow down from here
   std::size_t data = origin;
   std::size_t nullable = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const FieldDef& f = layout_->fields[i];
+    const FieldDef& f = shape.layout->fields[i];
     FieldSlice& s = out[i];
     s = FieldSlice{};
     s.offset = data;
+    if (f.absent) {
+      s.missing = true;
+      continue;
+    }
     if (f.nullable) {
       const std::size_t k = nullable++;
       if ((p[nulls_top - 1 - k / 8] >> (k % 8)) & 1) {
@@ -115,18 +134,16 @@ std::vector<FieldSlice> BtrPage::Fields(std::size_t origin) const {
 
 std::pair<std::size_t, std::size_t> BtrPage::Bounds(std::size_t origin) const {
   const auto fields = Fields(origin);
-  std::size_t extra = kExtra;
+  const RecordShape shape = ShapeOf(origin);
+  std::size_t start = shape.nulls_top - shape.null_bytes;
   std::size_t end = origin;
-  std::size_t nullable = 0;
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    const FieldDef& def = layout_->fields[i];
-    if (def.nullable) ++nullable;
-    if (!fields[i].is_null) end = std::max(end, fields[i].offset + fields[i].length);
-    if (def.is_variable() && !fields[i].is_null)
-      extra += def.big() && (fields[i].length >= 128 || fields[i].external) ? 2 : 1;
+    const FieldDef& def = shape.layout->fields[i];
+    if (fields[i].is_null || fields[i].missing) continue;
+    end = std::max(end, fields[i].offset + fields[i].length);
+    if (def.is_variable()) start -= def.big() && (fields[i].length >= 128 || fields[i].external) ? 2 : 1;
   }
-  extra += (layout_->null_bitmap_bits.value_or(nullable) + 7) / 8;
-  return {origin - extra, end};
+  return {start, end};
 }
 
 RawRecord BtrPage::Raw(std::size_t origin) const {

@@ -65,6 +65,9 @@ class BtrPage {
   std::uint8_t info_bits(std::size_t origin) const { return std::to_integer<std::uint8_t>(p_[origin - 5]) & 0xF0; }
   void set_info_bits(std::size_t origin, std::uint8_t bits);
   std::uint8_t n_owned(std::size_t origin) const { return std::to_integer<std::uint8_t>(p_[origin - 5]) & 0x0F; }
+  // The row version a record was written in (MySQL 8.0.29+ instant ADD/DROP COLUMN), 0 when
+  // it carries none.
+  std::uint8_t RowVersion(std::size_t origin) const;
 
   // Field slices of a user record. The engine decodes only pages it wrote or whose checksum
   // it verified, so this walks the record's extra bytes without bounds checks; the
@@ -110,6 +113,13 @@ class BtrPage {
   void Reorganize() { Rebuild(Records()); }
 
  private:
+  // The layout a record was written with, where its NULL bitmap ends (one past byte 0) and
+  // its size: an index with row versions reads each record's version below its header.
+  struct RecordShape {
+    const ondisk::RecordLayout* layout;
+    std::size_t nulls_top, null_bytes;
+  };
+  RecordShape ShapeOf(std::size_t origin) const;
   std::size_t SlotOffset(std::size_t i) const { return ondisk::IndexPage::DirSlotOffset(p_.size(), i); }
   std::size_t slot(std::size_t i) const { return ondisk::Load16(p_, SlotOffset(i)); }
   void set_slot(std::size_t i, std::size_t origin) {
@@ -127,7 +137,7 @@ class BtrPage {
 
   ondisk::MutableBytes p_;
   const ondisk::RecordLayout* layout_;
-  std::size_t null_bytes_;  // the NULL bitmap's size in every record of this layout
+  std::size_t null_bytes_;  // the NULL bitmap's size in every record of this layout (unversioned)
 };
 
 }  // namespace strata::engine

@@ -130,7 +130,12 @@ Tuple Btree::DecodeRecord(const BtrPage& page, std::size_t origin) const {
   page.DecodePrefix(origin, fields.size(), fields.data());
   Tuple t;
   t.reserve(fields.size());
-  for (const auto& f : fields) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const FieldSlice& f = fields[i];
+    if (f.missing) {  // a row version that does not store the field
+      t.push_back(shape_.absent_values[i]);
+      continue;
+    }
     Datum d;
     d.null = f.is_null;
     d.external = f.external;
@@ -205,7 +210,7 @@ Status Btree::Insert(const Tuple& record) {
     if (conflict->has_value()) return Status::AlreadyExists("duplicate entry for a unique key");
   }
   Mtr mtr(pool_);
-  return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, 0}, 0);
+  return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, shape_.leaf.info_bits()}, 0);
 }
 
 Status Btree::InsertAtLevel(Mtr& mtr, const Tuple& key, const RawRecord& record, std::uint16_t level) {
@@ -581,17 +586,43 @@ Status Btree::Update(const Tuple& record, bool deleted, const Position* at) {
   if (!page.ok()) return page.status();
   const std::size_t c = path->back().cursor;
   auto [start, end] = page->Bounds(c);
-  if (enc.bytes.size() == end - start && enc.extra_size == c - start) {
-    // Same size and shape: overwrite all but the 5-byte header (chain, heap number, owner).
+  const auto in_place = InPlaceForm(*page, c, record);
+  const EncodedRecord& same = in_place ? *in_place : enc;
+  if (same.bytes.size() == end - start && same.extra_size == c - start) {
+    // Same size and shape: overwrite all but the 5-byte header (chain, heap number, owner,
+    // and the version flag of the row version the record keeps).
     std::byte* p = page->bytes().data();
-    std::memcpy(p + start, enc.bytes.data(), enc.extra_size - kCompactExtraBytes);
-    std::memcpy(p + c, enc.bytes.data() + enc.extra_size, end - c);
+    std::memcpy(p + start, same.bytes.data(), same.extra_size - kCompactExtraBytes);
+    std::memcpy(p + c, same.bytes.data() + same.extra_size, end - c);
     MarkDeleted(*page, c, deleted);
     return Status::Ok();
   }
   page->Delete(c);
-  return InsertAtLevel(mtr, record, {std::move(enc.bytes), enc.extra_size, deleted ? kInfoDeleted : std::uint8_t{0}},
-                       0);
+  return InsertAtLevel(
+      mtr, record,
+      {std::move(enc.bytes), enc.extra_size,
+       static_cast<std::uint8_t>((deleted ? kInfoDeleted : std::uint8_t{0}) | shape_.leaf.info_bits())},
+      0);
+}
+
+// As InnoDB updates a record written in an older row version: in that version, in place,
+// when every field the version does not store keeps the value the record reads as (its
+// instant default) and the size stays; otherwise the record is rebuilt in the newest version.
+std::optional<EncodedRecord> Btree::InPlaceForm(const BtrPage& page, std::size_t origin, const Tuple& record) const {
+  if (!shape_.leaf.versions) return std::nullopt;
+  const std::uint8_t v = page.RowVersion(origin);
+  if (v == shape_.leaf.row_version || v >= shape_.leaf.versions->size()) return std::nullopt;
+  const RecordLayout& old_layout = (*shape_.leaf.versions)[v];
+  const Tuple old = DecodeRecord(page, origin);
+  Tuple kept = record;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (shape_.leaf.fields[i].absent) {
+      kept[i] = old[i];  // dropped since: the record keeps its bytes
+    } else if (old_layout.fields[i].absent && !(kept[i] == old[i])) {
+      return std::nullopt;  // a value for a column the record does not store
+    }
+  }
+  return EncodeTuple(old_layout, kept);
 }
 
 Result<std::optional<Tuple>> Btree::Get(const Tuple& key) {

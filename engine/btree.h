@@ -97,7 +97,9 @@ class Btree {
     explicit BulkBuilder(Btree& tree);
     Status Add(const Tuple& record);  // the caller guarantees ascending keys
     // A record already encoded in the leaf layout (extra bytes, then data); copied.
-    Status Add(ondisk::ConstBytes record, std::size_t extra_size) { return Append(0, record, extra_size, 0); }
+    Status Add(ondisk::ConstBytes record, std::size_t extra_size) {
+      return Append(0, record, extra_size, t_.shape_.leaf.info_bits());
+    }
     Status Finish();
     std::uint64_t pages() const { return pages_; }
 
@@ -129,6 +131,9 @@ class Btree {
   const IndexShape& shape() const { return shape_; }
   const BtreeStats& stats() const { return stats_; }
   Tuple DecodeRecord(const BtrPage& page, std::size_t origin) const;
+  // The bytes that update a record in place in the row version it was written in, when it is
+  // not the newest one and InnoDB would keep it (Update compares the size).
+  std::optional<ondisk::EncodedRecord> InPlaceForm(const BtrPage& page, std::size_t origin, const Tuple& record) const;
 
  private:
   struct Step {

@@ -19,7 +19,7 @@ Status Btree::BulkBuilder::Add(const Tuple& record) {
     return Status::InvalidArgument(fmt::format("record of {} bytes is too big for a {}-byte page (at most half a page)",
                                                enc.bytes.size(), t_.space_.page_size().bytes()));
   }
-  return Append(0, enc.bytes, enc.extra_size, 0);
+  return Append(0, enc.bytes, enc.extra_size, t_.shape_.leaf.info_bits());
 }
 
 // A record takes its bytes and, on average, under one byte of page directory (a 2-byte slot

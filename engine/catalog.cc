@@ -213,6 +213,65 @@ ForeignKeySpec ForeignKeyFromJson(const json& j, const TableSpec& s) {
   return fk;
 }
 
+std::string LowerHex(const std::string& bytes) {
+  std::string out;
+  for (unsigned char b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+std::optional<std::string> PrivateValue(const std::string& data, const std::string& key) {
+  const std::string tag = key + "=";
+  for (std::size_t at = 0; at < data.size();) {
+    const std::size_t end = std::min(data.find(';', at), data.size());
+    if (data.compare(at, tag.size(), tag) == 0) return data.substr(at + tag.size(), end - at - tag.size());
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+// A table with row versions: each column's se_private_data as MySQL 8.0.29+ writes it (keys
+// in order): where its field sits in the clustered record, the versions that added or
+// dropped it, the stored default rows written before it read as, and the table's id.
+template <typename Opx>
+void AddRowVersionData(const TableMeta& m, json& columns, const Opx& opx) {
+  const auto fields = IndexFields(m.spec, 0);
+  for (std::size_t p = 0; p < fields.size(); ++p) {
+    const int c = fields[p].column;
+    const bool dropped = IsDroppedColumn(c);
+    const Column* col = c >= 0 ? &m.spec.columns[static_cast<std::size_t>(c)]
+                        : dropped ? &m.spec.dropped_columns[DroppedColumnOf(c)]
+                                  : nullptr;
+    std::string data;
+    if (col && col->version_added && !dropped) {
+      data += col->instant_default ? "default=" + LowerHex(*col->instant_default) + ";" : "default_null=1;";
+    }
+    data += fmt::format("physical_pos={};", p);
+    if (!dropped) data += fmt::format("table_id={};", m.table_id);
+    if (col && col->version_added) data += fmt::format("version_added={};", col->version_added);
+    if (dropped) data += fmt::format("version_dropped={};", col->version_dropped);
+    columns[opx(c)]["se_private_data"] = data;
+  }
+}
+
+std::string HexBytes(const std::string& hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  return out;
+}
+
+// What AddRowVersionData wrote, back into the column (which is dropped when it says so).
+void ReadRowVersionData(const std::string& data, Column& c, std::uint8_t& row_version) {
+  auto number = [&](const char* key) {
+    auto v = PrivateValue(data, key);
+    return v ? static_cast<std::uint32_t>(std::stoul(*v)) : 0u;
+  };
+  c.physical_pos = number("physical_pos");
+  c.version_added = static_cast<std::uint8_t>(number("version_added"));
+  c.version_dropped = static_cast<std::uint8_t>(number("version_dropped"));
+  if (auto d = PrivateValue(data, "default")) c.instant_default = HexBytes(*d);
+  row_version = std::max({row_version, c.version_added, c.version_dropped});
+}
+
 }  // namespace
 
 std::vector<IndexField> IndexFields(const TableSpec& spec, std::size_t index) {
@@ -224,9 +283,15 @@ std::vector<IndexField> IndexFields(const TableSpec& spec, std::size_t index) {
     for (int c : pk) out.push_back({c, true});
     out.push_back({kTrxIdColumn, false});
     out.push_back({kRollPtrColumn, false});
+    std::vector<std::pair<std::uint32_t, int>> rest;  // physical position, column
     for (std::size_t c = 0; c < spec.columns.size(); ++c) {
-      if (std::find(pk.begin(), pk.end(), static_cast<int>(c)) == pk.end()) out.push_back({static_cast<int>(c), false});
+      if (std::find(pk.begin(), pk.end(), static_cast<int>(c)) == pk.end())
+        rest.emplace_back(spec.row_version ? spec.columns[c].physical_pos : 0, static_cast<int>(c));
     }
+    for (std::size_t j = 0; j < spec.dropped_columns.size(); ++j)
+      rest.emplace_back(spec.dropped_columns[j].physical_pos, DroppedColumnField(j));
+    std::stable_sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [pos, c] : rest) out.push_back({c, false});
     return out;
   }
   for (const auto& name : spec.indexes[index - 1].columns)
@@ -246,20 +311,29 @@ std::string TableSdi(const TableMeta& m) {
   for (std::size_t i = 0; i < s.columns.size(); ++i) columns.push_back(ColumnJson(s.columns[i], i + 1));
   const std::size_t n = s.columns.size();
   std::size_t hidden = 0;
+  const std::size_t n_system = s.primary_key.empty() ? 3 : 2;
   auto opx = [&](int column) -> std::size_t {  // position of a field's column in the list above
     if (column >= 0) return static_cast<std::size_t>(column);
     const std::size_t base = n;
+    if (IsDroppedColumn(column)) return base + n_system + DroppedColumnOf(column);
     if (column == kRowIdColumn) return base;
     return base + (s.primary_key.empty() ? 1 : 0) + (column == kTrxIdColumn ? 0 : 1);
   };
   if (s.primary_key.empty()) columns.push_back(HiddenColumnJson("DB_ROW_ID", 10, 6, n + 1 + hidden++));
   columns.push_back(HiddenColumnJson("DB_TRX_ID", 10, 6, n + 1 + hidden++));
   columns.push_back(HiddenColumnJson("DB_ROLL_PTR", 9, 7, n + 1 + hidden++));
+  for (std::size_t j = 0; j < s.dropped_columns.size(); ++j) {
+    json c = ColumnJson(s.dropped_columns[j], n + 1 + hidden++);
+    c["hidden"] = 2;
+    columns.push_back(std::move(c));
+  }
+  if (s.row_version > 0) AddRowVersionData(m, columns, opx);
   json indexes = json::array();
   for (std::size_t i = 0; i < m.indexes.size(); ++i) {
     json elements = json::array();
     std::size_t pos = 1;
     for (const auto& f : IndexFields(s, i)) {
+      if (IsDroppedColumn(f.column)) continue;  // InnoDB's alone: no longer part of the index
       elements.push_back({{"ordinal_position", pos++},
                           {"length", 4294967295u},
                           {"order", 2},
@@ -337,7 +411,9 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
     m.spec.database = o.at("schema_ref").get<std::string>();
     m.table_id = o.at("se_private_id").get<std::uint64_t>();
     for (const auto& c : o.at("columns")) {
-      if (c.at("hidden").get<int>() == 2) continue;
+      const std::string data = c.value("se_private_data", "");
+      const bool dropped = data.find("version_dropped=") != std::string::npos;
+      if (c.at("hidden").get<int>() == 2 && !dropped) continue;
       Column col;
       col.name = c.at("name").get<std::string>();
       col.type = static_cast<ColumnType>(c.at("strata_type").get<int>());
@@ -363,7 +439,8 @@ Result<TableMeta> TableMetaFromSdi(const std::string& text) {
                             : d.is_number_float()   ? Value::Double(d.get<double>())
                                                     : Value::String(d.get<std::string>());
       }
-      m.spec.columns.push_back(std::move(col));
+      if (!data.empty()) ReadRowVersionData(data, col, m.spec.row_version);
+      (dropped ? m.spec.dropped_columns : m.spec.columns).push_back(std::move(col));
     }
     static const std::regex id_re("id=([0-9]+);"), root_re("root=([0-9]+);"), space_re("space_id=([0-9]+);");
     for (const auto& ix : o.at("indexes")) {

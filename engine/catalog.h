@@ -16,13 +16,19 @@ namespace strata::engine {
 inline constexpr int kRowIdColumn = -1;
 inline constexpr int kTrxIdColumn = -2;
 inline constexpr int kRollPtrColumn = -3;
+// The field of spec.dropped_columns[j] is column kFirstDroppedColumn - j.
+inline constexpr int kFirstDroppedColumn = -4;
+inline int DroppedColumnField(std::size_t j) { return kFirstDroppedColumn - static_cast<int>(j); }
+inline bool IsDroppedColumn(int column) { return column <= kFirstDroppedColumn; }
+inline std::size_t DroppedColumnOf(int column) { return static_cast<std::size_t>(kFirstDroppedColumn - column); }
 struct IndexField {
   int column = 0;
   bool key = false;  // part of the index's own key (not appended by InnoDB)
 };
 
 // Index 0 is the clustered index: the primary key (or DB_ROW_ID), DB_TRX_ID, DB_ROLL_PTR,
-// then every other column. Index i >= 1 is spec.indexes[i-1]: its columns, then the primary
+// then every other column (in a table with row versions: in physical_pos order, with the
+// columns dropped instantly). Index i >= 1 is spec.indexes[i-1]: its columns, then the primary
 // key columns it does not already have (or DB_ROW_ID).
 std::vector<IndexField> IndexFields(const TableSpec& spec, std::size_t index);
 

@@ -217,6 +217,15 @@ class Database {
   virtual std::vector<std::string> ListTables(const std::string& database) const = 0;
   // Adds a secondary index and fills it from the table's rows.
   virtual Status CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) = 0;
+  // ALTER TABLE ... ADD/DROP COLUMN as MySQL 8.0.29+'s ALGORITHM=INSTANT does it: no row is
+  // touched, the table gains a row version (its records keep theirs). `next` is the new
+  // definition: column k is the table's column sources[k] (renamed or moved at most) or, for
+  // nullopt, a new one that rows written before read as fills[k]; the table's columns no
+  // source names are dropped. Atomic and durable. NotSupported (changing nothing) for what
+  // cannot be done so: a 65th version (kMaxRowVersion), a changed index, key or column type.
+  virtual Status AlterColumnsInstantly(const std::string& database, const std::string& table, const TableSpec& next,
+                                       const std::vector<std::optional<std::size_t>>& sources,
+                                       const std::vector<Value>& fills) = 0;
   // RENAME TABLE, into another database too: the file takes the new name. Atomic and durable:
   // after a crash the table has its old name or its new one. The Table* handed out for it
   // before is no longer valid.

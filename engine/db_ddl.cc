@@ -125,6 +125,7 @@ Result<Table*> DatabaseImpl::CreateTable(const TableSpec& spec) {
   pool_->Register(ts.get());
   TableMeta meta;
   meta.spec = spec;
+  meta.spec.ClearRowVersions();  // a new table (also a copying ALTER's) has no row versions
   meta.table_id = table_id;
   std::uint64_t index_id = first_index_id;
   auto impl = TableImpl::Create(*pool_, mu_, std::move(ts), std::move(meta), &index_id);
@@ -269,6 +270,19 @@ Status DatabaseImpl::CreateIndex(const std::string& database, const std::string&
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   // The commit point is the table's definition (SDI) naming the index, one mini-transaction.
   STRATA_RETURN_IF_ERROR(it->second->impl_->AddIndex(index, index_id));
+  return pool_->FlushSpace(it->second->impl_->space().id());
+}
+
+Status DatabaseImpl::AlterColumnsInstantly(const std::string& database, const std::string& table,
+                                           const TableSpec& next, const std::vector<std::optional<std::size_t>>& sources,
+                                           const std::vector<Value>& fills) {
+  WriterLock lock(mu_);
+  if (read_only_) return ReadOnly();
+  auto it = tables_.find(TableKey(database, table));
+  if (it == tables_.end())
+    return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table))
+        .Because(Status::Reason::kNoSuchTable);
+  STRATA_RETURN_IF_ERROR(it->second->impl_->AlterColumnsInstantly(next, sources, fills));
   return pool_->FlushSpace(it->second->impl_->space().id());
 }
 

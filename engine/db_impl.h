@@ -63,6 +63,9 @@ class DatabaseImpl final : public Database {
   Status DropTable(const std::string& database, const std::string& name) override;
   std::vector<std::string> ListTables(const std::string& database) const override;
   Status CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) override;
+  Status AlterColumnsInstantly(const std::string& database, const std::string& table, const TableSpec& next,
+                               const std::vector<std::optional<std::size_t>>& sources,
+                               const std::vector<Value>& fills) override;
   Status RenameTable(const std::string& database, const std::string& name, const std::string& to_database,
                      const std::string& to_name) override;
   Status ReplaceTable(const std::string& database, const std::string& table, const std::string& replacement) override;

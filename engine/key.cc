@@ -126,9 +126,10 @@ std::size_t AppendTuple(const RecordLayout& layout, const Tuple& t, std::vector<
 }
 
 std::size_t EncodedSize(const RecordLayout& layout, const Tuple& t) {
-  std::size_t nullable = 0, size = kCompactExtraBytes;
+  std::size_t nullable = 0, size = kCompactExtraBytes + (layout.row_version ? 1 : 0);
   for (std::size_t i = 0; i < t.size(); ++i) {
     const FieldDef& f = layout.fields[i];
+    if (f.absent) continue;
     nullable += f.nullable;
     if (t[i].null) continue;
     size += t[i].bytes.size();

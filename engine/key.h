@@ -61,8 +61,16 @@ struct IndexShape {
   bool clustered = false;
   ondisk::PageType page_type = ondisk::PageType::kIndex;
   ondisk::RecordLayout node;  // leaf.NodePointer(n_key)
+  // A clustered index with row versions (leaf.versions): per leaf field, what a record that
+  // does not store it reads as, its instant default (NULL for a dropped column).
+  Tuple absent_values;
 
-  void Finish() { node = leaf.NodePointer(n_key); }
+  // Node pointers keep the bitmap width of the records written before the first instant
+  // ADD/DROP COLUMN (version 0), as InnoDB sizes them.
+  void Finish() {
+    node = leaf.NodePointer(n_key);
+    if (leaf.versions) node.null_bitmap_bits = leaf.versions->front().n_nullable();
+  }
 };
 
 // The record of `shape` as encoded bytes ready for a page (COMPACT).

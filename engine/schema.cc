@@ -131,6 +131,16 @@ std::optional<std::size_t> TableSpec::ColumnIndex(const std::string& column) con
   return std::nullopt;
 }
 
+void TableSpec::ClearRowVersions() {
+  row_version = 0;
+  dropped_columns.clear();
+  for (Column& c : columns) {
+    c.physical_pos = 0;
+    c.version_added = c.version_dropped = 0;
+    c.instant_default.reset();
+  }
+}
+
 std::size_t FirstInvalidUtf8(std::string_view s) {
   const auto* begin = reinterpret_cast<const unsigned char*>(s.data());
   const auto* end = begin + s.size();

@@ -77,6 +77,14 @@ struct Column {
   std::optional<Value> default_value;
   // ENUM and SET: the labels, in order (UTF-8, trailing spaces gone, as the server keeps them).
   std::vector<std::string> elements;
+  // MySQL 8.0.29+ instant ADD/DROP COLUMN, in a table with row versions (TableSpec::row_version
+  // above 0): the field's place in the clustered record, counting every field ever stored
+  // (DB_TRX_ID, DB_ROLL_PTR and dropped columns too); the row version that added the column
+  // (0: it was there before the first instant ALTER) or dropped it; and the stored bytes that
+  // rows written before it was added read as (nullopt: NULL).
+  std::uint32_t physical_pos = 0;
+  std::uint8_t version_added = 0, version_dropped = 0;
+  std::optional<std::string> instant_default;
 
   bool is_integer() const { return type <= ColumnType::kBigInt; }
   bool is_string() const;  // CHAR, VARCHAR, TEXT family (not binary types)
@@ -177,12 +185,25 @@ struct TableSpec {
   std::vector<IndexSpec> indexes;                 // secondary indexes
   std::vector<ForeignKeySpec> foreign_keys = {};  // (initialised: specs written as {db, name, ...} need not name it)
   std::uint64_t auto_increment = 0;               // table option AUTO_INCREMENT=N: the first value handed out (0: 1)
+  // Instant ADD/DROP COLUMNs so far (MySQL's current_row_version, at most kMaxRowVersion): 0
+  // for a table never altered instantly, whose records carry no version.
+  std::uint8_t row_version = 0;
+  // Columns an instant DROP COLUMN took away, which rows written before it still store:
+  // named as MySQL's dictionary names them (!hidden!_dropped_v<V>_p<P>_<name>), physical_pos
+  // and version_dropped set.
+  std::vector<Column> dropped_columns = {};
 
   // InvalidArgument naming the problem: unknown or duplicate columns, a nullable primary key
   // column, more than one AUTO_INCREMENT column or one that is not an integer leading a key,
   // lengths out of MySQL's ranges, names that are not UTF-8.
   Status Validate() const;
   std::optional<std::size_t> ColumnIndex(const std::string& name) const;
+  // The same table never altered instantly (a new or rebuilt table starts so).
+  void ClearRowVersions();
 };
+
+// MySQL's MAX_ROW_VERSION: instant ADD/DROP COLUMN statements a table takes before it must be
+// rebuilt.
+inline constexpr std::uint8_t kMaxRowVersion = 64;
 
 }  // namespace strata::engine

@@ -40,6 +40,12 @@ struct LockWait {
   LockKind kind = LockKind::kRecord;
 };
 
+// The definition an instant ALTER makes of `old` (TableImpl::AlterColumnsInstantly has the
+// arguments): columns placed and versioned, dropped ones kept; NotSupported for what cannot
+// be done instantly.
+Result<TableSpec> InstantSpec(const TableSpec& old, TableSpec next, const std::vector<std::optional<std::size_t>>& sources,
+                              const std::vector<Value>& fills);
+
 class TableImpl {
  public:
   class BulkAccess;  // what a bulk load may reach (below)
@@ -74,6 +80,10 @@ class TableImpl {
   std::size_t n_key() const { return rec_.shape(0).n_key; }
   // Adds a secondary index (the caller holds the database's write lock).
   Status AddIndex(const IndexSpec& index, std::uint64_t index_id);
+  // Instant ADD/DROP COLUMN (Database::AlterColumnsInstantly; the caller holds the database's
+  // write lock).
+  Status AlterColumnsInstantly(const TableSpec& next, const std::vector<std::optional<std::size_t>>& sources,
+                               const std::vector<Value>& fills);
   // Takes the name the catalog gives it (after RENAME TABLE or a copying ALTER); `write` also
   // rewrites its definition (SDI) with it, else the name is only this object's.
   Status Rename(const std::string& database, const std::string& name, bool write);

@@ -46,7 +46,8 @@ Status TableImpl::Externalize(Tuple& t) {
   if (const RedoLog* log = pool_.redo(); log && pool_.redo_enabled()) {
     std::uint64_t long_bytes = 0;
     for (std::size_t i = 0; i < t.size(); ++i) {
-      if (rec_.shape(0).leaf.fields[i].big() && !t[i].null && !t[i].external) long_bytes += t[i].bytes.size();
+      const FieldDef& f = rec_.shape(0).leaf.fields[i];
+      if (f.big() && !f.absent && !t[i].null && !t[i].external) long_bytes += t[i].bytes.size();
     }
     if (long_bytes > log->capacity() / 4 && EncodedSize(rec_.shape(0).leaf, t) > limit) {
       return Status::InvalidArgument(
@@ -64,7 +65,7 @@ Status TableImpl::Externalize(Tuple& t) {
     std::size_t best = t.size();
     for (std::size_t i = 0; i < t.size(); ++i) {
       const FieldDef& f = rec_.shape(0).leaf.fields[i];
-      if (!f.is_variable() || !f.big() || t[i].null || t[i].external || t[i].bytes.size() <= kExternMinLength) continue;
+      if (!f.is_variable() || !f.big() || f.absent || t[i].null || t[i].external || t[i].bytes.size() <= kExternMinLength) continue;
       if (best == t.size() || t[i].bytes.size() > t[best].bytes.size()) best = i;
     }
     if (best == t.size()) {

@@ -34,9 +34,11 @@ TableRecords::TableRecords(const TableSpec& spec, const std::vector<IndexMeta>& 
     s.clustered = i == 0;
     std::size_t keys = 0;
     for (const auto& f : fields_.back()) {
-      if (f.column >= 0) {
-        s.leaf.fields.push_back(StorageOf(spec.columns[static_cast<std::size_t>(f.column)]));
-        s.compare.push_back(CompareKindOf(spec.columns[static_cast<std::size_t>(f.column)]));
+      if (f.column >= 0 || IsDroppedColumn(f.column)) {
+        const Column& c = f.column >= 0 ? spec.columns[static_cast<std::size_t>(f.column)]
+                                        : spec.dropped_columns[DroppedColumnOf(f.column)];
+        s.leaf.fields.push_back(StorageOf(c));
+        s.compare.push_back(CompareKindOf(c));
       } else {
         const bool row_id = f.column == kRowIdColumn;
         s.leaf.fields.push_back(FieldDef::Fixed(row_id                     ? "DB_ROW_ID"
@@ -53,11 +55,35 @@ TableRecords::TableRecords(const TableSpec& spec, const std::vector<IndexMeta>& 
     // appended primary key makes them unique), and node pointers carry all of them.
     s.n_key = s.clustered ? keys : s.leaf.fields.size();
     s.n_unique = s.clustered ? keys : spec.indexes[i - 1].unique ? keys : 0;
+    if (s.clustered && spec.row_version > 0) AddRowVersions(s);
     s.Finish();
     shapes_.push_back(std::move(s));
   }
   trx_pos_ = FieldOfColumn(0, kTrxIdColumn);
   roll_pos_ = FieldOfColumn(0, kRollPtrColumn);
+}
+
+// One layout per row version 0..spec.row_version, each with every field, those the version
+// does not store absent: a column added after it, or dropped by it.
+void TableRecords::AddRowVersions(IndexShape& s) const {
+  auto versions = std::make_shared<std::vector<RecordLayout>>();
+  s.absent_values.assign(s.leaf.fields.size(), Datum::Null());
+  for (std::size_t v = 0; v <= spec_->row_version; ++v) {
+    RecordLayout l = s.leaf;
+    l.row_version = static_cast<std::uint8_t>(v);
+    for (std::size_t i = 0; i < fields_[0].size(); ++i) {
+      const int c = fields_[0][i].column;
+      if (c < 0 && !IsDroppedColumn(c)) continue;  // system fields: always stored
+      const Column& col = c >= 0 ? spec_->columns[static_cast<std::size_t>(c)] : spec_->dropped_columns[DroppedColumnOf(c)];
+      l.fields[i].absent = col.version_added > v || (col.version_dropped && col.version_dropped <= v);
+      if (v == 0 && c >= 0 && col.version_added && col.instant_default)
+        s.absent_values[i] = Datum::Of(*col.instant_default);
+    }
+    l.null_bitmap_bits = l.n_nullable();
+    versions->push_back(std::move(l));
+  }
+  s.leaf = versions->back();
+  s.leaf.versions = std::move(versions);
 }
 
 std::size_t TableRecords::FieldOfColumn(std::size_t index, int column) const {
@@ -79,7 +105,9 @@ std::size_t TableRecords::IndexByName(const std::string& name) const {
 Result<Tuple> TableRecords::ClusteredRecord(const Row& row, std::uint64_t row_id) const {
   Tuple t;
   for (const auto& f : fields_[0]) {
-    if (f.column == kRowIdColumn) {
+    if (IsDroppedColumn(f.column)) {
+      t.push_back(Datum::Null());  // not stored by the newest row version
+    } else if (f.column == kRowIdColumn) {
       t.push_back(Datum::Of(BigEndianField(row_id, 6)));
     } else if (f.column == kTrxIdColumn) {
       t.push_back(Datum::Of(BigEndianField(0, 6)));  // set by the statement that writes the record
@@ -162,7 +190,7 @@ std::vector<std::pair<std::uint32_t, Datum>> TableRecords::ChangedFields(const T
                                                                          const Tuple& after) const {
   std::vector<std::pair<std::uint32_t, Datum>> changed;
   for (std::size_t p = shapes_[0].n_key; p < before.size(); ++p) {
-    if (p != trx_pos_ && p != roll_pos_ && !(before[p] == after[p])) {
+    if (p != trx_pos_ && p != roll_pos_ && !IsDroppedColumn(fields_[0][p].column) && !(before[p] == after[p])) {
       changed.emplace_back(static_cast<std::uint32_t>(p), before[p]);
     }
   }

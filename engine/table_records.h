@@ -74,6 +74,8 @@ class TableRecords {
   std::string DuplicateMessage(std::size_t index, const Tuple& record) const;
 
  private:
+  void AddRowVersions(IndexShape& clustered) const;
+
   const TableSpec* spec_ = nullptr;
   std::vector<std::vector<IndexField>> fields_;  // per index, clustered first
   std::vector<IndexShape> shapes_;

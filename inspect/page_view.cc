@@ -312,13 +312,17 @@ RecordView ViewRecord(ConstBytes page, const IndexPage& ip, const RecordWalker& 
   const IndexDef::RowVersion* version = nullptr;
   if (pl.versioned) {
     auto n = RecordRowVersion(page, w.origin());
+    if (n.ok()) r.row_version = *n;
     if (n.ok() && *n < pl.def->row_versions.size()) version = &pl.def->row_versions[*n];
     if (version) record_layout = &version->leaf;
   }
+  RecordExtent extent;
   if (!ip.is_compact()) {
     fields = DecodeRedundantFields(page, w.origin());
   } else if (record_layout) {
-    fields = DecodeCompactFields(page, w.origin(), *record_layout);
+    fields = DecodeCompactFields(page, w.origin(), *record_layout, &extent);
+    for (std::size_t at = w.origin() - kCompactExtraBytes; fields.ok() && at > extent.start;)
+      r.extra_hex += fmt::format("{:02x}", Load8(page, --at));
   }
   if (!fields.ok()) {
     if (pl.layout || !ip.is_compact()) r.error = fields.status().ToString();
@@ -610,6 +614,8 @@ nlohmann::json ToJson(const PageView& v) {
                       {"min_rec", r.min_rec},
                       {"n_owned", r.n_owned},
                       {"next", r.next},
+                      {"row_version", r.row_version ? nlohmann::json(*r.row_version) : nlohmann::json(nullptr)},
+                      {"extra", r.extra_hex},
                       {"fields", fields},
                       {"error", r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error)}});
     }
@@ -639,8 +645,9 @@ std::string ToText(const PageView& v) {
     out += fmt::format("\n  records ({}; layout: {})\n", v.records.size(),
                        v.layout_source.empty() ? "unknown, header bits only" : v.layout_source);
     for (const auto& r : v.records) {
-      out += fmt::format("    @{:<5} heap {:<4} {:<12}{}{} owned {} next {}\n", r.offset, r.heap_no, r.status,
-                         r.deleted ? " DELETED" : "", r.min_rec ? " MIN_REC" : "", r.n_owned, r.next);
+      out += fmt::format("    @{:<5} heap {:<4} {:<12}{}{} owned {} next {}{}\n", r.offset, r.heap_no, r.status,
+                         r.deleted ? " DELETED" : "", r.min_rec ? " MIN_REC" : "", r.n_owned, r.next,
+                         r.row_version ? fmt::format(" row version {}", *r.row_version) : "");
       for (const auto& f : r.fields) out += fmt::format("           {:<20} {}\n", f.name, f.value);
       if (!r.error.empty()) out += "           " + r.error + "\n";
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct RecordView {
   bool min_rec = false;
   std::uint8_t n_owned = 0;
   std::size_t next = 0;
+  // MySQL 8.0.29+ instant ADD/DROP: the row version the record was written in (none when the
+  // index has no row versions).
+  std::optional<std::uint8_t> row_version;
+  // COMPACT: the bytes below the 5-byte header, highest address first (version byte, NULL
+  // bitmap, lengths), in hex; empty when the fields did not decode.
+  std::string extra_hex;
   std::vector<RecordField> fields;  // empty when no layout is known
   std::string error;                // why the fields did not decode
 };

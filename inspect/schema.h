@@ -61,7 +61,13 @@ struct IndexDef {
   };
   std::vector<RowVersion> row_versions;
 
-  ondisk::RecordLayout NodePointerLayout() const { return leaf.NodePointer(n_unique_in_tree); }
+  // Node pointers keep the NULL bitmap width of the records from before the first instant
+  // ADD/DROP COLUMN (InnoDB's nullables[0]), however many nullable columns came since.
+  ondisk::RecordLayout NodePointerLayout() const {
+    ondisk::RecordLayout np = leaf.NodePointer(n_unique_in_tree);
+    if (!row_versions.empty()) np.null_bitmap_bits = row_versions.front().leaf.n_nullable();
+    return np;
+  }
 };
 
 struct TableDef {

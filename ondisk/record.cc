@@ -10,7 +10,7 @@ namespace strata::ondisk {
 
 std::size_t RecordLayout::n_nullable() const {
   std::size_t n = 0;
-  for (const auto& f : fields) n += f.nullable;
+  for (const auto& f : fields) n += f.nullable && !f.absent;
   return n;
 }
 
@@ -112,7 +112,7 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
   }
 
   std::size_t n_nullable = 0;
-  for (std::size_t i = 0; i < n_present; ++i) n_nullable += layout.fields[i].nullable;
+  for (std::size_t i = 0; i < n_present; ++i) n_nullable += layout.fields[i].nullable && !layout.fields[i].absent;
   if (layout.null_bitmap_bits) n_nullable = *layout.null_bitmap_bits;
   const std::size_t null_bytes = (n_nullable + 7) / 8;
   if (at < null_bytes || !b.Has(at - null_bytes)) return truncated();
@@ -126,7 +126,7 @@ Result<std::vector<FieldSlice>> DecodeCompactFields(ConstBytes page, std::size_t
     const FieldDef& f = layout.fields[i];
     FieldSlice& s = out[i];
     s.offset = data;
-    if (i >= n_present) {
+    if (i >= n_present || f.absent) {
       s.missing = true;
       continue;
     }
@@ -231,6 +231,7 @@ std::size_t AppendCompactRecord(const RecordLayout& layout, std::span<const Fiel
   for (std::size_t i = 0; i < values.size(); ++i) {
     const FieldDef& f = layout.fields[i];
     const FieldValue& v = values[i];
+    if (f.absent) continue;
     if (!v.bytes) {
       assert(f.nullable && "NULL in a NOT NULL field");
       continue;
@@ -246,18 +247,21 @@ std::size_t AppendCompactRecord(const RecordLayout& layout, std::span<const Fiel
     data += len;
   }
   const std::size_t null_bytes = (layout.null_bitmap_bits.value_or(layout.n_nullable()) + 7) / 8;
-  const std::size_t extra = lengths + null_bytes + kCompactExtraBytes;
+  const std::size_t version_bytes = layout.row_version ? 1 : 0;  // below the header, above the bitmap
+  const std::size_t extra = lengths + null_bytes + version_bytes + kCompactExtraBytes;
   const std::size_t start = out.size();
   out.resize(start + extra + data);
   std::byte* const origin = out.data() + start + extra;
-  std::fill(origin - kCompactExtraBytes - null_bytes, origin, std::byte{0});
-  std::byte* nulls_end = origin - kCompactExtraBytes;  // bitmap byte 0 is the highest
+  std::fill(origin - kCompactExtraBytes - null_bytes - version_bytes, origin, std::byte{0});
+  if (version_bytes) origin[-1 - static_cast<std::ptrdiff_t>(kCompactExtraBytes)] = std::byte{layout.row_version};
+  std::byte* nulls_end = origin - kCompactExtraBytes - version_bytes;  // bitmap byte 0 is the highest
   std::byte* len_pos = nulls_end - null_bytes;         // field 0's length entry is nearest
   std::byte* d = origin;
   std::size_t nullable_index = 0;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const FieldDef& f = layout.fields[i];
     const FieldValue& v = values[i];
+    if (f.absent) continue;
     if (f.nullable) {
       const std::size_t k = nullable_index++;
       if (!v.bytes) {

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <span>
@@ -42,6 +43,10 @@ struct FieldDef {
   std::uint32_t max_length = 0;    // variable fields: declared maximum in bytes
   bool nullable = false;
   bool blob = false;  // BLOB/TEXT/JSON/GEOMETRY: lengths may use 2 bytes at any size
+  // Not stored by the records of this layout's row version (a column added after it, or
+  // dropped by it): no bytes, no NULL bit, no length entry; a reader takes the column's
+  // instant default (FieldSlice::missing).
+  bool absent = false;
 
   static FieldDef Fixed(std::string name, std::uint32_t length, bool nullable = false) {
     return {std::move(name), length, length, nullable, false};
@@ -68,9 +73,16 @@ struct RecordLayout {
   std::size_t core_fields = 0;
   // MySQL 8.0.29+ row versions: the version whose fields these are. A record that carries a
   // version byte decodes only with the layout of that version (RecordRowVersion says which).
+  // Encoding with a row_version above 0 writes that byte (and the record takes kInfoVersion).
   std::uint8_t row_version = 0;
+  // A clustered index altered by instant ADD/DROP COLUMN, as a writer holds it: the layout of
+  // every row version, by version, each listing every field ever stored (absent where that
+  // version stores none); this layout is the newest. Records without kInfoVersion are version 0.
+  std::shared_ptr<const std::vector<RecordLayout>> versions;
 
-  std::size_t n_nullable() const;
+  std::size_t n_nullable() const;  // the NULL bitmap's bits: nullable fields not absent
+  // The info bits a record encoded with this layout carries besides its own (kInfoVersion).
+  std::uint8_t info_bits() const { return row_version ? kInfoVersion : std::uint8_t{0}; }
   // The node-pointer form of this (leaf) layout: the first `n_unique` fields, then the child.
   RecordLayout NodePointer(std::size_t n_unique) const;
 };

@@ -147,6 +147,8 @@ class Session {
   // ALTER TABLE, RENAME TABLE, TRUNCATE and savepoints (session_alter.cc).
   StatementOutcome DoAlterTable(const AlterTable& a);
   StatementOutcome CopyAltered(Table& table, const AlterPlan& plan, const AlterTable& a);
+  static bool InstantCandidate(const AlterTable& a, const AlterPlan& plan);
+  std::optional<StatementOutcome> AlterInstantly(Table& table, const AlterPlan& plan, const AlterTable& a);
   std::optional<SqlError> CopyRows(Table& from, Table& to, const AlterPlan& plan, StatementOutcome& o);
   StatementOutcome DoRenameTable(const RenameTable& r);
   StatementOutcome DoTruncate(const Truncate& t);

@@ -154,17 +154,70 @@ StatementOutcome Session::CopyAltered(Table& table, const AlterPlan& plan, const
   return o;
 }
 
+// Whether the statement only adds, drops, renames or moves columns and sets their defaults,
+// what MySQL 8.0.29+ does with ALGORITHM=INSTANT (the engine refuses the rest: a changed type,
+// an indexed column dropped).
+bool Session::InstantCandidate(const AlterTable& a, const AlterPlan& plan) {
+  using K = AlterTable::Change::Kind;
+  if (!plan.copy || a.rebuild || a.auto_increment || !plan.added_foreign_keys.empty()) return false;
+  bool adds_or_drops = false;
+  for (const auto& c : a.changes) {
+    if (c.kind == K::kAddColumn || c.kind == K::kDropColumn) {
+      adds_or_drops = true;
+    } else if (c.kind != K::kChangeColumn && c.kind != K::kRenameColumn && c.kind != K::kSetDefault &&
+               c.kind != K::kDropDefault) {
+      return false;
+    }
+  }
+  for (std::size_t k = 0; k < plan.spec.columns.size(); ++k) {
+    if (!plan.sources[k] && plan.default_now[k]) return false;  // each row would get the time
+  }
+  return adds_or_drops;
+}
+
+// ALGORITHM=INSTANT, or no algorithm on a table that has rows (MySQL rebuilds an empty one):
+// the columns change without a copy, the table gaining a row version. Nothing when the
+// statement is not for that (the caller copies); an error when INSTANT was asked and cannot be.
+std::optional<StatementOutcome> Session::AlterInstantly(Table& table, const AlterPlan& plan, const AlterTable& a) {
+  const bool asked = a.algorithm == "INSTANT";
+  if ((!asked && !a.algorithm.empty() && a.algorithm != "DEFAULT") || !InstantCandidate(a, plan)) return std::nullopt;
+  const TableSpec& spec = table.spec();
+  auto refuse = [&](const std::string& reason) -> std::optional<StatementOutcome> {
+    if (!asked) return std::nullopt;
+    return Error({1846, "0A000",
+                  fmt::format("ALGORITHM=INSTANT is not supported. Reason: {}. Try ALGORITHM=COPY", reason)});
+  };
+  if (spec.row_version >= engine::kMaxRowVersion)
+    return refuse(fmt::format("Maximum row versions reached for table {}/{}. No more columns can be added or "
+                              "dropped instantly",
+                              spec.database, spec.name));
+  if (!asked) {
+    bool empty = true;
+    Status st = table.Scan({}, [&](const Row&) { return empty = false; });
+    if (!st.ok()) return Error(FromStatus(st));
+    if (empty) return std::nullopt;
+  }
+  std::vector<Value> fills(plan.spec.columns.size());
+  for (std::size_t k = 0; k < fills.size(); ++k) {
+    if (!plan.sources[k]) fills[k] = RowBuilder::DefaultOf(plan.spec.columns[k]).value_or(ImplicitDefault(plan.spec.columns[k]));
+  }
+  Status st = db_.AlterColumnsInstantly(spec.database, spec.name, plan.spec, plan.sources, fills);
+  if (st.code() == Status::Code::kNotSupported) return refuse(st.message());
+  if (!st.ok()) return Error(FromStatus(st));
+  StatementOutcome o;
+  o.warnings = plan.notes;
+  return o;
+}
+
 StatementOutcome Session::DoAlterTable(const AlterTable& a) {
   auto table = FindTable(a.table);
   if (!table.ok()) return Error(table.error());
   const TableSpec& spec = (*table)->spec();
   auto plan = PlanAlter(spec, a);
   if (!plan.ok()) return Error(plan.error());
-  const bool in_place = !plan->copy;
-  if (a.algorithm == "INSTANT" && (plan->copy || !plan->indexes_only.empty()))
-    return Error({1845, "0A000",
-                  "ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY (Strata does not yet "
-                  "write instant row versions: it rebuilds the table)"});
+  bool in_place = !plan->copy;
+  if (a.algorithm == "INSTANT" && (plan->copy || !plan->indexes_only.empty()) && !InstantCandidate(a, *plan))
+    return Error({1845, "0A000", "ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=COPY"});
   if (a.algorithm == "INPLACE" && plan->copy && a.changes.empty() && !a.rebuild)
     return Error({1845, "0A000", "ALGORITHM=INPLACE is not supported for this operation. Try ALGORITHM=COPY"});
   if (a.rename_to) {
@@ -184,7 +237,13 @@ StatementOutcome Session::DoAlterTable(const AlterTable& a) {
   const std::string database = spec.database, name = spec.name;
   const std::size_t old_indexes = spec.indexes.size();
   StatementOutcome o;
-  if (plan->copy) {
+  std::optional<StatementOutcome> instant;
+  if (plan->copy) instant = AlterInstantly(**table, *plan, a);
+  if (instant) {
+    if (instant->error) return std::move(*instant);
+    o = std::move(*instant);
+    in_place = true;
+  } else if (plan->copy) {
     o = CopyAltered(**table, *plan, a);
     if (o.error) return o;
   } else {
@@ -205,7 +264,7 @@ StatementOutcome Session::DoAlterTable(const AlterTable& a) {
     }
   }
   // "Records: N  Duplicates: 0  Warnings: W" for a statement that touched rows, as the client shows it.
-  if (!in_place || !plan->indexes_only.empty())
+  if (!in_place || !plan->indexes_only.empty() || instant)
     o.info = fmt::format("Records: {}  Duplicates: 0  Warnings: {}", in_place ? 0 : o.rows, o.warnings.size());
   if (in_place) o.rows = 0;
   return o;
