@@ -238,7 +238,7 @@ void AddRowVersionData(const TableMeta& m, json& columns, const Opx& opx) {
   for (std::size_t p = 0; p < fields.size(); ++p) {
     const int c = fields[p].column;
     const bool dropped = IsDroppedColumn(c);
-    const Column* col = c >= 0 ? &m.spec.columns[static_cast<std::size_t>(c)]
+    const Column* col = c >= 0    ? &m.spec.columns[static_cast<std::size_t>(c)]
                         : dropped ? &m.spec.dropped_columns[DroppedColumnOf(c)]
                                   : nullptr;
     std::string data;
@@ -255,7 +255,8 @@ void AddRowVersionData(const TableMeta& m, json& columns, const Opx& opx) {
 
 std::string HexBytes(const std::string& hex) {
   std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
   return out;
 }
 

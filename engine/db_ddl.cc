@@ -273,8 +273,8 @@ Status DatabaseImpl::CreateIndex(const std::string& database, const std::string&
   return pool_->FlushSpace(it->second->impl_->space().id());
 }
 
-Status DatabaseImpl::AlterColumnsInstantly(const std::string& database, const std::string& table,
-                                           const TableSpec& next, const std::vector<std::optional<std::size_t>>& sources,
+Status DatabaseImpl::AlterColumnsInstantly(const std::string& database, const std::string& table, const TableSpec& next,
+                                           const std::vector<std::optional<std::size_t>>& sources,
                                            const std::vector<Value>& fills) {
   WriterLock lock(mu_);
   if (read_only_) return ReadOnly();

@@ -43,8 +43,8 @@ struct LockWait {
 // The definition an instant ALTER makes of `old` (TableImpl::AlterColumnsInstantly has the
 // arguments): columns placed and versioned, dropped ones kept; NotSupported for what cannot
 // be done instantly.
-Result<TableSpec> InstantSpec(const TableSpec& old, TableSpec next, const std::vector<std::optional<std::size_t>>& sources,
-                              const std::vector<Value>& fills);
+Result<TableSpec> InstantSpec(const TableSpec& old, TableSpec next,
+                              const std::vector<std::optional<std::size_t>>& sources, const std::vector<Value>& fills);
 
 class TableImpl {
  public:
@@ -133,6 +133,11 @@ class TableImpl {
   // secondary index `index`.
   Result<bool> VersionsHaveEntry(Tuple record, bool deleted, std::size_t index, const Tuple& entry,
                                  const ReadView& view);
+  // Whether two entries of secondary index `index` are the same under its collations (an
+  // entry stands for the row's versions whose values compare equal to it).
+  bool SameEntry(std::size_t index, const Tuple& a, const Tuple& b) const {
+    return a.size() == b.size() && SameKey(rec_.shape(index), a, b, a.size());
+  }
   Status SecInsertOrUnmark(std::size_t index, const Tuple& entry);
   Status SecMark(std::size_t index, const Tuple& entry, bool deleted);  // NotFound tolerated
   Status SecRemove(std::size_t index, const Tuple& entry);              // NotFound tolerated

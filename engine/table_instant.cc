@@ -29,20 +29,20 @@ bool SameDefinition(Column a, const Column& b) {
 
 }  // namespace
 
-Result<TableSpec> InstantSpec(const TableSpec& old, TableSpec next, const std::vector<std::optional<std::size_t>>& sources,
-                              const std::vector<Value>& fills) {
+Result<TableSpec> InstantSpec(const TableSpec& old, TableSpec next,
+                              const std::vector<std::optional<std::size_t>>& sources, const std::vector<Value>& fills) {
   if (old.row_version >= kMaxRowVersion)
-    return Status::NotSupported(fmt::format("table {} has had {} instant ADD/DROP COLUMNs, the most MySQL allows",
-                                            old.name, kMaxRowVersion));
-  if (next.primary_key != old.primary_key)
-    return Status::NotSupported("an instant ALTER keeps the primary key");
+    return Status::NotSupported(
+        fmt::format("table {} has had {} instant ADD/DROP COLUMNs, the most MySQL allows", old.name, kMaxRowVersion));
+  if (next.primary_key != old.primary_key) return Status::NotSupported("an instant ALTER keeps the primary key");
   const std::uint8_t version = old.row_version + 1;
   // The first versioned ALTER places every field where it sits (as dd_copy_table_columns).
   TableSpec before = old;
   if (old.row_version == 0) {
     const auto fields = IndexFields(old, 0);
     for (std::size_t p = 0; p < fields.size(); ++p) {
-      if (fields[p].column >= 0) before.columns[static_cast<std::size_t>(fields[p].column)].physical_pos = static_cast<std::uint32_t>(p);
+      if (fields[p].column >= 0)
+        before.columns[static_cast<std::size_t>(fields[p].column)].physical_pos = static_cast<std::uint32_t>(p);
     }
   }
   std::uint32_t next_pos = static_cast<std::uint32_t>(IndexFields(before, 0).size());
@@ -102,7 +102,8 @@ Result<TableSpec> InstantSpec(const TableSpec& old, TableSpec next, const std::v
   return next;
 }
 
-Status TableImpl::AlterColumnsInstantly(const TableSpec& next_spec, const std::vector<std::optional<std::size_t>>& sources,
+Status TableImpl::AlterColumnsInstantly(const TableSpec& next_spec,
+                                        const std::vector<std::optional<std::size_t>>& sources,
                                         const std::vector<Value>& fills) {
   STRATA_RETURN_IF_ERROR(CheckWritable());
   auto spec = InstantSpec(meta_.spec, next_spec, sources, fills);

@@ -65,7 +65,9 @@ Status TableImpl::Externalize(Tuple& t) {
     std::size_t best = t.size();
     for (std::size_t i = 0; i < t.size(); ++i) {
       const FieldDef& f = rec_.shape(0).leaf.fields[i];
-      if (!f.is_variable() || !f.big() || f.absent || t[i].null || t[i].external || t[i].bytes.size() <= kExternMinLength) continue;
+      if (!f.is_variable() || !f.big() || f.absent || t[i].null || t[i].external ||
+          t[i].bytes.size() <= kExternMinLength)
+        continue;
       if (best == t.size() || t[i].bytes.size() > t[best].bytes.size()) best = i;
     }
     if (best == t.size()) {

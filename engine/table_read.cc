@@ -118,7 +118,7 @@ Status TableImpl::ScanConsistent(TrxImpl& trx, std::size_t index, const Tuple& f
         return false;
       }
       visible = version_of((*c)->record, (*c)->deleted);
-      if (visible.ok() && visible->has_value() && !(rec_.SecondaryRecord(index, **visible) == t))
+      if (visible.ok() && visible->has_value() && !SameEntry(index, rec_.SecondaryRecord(index, **visible), t))
         visible = std::optional<Tuple>();
     }
     if (!visible.ok()) {
@@ -175,7 +175,7 @@ Status TableImpl::ScanLocking(TrxImpl& trx, std::size_t index, Tuple from, const
         if (!wait.needed) {
           found = next->record;
           const bool live = cur->has_value() && !(*cur)->deleted && !next->deleted &&
-                            (index == 0 || rec_.SecondaryRecord(index, (*cur)->record) == next->record);
+                            (index == 0 || SameEntry(index, rec_.SecondaryRecord(index, (*cur)->record), next->record));
           if (live) {
             auto r = RowOf((*cur)->record);
             if (!r.ok()) return r.status();

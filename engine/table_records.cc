@@ -74,7 +74,8 @@ void TableRecords::AddRowVersions(IndexShape& s) const {
     for (std::size_t i = 0; i < fields_[0].size(); ++i) {
       const int c = fields_[0][i].column;
       if (c < 0 && !IsDroppedColumn(c)) continue;  // system fields: always stored
-      const Column& col = c >= 0 ? spec_->columns[static_cast<std::size_t>(c)] : spec_->dropped_columns[DroppedColumnOf(c)];
+      const Column& col =
+          c >= 0 ? spec_->columns[static_cast<std::size_t>(c)] : spec_->dropped_columns[DroppedColumnOf(c)];
       l.fields[i].absent = col.version_added > v || (col.version_dropped && col.version_dropped <= v);
       if (v == 0 && c >= 0 && col.version_added && col.instant_default)
         s.absent_values[i] = Datum::Of(*col.instant_default);

@@ -49,7 +49,7 @@ Result<std::optional<Tuple>> TableImpl::VisibleVersion(Tuple record, bool delete
 Result<bool> TableImpl::VersionsHaveEntry(Tuple record, bool deleted, std::size_t index, const Tuple& entry,
                                           const ReadView& view) {
   for (;;) {
-    if (!deleted && rec_.SecondaryRecord(index, record) == entry) return true;
+    if (!deleted && SameEntry(index, rec_.SecondaryRecord(index, record), entry)) return true;
     if (view.Sees(rec_.TrxIdOf(record))) return false;
     auto prev = PreviousVersion(record, deleted);
     if (!prev.ok()) return prev.status();

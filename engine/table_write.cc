@@ -96,11 +96,14 @@ Status TableImpl::CheckUnique(TrxImpl& trx, std::size_t index, const Tuple& seco
   return Status::Ok();
 }
 
+// An entry equal under the index's collations but not byte for byte ('one' becoming 'ONE')
+// takes the new bytes, as row_ins_sec_index_entry_by_modify does.
 Status TableImpl::SecInsertOrUnmark(std::size_t index, const Tuple& entry) {
   auto m = trees_[index]->GetMarked(entry);
   if (!m.ok()) return m.status();
-  if (m->has_value()) return (*m)->deleted ? trees_[index]->SetDeleteMark(entry, false) : Status::Ok();
-  return trees_[index]->Insert(entry);
+  if (!m->has_value()) return trees_[index]->Insert(entry);
+  if (!((*m)->record == entry)) return trees_[index]->Update(entry, false);
+  return (*m)->deleted ? trees_[index]->SetDeleteMark(entry, false) : Status::Ok();
 }
 
 Status TableImpl::SecMark(std::size_t index, const Tuple& entry, bool deleted) {

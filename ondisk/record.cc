@@ -255,7 +255,7 @@ std::size_t AppendCompactRecord(const RecordLayout& layout, std::span<const Fiel
   std::fill(origin - kCompactExtraBytes - null_bytes - version_bytes, origin, std::byte{0});
   if (version_bytes) origin[-1 - static_cast<std::ptrdiff_t>(kCompactExtraBytes)] = std::byte{layout.row_version};
   std::byte* nulls_end = origin - kCompactExtraBytes - version_bytes;  // bitmap byte 0 is the highest
-  std::byte* len_pos = nulls_end - null_bytes;         // field 0's length entry is nearest
+  std::byte* len_pos = nulls_end - null_bytes;                         // field 0's length entry is nearest
   std::byte* d = origin;
   std::size_t nullable_index = 0;
   for (std::size_t i = 0; i < values.size(); ++i) {

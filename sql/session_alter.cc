@@ -184,13 +184,14 @@ std::optional<StatementOutcome> Session::AlterInstantly(Table& table, const Alte
   const TableSpec& spec = table.spec();
   auto refuse = [&](const std::string& reason) -> std::optional<StatementOutcome> {
     if (!asked) return std::nullopt;
-    return Error({1846, "0A000",
-                  fmt::format("ALGORITHM=INSTANT is not supported. Reason: {}. Try ALGORITHM=COPY", reason)});
+    return Error(
+        {1846, "0A000", fmt::format("ALGORITHM=INSTANT is not supported. Reason: {}. Try ALGORITHM=COPY", reason)});
   };
   if (spec.row_version >= engine::kMaxRowVersion)
-    return refuse(fmt::format("Maximum row versions reached for table {}/{}. No more columns can be added or "
-                              "dropped instantly",
-                              spec.database, spec.name));
+    return refuse(
+        fmt::format("Maximum row versions reached for table {}/{}. No more columns can be added or "
+                    "dropped instantly",
+                    spec.database, spec.name));
   if (!asked) {
     bool empty = true;
     Status st = table.Scan({}, [&](const Row&) { return empty = false; });
@@ -199,7 +200,8 @@ std::optional<StatementOutcome> Session::AlterInstantly(Table& table, const Alte
   }
   std::vector<Value> fills(plan.spec.columns.size());
   for (std::size_t k = 0; k < fills.size(); ++k) {
-    if (!plan.sources[k]) fills[k] = RowBuilder::DefaultOf(plan.spec.columns[k]).value_or(ImplicitDefault(plan.spec.columns[k]));
+    if (!plan.sources[k])
+      fills[k] = RowBuilder::DefaultOf(plan.spec.columns[k]).value_or(ImplicitDefault(plan.spec.columns[k]));
   }
   Status st = db_.AlterColumnsInstantly(spec.database, spec.name, plan.spec, plan.sources, fills);
   if (st.code() == Status::Code::kNotSupported) return refuse(st.message());

@@ -7,9 +7,9 @@ namespace strata::sqltext {
 
 bool Reserved(const Token& t) {
   static constexpr std::string_view kWords[] = {
-      "FROM",  "WHERE",  "ORDER",   "LIMIT", "FOR", "LOCK", "GROUP", "HAVING", "AND",    "OR",    "XOR",
-      "NOT",   "IN",     "BETWEEN", "LIKE",  "IS",  "AS",   "ON",    "SET",    "VALUES", "VALUE", "SELECT",
-      "UNION", "OFFSET", "DIV",     "MOD",   "ASC", "DESC", "INTO",  "USING",  "WITH",   "ESCAPE"};
+      "FROM",   "WHERE", "ORDER",   "LIMIT", "FOR",  "LOCK", "GROUP", "HAVING", "AND",    "OR",     "XOR",
+      "NOT",    "IN",    "BETWEEN", "LIKE",  "IS",   "AS",   "ON",    "SET",    "VALUES", "SELECT", "UNION",
+      "OFFSET", "DIV",   "MOD",     "ASC",   "DESC", "INTO", "USING", "WITH",   "ESCAPE"};
   if (t.kind != TokenKind::kWord) return false;
   for (std::string_view w : kWords) {
     if (t.IsWord(w)) return true;

@@ -937,4 +937,19 @@ SELECT * FROM s ORDER BY id;
 )",
              /*codes_only=*/true);  // MariaDB says 'ORDER BY' and 'WHERE', MySQL 8.0 (and Strata) 'order clause'...
 }
+
+// An indexed value changed only in case ('one' to 'ONE', equal under utf8mb4_general_ci): the
+// index entry takes the new bytes, so reads through the index still find the row, after a
+// commit and after a rollback.
+TEST_F(MariadbEdgesTest, CaseOnlyUpdatesKeepTheirIndexEntry) {
+  ExpectSame(R"SQL(CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(30), KEY (v));
+INSERT INTO t VALUES (1,'one'),(2,'two'),(3,'Three'),(4,NULL);
+UPDATE t SET v = 'ONE' WHERE id = 1;
+SELECT id, v FROM t WHERE v > 'f' ORDER BY v; SELECT * FROM t FORCE INDEX (v) ORDER BY v;
+BEGIN; UPDATE t SET v = 'three' WHERE id = 3; SELECT * FROM t WHERE v = 'THREE'; ROLLBACK;
+SELECT * FROM t WHERE v = 'three'; SELECT * FROM t FORCE INDEX (v) WHERE v >= 'o' ORDER BY v DESC;
+UPDATE t SET v = 'oNe ' WHERE id = 1; SELECT id, CONCAT('[', v, ']') FROM t WHERE v = 'one';
+)SQL");
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
 // kill -9 during DDL: a child (KillDdlChild.RunsUntilKilled) runs a stream of CREATE/DROP
 // DATABASE, CREATE/DROP TABLE, CREATE INDEX, RENAME TABLE, a copying rebuild (a work table
-// filled and swapped in, as ALTER TABLE does, adding or dropping an index and a foreign key) and multi-row INSERT steps while a second thread
+// filled and swapped in, as ALTER TABLE does, adding or dropping an index and a foreign key),
+// an instant ADD/DROP COLUMN (a new row version) and multi-row INSERT steps while a second thread
 // inserts into a table of its own, acknowledging each step and each row on a pipe; the parent
 // kills it at a random point and opens the directory twice.
 //
@@ -26,10 +27,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "engine/db.h"
@@ -48,17 +51,33 @@ using testing::NotNull;
 const char* const kDatabases[] = {"a", "b"};
 const char* const kTables[] = {"t0", "t1", "t2", "t3"};
 
+// A row's v and g, and its x where the table has that column (kNoX where it has not).
+constexpr std::int64_t kNoX = std::numeric_limits<std::int64_t>::min();
+using RowState = std::tuple<std::string, std::int64_t, std::int64_t>;
+
 struct TableState {
   bool indexed = false;
   bool keyed = false;  // a rebuild gave it a foreign key (g references the table's id), kept in its SDI
-  std::map<std::int64_t, std::pair<std::string, std::int64_t>> rows;
+  bool has_x = false;  // an instant ADD COLUMN x added it (and a DROP takes it away)
+  int row_version = 0;
+  std::map<std::int64_t, RowState> rows;
   bool operator==(const TableState&) const = default;
 };
 // Database → table → its state; the steady thread's database is not in it.
 using State = std::map<std::string, std::map<std::string, TableState>>;
 
 struct Step {
-  enum Kind { kCreateDatabase, kDropDatabase, kCreateTable, kDropTable, kCreateIndex, kRename, kRebuild, kInsert } kind;
+  enum Kind {
+    kCreateDatabase,
+    kDropDatabase,
+    kCreateTable,
+    kDropTable,
+    kCreateIndex,
+    kRename,
+    kRebuild,
+    kInstant,
+    kInsert
+  } kind;
   std::string database, table;
   std::string to_database{}, to_table{};  // kRename
   bool ddl() const { return kind != kInsert; }
@@ -93,6 +112,7 @@ Step Plan(std::int64_t j, const State& s) {
     if (s.count(to_db) && !s.at(to_db).count(to_table)) return {Step::kRename, db, table, to_db, to_table};
   }
   if (r < 42) return {Step::kRebuild, db, table};
+  if (r < 50 && tables.at(table).row_version < kMaxRowVersion) return {Step::kInstant, db, table};
   return {Step::kInsert, db, table};
 }
 
@@ -134,15 +154,24 @@ void ApplyToModel(const Step& step, std::int64_t j, State& s) {
       s[step.to_database].insert(std::move(node));
       break;
     }
-    case Step::kRebuild: {  // adds the index and the key, or drops them
+    case Step::kRebuild: {  // adds the index and the key, or drops them; a new table has no row versions
       TableState& ts = s[step.database][step.table];
       ts.indexed = ts.keyed = !ts.indexed;
+      ts.row_version = 0;
       break;
     }
-    case Step::kInsert:
-      for (const Row& r : StepRows(j))
-        s[step.database][step.table].rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int()};
+    case Step::kInstant: {  // ADD COLUMN x DEFAULT j (the rows there read j), or DROP COLUMN x
+      TableState& ts = s[step.database][step.table];
+      ts.has_x = !ts.has_x;
+      ++ts.row_version;
+      for (auto& [id, row] : ts.rows) std::get<2>(row) = ts.has_x ? j : kNoX;
       break;
+    }
+    case Step::kInsert: {
+      TableState& ts = s[step.database][step.table];
+      for (const Row& r : StepRows(j)) ts.rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int(), ts.has_x ? j : kNoX};
+      break;
+    }
   }
 }
 
@@ -172,6 +201,25 @@ Status Rebuild(Database& db, const Step& step, std::int64_t j) {
   return db.ReplaceTable(step.database, step.table, spec.name);
 }
 
+// ALTER TABLE ... ALGORITHM=INSTANT ADD COLUMN x BIGINT DEFAULT j, or DROP COLUMN x.
+Status Instant(Database& db, const Step& step, std::int64_t j) {
+  auto t = db.GetTable(step.database, step.table);
+  if (!t.ok()) return t.status();
+  TableSpec spec = (*t)->spec();
+  std::vector<std::optional<std::size_t>> sources{0, 1, 2};
+  std::vector<Value> fills(3, Value::Null());
+  if (spec.columns.size() == 4) {
+    spec.columns.pop_back();
+  } else {
+    Column x = Col("x", ColumnType::kBigInt);
+    x.default_value = Value::Int(j);
+    spec.columns.push_back(x);
+    sources.push_back(std::nullopt);
+    fills.push_back(Value::Int(j));
+  }
+  return db.AlterColumnsInstantly(step.database, step.table, spec, sources, fills);
+}
+
 Status RunStep(Database& db, const Step& step, std::int64_t j) {
   switch (step.kind) {
     case Step::kCreateDatabase:
@@ -188,10 +236,16 @@ Status RunStep(Database& db, const Step& step, std::int64_t j) {
       return db.RenameTable(step.database, step.table, step.to_database, step.to_table);
     case Step::kRebuild:
       return Rebuild(db, step, j);
+    case Step::kInstant:
+      return Instant(db, step, j);
     case Step::kInsert: {
       auto t = db.GetTable(step.database, step.table);
       if (!t.ok()) return t.status();
-      return (*t)->InsertBatch(StepRows(j));
+      std::vector<Row> rows = StepRows(j);
+      if ((*t)->spec().columns.size() == 4) {
+        for (Row& r : rows) r.push_back(Value::Int(j));
+      }
+      return (*t)->InsertBatch(rows);
     }
   }
   return Status::Ok();
@@ -210,9 +264,11 @@ State Snapshot(Database& db, bool rows) {
       TableState& ts = tables[name];
       ts.indexed = !(*t)->spec().indexes.empty();
       ts.keyed = !(*t)->spec().foreign_keys.empty();
+      ts.has_x = (*t)->spec().columns.size() == 4;
+      ts.row_version = (*t)->spec().row_version;
       if (!rows) continue;
       Status scan = (*t)->Scan({}, [&](const Row& r) {
-        ts.rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int()};
+        ts.rows[r[0].as_int()] = {r[1].as_string(), r[2].as_int(), r.size() == 4 ? r[3].as_int() : kNoX};
         return true;
       });
       EXPECT_TRUE(scan.ok()) << d << "." << name << ": " << scan.ToString();
@@ -226,8 +282,8 @@ std::string Describe(const State& s) {
   for (const auto& [d, tables] : s) {
     out += d + "{";
     for (const auto& [t, ts] : tables)
-      out += " " + t + (ts.indexed ? "+ig" : "") + (ts.keyed ? "+fk" : "") + ":" + std::to_string(ts.rows.size()) +
-             " rows";
+      out += " " + t + (ts.indexed ? "+ig" : "") + (ts.keyed ? "+fk" : "") + (ts.has_x ? "+x" : "") + " v" +
+             std::to_string(ts.row_version) + ":" + std::to_string(ts.rows.size()) + " rows";
     out += " } ";
   }
   return out.empty() ? "(nothing)" : out;
