@@ -37,7 +37,12 @@ constexpr std::array<std::string_view, 7> kPrelude{
     "SET autocommit = 1",
 };
 
-constexpr std::array<std::string_view, 14> kSeeds{
+constexpr std::array<std::string_view, 15> kSeeds{
+    "ALTER TABLE t ADD COLUMN x INT DEFAULT 3, ADD COLUMN y VARCHAR(20) NOT NULL DEFAULT 'yy' FIRST, "
+    "ALGORITHM=INSTANT;\nUPDATE t SET x = 4 WHERE id = 1;\nBEGIN;\nUPDATE t SET c = 'cc', y = 'z' WHERE id > 1;\n"
+    "DELETE FROM t WHERE id = 3;\nROLLBACK;\nALTER TABLE t DROP COLUMN c, DROP COLUMN x;\n"
+    "INSERT INTO t (a, b) VALUES (5, 'b6');\nALTER TABLE t ADD COLUMN c TEXT AFTER a, ALGORITHM=INSTANT;\n"
+    "UPDATE t SET c = REPEAT('t', 9000);\nSELECT * FROM t ORDER BY b;\nALTER TABLE t FORCE;\n",
     "INSERT INTO t (a, b) VALUES (4, 'b5');\nUPDATE t SET a = (a + 1) * 2 WHERE id = 1;\n"
     "DELETE FROM t WHERE b = 'b2';\nSELECT * FROM t WHERE a > 1 ORDER BY b;\n",
     "BEGIN;\nUPDATE t SET c = REPEAT('x', 15000) WHERE id = 2;\nINSERT INTO t (b) VALUES ('b1');\n"
