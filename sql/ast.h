@@ -47,6 +47,7 @@ struct Expr {
   std::vector<ExprPtr> args;
   bool negated = false;
   bool star = false;
+  bool distinct = false;    // an aggregate over distinct values: COUNT(DISTINCT a, b), SUM(DISTINCT a)
   bool hex_number = false;  // a 0x... literal: bytes, and a number where one is wanted (X'...' is bytes only)
   std::size_t offset = 0;   // where it starts in the statement text
   std::uint32_t slot = 0;   // kLocalVar: its place in the routine's frame (RoutineFrame::values)
@@ -252,10 +253,13 @@ struct SelectItem {
 };
 
 struct Select {
+  bool distinct = false;  // SELECT DISTINCT: equal output rows once
   std::vector<SelectItem> items;
   std::optional<TableName> from;
   std::string from_alias;  // FROM t AS x: x (empty without one)
   ExprPtr where;
+  std::vector<OrderItem> group_by;  // MariaDB also sorts the groups by them (ASC/DESC per item)
+  ExprPtr having;
   std::vector<OrderItem> order_by;
   std::optional<std::uint64_t> limit;
   std::uint64_t offset = 0;

@@ -149,13 +149,18 @@ std::string FunctionName(const Expr& e) {
 class Printer {
  public:
   explicit Printer(const std::string& qualifier) : qualifier_(qualifier) {}
+  // Names printed bare: the select list's aliases, where HAVING names them.
+  void set_aliases(std::vector<std::string> aliases) { aliases_ = std::move(aliases); }
 
   std::string Print(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::kLiteral:
         return LiteralText(e);
-      case Expr::Kind::kColumn:
-        return (qualifier_.empty() ? "" : qualifier_ + ".") + ondisk::QuoteIdentifier(e.name);
+      case Expr::Kind::kColumn: {
+        const bool alias = std::any_of(aliases_.begin(), aliases_.end(),
+                                       [&](const std::string& a) { return EqualsIgnoreCase(a, e.name); });
+        return (qualifier_.empty() || alias ? "" : qualifier_ + ".") + ondisk::QuoteIdentifier(e.name);
+      }
       case Expr::Kind::kUserVar:
         return "@" + ondisk::QuoteIdentifier(e.name);
       case Expr::Kind::kSystemVar:
@@ -210,7 +215,7 @@ class Printer {
   std::string Function(const Expr& e) {
     const std::string name = FunctionName(e);
     if (e.star) return name + "(0)";  // COUNT(*) is count(0)
-    std::string out = name + "(";
+    std::string out = name + (e.distinct ? "(distinct " : "(");
     for (std::size_t i = 0; i < e.args.size(); ++i) out += (i ? "," : "") + Print(*e.args[i]);
     if (e.name == "ROUND" && e.args.size() == 1) out += ",0";
     return out + ")";
@@ -280,6 +285,7 @@ class Printer {
   }
 
   const std::string& qualifier_;
+  std::vector<std::string> aliases_;
 };
 
 }  // namespace
@@ -297,13 +303,25 @@ std::string SelectText(const Select& s, const std::string& current, const std::s
     if (!s.from_alias.empty()) from += " " + qualifier;
   }
   Printer p(qualifier);
-  std::string out = "select ";
+  std::string out = s.distinct ? "select distinct " : "select ";
   for (std::size_t i = 0; i < s.items.size(); ++i) {
     const SelectItem& item = s.items[i];  // (a view's has no `*` left; another SELECT may)
     out += (i ? "," : "") + (item.expr ? p.Print(*item.expr) + " AS " + ondisk::QuoteIdentifier(item.alias) : "*");
   }
   if (s.from) out += " from " + from;
   if (s.where) out += " where " + p.Truth(*s.where, 0);
+  for (std::size_t i = 0; i < s.group_by.size(); ++i) {
+    out += (i ? "," : " group by ") + p.Print(*s.group_by[i].expr) + (s.group_by[i].descending ? " desc" : "");
+  }
+  if (s.having) {
+    std::vector<std::string> aliases;
+    for (const SelectItem& item : s.items) {
+      if (item.expr && !(item.expr->kind == Expr::Kind::kColumn && EqualsIgnoreCase(item.expr->name, item.alias)))
+        aliases.push_back(item.alias);
+    }
+    p.set_aliases(std::move(aliases));
+    out += " having " + p.Truth(*s.having, 0);
+  }
   for (std::size_t i = 0; i < s.order_by.size(); ++i) {
     out += (i ? "," : " order by ") + p.Print(*s.order_by[i].expr) + (s.order_by[i].descending ? " desc" : "");
   }

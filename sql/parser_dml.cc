@@ -149,7 +149,10 @@ sql::Statement Parser::ParseSelect() {
   while (AcceptWord("ALL") || AcceptWord("SQL_NO_CACHE") || AcceptWord("SQL_CACHE") || AcceptWord("STRAIGHT_JOIN") ||
          AcceptWord("HIGH_PRIORITY") || AcceptWord("SQL_CALC_FOUND_ROWS")) {
   }
-  if (Peek().IsWord("DISTINCT") || Peek().IsWord("DISTINCTROW")) Unsupported("SELECT DISTINCT");
+  s.distinct = AcceptWord("DISTINCT") || AcceptWord("DISTINCTROW");
+  while (AcceptWord("ALL") || AcceptWord("SQL_NO_CACHE") || AcceptWord("SQL_CACHE") || AcceptWord("STRAIGHT_JOIN") ||
+         AcceptWord("HIGH_PRIORITY") || AcceptWord("SQL_CALC_FOUND_ROWS")) {
+  }
   do {
     SelectItem item;
     const std::size_t start = Peek().offset;
@@ -196,7 +199,19 @@ sql::Statement Parser::ParseSelect() {
     }
   }
   if (AcceptWord("WHERE")) s.where = Expression();
-  if (Peek().IsWord("GROUP") || Peek().IsWord("HAVING")) Unsupported("GROUP BY");
+  if (AcceptWords({"GROUP", "BY"})) {
+    do {
+      OrderItem g;
+      g.expr = Expression();
+      if (AcceptWord("DESC"))
+        g.descending = true;
+      else
+        AcceptWord("ASC");
+      s.group_by.push_back(std::move(g));
+    } while (AcceptPunct(","));
+    if (AcceptWords({"WITH", "ROLLUP"})) Unsupported("WITH ROLLUP");
+  }
+  if (AcceptWord("HAVING")) s.having = Expression();
   if (Peek().IsWord("UNION")) Unsupported("UNION");
   OrderLimit(&s.order_by, &s.limit, &s.offset);
   if (AcceptWords({"FOR", "UPDATE"}))

@@ -346,7 +346,13 @@ ExprPtr Parser::Function() {
   if (e->name == "COUNT" && AcceptPunct("*")) {
     e->star = true;
   } else if (!Peek().IsPunct(")")) {
-    if (Peek().IsWord("DISTINCT")) Unsupported("DISTINCT in aggregates");
+    if (IsAggregate(*e) && AcceptWord("DISTINCT")) {
+      if (e->name != "COUNT" && e->name != "SUM" && e->name != "AVG" && e->name != "MIN" && e->name != "MAX")
+        Unsupported("DISTINCT in " + e->name);
+      e->distinct = true;
+    } else if (Peek().IsWord("DISTINCT")) {
+      Syntax();
+    }
     do Adopt(*e, Expression());
     while (AcceptPunct(","));
   } else if (IsAggregate(*e)) {

@@ -1,6 +1,7 @@
 #include "sql/select_plan.h"
 
 #include <algorithm>
+#include <set>
 
 #include "sql/access_path.h"
 #include "sql/decimal.h"
@@ -14,10 +15,37 @@ bool FilterStep::Push(const Row* row) {
   return !*m || next_->Push(row);
 }
 
+namespace {
+// ORDER BY's order: an ENUM or SET column's by the numbers stored (as its index orders it),
+// everything else as Compare has it.
+std::optional<int> OrderOf(const SqlValue& a, const SqlValue& b) {
+  if (a.stored_number && b.stored_number)
+    return *a.stored_number < *b.stored_number ? -1 : *a.stored_number > *b.stored_number;
+  return Compare(a, b);
+}
+
+bool ValuesLess(const std::vector<SqlValue>& a, const std::vector<SqlValue>& b) {
+  return CompareValues(a, b, nullptr) < 0;
+}
+}  // namespace
+
+int CompareValues(const std::vector<SqlValue>& a, const std::vector<SqlValue>& b, const std::vector<SortKey>* keys) {
+  for (std::size_t j = 0; j < a.size() && j < b.size(); ++j) {
+    const bool an = a[j].value.is_null(), bn = b[j].value.is_null();
+    int c = an && bn ? 0 : an ? -1 : bn ? 1 : OrderOf(a[j], b[j]).value_or(0);
+    if (keys && (*keys)[j].descending) c = -c;
+    if (c) return c;
+  }
+  return 0;
+}
+
 // Running value of one aggregate call.
-struct AggregateStep::Accumulator {
+struct Accumulator {
   const Expr* call = nullptr;
   std::uint64_t count = 0;
+  // DISTINCT: the values (COUNT: the lists of values) seen, each counted once.
+  std::set<std::vector<SqlValue>, bool (*)(const std::vector<SqlValue>&, const std::vector<SqlValue>&)> seen{
+      &ValuesLess};
   // SUM and AVG: exactly over integers and DECIMALs (MySQL's DECIMAL sum), as a double
   // once a double or a string comes.
   __int128 int_sum = 0;  // the integers' part (no row count makes it overflow)
@@ -37,6 +65,16 @@ struct AggregateStep::Accumulator {
     auto v = Eval(*call->args.at(0), ctx);
     if (!v.ok()) return v.error();
     if (v->value.is_null()) return std::nullopt;
+    if (call->distinct) {
+      std::vector<SqlValue> values{*v};
+      for (std::size_t i = 1; i < call->args.size(); ++i) {  // COUNT(DISTINCT a, b): rows with no NULL
+        auto more = Eval(*call->args[i], ctx);
+        if (!more.ok()) return more.error();
+        if (more->value.is_null()) return std::nullopt;
+        values.push_back(std::move(*more));
+      }
+      if (!seen.insert(std::move(values)).second) return std::nullopt;
+    }
     ++count;
     if (call->name == "MIN" || call->name == "MAX") {
       const auto c = best ? Compare(*v, *best) : std::optional<int>(0);
@@ -106,55 +144,123 @@ namespace {
 
 void CollectAggregates(const Expr& e, std::vector<const Expr*>& out) {
   if (IsAggregate(e)) {
-    out.push_back(&e);
+    if (std::find(out.begin(), out.end(), &e) == out.end()) out.push_back(&e);
     return;
   }
   for (const auto& a : e.args) CollectAggregates(*a, out);
 }
 
+std::optional<SqlError> AddRow(std::vector<Accumulator>& accumulators, const RowContext& ctx) {
+  for (Accumulator& a : accumulators) {
+    if (auto e = a.Add(ctx)) return e;
+  }
+  return std::nullopt;
+}
+
+void PutResults(const std::vector<Accumulator>& accumulators, RowContext& ctx) {
+  ctx.aggregates.clear();
+  for (const Accumulator& a : accumulators) ctx.aggregates.emplace_back(a.call, a.Result());
+}
+
 }  // namespace
 
-AggregateStep::AggregateStep(PlanState& state, const std::vector<const Expr*>& outputs, RowStep* next)
-    : RowStep(state, next) {
+std::vector<Accumulator> AccumulatorsFor(const std::vector<const Expr*>& exprs) {
   std::vector<const Expr*> calls;
-  for (const Expr* e : outputs) CollectAggregates(*e, calls);
-  for (const Expr* call : calls) {
-    Accumulator a;
-    a.call = call;
-    accumulators_.push_back(a);
-  }
+  for (const Expr* e : exprs) CollectAggregates(*e, calls);
+  std::vector<Accumulator> out(calls.size());
+  for (std::size_t i = 0; i < calls.size(); ++i) out[i].call = calls[i];
+  return out;
 }
+
+AggregateStep::AggregateStep(PlanState& state, const std::vector<const Expr*>& exprs, RowStep* next)
+    : RowStep(state, next), accumulators_(AccumulatorsFor(exprs)) {}
 
 AggregateStep::~AggregateStep() = default;
 
 bool AggregateStep::Push(const Row* row) {
   state_.ctx.set_row(row);
-  for (Accumulator& a : accumulators_) {
-    if (auto e = a.Add(state_.ctx)) return state_.Fail(*e);
-  }
+  if (auto e = AddRow(accumulators_, state_.ctx)) return state_.Fail(*e);
   return true;
 }
 
 bool AggregateStep::Finish() {
-  for (const Accumulator& a : accumulators_) state_.ctx.aggregates.emplace_back(a.call, a.Result());
+  PutResults(accumulators_, state_.ctx);
   next_->Push(nullptr);
   return RowStep::Finish();
 }
 
-bool SortStep::Push(const Row* row) {
-  rows_.push_back(*row);
+struct GroupStep::Group {
+  Row first;
+  std::vector<Accumulator> accumulators;
+};
+
+GroupStep::GroupStep(PlanState& state, std::vector<SortKey> keys, const std::vector<const Expr*>& exprs,
+                     bool in_key_order, RowStep* next)
+    : RowStep(state, next),
+      keys_(std::move(keys)),
+      exprs_(exprs),
+      in_key_order_(in_key_order),
+      index_([this](const auto& a, const auto& b) { return CompareValues(a, b, &keys_) < 0; }) {}
+
+GroupStep::~GroupStep() = default;
+
+bool GroupStep::Push(const Row* row) {
+  state_.ctx.set_row(row);
+  std::vector<SqlValue> key;
+  {
+    const RowContext::InClause in_group(state_.ctx, "group statement");
+    for (const SortKey& k : keys_) {
+      auto v = Eval(*k.expr, state_.ctx);
+      if (!v.ok()) return state_.Fail(v.error());
+      key.push_back(std::move(*v));
+    }
+  }
+  auto [it, fresh] = index_.emplace(std::move(key), groups_.size());
+  if (fresh) groups_.push_back({*row, AccumulatorsFor(exprs_)});
+  if (auto e = AddRow(groups_[it->second].accumulators, state_.ctx)) return state_.Fail(*e);
   return true;
 }
 
-namespace {
-// ORDER BY's order: an ENUM or SET column's by the numbers stored (as its index orders it),
-// everything else as Compare has it.
-std::optional<int> OrderOf(const SqlValue& a, const SqlValue& b) {
-  if (a.stored_number && b.stored_number)
-    return *a.stored_number < *b.stored_number ? -1 : *a.stored_number > *b.stored_number;
-  return Compare(a, b);
+bool GroupStep::Finish() {
+  auto emit = [&](std::size_t i) {
+    PutResults(groups_[i].accumulators, state_.ctx);
+    return next_->Push(&groups_[i].first) && !state_.error;
+  };
+  if (in_key_order_) {
+    for (const auto& [key, i] : index_) {
+      if (!emit(i)) break;
+    }
+  } else {
+    for (std::size_t i = 0; i < groups_.size() && emit(i); ++i) {
+    }
+  }
+  return RowStep::Finish();
 }
-}  // namespace
+
+DistinctStep::DistinctStep(PlanState& state, const std::vector<SelectOutput>& outputs, const TableSpec* spec,
+                           RowStep* next)
+    : RowStep(state, next), outputs_(outputs), spec_(spec), seen_(&ValuesLess) {}
+
+bool DistinctStep::Push(const Row* row) {
+  state_.ctx.set_row(row);
+  std::vector<SqlValue> values;
+  for (const SelectOutput& out : outputs_) {
+    if (out.column && row) {
+      values.push_back(FromColumn((*row)[*out.column], spec_->columns[*out.column]));
+      continue;
+    }
+    auto v = Eval(*out.expr, state_.ctx);
+    if (!v.ok()) return state_.Fail(v.error());
+    values.push_back(std::move(*v));
+  }
+  return !seen_.insert(std::move(values)).second || next_->Push(row);
+}
+
+bool SortStep::Push(const Row* row) {
+  rows_.push_back(row ? *row : Row{});
+  if (!state_.ctx.aggregates.empty()) aggregates_.push_back(state_.ctx.aggregates);
+  return true;
+}
 
 bool SortStep::Finish() {
   std::vector<std::pair<std::vector<SqlValue>, std::size_t>> keyed;
@@ -162,6 +268,7 @@ bool SortStep::Finish() {
   const RowContext::InClause in_order(state_.ctx, "order clause");
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     state_.ctx.set_row(&rows_[i]);
+    if (i < aggregates_.size()) state_.ctx.aggregates = aggregates_[i];
     std::vector<SqlValue> k;
     for (const Key& key : keys_) {
       auto v = Eval(*key.expr, state_.ctx);
@@ -170,16 +277,10 @@ bool SortStep::Finish() {
     }
     keyed.emplace_back(std::move(k), i);
   }
-  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
-    for (std::size_t j = 0; j < keys_.size(); ++j) {
-      const bool an = a.first[j].value.is_null(), bn = b.first[j].value.is_null();
-      int c = an && bn ? 0 : an ? -1 : bn ? 1 : *OrderOf(a.first[j], b.first[j]);
-      if (keys_[j].descending) c = -c;
-      if (c) return c < 0;
-    }
-    return false;
-  });
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [&](const auto& a, const auto& b) { return CompareValues(a.first, b.first, &keys_) < 0; });
   for (const auto& [key, i] : keyed) {
+    if (i < aggregates_.size()) state_.ctx.aggregates = aggregates_[i];
     if (!next_->Push(&rows_[i])) break;
   }
   return RowStep::Finish();

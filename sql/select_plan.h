@@ -8,7 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <optional>
 #include <vector>
 
@@ -27,6 +30,16 @@ struct PlanState {
     return false;
   }
 };
+
+// A key rows are sorted or grouped by.
+struct SortKey {
+  const Expr* expr = nullptr;
+  bool descending = false;
+};
+
+// The order of two lists of values as ORDER BY sorts them (NULL first, an ENUM or SET by its
+// number, text by its collation), each key reversed where `descending` says.
+int CompareValues(const std::vector<SqlValue>& a, const std::vector<SqlValue>& b, const std::vector<SortKey>* keys);
 
 class RowStep {
  public:
@@ -52,27 +65,52 @@ class FilterStep : public RowStep {
   const Expr* where_;
 };
 
+struct Accumulator;
+// The aggregate calls (COUNT, SUM, ...) in `exprs`, each once, a fresh accumulator for each.
+std::vector<Accumulator> AccumulatorsFor(const std::vector<const Expr*>& exprs);
+
 // COUNT, SUM, AVG, MIN, MAX over every row: one row at the end, the aggregates' values put
 // in the row context for the output expressions to read.
 class AggregateStep : public RowStep {
  public:
-  AggregateStep(PlanState& state, const std::vector<const Expr*>& outputs, RowStep* next);
+  // `exprs`: every expression evaluated after it (outputs, HAVING, ORDER BY keys).
+  AggregateStep(PlanState& state, const std::vector<const Expr*>& exprs, RowStep* next);
   ~AggregateStep() override;
   bool Push(const Row* row) override;
   bool Finish() override;
 
  private:
-  struct Accumulator;
   std::vector<Accumulator> accumulators_;
 };
 
+// GROUP BY: a row per group of rows whose keys compare equal (NULLs together, text by its
+// collation), in the keys' order as MariaDB gives them, each the group's first row with the
+// group's aggregates in the row context.
+class GroupStep : public RowStep {
+ public:
+  // `in_key_order` false (ORDER BY NULL): the groups in the order their first rows came.
+  GroupStep(PlanState& state, std::vector<SortKey> keys, const std::vector<const Expr*>& exprs, bool in_key_order,
+            RowStep* next);
+  ~GroupStep() override;
+  bool Push(const Row* row) override;
+  bool Finish() override;
+
+ private:
+  struct Group;
+  std::vector<SortKey> keys_;
+  std::vector<const Expr*> exprs_;
+  std::vector<Group> groups_;
+  bool in_key_order_;
+  std::map<std::vector<SqlValue>, std::size_t,
+           std::function<bool(const std::vector<SqlValue>&, const std::vector<SqlValue>&)>>
+      index_;
+};
+
 // ORDER BY: every row kept, then sorted by the keys (NULLs first, as MySQL sorts them), stably.
+// A grouped row keeps its group's aggregates for its keys and the steps after.
 class SortStep : public RowStep {
  public:
-  struct Key {
-    const Expr* expr = nullptr;
-    bool descending = false;
-  };
+  using Key = SortKey;
   SortStep(PlanState& state, std::vector<Key> keys, RowStep* next) : RowStep(state, next), keys_(std::move(keys)) {}
   bool Push(const Row* row) override;
   bool Finish() override;
@@ -80,6 +118,7 @@ class SortStep : public RowStep {
  private:
   std::vector<Key> keys_;
   std::vector<Row> rows_;
+  std::vector<std::vector<std::pair<const Expr*, SqlValue>>> aggregates_;  // per row, when grouped
 };
 
 // OFFSET and LIMIT: the rows after the first `offset`, at most `limit` of them; the scan
@@ -112,6 +151,19 @@ struct SelectOutput {
   const Expr* expr = nullptr;
   std::optional<std::size_t> column;
   ColumnHeader header;
+};
+
+// SELECT DISTINCT: a row on only when its output values differ from every row's before it.
+class DistinctStep : public RowStep {
+ public:
+  DistinctStep(PlanState& state, const std::vector<SelectOutput>& outputs, const TableSpec* spec, RowStep* next);
+  bool Push(const Row* row) override;
+
+ private:
+  const std::vector<SelectOutput>& outputs_;
+  const TableSpec* spec_;
+  std::set<std::vector<SqlValue>, std::function<bool(const std::vector<SqlValue>&, const std::vector<SqlValue>&)>>
+      seen_;
 };
 
 // The output columns of each row, as text, to the sink; counts the rows sent.

@@ -51,17 +51,21 @@ bool NumericExpr(const Expr& e, const TableSpec* spec) {
   }
 }
 
-// ORDER BY's keys: an output position (ORDER BY 2), an alias, or an expression on the row.
-// `owned` keeps the column references made for positions of an expanded `*`.
-SqlResult<std::vector<SortStep::Key>> OrderKeys(const Select& s, const std::vector<SelectOutput>& outputs,
-                                                const TableSpec& spec, std::vector<ExprPtr>& owned) {
+// ORDER BY's (or GROUP BY's) keys: an output position (ORDER BY 2), an alias, or an expression
+// on the row. ORDER BY takes an alias before a column of the table, GROUP BY a column first
+// (as the server resolves them). `owned` keeps the column references made for positions of an
+// expanded `*`.
+SqlResult<std::vector<SortStep::Key>> OrderKeys(const std::vector<OrderItem>& items, const Select& s,
+                                                const std::vector<SelectOutput>& outputs, const TableSpec& spec,
+                                                std::vector<ExprPtr>& owned, bool group = false) {
   std::vector<SortStep::Key> keys;
-  for (const OrderItem& item : s.order_by) {
+  for (const OrderItem& item : items) {
     const Expr* e = item.expr.get();
     if (e->kind == Expr::Kind::kLiteral && e->value.is_int()) {
       const auto pos = e->value.as_int();
       if (pos < 1 || static_cast<std::size_t>(pos) > outputs.size())
-        return SqlError{1054, "42S22", fmt::format("Unknown column '{}' in 'order clause'", pos)};
+        return SqlError{1054, "42S22",
+                        fmt::format("Unknown column '{}' in '{}'", pos, group ? "group statement" : "order clause")};
       const SelectOutput& out = outputs[static_cast<std::size_t>(pos - 1)];
       if (out.expr) {
         e = out.expr;
@@ -72,7 +76,7 @@ SqlResult<std::vector<SortStep::Key>> OrderKeys(const Select& s, const std::vect
         e = col.get();
         owned.push_back(std::move(col));
       }
-    } else if (e->kind == Expr::Kind::kColumn && e->table.empty()) {
+    } else if (e->kind == Expr::Kind::kColumn && e->table.empty() && !(group && FindColumn(spec, e->name))) {
       for (const SelectItem& named : s.items) {
         if (!named.alias.empty() && EqualsIgnoreCase(named.alias, e->name)) e = named.expr.get();
       }
@@ -80,6 +84,19 @@ SqlResult<std::vector<SortStep::Key>> OrderKeys(const Select& s, const std::vect
     keys.push_back({e, item.descending});
   }
   return keys;
+}
+
+// HAVING with the select list's aliases standing for their expressions, where no column of the
+// table has the name (HAVING n > 1 for COUNT(*) AS n).
+ExprPtr WithAliases(const Expr& e, const Select& s, const TableSpec& spec) {
+  if (e.kind == Expr::Kind::kColumn && e.table.empty() && !FindColumn(spec, e.name)) {
+    for (const SelectItem& named : s.items) {
+      if (named.expr && !named.alias.empty() && EqualsIgnoreCase(named.alias, e.name)) return CloneExpr(*named.expr);
+    }
+  }
+  ExprPtr out = CloneExpr(e);
+  for (std::size_t i = 0; i < e.args.size(); ++i) out->args[i] = WithAliases(*e.args[i], s, spec);
+  return out;
 }
 
 // Whether rows come out of `p`'s index in the order the keys ask for (ascending, on the
@@ -143,20 +160,64 @@ SqlResult<std::vector<SelectOutput>> SelectOutputs(const Select& s, const TableS
 
 }  // namespace
 
-// What comes between the filter and LIMIT: the aggregate, or the sort unless the rows come
-// sorted already (null then).
-std::unique_ptr<RowStep> MiddleStep(PlanState& state, const std::vector<SelectOutput>& outputs, bool aggregate,
-                                    bool sorted, std::vector<SortStep::Key> keys, RowStep* next) {
-  if (aggregate) {
-    std::vector<const Expr*> exprs;
+bool KeysLeadAnIndex(const std::vector<SortStep::Key>& keys, const TableSpec& spec) {
+  if (keys.empty()) return false;
+  std::vector<std::string> names;
+  for (const SortStep::Key& k : keys) {
+    if (k.expr->kind != Expr::Kind::kColumn) return false;
+    auto c = FindColumn(spec, k.expr->name);
+    if (!c) return false;
+    names.push_back(spec.columns[*c].name);
+  }
+  auto leads = [&](const std::vector<std::string>& columns) {
+    return columns.size() >= names.size() && std::equal(names.begin(), names.end(), columns.begin());
+  };
+  return leads(spec.primary_key) ||
+         std::any_of(spec.indexes.begin(), spec.indexes.end(), [&](const IndexSpec& ix) { return leads(ix.columns); });
+}
+
+// The steps between WHERE and LIMIT, last first, each passing rows to the one made before it:
+// DISTINCT, the sort (unless the rows come sorted already), HAVING, then GROUP BY or the
+// aggregate. Returns the first of them (or `limit` when there is none).
+class MiddleSteps {
+ public:
+  RowStep* Build(PlanState& state, const Select& s, const std::vector<SelectOutput>& outputs, const TableSpec* spec,
+                 bool aggregate, bool sorted, std::vector<SortStep::Key> order, std::vector<SortStep::Key> group,
+                 const Expr* having, RowStep* limit) {
+    // The server reads groups whose keys lead an index through that index: in key order even
+    // under ORDER BY NULL.
+    const bool read_by_index = spec && KeysLeadAnIndex(group, *spec);
+    RowStep* next = limit;
+    auto add = [&](std::unique_ptr<RowStep> step) {
+      next = step.get();
+      steps_.push_back(std::move(step));
+    };
+    if (s.distinct) add(std::make_unique<DistinctStep>(state, outputs, spec, next));
+    const bool grouped = !group.empty();
+    // ORDER BY NULL: no sort, and the groups as they came (MariaDB's way to skip its sort).
+    const bool unordered =
+        order.size() == 1 && order[0].expr->kind == Expr::Kind::kLiteral && order[0].expr->value.is_null();
+    if (unordered) order.clear();
+    if ((!grouped && !aggregate && !sorted && !unordered) || (grouped && !order.empty()))
+      add(std::make_unique<SortStep>(state, order, next));
+    if (!grouped && !aggregate) return next;
+    if (having) add(std::make_unique<FilterStep>(state, having, next));
+    std::vector<const Expr*> exprs;  // what reads the aggregates
     for (const SelectOutput& out : outputs) {
       if (out.expr) exprs.push_back(out.expr);
     }
-    return std::make_unique<AggregateStep>(state, exprs, next);
+    if (having) exprs.push_back(having);
+    for (const SortStep::Key& k : order) exprs.push_back(k.expr);
+    if (grouped)
+      add(std::make_unique<GroupStep>(state, std::move(group), exprs, !unordered || read_by_index, next));
+    else
+      add(std::make_unique<AggregateStep>(state, exprs, next));
+    return next;
   }
-  if (!sorted) return std::make_unique<SortStep>(state, std::move(keys), next);
-  return nullptr;
-}
+
+ private:
+  std::vector<std::unique_ptr<RowStep>> steps_;
+};
 
 // The rows flow scan -> filter -> aggregate | sort -> limit -> project (select_plan.h).
 // A call of a stored function somewhere in `e`: a name the function library does not have.
@@ -243,14 +304,21 @@ StatementOutcome Session::SelectFrom(const Select& s, const TableSpec* spec, Tab
     return o;
   }
   std::vector<ExprPtr> owned;
-  auto keys = OrderKeys(s, *outputs, *spec, owned);
+  auto keys = OrderKeys(s.order_by, s, *outputs, *spec, owned);
   if (!keys.ok()) return Error(keys.error());
+  auto group = OrderKeys(s.group_by, s, *outputs, *spec, owned, true);
+  if (!group.ok()) return Error(group.error());
+  const ExprPtr having = s.having ? WithAliases(*s.having, s, *spec) : nullptr;
+  const bool grouped = aggregate || !group->empty() || s.having;
   bool sorted = false;
-  const AccessPath path = ChoosePath(*spec, *context_, s.where.get(), *keys, sorted);
-  sorted = sorted && table;  // a copy's rows come in no index's order
+  const AccessPath path =
+      ChoosePath(*spec, *context_, s.where.get(), grouped ? std::vector<SortStep::Key>{} : *keys, sorted);
+  sorted = sorted && table && !grouped;  // a copy's rows come in no index's order
   sink.Header(headers);
-  std::unique_ptr<RowStep> middle = MiddleStep(state, *outputs, aggregate, sorted, std::move(*keys), &limit);
-  FilterStep filter(state, s.where.get(), middle ? middle.get() : &limit);
+  MiddleSteps middle;
+  RowStep* first = middle.Build(state, s, *outputs, spec, aggregate || s.having, sorted, std::move(*keys),
+                                std::move(*group), having.get(), &limit);
+  FilterStep filter(state, s.where.get(), first);
   // A stored function may write (even the rows being read): its statements run once the scan,
   // whose latches a write on this thread would wait for, is over: the rows are read first.
   const bool read_first = CallsStoredFunction(s);

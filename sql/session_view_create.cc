@@ -160,6 +160,19 @@ SqlResult<std::shared_ptr<const Select>> Session::ViewSelect(const CreateView& c
     if (auto unknown = UnknownColumnIn(*given.where, source)) return UnknownColumn(*unknown, "WHERE");
     select->where = CloneExpr(*given.where);
   }
+  select->distinct = given.distinct;
+  for (const OrderItem& g : given.group_by) {
+    ExprPtr key = OrderKey(*g.expr, *select, source);
+    if (!key) return UnknownColumn(ExprText(*g.expr, ""), "GROUP BY");
+    if (auto unknown = UnknownColumnIn(*key, source)) return UnknownColumn(*unknown, "GROUP BY");
+    select->group_by.push_back({std::move(key), g.descending});
+  }
+  if (given.having) {  // kept as written: it may name the view's columns
+    std::vector<std::string> names = source;
+    for (const SelectItem& item : select->items) names.push_back(item.alias);
+    if (auto unknown = UnknownColumnIn(*given.having, names)) return UnknownColumn(*unknown, "HAVING");
+    select->having = CloneExpr(*given.having);
+  }
   for (const OrderItem& o : given.order_by) {
     ExprPtr key = OrderKey(*o.expr, *select, source);
     if (!key) return UnknownColumn(ExprText(*o.expr, ""), "ORDER BY");

@@ -23,6 +23,7 @@ ExprPtr NodeCopy(const Expr& e) {
   out->op = e.op;
   out->negated = e.negated;
   out->star = e.star;
+  out->distinct = e.distinct;
   out->hex_number = e.hex_number;
   out->offset = e.offset;
   out->slot = e.slot;
@@ -90,8 +91,27 @@ ExprPtr Both(ExprPtr a, ExprPtr b) {
   return e;
 }
 
+// Whether the rows are made from groups of the table's rows (aggregates, GROUP BY, HAVING,
+// DISTINCT): not one row per row, so not written through, and not merged under a query that
+// narrows them.
+// A clause of the view's own (GROUP BY, HAVING) as it stands once merged: the view's aliases
+// replaced by what they name, since the query's select list does not have them.
+ExprPtr WithViewAliases(const Expr& e, const Select& def) {
+  if (e.kind == Expr::Kind::kColumn && e.table.empty()) {
+    for (const SelectItem& item : def.items) {
+      if (item.expr && EqualsIgnoreCase(item.alias, e.name) &&
+          !(item.expr->kind == Expr::Kind::kColumn && EqualsIgnoreCase(item.expr->name, e.name)))
+        return CloneExpr(*item.expr);
+    }
+  }
+  ExprPtr out = NodeCopy(e);
+  for (const ExprPtr& a : e.args) out->args.push_back(WithViewAliases(*a, def));
+  return out;
+}
+
 bool Aggregates(const Select& s) {
-  return std::any_of(s.items.begin(), s.items.end(),
+  return !s.group_by.empty() || s.having || s.distinct ||
+         std::any_of(s.items.begin(), s.items.end(),
                      [](const SelectItem& i) { return i.expr && HasAggregate(*i.expr); });
 }
 
@@ -196,7 +216,11 @@ bool Updatable(const Select& s, const std::string& algorithm) {
 bool NeedsTemporaryTable(const Select& outer, const View& v) {
   const Select& def = v.select();
   const bool outer_narrows = outer.where || Aggregates(outer);
-  return (Aggregates(def) && outer_narrows) || (def.limit && (outer_narrows || !outer.order_by.empty()));
+  // DISTINCT over the view's columns is not DISTINCT over the query's.
+  const bool projects =
+      std::any_of(outer.items.begin(), outer.items.end(), [](const SelectItem& i) { return i.expr != nullptr; });
+  return (Aggregates(def) && outer_narrows) || (def.distinct && projects) ||
+         (def.limit && (outer_narrows || !outer.order_by.empty()));
 }
 
 SqlResult<Select> MergeView(const Select& outer, const View& v) {
@@ -227,6 +251,25 @@ SqlResult<Select> MergeView(const Select& outer, const View& v) {
   auto where = SubstitutedOrNull(outer.where, def, "WHERE");
   if (!where.ok()) return where.error();
   m.where = Both(def.where ? CloneExpr(*def.where) : nullptr, std::move(*where));
+  if (Aggregates(def)) {  // the view's groups (the query does not narrow them)
+    m.distinct = def.distinct || outer.distinct;
+    for (const OrderItem& g : def.group_by) {
+      const Expr& key = *g.expr;
+      const bool position = key.kind == Expr::Kind::kLiteral && key.value.is_int();
+      m.group_by.push_back({position ? CloneExpr(*def.items[static_cast<std::size_t>(key.value.as_int() - 1)].expr)
+                                     : WithViewAliases(key, def),
+                            g.descending});
+    }
+    if (def.having) m.having = WithViewAliases(*def.having, def);
+  } else {  // the query's groups, over the view's columns
+    m.distinct = outer.distinct;
+    auto group = SubstitutedOrder(outer.group_by, def, &outer.items);
+    if (!group.ok()) return group.error();
+    m.group_by = std::move(*group);
+    auto having = SubstitutedOrNull(outer.having, def, "HAVING");
+    if (!having.ok()) return having.error();
+    m.having = std::move(*having);
+  }
   if (outer.order_by.empty()) {  // the view's own ORDER BY, on its table already (a position: its column's)
     for (const OrderItem& o : def.order_by) {
       const Expr& key = *o.expr;

@@ -295,7 +295,15 @@ TEST(SqlParserTest, UpdateDeleteAndSelectClauses) {
   EXPECT_EQ(As<Select>(Parse("SELECT * FROM t LIMIT 3 OFFSET 4 LOCK IN SHARE MODE")).lock, RowLock::kShared);
   EXPECT_EQ(As<Select>(Parse("SELECT * FROM t FOR SHARE")).lock, RowLock::kShared);
   EXPECT_FALSE(As<Select>(Parse("SELECT 1 + 2 * 3, @@autocommit, @x")).from);
-  EXPECT_EQ(Parse("SELECT a FROM t GROUP BY a").error->code, 1235u);
+  const auto& grouped =
+      As<Select>(Parse("SELECT DISTINCT a, COUNT(DISTINCT b, c) FROM t GROUP BY a DESC, 2 HAVING n > 1"));
+  EXPECT_TRUE(grouped.distinct);
+  EXPECT_TRUE(grouped.items[1].expr->distinct);
+  ASSERT_EQ(grouped.group_by.size(), 2u);
+  EXPECT_TRUE(grouped.group_by[0].descending);
+  EXPECT_TRUE(grouped.having);
+  EXPECT_EQ(Parse("SELECT a FROM t GROUP BY a WITH ROLLUP").error->code, 1235u);
+  EXPECT_EQ(Parse("SELECT CONCAT(DISTINCT a) FROM t").error->code, 1064u);
   EXPECT_EQ(Parse("SELECT * FROM t JOIN u").error->code, 1235u);
 }
 
