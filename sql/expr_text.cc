@@ -215,6 +215,14 @@ class Printer {
   std::string Function(const Expr& e) {
     const std::string name = FunctionName(e);
     if (e.star) return name + "(0)";  // COUNT(*) is count(0)
+    if (e.name == "TRIM" && e.args.size() == 3) {
+      const std::int64_t ends = e.args[2]->value.is_int() ? e.args[2]->value.as_int() : 1;
+      return fmt::format("trim({} {} from {})",
+                         ends == 2   ? "leading"
+                         : ends == 3 ? "trailing"
+                                     : "both",
+                         Print(*e.args[1]), Print(*e.args[0]));
+    }
     std::string out = name + (e.distinct ? "(distinct " : "(");
     for (std::size_t i = 0; i < e.args.size(); ++i) out += (i ? "," : "") + Print(*e.args[i]);
     if (e.name == "ROUND" && e.args.size() == 1) out += ",0";

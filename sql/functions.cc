@@ -11,6 +11,7 @@
 
 #include "engine/uuid_inet.h"
 #include "sql/spatial_functions.h"
+#include "sql/string_functions.h"
 #include "sql/value_ops.h"
 
 namespace strata::sql {
@@ -265,27 +266,7 @@ SqlResult<SqlValue> Repeat(const std::string&, std::vector<SqlValue>& args) {
   return Str(std::move(out), args[0].kind);
 }
 
-// LEFT and RIGHT: the first or last N bytes.
-// Characters [from, from + count) of `s`, counted as UTF-8 characters, or as bytes for a binary
-// string, clamped to those it has.
-std::string Characters(const std::string& s, bool bytes, std::int64_t from, std::int64_t count) {
-  std::vector<std::size_t> starts;  // where each character begins
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (bytes || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
-  }
-  const auto n = static_cast<std::int64_t>(starts.size());
-  from = std::clamp<std::int64_t>(from, 0, n);
-  const std::int64_t end = count > n - from ? n : from + std::max<std::int64_t>(count, 0);
-  const std::size_t begin_byte = from < n ? starts[static_cast<std::size_t>(from)] : s.size();
-  const std::size_t end_byte = end < n ? starts[static_cast<std::size_t>(end)] : s.size();
-  return s.substr(begin_byte, end_byte - begin_byte);
-}
-
-std::int64_t CharacterCount(const std::string& s, bool bytes) {
-  if (bytes) return static_cast<std::int64_t>(s.size());
-  return std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-}
-
+// LEFT and RIGHT: the first or last N characters.
 SqlResult<SqlValue> LeftOrRight(const std::string& f, std::vector<SqlValue>& args) {
   const std::string s = TextOf(args[0]);
   const bool bytes = args[0].kind == LiteralKind::kBinary;
@@ -316,6 +297,7 @@ constexpr std::size_t kAny = FunctionDef::kAny;
 // name, least and most arguments, whether NULL in gives NULL out, the code, whether it takes numbers.
 constexpr FunctionDef kFunctions[] = {
     {"ABS", 1, 1, true, Abs, true},
+    {"ASCII", 1, 1, true, Ascii},
     {"ASTEXT", 1, 1, true, AsText},
     {"ASWKT", 1, 1, true, AsText},
     {"BIN", 1, 1, true, Bin, true},
@@ -326,28 +308,45 @@ constexpr FunctionDef kFunctions[] = {
     {"CHAR_LENGTH", 1, 1, true, Length},
     {"COALESCE", 1, kAny, false, FirstNotNull},
     {"CONCAT", 1, kAny, true, Concat},
+    {"CONCAT_WS", 2, kAny, false, ConcatWs},
     {"CURDATE", 0, kAny, false, CurDate},
     {"CURRENT_DATE", 0, kAny, false, CurDate},
     {"CURRENT_TIMESTAMP", 0, kAny, false, Now},
+    {"ELT", 2, kAny, false, Elt},
+    {"FIELD", 2, kAny, false, Field},
+    {"FIND_IN_SET", 2, 2, true, FindInSet},
     {"FLOOR", 1, 1, true, FloorOrCeiling, true},
     {"GEOMETRYFROMTEXT", 1, 2, true, GeomFromText},
     {"GEOMFROMTEXT", 1, 2, true, GeomFromText},
+    {"GREATEST", 2, kAny, true, Extreme},
     {"HEX", 1, 1, true, HexOf},
     {"IF", 3, 3, false, If},
     {"IFNULL", 2, 2, false, FirstNotNull},
+    {"INSTR", 2, 2, true, Locate},
     {"LCASE", 1, 1, true, ChangeCase},
+    {"LEAST", 2, kAny, true, Extreme},
     {"LEFT", 2, 2, true, LeftOrRight},
     {"LENGTH", 1, 1, true, Length},
     {"LOCALTIME", 0, kAny, false, Now},
     {"LOCALTIMESTAMP", 0, kAny, false, Now},
+    {"LOCATE", 2, 3, true, Locate},
     {"LOWER", 1, 1, true, ChangeCase},
+    {"LPAD", 2, 3, true, Pad},
+    {"LTRIM", 1, 1, true, Trim},
     {"NOW", 0, kAny, false, Now},
+    {"NULLIF", 2, 2, false, NullIf},
     {"OCTET_LENGTH", 1, 1, true, Length},
     {"POINT", 2, 2, true, Point, true},
     {"RAND", 0, kAny, false, Rand},
     {"REPEAT", 2, 2, true, Repeat},
+    {"REPLACE", 3, 3, true, Replace},
+    {"REVERSE", 1, 1, true, Reverse},
     {"RIGHT", 2, 2, true, LeftOrRight},
     {"ROUND", 1, 2, true, Round, true},
+    {"RPAD", 2, 3, true, Pad},
+    {"RTRIM", 1, 1, true, Trim},
+    {"SPACE", 1, 1, true, Space},
+    {"STRCMP", 2, 2, true, Strcmp},
     {"ST_ASBINARY", 1, 1, true, AsBinary},
     {"ST_ASTEXT", 1, 1, true, AsText},
     {"ST_ASWKB", 1, 1, true, AsBinary},
@@ -363,7 +362,9 @@ constexpr FunctionDef kFunctions[] = {
     {"ST_Y", 1, 1, true, PointCoordinate},
     {"SUBSTR", 2, 3, true, Substring},
     {"SUBSTRING", 2, 3, true, Substring},
+    {"SUBSTRING_INDEX", 3, 3, true, SubstringIndex},
     {"SYSDATE", 0, kAny, false, Now},
+    {"TRIM", 1, 3, true, Trim},
     {"UCASE", 1, 1, true, ChangeCase},
     {"UNHEX", 1, 1, true, UnhexOf},
     {"UPPER", 1, 1, true, ChangeCase},

@@ -336,6 +336,33 @@ ExprPtr Parser::ColumnRef() {
   return e;
 }
 
+// TRIM([BOTH | LEADING | TRAILING] [remove] FROM s), or TRIM(s): the arguments s, remove
+// (a space when not given) and which ends (string_functions.h TrimEnds), or s alone.
+void Parser::TrimArguments(Expr& e) {
+  std::int64_t ends = 0;
+  if (AcceptWord("BOTH"))
+    ends = 1;
+  else if (AcceptWord("LEADING"))
+    ends = 2;
+  else if (AcceptWord("TRAILING"))
+    ends = 3;
+  ExprPtr first;
+  if (!(ends && Peek().IsWord("FROM"))) first = Expression();
+  if (!AcceptWord("FROM")) {
+    if (ends) Syntax();
+    Adopt(e, std::move(first));
+    return;
+  }
+  auto literal = [](Value v) {
+    auto l = std::make_unique<Expr>();
+    l->value = std::move(v);
+    return l;
+  };
+  Adopt(e, Expression());
+  Adopt(e, first ? std::move(first) : literal(Value::String(" ")));
+  Adopt(e, literal(Value::Int(ends ? ends : 1)));
+}
+
 ExprPtr Parser::Function() {
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::kFunction;
@@ -343,7 +370,9 @@ ExprPtr Parser::Function() {
   e->written = Take().text;
   e->name = Upper(e->written);
   ExpectPunct("(");
-  if (e->name == "COUNT" && AcceptPunct("*")) {
+  if (e->name == "TRIM") {
+    TrimArguments(*e);
+  } else if (e->name == "COUNT" && AcceptPunct("*")) {
     e->star = true;
   } else if (!Peek().IsPunct(")")) {
     if (IsAggregate(*e) && AcceptWord("DISTINCT")) {

@@ -197,6 +197,7 @@ class Parser : public Cursor {
   ExprPtr Literal(Value v, LiteralKind kind, std::size_t offset);
   ExprPtr Primary();
   ExprPtr ColumnRef();
+  void TrimArguments(Expr& e);
   ExprPtr Function();
 
   std::uint32_t nesting_ = 0;  // Nesting levels open
