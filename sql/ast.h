@@ -259,6 +259,7 @@ struct Select {
   std::string from_alias;  // FROM t AS x: x (empty without one)
   ExprPtr where;
   std::vector<OrderItem> group_by;  // MariaDB also sorts the groups by them (ASC/DESC per item)
+  bool rollup = false;              // GROUP BY ... WITH ROLLUP: a total after each group of groups
   ExprPtr having;
   std::vector<OrderItem> order_by;
   std::optional<std::uint64_t> limit;

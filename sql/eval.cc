@@ -479,6 +479,8 @@ SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx) {
   // Enough for the deepest call below one level: a function's own work, fmt, the allocator.
   constexpr std::size_t kStackReserve = 256 * 1024;
   if (auto overrun = CheckStack(kStackReserve)) return *overrun;
+  if (!ctx.rolled_up.empty() && std::find(ctx.rolled_up.begin(), ctx.rolled_up.end(), &e) != ctx.rolled_up.end())
+    return Null();
   switch (e.kind) {
     case Expr::Kind::kLiteral: {
       SqlValue v{e.value, e.literal_kind};

@@ -91,6 +91,10 @@ class EvalContext {
   virtual SqlResult<SqlValue> TriggerField(const Expr& field) const;
   // A stored function of that name called with `args`; nullopt when there is none.
   virtual std::optional<SqlResult<SqlValue>> StoredFunction(const std::string& name, std::vector<SqlValue>& args) const;
+
+  // GROUP BY ... WITH ROLLUP's total rows: the grouping expressions they total over, which read
+  // as NULL there.
+  std::vector<const Expr*> rolled_up;
 };
 
 SqlResult<SqlValue> Eval(const Expr& e, const EvalContext& ctx);

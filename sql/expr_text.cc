@@ -321,6 +321,7 @@ std::string SelectText(const Select& s, const std::string& current, const std::s
   for (std::size_t i = 0; i < s.group_by.size(); ++i) {
     out += (i ? "," : " group by ") + p.Print(*s.group_by[i].expr) + (s.group_by[i].descending ? " desc" : "");
   }
+  if (s.rollup) out += " with rollup";
   if (s.having) {
     std::vector<std::string> aliases;
     for (const SelectItem& item : s.items) {

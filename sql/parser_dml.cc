@@ -209,7 +209,7 @@ sql::Statement Parser::ParseSelect() {
         AcceptWord("ASC");
       s.group_by.push_back(std::move(g));
     } while (AcceptPunct(","));
-    if (AcceptWords({"WITH", "ROLLUP"})) Unsupported("WITH ROLLUP");
+    s.rollup = AcceptWords({"WITH", "ROLLUP"});
   }
   if (AcceptWord("HAVING")) s.having = Expression();
   if (Peek().IsWord("UNION")) Unsupported("UNION");

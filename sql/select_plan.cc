@@ -204,6 +204,12 @@ GroupStep::GroupStep(PlanState& state, std::vector<SortKey> keys, const std::vec
 
 GroupStep::~GroupStep() = default;
 
+void GroupStep::Rollup(const TableSpec& spec) {
+  rollup_ = &spec;
+  for (std::size_t level = 0; level < keys_.size(); ++level)
+    totals_.emplace_back([this](const auto& a, const auto& b) { return CompareValues(a, b, &keys_) < 0; });
+}
+
 bool GroupStep::Push(const Row* row) {
   state_.ctx.set_row(row);
   std::vector<SqlValue> key;
@@ -214,6 +220,11 @@ bool GroupStep::Push(const Row* row) {
       if (!v.ok()) return state_.Fail(v.error());
       key.push_back(std::move(*v));
     }
+  }
+  for (std::size_t level = 0; level < totals_.size(); ++level) {
+    auto run = totals_[level].try_emplace(std::vector<SqlValue>(key.begin(), key.begin() + level));
+    if (run.second) run.first->second = AccumulatorsFor(exprs_);
+    if (auto e = AddRow(run.first->second, state_.ctx)) return state_.Fail(*e);
   }
   auto [it, fresh] = index_.emplace(std::move(key), groups_.size());
   if (fresh) groups_.push_back({*row, AccumulatorsFor(exprs_)});
@@ -226,7 +237,36 @@ bool GroupStep::Finish() {
     PutResults(groups_[i].accumulators, state_.ctx);
     return next_->Push(&groups_[i].first) && !state_.error;
   };
-  if (in_key_order_) {
+  if (rollup_) {
+    std::vector<std::pair<const std::vector<SqlValue>*, std::size_t>> ordered;
+    for (const auto& [key, i] : index_) ordered.emplace_back(&key, i);
+    for (std::size_t p = 0; p < ordered.size(); ++p) {
+      if (!emit(ordered[p].second)) return RowStep::Finish();
+      for (std::size_t level = keys_.size(); level-- > 0;) {
+        const std::vector<SqlValue>& key = *ordered[p].first;
+        const std::vector<SqlValue> prefix(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(level));
+        if (p + 1 < ordered.size() &&
+            CompareValues(prefix,
+                          std::vector<SqlValue>(ordered[p + 1].first->begin(),
+                                                ordered[p + 1].first->begin() + static_cast<std::ptrdiff_t>(level)),
+                          &keys_) == 0)
+          break;  // the run goes on
+        Row total = groups_[ordered[p].second].first;
+        state_.ctx.rolled_up.clear();
+        for (std::size_t k = level; k < keys_.size(); ++k) {
+          const Expr& e = *keys_[k].expr;
+          state_.ctx.rolled_up.push_back(&e);
+          if (e.kind == Expr::Kind::kColumn) {
+            if (auto c = FindColumn(*rollup_, e.name)) total[*c] = Value::Null();
+          }
+        }
+        PutResults(totals_[level].at(prefix), state_.ctx);
+        const bool more = next_->Push(&total) && !state_.error;
+        state_.ctx.rolled_up.clear();
+        if (!more) return RowStep::Finish();
+      }
+    }
+  } else if (in_key_order_) {
     for (const auto& [key, i] : index_) {
       if (!emit(i)) break;
     }

@@ -91,6 +91,10 @@ class GroupStep : public RowStep {
   // `in_key_order` false (ORDER BY NULL): the groups in the order their first rows came.
   GroupStep(PlanState& state, std::vector<SortKey> keys, const std::vector<const Expr*>& exprs, bool in_key_order,
             RowStep* next);
+  // WITH ROLLUP: after the last group of each run sharing the first L keys, a row totalling
+  // that run, its other keys NULL (a column key read as NULL from the run's last group's first
+  // row, `spec`'s column of that name), down to the grand total.
+  void Rollup(const TableSpec& spec);
   ~GroupStep() override;
   bool Push(const Row* row) override;
   bool Finish() override;
@@ -101,6 +105,10 @@ class GroupStep : public RowStep {
   std::vector<const Expr*> exprs_;
   std::vector<Group> groups_;
   bool in_key_order_;
+  const TableSpec* rollup_ = nullptr;
+  std::vector<std::map<std::vector<SqlValue>, std::vector<Accumulator>,
+                       std::function<bool(const std::vector<SqlValue>&, const std::vector<SqlValue>&)>>>
+      totals_;  // per level L < keys: the runs sharing their first L keys
   std::map<std::vector<SqlValue>, std::size_t,
            std::function<bool(const std::vector<SqlValue>&, const std::vector<SqlValue>&)>>
       index_;

@@ -208,9 +208,12 @@ class MiddleSteps {
     }
     if (having) exprs.push_back(having);
     for (const SortStep::Key& k : order) exprs.push_back(k.expr);
-    if (grouped)
-      add(std::make_unique<GroupStep>(state, std::move(group), exprs, !unordered || read_by_index, next));
-    else
+    if (grouped) {
+      auto step =
+          std::make_unique<GroupStep>(state, std::move(group), exprs, !unordered || read_by_index || s.rollup, next);
+      if (s.rollup) step->Rollup(*spec);
+      add(std::move(step));
+    } else
       add(std::make_unique<AggregateStep>(state, exprs, next));
     return next;
   }
@@ -308,6 +311,7 @@ StatementOutcome Session::SelectFrom(const Select& s, const TableSpec* spec, Tab
   if (!keys.ok()) return Error(keys.error());
   auto group = OrderKeys(s.group_by, s, *outputs, *spec, owned, true);
   if (!group.ok()) return Error(group.error());
+  if (s.rollup && !s.order_by.empty()) return Error({1221, "HY000", "Incorrect usage of CUBE/ROLLUP and ORDER BY"});
   const ExprPtr having = s.having ? WithAliases(*s.having, s, *spec) : nullptr;
   const bool grouped = aggregate || !group->empty() || s.having;
   bool sorted = false;

@@ -167,6 +167,7 @@ SqlResult<std::shared_ptr<const Select>> Session::ViewSelect(const CreateView& c
     if (auto unknown = UnknownColumnIn(*key, source)) return UnknownColumn(*unknown, "GROUP BY");
     select->group_by.push_back({std::move(key), g.descending});
   }
+  select->rollup = given.rollup;
   if (given.having) {  // kept as written: it may name the view's columns
     std::vector<std::string> names = source;
     for (const SelectItem& item : select->items) names.push_back(item.alias);

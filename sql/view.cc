@@ -261,11 +261,13 @@ SqlResult<Select> MergeView(const Select& outer, const View& v) {
                             g.descending});
     }
     if (def.having) m.having = WithViewAliases(*def.having, def);
+    m.rollup = def.rollup;
   } else {  // the query's groups, over the view's columns
     m.distinct = outer.distinct;
     auto group = SubstitutedOrder(outer.group_by, def, &outer.items);
     if (!group.ok()) return group.error();
     m.group_by = std::move(*group);
+    m.rollup = outer.rollup;
     auto having = SubstitutedOrNull(outer.having, def, "HAVING");
     if (!having.ok()) return having.error();
     m.having = std::move(*having);

@@ -56,6 +56,25 @@ SELECT * FROM agg ORDER BY k;
 )SQL");
 }
 
+// WITH ROLLUP: a total after each run of groups sharing their leading keys (the other keys
+// NULL, other columns from the run's last group), through HAVING, LIMIT, DISTINCT and a view;
+// with ORDER BY refused (1221).
+TEST_F(MariadbEdgesTest, RollupTotalsAsTheServerTotalsThem) {
+  ExpectSame(std::string(kRows) + R"SQL(SELECT k, s, COUNT(*), SUM(d), id FROM t GROUP BY k, s WITH ROLLUP;
+SELECT k % 2 AS p, COUNT(*) FROM t GROUP BY p WITH ROLLUP;
+SELECT k, COUNT(*) FROM t GROUP BY k DESC WITH ROLLUP;
+SELECT k, COUNT(*) c FROM t GROUP BY k WITH ROLLUP HAVING c > 2;
+SELECT k, COUNT(*) FROM t GROUP BY k WITH ROLLUP LIMIT 2;
+SELECT k, COUNT(*) FROM t GROUP BY k WITH ROLLUP ORDER BY k;
+SELECT k, COUNT(*) FROM t WHERE id > 100 GROUP BY k WITH ROLLUP;
+SELECT COALESCE(k, 'all'), COUNT(*) FROM t GROUP BY k WITH ROLLUP;
+CREATE VIEW vr AS SELECT k, COUNT(*) AS n FROM t GROUP BY k WITH ROLLUP;
+SHOW CREATE VIEW vr; SELECT * FROM vr; SELECT n FROM vr;
+SELECT k, s, COUNT(*) FROM t GROUP BY k DESC, s WITH ROLLUP HAVING COUNT(*) > 1;
+SELECT DISTINCT k FROM t GROUP BY k, s WITH ROLLUP;
+)SQL");
+}
+
 // What the server refuses, refused alike (messages differ in their clause names: MySQL 8.0's
 // 'group statement' against MariaDB's 'GROUP BY').
 TEST_F(MariadbEdgesTest, GroupingMistakesAreTheServersErrors) {
