@@ -37,6 +37,8 @@ struct Importer::Job {
   std::string file;
   InsertOptions insert_options;  // the session's sql_mode when the INSERT was read
   bool strict = true;            // ... and whether it was strict
+  // ... and all it had SET (foreign_key_checks, sql_mode, time_zone...), for a fallback
+  std::shared_ptr<const Session::Settings> settings;
   std::vector<Row> rows;
   std::size_t row_count = 0;        // rows.size() before they were dropped for `prepared`
   BulkLoad::PreparedRows prepared;  // the rows encoded, while the table may bulk load
@@ -187,6 +189,7 @@ bool Importer::OnStatement(ScriptStatement& st) {
   }
   Discard none;
   const StatementOutcome o = session_.Run(parsed, none);
+  settings_.reset();  // (a statement may SET: the next INSERT takes a fresh copy)
   if (o.skipped) ++result_.skipped;
   Warn(o, st.line, file_);
   if (o.error) Fail({*o.error, st.line, file_, result_.statements});
@@ -227,6 +230,8 @@ bool Importer::FastInsert(ScriptStatement& st) {
   job->file = file_;
   job->insert_options = session_.insert_options();
   job->strict = session_.strict();
+  if (!settings_) settings_ = std::make_shared<const Session::Settings>(session_.settings());
+  job->settings = settings_;
   current_table_ = load->database + "." + load->name;
   // Bounded: a few statements per reader thread (each up to a packet, 16 MiB by default).
   const std::size_t limit = 2 * parsers_.size() + 2;
@@ -329,6 +334,7 @@ std::uint64_t Importer::Apply(TableLoad& t, Job& job) {
   if (job.error) return fail(*job.error);
   if (job.fallback) {
     Discard none;
+    if (job.settings) t.session->Adopt(*job.settings);
     const StatementOutcome o = t.session->Execute(job.text, none);
     if (o.error) return fail(*o.error);
     Warn(o, job.line, job.file);

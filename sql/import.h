@@ -113,6 +113,8 @@ class Importer {
   Database& db_;
   ImportOptions options_;
   Session session_;
+  // session_'s settings as the INSERTs read since its last other statement see them.
+  std::shared_ptr<const Session::Settings> settings_;
   StatementSplitter splitter_;
   std::string file_;
   std::string header_database_;  // from the current file's header comment

@@ -91,6 +91,17 @@ class Session {
   StatementOutcome Run(const Parsed& parsed, ResultSink& sink);
 
   const std::string& database() const { return database_; }
+  // What SET changed in a session (system and user variables), for another session to take
+  // (an import's loaders run statements as the dump's session would).
+  struct Settings {
+    std::map<std::string, SqlValue> user_vars;
+    std::map<std::string, std::string> session_vars;
+  };
+  Settings settings() const { return {user_vars_, session_vars_}; }
+  void Adopt(const Settings& s) {
+    user_vars_ = s.user_vars;
+    session_vars_ = s.session_vars;
+  }
   // How this session's INSERTs treat values (sql_mode NO_AUTO_VALUE_ON_ZERO).
   InsertOptions insert_options() const;
   // sql_mode has STRICT_TRANS_TABLES or STRICT_ALL_TABLES: a value its column cannot hold

@@ -42,8 +42,15 @@ bool SameKey(const TableSpec& spec, const std::vector<std::string>& names, const
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const engine::Column& c = spec.columns[positions[i]];
     if (a[i].is_null() || b[i].is_null()) return false;
+    const auto integer = [](const Value& v) -> std::optional<__int128> {
+      if (v.is_int()) return v.as_int();
+      if (v.is_uint()) return v.as_uint();
+      return std::nullopt;
+    };
     if (c.is_string() && a[i].is_string() && b[i].is_string()) {
       if (engine::CompareText(engine::TextRuleOf(c), a[i].as_string(), b[i].as_string()) != 0) return false;
+    } else if (integer(a[i]) && integer(b[i])) {  // an UNSIGNED column's value read back, against one given
+      if (*integer(a[i]) != *integer(b[i])) return false;
     } else if (!(a[i] == b[i])) {
       return false;
     }

@@ -554,6 +554,20 @@ DROP DATABASE ri_r09;
 // 152), no cascading update into the table being updated, the 1005 refusals with their
 // warnings 150/121, the index a key needs (1553) and its columns' types (1832/1833), DROP and
 // TRUNCATE of a parent, ALTER ADD/DROP FOREIGN KEY, foreign_key_checks=0, IGNORE.
+// Keys of UNSIGNED integers (sakila's are): a child's value finds its parent row.
+TEST_F(MariadbEdgesTest, ForeignKeysOnUnsignedKeys) {
+  ExpectSame(R"SQL(CREATE TABLE p (id TINYINT UNSIGNED PRIMARY KEY, b SMALLINT UNSIGNED, UNIQUE KEY (b));
+CREATE TABLE c (id INT PRIMARY KEY, pid TINYINT UNSIGNED, pb SMALLINT UNSIGNED,
+  FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE, FOREIGN KEY (pb) REFERENCES p (b) ON UPDATE CASCADE);
+INSERT INTO p VALUES (1, 100), (200, 65535);
+INSERT INTO c VALUES (1, 1, 100), (2, 200, 65535), (3, 200, NULL);
+INSERT INTO c VALUES (4, 2, NULL);
+UPDATE p SET b = 7 WHERE id = 1;
+DELETE FROM p WHERE id = 200;
+SELECT * FROM c;
+)SQL");
+}
+
 TEST_F(MariadbEdgesTest, ForeignKeysAsInnoDBKeepsThem) {
   ExpectSame(R"SQL(CREATE TABLE p (id INT PRIMARY KEY, name VARCHAR(10));
 CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p(id) ON DELETE CASCADE);
