@@ -47,7 +47,9 @@ struct Expr {
   std::vector<ExprPtr> args;
   bool negated = false;
   bool star = false;
-  bool distinct = false;    // an aggregate over distinct values: COUNT(DISTINCT a, b), SUM(DISTINCT a)
+  bool distinct = false;  // an aggregate over distinct values: COUNT(DISTINCT a, b), SUM(DISTINCT a)
+  // GROUP_CONCAT's ORDER BY keys (descending where `second`); its SEPARATOR is `value`.
+  std::vector<std::pair<ExprPtr, bool>> order;
   bool hex_number = false;  // a 0x... literal: bytes, and a number where one is wanted (X'...' is bytes only)
   std::size_t offset = 0;   // where it starts in the statement text
   std::uint32_t slot = 0;   // kLocalVar: its place in the routine's frame (RoutineFrame::values)

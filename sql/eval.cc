@@ -427,8 +427,8 @@ std::optional<SqlResult<SqlValue>> EvalContext::StoredFunction(const std::string
 }
 
 bool IsAggregate(const Expr& e) {
-  return e.kind == Expr::Kind::kFunction &&
-         (e.name == "COUNT" || e.name == "SUM" || e.name == "MIN" || e.name == "MAX" || e.name == "AVG");
+  return e.kind == Expr::Kind::kFunction && (e.name == "COUNT" || e.name == "SUM" || e.name == "MIN" ||
+                                             e.name == "MAX" || e.name == "AVG" || e.name == "GROUP_CONCAT");
 }
 
 bool HasAggregate(const Expr& e) {

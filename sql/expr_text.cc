@@ -225,6 +225,11 @@ class Printer {
     }
     std::string out = name + (e.distinct ? "(distinct " : "(");
     for (std::size_t i = 0; i < e.args.size(); ++i) out += (i ? "," : "") + Print(*e.args[i]);
+    if (e.name == "GROUP_CONCAT") {
+      for (std::size_t i = 0; i < e.order.size(); ++i)
+        out += (i ? "," : " order by ") + Print(*e.order[i].first) + (e.order[i].second ? " DESC" : " ASC");
+      return out + " separator " + LiteralText(e) + ")";
+    }
     if (e.name == "ROUND" && e.args.size() == 1) out += ",0";
     return out + ")";
   }

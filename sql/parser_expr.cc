@@ -336,6 +336,25 @@ ExprPtr Parser::ColumnRef() {
   return e;
 }
 
+// GROUP_CONCAT(... [ORDER BY key [ASC | DESC], ...] [SEPARATOR 'text']): the separator ','
+// unless given.
+void Parser::GroupConcatTail(Expr& e) {
+  e.value = Value::String(",");
+  if (AcceptWords({"ORDER", "BY"})) {
+    do {
+      ExprPtr key = Expression();
+      e.height = std::max(e.height, key->height + 1);
+      const bool descending = AcceptWord("DESC");
+      if (!descending) AcceptWord("ASC");
+      e.order.emplace_back(std::move(key), descending);
+    } while (AcceptPunct(","));
+  }
+  if (AcceptWord("SEPARATOR")) {
+    if (!Peek().Is(TokenKind::kString)) Syntax();
+    e.value = Value::String(Take().text);
+  }
+}
+
 // TRIM([BOTH | LEADING | TRAILING] [remove] FROM s), or TRIM(s): the arguments s, remove
 // (a space when not given) and which ends (string_functions.h TrimEnds), or s alone.
 void Parser::TrimArguments(Expr& e) {
@@ -376,14 +395,13 @@ ExprPtr Parser::Function() {
     e->star = true;
   } else if (!Peek().IsPunct(")")) {
     if (IsAggregate(*e) && AcceptWord("DISTINCT")) {
-      if (e->name != "COUNT" && e->name != "SUM" && e->name != "AVG" && e->name != "MIN" && e->name != "MAX")
-        Unsupported("DISTINCT in " + e->name);
       e->distinct = true;
     } else if (Peek().IsWord("DISTINCT")) {
       Syntax();
     }
     do Adopt(*e, Expression());
     while (AcceptPunct(","));
+    if (e->name == "GROUP_CONCAT") GroupConcatTail(*e);
   } else if (IsAggregate(*e)) {
     Syntax();  // MAX(), COUNT(): an aggregate needs its argument, as the server's grammar says
   }

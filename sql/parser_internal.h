@@ -198,6 +198,7 @@ class Parser : public Cursor {
   ExprPtr Primary();
   ExprPtr ColumnRef();
   void TrimArguments(Expr& e);
+  void GroupConcatTail(Expr& e);
   ExprPtr Function();
 
   std::uint32_t nesting_ = 0;  // Nesting levels open

@@ -1,12 +1,17 @@
 #include "sql/select_plan.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 
 #include "sql/access_path.h"
 #include "sql/decimal.h"
+#include "sql/value_ops.h"
 
 namespace strata::sql {
+
+using namespace ops;
 
 bool FilterStep::Push(const Row* row) {
   state_.ctx.set_row(row);
@@ -57,7 +62,66 @@ struct Accumulator {
   int decimals = -1;
   std::optional<SqlValue> best;  // MIN/MAX
 
-  std::optional<SqlError> Add(const RowContext& ctx) {
+  // GROUP_CONCAT: each row's text, its ORDER BY keys and which row of the statement it was.
+  struct Piece {
+    std::vector<SqlValue> keys;
+    std::string text;
+    std::uint64_t row = 0;
+  };
+  std::vector<Piece> pieces;
+  bool binary = false;
+
+  std::optional<SqlError> AddPiece(const RowContext& ctx, std::uint64_t row) {
+    std::vector<SqlValue> values;
+    Piece piece;
+    piece.row = row;
+    for (const ExprPtr& a : call->args) {
+      auto v = Eval(*a, ctx);
+      if (!v.ok()) return v.error();
+      if (v->value.is_null()) return std::nullopt;  // a row with a NULL adds nothing
+      binary = binary || v->kind == LiteralKind::kBinary;
+      piece.text += TextOf(*v);
+      values.push_back(std::move(*v));
+    }
+    if (call->distinct && !seen.insert(values).second) return std::nullopt;
+    for (const auto& [key, descending] : call->order) {
+      auto k = Eval(*key, ctx);
+      if (!k.ok()) return k.error();
+      piece.keys.push_back(std::move(*k));
+    }
+    pieces.push_back(std::move(piece));
+    return std::nullopt;
+  }
+
+  // The pieces in ORDER BY's order with the separator between, cut to group_concat_max_len
+  // bytes (a whole character) with the server's warning naming the row that did not fit.
+  SqlValue Concatenated(const RowContext& ctx) const {
+    if (pieces.empty()) return {};
+    std::vector<SortKey> keys;
+    for (const auto& [key, descending] : call->order) keys.push_back({key.get(), descending});
+    std::vector<const Piece*> ordered;
+    for (const Piece& p : pieces) ordered.push_back(&p);
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [&](const Piece* a, const Piece* b) { return CompareValues(a->keys, b->keys, &keys) < 0; });
+    auto limit = ctx.SystemVariable("group_concat_max_len");
+    const std::uint64_t max = limit.ok() && !limit->value.is_null() ? static_cast<std::uint64_t>(ToDouble(limit->value))
+                                                                    : std::uint64_t{1} << 20;
+    const std::string separator = call->value.is_string() ? call->value.as_string() : ",";
+    std::string out;
+    for (std::size_t i = 0; i < ordered.size(); ++i) {
+      out += (i ? separator : "") + ordered[i]->text;
+      if (out.size() <= max) continue;
+      std::size_t cut = max;
+      while (!binary && cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+      out.resize(cut);
+      ctx.Warn({SqlWarning::Level::kWarning, 1260, fmt::format("Row {} was cut by GROUP_CONCAT()", ordered[i]->row)});
+      break;
+    }
+    return Str(std::move(out), binary ? LiteralKind::kBinary : LiteralKind::kPlain);
+  }
+
+  std::optional<SqlError> Add(const RowContext& ctx, std::uint64_t row) {
+    if (call->name == "GROUP_CONCAT") return AddPiece(ctx, row);
     if (call->star) {
       ++count;
       return std::nullopt;
@@ -114,8 +178,9 @@ struct Accumulator {
     return (negative ? Decimal() - d : d) + decimal_sum;
   }
 
-  SqlValue Result() const {
+  SqlValue Result(const RowContext& ctx) const {
     const std::string& f = call->name;
+    if (f == "GROUP_CONCAT") return Concatenated(ctx);
     if (f == "COUNT") return {Value::UInt(count)};
     if (f == "MIN" || f == "MAX") {
       if (best && best->is_bit()) return NumberOf(*best);  // a BIT's as the number, as the server gives it
@@ -150,16 +215,16 @@ void CollectAggregates(const Expr& e, std::vector<const Expr*>& out) {
   for (const auto& a : e.args) CollectAggregates(*a, out);
 }
 
-std::optional<SqlError> AddRow(std::vector<Accumulator>& accumulators, const RowContext& ctx) {
+std::optional<SqlError> AddRow(std::vector<Accumulator>& accumulators, const RowContext& ctx, std::uint64_t row) {
   for (Accumulator& a : accumulators) {
-    if (auto e = a.Add(ctx)) return e;
+    if (auto e = a.Add(ctx, row)) return e;
   }
   return std::nullopt;
 }
 
 void PutResults(const std::vector<Accumulator>& accumulators, RowContext& ctx) {
   ctx.aggregates.clear();
-  for (const Accumulator& a : accumulators) ctx.aggregates.emplace_back(a.call, a.Result());
+  for (const Accumulator& a : accumulators) ctx.aggregates.emplace_back(a.call, a.Result(ctx));
 }
 
 }  // namespace
@@ -179,7 +244,7 @@ AggregateStep::~AggregateStep() = default;
 
 bool AggregateStep::Push(const Row* row) {
   state_.ctx.set_row(row);
-  if (auto e = AddRow(accumulators_, state_.ctx)) return state_.Fail(*e);
+  if (auto e = AddRow(accumulators_, state_.ctx, ++rows_)) return state_.Fail(*e);
   return true;
 }
 
@@ -224,11 +289,11 @@ bool GroupStep::Push(const Row* row) {
   for (std::size_t level = 0; level < totals_.size(); ++level) {
     auto run = totals_[level].try_emplace(std::vector<SqlValue>(key.begin(), key.begin() + level));
     if (run.second) run.first->second = AccumulatorsFor(exprs_);
-    if (auto e = AddRow(run.first->second, state_.ctx)) return state_.Fail(*e);
+    if (auto e = AddRow(run.first->second, state_.ctx, rows_ + 1)) return state_.Fail(*e);
   }
   auto [it, fresh] = index_.emplace(std::move(key), groups_.size());
   if (fresh) groups_.push_back({*row, AccumulatorsFor(exprs_)});
-  if (auto e = AddRow(groups_[it->second].accumulators, state_.ctx)) return state_.Fail(*e);
+  if (auto e = AddRow(groups_[it->second].accumulators, state_.ctx, ++rows_)) return state_.Fail(*e);
   return true;
 }
 

@@ -81,6 +81,7 @@ class AggregateStep : public RowStep {
 
  private:
   std::vector<Accumulator> accumulators_;
+  std::uint64_t rows_ = 0;  // pushed so far (GROUP_CONCAT's warning names the row)
 };
 
 // GROUP BY: a row per group of rows whose keys compare equal (NULLs together, text by its
@@ -104,6 +105,7 @@ class GroupStep : public RowStep {
   std::vector<SortKey> keys_;
   std::vector<const Expr*> exprs_;
   std::vector<Group> groups_;
+  std::uint64_t rows_ = 0;  // pushed so far
   bool in_key_order_;
   const TableSpec* rollup_ = nullptr;
   std::vector<std::map<std::vector<SqlValue>, std::vector<Accumulator>,

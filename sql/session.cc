@@ -169,6 +169,7 @@ constexpr KnownVariable kVariables[] = {
     {"default_storage_engine", "InnoDB"},
     {"enable_early_lock_release", "0", VarKind::kBool},
     {"foreign_key_checks", "1", VarKind::kBool},
+    {"group_concat_max_len", "1048576", VarKind::kUnsigned},  // MariaDB's default (MySQL's is 1024)
     {"hot_row_group_commit_tables", ""},
     {"innodb_deadlock_detect", "ON", VarKind::kReadOnly},
     {"innodb_flush_log_at_trx_commit", "1", VarKind::kUnsigned},
@@ -994,6 +995,11 @@ std::optional<SqlError> Session::SetDeclaredVariable(const SetVariable& v, const
   if ((known->kind == VarKind::kBool && !b) || (known->kind == VarKind::kUnsigned && !is_unsigned))
     return CannotBeSet(name, value.value.is_null() ? "NULL" : text);
   std::string kept = known->kind == VarKind::kBool ? (*b ? "1" : "0") : text;
+  if (name == "group_concat_max_len" && number < 4) {  // the server's least, with its warning
+    o.warnings.push_back(
+        {SqlWarning::Level::kWarning, 1292, fmt::format("Truncated incorrect group_concat_max_len value: '{}'", text)});
+    kept = "4";
+  }
   if (name == "max_error_count" && number > 65535) {  // the server's largest, with its warning
     o.warnings.push_back(
         {SqlWarning::Level::kWarning, 1292, fmt::format("Truncated incorrect max_error_count value: '{}'", text)});

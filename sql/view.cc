@@ -194,6 +194,7 @@ std::string View::Quoted() const {
 ExprPtr CloneExpr(const Expr& e) {
   ExprPtr out = NodeCopy(e);
   for (const ExprPtr& a : e.args) out->args.push_back(CloneExpr(*a));
+  for (const auto& [key, descending] : e.order) out->order.emplace_back(CloneExpr(*key), descending);
   return out;
 }
 

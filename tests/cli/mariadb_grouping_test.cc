@@ -75,6 +75,29 @@ SELECT DISTINCT k FROM t GROUP BY k, s WITH ROLLUP;
 )SQL");
 }
 
+// GROUP_CONCAT with DISTINCT, ORDER BY and SEPARATOR, NULLs left out, cut at
+// group_concat_max_len with the server's warning (naming the row), in a view and a ROLLUP.
+TEST_F(MariadbEdgesTest, GroupConcatAsTheServerJoinsThem) {
+  ExpectSame(
+      std::string(kRows) +
+      R"SQL(CREATE VIEW v AS SELECT k, GROUP_CONCAT(s), GROUP_CONCAT(DISTINCT s ORDER BY s DESC SEPARATOR '; ') AS g, GROUP_CONCAT(id, s ORDER BY id) AS h FROM t GROUP BY k;
+SHOW CREATE VIEW v;
+SELECT * FROM v;
+SET SESSION group_concat_max_len = 4;
+SELECT k, GROUP_CONCAT(s) FROM t GROUP BY k;
+SHOW WARNINGS;
+SELECT @@group_concat_max_len;
+SET SESSION group_concat_max_len = 2;
+SELECT @@group_concat_max_len;
+SET SESSION group_concat_max_len = 7;
+SELECT GROUP_CONCAT(s ORDER BY id DESC SEPARATOR '') FROM t;
+SELECT GROUP_CONCAT(DISTINCT k ORDER BY k DESC), GROUP_CONCAT(id SEPARATOR '-') FROM t WHERE id < 5;
+SET SESSION group_concat_max_len = DEFAULT;
+SELECT k, GROUP_CONCAT(CONCAT('<', s, '>') ORDER BY s, id) AS list, COUNT(*) FROM t GROUP BY k WITH ROLLUP;
+SELECT GROUP_CONCAT(s) FROM t WHERE id > 100;
+)SQL");
+}
+
 // What the server refuses, refused alike (messages differ in their clause names: MySQL 8.0's
 // 'group statement' against MariaDB's 'GROUP BY').
 TEST_F(MariadbEdgesTest, GroupingMistakesAreTheServersErrors) {
