@@ -257,33 +257,36 @@ std::vector<std::string> DatabaseImpl::ListTablesLocked(const std::string& datab
   return out;
 }
 
-Status DatabaseImpl::CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) {
-  WriterLock lock(mu_);
+Result<TableImpl*> DatabaseImpl::TableToChange(const std::string& database, const std::string& table) {
   if (read_only_) return ReadOnly();
   auto it = tables_.find(TableKey(database, table));
   if (it == tables_.end())
     return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table))
         .Because(Status::Reason::kNoSuchTable);
+  return it->second->impl_.get();
+}
+
+Status DatabaseImpl::CreateIndex(const std::string& database, const std::string& table, const IndexSpec& index) {
+  WriterLock lock(mu_);
+  auto t = TableToChange(database, table);
+  if (!t.ok()) return t.status();
   // The id is taken in the catalog first, so that an index a crash left half built (its
   // pages unused, the table's definition without it) never shares an id with a later one.
   const std::uint64_t index_id = next_index_id_++;
   STRATA_RETURN_IF_ERROR(SaveCatalog());
   // The commit point is the table's definition (SDI) naming the index, one mini-transaction.
-  STRATA_RETURN_IF_ERROR(it->second->impl_->AddIndex(index, index_id));
-  return pool_->FlushSpace(it->second->impl_->space().id());
+  STRATA_RETURN_IF_ERROR((*t)->AddIndex(index, index_id));
+  return pool_->FlushSpace((*t)->space().id());
 }
 
 Status DatabaseImpl::AlterColumnsInstantly(const std::string& database, const std::string& table, const TableSpec& next,
                                            const std::vector<std::optional<std::size_t>>& sources,
                                            const std::vector<Value>& fills) {
   WriterLock lock(mu_);
-  if (read_only_) return ReadOnly();
-  auto it = tables_.find(TableKey(database, table));
-  if (it == tables_.end())
-    return Status::NotFound(fmt::format("Table '{}.{}' doesn't exist", database, table))
-        .Because(Status::Reason::kNoSuchTable);
-  STRATA_RETURN_IF_ERROR(it->second->impl_->AlterColumnsInstantly(next, sources, fills));
-  return pool_->FlushSpace(it->second->impl_->space().id());
+  auto t = TableToChange(database, table);
+  if (!t.ok()) return t.status();
+  STRATA_RETURN_IF_ERROR((*t)->AlterColumnsInstantly(next, sources, fills));
+  return pool_->FlushSpace((*t)->space().id());
 }
 
 std::string DatabaseImpl::TableKey(const std::string& database, const std::string& table) {

@@ -101,6 +101,8 @@ class DatabaseImpl final : public Database {
   Status ReadOnly() const;  // the refusal of a change under force_recovery >= 3
   // Catalog and DDL (db_ddl.cc).
   Status SaveCatalog() REQUIRES(mu_);  // the commit point of a DDL statement
+  // The open table a DDL statement changes (the write lock held): NotFound, or read-only refused.
+  Result<TableImpl*> TableToChange(const std::string& database, const std::string& table) REQUIRES(mu_);
   void ForgetDdlLog(const std::string& path) REQUIRES(mu_);
   std::vector<std::string> ListTablesLocked(const std::string& database) const REQUIRES_SHARED(mu_);
   Status FinishDdlLog() REQUIRES(mu_);  // at open: removes what the DDL log names, then empties it

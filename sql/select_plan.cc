@@ -346,19 +346,31 @@ DistinctStep::DistinctStep(PlanState& state, const std::vector<SelectOutput>& ou
                            RowStep* next)
     : RowStep(state, next), outputs_(outputs), spec_(spec), seen_(&ValuesLess) {}
 
-bool DistinctStep::Push(const Row* row) {
-  state_.ctx.set_row(row);
+// The output columns' values of `row` (null: an error, in the state).
+std::optional<std::vector<SqlValue>> OutputValues(PlanState& state, const std::vector<SelectOutput>& outputs,
+                                                  const TableSpec* spec, const Row* row) {
+  state.ctx.set_row(row);
   std::vector<SqlValue> values;
-  for (const SelectOutput& out : outputs_) {
+  values.reserve(outputs.size());
+  for (const SelectOutput& out : outputs) {
     if (out.column && row) {
-      values.push_back(FromColumn((*row)[*out.column], spec_->columns[*out.column]));
+      values.push_back(FromColumn((*row)[*out.column], spec->columns[*out.column]));
       continue;
     }
-    auto v = Eval(*out.expr, state_.ctx);
-    if (!v.ok()) return state_.Fail(v.error());
+    auto v = Eval(*out.expr, state.ctx);
+    if (!v.ok()) {
+      state.Fail(v.error());
+      return std::nullopt;
+    }
     values.push_back(std::move(*v));
   }
-  return !seen_.insert(std::move(values)).second || next_->Push(row);
+  return values;
+}
+
+bool DistinctStep::Push(const Row* row) {
+  auto values = OutputValues(state_, outputs_, spec_, row);
+  if (!values) return false;
+  return !seen_.insert(std::move(*values)).second || next_->Push(row);
 }
 
 bool SortStep::Push(const Row* row) {
@@ -404,18 +416,9 @@ bool LimitStep::Push(const Row* row) {
 bool ProjectStep::Push(const Row* row) {
   state_.ctx.set_row(row);
   if (sink_.wants_values()) {
-    std::vector<SqlValue> values;
-    values.reserve(outputs_.size());
-    for (const SelectOutput& out : outputs_) {
-      if (out.column && row) {
-        values.push_back(FromColumn((*row)[*out.column], spec_->columns[*out.column]));
-        continue;
-      }
-      auto v = Eval(*out.expr, state_.ctx);
-      if (!v.ok()) return state_.Fail(v.error());
-      values.push_back(std::move(*v));
-    }
-    sink_.Values(std::move(values));
+    auto values = OutputValues(state_, outputs_, spec_, row);
+    if (!values) return false;
+    sink_.Values(std::move(*values));
     ++rows_;
     return true;
   }

@@ -7,6 +7,7 @@
 #include "sql/access_path.h"
 #include "sql/column_fit.h"
 #include "sql/decimal.h"
+#include "sql/foreign_keys.h"
 #include "sql/functions.h"
 #include "sqltext/lexer.h"
 #include "sql/session.h"
@@ -169,11 +170,7 @@ bool KeysLeadAnIndex(const std::vector<SortStep::Key>& keys, const TableSpec& sp
     if (!c) return false;
     names.push_back(spec.columns[*c].name);
   }
-  auto leads = [&](const std::vector<std::string>& columns) {
-    return columns.size() >= names.size() && std::equal(names.begin(), names.end(), columns.begin());
-  };
-  return leads(spec.primary_key) ||
-         std::any_of(spec.indexes.begin(), spec.indexes.end(), [&](const IndexSpec& ix) { return leads(ix.columns); });
+  return LeadingIndex(spec, names).has_value();
 }
 
 // The steps between WHERE and LIMIT, last first, each passing rows to the one made before it:
