@@ -213,22 +213,6 @@ ForeignKeySpec ForeignKeyFromJson(const json& j, const TableSpec& s) {
   return fk;
 }
 
-std::string LowerHex(const std::string& bytes) {
-  std::string out;
-  for (unsigned char b : bytes) out += fmt::format("{:02x}", b);
-  return out;
-}
-
-std::optional<std::string> PrivateValue(const std::string& data, const std::string& key) {
-  const std::string tag = key + "=";
-  for (std::size_t at = 0; at < data.size();) {
-    const std::size_t end = std::min(data.find(';', at), data.size());
-    if (data.compare(at, tag.size(), tag) == 0) return data.substr(at + tag.size(), end - at - tag.size());
-    at = end + 1;
-  }
-  return std::nullopt;
-}
-
 // A table with row versions: each column's se_private_data as MySQL 8.0.29+ writes it (keys
 // in order): where its field sits in the clustered record, the versions that added or
 // dropped it, the stored default rows written before it read as, and the table's id.
@@ -243,7 +227,8 @@ void AddRowVersionData(const TableMeta& m, json& columns, const Opx& opx) {
                                   : nullptr;
     std::string data;
     if (col && col->version_added && !dropped) {
-      data += col->instant_default ? "default=" + LowerHex(*col->instant_default) + ";" : "default_null=1;";
+      data += col->instant_default ? "default=" + ondisk::InstantDefaultHex(*col->instant_default) + ";"
+                                   : "default_null=1;";
     }
     data += fmt::format("physical_pos={};", p);
     if (!dropped) data += fmt::format("table_id={};", m.table_id);
@@ -253,23 +238,16 @@ void AddRowVersionData(const TableMeta& m, json& columns, const Opx& opx) {
   }
 }
 
-std::string HexBytes(const std::string& hex) {
-  std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
-  return out;
-}
-
 // What AddRowVersionData wrote, back into the column (which is dropped when it says so).
 void ReadRowVersionData(const std::string& data, Column& c, std::uint8_t& row_version) {
   auto number = [&](const char* key) {
-    auto v = PrivateValue(data, key);
+    auto v = ondisk::SePrivateValue(data, key);
     return v ? static_cast<std::uint32_t>(std::stoul(*v)) : 0u;
   };
   c.physical_pos = number("physical_pos");
   c.version_added = static_cast<std::uint8_t>(number("version_added"));
   c.version_dropped = static_cast<std::uint8_t>(number("version_dropped"));
-  if (auto d = PrivateValue(data, "default")) c.instant_default = HexBytes(*d);
+  if (auto d = ondisk::SePrivateValue(data, "default")) c.instant_default = ondisk::InstantDefaultBytes(*d);
   row_version = std::max({row_version, c.version_added, c.version_dropped});
 }
 

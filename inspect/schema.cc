@@ -143,17 +143,6 @@ FieldDef StorageOf(const nlohmann::json& c) {
   }
 }
 
-// One "key=value;" of a dictionary object's se_private_data.
-std::optional<std::string> PrivateValue(const std::string& se_private_data, const std::string& key) {
-  for (std::size_t at = 0; at < se_private_data.size();) {
-    const auto eq = se_private_data.find('=', at), end = se_private_data.find(';', at);
-    if (eq == std::string::npos || end == std::string::npos || eq > end) break;
-    if (se_private_data.compare(at, eq - at, key) == 0) return se_private_data.substr(eq + 1, end - eq - 1);
-    at = end + 1;
-  }
-  return std::nullopt;
-}
-
 std::uint64_t PrivateNumber(const std::string& se_private_data, const std::string& key) {
   static const std::regex re("([a-z_]+)=([0-9]+);");
   for (auto it = std::sregex_iterator(se_private_data.begin(), se_private_data.end(), re); it != std::sregex_iterator();
@@ -161,18 +150,6 @@ std::uint64_t PrivateNumber(const std::string& se_private_data, const std::strin
     if ((*it)[1] == key) return std::stoull((*it)[2]);
   }
   return 0;
-}
-
-}  // namespace
-
-namespace {
-
-std::string HexDecode(const std::string& hex) {
-  std::string out;
-  auto nibble = [](char ch) { return ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10; };
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out += static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
-  return out;
 }
 
 // How a column's values read, from its SDI entry (the dictionary's type codes, §12.1).
@@ -377,17 +354,17 @@ TableDef TableFromSdi(const nlohmann::json& doc) {
     col.generated = !c.value("generation_expression", std::string()).empty();
     const std::string priv = c.value("se_private_data", "");
     auto number = [&](const char* key) -> std::uint32_t {
-      auto v = PrivateValue(priv, key);
+      auto v = ondisk::SePrivateValue(priv, key);
       return v ? static_cast<std::uint32_t>(std::strtoul(v->c_str(), nullptr, 10)) : 0;
     };
-    if (auto pos = PrivateValue(priv, "physical_pos"))
+    if (auto pos = ondisk::SePrivateValue(priv, "physical_pos"))
       col.physical_pos = static_cast<std::uint32_t>(std::strtoul(pos->c_str(), nullptr, 10));
     col.version_added = number("version_added");
     col.version_dropped = number("version_dropped");
     col.dropped = col.hidden && col.version_dropped > 0;
     if (col.dropped) col.hidden = false;  // a real column of the rows written before the DROP
-    col.instant_default_null = PrivateValue(priv, "default_null").has_value();
-    if (auto hex = PrivateValue(priv, "default")) col.instant_default = HexDecode(*hex);
+    col.instant_default_null = ondisk::SePrivateValue(priv, "default_null").has_value();
+    if (auto hex = ondisk::SePrivateValue(priv, "default")) col.instant_default = ondisk::InstantDefaultBytes(*hex);
     col.field = StorageOf(c);
     col.format = FormatOf(c);
     t.columns.push_back(col);

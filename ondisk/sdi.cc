@@ -91,4 +91,32 @@ std::vector<std::byte> DeflateSdi(const std::string& json) {
   return out;
 }
 
+std::optional<std::string> SePrivateValue(const std::string& se_private_data, const std::string& key) {
+  for (std::size_t at = 0; at < se_private_data.size();) {
+    const auto eq = se_private_data.find('=', at), end = se_private_data.find(';', at);
+    if (eq == std::string::npos || end == std::string::npos || eq > end) break;
+    if (se_private_data.compare(at, eq - at, key) == 0) return se_private_data.substr(eq + 1, end - eq - 1);
+    at = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::string InstantDefaultHex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 0xF];
+  }
+  return out;
+}
+
+std::string InstantDefaultBytes(const std::string& hex) {
+  std::string out;
+  auto nibble = [](char ch) { return ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10; };
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
+  return out;
+}
+
 }  // namespace strata::ondisk

@@ -92,4 +92,10 @@ Result<std::string> SdiJson(const SdiRecord& record);
 // Compresses a JSON document into the zlib stream an SDI record holds (for writers).
 std::vector<std::byte> DeflateSdi(const std::string& json);
 
+// One "key=value;" of a dictionary object's se_private_data (nullopt: the key is not there).
+std::optional<std::string> SePrivateValue(const std::string& se_private_data, const std::string& key);
+// An instant column's `default=` there: its stored bytes as lowercase hex, and back.
+std::string InstantDefaultHex(const std::string& bytes);
+std::string InstantDefaultBytes(const std::string& hex);
+
 }  // namespace strata::ondisk
